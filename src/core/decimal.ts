@@ -1,0 +1,51 @@
+/**
+ * The project's one Decimal constructor. Human money values are Decimal (never a JavaScript number);
+ * scaled on-chain values are bigint. Use this export everywhere so `instanceof` holds across modules.
+ */
+import { Decimal as DecimalJs } from 'decimal.js';
+import { DltError } from './errors.ts';
+
+export const Decimal = DecimalJs.clone({
+  precision: 200,
+  rounding: DecimalJs.ROUND_HALF_EVEN,
+  toExpNeg: -9e15,
+  toExpPos: 9e15,
+});
+export type Decimal = InstanceType<typeof Decimal>;
+
+/** The specification's DecimalString, with the decimal point taken literally. */
+export const DECIMAL_STRING_PATTERN = /^-?[0-9]+(?:\.[0-9]{1,18})?$/;
+export const DECIMAL_STRING_MAX_LENGTH = 255;
+
+export function isDecimalString(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= DECIMAL_STRING_MAX_LENGTH && DECIMAL_STRING_PATTERN.test(value);
+}
+
+/** Parses a DecimalString; anything else (numbers included) is an error naming the field. */
+export function parseDecimalString(value: unknown, field: string): Decimal {
+  if (!isDecimalString(value)) {
+    throw new DltError('E_DECIMAL_FORMAT', `${field}: ${JSON.stringify(value)} is not a decimal string`, {
+      details: { field, value },
+    });
+  }
+  return new Decimal(value);
+}
+
+/**
+ * Parses human input that may use more than 18 fraction digits (command line, config). Still a plain
+ * decimal: no exponent, no spaces, no thousands separators.
+ */
+export function parseHumanDecimal(value: unknown, field: string): Decimal {
+  if (value instanceof Decimal) return value;
+  if (typeof value !== 'string' || !/^-?[0-9]+(?:\.[0-9]+)?$/.test(value) || value.length > DECIMAL_STRING_MAX_LENGTH) {
+    throw new DltError('E_DECIMAL_FORMAT', `${field}: ${JSON.stringify(value)} is not a plain decimal number`, {
+      details: { field, value },
+    });
+  }
+  return new Decimal(value);
+}
+
+/** Canonical text of a Decimal: no exponent, no trailing zeros. */
+export function formatDecimal(value: Decimal): string {
+  return value.toFixed();
+}

@@ -1,0 +1,265 @@
+/**
+ * The venue's pre-trade rules for one pair, derived from the REST TradingPair and the operator's per-pair
+ * overrides. Each check returns the rule broken with the numbers involved; the bot refuses an order that
+ * breaks any of them before it is signed.
+ */
+import { Decimal, formatDecimal, parseDecimalString } from './decimal.ts';
+import { DltError } from './errors.ts';
+import { checkOrderOptions, type OrderTerms } from './order-terms.ts';
+import { chainKindOf, pairScales, type BlockChain, type ChainKind, type TradingPair } from './pair.ts';
+import type { RuleViolation } from './rule-violation.ts';
+import { checkTick, isLiquidityBand, regulatoryTable, type TickRow, type TickRules } from './ticks.ts';
+import type { PairScales } from './units.ts';
+
+export const BPS = new Decimal(10_000);
+
+/** Operator overrides for one pair (all optional). */
+export interface PairOverrides {
+  /** A fixed tick, or a table of `{from, tick}` rows replacing the venue's tick regime. */
+  readonly tick?: { readonly fixed: string } | { readonly table: ReadonlyArray<{ readonly from: string; readonly tick: string }> };
+  /** Minimum order size; the specification's "minimum trade volume" is not a published field. Default: one increment. */
+  readonly minimumSize?: string;
+  /** Safety margin above `minimumOrderValue`, in basis points. */
+  readonly valueMarginBps?: number;
+}
+
+export const DEFAULT_VALUE_MARGIN_BPS = 200;
+
+export interface Commissions {
+  readonly makerBps: number;
+  readonly takerBps: number;
+  readonly marketMakerBps: number;
+}
+
+export interface PairRules {
+  readonly pairId: string;
+  readonly blockChain: BlockChain;
+  readonly chain: ChainKind;
+  readonly scales: PairScales;
+  readonly tick: TickRules;
+  readonly minimumSize: Decimal;
+  readonly sizeIncrement: Decimal;
+  readonly minimumOrderValue: Decimal;
+  readonly maximumOrderValue: Decimal;
+  readonly valueMarginBps: number;
+  /** Collar half-width in basis points around the static reference price; 0 disables the collar. */
+  readonly priceCollarBps: bigint;
+  readonly staticReferencePrice: Decimal | null;
+  readonly staticThresholdBps: number;
+  readonly dynamicThresholdBps: number;
+  readonly maximumMatches: number;
+  readonly commissions: Commissions;
+  readonly orderBookVersion: string | null;
+}
+
+function tickRulesFor(pair: TradingPair, overrides: PairOverrides, scales: PairScales, missing: string[]): TickRules | null {
+  const o = overrides.tick;
+  if (o !== undefined) {
+    if ('fixed' in o) return { kind: 'fixed', source: 'per-pair fixed tick', tick: parseDecimalString(o.fixed, 'tick.fixed') };
+    const rows: TickRow[] = o.table.map((r, i) => ({
+      from: parseDecimalString(r.from, `tick.table[${i}].from`),
+      tick: parseDecimalString(r.tick, `tick.table[${i}].tick`),
+    }));
+    return { kind: 'table', source: 'per-pair tick table', rows };
+  }
+  const mode = pair.tickSizeMode ?? 'REGULATORY';
+  if (mode === 'GRANULAR') {
+    return { kind: 'fixed', source: 'GRANULAR (one unit of the quote internal scale)', tick: new Decimal(1).div(scales.quoteInternal.toString()) };
+  }
+  if (mode === 'REGULATORY') {
+    if (!isLiquidityBand(pair.liquidityBand)) {
+      missing.push(`liquidityBand: REGULATORY tick sizes need a band 1..6, got ${JSON.stringify(pair.liquidityBand)}`);
+      return null;
+    }
+    return { kind: 'table', source: `REGULATORY band ${pair.liquidityBand}`, rows: regulatoryTable(pair.liquidityBand) };
+  }
+  missing.push(`tickSizeMode: ${JSON.stringify(mode)} is unknown; configure a per-pair tick override`);
+  return null;
+}
+
+/** Derives the rules of a pair; every missing or unusable field is listed in one error. */
+export function derivePairRules(pair: TradingPair, overrides: PairOverrides = {}): PairRules {
+  const missing: string[] = [];
+  const need = <K extends keyof TradingPair>(key: K): NonNullable<TradingPair[K]> | undefined => {
+    const v = pair[key];
+    if (v === undefined || v === null) missing.push(`${String(key)}: missing`);
+    return v ?? undefined;
+  };
+  const blockChain = need('blockChain');
+  const scales = pairScales(pair);
+  const increment = need('minimumSizeIncrement');
+  const minValue = need('minimumOrderValue');
+  const maxValue = need('maximumOrderValue');
+  const maker = need('makerCommission');
+  const taker = need('takerCommission');
+  const mm = need('marketMakerCommission');
+  const tick = tickRulesFor(pair, overrides, scales, missing);
+  const sizeIncrement = increment === undefined ? null : parseDecimalString(increment, 'minimumSizeIncrement');
+  if (sizeIncrement !== null && sizeIncrement.lte(0)) missing.push('minimumSizeIncrement: must be positive');
+  const minimumSize =
+    overrides.minimumSize !== undefined ? parseDecimalString(overrides.minimumSize, 'minimumSize') : sizeIncrement;
+  if (minimumSize !== null && minimumSize.lte(0)) missing.push('minimumSize: must be positive');
+  if (missing.length > 0 || blockChain === undefined || tick === null || sizeIncrement === null || minimumSize === null) {
+    throw new DltError('E_PAIR_RULES_MISSING', `pair ${pair.id} cannot be traded:\n  ${missing.join('\n  ')}`, {
+      details: { pairId: pair.id, missing },
+    });
+  }
+  return {
+    pairId: pair.id,
+    blockChain,
+    chain: chainKindOf(blockChain),
+    scales,
+    tick,
+    minimumSize,
+    sizeIncrement,
+    minimumOrderValue: parseDecimalString(minValue, 'minimumOrderValue'),
+    maximumOrderValue: parseDecimalString(maxValue, 'maximumOrderValue'),
+    valueMarginBps: overrides.valueMarginBps ?? DEFAULT_VALUE_MARGIN_BPS,
+    priceCollarBps: BigInt(pair.priceCollarFactor ?? 0),
+    staticReferencePrice:
+      pair.staticReferencePrice === undefined ? null : parseDecimalString(pair.staticReferencePrice, 'staticReferencePrice'),
+    staticThresholdBps: pair.staticThreshold ?? 0,
+    dynamicThresholdBps: pair.dynamicThreshold ?? 0,
+    maximumMatches: pair.maximumMatches ?? 0,
+    commissions: { makerBps: maker as number, takerBps: taker as number, marketMakerBps: mm as number },
+    orderBookVersion: pair.orderBookVersion ?? null,
+  };
+}
+
+const f = formatDecimal;
+
+/** Size = minimum + k * increment, k >= 0. */
+export function checkSize(quantity: Decimal, rules: Pick<PairRules, 'minimumSize' | 'sizeIncrement'>): RuleViolation | null {
+  const extra = quantity.sub(rules.minimumSize);
+  if (extra.gte(0) && extra.mod(rules.sizeIncrement).isZero()) return null;
+  const k = extra.lt(0) ? new Decimal(0) : extra.div(rules.sizeIncrement).floor();
+  const below = rules.minimumSize.add(k.mul(rules.sizeIncrement));
+  return {
+    rule: 'size',
+    code: 'E_RULE_SIZE',
+    message: `size ${f(quantity)} is not ${f(rules.minimumSize)} plus a whole multiple of ${f(rules.sizeIncrement)}`,
+    numbers: {
+      quantity: f(quantity),
+      minimumSize: f(rules.minimumSize),
+      increment: f(rules.sizeIncrement),
+      nearestBelow: extra.lt(0) ? '' : f(below),
+      nearestAbove: f(extra.lt(0) ? rules.minimumSize : below.add(rules.sizeIncrement)),
+    },
+  };
+}
+
+/** The smallest order value the bot will send: minimum plus the safety margin. */
+export function minimumValueWithMargin(rules: Pick<PairRules, 'minimumOrderValue' | 'valueMarginBps'>): Decimal {
+  return rules.minimumOrderValue.mul(BPS.add(rules.valueMarginBps)).div(BPS);
+}
+
+export function checkValue(
+  price: Decimal,
+  quantity: Decimal,
+  rules: Pick<PairRules, 'minimumOrderValue' | 'maximumOrderValue' | 'valueMarginBps'>,
+): RuleViolation | null {
+  const value = price.mul(quantity);
+  const floor = minimumValueWithMargin(rules);
+  if (value.lt(floor)) {
+    return {
+      rule: 'value-min',
+      code: 'E_RULE_VALUE_MIN',
+      message: `order value ${f(value)} is below ${f(floor)} (minimumOrderValue ${f(rules.minimumOrderValue)} + ${rules.valueMarginBps} bp margin)`,
+      numbers: { value: f(value), minimumOrderValue: f(rules.minimumOrderValue), marginBps: String(rules.valueMarginBps), floor: f(floor) },
+    };
+  }
+  if (value.gt(rules.maximumOrderValue)) {
+    return {
+      rule: 'value-max',
+      code: 'E_RULE_VALUE_MAX',
+      message: `order value ${f(value)} is above maximumOrderValue ${f(rules.maximumOrderValue)}`,
+      numbers: { value: f(value), maximumOrderValue: f(rules.maximumOrderValue) },
+    };
+  }
+  return null;
+}
+
+/** [reference * (1 - bps/10000), reference * (1 + bps/10000)] */
+export function bandAround(reference: Decimal, bps: Decimal | string | number): { lower: Decimal; upper: Decimal } {
+  const width = reference.mul(bps).div(BPS);
+  return { lower: reference.sub(width), upper: reference.add(width) };
+}
+
+function checkBand(
+  price: Decimal,
+  reference: Decimal | null,
+  bps: Decimal | string | number,
+  rule: string,
+  code: RuleViolation['code'],
+  label: string,
+): RuleViolation | null {
+  if (reference === null || new Decimal(bps).isZero()) return null;
+  const { lower, upper } = bandAround(reference, bps);
+  if (price.gte(lower) && price.lte(upper)) return null;
+  return {
+    rule,
+    code,
+    message: `price ${f(price)} is outside the ${label} [${f(lower)}, ${f(upper)}] (${bps} bp around ${f(reference)})`,
+    numbers: { price: f(price), reference: f(reference), bps: String(bps), lower: f(lower), upper: f(upper) },
+  };
+}
+
+export function checkCollar(price: Decimal, rules: Pick<PairRules, 'priceCollarBps' | 'staticReferencePrice'>): RuleViolation | null {
+  return checkBand(price, rules.staticReferencePrice, rules.priceCollarBps.toString(), 'collar', 'E_RULE_COLLAR', 'price collar');
+}
+
+export function checkStaticThreshold(
+  price: Decimal,
+  rules: Pick<PairRules, 'staticThresholdBps' | 'staticReferencePrice'>,
+): RuleViolation | null {
+  return checkBand(price, rules.staticReferencePrice, rules.staticThresholdBps, 'static-threshold', 'E_RULE_STATIC_THRESHOLD', 'static threshold');
+}
+
+/** The dynamic reference is the last execution price; without one the check does not apply. */
+export function checkDynamicThreshold(
+  price: Decimal,
+  lastPrice: Decimal | null,
+  rules: Pick<PairRules, 'dynamicThresholdBps'>,
+): RuleViolation | null {
+  return checkBand(price, lastPrice, rules.dynamicThresholdBps, 'dynamic-threshold', 'E_RULE_DYNAMIC_THRESHOLD', 'dynamic threshold');
+}
+
+export interface RuleContext {
+  /** Last execution price, the dynamic reference; null when none is known. */
+  readonly lastPrice?: Decimal | null;
+}
+
+/** Every rule an order breaks (empty when it may be sent). */
+export function checkOrder(terms: OrderTerms, rules: PairRules, context: RuleContext = {}): RuleViolation[] {
+  const out: RuleViolation[] = [...checkOrderOptions(terms)];
+  const size = checkSize(terms.quantity, rules);
+  if (size) out.push(size);
+  if (terms.type === 'limit' || terms.price.gt(0)) {
+    if (terms.price.lte(0)) {
+      out.push({ rule: 'price', code: 'E_RULE_PRICE', message: `limit price ${f(terms.price)} must be positive`, numbers: { price: f(terms.price) } });
+      return out;
+    }
+    for (const v of [
+      checkTick(terms.price, rules.tick),
+      checkValue(terms.price, terms.quantity, rules),
+      checkCollar(terms.price, rules),
+      checkStaticThreshold(terms.price, rules),
+      checkDynamicThreshold(terms.price, context.lastPrice ?? null, rules),
+    ]) {
+      if (v) out.push(v);
+    }
+  }
+  return out;
+}
+
+/** Throws one error carrying every violation. */
+export function assertOrder(terms: OrderTerms, rules: PairRules, context: RuleContext = {}): void {
+  const violations = checkOrder(terms, rules, context);
+  if (violations.length > 0) throw rulesBroken(violations);
+}
+
+export function rulesBroken(violations: readonly RuleViolation[]): DltError {
+  const first = violations[0];
+  const code = violations.length === 1 && first ? first.code : 'E_RULES_BROKEN';
+  return new DltError(code, violations.map((v) => `${v.rule}: ${v.message}`).join('; '), { details: { violations } });
+}

@@ -1,0 +1,118 @@
+/**
+ * Tick sizes. REGULATORY is the EU table of Commission Delegated Regulation (EU) 2017/588 by liquidity band;
+ * GRANULAR is "any price representable at the quote internal scale"; the operator can override either per pair
+ * with a fixed tick or a table of their own.
+ */
+import { Decimal, formatDecimal } from './decimal.ts';
+import type { RuleViolation } from './rule-violation.ts';
+
+/** A price range starts at `from` (inclusive) and runs to the next row's `from` (exclusive). */
+export interface TickRow {
+  readonly from: Decimal;
+  readonly tick: Decimal;
+}
+
+const REGULATORY_ROWS: ReadonlyArray<readonly [string, readonly [string, string, string, string, string, string]]> = [
+  ['0', ['0.0005', '0.0002', '0.0001', '0.0001', '0.0001', '0.0001']],
+  ['0.1', ['0.001', '0.0005', '0.0002', '0.0001', '0.0001', '0.0001']],
+  ['0.2', ['0.002', '0.001', '0.0005', '0.0002', '0.0001', '0.0001']],
+  ['0.5', ['0.005', '0.002', '0.001', '0.0005', '0.0002', '0.0001']],
+  ['1', ['0.01', '0.005', '0.002', '0.001', '0.0005', '0.0002']],
+  ['2', ['0.02', '0.01', '0.005', '0.002', '0.001', '0.0005']],
+  ['5', ['0.05', '0.02', '0.01', '0.005', '0.002', '0.001']],
+  ['10', ['0.1', '0.05', '0.02', '0.01', '0.005', '0.002']],
+  ['20', ['0.2', '0.1', '0.05', '0.02', '0.01', '0.005']],
+  ['50', ['0.5', '0.2', '0.1', '0.05', '0.02', '0.01']],
+  ['100', ['1', '0.5', '0.2', '0.1', '0.05', '0.02']],
+  ['200', ['2', '1', '0.5', '0.2', '0.1', '0.05']],
+  ['500', ['5', '2', '1', '0.5', '0.2', '0.1']],
+  ['1000', ['10', '5', '2', '1', '0.5', '0.2']],
+  ['2000', ['20', '10', '5', '2', '1', '0.5']],
+  ['5000', ['50', '20', '10', '5', '2', '1']],
+  ['10000', ['100', '50', '20', '10', '5', '2']],
+  ['20000', ['200', '100', '50', '20', '10', '5']],
+  ['50000', ['500', '200', '100', '50', '20', '10']],
+];
+
+export type LiquidityBand = 1 | 2 | 3 | 4 | 5 | 6;
+
+export function regulatoryTable(band: LiquidityBand): TickRow[] {
+  return REGULATORY_ROWS.map(([from, ticks]) => ({ from: new Decimal(from), tick: new Decimal(ticks[band - 1] as string) }));
+}
+
+export type TickRules =
+  | { readonly kind: 'table'; readonly source: string; readonly rows: readonly TickRow[] }
+  | { readonly kind: 'fixed'; readonly source: string; readonly tick: Decimal };
+
+export function isLiquidityBand(value: unknown): value is LiquidityBand {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 6;
+}
+
+/** The tick in force at `price` (price > 0). */
+export function tickAt(price: Decimal, rules: TickRules): Decimal {
+  if (rules.kind === 'fixed') return rules.tick;
+  let tick = rules.rows[0]?.tick;
+  for (const row of rules.rows) {
+    if (price.gte(row.from)) tick = row.tick;
+    else break;
+  }
+  if (tick === undefined) throw new RangeError('tick table is empty');
+  return tick;
+}
+
+export function isOnTick(price: Decimal, rules: TickRules): boolean {
+  return price.mod(tickAt(price, rules)).isZero();
+}
+
+export function checkTick(price: Decimal, rules: TickRules): RuleViolation | null {
+  const tick = tickAt(price, rules);
+  if (price.mod(tick).isZero()) return null;
+  return {
+    rule: 'tick',
+    code: 'E_RULE_TICK',
+    message: `price ${formatDecimal(price)} is not a multiple of the tick ${formatDecimal(tick)} (${rules.source})`,
+    numbers: {
+      price: formatDecimal(price),
+      tick: formatDecimal(tick),
+      below: formatDecimal(price.div(tick).floor().mul(tick)),
+      above: formatDecimal(price.div(tick).ceil().mul(tick)),
+    },
+  };
+}
+
+/**
+ * Snaps a price onto the grid towards the passive side: a buy moves down, a sell moves up, so that snapping
+ * never makes a quote more aggressive. A price already on tick is returned unchanged.
+ */
+export function snapToTick(price: Decimal, side: 'buy' | 'sell', rules: TickRules): Decimal {
+  let current = price;
+  // Moving up can land on a band boundary with a coarser tick; a custom table may then need another round.
+  for (let round = 0; round < 16; round++) {
+    if (isOnTick(current, rules)) return current;
+    const units = current.div(tickAt(current, rules));
+    current = (side === 'buy' ? units.floor() : units.ceil()).mul(tickAt(current, rules));
+  }
+  throw new RangeError(`cannot snap ${formatDecimal(price)} onto the tick grid (${rules.source})`);
+}
+
+/** The tick that applies just below `price` (the step used when moving down from an on-tick price). */
+function tickBelow(price: Decimal, rules: TickRules): Decimal {
+  if (rules.kind === 'fixed') return rules.tick;
+  let tick = rules.rows[0]?.tick;
+  for (const row of rules.rows) {
+    if (price.gt(row.from)) tick = row.tick;
+    else break;
+  }
+  if (tick === undefined) throw new RangeError('tick table is empty');
+  return tick;
+}
+
+/** The next price on the grid above an on-tick price. */
+export function tickUp(price: Decimal, rules: TickRules): Decimal {
+  return price.add(tickAt(price, rules));
+}
+
+/** The next price on the grid below an on-tick price (zero or less means there is none). */
+export function tickDown(price: Decimal, rules: TickRules): Decimal {
+  return price.sub(tickBelow(price, rules));
+}

@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? tsFiles(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+function imports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm), ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (m) => m[1] as string,
+  );
+}
+
+/** Which top-level folders of src/ each folder may import (architecture.md). */
+const ALLOWED: Record<string, string[]> = {
+  core: ['core'],
+  strategy: ['core', 'strategy'],
+  venue: ['core', 'telemetry', 'venue'],
+  chains: ['core', 'telemetry', 'store', 'chains'],
+  engine: ['core', 'strategy', 'venue', 'chains', 'store', 'engine', 'telemetry'],
+  store: ['core', 'store'],
+  telemetry: ['telemetry', 'core'],
+  sandbox: ['core', 'sandbox'],
+  cli: ['core', 'strategy', 'venue', 'chains', 'engine', 'store', 'telemetry', 'sandbox', 'cli'],
+};
+const CORE_PACKAGES = new Set(['decimal.js', 'zod', 'yaml']);
+
+describe('architecture', () => {
+  const files = tsFiles(join(root, 'src'));
+
+  it('every module imports only the layers it may', () => {
+    const wrong: string[] = [];
+    for (const file of files) {
+      const layer = relative(join(root, 'src'), file).split('/')[0] as string;
+      for (const spec of imports(file)) {
+        if (!spec.startsWith('.')) continue;
+        const target = relative(join(root, 'src'), resolve(file, '..', spec)).split('/')[0] as string;
+        if (!(ALLOWED[layer] ?? []).includes(target)) wrong.push(`${relative(root, file)} imports ${spec} (${layer} -> ${target})`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('relative imports name their .ts file, as Node type stripping needs', () => {
+    const wrong = files.flatMap((f) => imports(f).filter((s) => s.startsWith('.') && !s.endsWith('.ts')).map((s) => `${relative(root, f)}: ${s}`));
+    expect(wrong).toEqual([]);
+  });
+
+  it('the core does no I/O, reads no clock and draws no randomness', () => {
+    const wrong: string[] = [];
+    for (const file of files.filter((f) => relative(join(root, 'src'), f).startsWith('core/'))) {
+      const text = readFileSync(file, 'utf8');
+      for (const spec of imports(file)) {
+        if (!spec.startsWith('.') && !CORE_PACKAGES.has(spec)) wrong.push(`${relative(root, file)} imports ${spec}`);
+      }
+      for (const pattern of [/Date\.now\(/, /new Date\(\)/, /Math\.random\(/, /\bprocess\./, /setTimeout\(|setInterval\(/, /performance\.now\(/]) {
+        if (pattern.test(text)) wrong.push(`${relative(root, file)} uses ${pattern.source}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});

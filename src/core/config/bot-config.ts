@@ -1,0 +1,129 @@
+/**
+ * The bot's YAML configuration. Parsed once at start: unknown keys are refused and every problem is reported
+ * together. JSON Schema for editors is generated from this file into `config/schema/`.
+ */
+import { z } from 'zod';
+import { BLOCKCHAIN_VALUES } from '../pair.ts';
+import { bps, durationMs, humanDecimal, secretRef } from './common.ts';
+
+const tickOverride = z.union([
+  z.strictObject({ fixed: humanDecimal.describe('Every price is a multiple of this tick') }),
+  z.strictObject({
+    table: z
+      .array(z.strictObject({ from: humanDecimal, tick: humanDecimal }))
+      .min(1)
+      .describe('Rows of {from, tick}; a row applies from its price (inclusive) to the next row'),
+  }),
+]);
+
+export const pairConfigSchema = z.strictObject({
+  name: z.string().min(1).optional().describe('Label used in logs and metrics; defaults to BASE/QUOTE@chain'),
+  blockChain: z.enum(BLOCKCHAIN_VALUES).describe('Chain of the pair; EVM_CHAIN also matches EVM_CHAIN_TESTNET'),
+  base: z.string().min(1).describe('baseTokenData.symbol of the pair'),
+  quote: z.string().min(1).describe('quoteTokenSymbol of the pair'),
+  wallet: z.string().min(1).describe('Id of the wallet (under wallets) that trades this pair'),
+  strategy: z.string().min(1).describe('Strategy file, relative to the config file'),
+  enabled: z.boolean().default(true),
+  tick: tickOverride.optional().describe('Tick override; the venue tables are not public, so this wins over tickSizeMode'),
+  minimumSize: humanDecimal.optional().describe('Minimum order size; default one minimumSizeIncrement'),
+  valueMarginBps: bps.default(200).describe('Safety margin above minimumOrderValue, in basis points'),
+  reporting: z
+    .tuple([z.number().int().min(0).max(4294967295), z.number().int().min(0).max(4294967295)])
+    .default([0, 0])
+    .describe('The two 32-bit reporting values the venue uses to attribute orders'),
+});
+
+export const walletConfigSchema = z.strictObject({
+  id: z.string().min(1),
+  chain: z.enum(['evm', 'wasm']),
+  key: secretRef.describe('Chain A: hex private key. Chain B: secret seed (S...)'),
+  marketMaker: z.boolean().default(false).describe('Wallet is flagged as market maker and pays marketMakerCommission'),
+  channelAccounts: z
+    .array(secretRef)
+    .default([])
+    .describe('Chain B only: secret seeds of channel accounts used as transaction sources'),
+});
+
+export const botConfigSchema = z.strictObject({
+  sandbox: z
+    .strictObject({
+      embedded: z.boolean().default(false).describe('Start the local sandbox in-process and take every address and credential from it'),
+      manifest: z.string().optional().describe('Use a running sandbox described by this manifest file'),
+    })
+    .optional(),
+  venue: z
+    .strictObject({
+      restUrl: z.url().describe('REST base URL including /api/v1'),
+      wsUrl: z.url().describe('WebSocket URL of the market-data channel'),
+      wsHost: z.string().min(1).describe('Value of authorization.host in subscribe messages'),
+      dateHeader: z.string().regex(/^x-[a-z0-9-]+-date$/).default('x-venue-date').describe('Vendor-prefixed date field of the subscribe authorization'),
+      apiKey: secretRef,
+      accessToken: secretRef.describe('Bearer token for participant and wallet order endpoints'),
+      participantId: z.string().min(1).optional(),
+      requestTimeoutMs: durationMs.default(10_000),
+      tradeInfoPollMs: durationMs.default(5_000),
+      marketDataStaleMs: durationMs.default(10_000),
+    })
+    .optional(),
+  chains: z
+    .strictObject({
+      evm: z
+        .strictObject({
+          rpcUrl: z.url(),
+          chainId: z.number().int().positive().default(80002),
+          confirmations: z.number().int().min(0).default(2),
+          maxFeePerGasGwei: humanDecimal.optional().describe('Cap on the EIP-1559 max fee'),
+          allowanceBudget: humanDecimal.optional().describe('Quote allowance kept approved ahead of orders, in human units'),
+        })
+        .optional(),
+      wasm: z
+        .strictObject({
+          rpcUrl: z.url(),
+          networkPassphrase: z.string().min(1),
+          approvalLedgers: z.number().int().positive().default(17_280).describe('Approval lifetime in ledgers'),
+        })
+        .optional(),
+    })
+    .default({}),
+  wallets: z.array(walletConfigSchema).default([]),
+  pairs: z.array(pairConfigSchema).default([]),
+  calendar: z
+    .strictObject({
+      enabled: z.boolean().default(true).describe('Gate trading on 08:00-17:00 Europe/Berlin weekdays'),
+      holidays: z.array(z.iso.date()).default([]),
+    })
+    .default({ enabled: true, holidays: [] }),
+  store: z.strictObject({ path: z.string().min(1).default('state/dlt-mm.sqlite') }).default({ path: 'state/dlt-mm.sqlite' }),
+  telemetry: z
+    .strictObject({
+      metricsPort: z.number().int().min(0).max(65535).default(9464),
+      metricsHost: z.string().default('0.0.0.0'),
+      logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
+    })
+    .default({ metricsPort: 9464, metricsHost: '0.0.0.0', logLevel: 'info' }),
+});
+
+export type BotConfig = z.infer<typeof botConfigSchema>;
+export type PairConfig = z.infer<typeof pairConfigSchema>;
+export type WalletConfig = z.infer<typeof walletConfigSchema>;
+
+/** Cross-field rules a schema cannot express; returns every problem. */
+export function crossCheckBotConfig(config: BotConfig): string[] {
+  const problems: string[] = [];
+  const embedded = config.sandbox?.embedded === true || config.sandbox?.manifest !== undefined;
+  if (!embedded && config.venue === undefined) problems.push('venue: required unless sandbox.embedded or sandbox.manifest is set');
+  const wallets = new Map<string, (typeof config.wallets)[number]>();
+  config.wallets.forEach((w, i) => {
+    if (wallets.has(w.id)) problems.push(`wallets.${i}.id: duplicate wallet id ${JSON.stringify(w.id)}`);
+    wallets.set(w.id, w);
+    if (w.chain === 'evm' && w.channelAccounts.length > 0) problems.push(`wallets.${i}.channelAccounts: only chain B wallets have channel accounts`);
+    if (!embedded && config.chains[w.chain] === undefined) problems.push(`wallets.${i}: chains.${w.chain} is not configured`);
+  });
+  config.pairs.forEach((p, i) => {
+    const w = wallets.get(p.wallet);
+    if (!embedded && w === undefined) problems.push(`pairs.${i}.wallet: no wallet with id ${JSON.stringify(p.wallet)}`);
+    const chain = p.blockChain.startsWith('EVM') ? 'evm' : 'wasm';
+    if (w !== undefined && w.chain !== chain) problems.push(`pairs.${i}.wallet: wallet ${w.id} is on ${w.chain}, the pair on ${chain}`);
+  });
+  return problems;
+}

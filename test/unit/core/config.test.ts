@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { checkSecrets, parseBotConfig, parseStrategyConfig, readSecret } from '../../../src/core/config/load.ts';
+import { DltError } from '../../../src/core/errors.ts';
+import { thrown } from '../../support/errors.ts';
+
+const valid = `
+venue:
+  restUrl: https://venue.example/api/v1
+  wsUrl: wss://venue.example/ws
+  wsHost: venue.example
+  apiKey: { env: DLT_MM_API_KEY }
+  accessToken: { file: secrets/token }
+chains:
+  evm: { rpcUrl: 'https://rpc.example', chainId: 80002 }
+wallets:
+  - id: evm-main
+    chain: evm
+    key: { env: DLT_MM_EVM_KEY }
+pairs:
+  - blockChain: EVM_CHAIN_TESTNET
+    base: BOND26
+    quote: EURe
+    wallet: evm-main
+    strategy: ../strategies/ladder.yaml
+`;
+
+function problems(text: string): string[] {
+  try {
+    parseBotConfig(text, 'bot.yaml');
+  } catch (e) {
+    if (e instanceof DltError && e.code === 'E_CONFIG_INVALID') return e.details.problems as string[];
+    throw e;
+  }
+  return [];
+}
+
+describe('bot config', () => {
+  it('accepts a valid file and fills defaults', () => {
+    const c = parseBotConfig(valid, 'bot.yaml');
+    expect(c.pairs[0]?.valueMarginBps).toBe(200);
+    expect(c.telemetry.metricsPort).toBe(9464);
+    expect(c.chains.evm?.confirmations).toBe(2);
+  });
+  it('lists every problem at once: unknown keys, wrong types, bad enums, cross-field rules', () => {
+    const p = problems(`
+venue:
+  restUrl: not-a-url
+  wsUrl: wss://venue.example/ws
+  wsHost: venue.example
+  apiKey: { env: DLT_MM_API_KEY }
+  accessToken: { env: TOKEN }
+  colour: blue
+wallets:
+  - { id: w, chain: solana, key: { env: K } }
+pairs:
+  - { blockChain: EVM_CHAIN, base: B, quote: Q, wallet: w, strategy: s.yaml, valueMarginBps: -1 }
+telemetry: { metricsPort: 70000 }
+`);
+    const text = p.join('\n');
+    expect(text).toMatch(/venue\.restUrl/);
+    expect(text).toMatch(/colour/);
+    expect(text).toMatch(/wallets\.0\.chain/);
+    expect(text).toMatch(/pairs\.0\.valueMarginBps/);
+    expect(text).toMatch(/telemetry\.metricsPort/);
+    expect(p.length).toBeGreaterThanOrEqual(5);
+  });
+  it('refuses a secret written inline', () => {
+    const p = problems(valid.replace('{ env: DLT_MM_EVM_KEY }', '"0xabc"'));
+    expect(p.join('\n')).toMatch(/wallets\.0\.key: a secret must be \{env: NAME\} or \{file: path\}/);
+  });
+  it('checks references between sections', () => {
+    const p = problems(valid.replace('wallet: evm-main', 'wallet: nobody'));
+    expect(p).toEqual(['pairs.0.wallet: no wallet with id "nobody"']);
+    const wrongChain = problems(valid.replace('blockChain: EVM_CHAIN_TESTNET', 'blockChain: WASM_CHAIN_TESTNET'));
+    expect(wrongChain).toEqual(['pairs.0.wallet: wallet evm-main is on evm, the pair on wasm']);
+  });
+  it('reports YAML syntax errors and duplicate keys', () => {
+    expect(problems('venue: [unclosed\n').length).toBeGreaterThan(0);
+    expect(problems('telemetry: {}\ntelemetry: {}\n').join('\n')).toMatch(/unique|duplicate/i);
+  });
+});
+
+describe('secrets', () => {
+  const env = { DLT_MM_API_KEY: 'key-1', DLT_MM_EVM_KEY: ' 0x11 ' };
+  const files: Record<string, string> = { 'secrets/token': 'token-1\n' };
+  const environment = { env, readFile: (p: string) => { const t = files[p]; if (t === undefined) throw new Error('ENOENT'); return t; } };
+
+  it('reads from the environment or a file, trimmed', () => {
+    expect(readSecret({ env: 'DLT_MM_EVM_KEY' }, 'k', environment)).toBe('0x11');
+    expect(readSecret({ file: 'secrets/token' }, 'k', environment)).toBe('token-1');
+  });
+  it('reports every unavailable secret without printing any value', () => {
+    const c = parseBotConfig(valid, 'bot.yaml');
+    const e = thrown(() => checkSecrets(c, 'bot.yaml', { env: { DLT_MM_API_KEY: 'key-1' }, readFile: () => { throw new Error('ENOENT'); } }));
+    const p = e.details.problems as string[];
+    expect(p).toHaveLength(2);
+    expect(p.join('\n')).toMatch(/DLT_MM_EVM_KEY is not set/);
+    expect(p.join('\n')).toMatch(/secrets\/token cannot be read/);
+    expect(e.message).not.toContain('key-1');
+    expect(() => checkSecrets(c, 'bot.yaml', environment)).not.toThrow();
+  });
+});
+
+describe('strategy config', () => {
+  it('accepts a ladder and refuses unknown keys and kinds', () => {
+    const s = parseStrategyConfig('kind: ladder\nladder: { levels: 2, sizes: ["1"], bidSpreadBps: 10, askSpreadBps: 12 }\n', 's.yaml');
+    expect(s.kind).toBe('ladder');
+    expect(() => parseStrategyConfig('kind: ladder\nladder: { sizes: ["1"], bidSpreadBps: 10, askSpreadBps: 12, extra: 1 }\n', 's.yaml')).toThrow(/extra/);
+    expect(() => parseStrategyConfig('kind: martingale\n', 's.yaml')).toThrow(DltError);
+  });
+});

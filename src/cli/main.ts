@@ -1,0 +1,43 @@
+/** Command dispatch. Every command returns an exit code; a DltError becomes its message and a non-zero code. */
+import { DltError } from '../core/errors.ts';
+import { CONFIG_USAGE, configCommand } from './commands/config.ts';
+import { ORDER_USAGE, orderCommand } from './commands/order.ts';
+import { EXIT_REFUSED, EXIT_USAGE, type CliIo } from './io.ts';
+
+export const USAGE = `dlt-mm: market maker for the venue's smart-contract order books
+
+${ORDER_USAGE}
+${CONFIG_USAGE}
+  dlt-mm run [--config <file>]       run the bot (not yet available)
+  dlt-mm sandbox                      run the local venue (not yet available)
+`;
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'order':
+        return orderCommand(args, io);
+      case 'config':
+        return configCommand(args, io);
+      case 'run':
+      case 'sandbox':
+        io.stderr(`dlt-mm ${command}: not yet available\n`);
+        return EXIT_REFUSED;
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.stdout(USAGE);
+        return command === undefined ? EXIT_USAGE : 0;
+      default:
+        throw new DltError('E_USAGE', `unknown command ${JSON.stringify(command)}\n${USAGE}`);
+    }
+  } catch (e) {
+    if (e instanceof DltError) {
+      io.stderr(`error ${e.code}: ${e.message}\n`);
+      return e.code === 'E_USAGE' ? EXIT_USAGE : EXIT_REFUSED;
+    }
+    throw e;
+  }
+}

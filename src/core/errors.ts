@@ -55,6 +55,7 @@ export const ERROR_CATALOGUE = {
   E_VENUE_INSUFFICIENT_ALLOWANCE: { summary: 'Allowance missing, consumed or too low; approve, then retry', retryable: true },
   E_VENUE_NOT_BENEFICIARY: { summary: 'Receiving wallet is not a beneficiary of the restricted token', retryable: false },
   E_VENUE_TRUSTLINE_MISSING: { summary: 'Token trustline missing on the account', retryable: false },
+  E_VENUE_TOKEN_NOT_AUTHORIZED: { summary: 'Account is not authorized to hold the token', retryable: false },
   E_VENUE_INVALID_ORDER_DATA: { summary: 'Contract refused the order encoding', retryable: false },
   E_VENUE_UNAUTHORIZED: { summary: 'Method needs an elevated role', retryable: false },
   E_VENUE_PRICE_ABOVE_MAX_RANGE: { summary: 'Pre-trade control: price above the maximum range', retryable: false },

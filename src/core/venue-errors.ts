@@ -20,7 +20,9 @@ export const CONTRACT_ERRORS: readonly ContractErrorDef[] = [
   { name: 'ClientNotFound', wasmCode: 6, code: 'E_VENUE_CLIENT_NOT_FOUND', fromSpec: true },
   { name: 'NotAllowedToCancel', wasmCode: 7, code: 'E_VENUE_NOT_ALLOWED_TO_CANCEL', fromSpec: true },
   { name: 'OrderNotFound', wasmCode: 8, code: 'E_VENUE_ORDER_NOT_FOUND', fromSpec: true },
+  { name: 'AllowanceError', wasmCode: 9, code: 'E_VENUE_INSUFFICIENT_ALLOWANCE', fromSpec: false },
   { name: 'BalanceNotInAllowedRange', wasmCode: 10, code: 'E_VENUE_INSUFFICIENT_BALANCE', fromSpec: true },
+  { name: 'BalanceDeauthorized', wasmCode: 11, code: 'E_VENUE_TOKEN_NOT_AUTHORIZED', fromSpec: false },
   { name: 'TrustlineMissing', wasmCode: 13, code: 'E_VENUE_TRUSTLINE_MISSING', fromSpec: true },
   { name: 'InvalidInputOrderData', wasmCode: 2004, code: 'E_VENUE_INVALID_ORDER_DATA', fromSpec: true },
   { name: 'Unauthorized', wasmCode: 4001, code: 'E_VENUE_UNAUTHORIZED', fromSpec: true },
@@ -56,6 +58,11 @@ export function contractErrorByName(name: string): ContractErrorDef | undefined 
 
 export function contractErrorByWasmCode(code: number): ContractErrorDef | undefined {
   return BY_WASM_CODE.get(code);
+}
+
+/** The contract error a typed error is reported as (first definition with that code). */
+export function contractErrorForCode(code: ErrorCode): ContractErrorDef | undefined {
+  return CONTRACT_ERRORS.find((d) => d.code === code);
 }
 
 /** A chain B contract error (`Error(Contract, #n)`) as a typed error. */

@@ -1,0 +1,115 @@
+/**
+ * Secret redaction for everything that leaves the process as text (logs, error details). Keys that name a
+ * secret are replaced at any depth; credentials inside strings (URL user info, secret query parameters,
+ * bearer tokens) are stripped wherever a string appears, because a URL or a header dump can carry them
+ * under an innocent key such as `url` or `msg`.
+ */
+
+export const REDACTED = '[REDACTED]';
+
+/** Normalised key names (lower case, no `-`/`_`, one trailing `s` removed) that always hold a secret. */
+const SECRET_KEYS = new Set(['token', 'auth', 'credential', 'cookie', 'setcookie']);
+/** Normalised key endings that hold a secret: `privateKey`, `clientSecret`, `x-api-key`, `accessToken`... */
+const SECRET_SUFFIXES = [
+  'privatekey',
+  'secret',
+  'secretkey',
+  'seed',
+  'mnemonic',
+  'apikey',
+  'accesstoken',
+  'refreshtoken',
+  'bearertoken',
+  'authtoken',
+  'idtoken',
+  'sessiontoken',
+  'password',
+  'passwd',
+  'authorization',
+];
+
+function normaliseKey(key: string): string {
+  const k = key.toLowerCase().replace(/[-_\s.]/g, '');
+  return k.endsWith('s') && k.length > 1 ? k.slice(0, -1) : k;
+}
+
+/** Whether a property of this name holds a secret (case, `-` and `_` do not matter). */
+export function isSecretKey(key: string): boolean {
+  const k = normaliseKey(key);
+  return SECRET_KEYS.has(k) || SECRET_SUFFIXES.some((s) => k.endsWith(s));
+}
+
+// `scheme://user:pass@` or `scheme://token@`: the user-info part of any URL.
+// Greedy up to the last `@` before the host, so a password that itself contains `@` is removed whole.
+const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#"'<>]+@/gi;
+// Query or form parameters whose name marks a secret: `?apikey=...`, `&access_token=...`.
+const SECRET_PARAM =
+  /([?&;](?:[a-z0-9_-]*(?:api[-_]?key|token|secret|password|passwd|signature|private[-_]?key|seed|auth)|key|sig|pwd)=)[^&#\s"'<>]*/gi;
+// `Bearer abc.def` or `Basic dXNlcjpwYXNz` in free text (a logged header value).
+const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
+
+/** Strips credentials from free text: URL user info, secret query parameters and bearer/basic tokens. */
+export function redactText(text: string): string {
+  if (text.length < 5) return text;
+  return text.replace(URL_USER_INFO, '$1***@').replace(SECRET_PARAM, '$1***').replace(AUTH_SCHEME, '$1 ***');
+}
+
+const MAX_DEPTH = 12;
+
+function redactError(error: Error, seen: WeakSet<object>, depth: number): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: error.name, message: redactText(error.message) };
+  if (error.stack !== undefined) out.stack = redactText(error.stack);
+  // Own enumerable fields (code, details, status...) go through the same rules as any object.
+  for (const [key, value] of Object.entries(error)) {
+    out[key] = isSecretKey(key) ? REDACTED : redactValue(value, seen, depth + 1);
+  }
+  if (error.cause !== undefined) out.cause = redactValue(error.cause, seen, depth + 1);
+  return out;
+}
+
+function redactValue(value: unknown, seen: WeakSet<object>, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      return redactText(value);
+    case 'bigint':
+      // JSON has no bigint; a decimal string keeps every digit.
+      return value.toString();
+    case 'object':
+      break;
+    default:
+      return value;
+  }
+  if (value === null) return null;
+  if (seen.has(value)) return '[Circular]';
+  if (depth >= MAX_DEPTH) return '[Too deep]';
+  seen.add(value);
+  try {
+    if (value instanceof Error) return redactError(value, seen, depth);
+    if (Array.isArray(value)) return value.map((v) => redactValue(v, seen, depth + 1));
+    if (value instanceof Map) return redactValue(Object.fromEntries(value), seen, depth);
+    if (value instanceof Set) return redactValue([...value], seen, depth);
+    if (value instanceof URL) return redactText(value.href);
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    // Decimal, Date and similar value objects describe themselves; their output is redacted like any value.
+    if (typeof toJSON === 'function') return redactValue(toJSON.call(value), seen, depth + 1);
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) out[key] = isSecretKey(key) ? REDACTED : redactValue(v, seen, depth + 1);
+    return out;
+  } finally {
+    seen.delete(value);
+  }
+}
+
+/**
+ * A copy of `value` that is safe to log: secret-named keys hold `[REDACTED]` at any depth, strings lose URL
+ * credentials and tokens, errors become plain objects (message and stack redacted), bigints become strings,
+ * cycles become `[Circular]`. The input is never modified.
+ */
+export function redactSecrets<T>(value: T): T extends string ? string : unknown {
+  return redactValue(value, new WeakSet(), 0) as T extends string ? string : unknown;
+}
+
+/** Redacts a plain record (the shape pino hands to its formatters). */
+export function redactRecord(value: Record<string, unknown>): Record<string, unknown> {
+  return redactValue(value, new WeakSet(), 0) as Record<string, unknown>;
+}

@@ -1,0 +1,97 @@
+/**
+ * The series written by the venue clients. Labels are bounded: `endpoint` is the path template
+ * (`/tradingpairs/{id}`), never the concrete path, and `market` is a subscribed market symbol.
+ */
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+export interface VenueMetrics {
+  /** REST responses by endpoint template and HTTP status (`timeout`/`network` when there was none). */
+  readonly restRequests: Counter<'endpoint' | 'status'>;
+  readonly restDuration: Histogram<'endpoint'>;
+  /** REST calls that ended in an error after retries, by error code. */
+  readonly restErrors: Counter<'endpoint' | 'code'>;
+  /** REST retries by cause: `429`, `5xx`, `timeout`, `network`. */
+  readonly restRetries: Counter<'endpoint' | 'reason'>;
+  /** Venue payloads (or parts of one) that failed validation and were skipped, by source. */
+  readonly malformedPayloads: Counter<'source'>;
+  readonly wsReconnects: Counter;
+  readonly wsConnected: Gauge;
+  /** WebSocket messages received, by type (`data`, `subscribe_success`, `subscribe_failure`, ...). */
+  readonly wsMessages: Counter<'type'>;
+  readonly wsSubscriptionFailures: Counter<'channel'>;
+  /** 1 while a market has had no WebSocket data for longer than the staleness limit. */
+  readonly marketStale: Gauge<'market'>;
+  /** Times a market became stale. */
+  readonly marketStaleTransitions: Counter<'market'>;
+  /** REST `pricelevels` polls made for a stale market, by outcome (`ok`, `error`, `discarded`). */
+  readonly fallbackPolls: Counter<'market' | 'outcome'>;
+}
+
+export function createVenueMetrics(registry: Registry): VenueMetrics {
+  const registers = [registry];
+  return {
+    restRequests: new Counter({
+      name: 'dltmm_venue_rest_requests_total',
+      help: 'Venue REST responses by endpoint and HTTP status',
+      labelNames: ['endpoint', 'status'],
+      registers,
+    }),
+    restDuration: new Histogram({
+      name: 'dltmm_venue_rest_request_duration_seconds',
+      help: 'Venue REST attempt duration, including reading the body',
+      labelNames: ['endpoint'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    restErrors: new Counter({
+      name: 'dltmm_venue_rest_errors_total',
+      help: 'Venue REST calls that failed after retries, by error code',
+      labelNames: ['endpoint', 'code'],
+      registers,
+    }),
+    restRetries: new Counter({
+      name: 'dltmm_venue_rest_retries_total',
+      help: 'Venue REST retries by reason',
+      labelNames: ['endpoint', 'reason'],
+      registers,
+    }),
+    malformedPayloads: new Counter({
+      name: 'dltmm_venue_malformed_payloads_total',
+      help: 'Venue payloads or items that failed validation and were skipped, by source',
+      labelNames: ['source'],
+      registers,
+    }),
+    wsReconnects: new Counter({ name: 'dltmm_venue_ws_reconnects_total', help: 'Market-data WebSocket reconnect attempts', registers }),
+    wsConnected: new Gauge({ name: 'dltmm_venue_ws_connected', help: '1 while the market-data WebSocket is open', registers }),
+    wsMessages: new Counter({
+      name: 'dltmm_venue_ws_messages_total',
+      help: 'Market-data WebSocket messages received, by type',
+      labelNames: ['type'],
+      registers,
+    }),
+    wsSubscriptionFailures: new Counter({
+      name: 'dltmm_venue_ws_subscription_failures_total',
+      help: 'Market-data subscriptions refused or not acknowledged in time, by channel',
+      labelNames: ['channel'],
+      registers,
+    }),
+    marketStale: new Gauge({
+      name: 'dltmm_venue_market_stale',
+      help: '1 while a market has no fresh WebSocket data',
+      labelNames: ['market'],
+      registers,
+    }),
+    marketStaleTransitions: new Counter({
+      name: 'dltmm_venue_market_stale_transitions_total',
+      help: 'Times a market became stale',
+      labelNames: ['market'],
+      registers,
+    }),
+    fallbackPolls: new Counter({
+      name: 'dltmm_venue_fallback_polls_total',
+      help: 'REST pricelevels polls for stale markets, by outcome',
+      labelNames: ['market', 'outcome'],
+      registers,
+    }),
+  };
+}

@@ -71,8 +71,9 @@ export function levels(orders: readonly RestingOrder[], depth: number): Array<{ 
 }
 
 /** The best fifty price levels per side, each packed as `(quantity << 64) | price`. */
+const pack = (l: { price: bigint; quantity: bigint }): bigint => l.quantity * PACK + l.price;
+
 export function bestFiftyOffers(book: Book): { buys: bigint[]; sells: bigint[] } {
-  const pack = (l: { price: bigint; quantity: bigint }) => l.quantity * PACK + l.price;
   return { buys: levels(book.buys, 50).map(pack), sells: levels(book.sells, 50).map(pack) };
 }
 

@@ -209,7 +209,7 @@ export function cancelOrder(book: Book, ctx: BookContext, caller: string, side: 
 export function clearOrders(book: Book, ctx: BookContext): BookEvent[] {
   const due = [...book.buys, ...book.sells]
     .filter((o) => o.validity === 'gfd' || (o.expiresAt !== null && o.expiresAt <= ctx.nowSeconds))
-    .sort((a, b) => (a.id < b.id ? -1 : 1));
+    .toSorted((a, b) => (a.id < b.id ? -1 : 1));
   return due.map((o) => cancelResting(book, ctx, o, 'ByContract'));
 }
 

@@ -53,10 +53,10 @@ const ALLOWED: ReadonlyArray<[OrderStatus, OrderEventType, OrderStatus]> = [
   ['cancelRequested', 'CancelFailed', 'partiallyFilled'],
 ];
 
-describe('order transition table', () => {
-  // Orders with 40 of 100 filled, so that the sample quantities (remaining 60) are consistent everywhere.
-  const withFills = (s: OrderStatus) => at(s, { filled: 40n, fillIds: ['f0'] });
+// Orders with 40 of 100 filled, so that the sample quantities (remaining 60) are consistent everywhere.
+const withFills = (s: OrderStatus) => at(s, { filled: 40n, fillIds: ['f0'] });
 
+describe('order transition table', () => {
   it('allows exactly the listed transitions, each to the listed status', () => {
     const results = ORDER_STATUSES.flatMap((s) =>
       (Object.keys(sample) as OrderEventType[]).map((t) => {

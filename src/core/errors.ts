@@ -71,6 +71,7 @@ export const ERROR_CATALOGUE = {
   E_VENUE_VOLATILITY_MIN_DYNAMIC: { summary: 'Volatility control: price below the dynamic range', retryable: true },
   E_VENUE_MARKET_CLOSED: { summary: 'Order book is not open for trading', retryable: true },
   E_VENUE_CONTRACT_ERROR: { summary: 'Contract error without a known meaning', retryable: false },
+  E_VENUE_HOST_ERROR: { summary: 'Chain B host refused the call (authorization, argument types or limits)', retryable: false },
   E_REJECTED_SELF_TRADE: { summary: 'Rejected: would trade with an own order of the same cross identifier', retryable: false },
   E_REJECTED_MAX_MATCHES: { summary: 'Rejected: more resting orders to match than maximumMatches', retryable: false },
   E_REJECTED_CIRCUIT_BREAKER: { summary: 'Rejected: execution price outside a circuit-breaker range', retryable: true },
@@ -78,11 +79,25 @@ export const ERROR_CATALOGUE = {
   E_REJECTED_FULL: { summary: 'Order rejected in full by its execution condition', retryable: false },
   E_REJECTED_UNKNOWN: { summary: 'Rejected with a reason code the client does not know', retryable: false },
 
+  // Venue API: REST and WebSocket market data
+  E_REST_AUTH: { summary: 'Venue refused the credentials, or none is configured (HTTP 401/403)', retryable: false },
+  E_REST_NOT_FOUND: { summary: 'Venue resource not found (HTTP 404)', retryable: false },
+  E_REST_REQUEST: { summary: 'Venue refused the request (HTTP 4xx; AppError in details)', retryable: false },
+  E_REST_UNAVAILABLE: { summary: 'Venue answered 429 or 5xx until the retry budget ran out', retryable: true },
+  E_REST_TIMEOUT: { summary: 'Venue REST request timed out on every attempt', retryable: true },
+  E_REST_TRANSPORT: { summary: 'Venue REST request failed before a response (connection refused or reset)', retryable: true },
+  E_PAYLOAD_MALFORMED: { summary: 'Venue payload does not match the specification (field and value in details)', retryable: false },
+  E_WS_CONNECTION: { summary: 'Market-data WebSocket failed or dropped; the client reconnects', retryable: true },
+  E_WS_SUBSCRIBE: { summary: 'Venue refused or did not acknowledge a market-data subscription', retryable: true },
+
   // Configuration and command line
   E_CONFIG_INVALID: { summary: 'Configuration has problems (every one is listed)', retryable: false },
   E_CONFIG_SECRET: { summary: 'A secret could not be read from its environment variable or file', retryable: false },
   E_CONFIG_READ: { summary: 'Configuration file cannot be read or parsed', retryable: false },
   E_USAGE: { summary: 'Command line arguments are invalid', retryable: false },
+
+  // The local venue replica
+  E_SANDBOX: { summary: 'A sandbox part failed to build, start, deploy or stop', retryable: false },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,0 +1,50 @@
+/** One SQLite file in WAL mode, migrated on open. Every multi-row change runs in one transaction. */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { MIGRATIONS } from './migrations.ts';
+
+export type Db = DatabaseSync;
+
+export function openDatabase(path: string): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path);
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+  migrate(db);
+  return db;
+}
+
+export function schemaVersion(db: Db): number {
+  const exists = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  if (exists === undefined) return 0;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+  return row === undefined ? 0 : Number(row.value);
+}
+
+export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): void {
+  const current = schemaVersion(db);
+  if (current > migrations.length) {
+    throw new Error(`state file has schema version ${current}, newer than this program (${migrations.length}); refusing to open it`);
+  }
+  for (let v = current; v < migrations.length; v++) {
+    transaction(db, () => {
+      db.exec(migrations[v] as string);
+      db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
+        String(v + 1),
+      );
+    });
+  }
+}
+
+/** Runs `fn` inside BEGIN IMMEDIATE / COMMIT, rolling back on any throw. Not re-entrant. */
+export function transaction<T>(db: Db, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (e) {
+    db.exec('ROLLBACK');
+    throw e;
+  }
+}

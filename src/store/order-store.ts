@@ -1,0 +1,261 @@
+/**
+ * Orders, their transitions and fills. Every change goes through the core transition table first; a refused
+ * event writes nothing. An order row and its transition record are written in one transaction.
+ */
+import { applyOrderEvent, type OrderEvent, type OrderRecord, type OrderStatus, type TransitionResult } from '../core/order-state.ts';
+import type { CancellationType, Side } from '../core/order-terms.ts';
+import type { ErrorCode } from '../core/errors.ts';
+import { transaction, type Db } from './database.ts';
+import { toJson } from './json.ts';
+
+export interface StoredOrder extends OrderRecord {
+  readonly wallet: string;
+  readonly chain: 'evm' | 'wasm';
+  readonly decisionId: number | null;
+  /** Found on the venue with our client order id but missing from the store, then taken over. */
+  readonly adopted: boolean;
+  readonly createdMs: number;
+  readonly updatedMs: number;
+}
+
+export interface FillRecord {
+  readonly fillId: string;
+  readonly wallet: string;
+  readonly clientOrderId: bigint;
+  readonly pairId: string;
+  readonly side: Side;
+  readonly role: 'maker' | 'taker';
+  readonly quantity: bigint;
+  readonly price: bigint;
+  /** Native units the wallet gained (negative: paid). */
+  readonly baseDelta: bigint;
+  readonly quoteDelta: bigint;
+  /** Commission paid, native quote units. */
+  readonly fee: bigint;
+  readonly txHash: string;
+  readonly height: bigint;
+  readonly atMs: number;
+}
+
+interface OrderRow {
+  wallet: string;
+  client_order_id: string;
+  chain: 'evm' | 'wasm';
+  pair_id: string;
+  side: Side;
+  quantity: string;
+  price: string;
+  status: OrderStatus;
+  order_id: string | null;
+  filled: string;
+  fill_ids_json: string;
+  tx_hash: string | null;
+  cancel_tx_hash: string | null;
+  rejection_code: string | null;
+  rejection_reason: string | null;
+  cancelled_by: CancellationType | null;
+  unexplained: string;
+  adopted: number;
+  decision_id: number | null;
+  created_ms: number;
+  updated_ms: number;
+}
+
+function fromRow(r: OrderRow): StoredOrder {
+  return {
+    wallet: r.wallet,
+    chain: r.chain,
+    clientOrderId: BigInt(r.client_order_id),
+    pairId: r.pair_id,
+    side: r.side,
+    quantity: BigInt(r.quantity),
+    price: BigInt(r.price),
+    status: r.status,
+    orderId: r.order_id === null ? null : BigInt(r.order_id),
+    filled: BigInt(r.filled),
+    fillIds: JSON.parse(r.fill_ids_json) as string[],
+    txHash: r.tx_hash,
+    cancelTxHash: r.cancel_tx_hash,
+    rejection: r.rejection_reason === null ? null : { code: r.rejection_code as ErrorCode | null, reason: r.rejection_reason },
+    cancelledBy: r.cancelled_by,
+    unexplained: BigInt(r.unexplained),
+    adopted: r.adopted === 1,
+    decisionId: r.decision_id,
+    createdMs: r.created_ms,
+    updatedMs: r.updated_ms,
+  };
+}
+
+const TERMINAL = "('filled', 'cancelled', 'rejected')";
+
+export class OrderStore {
+  readonly #db: Db;
+  readonly #now: () => number;
+
+  constructor(db: Db, now: () => number) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  /** Records a new order in status `intended` (before anything is signed). */
+  create(order: OrderRecord, meta: { wallet: string; chain: 'evm' | 'wasm'; decisionId?: number | null; adopted?: boolean }): StoredOrder {
+    const now = this.#now();
+    this.#db
+      .prepare(
+        `INSERT INTO orders (wallet, client_order_id, chain, pair_id, side, quantity, price, status, order_id, filled, fill_ids_json,
+           tx_hash, cancel_tx_hash, rejection_code, rejection_reason, cancelled_by, unexplained, adopted, decision_id, created_ms, updated_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        meta.wallet,
+        order.clientOrderId.toString(),
+        meta.chain,
+        order.pairId,
+        order.side,
+        order.quantity.toString(),
+        order.price.toString(),
+        order.status,
+        order.orderId?.toString() ?? null,
+        order.filled.toString(),
+        JSON.stringify(order.fillIds),
+        order.txHash,
+        order.cancelTxHash,
+        order.rejection?.code ?? null,
+        order.rejection?.reason ?? null,
+        order.cancelledBy,
+        order.unexplained.toString(),
+        meta.adopted ? 1 : 0,
+        meta.decisionId ?? null,
+        now,
+        now,
+      );
+    return this.get(meta.wallet, order.clientOrderId) as StoredOrder;
+  }
+
+  get(wallet: string, clientOrderId: bigint): StoredOrder | undefined {
+    const row = this.#db.prepare('SELECT * FROM orders WHERE wallet = ? AND client_order_id = ?').get(wallet, clientOrderId.toString());
+    return row === undefined ? undefined : fromRow(row as unknown as OrderRow);
+  }
+
+  byVenueId(chain: 'evm' | 'wasm', pairId: string, orderId: bigint): StoredOrder | undefined {
+    const row = this.#db.prepare('SELECT * FROM orders WHERE chain = ? AND pair_id = ? AND order_id = ?').get(chain, pairId, orderId.toString());
+    return row === undefined ? undefined : fromRow(row as unknown as OrderRow);
+  }
+
+  byTxHash(txHash: string): StoredOrder | undefined {
+    const row = this.#db.prepare('SELECT * FROM orders WHERE tx_hash = ? OR cancel_tx_hash = ?').get(txHash, txHash);
+    return row === undefined ? undefined : fromRow(row as unknown as OrderRow);
+  }
+
+  /** Orders that are or may be on the book, oldest first. */
+  live(filter: { wallet?: string; pairId?: string } = {}): StoredOrder[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT * FROM orders WHERE status NOT IN ${TERMINAL}
+           AND (? IS NULL OR wallet = ?) AND (? IS NULL OR pair_id = ?) ORDER BY created_ms, client_order_id`,
+      )
+      .all(filter.wallet ?? null, filter.wallet ?? null, filter.pairId ?? null, filter.pairId ?? null);
+    return rows.map((r) => fromRow(r as unknown as OrderRow));
+  }
+
+  /**
+   * Applies an event through the core transition table and persists the result with its transition record.
+   * A refused event changes nothing and is returned to the caller to log and count.
+   */
+  apply(wallet: string, clientOrderId: bigint, event: OrderEvent, fill?: FillRecord): TransitionResult {
+    return transaction(this.#db, () => {
+      const current = this.get(wallet, clientOrderId);
+      if (current === undefined) return { ok: false, reason: `no order ${clientOrderId} of ${wallet}` } as const;
+      if (fill !== undefined && this.#db.prepare('SELECT 1 FROM fills WHERE fill_id = ?').get(fill.fillId) !== undefined) {
+        return { ok: false, reason: `duplicate fill ${fill.fillId}` } as const;
+      }
+      const result = applyOrderEvent(current, event);
+      if (!result.ok) return result;
+      const o = result.order;
+      const now = this.#now();
+      this.#db
+        .prepare(
+          `UPDATE orders SET status = ?, order_id = ?, filled = ?, fill_ids_json = ?, tx_hash = ?, cancel_tx_hash = ?,
+             rejection_code = ?, rejection_reason = ?, cancelled_by = ?, unexplained = ?, updated_ms = ?
+           WHERE wallet = ? AND client_order_id = ?`,
+        )
+        .run(
+          o.status,
+          o.orderId?.toString() ?? null,
+          o.filled.toString(),
+          JSON.stringify(o.fillIds),
+          o.txHash,
+          o.cancelTxHash,
+          o.rejection?.code ?? null,
+          o.rejection?.reason ?? null,
+          o.cancelledBy,
+          o.unexplained.toString(),
+          now,
+          wallet,
+          clientOrderId.toString(),
+        );
+      this.#db
+        .prepare('INSERT INTO order_transitions (wallet, client_order_id, at_ms, from_status, to_status, event_json) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(wallet, clientOrderId.toString(), now, current.status, o.status, toJson(event));
+      if (fill !== undefined) {
+        this.#db
+          .prepare(
+            `INSERT INTO fills (fill_id, wallet, client_order_id, pair_id, side, role, quantity, price, base_delta, quote_delta, fee, tx_hash, height, at_ms)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            fill.fillId,
+            fill.wallet,
+            fill.clientOrderId.toString(),
+            fill.pairId,
+            fill.side,
+            fill.role,
+            fill.quantity.toString(),
+            fill.price.toString(),
+            fill.baseDelta.toString(),
+            fill.quoteDelta.toString(),
+            fill.fee.toString(),
+            fill.txHash,
+            fill.height.toString(),
+            fill.atMs,
+          );
+      }
+      return result;
+    });
+  }
+
+  transitions(wallet: string, clientOrderId: bigint): Array<{ from: OrderStatus; to: OrderStatus; atMs: number; event: unknown }> {
+    return this.#db
+      .prepare('SELECT from_status, to_status, at_ms, event_json FROM order_transitions WHERE wallet = ? AND client_order_id = ? ORDER BY id')
+      .all(wallet, clientOrderId.toString())
+      .map((r) => {
+        const row = r as { from_status: OrderStatus; to_status: OrderStatus; at_ms: number; event_json: string };
+        return { from: row.from_status, to: row.to_status, atMs: row.at_ms, event: JSON.parse(row.event_json) as unknown };
+      });
+  }
+
+  fills(filter: { pairId?: string; wallet?: string } = {}): FillRecord[] {
+    return this.#db
+      .prepare('SELECT * FROM fills WHERE (? IS NULL OR pair_id = ?) AND (? IS NULL OR wallet = ?) ORDER BY at_ms, fill_id')
+      .all(filter.pairId ?? null, filter.pairId ?? null, filter.wallet ?? null, filter.wallet ?? null)
+      .map((r) => {
+        const x = r as Record<string, string | number>;
+        return {
+          fillId: String(x.fill_id),
+          wallet: String(x.wallet),
+          clientOrderId: BigInt(x.client_order_id as string),
+          pairId: String(x.pair_id),
+          side: x.side as Side,
+          role: x.role as 'maker' | 'taker',
+          quantity: BigInt(x.quantity as string),
+          price: BigInt(x.price as string),
+          baseDelta: BigInt(x.base_delta as string),
+          quoteDelta: BigInt(x.quote_delta as string),
+          fee: BigInt(x.fee as string),
+          txHash: String(x.tx_hash),
+          height: BigInt(x.height as string),
+          atMs: Number(x.at_ms),
+        };
+      });
+  }
+}

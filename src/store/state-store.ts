@@ -1,0 +1,111 @@
+/** Small durable records: event cursors, approvals with their expiries, counters and decisions. */
+import { transaction, type Db } from './database.ts';
+import { toJson } from './json.ts';
+
+export interface ApprovalRecord {
+  readonly chain: 'evm' | 'wasm';
+  readonly wallet: string;
+  readonly token: string;
+  readonly spender: string;
+  readonly amount: bigint;
+  readonly expiresAtLedger: number | null;
+  readonly txHash: string | null;
+  readonly updatedMs: number;
+}
+
+export interface Decision {
+  readonly pairId: string;
+  readonly strategy: string;
+  readonly configHash: string;
+  readonly params: unknown;
+  readonly market: unknown;
+  readonly risk: unknown;
+}
+
+export class StateStore {
+  readonly #db: Db;
+  readonly #now: () => number;
+
+  constructor(db: Db, now: () => number) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  cursor(chain: 'evm' | 'wasm', wallet: string): unknown {
+    const row = this.#db.prepare('SELECT cursor_json FROM cursors WHERE chain = ? AND wallet = ?').get(chain, wallet) as
+      | { cursor_json: string }
+      | undefined;
+    return row === undefined ? null : (JSON.parse(row.cursor_json) as unknown);
+  }
+
+  setCursor(chain: 'evm' | 'wasm', wallet: string, cursor: unknown): void {
+    this.#db
+      .prepare(
+        `INSERT INTO cursors (chain, wallet, cursor_json, updated_ms) VALUES (?, ?, ?, ?)
+         ON CONFLICT (chain, wallet) DO UPDATE SET cursor_json = excluded.cursor_json, updated_ms = excluded.updated_ms`,
+      )
+      .run(chain, wallet, toJson(cursor), this.#now());
+  }
+
+  approval(chain: 'evm' | 'wasm', wallet: string, token: string, spender: string): ApprovalRecord | undefined {
+    const r = this.#db.prepare('SELECT * FROM approvals WHERE chain = ? AND wallet = ? AND token = ? AND spender = ?').get(chain, wallet, token, spender) as
+      | Record<string, string | number | null>
+      | undefined;
+    if (r === undefined) return undefined;
+    return {
+      chain,
+      wallet,
+      token,
+      spender,
+      amount: BigInt(r.amount as string),
+      expiresAtLedger: r.expires_at_ledger === null ? null : Number(r.expires_at_ledger),
+      txHash: r.tx_hash === null ? null : String(r.tx_hash),
+      updatedMs: Number(r.updated_ms),
+    };
+  }
+
+  setApproval(a: Omit<ApprovalRecord, 'updatedMs'>): void {
+    this.#db
+      .prepare(
+        `INSERT INTO approvals (chain, wallet, token, spender, amount, expires_at_ledger, tx_hash, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (chain, wallet, token, spender) DO UPDATE SET amount = excluded.amount,
+           expires_at_ledger = excluded.expires_at_ledger, tx_hash = excluded.tx_hash, updated_ms = excluded.updated_ms`,
+      )
+      .run(a.chain, a.wallet, a.token, a.spender, a.amount.toString(), a.expiresAtLedger, a.txHash, this.#now());
+  }
+
+  /**
+   * Hands out the next value of a named counter in [first, last]; the value is durable before it is returned,
+   * so it is never handed out twice, even across crashes. Throws when the range is used up.
+   */
+  nextCounter(name: string, first: number, last: number): number {
+    return transaction(this.#db, () => {
+      const row = this.#db.prepare('SELECT next FROM counters WHERE name = ?').get(name) as { next: number } | undefined;
+      const value = row === undefined ? first : row.next;
+      if (value > last) throw new Error(`counter ${name} is exhausted (${first}..${last})`);
+      this.#db.prepare('INSERT INTO counters (name, next) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET next = excluded.next').run(name, value + 1);
+      return value;
+    });
+  }
+
+  recordDecision(d: Decision): number {
+    const r = this.#db
+      .prepare('INSERT INTO decisions (created_ms, pair_id, strategy, config_hash, params_json, market_json, risk_json) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(this.#now(), d.pairId, d.strategy, d.configHash, toJson(d.params), toJson(d.market), toJson(d.risk));
+    return Number(r.lastInsertRowid);
+  }
+
+  decision(id: number): (Decision & { createdMs: number }) | undefined {
+    const r = this.#db.prepare('SELECT * FROM decisions WHERE id = ?').get(id) as Record<string, string | number> | undefined;
+    if (r === undefined) return undefined;
+    return {
+      pairId: String(r.pair_id),
+      strategy: String(r.strategy),
+      configHash: String(r.config_hash),
+      params: JSON.parse(String(r.params_json)) as unknown,
+      market: JSON.parse(String(r.market_json)) as unknown,
+      risk: JSON.parse(String(r.risk_json)) as unknown,
+      createdMs: Number(r.created_ms),
+    };
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Every REST endpoint of the venue, with typed results validated at the boundary. Lists keep their valid
+ * items and report each bad one (log line and `dltmm_venue_malformed_payloads_total`); a single record
+ * that fails is an error naming the field and the value, and is counted the same way.
+ */
+import type { Logger } from 'pino';
+import { DltError } from '../core/errors.ts';
+import type { TradingPair } from '../core/pair.ts';
+import type { Metrics } from '../telemetry/metrics.ts';
+import { collectPages, type PageCheck } from './collect-pages.ts';
+import { parseInstrument, parseInstrumentList, type FinancialInstrument, type FinancialInstrumentSummary } from './payload/instruments.ts';
+import { parseOhlcSeries, type OhlcPoint } from './payload/ohlc.ts';
+import { parseOrderBookSnapshot, type OrderBookSnapshot } from './payload/order-book.ts';
+import { parseOrderList, type VenueOrder } from './payload/orders.ts';
+import type { Lenient } from './payload/problems.ts';
+import { parseTradeInfo, type TradeInfo } from './payload/trade-info.ts';
+import { parsePair, parsePairPage, type TradingPairPage } from './payload/trading-pairs.ts';
+import type { QueryValue, RestTransport } from './rest-transport.ts';
+
+export interface InstrumentFilter {
+  readonly primaryMarket?: boolean;
+  readonly secondaryMarket?: boolean;
+}
+
+export interface PairPageQuery {
+  readonly cursor?: string;
+  readonly limit?: number;
+  /** Ask for `total_count`. */
+  readonly count?: boolean;
+}
+
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+}
+
+const seg = encodeURIComponent;
+
+export class VenueRestClient {
+  readonly #transport: RestTransport;
+  readonly #logger: Logger;
+  readonly #metrics: Metrics;
+
+  constructor(transport: RestTransport) {
+    this.#transport = transport;
+    this.#logger = transport.logger;
+    this.#metrics = transport.metrics;
+  }
+
+  /**
+   * `GET /financialinstruments`. The serialisation of the `query` object is not published: its booleans are
+   * sent as plain query parameters (`?primaryMarket=true&secondaryMarket=false`).
+   */
+  async listFinancialInstruments(filter: InstrumentFilter = {}, options: CallOptions = {}): Promise<FinancialInstrumentSummary[]> {
+    const endpoint = '/financialinstruments';
+    const body = await this.#get(endpoint, endpoint, { primaryMarket: filter.primaryMarket, secondaryMarket: filter.secondaryMarket }, options);
+    return this.#lenient(endpoint, this.#single(endpoint, () => parseInstrumentList(body, endpoint)));
+  }
+
+  async getFinancialInstrument(id: string, options: CallOptions = {}): Promise<FinancialInstrument> {
+    const endpoint = '/financialinstruments/{id}';
+    const body = await this.#get(endpoint, `/financialinstruments/${seg(id)}`, {}, options);
+    return this.#single(endpoint, () => parseInstrument(body, endpoint));
+  }
+
+  /** One page of `GET /tradingpairs`; see `listTradingPairs` for every pair. */
+  async getTradingPairPage(query: PairPageQuery = {}, options: CallOptions = {}): Promise<TradingPairPage> {
+    const endpoint = '/tradingpairs';
+    const body = await this.#get(endpoint, endpoint, { cursor: query.cursor, limit: query.limit, count: query.count }, options);
+    const page = this.#single(endpoint, () => parsePairPage(body, endpoint));
+    this.#lenient(endpoint, page);
+    return page;
+  }
+
+  /**
+   * Every active pair. The test environment ignores `limit` and returns all pairs in one page; a venue that
+   * pages is followed by `next_cursor` until `total_count` items have arrived.
+   */
+  async listTradingPairs(options: CallOptions & { readonly pageSize?: number } = {}): Promise<TradingPair[]> {
+    return collectPages(
+      (cursor) =>
+        this.getTradingPairPage({ ...(cursor === undefined ? {} : { cursor }), limit: options.pageSize, count: true }, options),
+      (check) => this.#reportPaging(check),
+    );
+  }
+
+  async getTradingPair(id: string, options: CallOptions = {}): Promise<TradingPair> {
+    const endpoint = '/tradingpairs/{id}';
+    const body = await this.#get(endpoint, `/tradingpairs/${seg(id)}`, {}, options);
+    return this.#single(endpoint, () => parsePair(body, endpoint));
+  }
+
+  /** `GET /tradingpairs/{id}/ohlc`; its query parameters are not published, so they pass through as given. */
+  async getOhlc(id: string, query: Readonly<Record<string, QueryValue>> = {}, options: CallOptions = {}): Promise<OhlcPoint[]> {
+    const endpoint = '/tradingpairs/{id}/ohlc';
+    const body = await this.#get(endpoint, `/tradingpairs/${seg(id)}/ohlc`, query, options);
+    return this.#lenient(endpoint, this.#single(endpoint, () => parseOhlcSeries(body, endpoint)));
+  }
+
+  async getTradeInfo(id: string, options: CallOptions = {}): Promise<TradeInfo> {
+    const endpoint = '/tradingpairs/{id}/tradeinfo';
+    const body = await this.#get(endpoint, `/tradingpairs/${seg(id)}/tradeinfo`, {}, options);
+    return this.#single(endpoint, () => parseTradeInfo(body, endpoint));
+  }
+
+  /** Aggregated by price; `limit` bounds the levels per side. */
+  async getPriceLevels(id: string, limit?: number, options: CallOptions = {}): Promise<OrderBookSnapshot> {
+    const endpoint = '/tradingpairs/{id}/pricelevels';
+    const body = await this.#get(endpoint, `/tradingpairs/${seg(id)}/pricelevels`, { limit }, options);
+    return this.#single(endpoint, () => parseOrderBookSnapshot(body, endpoint, id));
+  }
+
+  /** One entry per order; `limit` bounds the entries per side. */
+  async getOrderBook(id: string, limit?: number, options: CallOptions = {}): Promise<OrderBookSnapshot> {
+    const endpoint = '/tradingpairs/{id}/orderbook';
+    const body = await this.#get(endpoint, `/tradingpairs/${seg(id)}/orderbook`, { limit }, options);
+    return this.#single(endpoint, () => parseOrderBookSnapshot(body, endpoint, id));
+  }
+
+  /** Open orders across the participant's wallets (bearer token). */
+  async getParticipantOrders(participantId: string, options: CallOptions = {}): Promise<VenueOrder[]> {
+    const endpoint = '/participants/{participant_id}/orders';
+    const body = await this.#get(endpoint, `/participants/${seg(participantId)}/orders`, {}, options, true);
+    return this.#lenient(endpoint, this.#single(endpoint, () => parseOrderList(body, endpoint)));
+  }
+
+  /** Open orders of one wallet (bearer token). */
+  async getWalletOrders(walletAddress: string, options: CallOptions = {}): Promise<VenueOrder[]> {
+    const endpoint = '/wallets/{wallet_address}/orders';
+    const body = await this.#get(endpoint, `/wallets/${seg(walletAddress)}/orders`, {}, options, true);
+    return this.#lenient(endpoint, this.#single(endpoint, () => parseOrderList(body, endpoint)));
+  }
+
+  #get(endpoint: string, path: string, query: Readonly<Record<string, QueryValue>>, options: CallOptions, auth = false): Promise<unknown> {
+    return this.#transport.get({ endpoint, path, query, auth, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  }
+
+  /** Runs a parser; a failure is counted, logged and rethrown. */
+  #single<T>(endpoint: string, parse: () => T): T {
+    try {
+      return parse();
+    } catch (e) {
+      if (e instanceof DltError) {
+        this.#metrics.venue.malformedPayloads.inc({ source: endpoint });
+        this.#metrics.venue.restErrors.inc({ endpoint, code: e.code });
+        this.#logger.warn({ err: e, endpoint }, 'venue payload rejected');
+      }
+      throw e;
+    }
+  }
+
+  /** Reports the items a list set aside and returns the valid ones. */
+  #lenient<T>(endpoint: string, result: Lenient<T>): T[] {
+    for (const r of result.rejected) {
+      this.#metrics.venue.malformedPayloads.inc({ source: endpoint });
+      this.#logger.warn({ endpoint, index: r.index, problems: r.problems }, 'venue list item rejected; keeping the others');
+    }
+    return result.items;
+  }
+
+  #reportPaging(check: PageCheck): void {
+    this.#metrics.venue.malformedPayloads.inc({ source: '/tradingpairs#paging' });
+    this.#logger.warn({ ...check }, 'trading pair list is incomplete');
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * One venue REST GET with the client discipline the specification asks for: a timeout per attempt,
+ * exponential backoff with full jitter on 429, 5xx, timeouts and connection failures (all venue REST
+ * calls are reads, so retrying is safe), `Retry-After` honoured on 429 and 503, a bounded retry budget,
+ * AppError decoding, and metrics for every response. 4xx other than 429 are final at once.
+ * The bearer token is sent only where asked and never appears in a log line or an error.
+ */
+import type { Logger } from 'pino';
+import { DltError } from '../core/errors.ts';
+import { silentLogger } from '../telemetry/logger.ts';
+import { createMetrics, type Metrics } from '../telemetry/metrics.ts';
+import { clockSleep, systemClock, systemRandom, type Clock, type Random, type Sleep } from './clock.ts';
+import { httpError } from './payload/app-error.ts';
+import { parseVenueJson } from './payload/json.ts';
+import { malformedPayload } from './payload/problems.ts';
+import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from './retry-policy.ts';
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+export interface RestTransportOptions {
+  /** Base URL including `/api/v1`. */
+  readonly baseUrl: string;
+  /** Bearer token for participant and wallet endpoints; a function lets the caller rotate it. */
+  readonly accessToken?: string | (() => string | undefined);
+  /** Per attempt, reading the body included. */
+  readonly timeoutMs?: number;
+  readonly retry?: Partial<RetryPolicy>;
+  readonly clock?: Clock;
+  /** Default: a sleep on `clock`'s timers. */
+  readonly sleep?: Sleep;
+  readonly random?: Random;
+  readonly fetch?: typeof globalThis.fetch;
+  readonly logger?: Logger;
+  readonly metrics?: Metrics;
+}
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface RestCall {
+  /** Path template for metrics and logs, e.g. `/tradingpairs/{id}/pricelevels`. */
+  readonly endpoint: string;
+  /** Concrete path below the base URL, segments already encoded. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, QueryValue>>;
+  /** Send the bearer token (participant and wallet endpoints). */
+  readonly auth?: boolean;
+  /** Aborts the call, waits included; the call then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+type Attempt =
+  | { readonly kind: 'response'; readonly status: number; readonly text: string; readonly retryAfter: string | null }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'network'; readonly error: unknown };
+
+const TIMED_OUT = Symbol('timed out');
+
+function retryReason(a: Attempt): string | undefined {
+  if (a.kind !== 'response') return a.kind;
+  if (a.status === 429) return '429';
+  return a.status >= 500 ? '5xx' : undefined;
+}
+
+export function buildPath(path: string, query: Readonly<Record<string, QueryValue>> = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const q = params.toString();
+  return q === '' ? path : `${path}?${q}`;
+}
+
+export class RestTransport {
+  readonly #base: string;
+  readonly #options: RestTransportOptions;
+  readonly #policy: RetryPolicy;
+  readonly #clock: Clock;
+  readonly #sleep: Sleep;
+  readonly #random: Random;
+  readonly #fetch: typeof globalThis.fetch;
+  readonly #logger: Logger;
+  readonly #metrics: Metrics;
+
+  constructor(options: RestTransportOptions) {
+    this.#base = options.baseUrl.replace(/\/+$/, '');
+    this.#options = options;
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.#clock = options.clock ?? systemClock;
+    this.#sleep = options.sleep ?? clockSleep(this.#clock);
+    this.#random = options.random ?? systemRandom;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#logger = options.logger ?? silentLogger();
+    this.#metrics = options.metrics ?? createMetrics();
+  }
+
+  get metrics(): Metrics {
+    return this.#metrics;
+  }
+
+  get logger(): Logger {
+    return this.#logger;
+  }
+
+  /** GETs a path and returns the parsed JSON body; every failure is a DltError (or the caller's abort reason). */
+  async get(call: RestCall): Promise<unknown> {
+    const path = buildPath(call.path, call.query);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (call.auth === true) headers.authorization = `Bearer ${this.#token(call, path)}`;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.#attempt(call, path, headers);
+      if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) return this.#parse(call, outcome.text);
+      const reason = retryReason(outcome);
+      const retriesUsed = attempt - 1;
+      const retryAfterMs =
+        outcome.kind === 'response' && (outcome.status === 429 || outcome.status === 503)
+          ? parseRetryAfter(outcome.retryAfter, this.#clock.now())
+          : undefined;
+      const tooLong = retryAfterMs !== undefined && retryAfterMs > this.#policy.maxRetryAfterMs;
+      if (reason === undefined || retriesUsed >= this.#policy.retries || tooLong) {
+        throw this.#fail(call, path, outcome, attempt, retryAfterMs);
+      }
+      const delayMs = backoffDelay(retriesUsed, this.#policy, this.#random, retryAfterMs);
+      this.#metrics.venue.restRetries.inc({ endpoint: call.endpoint, reason });
+      this.#logger.warn(
+        { endpoint: call.endpoint, path, reason, attempt, delayMs, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
+        'venue REST call failed; retrying',
+      );
+      await this.#sleep(delayMs, call.signal);
+    }
+  }
+
+  #token(call: RestCall, path: string): string {
+    const t = this.#options.accessToken;
+    const token = typeof t === 'function' ? t() : t;
+    if (token === undefined || token === '') {
+      const error = new DltError('E_REST_AUTH', `GET ${path}: no access token configured for a participant endpoint`, {
+        details: { endpoint: call.endpoint, path },
+      });
+      this.#metrics.venue.restErrors.inc({ endpoint: call.endpoint, code: error.code });
+      throw error;
+    }
+    return token;
+  }
+
+  async #attempt(call: RestCall, path: string, headers: Record<string, string>): Promise<Attempt> {
+    call.signal?.throwIfAborted();
+    const controller = new AbortController();
+    const timer = this.#clock.setTimer(() => controller.abort(TIMED_OUT), this.#options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    const signal = call.signal === undefined ? controller.signal : AbortSignal.any([controller.signal, call.signal]);
+    const started = this.#clock.now();
+    const end = this.#metrics.venue.restDuration.startTimer({ endpoint: call.endpoint });
+    try {
+      const res = await this.#fetch(`${this.#base}${path}`, { method: 'GET', headers, signal, redirect: 'error' });
+      const text = await res.text();
+      this.#metrics.venue.restRequests.inc({ endpoint: call.endpoint, status: String(res.status) });
+      this.#logger.debug({ endpoint: call.endpoint, path, status: res.status, ms: this.#clock.now() - started }, 'venue REST response');
+      return { kind: 'response', status: res.status, text, retryAfter: res.headers.get('retry-after') };
+    } catch (error) {
+      if (call.signal?.aborted === true) throw call.signal.reason;
+      const kind = controller.signal.aborted ? 'timeout' : 'network';
+      this.#metrics.venue.restRequests.inc({ endpoint: call.endpoint, status: kind });
+      return kind === 'timeout' ? { kind } : { kind, error };
+    } finally {
+      timer.cancel();
+      end();
+    }
+  }
+
+  #parse(call: RestCall, text: string): unknown {
+    try {
+      return parseVenueJson(text);
+    } catch (e) {
+      this.#metrics.venue.malformedPayloads.inc({ source: call.endpoint });
+      const error = malformedPayload(call.endpoint, [{ field: '(root)', value: text.slice(0, 200), message: 'response body is not JSON' }], e);
+      this.#metrics.venue.restErrors.inc({ endpoint: call.endpoint, code: error.code });
+      this.#logger.warn({ err: error }, 'venue REST response is not JSON');
+      throw error;
+    }
+  }
+
+  #fail(call: RestCall, path: string, outcome: Attempt, attempts: number, retryAfterMs: number | undefined): DltError {
+    const timeoutMs = this.#options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+    const details = { endpoint: call.endpoint, path, attempts, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+    let error: DltError;
+    if (outcome.kind === 'response') {
+      const e = httpError({ method: 'GET', endpoint: call.endpoint, path, status: outcome.status, bodyText: outcome.text, attempts });
+      error = retryAfterMs === undefined ? e : new DltError(e.code, `${e.message}; Retry-After ${retryAfterMs} ms`, { details: { ...e.details, retryAfterMs } });
+    } else if (outcome.kind === 'timeout') {
+      error = new DltError('E_REST_TIMEOUT', `GET ${path}: no response within ${timeoutMs} ms${tries}`, { details: { ...details, timeoutMs } });
+    } else {
+      const cause = outcome.error instanceof Error && outcome.error.cause instanceof Error ? outcome.error.cause : outcome.error;
+      const message = cause instanceof Error ? cause.message : String(cause);
+      error = new DltError('E_REST_TRANSPORT', `GET ${path}: ${message}${tries}`, { details, cause: outcome.error });
+    }
+    this.#metrics.venue.restErrors.inc({ endpoint: call.endpoint, code: error.code });
+    this.#logger.warn({ err: error }, 'venue REST call failed');
+    return error;
+  }
+}

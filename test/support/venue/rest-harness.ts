@@ -1,0 +1,28 @@
+/** A REST client wired to a fake venue with a manual clock, a recording sleep and captured logs. */
+import { createLogger } from '../../../src/telemetry/logger.ts';
+import { createMetrics } from '../../../src/telemetry/metrics.ts';
+import { VenueRestClient } from '../../../src/venue/rest-client.ts';
+import { RestTransport, type RestTransportOptions } from '../../../src/venue/rest-transport.ts';
+import type { FakeRestVenue } from './fake-rest-venue.ts';
+import { ManualClock, recordingSleep } from './manual-clock.ts';
+
+export const ACCESS_TOKEN = 'bearer-Zq81-secret-token';
+
+export function restHarness(venue: FakeRestVenue, options: Partial<RestTransportOptions> = {}) {
+  const lines: string[] = [];
+  const logger = createLogger({ level: 'debug', destination: { write: (l: string) => void lines.push(l) } });
+  const metrics = createMetrics();
+  const clock = new ManualClock();
+  const recorder = recordingSleep();
+  const transport = new RestTransport({
+    baseUrl: venue.baseUrl,
+    accessToken: ACCESS_TOKEN,
+    clock,
+    sleep: recorder.sleep,
+    random: () => 0.5,
+    logger,
+    metrics,
+    ...options,
+  });
+  return { client: new VenueRestClient(transport), transport, lines, metrics, clock, delays: recorder.delays };
+}

@@ -81,9 +81,18 @@ export async function build(h: Harness, source: Keypair, contract: string, fn: s
   const acct = await h.server.getAccount(source.publicKey());
   return new TransactionBuilder(acct, { fee: '100', networkPassphrase: h.emu.passphrase })
     .addOperation(new Contract(contract).call(fn, ...args))
-    .setTimeout(timeoutSeconds)
+    // Time bounds from the emulator's clock, which tests move ahead of the wall clock `setTimeout` reads.
+    .setTimebounds(0, Number(h.emu.nowSeconds()) + timeoutSeconds)
     .build();
 }
+
+/** The Soroban data a prepared transaction carries (cloning a transaction does not keep it). */
+export function sorobanDataOf(tx: Transaction): xdr.SorobanTransactionData | undefined {
+  const env = tx.toEnvelope();
+  return env.type === 'envelopeTypeTx' && env.value.tx.ext.type === 'sorobanData' ? env.value.tx.ext.value : undefined;
+}
+
+export const hashOf = (tx: Transaction): string => Buffer.from(tx.hash()).toString('hex');
 
 /** Simulate, assemble, sign with the source, send, close the ledger, read the outcome. */
 export async function submit(h: Harness, source: Keypair, contract: string, fn: string, args: xdr.ScVal[]): Promise<rpc.Api.GetTransactionResponse> {

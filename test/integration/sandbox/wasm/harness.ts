@@ -42,7 +42,7 @@ export async function startHarness(options: { retentionLedgers?: number } = {}):
   const emu = new WasmEmulator({ clock, ledgerIntervalMs: 0, retentionLedgers: options.retentionLedgers });
   const rpcServer = await startRpcServer(emu, { port: await freePort() });
   const venue = deployVenue(emu, Keypair.fromRawEd25519Seed(Buffer.alloc(32, 1)));
-  const pair = deployPair(emu, venue, { pair: PAIR, prefunded: true });
+  const pair = deployPair(emu, venue, { pair: PAIR, prefunded: true, overrides: { minimumSize: '0.005' } });
   const noPrefund = deployPair(emu, venue, { pair: { ...PAIR, id: `${PAIR.id}-np` }, prefunded: false });
   emu.closeLedger();
   return {
@@ -93,6 +93,12 @@ export function sorobanDataOf(tx: Transaction): xdr.SorobanTransactionData | und
 }
 
 export const hashOf = (tx: Transaction): string => Buffer.from(tx.hash()).toString('hex');
+
+/** The contract error code a failed transaction's diagnostic event reports, or null. */
+export function failedContractCode(res: rpc.Api.GetTransactionResponse): number | null {
+  const topic = res.status === 'FAILED' ? res.diagnosticEventsXdr?.[0]?.event.body.v0.topics[1] : undefined;
+  return topic?.type === 'scvError' && topic.error.type === 'sceContract' ? topic.error.contractCode : null;
+}
 
 /** Simulate, assemble, sign with the source, send, close the ledger, read the outcome. */
 export async function submit(h: Harness, source: Keypair, contract: string, fn: string, args: xdr.ScVal[]): Promise<rpc.Api.GetTransactionResponse> {

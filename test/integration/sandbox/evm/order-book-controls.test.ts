@@ -67,12 +67,13 @@ describe('pre-trade controls on chain A', () => {
   });
 });
 
-describe('volatility management on chain A', () => {
-  async function trade(price: bigint): Promise<Awaited<ReturnType<Harness['place']>>> {
-    await h.place('alice', 'sell', ONE, price);
-    return h.place('bob', 'buy', ONE, price);
-  }
+/** Alice offers, Bob takes at the same price: the execution price is that price. */
+async function trade(price: bigint): Promise<Awaited<ReturnType<Harness['place']>>> {
+  await h.place('alice', 'sell', ONE, price);
+  return h.place('bob', 'buy', ONE, price);
+}
 
+describe('volatility management on chain A', () => {
   it('an execution above the static threshold is rejected (reason 3) and halts the book automatically', async () => {
     await h.place('alice', 'sell', ONE, px('111'));
     let placed!: Awaited<ReturnType<Harness['place']>>;

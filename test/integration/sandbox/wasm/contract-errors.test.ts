@@ -128,23 +128,23 @@ describe('contract errors in simulation', () => {
   ];
 
   for (const [name, code, run] of cases) {
-    it(name, async () => {
+    it(`${name}`, async () => {
       expect(await run()).toBe(code);
     });
   }
 });
 
-describe('contract errors of transactions that fail when applied', () => {
-  /** Simulated and sent while the call would succeed; `change` runs before the ledger closes. */
-  async function failsWith(kp: Keypair, change: () => void): Promise<number | null> {
-    const tx = await h.server.prepareTransaction(await build(h, kp, h.pair.book.address, 'new_buy_order', order(kp.publicKey(), 1000n, 123_400n)));
-    tx.sign(kp);
-    expect((await h.server.sendTransaction(tx)).status).toBe('PENDING');
-    change();
-    h.emu.closeLedger();
-    return failedContractCode(await h.server.getTransaction(hashOf(tx)));
-  }
+/** Simulated and sent while the call would succeed; `change` runs before the ledger closes. */
+async function failsWith(kp: Keypair, change: () => void): Promise<number | null> {
+  const tx = await h.server.prepareTransaction(await build(h, kp, h.pair.book.address, 'new_buy_order', order(kp.publicKey(), 1000n, 123_400n)));
+  tx.sign(kp);
+  expect((await h.server.sendTransaction(tx)).status).toBe('PENDING');
+  change();
+  h.emu.closeLedger();
+  return failedContractCode(await h.server.getTransaction(hashOf(tx)));
+}
 
+describe('contract errors of transactions that fail when applied', () => {
   it('#4 when the buy permission is withdrawn in between', async () => {
     const kp = wallet(h, h.pair);
     expect(await failsWith(kp, () => setClient(h.emu, h.venue, kp.publicKey(), { id: 1n, canBuy: false, canSell: true, canCancel: true, canTransfer: true, isMarketMaker: false }))).toBe(4);

@@ -1,0 +1,49 @@
+/**
+ * The book of everyone else: the venue's book less our own live orders. The reference price is taken from it
+ * so that our quotes do not pull the reference towards themselves, and passivity is judged against it
+ * because crossing our own orders is prevented separately (conformance and action sequencing).
+ */
+import { Decimal } from '../core/decimal.ts';
+import type { BookLevel, LiveOrder, MarketView } from './types.ts';
+
+export interface OthersBook {
+  /** Best (highest) first. */
+  readonly bids: readonly BookLevel[];
+  /** Best (lowest) first. */
+  readonly asks: readonly BookLevel[];
+}
+
+const ZERO = new Decimal(0);
+
+function subtract(levels: readonly BookLevel[], own: readonly LiveOrder[]): BookLevel[] {
+  if (own.length === 0) return levels.filter((l) => l.quantity.gt(0));
+  // Our remaining quantity per price; a level that is all ours (or less, when the view lags) disappears.
+  const ours = new Map<string, Decimal>();
+  for (const o of own) {
+    const key = o.price.toFixed();
+    ours.set(key, (ours.get(key) ?? ZERO).add(o.quantity));
+  }
+  const out: BookLevel[] = [];
+  for (const level of levels) {
+    const key = level.price.toFixed();
+    const mine = ours.get(key) ?? ZERO;
+    const rest = level.quantity.sub(mine);
+    // Several entries may share a price (an order-by-order view): consume ours across them.
+    ours.set(key, rest.lt(0) ? rest.neg() : ZERO);
+    if (rest.gt(0)) out.push({ price: level.price, quantity: rest });
+  }
+  return out;
+}
+
+/**
+ * The book without our own live orders, level by level (quantities clamped at zero), sorted best first
+ * whatever order the view came in. When the view lags behind an order we just sent, this can remove someone
+ * else's quantity at that price; while our own order there rests no new quote of ours may cross it anyway
+ * (action sequencing), so the view can only mislead after that order is gone and the next view is read.
+ */
+export function othersBook(market: Pick<MarketView, 'bids' | 'asks'>, own: readonly LiveOrder[]): OthersBook {
+  return {
+    bids: subtract(market.bids, own.filter((o) => o.side === 'buy')).toSorted((a, b) => b.price.cmp(a.price)),
+    asks: subtract(market.asks, own.filter((o) => o.side === 'sell')).toSorted((a, b) => a.price.cmp(b.price)),
+  };
+}

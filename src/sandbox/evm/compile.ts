@@ -54,7 +54,8 @@ interface SolcOutput {
   contracts?: Record<string, Record<string, { abi: Record<string, unknown>[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>;
 }
 
-function readSources(): Record<string, { content: string }> {
+/** Every Solidity source of the venue, by file name (the standard JSON `sources` object). */
+export function readSources(): Record<string, { content: string }> {
   const names = readdirSync(CONTRACTS_DIR)
     .filter((f) => f.endsWith('.sol'))
     .toSorted();

@@ -110,6 +110,8 @@ export async function startEvmNode(options: EvmNodeOptions = {}): Promise<EvmNod
   });
 
   const rpcUrl = `http://${LOOPBACK}:${port}/`;
+  // Only a node that came up owns its port; after a failed start someone else may hold it.
+  let listening = false;
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.stdin?.end();
@@ -118,12 +120,13 @@ export async function startEvmNode(options: EvmNodeOptions = {}): Promise<EvmNod
       clearTimeout(killer);
     }
     await new Promise<void>((resolve) => log.end(resolve));
-    await waitPortFree(port);
+    if (listening) await waitPortFree(port);
     if (ownDir) rmSync(dir, { recursive: true, force: true });
   };
 
   try {
     await Promise.race([ready, timeout]);
+    listening = true;
     const answered = await rpc(rpcUrl, 'eth_chainId', []);
     if (BigInt(answered as string) !== BigInt(chainId)) throw new Error(`node reports chain id ${String(answered)}, expected ${chainId}`);
     // The node task switches request logging on; it costs time on every call.
@@ -131,7 +134,7 @@ export async function startEvmNode(options: EvmNodeOptions = {}): Promise<EvmNod
   } catch (e) {
     await stop();
     throw new DltError('E_SANDBOX', `chain A node on port ${port} did not start: ${(e as Error).message}\n${tail}`, {
-      details: { part: 'evm-node', port, log: tail },
+      details: { part: 'evm-node', port, pid: child.pid, log: tail },
       cause: e,
     });
   } finally {

@@ -99,6 +99,10 @@ function keyed(label: string): KeyedAccount {
 }
 
 export async function deployVenue(rpcUrl: string, spec: VenueSpec): Promise<EvmVenue> {
+  // Everything that can be refused is checked before the first transaction.
+  const planned = spec.pairs.map((p) => ({ spec: p, settings: bookSettingsFromPair(p.pair, p.overrides ?? {}), baseSymbol: p.pair.baseTokenData?.symbol ?? `${p.pair.id}-BASE` }));
+  const symbols = new Set(planned.flatMap((s) => [s.baseSymbol, s.spec.pair.quoteTokenSymbol]));
+  for (const w of spec.wallets ?? []) unknownSymbols(w, symbols);
   const provider = sandboxProvider(rpcUrl);
   try {
     return await withAutomine(provider, async () => {
@@ -130,9 +134,7 @@ export async function deployVenue(rpcUrl: string, spec: VenueSpec): Promise<EvmV
       };
 
       const pairs: DeployedPair[] = [];
-      for (const p of spec.pairs) {
-        const settings = bookSettingsFromPair(p.pair, p.overrides ?? {});
-        const baseSymbol = p.pair.baseTokenData?.symbol ?? `${p.pair.id}-BASE`;
+      for (const { spec: p, settings, baseSymbol } of planned) {
         const base = await token(baseSymbol, 'base', settings.params.scales.baseNative);
         const quote = await token(p.pair.quoteTokenSymbol, 'quote', settings.params.scales.quoteNative);
         const args = {
@@ -157,7 +159,6 @@ export async function deployVenue(rpcUrl: string, spec: VenueSpec): Promise<EvmV
         });
       }
 
-      for (const w of spec.wallets ?? []) unknownSymbols(w, tokens);
       const wallets: FundedWallet[] = [];
       for (const [i, w] of (spec.wallets ?? []).entries()) {
         const privateKey = w.privateKey ?? sandboxKey(`wallet ${w.name}`);
@@ -199,8 +200,8 @@ function native(amount: string, t: VenueToken, what: string): bigint {
   return toScaled(parseHumanDecimal(amount, what), t.nativeScale, `${what} of ${t.symbol}`);
 }
 
-function unknownSymbols(w: SandboxWalletSpec, tokens: Readonly<Record<string, VenueToken>>): void {
-  const unknown = [...Object.keys(w.balances ?? {}), ...Object.keys(w.allowances ?? {})].filter((s) => !(s in tokens));
+function unknownSymbols(w: SandboxWalletSpec, symbols: ReadonlySet<string>): void {
+  const unknown = [...Object.keys(w.balances ?? {}), ...Object.keys(w.allowances ?? {})].filter((s) => !symbols.has(s));
   if (unknown.length > 0) {
     throw new DltError('E_SANDBOX', `wallet ${w.name} names tokens no pair uses: ${unknown.join(', ')}`, {
       details: { part: 'evm-deploy', wallet: w.name, unknown },

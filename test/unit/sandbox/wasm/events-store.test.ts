@@ -23,6 +23,8 @@ describe('event ids and cursors', () => {
   });
 });
 
+const f = (contractIds: string[], topics: string[][]) => [{ types: new Set<string>(), contractIds, topics }];
+
 describe('the event store', () => {
   const store = new EventStore();
   for (let l = 10; l < 20; l++) for (let i = 0; i < 3; i++) store.add(ev(l, 1, i, ['a', String(i)], l % 2 === 0 ? 'CA' : 'CB'));
@@ -35,7 +37,6 @@ describe('the event store', () => {
 
   it('matches contract ids and topic segments with * and a trailing **', () => {
     const from = { ledger: 10, txIndex: 0, opIndex: 0, eventIndex: 0 };
-    const f = (contractIds: string[], topics: string[][]) => [{ types: new Set<string>(), contractIds, topics }];
     expect(store.query(from, 99, f(['CB'], []), 100).every((e) => e.contractId === 'CB')).toBe(true);
     expect(store.query(from, 99, f([], [['a', '2']]), 100)).toHaveLength(10);
     expect(store.query(from, 99, f([], [['*', '*']]), 100)).toHaveLength(30);

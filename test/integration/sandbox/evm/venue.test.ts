@@ -20,6 +20,8 @@ let stop: () => Promise<void>;
 const bond = pairWith('evm-pair');
 const xbond = pairWith('evm-pair', { id: 'tp-evm-xbond-eure', baseTokenData: { symbol: 'XBOND26' }, baseTokenNativeScale: '10000' });
 
+const call = (c: Contract, method: string, ...args: unknown[]) => c.getFunction(method).staticCall(...args);
+
 beforeAll(async () => {
   ({ node, venue, stop } = await startEvmVenue(
     { blockTimeMs: 1000 },
@@ -64,7 +66,6 @@ describe('deploying a chain A venue', () => {
       const mm = venue.wallets.find((w) => w.name === 'mm');
       const plain = venue.wallets.find((w) => w.name === 'plain');
       const at = (name: 'RestrictedToken' | 'EMoneyToken' | 'OrderBook' | 'ClientRegistry', address: string) => contractAt(name, address, provider);
-      const call = (c: Contract, method: string, ...args: unknown[]) => c.getFunction(method).staticCall(...args);
       const xbondToken = at('RestrictedToken', b?.baseToken as string);
       const eure = at('EMoneyToken', a?.quoteToken as string);
       expect(await call(xbondToken, 'balanceOf', mm?.address)).toBe(50_000n);

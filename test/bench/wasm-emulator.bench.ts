@@ -64,11 +64,10 @@ async function perLedger(channels: number, ledgers: number, intervalMs: number):
   let applied = 0;
   let tryAgain = 0;
   let closed = 0;
-  let done = false;
   const nextLedger = () => new Promise<void>((resolve) => { const off = s.emu.onLedgerClosed(() => { off(); resolve(); }); });
   s.emu.onLedgerClosed((c) => {
     applied += c.transactions.filter((t) => t.success).length;
-    if (++closed >= ledgers) done = true;
+    closed++;
   });
   s.emu.start();
   let n = 0;
@@ -77,7 +76,9 @@ async function perLedger(channels: number, ledgers: number, intervalMs: number):
       // A pipelining submitter: it keeps its own sequence number and sends the next order at once; the node
       // answers TRY_AGAIN_LATER while one of its transactions is pending, and it waits for the next ledger.
       let account = await client.getAccount(source.publicKey());
-      while (!done) {
+      // The ledger observer above counts closes; each submitter stops after the last one.
+      for (;;) {
+        if (closed >= ledgers) break;
         const raw = new TransactionBuilder(account, { fee: '100', networkPassphrase: s.emu.passphrase })
           .addOperation(new Contract(s.d.book.address).call('new_buy_order', ...orderArgs(user.publicKey(), 'buy', n++)))
           .setTimeout(60)

@@ -102,7 +102,7 @@ async function perLedger(channels: number, ledgers: number, intervalMs: number):
 }
 
 /** Admission and application without HTTP: `sources` signed placements per ledger, for `rounds` ledgers. */
-function capacity(sources: number, rounds: number): { admitPerSecond: number; applyPerSecond: number } {
+export function capacity(sources: number, rounds: number): { admitPerSecond: number; applyPerSecond: number } {
   const s = setUp(0);
   const wallets = Array.from({ length: sources }, () => trader(s));
   s.emu.closeLedger();

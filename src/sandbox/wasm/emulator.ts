@@ -65,8 +65,10 @@ export class WasmEmulator {
   readonly ledgerIntervalMs: number;
   readonly retentionLedgers: number;
   readonly randomNonce: () => bigint;
-  private readonly ledgers: LedgerRecord[] = [];
+  /** Sequence and close time of every retained ledger (the full header is kept for the latest only). */
+  private readonly ledgers: Array<{ readonly seq: number; readonly closeTime: bigint }> = [];
   private ledgerHead = 0;
+  private latestLedger: LedgerRecord;
   private readonly txs = new Map<string, AppliedTx>();
   private readonly pending: ParsedTx[] = [];
   private readonly pendingBySource = new Map<string, string>();
@@ -83,7 +85,8 @@ export class WasmEmulator {
     this.ledgerIntervalMs = options.ledgerIntervalMs ?? 5000;
     this.retentionLedgers = options.retentionLedgers ?? 120_960;
     this.randomNonce = options.randomNonce ?? (() => randomBytes(8).readBigInt64BE());
-    this.ledgers.push(genesisLedger(options.firstLedger ?? 1000, this.nowSeconds()));
+    this.latestLedger = genesisLedger(options.firstLedger ?? 1000, this.nowSeconds());
+    this.ledgers.push({ seq: this.latestLedger.seq, closeTime: this.latestLedger.closeTime });
   }
 
   get passphrase(): string {
@@ -91,11 +94,11 @@ export class WasmEmulator {
   }
 
   get latest(): LedgerRecord {
-    return this.ledgers[this.ledgers.length - 1] as LedgerRecord;
+    return this.latestLedger;
   }
 
-  get oldest(): LedgerRecord {
-    return this.ledgers[this.ledgerHead] as LedgerRecord;
+  get oldest(): { readonly seq: number; readonly closeTime: bigint } {
+    return this.ledgers[this.ledgerHead] as { seq: number; closeTime: bigint };
   }
 
   nowSeconds(): bigint {
@@ -161,7 +164,8 @@ export class WasmEmulator {
     }
     const digest = sha256(Buffer.from([...this.controls.map((c) => c.hash), ...applied.map((t) => t.resultB64)].join('|')));
     const ledger = sealLedger(this.latest, seq, closeTime, digest, applied.length + this.controls.length);
-    this.ledgers.push(ledger);
+    this.latestLedger = ledger;
+    this.ledgers.push({ seq, closeTime });
     const events = this.recordEvents(ledger, applied);
     for (const t of applied) this.txs.set(t.hash, t);
     this.controls = [];
@@ -198,8 +202,8 @@ export class WasmEmulator {
 
   private trim(): void {
     const oldest = this.latest.seq - this.retentionLedgers + 1;
-    while ((this.ledgers[this.ledgerHead] as LedgerRecord).seq < oldest) {
-      const gone = this.ledgers[this.ledgerHead] as LedgerRecord;
+    while (this.oldest.seq < oldest) {
+      const gone = this.oldest;
       this.ledgerHead++;
       for (const [hash, t] of this.txs) {
         if (t.ledger > gone.seq) break;

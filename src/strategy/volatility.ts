@@ -67,15 +67,16 @@ export function variancePerSecond(state: VolatilityState, params: Pick<Volatilit
   return estimate.gt(floorVariance) ? estimate : floorVariance;
 }
 
+const isDecimalText = (s: unknown) => typeof s === 'string' && /^[0-9]+(?:\.[0-9]+)?$/.test(s);
+
 /** A state restored from storage, or the initial state when it is not one (never trust a file blindly). */
 export function restoreVolatilityState(value: unknown, params: Pick<VolatilityParams, 'initial'>): VolatilityState {
   const v = value as Partial<VolatilityState> | null;
-  const decimal = (s: unknown) => typeof s === 'string' && /^[0-9]+(?:\.[0-9]+)?$/.test(s);
   const ok =
     typeof v === 'object' &&
     v !== null &&
-    decimal(v.variance) &&
-    (v.lastPrice === null || decimal(v.lastPrice)) &&
+    isDecimalText(v.variance) &&
+    (v.lastPrice === null || isDecimalText(v.lastPrice)) &&
     (v.lastMs === null || Number.isFinite(v.lastMs)) &&
     (v.lastPrice === null) === (v.lastMs === null) &&
     Number.isInteger(v.samples) &&

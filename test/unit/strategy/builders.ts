@@ -1,5 +1,5 @@
 /** Builders and generators shared by the strategy tests. */
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 import { Decimal } from '../../../src/core/decimal.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../src/core/order-terms.ts';
 import { checkOrder, derivePairRules, type PairOverrides, type PairRules } from '../../../src/core/rules.ts';

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Decimal } from '../../../src/core/decimal.ts';
 import type { PairRules } from '../../../src/core/rules.ts';
@@ -125,6 +125,9 @@ function feeFloor(centre: Decimal, quantity: Decimal, r: PairRules, marketMaker:
   return centre.mul(m).div(10_000).add(refreshCost.div(quantity.mul(2))).add(centre.mul(minSpreadBps).div(20_000));
 }
 
+/** 1 + n bp. */
+const bp = (n: number) => d(10_000 + n).div(10_000);
+
 const scenario = arbitraryRules.chain((r) => {
   const anchor = r.staticReferencePrice ?? d('100');
   return fc.record({
@@ -149,7 +152,6 @@ describe('conformance, for random pairs, books and quotes', () => {
     let quoted = 0;
     fc.assert(
       fc.property(scenario, (s) => {
-        const bp = (n: number) => d(10_000 + n).div(10_000);
         const ref = s.reference;
         const book = othersBook(
           {

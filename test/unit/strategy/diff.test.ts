@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Decimal } from '../../../src/core/decimal.ts';
 import { diffQuotes, transactionCount, type DiffOptions } from '../../../src/strategy/diff.ts';
@@ -94,6 +94,22 @@ const sideOf = (side: 'buy' | 'sell', split: number) =>
     ),
   );
 
+interface Resting {
+  readonly side: 'buy' | 'sell';
+  readonly price: Decimal;
+  readonly quantity: Decimal;
+}
+
+/** What our orders of a side commit, as the approval would be (value plus commission for bids). */
+const committed = (orders: Iterable<Resting>, side: 'buy' | 'sell') =>
+  [...orders].filter((o) => o.side === side).reduce((a, o) => a.add(quoteCost(o.side, o.price, o.quantity, rules, false)), d(0));
+
+const crossesAny = (q: Resting, resting: Iterable<Resting>) =>
+  [...resting].some((r) => r.side !== q.side && (q.side === 'buy' ? r.price.lte(q.price) : r.price.gte(q.price)));
+
+/** The fixture's tick: 0.05 below 100, 0.1 from 100. */
+const tickOf = (p: Decimal) => (p.lt(100) ? d('0.05') : d('0.1'));
+
 const book = (split: number) => fc.tuple(sideOf('buy', split), sideOf('sell', split)).map(([b, a]) => [...b, ...a]);
 
 describe('diffing, for random live and desired books', () => {
@@ -107,26 +123,26 @@ describe('diffing, for random live and desired books', () => {
         (liveRaw, desiredRaw, extra, tolerance) => {
           const live: LiveOrder[] = liveRaw.map((o, i) => ({ ...o, id: `L${i}` }));
           const desired: DesiredQuote[] = desiredRaw.map((q, i) => ({ ...q, level: i }));
-          const cost = (side: 'buy' | 'sell', price: Decimal, qty: Decimal) => quoteCost(side, price, qty, rules, false);
-          const committed = (orders: Iterable<{ side: 'buy' | 'sell'; price: Decimal; quantity: Decimal }>, side: 'buy' | 'sell') =>
-            [...orders].filter((o) => o.side === side).reduce((a, o) => a.add(cost(o.side, o.price, o.quantity)), d(0));
           // Funds at least what the live orders already commit, plus a random margin.
           const funds = { base: committed(live, 'sell').add(extra.base), quote: committed(live, 'buy').add(extra.quote) };
           const out = diffQuotes(desired, live, options({ funds, priceToleranceTicks: tolerance, lastPrice: null }));
 
-          const resting = new Map<string, { side: 'buy' | 'sell'; price: Decimal; quantity: Decimal }>(live.map((l) => [l.id, l]));
-          const crosses = (q: DesiredQuote) => [...resting.values()].some((r) => r.side !== q.side && (q.side === 'buy' ? r.price.lte(q.price) : r.price.gte(q.price)));
+          // Replay the actions, noting anything that would cross our own orders or over-commit funds.
+          const resting = new Map<string, Resting>(live.map((l) => [l.id, l]));
+          const problems: string[] = [];
           let placed = 0;
           for (const a of out.actions) {
-            if (a.type === 'cancel') expect(resting.delete(a.orderId)).toBe(true);
+            if (a.type === 'cancel' && !resting.delete(a.orderId)) problems.push(`cancel of unknown ${a.orderId}`);
+            if (a.type === 'keep' && !resting.has(a.orderId)) problems.push(`keep of unknown ${a.orderId}`);
             if (a.type === 'place' || a.type === 'replace') {
-              expect(crosses(a.quote)).toBe(false);
+              if (crossesAny(a.quote, resting.values())) problems.push(`${a.quote.side} ${a.quote.price.toFixed()} crosses ours`);
               resting.set(`new${placed++}`, a.quote);
-              expect(committed(resting.values(), a.quote.side).lte(a.quote.side === 'buy' ? funds.quote : funds.base)).toBe(true);
+              const limit = a.quote.side === 'buy' ? funds.quote : funds.base;
+              if (committed(resting.values(), a.quote.side).gt(limit)) problems.push(`${a.quote.side} side over-committed`);
             }
-            if (a.type === 'replace') expect(resting.delete(a.orderId)).toBe(true);
-            if (a.type === 'keep') expect(resting.has(a.orderId)).toBe(true);
+            if (a.type === 'replace' && !resting.delete(a.orderId)) problems.push(`replace of unknown ${a.orderId}`);
           }
+          expect(problems).toEqual([]);
           // What rests at the end: the kept orders and the new quotes, one per desired quote, nothing else.
           const dropped = out.reasons.filter((r) => r.action === 'dropped').length;
           expect(resting.size).toBe(desired.length - dropped);
@@ -135,10 +151,9 @@ describe('diffing, for random live and desired books', () => {
           const keptIds = new Set(out.actions.flatMap((a) => (a.type === 'keep' ? [a.orderId] : [])));
           const keptQuotes = new Set(out.actions.flatMap((a) => (a.type === 'keep' ? [a.quote] : [])));
           const released = out.reasons.some((r) => r.rule === 'kept-order-replaced');
-          const tick = (p: Decimal) => (p.lt(100) ? d('0.05') : d('0.1'));
           for (const q of desired.filter((x) => !keptQuotes.has(x))) {
             for (const l of live.filter((x) => !keptIds.has(x.id) && x.side === q.side)) {
-              const couldKeep = l.price.sub(q.price).abs().lte(tick(q.price).mul(tolerance)) && l.quantity.eq(q.quantity);
+              const couldKeep = l.price.sub(q.price).abs().lte(tickOf(q.price).mul(tolerance)) && l.quantity.eq(q.quantity);
               expect(released || !couldKeep).toBe(true);
             }
           }

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { avellanedaStoikovQuotes } from '../../../src/strategy/avellaneda-stoikov.ts';
 import { ladderQuotes, type LadderParams } from '../../../src/strategy/ladder.ts';

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { othersBook } from '../../../src/strategy/book.ts';
 import { priceFrom, referencePrice } from '../../../src/strategy/reference-price.ts';

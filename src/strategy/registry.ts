@@ -1,0 +1,99 @@
+/**
+ * The engine's one entry point into the strategies: the model of a strategy's `kind`, then conformance to
+ * the venue's rules, then the diff against our live orders. Pure: the same inputs give the same outputs, and
+ * the state a model keeps comes in and goes out as plain JSON.
+ */
+import type { StrategyConfig } from '../core/config/strategy-config.ts';
+import { Decimal } from '../core/decimal.ts';
+import type { PairRules } from '../core/rules.ts';
+import { othersBook } from './book.ts';
+import { conformQuotes } from './conform.ts';
+import { diffQuotes } from './diff.ts';
+import { avellanedaStoikovModel, ladderModel, type Model, type ModelInput, type ModelOutput, type StrategyState } from './models.ts';
+import { referencePrice } from './reference-price.ts';
+import { show } from './show.ts';
+import type { DesiredQuote, Inventory, MarketView, QuoteContext, StrategyResult } from './types.ts';
+
+export type { StrategyState } from './models.ts';
+
+type Kind = StrategyConfig['kind'];
+
+/** `kind` -> model. A new model is a new entry here and a new member of the schema's union. */
+export const MODELS: { readonly [K in Kind]: Model<Extract<StrategyConfig, { kind: K }>> } = {
+  ladder: ladderModel,
+  'avellaneda-stoikov': avellanedaStoikovModel,
+};
+
+export interface ComputeOutput {
+  readonly result: StrategyResult;
+  readonly nextState: StrategyState;
+}
+
+function runModel(config: StrategyConfig, input: ModelInput, state: StrategyState): ModelOutput {
+  // MODELS pairs every kind with the model of that kind's config, so the entry fits this config.
+  return (MODELS[config.kind] as Model<StrategyConfig>)(config, input, state);
+}
+
+/**
+ * Desired quotes for one pair, checked against every venue rule, and the actions that get our live orders
+ * there. A quote dropped or changed on the way is in `reasons` with its rule.
+ */
+export function computeQuotes(
+  config: StrategyConfig,
+  market: MarketView,
+  inventory: Inventory,
+  rules: PairRules,
+  context: QuoteContext,
+  state: StrategyState,
+): ComputeOutput {
+  // The market view carries the current static reference price; the pair record may be a day old.
+  const pairRules: PairRules = market.staticReferencePrice === null ? rules : { ...rules, staticReferencePrice: market.staticReferencePrice };
+  const book = othersBook(market, context.liveOrders);
+  const funds = { base: inventory.base.free.add(inventory.base.locked), quote: inventory.quote.free.add(inventory.quote.locked) };
+  const diffOptions = {
+    rules: pairRules,
+    lastPrice: market.lastPrice,
+    priceToleranceTicks: config.refresh.priceToleranceTicks,
+    sizeTolerance: new Decimal(config.refresh.sizeTolerance),
+    marketMaker: context.marketMaker,
+    funds,
+  };
+  const reference = referencePrice(config.referencePrice, {
+    book,
+    lastPrice: market.lastPrice,
+    staticReferencePrice: pairRules.staticReferencePrice,
+  });
+  if (reference === null) {
+    // Blind: nothing of ours should stay on the book.
+    const diff = diffQuotes([], context.liveOrders, diffOptions);
+    const detail = `none of ${config.referencePrice.join(', ')} is available`;
+    return {
+      result: { quotes: [], actions: diff.actions, reasons: [{ side: null, level: null, rule: 'no-reference', action: 'none', detail }], reference: null, diagnostics: {} },
+      nextState: state,
+    };
+  }
+  const model = runModel(config, { reference, market, inventory }, state);
+  const conformed = conformQuotes({
+    quotes: model.quotes,
+    rules: pairRules,
+    book,
+    lastPrice: market.lastPrice,
+    centre: model.centre,
+    marketMaker: context.marketMaker,
+    refreshCost: context.refreshCost,
+    minSpreadBps: config.minSpreadBps,
+    funds,
+  });
+  const diff = diffQuotes(conformed.quotes, context.liveOrders, diffOptions);
+  const sent = new Set<DesiredQuote>(diff.actions.flatMap((a) => (a.type === 'cancel' ? [] : [a.quote])));
+  return {
+    result: {
+      quotes: conformed.quotes.filter((q) => sent.has(q)),
+      actions: diff.actions,
+      reasons: [...model.reasons, ...conformed.reasons, ...diff.reasons],
+      reference,
+      diagnostics: { reference: show(reference.price), referenceSource: reference.source, ...model.diagnostics },
+    },
+    nextState: model.state,
+  };
+}

@@ -7,7 +7,7 @@
  * `node src/sandbox/evm/compile.ts` compiles (or loads) and prints every contract's size.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,6 +120,10 @@ export function loadArtifacts(): Artifacts {
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(artifacts));
   renameSync(tmp, file);
+  // Artefacts of earlier sources are never read again; a process still wanting one would recompile.
+  for (const old of readdirSync(CACHE_DIR).filter((f) => /^evm-artifacts-[0-9a-f]+\.json$/.test(f) && join(CACHE_DIR, f) !== file)) {
+    rmSync(join(CACHE_DIR, old), { force: true });
+  }
   memo = artifacts;
   return artifacts;
 }

@@ -20,7 +20,32 @@ export class JsonNumberText {
   }
 }
 
-const LONG_NUMBER_RUN = /[0-9.]{16,}/;
+const LONG_RUN = 16;
+
+function isDigitOrDot(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 46;
+}
+
+/**
+ * Whether the text holds 16 or more digits and dots in a row. Any such run covers one of every 16th
+ * position, so only those are looked at, and a run is measured only around a hit: about 16 times fewer
+ * reads than a plain scan (a regex is slower still: it restarts at every digit).
+ */
+export function hasLongNumberRun(text: string): boolean {
+  for (let i = LONG_RUN - 1; i < text.length; ) {
+    if (!isDigitOrDot(text.charCodeAt(i))) {
+      i += LONG_RUN;
+      continue;
+    }
+    let start = i;
+    while (start > 0 && isDigitOrDot(text.charCodeAt(start - 1))) start--;
+    let end = i;
+    while (end + 1 < text.length && isDigitOrDot(text.charCodeAt(end + 1))) end++;
+    if (end - start + 1 >= LONG_RUN) return true;
+    i = end + LONG_RUN;
+  }
+  return false;
+}
 
 interface ReviverContext {
   readonly source?: string;
@@ -36,6 +61,6 @@ function exactReviver(_key: string, value: unknown, context?: ReviverContext): u
 
 /** Parses venue JSON; numbers that would lose digits arrive as `JsonNumberText`. Throws SyntaxError. */
 export function parseVenueJson(text: string): unknown {
-  if (!LONG_NUMBER_RUN.test(text)) return JSON.parse(text);
+  if (!hasLongNumberRun(text)) return JSON.parse(text);
   return JSON.parse(text, exactReviver as (this: unknown, key: string, value: unknown) => unknown);
 }

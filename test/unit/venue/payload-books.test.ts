@@ -1,7 +1,8 @@
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.ts';
 import { isDltError } from '../../../src/core/errors.ts';
-import { JsonNumberText, parseVenueJson } from '../../../src/venue/payload/json.ts';
+import { hasLongNumberRun, JsonNumberText, parseVenueJson } from '../../../src/venue/payload/json.ts';
 import { parseOrderBookSnapshot } from '../../../src/venue/payload/order-book.ts';
 import { decodeLevel, decodeSide, type PriceLevel } from '../../../src/venue/payload/price-level.ts';
 import { thrown } from '../../support/errors.ts';
@@ -63,5 +64,18 @@ describe('order book snapshot', () => {
       { field: 'sell', value: undefined, message: 'expected an array of price levels' },
     ]);
     expect(thrown(() => parseOrderBookSnapshot({ tradingPairId: 'p2', buy: [], sell: [] }, 's', 'p1')).message).toContain('expected the book of p1');
+  });
+});
+
+describe('the long-number scan that picks the exact path', () => {
+  it('finds a run of 16 digits and dots exactly where a plain regex does (property)', () => {
+    const piece = fc.constantFrom('1', '23', '.', '4567890', ',', '"', 'e', '{"limit":', '0.05', '12345678', ' ');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), (parts) => {
+        const text = parts.join('');
+        expect(hasLongNumberRun(text)).toBe(/[0-9.]{16}/.test(text));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

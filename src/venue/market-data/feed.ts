@@ -1,0 +1,190 @@
+/**
+ * The market-data feed the engine reads: WebSocket books while they are fresh, and for a stale market the
+ * REST `pricelevels` snapshot, polled at a throttled rate until WebSocket data flows again. A stale market's
+ * old WebSocket book is withdrawn at once (it is older than the staleness limit), so `book()` never serves
+ * data past that limit without saying so: it is undefined until the first snapshot arrives.
+ *
+ * Throttling: one poll per market every `fallbackPollMs` (the first at once), never two in flight for one
+ * market, and at most `maxConcurrentPolls` in flight overall (a market that finds them taken waits for the
+ * next free slot, first come first served). A snapshot that arrives after the market turned fresh is
+ * discarded.
+ */
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import { silentLogger } from '../../telemetry/logger.ts';
+import { createMetrics, type Metrics } from '../../telemetry/metrics.ts';
+import { systemClock, type Clock, type Timer } from '../clock.ts';
+import type { OrderBookSnapshot } from '../payload/order-book.ts';
+import { BookStore, type MarketBook } from './book.ts';
+import type { MarketDataClient, StaleEvent } from './ws-client.ts';
+
+export interface FeedMarket {
+  /** Market symbol of the WebSocket channel. */
+  readonly symbol: string;
+  /** Trading pair id for the REST snapshot. */
+  readonly pairId: string;
+}
+
+export interface SnapshotSource {
+  getPriceLevels(pairId: string, limit?: number): Promise<OrderBookSnapshot>;
+}
+
+export interface MarketDataFeedOptions {
+  readonly client: MarketDataClient;
+  readonly rest: SnapshotSource;
+  /** Default 2 s. */
+  readonly fallbackPollMs?: number;
+  /** Levels per side asked of `pricelevels`; default: the venue's default. */
+  readonly depth?: number;
+  /** Default 4. */
+  readonly maxConcurrentPolls?: number;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  readonly metrics?: Metrics;
+}
+
+export interface MarketDataFeedEvents {
+  /** The served book of a market changed (from either source). */
+  book: [book: MarketBook];
+  stale: [event: StaleEvent];
+  fresh: [symbol: string];
+}
+
+interface Poller {
+  timer: Timer | undefined;
+  inFlight: boolean;
+}
+
+export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
+  readonly #o: MarketDataFeedOptions;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #metrics: Metrics;
+  readonly #markets = new Map<string, FeedMarket>();
+  readonly #books = new BookStore();
+  readonly #pollers = new Map<string, Poller>();
+  #inFlight = 0;
+  #waiting: FeedMarket[] = [];
+  readonly #onBook = (book: MarketBook) => this.#wsBook(book);
+  readonly #onStale = (event: StaleEvent) => this.#stale(event);
+  readonly #onFresh = (symbol: string) => this.#fresh(symbol);
+
+  constructor(options: MarketDataFeedOptions) {
+    super();
+    this.#o = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#logger = options.logger ?? silentLogger();
+    this.#metrics = options.metrics ?? createMetrics();
+    options.client.on('book', this.#onBook);
+    options.client.on('stale', this.#onStale);
+    options.client.on('fresh', this.#onFresh);
+  }
+
+  add(market: FeedMarket): void {
+    this.#markets.set(market.symbol, market);
+    this.#o.client.subscribe(market.symbol);
+  }
+
+  remove(symbol: string): void {
+    this.#stopPolling(symbol);
+    this.#markets.delete(symbol);
+    this.#books.delete(symbol);
+    this.#o.client.unsubscribe(symbol);
+  }
+
+  /** The book to quote from: fresh WebSocket data, or the REST snapshot while the market is stale. */
+  book(symbol: string): MarketBook | undefined {
+    return this.#books.get(symbol);
+  }
+
+  isStale(symbol: string): boolean {
+    return this.#o.client.isStale(symbol);
+  }
+
+  close(): void {
+    for (const symbol of [...this.#pollers.keys()]) this.#stopPolling(symbol);
+    this.#o.client.off('book', this.#onBook);
+    this.#o.client.off('stale', this.#onStale);
+    this.#o.client.off('fresh', this.#onFresh);
+  }
+
+  #wsBook(book: MarketBook): void {
+    if (!this.#markets.has(book.symbol)) return;
+    this.#books.apply(book);
+    this.emit('book', book);
+  }
+
+  #stale(event: StaleEvent): void {
+    const market = this.#markets.get(event.symbol);
+    if (market === undefined) return;
+    this.#books.delete(event.symbol);
+    this.emit('stale', event);
+    if (!this.#pollers.has(event.symbol)) {
+      this.#pollers.set(event.symbol, { timer: undefined, inFlight: false });
+      this.#poll(market);
+    }
+  }
+
+  #fresh(symbol: string): void {
+    if (!this.#markets.has(symbol)) return;
+    this.#stopPolling(symbol);
+    this.emit('fresh', symbol);
+  }
+
+  #stopPolling(symbol: string): void {
+    this.#pollers.get(symbol)?.timer?.cancel();
+    this.#pollers.delete(symbol);
+    this.#waiting = this.#waiting.filter((m) => m.symbol !== symbol);
+  }
+
+  #poll(market: FeedMarket): void {
+    const poller = this.#pollers.get(market.symbol);
+    if (poller === undefined) return;
+    poller.timer = this.#clock.setTimer(() => this.#poll(market), this.#o.fallbackPollMs ?? 2_000);
+    if (poller.inFlight) return;
+    if (this.#inFlight >= (this.#o.maxConcurrentPolls ?? 4)) {
+      // Wait for a free slot in arrival order, so no market starves behind the others.
+      if (!this.#waiting.includes(market)) this.#waiting.push(market);
+      return;
+    }
+    this.#fetch(market, poller);
+  }
+
+  #fetch(market: FeedMarket, poller: Poller): void {
+    poller.inFlight = true;
+    this.#inFlight += 1;
+    // Settled before any listener runs, so a listener that moves the clock sees the poll as finished.
+    const settle = () => {
+      poller.inFlight = false;
+      this.#inFlight -= 1;
+      this.#startWaiting();
+    };
+    this.#o.rest.getPriceLevels(market.pairId, this.#o.depth).then(
+      (snapshot) => {
+        settle();
+        if (this.#pollers.get(market.symbol) !== poller) {
+          this.#metrics.venue.fallbackPolls.inc({ market: market.symbol, outcome: 'discarded' });
+          return;
+        }
+        this.#metrics.venue.fallbackPolls.inc({ market: market.symbol, outcome: 'ok' });
+        const book: MarketBook = { symbol: market.symbol, buy: snapshot.buy, sell: snapshot.sell, receivedAt: this.#clock.now(), source: 'rest' };
+        this.#books.apply(book);
+        this.emit('book', book);
+      },
+      (error: unknown) => {
+        settle();
+        this.#metrics.venue.fallbackPolls.inc({ market: market.symbol, outcome: 'error' });
+        this.#logger.warn({ err: error, market: market.symbol }, 'fallback snapshot failed; trying again at the next poll');
+      },
+    );
+  }
+
+  #startWaiting(): void {
+    while (this.#inFlight < (this.#o.maxConcurrentPolls ?? 4)) {
+      const market = this.#waiting.shift();
+      if (market === undefined) return;
+      const poller = this.#pollers.get(market.symbol);
+      if (poller !== undefined && !poller.inFlight) this.#fetch(market, poller);
+    }
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The subscriptions of one market-data connection: which channels are wanted, which subscribe ids await
+ * their `subscribe_success`, and the retry of a refused or unacknowledged subscription with backoff.
+ * Everything goes back to idle when the connection drops and is sent again when it opens.
+ */
+import { DltError } from '../../core/errors.ts';
+import type { Clock, Random, Timer } from '../clock.ts';
+import { backoffDelay, type BackoffPolicy } from '../retry-policy.ts';
+import { channelFor, subscribeMessage, unsubscribeMessage, type WsAuthorization } from './subscribe-messages.ts';
+
+export type SubscriptionState = 'idle' | 'pending' | 'active';
+
+export interface SubscriptionsOptions {
+  readonly auth: WsAuthorization;
+  readonly ackTimeoutMs: number;
+  readonly retry: BackoffPolicy;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly newId: () => string;
+  /** Sends on the open connection; only called while `isOpen()`. */
+  readonly send: (message: Record<string, unknown>) => void;
+  readonly isOpen: () => boolean;
+  readonly onAcknowledged: (channel: string) => void;
+  readonly onFailed: (channel: string, error: DltError, retryInMs: number) => void;
+}
+
+interface Subscription {
+  state: SubscriptionState;
+  id: string | undefined;
+  failures: number;
+  timer: Timer | undefined;
+}
+
+export class Subscriptions {
+  readonly #o: SubscriptionsOptions;
+  readonly #subs = new Map<string, Subscription>();
+  readonly #pending = new Map<string, string>();
+
+  constructor(options: SubscriptionsOptions) {
+    this.#o = options;
+  }
+
+  /** Wants a market (or `'*'`); false when already wanted. */
+  add(symbol: string): boolean {
+    const channel = channelFor(symbol);
+    if (this.#subs.has(channel)) return false;
+    this.#subs.set(channel, { state: 'idle', id: undefined, failures: 0, timer: undefined });
+    this.#subscribe(channel);
+    return true;
+  }
+
+  /** Stops wanting a market; false when it was not wanted. */
+  remove(symbol: string): boolean {
+    const channel = channelFor(symbol);
+    const sub = this.#subs.get(channel);
+    if (sub === undefined) return false;
+    this.#reset(sub);
+    this.#subs.delete(channel);
+    if (this.#o.isOpen()) this.#o.send(unsubscribeMessage(this.#o.newId(), channel));
+    return true;
+  }
+
+  wants(symbol: string): boolean {
+    return this.#subs.has(channelFor(symbol));
+  }
+
+  get size(): number {
+    return this.#subs.size;
+  }
+
+  states(): Record<string, SubscriptionState> {
+    return Object.fromEntries([...this.#subs].map(([channel, s]) => [channel, s.state]));
+  }
+
+  /** The connection opened: subscribe to everything. */
+  subscribeAll(): void {
+    for (const channel of this.#subs.keys()) this.#subscribe(channel);
+  }
+
+  /** The connection closed: nothing is pending or active any more. */
+  resetAll(): void {
+    for (const sub of this.#subs.values()) this.#reset(sub);
+  }
+
+  /** A `subscribe_success`; returns its channel, or undefined for an id nothing waits for. */
+  acknowledge(id: string): string | undefined {
+    const channel = this.#pending.get(id);
+    const sub = channel === undefined ? undefined : this.#subs.get(channel);
+    if (channel === undefined || sub === undefined) return undefined;
+    this.#reset(sub);
+    sub.state = 'active';
+    sub.failures = 0;
+    this.#o.onAcknowledged(channel);
+    return channel;
+  }
+
+  /** A failure answer to a subscribe id; false when no subscription waits for that id. */
+  refuse(id: string, why: string): boolean {
+    const channel = this.#pending.get(id);
+    if (channel === undefined) return false;
+    this.#failed(channel, why);
+    return true;
+  }
+
+  #subscribe(channel: string): void {
+    const sub = this.#subs.get(channel);
+    if (sub === undefined || !this.#o.isOpen()) return;
+    this.#reset(sub);
+    const id = this.#o.newId();
+    sub.id = id;
+    sub.state = 'pending';
+    this.#pending.set(id, channel);
+    this.#o.send(subscribeMessage(id, channel, this.#o.auth, this.#o.clock.now()));
+    const ackMs = this.#o.ackTimeoutMs;
+    sub.timer = this.#o.clock.setTimer(() => this.#failed(channel, `no subscribe_success within ${ackMs} ms`), ackMs);
+  }
+
+  #failed(channel: string, why: string): void {
+    const sub = this.#subs.get(channel);
+    if (sub === undefined) return;
+    this.#reset(sub);
+    const retryInMs = backoffDelay(sub.failures, this.#o.retry, this.#o.random);
+    sub.failures += 1;
+    sub.timer = this.#o.clock.setTimer(() => this.#subscribe(channel), retryInMs);
+    const error = new DltError('E_WS_SUBSCRIBE', `subscription to ${channel} failed: ${why}`, {
+      details: { channel, failures: sub.failures, retryInMs },
+    });
+    this.#o.onFailed(channel, error, retryInMs);
+  }
+
+  #reset(sub: Subscription): void {
+    sub.timer?.cancel();
+    sub.timer = undefined;
+    if (sub.id !== undefined) this.#pending.delete(sub.id);
+    sub.id = undefined;
+    sub.state = 'idle';
+  }
+}

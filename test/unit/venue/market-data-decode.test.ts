@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/core/decimal.ts';
+import { decodeMarketDataMessage } from '../../../src/venue/market-data/decode.ts';
+import { thrown } from '../../support/errors.ts';
+
+const TIME = '2026-03-02T09:00:00.000Z';
+
+function data(text: string) {
+  const m = decodeMarketDataMessage(text);
+  if (m.type !== 'data') throw new Error(`expected a data frame, got ${m.type}`);
+  return m;
+}
+
+describe('market-data frame decoding', () => {
+  it('turns number levels into Decimals equal to their source text, never floats', () => {
+    const m = data(
+      `{"channel":"orderbook","data":[{"symbol":"BOND26EURe","buy":[{"limit":0.3,"totalQuantity":0.1,"orderCount":2}],"sell":[{"limit":123456789.123456789,"totalQuantity":1e-7,"orderCount":1}],"time":"${TIME}"}]}`,
+    );
+    const market = m.markets[0];
+    expect(market?.symbol).toBe('BOND26EURe');
+    expect(market?.buy[0]?.limit.eq(new Decimal('0.3'))).toBe(true);
+    expect(market?.buy[0]?.quantity.eq(new Decimal('0.1'))).toBe(true);
+    // 0.1 + 0.2 is 0.30000000000000004 in floats; Decimals from the source text add up exactly.
+    expect(market?.buy[0]?.quantity.add(new Decimal('0.2')).eq(market.buy[0]?.limit ?? 0)).toBe(true);
+    // 18 significant digits: a double would give 123456789.12345679.
+    expect(market?.sell[0]?.limit.toFixed()).toBe('123456789.123456789');
+    expect(market?.sell[0]?.quantity.toFixed()).toBe('0.0000001');
+    expect(market?.sell[0]?.orderCount).toBe(1);
+    expect(market?.time).toBe(TIME);
+  });
+
+  it('accepts decimal strings as well as numbers', () => {
+    const m = data(`{"channel":"orderbook","data":[{"symbol":"A","buy":[{"limit":"99.5","totalQuantity":"2","orderCount":1}],"sell":[],"time":"${TIME}"}]}`);
+    expect(m.markets[0]?.buy[0]?.limit.toFixed()).toBe('99.5');
+  });
+
+  it('keeps the good markets of a frame and sets a bad one aside with the field and value', () => {
+    const m = data(
+      JSON.stringify({
+        channel: 'orderbook',
+        data: [
+          { symbol: 'A', buy: [], sell: [], time: TIME },
+          { symbol: 'B', buy: [{ limit: 'abc', totalQuantity: 1, orderCount: 1 }], sell: [], time: TIME },
+          { symbol: 'C', buy: [], sell: [], time: 'yesterday' },
+        ],
+      }),
+    );
+    expect(m.markets.map((x) => x.symbol)).toEqual(['A']);
+    expect(m.rejected).toEqual([
+      { index: 1, symbol: 'B', problems: [{ field: 'data.1.buy.0.limit', value: 'abc', message: 'expected a decimal string or a JSON number' }] },
+      { index: 2, symbol: 'C', problems: [{ field: 'data.2.time', value: 'yesterday', message: 'expected an ISO 8601 time' }] },
+    ]);
+  });
+
+  it('decodes acknowledgements and failures, and tolerates unknown control types', () => {
+    expect(decodeMarketDataMessage('{"id":"u-1","type":"subscribe_success"}')).toEqual({ type: 'subscribe_success', id: 'u-1' });
+    expect(decodeMarketDataMessage('{"id":"u-2","type":"subscribe_failure","message":"unknown market"}')).toEqual({ type: 'subscribe_failure', id: 'u-2', message: 'unknown market' });
+    expect(decodeMarketDataMessage('{"type":"error","error":"bad date"}')).toEqual({ type: 'error', message: 'bad date' });
+    expect(decodeMarketDataMessage('{"type":"heartbeat"}')).toEqual({ type: 'other', name: 'heartbeat' });
+  });
+
+  it('refuses frames that are not JSON or have no known shape, naming what was wrong', () => {
+    expect(thrown(() => decodeMarketDataMessage('{"channel":')).details.problems).toEqual([{ field: '(root)', value: '{"channel":', message: 'frame is not JSON' }]);
+    expect(thrown(() => decodeMarketDataMessage('[1,2]')).code).toBe('E_PAYLOAD_MALFORMED');
+    expect(thrown(() => decodeMarketDataMessage('{"channel":"orderbook","data":{}}')).details.problems).toEqual([
+      { field: 'data', value: {}, message: 'expected an array of markets (or a message type)' },
+    ]);
+    expect(thrown(() => decodeMarketDataMessage('{"type":"subscribe_success"}')).details.problems).toEqual([
+      { field: 'id', value: undefined, message: 'expected the id of the subscribe message' },
+    ]);
+  });
+});

@@ -12,6 +12,7 @@
  * of price), which makes one parameter set fit pairs at any price level: kappa = 2000 means the arrival rate
  * of market orders falls by e every 5 bp from the reference.
  */
+import { modelLn } from '../core/decimal-math.ts';
 import { Decimal } from '../core/decimal.ts';
 import type { DesiredQuote } from './types.ts';
 
@@ -54,7 +55,7 @@ export function avellanedaStoikovQuotes(input: AvellanedaStoikovInput, params: A
   const q = input.baseInventory.sub(params.targetInventory).div(params.size);
   const risk = gamma.mul(input.variance).mul(Decimal.max(0, input.horizonSeconds));
   const reservation = s.mul(ONE.sub(q.mul(risk)));
-  const intensity = TWO.div(gamma).mul(ONE.add(gamma.div(kappa)).ln());
+  const intensity = TWO.div(gamma).mul(modelLn(ONE.add(gamma.div(kappa))));
   const spread = s.mul(risk.add(intensity));
   const half = spread.div(TWO);
   return {

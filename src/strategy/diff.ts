@@ -50,16 +50,13 @@ function priceStillValid(price: Decimal, options: DiffOptions): boolean {
 
 function keepable(quote: DesiredQuote, live: LiveOrder, options: DiffOptions): boolean {
   const window = tickAt(quote.price, options.rules.tick).mul(options.priceToleranceTicks);
-  return (
-    live.price.sub(quote.price).abs().lte(window) &&
-    live.quantity.sub(quote.quantity).abs().lte(options.sizeTolerance) &&
-    priceStillValid(live.price, options)
-  );
+  return live.price.sub(quote.price).abs().lte(window) && live.quantity.sub(quote.quantity).abs().lte(options.sizeTolerance);
 }
 
 /** Greedy keeps of one side: desired in ascending price, each taking the lowest compatible live order. */
 function matchKeeps(desired: readonly DesiredQuote[], live: readonly LiveOrder[], options: DiffOptions): Pair[] {
-  const free = live.toSorted((a, b) => a.price.cmp(b.price));
+  // A live order whose price the venue would no longer accept is never kept.
+  const free = live.filter((l) => priceStillValid(l.price, options)).toSorted((a, b) => a.price.cmp(b.price));
   const pairs: Pair[] = [];
   for (const quote of desired.toSorted((a, b) => a.price.cmp(b.price))) {
     const i = free.findIndex((l) => keepable(quote, l, options));

@@ -3,6 +3,7 @@
  * Raw quotes go through conformance afterwards; a model only decides where it would like to be.
  */
 import type { AvellanedaStoikovStrategyConfig, LadderStrategyConfig } from '../core/config/strategy-config.ts';
+import { modelSqrt } from '../core/decimal-math.ts';
 import { Decimal } from '../core/decimal.ts';
 import { avellanedaStoikovQuotes } from './avellaneda-stoikov.ts';
 import { ladderQuotes } from './ladder.ts';
@@ -70,7 +71,7 @@ export function avellanedaStoikovModel(config: AvellanedaStoikovStrategyConfig, 
   const p = config.avellanedaStoikov;
   const volatility = updateVolatility(state.volatility ?? initialVolatilityState(p.volatility), input.reference.price, input.market.nowMs, p.volatility);
   const variance = variancePerSecond(volatility, p.volatility);
-  const diagnostics: Record<string, string> = { sigma: show(variance.sqrt()), volatilitySamples: String(volatility.samples) };
+  const diagnostics: Record<string, string> = { sigma: show(modelSqrt(variance)), volatilitySamples: String(volatility.samples) };
   const next = { ...state, volatility };
   const reference = input.reference.price;
   const horizonMs = p.horizonMs ?? input.market.msUntilClose;

@@ -43,17 +43,23 @@ interface Step {
 }
 
 export function sequenceActions(plan: Plan, live: readonly LiveOrder[], options: SequenceOptions): { actions: QuoteAction[]; reasons: QuoteReason[] } {
-  const cost = (side: Side, price: Decimal, quantity: Decimal) => quoteCost(side, price, quantity, options.rules, options.marketMaker);
+  // Each order's cost once: the loop below asks again and again.
+  const costs = new Map<object, Decimal>();
+  const costOf = (o: DesiredQuote | LiveOrder): Decimal => {
+    let c = costs.get(o);
+    if (c === undefined) costs.set(o, (c = quoteCost(o.side, o.price, o.quantity, options.rules, options.marketMaker)));
+    return c;
+  };
   const resting = new Map<object, Resting>(live.map((l) => [l, l]));
   const available: Record<Side, Decimal> = { buy: options.funds.quote, sell: options.funds.base };
-  for (const l of live) available[l.side] = available[l.side].sub(cost(l.side, l.price, l.quantity));
+  for (const l of live) available[l.side] = available[l.side].sub(costOf(l));
 
   const actions: QuoteAction[] = [];
   const reasons: QuoteReason[] = [];
   const cancel = (l: LiveOrder) => {
     actions.push({ type: 'cancel', orderId: l.id, side: l.side });
     resting.delete(l);
-    available[l.side] = available[l.side].add(cost(l.side, l.price, l.quantity));
+    available[l.side] = available[l.side].add(costOf(l));
   };
   const crossesOurs = (q: DesiredQuote) => {
     for (const r of resting.values()) {
@@ -63,16 +69,16 @@ export function sequenceActions(plan: Plan, live: readonly LiveOrder[], options:
   };
   const fits = (q: DesiredQuote, extra: Decimal | null) => {
     const room = extra === null ? available[q.side] : available[q.side].add(extra);
-    return cost(q.side, q.price, q.quantity).lte(room);
+    return costOf(q).lte(room);
   };
   const send = (step: Step) => {
     const q = step.quote;
     actions.push(step.live === null ? { type: 'place', quote: q } : { type: 'replace', orderId: step.live.id, quote: q });
     resting.set(q, q);
-    available[q.side] = available[q.side].sub(cost(q.side, q.price, q.quantity));
+    available[q.side] = available[q.side].sub(costOf(q));
     if (step.live !== null) {
       resting.delete(step.live);
-      available[step.live.side] = available[step.live.side].add(cost(step.live.side, step.live.price, step.live.quantity));
+      available[step.live.side] = available[step.live.side].add(costOf(step.live));
     }
   };
 
@@ -93,7 +99,7 @@ export function sequenceActions(plan: Plan, live: readonly LiveOrder[], options:
     // Nothing fits while its old order rests: cancel an old order first, preferring one whose release
     // makes its own replacement fit.
     const split =
-      ready.find((s) => s.live !== null && fits(s.quote, cost(s.live.side, s.live.price, s.live.quantity))) ??
+      ready.find((s) => s.live !== null && fits(s.quote, costOf(s.live))) ??
       ready.find((s) => s.live !== null);
     if (split?.live) {
       cancel(split.live);
@@ -111,7 +117,7 @@ export function sequenceActions(plan: Plan, live: readonly LiveOrder[], options:
         action: 'dropped',
         detail: crossing
           ? `${show(s.quote.price)} would cross an order of ours that stays`
-          : `needs ${show(cost(s.quote.side, s.quote.price, s.quote.quantity))}, ${show(available[s.quote.side])} left after the orders that stay`,
+          : `needs ${show(costOf(s.quote))}, ${show(available[s.quote.side])} left after the orders that stay`,
       });
     }
     break;

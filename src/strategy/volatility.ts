@@ -6,6 +6,7 @@
  * Units: the variance is per second of log returns, so sigma = sqrt(variance) is per square-root second
  * (0.0001 per sqrt(s) is about 29 % a year over 252 trading days of 9 hours).
  */
+import { modelLn } from '../core/decimal-math.ts';
 import { Decimal } from '../core/decimal.ts';
 
 export interface VolatilityParams {
@@ -48,7 +49,7 @@ export function updateVolatility(state: VolatilityState, price: Decimal, atMs: n
   const dtMs = atMs - state.lastMs;
   if (dtMs <= 0) return state;
   if (dtMs > params.maxGapMs) return { ...state, lastPrice: price.toFixed(), lastMs: atMs };
-  const logReturn = price.div(state.lastPrice).ln();
+  const logReturn = modelLn(price.div(state.lastPrice));
   const observed = logReturn.mul(logReturn).div(new Decimal(dtMs).div(MS_PER_SECOND));
   // Weight of the new observation: 1 - 2^(-dt / halfLife), a dimensionless fraction. For short intervals
   // it is about dt / tau, so observed * weight ~ r^2 / tau: tiny intervals cannot blow the estimate up.

@@ -35,8 +35,10 @@ export interface MarketDataClientOptions {
   readonly staleAfterMs?: number;
   readonly reconnect?: Partial<BackoffPolicy>;
   readonly resubscribe?: Partial<BackoffPolicy>;
-  /** Default 10 s. */
+  /** Wait for `subscribe_success`; default 10 s. */
   readonly ackTimeoutMs?: number;
+  /** Wait for the WebSocket handshake; default 10 s. */
+  readonly connectTimeoutMs?: number;
   /** Default 15 s; 0 turns the keep-alive off. */
   readonly pingIntervalMs?: number;
   readonly clock?: Clock;
@@ -183,7 +185,7 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
   }
 
   #connect(): void {
-    const ws = new WebSocket(this.#o.url, { handshakeTimeout: this.#o.ackTimeoutMs ?? 10_000 });
+    const ws = new WebSocket(this.#o.url, { handshakeTimeout: this.#o.connectTimeoutMs ?? 10_000 });
     this.#ws = ws;
     let failure: Error | undefined;
     ws.on('open', () => this.#onOpen(ws));

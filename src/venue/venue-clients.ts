@@ -1,0 +1,97 @@
+/**
+ * The venue clients of one bot, built from the `venue` section of the bot configuration: the REST client,
+ * the pair cache on top of it, the WebSocket market-data client and the feed that falls back to REST
+ * snapshots. Secrets arrive already read (core `readSecret`), never from the config text itself.
+ */
+import type { Logger } from 'pino';
+import type { BotConfig } from '../core/config/bot-config.ts';
+import { silentLogger } from '../telemetry/logger.ts';
+import { createMetrics, type Metrics } from '../telemetry/metrics.ts';
+import { systemClock, systemRandom, type Clock, type Random } from './clock.ts';
+import { MarketDataFeed } from './market-data/feed.ts';
+import { MarketDataClient } from './market-data/ws-client.ts';
+import { PairCache } from './pair-cache.ts';
+import { VenueRestClient } from './rest-client.ts';
+import { RestTransport } from './rest-transport.ts';
+
+export type VenueConfig = NonNullable<BotConfig['venue']>;
+
+export interface VenueSecrets {
+  readonly apiKey: string;
+  readonly accessToken?: string;
+}
+
+export interface VenueDependencies {
+  readonly logger?: Logger;
+  readonly metrics?: Metrics;
+  readonly clock?: Clock;
+  readonly random?: Random;
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+export interface VenueTuning {
+  /** Pair metadata refresh; default 60 s. */
+  readonly pairRefreshMs?: number;
+  /** REST snapshot poll for a stale market; default 2 s. */
+  readonly fallbackPollMs?: number;
+  /** Levels per side of fallback snapshots; default the venue's. */
+  readonly depth?: number;
+}
+
+export interface VenueClients {
+  readonly rest: VenueRestClient;
+  readonly pairs: PairCache;
+  readonly marketData: MarketDataClient;
+  readonly feed: MarketDataFeed;
+  /** Stops the feed and closes the WebSocket. */
+  close(): Promise<void>;
+}
+
+export function createVenueClients(config: VenueConfig, secrets: VenueSecrets, deps: VenueDependencies = {}, tuning: VenueTuning = {}): VenueClients {
+  const logger = deps.logger ?? silentLogger();
+  const metrics = deps.metrics ?? createMetrics();
+  const clock = deps.clock ?? systemClock;
+  const random = deps.random ?? systemRandom;
+  const transport = new RestTransport({
+    baseUrl: config.restUrl,
+    timeoutMs: config.requestTimeoutMs,
+    clock,
+    random,
+    logger: logger.child({ component: 'venue-rest' }),
+    metrics,
+    ...(secrets.accessToken === undefined ? {} : { accessToken: secrets.accessToken }),
+    ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+  });
+  const rest = new VenueRestClient(transport);
+  const pairs = new PairCache({ load: () => rest.listTradingPairs(), refreshMs: tuning.pairRefreshMs ?? 60_000, clock, logger });
+  const marketData = new MarketDataClient({
+    url: config.wsUrl,
+    host: config.wsHost,
+    apiKey: secrets.apiKey,
+    dateHeader: config.dateHeader,
+    staleAfterMs: config.marketDataStaleMs,
+    clock,
+    random,
+    logger: logger.child({ component: 'venue-ws' }),
+    metrics,
+  });
+  const feed = new MarketDataFeed({
+    client: marketData,
+    rest,
+    clock,
+    logger,
+    metrics,
+    ...(tuning.fallbackPollMs === undefined ? {} : { fallbackPollMs: tuning.fallbackPollMs }),
+    ...(tuning.depth === undefined ? {} : { depth: tuning.depth }),
+  });
+  return {
+    rest,
+    pairs,
+    marketData,
+    feed,
+    close: async () => {
+      feed.close();
+      await marketData.close();
+    },
+  };
+}

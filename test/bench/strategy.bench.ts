@@ -32,6 +32,10 @@ const marketAt = (bid: string, ask: string): MarketView => ({
 });
 const inventory = { base: { free: d('10'), locked: d('0') }, quote: { free: d('100000'), locked: d('0') } };
 
+/** A chain cost of 0.02 quote units per refresh, a wallet without the market-maker flag. */
+const context = (live: LiveOrder[]): QuoteContext => ({ marketMaker: false, refreshCost: d('0.02'), liveOrders: live });
+const quotes = (r: StrategyResult) => r.quotes.length;
+
 /** Live orders as the previous computation (one tick lower) left them. */
 function liveFrom(result: StrategyResult): LiveOrder[] {
   return result.quotes.map((q, i) => ({ id: String(i), side: q.side, price: q.price, quantity: q.quantity }));
@@ -42,7 +46,6 @@ export function run(): Row[] {
   const as = strategy('avellaneda-stoikov');
   const before = marketAt('99.75', '100.25');
   const now = marketAt('99.8', '100.3');
-  const context = (live: LiveOrder[]): QuoteContext => ({ marketMaker: false, refreshCost: d('0.02'), liveOrders: live });
 
   const ladderLive = liveFrom(computeQuotes(ladder, before, inventory, rules, context([]), {}).result);
   const asFirst = computeQuotes(as, { ...before, nowMs: NOW - 2000 }, inventory, rules, context([]), {});
@@ -53,7 +56,6 @@ export function run(): Row[] {
     { name: 'ladder', fn: () => computeQuotes(ladder, now, inventory, rules, context(ladderLive), {}) },
     { name: 'avellaneda-stoikov', fn: () => computeQuotes(as, now, inventory, rules, context(asLive), asState) },
   ]) as [ReturnType<typeof compare>[0], ReturnType<typeof compare>[0]];
-  const quotes = (r: StrategyResult) => r.quotes.length;
   const lq = quotes(computeQuotes(ladder, now, inventory, rules, context(ladderLive), {}).result);
   const aq = quotes(computeQuotes(as, now, inventory, rules, context(asLive), asState).result);
   return [

@@ -79,6 +79,11 @@ export const ERROR_CATALOGUE = {
   E_REJECTED_FULL: { summary: 'Order rejected in full by its execution condition', retryable: false },
   E_REJECTED_UNKNOWN: { summary: 'Rejected with a reason code the client does not know', retryable: false },
 
+  // Chain nodes and transactions (both chains)
+  E_CHAIN_RPC: { summary: 'Chain node RPC failed, or answered something unreadable', retryable: true },
+  E_CHAIN_TX_REFUSED: { summary: 'Chain node refused the transaction before inclusion; it never applied', retryable: false },
+  E_CHAIN_TX_EXPIRED: { summary: 'Transaction expired without inclusion; it never applied', retryable: true },
+
   // Venue API: REST and WebSocket market data
   E_REST_AUTH: { summary: 'Venue refused the credentials, or none is configured (HTTP 401/403)', retryable: false },
   E_REST_NOT_FOUND: { summary: 'Venue resource not found (HTTP 404)', retryable: false },

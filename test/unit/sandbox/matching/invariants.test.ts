@@ -8,14 +8,14 @@ import { MemoryLedger } from '../../../support/matching/memory-ledger.ts';
 
 const WALLETS = ['w0', 'w1', 'w2', 'w3'] as const;
 
-function params(prefunded: boolean, quoteNative: bigint): BookParams {
+function params(prefunded: boolean, quoteNative: bigint, rates: readonly [number, number, number]): BookParams {
   return {
     self: 'orderBook',
     commissionWallet: 'commission',
     scales: { baseInternal: 100n, quoteInternal: 1000n, baseNative: 10_000n, quoteNative },
-    makerBps: 7,
-    takerBps: 13,
-    marketMakerBps: 3,
+    makerBps: rates[0],
+    takerBps: rates[1],
+    marketMakerBps: rates[2],
     maximumMatches: 3,
     minimumSize: 1n,
     sizeIncrement: 1n,
@@ -58,9 +58,10 @@ describe('matching engine invariants over random order flow', () => {
       fc.property(
         fc.boolean(),
         fc.constantFrom(1n, 7n, 1_000n, 1_000_000n),
+        fc.tuple(fc.constantFrom(0, 1, 7, 30), fc.constantFrom(0, 1, 13, 30), fc.constantFrom(0, 1, 3)),
         fc.array(action, { minLength: 1, maxLength: 60 }),
-        (prefunded, quoteNative, actions) => {
-          const p = params(prefunded, quoteNative);
+        (prefunded, quoteNative, rates, actions) => {
+          const p = params(prefunded, quoteNative, rates);
           let book = createBook(p);
           const ledger = new MemoryLedger();
           for (const w of WALLETS) {
@@ -117,7 +118,7 @@ describe('matching engine invariants over random order flow', () => {
           expect(ids.every((id, i) => i === 0 || id > (ids[i - 1] as bigint))).toBe(true);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 3000 },
     );
   });
 });

@@ -36,15 +36,26 @@ export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): voi
   }
 }
 
-/** Runs `fn` inside BEGIN IMMEDIATE / COMMIT, rolling back on any throw. Not re-entrant. */
+const depth = new WeakMap<Db, number>();
+
+/**
+ * Runs `fn` inside BEGIN IMMEDIATE / COMMIT, rolling back on any throw. A call inside another becomes a
+ * savepoint of the outer transaction, so that a batch (events, their state changes and the cursor) commits as
+ * one while each part keeps its own all-or-nothing rule.
+ */
 export function transaction<T>(db: Db, fn: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
+  const level = depth.get(db) ?? 0;
+  const name = `sp${level}`;
+  db.exec(level === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${name}`);
+  depth.set(db, level + 1);
   try {
     const result = fn();
-    db.exec('COMMIT');
+    depth.set(db, level);
+    db.exec(level === 0 ? 'COMMIT' : `RELEASE ${name}`);
     return result;
   } catch (e) {
-    db.exec('ROLLBACK');
+    depth.set(db, level);
+    db.exec(level === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
     throw e;
   }
 }

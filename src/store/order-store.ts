@@ -3,7 +3,7 @@
  * event writes nothing. An order row and its transition record are written in one transaction.
  */
 import { applyOrderEvent, type OrderEvent, type OrderRecord, type OrderStatus, type TransitionResult } from '../core/order-state.ts';
-import type { CancellationType, Side } from '../core/order-terms.ts';
+import type { CancellationType, OrderOptions, Side } from '../core/order-terms.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import { transaction, type Db } from './database.ts';
 import { toJson } from './json.ts';
@@ -14,8 +14,23 @@ export interface StoredOrder extends OrderRecord {
   readonly decisionId: number | null;
   /** Found on the venue with our client order id but missing from the store, then taken over. */
   readonly adopted: boolean;
+  /** Maker rate fixed at placement: a pre-funded resting buy locks `lockFor(limit, remaining, rate)`. */
+  readonly lockRateBps: number | null;
+  /** Whether the book locked tokens at placement; null when not known (an order adopted from the venue). */
+  readonly prefunded: boolean | null;
+  readonly options: OrderOptions | null;
   readonly createdMs: number;
   readonly updatedMs: number;
+}
+
+export interface OrderMeta {
+  readonly wallet: string;
+  readonly chain: 'evm' | 'wasm';
+  readonly decisionId?: number | null;
+  readonly adopted?: boolean;
+  readonly lockRateBps?: number | null;
+  readonly prefunded?: boolean | null;
+  readonly options?: OrderOptions | null;
 }
 
 export interface FillRecord {
@@ -57,6 +72,9 @@ interface OrderRow {
   unexplained: string;
   adopted: number;
   decision_id: number | null;
+  lock_rate_bps: number | null;
+  prefunded: number | null;
+  options_json: string | null;
   created_ms: number;
   updated_ms: number;
 }
@@ -81,6 +99,9 @@ function fromRow(r: OrderRow): StoredOrder {
     unexplained: BigInt(r.unexplained),
     adopted: r.adopted === 1,
     decisionId: r.decision_id,
+    lockRateBps: r.lock_rate_bps,
+    prefunded: r.prefunded === null ? null : r.prefunded === 1,
+    options: r.options_json === null ? null : (JSON.parse(r.options_json) as OrderOptions),
     createdMs: r.created_ms,
     updatedMs: r.updated_ms,
   };
@@ -98,13 +119,14 @@ export class OrderStore {
   }
 
   /** Records a new order in status `intended` (before anything is signed). */
-  create(order: OrderRecord, meta: { wallet: string; chain: 'evm' | 'wasm'; decisionId?: number | null; adopted?: boolean }): StoredOrder {
+  create(order: OrderRecord, meta: OrderMeta): StoredOrder {
     const now = this.#now();
     this.#db
       .prepare(
         `INSERT INTO orders (wallet, client_order_id, chain, pair_id, side, quantity, price, status, order_id, filled, fill_ids_json,
-           tx_hash, cancel_tx_hash, rejection_code, rejection_reason, cancelled_by, unexplained, adopted, decision_id, created_ms, updated_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           tx_hash, cancel_tx_hash, rejection_code, rejection_reason, cancelled_by, unexplained, adopted, decision_id, lock_rate_bps, prefunded,
+           options_json, created_ms, updated_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         meta.wallet,
@@ -126,6 +148,9 @@ export class OrderStore {
         order.unexplained.toString(),
         meta.adopted ? 1 : 0,
         meta.decisionId ?? null,
+        meta.lockRateBps ?? null,
+        meta.prefunded === undefined || meta.prefunded === null ? null : meta.prefunded ? 1 : 0,
+        meta.options === undefined || meta.options === null ? null : JSON.stringify(meta.options),
         now,
         now,
       );

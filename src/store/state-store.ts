@@ -88,6 +88,16 @@ export class StateStore {
     });
   }
 
+  /**
+   * Makes sure a counter will never hand out `value` or anything below it: used when an order of ours is found
+   * on the venue that the store did not know (its number may have been handed out by a lost state file).
+   */
+  raiseCounter(name: string, value: number): void {
+    this.#db
+      .prepare('INSERT INTO counters (name, next) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET next = MAX(next, excluded.next)')
+      .run(name, value + 1);
+  }
+
   recordDecision(d: Decision): number {
     const r = this.#db
       .prepare('INSERT INTO decisions (created_ms, pair_id, strategy, config_hash, params_json, market_json, risk_json) VALUES (?, ?, ?, ?, ?, ?, ?)')

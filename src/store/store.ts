@@ -1,5 +1,9 @@
 /** The bot's durable state: one SQLite file (WAL) holding orders, fills, transactions, cursors and approvals. */
+import { AlertStore } from './alert-store.ts';
 import { openDatabase, type Db } from './database.ts';
+import { EventLog } from './event-log.ts';
+import { ForeignOrders } from './foreign-orders.ts';
+import { InventoryStore } from './inventory-store.ts';
 import { OrderStore } from './order-store.ts';
 import { StateStore } from './state-store.ts';
 import { TxJournal } from './tx-journal.ts';
@@ -9,6 +13,10 @@ export interface Store {
   readonly orders: OrderStore;
   readonly transactions: TxJournal;
   readonly state: StateStore;
+  readonly events: EventLog;
+  readonly inventory: InventoryStore;
+  readonly alerts: AlertStore;
+  readonly foreign: ForeignOrders;
   close(): void;
 }
 
@@ -19,6 +27,10 @@ export function openStore(path: string, now: () => number = Date.now): Store {
     orders: new OrderStore(db, now),
     transactions: new TxJournal(db, now),
     state: new StateStore(db, now),
+    events: new EventLog(db, now),
+    inventory: new InventoryStore(db, now),
+    alerts: new AlertStore(db, now),
+    foreign: new ForeignOrders(db, now),
     close: () => db.close(),
   };
 }

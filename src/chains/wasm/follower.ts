@@ -1,0 +1,211 @@
+/**
+ * The chain B event follower: polls getEvents on a timer for the order book events whose `client` topic is
+ * the wallet and for the SEP-41 `transfer` events to or from the wallet on the pairs' tokens, and delivers
+ * them in chain order with the cursor to resume from (Soroban does not reorganise: every event is
+ * confirmed). The RPC takes at most five filters per request; with more, the filter groups are polled from
+ * the same cursor and only events up to the point every group has scanned are delivered, so the merged
+ * stream stays in order. A cursor the node no longer retains is reported as a `gap` (the engine then
+ * reconciles in full) and following resumes at the oldest retained ledger. A malformed event is counted,
+ * logged and skipped; the cursor moves past it.
+ */
+import type { Logger } from '../../telemetry/logger.ts';
+import type { ChainEvent, EventCursor, Follower, FollowerNotice, PairBinding } from '../types.ts';
+import { decodeRpcEvent, EventBindings, rawEventId } from './event-decoder.ts';
+import { rpcErrorCode } from './json-rpc.ts';
+import type { WasmMetrics } from './metrics.ts';
+import type { FollowerOptions, Sleep } from './options.ts';
+import type { EventsPage, WasmRpc } from './rpc-client.ts';
+import { encodeScVal, Malformed, scv } from './scval.ts';
+import { endOfLedgerCursor, ledgerOfEventId } from './tx-events.ts';
+
+export interface FollowerDeps {
+  readonly rpc: WasmRpc;
+  readonly metrics: WasmMetrics;
+  readonly logger: Logger;
+  readonly sleep: Sleep;
+  readonly options: FollowerOptions;
+  readonly wallet: string;
+}
+
+type Json = Record<string, unknown>;
+type Position = { readonly cursor: string } | { readonly startLedger: number };
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** getEvents filters for the wallet, grouped five to a request. */
+export function filterGroups(wallet: string, pairs: readonly PairBinding[]): Json[][] {
+  const me = encodeScVal(scv.address(wallet));
+  const transfer = encodeScVal(scv.sym('transfer'));
+  const books = [...new Set(pairs.map((p) => p.orderBook))];
+  const tokens = [...new Set(pairs.flatMap((p) => [p.baseToken, p.quoteToken]))];
+  const filters: Json[] = [
+    ...chunk(books, 5).map((ids) => ({ type: 'contract', contractIds: ids, topics: [['*', me, '**']] })),
+    ...chunk(tokens, 5).map((ids) => ({ type: 'contract', contractIds: ids, topics: [[transfer, me, '**'], [transfer, '*', me, '**']] })),
+  ];
+  return chunk(filters, 5);
+}
+
+/** Event ids and cursors are fixed-width `%019d-%010d`; compared as numbers to be safe with any width. */
+function order(id: string): [bigint, bigint] {
+  const [toid, index] = id.split('-');
+  return [BigInt(toid ?? '0'), BigInt(index ?? '0')];
+}
+
+export function compareIds(a: string, b: string): number {
+  const [x, i] = order(a);
+  const [y, j] = order(b);
+  return x < y ? -1 : x > y ? 1 : i < j ? -1 : i > j ? 1 : 0;
+}
+
+function isRangeError(e: unknown): boolean {
+  return rpcErrorCode(e) === -32600 || (e instanceof Error && /ledger range|oldest ledger|must be between/i.test(e.message));
+}
+
+class GapFound extends Error {}
+
+export class EventFollower implements Follower {
+  readonly #d: FollowerDeps;
+  readonly #bindings: EventBindings;
+  readonly #groups: Json[][];
+  readonly #onNotice: (n: FollowerNotice) => Promise<void>;
+  readonly #stop = new AbortController();
+  readonly #done: Promise<void>;
+  #position: Position | null;
+  #lastDeliveredLedger = 0;
+
+  constructor(d: FollowerDeps, pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (n: FollowerNotice) => Promise<void>) {
+    this.#d = d;
+    this.#bindings = new EventBindings(d.wallet, pairs);
+    this.#groups = filterGroups(d.wallet, pairs);
+    this.#onNotice = onNotice;
+    this.#position = from?.chain === 'wasm' ? { cursor: from.cursor } : null;
+    this.#lastDeliveredLedger = from?.chain === 'wasm' ? Number(from.height) : 0;
+    this.#done = this.#run();
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    await this.#done;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stop.signal.aborted) {
+      try {
+        await this.#round();
+      } catch (e) {
+        this.#d.logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'event follower round failed; retrying on the next poll');
+      }
+      try {
+        await this.#d.sleep(this.#d.options.pollIntervalMs, this.#stop.signal);
+      } catch {
+        // Stopped.
+      }
+    }
+  }
+
+  #positionLedger(p: Position): number {
+    return 'cursor' in p ? (ledgerOfEventId(p.cursor) ?? 0) : p.startLedger - 1;
+  }
+
+  async #round(attempt = 0): Promise<void> {
+    if (this.#position === null) {
+      const latest = await this.#d.rpc.latestLedger();
+      this.#position = { cursor: endOfLedgerCursor(latest.sequence) };
+      this.#lastDeliveredLedger = latest.sequence;
+    }
+    const from = this.#position;
+    let scanned;
+    try {
+      scanned = await Promise.all(this.#groups.map((filters) => this.#scan(filters, from)));
+    } catch (e) {
+      // Repositioned at the oldest retained ledger: follow on from there at once.
+      if (e instanceof GapFound && attempt < 2) return this.#round(attempt + 1);
+      throw e;
+    }
+    const end = scanned.map((s) => s.end).reduce((a, b) => (compareIds(a, b) <= 0 ? a : b));
+    const latest = Math.max(...scanned.map((s) => s.latestLedger));
+    const seen = new Set<string>();
+    const raw = scanned
+      .flatMap((s) => s.events)
+      .filter((e) => compareIds(e.id, end) <= 0 && !seen.has(e.id) && seen.add(e.id))
+      .toSorted((a, b) => compareIds(a.id, b.id));
+    const events: ChainEvent[] = [];
+    for (const r of raw) {
+      try {
+        const decoded = decodeRpcEvent(this.#bindings, r.raw);
+        if (decoded !== null) events.push(decoded);
+      } catch (e) {
+        if (!(e instanceof Malformed)) throw e;
+        this.#d.metrics.malformed.inc({ source: 'follower' });
+        this.#d.logger.warn({ eventId: r.id, err: e.message }, 'malformed chain B event skipped');
+      }
+    }
+    const height = ledgerOfEventId(end) ?? this.#positionLedger(from);
+    const cursor: EventCursor = { chain: 'wasm', cursor: end, height: BigInt(height) };
+    if (events.length > 0 || height - this.#lastDeliveredLedger >= this.#d.options.cursorHeartbeatLedgers) {
+      await this.#onNotice({ kind: 'events', events, confirmed: true, cursor });
+      this.#lastDeliveredLedger = height;
+      for (const e of events) this.#d.metrics.eventsDelivered.inc({ type: e.type });
+    }
+    this.#position = { cursor: end };
+    const behind = Math.max(0, latest - height);
+    this.#d.metrics.followerLag.set(behind);
+    await this.#onNotice({ kind: 'lag', behind: BigInt(behind) });
+  }
+
+  /** Pages one filter group from the position; the scanned end is the last cursor the node gave. */
+  async #scan(filters: Json[], from: Position): Promise<{ events: Array<{ id: string; raw: unknown }>; end: string; latestLedger: number }> {
+    const events: Array<{ id: string; raw: unknown }> = [];
+    let page: EventsPage;
+    let request = 'cursor' in from ? { cursor: from.cursor } : { startLedger: from.startLedger };
+    for (let n = 0; ; n++) {
+      try {
+        page = await this.#d.rpc.events({ ...request, filters, limit: this.#d.options.pageLimit });
+      } catch (e) {
+        if (n === 0 && isRangeError(e)) await this.#checkGap(from, e);
+        throw e;
+      }
+      for (const raw of page.events) {
+        const id = rawEventId(raw);
+        if (id !== null) events.push({ id: id.id, raw });
+        else {
+          this.#d.metrics.malformed.inc({ source: 'follower' });
+          this.#d.logger.warn('chain B event without id or ledger skipped');
+        }
+      }
+      if (page.events.length < this.#d.options.pageLimit || n + 1 >= this.#d.options.maxPagesPerRound) break;
+      request = { cursor: page.cursor };
+    }
+    return { events, end: page.cursor, latestLedger: page.latestLedger };
+  }
+
+  /** The last ledger whose events are all behind the position. */
+  #completeThrough(p: Position): number {
+    if (!('cursor' in p)) return p.startLedger - 1;
+    const ledger = ledgerOfEventId(p.cursor) ?? 0;
+    return p.cursor === endOfLedgerCursor(ledger) ? ledger : ledger - 1;
+  }
+
+  /**
+   * The node refused the start. Older than what it retains: report the gap (once: the position moves on to
+   * the oldest retained ledger first). Just behind it with nothing lost: move on quietly.
+   */
+  async #checkGap(from: Position, cause: unknown): Promise<void> {
+    const health = await this.#d.rpc.health();
+    if (this.#positionLedger(from) >= health.oldestLedger) return;
+    this.#position = { startLedger: health.oldestLedger };
+    if (this.#completeThrough(from) + 1 >= health.oldestLedger) throw new GapFound('repositioned at the oldest retained ledger');
+    this.#d.metrics.followerGaps.inc();
+    const fromCursor: EventCursor | null = 'cursor' in from ? { chain: 'wasm', cursor: from.cursor, height: BigInt(this.#positionLedger(from)) } : null;
+    this.#d.logger.error(
+      { from: 'cursor' in from ? from.cursor : from.startLedger, oldestAvailable: health.oldestLedger, err: cause instanceof Error ? cause.message : String(cause) },
+      'chain B events were lost: the cursor is older than the node retains; a full reconciliation is needed',
+    );
+    await this.#onNotice({ kind: 'gap', from: fromCursor, oldestAvailable: BigInt(health.oldestLedger) });
+    throw new GapFound('gap reported');
+  }
+}

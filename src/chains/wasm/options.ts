@@ -1,0 +1,145 @@
+/**
+ * Everything the chain B adapter is configured with, and the defaults of every knob. Time and waiting are
+ * passed in (a clock and a sleep), so tests drive the adapter with the emulator's ledgers and never wait.
+ */
+import type { Keypair } from '@stellar/stellar-sdk';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { Metrics } from '../../telemetry/metrics.ts';
+import type { StateStore } from '../../store/state-store.ts';
+import type { TxJournal } from '../../store/tx-journal.ts';
+import type { TokenRole } from '../types.ts';
+import type { RpcTransport } from './json-rpc.ts';
+
+export interface Clock {
+  /** Epoch milliseconds. */
+  now(): number;
+}
+
+/** Resolves after `ms`; rejects with the signal's reason when aborted first. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export const systemSleep: Sleep = (ms, signal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const onAbort = () => {
+      clearTimeout(handle);
+      reject(signal?.reason as Error);
+    };
+    const handle = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** Timing of one submission, from the command to the signed envelope being handed to the transport. */
+export interface SubmitTiming {
+  readonly kind: 'place' | 'cancel' | 'approve';
+  /** From `submit` to the `sendTransaction` request. */
+  readonly toSendMs: number;
+  /** Of that, the simulation round trips. */
+  readonly simulationMs: number;
+}
+
+export interface ApprovalOptions {
+  /** Ledgers from now to the `expiration_ledger` of a new approval (default 17,280, about a day). */
+  readonly lifetimeLedgers: number;
+  /** Renew when fewer ledgers than this are left before the recorded expiry (default 720, about an hour). */
+  readonly renewMarginLedgers: number;
+  /** Without a budget, a top-up approves this many times the amount needed (default 4). */
+  readonly multiplier: number;
+  /** Per pair id: the allowance a top-up sets, native units (at least the amount needed). */
+  readonly budgets: Readonly<Record<string, Partial<Record<TokenRole, bigint>>>>;
+}
+
+export interface FollowerOptions {
+  /** Between polls of getEvents (default 2000). */
+  readonly pollIntervalMs: number;
+  /** getEvents page size (default 1000; the RPC allows 10,000). */
+  readonly pageLimit: number;
+  /** Pages fetched per filter group in one round before delivering (default 20). */
+  readonly maxPagesPerRound: number;
+  /** An idle follower still reports its advanced cursor every this many ledgers, so a stored cursor stays inside the retention window (default 100). */
+  readonly cursorHeartbeatLedgers: number;
+}
+
+export interface WasmAdapterOptions {
+  readonly rpcUrl: string;
+  readonly networkPassphrase: string;
+  /** The trading account (`user`); it signs authorization entries, and transactions when there are no channels. */
+  readonly tradingKey: Keypair;
+  /** Channel accounts used as transaction sources; empty: the trading account is the only source. */
+  readonly channelKeys?: readonly Keypair[];
+  readonly journal: TxJournal;
+  readonly state: StateStore;
+  readonly logger?: Logger;
+  readonly metrics?: Metrics;
+  readonly clock?: Clock;
+  readonly sleep?: Sleep;
+  /** JSON-RPC transport; default HTTP POST to `rpcUrl`. */
+  readonly transport?: RpcTransport;
+  /** Seconds from now to a transaction's upper time bound (default 30). */
+  readonly txTimeoutSeconds?: number;
+  /** Inclusion fee per transaction, stroops, on top of the simulated resource fee (default 100). */
+  readonly inclusionFeeStroops?: number;
+  /** Ledgers ahead of the simulation's latest ledger that an authorization signature stays valid (default 12). */
+  readonly authValidityLedgers?: number;
+  /** Between getTransaction polls (default 1000). */
+  readonly pollIntervalMs?: number;
+  /** After the upper time bound, how long an unreachable node may keep the outcome open before it is `unknown` (default 60,000). */
+  readonly outcomeGraceMs?: number;
+  /** TRY_AGAIN_LATER: attempts and backoff (defaults 8, 500 ms doubling up to 5000 ms). */
+  readonly tryAgainLater?: { readonly maxAttempts?: number; readonly baseDelayMs?: number; readonly maxDelayMs?: number };
+  /** txBAD_SEQ: sequence reloads before the command is refused (default 3). */
+  readonly maxSequenceResyncs?: number;
+  /** Per RPC request (default 10,000). */
+  readonly rpcTimeoutMs?: number;
+  readonly approvals?: Partial<ApprovalOptions>;
+  readonly follower?: Partial<FollowerOptions>;
+  /** Called once per signed transaction with its place-to-send timing. */
+  readonly onSubmitTiming?: (timing: SubmitTiming) => void;
+}
+
+export interface ResolvedOptions {
+  readonly txTimeoutSeconds: number;
+  readonly inclusionFeeStroops: number;
+  readonly authValidityLedgers: number;
+  readonly pollIntervalMs: number;
+  readonly outcomeGraceMs: number;
+  readonly tryAgainLater: { readonly maxAttempts: number; readonly baseDelayMs: number; readonly maxDelayMs: number };
+  readonly maxSequenceResyncs: number;
+  readonly rpcTimeoutMs: number;
+  readonly approvals: ApprovalOptions;
+  readonly follower: FollowerOptions;
+}
+
+export function resolveOptions(o: WasmAdapterOptions): ResolvedOptions {
+  return {
+    txTimeoutSeconds: o.txTimeoutSeconds ?? 30,
+    inclusionFeeStroops: o.inclusionFeeStroops ?? 100,
+    authValidityLedgers: o.authValidityLedgers ?? 12,
+    pollIntervalMs: o.pollIntervalMs ?? 1000,
+    outcomeGraceMs: o.outcomeGraceMs ?? 60_000,
+    tryAgainLater: {
+      maxAttempts: o.tryAgainLater?.maxAttempts ?? 8,
+      baseDelayMs: o.tryAgainLater?.baseDelayMs ?? 500,
+      maxDelayMs: o.tryAgainLater?.maxDelayMs ?? 5000,
+    },
+    maxSequenceResyncs: o.maxSequenceResyncs ?? 3,
+    rpcTimeoutMs: o.rpcTimeoutMs ?? 10_000,
+    approvals: {
+      lifetimeLedgers: o.approvals?.lifetimeLedgers ?? 17_280,
+      renewMarginLedgers: o.approvals?.renewMarginLedgers ?? 720,
+      multiplier: o.approvals?.multiplier ?? 4,
+      budgets: o.approvals?.budgets ?? {},
+    },
+    follower: {
+      pollIntervalMs: o.follower?.pollIntervalMs ?? 2000,
+      pageLimit: o.follower?.pageLimit ?? 1000,
+      maxPagesPerRound: o.follower?.maxPagesPerRound ?? 20,
+      cursorHeartbeatLedgers: o.follower?.cursorHeartbeatLedgers ?? 100,
+    },
+  };
+}

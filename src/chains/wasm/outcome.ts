@@ -1,0 +1,139 @@
+/**
+ * The fate of a sent transaction, from `getTransaction`: SUCCESS is `accepted` with the order id (from
+ * `OrderReceived`) and the order book events of the wallet in the transaction; FAILED is `rejected` and
+ * included (fee and sequence number spent) with the contract's error. NOT_FOUND after a ledger has closed
+ * later than the transaction's upper time bound means it can never apply: `rejected`, not included. A
+ * transaction the node may never have received is sent again, byte for byte, while it can still apply.
+ * Only when the node cannot be asked until well past the time bound is the outcome `unknown`.
+ */
+import { DltError, isDltError } from '../../core/errors.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { TxJournal } from '../../store/tx-journal.ts';
+import type { ChainEvent, Outcome, PairBinding } from '../types.ts';
+import { decodeContractEvent, type EventBindings } from './event-decoder.ts';
+import type { WasmMetrics } from './metrics.ts';
+import type { Clock, Sleep } from './options.ts';
+import type { TxReply, WasmRpc } from './rpc-client.ts';
+import { Malformed } from './scval.ts';
+import { sendErrorName, errorFromFailedTx } from './tx-result.ts';
+import { eventId, transactionEvents } from './tx-events.ts';
+
+export interface OutcomeContext {
+  readonly rpc: WasmRpc;
+  readonly journal: TxJournal;
+  readonly metrics: WasmMetrics;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly sleep: Sleep;
+  readonly pollIntervalMs: number;
+  readonly graceMs: number;
+  readonly signal: AbortSignal;
+}
+
+export interface TrackedTx {
+  readonly hash: string;
+  readonly envelope: string;
+  /** Upper time bound, unix seconds (0: none). */
+  readonly maxTime: bigint;
+  readonly pair: PairBinding;
+  readonly bindings: EventBindings;
+  readonly kind: 'place' | 'cancel' | 'approve' | 'trust' | 'replace' | 'noop';
+  /** The order a cancellation is for. */
+  readonly orderId: bigint | null;
+  readonly context: Record<string, unknown>;
+}
+
+type Found = Extract<TxReply, { status: 'SUCCESS' | 'FAILED' }>;
+
+/** The outcome of a transaction the node found. */
+export function outcomeOfReply(reply: Found, tx: TrackedTx, metrics: WasmMetrics, logger: Logger): Outcome {
+  if (reply.status === 'FAILED') {
+    return { kind: 'rejected', txHash: tx.hash, included: true, error: errorFromFailedTx(reply, { ...tx.context, txHash: tx.hash, ledger: reply.ledger }) };
+  }
+  const events: ChainEvent[] = [];
+  const where = { txHash: tx.hash, height: BigInt(reply.ledger), blockHash: null, timeMs: Number(reply.createdAt) * 1000 };
+  let raw: ReturnType<typeof transactionEvents> = [];
+  try {
+    raw = transactionEvents(reply);
+  } catch (e) {
+    metrics.malformed.inc({ source: 'transaction' });
+    logger.warn({ txHash: tx.hash, err: (e as Error).message }, 'transaction meta does not decode; outcome without events');
+  }
+  for (const e of raw) {
+    if (e.contractId !== tx.pair.orderBook) continue;
+    const key = reply.applicationOrder === null ? `${tx.hash}:${e.opIndex}:${e.eventIndex}` : eventId(reply.ledger, reply.applicationOrder, e.opIndex, e.eventIndex);
+    try {
+      const decoded = decodeContractEvent(tx.bindings, e.contractId, e.topics, e.data, { ...where, key });
+      if (decoded !== null) events.push(decoded);
+    } catch (err) {
+      if (!(err instanceof Malformed)) throw err;
+      metrics.malformed.inc({ source: 'transaction' });
+      logger.warn({ txHash: tx.hash, key, err: err.message }, 'order book event does not decode; skipped');
+    }
+  }
+  const received = events.find((e) => e.type === 'OrderReceived');
+  const cancelled = events.find((e) => e.type === 'OrderCancelled');
+  const orderId =
+    tx.kind === 'place' ? (received?.type === 'OrderReceived' ? received.orderId : null) : (tx.orderId ?? (cancelled?.type === 'OrderCancelled' ? cancelled.orderId : null));
+  return { kind: 'accepted', txHash: tx.hash, height: BigInt(reply.ledger), orderId, events };
+}
+
+function expired(tx: TrackedTx): Outcome {
+  return {
+    kind: 'rejected',
+    txHash: tx.hash,
+    included: false,
+    error: new DltError('E_CHAIN_TX_EXPIRED', `transaction ${tx.hash} passed its time bound (${tx.maxTime}) without inclusion; it never applied`, {
+      details: { ...tx.context, txHash: tx.hash, maxTime: tx.maxTime.toString() },
+    }),
+  };
+}
+
+/**
+ * Polls until the chain decides. `acknowledged` is false when the node's answer to the send was lost: the
+ * envelope is then sent again on each poll until the node acknowledges it (the same bytes can apply once).
+ */
+export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowledged: boolean): Promise<Outcome> {
+  const deadlineMs = tx.maxTime === 0n ? Number.POSITIVE_INFINITY : Number(tx.maxTime) * 1000 + ctx.graceMs;
+  let resend = !acknowledged;
+  let lastProblem = 'no answer from the node yet';
+  for (;;) {
+    if (ctx.signal.aborted) return { kind: 'unknown', txHash: tx.hash, reason: 'the adapter closed before the chain decided' };
+    try {
+      const reply = await ctx.rpc.transaction(tx.hash);
+      if (reply.status !== 'NOT_FOUND') {
+        const outcome = outcomeOfReply(reply, tx, ctx.metrics, ctx.logger);
+        ctx.journal.mark(tx.hash, reply.status === 'SUCCESS' ? 'included' : 'failed');
+        return outcome;
+      }
+      const closeTime = reply.latestLedgerCloseTime ?? (await ctx.rpc.latestLedger()).closeTime;
+      if (tx.maxTime !== 0n && closeTime !== null && closeTime > tx.maxTime) {
+        ctx.journal.mark(tx.hash, 'dropped');
+        return expired(tx);
+      }
+      if (resend) {
+        const sent = await ctx.rpc.send(tx.envelope);
+        if (sent.status === 'PENDING' || sent.status === 'DUPLICATE') {
+          resend = false;
+          ctx.journal.mark(tx.hash, 'sent');
+        } else if (sent.status === 'ERROR' && sendErrorName(sent.errorResultXdr) === 'txTOO_LATE') {
+          ctx.journal.mark(tx.hash, 'dropped');
+          return expired(tx);
+        }
+      }
+      lastProblem = 'not found yet';
+    } catch (e) {
+      if (!isDltError(e)) throw e;
+      lastProblem = e.message;
+      ctx.logger.warn({ txHash: tx.hash, code: e.code, err: e.message }, 'could not learn the fate of a transaction; asking again');
+    }
+    if (ctx.clock.now() > deadlineMs) {
+      return { kind: 'unknown', txHash: tx.hash, reason: `no decision by ${new Date(deadlineMs).toISOString()}: ${lastProblem}` };
+    }
+    try {
+      await ctx.sleep(ctx.pollIntervalMs, ctx.signal);
+    } catch {
+      // Aborted: the loop head reports it.
+    }
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Reading chain B state: contract views through simulation (`get_config`, `get_order_book_phase`, token
+ * `balance`, `allowance`, `name`), and ledger entries (the trading account's XLM and sequence, its
+ * trustlines). `get_config` is decoded defensively: a struct (map) with the emulator's field names is the
+ * example, every field is optional, and what is missing falls back to the REST pair record with a warning.
+ */
+import { Account, Address, Contract, StrKey, TransactionBuilder, type xdr } from '@stellar/stellar-sdk';
+import { isPhaseOpen } from '../../core/calendar.ts';
+import { DltError } from '../../core/errors.ts';
+import type { PairScales } from '../../core/units.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { OnChainPairState, PairBinding, TokenRole } from '../types.ts';
+import { WasmRpc } from './rpc-client.ts';
+import { bool, decodeScVal, fields, integer, isInteger, Malformed, text, vec, type ScVal } from './scval.ts';
+import { errorFromSimulation } from './tx-result.ts';
+
+export class ChainReader {
+  readonly #rpc: WasmRpc;
+  readonly #wallet: string;
+  readonly #passphrase: string;
+  readonly #logger: Logger;
+
+  constructor(rpc: WasmRpc, wallet: string, passphrase: string, logger: Logger) {
+    this.#rpc = rpc;
+    this.#wallet = wallet;
+    this.#passphrase = passphrase;
+    this.#logger = logger;
+  }
+
+  /** The return value of a read-only contract call, simulated with the trading account as source. */
+  async view(contract: string, fn: string, args: xdr.ScVal[] = []): Promise<ScVal> {
+    const tx = new TransactionBuilder(new Account(this.#wallet, '0'), { fee: '100', networkPassphrase: this.#passphrase })
+      .addOperation(new Contract(contract).call(fn, ...args))
+      .setTimeout(0)
+      .build();
+    const sim = await this.#rpc.simulate(tx.toXDR());
+    if (!sim.ok) throw errorFromSimulation(sim.error, { contract, fn });
+    try {
+      return decodeScVal(sim.retval);
+    } catch (e) {
+      throw new DltError('E_CHAIN_RPC', `${fn}: simulation returned no readable value`, { details: { contract, fn, kind: 'malformed' }, cause: e });
+    }
+  }
+
+  async pairState(pair: PairBinding): Promise<OnChainPairState> {
+    const [config, phaseVal] = await Promise.all([this.view(pair.orderBook, 'get_config'), this.view(pair.orderBook, 'get_order_book_phase')]);
+    const phase = phaseOf(phaseVal);
+    let f: Map<string, ScVal>;
+    try {
+      f = fields(config, 'get_config');
+    } catch {
+      this.#logger.warn({ pair: pair.pairId }, 'get_config is not a struct; using the REST pair record for scales and commissions');
+      f = new Map();
+    }
+    const warnings: string[] = [];
+    const pick = (names: readonly string[], fallback: bigint, what: string): bigint => {
+      for (const n of names) {
+        const v = f.get(n);
+        if (isInteger(v)) return integer(v, n);
+      }
+      warnings.push(what);
+      return fallback;
+    };
+    const r = pair.rules;
+    const scales: PairScales = {
+      baseInternal: pick(['base_scale', 'base_internal_scale'], r.scales.baseInternal, 'base_scale'),
+      baseNative: pick(['base_native_scale'], r.scales.baseNative, 'base_native_scale'),
+      quoteInternal: pick(['quote_scale', 'quote_internal_scale'], r.scales.quoteInternal, 'quote_scale'),
+      quoteNative: pick(['quote_native_scale'], r.scales.quoteNative, 'quote_native_scale'),
+    };
+    const makerBps = Number(pick(['maker_commission'], BigInt(r.commissions.makerBps), 'maker_commission'));
+    const takerBps = Number(pick(['taker_commission'], BigInt(r.commissions.takerBps), 'taker_commission'));
+    const marketMakerBps = Number(pick(['market_maker_commission'], BigInt(r.commissions.marketMakerBps), 'market_maker_commission'));
+    const noPrefund = noPrefundOf(f.get('no_prefund_config'));
+    if (noPrefund === null) warnings.push('no_prefund_config (taken as pre-funded)');
+    if (warnings.length > 0) this.#logger.warn({ pair: pair.pairId, missing: warnings }, 'get_config lacks fields; REST values used');
+    return { phase, open: isPhaseOpen('wasm', typeof phase === 'string' ? phase : null), scales, makerBps, takerBps, marketMakerBps, prefunded: noPrefund !== true };
+  }
+
+  async tokenBalance(token: string): Promise<bigint> {
+    return integer(await this.view(token, 'balance', [new Address(this.#wallet).toScVal()]), 'balance');
+  }
+
+  async allowance(token: string, spender: string): Promise<bigint> {
+    return integer(await this.view(token, 'allowance', [new Address(this.#wallet).toScVal(), new Address(spender).toScVal()]), 'allowance');
+  }
+
+  async native(): Promise<bigint> {
+    const account = await this.#rpc.account(this.#wallet);
+    if (account === null) throw new DltError('E_CHAIN_TX_REFUSED', `trading account ${this.#wallet} does not exist`, { details: { wallet: this.#wallet } });
+    return account.balance;
+  }
+
+  /** Trustline and authorization of the wallet for both tokens of the pair; a clear error for the first problem. */
+  async checkTrustlines(pair: PairBinding): Promise<void> {
+    const roles: TokenRole[] = ['base', 'quote'];
+    const assets = await Promise.all(roles.map(async (role) => ({ role, token: role === 'base' ? pair.baseToken : pair.quoteToken, asset: assetOf(text(await this.view(role === 'base' ? pair.baseToken : pair.quoteToken, 'name'), 'name')) })));
+    const keyed = assets.flatMap((a) => (a.asset === null || a.asset === 'native' ? [] : [{ ...a, key: trustlineKey(this.#wallet, a.asset) }]));
+    const { entries } = keyed.length === 0 ? { entries: new Map<string, xdr.LedgerEntryDataWire>() } : await this.#rpc.ledgerEntries(keyed.map((k) => k.key));
+    for (const a of assets) {
+      const details = { pair: pair.pairId, tokenRole: a.role, contract: a.token, wallet: this.#wallet };
+      if (a.asset === 'native') continue;
+      if (a.asset === null) {
+        // Not a classic asset's contract: ask the token itself.
+        const authorized = bool(await this.view(a.token, 'authorized', [new Address(this.#wallet).toScVal()]), 'authorized');
+        if (!authorized) throw new DltError('E_VENUE_TOKEN_NOT_AUTHORIZED', `${this.#wallet} is not authorized for the ${a.role} token ${a.token}`, { details });
+        continue;
+      }
+      const entry = entries.get(WasmRpc.keyB64(trustlineKey(this.#wallet, a.asset)));
+      const named = { ...details, asset: `${a.asset.code}:${a.asset.issuer}` };
+      if (entry === undefined) throw new DltError('E_VENUE_TRUSTLINE_MISSING', `${this.#wallet} has no trustline for the ${a.role} token ${a.asset.code} (contract error #13)`, { details: named });
+      if (entry.type !== 1 || (entry.trustLine.flags & 1) === 0) {
+        throw new DltError('E_VENUE_TOKEN_NOT_AUTHORIZED', `${this.#wallet} is not authorized to hold the ${a.role} token ${a.asset.code} (contract error #11)`, { details: named });
+      }
+    }
+  }
+}
+
+/** Soroban encodes a unit enum variant as a vector holding its name; a plain symbol or string is accepted too. */
+function phaseOf(v: ScVal): string | number {
+  try {
+    if (v.type === 16) return text(vec(v, 'phase')[0], 'phase');
+    if (isInteger(v)) return Number(integer(v, 'phase'));
+    return text(v, 'phase');
+  } catch (e) {
+    if (e instanceof Malformed) return `unreadable (${e.message})`;
+    throw e;
+  }
+}
+
+/** `no_prefund_config`: a bool, an integer flag, or a struct whose first bool says it; null when unreadable. */
+function noPrefundOf(v: ScVal | undefined): boolean | null {
+  if (v === undefined) return null;
+  if (v.type === 0) return v.b;
+  if (isInteger(v)) return integer(v, 'no_prefund_config') !== 0n;
+  if (v.type === 17) {
+    for (const val of fields(v, 'no_prefund_config').values()) if (val.type === 0) return val.b;
+  }
+  return null;
+}
+
+interface ClassicAsset {
+  readonly code: string;
+  readonly issuer: string;
+}
+
+/** A Stellar asset contract names its asset `CODE:ISSUER` (or `native`); anything else is a custom token. */
+function assetOf(name: string): ClassicAsset | 'native' | null {
+  if (name === 'native') return 'native';
+  const m = /^([A-Za-z0-9]{1,12}):(G[A-Z2-7]{55})$/.exec(name);
+  if (m === null || !StrKey.isValidEd25519PublicKey(m[2] as string)) return null;
+  return { code: m[1] as string, issuer: m[2] as string };
+}
+
+function trustlineKey(account: string, a: ClassicAsset): xdr.LedgerKeyWire {
+  const code = new Uint8Array(a.code.length <= 4 ? 4 : 12);
+  code.set(Buffer.from(a.code, 'ascii'));
+  const issuer = { type: 0 as const, ed25519: StrKey.decodeEd25519PublicKey(a.issuer) };
+  const asset: xdr.TrustLineAssetWire = code.length === 4 ? { type: 1, alphaNum4: { assetCode: code, issuer } } : { type: 2, alphaNum12: { assetCode: code, issuer } };
+  return { type: 1, trustLine: { accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(account) }, asset } };
+}
+

@@ -1,0 +1,161 @@
+/**
+ * From a contract call to a transaction the node holds: take a source, build on its sequence number,
+ * simulate (a simulated error refuses the command before anything is signed), sign, journal the envelope,
+ * send. The node's refusals are handled as the network documents them: TRY_AGAIN_LATER (not accepted;
+ * rebuilt on the source's current sequence number and sent again with backoff), txBAD_SEQ (the sequence
+ * number moved under us: reloaded and rebuilt), DUPLICATE (already held: as good as PENDING); any other
+ * refusal never applied. A send whose answer is lost counts as sent: the outcome poller finds out.
+ */
+import type { Keypair } from '@stellar/stellar-sdk';
+import { DltError, isDltError } from '../../core/errors.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { TxJournal } from '../../store/tx-journal.ts';
+import { buildInvocation, signInvocation, type Invocation, type SignedTx } from './envelope.ts';
+import type { WasmMetrics } from './metrics.ts';
+import type { Clock, ResolvedOptions, Sleep, SubmitTiming } from './options.ts';
+import type { WasmRpc } from './rpc-client.ts';
+import type { Source, SourcePool } from './source-pool.ts';
+import { errorFromSimulation, sendErrorName } from './tx-result.ts';
+
+export interface SenderDeps {
+  readonly rpc: WasmRpc;
+  readonly pool: SourcePool;
+  readonly journal: TxJournal;
+  readonly tradingKey: Keypair;
+  readonly passphrase: string;
+  readonly options: ResolvedOptions;
+  readonly clock: Clock;
+  readonly sleep: Sleep;
+  readonly metrics: WasmMetrics;
+  readonly logger: Logger;
+  readonly onTiming: ((t: SubmitTiming) => void) | undefined;
+}
+
+export interface TxIntent {
+  readonly kind: 'place' | 'cancel' | 'approve';
+  readonly call: Invocation;
+  readonly clientOrderId: bigint | null;
+  /** Log and error context: pair, side, price, quantity, ids. */
+  readonly context: Record<string, unknown>;
+  /** When the command arrived (clock ms), for the place-to-send timing. */
+  readonly startedMs: number;
+}
+
+export type SendResult =
+  | {
+      readonly kind: 'sent';
+      readonly source: Source;
+      readonly signed: SignedTx;
+      /** False when the node's answer was lost: it may not hold the transaction. */
+      readonly acknowledged: boolean;
+    }
+  | { readonly kind: 'refused'; readonly error: DltError; readonly txHash: string | null };
+
+export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: AbortSignal): Promise<SendResult> {
+  const source = await d.pool.acquire(signal);
+  let sentSomething = false;
+  const refuse = (error: DltError, txHash: string | null): SendResult => {
+    d.pool.release(source, sentSomething ? { kind: 'notApplied' } : { kind: 'unused' });
+    return { kind: 'refused', error, txHash };
+  };
+  let simulationMs = 0;
+  let tryAgain = 0;
+  let resyncs = 0;
+  let timed = false;
+  let lastHash: string | null = null;
+  const log = d.logger.child({ ...intent.context, kind: intent.kind, source: source.address });
+  try {
+    for (;;) {
+      if (source.sequence === null) {
+        const account = await d.rpc.account(source.address);
+        if (account === null) {
+          return refuse(new DltError('E_CHAIN_TX_REFUSED', `source account ${source.address} does not exist; create and fund it first`, { details: { source: source.address } }), null);
+        }
+        source.sequence = account.seqNum;
+      }
+      const raw = buildInvocation({
+        source: source.address,
+        sequence: source.sequence,
+        feeStroops: d.options.inclusionFeeStroops,
+        passphrase: d.passphrase,
+        maxTime: Math.floor(d.clock.now() / 1000) + d.options.txTimeoutSeconds,
+        call: intent.call,
+      });
+      const t0 = d.clock.now();
+      const sim = await d.rpc.simulate(raw.toXDR());
+      simulationMs += d.clock.now() - t0;
+      d.metrics.simulation.observe((d.clock.now() - t0) / 1000);
+      if (!sim.ok) return refuse(errorFromSimulation(sim.error, intent.context), lastHash);
+      const signed = await signInvocation({
+        raw,
+        simulation: sim.raw,
+        auth: sim.auth,
+        tradingKey: d.tradingKey,
+        sourceKey: source.key,
+        authValidUntilLedger: sim.latestLedger + d.options.authValidityLedgers,
+        passphrase: d.passphrase,
+      });
+      // Journalled before it can reach the network, so a crash after this line never loses it.
+      d.journal.recordSigned({
+        txHash: signed.hash,
+        chain: 'wasm',
+        wallet: d.tradingKey.publicKey(),
+        source: source.address,
+        sequence: signed.sequence,
+        kind: intent.kind,
+        clientOrderId: intent.clientOrderId,
+        raw: signed.envelope,
+      });
+      lastHash = signed.hash;
+      if (!timed) {
+        timed = true;
+        const toSendMs = d.clock.now() - intent.startedMs;
+        d.metrics.placeToSend.observe({ kind: intent.kind }, toSendMs / 1000);
+        d.onTiming?.({ kind: intent.kind, toSendMs, simulationMs });
+      }
+      let reply;
+      try {
+        reply = await d.rpc.send(signed.envelope);
+      } catch (e) {
+        if (!isDltError(e, 'E_CHAIN_RPC')) throw e;
+        d.journal.mark(signed.hash, 'sent');
+        log.warn({ txHash: signed.hash, err: e.message }, 'no answer to sendTransaction; the outcome poller will find out');
+        return { kind: 'sent', source, signed, acknowledged: false };
+      }
+      if (reply.status === 'PENDING' || reply.status === 'DUPLICATE') {
+        d.journal.mark(signed.hash, 'sent');
+        log.info({ txHash: signed.hash, sequence: signed.sequence.toString() }, 'transaction sent');
+        return { kind: 'sent', source, signed, acknowledged: true };
+      }
+      d.journal.mark(signed.hash, 'dropped');
+      sentSomething = true;
+      if (reply.status === 'TRY_AGAIN_LATER') {
+        d.metrics.tryAgainLater.inc();
+        if (++tryAgain >= d.options.tryAgainLater.maxAttempts) {
+          return refuse(new DltError('E_CHAIN_TX_REFUSED', `node answered TRY_AGAIN_LATER ${tryAgain} times`, { details: { ...intent.context, source: source.address } }), signed.hash);
+        }
+        const delay = Math.min(d.options.tryAgainLater.baseDelayMs * 2 ** (tryAgain - 1), d.options.tryAgainLater.maxDelayMs);
+        log.warn({ txHash: signed.hash, attempt: tryAgain, delayMs: delay }, 'TRY_AGAIN_LATER: rebuilding on the current sequence number after a pause');
+        await d.sleep(delay, signal);
+        d.metrics.sequenceResyncs.inc({ reason: 'try_again_later' });
+        source.sequence = null;
+        continue;
+      }
+      const name = sendErrorName(reply.errorResultXdr);
+      if (name === 'txBAD_SEQ' && resyncs < d.options.maxSequenceResyncs) {
+        resyncs++;
+        d.metrics.sequenceResyncs.inc({ reason: 'bad_seq' });
+        log.warn({ txHash: signed.hash, sequence: signed.sequence.toString() }, 'txBAD_SEQ: reloading the sequence number');
+        source.sequence = null;
+        continue;
+      }
+      if (name === 'txTOO_LATE') {
+        return refuse(new DltError('E_CHAIN_TX_EXPIRED', 'node refused the transaction as too late; it never applied', { details: { ...intent.context, result: name } }), signed.hash);
+      }
+      return refuse(new DltError('E_CHAIN_TX_REFUSED', `node refused the transaction: ${name}`, { details: { ...intent.context, result: name, source: source.address } }), signed.hash);
+    }
+  } catch (e) {
+    const error = isDltError(e) ? e : new DltError('E_CHAIN_RPC', `submission failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    return refuse(error, lastHash);
+  }
+}

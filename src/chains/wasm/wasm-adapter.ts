@@ -1,0 +1,309 @@
+/**
+ * The chain B (Soroban) implementation of `ChainAdapter`. Commands are taken one at a time, in order, and
+ * each is dispatched to the next free source account (a channel account, or the trading account when there
+ * are none), so with N channels up to N transactions are in flight in one ledger while the trading account
+ * authorizes every call as `user`. `submit` resolves once the signed, journalled transaction has been sent;
+ * its outcome follows from `getTransaction`. Nothing here is specific to the sandbox.
+ */
+import { DltError, isDltError } from '../../core/errors.ts';
+import { formatDecimal } from '../../core/decimal.ts';
+import { encodeOrder } from '../../core/encoding/order-codec.ts';
+import { silentLogger, type Logger } from '../../telemetry/logger.ts';
+import { createMetrics } from '../../telemetry/metrics.ts';
+import type {
+  Allowance,
+  Balances,
+  CancelCommand,
+  ChainAdapter,
+  Command,
+  EventCursor,
+  Follower,
+  FollowerNotice,
+  OnChainPairState,
+  Outcome,
+  PairBinding,
+  PlaceCommand,
+  Submission,
+  TokenRole,
+} from '../types.ts';
+import { AllowanceKeeper } from './allowances.ts';
+import { approveCall, cancelCall, placeCall } from './calls.ts';
+import { envelopeInfo } from './envelope.ts';
+import { EventBindings } from './event-decoder.ts';
+import { EventFollower } from './follower.ts';
+import { httpTransport } from './json-rpc.ts';
+import { createWasmMetrics, type WasmMetrics } from './metrics.ts';
+import { resolveOptions, systemClock, systemSleep, type Clock, type ResolvedOptions, type Sleep, type WasmAdapterOptions } from './options.ts';
+import { awaitOutcome, outcomeOfReply, type OutcomeContext, type TrackedTx } from './outcome.ts';
+import { ChainReader } from './reads.ts';
+import { WasmRpc } from './rpc-client.ts';
+import { sendInvocation, type SenderDeps, type TxIntent } from './sender.ts';
+import { SourcePool } from './source-pool.ts';
+
+function refused(error: DltError, txHash: string | null = null): Submission {
+  return { txHash, outcome: Promise.resolve({ kind: 'rejected', txHash, error, included: false }) };
+}
+
+export class WasmChainAdapter implements ChainAdapter {
+  readonly chain = 'wasm' as const;
+  readonly wallet: string;
+  readonly metrics: WasmMetrics;
+  readonly #o: WasmAdapterOptions;
+  readonly #r: ResolvedOptions;
+  readonly #rpc: WasmRpc;
+  readonly #pool: SourcePool;
+  readonly #logger: Logger;
+  readonly #clock: Clock;
+  readonly #sleep: Sleep;
+  readonly #reader: ChainReader;
+  readonly #keeper: AllowanceKeeper;
+  readonly #closing = new AbortController();
+  readonly #followers = new Set<EventFollower>();
+  readonly #pending = new Set<Promise<Outcome>>();
+  #lane: Promise<unknown> = Promise.resolve();
+
+  constructor(o: WasmAdapterOptions) {
+    this.#o = o;
+    this.#r = resolveOptions(o);
+    this.wallet = o.tradingKey.publicKey();
+    this.metrics = createWasmMetrics(o.metrics ?? createMetrics());
+    this.#logger = (o.logger ?? silentLogger()).child({ chain: 'wasm', wallet: this.wallet });
+    this.#clock = o.clock ?? systemClock;
+    this.#sleep = o.sleep ?? systemSleep;
+    this.#rpc = new WasmRpc(o.transport ?? httpTransport(o.rpcUrl, { timeoutMs: this.#r.rpcTimeoutMs }), this.metrics);
+    const channels = o.channelKeys ?? [];
+    this.#pool = new SourcePool(channels.length > 0 ? channels : [o.tradingKey], this.#clock, this.#sleep);
+    this.#reader = new ChainReader(this.#rpc, this.wallet, o.networkPassphrase, this.#logger);
+    this.#keeper = new AllowanceKeeper({
+      reader: this.#reader,
+      state: o.state,
+      wallet: this.wallet,
+      options: this.#r.approvals,
+      logger: this.#logger,
+      latestLedger: async () => this.#rpc.lastSeenLedger || (await this.#rpc.latestLedger()).sequence,
+      approve: (pair, role, amount, expiration) => this.#approve(pair, role, amount, expiration),
+    });
+  }
+
+  /** Source accounts in use: the channels, or the trading account alone. */
+  get sources(): readonly string[] {
+    return this.#pool.sources.map((s) => s.address);
+  }
+
+  readPairState(pair: PairBinding): Promise<OnChainPairState> {
+    return this.#reader.pairState(pair);
+  }
+
+  async readBalances(pair: PairBinding): Promise<Balances> {
+    const [base, quote, native] = await Promise.all([this.#reader.tokenBalance(pair.baseToken), this.#reader.tokenBalance(pair.quoteToken), this.#reader.native()]);
+    return { base, quote, native };
+  }
+
+  async readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance> {
+    const amount = await this.#reader.allowance(token === 'base' ? pair.baseToken : pair.quoteToken, pair.orderBook);
+    return { amount, expiresAtLedger: this.#keeper.recordedExpiry(pair, token) };
+  }
+
+  ensureReady(pair: PairBinding): Promise<void> {
+    return this.#reader.checkTrustlines(pair);
+  }
+
+  ensureAllowance(pair: PairBinding, token: TokenRole, amount: bigint): Promise<Submission | null> {
+    return this.#inLane(() => this.#keeper.ensure(pair, token, amount));
+  }
+
+  submit(command: Command): Promise<Submission> {
+    const startedMs = this.#clock.now();
+    return this.#inLane(() => (command.kind === 'place' ? this.#place(command, startedMs) : this.#cancel(command, startedMs)));
+  }
+
+  /** Commands run one after another, in the order they were given. */
+  #inLane<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#lane.then(() => {
+      if (this.#closing.signal.aborted) throw new DltError('E_CHAIN_RPC', 'the chain B adapter is closed', { details: { kind: 'transport' } });
+      return work();
+    });
+    this.#lane = run.catch(() => undefined);
+    return run;
+  }
+
+  async #place(c: PlaceCommand, startedMs: number): Promise<Submission> {
+    const context = {
+      pair: c.pair.pairId,
+      side: c.terms.side,
+      price: formatDecimal(c.terms.price),
+      quantity: formatDecimal(c.terms.quantity),
+      clientOrderId: c.clientOrderId.toString(),
+    };
+    if (c.pair.chain !== 'wasm') return this.#refuse('place', new DltError('E_USAGE', `pair ${c.pair.pairId} is not a chain B pair`, { details: context }));
+    let call;
+    try {
+      call = placeCall(c.pair.orderBook, this.wallet, encodeOrder('wasm', c.terms, c.pair.rules.scales, c.clientOrderId, c.reporting));
+    } catch (e) {
+      if (!isDltError(e)) throw e;
+      return this.#refuse('place', e, context);
+    }
+    const intent: TxIntent = { kind: 'place', call, clientOrderId: c.clientOrderId, context, startedMs };
+    for (let attempt = 0; ; attempt++) {
+      const blocked = await this.#keeper.prepare(c.pair, c.approval);
+      if (blocked !== null) return this.#refuse('place', blocked, context);
+      const submission = await this.#send(intent, c.pair, null);
+      if (submission.txHash === null && attempt === 0) {
+        // Refused by simulation: if for the allowance, the estimate was wrong; read it again and retry once.
+        const early = await submission.outcome;
+        if (early.kind === 'rejected' && early.error.code === 'E_VENUE_INSUFFICIENT_ALLOWANCE') {
+          this.#keeper.invalidate(c.pair, c.approval.token);
+          continue;
+        }
+      }
+      if (submission.txHash !== null) this.#keeper.consumed(c.pair, c.approval.token, c.approval.amount);
+      return submission;
+    }
+  }
+
+  #cancel(c: CancelCommand, startedMs: number): Promise<Submission> {
+    const context = { pair: c.pair.pairId, side: c.side, orderId: c.orderId.toString() };
+    if (c.pair.chain !== 'wasm') return Promise.resolve(this.#refuse('cancel', new DltError('E_USAGE', `pair ${c.pair.pairId} is not a chain B pair`, { details: context })));
+    return this.#send({ kind: 'cancel', call: cancelCall(c.pair.orderBook, this.wallet, c.side, c.orderId), clientOrderId: null, context, startedMs }, c.pair, c.orderId);
+  }
+
+  #approve(pair: PairBinding, role: TokenRole, amount: bigint, expirationLedger: number): Promise<Submission> {
+    const token = role === 'base' ? pair.baseToken : pair.quoteToken;
+    const context = { pair: pair.pairId, tokenRole: role, amount: amount.toString(), expirationLedger };
+    return this.#send({ kind: 'approve', call: approveCall(token, this.wallet, pair.orderBook, amount, expirationLedger), clientOrderId: null, context, startedMs: this.#clock.now() }, pair, null);
+  }
+
+  #refuse(kind: string, error: DltError, context: Record<string, unknown> = {}): Submission {
+    this.metrics.submissions.inc({ kind, outcome: 'refused' });
+    this.#logger.warn({ ...context, kind, code: error.code, err: error.message }, 'command refused before signing');
+    return refused(error);
+  }
+
+  #senderDeps(): SenderDeps {
+    return {
+      rpc: this.#rpc,
+      pool: this.#pool,
+      journal: this.#o.journal,
+      tradingKey: this.#o.tradingKey,
+      passphrase: this.#o.networkPassphrase,
+      options: this.#r,
+      clock: this.#clock,
+      sleep: this.#sleep,
+      metrics: this.metrics,
+      logger: this.#logger,
+      onTiming: this.#o.onSubmitTiming,
+    };
+  }
+
+  #outcomeContext(): OutcomeContext {
+    return {
+      rpc: this.#rpc,
+      journal: this.#o.journal,
+      metrics: this.metrics,
+      logger: this.#logger,
+      clock: this.#clock,
+      sleep: this.#sleep,
+      pollIntervalMs: this.#r.pollIntervalMs,
+      graceMs: this.#r.outcomeGraceMs,
+      signal: this.#closing.signal,
+    };
+  }
+
+  async #send(intent: TxIntent, pair: PairBinding, orderId: bigint | null): Promise<Submission> {
+    const res = await sendInvocation(this.#senderDeps(), intent, this.#closing.signal);
+    if (res.kind === 'refused') {
+      this.metrics.submissions.inc({ kind: intent.kind, outcome: 'refused' });
+      this.#logger.warn({ ...intent.context, kind: intent.kind, txHash: res.txHash, code: res.error.code, err: res.error.message }, 'command refused');
+      return refused(res.error, res.txHash);
+    }
+    const { signed, source } = res;
+    const tracked: TrackedTx = {
+      hash: signed.hash,
+      envelope: signed.envelope,
+      maxTime: signed.maxTime,
+      pair,
+      bindings: new EventBindings(this.wallet, [pair]),
+      kind: intent.kind,
+      orderId,
+      context: intent.context,
+    };
+    const outcome = awaitOutcome(this.#outcomeContext(), tracked, res.acknowledged)
+      .catch((e: unknown): Outcome => ({ kind: 'unknown', txHash: signed.hash, reason: e instanceof Error ? e.message : String(e) }))
+      .then((o) => {
+        if (o.kind === 'unknown') this.#pool.release(source, { kind: 'unknown', restUntilMs: Number(signed.maxTime) * 1000 + this.#r.outcomeGraceMs });
+        else if (o.kind === 'accepted' || o.included) this.#pool.release(source, { kind: 'included', sequence: signed.sequence });
+        else {
+          this.metrics.sequenceResyncs.inc({ reason: 'not_applied' });
+          this.#pool.release(source, { kind: 'notApplied' });
+        }
+        this.#logOutcome(intent, o);
+        return o;
+      });
+    this.#pending.add(outcome);
+    void outcome.finally(() => this.#pending.delete(outcome));
+    return { txHash: signed.hash, outcome };
+  }
+
+  #logOutcome(intent: TxIntent, o: Outcome): void {
+    this.metrics.submissions.inc({ kind: intent.kind, outcome: o.kind });
+    const base = { ...intent.context, kind: intent.kind, txHash: o.txHash, outcome: o.kind };
+    if (o.kind === 'accepted') this.#logger.info({ ...base, orderId: o.orderId?.toString() ?? null, ledger: o.height.toString(), events: o.events.length }, 'transaction included');
+    else if (o.kind === 'rejected') this.#logger.warn({ ...base, included: o.included, code: o.error.code, err: o.error.message }, 'transaction rejected');
+    else this.#logger.warn({ ...base, reason: o.reason }, 'transaction outcome unknown');
+  }
+
+  /**
+   * The fate of a transaction sent earlier, by this process or one before it: asked of the node; if the node
+   * does not know it and it can still apply, the journal's envelope is sent again, byte for byte.
+   */
+  async settle(txHash: string, pair: PairBinding): Promise<Outcome> {
+    const record = this.#o.journal.get(txHash);
+    const info = record === undefined ? null : envelopeInfo(record.raw, this.#o.networkPassphrase);
+    const tracked: TrackedTx = {
+      hash: txHash,
+      envelope: record?.raw ?? '',
+      maxTime: info?.maxTime ?? 0n,
+      pair,
+      bindings: new EventBindings(this.wallet, [pair]),
+      kind: record?.kind ?? 'place',
+      orderId: null,
+      context: { pair: pair.pairId, clientOrderId: record?.clientOrderId?.toString() ?? null, settling: true },
+    };
+    try {
+      const reply = await this.#rpc.transaction(txHash);
+      if (reply.status !== 'NOT_FOUND') {
+        this.#o.journal.mark(txHash, reply.status === 'SUCCESS' ? 'included' : 'failed');
+        return outcomeOfReply(reply, tracked, this.metrics, this.#logger);
+      }
+    } catch (e) {
+      if (!isDltError(e)) throw e;
+      return { kind: 'unknown', txHash, reason: `the node could not be asked: ${e.message}` };
+    }
+    if (record === undefined || info === null) return { kind: 'unknown', txHash, reason: 'the node does not know the transaction and the journal has no envelope for it' };
+    return awaitOutcome(this.#outcomeContext(), tracked, false);
+  }
+
+  follow(pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (notice: FollowerNotice) => Promise<void>): Follower {
+    const follower = new EventFollower(
+      { rpc: this.#rpc, metrics: this.metrics, logger: this.#logger, sleep: this.#sleep, options: this.#r.follower, wallet: this.wallet },
+      pairs,
+      from,
+      onNotice,
+    );
+    this.#followers.add(follower);
+    return {
+      stop: async () => {
+        this.#followers.delete(follower);
+        await follower.stop();
+      },
+    };
+  }
+
+  /** Stops following and polling; outcomes still open settle as `unknown` (`settle` finds them later). */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    await Promise.all([...this.#followers].map((f) => f.stop()));
+    this.#followers.clear();
+    await Promise.allSettled([...this.#pending]);
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The venue API's one port: REST under `/api/v1`, the WebSocket channel at `/ws` (upgrade), and the sandbox's
+ * control endpoints under `/sandbox/` (handled by the composition, never under `/api/v1`). Every error is an
+ * AppError body; a handler that throws something unexpected answers 500, never crashes the server.
+ * Injected REST faults (429, 5xx, slow answers) apply to `/api/v1` only.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LOOPBACK } from '../net.ts';
+import type { RestFaults } from './faults.ts';
+import { appErrorBody, HttpError } from './http-error.ts';
+import { routeApi, type ApiContext } from './rest-routes.ts';
+import type { MarketDataServer } from './ws-server.ts';
+
+export const API_PREFIX = '/api/v1';
+export const CONTROL_PREFIX = '/sandbox';
+export const WS_PATH = '/ws';
+const MAX_BODY = 64 * 1024;
+
+export interface ControlRequest {
+  readonly method: string;
+  /** Path below `/sandbox`, e.g. `/clock/advance`. */
+  readonly path: string;
+  readonly params: URLSearchParams;
+  /** Parsed JSON body; undefined when there is none. */
+  readonly body: unknown;
+}
+
+export type ControlHandler = (req: ControlRequest) => Promise<unknown>;
+
+export interface ApiServerOptions {
+  readonly port: number;
+  readonly context: ApiContext;
+  readonly faults: RestFaults;
+  readonly ws: MarketDataServer;
+  readonly control?: ControlHandler;
+  /** Reports handler failures that became a 500. */
+  readonly onError?: (error: unknown, path: string) => void;
+}
+
+export interface ApiServer {
+  readonly port: number;
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) reject(new HttpError(413, `request body is larger than ${MAX_BODY} bytes`));
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new HttpError(400, 'request body is not JSON');
+  }
+}
+
+export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
+  const fail = (res: ServerResponse, e: unknown, path: string) => {
+    if (e instanceof HttpError) return sendJson(res, e.status, appErrorBody(e.status, e.message, path, o.context.nowMs(), e.details), e.headers);
+    o.onError?.(e, path);
+    sendJson(res, 500, appErrorBody(500, 'internal error', path, o.context.nowMs(), [e instanceof Error ? e.message : String(e)]));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const path = url.pathname;
+    try {
+      if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
+        const below = path.slice(API_PREFIX.length) || '/';
+        const fault = o.faults.decide(below);
+        if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
+        if (fault.status !== undefined) throw new HttpError(fault.status, `injected fault: HTTP ${fault.status}`, [], fault.headers);
+        const body = routeApi({ method: req.method ?? 'GET', path: below, params: url.searchParams, authorization: req.headers.authorization }, o.context);
+        return sendJson(res, 200, body);
+      }
+      if ((path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) && o.control !== undefined) {
+        const body = parseJsonBody(await readBody(req));
+        const answer = await o.control({ method: req.method ?? 'GET', path: path.slice(CONTROL_PREFIX.length) || '/', params: url.searchParams, body });
+        return sendJson(res, 200, answer ?? { ok: true });
+      }
+      if (path === '/' && req.method === 'GET') {
+        return sendJson(res, 200, { rest: API_PREFIX, websocket: WS_PATH, control: `${CONTROL_PREFIX}/` });
+      }
+      throw new HttpError(404, `No resource ${path}`);
+    } catch (e) {
+      fail(res, e, path);
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => fail(res, e, req.url ?? '/'));
+  });
+  server.on('upgrade', (req, socket, head) => {
+    const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
+    if (path !== WS_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
+    o.ws.handleUpgrade(req, socket, head);
+  });
+  server.on('clientError', (_e, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, LOOPBACK, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    origin: `http://${LOOPBACK}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * One pair's market as the venue's back end sees it: order book events (already decoded from either chain
+ * into the matching engine's `BookEvent` shape) are applied in chain order to the resting orders and the
+ * trade log, and every change is reported to the listeners (REST order lists, WebSocket, scheduler).
+ * Events of one submission arrive together (`OrderReceived` first), so the last `OrderReceived` of the book
+ * describes the order a following `NewBuyOrder` / trade event speaks of.
+ */
+import { EXECUTION_CONDITION_BY_CODE, ORDER_TYPE_BY_CODE, type Side } from '../../core/order-terms.ts';
+import type { BookEvent } from '../matching/types.ts';
+import { PairBook, type RestingOrderView } from './pair-book.ts';
+import { TradeLog, type TradeRecord } from './trades.ts';
+
+export interface MarketListener {
+  /** The resting orders changed (any side). */
+  book?(pairId: string): void;
+  /** A resting order was placed or partly filled. */
+  orderChanged?(order: RestingOrderView): void;
+  /** A resting order is gone (filled, cancelled). */
+  orderClosed?(order: RestingOrderView): void;
+  trade?(pairId: string, trade: TradeRecord): void;
+  /** An order was rejected by a volatility control (reasons 3 to 6): the book has halted itself. */
+  volatility?(pairId: string, reason: number): void;
+}
+
+interface Received {
+  readonly orderId: bigint;
+  readonly wallet: string;
+  readonly side: Side;
+  readonly quantity: bigint;
+  readonly orderType: 'limit' | 'market';
+  readonly condition: 'standard' | 'ioc' | 'boc' | 'fok';
+  readonly atMs: number;
+}
+
+const VOLATILITY_REASONS = new Set([3, 4, 5, 6]);
+
+export class PairMarket {
+  readonly pairId: string;
+  readonly book = new PairBook();
+  readonly trades: TradeLog;
+  /** Events applied, for diagnostics and tests. */
+  eventCount = 0;
+  #received: Received | undefined;
+  readonly #listeners: MarketListener[] = [];
+
+  constructor(pairId: string, retentionMs?: number) {
+    this.pairId = pairId;
+    this.trades = new TradeLog(retentionMs);
+  }
+
+  listen(listener: MarketListener): void {
+    this.#listeners.push(listener);
+  }
+
+  /** The last execution price seen (raw), if any trade happened. */
+  get lastPrice(): bigint | undefined {
+    return this.trades.last()?.price;
+  }
+
+  apply(e: BookEvent, atMs: number): void {
+    this.eventCount++;
+    switch (e.type) {
+      case 'OrderReceived':
+        this.#received = {
+          orderId: e.orderId,
+          wallet: e.client,
+          side: e.side === 1 ? 'buy' : 'sell',
+          quantity: e.quantity,
+          orderType: ORDER_TYPE_BY_CODE.get(e.orderType) ?? 'limit',
+          condition: EXECUTION_CONDITION_BY_CODE.get(e.executionCondition) ?? 'standard',
+          atMs,
+        };
+        return;
+      case 'NewBuyOrder':
+      case 'NewSellOrder': {
+        const r = this.#received?.orderId === e.orderId ? this.#received : undefined;
+        const order: RestingOrderView = {
+          pairId: this.pairId,
+          orderId: e.orderId,
+          wallet: e.client,
+          side: e.type === 'NewBuyOrder' ? 'buy' : 'sell',
+          price: e.price,
+          quantity: r?.quantity ?? e.quantity,
+          remaining: e.quantity,
+          orderType: r?.orderType ?? 'limit',
+          condition: r?.condition ?? 'standard',
+          placedAtMs: r?.atMs ?? atMs,
+        };
+        this.book.rest(order);
+        this.#emit((l) => l.orderChanged?.(order));
+        this.#emit((l) => l.book?.(this.pairId));
+        return;
+      }
+      case 'NewBuyInitiatedTrade':
+      case 'NewSellInitiatedTrade': {
+        const takerSide: Side = e.type === 'NewBuyInitiatedTrade' ? 'buy' : 'sell';
+        for (const f of this.book.fill(takerSide, e.quantity)) {
+          if (f.order.remaining === 0n) this.#emit((l) => l.orderClosed?.(f.order));
+          else this.#emit((l) => l.orderChanged?.(f.order));
+        }
+        const trade: TradeRecord = { atMs, price: e.price, quantity: e.quantity, takerSide, takerOrderId: e.orderId };
+        this.trades.add(trade);
+        this.#emit((l) => l.trade?.(this.pairId, trade));
+        this.#emit((l) => l.book?.(this.pairId));
+        return;
+      }
+      case 'CancelOrder': {
+        const gone = this.book.remove(e.orderId);
+        if (gone === undefined) return;
+        this.#emit((l) => l.orderClosed?.(gone));
+        this.#emit((l) => l.book?.(this.pairId));
+        return;
+      }
+      case 'OrderRejected':
+        if (VOLATILITY_REASONS.has(e.reason)) this.#emit((l) => l.volatility?.(this.pairId, e.reason));
+        return;
+    }
+  }
+
+  #emit(fn: (l: MarketListener) => void): void {
+    for (const l of this.#listeners) fn(l);
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The ten REST endpoints under `/api/v1`, as pure request -> response functions over the venue state. The
+ * server (http-server.ts) adds faults, timing and the AppError rendering of every thrown HttpError.
+ */
+import { badRequest, HttpError, notFound } from './http-error.ts';
+import { instrumentDetail, instrumentId, instrumentSummary, type InstrumentSource } from './instruments.ts';
+import { parseInstant, parseInstrumentFilter, parseInterval, parseLimit, parseNonNegativeInteger, parseBoolean, pathSegment } from './query.ts';
+import { ohlcPoint, orderBook, orderRecord, pairRecord, priceLevels, tradeInfo } from './render.ts';
+import { walletKey, type VenuePair, type VenueState } from './venue-state.ts';
+
+export interface ApiRequest {
+  readonly method: string;
+  /** Path below `/api/v1`. */
+  readonly path: string;
+  readonly params: URLSearchParams;
+  readonly authorization: string | undefined;
+}
+
+export interface ApiContext {
+  readonly state: VenueState;
+  readonly accessToken: string;
+  nowMs(): number;
+}
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const WASM_ACCOUNT = /^G[A-Z2-7]{55}$/;
+const MAX_OHLC_POINTS = 1000;
+
+function instrumentSources(state: VenueState): InstrumentSource[] {
+  const seen = new Map<string, InstrumentSource>();
+  for (const p of state.activePairs()) {
+    const base = p.record.baseTokenData;
+    if (base === undefined || seen.has(base.symbol)) continue;
+    seen.set(base.symbol, {
+      seed: p.instrument,
+      symbol: base.symbol,
+      isin: base.isin ?? '',
+      dti: base.dti ?? '',
+      blockChain: p.record.blockChain ?? '',
+      tokenAddress: p.addresses.base.hex,
+      referencePrice: p.status.staticReferencePrice.toFixed(),
+    });
+  }
+  return [...seen.values()];
+}
+
+function requireBearer(req: ApiRequest, ctx: ApiContext): void {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.authorization ?? '');
+  if (m === null || m[1] !== ctx.accessToken) {
+    throw new HttpError(401, req.authorization === undefined ? 'Full authentication is required' : 'The bearer token is not valid', [], {
+      'www-authenticate': 'Bearer',
+    });
+  }
+}
+
+function pairOr404(ctx: ApiContext, rawId: string): VenuePair {
+  const id = pathSegment(rawId, 'trading pair id');
+  const p = ctx.state.pair(id);
+  if (p === undefined || !ctx.state.activePairs().includes(p)) throw notFound(`No trading pair with id ${id}`);
+  return p;
+}
+
+function ordersBody(ctx: ApiContext, filter: (wallet: string) => boolean): Record<string, unknown> {
+  const orders = ctx.state.orders.list((o) => filter(o.wallet));
+  const items = orders.flatMap((o) => {
+    const p = ctx.state.pair(o.pairId);
+    return p === undefined ? [] : [orderRecord(p, o)];
+  });
+  return { orders: items, total_count: items.length };
+}
+
+function tradingPairList(req: ApiRequest, ctx: ApiContext): Record<string, unknown> {
+  // The test environment ignores limit and returns every active pair in one page; the values are still checked.
+  parseNonNegativeInteger(req.params, 'limit');
+  parseNonNegativeInteger(req.params, 'offset');
+  parseBoolean(req.params, 'count');
+  const cursor = req.params.get('cursor');
+  if (cursor !== null && cursor !== '') throw badRequest(`cursor ${JSON.stringify(cursor)} was not issued by this API`);
+  const items = ctx.state.activePairs().map(pairRecord);
+  return { items, total_count: items.length };
+}
+
+function ohlc(req: ApiRequest, ctx: ApiContext, p: VenuePair): Record<string, unknown> {
+  const interval = parseInterval(req.params);
+  const now = ctx.nowMs();
+  const to = parseInstant(req.params, 'to') ?? now + 1;
+  const from = parseInstant(req.params, 'from') ?? to - interval.ms * 500;
+  if (from >= to) throw badRequest('from must be before to');
+  const limit = parseLimit(req.params, 'limit', MAX_OHLC_POINTS) ?? MAX_OHLC_POINTS;
+  const items = p.market.trades.candles(interval.ms, from, to, limit).map((c) => ohlcPoint(p, c));
+  return { tradingPairId: p.id, interval: interval.name, items };
+}
+
+/** Answers one API request; throws HttpError for every refusal. */
+export function routeApi(req: ApiRequest, ctx: ApiContext): unknown {
+  if (req.method !== 'GET') throw new HttpError(405, `${req.method} is not allowed; the venue API is read-only`, [], { allow: 'GET' });
+  const seg = req.path.split('/').slice(1);
+  const [head, id, tail, ...rest] = seg;
+  if (rest.length > 0) throw notFound(`No resource ${req.path}`);
+  switch (head) {
+    case 'financialinstruments': {
+      const sources = instrumentSources(ctx.state);
+      if (id === undefined) {
+        const f = parseInstrumentFilter(req.params);
+        return sources
+          .filter((s) => (f.primaryMarket === undefined || s.seed.primaryMarket === f.primaryMarket) && (f.secondaryMarket === undefined || f.secondaryMarket))
+          .map(instrumentSummary);
+      }
+      if (tail !== undefined) break;
+      const wanted = pathSegment(id, 'instrument id');
+      const src = sources.find((s) => instrumentId(s.symbol) === wanted || s.isin === wanted);
+      if (src === undefined) throw notFound(`No financial instrument with id ${wanted}`);
+      return instrumentDetail(src);
+    }
+    case 'tradingpairs': {
+      if (id === undefined) return tradingPairList(req, ctx);
+      const p = pairOr404(ctx, id);
+      switch (tail) {
+        case undefined:
+          return pairRecord(p);
+        case 'ohlc':
+          return ohlc(req, ctx, p);
+        case 'tradeinfo':
+          return tradeInfo(p, ctx.nowMs());
+        case 'pricelevels':
+          return priceLevels(p, parseLimit(req.params));
+        case 'orderbook':
+          return orderBook(p, parseLimit(req.params));
+        default:
+          break;
+      }
+      break;
+    }
+    case 'participants': {
+      if (id === undefined || tail !== 'orders') break;
+      requireBearer(req, ctx);
+      const participant = pathSegment(id, 'participant id');
+      if (participant !== ctx.state.participantId) throw notFound(`No participant ${participant} for this token`);
+      return ordersBody(ctx, (w) => ctx.state.ownsWallet(w));
+    }
+    case 'wallets': {
+      if (id === undefined || tail !== 'orders') break;
+      requireBearer(req, ctx);
+      const address = pathSegment(id, 'wallet address');
+      if (!EVM_ADDRESS.test(address) && !WASM_ACCOUNT.test(address)) {
+        throw badRequest(`wallet address ${JSON.stringify(address)} is neither a chain A address (0x and 40 hex digits) nor a chain B account (G...)`);
+      }
+      if (!ctx.state.ownsWallet(address)) throw notFound(`No wallet ${address} of this participant`);
+      const key = walletKey(address);
+      return ordersBody(ctx, (w) => walletKey(w) === key);
+    }
+    default:
+      break;
+  }
+  throw notFound(`No resource ${req.path}`);
+}

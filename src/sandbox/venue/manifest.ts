@@ -1,0 +1,112 @@
+/**
+ * The manifest a running sandbox writes (`.sandbox/manifest.json` by default): where everything is and how
+ * to get in (URLs, API key, bearer token, participant id, chain id, network passphrase), every pair with
+ * its id, symbols and contract addresses (chain B in both forms), and every test wallet with its throwaway
+ * key and starting balances; `marketMaker` marks the one market-maker wallet per chain. The bot resolves
+ * its pairs from here by chain, base symbol and quote symbol. Removed again when the sandbox stops.
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { VenuePair } from '../api/venue-state.ts';
+import type { ChannelAccount, SandboxWallet } from './deploy.ts';
+
+export const MANIFEST_VERSION = 1;
+
+export interface ManifestInput {
+  readonly startedAt: string;
+  readonly pid: number;
+  readonly apiOrigin: string;
+  readonly apiKey: string;
+  readonly accessToken: string;
+  readonly participantId: string;
+  readonly dateHeader: string;
+  readonly evm: { readonly rpcUrl: string; readonly chainId: number; readonly registry: string; readonly commissionWallet: string; readonly blockTimeMs: number };
+  readonly wasm: {
+    readonly rpcUrl: string;
+    readonly friendbotUrl: string;
+    readonly networkPassphrase: string;
+    readonly registry: { readonly hex: string; readonly strkey: string };
+    readonly ledgerIntervalMs: number;
+  };
+  readonly trading: { readonly mode: string; readonly clock: string };
+  readonly pairs: readonly VenuePair[];
+  readonly wallets: readonly SandboxWallet[];
+  readonly channelAccounts: readonly ChannelAccount[];
+  readonly flowEnabled: boolean;
+}
+
+export type Manifest = ReturnType<typeof buildManifest>;
+
+export function buildManifest(m: ManifestInput) {
+  const host = new URL(m.apiOrigin).host;
+  return {
+    version: MANIFEST_VERSION,
+    startedAt: m.startedAt,
+    pid: m.pid,
+    venue: {
+      restUrl: `${m.apiOrigin}/api/v1`,
+      wsUrl: `ws://${host}/ws`,
+      wsHost: host,
+      controlUrl: `${m.apiOrigin}/sandbox`,
+      apiKey: m.apiKey,
+      accessToken: m.accessToken,
+      participantId: m.participantId,
+      dateHeader: m.dateHeader,
+    },
+    chains: {
+      evm: { rpcUrl: m.evm.rpcUrl, chainId: m.evm.chainId, registry: m.evm.registry, commissionWallet: m.evm.commissionWallet, blockTimeMs: m.evm.blockTimeMs },
+      wasm: {
+        rpcUrl: m.wasm.rpcUrl,
+        friendbotUrl: m.wasm.friendbotUrl,
+        networkPassphrase: m.wasm.networkPassphrase,
+        registry: m.wasm.registry,
+        ledgerIntervalMs: m.wasm.ledgerIntervalMs,
+      },
+    },
+    trading: { ...m.trading, flow: m.flowEnabled },
+    pairs: m.pairs.map((p) => ({
+      id: p.id,
+      symbol: p.symbol,
+      chain: p.chain,
+      blockChain: p.record.blockChain,
+      baseSymbol: p.record.baseTokenData?.symbol,
+      quoteSymbol: p.record.quoteTokenSymbol,
+      prefunded: p.prefunded,
+      orderBook: p.addresses.orderBook,
+      baseToken: p.addresses.base,
+      quoteToken: p.addresses.quote,
+    })),
+    wallets: m.wallets
+      .filter((w) => w.role === 'participant')
+      .map((w) => ({
+        name: w.name,
+        chain: w.chain,
+        address: w.address,
+        key: w.key,
+        marketMaker: w.marketMaker,
+        participantId: m.participantId,
+        pairIds: w.pairIds,
+        balances: w.balances,
+        ...(w.chain === 'wasm' && w.marketMaker ? { channelAccounts: m.channelAccounts } : {}),
+      })),
+    simulatedTraders: m.wallets.filter((w) => w.role === 'flow').map((w) => ({ name: w.name, chain: w.chain, address: w.address })),
+  };
+}
+
+/** Writes atomically, so a reader never sees half a manifest. */
+export function writeManifest(path: string, manifest: Manifest): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(tmp, path);
+}
+
+/** Removes the manifest if it is still this sandbox's (another one may have written it since). */
+export function removeManifest(path: string, manifest: Manifest): void {
+  try {
+    const current = JSON.parse(readFileSync(path, 'utf8')) as { startedAt?: unknown; pid?: unknown; venue?: { restUrl?: unknown } };
+    if (current.startedAt === manifest.startedAt && current.pid === manifest.pid && current.venue?.restUrl === manifest.venue.restUrl) rmSync(path, { force: true });
+  } catch {
+    // Already gone or unreadable: nothing of ours to remove.
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The sandbox's settings: every port, interval and switch, with defaults, from a YAML file
+ * (`config/sandbox.yaml`), command-line flags or the caller of `startSandbox`. Unknown keys are refused and
+ * every problem is reported at once. Port 0 means "any free port" (tests).
+ */
+import { Networks } from '@stellar/stellar-sdk';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { DltError } from '../../core/errors.ts';
+
+const port = z.number().int().min(0).max(65535);
+const ms = (d: number) => z.number().int().min(0).default(d);
+const positiveMs = (d: number) => z.number().int().min(1).default(d);
+
+export const sandboxConfigSchema = z.strictObject({
+  ports: z
+    .strictObject({
+      api: port.default(8080).describe('REST (/api/v1), WebSocket (/ws) and control (/sandbox/)'),
+      evm: port.default(8545).describe('Chain A JSON-RPC'),
+      wasm: port.default(8000).describe('Chain B JSON-RPC (/rpc) and friendbot'),
+    })
+    .prefault({}),
+  evm: z.strictObject({ blockTimeMs: positiveMs(2000).describe('Chain A interval mining') }).prefault({}),
+  wasm: z
+    .strictObject({
+      ledgerIntervalMs: ms(5000).describe('Chain B ledger close interval; 0 closes only on request'),
+      networkPassphrase: z.string().min(1).default(Networks.STANDALONE),
+    })
+    .prefault({}),
+  api: z
+    .strictObject({
+      apiKey: z.string().min(8).max(255).optional().describe('WebSocket x-api-key; default random per start'),
+      accessToken: z.string().min(8).max(255).optional().describe('REST bearer token; default random per start'),
+      participantId: z.string().min(1).max(255).default('P-SANDBOX-0001'),
+      dateHeader: z.string().regex(/^x-[a-z0-9-]+-date$/).default('x-venue-date'),
+      dateToleranceMs: positiveMs(300_000),
+      orderLagMs: ms(1000).describe('Participant and wallet order lists lag the chain by this much'),
+      wsCoalesceMs: ms(100),
+      wsSnapshotIntervalMs: positiveMs(5000),
+      wsDepth: z.number().int().min(1).max(1000).default(50),
+    })
+    .prefault({}),
+  indexer: z.strictObject({ pollMs: positiveMs(200), maxBlockRange: z.number().int().min(1).max(10_000).default(500) }).prefault({}),
+  trading: z
+    .strictObject({
+      mode: z.enum(['always-open', 'calendar']).default('always-open'),
+      holidays: z.array(z.iso.date()).default([]),
+      open: z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/).default('08:00'),
+      close: z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/).default('17:00'),
+      clearingDelayMinutes: z.number().int().min(0).max(600).default(5),
+      firstHaltPauseMs: positiveMs(330_000),
+      secondHaltPauseMs: positiveMs(930_000),
+      resumeCutoffMs: ms(1_800_000),
+      tickMs: positiveMs(250),
+    })
+    .prefault({}),
+  clock: z
+    .strictObject({
+      mode: z.enum(['real', 'accelerated', 'manual']).default('real'),
+      speed: z.number().positive().max(1_000_000).default(60),
+      start: z.iso.datetime({ offset: true }).optional().describe('Sandbox time at start; default now'),
+    })
+    .prefault({}),
+  flow: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      seed: z.number().int().min(0).max(4_294_967_295).default(1),
+      volatility: z.number().min(0).max(1).default(0.02).describe('Fair value: relative standard deviation per sqrt(hour)'),
+      takerIntervalMs: positiveMs(8000),
+      makerTickMs: positiveMs(2000),
+      levels: z.number().int().min(1).max(10).default(3),
+      spreadBps: z.number().int().min(1).max(2000).default(60),
+      stepBps: z.number().int().min(1).max(1000).default(25),
+    })
+    .prefault({}),
+  manifest: z.union([z.string().min(1), z.literal(false)]).optional().describe('Manifest path; false writes none'),
+});
+
+export type SandboxConfigInput = z.input<typeof sandboxConfigSchema>;
+export type SandboxConfig = z.output<typeof sandboxConfigSchema>;
+
+/** Validates a settings object; every problem in one error. */
+export function parseSandboxConfig(input: unknown, where = 'sandbox settings'): SandboxConfig {
+  const r = sandboxConfigSchema.safeParse(input ?? {});
+  if (!r.success) {
+    const problems = r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new DltError('E_CONFIG_INVALID', `${where} has problems:\n  ${problems.join('\n  ')}`, { details: { problems } });
+  }
+  return r.data;
+}
+
+/** The YAML text of a settings file, as an object (not yet validated). */
+export function readSandboxYaml(text: string, where: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = parseYaml(text);
+  } catch (e) {
+    throw new DltError('E_CONFIG_READ', `${where}: not valid YAML (${(e as Error).message})`, { cause: e, details: { path: where } });
+  }
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw new DltError('E_CONFIG_READ', `${where}: expected a mapping at the top`, { details: { path: where } });
+  return value as Record<string, unknown>;
+}
+
+/** Deep merge of plain objects (later wins); arrays and scalars are replaced. */
+export function mergeSettings(...layers: readonly Record<string, unknown>[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const layer of layers) {
+    for (const [k, v] of Object.entries(layer)) {
+      const prev = out[k];
+      const bothObjects = [prev, v].every((x) => x !== null && typeof x === 'object' && !Array.isArray(x));
+      out[k] = bothObjects ? mergeSettings(prev as Record<string, unknown>, v as Record<string, unknown>) : v;
+    }
+  }
+  return out;
+}
+
+/** The manifest path of a sandbox: `.sandbox/manifest.json` on the default API port, else one per port. */
+export function defaultManifestPath(apiPort: number): string {
+  return apiPort === 8080 ? '.sandbox/manifest.json' : `.sandbox/manifest-${apiPort}.json`;
+}

@@ -1,0 +1,125 @@
+/**
+ * A small HTTP proxy in front of a chain node, on the node's public port: it forwards every request as it is
+ * and, on demand, answers JSON-RPC calls with faults instead (control endpoint `/sandbox/faults/rpc`): a
+ * JSON-RPC internal error, an HTTP 503, or a dropped connection, for the next `count` calls, or each call
+ * with probability `rate`, optionally only for some methods. The sandbox's own parts (indexer, operator,
+ * simulated traders) talk to the node directly, so a fault reaches only the clients of the public URL.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { LOOPBACK } from '../net.ts';
+
+export const rpcFaultSchema = z.strictObject({
+  mode: z.enum(['error', 'http-503', 'drop']).default('error'),
+  count: z.number().int().min(1).max(1_000_000).optional(),
+  rate: z.number().min(0).max(1).optional(),
+  /** Only calls of these JSON-RPC methods; default every method. */
+  methods: z.array(z.string().min(1).max(100)).max(50).optional(),
+});
+
+export type RpcFaultSpec = z.input<typeof rpcFaultSchema>;
+
+interface Rule {
+  readonly mode: 'error' | 'http-503' | 'drop';
+  readonly rate?: number;
+  readonly methods?: readonly string[];
+  remaining?: number;
+  hits: number;
+}
+
+export interface RpcProxy {
+  readonly url: string;
+  readonly port: number;
+  addFault(spec: RpcFaultSpec): void;
+  clearFaults(): void;
+  faults(): readonly Omit<Rule, never>[];
+  close(): Promise<void>;
+}
+
+function methodsOf(body: string): { ids: unknown[]; methods: string[]; batch: boolean } {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    const list = Array.isArray(parsed) ? parsed : [parsed];
+    const calls = list.filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null);
+    return { ids: calls.map((c) => c.id ?? null), methods: calls.map((c) => String(c.method)), batch: Array.isArray(parsed) };
+  } catch {
+    return { ids: [], methods: [], batch: false };
+  }
+}
+
+export async function startRpcProxy(options: { readonly port: number; readonly target: string; readonly random: () => number }): Promise<RpcProxy> {
+  const target = new URL(options.target);
+  let rules: Rule[] = [];
+
+  const pick = (methods: readonly string[]): Rule | undefined => {
+    for (const r of rules) {
+      if (r.methods !== undefined && !methods.some((m) => r.methods?.includes(m))) continue;
+      if (r.rate !== undefined && options.random() >= r.rate) continue;
+      if (r.remaining !== undefined) r.remaining -= 1;
+      r.hits += 1;
+      rules = rules.filter((x) => x.remaining === undefined || x.remaining > 0);
+      return r;
+    }
+    return undefined;
+  };
+
+  const forward = async (req: IncomingMessage, body: Buffer, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', target);
+    const answer = await fetch(url, {
+      method: req.method ?? 'GET',
+      headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
+      ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
+    });
+    const text = Buffer.from(await answer.arrayBuffer());
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json', 'content-length': text.length });
+    res.end(text);
+  };
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const calls = req.method === 'POST' ? methodsOf(body.toString('utf8')) : { ids: [], methods: [], batch: false };
+      const rule = calls.methods.length > 0 ? pick(calls.methods) : undefined;
+      if (rule?.mode === 'drop') return void res.destroy();
+      if (rule?.mode === 'http-503') {
+        res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '1' });
+        return void res.end('injected fault: service unavailable');
+      }
+      if (rule?.mode === 'error') {
+        const errors = calls.ids.map((id) => ({ jsonrpc: '2.0', id, error: { code: -32603, message: 'injected fault: internal error' } }));
+        const text = JSON.stringify(calls.batch ? errors : errors[0]);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        return void res.end(text);
+      }
+      forward(req, body, res).catch(() => {
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end('node unreachable');
+      });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, LOOPBACK, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${LOOPBACK}:${port}${target.pathname === '/' ? '/' : target.pathname}`,
+    port,
+    addFault(spec) {
+      const s = rpcFaultSchema.parse(spec);
+      rules.push({ mode: s.mode, hits: 0, ...(s.rate === undefined ? {} : { rate: s.rate }), ...(s.methods === undefined ? {} : { methods: s.methods }), ...(s.count === undefined ? {} : { remaining: s.count }) });
+    },
+    clearFaults() {
+      rules = [];
+    },
+    faults: () => rules.map((r) => ({ ...r })),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

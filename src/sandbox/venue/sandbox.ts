@@ -1,0 +1,33 @@
+/** The handle `startSandbox` returns: every running part, the manifest, and `stop()`. */
+import type { EvmFollower } from '../api/evm-follower.ts';
+import type { VenueState } from '../api/venue-state.ts';
+import type { WasmFollower } from '../api/wasm-follower.ts';
+import type { EvmNode } from '../evm/node.ts';
+import type { MarketFlow } from '../flow/flow.ts';
+import type { WasmEmulator } from '../wasm/emulator.ts';
+import type { SandboxClock } from './clock.ts';
+import type { DeployedSandbox } from './deploy.ts';
+import type { Manifest } from './manifest.ts';
+import type { SandboxConfig } from './options.ts';
+import type { TradingScheduler } from './scheduler.ts';
+
+export interface Sandbox {
+  readonly manifest: Manifest;
+  /** Where the manifest was written; null when writing was switched off. */
+  readonly manifestPath: string | null;
+  readonly config: SandboxConfig;
+  readonly clock: SandboxClock;
+  readonly state: VenueState;
+  readonly scheduler: TradingScheduler;
+  readonly flow: MarketFlow;
+  readonly emulator: WasmEmulator;
+  readonly evmNode: EvmNode;
+  readonly deployed: DeployedSandbox;
+  readonly followers: { readonly evm: EvmFollower; readonly wasm: WasmFollower };
+  /** Milliseconds from the call to ready. */
+  readonly readyMs: number;
+  /** Resolves once the venue's view has caught up with both chains' latest block and ledger. */
+  sync(): Promise<void>;
+  /** Stops everything; resolves when no child process runs and no port is bound. Safe to call twice. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,19 @@
+/** The few lines `npm run sandbox` prints once the sandbox is ready. */
+import type { Manifest } from './manifest.ts';
+
+export function sandboxSummary(m: Manifest, manifestPath: string | null, readyMs: number): string {
+  const v = m.venue;
+  const lines = [
+    `dlt-mm sandbox ready in ${(readyMs / 1000).toFixed(1)} s (${m.trading.mode}, clock ${m.trading.clock}, simulated market ${m.trading.flow ? 'on' : 'off'})`,
+    `  REST       ${v.restUrl}   (bearer token ${v.accessToken}, participant ${v.participantId})`,
+    `  WebSocket  ${v.wsUrl}   (x-api-key ${v.apiKey}, date field ${v.dateHeader})`,
+    `  Control    ${v.controlUrl}/`,
+    `  Chain A    ${m.chains.evm.rpcUrl}   (chain id ${m.chains.evm.chainId}, a block every ${m.chains.evm.blockTimeMs} ms)`,
+    `  Chain B    ${m.chains.wasm.rpcUrl}   ("${m.chains.wasm.networkPassphrase}", a ledger every ${m.chains.wasm.ledgerIntervalMs} ms)`,
+    `  Pairs      ${m.pairs.map((p) => `${p.symbol} (${p.chain === 'evm' ? 'chain A' : `chain B${p.prefunded ? '' : ', no-prefund'}`})`).join(', ')}`,
+    `  Wallets    ${m.wallets.map((w) => `${w.name}${w.marketMaker ? ' (market maker)' : ''}`).join(', ')}`,
+    `  Manifest   ${manifestPath ?? '(not written)'}   (every URL, credential, pair and wallet key)`,
+    'Ctrl-C stops everything.',
+  ];
+  return `${lines.join('\n')}\n`;
+}

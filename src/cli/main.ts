@@ -2,6 +2,7 @@
 import { DltError } from '../core/errors.ts';
 import { CONFIG_USAGE, configCommand } from './commands/config.ts';
 import { ORDER_USAGE, orderCommand } from './commands/order.ts';
+import { sandboxCommand } from './commands/sandbox.ts';
 import { EXIT_REFUSED, EXIT_USAGE, type CliIo } from './io.ts';
 
 export const USAGE = `dlt-mm: market maker for the venue's smart-contract order books
@@ -9,7 +10,7 @@ export const USAGE = `dlt-mm: market maker for the venue's smart-contract order 
 ${ORDER_USAGE}
 ${CONFIG_USAGE}
   dlt-mm run [--config <file>]       run the bot (not yet available)
-  dlt-mm sandbox                      run the local venue (not yet available)
+  dlt-mm sandbox [options]            run the local venue in the foreground (dlt-mm sandbox --help)
 `;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -20,8 +21,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return orderCommand(args, io);
       case 'config':
         return configCommand(args, io);
-      case 'run':
       case 'sandbox':
+        return await sandboxCommand(args, io);
+      case 'run':
         io.stderr(`dlt-mm ${command}: not yet available\n`);
         return EXIT_REFUSED;
       case undefined:

@@ -1,0 +1,262 @@
+/**
+ * The chain A implementation of `ChainAdapter`, written against the specification only: order book calls from
+ * the spec's function table, events with their indexed flags, the venue's error names. One instance per trading
+ * wallet. Commands go through one serial sending lane (nonces in arrival order, many in flight at once), an
+ * approve goes ahead of the placement that needs it in the same lane, receipts and replacements are followed by
+ * the watcher, and events by followers.
+ */
+import { getAddress } from 'ethers';
+import { isPhaseOpen } from '../../core/calendar.ts';
+import { DltError } from '../../core/errors.ts';
+import { createLogger, type Logger } from '../../telemetry/logger.ts';
+import type { ChainAdapter, Allowance, Balances, Command, EventCursor, Follower, FollowerNotice, OnChainPairState, Outcome, PairBinding, Submission, TokenRole } from '../types.ts';
+import { BlockCache } from './block-cache.ts';
+import { EvmFollower, storedCursor } from './follower.ts';
+import { FeeOracle } from './fee-oracle.ts';
+import { GasLimits } from './gas-limits.ts';
+import { httpTransport } from './json-rpc.ts';
+import { createEvmMetrics, type EvmMetrics } from './metrics.ts';
+import { NonceSequencer } from './nonce-sequencer.ts';
+import { resolveOptions, systemClock, systemSleep, type Clock, type EvmAdapterOptions, type ResolvedOptions, type Sleep } from './options.ts';
+import { checkTokens, readClientInfo, readConfig, readPhase, readTokenAllowance, readTokenBalance, type ClientInfo, type OrderBookConfig } from './pair-reads.ts';
+import { OrderFlow } from './order-flow.ts';
+import { outcomeOfReceipt, type MinedCommand } from './receipt-outcome.ts';
+import { RpcClient, type Receipt } from './rpc-client.ts';
+import { settleTransaction } from './settle.ts';
+import { TxSender } from './tx-sender.ts';
+import { TxSigner } from './tx-signer.ts';
+import { TxWatcher } from './tx-watcher.ts';
+import { decodeContextOf } from './follower.ts';
+import type { StateStore } from '../../store/state-store.ts';
+import type { TxJournal } from '../../store/tx-journal.ts';
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+export class EvmAdapter implements ChainAdapter {
+  readonly chain = 'evm' as const;
+  readonly wallet: string;
+  readonly options: ResolvedOptions;
+  readonly #expectedChainId: bigint;
+  readonly #logger: Logger;
+  readonly #metrics: EvmMetrics | null;
+  readonly #clock: Clock;
+  readonly #sleep: Sleep;
+  readonly #journal: TxJournal;
+  readonly #state: StateStore | null;
+  readonly #rpc: RpcClient;
+  readonly #blocks: BlockCache;
+  readonly #watcher: TxWatcher;
+  readonly #sequencer: NonceSequencer;
+  readonly #flow: OrderFlow;
+  readonly #pairs = new Map<string, PairBinding>();
+  readonly #configs = new Map<string, OrderBookConfig>();
+  readonly #followers = new Set<EvmFollower>();
+  #init: Promise<void> | null = null;
+  #closed = false;
+
+  constructor(o: EvmAdapterOptions) {
+    this.options = resolveOptions(o);
+    const signer = new TxSigner(o.privateKey, o.chainId);
+    this.wallet = getAddress(signer.address);
+    this.#expectedChainId = o.chainId;
+    this.#logger = (o.logger ?? createLogger({ level: 'silent' })).child({ chain: 'evm', wallet: this.wallet });
+    this.#metrics = o.metrics === undefined ? null : createEvmMetrics(o.metrics);
+    this.#clock = o.clock ?? systemClock;
+    this.#sleep = o.sleep ?? systemSleep;
+    this.#journal = o.journal;
+    this.#state = o.state ?? null;
+    this.#rpc = new RpcClient(o.transport ?? httpTransport(o.rpcUrl, { timeoutMs: this.options.rpcTimeoutMs }), this.#metrics, this.#logger);
+    this.#blocks = new BlockCache(this.#rpc);
+    const fees = new FeeOracle(this.#rpc, this.options.fees, this.#clock, this.#logger);
+    this.#sequencer = new NonceSequencer(this.#rpc, this.wallet, this.#metrics, this.#logger);
+    const common = { rpc: this.#rpc, signer, fees, journal: this.#journal, metrics: this.#metrics, logger: this.#logger };
+    this.#watcher = new TxWatcher({
+      ...common,
+      clock: this.#clock,
+      sleep: this.#sleep,
+      options: this.options.receipts,
+      outcomeOf: (receipt, slot, mined) =>
+        this.#outcomeOf(receipt, {
+          kind: slot.command.kind,
+          nonce: slot.nonce,
+          payload: (slot.attempts[0] ?? mined).signed.payload,
+          cancelledBySelfTransfer: mined.role === 'cancel',
+          context: slot.command.context,
+        }),
+    });
+    const sender = new TxSender({ ...common, sequencer: this.#sequencer, watcher: this.#watcher, maxResyncs: this.options.maxNonceResyncs, onTiming: o.onSubmitTiming });
+    this.#flow = new OrderFlow({
+      rpc: this.#rpc,
+      sender,
+      watcher: this.#watcher,
+      gas: new GasLimits(this.#rpc, this.options.gasLimits, this.options.gasEstimateHeadroomPercent, this.#logger),
+      options: this.options,
+      wallet: this.wallet,
+      state: this.#state,
+      metrics: this.#metrics,
+      logger: this.#logger,
+      ready: () => this.#ready(),
+    });
+  }
+
+  /** Checks the chain id and takes back the journal's unsettled nonces, once, before the first transaction. */
+  #ready(): Promise<void> {
+    this.#init ??= (async () => {
+      const chainId = await this.#rpc.chainId();
+      if (chainId !== this.#expectedChainId) {
+        throw new DltError('E_CONFIG_INVALID', `the chain A node reports chain id ${chainId}, the wallet signs for ${this.#expectedChainId}`, {
+          details: { expected: this.#expectedChainId.toString(), actual: chainId.toString() },
+        });
+      }
+      const open = this.#journal.open('evm', this.wallet);
+      this.#watcher.restore(open);
+      await this.#sequencer.init(open.map((r) => r.sequence));
+      if (open.length > 0) this.#logger.warn({ unsettled: open.map((r) => r.txHash) }, 'chain A transactions of an earlier run are unsettled; following them');
+      this.#watcher.start();
+    })();
+    this.#init.catch(() => {
+      this.#init = null;
+    });
+    return this.#init;
+  }
+
+  #register(pair: PairBinding): void {
+    this.#pairs.set(pair.pairId, pair);
+  }
+
+  #outcomeOf(receipt: Receipt, command: MinedCommand): Promise<Outcome> {
+    const ctx = decodeContextOf([...this.#pairs.values()], this.wallet);
+    return outcomeOfReceipt(receipt, command, ctx, { rpc: this.#rpc, blocks: this.#blocks, metrics: this.#metrics, logger: this.#logger, wallet: this.wallet.toLowerCase() });
+  }
+
+  async #config(pair: PairBinding): Promise<OrderBookConfig> {
+    const cached = this.#configs.get(pair.orderBook.toLowerCase());
+    if (cached !== undefined) return cached;
+    const config = await readConfig(this.#rpc, this.wallet, pair.orderBook);
+    checkTokens(config, pair);
+    this.#configs.set(pair.orderBook.toLowerCase(), config);
+    return config;
+  }
+
+  async readPairState(pair: PairBinding): Promise<OnChainPairState> {
+    this.#register(pair);
+    this.#configs.delete(pair.orderBook.toLowerCase());
+    const [config, phase] = await Promise.all([this.#config(pair), readPhase(this.#rpc, this.wallet, pair.orderBook)]);
+    // Contract v1 on chain A locks at placement; there is no no-prefund entry in its configuration.
+    return { phase, open: isPhaseOpen('evm', phase), scales: config.scales, makerBps: config.makerBps, takerBps: config.takerBps, marketMakerBps: config.marketMakerBps, prefunded: true };
+  }
+
+  async readBalances(pair: PairBinding): Promise<Balances> {
+    const [base, quote, native] = await Promise.all([
+      readTokenBalance(this.#rpc, this.wallet, pair.baseToken, this.wallet),
+      readTokenBalance(this.#rpc, this.wallet, pair.quoteToken, this.wallet),
+      this.#rpc.balance(this.wallet),
+    ]);
+    return { base, quote, native };
+  }
+
+  async readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance> {
+    const amount = await readTokenAllowance(this.#rpc, this.wallet, token === 'base' ? pair.baseToken : pair.quoteToken, this.wallet, pair.orderBook);
+    return { amount, expiresAtLedger: null };
+  }
+
+  /** The whitelist's record of the wallet, when the order book names a whitelist that answers `readClientInfo`. */
+  async readClientInfo(pair: PairBinding): Promise<ClientInfo | null> {
+    const config = await this.#config(pair);
+    if (config.whitelist.toLowerCase() === ZERO_ADDRESS) return null;
+    return readClientInfo(this.#rpc, this.wallet, config.whitelist, this.wallet);
+  }
+
+  async ensureReady(pair: PairBinding): Promise<void> {
+    this.#register(pair);
+    let info: ClientInfo | null;
+    try {
+      info = await this.readClientInfo(pair);
+    } catch (e) {
+      if (e instanceof DltError && e.code === 'E_PAIR_INVALID') throw e;
+      this.#logger.warn({ pairId: pair.pairId, err: e }, 'the whitelist does not answer readClientInfo; registry check skipped');
+      return;
+    }
+    if (info === null) {
+      this.#logger.warn({ pairId: pair.pairId }, 'the order book names no whitelist; registry check skipped');
+      return;
+    }
+    const missing: DltError[] = [];
+    const details = { pairId: pair.pairId, wallet: this.wallet, clientInfo: { ...info, id: info.id.toString() } };
+    const none = info.id === 0n && !info.canBuy && !info.canSell && !info.canCancel;
+    if (none) missing.push(new DltError('E_VENUE_CLIENT_NOT_FOUND', `wallet ${this.wallet} is not in the venue's whitelist`, { details }));
+    else {
+      if (!info.canBuy) missing.push(new DltError('E_VENUE_NOT_ALLOWED_TO_BUY', `wallet ${this.wallet} may not buy on ${pair.symbol}`, { details }));
+      if (!info.canSell) missing.push(new DltError('E_VENUE_NOT_ALLOWED_TO_SELL', `wallet ${this.wallet} may not sell on ${pair.symbol}`, { details }));
+      if (!info.canCancel) missing.push(new DltError('E_VENUE_NOT_ALLOWED_TO_CANCEL', `wallet ${this.wallet} may not cancel on ${pair.symbol}`, { details }));
+    }
+    const first = missing[0];
+    if (first !== undefined) throw new DltError(first.code, missing.map((m) => m.message).join('; '), { details: { ...details, missing: missing.map((m) => m.code) } });
+    const native = await this.#rpc.balance(this.wallet);
+    if (native === 0n) this.#logger.warn({ pairId: pair.pairId }, 'the wallet holds no native token to pay fees');
+  }
+
+  ensureAllowance(pair: PairBinding, token: TokenRole, amount: bigint): Promise<Submission | null> {
+    this.#register(pair);
+    return this.#flow.ensureAllowance(pair, token, amount, performance.now());
+  }
+
+  submit(command: Command): Promise<Submission> {
+    const startedAt = performance.now();
+    if (this.#closed) return Promise.reject(new Error('chain A adapter is closed'));
+    this.#register(command.pair);
+    return command.kind === 'place' ? this.#flow.place(command, startedAt) : this.#flow.cancel(command, startedAt);
+  }
+
+  async settle(txHash: string, pair: PairBinding): Promise<Outcome> {
+    this.#register(pair);
+    await this.#ready();
+    return settleTransaction(txHash, {
+      rpc: this.#rpc,
+      journal: this.#journal,
+      watcher: this.#watcher,
+      wallet: this.wallet,
+      outcomeOf: (receipt, command) => this.#outcomeOf(receipt, command),
+      deadline: (signal) =>
+        this.#sleep(this.options.receipts.outcomeTimeoutMs, signal).then(
+          (): Outcome => ({ kind: 'unknown', txHash, reason: `not settled within ${this.options.receipts.outcomeTimeoutMs} ms` }),
+          (): Outcome => ({ kind: 'unknown', txHash, reason: 'settled elsewhere' }),
+        ),
+    });
+  }
+
+  follow(pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (notice: FollowerNotice) => Promise<void>): Follower {
+    for (const p of pairs) this.#register(p);
+    const follower = new EvmFollower(
+      { rpc: this.#rpc, blocks: this.#blocks, clock: this.#clock, sleep: this.#sleep, options: this.options.follower, metrics: this.#metrics, logger: this.#logger, wallet: this.wallet, state: this.#state },
+      pairs,
+      from,
+      onNotice,
+    ).start();
+    this.#followers.add(follower);
+    return {
+      stop: async () => {
+        this.#followers.delete(follower);
+        await follower.stop();
+      },
+    };
+  }
+
+  /** The confirmed cursor the followers persisted, for a restart (null without a state store or cursor). */
+  storedCursor(): EventCursor | null {
+    return this.#state === null ? null : storedCursor(this.#state, this.wallet);
+  }
+
+  /** Nonces in flight (sent, not settled). */
+  get inFlight(): number {
+    return this.#watcher.size;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#followers].map((f) => f.stop()));
+    this.#followers.clear();
+    await this.#flow.drain();
+    await this.#watcher.close('the chain A adapter closed before the chain settled it');
+  }
+}

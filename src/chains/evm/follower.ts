@@ -1,0 +1,261 @@
+/**
+ * Follows the wallet's order book and token events with `eth_getLogs` over bounded block ranges: the order books
+ * with the wallet as topic 1 (the `client` of every lifecycle event), and the pairs' tokens with the wallet as
+ * `from` or `to` of `Transfer`. Events come in (block, log index) order, keyed `txHash:logIndex`. They are
+ * tentative until `confirmations` blocks are on top of theirs, then delivered again as confirmed. Before reading
+ * on, the last block read must still have the hash it had: when it does not (a reorganisation), every tentative
+ * event is withdrawn with a `rollback` and the range is read again from the confirmed cursor. The cursor in every
+ * notice is the confirmed position (what a restart resumes from); on resume its block hash is checked too.
+ */
+import type { StateStore } from '../../store/state-store.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { ChainEvent, EventCursor, Follower, FollowerNotice, PairBinding } from '../types.ts';
+import { addressTopic, LIFECYCLE_TOPICS, TOPICS } from './abi.ts';
+import type { BlockCache } from './block-cache.ts';
+import { rpcFailure } from './json-rpc.ts';
+import { decodeLog, Malformed, parseRawLog, type DecodeContext, type RawLog } from './log-decoder.ts';
+import type { EvmMetrics } from './metrics.ts';
+import type { Clock, FollowerOptions, Sleep } from './options.ts';
+import type { RpcClient } from './rpc-client.ts';
+
+export interface FollowerDeps {
+  readonly rpc: RpcClient;
+  readonly blocks: BlockCache;
+  readonly clock: Clock;
+  readonly sleep: Sleep;
+  readonly options: FollowerOptions;
+  readonly metrics: EvmMetrics | null;
+  readonly logger: Logger;
+  /** Checksummed wallet address (also the key of the persisted cursor). */
+  readonly wallet: string;
+  readonly state: StateStore | null;
+}
+
+interface Position {
+  readonly height: bigint;
+  readonly hash: string;
+}
+
+export function decodeContextOf(pairs: readonly PairBinding[], wallet: string): DecodeContext {
+  const books = new Map(pairs.map((p) => [p.orderBook.toLowerCase(), p.pairId]));
+  const tokens = new Map<string, { role: 'base' | 'quote'; pairIds: string[] }>();
+  for (const p of pairs) {
+    for (const [role, address] of [['base', p.baseToken], ['quote', p.quoteToken]] as const) {
+      const t = tokens.get(address.toLowerCase());
+      if (t === undefined) tokens.set(address.toLowerCase(), { role, pairIds: [p.pairId] });
+      else if (!t.pairIds.includes(p.pairId)) t.pairIds.push(p.pairId);
+    }
+  }
+  return { books, tokens, wallet: wallet.toLowerCase() };
+}
+
+const byChainOrder = (a: RawLog, b: RawLog) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1);
+
+export class EvmFollower implements Follower {
+  readonly #d: FollowerDeps;
+  readonly #ctx: DecodeContext;
+  readonly #onNotice: (n: FollowerNotice) => Promise<void>;
+  readonly #from: Extract<EventCursor, { chain: 'evm' }> | null;
+  readonly #abort = new AbortController();
+  #confirmed: Position | null = null;
+  #tip: Position | null = null;
+  #tentative: ChainEvent[] = [];
+  #reported = -1n;
+  #loop: Promise<void> | null = null;
+  #stopped = false;
+
+  constructor(deps: FollowerDeps, pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (n: FollowerNotice) => Promise<void>) {
+    if (from !== null && from.chain !== 'evm') throw new TypeError('a chain B cursor cannot resume a chain A follower');
+    this.#d = deps;
+    this.#ctx = decodeContextOf(pairs, deps.wallet);
+    this.#from = from;
+    this.#onNotice = onNotice;
+  }
+
+  start(): this {
+    this.#loop ??= this.#run();
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#abort.abort();
+    await this.#loop;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped) {
+      try {
+        await this.round();
+      } catch (e) {
+        this.#d.logger.warn({ err: e }, 'chain A follower round failed; retrying at the next poll');
+      }
+      if (this.#stopped) break;
+      try {
+        await this.#d.sleep(this.#d.options.pollIntervalMs, this.#abort.signal);
+      } catch {
+        // Stopped while waiting.
+      }
+    }
+  }
+
+  /** One round: check the last block read, then read up to the head in bounded ranges. */
+  async round(): Promise<void> {
+    const head = await this.#d.rpc.block('latest');
+    if (head === null) throw rpcFailure('eth_getBlockByNumber', 'malformed', 'the node has no latest block');
+    this.#d.blocks.remember(head);
+    if (this.#confirmed === null) {
+      const start = this.#from === null ? { height: head.number, hash: head.hash } : { height: this.#from.height, hash: this.#from.blockHash };
+      this.#confirmed = start;
+      this.#tip = start;
+      this.#reported = start.height;
+    }
+    if (!(await this.#tipStillOnChain(head))) await this.#reorganised();
+    const range = BigInt(this.#d.options.maxBlockRange);
+    for (let from = (this.#tip as Position).height + 1n; from <= head.number && !this.#stopped; ) {
+      const to = from + range - 1n < head.number ? from + range - 1n : head.number;
+      if (head.number - from + 1n > range) await this.#deliver({ kind: 'lag', behind: head.number - from + 1n });
+      if (!(await this.#read(from, to, head))) return;
+      from = to + 1n;
+      this.#d.metrics?.followerLag.set(Number(head.number - to));
+    }
+    this.#d.metrics?.followerLag.set(Number(head.number - (this.#tip as Position).height));
+  }
+
+  async #tipStillOnChain(head: { number: bigint; hash: string }): Promise<boolean> {
+    const tip = this.#tip as Position;
+    if (tip.height > head.number) return false;
+    if (tip.height === head.number) return tip.hash === head.hash;
+    const now = await this.#d.rpc.block(tip.height);
+    return now !== null && now.hash === tip.hash;
+  }
+
+  /** The last block read changed: withdraw every tentative event and read again from the confirmed cursor. */
+  async #reorganised(): Promise<void> {
+    const confirmed = this.#confirmed as Position;
+    this.#d.blocks.forgetFrom(confirmed.height + 1n);
+    if (this.#tentative.length > 0) {
+      const keys = this.#tentative.map((e) => e.key);
+      this.#d.metrics?.reorgRollbacks.inc();
+      this.#d.logger.warn({ from: (confirmed.height + 1n).toString(), withdrawn: keys.length }, 'chain A reorganisation: tentative events withdrawn');
+      await this.#deliver({ kind: 'rollback', keys });
+      this.#tentative = [];
+    }
+    const still = await this.#d.rpc.block(confirmed.height);
+    if (still !== null && still.hash === confirmed.hash) {
+      this.#tip = confirmed;
+      return;
+    }
+    // Deeper than the confirmation depth (or the stored cursor's block is gone): confirmed events may be wrong.
+    const back = confirmed.height > BigInt(this.#d.options.reorgLookbackBlocks) ? confirmed.height - BigInt(this.#d.options.reorgLookbackBlocks) : 0n;
+    const at = await this.#d.rpc.block(back);
+    if (at === null) throw rpcFailure('eth_getBlockByNumber', 'malformed', `the node has no block ${back}`);
+    this.#d.blocks.forgetFrom(back + 1n);
+    this.#d.metrics?.followerGaps.inc();
+    this.#d.logger.error({ cursor: confirmed.height.toString(), cursorHash: confirmed.hash, rereadFrom: (back + 1n).toString() }, 'chain A confirmed block changed: reconcile in full');
+    await this.#deliver({ kind: 'gap', from: cursorOf(confirmed), oldestAvailable: back + 1n });
+    this.#confirmed = { height: back, hash: at.hash };
+    this.#tip = this.#confirmed;
+  }
+
+  /** Reads one range; false when the node's answers disagree with each other (a reorganisation under way). */
+  async #read(from: bigint, to: bigint, head: { number: bigint; hash: string }): Promise<boolean> {
+    const wallet = addressTopic(this.#d.wallet);
+    const books = [...this.#ctx.books.keys()];
+    const tokens = [...this.#ctx.tokens.keys()];
+    const rpc = this.#d.rpc;
+    const replies = await Promise.all([
+      books.length === 0 ? [] : rpc.logs({ fromBlock: from, toBlock: to, address: books, topics: [LIFECYCLE_TOPICS, wallet] }),
+      tokens.length === 0 ? [] : rpc.logs({ fromBlock: from, toBlock: to, address: tokens, topics: [TOPICS.Transfer, wallet] }),
+      tokens.length === 0 ? [] : rpc.logs({ fromBlock: from, toBlock: to, address: tokens, topics: [TOPICS.Transfer, null, wallet] }),
+    ]);
+    const logs = this.#parse(replies.flat(), from, to);
+    const heights = [...new Set(logs.map((l) => l.blockNumber))];
+    const headers = new Map<bigint, { hash: string; timestampMs: number }>();
+    for (const h of heights) headers.set(h, await this.#d.blocks.header(h));
+    if (logs.some((l) => headers.get(l.blockNumber)?.hash !== l.blockHash)) {
+      this.#d.logger.warn({ from: from.toString(), to: to.toString() }, 'chain A logs and blocks disagree (reorganisation under way); reading again');
+      this.#d.blocks.forgetFrom(from);
+      return false;
+    }
+    const events = this.#decode(logs, headers);
+    const end = to === head.number ? { number: head.number, hash: head.hash } : await this.#d.blocks.header(to);
+    const limit = head.number - BigInt(this.#d.options.confirmations);
+    const confirmed = this.#confirmed as Position;
+    const promoted = [...this.#tentative.filter((e) => e.height <= limit), ...events.filter((e) => e.height <= limit)];
+    const fresh = events.filter((e) => e.height > limit);
+    const upTo = to < limit ? to : limit;
+    let next = confirmed;
+    if (upTo > confirmed.height) next = { height: upTo, hash: upTo === end.number ? end.hash : (await this.#d.blocks.header(upTo)).hash };
+    if (promoted.length > 0 || next.height - this.#reported >= BigInt(this.#d.options.cursorHeartbeatBlocks)) {
+      await this.#deliver({ kind: 'events', events: promoted, confirmed: true, cursor: cursorOf(next) });
+      this.#reported = next.height;
+      this.#d.state?.setCursor('evm', this.#d.wallet, cursorOf(next));
+    }
+    this.#confirmed = next;
+    this.#tentative = this.#tentative.filter((e) => e.height > limit);
+    if (fresh.length > 0) {
+      await this.#deliver({ kind: 'events', events: fresh, confirmed: false, cursor: cursorOf(next) });
+      this.#tentative.push(...fresh);
+    }
+    for (const e of events) this.#d.metrics?.eventsDelivered.inc({ type: e.type });
+    this.#tip = { height: end.number, hash: end.hash };
+    return true;
+  }
+
+  #parse(items: readonly unknown[], from: bigint, to: bigint): RawLog[] {
+    const seen = new Set<string>();
+    const out: RawLog[] = [];
+    for (const item of items) {
+      try {
+        const l = parseRawLog(item);
+        if (l.removed) continue;
+        if (l.blockNumber < from || l.blockNumber > to) throw new Malformed(`log of block ${l.blockNumber} outside the range asked for`);
+        const key = `${l.txHash}:${l.logIndex}`;
+        // A wallet's transfer to itself answers both token queries.
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(l);
+      } catch (e) {
+        this.#malformed(e, item);
+      }
+    }
+    return out.toSorted(byChainOrder);
+  }
+
+  #decode(logs: readonly RawLog[], headers: ReadonlyMap<bigint, { timestampMs: number }>): ChainEvent[] {
+    const out: ChainEvent[] = [];
+    for (const l of logs) {
+      try {
+        const e = decodeLog(l, this.#ctx, headers.get(l.blockNumber)?.timestampMs ?? 0);
+        if (e === null) continue;
+        if (e.type !== 'Transfer' && e.client.toLowerCase() !== this.#ctx.wallet) continue;
+        out.push(e);
+      } catch (err) {
+        this.#malformed(err, l);
+      }
+    }
+    return out;
+  }
+
+  #malformed(e: unknown, item: unknown): void {
+    if (!(e instanceof Malformed)) throw e;
+    this.#d.metrics?.malformed.inc({ source: 'log' });
+    this.#d.logger.warn({ reason: e.message, log: item }, 'malformed chain A log; skipped');
+  }
+
+  async #deliver(notice: FollowerNotice): Promise<void> {
+    await this.#onNotice(notice);
+  }
+}
+
+function cursorOf(p: Position): EventCursor {
+  return { chain: 'evm', height: p.height, blockHash: p.hash };
+}
+
+/** The cursor a follower persisted in the state store, or null. */
+export function storedCursor(state: StateStore, wallet: string): EventCursor | null {
+  const c = state.cursor('evm', wallet) as { chain?: unknown; height?: unknown; blockHash?: unknown } | null;
+  if (c === null || c.chain !== 'evm' || typeof c.height !== 'string' || typeof c.blockHash !== 'string') return null;
+  return { chain: 'evm', height: BigInt(c.height), blockHash: c.blockHash };
+}

@@ -1,0 +1,107 @@
+/**
+ * One nonce of the wallet in flight: the command that took it, every signed transaction sent at it (the original,
+ * fee-bumped replacements, the zero-value self-transfer that cancels it), and the two promises callers hold: the
+ * outcome (which may settle as `unknown` at the deadline) and the final fate (only when the chain decided).
+ */
+import type { Outcome } from '../types.ts';
+import type { TxKind } from './options.ts';
+import type { SignedTx } from './tx-signer.ts';
+
+export interface SlotCommand {
+  readonly kind: TxKind;
+  readonly clientOrderId: bigint | null;
+  /** Pair, side, price, quantity, ids: what logs and errors say about the command. */
+  readonly context: Readonly<Record<string, unknown>>;
+  /** Read back from the journal after a restart (nobody awaits its outcome; `settle` asks for it). */
+  readonly restored: boolean;
+}
+
+export interface Attempt {
+  readonly signed: SignedTx;
+  readonly role: 'original' | 'bump' | 'cancel';
+  sentAtMs: number;
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+export class NonceSlot {
+  readonly nonce: bigint;
+  readonly command: SlotCommand;
+  readonly attempts: Attempt[] = [];
+  readonly deadlineMs: number;
+  /** The last broadcast's fate is unknown (no answer): it is sent again, byte for byte, at the next poll. */
+  uncertain = false;
+  /** Polls that found the nonce used on chain but none of our transactions mined. */
+  missingPolls = 0;
+  readonly #outcome = deferred<Outcome>();
+  readonly #final = deferred<Outcome>();
+  #reported = false;
+  #settled = false;
+
+  constructor(nonce: bigint, command: SlotCommand, deadlineMs: number) {
+    this.nonce = nonce;
+    this.command = command;
+    this.deadlineMs = deadlineMs;
+  }
+
+  get latest(): Attempt {
+    return this.attempts.at(-1) as Attempt;
+  }
+
+  get bumps(): number {
+    return this.attempts.filter((a) => a.role === 'bump').length;
+  }
+
+  get cancelling(): boolean {
+    return this.attempts.some((a) => a.role === 'cancel');
+  }
+
+  get hashes(): string[] {
+    return this.attempts.map((a) => a.signed.hash);
+  }
+
+  /** Settles at the chain's decision or with `unknown` at the deadline, whichever comes first. */
+  get outcome(): Promise<Outcome> {
+    return this.#outcome.promise;
+  }
+
+  /** Settles only with the chain's decision (or when the adapter closes). */
+  get final(): Promise<Outcome> {
+    return this.#final.promise;
+  }
+
+  get reported(): boolean {
+    return this.#reported;
+  }
+
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  reportUnknown(reason: string): void {
+    if (this.#reported) return;
+    this.#reported = true;
+    this.#outcome.resolve({ kind: 'unknown', txHash: this.latest.signed.hash, reason });
+  }
+
+  /** The adapter closes: whoever waits learns that the fate is unknown (the journal keeps the nonce). */
+  abandon(reason: string): void {
+    this.reportUnknown(reason);
+    this.#final.resolve({ kind: 'unknown', txHash: this.latest.signed.hash, reason });
+  }
+
+  settle(outcome: Outcome): void {
+    this.#settled = true;
+    this.#final.resolve(outcome);
+    if (!this.#reported) {
+      this.#reported = true;
+      this.#outcome.resolve(outcome);
+    }
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * Placements, cancellations and approvals on their way into the sending lane. A command is encoded at once (a
+ * bad one is refused before signing) and joins the lane in arrival order. Simulation follows the configured mode:
+ * `when-idle` simulates only a command that meets no transaction of the wallet in flight (then `eth_call` sees
+ * exactly the state the transaction will), started at arrival so that it overlaps with the lane; `always` waits
+ * for the wallet to go idle first (it gives up pipelining); `never` skips it. A placement whose allowance
+ * projection does not cover it gets an approve ahead of it, in the same lane.
+ */
+import { MaxUint256 } from 'ethers';
+import { DltError } from '../../core/errors.ts';
+import type { StateStore } from '../../store/state-store.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { CancelCommand, PairBinding, PlaceCommand, Submission, TokenRole } from '../types.ts';
+import { AllowanceBudget } from './allowance-budget.ts';
+import { approveCalldata, cancelCalldata, cancelContext, placeCalldata, placeContext } from './commands.ts';
+import type { GasLimits } from './gas-limits.ts';
+import { rpcFailureOf } from './json-rpc.ts';
+import type { EvmMetrics } from './metrics.ts';
+import type { ResolvedOptions, TxKind } from './options.ts';
+import { readTokenAllowance } from './pair-reads.ts';
+import { revertError, revertLabel } from './revert-decoder.ts';
+import type { CallRequest, RpcClient } from './rpc-client.ts';
+import { refusedSubmission, wasRefused, type TxSender } from './tx-sender.ts';
+import type { TxWatcher } from './tx-watcher.ts';
+
+export interface FlowDeps {
+  readonly rpc: RpcClient;
+  readonly sender: TxSender;
+  readonly watcher: TxWatcher;
+  readonly gas: GasLimits;
+  readonly options: ResolvedOptions;
+  readonly wallet: string;
+  readonly state: StateStore | null;
+  readonly metrics: EvmMetrics | null;
+  readonly logger: Logger;
+  /** Chain id checked and journal restored; awaited inside the lane before the first nonce. */
+  readonly ready: () => Promise<void>;
+}
+
+interface Simulation {
+  /** The lane's sent count when the simulation began: a later send makes its verdict stale. */
+  readonly sentBefore: number;
+  readonly verdict: Promise<DltError | null>;
+}
+
+export class OrderFlow {
+  readonly #d: FlowDeps;
+  readonly #budget: AllowanceBudget;
+
+  constructor(deps: FlowDeps) {
+    this.#d = deps;
+    this.#budget = new AllowanceBudget(deps.options.approvals);
+  }
+
+  place(c: PlaceCommand, startedAt: number): Promise<Submission> {
+    let data: string;
+    try {
+      data = placeCalldata(c);
+    } catch (e) {
+      return Promise.resolve(this.#refusedUnsigned('place', placeContext(c), e as DltError));
+    }
+    const context = placeContext(c);
+    const call = { from: this.#d.wallet, to: c.pair.orderBook, data };
+    const sim = this.#simulateIfIdle(call, context);
+    return this.#inLane('place', context, async () => {
+      const refused = await this.#placeChecks(c, sim, call, context, startedAt);
+      if (refused !== null) return refused;
+      const submission = await this.#d.sender.send({ kind: 'place', clientOrderId: c.clientOrderId, context, payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('place', call) }, startedAt });
+      this.#account(c, submission);
+      return submission;
+    });
+  }
+
+  cancel(c: CancelCommand, startedAt: number): Promise<Submission> {
+    const context = cancelContext(c);
+    const call = { from: this.#d.wallet, to: c.pair.orderBook, data: cancelCalldata(c) };
+    const sim = this.#simulateIfIdle(call, context);
+    return this.#inLane('cancel', context, async () => {
+      const refused = await this.#simulation(sim, call, context, 'cancel');
+      if (refused !== null) return refused;
+      return this.#d.sender.send({ kind: 'cancel', clientOrderId: null, context, payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('cancel', call) }, startedAt });
+    });
+  }
+
+  ensureAllowance(pair: PairBinding, token: TokenRole, amount: bigint, startedAt: number): Promise<Submission | null> {
+    return this.#d.sender.enqueue(async () => {
+      await this.#d.ready();
+      return this.#topUp(pair, token, amount, startedAt);
+    });
+  }
+
+  /** Runs a command's part in the lane; a typed failure on the way (a read, the chain id check) refuses it unsigned. */
+  #inLane(kind: TxKind, context: Record<string, unknown>, job: () => Promise<Submission>): Promise<Submission> {
+    return this.#d.sender.enqueue(async () => {
+      try {
+        await this.#d.ready();
+        return await job();
+      } catch (e) {
+        if (e instanceof DltError) return this.#refusedUnsigned(kind, context, e);
+        throw e;
+      }
+    });
+  }
+
+  /** Resolves when every command already in the lane has been sent (or refused). */
+  drain(): Promise<void> {
+    return this.#d.sender.enqueue(() => Promise.resolve());
+  }
+
+  #simulateIfIdle(call: CallRequest, context: Record<string, unknown>): Simulation | null {
+    if (this.#d.options.simulation !== 'when-idle' || this.#d.watcher.size > 0 || this.#d.sender.queued > 0) return null;
+    return { sentBefore: this.#d.sender.sentCount, verdict: this.#simulate(call, context) };
+  }
+
+  /**
+   * Simulation and allowance top-up of a placement, in the order that keeps both meaningful; a refusal, or null
+   * when the placement may be sent. The contract's own checks (phase, whitelist, encoding, pre-trade controls)
+   * come before it takes tokens, so a simulated revert other than an allowance error stands whatever the
+   * top-up does; an allowance error stands only when no top-up goes ahead of the order.
+   */
+  async #placeChecks(c: PlaceCommand, sim: Simulation | null, call: CallRequest, context: Record<string, unknown>, startedAt: number): Promise<Submission | null> {
+    if (this.#d.options.simulation === 'always') {
+      const approve = await this.#topUp(c.pair, c.approval.token, c.approval.amount, startedAt);
+      if (approve !== null && wasRefused(approve)) return approve;
+      return this.#simulation(null, call, context, 'place');
+    }
+    const verdict = await this.#verdict(sim);
+    if (verdict !== null && verdict.code !== 'E_VENUE_INSUFFICIENT_ALLOWANCE') return this.#simulatedRevert('place', context, verdict);
+    const approve = await this.#topUp(c.pair, c.approval.token, c.approval.amount, startedAt);
+    if (approve !== null && wasRefused(approve)) return approve;
+    if (verdict !== null && approve === null) {
+      this.#budget.invalidate(c.pair, c.approval.token);
+      return this.#simulatedRevert('place', context, verdict);
+    }
+    return null;
+  }
+
+  /** A refusal when the simulation reverted (and is still valid), else null; `always` waits for idle first. */
+  async #simulation(sim: Simulation | null, call: CallRequest, context: Record<string, unknown>, kind: TxKind): Promise<Submission | null> {
+    let verdict: DltError | null;
+    if (this.#d.options.simulation === 'always') {
+      await this.#d.watcher.idle();
+      verdict = await this.#simulate(call, context);
+    } else verdict = await this.#verdict(sim);
+    return verdict === null ? null : this.#simulatedRevert(kind, context, verdict);
+  }
+
+  async #verdict(sim: Simulation | null): Promise<DltError | null> {
+    if (sim === null) return null;
+    const v = await sim.verdict;
+    // Something of ours went out after the simulation began: the state it saw is gone.
+    return this.#d.sender.sentCount === sim.sentBefore ? v : null;
+  }
+
+  #simulatedRevert(kind: TxKind, context: Record<string, unknown>, verdict: DltError): Submission {
+    this.#d.metrics?.reverts.inc({ name: revertLabel(verdict) });
+    return this.#refusedUnsigned(kind, context, verdict);
+  }
+
+  /** The revert the call would meet now, or null (success, or a simulation that could not run: the chain decides). */
+  async #simulate(call: CallRequest, context: Record<string, unknown>): Promise<DltError | null> {
+    try {
+      await this.#d.rpc.call(call, 'latest');
+      return null;
+    } catch (e) {
+      const f = rpcFailureOf(e);
+      if (f !== null && f.kind === 'rpc' && f.data !== null) return revertError(f.data, { ...context, simulated: true });
+      this.#d.logger.warn({ ...context, err: e }, 'chain A simulation did not run; sending without it');
+      return null;
+    }
+  }
+
+  #refusedUnsigned(kind: TxKind, context: Record<string, unknown>, error: DltError): Submission {
+    this.#d.metrics?.submissions.inc({ kind, outcome: 'refused' });
+    this.#d.logger.warn({ ...context, kind, err: error }, `chain A ${kind} refused before signing: ${error.message}`);
+    return refusedSubmission(error);
+  }
+
+  /** Approves ahead of a placement when the projection does not cover it; null when nothing was needed. */
+  async #topUp(pair: PairBinding, token: TokenRole, need: bigint, startedAt: number): Promise<Submission | null> {
+    const address = token === 'base' ? pair.baseToken : pair.quoteToken;
+    // With nothing in flight the chain's allowance is exact; under pipelining the projection is.
+    if (this.#budget.projected(pair, token) === null || this.#d.watcher.size === 0) {
+      this.#budget.load(pair, token, await readTokenAllowance(this.#d.rpc, this.#d.wallet, address, this.#d.wallet, pair.orderBook));
+    }
+    const amount = this.#budget.topUp(pair, token, need);
+    if (amount === null) return null;
+    const context = { pairId: pair.pairId, symbol: pair.symbol, tokenRole: token, spender: pair.orderBook, amount: amount === MaxUint256 ? 'unlimited' : amount.toString() };
+    const call = { from: this.#d.wallet, to: address, data: approveCalldata(pair.orderBook, amount) };
+    const submission = await this.#d.sender.send({ kind: 'approve', clientOrderId: null, context, payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('approve', call) }, startedAt });
+    if (wasRefused(submission)) return submission;
+    this.#budget.approved(pair, token, amount);
+    void submission.outcome.then((o) => {
+      if (o.kind === 'accepted') {
+        this.#d.state?.setApproval({ chain: 'evm', wallet: this.#d.wallet, token: address, spender: pair.orderBook, amount, expiresAtLedger: null, txHash: o.txHash });
+      } else if (o.kind === 'rejected') {
+        this.#budget.invalidate(pair, token);
+      }
+    });
+    return submission;
+  }
+
+  /** A sent placement takes allowance; one that never applied gives it back, an allowance error forgets the projection. */
+  #account(c: PlaceCommand, submission: Submission): void {
+    if (wasRefused(submission)) return;
+    const used = this.#budget.consume(c.pair, c.approval.token, c.approval.amount);
+    void submission.outcome.then((o) => {
+      if (o.kind !== 'rejected') return;
+      // A revert takes nothing (the transfer is undone with it), and a transaction never mined takes nothing.
+      if (o.error.code === 'E_VENUE_INSUFFICIENT_ALLOWANCE') this.#budget.invalidate(c.pair, c.approval.token);
+      else this.#budget.giveBack(used);
+    });
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * A mined receipt as the command's outcome. Success: the order book events of the transaction, decoded, and the
+ * order id from `OrderReceived`. Status 0: the revert, decoded; receipts carry no revert data, so the call is
+ * replayed with `eth_call` at the receipt's block (where the wallet's earlier transactions of the same block
+ * count) and, if that does not revert, at the block before. A zero-value self-transfer mined at the nonce means
+ * the command itself never applied.
+ */
+import { DltError } from '../../core/errors.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { ChainEvent, Outcome } from '../types.ts';
+import type { BlockCache } from './block-cache.ts';
+import { rpcFailureOf } from './json-rpc.ts';
+import { decodeLog, parseRawLog, type DecodeContext } from './log-decoder.ts';
+import type { EvmMetrics } from './metrics.ts';
+import type { TxKind } from './options.ts';
+import { revertError, revertLabel } from './revert-decoder.ts';
+import type { Receipt, RpcClient } from './rpc-client.ts';
+import type { TxPayload } from './tx-signer.ts';
+
+export interface OutcomeDeps {
+  readonly rpc: RpcClient;
+  readonly blocks: BlockCache;
+  readonly metrics: EvmMetrics | null;
+  readonly logger: Logger;
+  readonly wallet: string;
+}
+
+export interface MinedCommand {
+  readonly kind: TxKind;
+  readonly nonce: bigint;
+  /** What the command's own transactions carried (the self-transfer cancel carries something else). */
+  readonly payload: TxPayload;
+  /** True when the mined transaction is the zero-value self-transfer that cancelled the nonce. */
+  readonly cancelledBySelfTransfer: boolean;
+  readonly context: Readonly<Record<string, unknown>>;
+}
+
+/** Order book events of a receipt in log order; malformed logs are counted and skipped. */
+export function receiptEvents(receipt: Receipt, ctx: DecodeContext, timeMs: number, deps: Pick<OutcomeDeps, 'metrics' | 'logger'>): ChainEvent[] {
+  const out: ChainEvent[] = [];
+  for (const raw of receipt.logs) {
+    try {
+      const e = decodeLog(parseRawLog(raw), ctx, timeMs);
+      if (e !== null && e.type !== 'Transfer') out.push(e);
+    } catch (err) {
+      deps.metrics?.malformed.inc({ source: 'receipt_log' });
+      deps.logger.warn({ txHash: receipt.txHash, err }, 'malformed log in a chain A receipt; skipped');
+    }
+  }
+  return out;
+}
+
+export async function outcomeOfReceipt(receipt: Receipt, command: MinedCommand, ctx: DecodeContext, deps: OutcomeDeps): Promise<Outcome> {
+  if (command.cancelledBySelfTransfer) {
+    return {
+      kind: 'rejected',
+      txHash: receipt.txHash,
+      included: false,
+      error: new DltError('E_CHAIN_TX_EXPIRED', `not mined in time; nonce ${command.nonce} was cancelled with a zero-value self-transfer`, {
+        details: { ...command.context, reason: 'cancelled', nonce: command.nonce.toString(), cancelTxHash: receipt.txHash },
+      }),
+    };
+  }
+  if (receipt.status === 1) {
+    const header = await deps.blocks.header(receipt.blockNumber, receipt.blockHash).catch(() => null);
+    const events = receiptEvents(receipt, ctx, header?.timestampMs ?? 0, deps);
+    const received = events.find((e) => e.type === 'OrderReceived' && e.client.toLowerCase() === deps.wallet);
+    const cancelled = events.find((e) => e.type === 'OrderCancelled');
+    const orderId = received?.type === 'OrderReceived' ? received.orderId : cancelled?.type === 'OrderCancelled' ? cancelled.orderId : null;
+    return { kind: 'accepted', txHash: receipt.txHash, height: receipt.blockNumber, orderId, events };
+  }
+  const error = await replayRevert(receipt, command, deps);
+  deps.metrics?.reverts.inc({ name: revertLabel(error) });
+  deps.logger.warn({ ...command.context, txHash: receipt.txHash, block: receipt.blockNumber.toString(), err: error }, `chain A ${command.kind} reverted: ${error.message}`);
+  return { kind: 'rejected', txHash: receipt.txHash, included: true, error };
+}
+
+async function replayRevert(receipt: Receipt, command: MinedCommand, deps: OutcomeDeps): Promise<DltError> {
+  const context = { ...command.context, txHash: receipt.txHash, block: receipt.blockNumber.toString() };
+  const call = { from: deps.wallet, to: command.payload.to, data: command.payload.data, value: command.payload.value, gas: command.payload.gasLimit };
+  for (const at of [receipt.blockNumber, receipt.blockNumber - 1n]) {
+    try {
+      await deps.rpc.call(call, at);
+    } catch (e) {
+      const f = rpcFailureOf(e);
+      if (f !== null && f.kind === 'rpc' && f.data !== null) return revertError(f.data, context);
+    }
+  }
+  if (receipt.gasUsed >= command.payload.gasLimit) {
+    return new DltError('E_VENUE_CONTRACT_ERROR', `ran out of gas at its limit of ${command.payload.gasLimit}`, {
+      details: { ...context, name: '(out of gas)', gasUsed: receipt.gasUsed.toString(), gasLimit: command.payload.gasLimit.toString() },
+    });
+  }
+  return revertError(null, { ...context, note: 'the replay did not reproduce the revert' });
+}

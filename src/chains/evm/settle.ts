@@ -1,0 +1,72 @@
+/**
+ * The fate of an earlier transaction, also after a restart. A nonce still in flight answers when the chain
+ * decides. Otherwise the journal names every transaction signed at that nonce (the original, its replacements,
+ * the self-transfer that cancelled it): whichever has a receipt is the fate; when none has one and the nonce is
+ * used, another transaction took it; when the nonce is not used, the fate is still unknown.
+ */
+import { DltError } from '../../core/errors.ts';
+import type { TxJournal, TxRecord } from '../../store/tx-journal.ts';
+import type { Outcome } from '../types.ts';
+import type { MinedCommand } from './receipt-outcome.ts';
+import type { Receipt, RpcClient } from './rpc-client.ts';
+import type { TxKind } from './options.ts';
+import { decodeSigned } from './tx-signer.ts';
+import type { TxWatcher } from './tx-watcher.ts';
+
+export interface SettleDeps {
+  readonly rpc: RpcClient;
+  readonly journal: TxJournal;
+  readonly watcher: TxWatcher;
+  readonly wallet: string;
+  readonly outcomeOf: (receipt: Receipt, command: MinedCommand) => Promise<Outcome>;
+  /** Resolves with `unknown` after the outcome deadline, unless `signal` aborts first. */
+  readonly deadline: (signal: AbortSignal) => Promise<Outcome>;
+}
+
+const kindOf = (r: TxRecord): TxKind => (r.kind === 'cancel' || r.kind === 'approve' ? r.kind : 'place');
+
+export async function settleTransaction(txHash: string, d: SettleDeps): Promise<Outcome> {
+  const hash = txHash.toLowerCase();
+  const inFlight = d.watcher.slotOf(hash);
+  if (inFlight !== undefined) return waitFinal(inFlight.final, d);
+
+  const record = d.journal.get(hash);
+  if (record === undefined) {
+    return { kind: 'unknown', txHash: hash, reason: 'the transaction is not in this wallet journal' };
+  }
+  const siblings = d.journal.atSequence('evm', record.source, record.sequence);
+  const original = siblings.find((r) => r.kind !== 'replace' && r.kind !== 'noop') ?? record;
+  const command: Omit<MinedCommand, 'cancelledBySelfTransfer'> = {
+    kind: kindOf(original),
+    nonce: record.sequence,
+    payload: decodeSigned(original.raw).payload,
+    context: { restoredFrom: original.txHash, clientOrderId: original.clientOrderId?.toString() ?? null },
+  };
+  for (const r of siblings.toReversed()) {
+    const receipt = await d.rpc.receipt(r.txHash);
+    if (receipt !== null) return d.outcomeOf(receipt, { ...command, cancelledBySelfTransfer: r.kind === 'noop' });
+  }
+  const slot = d.watcher.slotAt(record.sequence);
+  if (slot !== undefined) return waitFinal(slot.final, d);
+  const mined = await d.rpc.transactionCount(d.wallet, 'latest');
+  if (mined > record.sequence) {
+    return {
+      kind: 'rejected',
+      txHash: hash,
+      included: false,
+      error: new DltError('E_CHAIN_TX_EXPIRED', `nonce ${record.sequence} was used by a transaction this bot did not send; ours never applied`, {
+        details: { reason: 'superseded', nonce: record.sequence.toString(), hashes: siblings.map((s) => s.txHash) },
+      }),
+    };
+  }
+  return { kind: 'unknown', txHash: hash, reason: `nonce ${record.sequence} is not mined and not in flight` };
+}
+
+async function waitFinal(final: Promise<Outcome>, d: SettleDeps): Promise<Outcome> {
+  const stop = new AbortController();
+  try {
+    return await Promise.race([final, d.deadline(stop.signal)]);
+  } finally {
+    stop.abort();
+  }
+}

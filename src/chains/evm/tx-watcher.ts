@@ -1,0 +1,254 @@
+/**
+ * Follows every nonce of the wallet in flight until the chain settles it. Each poll reads the wallet's mined
+ * nonce count once; a nonce below it is settled by whichever of its transactions has a receipt (the others are
+ * `replaced`), or, when none of ours is mined, as taken by a transaction this bot did not send. A nonce not
+ * mined in time is re-signed at the same nonce with higher fees and the same payload, up to a limit, then
+ * cancelled with a zero-value self-transfer; every replacement is journaled before it is sent.
+ */
+import type { TxJournal, TxRecord } from '../../store/tx-journal.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import { DltError } from '../../core/errors.ts';
+import type { Outcome } from '../types.ts';
+import type { FeeOracle } from './fee-oracle.ts';
+import type { EvmMetrics } from './metrics.ts';
+import { NonceSlot, type Attempt, type SlotCommand } from './nonce-slot.ts';
+import { SELF_TRANSFER_GAS, type Clock, type ReceiptOptions, type Sleep, type TxKind } from './options.ts';
+import type { Receipt, RpcClient } from './rpc-client.ts';
+import { broadcast } from './send-verdict.ts';
+import { decodeSigned, type SignedTx, type TxPayload, type TxSigner } from './tx-signer.ts';
+
+export interface WatcherDeps {
+  readonly rpc: RpcClient;
+  readonly signer: TxSigner;
+  readonly fees: FeeOracle;
+  readonly journal: TxJournal;
+  readonly clock: Clock;
+  readonly sleep: Sleep;
+  readonly options: ReceiptOptions;
+  readonly metrics: EvmMetrics | null;
+  readonly logger: Logger;
+  /** The outcome of a mined transaction of a slot (decoding needs the adapter's pairs). */
+  readonly outcomeOf: (receipt: Receipt, slot: NonceSlot, mined: Attempt) => Promise<Outcome>;
+}
+
+export class TxWatcher {
+  readonly #d: WatcherDeps;
+  readonly #slots = new Map<bigint, NonceSlot>();
+  #wake = new AbortController();
+  #wakeRequested = false;
+  #closed = false;
+  #loop: Promise<void> | null = null;
+  #idleWaiters: (() => void)[] = [];
+
+  constructor(deps: WatcherDeps) {
+    this.#d = deps;
+  }
+
+  get size(): number {
+    return this.#slots.size;
+  }
+
+  /** Resolves once no nonce is in flight (the chain state then is the state the next transaction meets). */
+  idle(): Promise<void> {
+    if (this.#slots.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  inFlightNonces(): bigint[] {
+    return [...this.#slots.keys()];
+  }
+
+  slotOf(txHash: string): NonceSlot | undefined {
+    const h = txHash.toLowerCase();
+    for (const s of this.#slots.values()) if (s.hashes.includes(h)) return s;
+    return undefined;
+  }
+
+  slotAt(nonce: bigint): NonceSlot | undefined {
+    return this.#slots.get(nonce);
+  }
+
+  /** Starts following a nonce whose first transaction was sent (or whose broadcast is in doubt). */
+  track(signed: SignedTx, command: SlotCommand, uncertain: boolean): NonceSlot {
+    const now = this.#d.clock.now();
+    const slot = new NonceSlot(signed.nonce, command, now + this.#d.options.outcomeTimeoutMs);
+    slot.attempts.push({ signed, role: 'original', sentAtMs: now });
+    slot.uncertain = uncertain;
+    this.#slots.set(signed.nonce, slot);
+    this.#d.metrics?.inFlight.set(this.#slots.size);
+    this.wake();
+    return slot;
+  }
+
+  /** Takes back the journal's unsettled transactions after a restart, grouped by nonce. */
+  restore(records: readonly TxRecord[]): void {
+    const now = this.#d.clock.now();
+    const byNonce = Map.groupBy(records, (r) => r.sequence);
+    for (const [nonce, group] of byNonce) {
+      const first = group[0] as TxRecord;
+      const kind: TxKind = first.kind === 'cancel' || first.kind === 'approve' ? first.kind : 'place';
+      const slot = new NonceSlot(nonce, { kind, clientOrderId: first.clientOrderId, context: { restoredFrom: first.txHash }, restored: true }, now + this.#d.options.outcomeTimeoutMs);
+      for (const r of group) {
+        const role: Attempt['role'] = r.kind === 'noop' ? 'cancel' : r === first ? 'original' : 'bump';
+        slot.attempts.push({ signed: decodeSigned(r.raw), role, sentAtMs: r.updatedMs });
+      }
+      slot.uncertain = true;
+      this.#slots.set(nonce, slot);
+    }
+    this.#d.metrics?.inFlight.set(this.#slots.size);
+  }
+
+  start(): void {
+    this.#loop ??= this.#run();
+  }
+
+  wake(): void {
+    this.#wakeRequested = true;
+    this.#wake.abort();
+  }
+
+  async close(reason: string): Promise<void> {
+    this.#closed = true;
+    this.wake();
+    await this.#loop;
+    for (const s of this.#slots.values()) s.abandon(reason);
+    for (const w of this.#idleWaiters.splice(0)) w();
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#closed) {
+      try {
+        await this.poll();
+      } catch (e) {
+        this.#d.logger.warn({ err: e }, 'chain A receipt poll failed; retrying at the next poll');
+      }
+      if (this.#closed) break;
+      if (this.#wakeRequested) {
+        this.#wakeRequested = false;
+        continue;
+      }
+      this.#wake = new AbortController();
+      try {
+        await this.#d.sleep(this.#d.options.pollIntervalMs, this.#wake.signal);
+      } catch {
+        // Woken early: a new transaction or the adapter closing.
+      }
+      this.#wakeRequested = false;
+    }
+  }
+
+  /** One round over every nonce in flight (the loop calls it; tests may too). */
+  async poll(): Promise<void> {
+    if (this.#slots.size === 0) return;
+    const mined = await this.#d.rpc.transactionCount(this.#d.signer.address, 'latest');
+    const slots = [...this.#slots.values()].toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
+    await Promise.all(slots.filter((s) => s.nonce < mined).map((s) => this.#settleMined(s)));
+    for (const s of slots.filter((x) => x.nonce >= mined)) await this.#checkPending(s);
+    const now = this.#d.clock.now();
+    for (const s of this.#slots.values()) if (now >= s.deadlineMs && !s.reported) s.reportUnknown(`not settled within ${this.#d.options.outcomeTimeoutMs} ms`);
+    this.#d.metrics?.inFlight.set(this.#slots.size);
+  }
+
+  async #settleMined(slot: NonceSlot): Promise<void> {
+    for (const attempt of slot.attempts.toReversed()) {
+      const receipt = await this.#d.rpc.receipt(attempt.signed.hash);
+      if (receipt === null) continue;
+      const outcome = await this.#d.outcomeOf(receipt, slot, attempt);
+      this.#finish(slot, outcome, attempt.signed.hash, receipt.status === 1 ? 'included' : 'failed');
+      return;
+    }
+    // A node behind a load balancer may count the nonce before it serves the receipt: wait a few polls.
+    slot.missingPolls += 1;
+    if (slot.missingPolls < this.#d.options.supersededAfterPolls) return;
+    const error = new DltError('E_CHAIN_TX_EXPIRED', `nonce ${slot.nonce} was used by a transaction this bot did not send; ours never applied`, {
+      details: { ...slot.command.context, reason: 'superseded', nonce: slot.nonce.toString(), hashes: slot.hashes },
+    });
+    this.#d.metrics?.nonceResyncs.inc({ reason: 'superseded' });
+    this.#finish(slot, { kind: 'rejected', txHash: slot.latest.signed.hash, included: false, error }, null, 'dropped');
+  }
+
+  #finish(slot: NonceSlot, outcome: Outcome, minedHash: string | null, status: 'included' | 'failed' | 'dropped'): void {
+    for (const a of slot.attempts) {
+      if (a.signed.hash === minedHash) this.#d.journal.mark(a.signed.hash, status);
+      else if (minedHash !== null) this.#d.journal.mark(a.signed.hash, 'replaced', minedHash);
+      else this.#d.journal.mark(a.signed.hash, 'dropped');
+    }
+    this.#slots.delete(slot.nonce);
+    if (this.#slots.size === 0) for (const w of this.#idleWaiters.splice(0)) w();
+    const label = outcome.kind === 'rejected' && outcome.error.code === 'E_CHAIN_TX_EXPIRED' ? String(outcome.error.details.reason ?? 'expired') : outcome.kind;
+    this.#d.metrics?.submissions.inc({ kind: slot.command.kind, outcome: label === 'cancelled' ? 'expired' : label });
+    this.#d.logger.info(
+      { ...slot.command.context, kind: slot.command.kind, nonce: slot.nonce.toString(), txHash: outcome.txHash, outcome: outcome.kind, ...(outcome.kind === 'rejected' ? { err: outcome.error } : {}) },
+      `chain A ${slot.command.kind} settled: ${label}`,
+    );
+    slot.settle(outcome);
+  }
+
+  async #checkPending(slot: NonceSlot): Promise<void> {
+    if (slot.command.restored && slot.command.kind === 'place' && !slot.cancelling) {
+      // A placement signed before a restart may carry a stale price: it is cancelled, never revived.
+      await this.#replace(slot, 'cancel');
+      return;
+    }
+    if (slot.uncertain) {
+      const r = await broadcast(this.#d.rpc, slot.latest.signed.raw);
+      if (r.kind === 'sent' || r.kind === 'known') {
+        slot.uncertain = false;
+        this.#d.journal.mark(slot.latest.signed.hash, 'sent');
+      }
+    }
+    if (this.#d.clock.now() - slot.latest.sentAtMs < this.#d.options.stuckAfterMs) return;
+    const cancel = slot.cancelling || slot.bumps >= this.#d.options.maxReplacements;
+    await this.#replace(slot, cancel ? 'cancel' : 'bump');
+  }
+
+  /** Sends the nonce again with higher fees: the same payload (`bump`) or a zero-value self-transfer (`cancel`). */
+  async #replace(slot: NonceSlot, role: 'bump' | 'cancel'): Promise<void> {
+    const previous = slot.latest;
+    const fees = await this.#d.fees.bump(previous.signed.fees);
+    if (fees === null) {
+      // At the fee cap nothing can replace it; send it again in case the pool dropped it (unless it is a stale
+      // placement from before a restart), and keep waiting.
+      this.#d.logger.warn({ ...slot.command.context, nonce: slot.nonce.toString() }, 'chain A transaction stuck at the fee cap; nothing can replace it');
+      if (!(slot.command.restored && slot.command.kind === 'place' && previous.role !== 'cancel')) await broadcast(this.#d.rpc, previous.signed.raw);
+      previous.sentAtMs = this.#d.clock.now();
+      return;
+    }
+    const cancelling = role === 'cancel' || previous.role === 'cancel';
+    const payload: TxPayload = cancelling ? { to: this.#d.signer.address, data: '0x', value: 0n, gasLimit: SELF_TRANSFER_GAS } : previous.signed.payload;
+    const signed = this.#d.signer.sign(payload, slot.nonce, fees);
+    const first = slot.attempts[0] as Attempt;
+    this.#d.journal.recordSigned({
+      txHash: signed.hash,
+      chain: 'evm',
+      wallet: this.#d.signer.address,
+      source: this.#d.signer.address,
+      sequence: slot.nonce,
+      kind: cancelling ? 'noop' : 'replace',
+      clientOrderId: slot.command.clientOrderId,
+      raw: signed.raw,
+    });
+    const r = await broadcast(this.#d.rpc, signed.raw);
+    const log = { ...slot.command.context, nonce: slot.nonce.toString(), replaces: previous.signed.hash, txHash: signed.hash, maxFeePerGas: fees.maxFeePerGas.toString() };
+    if (r.kind === 'sent' || r.kind === 'known' || r.kind === 'uncertain') {
+      slot.attempts.push({ signed, role: cancelling ? 'cancel' : 'bump', sentAtMs: this.#d.clock.now() });
+      slot.uncertain = r.kind === 'uncertain';
+      if (r.kind !== 'uncertain') this.#d.journal.mark(signed.hash, 'sent');
+      this.#d.metrics?.replacements.inc({ reason: cancelling ? 'cancel' : 'fee_bump' });
+      this.#d.logger.warn(log, cancelling ? `chain A nonce cancelled with a self-transfer (first ${first.signed.hash})` : 'chain A transaction replaced with higher fees');
+      return;
+    }
+    // Refused: the nonce was mined meanwhile (the next poll settles it) or the node wants more; try again later.
+    this.#d.journal.mark(signed.hash, 'dropped');
+    this.#d.logger.warn({ ...log, refusal: r.kind, message: 'message' in r ? r.message : '' }, 'chain A replacement refused by the node');
+  }
+
+  /** Sends again every nonce in flight from `pending` up (the node lost them), in nonce order. */
+  async rebroadcastFrom(pending: bigint): Promise<void> {
+    const slots = [...this.#slots.values()].filter((s) => s.nonce >= pending).toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
+    for (const s of slots) {
+      if (s.command.restored && s.command.kind === 'place' && !s.cancelling) await this.#replace(s, 'cancel');
+      else await broadcast(this.#d.rpc, s.latest.signed.raw);
+    }
+  }
+}

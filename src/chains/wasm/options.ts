@@ -88,6 +88,8 @@ export interface WasmAdapterOptions {
   readonly authValidityLedgers?: number;
   /** Between getTransaction polls (default 1000). */
   readonly pollIntervalMs?: number;
+  /** Expected ledger close interval, to estimate the current ledger between replies (default 5000). */
+  readonly ledgerCloseMs?: number;
   /** After the upper time bound, how long an unreachable node may keep the outcome open before it is `unknown` (default 60,000). */
   readonly outcomeGraceMs?: number;
   /** TRY_AGAIN_LATER: attempts and backoff (defaults 8, 500 ms doubling up to 5000 ms). */
@@ -107,6 +109,7 @@ export interface ResolvedOptions {
   readonly inclusionFeeStroops: number;
   readonly authValidityLedgers: number;
   readonly pollIntervalMs: number;
+  readonly ledgerCloseMs: number;
   readonly outcomeGraceMs: number;
   readonly tryAgainLater: { readonly maxAttempts: number; readonly baseDelayMs: number; readonly maxDelayMs: number };
   readonly maxSequenceResyncs: number;
@@ -121,6 +124,7 @@ export function resolveOptions(o: WasmAdapterOptions): ResolvedOptions {
     inclusionFeeStroops: o.inclusionFeeStroops ?? 100,
     authValidityLedgers: o.authValidityLedgers ?? 12,
     pollIntervalMs: o.pollIntervalMs ?? 1000,
+    ledgerCloseMs: o.ledgerCloseMs ?? 5000,
     outcomeGraceMs: o.outcomeGraceMs ?? 60_000,
     tryAgainLater: {
       maxAttempts: o.tryAgainLater?.maxAttempts ?? 8,

@@ -95,23 +95,29 @@ function strings(v: unknown): string[] {
 export class WasmRpc {
   readonly #transport: RpcTransport;
   readonly #metrics: WasmMetrics;
+  readonly #now: () => number;
   #lastSeenLedger = 0;
+  #lastSeenAtMs = 0;
 
-  constructor(transport: RpcTransport, metrics: WasmMetrics) {
+  constructor(transport: RpcTransport, metrics: WasmMetrics, now: () => number = Date.now) {
     this.#transport = transport;
     this.#metrics = metrics;
+    this.#now = now;
   }
 
-  /** The highest ledger any reply named; 0 before the first reply. */
-  get lastSeenLedger(): number {
-    return this.#lastSeenLedger;
+  /** The highest ledger any reply named (0 before the first reply), and when it was seen (clock ms). */
+  get lastSeen(): { readonly ledger: number; readonly atMs: number } {
+    return { ledger: this.#lastSeenLedger, atMs: this.#lastSeenAtMs };
   }
 
   async call(method: string, params: unknown): Promise<unknown> {
     try {
       const reply = await this.#transport(method, params);
       const latest = typeof reply === 'object' && reply !== null ? (reply as Json).latestLedger ?? (reply as Json).sequence : undefined;
-      if (typeof latest === 'number' && latest > this.#lastSeenLedger) this.#lastSeenLedger = latest;
+      if (typeof latest === 'number' && latest >= this.#lastSeenLedger) {
+        this.#lastSeenLedger = latest;
+        this.#lastSeenAtMs = this.#now();
+      }
       return reply;
     } catch (e) {
       this.#metrics.rpcErrors.inc({ method, kind: rpcFailureKind(e) ?? 'transport' });

@@ -70,7 +70,7 @@ export class WasmChainAdapter implements ChainAdapter {
     this.#logger = (o.logger ?? silentLogger()).child({ chain: 'wasm', wallet: this.wallet });
     this.#clock = o.clock ?? systemClock;
     this.#sleep = o.sleep ?? systemSleep;
-    this.#rpc = new WasmRpc(o.transport ?? httpTransport(o.rpcUrl, { timeoutMs: this.#r.rpcTimeoutMs }), this.metrics);
+    this.#rpc = new WasmRpc(o.transport ?? httpTransport(o.rpcUrl, { timeoutMs: this.#r.rpcTimeoutMs }), this.metrics, () => this.#clock.now());
     const channels = o.channelKeys ?? [];
     this.#pool = new SourcePool(channels.length > 0 ? channels : [o.tradingKey], this.#clock, this.#sleep);
     this.#reader = new ChainReader(this.#rpc, this.wallet, o.networkPassphrase, this.#logger);
@@ -80,9 +80,19 @@ export class WasmChainAdapter implements ChainAdapter {
       wallet: this.wallet,
       options: this.#r.approvals,
       logger: this.#logger,
-      latestLedger: async () => this.#rpc.lastSeenLedger || (await this.#rpc.latestLedger()).sequence,
+      latestLedger: () => this.#currentLedger(),
       approve: (pair, role, amount, expiration) => this.#approve(pair, role, amount, expiration),
     });
+  }
+
+  /**
+   * The ledger the network is at now, without a round trip when a reply named one recently: the last ledger
+   * seen plus the ledgers that should have closed since (an estimate on the high side, so renewals come early).
+   */
+  async #currentLedger(): Promise<number> {
+    const seen = this.#rpc.lastSeen;
+    if (seen.ledger === 0) return (await this.#rpc.latestLedger()).sequence;
+    return seen.ledger + Math.max(0, Math.floor((this.#clock.now() - seen.atMs) / this.#r.ledgerCloseMs));
   }
 
   /** Source accounts in use: the channels, or the trading account alone. */
@@ -145,7 +155,13 @@ export class WasmChainAdapter implements ChainAdapter {
     }
     const intent: TxIntent = { kind: 'place', call, clientOrderId: c.clientOrderId, context, startedMs };
     for (let attempt = 0; ; attempt++) {
-      const blocked = await this.#keeper.prepare(c.pair, c.approval);
+      let blocked: DltError | null;
+      try {
+        blocked = await this.#keeper.prepare(c.pair, c.approval);
+      } catch (e) {
+        if (!isDltError(e)) throw e;
+        blocked = e;
+      }
       if (blocked !== null) return this.#refuse('place', blocked, context);
       const submission = await this.#send(intent, c.pair, null);
       if (submission.txHash === null && attempt === 0) {

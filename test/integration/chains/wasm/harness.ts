@@ -99,8 +99,9 @@ export async function startHarness(options: { retentionLedgers?: number } = {}):
   const sleeper: LedgerSleeper = {
     sleep: async (_ms, signal) => {
       calls++;
-      await gate;
       signal?.throwIfAborted();
+      // A held sleeper still wakes when its caller gives up (an adapter closing).
+      await Promise.race([gate, new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))]);
       ledger();
     },
     hold() {

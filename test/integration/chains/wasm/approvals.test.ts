@@ -1,0 +1,89 @@
+/**
+ * Approvals with `expiration_ledger`: the adapter approves a bounded budget when none of its own is recorded,
+ * records the expiry the token does not echo back, tops up when the allowance left falls short of the next
+ * order, renews ahead of the expiry, and recovers when the allowance was spent behind its back.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approve } from '../../../../src/sandbox/wasm/operator.ts';
+import type { Store } from '../../../../src/store/store.ts';
+import { accepted, adapterFor, channels, placeCommand, startHarness, wallet, type Harness } from './harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+function approvals(store: Store): number {
+  return store.db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE kind = 'approve' AND status = 'included'").get()?.n as number;
+}
+
+const allowanceOnChain = (who: string) => h.d.quote.allowances.get(`${who}|${h.pair.orderBook}`);
+
+describe('approvals', () => {
+  it('approves a budget before the first order, records the expiry and reports it with the allowance', async () => {
+    const trader = wallet(h);
+    const cmd = placeCommand(h, 'buy', '1', '12.00');
+    const built = adapterFor(h, trader, { channelKeys: channels(h, 1), approvals: { multiplier: 3, lifetimeLedgers: 500 } });
+    await accepted(await built.adapter.submit(cmd));
+    const need = cmd.approval.amount;
+    const record = built.store.state.approval('wasm', trader.publicKey(), h.pair.quoteToken, h.pair.orderBook);
+    expect(record?.amount).toBe(need * 3n);
+    expect(record?.expiresAtLedger).toBe(allowanceOnChain(trader.publicKey())?.expirationLedger);
+    const allowance = await built.adapter.readAllowance(h.pair, 'quote');
+    // The pre-funded resting buy took its lock out of the allowance.
+    expect(allowance).toEqual({ amount: h.d.quote.allowances.get(`${trader.publicKey()}|${h.pair.orderBook}`)?.amount, expiresAtLedger: record?.expiresAtLedger });
+    expect(allowance.amount).toBeLessThan(need * 3n);
+    await built.adapter.close();
+  });
+
+  it('tops up when what is left is below the next order, and not before', async () => {
+    const trader = wallet(h);
+    const first = placeCommand(h, 'buy', '1', '12.00');
+    const budget = (first.approval.amount * 5n) / 2n;
+    const built = adapterFor(h, trader, { approvals: { budgets: { [h.pair.pairId]: { quote: budget } } } });
+    await accepted(await built.adapter.submit(first));
+    await accepted(await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')));
+    expect(approvals(built.store)).toBe(1);
+    // Half an order's worth left: the third order needs a top-up first.
+    await accepted(await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')));
+    expect(approvals(built.store)).toBe(2);
+    expect(built.store.state.approval('wasm', trader.publicKey(), h.pair.quoteToken, h.pair.orderBook)?.amount).toBe(budget);
+    await built.adapter.close();
+  });
+
+  it('renews ahead of the recorded expiry even when the amount would do', async () => {
+    const trader = wallet(h);
+    const built = adapterFor(h, trader, { approvals: { multiplier: 10, lifetimeLedgers: 12, renewMarginLedgers: 4 } });
+    await accepted(await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')));
+    const expiry = built.store.state.approval('wasm', trader.publicKey(), h.pair.quoteToken, h.pair.orderBook)?.expiresAtLedger as number;
+    while (h.emu.latest.seq < expiry - 4) h.ledger();
+    await accepted(await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')));
+    expect(approvals(built.store)).toBe(2);
+    expect(built.store.state.approval('wasm', trader.publicKey(), h.pair.quoteToken, h.pair.orderBook)?.expiresAtLedger).toBeGreaterThan(expiry);
+    await built.adapter.close();
+  });
+
+  it('ensureAllowance: nothing to do while enough is approved far from expiry, else an approval to follow', async () => {
+    const trader = wallet(h);
+    const built = adapterFor(h, trader);
+    const sub = await built.adapter.ensureAllowance(h.pair, 'base', 5_000_000n);
+    expect(sub).not.toBeNull();
+    await accepted(sub!);
+    expect(await built.adapter.ensureAllowance(h.pair, 'base', 5_000_000n)).toBeNull();
+    expect(await built.adapter.readAllowance(h.pair, 'base')).toMatchObject({ amount: 20_000_000n });
+    await built.adapter.close();
+  });
+
+  it('an allowance spent behind its back: the simulation says #9, the adapter re-reads, tops up and retries once', async () => {
+    const trader = wallet(h);
+    const built = adapterFor(h, trader, { approvals: { multiplier: 10 } });
+    await accepted(await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')));
+    approve(h.emu, h.d, 'quote', trader.publicKey(), h.pair.orderBook, 0n, h.emu.latest.seq + 100);
+    h.ledger();
+    const o = await accepted(await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')));
+    expect(o.orderId).not.toBeNull();
+    expect(approvals(built.store)).toBe(2);
+    await built.adapter.close();
+  });
+});

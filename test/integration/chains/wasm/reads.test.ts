@@ -1,0 +1,79 @@
+/**
+ * Reading the chain: the order book's own configuration and phase (pre-funded or not, scales, commissions),
+ * the wallet's balances, and the trustline and authorization checks that stop trading with a clear error.
+ */
+import { Keypair } from '@stellar/stellar-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mint, setAuthorized, setPhase, trust } from '../../../../src/sandbox/wasm/operator.ts';
+import { adapterFor, freshBook, PAIR, startHarness, wallet, type Harness } from './harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+describe('pair state', () => {
+  it('reads get_config and the phase of a pre-funded book', async () => {
+    const { adapter } = adapterFor(h, wallet(h));
+    expect(await adapter.readPairState(h.pair)).toEqual({
+      phase: 'OpenForTrading',
+      open: true,
+      scales: { baseInternal: 1000n, quoteInternal: 10_000n, baseNative: 10_000_000n, quoteNative: 10_000_000n },
+      makerBps: PAIR.makerCommission,
+      takerBps: PAIR.takerCommission,
+      marketMakerBps: PAIR.marketMakerCommission,
+      prefunded: true,
+    });
+    await adapter.close();
+  });
+
+  it('sees no_prefund_config of a book that matches without locking, and a closed phase', async () => {
+    const { d, pair } = freshBook(h, 'no-prefund', { prefunded: false });
+    const { adapter } = adapterFor(h, wallet(h, {}, d));
+    setPhase(h.emu, h.venue, d, 'closed');
+    h.ledger();
+    expect(await adapter.readPairState(pair)).toMatchObject({ prefunded: false, phase: 'ClosedForTrading', open: false });
+    await adapter.close();
+  });
+});
+
+describe('balances', () => {
+  it('reads base and quote in native units and the XLM for fees', async () => {
+    const trader = wallet(h, { base: 123n, quote: 456n });
+    const { adapter } = adapterFor(h, trader);
+    expect(await adapter.readBalances(h.pair)).toEqual({ base: 123n, quote: 456n, native: h.emu.world.accounts.get(trader.publicKey())?.balance });
+    await adapter.close();
+  });
+});
+
+describe('ensureReady', () => {
+  it('passes for a wallet with both trustlines authorized', async () => {
+    const { adapter } = adapterFor(h, wallet(h));
+    await expect(adapter.ensureReady(h.pair)).resolves.toBeUndefined();
+    await adapter.close();
+  });
+
+  it('names the missing trustline (#13)', async () => {
+    const kp = Keypair.random();
+    h.emu.fundAccount(kp.publicKey(), 100_000_000_000n);
+    trust(h.emu, h.d, 'quote', kp.publicKey());
+    h.ledger();
+    const { adapter } = adapterFor(h, kp);
+    await expect(adapter.ensureReady(h.pair)).rejects.toMatchObject({
+      code: 'E_VENUE_TRUSTLINE_MISSING',
+      details: { tokenRole: 'base', contract: h.pair.baseToken, asset: `${h.d.base.config.code}:${h.d.base.config.issuer}` },
+    });
+    await adapter.close();
+  });
+
+  it('names a trustline that is not authorized (#11)', async () => {
+    const trader = wallet(h);
+    mint(h.emu, h.d, 'quote', trader.publicKey(), 1n);
+    setAuthorized(h.emu, h.d, 'quote', trader.publicKey(), false);
+    h.ledger();
+    const { adapter } = adapterFor(h, trader);
+    await expect(adapter.ensureReady(h.pair)).rejects.toMatchObject({ code: 'E_VENUE_TOKEN_NOT_AUTHORIZED', details: { tokenRole: 'quote' } });
+    await adapter.close();
+  });
+});

@@ -7,7 +7,7 @@
  */
 import { Decimal } from '../../core/decimal.ts';
 import type { Side } from '../../core/order-terms.ts';
-import { checkCollar, minimumValueWithMargin, type PairRules } from '../../core/rules.ts';
+import { checkCollar, checkStaticThreshold, minimumValueWithMargin, type PairRules } from '../../core/rules.ts';
 import { snapToTick, tickDown, tickUp } from '../../core/ticks.ts';
 import type { SeededRandom } from './random.ts';
 
@@ -48,7 +48,7 @@ export function withReference(rules: PairRules, reference: Decimal): PairRules {
   return { ...rules, staticReferencePrice: reference };
 }
 
-/** The maker's ladder: `levels` distinct prices per side around `fair`, inside the collar. */
+/** The maker's ladder: `levels` distinct prices per side around `fair`, inside the collar and the static threshold. */
 export function makerLadder(fair: Decimal, rules: PairRules, s: MakerSettings, random: SeededRandom): Quote[] {
   const out: Quote[] = [];
   for (const side of ['buy', 'sell'] as const) {
@@ -60,7 +60,7 @@ export function makerLadder(fair: Decimal, rules: PairRules, s: MakerSettings, r
         price = side === 'buy' ? tickDown(previous, rules.tick) : tickUp(previous, rules.tick);
       }
       previous = price;
-      if (price.lte(0) || checkCollar(price, rules) !== null) continue;
+      if (price.lte(0) || checkCollar(price, rules) !== null || checkStaticThreshold(price, rules) !== null) continue;
       const quantity = sizeFor(price, rules, random.int(0, 6));
       if (quantity !== undefined) out.push({ side, price, quantity });
     }

@@ -18,6 +18,11 @@ const msg = (over: Record<string, unknown> = {}, auth: Record<string, unknown> =
   ...over,
 });
 
+function refusal(m: Record<string, unknown>): string {
+  const r = checkSubscribe(m, cfg, NOW, known);
+  return r.ok ? 'accepted' : `${r.code} ${r.id ?? '-'}`;
+}
+
 describe('subscribe checks', () => {
   it('accepts a valid subscribe for one market or all, with a leading slash tolerated', () => {
     expect(checkSubscribe(msg(), cfg, NOW, known)).toEqual({ ok: true, id: 'a1', channel: 'orderbook/bytradingpair/BOND26EURe', target: { kind: 'pair', symbol: 'BOND26EURe' } });
@@ -25,10 +30,6 @@ describe('subscribe checks', () => {
   });
 
   it('refuses with a code and the id echoed', () => {
-    const refusal = (m: Record<string, unknown>) => {
-      const r = checkSubscribe(m, cfg, NOW, known);
-      return r.ok ? 'accepted' : `${r.code} ${r.id ?? '-'}`;
-    };
     expect(refusal(msg({}, { 'x-api-key': 'wrong' }))).toBe('UNAUTHORIZED a1');
     expect(refusal(msg({}, { 'x-venue-date': '20260302T093501Z' }))).toBe('UNAUTHORIZED a1');
     expect(refusal(msg({}, { 'x-venue-date': '2026-03-02T09:30:00Z' }))).toBe('UNAUTHORIZED a1');

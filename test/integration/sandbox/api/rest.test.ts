@@ -1,0 +1,242 @@
+/**
+ * The REST API of a running sandbox against the specification, after real orders on both chains (ethers on
+ * chain A, stellar-sdk on chain B): every endpoint's shape (field names, types, patterns, sort orders), the
+ * values those orders imply, the bot's own REST client reading it all, and AppError bodies for 400, 401,
+ * 404, 405, 429 and 5xx.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolvePair } from '../../../../src/core/pair.ts';
+import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
+import { parseInstrument, parseInstrumentList } from '../../../../src/venue/payload/instruments.ts';
+import { parsePairPage } from '../../../../src/venue/payload/trading-pairs.ts';
+import { VenueRestClient } from '../../../../src/venue/rest-client.ts';
+import { RestTransport } from '../../../../src/venue/rest-transport.ts';
+import { bearer, get, startTestSandbox, Traders, until, type Json } from './support/sandbox-clients.ts';
+
+let sb: Sandbox;
+let t: Traders;
+let client: VenueRestClient;
+const ids: Record<string, bigint> = {};
+const BOND = 'tp-evm-bond26-eure';
+const FUND = 'tp-wasm-fund1-eure';
+const DECIMAL = /^-?[0-9]+(\.[0-9]{1,18})?$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  t = new Traders(sb);
+  client = new VenueRestClient(new RestTransport({ baseUrl: sb.manifest.venue.restUrl, accessToken: sb.manifest.venue.accessToken, retry: { baseMs: 10, capMs: 50 } }));
+  await Promise.all([
+    (async () => {
+      await Promise.all([t.evmApproveAll('evm-trader'), t.evmApproveAll('evm-mm')]);
+      ids.s1 = (await t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '2', '100.5')).orderId;
+      ids.s2 = (await t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '1.5', '101')).orderId;
+      ids.b1 = (await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '99.5')).orderId;
+      ids.b2 = (await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '99.5')).orderId;
+      await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '0.5', '100.5');
+    })(),
+    (async () => {
+      await Promise.all([t.wasmApprove('wasm-trader', 'FUND1EURe'), t.wasmApprove('wasm-mm', 'FUND1EURe')]);
+      ids.ws = (await t.wasmOrder('wasm-trader', 'FUND1EURe', 'sell', '1', '12.5')).orderId;
+      ids.wb = (await t.wasmOrder('wasm-mm', 'FUND1EURe', 'buy', '1', '12.2')).orderId;
+      await t.wasmOrder('wasm-mm', 'FUND1EURe', 'buy', '0.5', '0', { type: 'market' });
+    })(),
+  ]);
+  await sb.sync();
+  // Participant order lists lag the chain by the configured 300 ms.
+  await until(() => get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb)), (r) => r.body.orders?.filter((o: Json) => o.status === 'PARTIALLY_FILLED').length === 2, 'lagged order list');
+});
+
+afterAll(async () => {
+  t?.close();
+  await sb?.stop();
+});
+
+describe('financial instruments', () => {
+  it('lists one instrument per base token, filtered by primary and secondary market', async () => {
+    const all = await get(sb, '/financialinstruments');
+    expect(all.status).toBe(200);
+    expect(parseInstrumentList(all.body, 'test').rejected).toEqual([]);
+    expect(all.body.map((i: Json) => i.symbol).toSorted()).toEqual(['BOND26', 'FUND1', 'GRN27', 'XBOND26']);
+    for (const i of all.body) {
+      expect(i).toMatchObject({ status: 'ACTIVE', isin: expect.stringMatching(/^[A-Z]{2}[0-9A-Z]{9}[0-9]$/), smartContractAddress: expect.stringMatching(/^(0x)?[0-9a-fA-F]+$/) });
+    }
+    const primary = await get(sb, '/financialinstruments?primaryMarket=true');
+    expect(primary.body.map((i: Json) => i.symbol).toSorted()).toEqual(['BOND26', 'FUND1']);
+    expect((await get(sb, '/financialinstruments?query[primaryMarket]=false&secondaryMarket=true')).body.map((i: Json) => i.symbol).toSorted()).toEqual(['GRN27', 'XBOND26']);
+    expect((await client.listFinancialInstruments({ primaryMarket: true })).map((i) => i.symbol).toSorted()).toEqual(['BOND26', 'FUND1']);
+  });
+
+  it('serves the detail with every field group of the specification', async () => {
+    const { status, body } = await get(sb, '/financialinstruments/fi-bond26');
+    expect(status).toBe(200);
+    expect(parseInstrument(body, 'test').fullName).toBe('Sandbox Energy 3.25% Green Bond 2026');
+    const groups = ['linkedEntities', 'availability', 'displayData', 'performanceData', 'debtInstrumentData', 'derivativeData', 'commodityDerivativeData', 'interestRateDerivativeData', 'foreignExchangeDerivativeData', 'emissionAllowanceData', 'contractsForDifferenceData', 'creditDerivativeData', 'issuerData'];
+    expect(groups.filter((g) => body[g] === null || typeof body[g] !== 'object')).toEqual([]);
+    expect(body).toMatchObject({ cfi: expect.stringMatching(/^[A-Z]{6}$/), domicile: 'DE', protocol: 'EVM_CHAIN', mifirIdentifier: 'BOND', notionalCurrency1: 'EUR', tradingVenue: expect.stringMatching(/^.{1,4}$/) });
+    expect(body.debtInstrumentData).toMatchObject({ fixedRate: '3.25', maturityDate: '2026-12-31', currency: 'EUR' });
+    expect(body.issuerData.legalAddress).toMatchObject({ countryCode: 'DE', city: expect.any(String), street: expect.any(String), areaCode: expect.any(String) });
+    expect((await get(sb, '/financialinstruments/fi-fund1')).body.protocol).toBe('WASM_CHAIN');
+  });
+});
+
+describe('trading pairs', () => {
+  it('returns every active pair in one page with total_count, whatever the limit', async () => {
+    const { body } = await get(sb, '/tradingpairs?limit=1&count=true');
+    expect(body.total_count).toBe(4);
+    expect(body.items).toHaveLength(4);
+    const page = parsePairPage(body, 'test');
+    expect(page.rejected).toEqual([]);
+    expect(new Set(body.items.map((p: Json) => p.symbol)).size).toBe(4);
+    const pairs = await client.listTradingPairs();
+    expect(resolvePair(pairs, { blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' }).id).toBe(BOND);
+    expect(resolvePair(pairs, { blockChain: 'EVM_CHAIN', baseSymbol: 'XBOND26', quoteSymbol: 'EURe' }).id).toBe('tp-evm-xbond26-eure');
+  });
+
+  it('fills every TradingPair field with the formats of the specification', async () => {
+    for (const id of [BOND, FUND]) {
+      const p = (await get(sb, `/tradingpairs/${id}`)).body;
+      expect(p).toMatchObject({
+        id,
+        creationDate: expect.stringMatching(ISO),
+        modificationDate: expect.stringMatching(ISO),
+        baseTokenData: { symbol: expect.any(String), isin: expect.any(String), dti: expect.any(String) },
+        quoteTokenSymbol: 'EURe',
+        quoteTokenEquivalentCurrency: 'EUR',
+        tickSizeMode: 'REGULATORY',
+        tradingStatus: 'CONTINUOUS_TRADING',
+        statusChangeReason: 'START_OF_TRADING_DAY',
+        statusChangeReasonText: expect.any(String),
+        orderBookVersion: expect.any(String),
+      });
+      for (const f of ['baseTokenInternalScale', 'quoteTokenInternalScale', 'baseTokenNativeScale', 'quoteTokenNativeScale']) expect(p[f]).toMatch(/^[0-9]{1,38}$/);
+      for (const f of ['minimumOrderValue', 'maximumOrderValue', 'minimumSizeIncrement', 'staticReferencePrice']) expect(p[f]).toMatch(DECIMAL);
+      for (const f of ['priceCollarFactor', 'maximumMatches', 'staticThreshold', 'dynamicThreshold', 'liquidityBand', 'makerCommission', 'takerCommission', 'marketMakerCommission']) expect(Number.isInteger(p[f])).toBe(true);
+      for (const f of ['smartContractOrderBook', 'smartContractBase', 'smartContractQuote']) expect(p[f]).toMatch(id === BOND ? /^0x[0-9a-fA-F]{40}$/ : /^[0-9a-f]{64}$/);
+    }
+    const bond = (await get(sb, `/tradingpairs/${BOND}`)).body;
+    expect(BigInt(bond.baseTokenNativeScale) / BigInt(bond.baseTokenInternalScale)).toBe(10_000n);
+    expect((await client.getTradingPair(FUND)).blockChain).toBe('WASM_CHAIN_TESTNET');
+  });
+});
+
+describe('order book snapshots', () => {
+  it('lists each resting order, and aggregates by price, best first, with limit per side', async () => {
+    const book = (await get(sb, `/tradingpairs/${BOND}/orderbook`)).body;
+    expect(book).toEqual({
+      tradingPairId: BOND,
+      buy: [{ quantity: '1', limit: '99.5' }, { quantity: '1', limit: '99.5' }],
+      sell: [{ quantity: '1.5', limit: '100.5' }, { quantity: '1.5', limit: '101' }],
+    });
+    expect((await get(sb, `/tradingpairs/${BOND}/pricelevels`)).body).toEqual({
+      tradingPairId: BOND,
+      buy: [{ quantity: '2', limit: '99.5', orderCount: 2 }],
+      sell: [{ quantity: '1.5', limit: '100.5', orderCount: 1 }, { quantity: '1.5', limit: '101', orderCount: 1 }],
+    });
+    expect((await get(sb, `/tradingpairs/${BOND}/pricelevels?limit=1`)).body.sell).toEqual([{ quantity: '1.5', limit: '100.5', orderCount: 1 }]);
+    expect((await get(sb, `/tradingpairs/${FUND}/pricelevels`)).body).toMatchObject({ buy: [{ quantity: '1', limit: '12.2' }], sell: [{ quantity: '0.5', limit: '12.5' }] });
+    expect((await get(sb, '/tradingpairs/tp-evm-xbond26-eure/orderbook')).body).toEqual({ tradingPairId: 'tp-evm-xbond26-eure', buy: [], sell: [] });
+    const levels = await client.getPriceLevels(BOND, 5);
+    expect([levels.buy[0]?.limit.toFixed(), levels.sell[0]?.limit.toFixed()]).toEqual(['99.5', '100.5']);
+  });
+
+  it('reports trades in trade info and OHLC as human decimal strings', async () => {
+    const info = (await get(sb, `/tradingpairs/${BOND}/tradeinfo`)).body;
+    expect(info).toEqual({ lastPrice: '100.5', referencePrice: '100', priceChange24h: '0.5', tradeVolume24h: '0.5', liquidityBand: 4, tradingStatus: 'CONTINUOUS_TRADING', statusChangeReason: 'START_OF_TRADING_DAY', tradingHaltCounter: 0 });
+    expect((await client.getTradeInfo(FUND)).lastPrice?.toFixed()).toBe('12.5');
+    const ohlc = (await get(sb, `/tradingpairs/${FUND}/ohlc?interval=1h`)).body;
+    expect(ohlc.items).toEqual([{ x: expect.any(Number), o: '12.5', h: '12.5', l: '12.5', c: '12.5', v: '0.5' }]);
+    expect(ohlc.items[0].x % 3_600_000).toBe(0);
+    expect((await client.getOhlc(BOND, { interval: '1m' }))[0]?.close.toFixed()).toBe('100.5');
+  });
+});
+
+describe('participant and wallet orders', () => {
+  it('needs the bearer token', async () => {
+    const none = await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`);
+    expect(none.status).toBe(401);
+    expect(none.body).toMatchObject({ code: 'UNAUTHORIZED', status: 401, message: expect.any(String), path: expect.any(String), timestamp: expect.stringMatching(ISO), details: [] });
+    expect((await get(sb, `/wallets/${t.wallet('evm-mm').address}/orders`, { authorization: 'Bearer wrong' })).status).toBe(401);
+  });
+
+  it('lists the open orders of all the participant wallets on both chains, with externalOrderId', async () => {
+    const { body } = await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb));
+    const summary = body.orders.map((o: Json) => [o.tradingPairId, o.externalOrderId, o.side, o.price, o.quantity, o.remainingQuantity, o.status]);
+    expect(summary).toEqual([
+      [BOND, Number(ids.s1), 'SELL', '100.5', '2', '1.5', 'PARTIALLY_FILLED'],
+      [BOND, Number(ids.s2), 'SELL', '101', '1.5', '1.5', 'OPEN'],
+      [BOND, Number(ids.b1), 'BUY', '99.5', '1', '1', 'OPEN'],
+      [BOND, Number(ids.b2), 'BUY', '99.5', '1', '1', 'OPEN'],
+      [FUND, Number(ids.ws), 'SELL', '12.5', '1', '0.5', 'PARTIALLY_FILLED'],
+      [FUND, Number(ids.wb), 'BUY', '12.2', '1', '1', 'OPEN'],
+    ]);
+    expect(body.orders[0]).toMatchObject({ walletAddress: t.wallet('evm-trader').address, orderType: 'LIMIT', timestamp: expect.stringMatching(ISO) });
+    expect((await client.getParticipantOrders(sb.manifest.venue.participantId)).map((o) => o.externalOrderId)).toEqual([ids.s1, ids.s2, ids.b1, ids.b2, ids.ws, ids.wb]);
+  });
+
+  it('lists one wallet (chain A addresses in any case) and refuses other wallets', async () => {
+    const lower = t.wallet('evm-mm').address.toLowerCase();
+    expect((await get(sb, `/wallets/${lower}/orders`, bearer(sb))).body.orders.map((o: Json) => o.externalOrderId)).toEqual([Number(ids.b1), Number(ids.b2)]);
+    expect((await client.getWalletOrders(t.wallet('wasm-trader').address)).map((o) => o.externalOrderId)).toEqual([ids.ws]);
+    expect((await get(sb, '/wallets/not-an-address/orders', bearer(sb))).status).toBe(400);
+    const flow = sb.manifest.simulatedTraders[0]?.address as string;
+    expect((await get(sb, `/wallets/${flow}/orders`, bearer(sb))).status).toBe(404);
+    expect((await get(sb, '/participants/someone-else/orders', bearer(sb))).status).toBe(404);
+  });
+});
+
+describe('errors', () => {
+  it('answers AppErrors for unknown resources, malformed parameters and methods', async () => {
+    const cases: [string, number][] = [
+      ['/tradingpairs/nope', 404],
+      ['/tradingpairs/nope/orderbook', 404],
+      ['/financialinstruments/nope', 404],
+      ['/nothing', 404],
+      [`/tradingpairs/${BOND}/pricelevels?limit=0`, 400],
+      [`/tradingpairs/${BOND}/orderbook?limit=abc`, 400],
+      [`/tradingpairs/${BOND}/ohlc?interval=7m`, 400],
+      ['/tradingpairs?cursor=bogus', 400],
+      ['/tradingpairs?count=maybe', 400],
+      ['/financialinstruments?primaryMarket=yes', 400],
+    ];
+    for (const [path, status] of cases) {
+      const r = await get(sb, path);
+      expect([path, r.status, typeof r.body.code, typeof r.body.message, r.body.status]).toEqual([path, status, 'string', 'string', status]);
+    }
+    const post = await fetch(`${sb.manifest.venue.restUrl}/tradingpairs`, { method: 'POST' });
+    expect([post.status, post.headers.get('allow'), ((await post.json()) as Json).code]).toEqual([405, 'GET', 'METHOD_NOT_ALLOWED']);
+  });
+
+  it('injects 429 with Retry-After and 5xx for the next calls, and slow answers, through the control endpoint', async () => {
+    const faults = `${sb.manifest.venue.controlUrl}/faults/rest`;
+    const add = (body: unknown) => fetch(faults, { method: 'POST', body: JSON.stringify(body) });
+    expect((await add({ path: '/tradingpairs*', status: 429, count: 2, retryAfterSeconds: 0 })).status).toBe(200);
+    const first = await get(sb, `/tradingpairs/${BOND}`);
+    expect([first.status, first.headers.get('retry-after'), first.body.code]).toEqual([429, '0', 'TOO_MANY_REQUESTS']);
+    // The bot's client retries the second 429 and then gets the pair.
+    expect((await client.getTradingPair(BOND)).id).toBe(BOND);
+    await add({ path: '/financialinstruments', status: 503, count: 1 });
+    expect((await get(sb, '/financialinstruments')).body).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect((await get(sb, '/financialinstruments')).status).toBe(200);
+    await add({ path: '/tradingpairs', delayMs: 400, count: 1 });
+    const started = performance.now();
+    expect((await get(sb, '/tradingpairs')).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(390);
+    expect((await fetch(faults, { method: 'DELETE' })).status).toBe(200);
+    expect((await add({ status: 404 })).status).toBe(400);
+  });
+
+  it('makes the public chain RPC endpoints fail on demand, while the venue keeps indexing', async () => {
+    const rpcFaults = `${sb.manifest.venue.controlUrl}/faults/rpc`;
+    await fetch(rpcFaults, { method: 'POST', body: JSON.stringify({ chain: 'evm', count: 1, methods: ['eth_blockNumber'] }) });
+    await expect(t.provider.getBlockNumber()).rejects.toThrow(/injected fault/);
+    expect(await t.provider.getBlockNumber()).toBeGreaterThan(0);
+    await fetch(rpcFaults, { method: 'POST', body: JSON.stringify({ chain: 'wasm', count: 1, mode: 'http-503' }) });
+    await expect(t.server.getLatestLedger()).rejects.toThrow(/503/);
+    expect((await t.server.getLatestLedger()).sequence).toBeGreaterThan(0);
+    await fetch(rpcFaults, { method: 'POST', body: JSON.stringify({ chain: 'wasm', rate: 1 }) });
+    const before = sb.followers.wasm.processedLedger;
+    await until(() => sb.followers.wasm.processedLedger, (l) => l > before, 'chain B indexing behind a faulty public RPC');
+    await fetch(rpcFaults, { method: 'DELETE' });
+  });
+});

@@ -45,19 +45,25 @@ export interface TrackedTx {
 
 type Found = Extract<TxReply, { status: 'SUCCESS' | 'FAILED' }>;
 
-/** The outcome of a transaction the node found. */
-export function outcomeOfReply(reply: Found, tx: TrackedTx, metrics: WasmMetrics, logger: Logger): Outcome {
+const MAX_REREADS = 3;
+
+/**
+ * The outcome of a transaction the node found. `complete` is false when its events could not be read (the
+ * outcome then has none and no order id): worth asking again, since the reply, not the chain, was at fault.
+ */
+export function readOutcome(reply: Found, tx: TrackedTx, metrics: WasmMetrics, logger: Logger): { outcome: Outcome; complete: boolean } {
   if (reply.status === 'FAILED') {
-    return { kind: 'rejected', txHash: tx.hash, included: true, error: errorFromFailedTx(reply, { ...tx.context, txHash: tx.hash, ledger: reply.ledger }) };
+    return { outcome: { kind: 'rejected', txHash: tx.hash, included: true, error: errorFromFailedTx(reply, { ...tx.context, txHash: tx.hash, ledger: reply.ledger }) }, complete: true };
   }
   const events: ChainEvent[] = [];
   const where = { txHash: tx.hash, height: BigInt(reply.ledger), blockHash: null, timeMs: Number(reply.createdAt) * 1000 };
-  let raw: ReturnType<typeof transactionEvents> = [];
+  let raw: ReturnType<typeof transactionEvents>;
   try {
     raw = transactionEvents(reply);
   } catch (e) {
     metrics.malformed.inc({ source: 'transaction' });
-    logger.warn({ txHash: tx.hash, err: (e as Error).message }, 'transaction meta does not decode; outcome without events');
+    logger.warn({ txHash: tx.hash, err: (e as Error).message }, 'transaction meta does not decode');
+    return { outcome: { kind: 'accepted', txHash: tx.hash, height: BigInt(reply.ledger), orderId: tx.kind === 'place' ? null : tx.orderId, events: [] }, complete: false };
   }
   for (const e of raw) {
     if (e.contractId !== tx.pair.orderBook) continue;
@@ -75,7 +81,11 @@ export function outcomeOfReply(reply: Found, tx: TrackedTx, metrics: WasmMetrics
   const cancelled = events.find((e) => e.type === 'OrderCancelled');
   const orderId =
     tx.kind === 'place' ? (received?.type === 'OrderReceived' ? received.orderId : null) : (tx.orderId ?? (cancelled?.type === 'OrderCancelled' ? cancelled.orderId : null));
-  return { kind: 'accepted', txHash: tx.hash, height: BigInt(reply.ledger), orderId, events };
+  return { outcome: { kind: 'accepted', txHash: tx.hash, height: BigInt(reply.ledger), orderId, events }, complete: true };
+}
+
+export function outcomeOfReply(reply: Found, tx: TrackedTx, metrics: WasmMetrics, logger: Logger): Outcome {
+  return readOutcome(reply, tx, metrics, logger).outcome;
 }
 
 function expired(tx: TrackedTx): Outcome {
@@ -97,37 +107,44 @@ export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowled
   const deadlineMs = tx.maxTime === 0n ? Number.POSITIVE_INFINITY : Number(tx.maxTime) * 1000 + ctx.graceMs;
   let resend = !acknowledged;
   let lastProblem = 'no answer from the node yet';
+  // Included, but its events did not read: asked again a few times before settling without them.
+  let unreadable: Outcome | null = null;
+  let rereads = 0;
   for (;;) {
-    if (ctx.signal.aborted) return { kind: 'unknown', txHash: tx.hash, reason: 'the adapter closed before the chain decided' };
+    if (ctx.signal.aborted) return unreadable ?? { kind: 'unknown', txHash: tx.hash, reason: 'the adapter closed before the chain decided' };
     try {
       const reply = await ctx.rpc.transaction(tx.hash);
       if (reply.status !== 'NOT_FOUND') {
-        const outcome = outcomeOfReply(reply, tx, ctx.metrics, ctx.logger);
+        const read = readOutcome(reply, tx, ctx.metrics, ctx.logger);
         ctx.journal.mark(tx.hash, reply.status === 'SUCCESS' ? 'included' : 'failed');
-        return outcome;
-      }
-      const closeTime = reply.latestLedgerCloseTime ?? (await ctx.rpc.latestLedger()).closeTime;
-      if (tx.maxTime !== 0n && closeTime !== null && closeTime > tx.maxTime) {
-        ctx.journal.mark(tx.hash, 'dropped');
-        return expired(tx);
-      }
-      if (resend) {
-        const sent = await ctx.rpc.send(tx.envelope);
-        if (sent.status === 'PENDING' || sent.status === 'DUPLICATE') {
-          resend = false;
-          ctx.journal.mark(tx.hash, 'sent');
-        } else if (sent.status === 'ERROR' && sendErrorName(sent.errorResultXdr) === 'txTOO_LATE') {
+        if (read.complete || ++rereads > MAX_REREADS) return read.outcome;
+        unreadable = read.outcome;
+        lastProblem = 'events unreadable';
+      } else {
+        const closeTime = reply.latestLedgerCloseTime ?? (await ctx.rpc.latestLedger()).closeTime;
+        if (tx.maxTime !== 0n && closeTime !== null && closeTime > tx.maxTime) {
           ctx.journal.mark(tx.hash, 'dropped');
           return expired(tx);
         }
+        if (resend) {
+          const sent = await ctx.rpc.send(tx.envelope);
+          if (sent.status === 'PENDING' || sent.status === 'DUPLICATE') {
+            resend = false;
+            ctx.journal.mark(tx.hash, 'sent');
+          } else if (sent.status === 'ERROR' && sendErrorName(sent.errorResultXdr) === 'txTOO_LATE') {
+            ctx.journal.mark(tx.hash, 'dropped');
+            return expired(tx);
+          }
+        }
+        lastProblem = 'not found yet';
       }
-      lastProblem = 'not found yet';
     } catch (e) {
       if (!isDltError(e)) throw e;
       lastProblem = e.message;
       ctx.logger.warn({ txHash: tx.hash, code: e.code, err: e.message }, 'could not learn the fate of a transaction; asking again');
     }
     if (ctx.clock.now() > deadlineMs) {
+      if (unreadable !== null) return unreadable;
       return { kind: 'unknown', txHash: tx.hash, reason: `no decision by ${new Date(deadlineMs).toISOString()}: ${lastProblem}` };
     }
     try {

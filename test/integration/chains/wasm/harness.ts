@@ -132,7 +132,11 @@ export interface WalletOptions {
 
 /** A funded trading wallet with trustlines, balances, optional approvals and a registry record. */
 export function wallet(h: Harness, o: WalletOptions = {}, d: BookDeployment = h.d): Keypair {
-  const kp = Keypair.random();
+  return enrol(h, Keypair.random(), o, d);
+}
+
+/** Sets an account up (again) for one more deployment: trustlines, balances, registry record. */
+export function enrol(h: Harness, kp: Keypair, o: WalletOptions = {}, d: BookDeployment = h.d): Keypair {
   setUpWallet(h.emu, h.venue, d, kp.publicKey(), {
     base: o.base ?? BIG,
     quote: o.quote ?? BIG,

@@ -217,11 +217,7 @@ export class EvmAdapter implements ChainAdapter {
       watcher: this.#watcher,
       wallet: this.wallet,
       outcomeOf: (receipt, command) => this.#outcomeOf(receipt, command),
-      deadline: (signal) =>
-        this.#sleep(this.options.receipts.outcomeTimeoutMs, signal).then(
-          (): Outcome => ({ kind: 'unknown', txHash, reason: `not settled within ${this.options.receipts.outcomeTimeoutMs} ms` }),
-          (): Outcome => ({ kind: 'unknown', txHash, reason: 'settled elsewhere' }),
-        ),
+      deadlineMs: this.#clock.now() + this.options.receipts.outcomeTimeoutMs,
     });
   }
 

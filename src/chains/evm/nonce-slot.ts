@@ -43,6 +43,7 @@ export class NonceSlot {
   readonly #final = deferred<Outcome>();
   #reported = false;
   #settled = false;
+  #waiters: { readonly deadlineMs: number; readonly resolve: (o: Outcome) => void }[] = [];
 
   constructor(nonce: bigint, command: SlotCommand, deadlineMs: number) {
     this.nonce = nonce;
@@ -82,6 +83,22 @@ export class NonceSlot {
 
   get settled(): boolean {
     return this.#settled;
+  }
+
+  /** The chain's decision, or `unknown` once the clock passes `deadlineMs` (checked at each receipt poll). */
+  wait(deadlineMs: number): Promise<Outcome> {
+    return new Promise((resolve) => {
+      this.#waiters.push({ deadlineMs, resolve });
+      void this.final.then(resolve);
+    });
+  }
+
+  /** Answers every waiter whose deadline has passed with `unknown`. */
+  expire(nowMs: number): void {
+    const due = this.#waiters.filter((w) => nowMs >= w.deadlineMs);
+    this.#waiters = this.#waiters.filter((w) => nowMs < w.deadlineMs);
+    for (const w of due) w.resolve({ kind: 'unknown', txHash: this.latest.signed.hash, reason: 'not settled by the deadline' });
+    if (nowMs >= this.deadlineMs) this.reportUnknown('not settled by the outcome deadline');
   }
 
   reportUnknown(reason: string): void {

@@ -19,8 +19,8 @@ export interface SettleDeps {
   readonly watcher: TxWatcher;
   readonly wallet: string;
   readonly outcomeOf: (receipt: Receipt, command: MinedCommand) => Promise<Outcome>;
-  /** Resolves with `unknown` after the outcome deadline, unless `signal` aborts first. */
-  readonly deadline: (signal: AbortSignal) => Promise<Outcome>;
+  /** Clock time after which a nonce still in flight is answered with `unknown`. */
+  readonly deadlineMs: number;
 }
 
 const kindOf = (r: TxRecord): TxKind => (r.kind === 'cancel' || r.kind === 'approve' ? r.kind : 'place');
@@ -28,7 +28,7 @@ const kindOf = (r: TxRecord): TxKind => (r.kind === 'cancel' || r.kind === 'appr
 export async function settleTransaction(txHash: string, d: SettleDeps): Promise<Outcome> {
   const hash = txHash.toLowerCase();
   const inFlight = d.watcher.slotOf(hash);
-  if (inFlight !== undefined) return waitFinal(inFlight.final, d);
+  if (inFlight !== undefined) return inFlight.wait(d.deadlineMs);
 
   const record = d.journal.get(hash);
   if (record === undefined) {
@@ -47,7 +47,7 @@ export async function settleTransaction(txHash: string, d: SettleDeps): Promise<
     if (receipt !== null) return d.outcomeOf(receipt, { ...command, cancelledBySelfTransfer: r.kind === 'noop' });
   }
   const slot = d.watcher.slotAt(record.sequence);
-  if (slot !== undefined) return waitFinal(slot.final, d);
+  if (slot !== undefined) return slot.wait(d.deadlineMs);
   const mined = await d.rpc.transactionCount(d.wallet, 'latest');
   if (mined > record.sequence) {
     return {
@@ -60,13 +60,4 @@ export async function settleTransaction(txHash: string, d: SettleDeps): Promise<
     };
   }
   return { kind: 'unknown', txHash: hash, reason: `nonce ${record.sequence} is not mined and not in flight` };
-}
-
-async function waitFinal(final: Promise<Outcome>, d: SettleDeps): Promise<Outcome> {
-  const stop = new AbortController();
-  try {
-    return await Promise.race([final, d.deadline(stop.signal)]);
-  } finally {
-    stop.abort();
-  }
 }

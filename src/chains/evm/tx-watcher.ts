@@ -39,6 +39,7 @@ export class TxWatcher {
   #closed = false;
   #loop: Promise<void> | null = null;
   #idleWaiters: (() => void)[] = [];
+  readonly #replacing = new WeakSet<NonceSlot>();
 
   constructor(deps: WatcherDeps) {
     this.#d = deps;
@@ -145,7 +146,7 @@ export class TxWatcher {
     await Promise.all(slots.filter((s) => s.nonce < mined).map((s) => this.#settleMined(s)));
     for (const s of slots.filter((x) => x.nonce >= mined)) await this.#checkPending(s);
     const now = this.#d.clock.now();
-    for (const s of this.#slots.values()) if (now >= s.deadlineMs && !s.reported) s.reportUnknown(`not settled within ${this.#d.options.outcomeTimeoutMs} ms`);
+    for (const s of this.#slots.values()) s.expire(now);
     this.#d.metrics?.inFlight.set(this.#slots.size);
   }
 
@@ -204,6 +205,17 @@ export class TxWatcher {
 
   /** Sends the nonce again with higher fees: the same payload (`bump`) or a zero-value self-transfer (`cancel`). */
   async #replace(slot: NonceSlot, role: 'bump' | 'cancel'): Promise<void> {
+    // The poll and a resync in the lane may both reach a slot; one replacement at a time.
+    if (this.#replacing.has(slot)) return;
+    this.#replacing.add(slot);
+    try {
+      await this.#replaceNow(slot, role);
+    } finally {
+      this.#replacing.delete(slot);
+    }
+  }
+
+  async #replaceNow(slot: NonceSlot, role: 'bump' | 'cancel'): Promise<void> {
     const previous = slot.latest;
     const fees = await this.#d.fees.bump(previous.signed.fees);
     if (fees === null) {
@@ -217,6 +229,8 @@ export class TxWatcher {
     const cancelling = role === 'cancel' || previous.role === 'cancel';
     const payload: TxPayload = cancelling ? { to: this.#d.signer.address, data: '0x', value: 0n, gasLimit: SELF_TRANSFER_GAS } : previous.signed.payload;
     const signed = this.#d.signer.sign(payload, slot.nonce, fees);
+    // Signing is deterministic: the same nonce, payload and fees give a transaction already sent.
+    if (slot.hashes.includes(signed.hash)) return;
     const first = slot.attempts[0] as Attempt;
     this.#d.journal.recordSigned({
       txHash: signed.hash,

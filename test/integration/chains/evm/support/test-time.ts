@@ -1,7 +1,8 @@
 /**
  * Time for the chain A adapter under test: a clock that moves only when told and a sleep that parks the
- * adapter's loops until `tick` wakes them. `tick` returns once every loop it woke has gone back to sleep, so a
- * test runs exactly one poll of each loop per tick and never waits on the wall clock for pacing.
+ * adapter's loops (the receipt watcher, followers) until `tick` wakes them. `tick` starts once the loops are
+ * parked and returns once every loop it woke has gone back to sleep, so a test runs exactly one round of each
+ * loop per tick and never waits on the wall clock for pacing.
  */
 import type { Clock, Sleep } from '../../../../../src/chains/evm/options.ts';
 
@@ -50,10 +51,12 @@ export class TestTime {
   }
 
   /**
-   * Moves the clock by `ms`, wakes every sleep that falls due and resolves once as many new sleeps have begun
-   * (each woken loop did one round). A loop that does not come back within 20 s fails the test.
+   * Waits until `loops` loops are parked (none is still busy with its last round), moves the clock by `ms`, wakes
+   * every sleep that falls due and resolves once as many new sleeps have begun (each woken loop did one round).
+   * A loop that does not come back within 20 s fails the test.
    */
-  async tick(ms: number): Promise<void> {
+  async tick(ms: number, loops = 1): Promise<void> {
+    await this.parked(loops);
     this.#now += ms;
     const due = this.#sleepers.filter((s) => s.at <= this.#now);
     this.#sleepers = this.#sleepers.filter((s) => s.at > this.#now);
@@ -74,9 +77,23 @@ export class TestTime {
     await back;
   }
 
+  /** Resolves once at least `n` sleeps are parked (the loops finished what they were doing). */
+  async parked(n = 1): Promise<void> {
+    if (this.#sleepers.length >= n) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`fewer than ${n} loops went to sleep`)), 20_000);
+      this.#onRegister = () => {
+        if (this.#sleepers.length < n) return;
+        clearTimeout(timer);
+        this.#onRegister = null;
+        resolve();
+      };
+    });
+  }
+
   /** Ticks until `done()` holds (at most `max` ticks); for outcomes that need a few polls. */
-  async tickUntil(ms: number, done: () => boolean, max = 20): Promise<void> {
-    for (let i = 0; i < max && !done(); i++) await this.tick(ms);
+  async tickUntil(ms: number, done: () => boolean, max = 20, loops = 1): Promise<void> {
+    for (let i = 0; i < max && !done(); i++) await this.tick(ms, loops);
     if (!done()) throw new Error(`condition not met after ${max} ticks`);
   }
 }

@@ -1,0 +1,89 @@
+/**
+ * Book changes are coalesced: every change inside the coalescing window reaches a subscriber as one data
+ * message with the book as it stands at the end of the window. Runs the real server on a loopback port
+ * with a venue state fed by hand.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { Decimal } from '../../../../src/core/decimal.ts';
+import { pairScales } from '../../../../src/core/pair.ts';
+import { RestFaults } from '../../../../src/sandbox/api/faults.ts';
+import { startApiServer, type ApiServer } from '../../../../src/sandbox/api/http-server.ts';
+import { PairMarket } from '../../../../src/sandbox/api/market.ts';
+import { VenueState } from '../../../../src/sandbox/api/venue-state.ts';
+import { MarketDataServer } from '../../../../src/sandbox/api/ws-server.ts';
+import { completePair } from '../../../../src/sandbox/evm/pair-params.ts';
+import { DEFAULT_PAIRS } from '../../../../src/sandbox/venue/default-pairs.ts';
+import { subscribeMessage } from '../../../../src/venue/market-data/subscribe-messages.ts';
+
+const def = DEFAULT_PAIRS[0] as (typeof DEFAULT_PAIRS)[number];
+const record = completePair(def.pair);
+const market = new PairMarket(def.pair.id);
+const state = new VenueState({ participantId: 'P', wallets: [], orderLagMs: 0 });
+state.addPair({
+  id: def.pair.id,
+  symbol: def.pair.symbol,
+  chain: 'evm',
+  prefunded: true,
+  record,
+  scales: pairScales(record),
+  instrument: def.instrument,
+  overrides: {},
+  addresses: { orderBook: { hex: '0x01' }, base: { hex: '0x02' }, quote: { hex: '0x03' } },
+  market,
+  status: { tradingStatus: 'CONTINUOUS_TRADING', statusChangeReason: 'START_OF_TRADING_DAY', changedAtMs: 0, phase: 'open', staticReferencePrice: new Decimal(100), tradingHaltCounter: 0 },
+});
+const ws = new MarketDataServer({ state, auth: { apiKey: 'k'.repeat(8), dateHeader: 'x-venue-date', toleranceMs: 60_000 }, nowMs: () => Date.now(), coalesceMs: 40, snapshotIntervalMs: 600_000, depth: 10 });
+let server: ApiServer;
+let client: WebSocket;
+const frames: { symbol: string; buy: { limit: number }[] }[][] = [];
+
+function rest(orderId: bigint, price: bigint): void {
+  market.apply({ type: 'NewBuyOrder', client: '0xabc', orderId, quantity: 10_000n, price }, 0);
+}
+
+beforeAll(async () => {
+  server = await startApiServer({ port: 0, context: { state, accessToken: 't'.repeat(8), nowMs: () => Date.now() }, faults: new RestFaults(() => 1), ws });
+  client = new WebSocket(`ws://127.0.0.1:${server.port}/ws`);
+  await new Promise((r) => client.once('open', r));
+  client.on('message', (d) => {
+    const m = JSON.parse(d.toString()) as { data?: { symbol: string; buy: { limit: number }[] }[] };
+    if (m.data !== undefined) frames.push(m.data);
+  });
+  client.send(JSON.stringify(subscribeMessage('s', `orderbook/bytradingpair/${def.pair.symbol}`, { host: 'h', apiKey: 'k'.repeat(8), dateHeader: 'x-venue-date' }, Date.now())));
+  await framesUntil(1);
+});
+
+/** Waits (bounded) until `n` data frames have arrived. */
+async function framesUntil(n: number): Promise<void> {
+  const deadline = performance.now() + 5_000;
+  while (frames.length < n) {
+    if (performance.now() > deadline) throw new Error(`only ${frames.length} frames`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+afterAll(async () => {
+  client?.terminate();
+  await ws.close();
+  await server?.close();
+});
+
+describe('coalescing', () => {
+  it('sends one message for a burst of changes, holding the final book', async () => {
+    const before = frames.length;
+    rest(1n, 990_000n);
+    rest(2n, 991_000n);
+    rest(3n, 992_000n);
+    await framesUntil(before + 1);
+    // A later change is a later message; anything the burst sent more would arrive before it.
+    rest(4n, 993_000n);
+    await framesUntil(before + 2);
+    const levels = (n: number) => frames[n]?.[0]?.buy.map((l) => l.limit);
+    expect(frames.length - before).toBe(2);
+    expect([levels(before), levels(before + 1)]).toEqual([
+      [99.2, 99.1, 99],
+      [99.3, 99.2, 99.1, 99],
+    ]);
+  });
+});

@@ -37,7 +37,7 @@ export async function createChannelAccounts(s: ChannelSetup): Promise<{ readonly
   const clock = s.clock ?? systemClock;
   const sleep = s.sleep ?? systemSleep;
   const rpc = new WasmRpc(s.transport ?? httpTransport(s.rpcUrl, { timeoutMs: 10_000 }), createWasmMetrics(createMetrics()));
-  const accounts = Array.from({ length: s.count }, () => (s.newKey ?? Keypair.random)());
+  const accounts = Array.from({ length: s.count }, () => s.newKey?.() ?? Keypair.random());
   const txHashes: string[] = [];
   for (let i = 0; i < accounts.length; i += MAX_OPS) {
     const batch = accounts.slice(i, i + MAX_OPS);

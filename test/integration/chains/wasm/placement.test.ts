@@ -6,6 +6,7 @@
 import { xdr } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainEvent } from '../../../../src/chains/types.ts';
+import { createChannelAccounts } from '../../../../src/chains/wasm/channel-setup.ts';
 import { accepted, adapterFor, approveAhead, BIG, cancelCommand, channels, freshBook, placeCommand, startHarness, typesOf, wallet, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -139,6 +140,30 @@ describe('fills and cancellation', () => {
       })
     ).json()) as { result: { events: Array<{ id: string; txHash: string }> } };
     expect(o.events.map((e) => e.key)).toEqual(page.result.events.filter((e) => e.txHash === o.txHash).map((e) => e.id));
+    await adapter.close();
+  });
+});
+
+describe('channel account set-up', () => {
+  it('creates and funds the channel accounts from a funding account; the adapter then places through them', async () => {
+    const funder = channels(h, 1)[0]!;
+    const { accounts, txHashes } = await createChannelAccounts({
+      rpcUrl: h.rpc.url,
+      networkPassphrase: h.emu.passphrase,
+      funder,
+      count: 3,
+      startingBalance: '25',
+      clock: h.clock,
+      sleep: h.sleeper.sleep,
+      pollIntervalMs: 1,
+    });
+    expect(txHashes).toHaveLength(1);
+    expect(accounts.map((k) => h.emu.world.accounts.get(k.publicKey())?.balance)).toEqual([250_000_000n, 250_000_000n, 250_000_000n]);
+    const trader = wallet(h);
+    const { adapter, store } = adapterFor(h, trader, { channelKeys: accounts });
+    const sub = await adapter.submit(placeCommand(h, 'buy', '1', '11.50'));
+    await accepted(sub);
+    expect(accounts.map((k) => k.publicKey())).toContain(store.transactions.get(sub.txHash as string)?.source);
     await adapter.close();
   });
 });

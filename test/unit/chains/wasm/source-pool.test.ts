@@ -35,8 +35,11 @@ describe('source pool', () => {
     const pool = new SourcePool([Keypair.random()], clock, manualSleep().sleep);
     const first = await pool.acquire();
     const order: string[] = [];
-    const b = pool.acquire().then((s) => order.push('b') && s);
-    const c = pool.acquire().then((s) => order.push('c') && s);
+    const b = pool.acquire().then((s) => {
+      order.push('b');
+      return s;
+    });
+    const c = pool.acquire().then(() => order.push('c'));
     await tick();
     expect(order).toEqual([]);
     pool.release(first, { kind: 'included', sequence: 5n });

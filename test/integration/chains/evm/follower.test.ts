@@ -1,0 +1,210 @@
+/**
+ * The chain A event follower on a real node: the wallet's order book and token events in chain order, tentative
+ * until deep enough and then confirmed, fills of resting orders learned from transfers, reorganisations (made
+ * with evm_snapshot / evm_revert) rolled back and read again, catch-up from the persisted cursor after downtime,
+ * a stored cursor whose block changed, bounded ranges with lag notices, and malformed node answers skipped.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { httpTransport, type RpcTransport } from '../../../../src/chains/evm/json-rpc.ts';
+import type { EvmAdapterOptions } from '../../../../src/chains/evm/options.ts';
+import type { ChainEvent, FollowerNotice, Outcome } from '../../../../src/chains/types.ts';
+import { prefundedBuyLock, settle } from '../../../../src/core/money.ts';
+import { metricValue } from '../../../support/venue/metric-value.ts';
+import { ChainA, type TestAdapter } from './support/adapter-harness.ts';
+
+let c: ChainA;
+beforeAll(async () => {
+  c = await ChainA.start();
+});
+afterAll(async () => c?.stop());
+beforeEach(async () => c.h.save());
+afterEach(async () => {
+  await c.closeAdapters();
+  await c.h.restore();
+});
+
+const POLL = 1000;
+/** The watcher and the follower. */
+const LOOPS = 2;
+
+interface Following {
+  readonly t: TestAdapter;
+  readonly notices: FollowerNotice[];
+  stop(): Promise<void>;
+}
+
+/** An adapter whose watcher runs (an approve went through) and a follower on the pair from `from`. */
+async function following(options: Partial<EvmAdapterOptions> = {}, from: Parameters<TestAdapter['adapter']['follow']>[1] = null, t = c.adapter('mm', options)): Promise<Following> {
+  await (await t.adapter.ensureAllowance(c.pair, 'quote', 10n ** 10n))?.outcome;
+  await (await t.adapter.ensureAllowance(c.pair, 'base', 10n ** 10n))?.outcome;
+  const notices: FollowerNotice[] = [];
+  const f = t.adapter.follow([c.pair], from, async (n) => {
+    notices.push(n);
+  });
+  await t.time.parked(LOOPS);
+  return { t, notices, stop: () => f.stop() };
+}
+
+const events = (notices: readonly FollowerNotice[], confirmed?: boolean): ChainEvent[] =>
+  notices.flatMap((n) => (n.kind === 'events' && (confirmed === undefined || n.confirmed === confirmed) ? n.events : []));
+const kinds = (notices: readonly FollowerNotice[]) => notices.map((n) => (n.kind === 'events' ? `events:${n.confirmed ? 'confirmed' : 'tentative'}` : n.kind));
+
+async function placed(t: TestAdapter, side: 'buy' | 'sell', price: string, id: bigint): Promise<Extract<Outcome, { kind: 'accepted' }>> {
+  const o = await (await t.adapter.submit(c.place(side, '1', price, id))).outcome;
+  if (o.kind !== 'accepted') throw new Error(`placement ${o.kind}`);
+  return o;
+}
+
+describe('events', () => {
+  it('delivers the wallet events in chain order, tentative first, then confirmed once two blocks are on top', async () => {
+    const f = await following({ follower: { confirmations: 2, pollIntervalMs: POLL } });
+    const o = await placed(f.t, 'buy', '99', 1n);
+    await f.t.time.tick(POLL, LOOPS);
+    const tentative = events(f.notices, false);
+    expect(tentative.map((e) => e.type)).toEqual(['OrderReceived', 'Transfer', 'OrderResting']);
+    expect(tentative.map((e) => e.key)).toEqual([0, 1, 2].map((i) => `${o.txHash}:${i}`));
+    expect(tentative[1]).toMatchObject({ token: 'quote', from: f.t.adapter.wallet, to: c.pair.orderBook, amount: prefundedBuyLock(990_000n, 10_000n, c.pair.rules.scales, 10), pairId: c.pair.pairId });
+    expect(events(f.notices, true)).toEqual([]);
+    await c.mine(2);
+    await f.t.time.tick(POLL, LOOPS);
+    expect(events(f.notices, true)).toEqual(tentative);
+    const last = f.notices.at(-1);
+    expect(last).toMatchObject({ kind: 'events', confirmed: true, cursor: { chain: 'evm', height: o.height, blockHash: tentative[0]?.blockHash } });
+  });
+
+  it('learns that its resting sell was filled from the quote transfer it receives', async () => {
+    const f = await following();
+    await placed(f.t, 'sell', '100', 1n);
+    await c.h.place('taker', 'buy', 10_000n, 1_000_000n);
+    await f.t.time.tick(POLL, LOOPS);
+    const received = events(f.notices).filter((e) => e.type === 'Transfer' && e.to === f.t.adapter.wallet);
+    const s = settle(1_000_000n, 10_000n, c.pair.rules.scales, 20, 10);
+    expect(received).toEqual([expect.objectContaining({ token: 'quote', from: c.pair.orderBook, amount: s.sellerValue - s.sellerCommission })]);
+    expect(events(f.notices).filter((e) => e.type !== 'Transfer').map((e) => e.type)).toEqual(['OrderReceived', 'OrderResting']);
+  });
+});
+
+describe('reorganisations and restarts', () => {
+  it('withdraws tentative events of a block that was replaced, and delivers them again from their new block', async () => {
+    const f = await following({ follower: { confirmations: 3, pollIntervalMs: POLL } });
+    const snapshot = (await c.provider.send('evm_snapshot', [])) as string;
+    const o = await placed(f.t, 'buy', '99', 1n);
+    await f.t.time.tick(POLL, LOOPS);
+    const before = events(f.notices, false);
+    expect(before).toHaveLength(3);
+    const raw = f.t.store.transactions.get(o.txHash)?.raw as string;
+    await c.provider.send('evm_revert', [snapshot]);
+    await c.mine();
+    await c.provider.send('eth_sendRawTransaction', [raw]);
+    await f.t.time.tick(POLL, LOOPS);
+    expect(kinds(f.notices)).toEqual(['events:tentative', 'rollback', 'events:tentative']);
+    expect(f.notices[1]).toEqual({ kind: 'rollback', keys: before.map((e) => e.key) });
+    const after = events(f.notices.slice(2));
+    expect(after.map((e) => e.key)).toEqual(before.map((e) => e.key));
+    expect(after[0]?.height).toBe((before[0]?.height as bigint) + 1n);
+    expect(after[0]?.blockHash).not.toBe(before[0]?.blockHash);
+    expect(await metricValue(f.t.metrics, 'dltmm_evm_reorg_rollbacks_total')).toBe(1);
+  });
+
+  it('catches up from the persisted cursor after downtime with exactly the events it missed', async () => {
+    const first = await following();
+    const a = await placed(first.t, 'buy', '99', 1n);
+    await first.t.time.tick(POLL, LOOPS);
+    expect(events(first.notices).map((e) => e.txHash)).toContain(a.txHash);
+    await first.stop();
+    const b = await placed(first.t, 'buy', '98', 2n);
+    const d = await placed(first.t, 'sell', '101', 3n);
+    const cursor = first.t.adapter.storedCursor();
+    expect(cursor).toMatchObject({ chain: 'evm', height: a.height });
+    const notices: FollowerNotice[] = [];
+    const again = first.t.adapter.follow([c.pair], cursor, async (n) => {
+      notices.push(n);
+    });
+    await first.t.time.tick(POLL, LOOPS);
+    await again.stop();
+    expect([...new Set(events(notices).map((e) => e.txHash))]).toEqual([b.txHash, d.txHash]);
+  });
+
+  it('reports a stored cursor whose block changed as a gap and reads again from below it', async () => {
+    const f = await following();
+    const o = await placed(f.t, 'buy', '99', 1n);
+    const wrong = { chain: 'evm' as const, height: o.height, blockHash: `0x${'ab'.repeat(32)}` };
+    const notices: FollowerNotice[] = [];
+    const g = f.t.adapter.follow([c.pair], wrong, async (n) => {
+      notices.push(n);
+    });
+    await f.t.time.tick(POLL, LOOPS + 1);
+    await g.stop();
+    expect(notices[0]).toEqual({ kind: 'gap', from: wrong, oldestAvailable: o.height > 64n ? o.height - 63n : 1n });
+    expect(events(notices).map((e) => e.txHash)).toContain(o.txHash);
+    expect(await metricValue(f.t.metrics, 'dltmm_evm_follower_gaps_total')).toBe(1);
+  });
+});
+
+describe('bounded ranges and malformed answers', () => {
+  it('reads a long way back in ranges of at most maxBlockRange blocks, with lag notices on the way', async () => {
+    const ranges: bigint[] = [];
+    const real = httpTransport(c.h.node.rpcUrl, { timeoutMs: 10_000 });
+    const spy: RpcTransport = (method, params) => {
+      if (method === 'eth_getLogs') {
+        const p = params[0] as { fromBlock: string; toBlock: string };
+        ranges.push(BigInt(p.toBlock) - BigInt(p.fromBlock) + 1n);
+      }
+      return real(method, params);
+    };
+    const t = c.adapter('mm', { transport: spy, follower: { confirmations: 0, maxBlockRange: 2, pollIntervalMs: POLL } });
+    const start = await c.provider.getBlock('latest');
+    await c.mine(5);
+    const f = await following({}, { chain: 'evm', height: BigInt(start?.number ?? 0), blockHash: start?.hash as string }, t);
+    await t.time.tick(POLL, LOOPS);
+    expect(Math.max(...ranges.map(Number))).toBeLessThanOrEqual(2);
+    // Five empty blocks and the two approve blocks: ranges of two from seven blocks behind.
+    const lags = f.notices.flatMap((n) => (n.kind === 'lag' ? [n.behind] : []));
+    expect(lags).toEqual([7n, 5n, 3n]);
+    expect(ranges.length).toBe(3 * 4);
+  });
+
+  it('skips malformed logs and unreadable replies, counts them, and delivers everything else', async () => {
+    const real = httpTransport(c.h.node.rpcUrl, { timeoutMs: 10_000 });
+    let mode: 'none' | 'bad-logs' | 'logs-not-a-list' | 'bad-receipt' = 'none';
+    const transport: RpcTransport = async (method, params) => {
+      const result = await real(method, params);
+      if (mode === 'bad-receipt' && method === 'eth_getTransactionReceipt') {
+        mode = 'none';
+        return { status: 'yes' };
+      }
+      if (mode === 'logs-not-a-list' && method === 'eth_getLogs') return { logs: result };
+      const bookQuery = method === 'eth_getLogs' && Array.isArray((params[0] as { topics: unknown[] }).topics[0]);
+      if (mode === 'bad-logs' && bookQuery && Array.isArray(result) && result.length > 0) {
+        const [good] = result as Record<string, unknown>[];
+        return [...result, { ...good, topics: (good?.topics as string[]).slice(0, 2), logIndex: '0x50' }, { ...good, data: '0x12', logIndex: '0x51' }, 'not a log'];
+      }
+      return result;
+    };
+    const f = await following({ transport });
+    const count = (name: string, labels: Record<string, string>) => metricValue(f.t.metrics, name, labels);
+
+    mode = 'bad-logs';
+    const first = await placed(f.t, 'buy', '99', 1n);
+    await f.t.time.tick(POLL, LOOPS);
+    expect(events(f.notices).map((e) => [e.txHash, e.type])).toEqual(['OrderReceived', 'Transfer', 'OrderResting'].map((type) => [first.txHash, type]));
+    expect(await count('dltmm_evm_malformed_total', { source: 'log' })).toBe(3);
+    expect(f.t.logs.some((l) => l.includes('malformed chain A log; skipped'))).toBe(true);
+
+    mode = 'logs-not-a-list';
+    const second = await placed(f.t, 'buy', '98', 2n);
+    await f.t.time.tick(POLL, LOOPS);
+    expect(events(f.notices).map((e) => e.txHash)).not.toContain(second.txHash);
+    expect(await count('dltmm_evm_rpc_errors_total', { method: 'eth_getLogs', kind: 'malformed' })).toBeGreaterThanOrEqual(1);
+    mode = 'none';
+    await f.t.time.tick(POLL, LOOPS);
+    expect(events(f.notices).filter((e) => e.txHash === second.txHash)).toHaveLength(3);
+
+    mode = 'bad-receipt';
+    const third = await f.t.adapter.submit(c.place('buy', '1', '97.5', 3n));
+    await f.t.time.tickUntil(POLL, () => mode === 'none', 20, LOOPS);
+    await f.t.time.tick(POLL, LOOPS);
+    expect((await third.outcome).kind).toBe('accepted');
+    expect(await count('dltmm_evm_rpc_errors_total', { method: 'eth_getTransactionReceipt', kind: 'malformed' })).toBe(1);
+  });
+});

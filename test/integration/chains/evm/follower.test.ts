@@ -176,8 +176,8 @@ describe('bounded ranges and malformed answers', () => {
       if (mode === 'logs-not-a-list' && method === 'eth_getLogs') return { logs: result };
       const bookQuery = method === 'eth_getLogs' && Array.isArray((params[0] as { topics: unknown[] }).topics[0]);
       if (mode === 'bad-logs' && bookQuery && Array.isArray(result) && result.length > 0) {
-        const [good] = result as Record<string, unknown>[];
-        return [...result, { ...good, topics: (good?.topics as string[]).slice(0, 2), logIndex: '0x50' }, { ...good, data: '0x12', logIndex: '0x51' }, 'not a log'];
+        const good = result[0] as Record<string, unknown>;
+        return [...result, { ...good, topics: (good.topics as string[]).slice(0, 2), logIndex: '0x50' }, { ...good, data: '0x12', logIndex: '0x51' }, 'not a log'];
       }
       return result;
     };

@@ -146,7 +146,9 @@ export class TradingScheduler {
   #agenda(from: number, to: number): Agenda[] {
     const out: Agenda[] = [];
     if (this.#o.mode === 'calendar') {
-      for (let s = nextSession(from, this.#o.calendar); s.openMs <= to; s = nextSession(s.closeMs, this.#o.calendar)) {
+      // Starting one clearing delay back keeps a session whose close has passed but whose clearing has not.
+      const back = this.#o.calendar.clearingDelayMinutes * 60_000;
+      for (let s = nextSession(from - back, this.#o.calendar); s.openMs <= to; s = nextSession(s.closeMs, this.#o.calendar)) {
         for (const [kind, at] of [['open', s.openMs], ['close', s.closeMs], ['clearing', s.clearingMs]] as const) {
           if (at > from && at <= to) out.push({ at, kind });
         }

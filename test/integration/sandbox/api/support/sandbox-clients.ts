@@ -3,7 +3,7 @@
  * simulated market off unless asked for), and the participant's test wallets trading through the public
  * chain endpoints of the manifest: ethers on chain A, @stellar/stellar-sdk on chain B, as any client would.
  */
-import { Address, Contract as StellarContract, Keypair, TransactionBuilder, nativeToScVal, rpc, xdr } from '@stellar/stellar-sdk';
+import { Address, Contract as StellarContract, Keypair, TransactionBuilder, nativeToScVal, rpc, scValToNative, xdr } from '@stellar/stellar-sdk';
 import { Contract, JsonRpcProvider, MaxUint256, Network, NonceManager, Wallet, type TransactionReceipt } from 'ethers';
 import { Decimal } from '../../../../../src/core/decimal.ts';
 import { encodeOrder } from '../../../../../src/core/encoding/order-codec.ts';
@@ -162,6 +162,19 @@ export class Traders {
       return decodeBookEvent(w.body.v0.topics, w.body.v0.data, { base: '', quote: '' });
     });
     return { ledger: res.ledger, events };
+  }
+
+  /** A read-only order book call, simulated (as a client reads contract views). */
+  async wasmView(symbol: string, fn: string): Promise<unknown> {
+    const kp = Keypair.fromSecret(this.wallet('wasm-trader').key);
+    const account = await this.server.getAccount(kp.publicKey());
+    const tx = new TransactionBuilder(account, { fee: '100', networkPassphrase: this.sb.manifest.chains.wasm.networkPassphrase })
+      .addOperation(new StellarContract(this.pair(symbol).orderBook.strkey as string).call(fn))
+      .setTimeout(60)
+      .build();
+    const sim = await this.server.simulateTransaction(tx);
+    if (!rpc.Api.isSimulationSuccess(sim) || sim.result === undefined) throw new Error(`${fn} simulation failed`);
+    return scValToNative(sim.result.retval);
   }
 
   async wasmApprove(name: string, symbol: string): Promise<void> {

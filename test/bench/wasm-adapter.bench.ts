@@ -13,7 +13,7 @@ import { applyOrderEvent, newOrder, type OrderRecord } from '../../src/core/orde
 import { Decimal } from '../../src/core/decimal.ts';
 import { ZERO_REPORTING } from '../../src/core/encoding/reporting.ts';
 import { approvalFor } from '../../src/core/money.ts';
-import { DEFAULT_ORDER_OPTIONS, type Side } from '../../src/core/order-terms.ts';
+import { DEFAULT_ORDER_OPTIONS } from '../../src/core/order-terms.ts';
 import { parseTradingPair } from '../../src/core/pair.ts';
 import { derivePairRules } from '../../src/core/rules.ts';
 import type { ChainEvent, FollowerNotice, PairBinding, PlaceCommand } from '../../src/chains/types.ts';
@@ -139,20 +139,22 @@ async function ordersPerLedger(channelCount: number, ledgers: number, intervalMs
   return counted.reduce((s, x) => s + x, 0) / counted.length;
 }
 
+/** Arguments of a one-unit order (the control path needs no signature). */
+const orderArgs = (who: string, price: bigint) => [
+  scv.address(who),
+  scv.bytes(encodeWasmOrderData({ ...DEFAULT_ORDER_OPTIONS, quantity: 1000n, price })),
+  scv.bytes(encodeWasmCrossIdentifier(0n)),
+  scv.bytes(new Uint8Array([0])),
+];
+
 /** Trader events on the node: resting sells taken by another wallet, resting buys cancelled. */
 function generateEvents(n: Node, me: Keypair, rounds: number): void {
   const other = trader(n, true);
   const book = n.d.book.address;
-  const order = (who: string, side: Side, price: bigint) => [
-    scv.address(who),
-    scv.bytes(encodeWasmOrderData({ ...DEFAULT_ORDER_OPTIONS, quantity: 1000n, price })),
-    scv.bytes(encodeWasmCrossIdentifier(0n)),
-    scv.bytes(new Uint8Array([0])),
-  ];
   for (let i = 0; i < rounds; i++) {
-    controlCall(n.emu, me.publicKey(), book, 'new_sell_order', order(me.publicKey(), 'sell', 123_400n));
-    controlCall(n.emu, other.publicKey(), book, 'new_buy_order', order(other.publicKey(), 'buy', 123_400n));
-    controlCall(n.emu, me.publicKey(), book, 'new_buy_order', order(me.publicKey(), 'buy', 120_000n));
+    controlCall(n.emu, me.publicKey(), book, 'new_sell_order', orderArgs(me.publicKey(), 123_400n));
+    controlCall(n.emu, other.publicKey(), book, 'new_buy_order', orderArgs(other.publicKey(), 123_400n));
+    controlCall(n.emu, me.publicKey(), book, 'new_buy_order', orderArgs(me.publicKey(), 120_000n));
     const id = n.d.book.book.buys.find((b) => b.wallet === me.publicKey())?.id as bigint;
     controlCall(n.emu, me.publicKey(), book, 'cancel_buy_order', [scv.address(me.publicKey()), scv.u64(id)]);
     if (i % 20 === 19) n.emu.closeLedger();

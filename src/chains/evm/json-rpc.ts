@@ -5,6 +5,7 @@
  * with the node's code, message and revert data) or not (`transport`, `malformed`).
  */
 import { DltError } from '../../core/errors.ts';
+import { redactText } from '../../telemetry/redact.ts';
 
 /** Sends one request and resolves with its `result`; rejects with an `E_CHAIN_RPC` DltError. */
 export type RpcTransport = (method: string, params: readonly unknown[]) => Promise<unknown>;
@@ -65,22 +66,40 @@ export function safeUrl(url: string): string {
   }
 }
 
+/** The URL fetch accepts (credentials moved into a Basic authorization header, as fetch refuses them in a URL). */
+function endpoint(url: string): { url: string; headers: Record<string, string> } {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  try {
+    const u = new URL(url);
+    if (u.username === '' && u.password === '') return { url, headers };
+    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
+    u.username = '';
+    u.password = '';
+    return { url: u.href, headers };
+  } catch {
+    return { url, headers };
+  }
+}
+
 export function httpTransport(url: string, options: { timeoutMs: number }): RpcTransport {
   let id = 0;
   const where = safeUrl(url);
+  const target = endpoint(url);
   return async (method, params) => {
     let text: string;
     try {
-      const res = await fetch(url, {
+      const res = await fetch(target.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: target.headers,
         body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
         signal: AbortSignal.timeout(options.timeoutMs),
       });
       text = await res.text();
       if (!res.ok && text.length === 0) throw new Error(`HTTP ${res.status}`);
     } catch (e) {
-      throw rpcFailure(method, 'transport', `request to ${where} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      // The cause stays out: its message may quote the full URL, query string (an API key) included.
+      const reason = redactText((e instanceof Error ? e.message : String(e)).replaceAll(target.url, where));
+      throw rpcFailure(method, 'transport', `request to ${where} failed: ${reason}`);
     }
     let body: unknown;
     try {

@@ -1,0 +1,57 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorData, httpTransport, rpcFailureOf, safeUrl } from '../../../../src/chains/evm/json-rpc.ts';
+
+let server: Server;
+let url: string;
+let authorization: string | undefined;
+const replies: Record<string, () => [number, string]> = {
+  ok: () => [200, JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' })],
+  revert: () => [200, JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: 3, message: 'execution reverted', data: '0xfb8f41b2' } })],
+  nested: () => [200, JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'reverted', data: { data: '0x08c379a0' } } })],
+  html: () => [502, '<html>bad gateway</html>'],
+  empty: () => [200, JSON.stringify({ jsonrpc: '2.0', id: 1 })],
+};
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    authorization = req.headers.authorization;
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const { method } = JSON.parse(body) as { method: string };
+      const [status, text] = (replies[method] ?? replies.ok)!();
+      res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://user:secret@127.0.0.1:${(server.address() as AddressInfo).port}/rpc?apikey=k`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+describe('chain A JSON-RPC transport', () => {
+  it('answers the result, and the node error with its code and revert data (flat or nested)', async () => {
+    const send = httpTransport(url, { timeoutMs: 2000 });
+    expect(await send('ok', [])).toBe('0x1');
+    // fetch refuses credentials in a URL: they travel as Basic authorization instead.
+    expect(authorization).toBe(`Basic ${Buffer.from('user:secret').toString('base64')}`);
+    const revert = await send('revert', []).catch((e: unknown) => rpcFailureOf(e));
+    expect(revert).toMatchObject({ kind: 'rpc', rpcCode: 3, rpcMessage: 'execution reverted', data: '0xfb8f41b2' });
+    expect(await send('nested', []).catch((e: unknown) => rpcFailureOf(e)?.data)).toBe('0x08c379a0');
+  });
+
+  it('reports unreadable replies and unreachable nodes without the credentials of the URL', async () => {
+    const send = httpTransport(url, { timeoutMs: 2000 });
+    for (const method of ['html', 'empty']) {
+      const e = (await send(method, []).catch((x: unknown) => x)) as Error;
+      expect(rpcFailureOf(e)?.kind).toBe('malformed');
+      expect(e.message).not.toContain('secret');
+    }
+    const down = (await httpTransport('http://user:secret@127.0.0.1:1/', { timeoutMs: 2000 })('ok', []).catch((x: unknown) => x)) as Error;
+    expect(rpcFailureOf(down)?.kind).toBe('transport');
+    expect(down.message).not.toContain('secret');
+    expect(safeUrl(url)).toBe(`http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`);
+    expect(errorData({ data: 'nothex' })).toBeNull();
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { orderBookInterface } from '../../../../src/chains/evm/abi.ts';
+import { checkTokens, readConfig } from '../../../../src/chains/evm/pair-reads.ts';
+import { metricValue } from '../../../support/venue/metric-value.ts';
+import { scripted } from './support.ts';
+
+const BOOK = '0x5174c2b8cb5aaed0303ce69793dc3f1ee00de8df';
+const A = (n: number) => `0x${String(n).repeat(40)}`;
+const version = `0x${Buffer.from('1.0.0').toString('hex').padEnd(22, '0')}`;
+const config = (maker = 10n) => [[[10_000n, 100_000_000n], [10_000n, 1_000_000n], maker, 20n, 5n, A(1), A(2), A(3), A(4), A(5), A(6), 4, version]];
+
+describe('reading getConfig', () => {
+  it('decodes the tuple of venue-facts.md into scales, commissions, tokens and version', async () => {
+    const s = scripted({ eth_call: () => orderBookInterface.encodeFunctionResult('getConfig', config()) });
+    const c = await readConfig(s.client, A(9), BOOK);
+    expect(c).toMatchObject({
+      scales: { baseInternal: 10_000n, baseNative: 100_000_000n, quoteInternal: 10_000n, quoteNative: 1_000_000n },
+      makerBps: 10,
+      takerBps: 20,
+      marketMakerBps: 5,
+      quoteToken: expect.stringMatching(/^0x1{40}$/i),
+      baseToken: expect.stringMatching(/^0x2{40}$/i),
+      liquidityBand: 4,
+      version: '1.0.0',
+    });
+    expect(() => checkTokens(c, { pairId: 'p', orderBook: BOOK, baseToken: A(2), quoteToken: A(2) })).toThrow(/trades other tokens: quote token/);
+  });
+
+  it('reports an answer of another shape with the function, the contract and the size, and counts nothing as success', async () => {
+    const short = scripted({ eth_call: () => `0x${'00'.repeat(96)}` });
+    await expect(readConfig(short.client, A(9), BOOK)).rejects.toMatchObject({
+      code: 'E_CHAIN_RPC',
+      message: expect.stringContaining(`getConfig of ${BOOK} answered 96 bytes that do not decode`),
+      details: { kind: 'malformed' },
+    });
+    const silly = scripted({ eth_call: () => orderBookInterface.encodeFunctionResult('getConfig', config(20_000n)) });
+    await expect(readConfig(silly.client, A(9), BOOK)).rejects.toThrow(/makerCommission 20000 bp is above 100%/);
+    const garbage = scripted({ eth_call: () => 'not hex' });
+    await expect(readConfig(garbage.client, A(9), BOOK)).rejects.toMatchObject({ code: 'E_CHAIN_RPC' });
+    expect(await metricValue(garbage.metrics, 'dltmm_evm_malformed_total', { source: 'eth_call' })).toBe(1);
+  });
+});

@@ -117,7 +117,7 @@ export class ChainReader {
 }
 
 /** Soroban encodes a unit enum variant as a vector holding its name; a plain symbol or string is accepted too. */
-function phaseOf(v: ScVal): string | number {
+export function phaseOf(v: ScVal): string | number {
   try {
     if (v.type === 16) return text(vec(v, 'phase')[0], 'phase');
     if (isInteger(v)) return Number(integer(v, 'phase'));
@@ -129,7 +129,7 @@ function phaseOf(v: ScVal): string | number {
 }
 
 /** `no_prefund_config`: a bool, an integer flag, or a struct whose first bool says it; null when unreadable. */
-function noPrefundOf(v: ScVal | undefined): boolean | null {
+export function noPrefundOf(v: ScVal | undefined): boolean | null {
   if (v === undefined) return null;
   if (v.type === 0) return v.b;
   if (isInteger(v)) return integer(v, 'no_prefund_config') !== 0n;

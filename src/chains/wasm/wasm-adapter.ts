@@ -145,7 +145,7 @@ export class WasmChainAdapter implements ChainAdapter {
       quantity: formatDecimal(c.terms.quantity),
       clientOrderId: c.clientOrderId.toString(),
     };
-    if (c.pair.chain !== 'wasm') return this.#refuse('place', new DltError('E_USAGE', `pair ${c.pair.pairId} is not a chain B pair`, { details: context }));
+    if (c.pair.chain !== 'wasm') return this.#refuse('place', new DltError('E_PAIR_INVALID', `pair ${c.pair.pairId} is not a chain B pair`, { details: context }));
     let call;
     try {
       call = placeCall(c.pair.orderBook, this.wallet, encodeOrder('wasm', c.terms, c.pair.rules.scales, c.clientOrderId, c.reporting));
@@ -179,7 +179,7 @@ export class WasmChainAdapter implements ChainAdapter {
 
   #cancel(c: CancelCommand, startedMs: number): Promise<Submission> {
     const context = { pair: c.pair.pairId, side: c.side, orderId: c.orderId.toString() };
-    if (c.pair.chain !== 'wasm') return Promise.resolve(this.#refuse('cancel', new DltError('E_USAGE', `pair ${c.pair.pairId} is not a chain B pair`, { details: context })));
+    if (c.pair.chain !== 'wasm') return Promise.resolve(this.#refuse('cancel', new DltError('E_PAIR_INVALID', `pair ${c.pair.pairId} is not a chain B pair`, { details: context })));
     return this.#send({ kind: 'cancel', call: cancelCall(c.pair.orderBook, this.wallet, c.side, c.orderId), clientOrderId: null, context, startedMs }, c.pair, c.orderId);
   }
 

@@ -98,6 +98,22 @@ describe('expiry', () => {
   });
 });
 
+describe('a clock behind the network', () => {
+  it('a transaction the node finds too late (txTOO_LATE) is rejected as expired, never applied', async () => {
+    const trader = wallet(h);
+    const store = openStore(':memory:', () => h.clock.now());
+    const setup = adapterFor(h, trader, { store });
+    await approveAhead(setup.adapter, h.pair);
+    await setup.adapter.close();
+    const behind = adapterFor(h, trader, { store, clock: { now: () => h.clock.now() - 60_000 }, txTimeoutSeconds: 30 });
+    const sub = await behind.adapter.submit(placeCommand(h, 'buy', '1', '12.00'));
+    const o = await rejected(sub);
+    expect([o.included, o.error.code, sub.txHash === null]).toEqual([false, 'E_CHAIN_TX_EXPIRED', false]);
+    expect(store.transactions.get(sub.txHash as string)?.status).toBe('dropped');
+    await behind.adapter.close();
+  });
+});
+
 describe('settling unknown outcomes', () => {
   it('after a stop: a new adapter on the same store settles the sent transaction from the chain', async () => {
     const trader = wallet(h);

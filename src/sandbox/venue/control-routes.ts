@@ -10,6 +10,7 @@ import type { RestFaults } from '../api/faults.ts';
 import { restFaultSchema } from '../api/faults.ts';
 import type { ControlHandler, ControlRequest } from '../api/http-server.ts';
 import { badRequest, HttpError, notFound } from '../api/http-error.ts';
+import { pathSegment } from '../api/query.ts';
 import { pairRecord } from '../api/render.ts';
 import type { VenueState } from '../api/venue-state.ts';
 import type { MarketDataServer } from '../api/ws-server.ts';
@@ -94,7 +95,7 @@ export function controlHandler(t: ControlTarget): ControlHandler {
       case 'pairs': {
         if (a === undefined || b === undefined || rest.length > 0) break;
         allow(req, 'POST');
-        const p = t.state.pairByIdOrSymbol(decodeURIComponent(a));
+        const p = t.state.pairByIdOrSymbol(pathSegment(a, 'pair'));
         if (p === undefined) throw notFound(`No pair ${a}`);
         const actions: Record<string, () => Promise<void>> = {
           open: () => t.scheduler.open(p.id),

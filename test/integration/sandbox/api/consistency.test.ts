@@ -108,7 +108,7 @@ beforeAll(async () => {
     for (const [symbol, side, q, price] of orders) sends.push(await t.evmSend('evm-trader', symbol, side, q, price));
     const placed = await Promise.all(sends.map((wait) => wait()));
     for (const i of [0, 4, 7]) {
-      const [symbol, side] = orders[i] as [string, 'buy' | 'sell'];
+      const [symbol, side] = orders[i] as [string, 'buy' | 'sell', string, string];
       await t.evmCancel('evm-trader', symbol, side, placed[i]?.orderId as bigint).catch(() => undefined);
     }
   };
@@ -169,7 +169,7 @@ describe('after a burst on both chains', () => {
 
   it('the participant order list shows exactly the participant\'s resting orders within the lag', async () => {
     const owned = new Set(sb.manifest.wallets.map((w) => walletKey(w.address)));
-    const truth = [];
+    const truth: [string, number, string][] = [];
     for (const p of sb.state.pairs) {
       for (const o of p.chain === 'evm' ? await evmTruth(p) : wasmTruth(p)) {
         if (owned.has(walletKey(o.wallet))) truth.push([p.id, Number(o.id), formatDecimal(quantityFromRaw(o.remaining, p.scales))]);

@@ -28,13 +28,13 @@ import type {
 } from '../types.ts';
 import { AllowanceKeeper } from './allowances.ts';
 import { approveCall, cancelCall, placeCall } from './calls.ts';
-import { envelopeInfo } from './envelope.ts';
 import { EventBindings } from './event-decoder.ts';
 import { EventFollower } from './follower.ts';
 import { httpTransport } from './json-rpc.ts';
 import { createWasmMetrics, type WasmMetrics } from './metrics.ts';
 import { resolveOptions, systemClock, systemSleep, type Clock, type ResolvedOptions, type Sleep, type WasmAdapterOptions } from './options.ts';
-import { awaitOutcome, outcomeOfReply, type OutcomeContext, type TrackedTx } from './outcome.ts';
+import { awaitOutcome, type OutcomeContext, type TrackedTx } from './outcome.ts';
+import { settleTransaction } from './settle.ts';
 import { ChainReader } from './reads.ts';
 import { WasmRpc } from './rpc-client.ts';
 import { sendInvocation, type SenderDeps, type TxIntent } from './sender.ts';
@@ -268,35 +268,9 @@ export class WasmChainAdapter implements ChainAdapter {
     else this.#logger.warn({ ...base, reason: o.reason }, 'transaction outcome unknown');
   }
 
-  /**
-   * The fate of a transaction sent earlier, by this process or one before it: asked of the node; if the node
-   * does not know it and it can still apply, the journal's envelope is sent again, byte for byte.
-   */
-  async settle(txHash: string, pair: PairBinding): Promise<Outcome> {
-    const record = this.#o.journal.get(txHash);
-    const info = record === undefined ? null : envelopeInfo(record.raw, this.#o.networkPassphrase);
-    const tracked: TrackedTx = {
-      hash: txHash,
-      envelope: record?.raw ?? '',
-      maxTime: info?.maxTime ?? 0n,
-      pair,
-      bindings: new EventBindings(this.wallet, [pair]),
-      kind: record?.kind ?? 'place',
-      orderId: null,
-      context: { pair: pair.pairId, clientOrderId: record?.clientOrderId?.toString() ?? null, settling: true },
-    };
-    try {
-      const reply = await this.#rpc.transaction(txHash);
-      if (reply.status !== 'NOT_FOUND') {
-        this.#o.journal.mark(txHash, reply.status === 'SUCCESS' ? 'included' : 'failed');
-        return outcomeOfReply(reply, tracked, this.metrics, this.#logger);
-      }
-    } catch (e) {
-      if (!isDltError(e)) throw e;
-      return { kind: 'unknown', txHash, reason: `the node could not be asked: ${e.message}` };
-    }
-    if (record === undefined || info === null) return { kind: 'unknown', txHash, reason: 'the node does not know the transaction and the journal has no envelope for it' };
-    return awaitOutcome(this.#outcomeContext(), tracked, false);
+  /** The fate of a transaction sent earlier, by this process or one before it (see `settle.ts`). */
+  settle(txHash: string, pair: PairBinding): Promise<Outcome> {
+    return settleTransaction(this.#outcomeContext(), { hash: txHash, pair, wallet: this.wallet, passphrase: this.#o.networkPassphrase });
   }
 
   follow(pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (notice: FollowerNotice) => Promise<void>): Follower {

@@ -129,6 +129,8 @@ describe('settling unknown outcomes', () => {
     const o = await second.adapter.settle(sub.txHash as string, h.pair);
     expect(o).toMatchObject({ kind: 'accepted', txHash: sub.txHash, orderId: h.d.book.book.buys.at(-1)?.id });
     expect(store.transactions.get(sub.txHash as string)?.status).toBe('included');
+    // A hash neither the node nor the journal knows stays unknown: nothing is guessed.
+    expect((await second.adapter.settle('ab'.repeat(32), h.pair)).kind).toBe('unknown');
     await second.adapter.close();
   });
 

@@ -84,6 +84,11 @@ export const ERROR_CATALOGUE = {
   E_CHAIN_TX_REFUSED: { summary: 'Chain node refused the transaction before inclusion; it never applied', retryable: false },
   E_CHAIN_TX_EXPIRED: { summary: 'Transaction expired without inclusion; it never applied', retryable: true },
 
+  // Order management
+  E_ORDER_NOT_SENT: { summary: 'Order was recorded but never signed or sent (the process stopped first)', retryable: true },
+  E_ORDER_STATE: { summary: 'Command does not fit the order in its current status', retryable: false },
+  E_TRADING_PAUSED: { summary: 'Trading on the pair waits for reconciliation or for an alert to be explained', retryable: true },
+
   // Venue API: REST and WebSocket market data
   E_REST_AUTH: { summary: 'Venue refused the credentials, or none is configured (HTTP 401/403)', retryable: false },
   E_REST_NOT_FOUND: { summary: 'Venue resource not found (HTTP 404)', retryable: false },

@@ -67,6 +67,14 @@ export class TxJournal {
       .map((r) => fromRow(r as Record<string, string | number | null>));
   }
 
+  /** Transactions journalled for one of our orders (its placement), oldest first. */
+  forOrder(wallet: string, clientOrderId: bigint): TxRecord[] {
+    return this.#db
+      .prepare("SELECT * FROM transactions WHERE wallet = ? AND client_order_id = ? AND kind IN ('place', 'replace') ORDER BY created_ms, rowid")
+      .all(wallet, clientOrderId.toString())
+      .map((r) => fromRow(r as Record<string, string | number | null>));
+  }
+
   /** Every transaction that used a given nonce / sequence of a source (an original and its replacements). */
   atSequence(chain: 'evm' | 'wasm', source: string, sequence: bigint): TxRecord[] {
     return this.#db

@@ -1,0 +1,132 @@
+/**
+ * Inventory per wallet and token: the total (free plus locked) is derived from fills, the locked part from our
+ * resting orders, and the free part must then equal the wallet's on-chain balance. The first check of a
+ * token takes its baseline from the chain. A difference beyond the tolerance is confirmed by a second look
+ * after the event follower has had time to deliver what a balance read may have raced; if it persists, it is
+ * an alert and a metric, and every pair trading the token pauses until a later check agrees again.
+ */
+import type { ChainAdapter } from '../../chains/types.ts';
+import { remainingOf } from '../../core/order-state.ts';
+import { lockOf } from '../fills/amounts.ts';
+import { makerRateOf } from '../pair-runtime.ts';
+import { raiseAlert } from '../tracking/alerts.ts';
+import type { WalletContext } from '../wallet-context.ts';
+
+export interface TokenInventory {
+  readonly token: string;
+  readonly pairs: readonly string[];
+  readonly onChain: bigint;
+  readonly total: bigint;
+  readonly locked: bigint;
+  /** On-chain minus derived free balance. */
+  readonly difference: bigint;
+}
+
+export type InventoryReport =
+  | { readonly comparable: false; readonly reason: string }
+  | { readonly comparable: true; readonly tokens: readonly TokenInventory[]; readonly mismatched: readonly TokenInventory[] };
+
+export interface InventoryOptions {
+  /** Largest difference accepted per token address, native units; default 0 (every amount is derived exactly). */
+  readonly tolerance?: (token: string) => bigint;
+  /** Pause before the confirming second look; default 2000 ms. */
+  readonly confirmDelayMs?: number;
+}
+
+const UNSETTLED = new Set(['intended', 'submitting', 'unknown', 'received']);
+const HOLDING = new Set(['resting', 'partiallyFilled', 'cancelRequested']);
+
+export class InventoryChecker {
+  readonly #ctx: WalletContext;
+  readonly #adapter: ChainAdapter;
+  readonly #tolerance: (token: string) => bigint;
+  readonly #confirmDelayMs: number;
+
+  constructor(ctx: WalletContext, adapter: ChainAdapter, options: InventoryOptions = {}) {
+    this.#ctx = ctx;
+    this.#adapter = adapter;
+    this.#tolerance = options.tolerance ?? (() => 0n);
+    this.#confirmDelayMs = options.confirmDelayMs ?? 2_000;
+  }
+
+  /** One comparison; sets baselines for tokens that have none and the mismatch gauge. */
+  async compare(): Promise<InventoryReport> {
+    const ctx = this.#ctx;
+    const live = ctx.store.orders.live({ wallet: ctx.wallet });
+    const unsettled = live.filter((o) => UNSETTLED.has(o.status));
+    if (unsettled.length > 0) return { comparable: false, reason: `${unsettled.length} order(s) not settled yet` };
+    const tokens = new Map<string, { pairs: string[]; onChain: bigint | null; locked: bigint }>();
+    for (const p of ctx.pairs.values()) {
+      const b = p.binding;
+      const balances = await this.#adapter.readBalances(b);
+      for (const [address, amount] of [
+        [b.baseToken, balances.base],
+        [b.quoteToken, balances.quote],
+      ] as const) {
+        const t = tokens.get(address) ?? { pairs: [], onChain: null, locked: 0n };
+        t.pairs.push(b.pairId);
+        t.onChain = amount;
+        tokens.set(address, t);
+      }
+    }
+    for (const o of live.filter((x) => HOLDING.has(x.status))) {
+      const p = ctx.pairs.get(o.pairId);
+      if (p === undefined) continue;
+      const lock = lockOf({ side: o.side, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(p, ctx.marketMaker) }, p.binding.rules.scales, o.prefunded ?? p.prefunded);
+      const base = tokens.get(p.binding.baseToken);
+      const quote = tokens.get(p.binding.quoteToken);
+      if (base !== undefined) base.locked += lock.base;
+      if (quote !== undefined) quote.locked += lock.quote;
+    }
+    const out: TokenInventory[] = [];
+    for (const [token, t] of tokens) {
+      const onChain = t.onChain ?? 0n;
+      let row = ctx.store.inventory.get(ctx.chain, ctx.wallet, token);
+      if (row === undefined) {
+        ctx.store.inventory.setBaseline(ctx.chain, ctx.wallet, token, onChain + t.locked);
+        row = ctx.store.inventory.get(ctx.chain, ctx.wallet, token);
+        ctx.logger.info({ token, total: onChain + t.locked }, 'inventory baseline taken from the chain');
+      }
+      const total = row?.total ?? onChain + t.locked;
+      const difference = onChain - (total - t.locked);
+      ctx.metrics.inventoryMismatch.set({ chain: ctx.chain, wallet: ctx.wallet, token }, Number(difference));
+      out.push({ token, pairs: t.pairs, onChain, total, locked: t.locked, difference });
+    }
+    const mismatched = out.filter((t) => (t.difference < 0n ? -t.difference : t.difference) > this.#tolerance(t.token));
+    return { comparable: true, tokens: out, mismatched };
+  }
+
+  /**
+   * Compares, and confirms a mismatch by a second look after `settle` (the caller lets the follower catch up).
+   * A confirmed mismatch raises an alert for each pair of the token; an agreeing check resolves earlier ones.
+   */
+  async verify(settle: () => Promise<void> = async () => {}): Promise<InventoryReport> {
+    const ctx = this.#ctx;
+    let report = await this.compare();
+    if (report.comparable && report.mismatched.length > 0) {
+      await ctx.sleep(this.#confirmDelayMs);
+      await settle();
+      report = await this.compare();
+    }
+    if (!report.comparable) return report;
+    for (const t of report.mismatched) {
+      for (const pairId of t.pairs) {
+        raiseAlert(ctx, pairId, 'inventory-mismatch', `on-chain balance of ${t.token} differs from the inventory derived from fills by ${t.difference}`, {
+          token: t.token,
+          onChain: t.onChain,
+          total: t.total,
+          locked: t.locked,
+          difference: t.difference,
+        });
+      }
+    }
+    const bad = new Set(report.mismatched.flatMap((t) => t.pairs));
+    for (const a of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' })) {
+      if (a.pairId !== null && !bad.has(a.pairId)) {
+        ctx.store.alerts.resolve(a.id, 'a later check found the on-chain balances equal to the derived inventory');
+        ctx.logger.info({ alert: a.id, pairId: a.pairId }, 'inventory mismatch explained');
+      }
+    }
+    return report;
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The order manager of one wallet: `PlaceOrder`, `CancelOrder`, `ReplaceOrder` and `CancelAll` go through one
+ * serialized queue (p-queue, concurrency 1) to the chain adapter, so nonces and sequences are used in order;
+ * each command waits only until its transaction has left the process, and outcomes settle concurrently, so
+ * several transactions are in flight at once.
+ *
+ * An order is in the store (with its decision for the audit trail) before anything is signed; the adapter
+ * journals the signed transaction before broadcasting it. An outcome the chain has not decided stays
+ * `unknown` and is settled by asking the chain again (`settle`), by the event follower or by reconciliation:
+ * it is never guessed and never sent again as a new transaction.
+ */
+import PQueue from 'p-queue';
+import type { ChainAdapter, Outcome } from '../../chains/types.ts';
+import type { Decimal } from '../../core/decimal.ts';
+import { ZERO_REPORTING, type ReportingData } from '../../core/encoding/reporting.ts';
+import { toRawOrder } from '../../core/encoding/order-codec.ts';
+import { DltError, isDltError } from '../../core/errors.ts';
+import { approvalFor } from '../../core/money.ts';
+import { newOrder } from '../../core/order-state.ts';
+import { DEFAULT_ORDER_OPTIONS, type OrderOptions, type Side } from '../../core/order-terms.ts';
+import { transaction } from '../../store/database.ts';
+import type { StoredOrder } from '../../store/order-store.ts';
+import type { Decision } from '../../store/state-store.ts';
+import { makerRateOf } from '../pair-runtime.ts';
+import { isPaused } from '../tracking/alerts.ts';
+import type { TxApplier } from '../tracking/tx-applier.ts';
+import { pairOf, type WalletContext } from '../wallet-context.ts';
+import { OutcomeSettler } from './outcome-settler.ts';
+
+export interface PlaceOrder {
+  readonly pairId: string;
+  readonly side: Side;
+  readonly quantity: Decimal;
+  readonly price: Decimal;
+  readonly options?: OrderOptions;
+  readonly reporting?: ReportingData;
+  /** What made the order (market snapshot, parameters, config hash, risk checks); stored with it. */
+  readonly decision?: Decision;
+}
+
+export interface Placed {
+  readonly clientOrderId: bigint;
+  readonly txHash: string | null;
+  /** The order once the outcome of its transaction is applied (or left unknown). */
+  readonly settled: Promise<StoredOrder>;
+}
+
+export interface CancelResult {
+  readonly clientOrderId: bigint;
+  readonly txHash: string | null;
+  readonly settled: Promise<StoredOrder>;
+}
+
+export interface CancelAllReport {
+  readonly final: StoredOrder[];
+  /** Orders still live at the deadline. */
+  readonly open: StoredOrder[];
+}
+
+const CANCELLABLE = new Set(['resting', 'partiallyFilled']);
+const TERMINAL = new Set(['filled', 'cancelled', 'rejected']);
+
+export class OrderManager {
+  readonly #ctx: WalletContext;
+  readonly #adapter: ChainAdapter;
+  readonly #applier: TxApplier;
+  readonly #queue = new PQueue({ concurrency: 1 });
+  readonly #settler: OutcomeSettler;
+  readonly #inFlight = new Set<Promise<unknown>>();
+  /** Set by reconciliation: no order is placed before the wallet's state is known. */
+  ready = false;
+
+  constructor(ctx: WalletContext, adapter: ChainAdapter, applier: TxApplier, settler: OutcomeSettler) {
+    this.#ctx = ctx;
+    this.#adapter = adapter;
+    this.#applier = applier;
+    this.#settler = settler;
+  }
+
+  #count(command: string, result: string): void {
+    this.#ctx.metrics.commands.inc({ chain: this.#ctx.chain, command, result });
+  }
+
+  #track<T>(p: Promise<T>): Promise<T> {
+    this.#inFlight.add(p);
+    void p.finally(() => this.#inFlight.delete(p)).catch(() => {});
+    return p;
+  }
+
+  /** `PlaceOrder`: resolves once the transaction has left the process. */
+  place(cmd: PlaceOrder): Promise<Placed> {
+    const ctx = this.#ctx;
+    if (!this.ready) return Promise.reject(new DltError('E_TRADING_PAUSED', `wallet ${ctx.wallet} is not reconciled yet`, { details: { pairId: cmd.pairId } }));
+    if (isPaused(ctx, cmd.pairId)) {
+      this.#count('place', 'paused');
+      return Promise.reject(new DltError('E_TRADING_PAUSED', `trading on ${cmd.pairId} is paused by an open alert`, { details: { pairId: cmd.pairId } }));
+    }
+    return this.#queue.add(() => this.#place(cmd)) as Promise<Placed>;
+  }
+
+  async #place(cmd: PlaceOrder): Promise<Placed> {
+    const ctx = this.#ctx;
+    const pair = pairOf(ctx, cmd.pairId);
+    const scales = pair.binding.rules.scales;
+    const options = cmd.options ?? DEFAULT_ORDER_OPTIONS;
+    const terms = { ...options, side: cmd.side, quantity: cmd.quantity, price: cmd.price };
+    const raw = toRawOrder(terms, scales);
+    const approval = approvalFor(cmd.side, cmd.quantity, cmd.price, scales, pair.binding.rules.commissions, ctx.marketMaker);
+    // The id and the record are durable before anything is signed: a crash from here on leaves a trace.
+    const order = transaction(ctx.store.db, () => {
+      const clientOrderId = ctx.ids.next();
+      const decisionId = cmd.decision === undefined ? null : ctx.store.state.recordDecision(cmd.decision);
+      return ctx.store.orders.create(newOrder({ clientOrderId, pairId: cmd.pairId, side: cmd.side, quantity: raw.quantity, price: raw.price }), {
+        wallet: ctx.wallet,
+        chain: ctx.chain,
+        decisionId,
+        lockRateBps: makerRateOf(pair, ctx.marketMaker),
+        prefunded: pair.prefunded,
+        options,
+      });
+    });
+    const cid = order.clientOrderId;
+    let submission;
+    try {
+      submission = await this.#adapter.submit({ kind: 'place', pair: pair.binding, clientOrderId: cid, terms, reporting: cmd.reporting ?? ZERO_REPORTING, approval });
+    } catch (e) {
+      this.#count('place', 'error');
+      return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#submitThrew(order, e)) };
+    }
+    if (submission.txHash !== null) this.#applier.events.apply(order, { type: 'SubmissionSent', txHash: submission.txHash });
+    this.#applier.events.flush();
+    this.#count('place', 'sent');
+    const settled = this.#track(submission.outcome.then((o) => this.#settler.placement(cid, o)));
+    return { clientOrderId: cid, txHash: submission.txHash, settled };
+  }
+
+  /** The adapter threw: if it journalled a transaction for the order, its fate is unknown; otherwise it never left. */
+  #submitThrew(order: StoredOrder, e: unknown): StoredOrder {
+    const ctx = this.#ctx;
+    const journalled = ctx.store.transactions.forOrder(ctx.wallet, order.clientOrderId).at(-1);
+    ctx.logger.error({ err: e, clientOrderId: order.clientOrderId, journalled: journalled?.txHash }, 'submission failed');
+    if (journalled !== undefined) {
+      const sent = this.#applier.events.apply(order, { type: 'SubmissionSent', txHash: journalled.txHash }) ?? order;
+      this.#applier.events.apply(sent, { type: 'OutcomeUnknown', reason: e instanceof Error ? e.message : String(e) });
+      this.#settler.later(order.clientOrderId);
+    } else {
+      const code = isDltError(e) ? e.code : 'E_ORDER_NOT_SENT';
+      this.#applier.events.apply(order, { type: 'Refused', code, reason: e instanceof Error ? e.message : String(e) });
+    }
+    this.#applier.events.flush();
+    return ctx.store.orders.get(ctx.wallet, order.clientOrderId) as StoredOrder;
+  }
+
+  /** `CancelOrder`: allowed while paused (it only reduces exposure). */
+  cancel(clientOrderId: bigint): Promise<CancelResult> {
+    return this.#queue.add(() => this.#cancel(clientOrderId)) as Promise<CancelResult>;
+  }
+
+  async #cancel(cid: bigint): Promise<CancelResult> {
+    const ctx = this.#ctx;
+    const order = ctx.store.orders.get(ctx.wallet, cid);
+    if (order === undefined || !CANCELLABLE.has(order.status) || order.orderId === null) {
+      this.#count('cancel', 'refused');
+      throw new DltError('E_ORDER_STATE', `order ${cid} cannot be cancelled in status ${order?.status ?? 'unknown to the store'}`, { details: { clientOrderId: cid, status: order?.status } });
+    }
+    const pair = pairOf(ctx, order.pairId);
+    const submission = await this.#adapter.submit({ kind: 'cancel', pair: pair.binding, side: order.side, orderId: order.orderId });
+    if (submission.txHash === null) {
+      const outcome = await submission.outcome;
+      this.#count('cancel', 'refused');
+      ctx.logger.warn({ clientOrderId: cid, outcome }, 'cancellation refused before signing');
+      return { clientOrderId: cid, txHash: null, settled: Promise.resolve(order) };
+    }
+    this.#applier.events.apply(order, { type: 'CancelSent', txHash: submission.txHash });
+    this.#applier.events.flush();
+    this.#count('cancel', 'sent');
+    const settled = this.#track(submission.outcome.then((o: Outcome) => this.#settler.cancellation(cid, o)));
+    return { clientOrderId: cid, txHash: submission.txHash, settled };
+  }
+
+  /**
+   * `ReplaceOrder`: places the new order, and cancels the old one only once the new one is on the book, so
+   * that the side is never left empty. If the new order does not rest, the old one stays.
+   */
+  async replace(old: bigint, cmd: PlaceOrder): Promise<{ placed: Placed; cancelled: Promise<CancelResult | null> }> {
+    const placed = await this.place(cmd);
+    const cancelled = this.#track(
+      placed.settled.then((o) => {
+        if (o.status !== 'resting' && o.status !== 'partiallyFilled' && o.status !== 'filled') return null;
+        const current = this.#ctx.store.orders.get(this.#ctx.wallet, old);
+        return current !== undefined && CANCELLABLE.has(current.status) ? this.cancel(old) : null;
+      }),
+    );
+    return { placed, cancelled };
+  }
+
+  /** `CancelAll`: cancels every live order of the wallet (optionally one pair) and waits for each to be final. */
+  async cancelAll(options: { pairId?: string; timeoutMs?: number } = {}): Promise<CancelAllReport> {
+    const ctx = this.#ctx;
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const targets = ctx.store.orders.live({ wallet: ctx.wallet, ...(options.pairId === undefined ? {} : { pairId: options.pairId }) });
+    await Promise.all(
+      targets.map(async (t) => {
+        const resting = () => CANCELLABLE.has(this.#get(t.clientOrderId).status);
+        const decided = () => resting() || TERMINAL.has(this.#get(t.clientOrderId).status);
+        // An order whose placement is still in flight is cancelled once it rests.
+        if (!resting() && !(await ctx.watch.until(t.clientOrderId, decided, timeoutMs))) return;
+        if (resting()) await this.cancel(t.clientOrderId).catch((e: unknown) => ctx.logger.warn({ err: e, clientOrderId: t.clientOrderId }, 'cancel-all: not cancelled'));
+        await ctx.watch.until(t.clientOrderId, () => TERMINAL.has(this.#get(t.clientOrderId).status), timeoutMs);
+      }),
+    );
+    const now = targets.map((t) => this.#get(t.clientOrderId));
+    return { final: now.filter((o) => TERMINAL.has(o.status)), open: now.filter((o) => !TERMINAL.has(o.status)) };
+  }
+
+  #get(cid: bigint): StoredOrder {
+    return this.#ctx.store.orders.get(this.#ctx.wallet, cid) as StoredOrder;
+  }
+
+  /** Resolves when every queued command has been submitted (outcomes may still be pending). */
+  async submitted(): Promise<void> {
+    await this.#queue.onIdle();
+  }
+
+  /** Resolves when the queue is empty and every outcome handler has run. */
+  async idle(): Promise<void> {
+    await this.#queue.onIdle();
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+}

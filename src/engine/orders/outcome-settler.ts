@@ -1,0 +1,119 @@
+/**
+ * Applies the outcome of a placement or a cancellation, and settles the ones the chain has not decided:
+ * `unknown` is asked again (`adapter.settle`) a few times with growing pauses, then left to the event follower
+ * and to reconciliation. Nothing here ever sends a transaction.
+ */
+import type { ChainAdapter, Outcome } from '../../chains/types.ts';
+import { transaction } from '../../store/database.ts';
+import type { StoredOrder } from '../../store/order-store.ts';
+import type { TxApplier } from '../tracking/tx-applier.ts';
+import { pairOf, type WalletContext } from '../wallet-context.ts';
+
+export const DEFAULT_SETTLE_DELAYS_MS: readonly number[] = [1_000, 2_000, 5_000, 10_000, 30_000];
+
+export class OutcomeSettler {
+  readonly #ctx: WalletContext;
+  readonly #adapter: ChainAdapter;
+  readonly #applier: TxApplier;
+  readonly #delays: readonly number[];
+  readonly #running = new Map<bigint, Promise<StoredOrder>>();
+
+  constructor(ctx: WalletContext, adapter: ChainAdapter, applier: TxApplier, delaysMs: readonly number[] = DEFAULT_SETTLE_DELAYS_MS) {
+    this.#ctx = ctx;
+    this.#adapter = adapter;
+    this.#applier = applier;
+    this.#delays = delaysMs;
+  }
+
+  #get(cid: bigint): StoredOrder {
+    return this.#ctx.store.orders.get(this.#ctx.wallet, cid) as StoredOrder;
+  }
+
+  #run(fn: () => void): void {
+    try {
+      transaction(this.#ctx.store.db, fn);
+    } catch (e) {
+      this.#applier.events.discard();
+      throw e;
+    }
+    this.#applier.events.flush();
+  }
+
+  placement(cid: bigint, o: Outcome): StoredOrder {
+    this.#run(() => {
+      const order = this.#get(cid);
+      if (o.kind === 'accepted') {
+        this.#applier.applyOutcome(o.events);
+        const now = this.#get(cid);
+        // An outcome without the OrderReceived event still carries the order id.
+        if (o.orderId !== null && now.orderId === null && (now.status === 'submitting' || now.status === 'unknown')) {
+          this.#applier.events.apply(now, { type: 'Accepted', orderId: o.orderId });
+        }
+      } else if (o.kind === 'rejected') {
+        const event = { code: o.error.code, reason: o.error.message };
+        if (order.status === 'intended') this.#applier.events.apply(order, { type: 'Refused', ...event });
+        else if (order.status === 'submitting' || order.status === 'unknown') this.#applier.events.apply(order, { type: 'SubmissionFailed', ...event });
+      } else if (order.status === 'submitting') {
+        this.#applier.events.apply(order, { type: 'OutcomeUnknown', reason: o.reason });
+      }
+    });
+    if (o.kind === 'unknown') this.later(cid);
+    return this.#get(cid);
+  }
+
+  cancellation(cid: bigint, o: Outcome): StoredOrder {
+    this.#run(() => {
+      if (o.kind === 'accepted') this.#applier.applyOutcome(o.events);
+      else if (o.kind === 'rejected') {
+        const order = this.#get(cid);
+        if (order.status === 'cancelRequested') this.#applier.events.apply(order, { type: 'CancelFailed', code: o.error.code, reason: o.error.message });
+      }
+    });
+    if (o.kind === 'unknown') this.later(cid);
+    return this.#get(cid);
+  }
+
+  /** The transaction whose fate decides the order's next step, if any is open. */
+  pendingTx(order: StoredOrder): { txHash: string; kind: 'place' | 'cancel' } | null {
+    if ((order.status === 'submitting' || order.status === 'unknown') && order.txHash !== null) return { txHash: order.txHash, kind: 'place' };
+    if (order.status === 'cancelRequested' && order.cancelTxHash !== null) return { txHash: order.cancelTxHash, kind: 'cancel' };
+    return null;
+  }
+
+  /** Asks the chain once; returns the outcome's kind, or null when nothing was open. */
+  async settleOnce(cid: bigint): Promise<Outcome['kind'] | null> {
+    const order = this.#get(cid);
+    const open = this.pendingTx(order);
+    if (open === null) return null;
+    const o = await this.#adapter.settle(open.txHash, pairOf(this.#ctx, order.pairId).binding);
+    if (o.kind === 'unknown') return 'unknown';
+    if (open.kind === 'place') this.placement(cid, o);
+    else this.cancellation(cid, o);
+    return o.kind;
+  }
+
+  /** Settles in the background with growing pauses; one loop per order. */
+  later(cid: bigint): Promise<StoredOrder> {
+    const running = this.#running.get(cid);
+    if (running !== undefined) return running;
+    const loop = (async () => {
+      for (const ms of this.#delays) {
+        await this.#ctx.sleep(ms);
+        try {
+          const kind = await this.settleOnce(cid);
+          if (kind !== 'unknown') break;
+        } catch (e) {
+          this.#ctx.logger.warn({ err: e, clientOrderId: cid }, 'settling an unknown outcome failed; trying again later');
+        }
+      }
+      return this.#get(cid);
+    })();
+    this.#running.set(cid, loop);
+    void loop.finally(() => this.#running.delete(cid));
+    return loop;
+  }
+
+  async idle(): Promise<void> {
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running.values()]);
+  }
+}

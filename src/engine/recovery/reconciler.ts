@@ -1,0 +1,236 @@
+/**
+ * Start-up and crash recovery are one path, run before trading and after any gap in the events: load the
+ * store; decide every order whose placement or cancellation may be in flight (the journal says whether a
+ * transaction was ever signed, the chain says what became of it); catch the events up from the stored cursor
+ * (which also adopts orders of ours the store does not know, by their cross identifier); compare with the
+ * venue's open-order list; reconcile inventory with the on-chain balances. Only then is the wallet ready.
+ * Running it twice changes nothing the second time: every event applied is recorded, every settled order
+ * has left the states that ask the chain again.
+ */
+import type { ChainAdapter } from '../../chains/types.ts';
+import { remainingOf } from '../../core/order-state.ts';
+import { quantityFromRaw } from '../../core/units.ts';
+import type { ForeignOrderRecord } from '../../store/foreign-orders.ts';
+import type { StoredOrder } from '../../store/order-store.ts';
+import type { VenueOrder } from '../../venue/payload/orders.ts';
+import type { InventoryChecker, InventoryReport } from '../inventory/inventory-check.ts';
+import type { OrderManager } from '../orders/order-manager.ts';
+import type { OutcomeSettler } from '../orders/outcome-settler.ts';
+import { raiseAlert } from '../tracking/alerts.ts';
+import type { EventTracker } from '../tracking/event-tracker.ts';
+import type { TxApplier } from '../tracking/tx-applier.ts';
+import type { WalletContext } from '../wallet-context.ts';
+import { readVenueOrder, type VenueOrderView } from './venue-order-view.ts';
+
+export interface VenueOrders {
+  /** `GET /wallets/{address}/orders`. */
+  walletOrders(address: string): Promise<VenueOrder[]>;
+}
+
+export interface ReconcileOptions {
+  readonly rest?: VenueOrders;
+  /** How long the venue's order lists may lag the chain; default 3000 ms. */
+  readonly venueLagMs?: number;
+  /** How long to wait for the follower to reach the head; default 30 s. */
+  readonly catchUpTimeoutMs?: number;
+  readonly now: () => number;
+}
+
+export interface Discrepancy {
+  readonly kind: 'not-listed' | 'remaining-differs';
+  readonly clientOrderId: bigint;
+  readonly orderId: bigint | null;
+  readonly detail: string;
+}
+
+export interface ReconcileReport {
+  readonly settled: number;
+  /** Orders whose transaction the chain has still not decided. */
+  readonly unknown: bigint[];
+  readonly adopted: bigint[];
+  readonly foreign: ForeignOrderRecord[];
+  /** Open orders the venue lists that the store does not know and that are not known foreign orders. */
+  readonly unrecognised: VenueOrderView[];
+  readonly discrepancies: Discrepancy[];
+  readonly inventory: InventoryReport;
+  readonly pausedPairs: string[];
+  readonly ready: boolean;
+}
+
+export class Reconciler {
+  readonly #ctx: WalletContext;
+  readonly #adapter: ChainAdapter;
+  readonly #applier: TxApplier;
+  readonly #settler: OutcomeSettler;
+  readonly #tracker: EventTracker;
+  readonly #inventory: InventoryChecker;
+  readonly #manager: OrderManager;
+  readonly #options: ReconcileOptions;
+
+  constructor(
+    ctx: WalletContext,
+    parts: { adapter: ChainAdapter; applier: TxApplier; settler: OutcomeSettler; tracker: EventTracker; inventory: InventoryChecker; manager: OrderManager },
+    options: ReconcileOptions,
+  ) {
+    this.#ctx = ctx;
+    this.#adapter = parts.adapter;
+    this.#applier = parts.applier;
+    this.#settler = parts.settler;
+    this.#tracker = parts.tracker;
+    this.#inventory = parts.inventory;
+    this.#manager = parts.manager;
+    this.#options = options;
+  }
+
+  async run(): Promise<ReconcileReport> {
+    const ctx = this.#ctx;
+    const started = this.#options.now();
+    this.#manager.ready = false;
+    const adoptedBefore = new Set(this.#adoptedIds());
+    try {
+      let settled = this.#unsent();
+      settled += await this.#settleAll();
+      await this.#settleJournal();
+      this.#tracker.start();
+      const caught = await this.#tracker.caughtUp(this.#options.catchUpTimeoutMs ?? 30_000);
+      if (!caught) ctx.logger.warn('event follower did not report reaching the head in time; reconciling with what it delivered');
+      settled += await this.#settleAll();
+      const { unrecognised, discrepancies } = await this.#compareVenue();
+      const inventory = await this.#inventory.verify(async () => {
+        await this.#tracker.caughtUp(this.#options.catchUpTimeoutMs ?? 30_000);
+      });
+      if (inventory.comparable && inventory.mismatched.length === 0) {
+        for (const a of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'event-gap' })) {
+          ctx.store.alerts.resolve(a.id, 'reconciled after the gap: open orders and inventory agree with the chain');
+        }
+      }
+      const live = ctx.store.orders.live({ wallet: ctx.wallet });
+      const unknown = live.filter((o) => this.#settler.pendingTx(o) !== null && o.status !== 'cancelRequested').map((o) => o.clientOrderId);
+      const foreign = ctx.store.foreign.open(ctx.chain, ctx.wallet);
+      ctx.metrics.unknownOutcomes.set({ chain: ctx.chain, wallet: ctx.wallet }, unknown.length);
+      ctx.metrics.liveOrders.set({ chain: ctx.chain, wallet: ctx.wallet }, live.length);
+      ctx.metrics.foreignOrders.set({ chain: ctx.chain, wallet: ctx.wallet }, foreign.length);
+      const pausedPairs = [...ctx.pairs.keys()].filter((p) => ctx.store.alerts.pausing(ctx.chain, ctx.wallet, p).length > 0);
+      for (const p of ctx.pairs.keys()) ctx.metrics.paused.set({ chain: ctx.chain, pair: p }, pausedPairs.includes(p) ? 1 : 0);
+      const ready = inventory.comparable;
+      this.#manager.ready = ready;
+      ctx.metrics.reconciliations.inc({ chain: ctx.chain, result: ready ? 'ready' : 'not-ready' });
+      const report: ReconcileReport = {
+        settled,
+        unknown,
+        adopted: this.#adoptedIds().filter((id) => !adoptedBefore.has(id)),
+        foreign,
+        unrecognised,
+        discrepancies,
+        inventory,
+        pausedPairs,
+        ready,
+      };
+      ctx.logger.info(
+        { settled, unknown: unknown.length, adopted: report.adopted.length, foreign: foreign.length, unrecognised: unrecognised.length, discrepancies: discrepancies.length, pausedPairs, ready },
+        'reconciliation finished',
+      );
+      return report;
+    } catch (e) {
+      ctx.metrics.reconciliations.inc({ chain: ctx.chain, result: 'error' });
+      throw e;
+    } finally {
+      ctx.metrics.reconcileSeconds.observe({ chain: ctx.chain }, (this.#options.now() - started) / 1000);
+    }
+  }
+
+  #adoptedIds(): bigint[] {
+    return this.#ctx.store.db
+      .prepare('SELECT client_order_id FROM orders WHERE wallet = ? AND chain = ? AND adopted = 1')
+      .all(this.#ctx.wallet, this.#ctx.chain)
+      .map((r) => BigInt((r as { client_order_id: string }).client_order_id));
+  }
+
+  /** Orders recorded but not sent when the process stopped: the journal tells whether a transaction was signed. */
+  #unsent(): number {
+    const ctx = this.#ctx;
+    let n = 0;
+    for (const o of ctx.store.orders.live({ wallet: ctx.wallet }).filter((x) => x.status === 'intended')) {
+      const tx = ctx.store.transactions.forOrder(ctx.wallet, o.clientOrderId).at(-1);
+      if (tx === undefined) this.#applier.events.apply(o, { type: 'Refused', code: 'E_ORDER_NOT_SENT', reason: 'recorded, but the process stopped before a transaction was signed' });
+      else this.#applier.events.apply(o, { type: 'SubmissionSent', txHash: tx.txHash });
+      n++;
+    }
+    this.#applier.events.flush();
+    return n;
+  }
+
+  async #settleAll(): Promise<number> {
+    const ctx = this.#ctx;
+    let n = 0;
+    for (const o of ctx.store.orders.live({ wallet: ctx.wallet })) {
+      if (this.#settler.pendingTx(o) === null) continue;
+      try {
+        const kind = await this.#settler.settleOnce(o.clientOrderId);
+        if (kind !== null && kind !== 'unknown') n++;
+      } catch (e) {
+        ctx.logger.warn({ err: e, clientOrderId: o.clientOrderId }, 'could not settle an open transaction; the follower or the next reconciliation will');
+      }
+    }
+    return n;
+  }
+
+  /** Journalled transactions of the wallet no order points at (approvals): asking settles them in the journal. */
+  async #settleJournal(): Promise<void> {
+    const ctx = this.#ctx;
+    const binding = [...ctx.pairs.values()][0]?.binding;
+    if (binding === undefined) return;
+    for (const tx of ctx.store.transactions.open(ctx.chain).filter((t) => t.wallet === ctx.wallet && (t.kind === 'approve' || t.kind === 'trust'))) {
+      await this.#adapter.settle(tx.txHash, binding).catch((e: unknown) => ctx.logger.warn({ err: e, txHash: tx.txHash }, 'could not settle a journalled transaction'));
+    }
+  }
+
+  async #compareVenue(): Promise<{ unrecognised: VenueOrderView[]; discrepancies: Discrepancy[] }> {
+    const ctx = this.#ctx;
+    const rest = this.#options.rest;
+    if (rest === undefined) return { unrecognised: [], discrepancies: [] };
+    const listed = (await rest.walletOrders(ctx.wallet)).map(readVenueOrder).filter((v) => v.pairId === null || ctx.pairs.has(v.pairId));
+    const lagMs = this.#options.venueLagMs ?? 3_000;
+    const settledBefore = this.#options.now() - lagMs;
+    const unrecognised: VenueOrderView[] = [];
+    const discrepancies: Discrepancy[] = [];
+    const seen = new Set<bigint>();
+    for (const v of listed) {
+      const order = this.#find(v);
+      if (order !== undefined) {
+        seen.add(order.clientOrderId);
+        const scales = ctx.pairs.get(order.pairId)?.binding.rules.scales;
+        const remaining = scales === undefined ? null : quantityFromRaw(remainingOf(order), scales);
+        if (v.remaining !== null && remaining !== null && !v.remaining.eq(remaining) && order.updatedMs < settledBefore) {
+          discrepancies.push({ kind: 'remaining-differs', clientOrderId: order.clientOrderId, orderId: order.orderId, detail: `venue lists ${v.remaining.toString()} open, the store ${remaining.toString()}` });
+        }
+        continue;
+      }
+      const known = v.pairId !== null && ctx.store.foreign.get(ctx.chain, ctx.wallet, v.pairId, v.orderId) !== undefined;
+      if (known) continue;
+      if (v.pairId !== null) {
+        ctx.store.foreign.seen({ chain: ctx.chain, wallet: ctx.wallet, pairId: v.pairId, orderId: v.orderId, crossId: v.crossId, side: v.side, quantity: null, price: null, source: 'rest' });
+      }
+      unrecognised.push(v);
+    }
+    if (unrecognised.length > 0) {
+      raiseAlert(ctx, null, 'unrecognised-orders', `${unrecognised.length} open order(s) of the wallet are not known to the bot`, { orderIds: unrecognised.map((v) => v.orderId) }, false);
+    }
+    for (const o of ctx.store.orders.live({ wallet: ctx.wallet })) {
+      if ((o.status !== 'resting' && o.status !== 'partiallyFilled') || seen.has(o.clientOrderId) || o.updatedMs >= settledBefore) continue;
+      discrepancies.push({ kind: 'not-listed', clientOrderId: o.clientOrderId, orderId: o.orderId, detail: `resting since ${new Date(o.updatedMs).toISOString()} but not in the venue's open orders` });
+    }
+    for (const d of discrepancies) ctx.logger.warn(d, 'store and venue disagree');
+    return { unrecognised, discrepancies };
+  }
+
+  #find(v: VenueOrderView): StoredOrder | undefined {
+    const ctx = this.#ctx;
+    const pairs = v.pairId === null ? [...ctx.pairs.keys()] : [v.pairId];
+    for (const p of pairs) {
+      const o = ctx.store.orders.byVenueId(ctx.chain, p, v.orderId);
+      if (o !== undefined && o.wallet === ctx.wallet) return o;
+    }
+    return undefined;
+  }
+}

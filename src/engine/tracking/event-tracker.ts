@@ -1,0 +1,121 @@
+/**
+ * Follows the wallet's order book and token events from the stored cursor. Each confirmed batch is applied
+ * transaction by transaction and the cursor moves in the same SQLite transaction as the state changes the
+ * batch caused, so a crash replays at most a batch whose effects were not kept (and the event log makes a
+ * replay of one that was kept change nothing). Tentative events and rollbacks change nothing: only confirmed
+ * events are applied. A retention gap pauses the wallet and asks for a full reconciliation.
+ */
+import type { ChainAdapter, ChainEvent, EventCursor, Follower, FollowerNotice } from '../../chains/types.ts';
+import { transaction } from '../../store/database.ts';
+import type { WalletContext } from '../wallet-context.ts';
+import { raiseAlert } from './alerts.ts';
+import type { TxApplier } from './tx-applier.ts';
+
+export function cursorFromJson(value: unknown): EventCursor | null {
+  if (value === null || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  if (v.chain === 'evm' && typeof v.blockHash === 'string') return { chain: 'evm', height: BigInt(v.height as string), blockHash: v.blockHash };
+  if (v.chain === 'wasm' && typeof v.cursor === 'string') return { chain: 'wasm', cursor: v.cursor, height: BigInt(v.height as string) };
+  return null;
+}
+
+/** Consecutive events of one transaction, in chain order. */
+export function byTransaction(events: readonly ChainEvent[]): ChainEvent[][] {
+  const out: ChainEvent[][] = [];
+  for (const e of events) {
+    const last = out.at(-1);
+    if (last !== undefined && last[0]?.txHash === e.txHash) last.push(e);
+    else out.push([e]);
+  }
+  return out;
+}
+
+export class EventTracker {
+  readonly #ctx: WalletContext;
+  readonly #adapter: ChainAdapter;
+  readonly #applier: TxApplier;
+  readonly #onGap: () => void;
+  #follower: Follower | null = null;
+  #behind: bigint | null = null;
+  #progress: Array<() => void> = [];
+
+  constructor(ctx: WalletContext, adapter: ChainAdapter, applier: TxApplier, onGap: () => void) {
+    this.#ctx = ctx;
+    this.#adapter = adapter;
+    this.#applier = applier;
+    this.#onGap = onGap;
+  }
+
+  get running(): boolean {
+    return this.#follower !== null;
+  }
+
+  cursor(): EventCursor | null {
+    return cursorFromJson(this.#ctx.store.state.cursor(this.#ctx.chain, this.#ctx.wallet));
+  }
+
+  start(): void {
+    if (this.#follower !== null) return;
+    const bindings = [...this.#ctx.pairs.values()].map((p) => p.binding);
+    this.#follower = this.#adapter.follow(bindings, this.cursor(), (n) => this.#onNotice(n));
+  }
+
+  async stop(): Promise<void> {
+    const f = this.#follower;
+    this.#follower = null;
+    if (f !== null) await f.stop();
+  }
+
+  /** Resolves once the follower reports it is at the head (or at the deadline). */
+  async caughtUp(timeoutMs: number): Promise<boolean> {
+    if (this.#behind === 0n) return true;
+    const abort = new AbortController();
+    const reached = new Promise<boolean>((resolve) => this.#progress.push(() => resolve(true)));
+    const late = this.#ctx.sleep(timeoutMs, abort.signal).then(
+      () => false,
+      () => false,
+    );
+    try {
+      return await Promise.race([reached, late]);
+    } finally {
+      abort.abort();
+    }
+  }
+
+  async #onNotice(n: FollowerNotice): Promise<void> {
+    const ctx = this.#ctx;
+    switch (n.kind) {
+      case 'events':
+        if (!n.confirmed) return;
+        this.#apply(n.events, n.cursor);
+        return;
+      case 'rollback':
+        ctx.logger.info({ keys: n.keys.length }, 'tentative events withdrawn; nothing was applied from them');
+        return;
+      case 'gap':
+        raiseAlert(ctx, null, 'event-gap', `events from ${String(n.from?.height ?? 'the start')} to ${n.oldestAvailable} are no longer available`, { from: n.from, oldestAvailable: n.oldestAvailable });
+        this.#onGap();
+        return;
+      case 'lag':
+        this.#behind = n.behind;
+        ctx.metrics.followerLag.set({ chain: ctx.chain }, Number(n.behind));
+        if (n.behind === 0n) for (const p of this.#progress.splice(0)) p();
+        return;
+    }
+  }
+
+  #apply(events: readonly ChainEvent[], cursor: EventCursor): void {
+    const ctx = this.#ctx;
+    try {
+      transaction(ctx.store.db, () => {
+        for (const tx of byTransaction(events)) this.#applier.applyFollowed(tx);
+        ctx.store.state.setCursor(ctx.chain, ctx.wallet, cursor);
+      });
+    } catch (e) {
+      this.#applier.events.discard();
+      ctx.logger.error({ err: e, cursor }, 'applying a batch of events failed; the cursor stays where it was');
+      throw e;
+    }
+    this.#applier.events.flush();
+  }
+}

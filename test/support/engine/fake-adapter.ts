@@ -1,0 +1,243 @@
+/**
+ * A faithful in-memory `ChainAdapter` over the fake venue: two-phase submissions (the transaction is journalled,
+ * then leaves the process; its outcome comes when a block includes it), explicit accepted / rejected / unknown
+ * outcomes, `settle` by hash, and a follower that delivers the wallet's events block by block from a cursor,
+ * after a configurable confirmation depth, with tentative deliveries, rollbacks and retention gaps on demand.
+ * Faults are queued per submission.
+ */
+import { DltError } from '../../../src/core/errors.ts';
+import { quantityToRaw, priceToRaw } from '../../../src/core/units.ts';
+import { submitOrder, cancelOrder } from '../../../src/sandbox/matching/engine.ts';
+import type {
+  Allowance,
+  Balances,
+  ChainAdapter,
+  ChainEvent,
+  Command,
+  EventCursor,
+  Follower,
+  FollowerNotice,
+  OnChainPairState,
+  Outcome,
+  PairBinding,
+  Submission,
+} from '../../../src/chains/types.ts';
+import type { TxJournal } from '../../../src/store/tx-journal.ts';
+import type { Block, FakeVenue, TxRecord } from './fake-venue.ts';
+
+/**
+ * `unknown`: sent and included, but the outcome is reported unknown. `drop`: journalled but never reaches the
+ * chain (the outcome is unknown; settling says expired after `expiryBlocks`). `refuse`: the node refuses it
+ * before inclusion. `throw`: submit throws before signing. `throw-after-journal`: journalled and broadcast,
+ * then submit throws (a connection reset during the broadcast).
+ */
+export type Fault = 'unknown' | 'drop' | 'refuse' | 'throw' | 'throw-after-journal';
+
+export interface FakeAdapterOptions {
+  readonly journal?: TxJournal;
+  /** Blocks a block waits before its events are confirmed; default 0. */
+  readonly confirmations?: number;
+  /** Deliver other clients' trade events of transactions that moved our tokens; default true. */
+  readonly foreignTrades?: boolean;
+  /** Blocks after which a dropped transaction counts as expired; default 3. */
+  readonly expiryBlocks?: number;
+  /** Oldest height the follower can still deliver from (retention window); default 0. */
+  readonly retainedFrom?: () => bigint;
+}
+
+const bookEvent = (e: ChainEvent) => e.type !== 'Transfer';
+
+export class FakeChainAdapter implements ChainAdapter {
+  readonly chain: 'evm' | 'wasm';
+  readonly wallet: string;
+  readonly faults: Fault[] = [];
+  readonly sent: Array<{ txHash: string; command: Command }> = [];
+  readonly #venue: FakeVenue;
+  readonly #options: FakeAdapterOptions;
+  readonly #waiting = new Map<string, (o: Outcome) => void>();
+  readonly #dropped = new Map<string, bigint>();
+  readonly #unsubscribe: () => void;
+  #nonce = 0n;
+  #deliveries: Promise<void> = Promise.resolve();
+  #held = false;
+  #release: Array<() => void> = [];
+
+  constructor(venue: FakeVenue, wallet: string, options: FakeAdapterOptions = {}) {
+    this.#venue = venue;
+    this.chain = venue.chain;
+    this.wallet = wallet;
+    this.#options = options;
+    this.#unsubscribe = venue.onBlock((b) => this.#included(b));
+  }
+
+  #included(block: Block): void {
+    for (const tx of block.txs) {
+      const resolve = this.#waiting.get(tx.txHash);
+      if (resolve === undefined) continue;
+      this.#waiting.delete(tx.txHash);
+      resolve(this.#outcomeOf(tx, block.height));
+    }
+  }
+
+  #outcomeOf(tx: TxRecord, height: bigint): Outcome {
+    if (!tx.ok) return { kind: 'rejected', txHash: tx.txHash, error: tx.error as DltError, included: true };
+    return { kind: 'accepted', txHash: tx.txHash, height, orderId: tx.orderId, events: tx.events.filter(bookEvent) };
+  }
+
+  async readPairState(pair: PairBinding): Promise<OnChainPairState> {
+    const p = this.#venue.pair(pair.pairId).book.params;
+    return { phase: 1, open: true, scales: p.scales, makerBps: p.makerBps, takerBps: p.takerBps, marketMakerBps: p.marketMakerBps, prefunded: p.prefunded };
+  }
+
+  async readBalances(pair: PairBinding): Promise<Balances> {
+    return { base: this.#venue.balance(pair.baseToken, this.wallet), quote: this.#venue.balance(pair.quoteToken, this.wallet), native: 10n ** 18n };
+  }
+
+  async readAllowance(): Promise<Allowance> {
+    return { amount: 1n << 200n, expiresAtLedger: null };
+  }
+
+  async ensureReady(): Promise<void> {}
+
+  async ensureAllowance(): Promise<Submission | null> {
+    return null;
+  }
+
+  async submit(command: Command): Promise<Submission> {
+    const fault = this.faults.shift();
+    if (fault === 'throw') throw new DltError('E_CHAIN_RPC', 'node unreachable before signing');
+    const txHash = this.#venue.nextTxHash();
+    this.#options.journal?.recordSigned({
+      txHash,
+      chain: this.chain,
+      wallet: this.wallet,
+      source: this.wallet,
+      sequence: this.#nonce++,
+      kind: command.kind,
+      clientOrderId: command.kind === 'place' ? command.clientOrderId : null,
+      raw: JSON.stringify({ kind: command.kind, pair: command.pair.pairId }),
+    });
+    this.sent.push({ txHash, command });
+    if (fault === 'refuse') {
+      return { txHash, outcome: Promise.resolve({ kind: 'rejected', txHash, error: new DltError('E_CHAIN_TX_REFUSED', 'node refused the transaction'), included: false }) };
+    }
+    if (fault === 'drop') {
+      this.#dropped.set(txHash, this.#venue.height);
+      return { txHash, outcome: Promise.resolve({ kind: 'unknown', txHash, reason: 'no answer from the node' }) };
+    }
+    this.#enqueue(txHash, command);
+    if (fault === 'throw-after-journal') throw new DltError('E_CHAIN_RPC', 'connection reset during the broadcast');
+    if (fault === 'unknown') return { txHash, outcome: Promise.resolve({ kind: 'unknown', txHash, reason: 'receipt timed out' }) };
+    return { txHash, outcome: new Promise<Outcome>((resolve) => this.#waiting.set(txHash, resolve)) };
+  }
+
+  #enqueue(txHash: string, command: Command): void {
+    const s = command.pair.rules.scales;
+    if (command.kind === 'place') {
+      const t = command.terms;
+      this.#venue.enqueue(txHash, this.wallet, command.pair.pairId, ({ book, ledger }) => {
+        const r = submitOrder(book, this.#ctx(ledger), this.wallet, t.side, () => ({
+          quantity: quantityToRaw(t.quantity, s),
+          price: priceToRaw(t.price, s),
+          crossId: command.clientOrderId,
+          type: t.type,
+          condition: t.condition,
+          validity: t.validity,
+          lifetimeDays: t.lifetimeDays,
+          reportingData: new Uint8Array([0]),
+        }));
+        return { events: r.events, orderId: r.orderId };
+      });
+    } else {
+      this.#venue.enqueue(txHash, this.wallet, command.pair.pairId, ({ book, ledger }) => ({
+        events: cancelOrder(book, this.#ctx(ledger), this.wallet, command.side, command.orderId, 'ByParticipant'),
+        orderId: null,
+      }));
+    }
+  }
+
+  #ctx(ledger: Parameters<typeof submitOrder>[1]['ledger']) {
+    return {
+      ledger,
+      nowSeconds: 1_800_000_000n + this.#venue.height,
+      client: (a: string) => ({ canBuy: true, canSell: true, canCancel: true, isMarketMaker: this.#venue.marketMakers.has(a) }),
+    };
+  }
+
+  async settle(txHash: string): Promise<Outcome> {
+    const tx = this.#venue.tx(txHash);
+    if (tx !== undefined) return this.#outcomeOf(tx, tx.height);
+    const droppedAt = this.#dropped.get(txHash);
+    if (droppedAt !== undefined && this.#venue.height >= droppedAt + BigInt(this.#options.expiryBlocks ?? 3)) {
+      return { kind: 'rejected', txHash, error: new DltError('E_CHAIN_TX_EXPIRED', 'expired without inclusion'), included: false };
+    }
+    return { kind: 'unknown', txHash, reason: this.#venue.pendingHashes().includes(txHash) ? 'pending' : 'not seen yet' };
+  }
+
+  /** The wallet's events of one block, as a decoder filtering by client and by the wallet's transfers sees them. */
+  eventsOf(block: Block): ChainEvent[] {
+    return block.txs.flatMap((tx) => {
+      const ours = tx.events.filter((e) => (e.type === 'Transfer' ? e.from === this.wallet || e.to === this.wallet : e.client === this.wallet));
+      const moved = ours.some((e) => e.type === 'Transfer');
+      const trades = (this.#options.foreignTrades ?? true) && moved ? tx.events.filter((e) => e.type === 'Trade' && e.client !== this.wallet) : [];
+      return tx.events.filter((e) => ours.includes(e) || trades.includes(e));
+    });
+  }
+
+  follow(pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (n: FollowerNotice) => Promise<void>): Follower {
+    const ids = new Set(pairs.map((p) => p.pairId));
+    let next = from === null ? this.#venue.height + 1n : from.height + 1n;
+    const run = { stopped: false };
+    const depth = BigInt(this.#options.confirmations ?? 0);
+    const round = async () => {
+      while (this.#held) await new Promise<void>((r) => this.#release.push(r));
+      if (run.stopped) return;
+      const oldest = this.#options.retainedFrom?.() ?? 0n;
+      if (from !== null && next < oldest) {
+        await onNotice({ kind: 'gap', from, oldestAvailable: oldest });
+        next = oldest;
+      }
+      while (!run.stopped && next <= this.#venue.height - depth) {
+        const block = this.#venue.blocks[Number(next) - 1] as Block;
+        const events = this.eventsOf(block).filter((e) => ids.has(e.pairId) || e.type === 'Transfer');
+        const cursor: EventCursor = { chain: 'evm', height: block.height, blockHash: block.hash };
+        if (events.length > 0) await onNotice({ kind: 'events', events, confirmed: true, cursor });
+        next++;
+      }
+      if (!run.stopped) await onNotice({ kind: 'lag', behind: this.#venue.height - (next - 1n) });
+    };
+    const schedule = () => {
+      this.#deliveries = this.#deliveries.then(round).catch(() => {});
+    };
+    const off = this.#venue.onBlock(schedule);
+    schedule();
+    return {
+      stop: async () => {
+        run.stopped = true;
+        off();
+        await this.#deliveries;
+      },
+    };
+  }
+
+  /** Holds the follower's deliveries (a follower lagging behind the outcomes) until `resume()`. */
+  hold(): void {
+    this.#held = true;
+  }
+
+  resume(): Promise<void> {
+    this.#held = false;
+    for (const r of this.#release.splice(0)) r();
+    return this.#deliveries;
+  }
+
+  /** Resolves when every follower delivery scheduled so far has run. */
+  delivered(): Promise<void> {
+    return this.#deliveries;
+  }
+
+  async close(): Promise<void> {
+    this.#unsubscribe();
+    await this.#deliveries;
+  }
+}

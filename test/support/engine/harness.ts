@@ -1,0 +1,147 @@
+/** An order engine on the fake venue and fake adapter, with a manual clock, for unit tests. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import type { PairBinding } from '../../../src/chains/types.ts';
+import { WalletEngine, type WalletEngineOptions } from '../../../src/engine/wallet-engine.ts';
+import { openStore, type Store } from '../../../src/store/store.ts';
+import { createMetrics, type Metrics } from '../../../src/telemetry/metrics.ts';
+import { ManualClock } from '../venue/manual-clock.ts';
+import { pairWith } from '../pairs.ts';
+import { FakeChainAdapter, type FakeAdapterOptions } from './fake-adapter.ts';
+import { FakeVenue, type PairSetup } from './fake-venue.ts';
+
+export const WALLET = '0x00000000000000000000000000000000000000aa';
+export const TAKER = '0x00000000000000000000000000000000000000bb';
+
+export function manualSleep(clock: ManualClock) {
+  return (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason as Error);
+      const t = clock.setTimer(resolve, ms);
+      signal?.addEventListener('abort', () => {
+        t.cancel();
+        reject(signal.reason as Error);
+      });
+    });
+}
+
+export interface Harness {
+  readonly venue: FakeVenue;
+  readonly adapter: FakeChainAdapter;
+  readonly store: Store;
+  readonly engine: WalletEngine;
+  readonly clock: ManualClock;
+  readonly metrics: Metrics;
+  readonly logs: Array<Record<string, unknown>>;
+  readonly pair: PairBinding;
+  readonly path: string;
+  /** Mines a block and lets outcomes and the follower run. */
+  block(): Promise<void>;
+  /** Lets queued commands, outcomes and deliveries run without mining. */
+  settle(): Promise<void>;
+  /** A new engine on the same venue and the same state file: a restart. */
+  restart(options?: Partial<WalletEngineOptions> & { adapter?: FakeAdapterOptions }): Promise<Harness>;
+}
+
+export interface HarnessOptions {
+  readonly pairs?: readonly PairSetup[];
+  readonly adapter?: FakeAdapterOptions;
+  readonly engine?: Partial<WalletEngineOptions>;
+  readonly venue?: FakeVenue;
+  readonly path?: string;
+  readonly clock?: ManualClock;
+  readonly balances?: { base: bigint; quote: bigint };
+}
+
+export async function harness(options: HarnessOptions = {}): Promise<Harness> {
+  const venue = options.venue ?? new FakeVenue('evm', options.pairs ?? [{ pair: pairWith('evm-pair'), prefunded: true }]);
+  if (options.venue === undefined) {
+    const b = options.balances ?? { base: 1_000n * 10n ** 8n, quote: 100_000n * 10n ** 6n };
+    for (const p of venue.pairs.values()) {
+      for (const w of [WALLET, TAKER]) {
+        venue.mint(p.binding.baseToken, w, b.base);
+        if (p === [...venue.pairs.values()][0]) venue.mint(p.binding.quoteToken, w, b.quote);
+      }
+    }
+  }
+  const clock = options.clock ?? new ManualClock();
+  const path = options.path ?? join(mkdtempSync(join(tmpdir(), 'dltmm-engine-')), 'state.sqlite');
+  const store = openStore(path, () => clock.now());
+  const adapter = new FakeChainAdapter(venue, WALLET, { journal: store.transactions, ...options.adapter });
+  const logs: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const metrics = createMetrics();
+  const pairs = [...venue.pairs.values()].map((p) => p.binding);
+  const engine = await WalletEngine.create({
+    adapter,
+    pairs,
+    store,
+    marketMaker: false,
+    logger: pino({ level: 'info' }, sink),
+    metrics,
+    sleep: manualSleep(clock),
+    now: () => clock.now(),
+    catchUpTimeoutMs: 5_000,
+    settleDelaysMs: [1_000, 2_000],
+    inventory: { confirmDelayMs: 100 },
+    ...options.engine,
+  });
+  const settle = async () => {
+    for (let i = 0; i < 4; i++) {
+      await adapter.delivered();
+      await engine.manager.submitted();
+      await new Promise((r) => setImmediate(r));
+    }
+  };
+  const h: Harness = {
+    venue,
+    adapter,
+    store,
+    engine,
+    clock,
+    metrics,
+    logs,
+    pair: pairs[0] as PairBinding,
+    path,
+    block: async () => {
+      await settle();
+      venue.mine();
+      await settle();
+    },
+    settle,
+    restart: async (o = {}) => {
+      await engine.stop();
+      await adapter.close();
+      store.close();
+      const { adapter: adapterOptions, ...engineOptions } = o;
+      return harness({ ...options, venue, path, clock, adapter: { ...options.adapter, ...adapterOptions }, engine: { ...options.engine, ...engineOptions } });
+    },
+  };
+  return h;
+}
+
+/** Awaits `work` while moving the manual clock, so that the pauses inside it pass. */
+export async function withClock<T>(h: Harness, work: Promise<T>, stepMs = 200): Promise<T> {
+  const state = { done: false };
+  const result = work.finally(() => {
+    state.done = true;
+  });
+  for (let i = 0; i < 500 && !state.done; i++) {
+    await h.settle();
+    h.clock.advance(stepMs);
+  }
+  return result;
+}
+
+/** Starts the engine (reconciliation) while the clock lets its confirming pauses pass. */
+export function start(h: Harness) {
+  return withClock(h, h.engine.start());
+}

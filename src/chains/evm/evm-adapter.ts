@@ -8,10 +8,12 @@
 import { getAddress } from 'ethers';
 import { isPhaseOpen } from '../../core/calendar.ts';
 import { DltError } from '../../core/errors.ts';
+import type { StateStore } from '../../store/state-store.ts';
+import type { TxJournal } from '../../store/tx-journal.ts';
 import { createLogger, type Logger } from '../../telemetry/logger.ts';
 import type { ChainAdapter, Allowance, Balances, Command, EventCursor, Follower, FollowerNotice, OnChainPairState, Outcome, PairBinding, Submission, TokenRole } from '../types.ts';
 import { BlockCache } from './block-cache.ts';
-import { EvmFollower, storedCursor } from './follower.ts';
+import { decodeContextOf, EvmFollower, storedCursor } from './follower.ts';
 import { FeeOracle } from './fee-oracle.ts';
 import { GasLimits } from './gas-limits.ts';
 import { httpTransport } from './json-rpc.ts';
@@ -23,12 +25,9 @@ import { OrderFlow } from './order-flow.ts';
 import { outcomeOfReceipt, type MinedCommand } from './receipt-outcome.ts';
 import { RpcClient, type Receipt } from './rpc-client.ts';
 import { settleTransaction } from './settle.ts';
-import { TxSender } from './tx-sender.ts';
+import { refusedSubmission, TxSender } from './tx-sender.ts';
 import { TxSigner } from './tx-signer.ts';
 import { TxWatcher } from './tx-watcher.ts';
-import { decodeContextOf } from './follower.ts';
-import type { StateStore } from '../../store/state-store.ts';
-import type { TxJournal } from '../../store/tx-journal.ts';
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
@@ -203,7 +202,7 @@ export class EvmAdapter implements ChainAdapter {
 
   submit(command: Command): Promise<Submission> {
     const startedAt = performance.now();
-    if (this.#closed) return Promise.reject(new Error('chain A adapter is closed'));
+    if (this.#closed) return Promise.resolve(refusedSubmission(new DltError('E_CHAIN_RPC', 'the chain A adapter is closed', { details: { kind: command.kind } })));
     this.#register(command.pair);
     return command.kind === 'place' ? this.#flow.place(command, startedAt) : this.#flow.cancel(command, startedAt);
   }

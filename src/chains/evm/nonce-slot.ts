@@ -93,12 +93,14 @@ export class NonceSlot {
     });
   }
 
-  /** Answers every waiter whose deadline has passed with `unknown`. */
-  expire(nowMs: number): void {
+  /** Answers every waiter whose deadline has passed with `unknown`; true when the outcome itself just became `unknown`. */
+  expire(nowMs: number): boolean {
     const due = this.#waiters.filter((w) => nowMs >= w.deadlineMs);
     this.#waiters = this.#waiters.filter((w) => nowMs < w.deadlineMs);
     for (const w of due) w.resolve({ kind: 'unknown', txHash: this.latest.signed.hash, reason: 'not settled by the deadline' });
-    if (nowMs >= this.deadlineMs) this.reportUnknown('not settled by the outcome deadline');
+    if (nowMs < this.deadlineMs || this.#reported) return false;
+    this.reportUnknown('not settled by the outcome deadline');
+    return true;
   }
 
   reportUnknown(reason: string): void {

@@ -41,6 +41,8 @@ interface Simulation {
   /** The lane's sent count when the simulation began: a later send makes its verdict stale. */
   readonly sentBefore: number;
   readonly verdict: Promise<DltError | null>;
+  /** A placement's allowance, read alongside (the lane reads it anyway on an idle wallet). */
+  readonly allowance: Promise<bigint> | null;
 }
 
 export class OrderFlow {
@@ -61,7 +63,7 @@ export class OrderFlow {
     }
     const context = placeContext(c);
     const call = { from: this.#d.wallet, to: c.pair.orderBook, data };
-    const sim = this.#simulateIfIdle(call, context);
+    const sim = this.#simulateIfIdle(call, context, c);
     return this.#inLane('place', context, async () => {
       const refused = await this.#placeChecks(c, sim, call, context, startedAt);
       if (refused !== null) return refused;
@@ -85,7 +87,7 @@ export class OrderFlow {
   ensureAllowance(pair: PairBinding, token: TokenRole, amount: bigint, startedAt: number): Promise<Submission | null> {
     return this.#d.sender.enqueue(async () => {
       await this.#d.ready();
-      return this.#topUp(pair, token, amount, startedAt);
+      return this.#topUp(pair, token, amount, startedAt, null);
     });
   }
 
@@ -107,9 +109,16 @@ export class OrderFlow {
     return this.#d.sender.enqueue(() => Promise.resolve());
   }
 
-  #simulateIfIdle(call: CallRequest, context: Record<string, unknown>): Simulation | null {
+  #simulateIfIdle(call: CallRequest, context: Record<string, unknown>, place?: PlaceCommand): Simulation | null {
     if (this.#d.options.simulation !== 'when-idle' || this.#d.watcher.size > 0 || this.#d.sender.queued > 0) return null;
-    return { sentBefore: this.#d.sender.sentCount, verdict: this.#simulate(call, context) };
+    const allowance = place === undefined ? null : this.#readAllowance(place.pair, place.approval.token);
+    // A failed read is retried in the lane; it must not surface as an unhandled rejection meanwhile.
+    allowance?.catch(() => undefined);
+    return { sentBefore: this.#d.sender.sentCount, verdict: this.#simulate(call, context), allowance };
+  }
+
+  #readAllowance(pair: PairBinding, token: TokenRole): Promise<bigint> {
+    return readTokenAllowance(this.#d.rpc, this.#d.wallet, token === 'base' ? pair.baseToken : pair.quoteToken, this.#d.wallet, pair.orderBook);
   }
 
   /**
@@ -120,13 +129,14 @@ export class OrderFlow {
    */
   async #placeChecks(c: PlaceCommand, sim: Simulation | null, call: CallRequest, context: Record<string, unknown>, startedAt: number): Promise<Submission | null> {
     if (this.#d.options.simulation === 'always') {
-      const approve = await this.#topUp(c.pair, c.approval.token, c.approval.amount, startedAt);
+      const approve = await this.#topUp(c.pair, c.approval.token, c.approval.amount, startedAt, null);
       if (approve !== null && wasRefused(approve)) return approve;
       return this.#simulation(null, call, context, 'place');
     }
     const verdict = await this.#verdict(sim);
     if (verdict !== null && verdict.code !== 'E_VENUE_INSUFFICIENT_ALLOWANCE') return this.#simulatedRevert('place', context, verdict);
-    const approve = await this.#topUp(c.pair, c.approval.token, c.approval.amount, startedAt);
+    const fresh = sim !== null && this.#d.sender.sentCount === sim.sentBefore ? sim.allowance : null;
+    const approve = await this.#topUp(c.pair, c.approval.token, c.approval.amount, startedAt, fresh);
     if (approve !== null && wasRefused(approve)) return approve;
     if (verdict !== null && approve === null) {
       this.#budget.invalidate(c.pair, c.approval.token);
@@ -177,11 +187,12 @@ export class OrderFlow {
   }
 
   /** Approves ahead of a placement when the projection does not cover it; null when nothing was needed. */
-  async #topUp(pair: PairBinding, token: TokenRole, need: bigint, startedAt: number): Promise<Submission | null> {
+  async #topUp(pair: PairBinding, token: TokenRole, need: bigint, startedAt: number, prefetched: Promise<bigint> | null): Promise<Submission | null> {
     const address = token === 'base' ? pair.baseToken : pair.quoteToken;
     // With nothing in flight the chain's allowance is exact; under pipelining the projection is.
     if (this.#budget.projected(pair, token) === null || this.#d.watcher.size === 0) {
-      this.#budget.load(pair, token, await readTokenAllowance(this.#d.rpc, this.#d.wallet, address, this.#d.wallet, pair.orderBook));
+      const onChain = prefetched === null ? null : await prefetched.catch(() => null);
+      this.#budget.load(pair, token, onChain ?? (await this.#readAllowance(pair, token)));
     }
     const amount = this.#budget.topUp(pair, token, need);
     if (amount === null) return null;

@@ -31,6 +31,8 @@ export interface WatcherDeps {
   readonly outcomeOf: (receipt: Receipt, slot: NonceSlot, mined: Attempt) => Promise<Outcome>;
 }
 
+const SETTLE_BATCH = 8;
+
 export class TxWatcher {
   readonly #d: WatcherDeps;
   readonly #slots = new Map<bigint, NonceSlot>();
@@ -143,10 +145,16 @@ export class TxWatcher {
     if (this.#slots.size === 0) return;
     const mined = await this.#d.rpc.transactionCount(this.#d.signer.address, 'latest');
     const slots = [...this.#slots.values()].toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
-    await Promise.all(slots.filter((s) => s.nonce < mined).map((s) => this.#settleMined(s)));
+    // A few at a time: a block with hundreds of our transactions must not stall the sending lane's event loop.
+    const done = slots.filter((s) => s.nonce < mined);
+    for (let i = 0; i < done.length; i += SETTLE_BATCH) await Promise.all(done.slice(i, i + SETTLE_BATCH).map((s) => this.#settleMined(s)));
     for (const s of slots.filter((x) => x.nonce >= mined)) await this.#checkPending(s);
     const now = this.#d.clock.now();
-    for (const s of this.#slots.values()) s.expire(now);
+    for (const s of this.#slots.values()) {
+      if (!s.expire(now)) continue;
+      this.#d.metrics?.submissions.inc({ kind: s.command.kind, outcome: 'unknown' });
+      this.#d.logger.warn({ ...s.command.context, nonce: s.nonce.toString(), txHash: s.latest.signed.hash }, `chain A ${s.command.kind} outcome unknown at the deadline; still followed`);
+    }
     this.#d.metrics?.inFlight.set(this.#slots.size);
   }
 

@@ -126,7 +126,10 @@ describe('placing and cancelling', () => {
   it('cancels a resting order of the wallet', async () => {
     const { adapter } = c.adapter();
     const placed = accepted(await outcomeOf(adapter.submit(c.place('buy', '1', '99', 1n))));
+    const allowance = (await adapter.readAllowance(c.pair, 'quote')).amount;
     const o = accepted(await outcomeOf(adapter.submit(c.cancel('buy', placed.orderId as bigint))));
+    // The lock comes back to the wallet; the allowance it consumed does not (the specification's chain A rule).
+    expect((await adapter.readAllowance(c.pair, 'quote')).amount).toBe(allowance);
     expect(o.orderId).toBe(placed.orderId);
     expect(o.events).toEqual([
       expect.objectContaining({ type: 'OrderCancelled', cancellationType: 'ByParticipant', quantity: 10_000n, price: 990_000n, token: c.pair.quoteToken, toAddress: adapter.wallet }),
@@ -196,6 +199,13 @@ describe('turned down', () => {
     const o = accepted(await outcomeOf(adapter.submit(c.place('sell', '1', '99', 5n))));
     expect(types(o.events)).toEqual(['OrderReceived', 'OrderRejected']);
     expect(o.events[1]).toMatchObject({ reason: 1, quantityNotExecuted: 10_000n, side: 'sell', price: 990_000n });
+  });
+
+  it('refuses commands after close, unsigned', async () => {
+    const { adapter } = c.adapter();
+    await adapter.close();
+    const s = await adapter.submit(c.place('buy', '1', '99', 1n));
+    expect(rejected(await s.outcome)).toMatchObject({ txHash: null, error: { code: 'E_CHAIN_RPC', message: 'the chain A adapter is closed' } });
   });
 
   it('a cancel of an order that does not rest is refused by simulation', async () => {

@@ -37,6 +37,7 @@ export class EventTracker {
   readonly #onGap: () => void;
   #follower: Follower | null = null;
   #behind: bigint | null = null;
+  #notices = 0;
   #progress: Array<() => void> = [];
 
   constructor(ctx: WalletContext, adapter: ChainAdapter, applier: TxApplier, onGap: () => void) {
@@ -66,24 +67,31 @@ export class EventTracker {
     if (f !== null) await f.stop();
   }
 
-  /** Resolves once the follower reports it is at the head (or at the deadline). */
-  async caughtUp(timeoutMs: number): Promise<boolean> {
+  /**
+   * Resolves true once the follower reports it is at the head (`lag` 0), or, for a follower that reports lag
+   * only when far behind, once it has been quiet for `quietMs` (longer than its poll interval: a round found
+   * nothing more); false at the deadline.
+   */
+  async caughtUp(timeoutMs: number, quietMs = 5_000): Promise<boolean> {
     if (this.#behind === 0n) return true;
-    const abort = new AbortController();
-    const reached = new Promise<boolean>((resolve) => this.#progress.push(() => resolve(true)));
-    const late = this.#ctx.sleep(timeoutMs, abort.signal).then(
-      () => false,
-      () => false,
-    );
-    try {
-      return await Promise.race([reached, late]);
-    } finally {
+    const reached = new Promise<'head'>((resolve) => this.#progress.push(() => resolve('head')));
+    for (let waited = 0; waited < timeoutMs; waited += quietMs) {
+      const before = this.#notices;
+      const abort = new AbortController();
+      const quiet = this.#ctx.sleep(Math.min(quietMs, timeoutMs - waited), abort.signal).then(
+        () => 'quiet' as const,
+        () => 'quiet' as const,
+      );
+      const r = await Promise.race([reached, quiet]);
       abort.abort();
+      if (r === 'head' || this.#notices === before) return true;
     }
+    return false;
   }
 
   async #onNotice(n: FollowerNotice): Promise<void> {
     const ctx = this.#ctx;
+    this.#notices++;
     switch (n.kind) {
       case 'events':
         if (!n.confirmed) return;

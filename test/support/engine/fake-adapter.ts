@@ -55,7 +55,6 @@ export class FakeChainAdapter implements ChainAdapter {
   readonly #venue: FakeVenue;
   readonly #options: FakeAdapterOptions;
   readonly #waiting = new Map<string, (o: Outcome) => void>();
-  readonly #dropped = new Map<string, bigint>();
   readonly #unsubscribe: () => void;
   #nonce = 0n;
   #deliveries: Promise<void> = Promise.resolve();
@@ -122,7 +121,7 @@ export class FakeChainAdapter implements ChainAdapter {
       return { txHash, outcome: Promise.resolve({ kind: 'rejected', txHash, error: new DltError('E_CHAIN_TX_REFUSED', 'node refused the transaction'), included: false }) };
     }
     if (fault === 'drop') {
-      this.#dropped.set(txHash, this.#venue.height);
+      this.#venue.missing.set(txHash, this.#venue.height);
       return { txHash, outcome: Promise.resolve({ kind: 'unknown', txHash, reason: 'no answer from the node' }) };
     }
     this.#enqueue(txHash, command);
@@ -167,11 +166,14 @@ export class FakeChainAdapter implements ChainAdapter {
   async settle(txHash: string): Promise<Outcome> {
     const tx = this.#venue.tx(txHash);
     if (tx !== undefined) return this.#outcomeOf(tx, tx.height);
-    const droppedAt = this.#dropped.get(txHash);
-    if (droppedAt !== undefined && this.#venue.height >= droppedAt + BigInt(this.#options.expiryBlocks ?? 3)) {
+    if (this.#venue.pendingHashes().includes(txHash)) return { kind: 'unknown', txHash, reason: 'pending' };
+    // Never seen: it expires a few blocks after its absence was first noticed (its time bound passes).
+    const missingSince = this.#venue.missing.get(txHash) ?? this.#venue.height;
+    this.#venue.missing.set(txHash, missingSince);
+    if (this.#venue.height >= missingSince + BigInt(this.#options.expiryBlocks ?? 3)) {
       return { kind: 'rejected', txHash, error: new DltError('E_CHAIN_TX_EXPIRED', 'expired without inclusion'), included: false };
     }
-    return { kind: 'unknown', txHash, reason: this.#venue.pendingHashes().includes(txHash) ? 'pending' : 'not seen yet' };
+    return { kind: 'unknown', txHash, reason: 'not seen yet' };
   }
 
   /** The wallet's events of one block, as a decoder filtering by client and by the wallet's transfers sees them. */
@@ -201,7 +203,8 @@ export class FakeChainAdapter implements ChainAdapter {
         const block = this.#venue.blocks[Number(next) - 1] as Block;
         const events = this.eventsOf(block).filter((e) => ids.has(e.pairId) || e.type === 'Transfer');
         const cursor: EventCursor = { chain: 'evm', height: block.height, blockHash: block.hash };
-        if (events.length > 0) await onNotice({ kind: 'events', events, confirmed: true, cursor });
+        // Every block is reported, empty or not (a cursor heartbeat of one block).
+        await onNotice({ kind: 'events', events, confirmed: true, cursor });
         next++;
       }
       if (!run.stopped) await onNotice({ kind: 'lag', behind: this.#venue.height - (next - 1n) });

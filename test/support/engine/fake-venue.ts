@@ -58,6 +58,8 @@ export class FakeVenue {
   readonly balances = new Map<string, bigint>();
   readonly marketMakers = new Set<string>();
   readonly blocks: Block[] = [];
+  /** Transactions the chain never saw, with the height at which their absence was first noticed. */
+  readonly missing = new Map<string, bigint>();
   #mempool: Pending[] = [];
   #txCounter = 0;
   readonly #listeners = new Set<(block: Block) => void>();

@@ -43,7 +43,7 @@ export interface Harness {
   /** Lets queued commands, outcomes and deliveries run without mining. */
   settle(): Promise<void>;
   /** A new engine on the same venue and the same state file: a restart. */
-  restart(options?: Partial<WalletEngineOptions> & { adapter?: FakeAdapterOptions }): Promise<Harness>;
+  restart(options?: Partial<WalletEngineOptions> & { adapter?: FakeAdapterOptions; beforeOpen?: () => void }): Promise<Harness>;
 }
 
 export interface HarnessOptions {
@@ -121,7 +121,8 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
       await engine.stop();
       await adapter.close();
       store.close();
-      const { adapter: adapterOptions, ...engineOptions } = o;
+      const { adapter: adapterOptions, beforeOpen, ...engineOptions } = o;
+      beforeOpen?.();
       return harness({ ...options, venue, path, clock, adapter: { ...options.adapter, ...adapterOptions }, engine: { ...options.engine, ...engineOptions } });
     },
   };

@@ -49,6 +49,8 @@ export function decodeContextOf(pairs: readonly PairBinding[], wallet: string): 
   return { books, tokens, wallet: wallet.toLowerCase() };
 }
 
+const HEADER_BATCH = 16;
+
 const byChainOrder = (a: RawLog, b: RawLog) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1);
 
 export class EvmFollower implements Follower {
@@ -172,7 +174,11 @@ export class EvmFollower implements Follower {
     const logs = this.#parse(replies.flat(), from, to);
     const heights = [...new Set(logs.map((l) => l.blockNumber))];
     const headers = new Map<bigint, { hash: string; timestampMs: number }>();
-    for (const h of heights) headers.set(h, await this.#d.blocks.header(h));
+    // Headers give each event its chain time; a catch-up may need hundreds, fetched a few at a time.
+    for (let i = 0; i < heights.length; i += HEADER_BATCH) {
+      const batch = await Promise.all(heights.slice(i, i + HEADER_BATCH).map((h) => this.#d.blocks.header(h)));
+      for (const h of batch) headers.set(h.number, h);
+    }
     if (logs.some((l) => headers.get(l.blockNumber)?.hash !== l.blockHash)) {
       this.#d.logger.warn({ from: from.toString(), to: to.toString() }, 'chain A logs and blocks disagree (reorganisation under way); reading again');
       this.#d.blocks.forgetFrom(from);

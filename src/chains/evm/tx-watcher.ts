@@ -147,8 +147,8 @@ export class TxWatcher {
     const slots = [...this.#slots.values()].toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
     // A few at a time: a block with hundreds of our transactions must not stall the sending lane's event loop.
     const done = slots.filter((s) => s.nonce < mined);
-    for (let i = 0; i < done.length; i += SETTLE_BATCH) await Promise.all(done.slice(i, i + SETTLE_BATCH).map((s) => this.#settleMined(s)));
-    for (const s of slots.filter((x) => x.nonce >= mined)) await this.#checkPending(s);
+    for (let i = 0; i < done.length; i += SETTLE_BATCH) await Promise.all(done.slice(i, i + SETTLE_BATCH).map((s) => this.#settleMined(s).catch((e: unknown) => this.#failed(s, e))));
+    for (const s of slots.filter((x) => x.nonce >= mined)) await this.#checkPending(s).catch((e: unknown) => this.#failed(s, e));
     const now = this.#d.clock.now();
     for (const s of this.#slots.values()) {
       if (!s.expire(now)) continue;
@@ -156,6 +156,11 @@ export class TxWatcher {
       this.#d.logger.warn({ ...s.command.context, nonce: s.nonce.toString(), txHash: s.latest.signed.hash }, `chain A ${s.command.kind} outcome unknown at the deadline; still followed`);
     }
     this.#d.metrics?.inFlight.set(this.#slots.size);
+  }
+
+  /** One nonce's trouble (an unreadable receipt, a node error) waits for the next poll without holding up the others. */
+  #failed(slot: NonceSlot, e: unknown): void {
+    this.#d.logger.warn({ ...slot.command.context, nonce: slot.nonce.toString(), err: e }, 'chain A receipt check failed; retrying at the next poll');
   }
 
   async #settleMined(slot: NonceSlot): Promise<void> {

@@ -6,7 +6,6 @@
  * number moved under us: reloaded and rebuilt), DUPLICATE (already held: as good as PENDING); any other
  * refusal never applied. A send whose answer is lost counts as sent: the outcome poller finds out.
  */
-import type { Keypair } from '@stellar/stellar-sdk';
 import { DltError, isDltError } from '../../core/errors.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { TxJournal } from '../../store/tx-journal.ts';
@@ -14,6 +13,7 @@ import { buildInvocation, signInvocation, type Invocation, type SignedTx } from 
 import type { WasmMetrics } from './metrics.ts';
 import type { Clock, ResolvedOptions, Sleep, SubmitTiming } from './options.ts';
 import type { WasmRpc } from './rpc-client.ts';
+import type { Ed25519Signer } from './signer.ts';
 import type { Source, SourcePool } from './source-pool.ts';
 import { errorFromSimulation, sendErrorName } from './tx-result.ts';
 
@@ -21,7 +21,7 @@ export interface SenderDeps {
   readonly rpc: WasmRpc;
   readonly pool: SourcePool;
   readonly journal: TxJournal;
-  readonly tradingKey: Keypair;
+  readonly trading: Ed25519Signer;
   readonly passphrase: string;
   readonly options: ResolvedOptions;
   readonly clock: Clock;
@@ -86,12 +86,12 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
       simulationMs += d.clock.now() - t0;
       d.metrics.simulation.observe((d.clock.now() - t0) / 1000);
       if (!sim.ok) return refuse(errorFromSimulation(sim.error, intent.context), lastHash);
-      const signed = await signInvocation({
+      const signed = signInvocation({
         raw,
         simulation: sim.raw,
         auth: sim.auth,
-        tradingKey: d.tradingKey,
-        sourceKey: source.key,
+        trading: d.trading,
+        source: source.signer,
         authValidUntilLedger: sim.latestLedger + d.options.authValidityLedgers,
         passphrase: d.passphrase,
       });
@@ -99,7 +99,7 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
       d.journal.recordSigned({
         txHash: signed.hash,
         chain: 'wasm',
-        wallet: d.tradingKey.publicKey(),
+        wallet: d.trading.publicKey,
         source: source.address,
         sequence: signed.sequence,
         kind: intent.kind,

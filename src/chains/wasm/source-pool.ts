@@ -9,9 +9,10 @@
  */
 import type { Keypair } from '@stellar/stellar-sdk';
 import type { Clock, Sleep } from './options.ts';
+import { Ed25519Signer } from './signer.ts';
 
 export interface Source {
-  readonly key: Keypair;
+  readonly signer: Ed25519Signer;
   readonly address: string;
   /** The account's sequence number as last known; null: reload from the node before use. */
   sequence: bigint | null;
@@ -38,7 +39,7 @@ export class SourcePool {
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(keys: readonly Keypair[], clock: Clock, sleep: Sleep) {
-    this.sources = keys.map((key) => ({ key, address: key.publicKey(), sequence: null, restUntilMs: 0 }));
+    this.sources = keys.map((key) => ({ signer: new Ed25519Signer(key), address: key.publicKey(), sequence: null, restUntilMs: 0 }));
     this.#free = [...this.sources];
     this.#clock = clock;
     this.#sleep = sleep;

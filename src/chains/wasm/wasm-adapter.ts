@@ -38,6 +38,7 @@ import { settleTransaction } from './settle.ts';
 import { ChainReader } from './reads.ts';
 import { WasmRpc } from './rpc-client.ts';
 import { sendInvocation, type SenderDeps, type TxIntent } from './sender.ts';
+import { Ed25519Signer } from './signer.ts';
 import { SourcePool } from './source-pool.ts';
 
 function refused(error: DltError, txHash: string | null = null): Submission {
@@ -57,6 +58,7 @@ export class WasmChainAdapter implements ChainAdapter {
   readonly #sleep: Sleep;
   readonly #reader: ChainReader;
   readonly #keeper: AllowanceKeeper;
+  readonly #trading: Ed25519Signer;
   readonly #closing = new AbortController();
   readonly #followers = new Set<EventFollower>();
   readonly #pending = new Set<Promise<Outcome>>();
@@ -66,6 +68,7 @@ export class WasmChainAdapter implements ChainAdapter {
     this.#o = o;
     this.#r = resolveOptions(o);
     this.wallet = o.tradingKey.publicKey();
+    this.#trading = new Ed25519Signer(o.tradingKey);
     this.metrics = createWasmMetrics(o.metrics ?? createMetrics());
     this.#logger = (o.logger ?? silentLogger()).child({ chain: 'wasm', wallet: this.wallet });
     this.#clock = o.clock ?? systemClock;
@@ -200,7 +203,7 @@ export class WasmChainAdapter implements ChainAdapter {
       rpc: this.#rpc,
       pool: this.#pool,
       journal: this.#o.journal,
-      tradingKey: this.#o.tradingKey,
+      trading: this.#trading,
       passphrase: this.#o.networkPassphrase,
       options: this.#r,
       clock: this.#clock,

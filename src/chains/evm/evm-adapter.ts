@@ -16,7 +16,7 @@ import { BlockCache } from './block-cache.ts';
 import { decodeContextOf, EvmFollower, storedCursor } from './follower.ts';
 import { FeeOracle } from './fee-oracle.ts';
 import { GasLimits } from './gas-limits.ts';
-import { httpTransport } from './json-rpc.ts';
+import { httpTransport, rpcFailureOf } from './json-rpc.ts';
 import { createEvmMetrics, type EvmMetrics } from './metrics.ts';
 import { NonceSequencer } from './nonce-sequencer.ts';
 import { resolveOptions, systemClock, systemSleep, type Clock, type EvmAdapterOptions, type ResolvedOptions, type Sleep } from './options.ts';
@@ -168,16 +168,19 @@ export class EvmAdapter implements ChainAdapter {
 
   async ensureReady(pair: PairBinding): Promise<void> {
     this.#register(pair);
-    let info: ClientInfo | null;
-    try {
-      info = await this.readClientInfo(pair);
-    } catch (e) {
-      if (e instanceof DltError && e.code === 'E_PAIR_INVALID') throw e;
-      this.#logger.warn({ pairId: pair.pairId, err: e }, 'the whitelist does not answer readClientInfo; registry check skipped');
+    const config = await this.#config(pair);
+    if (config.whitelist.toLowerCase() === ZERO_ADDRESS) {
+      this.#logger.warn({ pairId: pair.pairId }, 'the order book names no whitelist; registry check skipped');
       return;
     }
-    if (info === null) {
-      this.#logger.warn({ pairId: pair.pairId }, 'the order book names no whitelist; registry check skipped');
+    let info: ClientInfo;
+    try {
+      info = await readClientInfo(this.#rpc, this.wallet, config.whitelist, this.wallet);
+    } catch (e) {
+      // A whitelist of another interface than the sandbox's (readClientInfo is not in the specification) is
+      // not a reason to refuse trading; a node that does not answer is.
+      if (rpcFailureOf(e)?.kind === 'transport') throw e;
+      this.#logger.warn({ pairId: pair.pairId, whitelist: config.whitelist, err: e }, 'the whitelist does not answer readClientInfo; registry check skipped');
       return;
     }
     const missing: DltError[] = [];

@@ -8,6 +8,7 @@
  */
 import { MaxUint256 } from 'ethers';
 import { DltError } from '../../core/errors.ts';
+import { assertUint } from '../../core/units.ts';
 import type { StateStore } from '../../store/state-store.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { CancelCommand, PairBinding, PlaceCommand, Submission, TokenRole } from '../types.ts';
@@ -59,7 +60,8 @@ export class OrderFlow {
     try {
       data = placeCalldata(c);
     } catch (e) {
-      return Promise.resolve(this.#refusedUnsigned('place', placeContext(c), e as DltError));
+      if (!(e instanceof DltError)) return Promise.reject(e);
+      return Promise.resolve(this.#refusedUnsigned('place', placeContext(c), e));
     }
     const context = placeContext(c);
     const call = { from: this.#d.wallet, to: c.pair.orderBook, data };
@@ -75,6 +77,11 @@ export class OrderFlow {
 
   cancel(c: CancelCommand, startedAt: number): Promise<Submission> {
     const context = cancelContext(c);
+    try {
+      assertUint(c.orderId, 64, 'orderId');
+    } catch (e) {
+      return Promise.resolve(this.#refusedUnsigned('cancel', context, e as DltError));
+    }
     const call = { from: this.#d.wallet, to: c.pair.orderBook, data: cancelCalldata(c) };
     const sim = this.#simulateIfIdle(call, context);
     return this.#inLane('cancel', context, async () => {

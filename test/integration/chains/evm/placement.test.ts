@@ -201,6 +201,18 @@ describe('turned down', () => {
     expect(o.events[1]).toMatchObject({ reason: 1, quantityNotExecuted: 10_000n, side: 'sell', price: 990_000n });
   });
 
+  it('by matching: more resting orders than maximumMatches reject the remainder; a price beyond the static range halts the book', async () => {
+    for (let i = 0; i < 11; i++) await c.h.place('taker', 'sell', 5_000n, 1_000_000n);
+    const { adapter } = c.adapter();
+    const many = accepted(await outcomeOf(adapter.submit(c.place('buy', '6', '100', 1n))));
+    expect(types(many.events)).toEqual(['OrderReceived', 'Trade', 'OrderRejected']);
+    expect(many.events[2]).toMatchObject({ reason: 2, quantityNotExecuted: 10_000n });
+    await c.h.place('taker', 'sell', 10_000n, 1_110_000n);
+    const far = accepted(await outcomeOf(adapter.submit(c.place('buy', '1', '111', 2n))));
+    expect(far.events[1]).toMatchObject({ type: 'OrderRejected', reason: 3, quantityNotExecuted: 10_000n });
+    expect(await adapter.readPairState(c.pair)).toMatchObject({ phase: 4, open: false });
+  });
+
   it('refuses commands after close, unsigned', async () => {
     const { adapter } = c.adapter();
     await adapter.close();

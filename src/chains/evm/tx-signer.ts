@@ -3,7 +3,7 @@
  * private field: it is never a property of anything that could be logged or serialised, and a bad key is
  * reported without echoing it.
  */
-import { SigningKey, Transaction, computeAddress } from 'ethers';
+import { SigningKey, Transaction, computeAddress, keccak256 } from 'ethers';
 import { DltError } from '../../core/errors.ts';
 import type { Fees } from './fee-oracle.ts';
 
@@ -51,7 +51,9 @@ export class TxSigner {
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     });
     tx.signature = this.#key.sign(tx.unsignedHash);
-    return { hash: tx.hash as string, raw: tx.serialized, nonce, fees, payload };
+    // The hash of the serialised form, computed once (ethers' `hash` would serialise again).
+    const raw = tx.serialized;
+    return { hash: keccak256(raw), raw, nonce, fees, payload };
   }
 
   toJSON(): Record<string, string> {

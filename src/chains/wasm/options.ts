@@ -41,6 +41,8 @@ export interface SubmitTiming {
   readonly toSendMs: number;
   /** Of that, the simulation round trips. */
   readonly simulationMs: number;
+  /** Of that, waiting for a free source account (all channels busy). */
+  readonly sourceWaitMs: number;
 }
 
 export interface ApprovalOptions {

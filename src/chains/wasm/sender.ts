@@ -52,7 +52,9 @@ export type SendResult =
   | { readonly kind: 'refused'; readonly error: DltError; readonly txHash: string | null };
 
 export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: AbortSignal): Promise<SendResult> {
+  const waitStart = d.clock.now();
   const source = await d.pool.acquire(signal);
+  const sourceWaitMs = d.clock.now() - waitStart;
   let sentSomething = false;
   const refuse = (error: DltError, txHash: string | null): SendResult => {
     d.pool.release(source, sentSomething ? { kind: 'notApplied' } : { kind: 'unused' });
@@ -111,7 +113,7 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
         timed = true;
         const toSendMs = d.clock.now() - intent.startedMs;
         d.metrics.placeToSend.observe({ kind: intent.kind }, toSendMs / 1000);
-        d.onTiming?.({ kind: intent.kind, toSendMs, simulationMs });
+        d.onTiming?.({ kind: intent.kind, toSendMs, simulationMs, sourceWaitMs });
       }
       let reply;
       try {

@@ -53,7 +53,12 @@ export type SendResult =
 
 export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: AbortSignal): Promise<SendResult> {
   const waitStart = d.clock.now();
-  const source = await d.pool.acquire(signal);
+  let source: Source;
+  try {
+    source = await d.pool.acquire(signal);
+  } catch (e) {
+    return { kind: 'refused', error: new DltError('E_CHAIN_RPC', 'no source account: the adapter is closing', { details: { kind: 'transport' }, cause: e }), txHash: null };
+  }
   const sourceWaitMs = d.clock.now() - waitStart;
   let sentSomething = false;
   const refuse = (error: DltError, txHash: string | null): SendResult => {

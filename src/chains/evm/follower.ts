@@ -63,6 +63,7 @@ export class EvmFollower implements Follower {
   #tip: Position | null = null;
   #tentative: ChainEvent[] = [];
   #reported = -1n;
+  #lastLag: bigint | null = null;
   #loop: Promise<void> | null = null;
   #stopped = false;
 
@@ -116,12 +117,19 @@ export class EvmFollower implements Follower {
     const range = BigInt(this.#d.options.maxBlockRange);
     for (let from = (this.#tip as Position).height + 1n; from <= head.number && !this.#stopped; ) {
       const to = from + range - 1n < head.number ? from + range - 1n : head.number;
-      if (head.number - from + 1n > range) await this.#deliver({ kind: 'lag', behind: head.number - from + 1n });
+      if (head.number - from + 1n > range) await this.#lag(head.number - from + 1n);
       if (!(await this.#read(from, to, head))) return;
       from = to + 1n;
-      this.#d.metrics?.followerLag.set(Number(head.number - to));
     }
-    this.#d.metrics?.followerLag.set(Number(head.number - (this.#tip as Position).height));
+    // Reported when it changes, so the first round tells a waiting engine that the follower reached the head.
+    const behind = head.number - (this.#tip as Position).height;
+    if (behind !== this.#lastLag) await this.#lag(behind);
+  }
+
+  async #lag(behind: bigint): Promise<void> {
+    this.#lastLag = behind;
+    this.#d.metrics?.followerLag.set(Number(behind));
+    await this.#deliver({ kind: 'lag', behind });
   }
 
   async #tipStillOnChain(head: { number: bigint; hash: string }): Promise<boolean> {

@@ -88,13 +88,15 @@ export class TxWatcher {
     const now = this.#d.clock.now();
     const byNonce = Map.groupBy(records, (r) => r.sequence);
     for (const [nonce, group] of byNonce) {
-      const first = group[0] as TxRecord;
+      // The command's own record names its kind (records of one millisecond may come in any order).
+      const first = group.find((r) => r.kind !== 'replace' && r.kind !== 'noop') ?? (group[0] as TxRecord);
       const kind: TxKind = first.kind === 'cancel' || first.kind === 'approve' ? first.kind : 'place';
       const slot = new NonceSlot(nonce, { kind, clientOrderId: first.clientOrderId, context: { restoredFrom: first.txHash }, restored: true }, now + this.#d.options.outcomeTimeoutMs);
-      for (const r of group) {
-        const role: Attempt['role'] = r.kind === 'noop' ? 'cancel' : r === first ? 'original' : 'bump';
-        slot.attempts.push({ signed: decodeSigned(r.raw), role, sentAtMs: r.updatedMs });
-      }
+      // Every replacement pays more than the one before: fees give the order the clock may not.
+      const later = group.filter((x) => x !== first).map((r) => ({ r, signed: decodeSigned(r.raw) }));
+      later.sort((a, b) => (a.signed.fees.maxFeePerGas < b.signed.fees.maxFeePerGas ? -1 : 1));
+      slot.attempts.push({ signed: decodeSigned(first.raw), role: 'original', sentAtMs: first.updatedMs });
+      for (const { r, signed } of later) slot.attempts.push({ signed, role: r.kind === 'noop' ? 'cancel' : 'bump', sentAtMs: r.updatedMs });
       slot.uncertain = true;
       this.#slots.set(nonce, slot);
     }

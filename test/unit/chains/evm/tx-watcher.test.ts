@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { resolveOptions } from '../../../../src/chains/evm/options.ts';
+import { TxSigner } from '../../../../src/chains/evm/tx-signer.ts';
+import { TxWatcher, type WatcherDeps } from '../../../../src/chains/evm/tx-watcher.ts';
+import type { TxRecord } from '../../../../src/store/tx-journal.ts';
+import { silentLogger } from '../../../../src/telemetry/logger.ts';
+
+const signer = new TxSigner(`0x${'42'.repeat(32)}`, 80002n);
+const payload = { to: '0x5174c2b8Cb5Aaed0303ce69793Dc3f1Ee00de8df', data: '0x1234', value: 0n, gasLimit: 100_000n };
+const self = { to: signer.address, data: '0x', value: 0n, gasLimit: 21_000n };
+
+function record(kind: TxRecord['kind'], p: typeof payload, maxFee: bigint): TxRecord {
+  const s = signer.sign(p, 4n, { maxFeePerGas: maxFee, maxPriorityFeePerGas: 1n });
+  return { txHash: s.hash, chain: 'evm', wallet: signer.address, source: signer.address, sequence: 4n, kind, clientOrderId: 9n, raw: s.raw, status: 'sent', replacedBy: null, createdMs: 5, updatedMs: 5 };
+}
+
+describe('taking nonces back from the journal', () => {
+  it('rebuilds a nonce from records of one millisecond in any order: the command first, then replacements by fee', () => {
+    const deps = { signer, clock: { now: () => 0 }, options: resolveOptions({ rpcUrl: '', chainId: 1n, privateKey: '', journal: null as never }).receipts, metrics: null, logger: silentLogger() } as unknown as WatcherDeps;
+    const w = new TxWatcher(deps);
+    const original = record('cancel', payload, 10n);
+    const bump = record('replace', payload, 12n);
+    const noop = record('noop', self, 14n);
+    w.restore([noop, bump, original]);
+    const slot = w.slotAt(4n);
+    expect(slot?.command).toMatchObject({ kind: 'cancel', clientOrderId: 9n, restored: true });
+    expect(slot?.attempts.map((a) => [a.role, a.signed.hash])).toEqual([
+      ['original', original.txHash],
+      ['bump', bump.txHash],
+      ['cancel', noop.txHash],
+    ]);
+    expect(w.slotOf(bump.txHash.toUpperCase().replace('0X', '0x'))).toBe(slot);
+    expect(w.inFlightNonces()).toEqual([4n]);
+  });
+});

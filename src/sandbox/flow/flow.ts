@@ -116,11 +116,18 @@ export class MarketFlow {
    * ledgers by hand.
    */
   async seed(closeLedger?: () => void): Promise<void> {
-    const ladders = this.#runtimes.map((rt) => ({ rt, ladder: makerLadder(rt.fair.value, withReference(rt.fp.rules, rt.fp.pair.status.staticReferencePrice), this.#settings.maker, rt.random) }));
-    const evm = ladders.filter((l) => l.rt.fp.pair.chain === 'evm');
+    // Closed books (calendar mode outside trading hours) get their quotes from the maker at the open.
+    const open = this.#runtimes.filter((rt) => rt.fp.pair.status.tradingStatus === 'CONTINUOUS_TRADING');
+    const ladders = open.map((rt) => ({ rt, ladder: makerLadder(rt.fair.value, withReference(rt.fp.rules, rt.fp.pair.status.staticReferencePrice), this.#settings.maker, rt.random) }));
+    const failed = (e: unknown) => {
+      this.stats.failures += 1;
+      this.#logger?.warn({ err: e }, 'first quote of the simulated market failed');
+      return undefined;
+    };
     const maker = this.#traders.evmMaker;
     if (maker !== undefined) {
-      await Promise.all(evm.flatMap(({ rt, ladder }) => ladder.map((q) => this.#evmPlace(maker, rt, q))));
+      const evm = ladders.filter((l) => l.rt.fp.pair.chain === 'evm');
+      await Promise.all(evm.flatMap(({ rt, ladder }) => ladder.map((q) => this.#evmPlace(maker, rt, q).catch(failed))));
       await this.#traders.evmFollower?.sync();
     }
     const wasm = ladders.filter((l) => l.rt.fp.pair.chain === 'wasm');
@@ -131,12 +138,13 @@ export class MarketFlow {
         return (['buy', 'sell'] as const).flatMap((side) => {
           const q = ladder.filter((x) => x.side === side)[level];
           const trader = side === 'buy' ? w.bid : w.ask;
-          return q === undefined ? [] : [trader.sendOrder(rt.fp.orderBook, rt.fp.pair.scales, q.side, q.quantity, q.price).then((hash) => ({ trader, hash }))];
+          return q === undefined ? [] : [trader.sendOrder(rt.fp.orderBook, rt.fp.pair.scales, q.side, q.quantity, q.price).then((hash) => ({ trader, hash }), failed)];
         });
       });
-      const sent = await Promise.all(sends);
+      const sent = (await Promise.all(sends)).filter((x) => x !== undefined);
       closeLedger?.();
-      for (const s of await Promise.all(sent.map((x) => x.trader.outcome(x.hash)))) if (s.status === 'SUCCESS') this.stats.placed += 1;
+      const outcomes = await Promise.all(sent.map((x) => x.trader.outcome(x.hash).catch(failed)));
+      this.stats.placed += outcomes.filter((o) => o?.status === 'SUCCESS').length;
     }
   }
 

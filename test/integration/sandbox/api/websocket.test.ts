@@ -106,7 +106,7 @@ describe('data', () => {
     await t.wasmOrder('wasm-trader', FUND, 'sell', '2', '12.6');
     const change = await p.waitFor((m) => m.data?.[0]?.sell?.some((l: Json) => l.limit === 12.6) === true, 'the new level', mark);
     expect(change.data).toEqual([{ symbol: FUND, buy: [], sell: [{ limit: 12.5, totalQuantity: 1, orderCount: 1 }, { limit: 12.6, totalQuantity: 2, orderCount: 1 }], time: expect.any(String) }]);
-    const snapshot = await p.waitFor((m) => m.data?.length === 2, 'a periodic snapshot', mark, 4_000);
+    const snapshot = await p.waitFor((m) => m.data?.length === 2, 'a periodic snapshot', mark);
     expect(symbols(snapshot)).toEqual([BOND, FUND]);
   });
 
@@ -118,7 +118,7 @@ describe('data', () => {
     p.send({ id: 'u', type: 'unsubscribe', channel: `orderbook/bytradingpair/${FUND}` });
     expect(await p.waitFor((m) => m.id === 'u', 'unsubscribe answer')).toEqual({ id: 'u', type: 'unsubscribe_success', channel: `orderbook/bytradingpair/${FUND}` });
     const mark = p.messages.length;
-    await p.waitFor((m) => m.data !== undefined, 'next snapshot', mark, 4_000);
+    await p.waitFor((m) => m.data !== undefined, 'next snapshot', mark);
     expect(p.data(mark).flatMap(symbols)).not.toContain(FUND);
     p.send({ id: 'v', type: 'unsubscribe', channel: 'orderbook/*' });
     expect(await p.waitFor((m) => m.id === 'v', 'failure')).toMatchObject({ type: 'unsubscribe_failure', code: 'NOT_SUBSCRIBED' });
@@ -159,7 +159,7 @@ describe('faults and the bot client', () => {
     const stalledAt = performance.now();
     await t.evmOrder('evm-mm', BOND, 'buy', '0.5', '99');
     await sb.sync();
-    const next = await p.waitFor((m) => m.data !== undefined, 'data after the stall', mark, 6_000);
+    const next = await p.waitFor((m) => m.data !== undefined, 'data after the stall', mark);
     const at = p.messages.slice(mark).find((m) => m.body === next)?.at ?? 0;
     expect(at - stalledAt).toBeGreaterThanOrEqual(1_900);
     expect(next.data[0].buy).toContainEqual({ limit: 99, totalQuantity: 0.5, orderCount: 1 });

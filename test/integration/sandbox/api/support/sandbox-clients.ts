@@ -30,7 +30,7 @@ export function startTestSandbox(over: Record<string, unknown> = {}): Promise<Sa
 }
 
 /** Polls a condition (something real runs meanwhile) until it holds or the time is up. */
-export async function until<T>(probe: () => Promise<T> | T, ok: (v: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(probe: () => Promise<T> | T, ok: (v: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const v = await probe();

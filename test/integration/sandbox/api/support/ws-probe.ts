@@ -38,7 +38,7 @@ export class WsProbe {
   }
 
   /** The first message after position `from` that satisfies the predicate. */
-  waitFor(predicate: (m: Json) => boolean, what: string, from = 0, timeoutMs = 5_000): Promise<Json> {
+  waitFor(predicate: (m: Json) => boolean, what: string, from = 0, timeoutMs = 15_000): Promise<Json> {
     return new Promise((resolve, reject) => {
       const guard = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs);
       const check = () => {
@@ -51,7 +51,7 @@ export class WsProbe {
     });
   }
 
-  untilClosed(timeoutMs = 5_000): Promise<void> {
+  untilClosed(timeoutMs = 15_000): Promise<void> {
     return new Promise((resolve, reject) => {
       const guard = setTimeout(() => reject(new Error('timed out waiting for the close')), timeoutMs);
       const check = () => {

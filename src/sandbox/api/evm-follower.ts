@@ -165,7 +165,14 @@ export class EvmFollower {
   #apply(log: RawLog, now: number): void {
     const book = this.#books.get(log.address.toLowerCase());
     if (book === undefined) return;
-    const parsed = this.#iface.parseLog({ topics: log.topics, data: log.data });
+    let parsed: ReturnType<Interface['parseLog']>;
+    try {
+      parsed = this.#iface.parseLog({ topics: log.topics, data: log.data });
+    } catch (e) {
+      // A log that is not decodable is skipped rather than retried: the range must apply exactly once.
+      this.#o.logger?.warn({ err: e, tx: log.transactionHash, index: log.logIndex }, 'chain A log not decodable; skipped');
+      return;
+    }
     if (parsed === null) return;
     const args: Args = {};
     parsed.fragment.inputs.forEach((input, i) => {

@@ -9,6 +9,7 @@ import { xdr } from '@stellar/stellar-sdk';
 import type { Logger } from 'pino';
 import { decodeBookEvent } from '../wasm/contracts/book-events.ts';
 import type { WasmEmulator } from '../wasm/emulator.ts';
+import { parseCursor } from '../wasm/events-store.ts';
 import { getEvents } from '../wasm/rpc-events.ts';
 import type { ScVal } from '../wasm/scval.ts';
 import type { PairMarket } from './market.ts';
@@ -88,9 +89,12 @@ export class WasmFollower {
       try {
         answer = getEvents(this.#o.emulator, params);
       } catch (e) {
-        // A cursor that fell out of the retention window: start again from the oldest retained ledger.
-        this.#o.logger?.warn({ err: e }, 'chain B indexer lost its cursor; resuming from the oldest retained ledger');
-        this.#cursor = undefined;
+        // Only a cursor that fell out of the retention window is given up (those events are gone); any
+        // other failure is retried from the same cursor at the next close, so nothing is applied twice.
+        const at = this.#cursor === undefined ? undefined : parseCursor(this.#cursor)?.ledger;
+        const lost = at !== undefined && at < this.#o.emulator.oldest.seq;
+        this.#o.logger?.warn({ err: e, lost }, lost ? 'chain B indexer fell behind the retention window; resuming at the oldest ledger' : 'chain B indexer query failed; retrying');
+        if (lost) this.#cursor = undefined;
         return this.processedLedger;
       }
       const events = answer.events as RpcEvent[];

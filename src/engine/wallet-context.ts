@@ -18,6 +18,7 @@ export interface WalletContext {
   readonly metrics: EngineMetrics;
   readonly watch: OrderWatch;
   readonly sleep: Sleep;
+  readonly now: () => number;
 }
 
 export function pairOf(ctx: WalletContext, pairId: string): PairRuntime {

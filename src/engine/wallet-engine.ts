@@ -60,12 +60,17 @@ export class WalletEngine {
       metrics: engineMetrics(options.metrics),
       watch: new OrderWatch(options.sleep),
       sleep: options.sleep,
+      now: options.now,
     };
     this.applier = new TxApplier(this.ctx);
     this.tracker = new EventTracker(this.ctx, adapter, this.applier, () => void this.reconcile().catch((e: unknown) => this.ctx.logger.error({ err: e }, 'reconciliation after a gap failed')));
     this.settler = new OutcomeSettler(this.ctx, adapter, this.applier, options.settleDelaysMs);
     this.manager = new OrderManager(this.ctx, adapter, this.applier, this.settler);
     this.inventory = new InventoryChecker(this.ctx, adapter, options.inventory);
+    this.inventory.parkedQuote = () => this.applier.parked.parkedQuote();
+    this.applier.parked.requestCancel = (ids) => {
+      for (const id of ids) void this.manager.cancel(id).catch((e: unknown) => this.ctx.logger.warn({ err: e, clientOrderId: id }, 'cancelling a candidate of parked fills failed'));
+    };
     this.reconciler = new Reconciler(
       this.ctx,
       { adapter, applier: this.applier, settler: this.settler, tracker: this.tracker, inventory: this.inventory, manager: this.manager },

@@ -5,6 +5,7 @@ import { EventLog } from './event-log.ts';
 import { ForeignOrders } from './foreign-orders.ts';
 import { InventoryStore } from './inventory-store.ts';
 import { OrderStore } from './order-store.ts';
+import { PendingFills } from './pending-fills.ts';
 import { StateStore } from './state-store.ts';
 import { TxJournal } from './tx-journal.ts';
 
@@ -17,6 +18,7 @@ export interface Store {
   readonly inventory: InventoryStore;
   readonly alerts: AlertStore;
   readonly foreign: ForeignOrders;
+  readonly pendingFills: PendingFills;
   close(): void;
 }
 
@@ -31,6 +33,7 @@ export function openStore(path: string, now: () => number = Date.now): Store {
     inventory: new InventoryStore(db, now),
     alerts: new AlertStore(db, now),
     foreign: new ForeignOrders(db, now),
+    pendingFills: new PendingFills(db, now),
     close: () => db.close(),
   };
 }

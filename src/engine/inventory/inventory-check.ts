@@ -26,11 +26,16 @@ export type InventoryReport =
   | { readonly comparable: false; readonly reason: string }
   | { readonly comparable: true; readonly tokens: readonly TokenInventory[]; readonly mismatched: readonly TokenInventory[] };
 
+/** Quote the wallet received for maker fills still parked, by pair (see ParkedFills). */
+export type ParkedQuote = () => Map<string, bigint>;
+
 export interface InventoryOptions {
   /** Largest difference accepted per token address, native units; default 0 (every amount is derived exactly). */
   readonly tolerance?: (token: string) => bigint;
-  /** Pause before the confirming second look; default 2000 ms. */
+  /** Pause before each confirming look; default 2000 ms (longer than the confirmation depth takes). */
   readonly confirmDelayMs?: number;
+  /** Looks a difference must survive to be a mismatch; default 2. */
+  readonly looks?: number;
 }
 
 const UNSETTLED = new Set(['intended', 'submitting', 'unknown', 'received']);
@@ -41,12 +46,16 @@ export class InventoryChecker {
   readonly #adapter: ChainAdapter;
   readonly #tolerance: (token: string) => bigint;
   readonly #confirmDelayMs: number;
+  readonly #looks: number;
+  /** Set by the engine: quote of parked maker fills counts before the fills are known. */
+  parkedQuote: ParkedQuote = () => new Map();
 
   constructor(ctx: WalletContext, adapter: ChainAdapter, options: InventoryOptions = {}) {
     this.#ctx = ctx;
     this.#adapter = adapter;
     this.#tolerance = options.tolerance ?? (() => 0n);
     this.#confirmDelayMs = options.confirmDelayMs ?? 2_000;
+    this.#looks = Math.max(1, options.looks ?? 2);
   }
 
   /** One comparison; sets baselines for tokens that have none and the mismatch gauge. */
@@ -78,6 +87,11 @@ export class InventoryChecker {
       if (base !== undefined) base.locked += lock.base;
       if (quote !== undefined) quote.locked += lock.quote;
     }
+    const parked = new Map<string, bigint>();
+    for (const [pairId, q] of this.parkedQuote()) {
+      const token = ctx.pairs.get(pairId)?.binding.quoteToken;
+      if (token !== undefined) parked.set(token, (parked.get(token) ?? 0n) + q);
+    }
     const out: TokenInventory[] = [];
     for (const [token, t] of tokens) {
       const onChain = t.onChain ?? 0n;
@@ -87,7 +101,7 @@ export class InventoryChecker {
         row = ctx.store.inventory.get(ctx.chain, ctx.wallet, token);
         ctx.logger.info({ token, total: onChain + t.locked }, 'inventory baseline taken from the chain');
       }
-      const total = row?.total ?? onChain + t.locked;
+      const total = (row?.total ?? onChain + t.locked) + (parked.get(token) ?? 0n);
       const difference = onChain - (total - t.locked);
       ctx.metrics.inventoryMismatch.set({ chain: ctx.chain, wallet: ctx.wallet, token }, Number(difference));
       out.push({ token, pairs: t.pairs, onChain, total, locked: t.locked, difference });
@@ -97,13 +111,13 @@ export class InventoryChecker {
   }
 
   /**
-   * Compares, and confirms a mismatch by a second look after `settle` (the caller lets the follower catch up).
+   * Compares, and confirms a mismatch by further looks after `settle` (the caller lets the follower catch up).
    * A confirmed mismatch raises an alert for each pair of the token; an agreeing check resolves earlier ones.
    */
   async verify(settle: () => Promise<void> = async () => {}): Promise<InventoryReport> {
     const ctx = this.#ctx;
     let report = await this.compare();
-    if (report.comparable && report.mismatched.length > 0) {
+    for (let look = 1; look < this.#looks && report.comparable && report.mismatched.length > 0; look++) {
       await ctx.sleep(this.#confirmDelayMs);
       await settle();
       report = await this.compare();

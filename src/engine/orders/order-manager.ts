@@ -169,7 +169,8 @@ export class OrderManager {
       const outcome = await submission.outcome;
       this.#count('cancel', 'refused');
       ctx.logger.warn({ clientOrderId: cid, outcome }, 'cancellation refused before signing');
-      return { clientOrderId: cid, txHash: null, settled: Promise.resolve(order) };
+      // The simulation found the order gone: that decides a parked fill of it (filled in full).
+      return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#settler.refusedCancellation(cid, outcome)) };
     }
     this.#applier.events.apply(order, { type: 'CancelSent', txHash: submission.txHash });
     this.#applier.events.flush();

@@ -67,9 +67,20 @@ export class OutcomeSettler {
       else if (o.kind === 'rejected') {
         const order = this.#get(cid);
         if (order.status === 'cancelRequested') this.#applier.events.apply(order, { type: 'CancelFailed', code: o.error.code, reason: o.error.message });
+        // Not on the book any more: if its fill is parked, it was filled in full. Otherwise a parked
+        // candidate is still on the book and must be cancelled again to decide the parked fills.
+        const now = this.#get(cid);
+        if (o.error.code === 'E_VENUE_ORDER_NOT_FOUND') this.#applier.parked.onGone(now);
+        else if (this.#applier.parked.isCandidate(now)) queueMicrotask(() => this.#applier.parked.requestCancel([cid]));
       }
     });
     if (o.kind === 'unknown') this.later(cid);
+    return this.#get(cid);
+  }
+
+  /** A cancellation refused before signing: nothing changes, unless it says the order is gone. */
+  refusedCancellation(cid: bigint, o: Outcome): StoredOrder {
+    if (o.kind === 'rejected' && o.error.code === 'E_VENUE_ORDER_NOT_FOUND') this.#run(() => this.#applier.parked.onGone(this.#get(cid)));
     return this.#get(cid);
   }
 

@@ -104,6 +104,10 @@ export class Reconciler {
           ctx.store.alerts.resolve(a.id, 'reconciled after the gap: open orders and inventory agree with the chain');
         }
       }
+      // Parked maker fills wait for their candidates' cancellations: ask again for any a crash interrupted.
+      const undecided = new Set(this.#applier.parked.undecided());
+      const toCancel = ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => undecided.has(o.clientOrderId) && (o.status === 'resting' || o.status === 'partiallyFilled'));
+      if (toCancel.length > 0) this.#applier.parked.requestCancel(toCancel.map((o) => o.clientOrderId));
       const live = ctx.store.orders.live({ wallet: ctx.wallet });
       const unknown = live.filter((o) => this.#settler.pendingTx(o) !== null && o.status !== 'cancelRequested').map((o) => o.clientOrderId);
       const foreign = ctx.store.foreign.open(ctx.chain, ctx.wallet);
@@ -168,6 +172,8 @@ export class Reconciler {
       try {
         const kind = await this.#settler.settleOnce(o.clientOrderId);
         if (kind !== null && kind !== 'unknown') n++;
+        // Still undecided: keep asking in the background rather than waiting for the next reconciliation.
+        if (kind === 'unknown') void this.#settler.later(o.clientOrderId);
       } catch (e) {
         ctx.logger.warn({ err: e, clientOrderId: o.clientOrderId }, 'could not settle an open transaction; the follower or the next reconciliation will');
       }

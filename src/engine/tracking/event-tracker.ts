@@ -74,6 +74,12 @@ export class EventTracker {
    */
   async caughtUp(timeoutMs: number, quietMs = 5_000): Promise<boolean> {
     if (this.#behind === 0n) return true;
+    const caught = await this.#waitCaughtUp(timeoutMs, quietMs);
+    if (caught) this.#roundDone();
+    return caught;
+  }
+
+  async #waitCaughtUp(timeoutMs: number, quietMs: number): Promise<boolean> {
     const reached = new Promise<'head'>((resolve) => this.#progress.push(() => resolve('head')));
     for (let waited = 0; waited < timeoutMs; waited += quietMs) {
       const before = this.#notices;
@@ -107,9 +113,18 @@ export class EventTracker {
       case 'lag':
         this.#behind = n.behind;
         ctx.metrics.followerLag.set({ chain: ctx.chain }, Number(n.behind));
-        if (n.behind === 0n) for (const p of this.#progress.splice(0)) p();
+        if (n.behind === 0n) {
+          for (const p of this.#progress.splice(0)) p();
+          this.#roundDone();
+        }
         return;
     }
+  }
+
+  /** The follower completed a round at the head: what waited for it (parked fills) may proceed. */
+  #roundDone(): void {
+    transaction(this.#ctx.store.db, () => this.#applier.parked.onBatch());
+    this.#applier.events.flush();
   }
 
   #apply(events: readonly ChainEvent[], cursor: EventCursor): void {
@@ -118,6 +133,7 @@ export class EventTracker {
       transaction(ctx.store.db, () => {
         for (const tx of byTransaction(events)) this.#applier.applyFollowed(tx);
         ctx.store.state.setCursor(ctx.chain, ctx.wallet, cursor);
+        this.#applier.parked.onBatch();
       });
     } catch (e) {
       this.#applier.events.discard();

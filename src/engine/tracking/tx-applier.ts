@@ -23,6 +23,7 @@ import { makerRateOf, type PairRuntime } from '../pair-runtime.ts';
 import { pairOf, type WalletContext } from '../wallet-context.ts';
 import { raiseAlert } from './alerts.ts';
 import { OrderEvents } from './order-events.ts';
+import { ParkedFills } from './parked-fills.ts';
 
 type Of<T extends ChainEvent['type']> = Extract<ChainEvent, { type: T }>;
 const RESTING = new Set(['resting', 'partiallyFilled', 'cancelRequested']);
@@ -30,10 +31,12 @@ const RESTING = new Set(['resting', 'partiallyFilled', 'cancelRequested']);
 export class TxApplier {
   readonly #ctx: WalletContext;
   readonly events: OrderEvents;
+  readonly parked: ParkedFills;
 
   constructor(ctx: WalletContext) {
     this.#ctx = ctx;
     this.events = new OrderEvents(ctx);
+    this.parked = new ParkedFills(ctx, this.events);
   }
 
   #processed(key: string): boolean {
@@ -64,7 +67,7 @@ export class TxApplier {
       else if (e.type === 'OrderRejected' || e.type === 'OrderResting') applied = this.#lifecycle(e);
       else if (e.type === 'OrderCancelled') {
         const order = this.#byVenueId(e.pairId, e.orderId);
-        if (order !== undefined && remainingOf(order) === e.quantity) applied = this.#cancelled(e);
+        if (order !== undefined && remainingOf(order) === e.quantity && !this.parked.isCandidate(order)) applied = this.#cancelled(e);
       }
       if (applied) this.#mark(e);
     }
@@ -190,6 +193,8 @@ export class TxApplier {
       ctx.store.foreign.gone(ctx.chain, ctx.wallet, e.pairId, e.orderId);
       return true;
     }
+    // A candidate of parked fills: its remaining quantity decides them; it is applied after them.
+    if (this.parked.onCancelled(order, e.cancellationType, e.quantity, e.key)) return true;
     const after = this.events.apply(order, { type: 'Cancelled', by: e.cancellationType, quantity: e.quantity });
     if (after !== null && after.unexplained > 0n) {
       raiseAlert(ctx, e.pairId, 'unexplained-cancel', `cancellation of order ${order.clientOrderId} returned ${e.quantity}, ${after.unexplained} less than it had left: fills we have not seen`, { clientOrderId: order.clientOrderId, orderId: e.orderId, txHash: e.txHash, unexplained: after.unexplained });
@@ -223,6 +228,11 @@ export class TxApplier {
     const txHash = events[0]?.txHash ?? '';
     const at = events[0] as ChainEvent;
     const candidates = side === null ? [] : this.#candidates(pair, side);
+    const movement = { txHash, height: at.height, atMs: at.timeMs, ...residual };
+    if (side !== null && this.parked.open(pairId, side) !== undefined) {
+      this.parked.park(pairId, side, movement, candidates, []);
+      return;
+    }
     const result =
       side === null
         ? ({ kind: 'unexplained', reason: 'the wallet paid quote to the book without receiving base' } as const)
@@ -238,8 +248,12 @@ export class TxApplier {
             onTick: pair.onTick,
             ...(pair.priceBounds === undefined ? {} : { priceBounds: pair.priceBounds }),
           });
+    if (result.kind === 'ambiguous' && side !== null) {
+      this.parked.park(pairId, side, movement, candidates, result.options);
+      return;
+    }
     if (result.kind !== 'attributed') {
-      raiseAlert(ctx, pairId, result.kind === 'ambiguous' ? 'ambiguous-fill' : 'unexplained-fill', `token movements of ${txHash} are not explained by our resting orders (${result.kind})`, {
+      raiseAlert(ctx, pairId, 'unexplained-fill', `token movements of ${txHash} are not explained by our resting orders (${result.kind})`, {
         txHash,
         residual,
         side,

@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWasmChain, type ChainUnderTest } from '../../support/engine/crash-chains.ts';
+import { runCrashCycles } from '../../support/engine/crash-run.ts';
+
+let chain: ChainUnderTest;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'dltmm-crash-wasm-'));
+  chain = await startWasmChain();
+});
+afterAll(async () => {
+  await chain?.stop();
+  if (process.env.DLTMM_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
+  else console.error('kept', dir);
+});
+
+describe('chain B: the bot killed with SIGKILL at random points of a busy order flow', () => {
+  it('never loses an order, never places one twice, and keeps inventory equal to the chain, over 20 kills', { timeout: 240_000 }, async () => {
+    const summary = await runCrashCycles(chain, dir, Number(process.env.KILLS ?? 20), 0xb0b);
+    console.log(JSON.stringify(summary));
+    expect(summary.kills).toBe(20);
+    expect(Object.values(summary.named).reduce((a, b) => a + b, 0)).toBeGreaterThan(3);
+  });
+});

@@ -1,6 +1,8 @@
 /** The bot's durable state: one SQLite file (WAL) holding orders, fills, transactions, cursors and approvals. */
 import { AlertStore } from './alert-store.ts';
-import { openDatabase, type Db } from './database.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { openDatabase, schemaVersion, type Db } from './database.ts';
+import { MIGRATIONS } from './migrations.ts';
 import { EventLog } from './event-log.ts';
 import { ForeignOrders } from './foreign-orders.ts';
 import { InventoryStore } from './inventory-store.ts';
@@ -24,6 +26,31 @@ export interface Store {
 
 export function openStore(path: string, now: () => number = Date.now): Store {
   const db = openDatabase(path);
+  return {
+    db,
+    orders: new OrderStore(db, now),
+    transactions: new TxJournal(db, now),
+    state: new StateStore(db, now),
+    events: new EventLog(db, now),
+    inventory: new InventoryStore(db, now),
+    alerts: new AlertStore(db, now),
+    foreign: new ForeignOrders(db, now),
+    pendingFills: new PendingFills(db, now),
+    close: () => db.close(),
+  };
+}
+
+/**
+ * The same state file for reading only (while the bot may be running): nothing is migrated or written. A
+ * file of another schema version is refused, since its columns may differ from what this program reads.
+ */
+export function openStoreReadOnly(path: string, now: () => number = Date.now): Store {
+  const db = new DatabaseSync(path, { readOnly: true });
+  const version = schemaVersion(db);
+  if (version !== MIGRATIONS.length) {
+    db.close();
+    throw new Error(`state file ${path} has schema version ${version}, this program reads ${MIGRATIONS.length}; start the bot once to migrate it`);
+  }
   return {
     db,
     orders: new OrderStore(db, now),

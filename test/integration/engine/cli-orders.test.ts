@@ -1,0 +1,107 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cancelAllCommand } from '../../../src/cli/commands/cancel-all.ts';
+import { ordersCommand, type OrderRow } from '../../../src/cli/commands/orders.ts';
+import type { CliIo } from '../../../src/cli/io.ts';
+import { wire } from '../../../src/cli/wiring.ts';
+import type { PairBinding } from '../../../src/chains/types.ts';
+import { Decimal } from '../../../src/core/decimal.ts';
+import { minimumValueWithMargin } from '../../../src/core/rules.ts';
+import { snapToTick } from '../../../src/core/ticks.ts';
+import { mergeSettings } from '../../../src/sandbox/venue/options.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/venue/start.ts';
+import { silentLogger } from '../../../src/telemetry/logger.ts';
+import { Metrics } from '../../../src/telemetry/metrics.ts';
+import { FAST_SANDBOX, Traders, until } from '../sandbox/api/support/sandbox-clients.ts';
+
+let sandbox: Sandbox;
+let dir: string;
+let configPath: string;
+
+function io(): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, stdout: (t) => out.push(t), stderr: (t) => err.push(t), readFile: (p) => readFileSync(p, 'utf8'), writeFile: () => {}, env: {}, cwd: dir };
+}
+
+/** A buy and a sell a few ticks around the reference price, comfortably above the minimum order value. */
+function quotes(p: PairBinding): Array<{ side: 'buy' | 'sell'; quantity: Decimal; price: Decimal }> {
+  const r = p.rules;
+  const ref = r.staticReferencePrice as Decimal;
+  const out = (['buy', 'sell'] as const).map((side) => {
+    const price = snapToTick(ref.mul(side === 'buy' ? '0.99' : '1.01'), side, r.tick);
+    const k = minimumValueWithMargin(r).mul('1.5').div(price).sub(r.minimumSize).div(r.sizeIncrement).ceil();
+    return { side, quantity: r.minimumSize.add(Decimal.max(k, 0).mul(r.sizeIncrement)), price };
+  });
+  return out;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'dltmm-cli-orders-'));
+  sandbox = await startSandbox(mergeSettings(FAST_SANDBOX, { manifest: join(dir, 'manifest.json'), wasm: { ledgerIntervalMs: 500 } }) as SandboxOptions);
+  configPath = join(dir, 'bot.yaml');
+  writeFileSync(configPath, 'sandbox:\n  manifest: manifest.json\nstore:\n  path: state.sqlite\ncalendar:\n  enabled: false\n');
+});
+afterAll(async () => {
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('dlt-mm orders and dlt-mm cancel-all against the sandbox, both chains', () => {
+  it('lists the store beside the venue with differences marked, then cancels every resting order and waits for the end', { timeout: 120_000 }, async () => {
+    const w = await wire(configPath, io(), { trade: true, logger: silentLogger(), metrics: new Metrics() });
+    const placed: bigint[] = [];
+    for (const wallet of w.wallets) {
+      expect((await wallet.engine?.start())?.ready).toBe(true);
+      const pair = wallet.pairs[0] as PairBinding;
+      for (const q of quotes(pair)) {
+        const p = await wallet.engine?.manager.place({ pairId: pair.pairId, ...q });
+        expect((await p?.settled)?.status).toBe('resting');
+        placed.push(p?.clientOrderId as bigint);
+      }
+    }
+    const evmWallet = w.wallets.find((x) => x.chain === 'evm');
+    const evmPair = evmWallet?.pairs[0] as PairBinding;
+    await w.close();
+    // An order of the chain A wallet that is not ours: placed by another program with cross identifier 0.
+    const traders = new Traders(sandbox);
+    const mm = sandbox.manifest.wallets.find((x) => x.chain === 'evm' && x.marketMaker)?.name as string;
+    await traders.evmApproveAll(mm);
+    const foreign = await traders.evmOrder(mm, evmPair.symbol, 'buy', '1', '95');
+    traders.close();
+    await sandbox.sync();
+
+    const listed = await until(
+      async () => {
+        const o = io();
+        expect(await ordersCommand(['--config', configPath, '--json'], o)).toBe(0);
+        return JSON.parse(o.out.join('')) as OrderRow[];
+      },
+      (rows) => rows.length === placed.length + 1 && rows.every((r) => r.venueRemaining !== null),
+      'the venue list to show every order',
+    );
+    expect(listed.filter((r) => r.clientOrderId !== null).map((r) => [BigInt(r.clientOrderId as string), r.storeStatus, r.difference])).toEqual(placed.map((c) => [c, 'resting', '']));
+    expect(listed.filter((r) => r.clientOrderId === null)).toMatchObject([{ orderId: foreign.orderId.toString(), storeStatus: null, difference: 'not in the store' }]);
+
+    const c = io();
+    expect(await cancelAllCommand(['--config', configPath, '--json', '--timeout', '60'], c)).toBe(0);
+    const done = JSON.parse(c.out.join('')) as { orders: Array<{ clientOrderId: string | null; result: string }>; open: number };
+    expect(done.open).toBe(0);
+    expect(done.orders.filter((o) => o.clientOrderId !== null).map((o) => o.result)).toEqual(placed.map(() => 'cancelled'));
+    expect(done.orders.filter((o) => o.clientOrderId === null).map((o) => o.result)).toEqual(['cancelled (not ours)']);
+
+    await sandbox.sync();
+    const after = await until(
+      async () => {
+        const o = io();
+        await ordersCommand(['--config', configPath], o);
+        return o.out.join('');
+      },
+      (text) => text.startsWith('no live orders'),
+      'the venue list to empty',
+    );
+    expect(after).toBe('no live orders in the store or at the venue\n');
+  });
+});

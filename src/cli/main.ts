@@ -1,7 +1,9 @@
 /** Command dispatch. Every command returns an exit code; a DltError becomes its message and a non-zero code. */
 import { DltError } from '../core/errors.ts';
 import { CONFIG_USAGE, configCommand } from './commands/config.ts';
+import { CANCEL_ALL_USAGE, cancelAllCommand } from './commands/cancel-all.ts';
 import { ORDER_USAGE, orderCommand } from './commands/order.ts';
+import { ORDERS_USAGE, ordersCommand } from './commands/orders.ts';
 import { sandboxCommand } from './commands/sandbox.ts';
 import { EXIT_REFUSED, EXIT_USAGE, type CliIo } from './io.ts';
 
@@ -9,6 +11,8 @@ export const USAGE = `dlt-mm: market maker for the venue's smart-contract order 
 
 ${ORDER_USAGE}
 ${CONFIG_USAGE}
+${ORDERS_USAGE}
+${CANCEL_ALL_USAGE}
   dlt-mm run [--config <file>]       run the bot (not yet available)
   dlt-mm sandbox [options]            run the local venue in the foreground (dlt-mm sandbox --help)
 `;
@@ -21,6 +25,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return orderCommand(args, io);
       case 'config':
         return configCommand(args, io);
+      case 'orders':
+        return await ordersCommand(args, io);
+      case 'cancel-all':
+        return await cancelAllCommand(args, io);
       case 'sandbox':
         return await sandboxCommand(args, io);
       case 'run':

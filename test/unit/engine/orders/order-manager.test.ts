@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import type { PlaceOrder } from '../../../../src/engine/orders/order-manager.ts';
+import { auditTrail } from '../../../../src/store/audit-trail.ts';
 import { harness, start, TAKER, WALLET, withClock, type Harness } from '../../../support/engine/harness.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
 
@@ -250,5 +251,26 @@ describe('fills and inventory', () => {
     h.venue.balances.set(`${h.pair.quoteToken}:${WALLET}`, h.venue.balance(h.pair.quoteToken, WALLET) - 123n);
     await h.engine.inventory.verify();
     expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure')).toEqual([]);
+  });
+});
+
+describe('audit trail', () => {
+  it('links an order to the decision that made it, its transactions, its transitions and its fills', async () => {
+    const h = await ready();
+    const decision = { pairId: 'tp-evm-bond-eure', strategy: 'ladder', configHash: 'cfg-1', params: { spreadBps: 10 }, market: { bid: '99.9', ask: '100.3' }, risk: { passed: ['value', 'collar'] } };
+    const p = await h.engine.manager.place(order('sell', '1', '100.1', { decision }));
+    await h.block();
+    h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 5_000n, 1_001_000n);
+    await h.block();
+    const c = await h.engine.manager.cancel(p.clientOrderId);
+    await h.block();
+    const trail = auditTrail(h.store, WALLET, p.clientOrderId);
+    expect(trail?.decision).toMatchObject({ configHash: 'cfg-1', risk: { passed: ['value', 'collar'] } });
+    expect(trail?.transactions.map((t) => [t.txHash, t.kind])).toEqual([
+      [p.txHash, 'place'],
+      [c.txHash, 'cancel'],
+    ]);
+    expect(trail?.transitions.map((t) => t.to)).toEqual(['submitting', 'received', 'resting', 'partiallyFilled', 'cancelRequested', 'cancelled']);
+    expect(trail?.fills.map((f) => [f.role, f.quantity])).toEqual([['maker', 5_000n]]);
   });
 });

@@ -1,17 +1,20 @@
 /**
  * Follows the wallet's order book and token events with `eth_getLogs` over bounded block ranges: the order books
  * with the wallet as topic 1 (the `client` of every lifecycle event), and the pairs' tokens with the wallet as
- * `from` or `to` of `Transfer`. Events come in (block, log index) order, keyed `txHash:logIndex`. They are
- * tentative until `confirmations` blocks are on top of theirs, then delivered again as confirmed. Before reading
- * on, the last block read must still have the hash it had: when it does not (a reorganisation), every tentative
- * event is withdrawn with a `rollback` and the range is read again from the confirmed cursor. The cursor in every
- * notice is the confirmed position (what a restart resumes from); on resume its block hash is checked too.
+ * `from` or `to` of `Transfer`; for the transactions where our tokens moved with a book, the trade events of the
+ * other clients' incoming orders as well (`counterparty-trades.ts`: they carry the execution price of our maker
+ * fills). Events come in (block, log index) order, keyed `txHash:logIndex`. They are tentative until
+ * `confirmations` blocks are on top of theirs, then delivered again as confirmed. Before reading on, the last
+ * block read must still have the hash it had: when it does not (a reorganisation), every tentative event is
+ * withdrawn with a `rollback` and the range is read again from the confirmed cursor. The cursor in every notice
+ * is the confirmed position (what a restart resumes from); on resume its block hash is checked too.
  */
 import type { StateStore } from '../../store/state-store.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { ChainEvent, EventCursor, Follower, FollowerNotice, PairBinding } from '../types.ts';
 import { addressTopic, LIFECYCLE_TOPICS, TOPICS } from './abi.ts';
 import type { BlockCache } from './block-cache.ts';
+import { isWanted, tradeQueries } from './counterparty-trades.ts';
 import { rpcFailure } from './json-rpc.ts';
 import { decodeLog, Malformed, parseRawLog, type DecodeContext, type RawLog } from './log-decoder.ts';
 import type { EvmMetrics } from './metrics.ts';
@@ -29,6 +32,12 @@ export interface FollowerDeps {
   /** Checksummed wallet address (also the key of the persisted cursor). */
   readonly wallet: string;
   readonly state: StateStore | null;
+}
+
+/** An event with the log it came from (its place in chain order). */
+interface Decoded {
+  readonly log: RawLog;
+  readonly event: ChainEvent;
 }
 
 interface Position {
@@ -179,7 +188,8 @@ export class EvmFollower implements Follower {
       tokens.length === 0 ? [] : rpc.logs({ fromBlock: from, toBlock: to, address: tokens, topics: [TOPICS.Transfer, wallet] }),
       tokens.length === 0 ? [] : rpc.logs({ fromBlock: from, toBlock: to, address: tokens, topics: [TOPICS.Transfer, null, wallet] }),
     ]);
-    const logs = this.#parse(replies.flat(), from, to);
+    const seen = new Set<string>();
+    const logs = this.#parse(replies.flat(), from, to, seen);
     const heights = [...new Set(logs.map((l) => l.blockNumber))];
     const headers = new Map<bigint, { hash: string; timestampMs: number }>();
     // Headers give each event its chain time; a catch-up may need hundreds, fetched a few at a time.
@@ -192,7 +202,10 @@ export class EvmFollower implements Follower {
       this.#d.blocks.forgetFrom(from);
       return false;
     }
-    const events = this.#decode(logs, headers);
+    const ours = this.#decode(logs, headers, (e) => e.type === 'Transfer' || e.client.toLowerCase() === this.#ctx.wallet);
+    const trades = await this.#counterpartyTrades(ours, headers, seen);
+    // The trade events join their transactions in log order, so the engine sees each transaction whole.
+    const events = [...ours, ...trades].toSorted((a, b) => byChainOrder(a.log, b.log)).map((d) => d.event);
     const end = to === head.number ? { number: head.number, hash: head.hash } : await this.#d.blocks.header(to);
     const limit = head.number - BigInt(this.#d.options.confirmations);
     const confirmed = this.#confirmed as Position;
@@ -217,14 +230,32 @@ export class EvmFollower implements Follower {
     return true;
   }
 
-  #parse(items: readonly unknown[], from: bigint, to: bigint): RawLog[] {
-    const seen = new Set<string>();
+  /**
+   * The trade events of other clients in the transactions where our tokens moved with a book; the block's
+   * header was checked, and the query by its hash answers for that block or fails the round.
+   */
+  async #counterpartyTrades(ours: readonly Decoded[], headers: ReadonlyMap<bigint, { timestampMs: number }>, seen: Set<string>): Promise<Decoded[]> {
+    const queries = tradeQueries(ours.map((d) => d.event), this.#ctx);
+    const out: Decoded[] = [];
+    for (let i = 0; i < queries.length; i += HEADER_BATCH) {
+      const batch = queries.slice(i, i + HEADER_BATCH);
+      const replies = await Promise.all(batch.map((q) => this.#d.rpc.blockLogs(q.filter)));
+      batch.forEach((q, k) => {
+        const logs = this.#parse(replies[k] ?? [], q.height, q.height, seen, q.filter.blockHash).filter((l) => isWanted(q, l));
+        out.push(...this.#decode(logs, headers, (e) => e.type === 'Trade'));
+      });
+    }
+    return out;
+  }
+
+  #parse(items: readonly unknown[], from: bigint, to: bigint, seen: Set<string>, blockHash?: string): RawLog[] {
     const out: RawLog[] = [];
     for (const item of items) {
       try {
         const l = parseRawLog(item);
         if (l.removed) continue;
         if (l.blockNumber < from || l.blockNumber > to) throw new Malformed(`log of block ${l.blockNumber} outside the range asked for`);
+        if (blockHash !== undefined && l.blockHash !== blockHash) throw new Malformed(`log of block ${l.blockHash}, not of the block asked for`);
         const key = `${l.txHash}:${l.logIndex}`;
         // A wallet's transfer to itself answers both token queries.
         if (seen.has(key)) continue;
@@ -237,14 +268,12 @@ export class EvmFollower implements Follower {
     return out.toSorted(byChainOrder);
   }
 
-  #decode(logs: readonly RawLog[], headers: ReadonlyMap<bigint, { timestampMs: number }>): ChainEvent[] {
-    const out: ChainEvent[] = [];
+  #decode(logs: readonly RawLog[], headers: ReadonlyMap<bigint, { timestampMs: number }>, keep: (e: ChainEvent) => boolean): Decoded[] {
+    const out: Decoded[] = [];
     for (const l of logs) {
       try {
         const e = decodeLog(l, this.#ctx, headers.get(l.blockNumber)?.timestampMs ?? 0);
-        if (e === null) continue;
-        if (e.type !== 'Transfer' && e.client.toLowerCase() !== this.#ctx.wallet) continue;
-        out.push(e);
+        if (e !== null && keep(e)) out.push({ log: l, event: e });
       } catch (err) {
         this.#malformed(err, l);
       }

@@ -37,6 +37,13 @@ export interface LogFilter {
   readonly topics: readonly (string | readonly string[] | null)[];
 }
 
+/** One block's logs by its hash (EIP-234): the node answers for that block or fails, never for a replacement. */
+export interface BlockLogFilter {
+  readonly blockHash: string;
+  readonly address: readonly string[];
+  readonly topics: readonly (string | readonly string[] | null)[];
+}
+
 export interface FeeHistory {
   /** Base fee of each block asked for, then of the next block (the last entry). */
   readonly baseFees: readonly bigint[];
@@ -169,6 +176,14 @@ export class RpcClient {
   logs(filter: LogFilter): Promise<unknown[]> {
     const params = { fromBlock: toQuantity(filter.fromBlock), toBlock: toQuantity(filter.toBlock), address: filter.address, topics: filter.topics };
     return this.#read('eth_getLogs', [params], (v) => {
+      if (!Array.isArray(v)) throw rpcFailure('eth_getLogs', 'malformed', 'logs are not an array');
+      return v as unknown[];
+    });
+  }
+
+  /** Logs of one block by hash, unchecked like `logs`. */
+  blockLogs(filter: BlockLogFilter): Promise<unknown[]> {
+    return this.#read('eth_getLogs', [{ blockHash: filter.blockHash, address: filter.address, topics: filter.topics }], (v) => {
       if (!Array.isArray(v)) throw rpcFailure('eth_getLogs', 'malformed', 'logs are not an array');
       return v as unknown[];
     });

@@ -82,7 +82,103 @@ describe('events', () => {
     const received = events(f.notices).filter((e) => e.type === 'Transfer' && e.to === f.t.adapter.wallet);
     const s = settle(1_000_000n, 10_000n, c.pair.rules.scales, 20, 10);
     expect(received).toEqual([expect.objectContaining({ token: 'quote', from: c.pair.orderBook, amount: s.sellerValue - s.sellerCommission })]);
-    expect(events(f.notices).filter((e) => e.type !== 'Transfer').map((e) => e.type)).toEqual(['OrderReceived', 'OrderResting']);
+    expect(events(f.notices).filter((e) => e.type !== 'Transfer').map((e) => e.type)).toEqual(['OrderReceived', 'OrderResting', 'Trade']);
+  });
+});
+
+/** A transport that counts the one-block log queries (by block hash) the follower makes for trade events. */
+function countingTradeQueries(): { transport: RpcTransport; blocks: string[] } {
+  const real = httpTransport(c.h.node.rpcUrl, { timeoutMs: 10_000 });
+  const blocks: string[] = [];
+  const transport: RpcTransport = (method, params) => {
+    const hash = (params[0] as { blockHash?: string } | undefined)?.blockHash;
+    if (method === 'eth_getLogs' && hash !== undefined) blocks.push(hash);
+    return real(method, params);
+  };
+  return { transport, blocks };
+}
+
+/** Another wallet's buy of `quantity` at 101.00 against our resting sell at 100.00: the trade events of its transaction. */
+async function takerBuys(quantity: bigint): Promise<{ txHash: string; blockHash: string; orderId: bigint | null }> {
+  const p = await c.h.place('taker', 'buy', quantity, 1_010_000n);
+  return { txHash: p.receipt.hash.toLowerCase(), blockHash: p.receipt.blockHash.toLowerCase(), orderId: p.orderId };
+}
+
+const trades = (notices: readonly FollowerNotice[], confirmed?: boolean) => events(notices, confirmed).filter((e) => e.type === 'Trade');
+
+describe("another client's trade that filled our resting order", () => {
+  it('arrives with our transfers of its transaction, in log order, for one extra query of that block only', async () => {
+    const q = countingTradeQueries();
+    const f = await following({ transport: q.transport });
+    await placed(f.t, 'sell', '100', 1n);
+    const fill = await takerBuys(5_000n);
+    await f.t.time.tick(POLL, LOOPS);
+    // Executed at our resting price, not at the incoming limit: the price attribution needs.
+    expect(trades(f.notices)).toEqual([
+      expect.objectContaining({ type: 'Trade', client: c.h.address('taker'), orderId: fill.orderId, side: 'buy', quantity: 5_000n, price: 1_000_000n, txHash: fill.txHash, pairId: c.pair.pairId }),
+    ]);
+    const batch = f.notices.find((n) => n.kind === 'events' && n.events.some((e) => e.type === 'Trade'));
+    const ofFill = batch?.kind === 'events' ? batch.events.filter((e) => e.txHash === fill.txHash) : [];
+    expect(ofFill.map((e) => e.type).toSorted()).toEqual(['Trade', 'Transfer']);
+    expect(ofFill.find((e) => e.type === 'Transfer')).toMatchObject({ token: 'quote', from: c.pair.orderBook, to: f.t.adapter.wallet });
+    const indexes = ofFill.map((e) => Number(e.key.split(':')[1]));
+    expect(indexes).toEqual(indexes.toSorted((a, b) => a - b));
+    // Our placement's own lock transfer asks nothing: its transaction's trade event, if any, would be ours.
+    expect(q.blocks).toEqual([fill.blockHash]);
+  });
+
+  it('skips and counts a malformed log in the trade query reply, and delivers the trade all the same', async () => {
+    const q = countingTradeQueries();
+    const transport: RpcTransport = async (method, params) => {
+      const result = await q.transport(method, params);
+      const asked = (params[0] as { blockHash?: string } | undefined)?.blockHash;
+      if (asked === undefined || !Array.isArray(result) || result.length === 0) return result;
+      const good = result[0] as Record<string, unknown>;
+      return [...result, { ...good, logIndex: '0x60', blockHash: `0x${'cd'.repeat(32)}` }, { ...good, logIndex: '0x61', data: '0x12' }];
+    };
+    const f = await following({ transport });
+    await placed(f.t, 'sell', '100', 1n);
+    const fill = await takerBuys(5_000n);
+    await f.t.time.tick(POLL, LOOPS);
+    expect(trades(f.notices).map((e) => e.key)).toEqual([expect.stringMatching(new RegExp(`^${fill.txHash}:`))]);
+    expect(await metricValue(f.t.metrics, 'dltmm_evm_malformed_total', { source: 'log' })).toBe(2);
+  });
+
+  it('is delivered once across a resume from the persisted cursor', async () => {
+    const first = await following();
+    await placed(first.t, 'sell', '100', 1n);
+    const a = await takerBuys(5_000n);
+    await first.t.time.tick(POLL, LOOPS);
+    await first.stop();
+    const b = await takerBuys(5_000n);
+    const notices: FollowerNotice[] = [];
+    const again = first.t.adapter.follow([c.pair], first.t.adapter.storedCursor(), async (n) => {
+      notices.push(n);
+    });
+    await first.t.time.tick(POLL, LOOPS);
+    await again.stop();
+    expect(trades(first.notices).map((e) => [e.txHash, e.quantity])).toEqual([[a.txHash, 5_000n]]);
+    expect(trades(notices).map((e) => [e.txHash, e.quantity])).toEqual([[b.txHash, 5_000n]]);
+  });
+
+  it('is tentative like the transfer that called for it, and withdrawn with it when its block is replaced', async () => {
+    const f = await following({ follower: { confirmations: 3, pollIntervalMs: POLL } });
+    await placed(f.t, 'sell', '100', 1n);
+    const snapshot = (await c.provider.send('evm_snapshot', [])) as string;
+    const fill = await takerBuys(5_000n);
+    await f.t.time.tick(POLL, LOOPS);
+    const ofFill = events(f.notices, false).filter((e) => e.txHash === fill.txHash);
+    expect(ofFill.map((e) => e.type).toSorted()).toEqual(['Trade', 'Transfer']);
+    expect(trades(f.notices, true)).toEqual([]);
+    await c.provider.send('evm_revert', [snapshot]);
+    await c.mine(2);
+    await f.t.time.tick(POLL, LOOPS);
+    const rollback = f.notices.find((n) => n.kind === 'rollback');
+    expect(rollback?.kind === 'rollback' ? rollback.keys : []).toEqual(expect.arrayContaining(ofFill.map((e) => e.key)));
+    // The fill is gone from the chain: nothing of it comes back, tentative or confirmed.
+    await c.mine(3);
+    await f.t.time.tick(POLL, LOOPS);
+    expect(events(f.notices.slice(f.notices.indexOf(rollback as FollowerNotice))).filter((e) => e.txHash === fill.txHash)).toEqual([]);
   });
 });
 

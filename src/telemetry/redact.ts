@@ -39,6 +39,20 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.has(k) || SECRET_SUFFIXES.some((s) => k.endsWith(s));
 }
 
+// Public chain addresses: a chain A address, or a chain B account (G...) or contract (C...) strkey.
+const PUBLIC_ADDRESS = /^(0x[0-9a-fA-F]{40}|[GC][A-Z2-7]{55})$/;
+
+/**
+ * Whether a property must be hidden: a secret-named key, unless the name is the ambiguous `token` and the
+ * value is a public token contract address (the engine names token contracts `token`; a bearer token is
+ * never shaped like a chain address). Secret seeds start with `S` and private keys are 64 hex digits, so
+ * neither can pass for an address.
+ */
+function hides(key: string, value: unknown): boolean {
+  if (!isSecretKey(key)) return false;
+  return !(normaliseKey(key) === 'token' && typeof value === 'string' && PUBLIC_ADDRESS.test(value));
+}
+
 // `scheme://user:pass@` or `scheme://token@`: the user-info part of any URL.
 // Greedy up to the last `@` before the host, so a password that itself contains `@` is removed whole.
 const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#"'<>]+@/gi;
@@ -61,7 +75,7 @@ function redactError(error: Error, seen: WeakSet<object>, depth: number): Record
   if (error.stack !== undefined) out.stack = redactText(error.stack);
   // Own enumerable fields (code, details, status...) go through the same rules as any object.
   for (const [key, value] of Object.entries(error)) {
-    out[key] = isSecretKey(key) ? REDACTED : redactValue(value, seen, depth + 1);
+    out[key] = hides(key, value) ? REDACTED : redactValue(value, seen, depth + 1);
   }
   if (error.cause !== undefined) out.cause = redactValue(error.cause, seen, depth + 1);
   return out;
@@ -93,7 +107,7 @@ function redactValue(value: unknown, seen: WeakSet<object>, depth: number): unkn
     // Decimal, Date and similar value objects describe themselves; their output is redacted like any value.
     if (typeof toJSON === 'function') return redactValue(toJSON.call(value), seen, depth + 1);
     const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) out[key] = isSecretKey(key) ? REDACTED : redactValue(v, seen, depth + 1);
+    for (const [key, v] of Object.entries(value)) out[key] = hides(key, v) ? REDACTED : redactValue(v, seen, depth + 1);
     return out;
   } finally {
     seen.delete(value);

@@ -81,4 +81,13 @@ describe('secret redaction', () => {
       }),
     );
   });
+  it('shows a token contract address under the key token, and still hides any other value there', () => {
+    const evm = '0x2f71268dD0d0E9d119fc90E4E8Aab03528Dd05BF';
+    const wasm = 'CDLZFC3SYJYDZT7K67VZ75HPJVIEUVNIXF47ZG2FB2RMQQVU2HHGCYSC';
+    expect(redactSecrets({ token: evm, nested: { token: wasm } })).toEqual({ token: evm, nested: { token: wasm } });
+    expect(redactSecrets({ token: 'eyJhbGciOiJIUzI1NiJ9.abc.def' })).toEqual({ token: REDACTED });
+    expect(redactSecrets({ token: `0x${'ab'.repeat(32)}` })).toEqual({ token: REDACTED });
+    expect(redactSecrets({ token: 'SAV76USXIJOBMEQXPANUOQM6F5LIOTLPDIDVRJBFFE2MDJXG24TAPUU7' })).toEqual({ token: REDACTED });
+    expect(redactSecrets({ accessToken: evm })).toEqual({ accessToken: REDACTED });
+  });
 });

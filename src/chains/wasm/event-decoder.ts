@@ -137,15 +137,16 @@ function transferEvent(b: EventBindings, token: { pair: PairBinding; role: Token
 
 /**
  * One contract event as a ChainEvent of the wallet, or null (another contract, another client, another kind
- * of event); throws `Malformed` when an event that should be ours cannot be read.
+ * of event); throws `Malformed` when an event that should be ours cannot be read. `anyClient` keeps the order
+ * book events of other clients too (the trade event of an incoming order that filled ours).
  */
-export function decodeContractEvent(b: EventBindings, contractId: string, topics: readonly ScVal[], data: ScVal, where: Where): ChainEvent | null {
+export function decodeContractEvent(b: EventBindings, contractId: string, topics: readonly ScVal[], data: ScVal, where: Where, anyClient = false): ChainEvent | null {
   const book = b.books.get(contractId);
   const token = book === undefined ? b.tokens.get(contractId) : undefined;
   if (book === undefined && token === undefined) return null;
   const name = text(topics[0], 'topic[0] event name');
   if (token !== undefined) return name === 'transfer' ? transferEvent(b, token, topics, data, where) : null;
-  if (topics[1]?.type === 18 && address(topics[1], 'topic[1] client') !== b.wallet) return null;
+  if (!anyClient && topics[1]?.type === 18 && address(topics[1], 'topic[1] client') !== b.wallet) return null;
   return bookEvent(name, book as PairBinding, topics, data, where);
 }
 
@@ -166,8 +167,8 @@ export function rawEventId(raw: unknown): { id: string; ledger: number } | null 
   return isString(o.id) && isNumber(o.ledger) ? { id: o.id, ledger: o.ledger } : null;
 }
 
-/** A getEvents item as a ChainEvent of the wallet, or null; throws `Malformed`. */
-export function decodeRpcEvent(b: EventBindings, raw: unknown): ChainEvent | null {
+/** A getEvents item as a ChainEvent of the wallet (of any client with `anyClient`), or null; throws `Malformed`. */
+export function decodeRpcEvent(b: EventBindings, raw: unknown, anyClient = false): ChainEvent | null {
   if (typeof raw !== 'object' || raw === null) throw new Malformed('event is not an object');
   const o = raw as Record<string, unknown>;
   const contractId = field(o, 'contractId', isString);
@@ -177,5 +178,5 @@ export function decodeRpcEvent(b: EventBindings, raw: unknown): ChainEvent | nul
   const closedAt = Date.parse(field(o, 'ledgerClosedAt', isString));
   if (Number.isNaN(closedAt)) throw new Malformed('ledgerClosedAt is not a date');
   const where: Where = { key: field(o, 'id', isString), txHash: field(o, 'txHash', isString), height: BigInt(field(o, 'ledger', isNumber)), blockHash: null, timeMs: closedAt };
-  return decodeContractEvent(b, contractId, topics, data, where);
+  return decodeContractEvent(b, contractId, topics, data, where, anyClient);
 }

@@ -2,11 +2,13 @@
  * The chain B event follower: polls getEvents on a timer for the order book events whose `client` topic is
  * the wallet and for the SEP-41 `transfer` events to or from the wallet on the pairs' tokens, and delivers
  * them in chain order with the cursor to resume from (Soroban does not reorganise: every event is
- * confirmed). The RPC takes at most five filters per request; with more, the filter groups are polled from
- * the same cursor and only events up to the point every group has scanned are delivered, so the merged
- * stream stays in order. A cursor the node no longer retains is reported as a `gap` (the engine then
- * reconciles in full) and following resumes at the oldest retained ledger. A malformed event is counted,
- * logged and skipped; the cursor moves past it.
+ * confirmed). For the transactions where our tokens moved with a book, the trade events of the other
+ * clients' incoming orders come too (`counterparty-trades.ts`: they carry the execution price of our maker
+ * fills), and a notice never holds part of a transaction. The RPC takes at most five filters per request;
+ * with more, the filter groups are polled from the same cursor and only events up to the point every group
+ * has scanned are delivered, so the merged stream stays in order. A cursor the node no longer retains is
+ * reported as a `gap` (the engine then reconciles in full) and following resumes at the oldest retained
+ * ledger. A malformed event is counted, logged and skipped; the cursor moves past it.
  */
 import type { Logger } from '../../telemetry/logger.ts';
 import type { ChainEvent, EventCursor, Follower, FollowerNotice, PairBinding } from '../types.ts';
@@ -16,7 +18,8 @@ import type { WasmMetrics } from './metrics.ts';
 import type { FollowerOptions, Sleep } from './options.ts';
 import type { EventsPage, WasmRpc } from './rpc-client.ts';
 import { encodeScVal, Malformed, scv } from './scval.ts';
-import { endOfLedgerCursor, ledgerOfEventId } from './tx-events.ts';
+import { isWanted, tradeFilterGroups, tradeQueries } from './counterparty-trades.ts';
+import { endOfLedgerCursor, ledgerOfEventId, transactionOfEventId } from './tx-events.ts';
 
 export interface FollowerDeps {
   readonly rpc: WasmRpc;
@@ -66,6 +69,28 @@ function isRangeError(e: unknown): boolean {
 }
 
 class GapFound extends Error {}
+
+const LEDGER_BATCH = 8;
+
+/** Whether an event id lies after the position and at or before `end`. */
+function inWindow(id: string, from: Position, end: string): boolean {
+  if (compareIds(id, end) > 0) return false;
+  return 'cursor' in from ? compareIds(id, from.cursor) > 0 : (ledgerOfEventId(id) ?? 0) >= from.startLedger;
+}
+
+/**
+ * The window without its last transaction, ending at the event before it, so no notice carries part of a
+ * transaction; unchanged when the window holds that transaction only (it is longer than a page: it goes on).
+ */
+function wholeTransactions<T extends { readonly id: string }>(raw: readonly T[], end: string): { raw: T[]; end: string } {
+  const last = transactionOfEventId(end);
+  const kept = raw.filter((r) => {
+    const tx = transactionOfEventId(r.id);
+    return tx !== null && last !== null && tx < last;
+  });
+  const before = kept.at(-1);
+  return before === undefined ? { raw: [...raw], end } : { raw: kept, end: before.id };
+}
 
 export class EventFollower implements Follower {
   readonly #d: FollowerDeps;
@@ -126,24 +151,26 @@ export class EventFollower implements Follower {
       if (e instanceof GapFound && attempt < 2) return this.#round(attempt + 1);
       throw e;
     }
-    const end = scanned.map((s) => s.end).reduce((a, b) => (compareIds(a, b) <= 0 ? a : b));
+    let end = scanned.map((s) => s.end).reduce((a, b) => (compareIds(a, b) <= 0 ? a : b));
     const latest = Math.max(...scanned.map((s) => s.latestLedger));
     const seen = new Set<string>();
-    const raw = scanned
+    let raw = scanned
       .flatMap((s) => s.events)
       .filter((e) => compareIds(e.id, end) <= 0 && !seen.has(e.id) && seen.add(e.id))
       .toSorted((a, b) => compareIds(a.id, b.id));
-    const events: ChainEvent[] = [];
+    // A page cut the window: its last transaction may go on past it, so it is read whole next round.
+    if (scanned.some((s) => s.cut && s.end === end)) ({ raw, end } = wholeTransactions(raw, end));
+    const ours: ChainEvent[] = [];
     for (const r of raw) {
       try {
         const decoded = decodeRpcEvent(this.#bindings, r.raw);
-        if (decoded !== null) events.push(decoded);
+        if (decoded !== null) ours.push(decoded);
       } catch (e) {
-        if (!(e instanceof Malformed)) throw e;
-        this.#d.metrics.malformed.inc({ source: 'follower' });
-        this.#d.logger.warn({ eventId: r.id, err: e.message }, 'malformed chain B event skipped');
+        this.#malformed(e, r.id);
       }
     }
+    const trades = await this.#counterpartyTrades(ours, from, end, seen);
+    const events = trades.length === 0 ? ours : [...ours, ...trades].toSorted((a, b) => compareIds(a.key, b.key));
     const height = ledgerOfEventId(end) ?? this.#positionLedger(from);
     const cursor: EventCursor = { chain: 'wasm', cursor: end, height: BigInt(height) };
     if (events.length > 0 || height - this.#lastDeliveredLedger >= this.#d.options.cursorHeartbeatLedgers) {
@@ -157,8 +184,58 @@ export class EventFollower implements Follower {
     await this.#onNotice({ kind: 'lag', behind: BigInt(behind) });
   }
 
-  /** Pages one filter group from the position; the scanned end is the last cursor the node gave. */
-  async #scan(filters: Json[], from: Position): Promise<{ events: Array<{ id: string; raw: unknown }>; end: string; latestLedger: number }> {
+  /**
+   * The trade events of other clients in the window's transactions where our tokens moved with a book: one
+   * query per ledger, a few ledgers at a time, and only events inside the window (a resume never repeats one).
+   */
+  async #counterpartyTrades(ours: readonly ChainEvent[], from: Position, end: string, seen: Set<string>): Promise<ChainEvent[]> {
+    const queries = tradeQueries(ours, this.#bindings);
+    const out: ChainEvent[] = [];
+    for (let i = 0; i < queries.length; i += LEDGER_BATCH) {
+      const batch = queries.slice(i, i + LEDGER_BATCH);
+      const replies = await Promise.all(batch.map((q) => Promise.all(tradeFilterGroups(q.books).map((filters) => this.#ledgerEvents(q.ledger, filters)))));
+      batch.forEach((q, k) => {
+        for (const raw of (replies[k] ?? []).flat()) {
+          const id = rawEventId(raw);
+          if (id === null) {
+            this.#malformed(new Malformed('event without id or ledger'), null);
+            continue;
+          }
+          if (id.ledger !== q.ledger || !inWindow(id.id, from, end) || seen.has(id.id)) continue;
+          seen.add(id.id);
+          try {
+            const e = decodeRpcEvent(this.#bindings, raw, true);
+            if (e !== null && isWanted(q, e)) out.push(e);
+          } catch (e) {
+            this.#malformed(e, id.id);
+          }
+        }
+      });
+    }
+    return out;
+  }
+
+  /** The events of one ledger that match the filters: a page, or more for a ledger with more than a page of them. */
+  async #ledgerEvents(ledger: number, filters: Json[]): Promise<unknown[]> {
+    const limit = this.#d.options.pageLimit;
+    let page = await this.#d.rpc.events({ startLedger: ledger, endLedger: ledger + 1, filters, limit });
+    const out = [...page.events];
+    // A cursor cannot be combined with a range: the next pages may run past the ledger, and stop there.
+    while (page.events.length >= limit && (rawEventId(page.events.at(-1))?.ledger ?? ledger + 1) <= ledger) {
+      page = await this.#d.rpc.events({ cursor: page.cursor, filters, limit });
+      out.push(...page.events);
+    }
+    return out;
+  }
+
+  #malformed(e: unknown, eventId: string | null): void {
+    if (!(e instanceof Malformed)) throw e;
+    this.#d.metrics.malformed.inc({ source: 'follower' });
+    this.#d.logger.warn({ eventId, err: e.message }, 'malformed chain B event skipped');
+  }
+
+  /** Pages one filter group from the position; the scanned end is the last cursor the node gave, cut when a page limit stopped it. */
+  async #scan(filters: Json[], from: Position): Promise<{ events: Array<{ id: string; raw: unknown }>; end: string; cut: boolean; latestLedger: number }> {
     const events: Array<{ id: string; raw: unknown }> = [];
     let page: EventsPage;
     let request = 'cursor' in from ? { cursor: from.cursor } : { startLedger: from.startLedger };
@@ -180,7 +257,7 @@ export class EventFollower implements Follower {
       if (page.events.length < this.#d.options.pageLimit || n + 1 >= this.#d.options.maxPagesPerRound) break;
       request = { cursor: page.cursor };
     }
-    return { events, end: page.cursor, latestLedger: page.latestLedger };
+    return { events, end: page.cursor, cut: page.events.length >= this.#d.options.pageLimit, latestLedger: page.latestLedger };
   }
 
   /** The last ledger whose events are all behind the position. */

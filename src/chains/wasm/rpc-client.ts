@@ -61,6 +61,8 @@ export interface EventsPage {
 
 export interface EventsRequest {
   readonly startLedger?: number;
+  /** Exclusive; only with `startLedger` (a cursor cannot be combined with a range). */
+  readonly endLedger?: number;
   readonly cursor?: string;
   readonly filters: readonly Json[];
   readonly limit: number;
@@ -246,6 +248,7 @@ export class WasmRpc {
       pagination: req.cursor === undefined ? { limit: req.limit } : { cursor: req.cursor, limit: req.limit },
     };
     if (req.cursor === undefined) params.startLedger = req.startLedger;
+    if (req.cursor === undefined && req.endLedger !== undefined) params.endLedger = req.endLedger;
     return this.#read('getEvents', params, (r) => {
       const o = obj(r, 'getEvents');
       if (!Array.isArray(o.events ?? [])) throw rpcFailure('getEvents', 'malformed', 'events is not an array');

@@ -27,6 +27,15 @@ export function ledgerOfEventId(id: string): number | null {
   return m === null ? null : Number(BigInt(m[1] as string) >> 32n);
 }
 
+/**
+ * The transaction of an event id (its ledger and application order, the operation index dropped): the
+ * events of one transaction share it and follow each other in id order. Null when it is not an id.
+ */
+export function transactionOfEventId(id: string): bigint | null {
+  const m = /^(\d{1,19})-\d{1,10}$/.exec(id);
+  return m === null ? null : BigInt(m[1] as string) >> 12n;
+}
+
 /** The cursor just after every event of `ledger`: polling from it starts with the next ledger. */
 export function endOfLedgerCursor(ledger: number): string {
   return eventId(ledger, 0xfffff, 0xfff, 0xffffffff);

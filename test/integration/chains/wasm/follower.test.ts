@@ -52,18 +52,19 @@ async function watch(trader: Keypair, pairs: readonly PairBinding[], from: Event
 const ascending = (keys: readonly string[]) => keys.every((k, i) => i === 0 || (keys[i - 1] as string) < k);
 
 describe('following the wallet', () => {
-  it('delivers its order book events and token transfers in chain order, confirmed, and nothing of other clients', async () => {
+  it('delivers its order book events and token transfers in chain order, confirmed, and of other clients only the trade that filled ours', async () => {
     const trader = wallet(h);
     const w = await watch(trader, [h.pair], null);
     const mine = adapterFor(h, trader);
     const other = adapterFor(h, wallet(h));
     const placed = await accepted(await mine.adapter.submit(placeCommand(h, 'sell', '2', '12.34')));
-    await accepted(await other.adapter.submit(placeCommand(h, 'buy', '1', '12.34')));
+    const hit = await accepted(await other.adapter.submit(placeCommand(h, 'buy', '1', '12.34')));
     await w.timer.tick();
     const events = w.events();
     expect(w.notices.filter((n) => n.kind === 'events').every((n) => n.kind === 'events' && n.confirmed)).toBe(true);
     expect(ascending(events.map((e) => e.key))).toBe(true);
-    const book = events.filter((e) => e.type !== 'Transfer');
+    expect(events.filter((e) => e.type !== 'Transfer' && e.client !== trader.publicKey()).map((e) => [e.type, e.txHash])).toEqual([['Trade', hit.txHash]]);
+    const book = events.filter((e) => e.type !== 'Transfer' && e.client === trader.publicKey());
     expect(book.map((e) => e.type)).toEqual(['OrderReceived', 'OrderResting']);
     expect(book.every((e) => 'client' in e && e.client === trader.publicKey() && e.orderId === placed.orderId)).toBe(true);
     // The base locked at placement left the wallet; the quote of the fill came in.
@@ -113,6 +114,114 @@ describe('following the wallet', () => {
     await w.timer.tick();
     expect(w.notices.filter((n) => n.kind === 'events')).toEqual([{ kind: 'events', events: [], confirmed: true, cursor: expect.objectContaining({ height: BigInt(h.emu.latest.seq) }) }]);
     await w.stop();
+  });
+});
+
+/** A transport that records the one-ledger getEvents queries (with an end ledger) the follower makes for trade events. */
+function tradeQueries(): { transport: RpcTransport; ledgers: number[] } {
+  const base = httpTransport(h.rpc.url, { timeoutMs: 5000 });
+  const ledgers: number[] = [];
+  const transport: RpcTransport = (method, params) => {
+    const p = params as { startLedger?: number; endLedger?: number };
+    if (method === 'getEvents' && p.endLedger !== undefined) ledgers.push(p.startLedger ?? 0);
+    return base(method, params);
+  };
+  return { transport, ledgers };
+}
+
+/** The taker's own trade event, from the outcome of its placement (the same event id the follower must use). */
+function takerTrade(o: Awaited<ReturnType<typeof accepted>>): ChainEvent {
+  const t = o.events.find((e) => e.type === 'Trade');
+  if (t === undefined) throw new Error('the incoming order did not trade');
+  return t;
+}
+
+/** A book of its own (earlier tests leave orders on the shared one), the bot's wallet and another client's. */
+function fill(name: string): { pair: PairBinding; trader: Keypair; taker: Keypair } {
+  const b = freshBook(h, name);
+  return { pair: b.pair, trader: wallet(h, {}, b.d), taker: wallet(h, {}, b.d) };
+}
+
+const tradeTxs = (x: Watch) => x.events().flatMap((e) => (e.type === 'Trade' ? [e.txHash] : []));
+
+const tradeFields = (e: ChainEvent) => (e.type === 'Trade' ? { key: e.key, txHash: e.txHash, client: e.client, orderId: e.orderId, side: e.side, quantity: e.quantity, price: e.price, pairId: e.pairId } : e);
+
+describe("another client's trade that filled our resting order", () => {
+  it('arrives in the notice of our transfers of its transaction, keyed by its event id, for one query of that ledger', async () => {
+    const { pair, trader, taker: other } = fill('trade-notice');
+    const q = tradeQueries();
+    const w = await watch(trader, [pair], null, { transport: q.transport });
+    const mine = adapterFor(h, trader);
+    const taker = adapterFor(h, other);
+    await accepted(await mine.adapter.submit(placeCommand(h, 'sell', '1', '12.50', { pair })));
+    const hit = await accepted(await taker.adapter.submit(placeCommand(h, 'buy', '0.5', '12.60', { pair })));
+    await w.timer.tick();
+    const expected = takerTrade(hit);
+    // Executed at our resting price, the price attribution needs.
+    expect(expected).toMatchObject({ side: 'buy', price: 125_000n });
+    const notice = w.notices.find((n) => n.kind === 'events' && n.events.some((e) => e.type === 'Trade'));
+    const ofHit = notice?.kind === 'events' ? notice.events.filter((e) => e.txHash === hit.txHash) : [];
+    expect(ofHit.filter((e) => e.type === 'Trade').map(tradeFields)).toEqual([tradeFields(expected)]);
+    expect(ofHit.filter((e) => e.type === 'Transfer')).toEqual([expect.objectContaining({ token: 'quote', from: pair.orderBook, to: trader.publicKey() })]);
+    expect(ascending(ofHit.map((e) => e.key))).toBe(true);
+    // Our placement's lock transfer asks nothing: its transaction's trade event, if any, would be ours.
+    expect(q.ledgers).toEqual([Number(hit.height)]);
+    await Promise.all([w.stop(), mine.adapter.close(), taker.adapter.close()]);
+  });
+
+  it('skips and counts malformed events in the trade query reply, and delivers the trade all the same', async () => {
+    const { pair, trader, taker: other } = fill('trade-malformed');
+    const q = tradeQueries();
+    const spoiling: RpcTransport = async (method, params) => {
+      const reply = await q.transport(method, params);
+      const events = (reply as { events?: Array<Record<string, unknown>> }).events;
+      const good = events?.[0];
+      if ((params as { endLedger?: number } | null)?.endLedger === undefined || events === undefined || good === undefined) return reply;
+      const [toid, index] = String(good.id).split('-');
+      events.push({ ...good, id: `${toid}-${String(Number(index) + 500).padStart(10, '0')}`, value: 'AAAA////' }, { ...good, id: undefined });
+      return reply;
+    };
+    const w = await watch(trader, [pair], null, { transport: spoiling });
+    const mine = adapterFor(h, trader);
+    const taker = adapterFor(h, other);
+    await accepted(await mine.adapter.submit(placeCommand(h, 'sell', '1', '12.50', { pair })));
+    const hit = await accepted(await taker.adapter.submit(placeCommand(h, 'buy', '0.5', '12.50', { pair })));
+    await w.timer.tick();
+    expect(w.events().filter((e) => e.type === 'Trade').map(tradeFields)).toEqual([tradeFields(takerTrade(hit))]);
+    expect(await metricValue(w.built.metrics, 'dltmm_wasm_malformed_total', { source: 'follower' })).toBe(2);
+    await Promise.all([w.stop(), mine.adapter.close(), taker.adapter.close()]);
+  });
+
+  it('is delivered once across a resume from a delivered cursor', async () => {
+    const { pair, trader, taker: other } = fill('trade-resume');
+    const mine = adapterFor(h, trader);
+    const taker = adapterFor(h, other);
+    const first = await watch(trader, [pair], null);
+    await accepted(await mine.adapter.submit(placeCommand(h, 'sell', '1', '12.50', { pair })));
+    const a = await accepted(await taker.adapter.submit(placeCommand(h, 'buy', '0.5', '12.50', { pair })));
+    await first.timer.tick();
+    const cursor = first.lastCursor();
+    await first.stop();
+    const b = await accepted(await taker.adapter.submit(placeCommand(h, 'buy', '0.5', '12.50', { pair })));
+    const second = await watch(trader, [pair], cursor);
+    await second.timer.tick();
+    expect(tradeTxs(first)).toEqual([a.txHash]);
+    expect(tradeTxs(second)).toEqual([b.txHash]);
+    await Promise.all([second.stop(), mine.adapter.close(), taker.adapter.close()]);
+  });
+
+  it('stays with its transfers when a page limit cuts the window inside their transaction', async () => {
+    const { pair, trader, taker: other } = fill('trade-page-cut');
+    // Our placement's three events and the fill's transfer fill the page; the fill's trade comes after it.
+    const w = await watch(trader, [pair], null, { follower: { pageLimit: 4, maxPagesPerRound: 1 } });
+    const mine = adapterFor(h, trader);
+    const taker = adapterFor(h, other);
+    await accepted(await mine.adapter.submit(placeCommand(h, 'sell', '1', '12.50', { pair })));
+    const hit = await accepted(await taker.adapter.submit(placeCommand(h, 'buy', '0.5', '12.50', { pair })));
+    for (let i = 0; i < 3; i++) await w.timer.tick();
+    const notices = w.notices.flatMap((n) => (n.kind === 'events' && n.events.some((e) => e.txHash === hit.txHash) ? [n.events.filter((e) => e.txHash === hit.txHash)] : []));
+    expect(notices.map((events) => events.map((e) => e.type).toSorted())).toEqual([['Trade', 'Transfer']]);
+    await Promise.all([w.stop(), mine.adapter.close(), taker.adapter.close()]);
   });
 });
 

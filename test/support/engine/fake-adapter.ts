@@ -37,7 +37,7 @@ export interface FakeAdapterOptions {
   readonly journal?: TxJournal;
   /** Blocks a block waits before its events are confirmed; default 0. */
   readonly confirmations?: number;
-  /** Deliver other clients' trade events of transactions that moved our tokens; default true. */
+  /** Deliver other clients' trade events of transactions that moved our tokens, as the real followers do; default true (false: the blind case). */
   readonly foreignTrades?: boolean;
   /** Blocks after which a dropped transaction counts as expired; default 3. */
   readonly expiryBlocks?: number;

@@ -4,9 +4,9 @@ import { harness, start, TAKER, WALLET, withClock, type Harness } from '../../..
 
 const PAIR = 'tp-evm-bond-eure';
 
-/** Our sell of `qty` at 100.0; the follower delivers no trade events of other clients (as the real ones). */
-async function restingSell(qty: string): Promise<{ h: Harness; cid: bigint }> {
-  const h = await harness({ adapter: { foreignTrades: false } });
+/** Our sell of `qty` at 100.0; `foreignTrades: false` is a follower without other clients' trade events (the blind case). */
+async function restingSell(qty: string, foreignTrades = false): Promise<{ h: Harness; cid: bigint }> {
+  const h = await harness({ adapter: { foreignTrades } });
   await start(h);
   const p = await h.engine.manager.place({ pairId: PAIR, side: 'sell', quantity: new Decimal(qty), price: new Decimal('100') });
   await h.block();
@@ -59,5 +59,18 @@ describe('maker fills the movements cannot decide', () => {
     for (let i = 0; i < 2; i++) await h.block();
     expect(h.store.orders.get(WALLET, cid)).toMatchObject({ status: 'cancelled', filled: 110_000n });
     expect((await start(h)).pausedPairs).toEqual([]);
+  });
+});
+
+describe('the same fill with the incoming order trade event the followers deliver', () => {
+  it('is attributed at once at its execution price: nothing parked, the pair not paused', async () => {
+    const { h, cid } = await restingSell('12', true);
+    h.venue.place(TAKER, PAIR, 'buy', 110_000n, 1_000_000n);
+    await h.block();
+    expect(h.store.alerts.pausing('evm', WALLET, PAIR)).toEqual([]);
+    expect(h.store.orders.get(WALLET, cid)).toMatchObject({ status: 'partiallyFilled', filled: 110_000n });
+    expect(h.store.orders.fills({ wallet: WALLET })).toMatchObject([{ role: 'maker', quantity: 110_000n, price: 1_000_000n }]);
+    expect(h.adapter.sent).toHaveLength(1);
+    expect(await h.engine.inventory.compare()).toMatchObject({ comparable: true, mismatched: [] });
   });
 });

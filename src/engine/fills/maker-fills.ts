@@ -36,6 +36,12 @@ export interface MakerInput {
   readonly quoteIn: bigint;
   /** Execution price from the incoming order's trade event, when seen. */
   readonly tradePrice: bigint | null;
+  /**
+   * The incoming order's id, from its trade event. Order ids follow the order in which the book received
+   * orders, so a resting order with a higher id arrived after the incoming order had matched and cannot have
+   * been filled by it (our order sent in the same block, say).
+   */
+  readonly incomingOrderId?: bigint | null;
   /** Every order size is a multiple of this (raw internal): the gcd of minimum size and size increment. */
   readonly sizeStep: bigint;
   /** The venue's tick grid: every execution price is a limit or an earlier execution price, so it is on tick. */
@@ -188,7 +194,8 @@ function possibleTotals(sorted: readonly MakerCandidate[], step: bigint): bigint
 }
 
 export function attributeMakerFills(input: MakerInput): MakerResult {
-  const sorted = input.candidates.filter((c) => c.remaining > 0n).toSorted(byPriority(input.side));
+  const incoming = input.incomingOrderId ?? null;
+  const sorted = input.candidates.filter((c) => c.remaining > 0n && (incoming === null || c.orderId < incoming)).toSorted(byPriority(input.side));
   if (sorted.length === 0) return { kind: 'unexplained', reason: `no resting ${input.side} order of ours could have been filled` };
   let totals: bigint[];
   if (input.side === 'buy' || !input.prefunded) {

@@ -244,6 +244,7 @@ export class TxApplier {
             baseIn: residual.baseIn,
             quoteIn: residual.quoteIn,
             tradePrice: trade?.price ?? null,
+            incomingOrderId: trade?.orderId ?? null,
             sizeStep: pair.sizeStep,
             onTick: pair.onTick,
             ...(pair.priceBounds === undefined ? {} : { priceBounds: pair.priceBounds }),
@@ -257,8 +258,10 @@ export class TxApplier {
         txHash,
         residual,
         side,
+        tradePrice: trade?.price ?? null,
+        trade: trade === undefined ? null : { key: trade.key, orderId: trade.orderId, side: trade.side, quantity: trade.quantity, price: trade.price },
         ...(result.kind === 'ambiguous' ? { options: result.options } : { reason: result.reason }),
-        candidates: candidates.map((c) => ({ clientOrderId: c.clientOrderId, orderId: c.orderId, price: c.price, remaining: c.remaining })),
+        candidates: candidates.map((c) => ({ clientOrderId: c.clientOrderId, orderId: c.orderId, price: c.price, remaining: c.remaining, lockRateBps: c.lockRateBps })),
       });
       return;
     }

@@ -165,3 +165,19 @@ describe('property: attribution is the venue’s own split, or an honest ambigui
     );
   });
 });
+
+describe('orders that reached the book after the incoming order', () => {
+  // Seen on the sandbox: our better-priced buy (id 59) was sent in the block of the incoming sell (id 54) but
+  // landed after it, so the sell filled our older buy at its limit and the wallet received base and no quote.
+  const candidates = [c(59n, P(99.95), Q(2)), c(36n, P(99.9), Q(2))];
+  const observed = { side: 'buy' as const, candidates, scales: RULES.scales, prefunded: true, baseIn: 100_000_000n, quoteIn: 0n, tradePrice: P(99.9), sizeStep: STEP, onTick };
+
+  it('are not candidates once the incoming order id is known', () => {
+    const r = attributeMakerFills({ ...observed, incomingOrderId: 54n });
+    expect(r).toMatchObject({ kind: 'attributed', price: P(99.9) });
+    expect(r.kind === 'attributed' ? filledById(r.fills) : null).toEqual(new Map([[36n, Q(2)]]));
+  });
+  it('without the id the same movement has no explanation (the price-time prefix starts at the later order)', () => {
+    expect(attributeMakerFills(observed).kind).toBe('unexplained');
+  });
+});

@@ -12,7 +12,7 @@ import { diffQuotes } from './diff.ts';
 import { avellanedaStoikovModel, ladderModel, type Model, type ModelInput, type ModelOutput, type StrategyState } from './models.ts';
 import { referencePrice } from './reference-price.ts';
 import { show } from './show.ts';
-import type { DesiredQuote, Inventory, MarketView, QuoteContext, StrategyResult } from './types.ts';
+import type { DesiredQuote, Inventory, MarketView, QuoteContext, QuoteReason, StrategyResult } from './types.ts';
 
 export type { StrategyState } from './models.ts';
 
@@ -23,6 +23,9 @@ export const MODELS: { readonly [K in Kind]: Model<Extract<StrategyConfig, { kin
   ladder: ladderModel,
   'avellaneda-stoikov': avellanedaStoikovModel,
 };
+
+/** The engine's risk gate: may only remove or shrink quotes (what it returns must still pass the venue rules). */
+export type QuoteGate = (quotes: readonly DesiredQuote[]) => { readonly quotes: readonly DesiredQuote[]; readonly reasons: readonly QuoteReason[] };
 
 export interface ComputeOutput {
   readonly result: StrategyResult;
@@ -45,6 +48,7 @@ export function computeQuotes(
   rules: PairRules,
   context: QuoteContext,
   state: StrategyState,
+  gate?: QuoteGate,
 ): ComputeOutput {
   // The market view carries the current static reference price; the pair record may be a day old.
   const pairRules: PairRules = market.staticReferencePrice === null ? rules : { ...rules, staticReferencePrice: market.staticReferencePrice };
@@ -84,13 +88,14 @@ export function computeQuotes(
     minSpreadBps: config.minSpreadBps,
     funds,
   });
-  const diff = diffQuotes(conformed.quotes, context.liveOrders, diffOptions);
+  const gated = gate === undefined ? { quotes: conformed.quotes, reasons: [] } : gate(conformed.quotes);
+  const diff = diffQuotes(gated.quotes, context.liveOrders, diffOptions);
   const sent = new Set<DesiredQuote>(diff.actions.flatMap((a) => (a.type === 'cancel' ? [] : [a.quote])));
   return {
     result: {
-      quotes: conformed.quotes.filter((q) => sent.has(q)),
+      quotes: gated.quotes.filter((q) => sent.has(q)),
       actions: diff.actions,
-      reasons: [...model.reasons, ...conformed.reasons, ...diff.reasons],
+      reasons: [...model.reasons, ...conformed.reasons, ...gated.reasons, ...diff.reasons],
       reference,
       diagnostics: { reference: show(reference.price), referenceSource: reference.source, ...model.diagnostics },
     },

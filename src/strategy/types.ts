@@ -106,7 +106,9 @@ export type QuoteRule =
   | 'max-matches'
   | 'funds'
   | 'venue-rule'
-  | 'kept-order-replaced';
+  | 'kept-order-replaced'
+  /** Removed by the engine's risk gate (position, notional, order count, order value limits). */
+  | 'risk';
 
 export interface QuoteReason {
   readonly side: Side | null;

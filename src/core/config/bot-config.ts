@@ -6,6 +6,22 @@ import { z } from 'zod';
 import { BLOCKCHAIN_VALUES } from '../pair.ts';
 import { bps, durationMs, humanDecimal, secretRef } from './common.ts';
 
+/** Risk limits: the top-level `risk` section holds the defaults, a pair's `risk` overrides them key by key. */
+export const riskLimitsSchema = z.strictObject({
+  maxInventory: humanDecimal.optional().describe('Largest base position (absolute) the quotes may build'),
+  maxNotional: humanDecimal.optional().describe('Largest position value at the mark, quote units'),
+  maxOpenOrders: z.number().int().min(0).optional().describe('Most live orders at once on the pair'),
+  maxOrderValue: humanDecimal.optional().describe('Largest single order value, quote units'),
+  dailyLossLimit: humanDecimal.optional().describe('Loss since the start of the trading day that trips the kill switch, quote units'),
+  maxDrawdown: humanDecimal.optional().describe('Fall from the highest PnL that trips the kill switch, quote units'),
+  staleMarketDataMs: durationMs.optional().describe('Quotes are pulled when market data is older than this (default 15000)'),
+  maxConsecutiveFailures: z.number().int().min(1).optional().describe('Failed transactions in a row before the pair stops (default 5)'),
+  failureBackoffMs: durationMs.optional().describe('First back-off after a failed transaction, doubling (default 2000)'),
+  failureBackoffMaxMs: durationMs.optional().describe('Longest back-off (default 60000)'),
+  nativeAlert: humanDecimal.optional().describe('Native fee balance below which an alert is logged'),
+  nativeStop: humanDecimal.optional().describe('Native fee balance below which the wallet stops trading'),
+});
+
 const tickOverride = z.union([
   z.strictObject({ fixed: humanDecimal.describe('Every price is a multiple of this tick') }),
   z.strictObject({
@@ -31,6 +47,8 @@ export const pairConfigSchema = z.strictObject({
     .tuple([z.number().int().min(0).max(4294967295), z.number().int().min(0).max(4294967295)])
     .default([0, 0])
     .describe('The two 32-bit reporting values the venue uses to attribute orders'),
+  refreshCost: humanDecimal.default('0').describe('Chain cost of re-placing a level (its bid and ask), quote units; widens the fee-aware minimum spread'),
+  risk: riskLimitsSchema.optional().describe('Overrides of the risk defaults for this pair'),
 });
 
 export const walletConfigSchema = z.strictObject({
@@ -49,6 +67,9 @@ export const botConfigSchema = z.strictObject({
     .strictObject({
       embedded: z.boolean().default(false).describe('Start the local sandbox in-process and take every address and credential from it'),
       manifest: z.string().optional().describe('Use a running sandbox described by this manifest file'),
+      strategy: z.string().default('../strategies/ladder.yaml').describe('Strategy of every sandbox pair when `pairs` is empty'),
+      portBase: z.number().int().min(1024).max(65000).optional().describe('Embedded sandbox: API on this port, chain A +1, chain B +2 (default: free ports)'),
+      flow: z.boolean().default(true).describe('Embedded sandbox: run the simulated market'),
     })
     .optional(),
   venue: z
@@ -93,6 +114,17 @@ export const botConfigSchema = z.strictObject({
       holidays: z.array(z.iso.date()).default([]),
     })
     .default({ enabled: true, holidays: [] }),
+  risk: riskLimitsSchema.default({}).describe('Risk limit defaults of every pair'),
+  engine: z
+    .strictObject({
+      tickMs: durationMs.default(5_000).describe('Recompute every pair at least this often (time-based parameters, back-off ends)'),
+      phasePollMs: durationMs.default(5_000).describe('Read each order book phase this often'),
+      balanceMaxAgeMs: durationMs.default(10_000).describe('Read balances again after this long even without activity'),
+      inventoryCheckMs: durationMs.default(60_000).describe('Compare derived inventory with on-chain balances this often'),
+      shutdownTimeoutMs: durationMs.default(60_000).describe('SIGTERM: how long to wait for the cancellations to be final'),
+      crossIdTag: z.number().int().min(1).max(255).default(0xd1).describe('High byte of our client order ids (cross identifiers); tells our orders from others'),
+    })
+    .default({ tickMs: 5_000, phasePollMs: 5_000, balanceMaxAgeMs: 10_000, inventoryCheckMs: 60_000, shutdownTimeoutMs: 60_000, crossIdTag: 0xd1 }),
   store: z.strictObject({ path: z.string().min(1).default('state/dlt-mm.sqlite') }).default({ path: 'state/dlt-mm.sqlite' }),
   telemetry: z
     .strictObject({

@@ -1,0 +1,243 @@
+/**
+ * The running bot: one order engine per wallet, one strategy loop per pair, the market-data feed, the venue
+ * status pollers and the risk monitor, wired so that every change reaches the loop of its pair. Start-up
+ * reconciles every wallet before the first quote; the kill switch cancels everything and holds; shutdown
+ * stops quoting, cancels every order, waits for the cancellations to be final within a deadline and closes.
+ */
+import type { ChainAdapter, PairBinding } from '../../chains/types.ts';
+import type { CalendarConfig } from '../../core/calendar.ts';
+import { Decimal } from '../../core/decimal.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { Metrics } from '../../telemetry/metrics.ts';
+import type { MarketDataFeed } from '../../venue/market-data/feed.ts';
+import type { RiskLimits } from '../risk/limits.ts';
+import { RiskMonitor } from '../risk/monitor.ts';
+import type { WalletEngine } from '../wallet-engine.ts';
+import { loopMetrics, type LoopMetrics } from './loop-metrics.ts';
+import { PairLoop, type StrategyHandle } from './pair-loop.ts';
+import { PnlTracker } from './pnl-tracker.ts';
+import { VenueStatus, type TradeInfoSource } from './venue-status.ts';
+
+export interface BotWallet {
+  readonly id: string;
+  readonly engine: WalletEngine;
+  /** The adapter the engine uses (observed, so that activity reaches the loops). */
+  readonly adapter: ChainAdapter;
+  readonly marketMaker: boolean;
+  /** Decimal places of the native fee token (18 on chain A, 7 on chain B). */
+  readonly nativeDecimals: number;
+}
+
+export interface BotPair {
+  readonly binding: PairBinding;
+  readonly walletId: string;
+  readonly strategy: () => StrategyHandle;
+  readonly limits: () => RiskLimits;
+  readonly refreshCost: Decimal;
+}
+
+export interface BotTimings {
+  readonly tickMs: number;
+  readonly tradeInfoPollMs: number;
+  readonly phasePollMs: number;
+  readonly balanceMaxAgeMs: number;
+  readonly inventoryCheckMs: number;
+}
+
+export interface BotOptions {
+  readonly wallets: readonly BotWallet[];
+  readonly pairs: readonly BotPair[];
+  readonly feed: MarketDataFeed;
+  readonly rest: TradeInfoSource;
+  readonly calendar: { readonly enabled: boolean; readonly config: CalendarConfig };
+  readonly timings: BotTimings;
+  readonly now: () => number;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** Called for every pair loop's reload of its inputs; returns the problems of strategies kept unchanged. */
+  readonly reloadStrategies: () => string[];
+}
+
+export type BotPhase = 'starting' | 'trading' | 'killed' | 'stopping' | 'stopped';
+
+export class Bot {
+  readonly #o: BotOptions;
+  readonly risk = new RiskMonitor();
+  readonly loops = new Map<string, PairLoop>();
+  readonly statuses = new Map<string, VenueStatus>();
+  readonly pnl = new Map<string, PnlTracker>();
+  readonly metrics: LoopMetrics;
+  readonly #timers: Array<ReturnType<typeof setInterval>> = [];
+  #phase: BotPhase = 'starting';
+  #readyDetail = 'reconciling';
+
+  constructor(options: BotOptions) {
+    this.#o = options;
+    this.metrics = loopMetrics(options.metrics);
+  }
+
+  get phase(): BotPhase {
+    return this.#phase;
+  }
+
+  readiness(): { ready: boolean; detail: string } {
+    return { ready: this.#phase === 'trading', detail: this.#phase === 'trading' ? 'trading' : `${this.#phase}: ${this.#readyDetail}` };
+  }
+
+  #wallet(id: string): BotWallet {
+    const w = this.#o.wallets.find((x) => x.id === id);
+    if (w === undefined) throw new Error(`bot: unknown wallet ${id}`);
+    return w;
+  }
+
+  /** Reconciles every wallet, then starts the loops. Trading starts only if every reconciliation succeeded. */
+  async start(): Promise<void> {
+    const o = this.#o;
+    for (const w of o.wallets) {
+      const report = await w.engine.start();
+      o.logger.info({ wallet: w.engine.ctx.wallet, chain: w.engine.ctx.chain, report }, 'wallet reconciled');
+    }
+    const now = o.now();
+    const quotePairs = new Map<string, number>();
+    for (const p of o.pairs) {
+      const key = `${p.walletId}:${p.binding.quoteToken}`;
+      quotePairs.set(key, (quotePairs.get(key) ?? 0) + 1);
+    }
+    for (const p of o.pairs) {
+      const w = this.#wallet(p.walletId);
+      const runtime = w.engine.ctx.pairs.get(p.binding.pairId);
+      if (runtime === undefined) throw new Error(`bot: pair ${p.binding.pairId} is not traded by wallet ${p.walletId}`);
+      const id = p.binding.pairId;
+      this.risk.addPair(id, w.engine.ctx.wallet, p.limits(), now);
+      const pnl = new PnlTracker(w.engine.ctx.store, w.engine.ctx.wallet, id, p.binding.rules.scales, this.metrics);
+      const status = new VenueStatus(p.binding, o.rest, w.adapter, o.logger, () => this.loops.get(id)?.trigger());
+      const loop = new PairLoop({
+        runtime,
+        engine: w.engine,
+        adapter: w.adapter,
+        feed: o.feed,
+        status,
+        risk: this.risk,
+        pnl,
+        strategy: p.strategy,
+        limits: p.limits,
+        calendar: o.calendar,
+        quoteShare: new Decimal(1).div(quotePairs.get(`${p.walletId}:${p.binding.quoteToken}`) ?? 1),
+        refreshCost: p.refreshCost,
+        marketMaker: w.marketMaker,
+        nativeDecimals: w.nativeDecimals,
+        balanceMaxAgeMs: o.timings.balanceMaxAgeMs,
+        now: o.now,
+        logger: o.logger.child({ pair: id, symbol: p.binding.symbol }),
+        metrics: this.metrics,
+      });
+      this.loops.set(id, loop);
+      this.statuses.set(id, status);
+      this.pnl.set(id, pnl);
+      await Promise.all([status.refreshTradeInfo(now), status.refreshPhase()]);
+    }
+    this.risk.onEvent((e) => {
+      if (e.type === 'killed') void this.#kill(`${e.pairId}: ${e.reason}`);
+      else if (e.type === 'stopped') {
+        o.logger.error({ pair: e.pairId, reason: e.reason }, 'pair stopped; an operator must restart the bot');
+        const loop = this.loops.get(e.pairId);
+        const wallet = o.pairs.find((p) => p.binding.pairId === e.pairId)?.walletId;
+        if (loop !== undefined && wallet !== undefined) void this.#wallet(wallet).engine.manager.cancelAll({ pairId: e.pairId }).catch(() => undefined);
+      } else o.logger.warn({ wallet: e.wallet, balance: e.balance.toFixed(), level: e.level }, 'native fee balance low');
+    });
+    const symbolToPair = new Map(o.pairs.map((p) => [p.binding.symbol, p.binding.pairId]));
+    o.feed.on('book', (book) => {
+      const pairId = symbolToPair.get(book.symbol);
+      if (pairId === undefined) return;
+      this.risk.marketData(pairId, book.receivedAt);
+      this.loops.get(pairId)?.trigger(book.receivedAt);
+    });
+    o.feed.on('stale', (e) => this.loops.get(symbolToPair.get(e.symbol) ?? '')?.trigger());
+    o.feed.on('fresh', (symbol) => this.loops.get(symbolToPair.get(symbol) ?? '')?.trigger());
+    for (const p of o.pairs) o.feed.add({ symbol: p.binding.symbol, pairId: p.binding.pairId });
+    const t = o.timings;
+    this.#every(t.tickMs, () => this.triggerAll());
+    this.#every(t.tradeInfoPollMs, () => {
+      for (const s of this.statuses.values()) void s.refreshTradeInfo(o.now());
+    });
+    this.#every(t.phasePollMs, () => {
+      for (const s of this.statuses.values()) void s.refreshPhase();
+    });
+    this.#every(t.inventoryCheckMs, () => {
+      for (const w of o.wallets) void w.engine.inventory.verify().catch((e: unknown) => o.logger.warn({ err: e }, 'inventory check failed'));
+    });
+    this.#phase = 'trading';
+    this.#readyDetail = '';
+    this.triggerAll();
+  }
+
+  /** The order engine saw activity on these pairs (fills, transfers, outcomes). */
+  activity(pairIds: readonly string[]): void {
+    for (const id of pairIds) {
+      const loop = this.loops.get(id);
+      loop?.balancesChanged();
+      loop?.trigger();
+    }
+  }
+
+  triggerAll(): void {
+    if (this.#phase !== 'trading') return;
+    for (const loop of this.loops.values()) loop.trigger();
+  }
+
+  /** SIGHUP: strategy files read again (a broken file keeps its last good version). */
+  reload(): string[] {
+    const problems = this.#o.reloadStrategies();
+    for (const p of problems) this.#o.logger.error({ problem: p }, 'strategy file kept at its previous version');
+    this.#o.logger.info({ kept: problems.length }, 'parameters reloaded');
+    this.triggerAll();
+    return problems;
+  }
+
+  #every(ms: number, fn: () => void): void {
+    if (ms <= 0) return;
+    const t = setInterval(fn, ms);
+    t.unref();
+    this.#timers.push(t);
+  }
+
+  async #stopLoops(): Promise<void> {
+    for (const t of this.#timers.splice(0)) clearInterval(t);
+    await Promise.all([...this.loops.values()].map((l) => l.stop()));
+  }
+
+  async #kill(reason: string): Promise<void> {
+    if (this.#phase !== 'trading') return;
+    this.#phase = 'killed';
+    this.#readyDetail = reason;
+    this.metrics.killSwitch.set(1);
+    this.#o.logger.fatal({ reason }, 'kill switch tripped: cancelling every order; the bot stays stopped until an operator restarts it');
+    await this.#stopLoops();
+    await this.#cancelEverything(120_000);
+  }
+
+  async #cancelEverything(timeoutMs: number): Promise<boolean> {
+    const reports = await Promise.all(
+      this.#o.wallets.map((w) =>
+        w.engine.manager.cancelAll({ timeoutMs }).catch((e: unknown) => {
+          this.#o.logger.error({ err: e, wallet: w.id }, 'cancel-all failed');
+          return null;
+        }),
+      ),
+    );
+    const open = reports.reduce((n, r) => n + (r === null ? 1 : r.open.length), 0);
+    this.#o.logger.info({ stillOpen: open }, open === 0 ? 'every order cancelled' : 'some orders are still open');
+    return open === 0;
+  }
+
+  /** Graceful stop: no new quotes, cancel everything, wait for finality within the deadline. */
+  async shutdown(deadlineMs: number): Promise<boolean> {
+    const wasKilled = this.#phase === 'killed';
+    this.#phase = 'stopping';
+    await this.#stopLoops();
+    const clean = wasKilled ? true : await this.#cancelEverything(deadlineMs);
+    for (const w of this.#o.wallets) await w.engine.stop();
+    this.#phase = 'stopped';
+    return clean;
+  }
+}

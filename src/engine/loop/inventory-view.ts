@@ -1,0 +1,48 @@
+/**
+ * The inventory a quote model sees for one pair, in human units: the wallet's free balances (on-chain) and
+ * what our live orders of this pair lock. A quote token shared by several pairs of one wallet is split
+ * between them in equal shares, so that the pairs together never quote more than the wallet holds.
+ */
+import type { Balances, PairBinding } from '../../chains/types.ts';
+import { Decimal } from '../../core/decimal.ts';
+import { remainingOf } from '../../core/order-state.ts';
+import { baseFromNative, quoteFromNative } from '../../core/units.ts';
+import type { StoredOrder } from '../../store/order-store.ts';
+import type { Inventory, LiveOrder } from '../../strategy/types.ts';
+import { lockOf } from '../fills/amounts.ts';
+import { makerRateOf, type PairRuntime } from '../pair-runtime.ts';
+import { priceFromRaw, quantityFromRaw } from '../../core/units.ts';
+
+/** Statuses whose tokens the book holds. */
+const HOLDING = new Set(['resting', 'partiallyFilled', 'cancelRequested']);
+/** Statuses the strategy treats as our quotes (a cancellation under way is already gone for it). */
+const QUOTING = new Set(['submitting', 'unknown', 'received', 'resting', 'partiallyFilled']);
+
+export function pairInventory(runtime: PairRuntime, marketMaker: boolean, balances: Balances, live: readonly StoredOrder[], quoteShare: Decimal): Inventory {
+  const s = runtime.binding.rules.scales;
+  let lockedBase = 0n;
+  let lockedQuote = 0n;
+  for (const o of live) {
+    if (!HOLDING.has(o.status)) continue;
+    const lock = lockOf(
+      { side: o.side, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(runtime, marketMaker) },
+      s,
+      o.prefunded ?? runtime.prefunded,
+    );
+    lockedBase += lock.base;
+    lockedQuote += lock.quote;
+  }
+  return {
+    base: { free: baseFromNative(balances.base, s), locked: baseFromNative(lockedBase, s) },
+    quote: { free: quoteFromNative(balances.quote, s).mul(quoteShare), locked: quoteFromNative(lockedQuote, s) },
+  };
+}
+
+/** Our orders as the strategy sees them: what remains, at its price, keyed by client order id. */
+export function liveQuotes(binding: PairBinding, live: readonly StoredOrder[]): LiveOrder[] {
+  const s = binding.rules.scales;
+  return live
+    .filter((o) => QUOTING.has(o.status) && remainingOf(o) > 0n)
+    .map((o) => ({ id: o.clientOrderId.toString(), side: o.side, price: priceFromRaw(o.price, s), quantity: quantityFromRaw(remainingOf(o), s) }));
+}
+

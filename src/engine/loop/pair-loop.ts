@@ -1,0 +1,343 @@
+/**
+ * The strategy loop of one pair. A trigger (book message, trade info, fill, outcome, status or phase change,
+ * parameter reload, timer) schedules a recomputation; triggers arriving while one runs coalesce into one more
+ * run, so work never queues behind stale decisions. A recomputation reads the market, our orders and the
+ * inventory, asks the strategy for the actions (venue rules and the risk gate applied), and hands them to
+ * the wallet's order manager in order, waiting only until each has left the process.
+ */
+import type { Balances, ChainAdapter } from '../../chains/types.ts';
+import { isMarketOpen, toVenueLocal, type CalendarConfig } from '../../core/calendar.ts';
+import type { StrategyConfig } from '../../core/config/strategy-config.ts';
+import { Decimal } from '../../core/decimal.ts';
+import { DltError } from '../../core/errors.ts';
+import { priceToRaw } from '../../core/units.ts';
+import { computeQuotes, type StrategyState } from '../../strategy/registry.ts';
+import type { DesiredQuote, MarketView, QuoteAction } from '../../strategy/types.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { MarketBook } from '../../venue/market-data/book.ts';
+import type { PairRuntime } from '../pair-runtime.ts';
+import type { RiskLimits } from '../risk/limits.ts';
+import type { RiskMonitor } from '../risk/monitor.ts';
+import { gateQuotes } from '../risk/quote-gate.ts';
+import type { WalletEngine } from '../wallet-engine.ts';
+import { liveQuotes, pairInventory } from './inventory-view.ts';
+import type { LoopMetrics } from './loop-metrics.ts';
+import type { PnlTracker } from './pnl-tracker.ts';
+import type { VenueStatus } from './venue-status.ts';
+
+/** Statuses in which an order of ours is or may be on the book (a cancellation is final only when settled). */
+const ON_BOOK = new Set(['submitting', 'unknown', 'received', 'resting', 'partiallyFilled', 'cancelRequested']);
+
+/** The shortest pause before the same order's cancellation is asked for again. */
+export const CANCEL_RETRY_MS = 10_000;
+
+export interface BookSource {
+  book(symbol: string): MarketBook | undefined;
+}
+
+export interface StrategyHandle {
+  readonly name: string;
+  readonly hash: string;
+  readonly config: StrategyConfig;
+}
+
+export interface PairLoopOptions {
+  readonly runtime: PairRuntime;
+  readonly engine: WalletEngine;
+  readonly adapter: ChainAdapter;
+  readonly feed: BookSource;
+  readonly status: VenueStatus;
+  readonly risk: RiskMonitor;
+  readonly pnl: PnlTracker;
+  readonly strategy: () => StrategyHandle;
+  readonly limits: () => RiskLimits;
+  readonly calendar: { readonly enabled: boolean; readonly config: CalendarConfig };
+  /** Share of the wallet's quote balance this pair may quote with. */
+  readonly quoteShare: Decimal;
+  /** Chain cost of refreshing a level (its bid and ask), quote units. */
+  readonly refreshCost: Decimal;
+  readonly marketMaker: boolean;
+  /** Decimal places of the chain's native fee token (18 on chain A, 7 on chain B). */
+  readonly nativeDecimals: number;
+  /** Balances older than this are read again even without activity. */
+  readonly balanceMaxAgeMs: number;
+  readonly now: () => number;
+  readonly logger: Logger;
+  readonly metrics: LoopMetrics;
+}
+
+export interface LastRound {
+  readonly atMs: number;
+  readonly mode: string;
+  readonly quotes: readonly DesiredQuote[];
+  readonly reference: Decimal | null;
+}
+
+export class PairLoop {
+  readonly #o: PairLoopOptions;
+  readonly #pairId: string;
+  readonly #symbol: string;
+  #running: Promise<void> | null = null;
+  #dirty = false;
+  /** Receive time of the oldest market event not yet answered by a recomputation. */
+  #marketEventMs: number | null = null;
+  #state: StrategyState = {};
+  #balances: { value: Balances; atMs: number } | null = null;
+  #balancesStale = true;
+  #stopped = false;
+  /** When we last asked to cancel each order: a cancel the chain refused is not repeated at once. */
+  readonly #cancelAsked = new Map<string, number>();
+  last: LastRound | null = null;
+
+  constructor(options: PairLoopOptions) {
+    this.#o = options;
+    this.#pairId = options.runtime.binding.pairId;
+    this.#symbol = options.runtime.binding.symbol;
+  }
+
+  get pairId(): string {
+    return this.#pairId;
+  }
+
+  get symbol(): string {
+    return this.#symbol;
+  }
+
+  /** Something changed; `marketEventMs` is the receive time of a book message that caused it. */
+  trigger(marketEventMs?: number): void {
+    if (this.#stopped) return;
+    if (marketEventMs !== undefined && this.#marketEventMs === null) this.#marketEventMs = marketEventMs;
+    this.#dirty = true;
+    this.#running ??= this.#drain();
+  }
+
+  /** Fills and outcomes change balances: read them again before the next quotes. */
+  balancesChanged(): void {
+    this.#balancesStale = true;
+  }
+
+  async idle(): Promise<void> {
+    while (this.#running !== null) await this.#running;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.idle();
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#dirty && !this.#stopped) {
+        this.#dirty = false;
+        try {
+          await this.#recompute();
+        } catch (e) {
+          this.#o.metrics.recomputes.inc({ pair: this.#pairId, outcome: 'error' });
+          this.#o.logger.error({ err: e, pair: this.#pairId }, 'quote recomputation failed');
+        }
+      }
+    } finally {
+      this.#running = null;
+    }
+  }
+
+  async #readBalances(nowMs: number): Promise<Balances> {
+    const cached = this.#balances;
+    if (cached !== null && !this.#balancesStale && nowMs - cached.atMs < this.#o.balanceMaxAgeMs) return cached.value;
+    this.#balancesStale = false;
+    const value = await this.#o.adapter.readBalances(this.#o.runtime.binding);
+    this.#balances = { value, atMs: nowMs };
+    this.#o.risk.nativeBalance(this.#o.engine.ctx.wallet, new Decimal(value.native.toString()).div(new Decimal(10).pow(this.#o.nativeDecimals)));
+    return value;
+  }
+
+  #liveOrders() {
+    return this.#o.engine.ctx.store.orders.live({ wallet: this.#o.engine.ctx.wallet, pairId: this.#pairId });
+  }
+
+  /** Pull every quote of ours on this pair (stale market data): cancellations only, nothing new. */
+  async #pullQuotes(): Promise<void> {
+    for (const q of liveQuotes(this.#o.runtime.binding, this.#liveOrders())) {
+      await this.#act({ type: 'cancel', orderId: q.id, side: q.side }, null);
+    }
+  }
+
+  async #recompute(): Promise<void> {
+    const o = this.#o;
+    const nowMs = o.now();
+    const marketEventMs = this.#marketEventMs;
+    this.#marketEventMs = null;
+    const status = o.status.current;
+    const open = isMarketOpen({
+      nowMs,
+      tradingStatus: status.tradingStatus,
+      chain: o.runtime.binding.chain,
+      phase: status.phase,
+      calendar: o.calendar.config,
+      useCalendar: o.calendar.enabled,
+    });
+    o.risk.setFlag(this.#pairId, 'market-closed', !open);
+    const balances = await this.#readBalances(nowMs);
+    const live = this.#liveOrders();
+    const book = o.feed.book(this.#symbol);
+    const mark = status.lastPrice ?? midOf(book) ?? status.staticReferencePrice;
+    o.pnl.update(mark);
+    o.risk.pnl(this.#pairId, toVenueLocal(nowMs).date, o.pnl.total(mark));
+    const state = o.risk.state(this.#pairId, nowMs);
+    for (const mode of ['active', 'paused', 'stopped', 'killed']) o.metrics.tradingState.set({ pair: this.#pairId, mode }, mode === state.mode ? 1 : 0);
+    this.#presence(live);
+    if (state.mode !== 'active') {
+      o.metrics.recomputes.inc({ pair: this.#pairId, outcome: state.mode });
+      this.last = { atMs: nowMs, mode: state.mode === 'paused' ? `paused (${state.reasons.join(', ')})` : state.mode, quotes: [], reference: null };
+      // Stale data pulls our quotes; a closed or halted market keeps them for the venue's clearing.
+      if (state.mode === 'paused' && state.reasons.includes('stale-market-data') && !state.reasons.includes('market-closed')) await this.#pullQuotes();
+      return;
+    }
+    if (book === undefined) {
+      o.metrics.recomputes.inc({ pair: this.#pairId, outcome: 'no-book' });
+      return;
+    }
+    const strategy = o.strategy();
+    const market: MarketView = {
+      bids: book.buy.map((l) => ({ price: l.limit, quantity: l.quantity })),
+      asks: book.sell.map((l) => ({ price: l.limit, quantity: l.quantity })),
+      lastPrice: status.lastPrice,
+      staticReferencePrice: status.staticReferencePrice,
+      tradeInfo: { lastPrice: status.lastPrice, previousClose: status.staticReferencePrice, tradeVolume24h: status.tradeVolume24h, tradingHaltCounter: status.haltCounter },
+      nowMs,
+      msUntilClose: null,
+    };
+    const inventory = pairInventory(o.runtime, o.marketMaker, balances, live, o.quoteShare);
+    const limits = o.limits();
+    const computed = computeQuotes(
+      strategy.config,
+      market,
+      inventory,
+      o.runtime.binding.rules,
+      { marketMaker: o.marketMaker, refreshCost: o.refreshCost, liveOrders: liveQuotes(o.runtime.binding, live) },
+      this.#state,
+      (quotes) => {
+        const g = gateQuotes({ quotes, position: o.pnl.position, mark, limits });
+        return { quotes: g.quotes, reasons: g.cuts.map((c) => ({ side: c.side, level: c.level, rule: 'risk' as const, action: 'dropped' as const, detail: `${c.rule}: ${c.detail}` })) };
+      },
+    );
+    this.#state = computed.nextState;
+    const r = computed.result;
+    for (const reason of r.reasons) o.metrics.dropped.inc({ pair: this.#pairId, rule: reason.rule });
+    o.metrics.recomputes.inc({ pair: this.#pairId, outcome: r.actions.length === 0 ? 'unchanged' : 'actions' });
+    this.last = { atMs: nowMs, mode: 'active', quotes: r.quotes, reference: r.reference?.price ?? null };
+    const decision = {
+      pairId: this.#pairId,
+      strategy: strategy.name,
+      configHash: strategy.hash,
+      params: strategy.config,
+      market: { reference: r.reference, bestBid: book.buy[0] ?? null, bestAsk: book.sell[0] ?? null, lastPrice: status.lastPrice, inventory, diagnostics: r.diagnostics },
+      risk: { state: state.mode, limits, reasons: r.reasons.filter((x) => x.rule === 'risk') },
+    };
+    let first = true;
+    for (const action of r.actions) {
+      if (action.type === 'keep') continue;
+      // A new quote must not meet an order of ours that may still be on the book (one being replaced is
+      // cancelled only after its successor rests): it waits for a later round instead of trading with us.
+      if (action.type !== 'cancel' && this.#crossesOurs(action.quote)) {
+        o.metrics.actions.inc({ pair: this.#pairId, type: action.type, result: 'waits-for-own-cancel' });
+        continue;
+      }
+      const sent = await this.#act(action, decision);
+      if (sent && first && marketEventMs !== null) o.metrics.quoteLatency.observe({ pair: this.#pairId }, (o.now() - marketEventMs) / 1000);
+      if (sent) first = false;
+      if (!sent && action.type !== 'cancel') break;
+    }
+    this.#spread(r.quotes);
+  }
+
+  /** Whether `quote` would trade with an order of ours of the other side that is or may be on the book. */
+  #crossesOurs(quote: DesiredQuote): boolean {
+    const scales = this.#o.runtime.binding.rules.scales;
+    const price = priceToRaw(quote.price, scales);
+    return this.#liveOrders().some(
+      (o) => ON_BOOK.has(o.status) && o.side !== quote.side && (quote.side === 'buy' ? o.price <= price : o.price >= price),
+    );
+  }
+
+  /** Sends one action; true when a transaction left the process. A refusal is logged and counted, never thrown. */
+  async #act(action: QuoteAction, decision: Parameters<WalletEngine['manager']['place']>[0]['decision'] | null): Promise<boolean> {
+    const o = this.#o;
+    const manager = o.engine.manager;
+    try {
+      if (action.type === 'cancel') {
+        // A cancellation the chain refused (the order already filled, say) is settled by the order engine;
+        // asking again at every recomputation would only repeat the refusal.
+        for (const [id, at] of this.#cancelAsked) if (o.now() - at >= CANCEL_RETRY_MS) this.#cancelAsked.delete(id);
+        if (this.#cancelAsked.has(action.orderId)) return false;
+        // Only a resting order can be cancelled; one still being placed is cancelled in a later round.
+        const status = o.engine.ctx.store.orders.get(o.engine.ctx.wallet, BigInt(action.orderId))?.status;
+        if (status !== 'resting' && status !== 'partiallyFilled') return false;
+        this.#cancelAsked.set(action.orderId, o.now());
+        await manager.cancel(BigInt(action.orderId));
+      } else if (action.type === 'place' || action.type === 'replace') {
+        const cmd = {
+          pairId: this.#pairId,
+          side: action.quote.side,
+          quantity: action.quote.quantity,
+          price: action.quote.price,
+          ...(decision === null ? {} : { decision }),
+        };
+        const placed = action.type === 'place' ? await manager.place(cmd) : (await manager.replace(BigInt(action.orderId), cmd)).placed;
+        this.#watchOutcome(placed.settled, o.now());
+      } else return false;
+      o.metrics.actions.inc({ pair: this.#pairId, type: action.type, result: 'sent' });
+      return true;
+    } catch (e) {
+      const code = e instanceof DltError ? e.code : 'unexpected';
+      o.metrics.actions.inc({ pair: this.#pairId, type: action.type, result: code });
+      // The order changed status between the decision and the queue (a fill, a replacement's cancel): benign.
+      if (code === 'E_ORDER_STATE') o.logger.debug({ err: e, pair: this.#pairId, action: action.type }, 'order action no longer applies');
+      else o.logger.warn({ err: e, pair: this.#pairId, action: action.type }, 'order action refused');
+      if (code !== 'E_TRADING_PAUSED' && code !== 'E_ORDER_STATE') o.risk.txFailed(this.#pairId, o.now(), code);
+      return false;
+    }
+  }
+
+  #watchOutcome(settled: Promise<{ status: string; rejection: { code: string | null; reason: string } | null }>, sentMs: number): void {
+    const o = this.#o;
+    settled.then(
+      (order) => {
+        o.metrics.inclusionLatency.observe({ chain: o.runtime.binding.chain }, (o.now() - sentMs) / 1000);
+        if (order.status === 'rejected') {
+          const reason = order.rejection?.code ?? order.rejection?.reason ?? 'unknown';
+          o.metrics.rejections.inc({ pair: this.#pairId, reason });
+          o.risk.txFailed(this.#pairId, o.now(), reason);
+          o.logger.warn({ pair: this.#pairId, reason, detail: order.rejection?.reason }, 'our order was rejected');
+        } else {
+          o.risk.txSucceeded(this.#pairId);
+        }
+        this.trigger();
+      },
+      (e: unknown) => o.logger.warn({ err: e, pair: this.#pairId }, 'following an order outcome failed'),
+    );
+  }
+
+  #presence(live: ReturnType<PairLoop['liveOrdersForTest']>): void {
+    const quotes = liveQuotes(this.#o.runtime.binding, live);
+    for (const side of ['buy', 'sell'] as const) this.#o.metrics.presence.set({ pair: this.#pairId, side }, quotes.some((q) => q.side === side) ? 1 : 0);
+  }
+
+  #spread(quotes: readonly DesiredQuote[]): void {
+    const bid = quotes.filter((q) => q.side === 'buy').reduce<Decimal | null>((b, q) => (b === null || q.price.gt(b) ? q.price : b), null);
+    const ask = quotes.filter((q) => q.side === 'sell').reduce<Decimal | null>((a, q) => (a === null || q.price.lt(a) ? q.price : a), null);
+    if (bid !== null && ask !== null) this.#o.metrics.spread.set({ pair: this.#pairId }, ask.sub(bid).div(ask.add(bid).div(2)).mul(10_000).toNumber());
+  }
+
+  /** Our orders on this pair as the store has them (also used by the summary line). */
+  liveOrdersForTest() {
+    return this.#liveOrders();
+  }
+}
+
+function midOf(book: MarketBook | undefined): Decimal | null {
+  const bid = book?.buy[0]?.limit;
+  const ask = book?.sell[0]?.limit;
+  return bid === undefined || ask === undefined ? null : bid.add(ask).div(2);
+}
+

@@ -1,0 +1,63 @@
+/** PnL of one pair from our recorded fills (applied once each, by fill id), with gauges for position and PnL. */
+import { Decimal } from '../../core/decimal.ts';
+import type { PairScales } from '../../core/units.ts';
+import { priceFromRaw, quantityFromRaw, quoteFromNative } from '../../core/units.ts';
+import type { Store } from '../../store/store.ts';
+import { applyFill, totalPnl, unrealised, ZERO_PNL, type PnlState } from '../risk/pnl.ts';
+import type { LoopMetrics } from './loop-metrics.ts';
+
+export class PnlTracker {
+  readonly #store: Store;
+  readonly #wallet: string;
+  readonly #pairId: string;
+  readonly #scales: PairScales;
+  readonly #metrics: LoopMetrics;
+  readonly #seen = new Set<string>();
+  #state: PnlState = ZERO_PNL;
+
+  constructor(store: Store, wallet: string, pairId: string, scales: PairScales, metrics: LoopMetrics) {
+    this.#store = store;
+    this.#wallet = wallet;
+    this.#pairId = pairId;
+    this.#scales = scales;
+    this.#metrics = metrics;
+  }
+
+  /** Applies fills recorded since the last call and publishes the gauges at the mark. */
+  update(mark: Decimal | null): void {
+    for (const f of this.#store.orders.fills({ pairId: this.#pairId, wallet: this.#wallet })) {
+      if (this.#seen.has(f.fillId)) continue;
+      this.#seen.add(f.fillId);
+      this.#state = applyFill(this.#state, {
+        side: f.side,
+        quantity: quantityFromRaw(f.quantity, this.#scales),
+        price: priceFromRaw(f.price, this.#scales),
+        fee: quoteFromNative(f.fee, this.#scales),
+      });
+    }
+    const s = this.#state;
+    const pair = this.#pairId;
+    this.#metrics.position.set({ pair }, s.position.toNumber());
+    this.#metrics.pnl.set({ pair, kind: 'realised' }, s.realised.toNumber());
+    this.#metrics.pnl.set({ pair, kind: 'fees' }, s.fees.toNumber());
+    this.#metrics.pnl.set({ pair, kind: 'unrealised' }, mark === null ? 0 : unrealised(s, mark).toNumber());
+    this.#metrics.pnl.set({ pair, kind: 'total' }, totalPnl(s, mark).toNumber());
+  }
+
+  get position(): Decimal {
+    return this.#state.position;
+  }
+
+  get state(): PnlState {
+    return this.#state;
+  }
+
+  total(mark: Decimal | null): Decimal {
+    return totalPnl(this.#state, mark);
+  }
+
+  get fills(): number {
+    return this.#seen.size;
+  }
+}
+

@@ -1,0 +1,103 @@
+/**
+ * What the venue says about one pair beyond the book: trading status and reason, last price, static
+ * reference price and halt counter (REST trade info, polled at a throttled rate), and the order book
+ * contract's phase (read from the chain). Either one changing triggers the pair's recomputation.
+ */
+import type { ChainAdapter, PairBinding } from '../../chains/types.ts';
+import type { Decimal } from '../../core/decimal.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { TradeInfo } from '../../venue/payload/trade-info.ts';
+
+export interface TradeInfoSource {
+  getTradeInfo(pairId: string): Promise<TradeInfo>;
+}
+
+export interface PairStatus {
+  readonly tradingStatus: string | null;
+  readonly statusChangeReason: string | null;
+  readonly lastPrice: Decimal | null;
+  /** The static reference price: REST `referencePrice` (the previous close), else the pair record's. */
+  readonly staticReferencePrice: Decimal | null;
+  readonly tradeVolume24h: Decimal | null;
+  readonly haltCounter: number | null;
+  readonly phase: number | string | null;
+  readonly phaseOpen: boolean;
+  /** When trade info was last read successfully, clock ms (null: never). */
+  readonly tradeInfoAtMs: number | null;
+}
+
+export class VenueStatus {
+  readonly #binding: PairBinding;
+  readonly #rest: TradeInfoSource;
+  readonly #adapter: ChainAdapter;
+  readonly #logger: Logger;
+  readonly #onChange: () => void;
+  #status: PairStatus;
+
+  constructor(binding: PairBinding, rest: TradeInfoSource, adapter: ChainAdapter, logger: Logger, onChange: () => void) {
+    this.#binding = binding;
+    this.#rest = rest;
+    this.#adapter = adapter;
+    this.#logger = logger;
+    this.#onChange = onChange;
+    this.#status = {
+      tradingStatus: null,
+      statusChangeReason: null,
+      lastPrice: null,
+      staticReferencePrice: binding.rules.staticReferencePrice,
+      tradeVolume24h: null,
+      haltCounter: null,
+      phase: null,
+      phaseOpen: false,
+      tradeInfoAtMs: null,
+    };
+  }
+
+  get current(): PairStatus {
+    return this.#status;
+  }
+
+  #set(next: PairStatus): void {
+    const before = this.#status;
+    this.#status = next;
+    const changed =
+      before.tradingStatus !== next.tradingStatus ||
+      before.phase !== next.phase ||
+      before.haltCounter !== next.haltCounter ||
+      !same(before.lastPrice, next.lastPrice) ||
+      !same(before.staticReferencePrice, next.staticReferencePrice);
+    if (changed) this.#onChange();
+  }
+
+  async refreshTradeInfo(nowMs: number): Promise<void> {
+    try {
+      const t = await this.#rest.getTradeInfo(this.#binding.pairId);
+      this.#set({
+        ...this.#status,
+        tradingStatus: t.tradingStatus ?? null,
+        statusChangeReason: t.statusChangeReason ?? null,
+        lastPrice: t.lastPrice ?? this.#status.lastPrice,
+        staticReferencePrice: t.referencePrice ?? this.#status.staticReferencePrice,
+        tradeVolume24h: t.tradeVolume24h ?? null,
+        haltCounter: t.tradingHaltCounter ?? null,
+        tradeInfoAtMs: nowMs,
+      });
+    } catch (e) {
+      this.#logger.warn({ err: e, pair: this.#binding.pairId }, 'trade info read failed; keeping the last known status');
+    }
+  }
+
+  async refreshPhase(): Promise<void> {
+    try {
+      const s = await this.#adapter.readPairState(this.#binding);
+      this.#set({ ...this.#status, phase: s.phase, phaseOpen: s.open });
+    } catch (e) {
+      this.#logger.warn({ err: e, pair: this.#binding.pairId }, 'order book phase read failed; treating the book as not open');
+      this.#set({ ...this.#status, phase: null, phaseOpen: false });
+    }
+  }
+}
+
+function same(a: Decimal | null, b: Decimal | null): boolean {
+  return a === null || b === null ? a === b : a.eq(b);
+}

@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Decimal } from '../../../../src/core/decimal.ts';
+import { checkOrder } from '../../../../src/core/rules.ts';
+import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
+import { remainingOf } from '../../../../src/core/order-state.ts';
+import { priceFromRaw, quantityFromRaw } from '../../../../src/core/units.ts';
+import { loopMetrics } from '../../../../src/engine/loop/loop-metrics.ts';
+import { PairLoop } from '../../../../src/engine/loop/pair-loop.ts';
+import { PnlTracker } from '../../../../src/engine/loop/pnl-tracker.ts';
+import { StrategyCatalog } from '../../../../src/engine/loop/strategy-catalog.ts';
+import { VenueStatus } from '../../../../src/engine/loop/venue-status.ts';
+import { resolveLimits, type RiskLimitsInput } from '../../../../src/engine/risk/limits.ts';
+import { RiskMonitor } from '../../../../src/engine/risk/monitor.ts';
+import type { MarketBook } from '../../../../src/venue/market-data/book.ts';
+import type { TradeInfo } from '../../../../src/venue/payload/trade-info.ts';
+import { harness, WALLET, withClock, type Harness } from '../../../support/engine/harness.ts';
+
+const d = (s: string) => new Decimal(s);
+const ladder = fileURLToPath(new URL('../../../../strategies/ladder.yaml', import.meta.url));
+
+interface Setup {
+  readonly h: Harness;
+  readonly loop: PairLoop;
+  readonly risk: RiskMonitor;
+  readonly metrics: ReturnType<typeof loopMetrics>;
+  book: MarketBook | undefined;
+  trade: Partial<TradeInfo>;
+  readonly status: VenueStatus;
+  round(marketEvent?: boolean): Promise<void>;
+}
+
+let open: Harness[] = [];
+afterEach(async () => {
+  for (const h of open.splice(0)) {
+    await h.engine.stop();
+    h.store.close();
+  }
+});
+
+async function setup(limits: RiskLimitsInput = {}): Promise<Setup> {
+  const h = await harness();
+  open.push(h);
+  await withClock(h, h.engine.start());
+  const metrics = loopMetrics(h.metrics);
+  const risk = new RiskMonitor();
+  const pairId = h.pair.pairId;
+  risk.addPair(pairId, WALLET, resolveLimits({ staleMarketDataMs: 10_000, ...limits }), h.clock.now());
+  const catalog = new StrategyCatalog((p) => readFileSync(p, 'utf8'));
+  const s: Setup = {
+    h,
+    risk,
+    metrics,
+    book: { symbol: h.pair.symbol, buy: [{ limit: d('99.8'), quantity: d('5') }], sell: [{ limit: d('100.2'), quantity: d('5') }], receivedAt: h.clock.now(), source: 'ws' },
+    trade: { tradingStatus: 'CONTINUOUS_TRADING', lastPrice: d('100'), referencePrice: d('100') },
+    status: undefined as unknown as VenueStatus,
+    loop: undefined as unknown as PairLoop,
+    async round(marketEvent = true) {
+      if (marketEvent) risk.marketData(pairId, h.clock.now());
+      await s.status.refreshTradeInfo(h.clock.now());
+      s.loop.trigger(marketEvent ? h.clock.now() : undefined);
+      await s.loop.idle();
+      await h.block();
+    },
+  };
+  const logger = pino({ level: 'silent' });
+  const status = new VenueStatus(h.pair, { getTradeInfo: async () => ({ raw: {}, ...s.trade }) }, h.adapter, logger, () => undefined);
+  await status.refreshPhase();
+  const loop = new PairLoop({
+    runtime: h.engine.ctx.pairs.get(pairId)!,
+    engine: h.engine,
+    adapter: h.adapter,
+    feed: { book: () => s.book },
+    status,
+    risk,
+    pnl: new PnlTracker(h.store, WALLET, pairId, h.pair.rules.scales, metrics),
+    strategy: () => catalog.get(ladder),
+    limits: () => resolveLimits(limits),
+    calendar: { enabled: false, config: { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 } },
+    quoteShare: d('1'),
+    refreshCost: d('0'),
+    marketMaker: false,
+    nativeDecimals: 18,
+    balanceMaxAgeMs: 0,
+    now: () => h.clock.now(),
+    logger,
+    metrics,
+  });
+  Object.assign(s, { status, loop });
+  return s;
+}
+
+function ours(h: Harness) {
+  return h.store.orders
+    .live({ wallet: WALLET })
+    .filter((o) => o.status === 'resting' || o.status === 'partiallyFilled')
+    .map((o) => ({ side: o.side, price: priceFromRaw(o.price, h.pair.rules.scales), quantity: quantityFromRaw(remainingOf(o), h.pair.rules.scales) }));
+}
+
+const submissions = (h: Harness) => (h.store.db.prepare('SELECT COUNT(*) AS n FROM transactions').get() as { n: number }).n;
+
+describe('the strategy loop of one pair', () => {
+  it('answers a book message with a two-sided ladder that passes every venue rule and records the quote latency', async () => {
+    const s = await setup();
+    await s.round();
+    const live = ours(s.h);
+    expect(live.filter((o) => o.side === 'buy')).toHaveLength(3);
+    expect(live.filter((o) => o.side === 'sell')).toHaveLength(3);
+    for (const o of live) {
+      expect(checkOrder({ ...DEFAULT_ORDER_OPTIONS, ...o }, s.h.pair.rules)).toEqual([]);
+      expect(o.side === 'buy' ? o.price.lt(d('100.2')) : o.price.gt(d('99.8'))).toBe(true);
+    }
+    const latency = await s.metrics.quoteLatency.get();
+    expect(latency.values.find((v) => v.metricName?.endsWith('_count'))?.value).toBe(1);
+  });
+
+  it('sends nothing when the market has not moved beyond the tolerance', async () => {
+    const s = await setup();
+    await s.round();
+    const before = submissions(s.h);
+    await s.round();
+    await s.round();
+    expect(submissions(s.h)).toBe(before);
+  });
+
+  it('coalesces triggers that arrive while a recomputation runs into one more run', async () => {
+    const s = await setup();
+    for (let i = 0; i < 10; i++) s.loop.trigger(s.h.clock.now());
+    await s.loop.idle();
+    const runs = (await s.metrics.recomputes.get()).values.reduce((n, v) => n + v.value, 0);
+    expect(runs).toBeLessThanOrEqual(2);
+    expect(runs).toBeGreaterThanOrEqual(1);
+  });
+
+  it('quotes nothing while the pair is not in continuous trading, and keeps what rests for the venue to clear', async () => {
+    const s = await setup();
+    await s.round();
+    const resting = ours(s.h).length;
+    s.trade = { ...s.trade, tradingStatus: 'OUT_OF_TRADING' };
+    s.book = { ...s.book!, buy: [{ limit: d('95'), quantity: d('5') }], sell: [{ limit: d('95.4'), quantity: d('5') }] };
+    const before = submissions(s.h);
+    await s.round();
+    expect(submissions(s.h)).toBe(before);
+    expect(ours(s.h)).toHaveLength(resting);
+    expect(s.loop.last?.mode).toMatch(/market-closed/);
+  });
+
+  it('pulls every quote when market data goes stale and quotes again on fresh data', async () => {
+    const s = await setup();
+    await s.round();
+    expect(ours(s.h).length).toBe(6);
+    s.h.clock.advance(10_001);
+    await s.round(false);
+    await s.h.block();
+    expect(ours(s.h)).toEqual([]);
+    expect(s.loop.last?.mode).toMatch(/stale-market-data/);
+    await s.round();
+    expect(ours(s.h).length).toBe(6);
+  });
+
+  it('applies the risk gate: no more live orders than maxOpenOrders', async () => {
+    const s = await setup({ maxOpenOrders: 2 });
+    await s.round();
+    expect(ours(s.h).map((o) => o.side).toSorted()).toEqual(['buy', 'sell']);
+  });
+
+  it('never sends a quote that would trade with an order of ours still on the book', async () => {
+    const s = await setup();
+    // An old bid of ours far above the new market: the new asks would meet it until its cancellation is final.
+    await s.h.engine.manager.place({ pairId: s.h.pair.pairId, side: 'buy', quantity: d('1'), price: d('100.5') });
+    await s.h.block();
+    await s.round();
+    const live = ours(s.h);
+    const highBid = live.find((o) => o.side === 'buy' && o.price.eq(d('100.5')));
+    const lowestAsk = live.filter((o) => o.side === 'sell').reduce<Decimal | null>((m, o) => (m === null || o.price.lt(m) ? o.price : m), null);
+    expect(highBid === undefined || lowestAsk === null || lowestAsk.gt(highBid.price)).toBe(true);
+    expect((await s.metrics.actions.get()).values.some((v) => v.labels.result === 'waits-for-own-cancel')).toBe(true);
+    await s.round();
+    await s.round();
+    expect(ours(s.h).some((o) => o.side === 'buy' && o.price.eq(d('100.5')))).toBe(false);
+    expect(ours(s.h).filter((o) => o.side === 'sell')).toHaveLength(3);
+  });
+});

@@ -4,6 +4,7 @@ import { CONFIG_USAGE, configCommand } from './commands/config.ts';
 import { CANCEL_ALL_USAGE, cancelAllCommand } from './commands/cancel-all.ts';
 import { ORDER_USAGE, orderCommand } from './commands/order.ts';
 import { ORDERS_USAGE, ordersCommand } from './commands/orders.ts';
+import { RUN_USAGE, runCommand } from './commands/run.ts';
 import { sandboxCommand } from './commands/sandbox.ts';
 import { EXIT_REFUSED, EXIT_USAGE, type CliIo } from './io.ts';
 
@@ -13,7 +14,7 @@ ${ORDER_USAGE}
 ${CONFIG_USAGE}
 ${ORDERS_USAGE}
 ${CANCEL_ALL_USAGE}
-  dlt-mm run [--config <file>]       run the bot (not yet available)
+${RUN_USAGE}
   dlt-mm sandbox [options]            run the local venue in the foreground (dlt-mm sandbox --help)
 `;
 
@@ -32,8 +33,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case 'sandbox':
         return await sandboxCommand(args, io);
       case 'run':
-        io.stderr(`dlt-mm ${command}: not yet available\n`);
-        return EXIT_REFUSED;
+        return await runCommand(args, io);
       case undefined:
       case 'help':
       case '--help':

@@ -109,7 +109,7 @@ function contractAddress(chain: ChainKind, address: string): string {
   return StrKey.encodeContract(Buffer.from(address.replace(/^0x/, ''), 'hex'));
 }
 
-function bindingOf(pair: TradingPair, config: BotConfig): PairBinding {
+export function bindingOf(pair: TradingPair, config: BotConfig): PairBinding {
   // The operator's overrides of the pair (tick, minimum size, value margin), when the configuration names it.
   const chain = pair.blockChain === undefined ? null : chainKindOf(pair.blockChain);
   const configured = config.pairs.find((p) => p.base === pair.baseTokenData?.symbol && p.quote === pair.quoteTokenSymbol && chainKindOf(p.blockChain) === chain);
@@ -209,10 +209,24 @@ export async function wire(configPath: string, io: CliIo, options: WireOptions):
   };
 }
 
-function adapterOf(w: WalletSetup, c: Connection, store: Store, o: WireOptions): ChainAdapter {
+export interface AdapterTuning {
+  /** Chain A blocks on top before an event is final (the local sandbox does not reorganise: 1 is enough). */
+  readonly evmConfirmations?: number;
+}
+
+export function adapterOf(w: WalletSetup, c: Connection, store: Store, o: Pick<WireOptions, 'logger' | 'metrics'>, tuning: AdapterTuning = {}): ChainAdapter {
   if (w.chain === 'evm') {
     if (c.evm === undefined) throw new DltError('E_CONFIG_INVALID', `wallet ${w.id}: chains.evm is not configured`);
-    return new EvmAdapter({ rpcUrl: c.evm.rpcUrl, chainId: BigInt(c.evm.chainId), privateKey: w.key, journal: store.transactions, state: store.state, logger: o.logger, metrics: o.metrics });
+    return new EvmAdapter({
+      rpcUrl: c.evm.rpcUrl,
+      chainId: BigInt(c.evm.chainId),
+      privateKey: w.key,
+      journal: store.transactions,
+      state: store.state,
+      logger: o.logger,
+      metrics: o.metrics,
+      ...(tuning.evmConfirmations === undefined ? {} : { follower: { confirmations: tuning.evmConfirmations } }),
+    });
   }
   if (c.wasm === undefined) throw new DltError('E_CONFIG_INVALID', `wallet ${w.id}: chains.wasm is not configured`);
   return new WasmChainAdapter({

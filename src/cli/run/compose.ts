@@ -1,0 +1,269 @@
+/**
+ * The composition root of `dlt-mm run`: from a bot configuration (and, for the embedded sandbox, a freshly
+ * started local venue) to a running bot with its telemetry server. Every real part is built here and nowhere
+ * else; the engine below sees only interfaces.
+ */
+import { rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { BotConfig } from '../../core/config/bot-config.ts';
+import { checkSecrets, parseBotConfig, readSecret, type ConfigEnvironment } from '../../core/config/load.ts';
+import { DEFAULT_CALENDAR } from '../../core/calendar.ts';
+import { Decimal } from '../../core/decimal.ts';
+import { DltError } from '../../core/errors.ts';
+import { chainKindOf, resolvePair, type TradingPair } from '../../core/pair.ts';
+import { Bot, type BotPair, type BotWallet } from '../../engine/loop/bot.ts';
+import { observeAdapter } from '../../engine/loop/observed-adapter.ts';
+import { StrategyCatalog } from '../../engine/loop/strategy-catalog.ts';
+import { resolveLimits } from '../../engine/risk/limits.ts';
+import { WalletEngine } from '../../engine/wallet-engine.ts';
+import { startSandbox, type SandboxOptions } from '../../sandbox/venue/start.ts';
+import type { Sandbox } from '../../sandbox/venue/sandbox.ts';
+import { openStore, type Store } from '../../store/store.ts';
+import { startTelemetryServer, type TelemetryServer } from '../../telemetry/http-server.ts';
+import { createLogger, type Logger } from '../../telemetry/logger.ts';
+import { createMetrics, type Metrics } from '../../telemetry/metrics.ts';
+import { createVenueClients, type VenueClients, type VenueConfig } from '../../venue/venue-clients.ts';
+import type { CliIo } from '../io.ts';
+import { adapterOf, bindingOf, type Connection, type WalletSetup } from '../wiring.ts';
+
+export interface RunParts {
+  readonly config: BotConfig;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly store: Store;
+  readonly venue: VenueClients;
+  readonly bot: Bot;
+  readonly telemetry: TelemetryServer;
+  readonly sandbox: Sandbox | null;
+  readonly engines: readonly WalletEngine[];
+  /** Stops everything that was started, in reverse order (the bot must have shut down first). */
+  close(): Promise<void>;
+}
+
+export interface RunOptions {
+  readonly configPath: string;
+  readonly io: CliIo;
+  readonly tty: boolean;
+  /** Extra embedded-sandbox settings (tests use free ports and fast blocks). */
+  readonly sandbox?: SandboxOptions;
+}
+
+interface VenueAccess {
+  readonly config: VenueConfig;
+  readonly apiKey: string;
+  readonly accessToken: string;
+}
+
+/** The venue section and chain endpoints of an embedded or manifest-described sandbox. */
+function fromSandbox(config: BotConfig, m: Sandbox['manifest']): { venue: VenueAccess; connection: Connection } {
+  const venueConfig: VenueConfig = {
+    restUrl: m.venue.restUrl,
+    wsUrl: m.venue.wsUrl,
+    wsHost: m.venue.wsHost,
+    dateHeader: m.venue.dateHeader,
+    apiKey: { env: 'UNUSED' },
+    accessToken: { env: 'UNUSED' },
+    participantId: m.venue.participantId,
+    requestTimeoutMs: config.venue?.requestTimeoutMs ?? 10_000,
+    tradeInfoPollMs: config.venue?.tradeInfoPollMs ?? 5_000,
+    marketDataStaleMs: config.venue?.marketDataStaleMs ?? 10_000,
+  };
+  const wallets: WalletSetup[] = m.wallets
+    .filter((w) => w.marketMaker)
+    .map((w) => ({
+      id: w.name,
+      chain: w.chain,
+      key: w.key,
+      channels: ('channelAccounts' in w ? (w.channelAccounts ?? []) : []).map((c) => c.secret),
+      marketMaker: true,
+      pairs: w.pairIds.map((id) => ({ id })),
+    }));
+  return {
+    venue: { config: venueConfig, apiKey: m.venue.apiKey, accessToken: m.venue.accessToken },
+    connection: {
+      restUrl: m.venue.restUrl,
+      accessToken: m.venue.accessToken,
+      timeoutMs: venueConfig.requestTimeoutMs,
+      evm: { rpcUrl: m.chains.evm.rpcUrl, chainId: m.chains.evm.chainId },
+      wasm: { rpcUrl: m.chains.wasm.rpcUrl, networkPassphrase: m.chains.wasm.networkPassphrase },
+      wallets,
+    },
+  };
+}
+
+function fromConfig(config: BotConfig, env: ConfigEnvironment): { venue: VenueAccess; connection: Connection } {
+  const v = config.venue;
+  if (v === undefined) throw new DltError('E_CONFIG_INVALID', 'venue: required unless sandbox.embedded or sandbox.manifest is set');
+  const apiKey = readSecret(v.apiKey, 'venue.apiKey', env);
+  const accessToken = readSecret(v.accessToken, 'venue.accessToken', env);
+  const enabled = config.pairs.filter((p) => p.enabled);
+  return {
+    venue: { config: v, apiKey, accessToken },
+    connection: {
+      restUrl: v.restUrl,
+      accessToken,
+      timeoutMs: v.requestTimeoutMs,
+      ...(config.chains.evm === undefined ? {} : { evm: { rpcUrl: config.chains.evm.rpcUrl, chainId: config.chains.evm.chainId } }),
+      ...(config.chains.wasm === undefined ? {} : { wasm: { rpcUrl: config.chains.wasm.rpcUrl, networkPassphrase: config.chains.wasm.networkPassphrase } }),
+      wallets: config.wallets.map((w, i) => ({
+        id: w.id,
+        chain: w.chain,
+        key: readSecret(w.key, `wallets.${i}.key`, env),
+        channels: w.channelAccounts.map((c, j) => readSecret(c, `wallets.${i}.channelAccounts.${j}`, env)),
+        marketMaker: w.marketMaker,
+        pairs: enabled.filter((p) => p.wallet === w.id).map((p) => ({ blockChain: p.blockChain, base: p.base, quote: p.quote })),
+      })),
+    },
+  };
+}
+
+export async function composeRun(options: RunOptions): Promise<RunParts> {
+  const { io } = options;
+  const configPath = resolve(io.cwd, options.configPath);
+  const dir = dirname(configPath);
+  const config = parseBotConfig(io.readFile(configPath), options.configPath);
+  const env: ConfigEnvironment = { env: io.env, readFile: (p) => io.readFile(resolve(dir, p)) };
+  const embedded = config.sandbox?.embedded === true;
+  if (!embedded && config.sandbox?.manifest === undefined) checkSecrets(config, options.configPath, env);
+
+  const undo: Array<() => Promise<void> | void> = [];
+  const close = async () => {
+    for (const fn of undo.splice(0).toReversed()) {
+      try {
+        await fn();
+      } catch {
+        // Best effort: one part failing to stop must not keep the others running.
+      }
+    }
+  };
+  try {
+    let sandbox: Sandbox | null = null;
+    let access: { venue: VenueAccess; connection: Connection };
+    if (embedded) {
+      const base = config.sandbox?.portBase;
+      sandbox = await startSandbox({
+        ports: base === undefined ? { api: 0, evm: 0, wasm: 0 } : { api: base, evm: base + 1, wasm: base + 2 },
+        flow: { enabled: config.sandbox?.flow ?? true },
+        manifest: resolve(io.cwd, '.sandbox', 'embedded-manifest.json'),
+        cwd: io.cwd,
+        ...options.sandbox,
+      });
+      const s = sandbox;
+      undo.push(() => s.stop());
+      access = fromSandbox(config, sandbox.manifest);
+    } else if (config.sandbox?.manifest !== undefined) {
+      access = fromSandbox(config, JSON.parse(io.readFile(resolve(dir, config.sandbox.manifest))) as Sandbox['manifest']);
+    } else {
+      access = fromConfig(config, env);
+    }
+    const c = access.connection;
+    const secrets = [access.venue.apiKey, access.venue.accessToken, ...c.wallets.flatMap((w) => [w.key, ...w.channels])];
+    const logger = createLogger({ level: config.telemetry.logLevel, name: 'dlt-mm', format: options.tty ? 'human' : 'json', knownSecrets: secrets });
+    const metrics = createMetrics({ processMetrics: true });
+
+    // An embedded sandbox is a new venue every time: yesterday's state would describe other chains.
+    const storePath = embedded ? resolve(io.cwd, '.sandbox', 'embedded-bot.sqlite') : resolve(dir, config.store.path);
+    if (embedded) for (const suffix of ['', '-wal', '-shm']) rmSync(`${storePath}${suffix}`, { force: true });
+    const store = openStore(storePath);
+    undo.push(() => store.close());
+
+    const venue = createVenueClients(access.venue.config, { apiKey: access.venue.apiKey, accessToken: access.venue.accessToken }, { logger, metrics });
+    undo.push(() => venue.close());
+    const listed: TradingPair[] = await venue.rest.listTradingPairs();
+
+    const catalog = new StrategyCatalog((p) => io.readFile(p));
+    const defaultStrategy = resolve(dir, config.sandbox?.strategy ?? '../strategies/ladder.yaml');
+    const bot = { current: null as Bot | null };
+    const wallets: BotWallet[] = [];
+    const pairs: BotPair[] = [];
+    const engines: WalletEngine[] = [];
+    for (const w of c.wallets) {
+      const bindings = w.pairs.map((q) => {
+        const p = 'id' in q ? listed.find((x) => x.id === q.id) : resolvePair(listed, { blockChain: q.blockChain, baseSymbol: q.base, quoteSymbol: q.quote });
+        if (p === undefined || p.blockChain === undefined || chainKindOf(p.blockChain) !== w.chain) {
+          throw new DltError('E_PAIR_NOT_FOUND', `wallet ${w.id}: pair ${JSON.stringify(q)} is not listed on ${w.chain}`, { details: { wallet: w.id } });
+        }
+        return { pair: p, binding: bindingOf(p, config) };
+      });
+      if (bindings.length === 0) continue;
+      const raw = adapterOf(w, c, store, { logger, metrics }, { evmConfirmations: embedded || config.sandbox?.manifest !== undefined ? 1 : (config.chains.evm?.confirmations ?? 2) });
+      undo.push(() => raw.close());
+      const adapter = observeAdapter(raw, (ids) => bot.current?.activity(ids));
+      for (const b of bindings) await adapter.ensureReady(b.binding);
+      const engine = await WalletEngine.create({
+        adapter,
+        pairs: bindings.map((b) => b.binding),
+        store,
+        marketMaker: w.marketMaker,
+        logger,
+        metrics,
+        sleep: (ms, signal) =>
+          new Promise<void>((ok, fail) => {
+            const t = setTimeout(ok, ms);
+            signal?.addEventListener('abort', () => {
+              clearTimeout(t);
+              fail(signal.reason as Error);
+            });
+          }),
+        now: Date.now,
+        crossIdTag: config.engine.crossIdTag,
+        rest: { walletOrders: (a) => venue.rest.getWalletOrders(a) },
+      });
+      undo.push(() => engine.stop());
+      engines.push(engine);
+      wallets.push({ id: w.id, engine, adapter, marketMaker: w.marketMaker, nativeDecimals: w.chain === 'evm' ? 18 : 7 });
+      for (const { pair, binding } of bindings) {
+        const configured = config.pairs.find((p) => p.enabled && p.wallet === w.id && p.base === pair.baseTokenData?.symbol && p.quote === pair.quoteTokenSymbol);
+        const strategyPath = configured === undefined ? defaultStrategy : resolve(dir, configured.strategy);
+        catalog.load(strategyPath);
+        const limits = resolveLimits(config.risk, configured?.risk);
+        pairs.push({
+          binding,
+          walletId: w.id,
+          strategy: () => catalog.get(strategyPath),
+          limits: () => limits,
+          refreshCost: new Decimal(configured?.refreshCost ?? '0'),
+        });
+      }
+    }
+    const calendar = { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays };
+    const created = new Bot({
+      wallets,
+      pairs,
+      feed: venue.feed,
+      rest: venue.rest,
+      calendar: { enabled: config.calendar.enabled && !embedded, config: calendar },
+      timings: {
+        tickMs: config.engine.tickMs,
+        tradeInfoPollMs: access.venue.config.tradeInfoPollMs,
+        phasePollMs: config.engine.phasePollMs,
+        balanceMaxAgeMs: config.engine.balanceMaxAgeMs,
+        inventoryCheckMs: config.engine.inventoryCheckMs,
+      },
+      now: Date.now,
+      logger,
+      metrics,
+      reloadStrategies: () => catalog.reload(),
+    });
+    bot.current = created;
+    const telemetry = await startTelemetryServer({
+      metrics,
+      host: embedded ? '127.0.0.1' : config.telemetry.metricsHost,
+      port: config.telemetry.metricsPort,
+      readiness: () => {
+        const r = created.readiness();
+        return { ready: r.ready, reason: r.detail };
+      },
+      logger,
+    }).catch((e: unknown) => {
+      const code = (e as { code?: unknown }).code;
+      if (code !== 'EADDRINUSE') throw e;
+      throw new DltError('E_CONFIG_INVALID', `telemetry.metricsPort ${config.telemetry.metricsPort} is already in use (another bot?); stop it or choose another port`, { cause: e });
+    });
+    undo.push(() => telemetry.close());
+    return { config, logger, metrics, store, venue, bot: created, telemetry, sandbox, engines, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}

@@ -112,6 +112,7 @@ export class WalletEngine {
 
   async stop(): Promise<void> {
     this.manager.ready = false;
+    this.settler.stop();
     await this.tracker.stop();
   }
 }

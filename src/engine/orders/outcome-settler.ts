@@ -17,6 +17,7 @@ export class OutcomeSettler {
   readonly #applier: TxApplier;
   readonly #delays: readonly number[];
   readonly #running = new Map<bigint, Promise<StoredOrder>>();
+  #stopped = false;
 
   constructor(ctx: WalletContext, adapter: ChainAdapter, applier: TxApplier, delaysMs: readonly number[] = DEFAULT_SETTLE_DELAYS_MS) {
     this.#ctx = ctx;
@@ -103,21 +104,31 @@ export class OutcomeSettler {
     return o.kind;
   }
 
+  /** Stops the background settling: loops end at their next wake-up without touching the store again. */
+  stop(): void {
+    this.#stopped = true;
+  }
+
   /** Settles in the background with growing pauses; one loop per order. */
   later(cid: bigint): Promise<StoredOrder> {
     const running = this.#running.get(cid);
     if (running !== undefined) return running;
     const loop = (async () => {
+      let last = this.#get(cid);
       for (const ms of this.#delays) {
         await this.#ctx.sleep(ms);
+        if (this.#stopped) return last;
         try {
           const kind = await this.settleOnce(cid);
+          if (this.#stopped) return last;
+          last = this.#get(cid);
           if (kind !== 'unknown') break;
         } catch (e) {
+          if (this.#stopped) return last;
           this.#ctx.logger.warn({ err: e, clientOrderId: cid }, 'settling an unknown outcome failed; trying again later');
         }
       }
-      return this.#get(cid);
+      return this.#stopped ? last : this.#get(cid);
     })();
     this.#running.set(cid, loop);
     void loop.finally(() => this.#running.delete(cid));

@@ -1,5 +1,6 @@
 /** Command dispatch. Every command returns an exit code; a DltError becomes its message and a non-zero code. */
 import { DltError } from '../core/errors.ts';
+import { CHANNELS_USAGE, channelsCommand } from './commands/channels.ts';
 import { CONFIG_USAGE, configCommand } from './commands/config.ts';
 import { CANCEL_ALL_USAGE, cancelAllCommand } from './commands/cancel-all.ts';
 import { ORDER_USAGE, orderCommand } from './commands/order.ts';
@@ -14,6 +15,7 @@ ${ORDER_USAGE}
 ${CONFIG_USAGE}
 ${ORDERS_USAGE}
 ${CANCEL_ALL_USAGE}
+${CHANNELS_USAGE}
 ${RUN_USAGE}
   dlt-mm sandbox [options]            run the local venue in the foreground (dlt-mm sandbox --help)
 `;
@@ -30,6 +32,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await ordersCommand(args, io);
       case 'cancel-all':
         return await cancelAllCommand(args, io);
+      case 'channels':
+        return await channelsCommand(args, io);
       case 'sandbox':
         return await sandboxCommand(args, io);
       case 'run':

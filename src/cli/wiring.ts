@@ -212,6 +212,12 @@ export async function wire(configPath: string, io: CliIo, options: WireOptions):
 export interface AdapterTuning {
   /** Chain A blocks on top before an event is final (the local sandbox does not reorganise: 1 is enough). */
   readonly evmConfirmations?: number;
+  /** Chain A cap on the EIP-1559 max fee per gas, wei. */
+  readonly maxFeePerGasCap?: bigint;
+  /** Chain B approval lifetime, ledgers. */
+  readonly approvalLedgers?: number;
+  /** Allowance kept approved beyond the next order, per pair id and token, native units. */
+  readonly budgets?: Readonly<Record<string, Partial<Record<'base' | 'quote', bigint>>>>;
 }
 
 export function adapterOf(w: WalletSetup, c: Connection, store: Store, o: Pick<WireOptions, 'logger' | 'metrics'>, tuning: AdapterTuning = {}): ChainAdapter {
@@ -226,6 +232,8 @@ export function adapterOf(w: WalletSetup, c: Connection, store: Store, o: Pick<W
       logger: o.logger,
       metrics: o.metrics,
       ...(tuning.evmConfirmations === undefined ? {} : { follower: { confirmations: tuning.evmConfirmations } }),
+      ...(tuning.maxFeePerGasCap === undefined ? {} : { fees: { maxFeePerGasCap: tuning.maxFeePerGasCap } }),
+      ...(tuning.budgets === undefined ? {} : { approvals: { budgets: tuning.budgets } }),
     });
   }
   if (c.wasm === undefined) throw new DltError('E_CONFIG_INVALID', `wallet ${w.id}: chains.wasm is not configured`);
@@ -238,5 +246,13 @@ export function adapterOf(w: WalletSetup, c: Connection, store: Store, o: Pick<W
     state: store.state,
     logger: o.logger,
     metrics: o.metrics,
+    ...(tuning.approvalLedgers === undefined && tuning.budgets === undefined
+      ? {}
+      : {
+          approvals: {
+            ...(tuning.approvalLedgers === undefined ? {} : { lifetimeLedgers: tuning.approvalLedgers }),
+            ...(tuning.budgets === undefined ? {} : { budgets: tuning.budgets }),
+          },
+        }),
   });
 }

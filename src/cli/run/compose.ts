@@ -9,6 +9,7 @@ import type { BotConfig } from '../../core/config/bot-config.ts';
 import { checkSecrets, parseBotConfig, readSecret, type ConfigEnvironment } from '../../core/config/load.ts';
 import { DEFAULT_CALENDAR } from '../../core/calendar.ts';
 import { Decimal } from '../../core/decimal.ts';
+import { baseToNative, quoteToNative, toScaled } from '../../core/units.ts';
 import { DltError } from '../../core/errors.ts';
 import { chainKindOf, resolvePair, type TradingPair } from '../../core/pair.ts';
 import { Bot, type BotPair, type BotWallet } from '../../engine/loop/bot.ts';
@@ -186,7 +187,29 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         return { pair: p, binding: bindingOf(p, config) };
       });
       if (bindings.length === 0) continue;
-      const raw = adapterOf(w, c, store, { logger, metrics }, { evmConfirmations: embedded || config.sandbox?.manifest !== undefined ? 1 : (config.chains.evm?.confirmations ?? 2) });
+      const budgets: Record<string, Partial<Record<'base' | 'quote', bigint>>> = {};
+      for (const { pair, binding } of bindings) {
+        const b = config.pairs.find((p) => p.enabled && p.wallet === w.id && p.base === pair.baseTokenData?.symbol && p.quote === pair.quoteTokenSymbol)?.allowanceBudget;
+        if (b === undefined) continue;
+        const s = binding.rules.scales;
+        budgets[binding.pairId] = {
+          ...(b.base === undefined ? {} : { base: baseToNative(new Decimal(b.base), s) }),
+          ...(b.quote === undefined ? {} : { quote: quoteToNative(new Decimal(b.quote), s) }),
+        };
+      }
+      const gwei = config.chains.evm?.maxFeePerGasGwei;
+      const raw = adapterOf(
+        w,
+        c,
+        store,
+        { logger, metrics },
+        {
+          evmConfirmations: embedded || config.sandbox?.manifest !== undefined ? 1 : (config.chains.evm?.confirmations ?? 2),
+          ...(gwei === undefined ? {} : { maxFeePerGasCap: toScaled(new Decimal(gwei), 10n ** 9n, 'chains.evm.maxFeePerGasGwei') }),
+          ...(config.chains.wasm === undefined ? {} : { approvalLedgers: config.chains.wasm.approvalLedgers }),
+          ...(Object.keys(budgets).length === 0 ? {} : { budgets }),
+        },
+      );
       undo.push(() => raw.close());
       const adapter = observeAdapter(raw, (ids) => bot.current?.activity(ids));
       for (const b of bindings) await adapter.ensureReady(b.binding);

@@ -39,7 +39,7 @@ export const pairConfigSchema = z.strictObject({
   quote: z.string().min(1).describe('quoteTokenSymbol of the pair'),
   wallet: z.string().min(1).describe('Id of the wallet (under wallets) that trades this pair'),
   strategy: z.string().min(1).describe('Strategy file, relative to the config file'),
-  enabled: z.boolean().default(true),
+  enabled: z.boolean().default(true).describe('A disabled pair is not traded'),
   tick: tickOverride.optional().describe('Tick override; the venue tables are not public, so this wins over tickSizeMode'),
   minimumSize: humanDecimal.optional().describe('Minimum order size; default one minimumSizeIncrement'),
   valueMarginBps: bps.default(200).describe('Safety margin above minimumOrderValue, in basis points'),
@@ -47,13 +47,20 @@ export const pairConfigSchema = z.strictObject({
     .tuple([z.number().int().min(0).max(4294967295), z.number().int().min(0).max(4294967295)])
     .default([0, 0])
     .describe('The two 32-bit reporting values the venue uses to attribute orders'),
+  allowanceBudget: z
+    .strictObject({
+      base: humanDecimal.optional().describe('Base units kept approved beyond the next order (sells)'),
+      quote: humanDecimal.optional().describe('Quote units kept approved beyond the next order (buys)'),
+    })
+    .optional()
+    .describe('Allowance kept approved ahead of orders, so that most orders need no approval of their own; default four times the need of the order at hand, never unlimited'),
   refreshCost: humanDecimal.default('0').describe('Chain cost of re-placing a level (its bid and ask), quote units; widens the fee-aware minimum spread'),
   risk: riskLimitsSchema.optional().describe('Overrides of the risk defaults for this pair'),
 });
 
 export const walletConfigSchema = z.strictObject({
-  id: z.string().min(1),
-  chain: z.enum(['evm', 'wasm']),
+  id: z.string().min(1).describe('Name that pairs refer to'),
+  chain: z.enum(['evm', 'wasm']).describe('Chain A (evm) or chain B (wasm)'),
   key: secretRef.describe('Chain A: hex private key. Chain B: secret seed (S...)'),
   marketMaker: z.boolean().default(false).describe('Wallet is flagged as market maker and pays marketMakerCommission'),
   channelAccounts: z
@@ -80,27 +87,26 @@ export const botConfigSchema = z.strictObject({
       dateHeader: z.string().regex(/^x-[a-z0-9-]+-date$/).default('x-venue-date').describe('Vendor-prefixed date field of the subscribe authorization'),
       apiKey: secretRef,
       accessToken: secretRef.describe('Bearer token for participant and wallet order endpoints'),
-      participantId: z.string().min(1).optional(),
-      requestTimeoutMs: durationMs.default(10_000),
-      tradeInfoPollMs: durationMs.default(5_000),
-      marketDataStaleMs: durationMs.default(10_000),
+      participantId: z.string().min(1).optional().describe('Participant id of the participant order endpoint'),
+      requestTimeoutMs: durationMs.default(10_000).describe('Timeout of one REST request'),
+      tradeInfoPollMs: durationMs.default(5_000).describe('How often each pair\'s trade info (status, last price) is read'),
+      marketDataStaleMs: durationMs.default(10_000).describe('A market without a WebSocket message this long is stale and served from REST snapshots'),
     })
     .optional(),
   chains: z
     .strictObject({
       evm: z
         .strictObject({
-          rpcUrl: z.url(),
-          chainId: z.number().int().positive().default(80002),
-          confirmations: z.number().int().min(0).default(2),
-          maxFeePerGasGwei: humanDecimal.optional().describe('Cap on the EIP-1559 max fee'),
-          allowanceBudget: humanDecimal.optional().describe('Quote allowance kept approved ahead of orders, in human units'),
+          rpcUrl: z.url().describe('Chain A JSON-RPC endpoint'),
+          chainId: z.number().int().positive().default(80002).describe('Checked against eth_chainId before the first transaction'),
+          confirmations: z.number().int().min(0).default(2).describe('Blocks on top before an event is final (fills, cancellations); a sandbox uses 1'),
+          maxFeePerGasGwei: humanDecimal.optional().describe('Cap on the EIP-1559 max fee per gas, gwei (default 500); a base fee above it refuses to sign'),
         })
         .optional(),
       wasm: z
         .strictObject({
-          rpcUrl: z.url(),
-          networkPassphrase: z.string().min(1),
+          rpcUrl: z.url().describe('Chain B (Soroban) RPC endpoint'),
+          networkPassphrase: z.string().min(1).describe('Network passphrase transactions are signed for'),
           approvalLedgers: z.number().int().positive().default(17_280).describe('Approval lifetime in ledgers'),
         })
         .optional(),
@@ -111,7 +117,7 @@ export const botConfigSchema = z.strictObject({
   calendar: z
     .strictObject({
       enabled: z.boolean().default(true).describe('Gate trading on 08:00-17:00 Europe/Berlin weekdays'),
-      holidays: z.array(z.iso.date()).default([]),
+      holidays: z.array(z.iso.date()).default([]).describe('Berlin dates without trading, YYYY-MM-DD'),
     })
     .default({ enabled: true, holidays: [] }),
   risk: riskLimitsSchema.default({}).describe('Risk limit defaults of every pair'),
@@ -125,12 +131,12 @@ export const botConfigSchema = z.strictObject({
       crossIdTag: z.number().int().min(1).max(255).default(0xd1).describe('High byte of our client order ids (cross identifiers); tells our orders from others'),
     })
     .default({ tickMs: 5_000, phasePollMs: 5_000, balanceMaxAgeMs: 10_000, inventoryCheckMs: 60_000, shutdownTimeoutMs: 60_000, crossIdTag: 0xd1 }),
-  store: z.strictObject({ path: z.string().min(1).default('state/dlt-mm.sqlite') }).default({ path: 'state/dlt-mm.sqlite' }),
+  store: z.strictObject({ path: z.string().min(1).default('state/dlt-mm.sqlite').describe('SQLite state file, relative to the config file') }).default({ path: 'state/dlt-mm.sqlite' }),
   telemetry: z
     .strictObject({
-      metricsPort: z.number().int().min(0).max(65535).default(9464),
-      metricsHost: z.string().default('0.0.0.0'),
-      logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
+      metricsPort: z.number().int().min(0).max(65535).default(9464).describe('Port of /metrics, /healthz and /readyz'),
+      metricsHost: z.string().default('0.0.0.0').describe('Interface the telemetry server listens on'),
+      logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info').describe('JSON logs (a short human format on a terminal)'),
     })
     .default({ metricsPort: 9464, metricsHost: '0.0.0.0', logLevel: 'info' }),
 });

@@ -170,6 +170,8 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
 
     const venue = createVenueClients(access.venue.config, { apiKey: access.venue.apiKey, accessToken: access.venue.accessToken }, { logger, metrics });
     undo.push(() => venue.close());
+    // The connection opens now; the bot's subscriptions go out as it adds its markets (on connect if later).
+    venue.marketData.start();
     const listed: TradingPair[] = await venue.rest.listTradingPairs();
 
     const catalog = new StrategyCatalog((p) => io.readFile(p));

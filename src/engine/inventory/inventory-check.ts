@@ -112,18 +112,35 @@ export class InventoryChecker {
 
   /**
    * Compares, and confirms a mismatch by further looks after `settle` (the caller lets the follower catch up).
-   * A confirmed mismatch raises an alert for each pair of the token; an agreeing check resolves earlier ones.
+   * A difference is confirmed only when every look finds the same amount for the token: a balance read that
+   * raced an event the follower had not yet delivered shows that event's amount, and on a busy book the next
+   * look races the next event, so a difference that changes between looks is a race, not a loss. A confirmed
+   * mismatch raises an alert for each pair of the token; a check whose last look agrees resolves earlier ones.
    */
   async verify(settle: () => Promise<void> = async () => {}): Promise<InventoryReport> {
     const ctx = this.#ctx;
     let report = await this.compare();
+    const differences = new Map<string, bigint[]>();
+    const note = (r: InventoryReport) => {
+      if (r.comparable) for (const t of r.mismatched) differences.set(t.token, [...(differences.get(t.token) ?? []), t.difference]);
+    };
+    note(report);
     for (let look = 1; look < this.#looks && report.comparable && report.mismatched.length > 0; look++) {
       await ctx.sleep(this.#confirmDelayMs);
       await settle();
       report = await this.compare();
+      note(report);
     }
     if (!report.comparable) return report;
-    for (const t of report.mismatched) {
+    // A comparable last look with a difference means every look was taken and comparable.
+    const confirmed = report.mismatched.filter((t) => {
+      const seen = differences.get(t.token) ?? [];
+      return seen.length === this.#looks && seen.every((d) => d === t.difference);
+    });
+    for (const t of report.mismatched.filter((x) => !confirmed.includes(x))) {
+      ctx.logger.info({ token: t.token, differences: differences.get(t.token)?.map(String) }, 'inventory difference changed between looks: a balance read raced an event; checking again later');
+    }
+    for (const t of confirmed) {
       for (const pairId of t.pairs) {
         raiseAlert(ctx, pairId, 'inventory-mismatch', `on-chain balance of ${t.token} differs from the inventory derived from fills by ${t.difference}`, {
           token: t.token,
@@ -134,6 +151,7 @@ export class InventoryChecker {
         });
       }
     }
+    // Only a last look that agrees explains an earlier alert; a race decides nothing either way.
     const bad = new Set(report.mismatched.flatMap((t) => t.pairs));
     for (const a of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' })) {
       if (a.pairId !== null && !bad.has(a.pairId)) {
@@ -141,6 +159,6 @@ export class InventoryChecker {
         ctx.logger.info({ alert: a.id, pairId: a.pairId }, 'inventory mismatch explained');
       }
     }
-    return report;
+    return { ...report, mismatched: confirmed };
   }
 }

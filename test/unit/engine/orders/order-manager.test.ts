@@ -252,6 +252,22 @@ describe('fills and inventory', () => {
     await h.engine.inventory.verify();
     expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure')).toEqual([]);
   });
+
+  it('a difference that changes between the looks is a balance read racing events: no alert until two looks agree', async () => {
+    const h = await ready();
+    // Each look sees another amount, as when every balance read races the next fill on a busy book.
+    h.venue.mint(h.pair.quoteToken, WALLET, 100n);
+    const raced = await withClock(h, h.engine.inventory.verify(async () => h.venue.mint(h.pair.quoteToken, WALLET, 23n)));
+    expect(raced).toMatchObject({ comparable: true, mismatched: [] });
+    expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure')).toEqual([]);
+    // The same difference on both looks is a real one.
+    const steady = await withClock(h, h.engine.inventory.verify());
+    expect(steady).toMatchObject({ mismatched: [{ difference: 123n }] });
+    expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure').map((a) => a.kind)).toEqual(['inventory-mismatch']);
+    // A race does not explain it either: the alert stays until a last look agrees.
+    await withClock(h, h.engine.inventory.verify(async () => h.venue.mint(h.pair.quoteToken, WALLET, 1n)));
+    expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure').map((a) => a.kind)).toEqual(['inventory-mismatch']);
+  });
 });
 
 describe('audit trail', () => {

@@ -85,6 +85,9 @@ export async function startEvmNode(options: EvmNodeOptions = {}): Promise<EvmNod
   const child = spawn(process.execPath, [HOST_SCRIPT, '--config', configFile, 'node', '--port', String(port), '--hostname', LOOPBACK], {
     cwd: PROJECT_ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
+    // A group of its own: a Ctrl-C in the terminal must not stop the chain under a bot that is still
+    // cancelling its orders on it. The node still ends with its owner (node-host.ts: stdin closes).
+    detached: true,
     env: { ...process.env, HARDHAT_DISABLE_TELEMETRY: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
   });
   running.add(child);

@@ -114,6 +114,14 @@ describe('the chain A node launcher', () => {
     expect(await b.provider.getBlockNumber()).toBe(0);
   });
 
+  it('runs in a process group of its own: a Ctrl-C in the terminal reaches its owner, not the node', async () => {
+    const { node, provider } = await start();
+    // The group the node leads exists only if the node has a group of its own (a terminal signals the
+    // foreground group, which then holds its owner alone).
+    expect(() => process.kill(-node.pid, 0)).not.toThrow();
+    expect(await provider.getBlockNumber()).toBe(0);
+  });
+
   it('a node that cannot listen fails with E_SANDBOX and leaves no process behind', async () => {
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, LOOPBACK, resolve));

@@ -28,6 +28,9 @@ import type { VenueStatus } from './venue-status.ts';
 /** Statuses in which an order of ours is or may be on the book (a cancellation is final only when settled). */
 const ON_BOOK = new Set(['submitting', 'unknown', 'received', 'resting', 'partiallyFilled', 'cancelRequested']);
 
+/** Refusals that say the book was not open for trading: the venue's state, not a failure of ours. */
+const MARKET_NOT_OPEN = 'E_VENUE_MARKET_CLOSED';
+
 /** The shortest pause before the same order's cancellation is asked for again. */
 export const CANCEL_RETRY_MS = 10_000;
 
@@ -294,7 +297,8 @@ export class PairLoop {
       // The order changed status between the decision and the queue (a fill, a replacement's cancel): benign.
       if (code === 'E_ORDER_STATE') o.logger.debug({ err: e, pair: this.#pairId, action: action.type }, 'order action no longer applies');
       else o.logger.warn({ err: e, pair: this.#pairId, action: action.type }, 'order action refused');
-      if (code !== 'E_TRADING_PAUSED' && code !== 'E_ORDER_STATE') o.risk.txFailed(this.#pairId, o.now(), code);
+      if (code === MARKET_NOT_OPEN) this.#marketNotOpen();
+      else if (code !== 'E_TRADING_PAUSED' && code !== 'E_ORDER_STATE') o.risk.txFailed(this.#pairId, o.now(), code);
       return false;
     }
   }
@@ -307,7 +311,8 @@ export class PairLoop {
         if (order.status === 'rejected') {
           const reason = order.rejection?.code ?? order.rejection?.reason ?? 'unknown';
           o.metrics.rejections.inc({ pair: this.#pairId, reason });
-          o.risk.txFailed(this.#pairId, o.now(), reason);
+          if (reason === MARKET_NOT_OPEN) this.#marketNotOpen();
+          else o.risk.txFailed(this.#pairId, o.now(), reason);
           o.logger.warn({ pair: this.#pairId, reason, detail: order.rejection?.reason }, 'our order was rejected');
         } else {
           o.risk.txSucceeded(this.#pairId);
@@ -316,6 +321,15 @@ export class PairLoop {
       },
       (e: unknown) => o.logger.warn({ err: e, pair: this.#pairId }, 'following an order outcome failed'),
     );
+  }
+
+  /**
+   * The book refused an order as not open (a halt or close got there first): a whole round of placements can
+   * meet it, and counting each as a failure would stop the pair for good. Back off and read the phase now.
+   */
+  #marketNotOpen(): void {
+    this.#o.risk.marketNotOpen(this.#pairId, this.#o.now());
+    void this.#o.status.refreshPhase();
   }
 
   #presence(live: ReturnType<PairLoop['liveOrdersForTest']>): void {

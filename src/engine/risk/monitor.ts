@@ -97,6 +97,16 @@ export class RiskMonitor {
     p.backoffUntilMs = nowMs + delay;
   }
 
+  /**
+   * A transaction the venue refused because the book was not open: a halt or close reached the chain before
+   * the status polls saw it. Nothing of ours failed, so it does not count towards the stop; the pair backs
+   * off once (the status read meanwhile pauses it for the halt itself).
+   */
+  marketNotOpen(pairId: string, nowMs: number): void {
+    const p = this.#pair(pairId);
+    p.backoffUntilMs = Math.max(p.backoffUntilMs, nowMs + p.limits.failureBackoffMs);
+  }
+
   /** The pair's total PnL (quote units) on trading day `day`: trips the kill switch on loss or drawdown. */
   pnl(pairId: string, day: string, total: Decimal): void {
     const p = this.#pair(pairId);

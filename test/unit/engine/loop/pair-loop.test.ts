@@ -147,6 +147,28 @@ describe('the strategy loop of one pair', () => {
     expect(s.loop.last?.mode).toMatch(/market-closed/);
   });
 
+  it('placements the chain refuses because a halt came first pause the pair; they do not stop it', async () => {
+    const s = await setup();
+    await s.round();
+    expect(ours(s.h)).toHaveLength(6);
+    // The market moves and the book halts before the next block: every new quote of the round is refused.
+    s.h.venue.pair(s.h.pair.pairId).book.phase = 'manualHalt';
+    s.book = { ...s.book!, buy: [{ limit: d('99.6'), quantity: d('5') }], sell: [{ limit: d('100'), quantity: d('5') }] };
+    await s.round();
+    await s.h.settle();
+    const refused = (await s.metrics.rejections.get()).values.filter((v) => v.labels.reason === 'E_VENUE_MARKET_CLOSED');
+    expect(refused.reduce((n, v) => n + v.value, 0)).toBeGreaterThanOrEqual(5);
+    expect(s.risk.state(s.h.pair.pairId, s.h.clock.now()).mode).not.toBe('stopped');
+    // The halt ends: the pair quotes around the new market.
+    s.h.venue.pair(s.h.pair.pairId).book.phase = 'open';
+    s.h.clock.advance(60_000);
+    const before = submissions(s.h);
+    await s.round();
+    await s.round();
+    expect(submissions(s.h)).toBeGreaterThan(before);
+    expect(s.risk.state(s.h.pair.pairId, s.h.clock.now()).mode).toBe('active');
+  });
+
   it('pulls every quote when market data goes stale and quotes again on fresh data', async () => {
     const s = await setup();
     await s.round();

@@ -41,6 +41,14 @@ describe('risk monitor', () => {
     m.marketData('b', 10_000);
     expect(m.state('b', 10_000)).toEqual({ mode: 'active' });
   });
+  it('a refusal because the book was not open backs off once and never counts towards the stop', () => {
+    const { m, events } = monitor();
+    m.marketData('a', 0);
+    for (let i = 0; i < 10; i++) m.marketNotOpen('a', 0);
+    expect(m.state('a', 50)).toEqual({ mode: 'paused', reasons: ['tx-backoff'], untilMs: 100 });
+    expect(m.state('a', 100)).toEqual({ mode: 'active' });
+    expect(events).toEqual([]);
+  });
   it('trips the global kill switch on the daily loss limit and stays killed', () => {
     const { m, events } = monitor({ dailyLossLimit: '50' });
     m.pnl('a', '2026-11-23', d('100'));

@@ -70,6 +70,8 @@ export class Bot {
   readonly #timers: Array<ReturnType<typeof setInterval>> = [];
   #phase: BotPhase = 'starting';
   #readyDetail = 'reconciling';
+  /** The kill switch's cancellations, while they run. */
+  #killing: Promise<void> | null = null;
 
   constructor(options: BotOptions) {
     this.#o = options;
@@ -137,7 +139,7 @@ export class Bot {
       await Promise.all([status.refreshTradeInfo(now), status.refreshPhase()]);
     }
     this.risk.onEvent((e) => {
-      if (e.type === 'killed') void this.#kill(`${e.pairId}: ${e.reason}`);
+      if (e.type === 'killed') this.#killing ??= this.#kill(`${e.pairId}: ${e.reason}`).catch((err: unknown) => o.logger.error({ err }, 'kill switch: cancelling every order failed'));
       else if (e.type === 'stopped') {
         o.logger.error({ pair: e.pairId, reason: e.reason }, 'pair stopped; an operator must restart the bot');
         const loop = this.loops.get(e.pairId);
@@ -232,10 +234,12 @@ export class Bot {
 
   /** Graceful stop: no new quotes, cancel everything, wait for finality within the deadline. */
   async shutdown(deadlineMs: number): Promise<boolean> {
-    const wasKilled = this.#phase === 'killed';
     this.#phase = 'stopping';
     await this.#stopLoops();
-    const clean = wasKilled ? true : await this.#cancelEverything(deadlineMs);
+    // After the kill switch too: its cancellations may still be in flight (a SIGTERM right after it tripped),
+    // and whatever they left live is cancelled now; with nothing live this returns at once.
+    await this.#killing;
+    const clean = await this.#cancelEverything(deadlineMs);
     for (const w of this.#o.wallets) await w.engine.stop();
     this.#phase = 'stopped';
     return clean;

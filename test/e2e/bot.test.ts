@@ -1,0 +1,227 @@
+/**
+ * The whole bot on the sandbox: `dlt-mm run` as a child process, trading the sandbox's market-maker wallets
+ * on every pair of both chains while the simulated market runs, checked with the test's own reads of the
+ * chains (order book views, chain A logs, chain B events and transaction results) and the bot's telemetry.
+ * The tests run in order on one sandbox: a session, a halt, SIGTERM, then a second run for the kill switch.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../src/core/decimal.ts';
+import { derivePairRules } from '../../src/core/rules.ts';
+import { priceFromRaw, quantityFromRaw } from '../../src/core/units.ts';
+import { freePort } from '../../src/sandbox/net.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
+import { writeBotConfig } from '../support/e2e/bot-config.ts';
+import { BotProcess } from '../support/e2e/bot-process.ts';
+import { series, total } from '../support/e2e/metrics-text.ts';
+import { until } from '../support/e2e/poll.ts';
+import { SandboxChains, type Chain } from '../support/e2e/sandbox-chains.ts';
+import { evmTaker } from '../support/e2e/taker.ts';
+
+/** Risk limits of the session: `maxInventory` binds on the pairs priced near 12 (their ladder asks for 36 a side). */
+const LIMITS = { maxInventory: '20', maxNotional: '2500', maxOpenOrders: 8, dailyLossLimit: '1000', maxDrawdown: '1000', staleMarketDataMs: 15_000 };
+const SESSION_SAMPLES = 60;
+const SAMPLE_MS = 1_000;
+/** How long a halted pair is watched for placements, once the bot has seen the halt. */
+const HALT_WATCH_MS = 6_000;
+/** How long a killed bot is watched for placements. */
+const KILLED_WATCH_MS = 5_000;
+
+let dir: string;
+let sandbox: Sandbox;
+let chains: SandboxChains;
+const bots: BotProcess[] = [];
+let bot: BotProcess;
+
+async function startBot(name: string, risk: Record<string, string | number>): Promise<BotProcess> {
+  const port = await freePort();
+  const config = writeBotConfig({ dir, name, manifest: sandbox.manifestPath as string, metricsPort: port, store: join(dir, `${name}.sqlite`), risk });
+  const b = new BotProcess(config, port, join(dir, `${name}.log`));
+  bots.push(b);
+  await until(`${name} ready\n${b.tail()}`, 60_000, async () => {
+    if (!b.running) throw new Error(`${name} exited before it was ready:\n${b.tail()}`);
+    return (await b.readiness()).ready;
+  });
+  return b;
+}
+
+const sides = (orders: readonly { side: 'buy' | 'sell' }[]) => ({ buy: orders.some((o) => o.side === 'buy'), sell: orders.some((o) => o.side === 'sell') });
+const control = async (path: string): Promise<void> => {
+  const res = await fetch(`${sandbox.manifest.venue.controlUrl}${path}`, { method: 'POST' });
+  if (!res.ok) throw new Error(`POST /sandbox${path}: ${res.status} ${await res.text()}`);
+};
+const rulesOf = (pairId: string) => {
+  const p = sandbox.state.pairByIdOrSymbol(pairId);
+  if (p === undefined) throw new Error(`no pair ${pairId}`);
+  return derivePairRules(p.record, p.overrides);
+};
+const chainOf = (pairId: string): Chain => chains.pair(pairId).chain as Chain;
+const shares = (counts: Map<string, number>) => Object.fromEntries([...counts].map(([id, n]) => [id, n / SESSION_SAMPLES]));
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'dltmm-e2e-'));
+  sandbox = await startSandbox({
+    ports: { api: 0, evm: 0, wasm: 0 },
+    evm: { blockTimeMs: 500 },
+    wasm: { ledgerIntervalMs: 1_000 },
+    // Takers every three seconds a pair, so that a forty-second session sees fills on every chain.
+    flow: { enabled: true, takerIntervalMs: 3_000 },
+    manifest: join(dir, 'manifest.json'),
+  });
+  chains = new SandboxChains(sandbox);
+  await chains.begin();
+  bot = await startBot('session', LIMITS);
+}, 120_000);
+
+afterAll(async () => {
+  // A test that failed midway leaves its bot running: nothing of ours may outlive the file.
+  for (const b of bots) await b.kill();
+  chains?.close();
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+describe('the bot on the sandbox, both chains, simulated market on', () => {
+  it('quotes both sides most of the time, trades, causes no venue rejection and keeps its position within its limits', async () => {
+    const pairs = chains.pairs.map((p) => p.id);
+    // Warm-up: every pair quoted on both sides at least once, read from the books.
+    await until('both sides quoted on every pair', 30_000, async () => {
+      for (const id of pairs) {
+        const s = sides(await chains.resting(id));
+        if (!s.buy || !s.sell) return false;
+      }
+      return true;
+    });
+    const bothOnChain = new Map(pairs.map((id) => [id, 0]));
+    const bothInMetrics = new Map(pairs.map((id) => [id, 0]));
+    const positions: Array<{ pairId: string; position: number; notional: Decimal | null }> = [];
+    for (let i = 0; i < SESSION_SAMPLES; i++) {
+      const m = await bot.metrics();
+      for (const id of pairs) {
+        const s = sides(await chains.resting(id));
+        if (s.buy && s.sell) bothOnChain.set(id, (bothOnChain.get(id) ?? 0) + 1);
+        if (total(m, 'dltmm_quote_presence', { pair: id, side: 'buy' }) === 1 && total(m, 'dltmm_quote_presence', { pair: id, side: 'sell' }) === 1) {
+          bothInMetrics.set(id, (bothInMetrics.get(id) ?? 0) + 1);
+        }
+        const position = total(m, 'dltmm_position_base', { pair: id });
+        const last = sandbox.state.pairByIdOrSymbol(id)?.market.lastPrice;
+        positions.push({ pairId: id, position, notional: last === undefined ? null : priceFromRaw(last, rulesOf(id).scales).mul(Math.abs(position)) });
+      }
+      await sleep(SAMPLE_MS);
+    }
+    for (const [id, s] of Object.entries(shares(bothOnChain))) expect({ pair: id, bothSidesOnChain: s >= 0.7 }).toEqual({ pair: id, bothSidesOnChain: true });
+    for (const [id, s] of Object.entries(shares(bothInMetrics))) expect({ pair: id, bothSidesInMetrics: s >= 0.7 }).toEqual({ pair: id, bothSidesInMetrics: true });
+
+    // Fills on both chains, from the chain's own record of the bot's orders, and in the bot's counters.
+    const traded = new Map<string, Awaited<ReturnType<SandboxChains['traded']>>>();
+    for (const id of pairs) traded.set(id, await chains.traded(id));
+    for (const chain of ['evm', 'wasm'] as const) {
+      const gross = pairs.filter((id) => chainOf(id) === chain).reduce((n, id) => n + (traded.get(id)?.gross ?? 0n), 0n);
+      expect({ chain, traded: gross > 0n }).toEqual({ chain, traded: true });
+    }
+    const m = await bot.metrics();
+    expect(total(m, 'dltmm_fills_total', { chain: 'evm' })).toBeGreaterThan(0);
+    expect(total(m, 'dltmm_fills_total', { chain: 'wasm' })).toBeGreaterThan(0);
+    // Market data came over the WebSocket (not only from the REST fallback).
+    expect(total(m, 'dltmm_venue_ws_messages_total', { type: 'data' })).toBeGreaterThan(0);
+
+    // No rejection: none counted by the bot, no OrderRejected and no failed placement on either chain. A
+    // cancellation may fail only because a taker filled the order first (the order traded in full).
+    expect(series(m, 'dltmm_order_rejections_total').filter((s) => s.value > 0)).toEqual([]);
+    expect(chains.events.filter((e) => e.event.type === 'OrderRejected')).toEqual([]);
+    const failed = chains.failed.map((f) => {
+      const order = f.orderId === null || f.pairId === null ? undefined : traded.get(f.pairId)?.byOrder.get(f.orderId);
+      return { ...f, cancelOfFilledOrder: f.call.toLowerCase().startsWith('cancel') && order !== undefined && order.traded === order.quantity };
+    });
+    expect(failed.filter((f) => !f.cancelOfFilledOrder)).toEqual([]);
+
+    // The position stayed within maxInventory and maxNotional (at the venue's last price) at every sample.
+    const max = new Decimal(LIMITS.maxInventory);
+    const maxNotional = new Decimal(LIMITS.maxNotional);
+    expect(positions.filter((p) => new Decimal(Math.abs(p.position)).gt(max) || (p.notional !== null && p.notional.gt(maxNotional)))).toEqual([]);
+    // ... and the bot's position is what its fills on chain add up to.
+    for (const id of pairs) {
+      await until(`position of ${id} equal to the chain's`, 20_000, async () => {
+        const own = quantityFromRaw((await chains.traded(id)).net, rulesOf(id).scales);
+        return own.eq(new Decimal(total(await bot.metrics(), 'dltmm_position_base', { pair: id })));
+      });
+    }
+  }, 120_000);
+
+  it('a halt pauses quoting on the halted pairs (one per chain) and quoting resumes after it', async () => {
+    const halted = [chains.pairs.find((p) => p.chain === 'evm')?.id as string, chains.pairs.find((p) => p.chain === 'wasm')?.id as string];
+    for (const id of halted) await control(`/pairs/${id}/halt`);
+    // The bot sees the halt (order book phase, trade info) and pauses those pairs.
+    await until('halted pairs paused', 15_000, async () => {
+      const m = await bot.metrics();
+      return halted.every((id) => total(m, 'dltmm_trading_state', { pair: id, mode: 'paused' }) === 1);
+    });
+    const from = { evm: await chains.head('evm'), wasm: await chains.head('wasm') };
+    // An observation window: whatever the bot does now shows on the chains.
+    await sleep(HALT_WATCH_MS);
+    await chains.sync();
+    for (const id of halted) expect({ pair: id, placed: chains.seen(id, 'OrderReceived', from[chainOf(id)]).length }).toEqual({ pair: id, placed: 0 });
+    const m = await bot.metrics();
+    for (const id of halted) expect(total(m, 'dltmm_trading_state', { pair: id, mode: 'paused' })).toBe(1);
+
+    for (const id of halted) await control(`/pairs/${id}/resume`);
+    const resumed = { evm: await chains.head('evm'), wasm: await chains.head('wasm') };
+    await until('quoting resumed on the halted pairs', 30_000, async () => {
+      await chains.sync();
+      const m = await bot.metrics();
+      for (const id of halted) {
+        if (total(m, 'dltmm_trading_state', { pair: id, mode: 'active' }) !== 1) return false;
+        if (chains.seen(id, 'OrderReceived', resumed[chainOf(id)]).length === 0) return false;
+        const s = sides(await chains.resting(id));
+        if (!s.buy || !s.sell) return false;
+      }
+      return true;
+    });
+  }, 90_000);
+
+  it('SIGTERM cancels every order of the bot on both chains and exits 0', async () => {
+    bot.signal('SIGTERM');
+    const exit = await Promise.race([bot.exited, sleep(45_000).then(() => 'still running')]);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(await chains.restingEverywhere()).toEqual([]);
+  }, 60_000);
+
+  it('the kill switch trips at the daily loss limit: every order cancelled, not ready, and nothing quoted afterwards', async () => {
+    // The simulated market stops, so that the test's own trade decides the mark: a fill at our bid, marked at
+    // that price, loses exactly its fee.
+    await control('/flow/stop');
+    const killed = await startBot('kill', { ...LIMITS, dailyLossLimit: '0.000001' });
+    const pairId = chains.pairs.find((p) => p.chain === 'evm')?.id as string;
+    const bid = await until('a bid of the bot on the chain A pair', 30_000, async () => {
+      const all = await chains.resting(pairId);
+      if (!all.some((o) => o.side === 'sell')) return undefined;
+      return all.filter((o) => o.side === 'buy').toSorted((a, b) => (a.price > b.price ? -1 : 1))[0];
+    });
+    expect(total(await killed.metrics(), 'dltmm_kill_switch')).toBe(0);
+    const taker = await evmTaker(sandbox, pairId);
+    try {
+      const scales = rulesOf(pairId).scales;
+      expect(await taker.place('sell', rulesOf(pairId).sizeIncrement, priceFromRaw(bid.price, scales))).toBe(true);
+    } finally {
+      taker.stop();
+    }
+    await until('kill switch tripped', 30_000, async () => total(await killed.metrics(), 'dltmm_kill_switch') === 1);
+    const readiness = await killed.readiness();
+    expect({ ready: readiness.ready, killed: readiness.body.includes('killed') }).toEqual({ ready: false, killed: true });
+    await until('every order of the bot cancelled', 30_000, async () => (await chains.restingEverywhere()).length === 0);
+
+    const from = { evm: await chains.head('evm'), wasm: await chains.head('wasm') };
+    await sleep(KILLED_WATCH_MS);
+    await chains.sync();
+    expect(killed.running).toBe(true);
+    expect(chains.events.filter((e) => e.event.type === 'OrderReceived' && e.at > from[e.chain])).toEqual([]);
+    expect(await chains.restingEverywhere()).toEqual([]);
+    expect((await killed.readiness()).ready).toBe(false);
+
+    killed.signal('SIGTERM');
+    expect(await Promise.race([killed.exited, sleep(30_000).then(() => 'still running')])).toEqual({ code: 0, signal: null });
+  }, 120_000);
+});

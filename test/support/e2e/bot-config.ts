@@ -1,0 +1,33 @@
+/** The configuration file of a bot run against a running sandbox (its manifest), written for one test. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+
+const LADDER = fileURLToPath(new URL('../../../strategies/ladder.yaml', import.meta.url));
+
+export interface BotRunSettings {
+  readonly dir: string;
+  readonly manifest: string;
+  readonly metricsPort: number;
+  readonly store: string;
+  readonly risk: Record<string, string | number>;
+  readonly strategy?: string;
+  readonly engine?: Record<string, number>;
+  readonly name: string;
+}
+
+/** Writes `<dir>/<name>.yaml` and returns its path. */
+export function writeBotConfig(s: BotRunSettings): string {
+  const config = {
+    sandbox: { manifest: s.manifest, strategy: s.strategy ?? LADDER },
+    calendar: { enabled: false },
+    risk: s.risk,
+    engine: { tickMs: 1000, phasePollMs: 500, balanceMaxAgeMs: 2000, inventoryCheckMs: 10_000, shutdownTimeoutMs: 30_000, ...s.engine },
+    store: { path: s.store },
+    telemetry: { metricsPort: s.metricsPort, metricsHost: '127.0.0.1', logLevel: 'info' },
+  };
+  const path = join(s.dir, `${s.name}.yaml`);
+  writeFileSync(path, stringify(config));
+  return path;
+}

@@ -1,0 +1,76 @@
+/**
+ * `dlt-mm run` as a real child process, the way an operator starts it: the test writes a configuration,
+ * starts the process, reads its telemetry endpoints (`/readyz`, `/metrics`) and its JSON log lines, sends
+ * it signals and waits for its exit. `kill()` is the last resort of a failed test (SIGKILL).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseMetrics, type MetricSample } from './metrics-text.ts';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const NODE = fileURLToPath(new URL('node_modules/.bin/node', `file://${ROOT}`));
+
+export interface LogLine {
+  readonly level: number | string;
+  readonly msg?: string;
+  readonly [key: string]: unknown;
+}
+
+export class BotProcess {
+  readonly child: ChildProcess;
+  readonly logs: LogLine[] = [];
+  readonly output: string[] = [];
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly #telemetry: string;
+
+  /** `logPath`: every line the process writes is also appended there (kept with the test's temporary files). */
+  constructor(configPath: string, metricsPort: number, logPath?: string) {
+    this.#telemetry = `http://127.0.0.1:${metricsPort}`;
+    this.child = spawn(NODE, ['src/cli/dlt-mm.ts', 'run', '--config', configPath], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const keep = (text: string) => {
+      if (logPath !== undefined) appendFileSync(logPath, `${text}\n`);
+      this.output.push(text);
+      if (this.output.length > 400) this.output.shift();
+      if (!text.startsWith('{')) return;
+      try {
+        this.logs.push(JSON.parse(text) as LogLine);
+      } catch {
+        // A line that is not JSON is kept in `output` only.
+      }
+    };
+    createInterface({ input: this.child.stdout as NodeJS.ReadableStream }).on('line', keep);
+    createInterface({ input: this.child.stderr as NodeJS.ReadableStream }).on('line', keep);
+    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** The last lines the process wrote, for failure messages. */
+  tail(n = 30): string {
+    return this.output.slice(-n).join('\n');
+  }
+
+  async readiness(): Promise<{ ready: boolean; body: string }> {
+    const res = await fetch(`${this.#telemetry}/readyz`);
+    return { ready: res.status === 200, body: await res.text() };
+  }
+
+  async metrics(): Promise<MetricSample[]> {
+    const res = await fetch(`${this.#telemetry}/metrics`);
+    return parseMetrics(await res.text());
+  }
+
+  signal(sig: NodeJS.Signals): void {
+    this.child.kill(sig);
+  }
+
+  /** SIGKILL if still running; resolves once the process is gone. */
+  async kill(): Promise<void> {
+    if (this.running) this.child.kill('SIGKILL');
+    await this.exited;
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * The end-to-end test's own view of the sandbox's two chains, never the bot's code: the resting orders of
+ * the bot's wallets read from the order books (chain A through the contract views, chain B from the
+ * emulator's contract state), every order book event of those wallets (chain A logs, chain B events as each
+ * ledger closes) with the block or ledger that carried it, and every failed transaction the wallets sent.
+ */
+import { Interface, toQuantity } from 'ethers';
+import { contractAt, sandboxProvider } from '../../../src/sandbox/evm/chain.ts';
+import { loadArtifacts } from '../../../src/sandbox/evm/compile.ts';
+import { rpc } from '../../../src/sandbox/evm/node.ts';
+import { toBookEvent } from '../../../src/sandbox/api/evm-follower.ts';
+import type { BookEvent } from '../../../src/sandbox/matching/types.ts';
+import type { Sandbox } from '../../../src/sandbox/venue/sandbox.ts';
+import { decodeBookEvent } from '../../../src/sandbox/wasm/contracts/book-events.ts';
+import { read } from '../../../src/sandbox/wasm/scval.ts';
+
+export type Chain = 'evm' | 'wasm';
+
+export interface RestingOrder {
+  readonly pairId: string;
+  readonly orderId: bigint;
+  readonly side: 'buy' | 'sell';
+  readonly price: bigint;
+  readonly remaining: bigint;
+}
+
+export interface SeenEvent {
+  readonly chain: Chain;
+  readonly pairId: string;
+  /** Block number (chain A) or ledger sequence (chain B). */
+  readonly at: number;
+  readonly event: BookEvent;
+}
+
+export interface FailedTx {
+  readonly chain: Chain;
+  readonly at: number;
+  /** The order book's pair, when the transaction called one. */
+  readonly pairId: string | null;
+  /** The contract function, when known. */
+  readonly call: string;
+  /** The order a cancellation named. */
+  readonly orderId: bigint | null;
+}
+
+type ManifestPair = Sandbox['manifest']['pairs'][number];
+
+const SELECTORS = new Interface(loadArtifacts().contracts.OrderBook.abi as never);
+
+export class SandboxChains {
+  readonly #sandbox: Sandbox;
+  readonly #rpcUrl: string;
+  readonly #provider;
+  readonly #iface = SELECTORS;
+  /** The bot's wallets (the sandbox's market-maker wallets) and the chain B accounts that send for them. */
+  readonly wallets: { readonly evm: string; readonly wasm: string };
+  readonly #wasmSenders: Set<string>;
+  readonly pairs: readonly ManifestPair[];
+  readonly events: SeenEvent[] = [];
+  readonly failed: FailedTx[] = [];
+  #evmBlock: number;
+  readonly #unlisten: () => void;
+
+  constructor(sandbox: Sandbox) {
+    this.#sandbox = sandbox;
+    const m = sandbox.manifest;
+    this.#rpcUrl = sandbox.evmNode.rpcUrl;
+    this.#provider = sandboxProvider(this.#rpcUrl);
+    const mm = (chain: Chain) => m.wallets.find((w) => w.chain === chain && w.marketMaker);
+    const evm = mm('evm');
+    const wasm = mm('wasm');
+    if (evm === undefined || wasm === undefined) throw new Error('the sandbox has no market-maker wallet on a chain');
+    this.wallets = { evm: evm.address, wasm: wasm.address };
+    this.#wasmSenders = new Set([wasm.address, ...('channelAccounts' in wasm ? (wasm.channelAccounts ?? []) : []).map((c) => c.publicKey)]);
+    this.pairs = m.pairs;
+    this.#evmBlock = -1;
+    const books = new Map(m.pairs.filter((p) => p.chain === 'wasm').map((p) => [p.orderBook.strkey as string, p]));
+    this.#unlisten = sandbox.emulator.onLedgerClosed((closed) => {
+      const seq = closed.ledger.seq;
+      for (const e of closed.events) {
+        const p = books.get(e.contractId);
+        if (p === undefined) continue;
+        const event = decodeBookEvent(e.topics, e.data, { base: p.baseToken.strkey as string, quote: p.quoteToken.strkey as string });
+        if (event !== undefined && event.client === this.wallets.wasm) this.events.push({ chain: 'wasm', pairId: p.id, at: seq, event });
+      }
+      for (const t of closed.transactions) {
+        if (t.success || !this.#wasmSenders.has(t.source)) continue;
+        const fn = t.call?.fn ?? 'unknown';
+        const orderId = fn.startsWith('cancel_') && t.call !== null ? read.u64(t.call.args[1], 'order_id') : null;
+        this.failed.push({ chain: 'wasm', at: seq, pairId: books.get(t.call?.contract ?? '')?.id ?? null, call: fn, orderId });
+      }
+    });
+  }
+
+  /** Starts from the current chain heads: what happened before is not the bot's. */
+  async begin(): Promise<void> {
+    this.#evmBlock = await this.head('evm');
+  }
+
+  pair(id: string): ManifestPair {
+    const p = this.pairs.find((x) => x.id === id);
+    if (p === undefined) throw new Error(`no pair ${id}`);
+    return p;
+  }
+
+  async head(chain: Chain): Promise<number> {
+    if (chain === 'wasm') return this.#sandbox.emulator.latest.seq;
+    return Number(BigInt((await rpc(this.#rpcUrl, 'eth_blockNumber', [])) as string));
+  }
+
+  /** The bot's resting orders on `pairId`, from the order book itself. */
+  async resting(pairId: string): Promise<RestingOrder[]> {
+    const p = this.pair(pairId);
+    if (p.chain === 'wasm') {
+      const book = this.#sandbox.deployed.wasmBooks.get(pairId)?.book.book;
+      if (book === undefined) throw new Error(`no chain B book ${pairId}`);
+      return [...book.buys, ...book.sells].filter((o) => o.wallet === this.wallets.wasm).map((o) => ({ pairId, orderId: o.id, side: o.side, price: o.price, remaining: o.remaining }));
+    }
+    const book = contractAt('OrderBook', p.orderBook.hex, this.#provider);
+    const out: RestingOrder[] = [];
+    for (const side of [1, 2] as const) {
+      const ids = (await book.getFunction('getOrderIds')(side, 1000)) as bigint[];
+      for (const id of ids) {
+        const [client, , remaining, price] = (await book.getFunction('getOrder')(id)) as [string, bigint, bigint, bigint];
+        if (client.toLowerCase() === this.wallets.evm.toLowerCase()) out.push({ pairId, orderId: id, side: side === 1 ? 'buy' : 'sell', price, remaining });
+      }
+    }
+    return out;
+  }
+
+  async restingEverywhere(): Promise<RestingOrder[]> {
+    const all = await Promise.all(this.pairs.map((p) => this.resting(p.id)));
+    return all.flat();
+  }
+
+  /** Reads chain A up to its head: the bot wallet's order book logs and failed transactions. */
+  async sync(): Promise<void> {
+    const head = await this.head('evm');
+    if (head <= this.#evmBlock) return;
+    const from = this.#evmBlock + 1;
+    const books = new Map(this.pairs.filter((p) => p.chain === 'evm').map((p) => [p.orderBook.hex.toLowerCase(), p]));
+    const logs = (await rpc(this.#rpcUrl, 'eth_getLogs', [{ fromBlock: toQuantity(from), toBlock: toQuantity(head), address: [...books.keys()] }])) as Array<{
+      address: string;
+      topics: string[];
+      data: string;
+      blockNumber: string;
+    }>;
+    for (const log of logs) {
+      const p = books.get(log.address.toLowerCase());
+      const parsed = p === undefined ? null : this.#iface.parseLog({ topics: log.topics, data: log.data });
+      if (p === undefined || parsed === null) continue;
+      const args: Record<string, unknown> = {};
+      parsed.fragment.inputs.forEach((input, i) => (args[input.name] = parsed.args[i]));
+      const event = toBookEvent(parsed.name, args, p.baseToken.hex);
+      if (event !== undefined && event.client.toLowerCase() === this.wallets.evm.toLowerCase()) this.events.push({ chain: 'evm', pairId: p.id, at: Number(BigInt(log.blockNumber)), event });
+    }
+    for (let n = from; n <= head; n++) {
+      const block = (await rpc(this.#rpcUrl, 'eth_getBlockByNumber', [toQuantity(n), true])) as { transactions: Array<{ hash: string; from: string; to: string | null; input: string }> };
+      for (const tx of block.transactions) {
+        if (tx.from.toLowerCase() !== this.wallets.evm.toLowerCase()) continue;
+        const receipt = (await rpc(this.#rpcUrl, 'eth_getTransactionReceipt', [tx.hash])) as { status: string };
+        if (BigInt(receipt.status) === 1n) continue;
+        const call = books.has((tx.to ?? '').toLowerCase()) ? this.#iface.parseTransaction({ data: tx.input }) : null;
+        const orderId = call?.name.startsWith('cancel') === true ? (call.args[0] as bigint) : null;
+        this.failed.push({ chain: 'evm', at: n, pairId: books.get((tx.to ?? '').toLowerCase())?.id ?? null, call: call?.name ?? tx.input.slice(0, 10), orderId });
+      }
+    }
+    this.#evmBlock = head;
+  }
+
+  /** The bot's events of `type` on `pairId` carried after block or ledger `after`. */
+  seen(pairId: string, type: BookEvent['type'], after = -1): SeenEvent[] {
+    return this.events.filter((e) => e.pairId === pairId && e.event.type === type && e.at > after);
+  }
+
+  /**
+   * What the bot's orders on `pairId` traded, from the chain alone (raw internal base units): each order
+   * brought its quantity to the book, less what was rejected, cancelled or still rests. `net` counts buys
+   * up and sells down (the position the fills built); `byOrder` holds each order's traded quantity.
+   */
+  async traded(pairId: string): Promise<{ gross: bigint; net: bigint; byOrder: Map<bigint, { traded: bigint; quantity: bigint }> }> {
+    await this.sync();
+    const resting = new Map((await this.resting(pairId)).map((o) => [o.orderId, o.remaining]));
+    let gross = 0n;
+    let net = 0n;
+    const byOrder = new Map<bigint, { traded: bigint; quantity: bigint }>();
+    for (const r of this.seen(pairId, 'OrderReceived')) {
+      const received = r.event as Extract<BookEvent, { type: 'OrderReceived' }>;
+      const gone = this.events
+        .filter((e) => e.pairId === pairId && e.event.orderId === received.orderId)
+        .reduce((n, e) => n + (e.event.type === 'CancelOrder' ? e.event.quantity : e.event.type === 'OrderRejected' ? e.event.quantityNotExecuted : 0n), 0n);
+      const traded = received.quantity - gone - (resting.get(received.orderId) ?? 0n);
+      byOrder.set(received.orderId, { traded, quantity: received.quantity });
+      gross += traded;
+      net += received.side === 1 ? traded : -traded;
+    }
+    return { gross, net, byOrder };
+  }
+
+  close(): void {
+    this.#unlisten();
+    this.#provider.destroy();
+  }
+}

@@ -95,6 +95,16 @@ async function wallet(rpcUrl: string, w: FundedWallet, p: DeployedPair, onActivi
     onSubmitTiming: (t) => txs.push({ at: performance.now(), kind: t.kind }),
   });
   const adapter = onActivity === undefined ? raw : observeAdapter(raw, onActivity);
+  try {
+    return await readyWallet(binding, adapter, store, txs);
+  } catch (e) {
+    await adapter.close();
+    store.close();
+    throw e;
+  }
+}
+
+async function readyWallet(binding: PairBinding, adapter: ChainAdapter, store: Store, txs: SentTx[]): Promise<Wallet> {
   await adapter.ensureReady(binding);
   const engine = await WalletEngine.create({
     adapter,
@@ -302,11 +312,13 @@ export async function run(): Promise<Row[]> {
   try {
     const [loopPair, basePair] = chain.venue.pairs as [DeployedPair, DeployedPair];
     const [loopWallet, baseWallet] = chain.venue.wallets as [FundedWallet, FundedWallet];
+    // Each contender is closed whatever happens next: its follower and receipt polls must not outlive the run.
+    opened.push(await ours(chain.node.rpcUrl, loopWallet, loopPair));
+    opened.push(await baseline(chain.node.rpcUrl, baseWallet, basePair));
     const runs = [
-      { c: await ours(chain.node.rpcUrl, loopWallet, loopPair), feed: messages(loopPair.pair.symbol ?? ''), windows: [] as Array<{ from: number; to: number }> },
-      { c: await baseline(chain.node.rpcUrl, baseWallet, basePair), feed: messages(basePair.pair.symbol ?? ''), windows: [] as Array<{ from: number; to: number }> },
+      { c: opened[0] as Contender, feed: messages(loopPair.pair.symbol ?? ''), windows: [] as Array<{ from: number; to: number }> },
+      { c: opened[1] as Contender, feed: messages(basePair.pair.symbol ?? ''), windows: [] as Array<{ from: number; to: number }> },
     ];
-    opened.push(...runs.map((r) => r.c));
     // Message 0 places the first ladder of both; the measured changes follow, each contender in turn, so that
     // the machine's load and the block clock fall on both alike.
     for (let i = 0; i <= CHANGES; i++) {

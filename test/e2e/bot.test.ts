@@ -138,7 +138,9 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     });
     expect(failed.filter((f) => !f.cancelOfFilledOrder)).toEqual([]);
 
-    // The position stayed within maxInventory and maxNotional (at the venue's last price) at every sample.
+    // The limits bind (the gate cut the outer levels of the pairs priced near 12), and the position stayed
+    // within maxInventory and maxNotional (at the venue's last price) at every sample.
+    expect(total(m, 'dltmm_quotes_dropped_total', { rule: 'risk' })).toBeGreaterThan(0);
     const max = new Decimal(LIMITS.maxInventory);
     const maxNotional = new Decimal(LIMITS.maxNotional);
     expect(positions.filter((p) => new Decimal(Math.abs(p.position)).gt(max) || (p.notional !== null && p.notional.gt(maxNotional)))).toEqual([]);

@@ -67,7 +67,7 @@ beforeAll(async () => {
     ports: { api: 0, evm: 0, wasm: 0 },
     evm: { blockTimeMs: 500 },
     wasm: { ledgerIntervalMs: 1_000 },
-    // Takers every three seconds a pair, so that a forty-second session sees fills on every chain.
+    // Takers every three seconds a pair, so that a one-minute session sees fills on every chain.
     flow: { enabled: true, takerIntervalMs: 3_000 },
     manifest: join(dir, 'manifest.json'),
   });
@@ -125,8 +125,11 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     const m = await bot.metrics();
     expect(total(m, 'dltmm_fills_total', { chain: 'evm' })).toBeGreaterThan(0);
     expect(total(m, 'dltmm_fills_total', { chain: 'wasm' })).toBeGreaterThan(0);
-    // Market data came over the WebSocket (not only from the REST fallback).
+    // Market data came over the WebSocket, and no market ever went stale (which would quote from REST snapshots).
     expect(total(m, 'dltmm_venue_ws_messages_total', { type: 'data' })).toBeGreaterThan(0);
+    expect(total(m, 'dltmm_venue_market_stale_transitions_total')).toBe(0);
+    // The order engine found nothing to alert about (an inventory it cannot explain would pause pairs).
+    expect(series(m, 'dltmm_alerts_total').filter((s) => s.value > 0)).toEqual([]);
 
     // No rejection: none counted by the bot, no OrderRejected and no failed placement on either chain. A
     // cancellation may fail only because a taker filled the order first (the order traded in full).

@@ -1,9 +1,9 @@
 /**
  * Inventory per wallet and token: the total (free plus locked) is derived from fills, the locked part from our
  * resting orders, and the free part must then equal the wallet's on-chain balance. The first check of a
- * token takes its baseline from the chain. A difference beyond the tolerance is confirmed by a second look
- * after the event follower has had time to deliver what a balance read may have raced; if it persists, it is
- * an alert and a metric, and every pair trading the token pauses until a later check agrees again.
+ * token takes its baseline from the chain. A difference beyond the tolerance counts only from a look that
+ * raced no event (the follower delivered nothing meanwhile); then it is an alert and a metric, and every pair
+ * trading the token pauses until a later check agrees again.
  */
 import type { ChainAdapter } from '../../chains/types.ts';
 import { remainingOf } from '../../core/order-state.ts';
@@ -24,7 +24,13 @@ export interface TokenInventory {
 
 export type InventoryReport =
   | { readonly comparable: false; readonly reason: string }
-  | { readonly comparable: true; readonly tokens: readonly TokenInventory[]; readonly mismatched: readonly TokenInventory[] };
+  | {
+      readonly comparable: true;
+      readonly tokens: readonly TokenInventory[];
+      readonly mismatched: readonly TokenInventory[];
+      /** Every look raced events the follower delivered meanwhile: nothing was decided. */
+      readonly inconclusive?: boolean;
+    };
 
 /** Quote the wallet received for maker fills still parked, by pair (see ParkedFills). */
 export type ParkedQuote = () => Map<string, bigint>;
@@ -32,9 +38,12 @@ export type ParkedQuote = () => Map<string, bigint>;
 export interface InventoryOptions {
   /** Largest difference accepted per token address, native units; default 0 (every amount is derived exactly). */
   readonly tolerance?: (token: string) => bigint;
-  /** Pause before each confirming look; default 2000 ms (longer than the confirmation depth takes). */
+  /**
+   * How long a look waits for what it may have raced: longer than the follower takes to deliver an event
+   * (its poll interval plus the confirmation depth). Default 10,000 ms.
+   */
   readonly confirmDelayMs?: number;
-  /** Looks a difference must survive to be a mismatch; default 2. */
+  /** Looks taken before a check is given up as inconclusive; default 2. */
   readonly looks?: number;
 }
 
@@ -54,7 +63,7 @@ export class InventoryChecker {
     this.#ctx = ctx;
     this.#adapter = adapter;
     this.#tolerance = options.tolerance ?? (() => 0n);
-    this.#confirmDelayMs = options.confirmDelayMs ?? 2_000;
+    this.#confirmDelayMs = options.confirmDelayMs ?? 10_000;
     this.#looks = Math.max(1, options.looks ?? 2);
   }
 
@@ -111,36 +120,43 @@ export class InventoryChecker {
   }
 
   /**
-   * Compares, and confirms a mismatch by further looks after `settle` (the caller lets the follower catch up).
-   * A difference is confirmed only when every look finds the same amount for the token: a balance read that
-   * raced an event the follower had not yet delivered shows that event's amount, and on a busy book the next
-   * look races the next event, so a difference that changes between looks is a race, not a loss. A confirmed
-   * mismatch raises an alert for each pair of the token; a check whose last look agrees resolves earlier ones.
+   * Compares, and decides a difference only from a clean look: one after which the store applied nothing for
+   * the wallet while the follower had time to deliver (`confirmDelayMs`, then `settle`). A balance read races
+   * whatever the chain did that the follower had not delivered yet; that event reaches the store within the
+   * wait, so a look with nothing applied saw the chain and the store at the same point. A clean look with a
+   * difference raises an alert for each pair of the token; a clean look without one resolves earlier alerts.
+   * When every look raced an event (a busy book), nothing is decided: the next check looks again.
    */
   async verify(settle: () => Promise<void> = async () => {}): Promise<InventoryReport> {
     const ctx = this.#ctx;
-    let report = await this.compare();
-    const differences = new Map<string, bigint[]>();
-    const note = (r: InventoryReport) => {
-      if (r.comparable) for (const t of r.mismatched) differences.set(t.token, [...(differences.get(t.token) ?? []), t.difference]);
-    };
-    note(report);
-    for (let look = 1; look < this.#looks && report.comparable && report.mismatched.length > 0; look++) {
+    const alerted = () => ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' });
+    let report: InventoryReport = { comparable: false, reason: 'not compared' };
+    for (let look = 0; look < this.#looks; look++) {
+      const before = this.#applied();
+      report = await this.compare();
+      if (!report.comparable) return report;
+      // Agreement with no alert open needs no confirmation (and a race that hides a difference is caught later).
+      if (report.mismatched.length === 0 && alerted().length === 0) return report;
       await ctx.sleep(this.#confirmDelayMs);
       await settle();
-      report = await this.compare();
-      note(report);
+      if (this.#applied() === before) return this.#decide(report);
+      ctx.logger.info({ look: look + 1, mismatched: report.mismatched.map((t) => ({ token: t.token, difference: t.difference.toString() })) }, 'inventory look raced events the follower delivered meanwhile; looking again');
     }
-    if (!report.comparable) return report;
-    // A comparable last look with a difference means every look was taken and comparable.
-    const confirmed = report.mismatched.filter((t) => {
-      const seen = differences.get(t.token) ?? [];
-      return seen.length === this.#looks && seen.every((d) => d === t.difference);
-    });
-    for (const t of report.mismatched.filter((x) => !confirmed.includes(x))) {
-      ctx.logger.info({ token: t.token, differences: differences.get(t.token)?.map(String) }, 'inventory difference changed between looks: a balance read raced an event; checking again later');
-    }
-    for (const t of confirmed) {
+    ctx.logger.info('inventory check inconclusive: every look raced events; the next check decides');
+    return report.comparable ? { ...report, mismatched: [], inconclusive: true } : report;
+  }
+
+  /** Events and order transitions the store has applied for the wallet: what a look may have raced. */
+  #applied(): string {
+    const ctx = this.#ctx;
+    const events = ctx.store.db.prepare('SELECT MAX(rowid) AS n FROM processed_events WHERE chain = ? AND wallet = ?').get(ctx.chain, ctx.wallet) as { n: number | null };
+    const transitions = ctx.store.db.prepare('SELECT MAX(id) AS n FROM order_transitions WHERE wallet = ?').get(ctx.wallet) as { n: number | null };
+    return `${events.n ?? 0}:${transitions.n ?? 0}`;
+  }
+
+  #decide(report: Extract<InventoryReport, { comparable: true }>): InventoryReport {
+    const ctx = this.#ctx;
+    for (const t of report.mismatched) {
       for (const pairId of t.pairs) {
         raiseAlert(ctx, pairId, 'inventory-mismatch', `on-chain balance of ${t.token} differs from the inventory derived from fills by ${t.difference}`, {
           token: t.token,
@@ -151,7 +167,6 @@ export class InventoryChecker {
         });
       }
     }
-    // Only a last look that agrees explains an earlier alert; a race decides nothing either way.
     const bad = new Set(report.mismatched.flatMap((t) => t.pairs));
     for (const a of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' })) {
       if (a.pairId !== null && !bad.has(a.pairId)) {
@@ -159,6 +174,6 @@ export class InventoryChecker {
         ctx.logger.info({ alert: a.id, pairId: a.pairId }, 'inventory mismatch explained');
       }
     }
-    return { ...report, mismatched: confirmed };
+    return report;
   }
 }

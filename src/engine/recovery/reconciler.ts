@@ -99,7 +99,7 @@ export class Reconciler {
       const inventory = await this.#inventory.verify(async () => {
         await this.#tracker.caughtUp(this.#options.catchUpTimeoutMs ?? 30_000);
       });
-      if (inventory.comparable && inventory.mismatched.length === 0) {
+      if (inventory.comparable && inventory.mismatched.length === 0 && inventory.inconclusive !== true) {
         for (const a of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'event-gap' })) {
           ctx.store.alerts.resolve(a.id, 'reconciled after the gap: open orders and inventory agree with the chain');
         }

@@ -41,9 +41,11 @@ async function startBot(name: string, risk: Record<string, string | number>): Pr
   const config = writeBotConfig({ dir, name, manifest: sandbox.manifestPath as string, metricsPort: port, store: join(dir, `${name}.sqlite`), risk });
   const b = new BotProcess(config, port, join(dir, `${name}.log`));
   bots.push(b);
-  await until(`${name} ready\n${b.tail()}`, 60_000, async () => {
-    if (!b.running) throw new Error(`${name} exited before it was ready:\n${b.tail()}`);
+  await until(`${name} ready`, 60_000, async () => {
+    if (!b.running) throw new Error(`${name} exited before it was ready`);
     return (await b.readiness()).ready;
+  }).catch((e: unknown) => {
+    throw new Error(`${(e as Error).message}\n${b.tail()}`);
   });
   return b;
 }

@@ -1,7 +1,7 @@
 /**
  * `dlt-mm run` as a real child process, the way an operator starts it: the test writes a configuration,
- * starts the process, reads its telemetry endpoints (`/readyz`, `/metrics`) and its JSON log lines, sends
- * it signals and waits for its exit. `kill()` is the last resort of a failed test (SIGKILL).
+ * starts the process, reads its telemetry endpoints (`/readyz`, `/metrics`), keeps what it writes (for
+ * failure messages and, in full, in a log file), sends it signals and waits for its exit. `kill()` is the last resort of a failed test (SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
@@ -10,17 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { parseMetrics, type MetricSample } from './metrics-text.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const NODE = fileURLToPath(new URL('node_modules/.bin/node', `file://${ROOT}`));
-
-export interface LogLine {
-  readonly level: number | string;
-  readonly msg?: string;
-  readonly [key: string]: unknown;
-}
+const NODE = fileURLToPath(new URL('../../../node_modules/.bin/node', import.meta.url));
 
 export class BotProcess {
   readonly child: ChildProcess;
-  readonly logs: LogLine[] = [];
+  /** The last lines the process wrote (its JSON log and the command's own lines). */
   readonly output: string[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   readonly #telemetry: string;
@@ -33,12 +27,6 @@ export class BotProcess {
       if (logPath !== undefined) appendFileSync(logPath, `${text}\n`);
       this.output.push(text);
       if (this.output.length > 400) this.output.shift();
-      if (!text.startsWith('{')) return;
-      try {
-        this.logs.push(JSON.parse(text) as LogLine);
-      } catch {
-        // A line that is not JSON is kept in `output` only.
-      }
     };
     createInterface({ input: this.child.stdout as NodeJS.ReadableStream }).on('line', keep);
     createInterface({ input: this.child.stderr as NodeJS.ReadableStream }).on('line', keep);

@@ -26,18 +26,7 @@ export interface Store {
 
 export function openStore(path: string, now: () => number = Date.now): Store {
   const db = openDatabase(path);
-  return {
-    db,
-    orders: new OrderStore(db, now),
-    transactions: new TxJournal(db, now),
-    state: new StateStore(db, now),
-    events: new EventLog(db, now),
-    inventory: new InventoryStore(db, now),
-    alerts: new AlertStore(db, now),
-    foreign: new ForeignOrders(db, now),
-    pendingFills: new PendingFills(db, now),
-    close: () => db.close(),
-  };
+  return storeOn(db, now);
 }
 
 /**
@@ -51,6 +40,10 @@ export function openStoreReadOnly(path: string, now: () => number = Date.now): S
     db.close();
     throw new Error(`state file ${path} has schema version ${version}, this program reads ${MIGRATIONS.length}; start the bot once to migrate it`);
   }
+  return storeOn(db, now);
+}
+
+function storeOn(db: DatabaseSync, now: () => number): Store {
   return {
     db,
     orders: new OrderStore(db, now),

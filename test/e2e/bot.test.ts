@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.ts';
 import { derivePairRules } from '../../src/core/rules.ts';
@@ -23,12 +22,15 @@ import { evmTaker } from '../support/e2e/taker.ts';
 
 /** Risk limits of the session: `maxInventory` binds on the pairs priced near 12 (their ladder asks for 36 a side). */
 const LIMITS = { maxInventory: '20', maxNotional: '2500', maxOpenOrders: 8, dailyLossLimit: '1000', maxDrawdown: '1000', staleMarketDataMs: 15_000 };
+/** The session is sampled once a chain B ledger (one a second here; chain A makes two blocks meanwhile). */
 const SESSION_SAMPLES = 60;
-const SAMPLE_MS = 1_000;
-/** How long a halted pair is watched for placements, once the bot has seen the halt. */
-const HALT_WATCH_MS = 6_000;
+const SAMPLE = { evm: 0, wasm: 1 };
+/** How long a halted pair is watched for placements, once the bot has seen the halt: in blocks and ledgers. */
+const HALT_WATCH = { evm: 12, wasm: 6 };
 /** How long a killed bot is watched for placements. */
-const KILLED_WATCH_MS = 5_000;
+const KILLED_WATCH = { evm: 10, wasm: 5 };
+/** How long a process gets to exit after SIGTERM. */
+const EXIT_MS = 45_000;
 
 let dir: string;
 let sandbox: Sandbox;
@@ -50,6 +52,12 @@ async function startBot(name: string, risk: Record<string, string | number>): Pr
   return b;
 }
 
+/** The process's exit, or 'still running' at the deadline. */
+const exitWithin = async (b: BotProcess, ms: number) => {
+  let exit: Awaited<BotProcess['exited']> | undefined;
+  void b.exited.then((e) => (exit = e));
+  return until('exit', ms, () => exit).catch(() => 'still running' as const);
+};
 const sides = (orders: readonly { side: 'buy' | 'sell' }[]) => ({ buy: orders.some((o) => o.side === 'buy'), sell: orders.some((o) => o.side === 'sell') });
 const control = async (path: string): Promise<void> => {
   const res = await fetch(`${sandbox.manifest.venue.controlUrl}${path}`, { method: 'POST' });
@@ -112,7 +120,7 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
         const last = sandbox.state.pairByIdOrSymbol(id)?.market.lastPrice;
         positions.push({ pairId: id, position, notional: last === undefined ? null : priceFromRaw(last, rulesOf(id).scales).mul(Math.abs(position)) });
       }
-      await sleep(SAMPLE_MS);
+      await chains.pass(SAMPLE);
     }
     for (const [id, s] of Object.entries(shares(bothOnChain))) expect({ pair: id, bothSidesOnChain: s >= 0.7 }).toEqual({ pair: id, bothSidesOnChain: true });
     for (const [id, s] of Object.entries(shares(bothInMetrics))) expect({ pair: id, bothSidesInMetrics: s >= 0.7 }).toEqual({ pair: id, bothSidesInMetrics: true });
@@ -168,7 +176,7 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     });
     const from = { evm: await chains.head('evm'), wasm: await chains.head('wasm') };
     // An observation window: whatever the bot does now shows on the chains.
-    await sleep(HALT_WATCH_MS);
+    await chains.pass(HALT_WATCH);
     await chains.sync();
     for (const id of halted) expect({ pair: id, placed: chains.seen(id, 'OrderReceived', from[chainOf(id)]).length }).toEqual({ pair: id, placed: 0 });
     const m = await bot.metrics();
@@ -191,8 +199,7 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
 
   it('SIGTERM cancels every order of the bot on both chains and exits 0', async () => {
     bot.signal('SIGTERM');
-    const exit = await Promise.race([bot.exited, sleep(45_000).then(() => 'still running')]);
-    expect(exit).toEqual({ code: 0, signal: null });
+    expect(await exitWithin(bot, EXIT_MS)).toEqual({ code: 0, signal: null });
     expect(await chains.restingEverywhere()).toEqual([]);
   }, 60_000);
 
@@ -221,7 +228,7 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     await until('every order of the bot cancelled', 30_000, async () => (await chains.restingEverywhere()).length === 0);
 
     const from = { evm: await chains.head('evm'), wasm: await chains.head('wasm') };
-    await sleep(KILLED_WATCH_MS);
+    await chains.pass(KILLED_WATCH);
     await chains.sync();
     expect(killed.running).toBe(true);
     expect(chains.events.filter((e) => e.event.type === 'OrderReceived' && e.at > from[e.chain])).toEqual([]);
@@ -229,6 +236,6 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     expect((await killed.readiness()).ready).toBe(false);
 
     killed.signal('SIGTERM');
-    expect(await Promise.race([killed.exited, sleep(30_000).then(() => 'still running')])).toEqual({ code: 0, signal: null });
+    expect(await exitWithin(killed, EXIT_MS)).toEqual({ code: 0, signal: null });
   }, 120_000);
 });

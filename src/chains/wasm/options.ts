@@ -9,30 +9,9 @@ import type { StateStore } from '../../store/state-store.ts';
 import type { TxJournal } from '../../store/tx-journal.ts';
 import type { TokenRole } from '../types.ts';
 import type { RpcTransport } from './json-rpc.ts';
+import type { Clock, Sleep } from '../time.ts';
 
-export interface Clock {
-  /** Epoch milliseconds. */
-  now(): number;
-}
-
-/** Resolves after `ms`; rejects with the signal's reason when aborted first. */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-export const systemClock: Clock = { now: () => Date.now() };
-
-export const systemSleep: Sleep = (ms, signal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const onAbort = () => {
-      clearTimeout(handle);
-      reject(signal?.reason as Error);
-    };
-    const handle = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+export { systemClock, systemSleep, type Clock, type Sleep } from '../time.ts';
 
 /** Timing of one submission, from the command to the signed envelope being handed to the transport. */
 export interface SubmitTiming {

@@ -13,6 +13,7 @@ import type { BookEvent } from '../../../src/sandbox/matching/types.ts';
 import type { Sandbox } from '../../../src/sandbox/venue/sandbox.ts';
 import { decodeBookEvent } from '../../../src/sandbox/wasm/contracts/book-events.ts';
 import { read } from '../../../src/sandbox/wasm/scval.ts';
+import { until } from './poll.ts';
 
 export type Chain = 'evm' | 'wasm';
 
@@ -106,6 +107,17 @@ export class SandboxChains {
   async head(chain: Chain): Promise<number> {
     if (chain === 'wasm') return this.#sandbox.emulator.latest.seq;
     return Number(BigInt((await rpc(this.#rpcUrl, 'eth_blockNumber', [])) as string));
+  }
+
+  /**
+   * Waits until both chains have moved on by the given number of blocks (chain A) and ledgers (chain B): an
+   * observation window measured in the sandbox's own time, whatever its block and ledger intervals are.
+   */
+  async pass(blocks: { evm: number; wasm: number }, timeoutMs = 60_000): Promise<void> {
+    const from = { evm: await this.head('evm'), wasm: await this.head('wasm') };
+    await until(`${blocks.evm} chain A blocks and ${blocks.wasm} chain B ledgers`, timeoutMs, async () => {
+      return (await this.head('evm')) - from.evm >= blocks.evm && (await this.head('wasm')) - from.wasm >= blocks.wasm;
+    }, 50);
   }
 
   /** The bot's resting orders on `pairId`, from the order book itself. */

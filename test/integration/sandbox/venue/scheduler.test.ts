@@ -5,17 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CALENDAR } from '../../../../src/core/calendar.ts';
-import { Decimal } from '../../../../src/core/decimal.ts';
-import { pairScales } from '../../../../src/core/pair.ts';
-import { PairMarket } from '../../../../src/sandbox/api/market.ts';
-import { VenueState } from '../../../../src/sandbox/api/venue-state.ts';
-import { completePair } from '../../../../src/sandbox/evm/pair-params.ts';
 import type { Phase } from '../../../../src/sandbox/matching/types.ts';
 import type { BookOperator } from '../../../../src/sandbox/venue/book-operator.ts';
-import { DEFAULT_PAIRS } from '../../../../src/sandbox/venue/default-pairs.ts';
 import { TradingScheduler, type TradingMode } from '../../../../src/sandbox/venue/scheduler.ts';
+import { FIRST_PAIR, firstPairState } from '../../../support/sandbox/venue-state.ts';
 
-const def = DEFAULT_PAIRS[0] as (typeof DEFAULT_PAIRS)[number];
+const def = FIRST_PAIR;
 
 function setup(mode: TradingMode, startIso: string, holidays: string[] = []) {
   const calls: string[] = [];
@@ -35,22 +30,7 @@ function setup(mode: TradingMode, startIso: string, holidays: string[] = []) {
     readPhase: async () => phase,
     readLastPrice: async () => 1_012_000n,
   };
-  const record = completePair(def.pair);
-  const market = new PairMarket(def.pair.id);
-  const state = new VenueState({ participantId: 'P', wallets: [], orderLagMs: 0 });
-  state.addPair({
-    id: def.pair.id,
-    symbol: def.pair.symbol,
-    chain: 'evm',
-    prefunded: true,
-    record,
-    scales: pairScales(record),
-    instrument: def.instrument,
-    overrides: {},
-    addresses: { orderBook: { hex: '0x01' }, base: { hex: '0x02' }, quote: { hex: '0x03' } },
-    market,
-    status: { tradingStatus: 'OUT_OF_TRADING', statusChangeReason: 'TRADING_PAIR_CREATION', changedAtMs: 0, phase: 'open', staticReferencePrice: new Decimal(100), tradingHaltCounter: 0 },
-  });
+  const { state, market } = firstPairState('OUT_OF_TRADING', 'TRADING_PAIR_CREATION');
   let now = Date.parse(startIso);
   const scheduler = new TradingScheduler({
     state,

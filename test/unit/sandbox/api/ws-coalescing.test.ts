@@ -5,34 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { Decimal } from '../../../../src/core/decimal.ts';
-import { pairScales } from '../../../../src/core/pair.ts';
 import { RestFaults } from '../../../../src/sandbox/api/faults.ts';
 import { startApiServer, type ApiServer } from '../../../../src/sandbox/api/http-server.ts';
-import { PairMarket } from '../../../../src/sandbox/api/market.ts';
-import { VenueState } from '../../../../src/sandbox/api/venue-state.ts';
 import { MarketDataServer } from '../../../../src/sandbox/api/ws-server.ts';
-import { completePair } from '../../../../src/sandbox/evm/pair-params.ts';
-import { DEFAULT_PAIRS } from '../../../../src/sandbox/venue/default-pairs.ts';
 import { subscribeMessage } from '../../../../src/venue/market-data/subscribe-messages.ts';
+import { FIRST_PAIR, firstPairState } from '../../../support/sandbox/venue-state.ts';
 
-const def = DEFAULT_PAIRS[0] as (typeof DEFAULT_PAIRS)[number];
-const record = completePair(def.pair);
-const market = new PairMarket(def.pair.id);
-const state = new VenueState({ participantId: 'P', wallets: [], orderLagMs: 0 });
-state.addPair({
-  id: def.pair.id,
-  symbol: def.pair.symbol,
-  chain: 'evm',
-  prefunded: true,
-  record,
-  scales: pairScales(record),
-  instrument: def.instrument,
-  overrides: {},
-  addresses: { orderBook: { hex: '0x01' }, base: { hex: '0x02' }, quote: { hex: '0x03' } },
-  market,
-  status: { tradingStatus: 'CONTINUOUS_TRADING', statusChangeReason: 'START_OF_TRADING_DAY', changedAtMs: 0, phase: 'open', staticReferencePrice: new Decimal(100), tradingHaltCounter: 0 },
-});
+const def = FIRST_PAIR;
+const { state, market } = firstPairState('CONTINUOUS_TRADING', 'START_OF_TRADING_DAY');
 const ws = new MarketDataServer({ state, auth: { apiKey: 'k'.repeat(8), dateHeader: 'x-venue-date', toleranceMs: 60_000 }, nowMs: () => Date.now(), coalesceMs: 40, snapshotIntervalMs: 600_000, depth: 10 });
 let server: ApiServer;
 let client: WebSocket;

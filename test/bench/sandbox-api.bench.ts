@@ -9,30 +9,13 @@ import type { BookContext, BookEvent, BookParams } from '../../src/sandbox/match
 import { PairMarket } from '../../src/sandbox/api/market.ts';
 import { SeededRandom } from '../../src/sandbox/flow/random.ts';
 import { startSandbox } from '../../src/sandbox/venue/start.ts';
+import { openBookParams } from '../support/matching/book-params.ts';
 import { MemoryLedger } from '../support/matching/memory-ledger.ts';
 import { compare, fmt, type Row } from './harness.ts';
 
 export const title = 'sandbox venue';
 
-const PARAMS: BookParams = {
-  self: 'orderBook',
-  commissionWallet: 'commission',
-  scales: { baseInternal: 100n, quoteInternal: 1000n, baseNative: 10_000n, quoteNative: 1_000n },
-  makerBps: 10,
-  takerBps: 20,
-  marketMakerBps: 5,
-  maximumMatches: 10,
-  minimumSize: 1n,
-  sizeIncrement: 1n,
-  tickTable: [{ from: 0n, tick: 1n }],
-  priceCollarBps: 0,
-  staticReferencePrice: 10_000n,
-  staticThresholdBps: 0,
-  dynamicThresholdBps: 0,
-  minimumOrderValue: 0n,
-  maximumOrderValue: 10n ** 30n,
-  prefunded: true,
-};
+const PARAMS: BookParams = openBookParams({ maximumMatches: 10 });
 
 /** A stream of 2,000 submissions around a fixed price, as the engine answers them. */
 function engineEvents(): { submit: () => BookEvent[]; events: BookEvent[] } {

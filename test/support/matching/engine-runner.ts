@@ -2,7 +2,7 @@
 import { DltError } from '../../../src/core/errors.ts';
 import { cancelOrder, clearOrders, cloneBook, createBook, setPhase, submitOrder } from '../../../src/sandbox/matching/engine.ts';
 import type { Book, BookContext, BookEvent, Token } from '../../../src/sandbox/matching/types.ts';
-import type { Fixture, FixtureEvent, Step } from './fixtures.ts';
+import type { Expectation, Fixture, FixtureEvent, Step } from './fixtures.ts';
 import { normaliseEvent } from './fixtures.ts';
 import { MemoryLedger } from './memory-ledger.ts';
 
@@ -13,6 +13,26 @@ export interface StepOutcome {
   readonly events: FixtureEvent[];
   readonly balanceDeltas: Record<string, Partial<Record<Token, bigint>>>;
   readonly book: Book;
+}
+
+/** The expected view of a step: only what the fixture states (a step without expectations must succeed). */
+export function expectedView(e: Expectation | undefined, where: string): Record<string, unknown> {
+  return { where, error: e?.error ?? null, ...Object.fromEntries(Object.entries(e ?? {}).filter(([k]) => k !== 'error')) };
+}
+
+/** What a matching implementation did in a step, reduced to the keys the fixture states. */
+export function observedView(o: StepOutcome, where: string): Record<string, unknown> {
+  const e = o.step.expect ?? {};
+  const view = (list: typeof o.book.buys) => list.map((r) => ({ orderId: r.id, wallet: r.wallet, quantity: r.remaining, price: r.price }));
+  const all: Record<string, unknown> = {
+    orderId: o.orderId,
+    events: o.events,
+    balanceDeltas: o.balanceDeltas,
+    book: { buy: view(o.book.buys), sell: view(o.book.sells) },
+    lastPrice: o.book.lastPrice,
+    phase: o.book.phase,
+  };
+  return { where, error: o.error, ...Object.fromEntries(Object.keys(e).filter((k) => k !== 'error').map((k) => [k, all[k]])) };
 }
 
 export function accountsOf(fixture: Fixture): string[] {

@@ -18,17 +18,12 @@ import { sha256 } from '../../../../src/sandbox/wasm/crypto.ts';
 import { approve, mint, setClient, trust } from '../../../../src/sandbox/wasm/operator.ts';
 import { startRpcServer, type RunningRpc } from '../../../../src/sandbox/wasm/rpc-server.ts';
 import { scv, type ScVal } from '../../../../src/sandbox/wasm/scval.ts';
-import { normaliseEvent, type Fixture, type FixtureEvent, type Step } from '../../../support/matching/fixtures.ts';
+import { normaliseEvent, type Fixture } from '../../../support/matching/fixtures.ts';
+import type { StepOutcome } from '../../../support/matching/engine-runner.ts';
 import { TestClock } from './harness.ts';
 
-export interface WasmStepOutcome {
-  readonly step: Step;
-  readonly error: string | null;
-  readonly orderId: bigint | null;
-  readonly events: FixtureEvent[];
-  readonly balanceDeltas: Record<string, Partial<Record<Token, bigint>>>;
-  readonly book: Book;
-}
+/** A step's outcome on the contract: the same shape as the engine's, so one comparison serves both. */
+export type WasmStepOutcome = StepOutcome;
 
 interface CallResult {
   readonly error: number | null;

@@ -11,31 +11,12 @@ import { DltError } from '../../../../src/core/errors.ts';
 import { PairMarket } from '../../../../src/sandbox/api/market.ts';
 import { cancelOrder, clearOrders, cloneBook, createBook, submitOrder } from '../../../../src/sandbox/matching/engine.ts';
 import type { BookContext, BookEvent, BookParams } from '../../../../src/sandbox/matching/types.ts';
+import { openBookParams } from '../../../support/matching/book-params.ts';
 import { MemoryLedger } from '../../../support/matching/memory-ledger.ts';
 
 const WALLETS = ['w0', 'w1', 'w2', 'w3'] as const;
 
-function params(prefunded: boolean): BookParams {
-  return {
-    self: 'orderBook',
-    commissionWallet: 'commission',
-    scales: { baseInternal: 100n, quoteInternal: 1000n, baseNative: 10_000n, quoteNative: 1_000n },
-    makerBps: 10,
-    takerBps: 20,
-    marketMakerBps: 5,
-    maximumMatches: 3,
-    minimumSize: 1n,
-    sizeIncrement: 1n,
-    tickTable: [{ from: 0n, tick: 1n }],
-    priceCollarBps: 0,
-    staticReferencePrice: 10_000n,
-    staticThresholdBps: 0,
-    dynamicThresholdBps: 0,
-    minimumOrderValue: 0n,
-    maximumOrderValue: 10n ** 30n,
-    prefunded,
-  };
-}
+const params = (prefunded: boolean): BookParams => openBookParams({ prefunded });
 
 const action = fc.oneof(
   { weight: 8, arbitrary: fc.record({

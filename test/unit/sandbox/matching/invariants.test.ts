@@ -4,30 +4,14 @@ import { DltError } from '../../../../src/core/errors.ts';
 import { baseNative, lockFor } from '../../../../src/sandbox/matching/amounts.ts';
 import { cancelOrder, cloneBook, createBook, submitOrder } from '../../../../src/sandbox/matching/engine.ts';
 import type { BookContext, BookParams } from '../../../../src/sandbox/matching/types.ts';
+import { openBookParams } from '../../../support/matching/book-params.ts';
 import { MemoryLedger } from '../../../support/matching/memory-ledger.ts';
 
 const WALLETS = ['w0', 'w1', 'w2', 'w3'] as const;
 
 function params(prefunded: boolean, quoteNative: bigint, rates: readonly [number, number, number]): BookParams {
-  return {
-    self: 'orderBook',
-    commissionWallet: 'commission',
-    scales: { baseInternal: 100n, quoteInternal: 1000n, baseNative: 10_000n, quoteNative },
-    makerBps: rates[0],
-    takerBps: rates[1],
-    marketMakerBps: rates[2],
-    maximumMatches: 3,
-    minimumSize: 1n,
-    sizeIncrement: 1n,
-    tickTable: [{ from: 0n, tick: 1n }],
-    priceCollarBps: 0,
-    staticReferencePrice: 10_000n,
-    staticThresholdBps: 0,
-    dynamicThresholdBps: 0,
-    minimumOrderValue: 0n,
-    maximumOrderValue: 10n ** 30n,
-    prefunded,
-  };
+  const base = openBookParams();
+  return openBookParams({ prefunded, scales: { ...base.scales, quoteNative }, makerBps: rates[0], takerBps: rates[1], marketMakerBps: rates[2] });
 }
 
 const action = fc.oneof(

@@ -21,6 +21,7 @@ import type { Metrics } from '../telemetry/metrics.ts';
 import { VenueRestClient } from '../venue/rest-client.ts';
 import { RestTransport } from '../venue/rest-transport.ts';
 import type { CliIo } from './io.ts';
+import { systemSleep } from '../chains/time.ts';
 
 export interface WalletSetup {
   readonly id: string;
@@ -178,14 +179,7 @@ export async function wire(configPath: string, io: CliIo, options: WireOptions):
               marketMaker: w.marketMaker,
               logger: options.logger,
               metrics: options.metrics,
-              sleep: (ms, signal) =>
-                new Promise<void>((ok, fail) => {
-                  const t = setTimeout(ok, ms);
-                  signal?.addEventListener('abort', () => {
-                    clearTimeout(t);
-                    fail(signal.reason as Error);
-                  });
-                }),
+              sleep: systemSleep,
               now: Date.now,
               rest: { walletOrders: (a) => rest.getWalletOrders(a) },
             });

@@ -26,6 +26,7 @@ import { createMetrics, type Metrics } from '../../telemetry/metrics.ts';
 import { createVenueClients, type VenueClients, type VenueConfig } from '../../venue/venue-clients.ts';
 import type { CliIo } from '../io.ts';
 import { adapterOf, bindingOf, type Connection, type WalletSetup } from '../wiring.ts';
+import { systemSleep } from '../../chains/time.ts';
 
 export interface RunParts {
   readonly config: BotConfig;
@@ -222,14 +223,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         marketMaker: w.marketMaker,
         logger,
         metrics,
-        sleep: (ms, signal) =>
-          new Promise<void>((ok, fail) => {
-            const t = setTimeout(ok, ms);
-            signal?.addEventListener('abort', () => {
-              clearTimeout(t);
-              fail(signal.reason as Error);
-            });
-          }),
+        sleep: systemSleep,
         now: Date.now,
         crossIdTag: config.engine.crossIdTag,
         rest: { walletOrders: (a) => venue.rest.getWalletOrders(a) },

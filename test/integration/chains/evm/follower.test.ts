@@ -4,24 +4,16 @@
  * with evm_snapshot / evm_revert) rolled back and read again, catch-up from the persisted cursor after downtime,
  * a stored cursor whose block changed, bounded ranges with lag notices, and malformed node answers skipped.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { httpTransport, type RpcTransport } from '../../../../src/chains/evm/json-rpc.ts';
 import type { EvmAdapterOptions } from '../../../../src/chains/evm/options.ts';
 import type { ChainEvent, FollowerNotice, Outcome } from '../../../../src/chains/types.ts';
 import { prefundedBuyLock, settle } from '../../../../src/core/money.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { ChainA, type TestAdapter } from './support/adapter-harness.ts';
+import { ChainA, useChainA, type TestAdapter } from './support/adapter-harness.ts';
 
 let c: ChainA;
-beforeAll(async () => {
-  c = await ChainA.start();
-});
-afterAll(async () => c?.stop());
-beforeEach(async () => c.h.save());
-afterEach(async () => {
-  await c.closeAdapters();
-  await c.h.restore();
-});
+useChainA((chain) => (c = chain));
 
 const POLL = 1000;
 /** The watcher and the follower. */

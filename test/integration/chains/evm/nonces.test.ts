@@ -5,26 +5,17 @@
  * the test (automine off) and the adapter's receipt polls run one per `tick`.
  */
 import { Wallet } from 'ethers';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EvmAdapter } from '../../../../src/chains/evm/evm-adapter.ts';
 import { httpTransport, rpcFailure } from '../../../../src/chains/evm/json-rpc.ts';
 import type { Outcome, Submission } from '../../../../src/chains/types.ts';
 import { openStore } from '../../../../src/store/store.ts';
 import { thrown } from '../../../support/errors.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { ChainA, type TestAdapter } from './support/adapter-harness.ts';
+import { ChainA, useChainA, type TestAdapter } from './support/adapter-harness.ts';
 
 let c: ChainA;
-beforeAll(async () => {
-  c = await ChainA.start();
-});
-afterAll(async () => c?.stop());
-beforeEach(async () => c.h.save());
-afterEach(async () => {
-  await c.setAutomine(true);
-  await c.closeAdapters();
-  await c.h.restore();
-});
+useChainA((chain) => (c = chain));
 
 const POLL = 1000;
 const GWEI = 1_000_000_000n;

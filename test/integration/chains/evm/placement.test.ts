@@ -3,8 +3,8 @@
  * placement with rest, partial and full fill, cancellation, and each way a command can be turned down: before
  * signing, by simulation, by the node, reverted on chain (decoded from a replay), or rejected by matching.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChainA } from './support/adapter-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ChainA, useChainA } from './support/adapter-harness.ts';
 import { prefundedBuyLock } from '../../../../src/core/money.ts';
 import { pairScales } from '../../../../src/core/pair.ts';
 import { DltError } from '../../../../src/core/errors.ts';
@@ -12,15 +12,7 @@ import type { ChainEvent, Outcome, PairBinding, Submission } from '../../../../s
 import { metricValue } from '../../../support/venue/metric-value.ts';
 
 let c: ChainA;
-beforeAll(async () => {
-  c = await ChainA.start();
-});
-afterAll(async () => c?.stop());
-beforeEach(async () => c.h.save());
-afterEach(async () => {
-  await c.closeAdapters();
-  await c.h.restore();
-});
+useChainA((chain) => (c = chain));
 
 const types = (events: readonly ChainEvent[]) => events.map((e) => e.type);
 

@@ -19,6 +19,7 @@ import { Metrics } from '../../../../../src/telemetry/metrics.ts';
 import { pairWith } from '../../../../support/pairs.ts';
 import { Harness } from '../../../sandbox/evm/support/harness.ts';
 import { TestTime } from './test-time.ts';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 const FUNDED = { balances: { BOND26: '1000', EURe: '1000000' } };
 
@@ -128,4 +129,24 @@ export class ChainA {
     await this.closeAdapters();
     await this.h.stop();
   }
+}
+
+/**
+ * One chain A node for a test file, each test on a snapshot of it (automining again, adapters closed, the
+ * chain restored afterwards). `set` receives the chain once it has started.
+ */
+export function useChainA(set: (c: ChainA) => void): void {
+  let c: ChainA | undefined;
+  beforeAll(async () => {
+    c = await ChainA.start();
+    set(c);
+  });
+  afterAll(async () => c?.stop());
+  beforeEach(async () => c?.h.save());
+  afterEach(async () => {
+    if (c === undefined) return;
+    await c.setAutomine(true);
+    await c.closeAdapters();
+    await c.h.restore();
+  });
 }

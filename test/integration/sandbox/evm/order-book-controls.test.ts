@@ -6,26 +6,17 @@
  * around 100.00, dynamic threshold 5 % around the last price; ticks 0.05 below 100 and 0.1 from 100.
  */
 import { AbiCoder, solidityPacked } from 'ethers';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Decimal } from '../../../../src/core/decimal.ts';
+import { describe, expect, it } from 'vitest';
 import { encodeEvmOrderData } from '../../../../src/core/encoding/evm-order.ts';
 import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../../src/core/encoding/wasm-order.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
 import { pairWith } from '../../../support/pairs.ts';
 import { thrown } from '../../../support/errors.ts';
-import { BUY, Harness, SELL } from './support/harness.ts';
+import { BUY, HALF, Harness, ONE, px, SELL, useHarness } from './support/harness.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await Harness.start(pairWith('evm-pair', { minimumOrderValue: '50', maximumOrderValue: '1000' }));
-});
-afterAll(async () => h?.stop());
-beforeEach(async () => h.save());
-afterEach(async () => h.restore());
+useHarness(pairWith('evm-pair', { minimumOrderValue: '50', maximumOrderValue: '1000' }), (started) => (h = started));
 
-const ONE = 10_000n;
-const HALF = 5_000n;
-const px = (human: string) => BigInt(new Decimal(human).mul(10_000).toFixed(0));
 const abi = AbiCoder.defaultAbiCoder();
 
 /** The error code of a refused placement, after checking that it left no trace. */

@@ -4,12 +4,11 @@
  * read functions with the shapes of venue-facts.md.
  */
 import { Interface, id, zeroPadValue, type Log } from 'ethers';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Decimal } from '../../../../src/core/decimal.ts';
+import { describe, expect, it } from 'vitest';
 import { regulatoryTable } from '../../../../src/core/ticks.ts';
 import { versionBytes } from '../../../../src/sandbox/evm/book-deploy.ts';
 import { pairWith } from '../../../support/pairs.ts';
-import { Harness } from './support/harness.ts';
+import { HALF, Harness, ONE, px, useHarness } from './support/harness.ts';
 
 const SPEC_ABI = new Interface([
   'event OrderReceived(address indexed client, uint64 indexed orderId, uint64 quantity, uint64 price, uint8 side, bytes reportingData, uint64 crossIdentifier, uint8 orderType, uint8 executionCondition)',
@@ -23,16 +22,8 @@ const SPEC_ABI = new Interface([
 ]);
 
 let h: Harness;
-beforeAll(async () => {
-  h = await Harness.start(pairWith('evm-pair'));
-});
-afterAll(async () => h?.stop());
-beforeEach(async () => h.save());
-afterEach(async () => h.restore());
+useHarness(pairWith('evm-pair'), (started) => (h = started));
 
-const ONE = 10_000n;
-const HALF = 5_000n;
-const px = (human: string) => BigInt(new Decimal(human).mul(10_000).toFixed(0));
 const topicOf = (address: string) => zeroPadValue(address, 32);
 
 describe('chain A order book events', () => {

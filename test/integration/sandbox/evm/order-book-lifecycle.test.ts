@@ -3,25 +3,16 @@
  * others, end-of-day clearing, admin cancels and the operator's exclusive functions.
  * Pair: test/fixtures/pairs/evm-pair.json (value in native quote = priceRaw * quantityRaw / 100).
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { approvalFor } from '../../../../src/core/money.ts';
 import { contractAt } from '../../../../src/sandbox/evm/chain.ts';
 import { pairWith } from '../../../support/pairs.ts';
-import { BUY, Harness, SELL } from './support/harness.ts';
+import { BASE_ONE, BUY, HALF, Harness, ONE, px, SELL, useHarness } from './support/harness.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await Harness.start(pairWith('evm-pair'));
-});
-afterAll(async () => h?.stop());
-beforeEach(async () => h.save());
-afterEach(async () => h.restore());
+useHarness(pairWith('evm-pair'), (started) => (h = started));
 
-const ONE = 10_000n;
-const HALF = 5_000n;
-const BASE_ONE = 100_000_000n;
-const px = (human: string) => BigInt(new Decimal(human).mul(10_000).toFixed(0));
 const commissions = { makerBps: 10, takerBps: 20, marketMakerBps: 5 };
 
 async function allowance(token: 'base' | 'quote', owner: string): Promise<bigint> {

@@ -4,24 +4,15 @@
  * value in native quote units is priceRaw * quantityRaw / 100; maker 10 bp, taker 20 bp, market maker 5 bp;
  * last price starts at the static reference price 100.00 (raw 1,000,000); ticks 0.05 below 100, 0.1 above.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { reimbursementFormula } from '../../../../src/core/money.ts';
 import { pairWith } from '../../../support/pairs.ts';
-import { BUY, Harness, SELL } from './support/harness.ts';
+import { BASE_ONE, BUY, HALF, Harness, ONE, px, SELL, useHarness } from './support/harness.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await Harness.start(pairWith('evm-pair', { maximumMatches: 2 }));
-});
-afterAll(async () => h?.stop());
-beforeEach(async () => h.save());
-afterEach(async () => h.restore());
+useHarness(pairWith('evm-pair', { maximumMatches: 2 }), (started) => (h = started));
 
-const ONE = 10_000n; // 1.0 base unit, raw
-const HALF = 5_000n;
-const BASE_ONE = 100_000_000n; // 1.0 base unit, native
-const px = (human: string) => BigInt(new Decimal(human).mul(10_000).toFixed(0));
 
 describe('matching on chain A', () => {
   it('full match: the incoming buy takes the whole resting sell at the resting limit, nothing rests', async () => {

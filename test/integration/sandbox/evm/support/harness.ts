@@ -14,6 +14,8 @@ import { contractAt, sandboxProvider } from '../../../../../src/sandbox/evm/chai
 import { startEvmNode, type EvmNode } from '../../../../../src/sandbox/evm/node.ts';
 import { revertToError } from '../../../../../src/sandbox/evm/revert.ts';
 import { deployVenue, type DeployedPair, type EvmVenue, type SandboxWalletSpec } from '../../../../../src/sandbox/evm/venue.ts';
+import { Decimal } from '../../../../../src/core/decimal.ts';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 export const BUY = 1;
 export const SELL = 2;
@@ -208,4 +210,27 @@ export class Harness {
       }),
     );
   }
+}
+
+/** One raw unit of base quantity (1.0 at the pair's internal scale of 10^4) and half of it. */
+export const ONE = 10_000n;
+export const HALF = 5_000n;
+/** 1.0 base at the base token's native scale. */
+export const BASE_ONE = 100_000_000n;
+/** A human price at the default pair's internal quote scale (10^4). */
+export const px = (human: string): bigint => BigInt(new Decimal(human).mul(10_000).toFixed(0));
+
+/**
+ * One node with the venue for `pair` for a test file, each test between a snapshot and a revert. `set`
+ * receives the harness once it has started.
+ */
+export function useHarness(pair: TradingPair, set: (h: Harness) => void, overrides: PairOverrides = {}): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await Harness.start(pair, overrides);
+    set(h);
+  });
+  afterAll(async () => h?.stop());
+  beforeEach(async () => h?.save());
+  afterEach(async () => h?.restore());
 }

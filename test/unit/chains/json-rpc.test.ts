@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorData, httpTransport, rpcFailureOf, safeUrl } from '../../../../src/chains/evm/json-rpc.ts';
+import { errorData, httpTransport as evmTransport, rpcFailureOf, safeUrl } from '../../../src/chains/evm/json-rpc.ts';
+import { httpTransport as wasmTransport, rpcErrorCode, rpcFailureKind } from '../../../src/chains/wasm/json-rpc.ts';
+
+/** Both chains' transports, seen through each chain's own failure readers. */
+const CHAINS = [
+  { chain: 'A', transport: evmTransport, kind: (e: unknown) => rpcFailureOf(e)?.kind ?? null, code: (e: unknown) => rpcFailureOf(e)?.rpcCode ?? null },
+  { chain: 'B', transport: wasmTransport, kind: rpcFailureKind, code: rpcErrorCode },
+] as const;
 
 let server: Server;
 let url: string;
@@ -30,27 +37,35 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-describe('chain A JSON-RPC transport', () => {
-  it('answers the result, and the node error with its code and revert data (flat or nested)', async () => {
-    const send = httpTransport(url, { timeoutMs: 2000 });
+describe.each(CHAINS)('chain $chain JSON-RPC transport', ({ transport, kind, code }) => {
+  it('sends URL credentials as Basic authorization and answers the result or the node error code', async () => {
+    const send = transport(url, { timeoutMs: 2000 });
     expect(await send('ok', [])).toBe('0x1');
     // fetch refuses credentials in a URL: they travel as Basic authorization instead.
     expect(authorization).toBe(`Basic ${Buffer.from('user:secret').toString('base64')}`);
+    const e = await send('revert', []).catch((x: unknown) => x);
+    expect([kind(e), code(e)]).toEqual(['rpc', 3]);
+  });
+
+  it('reports unreadable replies and unreachable nodes without the credentials or query of the URL', async () => {
+    const send = transport(url, { timeoutMs: 2000 });
+    for (const method of ['html', 'empty']) {
+      const e = (await send(method, []).catch((x: unknown) => x)) as Error;
+      expect(kind(e)).toBe('malformed');
+      expect(e.message).not.toContain('secret');
+    }
+    const down = (await transport('http://user:secret@127.0.0.1:1/?apikey=k', { timeoutMs: 2000 })('ok', []).catch((x: unknown) => x)) as Error;
+    expect(kind(down)).toBe('transport');
+    expect(JSON.stringify({ message: down.message, cause: String(down.cause) })).not.toMatch(/secret|apikey/);
+  });
+});
+
+describe('chain A JSON-RPC failures', () => {
+  it('carry the revert data, flat or nested', async () => {
+    const send = evmTransport(url, { timeoutMs: 2000 });
     const revert = await send('revert', []).catch((e: unknown) => rpcFailureOf(e));
     expect(revert).toMatchObject({ kind: 'rpc', rpcCode: 3, rpcMessage: 'execution reverted', data: '0xfb8f41b2' });
     expect(await send('nested', []).catch((e: unknown) => rpcFailureOf(e)?.data)).toBe('0x08c379a0');
-  });
-
-  it('reports unreadable replies and unreachable nodes without the credentials of the URL', async () => {
-    const send = httpTransport(url, { timeoutMs: 2000 });
-    for (const method of ['html', 'empty']) {
-      const e = (await send(method, []).catch((x: unknown) => x)) as Error;
-      expect(rpcFailureOf(e)?.kind).toBe('malformed');
-      expect(e.message).not.toContain('secret');
-    }
-    const down = (await httpTransport('http://user:secret@127.0.0.1:1/', { timeoutMs: 2000 })('ok', []).catch((x: unknown) => x)) as Error;
-    expect(rpcFailureOf(down)?.kind).toBe('transport');
-    expect(down.message).not.toContain('secret');
     expect(safeUrl(url)).toBe(`http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`);
     expect(errorData({ data: 'nothex' })).toBeNull();
   });

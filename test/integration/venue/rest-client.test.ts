@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DltError } from '../../../src/core/errors.ts';
 import { appError, FakeRestVenue } from '../../support/venue/fake-rest-venue.ts';
 import { metricValue } from '../../support/venue/metric-value.ts';
 import { ACCESS_TOKEN, restHarness } from '../../support/venue/rest-harness.ts';
 import { loadPairFixture } from '../../support/pairs.ts';
+import { rejected } from '../../support/errors.ts';
 
 let venue: FakeRestVenue;
 beforeEach(async () => {
@@ -16,14 +16,7 @@ afterEach(async () => {
 const evm = loadPairFixture('evm-pair');
 const wasm = loadPairFixture('wasm-pair');
 
-async function failure(p: Promise<unknown>): Promise<DltError> {
-  const e = await p.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  if (!(e instanceof DltError)) throw new Error(`expected a DltError, got ${String(e)}`);
-  return e;
-}
+
 
 describe('venue REST client against a spec-shaped server', () => {
   it('reads every public endpoint into typed values, without sending a token', async () => {
@@ -86,7 +79,7 @@ describe('venue REST client against a spec-shaped server', () => {
   it('401 is E_REST_AUTH with the AppError decoded, not retried, and the token is in no log line or error', async () => {
     venue.requireBearer('another-token-entirely');
     const { client, lines } = restHarness(venue);
-    const e = await failure(client.getWalletOrders('0xAbC'));
+    const e = await rejected(client.getWalletOrders('0xAbC'));
     expect(e.code).toBe('E_REST_AUTH');
     expect(e.details.appError).toMatchObject({ code: 'UNAUTHORIZED', message: 'Full authentication is required' });
     expect(venue.requests).toHaveLength(1);
@@ -97,13 +90,13 @@ describe('venue REST client against a spec-shaped server', () => {
 
   it('a participant endpoint without a configured token fails locally and sends nothing', async () => {
     const { client } = restHarness(venue, { accessToken: undefined });
-    expect((await failure(client.getParticipantOrders('p-7'))).code).toBe('E_REST_AUTH');
+    expect((await rejected(client.getParticipantOrders('p-7'))).code).toBe('E_REST_AUTH');
     expect(venue.requests).toEqual([]);
   });
 
   it('404 is E_REST_NOT_FOUND and path segments are encoded', async () => {
     const { client } = restHarness(venue);
-    const e = await failure(client.getTradingPair('a/b c'));
+    const e = await rejected(client.getTradingPair('a/b c'));
     expect(e.code).toBe('E_REST_NOT_FOUND');
     expect(venue.requests.map((r) => r.path)).toEqual(['/tradingpairs/a%2Fb%20c']);
   });
@@ -123,7 +116,7 @@ describe('malformed payloads are errors or set aside, logged and counted, never 
   it('a snapshot with one bad level is E_PAYLOAD_MALFORMED naming field and value', async () => {
     venue.route('/tradingpairs/p1/pricelevels', { body: { tradingPairId: 'p1', buy: [['1', '100']], sell: [['2', 'NaN']] } });
     const { client, metrics } = restHarness(venue);
-    const e = await failure(client.getPriceLevels('p1'));
+    const e = await rejected(client.getPriceLevels('p1'));
     expect(e.code).toBe('E_PAYLOAD_MALFORMED');
     expect(e.details.problems).toEqual([{ field: 'sell.0.1', value: 'NaN', message: 'expected a decimal string or a JSON number' }]);
     expect(await metricValue(metrics, 'dltmm_venue_malformed_payloads_total', { source: '/tradingpairs/{id}/pricelevels' })).toBe(1);
@@ -133,10 +126,10 @@ describe('malformed payloads are errors or set aside, logged and counted, never 
   it('a 200 body that is not JSON is E_PAYLOAD_MALFORMED; a wrong shape too', async () => {
     venue.route('/tradingpairs/p1/tradeinfo', { text: '<html>maintenance</html>' }).route('/tradingpairs', { body: [evm] });
     const { client, metrics } = restHarness(venue);
-    expect((await failure(client.getTradeInfo('p1'))).details.problems).toEqual([
+    expect((await rejected(client.getTradeInfo('p1'))).details.problems).toEqual([
       { field: '(root)', value: '<html>maintenance</html>', message: 'response body is not JSON' },
     ]);
-    expect((await failure(client.listTradingPairs())).code).toBe('E_PAYLOAD_MALFORMED');
+    expect((await rejected(client.listTradingPairs())).code).toBe('E_PAYLOAD_MALFORMED');
     expect(await metricValue(metrics, 'dltmm_venue_malformed_payloads_total', { source: '/tradingpairs/{id}/tradeinfo' })).toBe(1);
   });
 });

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DltError } from '../../../src/core/errors.ts';
 import { freePort } from '../../../src/sandbox/net.ts';
 import { appError, FakeRestVenue, type Reply } from '../../support/venue/fake-rest-venue.ts';
 import { randomSequence } from '../../support/venue/manual-clock.ts';
 import { metricValue } from '../../support/venue/metric-value.ts';
 import { restHarness } from '../../support/venue/rest-harness.ts';
+import { rejected } from '../../support/errors.ts';
 
 let venue: FakeRestVenue;
 beforeEach(async () => {
@@ -19,14 +19,7 @@ const PATH = '/tradingpairs/p1/tradeinfo';
 const ENDPOINT = '/tradingpairs/{id}/tradeinfo';
 const tooMany: Reply = appError(429, 'TOO_MANY_REQUESTS', 'rate limit exceeded');
 
-async function failure(p: Promise<unknown>): Promise<DltError> {
-  const e = await p.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  if (!(e instanceof DltError)) throw new Error(`expected a DltError, got ${String(e)}`);
-  return e;
-}
+
 
 describe('REST backoff on a 429 storm and 5xx', () => {
   it('rides out a storm of 429s with exponential backoff and full jitter, then succeeds', async () => {
@@ -55,7 +48,7 @@ describe('REST backoff on a 429 storm and 5xx', () => {
   it('gives up with E_REST_UNAVAILABLE when the retry budget is spent, carrying the AppError', async () => {
     venue.route(PATH, tooMany);
     const { client, delays, metrics } = restHarness(venue, { retry: { baseMs: 100, capMs: 1_000, retries: 3 } });
-    const e = await failure(client.getTradeInfo('p1'));
+    const e = await rejected(client.getTradeInfo('p1'));
     expect(e.code).toBe('E_REST_UNAVAILABLE');
     expect(e.retryable).toBe(true);
     expect(e.details).toMatchObject({ status: 429, attempts: 4, appError: { code: 'TOO_MANY_REQUESTS' } });
@@ -67,7 +60,7 @@ describe('REST backoff on a 429 storm and 5xx', () => {
   it('a Retry-After beyond the configured maximum ends the call at once instead of blocking', async () => {
     venue.route(PATH, { ...tooMany, headers: { 'retry-after': '3600' } });
     const { client, delays } = restHarness(venue, { retry: { maxRetryAfterMs: 60_000 } });
-    const e = await failure(client.getTradeInfo('p1'));
+    const e = await rejected(client.getTradeInfo('p1'));
     expect(e.details).toMatchObject({ retryAfterMs: 3_600_000, attempts: 1 });
     expect(delays).toEqual([]);
   });
@@ -78,7 +71,7 @@ describe('REST backoff on a 429 storm and 5xx', () => {
     const { client } = restHarness(venue);
     await client.getTradeInfo('p1');
     expect(venue.requestsTo(PATH)).toHaveLength(3);
-    const e = await failure(client.getTradeInfo('p2'));
+    const e = await rejected(client.getTradeInfo('p2'));
     expect(e.code).toBe('E_REST_REQUEST');
     expect(venue.requestsTo('/tradingpairs/p2/tradeinfo')).toHaveLength(1);
   });
@@ -88,7 +81,7 @@ describe('REST timeouts and transport failures', () => {
   it('aborts an attempt after the timeout (injected clock), retries, and ends with E_REST_TIMEOUT', async () => {
     venue.route(PATH, { hang: true });
     const { client, clock, delays } = restHarness(venue, { timeoutMs: 2_000, retry: { retries: 1 } });
-    const call = failure(client.getTradeInfo('p1'));
+    const call = rejected(client.getTradeInfo('p1'));
     await venue.waitForRequests(1);
     expect(clock.pendingDelays()).toEqual([2_000]);
     clock.advance(2_000);
@@ -103,7 +96,7 @@ describe('REST timeouts and transport failures', () => {
   it('a refused connection is retried with backoff and ends as E_REST_TRANSPORT', async () => {
     const port = await freePort();
     const { client, delays, metrics } = restHarness(venue, { baseUrl: `http://127.0.0.1:${port}/api/v1`, retry: { baseMs: 100, capMs: 1_000, retries: 2 } });
-    const e = await failure(client.getTradeInfo('p1'));
+    const e = await rejected(client.getTradeInfo('p1'));
     expect(e.code).toBe('E_REST_TRANSPORT');
     expect(delays).toEqual([50, 100]);
     expect(await metricValue(metrics, 'dltmm_venue_rest_retries_total', { endpoint: ENDPOINT, reason: 'network' })).toBe(2);

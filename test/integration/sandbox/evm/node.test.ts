@@ -11,6 +11,7 @@ import { isDltError, type DltError } from '../../../../src/core/errors.ts';
 import { fundNative, sandboxProvider, sandboxWallet } from '../../../../src/sandbox/evm/chain.ts';
 import { startEvmNode, type EvmNode } from '../../../../src/sandbox/evm/node.ts';
 import { LOOPBACK } from '../../../../src/sandbox/net.ts';
+import { alive } from '../../../support/processes.ts';
 
 const started: EvmNode[] = [];
 const providers: JsonRpcProvider[] = [];
@@ -25,15 +26,6 @@ async function start(options: Parameters<typeof startEvmNode>[0] = {}): Promise<
   const provider = sandboxProvider(node.rpcUrl);
   providers.push(provider);
   return { node, provider };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function portFree(port: number): Promise<boolean> {

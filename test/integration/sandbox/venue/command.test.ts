@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../../../src/cli/main.ts';
 import { PROJECT_ROOT } from '../../../../src/sandbox/evm/compile.ts';
 import type { Json } from '../api/support/sandbox-clients.ts';
+import { alive } from '../../../support/processes.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'dlt-mm-sandbox-cli-'));
 const running: ChildProcess[] = [];
@@ -73,15 +74,6 @@ function childPids(pid: number): number[] {
     return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
   } catch {
     return [];
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

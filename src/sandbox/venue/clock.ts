@@ -2,7 +2,8 @@
  * The sandbox venue's clock: what the trading calendar, REST timestamps, candles, 24 h windows and the
  * WebSocket `time` read. Three modes: `real` (wall time), `accelerated` (sandbox time runs `speed` times
  * faster than the wall clock from a start instant) and `manual` (time moves only by `advance` / `set`, for
- * tests). Every mode can be moved forward by hand; time never goes backwards, because the scheduler fires
+ * tests). An accelerated clock stands at its start instant until `begin()` (the sandbox calls it once ready),
+ * so that the seconds of start-up do not become hours of sandbox time. Every mode can be moved forward by hand; time never goes backwards, because the scheduler fires
  * the calendar's boundaries between the previous and the current reading.
  *
  * The chains keep their own time: the chain A node stamps blocks with wall time and the chain B emulator
@@ -33,7 +34,8 @@ export class SandboxClock {
   readonly mode: ClockMode;
   readonly speed: number;
   readonly #wall: () => number;
-  readonly #wallStart: number;
+  #wallStart: number;
+  #running: boolean;
   readonly #start: number;
   #offset = 0;
   /** The largest reading handed out, so that a reading never goes backwards. */
@@ -48,11 +50,19 @@ export class SandboxClock {
     this.#wall = options.wallMs ?? Date.now;
     this.#wallStart = this.#wall();
     this.#start = options.startMs ?? this.#wallStart;
+    this.#running = this.mode === 'real';
+  }
+
+  /** Lets an accelerated clock run from now on (from its start instant); nothing for the other modes. */
+  begin(): void {
+    if (this.#running || this.mode !== 'accelerated') return;
+    this.#wallStart = this.#wall();
+    this.#running = true;
   }
 
   nowMs(): number {
     let t: number;
-    if (this.mode === 'manual') t = this.#start + this.#offset;
+    if (!this.#running) t = this.#start + this.#offset;
     else t = this.#start + Math.floor((this.#wall() - this.#wallStart) * this.speed) + this.#offset;
     if (t < this.#last) t = this.#last;
     this.#last = t;

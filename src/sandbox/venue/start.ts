@@ -215,6 +215,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     undo.push(() => api.close());
 
     if (config.flow.enabled) await flow.start();
+    clock.begin();
     manifest = buildManifest({
       startedAt: new Date().toISOString(),
       pid: process.pid,

@@ -36,10 +36,16 @@ describe('settings', () => {
 });
 
 describe('sandbox clock', () => {
-  it('runs accelerated from its start, moves forward by hand, and never goes back', () => {
+  it('runs accelerated from its start once begun, moves forward by hand, and never goes back', () => {
     let wall = 1_000;
     const clock = new SandboxClock({ mode: 'accelerated', speed: 60, startMs: 5_000_000, wallMs: () => wall });
+    // Start-up: the clock stands at its start until the sandbox is ready.
+    wall += 7_000;
+    expect(clock.nowMs()).toBe(5_000_000);
+    clock.begin();
     wall += 1_000;
+    expect(clock.nowMs()).toBe(5_060_000);
+    clock.begin();
     expect(clock.nowMs()).toBe(5_060_000);
     clock.advance(40_000);
     expect(clock.nowMs()).toBe(5_100_000);

@@ -2,7 +2,8 @@
  * The whole bot on the sandbox: `dlt-mm run` as a child process, trading the sandbox's market-maker wallets
  * on every pair of both chains while the simulated market runs, checked with the test's own reads of the
  * chains (order book views, chain A logs, chain B events and transaction results) and the bot's telemetry.
- * The tests run in order on one sandbox: a session, a halt, SIGTERM, then a second run for the kill switch.
+ * The tests run in order on one sandbox: a session, a halt, SIGTERM, then a second run for the kill switch
+ * and a third that is stopped twice.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { derivePairRules } from '../../src/core/rules.ts';
 import { priceFromRaw, quantityFromRaw } from '../../src/core/units.ts';
 import { freePort } from '../../src/sandbox/net.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
+import { openStoreReadOnly } from '../../src/store/store.ts';
 import { writeBotConfig } from '../support/e2e/bot-config.ts';
 import { BotProcess } from '../support/e2e/bot-process.ts';
 import { series, total } from '../support/e2e/metrics-text.ts';
@@ -238,4 +240,22 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     killed.signal('SIGTERM');
     expect(await exitWithin(killed, EXIT_MS)).toEqual({ code: 0, signal: null });
   }, 120_000);
+
+  it('a second signal during the shutdown exits at once, and the state file stays whole', async () => {
+    const b = await startBot('second-signal', LIMITS);
+    await until('the bot quoting', 30_000, async () => (await chains.restingEverywhere()).length > 0);
+    b.signal('SIGTERM');
+    await until('the shutdown begun', 10_000, () => b.output.some((l) => l.includes('cancelling every order')));
+    b.signal('SIGINT');
+    expect(await exitWithin(b, 5_000)).toEqual({ code: 130, signal: null });
+    expect(b.output.some((l) => l.includes('second signal: exiting now'))).toBe(true);
+    // Every change was committed as it happened: the file opens, passes SQLite's own check, and holds the orders.
+    const store = openStoreReadOnly(join(dir, 'second-signal.sqlite'));
+    try {
+      expect(store.db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+      expect(store.orders.live({}).length).toBeGreaterThan(0);
+    } finally {
+      store.close();
+    }
+  }, 90_000);
 });

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,6 +25,7 @@ const ladder = fileURLToPath(new URL('../../../../strategies/ladder.yaml', impor
 
 interface Setup {
   readonly h: Harness;
+  readonly catalog: StrategyCatalog;
   readonly loop: PairLoop;
   readonly risk: RiskMonitor;
   readonly metrics: ReturnType<typeof loopMetrics>;
@@ -40,7 +43,7 @@ afterEach(async () => {
   }
 });
 
-async function setup(limits: RiskLimitsInput = {}): Promise<Setup> {
+async function setup(limits: RiskLimitsInput = {}, strategyPath = ladder): Promise<Setup> {
   const h = await harness();
   open.push(h);
   await withClock(h, h.engine.start());
@@ -51,6 +54,7 @@ async function setup(limits: RiskLimitsInput = {}): Promise<Setup> {
   const catalog = new StrategyCatalog((p) => readFileSync(p, 'utf8'));
   const s: Setup = {
     h,
+    catalog,
     risk,
     metrics,
     book: { symbol: h.pair.symbol, buy: [{ limit: d('99.8'), quantity: d('5') }], sell: [{ limit: d('100.2'), quantity: d('5') }], receivedAt: h.clock.now(), source: 'ws' },
@@ -76,7 +80,7 @@ async function setup(limits: RiskLimitsInput = {}): Promise<Setup> {
     status,
     risk,
     pnl: new PnlTracker(h.store, WALLET, pairId, h.pair.rules.scales, metrics),
-    strategy: () => catalog.get(ladder),
+    strategy: () => catalog.get(strategyPath),
     limits: () => resolveLimits(limits),
     calendar: { enabled: false, config: { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 } },
     quoteShare: d('1'),
@@ -203,5 +207,35 @@ describe('the strategy loop of one pair', () => {
     await s.round();
     expect(ours(s.h).some((o) => o.side === 'buy' && o.price.eq(d('100.5')))).toBe(false);
     expect(ours(s.h).filter((o) => o.side === 'sell')).toHaveLength(3);
+  });
+
+  it('quotes with the strategy file as read again on reload, and keeps the last good version of a broken one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dltmm-strategy-'));
+    try {
+      const path = join(dir, 'ladder.yaml');
+      const text = readFileSync(ladder, 'utf8');
+      writeFileSync(path, text);
+      const s = await setup({}, path);
+      await s.round();
+      expect(ours(s.h).filter((o) => o.side === 'buy')).toHaveLength(3);
+
+      writeFileSync(path, text.replace('levels: 3 ', 'levels: 1 '));
+      expect(s.catalog.reload()).toEqual([]);
+      await s.round(false);
+      await s.round(false);
+      expect(ours(s.h).map((o) => o.side).toSorted()).toEqual(['buy', 'sell']);
+      const hash = s.catalog.get(path).hash;
+
+      writeFileSync(path, text.replace('levels: 3 ', 'levels: none '));
+      const problems = s.catalog.reload();
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toContain('levels');
+      expect(s.catalog.get(path).hash).toBe(hash);
+      const sent = submissions(s.h);
+      await s.round(false);
+      expect([submissions(s.h), ours(s.h).length]).toEqual([sent, 2]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

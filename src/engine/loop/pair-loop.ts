@@ -239,6 +239,8 @@ export class PairLoop {
     };
     let first = true;
     for (const action of r.actions) {
+      // A stop (shutdown, kill switch) ends the round: nothing more is sent, and cancel-all follows.
+      if (this.#stopped) break;
       if (action.type === 'keep') continue;
       // A new quote must not meet an order of ours that may still be on the book (one being replaced is
       // cancelled only after its successor rests): it waits for a later round instead of trading with us.

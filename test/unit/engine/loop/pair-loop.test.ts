@@ -238,4 +238,18 @@ describe('the strategy loop of one pair', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("sends nothing more of a round once stopped: the shutdown's cancel-all is not raced by new quotes", async () => {
+    const s = await setup();
+    s.risk.marketData(s.h.pair.pairId, s.h.clock.now());
+    await s.status.refreshTradeInfo(s.h.clock.now());
+    s.loop.trigger(s.h.clock.now());
+    await s.loop.stop();
+    await s.h.block();
+    expect([submissions(s.h), ours(s.h)]).toEqual([0, []]);
+    // A trigger after the stop does nothing either.
+    s.loop.trigger(s.h.clock.now());
+    await s.loop.idle();
+    expect(submissions(s.h)).toBe(0);
+  });
 });

@@ -61,7 +61,8 @@ const FLOW_QUOTE = '100000000';
 const STROOPS = 1_000_000_000_000n;
 /** Flow approvals last close to the token's maximum entry lifetime. */
 const FLOW_APPROVAL_LEDGERS = 3_000_000;
-const CHANNELS = 3;
+/** Channel accounts of the market-maker wallet: up to this many of its transactions go out per ledger. */
+const CHANNELS = 8;
 
 export function wasmKeypair(label: string): Keypair {
   return Keypair.fromRawEd25519Seed(sha256(Buffer.from(`dlt-mm sandbox throwaway key: ${label}`)));

@@ -10,6 +10,7 @@ import { OrderStore } from './order-store.ts';
 import { PendingFills } from './pending-fills.ts';
 import { StateStore } from './state-store.ts';
 import { TxJournal } from './tx-journal.ts';
+import { claimWriter, type ClaimOptions } from './writer-claim.ts';
 
 export interface Store {
   readonly db: Db;
@@ -24,9 +25,30 @@ export interface Store {
   close(): void;
 }
 
-export function openStore(path: string, now: () => number = Date.now): Store {
-  const db = openDatabase(path);
-  return storeOn(db, now);
+/**
+ * The state file for trading: claimed for this process first (one writing process per file, see
+ * writer-claim.ts; an in-memory store claims nothing), then migrated. Closing the store gives the claim up.
+ */
+export function openStore(path: string, now: () => number = Date.now, claim: ClaimOptions = {}): Store {
+  const claimed = path === ':memory:' ? null : claimWriter(path, claim);
+  let db: DatabaseSync;
+  try {
+    db = openDatabase(path);
+  } catch (e) {
+    claimed?.release();
+    throw e;
+  }
+  const store = storeOn(db, now);
+  return {
+    ...store,
+    close: () => {
+      try {
+        store.close();
+      } finally {
+        claimed?.release();
+      }
+    },
+  };
 }
 
 /**

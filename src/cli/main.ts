@@ -3,6 +3,7 @@ import { DltError } from '../core/errors.ts';
 import { CHANNELS_USAGE, channelsCommand } from './commands/channels.ts';
 import { CONFIG_USAGE, configCommand } from './commands/config.ts';
 import { CANCEL_ALL_USAGE, cancelAllCommand } from './commands/cancel-all.ts';
+import { INVENTORY_USAGE, inventoryCommand } from './commands/inventory.ts';
 import { ORDER_USAGE, orderCommand } from './commands/order.ts';
 import { ORDERS_USAGE, ordersCommand } from './commands/orders.ts';
 import { RUN_USAGE, runCommand } from './commands/run.ts';
@@ -15,6 +16,7 @@ ${ORDER_USAGE}
 ${CONFIG_USAGE}
 ${ORDERS_USAGE}
 ${CANCEL_ALL_USAGE}
+${INVENTORY_USAGE}
 ${CHANNELS_USAGE}
 ${RUN_USAGE}
   dlt-mm sandbox [options]            run the local venue in the foreground (dlt-mm sandbox --help)
@@ -32,6 +34,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await ordersCommand(args, io);
       case 'cancel-all':
         return await cancelAllCommand(args, io);
+      case 'inventory':
+        return await inventoryCommand(args, io);
       case 'channels':
         return await channelsCommand(args, io);
       case 'sandbox':

@@ -6,10 +6,11 @@
  * trading the token pauses until a later check agrees again.
  */
 import type { ChainAdapter } from '../../chains/types.ts';
+import { DltError } from '../../core/errors.ts';
 import { remainingOf } from '../../core/order-state.ts';
 import { lockOf } from '../fills/amounts.ts';
 import { makerRateOf } from '../pair-runtime.ts';
-import { raiseAlert } from '../tracking/alerts.ts';
+import { isPaused, raiseAlert } from '../tracking/alerts.ts';
 import type { WalletContext } from '../wallet-context.ts';
 
 export interface TokenInventory {
@@ -147,6 +148,30 @@ export class InventoryChecker {
   }
 
   /** Events and order transitions the store has applied for the wallet: what a look may have raced. */
+  /**
+   * The operator's answer to a mismatch the chain is right about (a deposit, a withdrawal, a transfer made by
+   * hand): every token's total is set so that the derived free amount equals the on-chain balance, and the
+   * open inventory alerts of the wallet are resolved with the operator's note. Refused while an order of the
+   * wallet is not settled, since its lock is not known yet. Returns the comparison it corrected.
+   */
+  async rebaseline(note: string): Promise<Extract<InventoryReport, { comparable: true }>> {
+    const ctx = this.#ctx;
+    const report = await this.compare();
+    if (!report.comparable) throw new DltError('E_ORDER_STATE', `inventory of ${ctx.wallet} cannot be re-based now: ${report.reason}; try again when they are settled`);
+    for (const t of report.tokens) {
+      if (t.difference === 0n) continue;
+      const row = ctx.store.inventory.get(ctx.chain, ctx.wallet, t.token);
+      ctx.store.inventory.setBaseline(ctx.chain, ctx.wallet, t.token, (row?.total ?? 0n) + t.difference);
+      ctx.metrics.inventoryMismatch.set({ chain: ctx.chain, wallet: ctx.wallet, token: t.token }, 0);
+      ctx.logger.warn({ token: t.token, onChain: t.onChain, locked: t.locked, difference: t.difference, note }, 'inventory re-based on the on-chain balance by the operator');
+    }
+    for (const a of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' })) {
+      ctx.store.alerts.resolve(a.id, `operator re-based the inventory on the on-chain balances: ${note}`);
+    }
+    for (const pairId of ctx.pairs.keys()) isPaused(ctx, pairId);
+    return report;
+  }
+
   #applied(): string {
     const ctx = this.#ctx;
     const events = ctx.store.db.prepare('SELECT MAX(rowid) AS n FROM processed_events WHERE chain = ? AND wallet = ?').get(ctx.chain, ctx.wallet) as { n: number | null };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelAllCommand } from '../../../src/cli/commands/cancel-all.ts';
+import { inventoryCommand, type InventoryLine } from '../../../src/cli/commands/inventory.ts';
 import { ordersCommand, type OrderRow } from '../../../src/cli/commands/orders.ts';
 import type { CliIo } from '../../../src/cli/io.ts';
 import { wire } from '../../../src/cli/wiring.ts';
@@ -103,5 +104,37 @@ describe('dlt-mm orders and dlt-mm cancel-all against the sandbox, both chains',
       'the venue list to empty',
     );
     expect(after).toBe('no live orders in the store or at the venue\n');
+  });
+
+  it('dlt-mm inventory shows a deposit as a difference with its alert; rebaseline accepts it and the alert is resolved', { timeout: 120_000 }, async () => {
+    const evmMm = sandbox.manifest.wallets.find((x) => x.chain === 'evm' && x.marketMaker);
+    const pair = sandbox.manifest.pairs.find((p) => p.chain === 'evm');
+    const quote = pair?.quoteToken.hex as string;
+    const traders = new Traders(sandbox);
+    try {
+      await traders.evmTransfer('evm-trader', quote, evmMm?.address as string, 2_500_000n);
+    } finally {
+      traders.close();
+    }
+    const show = async () => {
+      const o = io();
+      const code = await inventoryCommand(['--config', configPath, '--json'], o);
+      return { code, tokens: (JSON.parse(o.out.join('')) as { tokens: InventoryLine[] }).tokens };
+    };
+    const before = await show();
+    expect(before.code).toBe(0);
+    const deposit = before.tokens.filter((t) => t.difference !== '0');
+    expect(deposit.map((t) => ({ token: t.token.toLowerCase(), openAlerts: t.openAlerts > 0 }))).toEqual([{ token: quote.toLowerCase(), openAlerts: true }]);
+    expect(new Decimal(deposit[0]?.difference as string).gt(0)).toBe(true);
+
+    await expect(inventoryCommand(['rebaseline', '--config', configPath], io())).rejects.toMatchObject({ code: 'E_USAGE', message: expect.stringContaining('--note') });
+
+    const r = io();
+    expect(await inventoryCommand(['rebaseline', '--config', configPath, '--note', 'deposit from the treasury', '--json'], r)).toBe(0);
+    const rebased = (JSON.parse(r.out.join('')) as { tokens: InventoryLine[] }).tokens.filter((t) => t.action === 're-based');
+    expect(rebased.map((t) => [t.token.toLowerCase(), t.difference])).toEqual([[quote.toLowerCase(), deposit[0]?.difference]]);
+
+    const after = await show();
+    expect(after.tokens.filter((t) => t.difference !== '0' || t.openAlerts > 0)).toEqual([]);
   });
 });

@@ -253,6 +253,34 @@ describe('fills and inventory', () => {
     expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure')).toEqual([]);
   });
 
+  it('a deposit the operator re-bases on resumes the pair, and later fills count from the new baseline', async () => {
+    const h = await ready();
+    h.venue.mint(h.pair.quoteToken, WALLET, 5_000n);
+    await withClock(h, h.engine.inventory.verify());
+    expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure').map((a) => a.kind)).toEqual(['inventory-mismatch']);
+    const corrected = await h.engine.inventory.rebaseline('deposit of 5000 units');
+    expect(corrected.mismatched.map((t) => [t.token, t.difference])).toEqual([[h.pair.quoteToken, 5_000n]]);
+    expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure')).toEqual([]);
+    expect(h.store.alerts.open({ wallet: WALLET })).toEqual([]);
+    expect(await metricValue(h.metrics, 'dltmm_inventory_mismatch', { token: h.pair.quoteToken })).toBe(0);
+    // Trading resumes, and a fill afterwards is explained from the new baseline.
+    const p = await h.engine.manager.place(order('sell', '1', '100.1'));
+    await h.block();
+    h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 10_000n, 1_001_000n);
+    h.venue.mine();
+    await h.settle();
+    expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('filled');
+    expect(await withClock(h, h.engine.inventory.verify())).toMatchObject({ comparable: true, mismatched: [] });
+  });
+
+  it('re-basing waits for every order of the wallet to be settled', async () => {
+    const h = await ready();
+    h.adapter.hold();
+    await h.engine.manager.place(order('sell', '1', '100.1'));
+    await expect(h.engine.inventory.rebaseline('x')).rejects.toMatchObject({ code: 'E_ORDER_STATE', message: expect.stringContaining('not settled') });
+    await h.adapter.resume();
+  });
+
   it('a look that raced an event decides nothing, even when the next look races another of the same amount', async () => {
     const h = await ready();
     await h.engine.manager.place(order('sell', '1', '100.1'));

@@ -112,6 +112,13 @@ export class Traders {
     await Promise.all(sent.map((tx) => tx.wait()));
   }
 
+  /** An ERC-20 transfer of raw native units between two sandbox wallets (a deposit, seen from the receiver). */
+  async evmTransfer(from: string, token: string, to: string, amount: bigint): Promise<void> {
+    const c = new Contract(token, this.#abi.EMoneyToken.abi as never, this.evmSigner(from));
+    const receipt = await (await c.getFunction('transfer').send(to, amount, { gasLimit: 100_000 })).wait();
+    if (receipt?.status !== 1) throw new Error(`transfer of ${amount} ${token} failed`);
+  }
+
   async #orderId(receipt: TransactionReceipt | null, symbol: string): Promise<Placed> {
     if (receipt === null || receipt.status !== 1) throw new Error(`chain A order on ${symbol} failed`);
     const book = this.book(symbol);

@@ -85,8 +85,12 @@ export class PairLoop {
   /** Receive time of the oldest market event not yet answered by a recomputation. */
   #marketEventMs: number | null = null;
   #state: StrategyState = {};
-  #balances: { value: Balances; atMs: number } | null = null;
-  #balancesStale = true;
+  /** The last balances read, and the generation of changes they reflect. */
+  #balances: { value: Balances; atMs: number; generation: number } | null = null;
+  /** Bumped by every change to the balances (a fill, an outcome): a read from before it is out of date. */
+  #generation = 0;
+  /** A read in flight, started when the balances changed, so that the next quotes need not wait for it. */
+  #reading: { generation: number; startedMs: number; value: Promise<Balances> } | null = null;
   #stopped = false;
   /** When we last asked to cancel each order: a cancel the chain refused is not repeated at once. */
   readonly #cancelAsked = new Map<string, number>();
@@ -114,9 +118,13 @@ export class PairLoop {
     this.#running ??= this.#drain();
   }
 
-  /** Fills and outcomes change balances: read them again before the next quotes. */
+  /**
+   * Fills and outcomes change balances: they are read again at once, in the background, so that the next
+   * market event finds them read (or in flight) instead of waiting for a round trip on its way to the chain.
+   */
   balancesChanged(): void {
-    this.#balancesStale = true;
+    this.#generation += 1;
+    if (!this.#stopped) this.#startRead(this.#o.now());
   }
 
   async idle(): Promise<void> {
@@ -144,13 +152,30 @@ export class PairLoop {
     }
   }
 
+  /** Balances that reflect every change so far and are younger than `balanceMaxAgeMs`; read when needed. */
   async #readBalances(nowMs: number): Promise<Balances> {
+    const fresh = (atMs: number) => nowMs - atMs < this.#o.balanceMaxAgeMs;
     const cached = this.#balances;
-    if (cached !== null && !this.#balancesStale && nowMs - cached.atMs < this.#o.balanceMaxAgeMs) return cached.value;
-    this.#balancesStale = false;
-    const value = await this.#o.adapter.readBalances(this.#o.runtime.binding);
-    this.#balances = { value, atMs: nowMs };
-    this.#o.risk.nativeBalance(this.#o.engine.ctx.wallet, new Decimal(value.native.toString()).div(new Decimal(10).pow(this.#o.nativeDecimals)));
+    if (cached !== null && cached.generation === this.#generation && fresh(cached.atMs)) return cached.value;
+    const reading = this.#reading;
+    if (reading !== null && reading.generation === this.#generation && fresh(reading.startedMs)) return reading.value;
+    return this.#startRead(nowMs);
+  }
+
+  #startRead(nowMs: number): Promise<Balances> {
+    const generation = this.#generation;
+    const value = this.#o.adapter.readBalances(this.#o.runtime.binding).then((v) => {
+      if (this.#balances === null || generation >= this.#balances.generation) this.#balances = { value: v, atMs: nowMs, generation };
+      this.#o.risk.nativeBalance(this.#o.engine.ctx.wallet, new Decimal(v.native.toString()).div(new Decimal(10).pow(this.#o.nativeDecimals)));
+      return v;
+    });
+    const reading = { generation, startedMs: nowMs, value };
+    this.#reading = reading;
+    // A failed read is forgotten (the next quotes read again); whoever awaits it sees the error.
+    value.catch((e: unknown) => {
+      if (this.#reading === reading) this.#reading = null;
+      this.#o.logger.debug({ err: e, pair: this.#pairId }, 'balance read failed');
+    });
     return value;
   }
 

@@ -43,7 +43,7 @@ afterEach(async () => {
   }
 });
 
-async function setup(limits: RiskLimitsInput = {}, strategyPath = ladder): Promise<Setup> {
+async function setup(limits: RiskLimitsInput = {}, strategyPath = ladder, balanceMaxAgeMs = 0): Promise<Setup> {
   const h = await harness();
   open.push(h);
   await withClock(h, h.engine.start());
@@ -87,7 +87,7 @@ async function setup(limits: RiskLimitsInput = {}, strategyPath = ladder): Promi
     refreshCost: d('0'),
     marketMaker: false,
     nativeDecimals: 18,
-    balanceMaxAgeMs: 0,
+    balanceMaxAgeMs,
     now: () => h.clock.now(),
     logger,
     metrics,
@@ -251,5 +251,29 @@ describe('the strategy loop of one pair', () => {
     s.loop.trigger(s.h.clock.now());
     await s.loop.idle();
     expect(submissions(s.h)).toBe(0);
+  });
+
+  it('reads balances when they change, in the background, and the next market event quotes without another read', async () => {
+    const s = await setup({}, ladder, 10_000);
+    await s.round();
+    let reads = 0;
+    const read = s.h.adapter.readBalances.bind(s.h.adapter);
+    s.h.adapter.readBalances = (pair) => {
+      reads += 1;
+      return read(pair);
+    };
+    // Nothing changed and the last read is young: a market event reads nothing.
+    await s.round();
+    expect(reads).toBe(0);
+    // A fill (or an outcome) changes them: the read starts at once, before any market event.
+    s.loop.balancesChanged();
+    expect(reads).toBe(1);
+    await s.round();
+    expect(reads).toBe(1);
+    // A change while a read is in flight makes that read out of date: the quotes wait for a new one.
+    s.loop.balancesChanged();
+    s.loop.balancesChanged();
+    await s.round();
+    expect(reads).toBe(3);
   });
 });

@@ -198,7 +198,8 @@ describe('conformance, for random pairs, books and quotes', () => {
         }
         expect(out.reasons.filter((r) => r.rule === 'venue-rule')).toEqual([]);
       }),
-      { numRuns: 300 },
+      // Seeded: the share of quoted scenarios below is then the same on every run.
+      { numRuns: 300, seed: 20_261_121 },
     );
     // The scenarios are not all dropped wholesale: the properties above were checked on real quotes.
     expect(quoted / runs).toBeGreaterThan(0.3);

@@ -90,7 +90,8 @@ describe('rebuilding the book from events', () => {
           seen.contractCancels += events.filter((e) => e.type === 'CancelOrder' && e.cancellationType === 2).length;
         }
       }),
-      { numRuns: 400 },
+      // Seeded: the coverage counts below are then the same on every run.
+      { numRuns: 400, seed: 20_261_121 },
     );
     // The flow did exercise fills and contract cancellations (no-prefund skips and clearing).
     expect(seen.trades).toBeGreaterThan(100);

@@ -6,7 +6,7 @@
  * the wallet's order manager in order, waiting only until each has left the process.
  */
 import type { Balances, ChainAdapter } from '../../chains/types.ts';
-import { isMarketOpen, toVenueLocal, type CalendarConfig } from '../../core/calendar.ts';
+import { isMarketOpen, msUntilClose, toVenueLocal, type CalendarConfig } from '../../core/calendar.ts';
 import type { StrategyConfig } from '../../core/config/strategy-config.ts';
 import { Decimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
@@ -233,7 +233,8 @@ export class PairLoop {
       staticReferencePrice: status.staticReferencePrice,
       tradeInfo: { lastPrice: status.lastPrice, previousClose: status.staticReferencePrice, tradeVolume24h: status.tradeVolume24h, tradingHaltCounter: status.haltCounter },
       nowMs,
-      msUntilClose: null,
+      // The session's close from the calendar; without a calendar (an always-open venue) it is unknown.
+      msUntilClose: o.calendar.enabled ? msUntilClose(nowMs, o.calendar.config) : null,
     };
     const inventory = pairInventory(o.runtime, o.marketMaker, balances, live, o.quoteShare);
     const limits = o.limits();

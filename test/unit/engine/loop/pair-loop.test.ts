@@ -43,7 +43,16 @@ afterEach(async () => {
   }
 });
 
-async function setup(limits: RiskLimitsInput = {}, strategyPath = ladder, balanceMaxAgeMs = 0): Promise<Setup> {
+interface SetupOptions {
+  readonly limits?: RiskLimitsInput;
+  readonly strategy?: string;
+  readonly balanceMaxAgeMs?: number;
+  /** Trading hours from the calendar (the test clock starts on a Monday at 10:00 Berlin time). */
+  readonly calendar?: boolean;
+}
+
+async function setup(options: SetupOptions = {}): Promise<Setup> {
+  const { limits = {}, strategy: strategyPath = ladder, balanceMaxAgeMs = 0, calendar = false } = options;
   const h = await harness();
   open.push(h);
   await withClock(h, h.engine.start());
@@ -82,7 +91,7 @@ async function setup(limits: RiskLimitsInput = {}, strategyPath = ladder, balanc
     pnl: new PnlTracker(h.store, WALLET, pairId, h.pair.rules.scales, metrics),
     strategy: () => catalog.get(strategyPath),
     limits: () => resolveLimits(limits),
-    calendar: { enabled: false, config: { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 } },
+    calendar: { enabled: calendar, config: { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 } },
     quoteShare: d('1'),
     refreshCost: d('0'),
     marketMaker: false,
@@ -187,7 +196,7 @@ describe('the strategy loop of one pair', () => {
   });
 
   it('applies the risk gate: no more live orders than maxOpenOrders', async () => {
-    const s = await setup({ maxOpenOrders: 2 });
+    const s = await setup({ limits: { maxOpenOrders: 2 } });
     await s.round();
     expect(ours(s.h).map((o) => o.side).toSorted()).toEqual(['buy', 'sell']);
   });
@@ -215,7 +224,7 @@ describe('the strategy loop of one pair', () => {
       const path = join(dir, 'ladder.yaml');
       const text = readFileSync(ladder, 'utf8');
       writeFileSync(path, text);
-      const s = await setup({}, path);
+      const s = await setup({ strategy: path });
       await s.round();
       expect(ours(s.h).filter((o) => o.side === 'buy')).toHaveLength(3);
 
@@ -254,7 +263,7 @@ describe('the strategy loop of one pair', () => {
   });
 
   it('reads balances when they change, in the background, and the next market event quotes without another read', async () => {
-    const s = await setup({}, ladder, 10_000);
+    const s = await setup({ balanceMaxAgeMs: 10_000 });
     await s.round();
     let reads = 0;
     const read = s.h.adapter.readBalances.bind(s.h.adapter);
@@ -275,5 +284,18 @@ describe('the strategy loop of one pair', () => {
     s.loop.balancesChanged();
     await s.round();
     expect(reads).toBe(3);
+  });
+
+  it('gives Avellaneda-Stoikov the time to the session close from the calendar; without a calendar it has no horizon', async () => {
+    const as = fileURLToPath(new URL('../../../../strategies/avellaneda-stoikov.yaml', import.meta.url));
+    const withCalendar = await setup({ strategy: as, calendar: true });
+    await withCalendar.round();
+    await withCalendar.round();
+    // (The test wallet holds far more base than the model's target, so the skew may leave only the ask.)
+    expect(ours(withCalendar.h).length).toBeGreaterThan(0);
+    const alwaysOpen = await setup({ strategy: as });
+    await alwaysOpen.round();
+    await alwaysOpen.round();
+    expect(ours(alwaysOpen.h)).toEqual([]);
   });
 });

@@ -6,16 +6,15 @@
  * clearing of the day orders `ByContract`, and Tuesday's open with the halt counter reset. The test only
  * waits for what the venue shows (REST and the contracts), each wait bounded.
  */
-import { scValToNative, xdr } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
 import { control, get, startTestSandbox, Traders, until, type Json } from '../api/support/sandbox-clients.ts';
+import { BOND, cancellationsOnChain, clearedByContract, dayViews, FUND, lastTrades, tradeAndRest } from './trading-day-steps.ts';
 
 let sb: Sandbox;
 let t: Traders;
-const BOND = 'tp-evm-bond26-eure';
-const FUND = 'tp-wasm-fund1-eure';
-const resting: { evm: bigint[]; wasm: bigint[] } = { evm: [], wasm: [] };
+let resting: { evm: bigint[]; wasm: bigint[] };
+let v: ReturnType<typeof dayViews>;
 /**
  * Sandbox milliseconds per wall millisecond: a day passes in 36 s, and the test has 12 s of wall time between
  * the open and the last halt that still resumes (16:30), for its trades on a loaded machine.
@@ -27,6 +26,7 @@ const STEP_MS = 40_000;
 beforeAll(async () => {
   sb = await startTestSandbox({ trading: { mode: 'calendar', tickMs: 50 }, clock: { mode: 'accelerated', speed: SPEED, start: '2026-03-02T04:00:00Z' } });
   t = new Traders(sb);
+  v = dayViews(sb, t);
 }, 120_000);
 
 afterAll(async () => {
@@ -34,14 +34,7 @@ afterAll(async () => {
   await sb?.stop();
 });
 
-const pair = async (id: string): Promise<Json> => (await get(sb, `/tradingpairs/${id}`)).body;
-const statusOf = async (id: string) => {
-  const p = await pair(id);
-  return [p.tradingStatus, p.statusChangeReason];
-};
-const bothStatuses = async () => [await statusOf(BOND), await statusOf(FUND)];
-const evmPhase = async () => Number(await t.book('BOND26EURe').getFunction('getOrderBookPhase').staticCall());
-const wasmPhase = () => t.wasmView('FUND1EURe', 'get_order_book_phase');
+const bothStatuses = async () => [await v.statusOf(BOND), await v.statusOf(FUND)];
 const venueStatus = async () => (await control(sb, 'GET', '/status')).body;
 const bondStatus = async () => (await venueStatus()).pairs.find((p: Json) => p.id === BOND);
 
@@ -55,7 +48,7 @@ describe('a trading day on the accelerated clock', () => {
       ['OUT_OF_TRADING', 'END_OF_TRADING_DAY'],
       ['OUT_OF_TRADING', 'END_OF_TRADING_DAY'],
     ]);
-    expect([await evmPhase(), await wasmPhase()]).toEqual([2, 'ClosedForTrading']);
+    expect([await v.evmPhase(), await v.wasmPhase()]).toEqual([2, 'ClosedForTrading']);
     await Promise.all([t.evmApproveAll('evm-trader'), t.evmApproveAll('evm-mm'), t.wasmApprove('wasm-trader', 'FUND1EURe'), t.wasmApprove('wasm-mm', 'FUND1EURe')]);
   }, STEP_MS);
 
@@ -65,21 +58,16 @@ describe('a trading day on the accelerated clock', () => {
       ['CONTINUOUS_TRADING', 'START_OF_TRADING_DAY'],
       ['CONTINUOUS_TRADING', 'START_OF_TRADING_DAY'],
     ]);
-    expect(Date.parse((await pair(BOND)).modificationDate)).toBe(Date.parse('2026-03-02T07:00:00Z'));
-    expect([await evmPhase(), await wasmPhase()]).toEqual([1, 'OpenForTrading']);
+    expect(Date.parse((await v.pair(BOND)).modificationDate)).toBe(Date.parse('2026-03-02T07:00:00Z'));
+    expect([await v.evmPhase(), await v.wasmPhase()]).toEqual([1, 'OpenForTrading']);
   }, STEP_MS);
 
   it('trades on both chains and keeps the day orders resting', async () => {
-    await t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '1', '100.5');
-    await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '100.5');
-    resting.evm.push((await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '99')).orderId);
-    resting.evm.push((await t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '2', '106')).orderId);
-    await t.wasmOrder('wasm-trader', 'FUND1EURe', 'sell', '1', '12.4');
-    await t.wasmOrder('wasm-mm', 'FUND1EURe', 'buy', '1', '12.4');
-    resting.wasm.push((await t.wasmOrder('wasm-trader', 'FUND1EURe', 'sell', '2', '12.6')).orderId);
-    await sb.sync();
-    expect((await get(sb, `/tradingpairs/${BOND}/tradeinfo`)).body).toMatchObject({ lastPrice: '100.5', tradeVolume24h: '1' });
-    expect((await get(sb, `/tradingpairs/${FUND}/tradeinfo`)).body).toMatchObject({ lastPrice: '12.4', tradeVolume24h: '1' });
+    resting = await tradeAndRest(sb, t);
+    expect(await lastTrades(sb)).toEqual([
+      { lastPrice: '100.5', tradeVolume24h: '1' },
+      { lastPrice: '12.4', tradeVolume24h: '1' },
+    ]);
   }, STEP_MS);
 
   it('halts on a volatility rejection and resumes by itself after the pause', async () => {
@@ -88,14 +76,14 @@ describe('a trading day on the accelerated clock', () => {
     const halted = await until(bondStatus, (p) => p.tradingHaltCounter === 1, 'the automatic halt', STEP_MS);
     expect(halted.statusChangeReason === 'VOLATILITY_HALT' || halted.statusChangeReason === 'AUTOMATIC_RESUME').toBe(true);
     // The pause is 5.5 sandbox minutes: under a seventh of a wall second.
-    await until(() => statusOf(BOND), (s) => s[1] === 'AUTOMATIC_RESUME', 'the automatic resume', STEP_MS);
-    expect(await statusOf(BOND)).toEqual(['CONTINUOUS_TRADING', 'AUTOMATIC_RESUME']);
-    expect(await evmPhase()).toBe(1);
+    await until(() => v.statusOf(BOND), (s) => s[1] === 'AUTOMATIC_RESUME', 'the automatic resume', STEP_MS);
+    expect(await v.statusOf(BOND)).toEqual(['CONTINUOUS_TRADING', 'AUTOMATIC_RESUME']);
+    expect(await v.evmPhase()).toBe(1);
   }, STEP_MS);
 
   it('closes at 17:00 and moves the static reference price to the last execution price', async () => {
     await until(bothStatuses, (s) => s.every(([status]) => status === 'OUT_OF_TRADING'), 'the close', STEP_MS);
-    expect([(await pair(BOND)).staticReferencePrice, (await pair(FUND)).staticReferencePrice]).toEqual(['100.5', '12.4']);
+    expect([(await v.pair(BOND)).staticReferencePrice, (await v.pair(FUND)).staticReferencePrice]).toEqual(['100.5', '12.4']);
     expect(await t.book('BOND26EURe').getFunction('getStaticRefPrice').staticCall()).toBe(1_005_000n);
     expect(await t.wasmView('FUND1EURe', 'get_static_reference_price')).toBe(124_000n);
   }, STEP_MS);
@@ -105,17 +93,12 @@ describe('a trading day on the accelerated clock', () => {
     for (const id of [BOND, FUND]) {
       await until(() => get(sb, `/tradingpairs/${id}/orderbook`), (r) => r.body.buy.length + r.body.sell.length === 0, `${id} cleared`, STEP_MS);
     }
-    const book = t.book('BOND26EURe');
-    const cancels = (await book.queryFilter(book.filters.CancelOrder!(), 0)).map((l) => book.interface.parseLog(l)?.args);
-    expect(cancels.map((a) => [a?.[1], a?.[4]])).toEqual(resting.evm.map((id) => [id, 2n]));
-    const topic = xdr.ScVal.scvSymbol('CancelOrder').toXDR('base64');
-    const events = await t.server.getEvents({ startLedger: sb.emulator.oldest.seq, filters: [{ type: 'contract', contractIds: [t.pair('FUND1EURe').orderBook.strkey as string], topics: [[topic, '*', '*']] }], limit: 1000 });
-    expect(events.events.map((e) => [scValToNative(e.topic[2] as xdr.ScVal), (scValToNative(e.value) as unknown[])[2]])).toEqual(resting.wasm.map((id) => [id, 2]));
+    expect(await cancellationsOnChain(sb, t)).toEqual(clearedByContract(resting));
   }, STEP_MS);
 
   it('opens the next trading day by itself with the halt counter reset', async () => {
     await until(bothStatuses, (s) => s.every(([status]) => status === 'CONTINUOUS_TRADING'), "Tuesday's open", STEP_MS);
-    expect(Date.parse((await pair(BOND)).modificationDate)).toBe(Date.parse('2026-03-03T07:00:00Z'));
-    expect([(await bondStatus()).tradingHaltCounter, await evmPhase(), await wasmPhase()]).toEqual([0, 1, 'OpenForTrading']);
+    expect(Date.parse((await v.pair(BOND)).modificationDate)).toBe(Date.parse('2026-03-03T07:00:00Z'));
+    expect([(await bondStatus()).tradingHaltCounter, await v.evmPhase(), await v.wasmPhase()]).toEqual([0, 1, 'OpenForTrading']);
   }, STEP_MS);
 });

@@ -6,20 +6,20 @@
  * last execution price, on the contracts too), clearing of the GFD orders `ByContract` five minutes later,
  * and the next day's open. Every step is checked in REST and in the contracts' phases.
  */
-import { scValToNative, xdr } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
 import { bearer, control, get, startTestSandbox, Traders, until, type Json } from '../api/support/sandbox-clients.ts';
+import { BOND, cancellationsOnChain, clearedByContract, dayViews, FUND, lastTrades, tradeAndRest } from './trading-day-steps.ts';
 
 let sb: Sandbox;
 let t: Traders;
-const BOND = 'tp-evm-bond26-eure';
-const FUND = 'tp-wasm-fund1-eure';
-const resting: { evm: bigint[]; wasm: bigint[] } = { evm: [], wasm: [] };
+let resting: { evm: bigint[]; wasm: bigint[] };
+let v: ReturnType<typeof dayViews>;
 
 beforeAll(async () => {
   sb = await startTestSandbox({ trading: { mode: 'calendar' }, clock: { mode: 'manual', start: '2026-03-02T06:58:00Z' } });
   t = new Traders(sb);
+  v = dayViews(sb, t);
   await Promise.all([t.evmApproveAll('evm-trader'), t.evmApproveAll('evm-mm'), t.wasmApprove('wasm-trader', 'FUND1EURe'), t.wasmApprove('wasm-mm', 'FUND1EURe')]);
 });
 
@@ -28,13 +28,6 @@ afterAll(async () => {
   await sb?.stop();
 });
 
-const pair = async (id: string): Promise<Json> => (await get(sb, `/tradingpairs/${id}`)).body;
-const statusOf = async (id: string) => {
-  const p = await pair(id);
-  return [p.tradingStatus, p.statusChangeReason];
-};
-const evmPhase = async () => Number(await t.book('BOND26EURe').getFunction('getOrderBookPhase').staticCall());
-const wasmPhase = () => t.wasmView('FUND1EURe', 'get_order_book_phase');
 const setClock = (time: string) => control(sb, 'POST', '/clock/set', { time });
 const advance = (body: Record<string, number>) => control(sb, 'POST', '/clock/advance', body);
 const halts = async () => (await get(sb, `/tradingpairs/${BOND}/tradeinfo`)).body.tradingHaltCounter;
@@ -42,59 +35,54 @@ const halts = async () => (await get(sb, `/tradingpairs/${BOND}/tradeinfo`)).bod
 /** The crossing buy at 106 executes 5.5 % above the last price: the book rejects it and halts itself. */
 async function triggerHalt(): Promise<void> {
   await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '106');
-  await until(() => statusOf(BOND), (s) => s[0] === 'AUTOMATIC_TRADING_HALT', 'the automatic halt');
+  await until(() => v.statusOf(BOND), (s) => s[0] === 'AUTOMATIC_TRADING_HALT', 'the automatic halt');
 }
 
 describe('a trading day', () => {
   it('is out of trading before the open, with the books closed', async () => {
-    expect(await statusOf(BOND)).toEqual(['OUT_OF_TRADING', 'END_OF_TRADING_DAY']);
-    expect([await evmPhase(), await wasmPhase()]).toEqual([2, 'ClosedForTrading']);
+    expect(await v.statusOf(BOND)).toEqual(['OUT_OF_TRADING', 'END_OF_TRADING_DAY']);
+    expect([await v.evmPhase(), await v.wasmPhase()]).toEqual([2, 'ClosedForTrading']);
     await expect(t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '1', '100')).rejects.toThrow(/revert|failed/);
   });
 
   it('opens at 08:00 Berlin time', async () => {
     expect((await setClock('2026-03-02T07:00:00Z')).body.now).toBe('2026-03-02T07:00:00.000Z');
     for (const id of [BOND, FUND]) {
-      expect(await pair(id)).toMatchObject({ tradingStatus: 'CONTINUOUS_TRADING', statusChangeReason: 'START_OF_TRADING_DAY', modificationDate: '2026-03-02T07:00:00.000Z' });
+      expect(await v.pair(id)).toMatchObject({ tradingStatus: 'CONTINUOUS_TRADING', statusChangeReason: 'START_OF_TRADING_DAY', modificationDate: '2026-03-02T07:00:00.000Z' });
     }
-    expect([await evmPhase(), await wasmPhase()]).toEqual([1, 'OpenForTrading']);
+    expect([await v.evmPhase(), await v.wasmPhase()]).toEqual([1, 'OpenForTrading']);
   });
 
   it('trades on both chains and keeps the day orders resting', async () => {
-    await t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '1', '100.5');
-    await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '100.5');
-    resting.evm.push((await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '99')).orderId);
-    resting.evm.push((await t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '2', '106')).orderId);
-    await t.wasmOrder('wasm-trader', 'FUND1EURe', 'sell', '1', '12.4');
-    await t.wasmOrder('wasm-mm', 'FUND1EURe', 'buy', '1', '12.4');
-    resting.wasm.push((await t.wasmOrder('wasm-trader', 'FUND1EURe', 'sell', '2', '12.6')).orderId);
-    await sb.sync();
-    expect((await get(sb, `/tradingpairs/${BOND}/tradeinfo`)).body).toMatchObject({ lastPrice: '100.5', tradeVolume24h: '1' });
-    expect((await get(sb, `/tradingpairs/${FUND}/tradeinfo`)).body).toMatchObject({ lastPrice: '12.4', tradeVolume24h: '1' });
+    resting = await tradeAndRest(sb, t);
+    expect(await lastTrades(sb)).toEqual([
+      { lastPrice: '100.5', tradeVolume24h: '1' },
+      { lastPrice: '12.4', tradeVolume24h: '1' },
+    ]);
   });
 
   it('halts on a volatility rejection and resumes automatically after the first pause', async () => {
     await advance({ hours: 1 });
     await triggerHalt();
-    expect(await statusOf(BOND)).toEqual(['AUTOMATIC_TRADING_HALT', 'VOLATILITY_HALT']);
-    expect([await halts(), await evmPhase()]).toEqual([1, 4]);
-    expect(await statusOf(FUND)).toEqual(['CONTINUOUS_TRADING', 'START_OF_TRADING_DAY']);
+    expect(await v.statusOf(BOND)).toEqual(['AUTOMATIC_TRADING_HALT', 'VOLATILITY_HALT']);
+    expect([await halts(), await v.evmPhase()]).toEqual([1, 4]);
+    expect(await v.statusOf(FUND)).toEqual(['CONTINUOUS_TRADING', 'START_OF_TRADING_DAY']);
     const resumeAt = (await control(sb, 'GET', '/status')).body.pairs.find((p: Json) => p.id === BOND).resumeAt;
     expect(Date.parse(resumeAt) - sb.clock.nowMs()).toBe(330_000);
     await advance({ minutes: 5 });
-    expect((await statusOf(BOND))[0]).toBe('AUTOMATIC_TRADING_HALT');
+    expect((await v.statusOf(BOND))[0]).toBe('AUTOMATIC_TRADING_HALT');
     await advance({ seconds: 30 });
-    expect(await statusOf(BOND)).toEqual(['CONTINUOUS_TRADING', 'AUTOMATIC_RESUME']);
-    expect([await halts(), await evmPhase()]).toEqual([1, 1]);
+    expect(await v.statusOf(BOND)).toEqual(['CONTINUOUS_TRADING', 'AUTOMATIC_RESUME']);
+    expect([await halts(), await v.evmPhase()]).toEqual([1, 1]);
   });
 
   it('waits the longer pause after the second halt of the day', async () => {
     await triggerHalt();
     expect(await halts()).toBe(2);
     await advance({ minutes: 15 });
-    expect((await statusOf(BOND))[0]).toBe('AUTOMATIC_TRADING_HALT');
+    expect((await v.statusOf(BOND))[0]).toBe('AUTOMATIC_TRADING_HALT');
     await advance({ seconds: 30 });
-    expect(await statusOf(BOND)).toEqual(['CONTINUOUS_TRADING', 'AUTOMATIC_RESUME']);
+    expect(await v.statusOf(BOND)).toEqual(['CONTINUOUS_TRADING', 'AUTOMATIC_RESUME']);
   });
 
   it('does not resume a halt within 30 minutes of the close', async () => {
@@ -102,17 +90,17 @@ describe('a trading day', () => {
     await triggerHalt();
     expect((await control(sb, 'GET', '/status')).body.pairs.find((p: Json) => p.id === BOND)).toMatchObject({ tradingHaltCounter: 3, resumeAt: null });
     await advance({ minutes: 14 });
-    expect((await statusOf(BOND))[0]).toBe('AUTOMATIC_TRADING_HALT');
+    expect((await v.statusOf(BOND))[0]).toBe('AUTOMATIC_TRADING_HALT');
   });
 
   it('closes at 17:00 and moves the static reference price to the last execution price', async () => {
     await setClock('2026-03-02T16:00:00Z');
-    for (const id of [BOND, FUND]) expect(await statusOf(id)).toEqual(['OUT_OF_TRADING', 'END_OF_TRADING_DAY']);
-    expect([(await pair(BOND)).staticReferencePrice, (await pair(FUND)).staticReferencePrice]).toEqual(['100.5', '12.4']);
+    for (const id of [BOND, FUND]) expect(await v.statusOf(id)).toEqual(['OUT_OF_TRADING', 'END_OF_TRADING_DAY']);
+    expect([(await v.pair(BOND)).staticReferencePrice, (await v.pair(FUND)).staticReferencePrice]).toEqual(['100.5', '12.4']);
     expect((await get(sb, `/tradingpairs/${FUND}/tradeinfo`)).body.referencePrice).toBe('12.4');
     expect(await t.book('BOND26EURe').getFunction('getStaticRefPrice').staticCall()).toBe(1_005_000n);
     expect(await t.wasmView('FUND1EURe', 'get_static_reference_price')).toBe(124_000n);
-    expect([await evmPhase(), await wasmPhase()]).toEqual([2, 'ClosedForTrading']);
+    expect([await v.evmPhase(), await v.wasmPhase()]).toEqual([2, 'ClosedForTrading']);
     expect((await get(sb, `/tradingpairs/${BOND}/orderbook`)).body.buy).toHaveLength(1);
   });
 
@@ -126,18 +114,13 @@ describe('a trading day', () => {
       const book = await until(() => get(sb, `/tradingpairs/${id}/orderbook`), (r) => r.body.buy.length + r.body.sell.length === 0, `${id} cleared`);
       expect(book.body).toEqual({ tradingPairId: id, buy: [], sell: [] });
     }
-    const book = t.book('BOND26EURe');
-    const cancels = (await book.queryFilter(book.filters.CancelOrder!(), 0)).map((l) => book.interface.parseLog(l)?.args);
-    expect(cancels.map((a) => [a?.[1], a?.[4]])).toEqual(resting.evm.map((id) => [id, 2n]));
-    const topic = xdr.ScVal.scvSymbol('CancelOrder').toXDR('base64');
-    const events = await t.server.getEvents({ startLedger: sb.emulator.oldest.seq, filters: [{ type: 'contract', contractIds: [t.pair('FUND1EURe').orderBook.strkey as string], topics: [[topic, '*', '*']] }], limit: 1000 });
-    expect(events.events.map((e) => [scValToNative(e.topic[2] as xdr.ScVal), (scValToNative(e.value) as unknown[])[2]])).toEqual(resting.wasm.map((id) => [id, 2]));
+    expect(await cancellationsOnChain(sb, t)).toEqual(clearedByContract(resting));
     await until(() => get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb)), (r) => r.body.orders.length === 0, 'the order list to empty');
   });
 
   it('opens the next trading day with the halt counter reset', async () => {
     await setClock('2026-03-03T07:00:00Z');
-    for (const id of [BOND, FUND]) expect(await statusOf(id)).toEqual(['CONTINUOUS_TRADING', 'START_OF_TRADING_DAY']);
-    expect([await halts(), await evmPhase(), await wasmPhase()]).toEqual([0, 1, 'OpenForTrading']);
+    for (const id of [BOND, FUND]) expect(await v.statusOf(id)).toEqual(['CONTINUOUS_TRADING', 'START_OF_TRADING_DAY']);
+    expect([await halts(), await v.evmPhase(), await v.wasmPhase()]).toEqual([0, 1, 'OpenForTrading']);
   });
 });

@@ -6,6 +6,9 @@
  *   intended -> submitting -> unknown -> received -> resting | partiallyFilled | filled
  *                          \-----------/          \-> rejected (remainder or whole order)
  *   resting | partiallyFilled -> cancelRequested -> cancelled (by participant, admin or contract)
+ *   resting | partiallyFilled | cancelRequested -(not on the book)-> cancelRequested, with no cancel pending:
+ *     the chain said it is gone (filled or cancelled in a block whose events have not arrived yet); it is
+ *     never cancelled again, and those events decide how it left
  *   intended | submitting | unknown -> rejected (refused before signing, reverted, never included)
  */
 import type { ErrorCode } from './errors.ts';
@@ -66,6 +69,12 @@ export type OrderEvent =
   | { readonly type: 'CancelSent'; readonly txHash: string }
   /** The cancellation transaction failed; the order is still on the book as far as we know. */
   | { readonly type: 'CancelFailed'; readonly code: ErrorCode; readonly reason: string }
+  /**
+   * A cancellation (simulated or mined) found the order no longer on the book: it was filled or cancelled in a
+   * block or ledger whose events have not been applied yet. It leaves for good: nothing cancels it again, and
+   * its fill or cancellation events settle it.
+   */
+  | { readonly type: 'NotOnBook'; readonly code: ErrorCode; readonly reason: string }
   /** `CancelOrder`: the remaining quantity left the book. */
   | { readonly type: 'Cancelled'; readonly by: CancellationType; readonly quantity: bigint };
 
@@ -146,6 +155,7 @@ const remainderRejected: Handler<'RemainderRejected'> = (o, e) => {
 
 const cancelSent: Handler<'CancelSent'> = (o, e) => ok({ ...o, status: 'cancelRequested', cancelTxHash: e.txHash });
 const cancelFailed: Handler<'CancelFailed'> = (o) => ok({ ...o, status: o.filled === 0n ? 'resting' : 'partiallyFilled', cancelTxHash: null });
+const notOnBook: Handler<'NotOnBook'> = (o) => ok({ ...o, status: 'cancelRequested', cancelTxHash: null });
 
 const cancelled: Handler<'Cancelled'> = (o, e) => {
   if (e.quantity > remainingOf(o)) return refuse(`cancelled quantity ${e.quantity} exceeds the remaining ${remainingOf(o)}`);
@@ -158,9 +168,9 @@ export const TRANSITIONS: Readonly<Record<OrderStatus, Row>> = {
   submitting: { OutcomeUnknown: unknown, Accepted: accepted, SubmissionFailed: failed, Refused: refused },
   unknown: { Accepted: accepted, SubmissionFailed: failed },
   received: { Rested: rested, Filled: filled, RemainderRejected: remainderRejected },
-  resting: { Filled: filled, CancelSent: cancelSent, Cancelled: cancelled },
-  partiallyFilled: { Rested: rested, Filled: filled, RemainderRejected: remainderRejected, CancelSent: cancelSent, Cancelled: cancelled },
-  cancelRequested: { Filled: filled, Cancelled: cancelled, CancelFailed: cancelFailed },
+  resting: { Filled: filled, CancelSent: cancelSent, Cancelled: cancelled, NotOnBook: notOnBook },
+  partiallyFilled: { Rested: rested, Filled: filled, RemainderRejected: remainderRejected, CancelSent: cancelSent, Cancelled: cancelled, NotOnBook: notOnBook },
+  cancelRequested: { Filled: filled, Cancelled: cancelled, CancelFailed: cancelFailed, NotOnBook: notOnBook },
   filled: {},
   cancelled: {},
   rejected: {},

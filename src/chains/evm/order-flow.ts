@@ -11,6 +11,7 @@ import { DltError } from '../../core/errors.ts';
 import { assertUint } from '../../core/units.ts';
 import type { StateStore } from '../../store/state-store.ts';
 import type { Logger } from '../../telemetry/logger.ts';
+import { errorFields, isVenueRace } from '../venue-race.ts';
 import type { CancelCommand, PairBinding, PlaceCommand, Submission, TokenRole } from '../types.ts';
 import { AllowanceBudget } from './allowance-budget.ts';
 import { approveCalldata, cancelCalldata, cancelContext, placeCalldata, placeContext } from './commands.ts';
@@ -83,9 +84,13 @@ export class OrderFlow {
       return Promise.resolve(this.#refusedUnsigned('cancel', context, e as DltError));
     }
     const call = { from: this.#d.wallet, to: c.pair.orderBook, data: cancelCalldata(c) };
-    const sim = this.#simulateIfIdle(call, context);
+    // Whether the order is still on the book does not depend on our transactions in flight (an order has one
+    // cancellation at a time), so a cancel is simulated even while the wallet pipelines: one that finds its
+    // order gone (a fill got there first) is never signed.
+    const early = this.#d.options.simulation === 'when-idle' ? this.#simulate(call, context) : null;
     return this.#inLane('cancel', context, async () => {
-      const refused = await this.#simulation(sim, call, context, 'cancel');
+      const verdict = early === null ? null : await early;
+      const refused = verdict !== null ? this.#simulatedRevert('cancel', context, verdict) : await this.#simulation(call, context, 'cancel');
       if (refused !== null) return refused;
       return this.#d.sender.send({ kind: 'cancel', clientOrderId: null, context, payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('cancel', call) }, startedAt });
     });
@@ -138,7 +143,7 @@ export class OrderFlow {
     if (this.#d.options.simulation === 'always') {
       const approve = await this.#topUp(c.pair, c.approval.token, c.approval.amount, startedAt, null);
       if (approve !== null && wasRefused(approve)) return approve;
-      return this.#simulation(null, call, context, 'place');
+      return this.#simulation(call, context, 'place');
     }
     const verdict = await this.#verdict(sim);
     if (verdict !== null && verdict.code !== 'E_VENUE_INSUFFICIENT_ALLOWANCE') return this.#simulatedRevert('place', context, verdict);
@@ -152,13 +157,11 @@ export class OrderFlow {
     return null;
   }
 
-  /** A refusal when the simulation reverted (and is still valid), else null; `always` waits for idle first. */
-  async #simulation(sim: Simulation | null, call: CallRequest, context: Record<string, unknown>, kind: TxKind): Promise<Submission | null> {
-    let verdict: DltError | null;
-    if (this.#d.options.simulation === 'always') {
-      await this.#d.watcher.idle();
-      verdict = await this.#simulate(call, context);
-    } else verdict = await this.#verdict(sim);
+  /** `always`: a refusal when the simulation, run once the wallet is idle, reverts; otherwise null. */
+  async #simulation(call: CallRequest, context: Record<string, unknown>, kind: TxKind): Promise<Submission | null> {
+    if (this.#d.options.simulation !== 'always') return null;
+    await this.#d.watcher.idle();
+    const verdict = await this.#simulate(call, context);
     return verdict === null ? null : this.#simulatedRevert(kind, context, verdict);
   }
 
@@ -189,7 +192,9 @@ export class OrderFlow {
 
   #refusedUnsigned(kind: TxKind, context: Record<string, unknown>, error: DltError): Submission {
     this.#d.metrics?.submissions.inc({ kind, outcome: 'refused' });
-    this.#d.logger.warn({ ...context, kind, err: error }, `chain A ${kind} refused before signing: ${error.message}`);
+    const fields = { ...context, kind, ...errorFields(error) };
+    if (isVenueRace(kind, error)) this.#d.logger.info(fields, `chain A ${kind} not sent: the order is no longer on the book`);
+    else this.#d.logger.warn(fields, `chain A ${kind} refused before signing: ${error.message}`);
     return refusedSubmission(error);
   }
 

@@ -7,6 +7,7 @@
  */
 import { DltError } from '../../core/errors.ts';
 import type { Logger } from '../../telemetry/logger.ts';
+import { errorFields, isVenueRace } from '../venue-race.ts';
 import type { ChainEvent, Outcome } from '../types.ts';
 import type { BlockCache } from './block-cache.ts';
 import { rpcFailureOf } from './json-rpc.ts';
@@ -71,7 +72,9 @@ export async function outcomeOfReceipt(receipt: Receipt, command: MinedCommand, 
   }
   const error = await replayRevert(receipt, command, deps);
   deps.metrics?.reverts.inc({ name: revertLabel(error) });
-  deps.logger.warn({ ...command.context, txHash: receipt.txHash, block: receipt.blockNumber.toString(), err: error }, `chain A ${command.kind} reverted: ${error.message}`);
+  const fields = { ...command.context, txHash: receipt.txHash, block: receipt.blockNumber.toString(), ...errorFields(error) };
+  if (isVenueRace(command.kind, error)) deps.logger.info(fields, `chain A ${command.kind} met an order already gone (a fill or cancellation in the same block)`);
+  else deps.logger.warn(fields, `chain A ${command.kind} reverted: ${error.message}`);
   return { kind: 'rejected', txHash: receipt.txHash, included: true, error };
 }
 

@@ -7,6 +7,7 @@
  */
 import type { TxJournal, TxRecord } from '../../store/tx-journal.ts';
 import type { Logger } from '../../telemetry/logger.ts';
+import { errorFields } from '../venue-race.ts';
 import { DltError } from '../../core/errors.ts';
 import type { Outcome } from '../types.ts';
 import type { FeeOracle } from './fee-oracle.ts';
@@ -194,7 +195,7 @@ export class TxWatcher {
     const label = outcome.kind === 'rejected' && outcome.error.code === 'E_CHAIN_TX_EXPIRED' ? String(outcome.error.details.reason ?? 'expired') : outcome.kind;
     this.#d.metrics?.submissions.inc({ kind: slot.command.kind, outcome: label === 'cancelled' ? 'expired' : label });
     this.#d.logger.info(
-      { ...slot.command.context, kind: slot.command.kind, nonce: slot.nonce.toString(), txHash: outcome.txHash, outcome: outcome.kind, ...(outcome.kind === 'rejected' ? { err: outcome.error } : {}) },
+      { ...slot.command.context, kind: slot.command.kind, nonce: slot.nonce.toString(), txHash: outcome.txHash, outcome: outcome.kind, ...(outcome.kind === 'rejected' ? errorFields(outcome.error) : {}) },
       `chain A ${slot.command.kind} settled: ${label}`,
     );
     slot.settle(outcome);

@@ -9,6 +9,7 @@ import { DltError, isDltError } from '../../core/errors.ts';
 import { formatDecimal } from '../../core/decimal.ts';
 import { encodeOrder } from '../../core/encoding/order-codec.ts';
 import { silentLogger, type Logger } from '../../telemetry/logger.ts';
+import { errorFields, isVenueRace } from '../venue-race.ts';
 import { createMetrics } from '../../telemetry/metrics.ts';
 import type {
   Allowance,
@@ -194,7 +195,7 @@ export class WasmChainAdapter implements ChainAdapter {
 
   #refuse(kind: string, error: DltError, context: Record<string, unknown> = {}): Submission {
     this.metrics.submissions.inc({ kind, outcome: 'refused' });
-    this.#logger.warn({ ...context, kind, code: error.code, err: error.message }, 'command refused before signing');
+    this.#logger.warn({ ...context, kind, ...errorFields(error) }, 'command refused before signing');
     return refused(error);
   }
 
@@ -232,7 +233,9 @@ export class WasmChainAdapter implements ChainAdapter {
     const res = await sendInvocation(this.#senderDeps(), intent, this.#closing.signal);
     if (res.kind === 'refused') {
       this.metrics.submissions.inc({ kind: intent.kind, outcome: 'refused' });
-      this.#logger.warn({ ...intent.context, kind: intent.kind, txHash: res.txHash, code: res.error.code, err: res.error.message }, 'command refused');
+      const fields = { ...intent.context, kind: intent.kind, txHash: res.txHash, ...errorFields(res.error) };
+      if (isVenueRace(intent.kind, res.error)) this.#logger.info(fields, 'cancel not sent: the order is no longer on the book');
+      else this.#logger.warn(fields, 'command refused');
       return refused(res.error, res.txHash);
     }
     const { signed, source } = res;
@@ -267,7 +270,8 @@ export class WasmChainAdapter implements ChainAdapter {
     this.metrics.submissions.inc({ kind: intent.kind, outcome: o.kind });
     const base = { ...intent.context, kind: intent.kind, txHash: o.txHash, outcome: o.kind };
     if (o.kind === 'accepted') this.#logger.info({ ...base, orderId: o.orderId?.toString() ?? null, ledger: o.height.toString(), events: o.events.length }, 'transaction included');
-    else if (o.kind === 'rejected') this.#logger.warn({ ...base, included: o.included, code: o.error.code, err: o.error.message }, 'transaction rejected');
+    else if (o.kind === 'rejected' && isVenueRace(intent.kind, o.error)) this.#logger.info({ ...base, included: o.included, ...errorFields(o.error) }, 'cancel met an order already gone (a fill or cancellation in the same ledger)');
+    else if (o.kind === 'rejected') this.#logger.warn({ ...base, included: o.included, ...errorFields(o.error) }, 'transaction rejected');
     else this.#logger.warn({ ...base, reason: o.reason }, 'transaction outcome unknown');
   }
 

@@ -168,7 +168,9 @@ export class OrderManager {
     if (submission.txHash === null) {
       const outcome = await submission.outcome;
       this.#count('cancel', 'refused');
-      ctx.logger.warn({ clientOrderId: cid, outcome }, 'cancellation refused before signing');
+      const gone = outcome.kind === 'rejected' && outcome.error.code === 'E_VENUE_ORDER_NOT_FOUND';
+      // Gone already is the venue's race, settled below; any other refusal is worth a warning.
+      if (!gone) ctx.logger.warn({ clientOrderId: cid, code: outcome.kind === 'rejected' ? outcome.error.code : outcome.kind, reason: outcome.kind === 'rejected' ? outcome.error.message : null }, 'cancellation refused before signing');
       // The simulation found the order gone: that decides a parked fill of it (filled in full).
       return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#settler.refusedCancellation(cid, outcome)) };
     }

@@ -4,6 +4,7 @@
  * and to reconciliation. Nothing here ever sends a transaction.
  */
 import type { ChainAdapter, Outcome } from '../../chains/types.ts';
+import type { ErrorCode } from '../../core/errors.ts';
 import { transaction } from '../../store/database.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
 import type { TxApplier } from '../tracking/tx-applier.ts';
@@ -66,13 +67,14 @@ export class OutcomeSettler {
     this.#run(() => {
       if (o.kind === 'accepted') this.#applier.applyOutcome(o.events);
       else if (o.kind === 'rejected') {
+        if (o.error.code === 'E_VENUE_ORDER_NOT_FOUND') {
+          this.#notOnBook(cid, o.error.code, o.error.message);
+          return;
+        }
         const order = this.#get(cid);
         if (order.status === 'cancelRequested') this.#applier.events.apply(order, { type: 'CancelFailed', code: o.error.code, reason: o.error.message });
-        // Not on the book any more: if its fill is parked, it was filled in full. Otherwise a parked
-        // candidate is still on the book and must be cancelled again to decide the parked fills.
-        const now = this.#get(cid);
-        if (o.error.code === 'E_VENUE_ORDER_NOT_FOUND') this.#applier.parked.onGone(now);
-        else if (this.#applier.parked.isCandidate(now)) queueMicrotask(() => this.#applier.parked.requestCancel([cid]));
+        // A parked candidate is still on the book and must be cancelled again to decide the parked fills.
+        if (this.#applier.parked.isCandidate(this.#get(cid))) queueMicrotask(() => this.#applier.parked.requestCancel([cid]));
       }
     });
     if (o.kind === 'unknown') this.later(cid);
@@ -81,8 +83,25 @@ export class OutcomeSettler {
 
   /** A cancellation refused before signing: nothing changes, unless it says the order is gone. */
   refusedCancellation(cid: bigint, o: Outcome): StoredOrder {
-    if (o.kind === 'rejected' && o.error.code === 'E_VENUE_ORDER_NOT_FOUND') this.#run(() => this.#applier.parked.onGone(this.#get(cid)));
+    if (o.kind === 'rejected' && o.error.code === 'E_VENUE_ORDER_NOT_FOUND') {
+      const error = o.error;
+      this.#run(() => this.#notOnBook(cid, error.code, error.message));
+    }
     return this.#get(cid);
+  }
+
+  /**
+   * The chain says the order is no longer on the book: a fill or a cancellation got there first, in a block
+   * or ledger whose events have not been applied yet. The order leaves for good (it is never cancelled
+   * again) and those events settle it; a parked fill of it was a fill in full.
+   */
+  #notOnBook(cid: bigint, code: ErrorCode, reason: string): void {
+    const order = this.#get(cid);
+    if (order.status === 'resting' || order.status === 'partiallyFilled' || order.status === 'cancelRequested') {
+      this.#applier.events.apply(order, { type: 'NotOnBook', code, reason });
+    }
+    this.#ctx.logger.info({ clientOrderId: cid, orderId: order.orderId, pairId: order.pairId }, 'order no longer on the book when cancelled (a fill or cancellation got there first); its events settle it');
+    this.#applier.parked.onGone(this.#get(cid));
   }
 
   /** The transaction whose fate decides the order's next step, if any is open. */

@@ -23,7 +23,8 @@ const sample: Record<OrderEventType, OrderEvent> = {
   Filled: { type: 'Filled', fillId: 'f1', quantity: 10n, price: 5000n, role: 'taker' },
   RemainderRejected: { type: 'RemainderRejected', reason: 7, quantity: 60n },
   CancelSent: { type: 'CancelSent', txHash: '0xbb' },
-  CancelFailed: { type: 'CancelFailed', code: 'E_VENUE_ORDER_NOT_FOUND', reason: 'gone' },
+  CancelFailed: { type: 'CancelFailed', code: 'E_CHAIN_TX_EXPIRED', reason: 'never mined' },
+  NotOnBook: { type: 'NotOnBook', code: 'E_VENUE_ORDER_NOT_FOUND', reason: 'gone' },
   Cancelled: { type: 'Cancelled', by: 'ByParticipant', quantity: 60n },
 };
 
@@ -51,6 +52,9 @@ const ALLOWED: ReadonlyArray<[OrderStatus, OrderEventType, OrderStatus]> = [
   ['cancelRequested', 'Filled', 'cancelRequested'],
   ['cancelRequested', 'Cancelled', 'cancelled'],
   ['cancelRequested', 'CancelFailed', 'partiallyFilled'],
+  ['resting', 'NotOnBook', 'cancelRequested'],
+  ['partiallyFilled', 'NotOnBook', 'cancelRequested'],
+  ['cancelRequested', 'NotOnBook', 'cancelRequested'],
 ];
 
 // Orders with 40 of 100 filled, so that the sample quantities (remaining 60) are consistent everywhere.
@@ -140,5 +144,15 @@ describe('cancellation', () => {
 
   it('a failed cancellation puts the order back to what it was', () => {
     expect(applyOrderEvent(at('cancelRequested'), sample.CancelFailed)).toMatchObject({ ok: true, order: { status: 'resting', cancelTxHash: null } });
+  });
+
+  it('an order a cancellation found gone leaves for good: no cancel pending, and its fill or cancellation still settles it', () => {
+    const gone = applyOrderEvent(at('cancelRequested', { cancelTxHash: '0xbb' }), sample.NotOnBook);
+    expect(gone).toMatchObject({ ok: true, order: { status: 'cancelRequested', cancelTxHash: null } });
+    if (!gone.ok) return;
+    // Not cancellable again: CancelSent is impossible in its status.
+    expect(applyOrderEvent(gone.order, sample.CancelSent)).toMatchObject({ ok: false });
+    expect(applyOrderEvent(gone.order, { type: 'Filled', fillId: 'f9', quantity: 100n, price: 5000n, role: 'maker' })).toMatchObject({ ok: true, order: { status: 'filled' } });
+    expect(applyOrderEvent(gone.order, { type: 'Cancelled', by: 'ByContract', quantity: 100n })).toMatchObject({ ok: true, order: { status: 'cancelled' } });
   });
 });

@@ -130,6 +130,22 @@ describe('placing and cancelling', () => {
   });
 });
 
+describe('cancelling an order already gone', () => {
+  it('is refused unsigned by its simulation even while other transactions of the wallet are in flight', async () => {
+    const t = c.adapter();
+    const placed = accepted(await outcomeOf(t.adapter.submit(c.place('buy', '1', '99', 1n))));
+    const orderId = placed.orderId as bigint;
+    accepted(await outcomeOf(t.adapter.submit(c.cancel('buy', orderId))));
+    // A placement in flight: the wallet pipelines, and a cancel must still not be signed for a gone order.
+    const inFlight = await t.adapter.submit(c.place('buy', '1', '98', 2n));
+    const again = await t.adapter.submit(c.cancel('buy', orderId));
+    expect(again.txHash).toBeNull();
+    expect(rejected(await again.outcome)).toMatchObject({ included: false, error: { code: 'E_VENUE_ORDER_NOT_FOUND', details: { simulated: true } } });
+    accepted(await inFlight.outcome);
+    expect(journalKinds(t).filter((k) => k.includes(':cancel:'))).toHaveLength(1);
+  });
+});
+
 describe('turned down', () => {
   it('before signing: order terms the v1 order book cannot carry, with nothing journaled', async () => {
     const t = c.adapter();

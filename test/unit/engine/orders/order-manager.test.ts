@@ -240,6 +240,29 @@ describe('fills and inventory', () => {
     expect(await h.engine.inventory.compare()).toMatchObject({ comparable: true, mismatched: [] });
   });
 
+  it('a cancel that meets a fill of the whole order leaves it for good: never cancelled again, settled by the fill', async () => {
+    const h = await ready();
+    const p = await h.engine.manager.place(order('sell', '1', '100.1'));
+    await h.block();
+    h.adapter.hold();
+    // The taker takes all of it, ahead of our cancel in the same block: the cancel reverts, order not found.
+    h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 10_000n, 1_001_000n);
+    const c = await h.engine.manager.cancel(p.clientOrderId);
+    h.venue.mine();
+    await h.engine.manager.submitted();
+    expect(await c.settled).toMatchObject({ status: 'cancelRequested', cancelTxHash: null });
+    // Shutdown's cancel-all (and any later round) must not cancel it again.
+    const all = h.engine.manager.cancelAll({ timeoutMs: 60_000 });
+    await expect(h.engine.manager.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
+    await h.adapter.resume();
+    await h.settle();
+    expect((await all).open).toEqual([]);
+    expect(h.adapter.sent.filter((s) => s.command.kind === 'cancel')).toHaveLength(1);
+    expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'filled', filled: 10_000n });
+    expect(statuses(h, p.clientOrderId)).toEqual(['submitting', 'received', 'resting', 'cancelRequested', 'cancelRequested', 'filled']);
+    expect(await h.engine.inventory.compare()).toMatchObject({ comparable: true, mismatched: [] });
+  });
+
   it('a movement nothing explains is an alert and a metric, and pauses the pair until a check agrees', async () => {
     const h = await ready();
     h.venue.mint(h.pair.quoteToken, WALLET, 123n);

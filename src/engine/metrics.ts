@@ -1,6 +1,12 @@
-/** The series the order engine writes: applied and refused events, fills, alerts, pauses, inventory and recovery. */
+/**
+ * The series the order engine writes: applied and refused events, fills, alerts, inventory and recovery; and
+ * the state gauges (live orders, unknown outcomes, foreign orders, paused pairs), read from the store at every
+ * scrape so that they are right whenever they are read.
+ */
 import type { Counter, Gauge, Histogram } from 'prom-client';
 import type { Metrics } from '../telemetry/metrics.ts';
+import { isPaused } from './tracking/alerts.ts';
+import type { WalletContext } from './wallet-context.ts';
 
 export interface EngineMetrics {
   readonly eventsApplied: Counter<'chain' | 'event'>;
@@ -8,11 +14,7 @@ export interface EngineMetrics {
   readonly fills: Counter<'chain' | 'pair' | 'role'>;
   readonly alerts: Counter<'chain' | 'kind'>;
   readonly inventoryMismatch: Gauge<'chain' | 'wallet' | 'token'>;
-  readonly paused: Gauge<'chain' | 'pair'>;
   readonly commands: Counter<'chain' | 'command' | 'result'>;
-  readonly unknownOutcomes: Gauge<'chain' | 'wallet'>;
-  readonly liveOrders: Gauge<'chain' | 'wallet'>;
-  readonly foreignOrders: Gauge<'chain' | 'wallet'>;
   readonly reconciliations: Counter<'chain' | 'result'>;
   readonly reconcileSeconds: Histogram<'chain'>;
   readonly followerLag: Gauge<'chain'>;
@@ -33,13 +35,26 @@ export function engineMetrics(m: Metrics): EngineMetrics {
       help: 'On-chain balance minus the balance derived from fills and locks, native units (0 when they agree)',
       labelNames: ['chain', 'wallet', 'token'],
     }),
-    paused: m.gauge({ name: 'pair_paused', help: '1 while trading on the pair is paused by an open alert', labelNames: ['chain', 'pair'] }),
     commands: m.counter({ name: 'order_commands_total', help: 'Order commands by result', labelNames: ['chain', 'command', 'result'] }),
-    unknownOutcomes: m.gauge({ name: 'orders_unknown_outcome', help: 'Orders whose submission fate the chain has not settled', labelNames: ['chain', 'wallet'] }),
-    liveOrders: m.gauge({ name: 'orders_live', help: 'Orders that are or may be on the book', labelNames: ['chain', 'wallet'] }),
-    foreignOrders: m.gauge({ name: 'foreign_orders', help: 'Resting orders of our wallets that are not ours', labelNames: ['chain', 'wallet'] }),
     reconciliations: m.counter({ name: 'reconciliations_total', help: 'Reconciliation runs by result', labelNames: ['chain', 'result'] }),
     reconcileSeconds: m.histogram({ name: 'reconcile_seconds', help: 'Duration of a reconciliation', labelNames: ['chain'], buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60] }),
     followerLag: m.gauge({ name: 'event_follower_behind', help: 'Blocks or ledgers the event follower is behind the head', labelNames: ['chain'] }),
   };
+}
+
+/** The wallet's state gauges, derived from its store at scrape time. */
+export function deriveStateGauges(m: Metrics, ctx: WalletContext): void {
+  const labels = { chain: ctx.chain, wallet: ctx.wallet };
+  m.derivedGauge({ name: 'orders_live', help: 'Orders that are or may be on the book', labelNames: ['chain', 'wallet'] }, () => [
+    { labels, value: ctx.store.orders.live({ wallet: ctx.wallet }).length },
+  ]);
+  m.derivedGauge({ name: 'orders_unknown_outcome', help: 'Orders whose placement the chain has not settled after its outcome deadline', labelNames: ['chain', 'wallet'] }, () => [
+    { labels, value: ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => o.status === 'unknown').length },
+  ]);
+  m.derivedGauge({ name: 'foreign_orders', help: 'Resting orders of our wallets that are not ours', labelNames: ['chain', 'wallet'] }, () => [
+    { labels, value: ctx.store.foreign.open(ctx.chain, ctx.wallet).length },
+  ]);
+  m.derivedGauge({ name: 'pair_paused', help: '1 while trading on the pair is paused by an open alert', labelNames: ['chain', 'pair'] }, () =>
+    [...ctx.pairs.keys()].map((pair) => ({ labels: { chain: ctx.chain, pair }, value: isPaused(ctx, pair) ? 1 : 0 })),
+  );
 }

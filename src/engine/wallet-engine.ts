@@ -8,7 +8,7 @@ import type { Logger } from '../telemetry/logger.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
 import type { Store } from '../store/store.ts';
 import { InventoryChecker, type InventoryOptions } from './inventory/inventory-check.ts';
-import { engineMetrics } from './metrics.ts';
+import { deriveStateGauges, engineMetrics } from './metrics.ts';
 import { OrderWatch, type Sleep } from './order-watch.ts';
 import { ClientOrderIds } from './orders/client-order-ids.ts';
 import { OrderManager } from './orders/order-manager.ts';
@@ -62,6 +62,7 @@ export class WalletEngine {
       sleep: options.sleep,
       now: options.now,
     };
+    deriveStateGauges(options.metrics, this.ctx);
     this.applier = new TxApplier(this.ctx);
     this.tracker = new EventTracker(this.ctx, adapter, this.applier, () => void this.reconcile().catch((e: unknown) => this.ctx.logger.error({ err: e }, 'reconciliation after a gap failed')));
     this.settler = new OutcomeSettler(this.ctx, adapter, this.applier, options.settleDelaysMs);

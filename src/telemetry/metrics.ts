@@ -27,6 +27,12 @@ export interface MetricsOptions {
   readonly defaultLabels?: Readonly<Record<string, string>>;
 }
 
+/** One series of a gauge read at scrape time. */
+export interface GaugeSample<L extends string> {
+  readonly labels: Partial<Record<L, string>>;
+  readonly value: number;
+}
+
 export function prefixed(name: string): string {
   return name.startsWith(METRIC_PREFIX) ? name : `${METRIC_PREFIX}${name}`;
 }
@@ -35,6 +41,7 @@ export class Metrics {
   readonly registry: Registry;
   /** The series the REST and WebSocket venue clients write. */
   readonly venue: VenueMetrics;
+  readonly #sources = new Map<string, Array<() => Iterable<GaugeSample<string>>>>();
 
   constructor(options: MetricsOptions = {}) {
     this.registry = new Registry();
@@ -49,6 +56,30 @@ export class Metrics {
 
   gauge<L extends string = never>(def: MetricDefinition<L>): Gauge<L> {
     return this.#existing(def.name, Gauge) ?? new Gauge({ ...this.#base(def), registers: [this.registry] });
+  }
+
+  /**
+   * A gauge whose series are read at every scrape from their sources (the store, a loop's state), so it is
+   * right whenever it is read, not only after the last event that set it. Each call adds a source; the gauge
+   * shows the union of every source's samples.
+   */
+  derivedGauge<L extends string = never>(def: MetricDefinition<L>, source: () => Iterable<GaugeSample<L>>): void {
+    const name = prefixed(def.name);
+    let sources = this.#sources.get(name);
+    if (sources === undefined) {
+      const all: Array<() => Iterable<GaugeSample<string>>> = [];
+      sources = all;
+      this.#sources.set(name, all);
+      const gauge = new Gauge({
+        ...this.#base(def),
+        collect() {
+          this.reset();
+          for (const read of all) for (const s of read()) this.set(s.labels as Partial<Record<string, string>>, s.value);
+        },
+      });
+      this.registry.registerMetric(gauge);
+    }
+    sources.push(source as () => Iterable<GaugeSample<string>>);
   }
 
   histogram<L extends string = never>(def: HistogramDefinition<L>): Histogram<L> {

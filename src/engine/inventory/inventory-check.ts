@@ -10,7 +10,7 @@ import { DltError } from '../../core/errors.ts';
 import { remainingOf } from '../../core/order-state.ts';
 import { lockOf } from '../fills/amounts.ts';
 import { makerRateOf } from '../pair-runtime.ts';
-import { isPaused, raiseAlert } from '../tracking/alerts.ts';
+import { raiseAlert } from '../tracking/alerts.ts';
 import type { WalletContext } from '../wallet-context.ts';
 
 export interface TokenInventory {
@@ -168,7 +168,6 @@ export class InventoryChecker {
     for (const a of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' })) {
       ctx.store.alerts.resolve(a.id, `operator re-based the inventory on the on-chain balances: ${note}`);
     }
-    for (const pairId of ctx.pairs.keys()) isPaused(ctx, pairId);
     return report;
   }
 

@@ -13,7 +13,7 @@ import type { MarketDataFeed } from '../../venue/market-data/feed.ts';
 import type { RiskLimits } from '../risk/limits.ts';
 import { RiskMonitor } from '../risk/monitor.ts';
 import type { WalletEngine } from '../wallet-engine.ts';
-import { loopMetrics, type LoopMetrics } from './loop-metrics.ts';
+import { derivePairGauges, loopMetrics, type LoopMetrics } from './loop-metrics.ts';
 import { PairLoop, type StrategyHandle } from './pair-loop.ts';
 import { PnlTracker } from './pnl-tracker.ts';
 import { VenueStatus, type TradeInfoSource } from './venue-status.ts';
@@ -147,6 +147,7 @@ export class Bot {
         if (loop !== undefined && wallet !== undefined) void this.#wallet(wallet).engine.manager.cancelAll({ pairId: e.pairId }).catch(() => undefined);
       } else o.logger.warn({ wallet: e.wallet, balance: e.balance.toFixed(), level: e.level }, 'native fee balance low');
     });
+    derivePairGauges(o.metrics, this.loops, (pairId) => this.risk.state(pairId, o.now()).mode);
     const symbolToPair = new Map(o.pairs.map((p) => [p.binding.symbol, p.binding.pairId]));
     o.feed.on('book', (book) => {
       const pairId = symbolToPair.get(book.symbol);

@@ -1,6 +1,10 @@
-/** The series the strategy loop writes: quote latency, actions, spread and presence, PnL, trading state. */
+/**
+ * The series the strategy loop writes: quote latency, actions, spread, PnL; and the pair's state gauges
+ * (quote presence per side, trading mode), read from the loops at every scrape.
+ */
 import type { Counter, Gauge, Histogram } from 'prom-client';
 import type { Metrics } from '../../telemetry/metrics.ts';
+import type { PairLoop } from './pair-loop.ts';
 
 export interface LoopMetrics {
   readonly quoteLatency: Histogram<'pair'>;
@@ -10,10 +14,8 @@ export interface LoopMetrics {
   readonly dropped: Counter<'pair' | 'rule'>;
   readonly rejections: Counter<'pair' | 'reason'>;
   readonly spread: Gauge<'pair'>;
-  readonly presence: Gauge<'pair' | 'side'>;
   readonly position: Gauge<'pair'>;
   readonly pnl: Gauge<'pair' | 'kind'>;
-  readonly tradingState: Gauge<'pair' | 'mode'>;
   readonly killSwitch: Gauge;
 }
 
@@ -36,10 +38,29 @@ export function loopMetrics(m: Metrics): LoopMetrics {
     dropped: m.counter({ name: 'quotes_dropped_total', help: 'Quotes dropped or changed on their way to the venue, by rule', labelNames: ['pair', 'rule'] }),
     rejections: m.counter({ name: 'order_rejections_total', help: 'Our orders the venue or chain rejected, by reason', labelNames: ['pair', 'reason'] }),
     spread: m.gauge({ name: 'quote_spread_bps', help: 'Distance between our best ask and best bid, in basis points of the mid', labelNames: ['pair'] }),
-    presence: m.gauge({ name: 'quote_presence', help: '1 while we have a live quote on the side', labelNames: ['pair', 'side'] }),
     position: m.gauge({ name: 'position_base', help: 'Base position from fills (human units)', labelNames: ['pair'] }),
     pnl: m.gauge({ name: 'pnl_quote', help: 'PnL in quote units: realised, unrealised at the mark, fees, total', labelNames: ['pair', 'kind'] }),
-    tradingState: m.gauge({ name: 'trading_state', help: '1 for the current trading mode of the pair (active, paused, stopped, killed)', labelNames: ['pair', 'mode'] }),
     killSwitch: m.gauge({ name: 'kill_switch', help: '1 once the kill switch has tripped (until restart)' }),
   };
 }
+
+/** Presence of our quotes per side and the trading mode of each pair, read at scrape time. */
+export function derivePairGauges(m: Metrics, loops: ReadonlyMap<string, PairLoop>, mode: (pairId: string) => string): void {
+  m.derivedGauge({ name: 'quote_presence', help: '1 while an order of ours rests on the side of the book', labelNames: ['pair', 'side'] }, () =>
+    [...loops].flatMap(([pair, loop]) => {
+      const p = loop.presence();
+      return [
+        { labels: { pair, side: 'buy' }, value: p.buy ? 1 : 0 },
+        { labels: { pair, side: 'sell' }, value: p.sell ? 1 : 0 },
+      ];
+    }),
+  );
+  m.derivedGauge({ name: 'trading_state', help: '1 for the current trading mode of the pair (active, paused, stopped, killed)', labelNames: ['pair', 'mode'] }, () =>
+    [...loops.keys()].flatMap((pair) => {
+      const now = mode(pair);
+      return TRADING_MODES.map((m) => ({ labels: { pair, mode: m }, value: m === now ? 1 : 0 }));
+    }),
+  );
+}
+
+const TRADING_MODES = ['active', 'paused', 'stopped', 'killed'] as const;

@@ -10,6 +10,7 @@ import { isMarketOpen, msUntilClose, toVenueLocal, type CalendarConfig } from '.
 import type { StrategyConfig } from '../../core/config/strategy-config.ts';
 import { Decimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
+import { remainingOf } from '../../core/order-state.ts';
 import { priceToRaw } from '../../core/units.ts';
 import { computeQuotes, type StrategyState } from '../../strategy/registry.ts';
 import type { DesiredQuote, MarketView, QuoteAction } from '../../strategy/types.ts';
@@ -212,8 +213,6 @@ export class PairLoop {
     o.pnl.update(mark);
     o.risk.pnl(this.#pairId, toVenueLocal(nowMs).date, o.pnl.total(mark));
     const state = o.risk.state(this.#pairId, nowMs);
-    for (const mode of ['active', 'paused', 'stopped', 'killed']) o.metrics.tradingState.set({ pair: this.#pairId, mode }, mode === state.mode ? 1 : 0);
-    this.#presence(live);
     if (state.mode !== 'active') {
       o.metrics.recomputes.inc({ pair: this.#pairId, outcome: state.mode });
       this.last = { atMs: nowMs, mode: state.mode === 'paused' ? `paused (${state.reasons.join(', ')})` : state.mode, quotes: [], reference: null };
@@ -360,9 +359,10 @@ export class PairLoop {
     void this.#o.status.refreshPhase();
   }
 
-  #presence(live: ReturnType<PairLoop['liveOrdersForTest']>): void {
-    const quotes = liveQuotes(this.#o.runtime.binding, live);
-    for (const side of ['buy', 'sell'] as const) this.#o.metrics.presence.set({ pair: this.#pairId, side }, quotes.some((q) => q.side === side) ? 1 : 0);
+  /** Whether an order of ours rests on each side of the book (as far as the chain has told us). */
+  presence(): { buy: boolean; sell: boolean } {
+    const resting = this.#liveOrders().filter((o) => (o.status === 'resting' || o.status === 'partiallyFilled') && remainingOf(o) > 0n);
+    return { buy: resting.some((o) => o.side === 'buy'), sell: resting.some((o) => o.side === 'sell') };
   }
 
   #spread(quotes: readonly DesiredQuote[]): void {

@@ -111,11 +111,7 @@ export class Reconciler {
       const live = ctx.store.orders.live({ wallet: ctx.wallet });
       const unknown = live.filter((o) => this.#settler.pendingTx(o) !== null && o.status !== 'cancelRequested').map((o) => o.clientOrderId);
       const foreign = ctx.store.foreign.open(ctx.chain, ctx.wallet);
-      ctx.metrics.unknownOutcomes.set({ chain: ctx.chain, wallet: ctx.wallet }, unknown.length);
-      ctx.metrics.liveOrders.set({ chain: ctx.chain, wallet: ctx.wallet }, live.length);
-      ctx.metrics.foreignOrders.set({ chain: ctx.chain, wallet: ctx.wallet }, foreign.length);
       const pausedPairs = [...ctx.pairs.keys()].filter((p) => ctx.store.alerts.pausing(ctx.chain, ctx.wallet, p).length > 0);
-      for (const p of ctx.pairs.keys()) ctx.metrics.paused.set({ chain: ctx.chain, pair: p }, pausedPairs.includes(p) ? 1 : 0);
       const ready = inventory.comparable;
       this.#manager.ready = ready;
       ctx.metrics.reconciliations.inc({ chain: ctx.chain, result: ready ? 'ready' : 'not-ready' });

@@ -7,16 +7,25 @@
 
 export const REDACTED = '[REDACTED]';
 
-/** Normalised key names (lower case, no `-`/`_`, one trailing `s` removed) that always hold a secret. */
-const SECRET_KEYS = new Set(['token', 'auth', 'credential', 'cookie', 'setcookie']);
-/** Normalised key endings that hold a secret: `privateKey`, `clientSecret`, `x-api-key`, `accessToken`... */
-const SECRET_SUFFIXES = [
+/**
+ * Key names that hold a secret, compared without case and without `-`, `_`, `.` or spaces: exact names only,
+ * never a fragment or a plural of one (`tokens`, `tokenSymbol` and `quoteToken` are ordinary data). Values
+ * are also redacted by what they are: the secrets the process holds, wherever they appear (see the logger).
+ */
+const SECRET_KEYS = new Set([
   'privatekey',
+  'privatekeys',
   'secret',
+  'secrets',
+  'clientsecret',
   'secretkey',
+  'secretseed',
   'seed',
+  'seeds',
   'mnemonic',
   'apikey',
+  'xapikey',
+  'token',
   'accesstoken',
   'refreshtoken',
   'bearertoken',
@@ -26,17 +35,21 @@ const SECRET_SUFFIXES = [
   'password',
   'passwd',
   'authorization',
-];
+  'proxyauthorization',
+  'auth',
+  'credential',
+  'credentials',
+  'cookie',
+  'setcookie',
+]);
 
 function normaliseKey(key: string): string {
-  const k = key.toLowerCase().replace(/[-_\s.]/g, '');
-  return k.endsWith('s') && k.length > 1 ? k.slice(0, -1) : k;
+  return key.toLowerCase().replace(/[-_\s.]/g, '');
 }
 
-/** Whether a property of this name holds a secret (case, `-` and `_` do not matter). */
+/** Whether a property of this name holds a secret (case, `-` and `_` do not matter; the name must match whole). */
 export function isSecretKey(key: string): boolean {
-  const k = normaliseKey(key);
-  return SECRET_KEYS.has(k) || SECRET_SUFFIXES.some((s) => k.endsWith(s));
+  return SECRET_KEYS.has(normaliseKey(key));
 }
 
 // Public chain addresses: a chain A address, or a chain B account (G...) or contract (C...) strkey.

@@ -28,9 +28,14 @@ describe('secret redaction', () => {
 
   it('names the secret keys of the brief and leaves ordinary keys such as token addresses alone', () => {
     const secret = ['privateKey', 'secret', 'seed', 'apiKey', 'x-api-key', 'authorization', 'accessToken', 'token', 'password'];
-    const plain = ['quoteToken', 'baseTokenData', 'smartContractQuote', 'symbol', 'keys', 'status', 'tokenSymbol'];
+    const plain = ['quoteToken', 'baseTokenData', 'smartContractQuote', 'symbol', 'keys', 'status', 'tokenSymbol', 'tokens', 'tokenRole', 'authorized', 'seeded', 'secretary', 'passwordPolicy'];
     expect(secret.filter((k) => !isSecretKey(k))).toEqual([]);
     expect(plain.filter((k) => isSecretKey(k))).toEqual([]);
+  });
+
+  it('keeps ordinary data whose key only resembles a secret name: a report of tokens is logged whole', () => {
+    const report = { inventory: { comparable: true, tokens: [{ token: '0x0B20783f64E10472Ff710839257d834194E2c849', onChain: '10', difference: '0' }] } };
+    expect(redactSecrets(report)).toEqual(report);
   });
 
   it('strips credentials from URLs and secret query parameters inside any string', () => {

@@ -72,6 +72,7 @@ export class Metrics {
       this.#sources.set(name, all);
       const gauge = new Gauge({
         ...this.#base(def),
+        registers: [],
         collect() {
           this.reset();
           for (const read of all) for (const s of read()) this.set(s.labels as Partial<Record<string, string>>, s.value);

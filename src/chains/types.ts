@@ -67,6 +67,11 @@ export interface PlaceCommand {
   readonly reporting: ReportingData;
   /** What must be approved for this order (core `approvalFor`); the adapter tops up its budget ahead of it. */
   readonly approval: ApprovalNeed;
+  /**
+   * Aborted when the placement is withdrawn (kill switch, stale market data, shutdown): an adapter that has
+   * not signed it yet refuses it with `E_ORDER_WITHDRAWN` instead of sending it.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface CancelCommand {

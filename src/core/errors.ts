@@ -88,6 +88,7 @@ export const ERROR_CATALOGUE = {
   E_ORDER_NOT_SENT: { summary: 'Order was recorded but never signed or sent (the process stopped first)', retryable: true },
   E_ORDER_STATE: { summary: 'Command does not fit the order in its current status', retryable: false },
   E_TRADING_PAUSED: { summary: 'Trading on the pair waits for reconciliation or for an alert to be explained', retryable: true },
+  E_ORDER_WITHDRAWN: { summary: 'Placement withdrawn before it was signed (kill switch, stale market data, shutdown)', retryable: true },
   E_STORE_CLAIMED: { summary: 'The state file is in use by another trading process (dlt-mm run or cancel-all)', retryable: false },
 
   // Venue API: REST and WebSocket market data

@@ -215,6 +215,8 @@ export class Bot {
     this.#readyDetail = reason;
     this.metrics.killSwitch.set(1);
     this.#o.logger.fatal({ reason }, 'kill switch tripped: cancelling every order; the bot stays stopped until an operator restarts it');
+    // Placements queued or not signed yet are withdrawn at once, before the loops finish their rounds.
+    for (const w of this.#o.wallets) w.engine.manager.halt(`kill switch: ${reason}`);
     await this.#stopLoops();
     await this.#cancelEverything(120_000);
   }
@@ -236,6 +238,7 @@ export class Bot {
   /** Graceful stop: no new quotes, cancel everything, wait for finality within the deadline. */
   async shutdown(deadlineMs: number): Promise<boolean> {
     this.#phase = 'stopping';
+    for (const w of this.#o.wallets) w.engine.manager.halt('shutting down');
     await this.#stopLoops();
     // After the kill switch too: its cancellations may still be in flight (a SIGTERM right after it tripped),
     // and whatever they left live is cancelled now; with nothing live this returns at once.

@@ -15,10 +15,11 @@ import { priceToRaw } from '../../core/units.ts';
 import { computeQuotes, type StrategyState } from '../../strategy/registry.ts';
 import type { DesiredQuote, MarketView, QuoteAction } from '../../strategy/types.ts';
 import type { Logger } from '../../telemetry/logger.ts';
+import { failureFields, RepeatedFailures } from '../../telemetry/repeated-failures.ts';
 import type { MarketBook } from '../../venue/market-data/book.ts';
 import type { PairRuntime } from '../pair-runtime.ts';
 import type { RiskLimits } from '../risk/limits.ts';
-import type { RiskMonitor } from '../risk/monitor.ts';
+import type { RiskMonitor, TradingState } from '../risk/monitor.ts';
 import { gateQuotes } from '../risk/quote-gate.ts';
 import type { WalletEngine } from '../wallet-engine.ts';
 import { liveQuotes, pairInventory } from './inventory-view.ts';
@@ -31,6 +32,9 @@ const ON_BOOK = new Set(['submitting', 'unknown', 'received', 'resting', 'partia
 
 /** Refusals that say the book was not open for trading: the venue's state, not a failure of ours. */
 const MARKET_NOT_OPEN = 'E_VENUE_MARKET_CLOSED';
+
+/** Refusals that say nothing failed: the order changed meanwhile, the pair pauses, or we withdrew it. */
+const NOT_A_FAILURE = new Set(['E_TRADING_PAUSED', 'E_ORDER_STATE', 'E_ORDER_WITHDRAWN']);
 
 /** The shortest pause before the same order's cancellation is asked for again. */
 export const CANCEL_RETRY_MS = 10_000;
@@ -95,12 +99,16 @@ export class PairLoop {
   #stopped = false;
   /** When we last asked to cancel each order: a cancel the chain refused is not repeated at once. */
   readonly #cancelAsked = new Map<string, number>();
+  readonly #failures: RepeatedFailures;
+  /** The trading mode and reasons last logged, so that a pause is logged once, when it starts or changes. */
+  #modeLogged = 'active';
   last: LastRound | null = null;
 
   constructor(options: PairLoopOptions) {
     this.#o = options;
     this.#pairId = options.runtime.binding.pairId;
     this.#symbol = options.runtime.binding.symbol;
+    this.#failures = new RepeatedFailures(options.logger, options.now);
   }
 
   get pairId(): string {
@@ -143,9 +151,10 @@ export class PairLoop {
         this.#dirty = false;
         try {
           await this.#recompute();
+          this.#failures.succeeded('recompute', 'quote recomputation works again', { pair: this.#pairId });
         } catch (e) {
           this.#o.metrics.recomputes.inc({ pair: this.#pairId, outcome: 'error' });
-          this.#o.logger.error({ err: e, pair: this.#pairId }, 'quote recomputation failed');
+          this.#failures.failed('recompute', e, 'quote recomputation failed', { pair: this.#pairId });
         }
       }
     } finally {
@@ -184,8 +193,9 @@ export class PairLoop {
     return this.#o.engine.ctx.store.orders.live({ wallet: this.#o.engine.ctx.wallet, pairId: this.#pairId });
   }
 
-  /** Pull every quote of ours on this pair (stale market data): cancellations only, nothing new. */
+  /** Pull every quote of ours on this pair (stale market data): placements not signed yet are withdrawn, then cancellations. */
   async #pullQuotes(): Promise<void> {
+    this.#o.engine.manager.withdrawPlacements('stale market data', this.#pairId);
     for (const q of liveQuotes(this.#o.runtime.binding, this.#liveOrders())) {
       await this.#act({ type: 'cancel', orderId: q.id, side: q.side }, null);
     }
@@ -213,6 +223,7 @@ export class PairLoop {
     o.pnl.update(mark);
     o.risk.pnl(this.#pairId, toVenueLocal(nowMs).date, o.pnl.total(mark));
     const state = o.risk.state(this.#pairId, nowMs);
+    this.#logMode(state);
     if (state.mode !== 'active') {
       o.metrics.recomputes.inc({ pair: this.#pairId, outcome: state.mode });
       this.last = { atMs: nowMs, mode: state.mode === 'paused' ? `paused (${state.reasons.join(', ')})` : state.mode, quotes: [], reference: null };
@@ -317,15 +328,16 @@ export class PairLoop {
         this.#watchOutcome(placed.settled, o.now());
       } else return false;
       o.metrics.actions.inc({ pair: this.#pairId, type: action.type, result: 'sent' });
+      this.#failures.succeeded('action', 'order actions go through again', { pair: this.#pairId });
       return true;
     } catch (e) {
       const code = e instanceof DltError ? e.code : 'unexpected';
       o.metrics.actions.inc({ pair: this.#pairId, type: action.type, result: code });
       // The order changed status between the decision and the queue (a fill, a replacement's cancel): benign.
-      if (code === 'E_ORDER_STATE') o.logger.debug({ err: e, pair: this.#pairId, action: action.type }, 'order action no longer applies');
-      else o.logger.warn({ err: e, pair: this.#pairId, action: action.type }, 'order action refused');
+      if (code === 'E_ORDER_STATE' || code === 'E_ORDER_WITHDRAWN') o.logger.debug({ ...failureFields(e), pair: this.#pairId, action: action.type }, 'order action no longer applies');
+      else this.#failures.failed('action', e, 'order action refused', { pair: this.#pairId, action: action.type }, 'warn');
       if (code === MARKET_NOT_OPEN) this.#marketNotOpen();
-      else if (code !== 'E_TRADING_PAUSED' && code !== 'E_ORDER_STATE') o.risk.txFailed(this.#pairId, o.now(), code);
+      else if (!NOT_A_FAILURE.has(code)) o.risk.txFailed(this.#pairId, o.now(), code);
       return false;
     }
   }
@@ -335,7 +347,9 @@ export class PairLoop {
     settled.then(
       (order) => {
         o.metrics.inclusionLatency.observe({ chain: o.runtime.binding.chain }, (o.now() - sentMs) / 1000);
-        if (order.status === 'rejected') {
+        if (order.status === 'rejected' && order.rejection?.code === 'E_ORDER_WITHDRAWN') {
+          o.metrics.actions.inc({ pair: this.#pairId, type: 'place', result: 'withdrawn' });
+        } else if (order.status === 'rejected') {
           const reason = order.rejection?.code ?? order.rejection?.reason ?? 'unknown';
           o.metrics.rejections.inc({ pair: this.#pairId, reason });
           if (reason === MARKET_NOT_OPEN) this.#marketNotOpen();
@@ -357,6 +371,20 @@ export class PairLoop {
   #marketNotOpen(): void {
     this.#o.risk.marketNotOpen(this.#pairId, this.#o.now());
     void this.#o.status.refreshPhase();
+  }
+
+  /** A pause is logged once when it starts (or its reasons change), and once when the pair is active again. */
+  #logMode(state: TradingState): void {
+    const now = state.mode === 'paused' ? `paused: ${state.reasons.join(', ')}` : state.mode === 'active' ? 'active' : `${state.mode}: ${state.reason}`;
+    if (now === this.#modeLogged) return;
+    const was = this.#modeLogged;
+    this.#modeLogged = now;
+    if (state.mode === 'active') this.#o.logger.info({ pair: this.#pairId, was }, 'pair quoting again');
+    else if (state.mode === 'paused') {
+      // Outside trading hours is the venue's schedule; every other reason is worth a warning.
+      const quiet = state.reasons.every((r) => r === 'market-closed');
+      this.#o.logger[quiet ? 'info' : 'warn']({ pair: this.#pairId, reasons: state.reasons, untilMs: state.untilMs }, `pair paused: ${state.reasons.join(', ')}`);
+    }
   }
 
   /** Whether an order of ours rests on each side of the book (as far as the chain has told us). */

@@ -1,8 +1,10 @@
 /**
- * The order manager of one wallet: `PlaceOrder`, `CancelOrder`, `ReplaceOrder` and `CancelAll` go through one
- * serialized queue (p-queue, concurrency 1) to the chain adapter, so nonces and sequences are used in order;
- * each command waits only until its transaction has left the process, and outcomes settle concurrently, so
- * several transactions are in flight at once.
+ * The order manager of one wallet: `PlaceOrder`, `CancelOrder`, `ReplaceOrder` and `CancelAll`. Placements go
+ * through one serialized queue and cancellations through another (p-queue, concurrency 1 each), so a cancel
+ * never waits behind placements (a placement backing off on a congested chain, say); the adapters order what
+ * reaches the chain, cancels first. Each command waits only until its transaction has left the process, and
+ * outcomes settle concurrently, so several transactions are in flight at once. Placements not yet signed can
+ * be withdrawn at once (kill switch, stale market data): they are refused with `E_ORDER_WITHDRAWN`.
  *
  * An order is in the store (with its decision for the audit trail) before anything is signed; the adapter
  * journals the signed transaction before broadcasting it. An outcome the chain has not decided stays
@@ -64,9 +66,16 @@ export class OrderManager {
   readonly #ctx: WalletContext;
   readonly #adapter: ChainAdapter;
   readonly #applier: TxApplier;
-  readonly #queue = new PQueue({ concurrency: 1 });
+  readonly #placements = new PQueue({ concurrency: 1 });
+  readonly #cancels = new PQueue({ concurrency: 1 });
   readonly #settler: OutcomeSettler;
   readonly #inFlight = new Set<Promise<unknown>>();
+  /** Orders whose cancellation is queued or being sent: one cancellation per order at a time. */
+  readonly #cancelling = new Set<bigint>();
+  /** Per pair: aborted to withdraw the placements queued for it (and not signed yet). */
+  readonly #withdraw = new Map<string, AbortController>();
+  /** Why no placement is accepted any more (the kill switch, a shutdown); null while trading. */
+  #halted: string | null = null;
   /** Set by reconciliation: no order is placed before the wallet's state is known. */
   ready = false;
 
@@ -90,16 +99,52 @@ export class OrderManager {
   /** `PlaceOrder`: resolves once the transaction has left the process. */
   place(cmd: PlaceOrder): Promise<Placed> {
     const ctx = this.#ctx;
+    if (this.#halted !== null) {
+      this.#count('place', 'withdrawn');
+      return Promise.reject(new DltError('E_ORDER_WITHDRAWN', `no placement is accepted any more: ${this.#halted}`, { details: { pairId: cmd.pairId } }));
+    }
     if (!this.ready) return Promise.reject(new DltError('E_TRADING_PAUSED', `wallet ${ctx.wallet} is not reconciled yet`, { details: { pairId: cmd.pairId } }));
     if (isPaused(ctx, cmd.pairId)) {
       this.#count('place', 'paused');
       return Promise.reject(new DltError('E_TRADING_PAUSED', `trading on ${cmd.pairId} is paused by an open alert`, { details: { pairId: cmd.pairId } }));
     }
-    return this.#queue.add(() => this.#place(cmd)) as Promise<Placed>;
+    const signal = this.#withdrawSignal(cmd.pairId);
+    return this.#placements.add(() => this.#place(cmd, signal)) as Promise<Placed>;
   }
 
-  async #place(cmd: PlaceOrder): Promise<Placed> {
+  #withdrawSignal(pairId: string): AbortSignal {
+    let c = this.#withdraw.get(pairId);
+    if (c === undefined) {
+      c = new AbortController();
+      this.#withdraw.set(pairId, c);
+    }
+    return c.signal;
+  }
+
+  /**
+   * Withdraws the placements of a pair (or of every pair) that are queued or not signed yet: they are refused
+   * with `E_ORDER_WITHDRAWN`. Placements asked for afterwards go ahead as usual.
+   */
+  withdrawPlacements(reason: string, pairId?: string): void {
+    const pairs = pairId === undefined ? [...this.#withdraw.keys()] : [pairId];
+    for (const p of pairs) {
+      this.#withdraw.get(p)?.abort(new DltError('E_ORDER_WITHDRAWN', `placement withdrawn: ${reason}`, { details: { pairId: p } }));
+      this.#withdraw.delete(p);
+    }
+  }
+
+  /** No placement is accepted any more (kill switch, shutdown); queued ones are withdrawn. Cancels still go. */
+  halt(reason: string): void {
+    this.#halted ??= reason;
+    this.withdrawPlacements(reason);
+  }
+
+  async #place(cmd: PlaceOrder, signal: AbortSignal): Promise<Placed> {
     const ctx = this.#ctx;
+    if (signal.aborted) {
+      this.#count('place', 'withdrawn');
+      throw signal.reason;
+    }
     const pair = pairOf(ctx, cmd.pairId);
     const scales = pair.binding.rules.scales;
     const options = cmd.options ?? DEFAULT_ORDER_OPTIONS;
@@ -122,7 +167,7 @@ export class OrderManager {
     const cid = order.clientOrderId;
     let submission;
     try {
-      submission = await this.#adapter.submit({ kind: 'place', pair: pair.binding, clientOrderId: cid, terms, reporting: cmd.reporting ?? ZERO_REPORTING, approval });
+      submission = await this.#adapter.submit({ kind: 'place', pair: pair.binding, clientOrderId: cid, terms, reporting: cmd.reporting ?? ZERO_REPORTING, approval, signal });
     } catch (e) {
       this.#count('place', 'error');
       return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#submitThrew(order, e)) };
@@ -151,9 +196,16 @@ export class OrderManager {
     return ctx.store.orders.get(ctx.wallet, order.clientOrderId) as StoredOrder;
   }
 
-  /** `CancelOrder`: allowed while paused (it only reduces exposure). */
+  /** `CancelOrder`: allowed while paused or halted (it only reduces exposure); never queued behind placements. */
   cancel(clientOrderId: bigint): Promise<CancelResult> {
-    return this.#queue.add(() => this.#cancel(clientOrderId)) as Promise<CancelResult>;
+    if (this.#cancelling.has(clientOrderId)) {
+      this.#count('cancel', 'refused');
+      return Promise.reject(new DltError('E_ORDER_STATE', `order ${clientOrderId} is already being cancelled`, { details: { clientOrderId } }));
+    }
+    this.#cancelling.add(clientOrderId);
+    const job = this.#cancels.add(() => this.#cancel(clientOrderId)) as Promise<CancelResult>;
+    void job.finally(() => this.#cancelling.delete(clientOrderId)).catch(() => {});
+    return job;
   }
 
   async #cancel(cid: bigint): Promise<CancelResult> {
@@ -182,19 +234,30 @@ export class OrderManager {
   }
 
   /**
-   * `ReplaceOrder`: places the new order, and cancels the old one only once the new one is on the book, so
-   * that the side is never left empty. If the new order does not rest, the old one stays.
+   * `ReplaceOrder`: places the new order, and cancels the old one once the new one is on the book, so that the
+   * side is not left empty while the new one is on its way. The old quote is stale either way: if the new
+   * order cannot be placed (refused, rejected, withdrawn), the old one is cancelled all the same.
    */
   async replace(old: bigint, cmd: PlaceOrder): Promise<{ placed: Placed; cancelled: Promise<CancelResult | null> }> {
-    const placed = await this.place(cmd);
-    const cancelled = this.#track(
-      placed.settled.then((o) => {
-        if (o.status !== 'resting' && o.status !== 'partiallyFilled' && o.status !== 'filled') return null;
-        const current = this.#ctx.store.orders.get(this.#ctx.wallet, old);
-        return current !== undefined && CANCELLABLE.has(current.status) ? this.cancel(old) : null;
-      }),
-    );
+    let placed: Placed;
+    try {
+      placed = await this.place(cmd);
+    } catch (e) {
+      void this.#track(this.#cancelStale(old));
+      throw e;
+    }
+    const cancelled = this.#track(placed.settled.then(() => this.#cancelStale(old)));
     return { placed, cancelled };
+  }
+
+  /** Cancels the order a replacement was for, if it still rests and no cancellation of it is under way. */
+  async #cancelStale(old: bigint): Promise<CancelResult | null> {
+    const current = this.#ctx.store.orders.get(this.#ctx.wallet, old);
+    if (current === undefined || !CANCELLABLE.has(current.status) || this.#cancelling.has(old)) return null;
+    return this.cancel(old).catch((e: unknown) => {
+      this.#ctx.logger.debug({ err: e, clientOrderId: old }, 'cancelling a replaced quote: no longer applies');
+      return null;
+    });
   }
 
   /** `CancelAll`: cancels every live order of the wallet (optionally one pair) and waits for each to be final. */
@@ -222,12 +285,17 @@ export class OrderManager {
 
   /** Resolves when every queued command has been submitted (outcomes may still be pending). */
   async submitted(): Promise<void> {
-    await this.#queue.onIdle();
+    while (this.#placements.size + this.#placements.pending + this.#cancels.size + this.#cancels.pending > 0) {
+      await Promise.all([this.#placements.onIdle(), this.#cancels.onIdle()]);
+    }
   }
 
-  /** Resolves when the queue is empty and every outcome handler has run. */
+  /** Resolves when the queues are empty and every outcome handler has run. */
   async idle(): Promise<void> {
-    await this.#queue.onIdle();
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+    await this.submitted();
+    while (this.#inFlight.size > 0) {
+      await Promise.allSettled([...this.#inFlight]);
+      await this.submitted();
+    }
   }
 }

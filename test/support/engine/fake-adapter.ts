@@ -60,6 +60,7 @@ export class FakeChainAdapter implements ChainAdapter {
   #deliveries: Promise<void> = Promise.resolve();
   #held = false;
   #release: Array<() => void> = [];
+  #stall: Promise<void> | null = null;
 
   constructor(venue: FakeVenue, wallet: string, options: FakeAdapterOptions = {}) {
     this.#venue = venue;
@@ -102,7 +103,28 @@ export class FakeChainAdapter implements ChainAdapter {
     return null;
   }
 
+  /**
+   * Placements wait in the adapter (a congested chain: no free source, a back-off) until the returned function
+   * is called; one whose signal aborts meanwhile is refused unsigned, as the real adapters do.
+   */
+  stallPlacements(): () => void {
+    let open!: () => void;
+    this.#stall = new Promise<void>((resolve) => (open = resolve));
+    return () => {
+      this.#stall = null;
+      open();
+    };
+  }
+
   async submit(command: Command): Promise<Submission> {
+    if (command.kind === 'place' && this.#stall !== null) {
+      const signal = command.signal;
+      const withdrawn = new Promise<'withdrawn'>((resolve) => signal?.addEventListener('abort', () => resolve('withdrawn'), { once: true }));
+      if (signal?.aborted || (await Promise.race([this.#stall, withdrawn])) === 'withdrawn') {
+        const error = signal?.reason instanceof DltError ? signal.reason : new DltError('E_ORDER_WITHDRAWN', 'withdrawn');
+        return { txHash: null, outcome: Promise.resolve({ kind: 'rejected', txHash: null, error, included: false }) };
+      }
+    }
     const fault = this.faults.shift();
     if (fault === 'throw') throw new DltError('E_CHAIN_RPC', 'node unreachable before signing');
     const txHash = this.#venue.nextTxHash();

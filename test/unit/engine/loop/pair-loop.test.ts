@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.ts';
+import { DltError } from '../../../../src/core/errors.ts';
 import { checkOrder } from '../../../../src/core/rules.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
 import { remainingOf } from '../../../../src/core/order-state.ts';
@@ -32,6 +33,8 @@ interface Setup {
   book: MarketBook | undefined;
   trade: Partial<TradeInfo>;
   readonly status: VenueStatus;
+  /** What the loop logged, one object per line. */
+  readonly logs: Array<{ msg: string; level: number } & Record<string, unknown>>;
   round(marketEvent?: boolean): Promise<void>;
 }
 
@@ -70,6 +73,7 @@ async function setup(options: SetupOptions = {}): Promise<Setup> {
     trade: { tradingStatus: 'CONTINUOUS_TRADING', lastPrice: d('100'), referencePrice: d('100') },
     status: undefined as unknown as VenueStatus,
     loop: undefined as unknown as PairLoop,
+    logs: [],
     async round(marketEvent = true) {
       if (marketEvent) risk.marketData(pairId, h.clock.now());
       await s.status.refreshTradeInfo(h.clock.now());
@@ -78,7 +82,7 @@ async function setup(options: SetupOptions = {}): Promise<Setup> {
       await h.block();
     },
   };
-  const logger = pino({ level: 'silent' });
+  const logger = pino({ level: 'debug' }, { write: (line: string) => void s.logs.push(JSON.parse(line) as Setup['logs'][number]) });
   const status = new VenueStatus(h.pair, { getTradeInfo: async () => ({ raw: {}, ...s.trade }) }, h.adapter, logger, () => undefined);
   await status.refreshPhase();
   const loop = new PairLoop({
@@ -193,6 +197,37 @@ describe('the strategy loop of one pair', () => {
     expect(s.loop.last?.mode).toMatch(/stale-market-data/);
     await s.round();
     expect(ours(s.h).length).toBe(6);
+  });
+
+  it('a failure that repeats every round is logged once, then as a count, and its end once', async () => {
+    const s = await setup();
+    await s.round();
+    const read = s.h.adapter.readBalances.bind(s.h.adapter);
+    s.h.adapter.readBalances = () => Promise.reject(new DltError('E_CHAIN_RPC', 'chain node unreachable'));
+    const failures = () => s.logs.filter((l) => l.msg.startsWith('quote recomputation failed'));
+    for (let i = 0; i < 5; i++) await s.round();
+    expect(failures()).toHaveLength(1);
+    expect(failures()[0]).toMatchObject({ code: 'E_CHAIN_RPC', reason: 'chain node unreachable' });
+    s.h.clock.advance(60_000);
+    await s.round();
+    expect(failures()).toHaveLength(2);
+    expect(failures()[1]).toMatchObject({ repeated: 6 });
+    s.h.adapter.readBalances = read;
+    await s.round();
+    await s.round();
+    expect(s.logs.filter((l) => l.msg.startsWith('quote recomputation works again'))).toEqual([expect.objectContaining({ failures: 6 })]);
+  });
+
+  it('a pause is logged once with its reasons, and once when the pair quotes again', async () => {
+    const s = await setup();
+    await s.round();
+    s.h.clock.advance(10_001);
+    for (let i = 0; i < 4; i++) await s.round(false);
+    const paused = s.logs.filter((l) => String(l.msg).startsWith('pair paused'));
+    expect(paused).toEqual([expect.objectContaining({ msg: 'pair paused: stale-market-data', reasons: ['stale-market-data'] })]);
+    await s.round();
+    await s.round();
+    expect(s.logs.filter((l) => l.msg === 'pair quoting again')).toHaveLength(1);
   });
 
   it('applies the risk gate: no more live orders than maxOpenOrders', async () => {

@@ -152,14 +152,27 @@ describe('cancelling and replacing', () => {
     expect(kinds).toEqual([['OrderReceived', 'OrderResting'], ['OrderCancelled']]);
   });
 
-  it('keeps the old order when the replacement is refused', async () => {
+  it('cancels the stale quote when its replacement is rejected', async () => {
     const h = await ready();
     const old = await h.engine.manager.place(order('sell', '1', '101'));
     await h.block();
+    // Beyond the price collar: the chain rejects the replacement; the old quote is stale all the same.
     const r = await h.engine.manager.replace(old.clientOrderId, order('sell', '1', '130'));
     await h.block();
-    expect(await r.cancelled).toBeNull();
-    expect(h.store.orders.get(WALLET, old.clientOrderId)?.status).toBe('resting');
+    expect(h.store.orders.get(WALLET, r.placed.clientOrderId)?.status).toBe('rejected');
+    expect(await r.cancelled).not.toBeNull();
+    await h.block();
+    expect(h.store.orders.get(WALLET, old.clientOrderId)?.status).toBe('cancelled');
+  });
+
+  it('cancels the stale quote when its replacement cannot even be queued', async () => {
+    const h = await ready();
+    const old = await h.engine.manager.place(order('sell', '1', '101'));
+    await h.block();
+    h.engine.manager.halt('kill switch');
+    await expect(h.engine.manager.replace(old.clientOrderId, order('sell', '1', '100.8'))).rejects.toMatchObject({ code: 'E_ORDER_WITHDRAWN' });
+    await h.block();
+    expect(h.store.orders.get(WALLET, old.clientOrderId)?.status).toBe('cancelled');
   });
 
   it('cancel-all cancels every live order, one still in flight included, and waits for them to be final', async () => {
@@ -178,6 +191,53 @@ describe('cancelling and replacing', () => {
       [c.clientOrderId, 'cancelled'],
     ]);
     expect(h.venue.pair('tp-evm-bond-eure').book.buys.concat(h.venue.pair('tp-evm-bond-eure').book.sells).filter((o) => o.wallet === WALLET)).toEqual([]);
+  });
+});
+
+describe('urgent work first', () => {
+  it('a cancel goes out while placements wait in a congested adapter, and withdrawing them refuses them unsigned', async () => {
+    const h = await ready();
+    const resting = await h.engine.manager.place(order('sell', '1', '101'));
+    await h.block();
+    const release = h.adapter.stallPlacements();
+    const first = h.engine.manager.place(order('buy', '1', '99'));
+    const second = h.engine.manager.place(order('buy', '1', '98.9'));
+    const cancel = await h.engine.manager.cancel(resting.clientOrderId);
+    expect(cancel.txHash).not.toBeNull();
+    expect(h.adapter.sent.map((x) => x.command.kind)).toEqual(['place', 'cancel']);
+    // The kill switch: what was queued or not yet signed is refused at once, and nothing more is accepted.
+    h.engine.manager.halt('kill switch tripped');
+    const [a, b] = await Promise.allSettled([first, second]);
+    const firstSettled = a.status === 'fulfilled' ? await a.value.settled : null;
+    expect(firstSettled).toMatchObject({ status: 'rejected', rejection: { code: 'E_ORDER_WITHDRAWN' } });
+    expect(b).toMatchObject({ status: 'rejected', reason: { code: 'E_ORDER_WITHDRAWN' } });
+    await expect(h.engine.manager.place(order('buy', '1', '98.8'))).rejects.toMatchObject({ code: 'E_ORDER_WITHDRAWN' });
+    release();
+    await h.block();
+    expect(h.adapter.sent.map((x) => x.command.kind)).toEqual(['place', 'cancel']);
+    expect(h.store.orders.get(WALLET, resting.clientOrderId)?.status).toBe('cancelled');
+  });
+
+  it('withdrawing one pair leaves later placements free to go', async () => {
+    const h = await ready();
+    const release = h.adapter.stallPlacements();
+    const stale = h.engine.manager.place(order('buy', '1', '99'));
+    h.engine.manager.withdrawPlacements('stale market data', 'tp-evm-bond-eure');
+    expect(await (await stale).settled).toMatchObject({ status: 'rejected', rejection: { code: 'E_ORDER_WITHDRAWN' } });
+    release();
+    const fresh = await h.engine.manager.place(order('buy', '1', '99'));
+    await h.block();
+    expect(h.store.orders.get(WALLET, fresh.clientOrderId)?.status).toBe('resting');
+  });
+
+  it('one cancellation per order at a time: a second request while the first is queued is refused', async () => {
+    const h = await ready();
+    const p = await h.engine.manager.place(order('sell', '1', '101'));
+    await h.block();
+    const [one, two] = await Promise.allSettled([h.engine.manager.cancel(p.clientOrderId), h.engine.manager.cancel(p.clientOrderId)]);
+    expect(one.status).toBe('fulfilled');
+    expect(two).toMatchObject({ status: 'rejected', reason: { code: 'E_ORDER_STATE' } });
+    expect(h.adapter.sent.filter((x) => x.command.kind === 'cancel')).toHaveLength(1);
   });
 });
 

@@ -126,12 +126,20 @@ export class WasmChainAdapter implements ChainAdapter {
     return this.#inLane(() => this.#keeper.ensure(pair, token, amount));
   }
 
+  /**
+   * Placements (and approvals) go through the lane one after another, in the order they were given; a cancel
+   * does not wait for them: it takes a source of its own (one is kept free for cancels) at once.
+   */
   submit(command: Command): Promise<Submission> {
     const startedMs = this.#clock.now();
-    return this.#inLane(() => (command.kind === 'place' ? this.#place(command, startedMs) : this.#cancel(command, startedMs)));
+    if (command.kind === 'cancel') {
+      if (this.#closing.signal.aborted) return Promise.resolve(refused(new DltError('E_CHAIN_RPC', 'the chain B adapter is closed', { details: { kind: 'transport' } })));
+      return this.#cancel(command, startedMs);
+    }
+    return this.#inLane(() => this.#place(command, startedMs));
   }
 
-  /** Commands run one after another, in the order they were given. */
+  /** Placements and approvals run one after another, in the order they were given. */
   #inLane<T>(work: () => Promise<T>): Promise<T> {
     const run = this.#lane.then(() => {
       if (this.#closing.signal.aborted) throw new DltError('E_CHAIN_RPC', 'the chain B adapter is closed', { details: { kind: 'transport' } });
@@ -158,7 +166,9 @@ export class WasmChainAdapter implements ChainAdapter {
       return this.#refuse('place', e, context);
     }
     const intent: TxIntent = { kind: 'place', call, clientOrderId: c.clientOrderId, context, startedMs };
+    const signal = c.signal === undefined ? this.#closing.signal : AbortSignal.any([this.#closing.signal, c.signal]);
     for (let attempt = 0; ; attempt++) {
+      if (c.signal?.aborted === true) return this.#withdrawn(context, c.signal.reason);
       let blocked: DltError | null;
       try {
         blocked = await this.#keeper.prepare(c.pair, c.approval);
@@ -167,7 +177,7 @@ export class WasmChainAdapter implements ChainAdapter {
         blocked = e;
       }
       if (blocked !== null) return this.#refuse('place', blocked, context);
-      const submission = await this.#send(intent, c.pair, null);
+      const submission = await this.#send(intent, c.pair, null, signal);
       if (submission.txHash === null && attempt === 0) {
         // Refused by simulation: if for the allowance, the estimate was wrong; read it again and retry once.
         const early = await submission.outcome;
@@ -191,6 +201,13 @@ export class WasmChainAdapter implements ChainAdapter {
     const token = role === 'base' ? pair.baseToken : pair.quoteToken;
     const context = { pair: pair.pairId, tokenRole: role, amount: amount.toString(), expirationLedger };
     return this.#send({ kind: 'approve', call: approveCall(token, this.wallet, pair.orderBook, amount, expirationLedger), clientOrderId: null, context, startedMs: this.#clock.now() }, pair, null);
+  }
+
+  #withdrawn(context: Record<string, unknown>, reason: unknown): Submission {
+    const error = isDltError(reason) ? reason : new DltError('E_ORDER_WITHDRAWN', 'placement withdrawn before it was signed');
+    this.metrics.submissions.inc({ kind: 'place', outcome: 'withdrawn' });
+    this.#logger.info({ ...context, ...errorFields(error) }, 'placement withdrawn before signing');
+    return refused(error);
   }
 
   #refuse(kind: string, error: DltError, context: Record<string, unknown> = {}): Submission {
@@ -229,8 +246,9 @@ export class WasmChainAdapter implements ChainAdapter {
     };
   }
 
-  async #send(intent: TxIntent, pair: PairBinding, orderId: bigint | null): Promise<Submission> {
-    const res = await sendInvocation(this.#senderDeps(), intent, this.#closing.signal);
+  async #send(intent: TxIntent, pair: PairBinding, orderId: bigint | null, signal: AbortSignal = this.#closing.signal): Promise<Submission> {
+    const res = await sendInvocation(this.#senderDeps(), intent, signal);
+    if (res.kind === 'refused' && res.error.code === 'E_ORDER_WITHDRAWN') return this.#withdrawn(intent.context, res.error);
     if (res.kind === 'refused') {
       this.metrics.submissions.inc({ kind: intent.kind, outcome: 'refused' });
       const fields = { ...intent.context, kind: intent.kind, txHash: res.txHash, ...errorFields(res.error) };

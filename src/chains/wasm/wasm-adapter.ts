@@ -63,6 +63,7 @@ export class WasmChainAdapter implements ChainAdapter {
   readonly #closing = new AbortController();
   readonly #followers = new Set<EventFollower>();
   readonly #pending = new Set<Promise<Outcome>>();
+  readonly #prefunded = new Map<string, boolean>();
   #lane: Promise<unknown> = Promise.resolve();
 
   constructor(o: WasmAdapterOptions) {
@@ -104,8 +105,15 @@ export class WasmChainAdapter implements ChainAdapter {
     return this.#pool.sources.map((s) => s.address);
   }
 
-  readPairState(pair: PairBinding): Promise<OnChainPairState> {
-    return this.#reader.pairState(pair);
+  async readPairState(pair: PairBinding): Promise<OnChainPairState> {
+    const state = await this.#reader.pairState(pair);
+    this.#prefunded.set(pair.orderBook, state.prefunded);
+    return state;
+  }
+
+  /** Whether the book takes an order's tokens at placement (read once from its configuration). */
+  async #isPrefunded(pair: PairBinding): Promise<boolean> {
+    return this.#prefunded.get(pair.orderBook) ?? (await this.readPairState(pair)).prefunded;
   }
 
   async readBalances(pair: PairBinding): Promise<Balances> {
@@ -170,8 +178,10 @@ export class WasmChainAdapter implements ChainAdapter {
     for (let attempt = 0; ; attempt++) {
       if (c.signal?.aborted === true) return this.#withdrawn(context, c.signal.reason);
       let blocked: DltError | null;
+      let prefunded = true;
       try {
-        blocked = await this.#keeper.prepare(c.pair, c.approval);
+        prefunded = await this.#isPrefunded(c.pair);
+        blocked = await this.#keeper.prepare(c.pair, c.approval, prefunded, c.committed ?? 0n);
       } catch (e) {
         if (!isDltError(e)) throw e;
         blocked = e;
@@ -179,14 +189,18 @@ export class WasmChainAdapter implements ChainAdapter {
       if (blocked !== null) return this.#refuse('place', blocked, context);
       const submission = await this.#send(intent, c.pair, null, signal);
       if (submission.txHash === null && attempt === 0) {
-        // Refused by simulation: if for the allowance, the estimate was wrong; read it again and retry once.
+        // Refused by simulation: if for the allowance, the figure was wrong; read it again and retry once.
         const early = await submission.outcome;
         if (early.kind === 'rejected' && early.error.code === 'E_VENUE_INSUFFICIENT_ALLOWANCE') {
           this.#keeper.invalidate(c.pair, c.approval.token);
           continue;
         }
       }
-      if (submission.txHash !== null) this.#keeper.consumed(c.pair, c.approval.token, c.approval.amount);
+      if (submission.txHash !== null) {
+        // Taken when it applies: reserved until its outcome settles, so the orders of one ledger are covered together.
+        const reservation = this.#keeper.reserve(c.pair, c.approval.token, c.approval.amount, prefunded);
+        if (reservation !== null) void submission.outcome.then((o) => this.#keeper.settle(reservation, o));
+      }
       return submission;
     }
   }

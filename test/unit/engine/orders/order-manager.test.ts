@@ -3,6 +3,8 @@ import { Decimal } from '../../../../src/core/decimal.ts';
 import type { PlaceOrder } from '../../../../src/engine/orders/order-manager.ts';
 import { auditTrail } from '../../../../src/store/audit-trail.ts';
 import { harness, start, TAKER, WALLET, withClock, type Harness } from '../../../support/engine/harness.ts';
+import { pairWith } from '../../../support/pairs.ts';
+import { lockOf } from '../../../../src/engine/fills/amounts.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
 
 const order = (side: 'buy' | 'sell', qty: string, price: string, extra: Partial<PlaceOrder> = {}): PlaceOrder => ({
@@ -191,6 +193,25 @@ describe('cancelling and replacing', () => {
       [c.clientOrderId, 'cancelled'],
     ]);
     expect(h.venue.pair('tp-evm-bond-eure').book.buys.concat(h.venue.pair('tp-evm-bond-eure').book.sells).filter((o) => o.wallet === WALLET)).toEqual([]);
+  });
+});
+
+describe('allowance on a no-prefund book', () => {
+  it('each placement carries what the wallet\'s other live orders of its token may still draw', async () => {
+    const h = await harness({ pairs: [{ pair: pairWith('evm-pair'), prefunded: false }] });
+    await start(h);
+    await h.engine.manager.place(order('buy', '1', '99'));
+    await h.engine.manager.place(order('sell', '1', '101'));
+    await h.engine.manager.place(order('buy', '2', '98'));
+    const [firstBuy, sell, secondBuy] = h.adapter.sent.map((x) => x.command).filter((c) => c.kind === 'place');
+    expect(firstBuy?.committed).toBe(0n);
+    // Another side's token is not drawn on: the sell's base allowance owes nothing to the buy.
+    expect(sell?.committed).toBe(0n);
+    // The first buy rests at the maker rate: its draw is its notional and maker commission, short of its approval.
+    const rested = h.store.orders.live({ wallet: WALLET }).find((o) => o.side === 'buy' && o.quantity === 10_000n);
+    const draw = lockOf({ side: 'buy', price: rested?.price as bigint, remaining: 10_000n, lockRateBps: rested?.lockRateBps as number }, h.pair.rules.scales, true).quote;
+    expect(secondBuy?.committed).toBe(draw);
+    expect(draw).toBeGreaterThan(firstBuy?.approval.principal as bigint);
   });
 });
 

@@ -101,11 +101,11 @@ describe('allowance reserved per order in flight', () => {
     for (let i = 0; i < 2; i++) subs.push(await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')));
     expect(approvals(built.store)).toBe(1);
     // The third needs a top-up: it must count the two in flight (the chain does not show them yet).
-    let sent = 0;
-    const more = [0, 1, 2].map(() => built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')).then((x) => ((sent += 1), x)));
+    const sent = { count: 0 };
+    const more = [0, 1, 2].map(() => built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')).then((x) => ((sent.count += 1), x)));
     // The ledger stays open until the three went out, or until a top-up waits for its inclusion.
     const approving = () => built.store.db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE kind = 'approve' AND status = 'sent'").get()?.n as number;
-    while (sent < 3 && approving() === 0) await new Promise<void>((r) => setImmediate(r));
+    while (sent.count < 3 && approving() === 0) await new Promise<void>((r) => setImmediate(r));
     h.sleeper.open();
     subs.push(...(await Promise.all(more)));
     const outcomes = await Promise.all(subs.map((x) => x.outcome));

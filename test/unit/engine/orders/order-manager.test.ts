@@ -262,6 +262,21 @@ describe('urgent work first', () => {
   });
 });
 
+/**
+ * Our resting sell of `quantity` at 100.1, and a taker's buy of `takes` (raw) landing in the same block ahead of
+ * our cancel, with the follower held back so that the cancel's outcome arrives first.
+ */
+async function cancelRacingATaker(h: Harness, quantity: string, takes: bigint) {
+  const p = await h.engine.manager.place(order('sell', quantity, '100.1'));
+  await h.block();
+  h.adapter.hold();
+  h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', takes, 1_001_000n);
+  const c = await h.engine.manager.cancel(p.clientOrderId);
+  h.venue.mine();
+  await h.engine.manager.submitted();
+  return { p, c };
+}
+
 describe('fills and inventory', () => {
   it('a placement that trades at once records a taker fill with the exact token movements', async () => {
     const h = await ready();
@@ -303,14 +318,7 @@ describe('fills and inventory', () => {
 
   it('a fill racing our cancel is applied first, and the cancellation accounts for the rest', async () => {
     const h = await ready();
-    const p = await h.engine.manager.place(order('sell', '2', '100.1'));
-    await h.block();
-    h.adapter.hold();
-    // The taker's fill and our cancel land in the same block, the fill first.
-    h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 5_000n, 1_001_000n);
-    const c = await h.engine.manager.cancel(p.clientOrderId);
-    h.venue.mine();
-    await h.engine.manager.submitted();
+    const { p, c } = await cancelRacingATaker(h, '2', 5_000n);
     // The cancel's outcome arrived first and reports 1.5 of 2 returned: not applied until the fill is seen.
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('cancelRequested');
     await h.adapter.resume();
@@ -323,14 +331,8 @@ describe('fills and inventory', () => {
 
   it('a cancel that meets a fill of the whole order leaves it for good: never cancelled again, settled by the fill', async () => {
     const h = await ready();
-    const p = await h.engine.manager.place(order('sell', '1', '100.1'));
-    await h.block();
-    h.adapter.hold();
     // The taker takes all of it, ahead of our cancel in the same block: the cancel reverts, order not found.
-    h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 10_000n, 1_001_000n);
-    const c = await h.engine.manager.cancel(p.clientOrderId);
-    h.venue.mine();
-    await h.engine.manager.submitted();
+    const { p, c } = await cancelRacingATaker(h, '1', 10_000n);
     expect(await c.settled).toMatchObject({ status: 'cancelRequested', cancelTxHash: null });
     // Shutdown's cancel-all (and any later round) must not cancel it again.
     const all = h.engine.manager.cancelAll({ timeoutMs: 60_000 });

@@ -21,6 +21,7 @@ function incident(over: Partial<Incident> & { facts?: IncidentFacts }): Incident
   };
 }
 
+const closed = (facts: IncidentFacts, height: number | null = null) => classify(incident({ call: 'place', code: 'E_VENUE_MARKET_CLOSED', stage: 'simulation', height, facts }));
 const filledAt = (height: number, nextPublishedMs: number | null) => ({ height, how: 'filled' as const, nextPublishedMs });
 
 describe('classify: a cancel that found no order', () => {
@@ -90,7 +91,6 @@ describe('classify: everything else', () => {
   });
 
   it('a closed market is a race only against a halt in the newest block or ledger', () => {
-    const closed = (facts: IncidentFacts, height: number | null = null) => classify(incident({ call: 'place', code: 'E_VENUE_MARKET_CLOSED', stage: 'simulation', height, facts }));
     expect(closed({ halt: { height: 11, nextPublishedMs: T + 1 } }).class).toBe('venue race');
     expect(closed({ halt: { height: 11, nextPublishedMs: T - 1 } }, 11).class).toBe('venue race');
     expect(closed({ halt: { height: 11, nextPublishedMs: T - 1 } }).rule).toBe('order sent into a halt older than the newest block or ledger: our status view was stale');

@@ -84,13 +84,18 @@ export function readBotRecord(storePath: string, logPath: string): BotRecord {
   };
 }
 
-const EVM_REFUSED = /^chain A (place|cancel|approve) refused before signing/;
+/** The bot's lines for a chain A command its simulation refused (a race the bot recognises is an info line). */
+const EVM_REFUSED = /^chain A (place|cancel|approve) (?:refused before signing|not sent)/;
+
+export function readLog(path: string): { refusals: BotRefusal[]; problems: Map<string, number> } {
+  return parseLog(readFileSync(path, 'utf8'));
+}
 
 /** Chain A refusals at simulation (a verdict of the chain: a venue or rejection code) and the problem lines. */
-export function readLog(path: string): { refusals: BotRefusal[]; problems: Map<string, number> } {
+export function parseLog(text: string): { refusals: BotRefusal[]; problems: Map<string, number> } {
   const refusals: BotRefusal[] = [];
   const problems = new Map<string, number>();
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
+  for (const line of text.split('\n')) {
     if (!line.startsWith('{')) continue;
     let r: Record<string, unknown>;
     try {
@@ -106,8 +111,9 @@ export function readLog(path: string): { refusals: BotRefusal[]; problems: Map<s
     }
     const m = EVM_REFUSED.exec(msg);
     if (m === null) continue;
+    // The error is logged either as its own fields (code, reason) or as a serialised error (err).
     const err = (r.err ?? {}) as { code?: unknown; message?: unknown; details?: { name?: unknown } };
-    const code = typeof err.code === 'string' ? err.code : '';
+    const code = typeof r.code === 'string' ? r.code : typeof err.code === 'string' ? err.code : '';
     if (!code.startsWith('E_VENUE_') && !code.startsWith('E_REJECTED_')) continue;
     refusals.push({
       chain: 'evm',
@@ -116,7 +122,7 @@ export function readLog(path: string): { refusals: BotRefusal[]; problems: Map<s
       pairId: typeof r.pairId === 'string' ? r.pairId : null,
       orderId: typeof r.orderId === 'string' ? r.orderId : null,
       code,
-      name: typeof err.details?.name === 'string' ? err.details.name : String(err.message ?? code),
+      name: typeof err.details?.name === 'string' ? err.details.name : String(r.reason ?? err.message ?? code),
     });
   }
   return { refusals, problems };

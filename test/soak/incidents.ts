@@ -19,6 +19,8 @@ export interface IncidentInput {
   readonly orders: ReadonlyMap<string, OrderTruth>;
   readonly halts: ReadonlyMap<string, readonly number[]>;
   readonly bot: Pick<BotRecord, 'byOrderId' | 'refusals'>;
+  /** Chain A simulations of our write calls: a refusal the bot logs left when its simulation was asked. */
+  readonly evmSimulations: readonly SentCall[];
   readonly published: Readonly<Record<Chain, Published>>;
 }
 
@@ -39,7 +41,12 @@ export function incidentsOf(input: IncidentInput): IncidentOutput {
   for (const c of input.calls) {
     if (c.call === 'cancel' && !c.ok && c.orderId !== null) cancels.push({ chain: c.chain, pairId: c.pairId, orderId: c.orderId, txHash: c.hash, atMs: c.atMs, at: null });
   }
-  for (const r of input.bot.refusals) {
+  // The bot logs a refusal once its lane reaches the command; the command left when its simulation was asked.
+  const refusals = input.bot.refusals.map((r) => {
+    const asked = input.evmSimulations.filter((c) => !c.ok && c.call === r.call && c.pairId === r.pairId && c.code === r.code && (r.orderId === null || c.orderId === r.orderId) && c.atMs <= r.atMs).at(-1);
+    return asked === undefined ? r : { ...r, atMs: asked.atMs };
+  });
+  for (const r of refusals) {
     if (r.call === 'cancel' && r.orderId !== null) cancels.push({ chain: r.chain, pairId: r.pairId, orderId: r.orderId, txHash: null, atMs: r.atMs, at: null });
   }
 
@@ -81,7 +88,7 @@ export function incidentsOf(input: IncidentInput): IncidentOutput {
     const facts = code === 'TRY_AGAIN_LATER' ? { sourceBusy: input.busy.has(c) } : factsOf(c.chain, c.call, code, c.pairId, c.orderId, c.atMs, null, c.hash);
     incidents.push({ chain: c.chain, stage: c.method === 'simulate' ? 'simulation' : 'submission', call: c.call, pairId: c.pairId, code, name: c.name ?? code, txHash: c.hash, orderId: c.orderId, atMs: c.atMs, height: null, facts });
   }
-  for (const r of input.bot.refusals) {
+  for (const r of refusals) {
     incidents.push({ chain: r.chain, stage: 'simulation', call: r.call, pairId: r.pairId, code: r.code, name: r.name, txHash: null, orderId: r.orderId, atMs: r.atMs, height: null, facts: factsOf(r.chain, r.call, r.code, r.pairId, r.orderId, r.atMs, null, null) });
   }
   for (const d of input.dropped) {

@@ -53,6 +53,15 @@ describe('soak pieces on a real sandbox', () => {
       expect([approved.status, cancelled.status]).toEqual([true, false]);
       expect(decodeEvmCall(index, pair.orderBook.hex, cancel)).toEqual({ call: 'cancel', fn: 'cancelBuyOrder', pairId: pair.id, orderId: '999999', approval: null });
 
+      // A simulation of the same cancel through the recorder is written down with its decoded revert.
+      const simulated = await fetch(urls.evm, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'eth_call', params: [{ from: trader.address, to: pair.orderBook.hex, data: cancel }, 'latest'] }),
+      });
+      expect(((await simulated.json()) as { error?: unknown }).error).toBeDefined();
+      expect(recorder.evmSimulations.map((c) => [c.call, c.orderId, c.ok, c.code])).toEqual([['cancel', '999999', false, 'E_VENUE_ORDER_NOT_FOUND']]);
+
       expect(recorder.calls.map((c) => [c.hash, c.call, c.orderId, c.ok])).toEqual([
         [approved.hash, 'approve', null, true],
         [cancelled.hash, 'cancel', '999999', true],

@@ -1,7 +1,8 @@
 /**
  * A recorder in front of each chain's public RPC address: the bot is pointed at it (through its own copy of the
  * manifest) and every write call it sends passes through and is written down with the node's answer and the
- * time it left the bot. Chain A: every `eth_sendRawTransaction` (accepted or refused by the node). Chain B:
+ * time it left the bot. Chain A: every `eth_sendRawTransaction` (accepted or refused by the node), and every
+ * simulation of a placement or cancellation (`eth_call` at the latest block). Chain B:
  * every `sendTransaction` (PENDING, TRY_AGAIN_LATER, ERROR) and every `simulateTransaction` of a write call
  * (a placement, cancellation or approval refused there is never signed, so this is the only place it shows).
  */
@@ -11,7 +12,7 @@ import { sha256 } from '../../src/sandbox/wasm/crypto.ts';
 import { fromScAddress } from '../../src/sandbox/wasm/scval.ts';
 import { parseEnvelope, TX } from '../../src/sandbox/wasm/tx-check.ts';
 import { startRpcProxy, type RpcExchange, type RpcProxy } from '../../src/sandbox/venue/rpc-proxy.ts';
-import { decodeEvmCall, decodeWasmCall, wasmReasonOfText, type PairIndex } from './calls.ts';
+import { decodeEvmCall, decodeWasmCall, evmReason, wasmReasonOfText, type PairIndex } from './calls.ts';
 import type { SentCall } from './model.ts';
 
 interface JsonRpcCall {
@@ -44,6 +45,11 @@ const NEVER = () => 1;
 
 export class RpcRecorder {
   readonly calls: SentCall[] = [];
+  /**
+   * Chain A simulations (`eth_call` at the latest block) of our write calls. Not refusals by themselves: the bot
+   * may drop a verdict that went stale and send anyway; they time the refusals its log confirms.
+   */
+  readonly evmSimulations: SentCall[] = [];
   /** Chain B sources with a transaction accepted into the queue and not yet closed in a ledger. */
   readonly #pendingSources = new Set<string>();
   /** Chain B: TRY_AGAIN_LATER answers that met a pending transaction of the same source. */
@@ -81,13 +87,12 @@ export class RpcRecorder {
     return this.#pendingSources.size;
   }
 
-  /** When the bot last sent or simulated a write call, on either chain. */
-  get lastActivityMs(): number {
-    return this.calls.at(-1)?.atMs ?? 0;
-  }
-
   #evm(x: RpcExchange): void {
     for (const { call, answer } of pairsOf(x)) {
+      if (call.method === 'eth_call' && Array.isArray(call.params)) {
+        this.#evmCall(x.sentMs, call.params, answer);
+        continue;
+      }
       if (call.method !== 'eth_sendRawTransaction' || !Array.isArray(call.params)) continue;
       let tx: EvmTransaction;
       try {
@@ -114,6 +119,18 @@ export class RpcRecorder {
         nonce: tx.nonce,
       });
     }
+  }
+
+  #evmCall(atMs: number, params: unknown[], answer: JsonRpcAnswer | undefined): void {
+    const [request, tag] = params as [{ from?: unknown; to?: unknown; data?: unknown; input?: unknown } | undefined, unknown];
+    // Replays of a mined transaction name its block; a simulation asks about the latest state.
+    if (request === undefined || (tag !== 'latest' && tag !== 'pending' && tag !== undefined)) return;
+    if (String(request.from ?? '').toLowerCase() !== this.#evmWallet) return;
+    const d = decodeEvmCall(this.#index, typeof request.to === 'string' ? request.to : null, String(request.data ?? request.input ?? '0x'));
+    if (d.call !== 'place' && d.call !== 'cancel') return;
+    const error = answer?.error as { data?: unknown } | undefined;
+    const reason = error === undefined ? null : evmReason(typeof error.data === 'string' ? error.data : null);
+    this.evmSimulations.push({ chain: 'evm', atMs, method: 'simulate', hash: null, source: this.#evmWallet, call: d.call, fn: d.fn, pairId: d.pairId, orderId: d.orderId, ok: reason === null, code: reason?.code ?? null, name: reason?.name ?? null });
   }
 
   #wasm(x: RpcExchange): void {

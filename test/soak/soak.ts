@@ -192,6 +192,7 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
       orders: replay.orders,
       halts: replay.halts,
       bot: botRecord,
+      evmSimulations: recorder.evmSimulations,
       published: timeline.published,
     });
     const pairs = m.pairs.map((p) => ({ chain: p.chain as Chain, pairId: p.id, symbol: p.symbol }));
@@ -219,7 +220,17 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
     };
     writeFileSync(
       join(dir, 'result.json'),
-      JSON.stringify({ ...result, orders: ours, calls: recorder.calls }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2),
+      JSON.stringify(
+        {
+          ...result,
+          orders: ours,
+          calls: recorder.calls,
+          evmSimulations: recorder.evmSimulations,
+          published: { evm: Object.fromEntries(timeline.published.evm), wasm: Object.fromEntries(timeline.published.wasm) },
+        },
+        (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
+        2,
+      ),
     );
     return { result, dir };
   } finally {

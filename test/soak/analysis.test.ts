@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderCounts, presence, responses, secondCancels, unusedApprovals, type CancelAttempt } from './analysis.ts';
+import { orderCounts, placementUses, presence, responses, secondCancels, unusedApprovals, type CancelAttempt } from './analysis.ts';
 import type { ChainTx, Draw, OrderTruth } from './model.ts';
 
 const approval = (hash: string, height: number, index = 0, token = '0xT', chain: 'evm' | 'wasm' = 'evm'): ChainTx => ({
@@ -32,6 +32,16 @@ describe('unusedApprovals', () => {
     expect(unusedApprovals([approval('a1', 10, 3)], [draw(11, 0, '0xOTHER')]).map((t) => t.hash)).toEqual(['a1']);
     expect(unusedApprovals([approval('a1', 10, 0, '0xT', 'wasm')], [draw(11)]).map((t) => t.hash)).toEqual(['a1']);
     expect(unusedApprovals([approval('a1', 10, 0)], [draw(10, 1)])).toEqual([]);
+  });
+
+  it('a placement on the book that needs the token is a use too', () => {
+    const place: ChainTx = { ...approval('p1', 11), call: 'place', fn: 'new_buy_order', pairId: 'p', approval: null };
+    const uses = placementUses([place, { ...place, hash: 'p2', fn: 'new_sell_order' }, { ...place, hash: 'p3', success: false }], new Map([['p', { orderBook: '0xbook', base: '0xB', quote: '0xT' }]]));
+    expect(uses).toEqual([
+      { chain: 'evm', token: '0xT', spender: '0xbook', height: 11, index: 0 },
+      { chain: 'evm', token: '0xB', spender: '0xbook', height: 11, index: 0 },
+    ]);
+    expect(unusedApprovals([approval('a1', 10), approval('a2', 12)], uses).map((t) => t.hash)).toEqual(['a2']);
   });
 
   it('ignores failed approvals', () => {

@@ -33,9 +33,10 @@ const allowanceKey = (chain: Chain, token: string, spender: string) => `${chain}
 const before = (a: { height: number; index: number }, b: { height: number; index: number }) => a.height < b.height || (a.height === b.height && a.index < b.index);
 
 /**
- * Approvals of ours that nothing drew on: the next thing that touched the same token and spender was another
- * approval of ours, or nothing until the end of the run. (A draw is a movement of the token out of our wallet
- * inside a transaction that called the spender: a pre-funded placement, or a no-prefund match.)
+ * Approvals of ours that nothing used: the next thing that touched the same token and spender was another
+ * approval of ours, or nothing until the end of the run. A use is a movement of the token out of our wallet
+ * inside a transaction that called the spender (a pre-funded placement, a no-prefund match), or a placement
+ * of ours on that book that needs the token (a no-prefund order relies on the allowance until it matches).
  */
 export function unusedApprovals(txs: readonly ChainTx[], draws: readonly Draw[]): ChainTx[] {
   const approvals = txs.filter((t) => t.call === 'approve' && t.success && t.approval !== null).toSorted((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
@@ -193,6 +194,20 @@ export function responses(
     const late = mine.map((g) => Math.max(...g.heights) - g.change - 1).filter((n) => n > 0);
     return { chain, answered: mine.length, inNext: mine.length - late.length, late };
   });
+}
+
+/**
+ * Our placements that reached the chain as uses of an allowance: the token the order needs (a buy the quote
+ * token, a sell the base token) and its order book as the spender.
+ */
+export function placementUses(txs: readonly ChainTx[], books: ReadonlyMap<string, { readonly orderBook: string; readonly base: string; readonly quote: string }>): Draw[] {
+  const out: Draw[] = [];
+  for (const t of txs) {
+    const book = t.pairId === null ? undefined : books.get(t.pairId);
+    if (t.call !== 'place' || !t.success || book === undefined) continue;
+    out.push({ chain: t.chain, token: /buy/i.test(t.fn) ? book.quote : book.base, spender: book.orderBook, height: t.height, index: t.index });
+  }
+  return out;
 }
 
 /** The send time of each transaction the recorder saw, by hash. */

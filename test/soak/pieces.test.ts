@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('soak pieces on a real sandbox', () => {
-  it('records a participant’s chain A transactions, decodes a mined revert and finds an approval nothing drew on', async () => {
+  it('records a participant’s chain A transactions, decodes a mined revert and finds an approval nothing used', async () => {
     const m = sandbox.manifest;
     const trader = m.wallets.find((w) => w.name === 'evm-trader');
     const pair = m.pairs.find((p) => p.chain === 'evm');
@@ -72,7 +72,7 @@ describe('soak pieces on a real sandbox', () => {
         [approved.hash, 'approve', true, null, null],
         [cancelled.hash, 'cancel', false, 'E_VENUE_ORDER_NOT_FOUND', 'OrderBook_OrderNotFound'],
       ]);
-      // The trader approved and placed nothing: nothing drew on its approval.
+      // The trader approved and placed nothing: nothing used its approval.
       expect(unusedApprovals(record.txs, record.draws).map((t) => t.hash)).toEqual([approved.hash]);
     } finally {
       sender.stop();

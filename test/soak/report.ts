@@ -114,7 +114,7 @@ export function rows(r: SoakResult): Row[] {
   for (const chain of CHAINS) {
     const approvals = r.txs.filter((t) => t.chain === chain && t.call === 'approve').length;
     const unused = r.unusedApprovals.filter((t) => t.chain === chain);
-    add('wasted', chain, 'approvals nothing drew on before the next approval or the end', `${unused.length} of ${approvals}`, unused.length > 0 ? 'wasted' : '', unused.slice(0, 3).map((t) => `${short(t.hash)} @${t.height}`).join('; '));
+    add('wasted', chain, 'approvals nothing used before the next approval or the end', `${unused.length} of ${approvals}`, unused.length > 0 ? 'wasted' : '', unused.slice(0, 3).map((t) => `${short(t.hash)} @${t.height}`).join('; '));
     const second = r.secondCancels.filter((s) => s.chain === chain);
     const sentAgain = second.filter((s) => s.reachedChain);
     add('wasted', chain, 'second cancels of one order: reached the chain / refused before', `${sentAgain.length} / ${second.length - sentAgain.length}`, second.length > 0 ? 'self-caused' : '', second.slice(0, 3).map((s) => `order ${s.orderId} ${short(s.txHash)} after ${short(s.first)}`).join('; '));

@@ -17,7 +17,7 @@ import { BotProcess } from '../support/e2e/bot-process.ts';
 import { total } from '../support/e2e/metrics-text.ts';
 import { until } from '../support/e2e/poll.ts';
 import { SandboxChains } from '../support/e2e/sandbox-chains.ts';
-import { orderCounts, presence, responses, secondCancels, unusedApprovals, type Placement } from './analysis.ts';
+import { orderCounts, placementUses, presence, responses, secondCancels, unusedApprovals, type Placement } from './analysis.ts';
 import { readBotRecord } from './bot-record.ts';
 import { PairIndex } from './calls.ts';
 import { readEvm } from './evm-record.ts';
@@ -196,6 +196,8 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
       published: timeline.published,
     });
     const pairs = m.pairs.map((p) => ({ chain: p.chain as Chain, pairId: p.id, symbol: p.symbol }));
+    const address = (p: (typeof m.pairs)[number], a: { hex: string; strkey?: string | null }) => (p.chain === 'evm' ? a.hex.toLowerCase() : (a.strkey as string));
+    const books = new Map(m.pairs.map((p) => [p.id, { orderBook: address(p, p.orderBook), base: address(p, p.baseToken), quote: address(p, p.quoteToken) }]));
     const placements: Placement[] = [];
     for (const x of ours) {
       const decided = botRecord.byClientId.get(`${x.chain}|${x.crossId}`);
@@ -207,7 +209,7 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
       counts: { evm: orderCounts(ours.filter((x) => x.chain === 'evm')), wasm: orderCounts(ours.filter((x) => x.chain === 'wasm')) },
       txs,
       incidents,
-      unusedApprovals: unusedApprovals(txs, [...evm.draws, ...wasmRecord.draws(chains.wallets.wasm)]),
+      unusedApprovals: unusedApprovals(txs, [...evm.draws, ...wasmRecord.draws(chains.wallets.wasm), ...placementUses(txs, books)]),
       secondCancels: secondCancels(cancels),
       presence: presence(ours, pairs, timeline.published, readyMs, stopMs),
       responses: responses(placements, replay.changes, timeline.published, []),

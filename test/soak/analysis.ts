@@ -3,7 +3,7 @@
  * presence and how fast new quotes reached the chain after a book change. No I/O; the definitions are the
  * README's ("Soak").
  */
-import type { Chain, ChainTx, Draw, OrderTruth, SentCall } from './model.ts';
+import type { Chain, ChainTx, Draw, OrderTruth } from './model.ts';
 
 export type Published = ReadonlyMap<number, number>;
 
@@ -207,12 +207,5 @@ export function placementUses(txs: readonly ChainTx[], books: ReadonlyMap<string
     if (t.call !== 'place' || !t.success || book === undefined) continue;
     out.push({ chain: t.chain, token: /buy/i.test(t.fn) ? book.quote : book.base, spender: book.orderBook, height: t.height, index: t.index });
   }
-  return out;
-}
-
-/** The send time of each transaction the recorder saw, by hash. */
-export function sendTimes(calls: readonly SentCall[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const c of calls) if (c.method === 'send' && c.hash !== null && c.ok && !out.has(c.hash)) out.set(c.hash, c.atMs);
   return out;
 }

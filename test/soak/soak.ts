@@ -155,6 +155,10 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
     await scheduled(readyMs + durationMs);
     clearInterval(scraper);
     await scrape();
+    // The bot's own account of the run, kept beside the harness's.
+    await fetch(`http://127.0.0.1:${port}/metrics`)
+      .then(async (res) => writeFileSync(join(dir, 'bot-metrics-at-sigterm.txt'), await res.text()))
+      .catch(() => undefined);
     rss.last = rssOf(pid) ?? 0;
 
     const stopMs = Date.now();
@@ -229,6 +233,8 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
           calls: recorder.calls,
           evmSimulations: recorder.evmSimulations,
           published: { evm: Object.fromEntries(timeline.published.evm), wasm: Object.fromEntries(timeline.published.wasm) },
+          bookChanges: Object.fromEntries(replay.changes),
+          halts: Object.fromEntries(replay.halts),
         },
         (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
         2,

@@ -78,11 +78,4 @@ export class Timeline {
     const from = { ...this.head };
     return this.when(`${blocks.evm} blocks and ${blocks.wasm} ledgers`, () => this.head.evm - from.evm >= blocks.evm && this.head.wasm - from.wasm >= blocks.wasm, timeoutMs);
   }
-
-  /** Blocks or ledgers published after `ms`. */
-  since(chain: Chain, ms: number): number {
-    let n = 0;
-    for (const t of this.published[chain].values()) if (t > ms) n++;
-    return n;
-  }
 }

@@ -16,7 +16,9 @@ export interface VenueMetrics {
   readonly malformedPayloads: Counter<'source'>;
   readonly wsReconnects: Counter;
   readonly wsConnected: Gauge;
-  /** WebSocket messages received, by type (`data`, `subscribe_success`, `subscribe_failure`, ...). */
+  /** Connections dropped because nothing (no `ka`, no data) arrived for the acknowledged `connectionTimeoutMs`. */
+  readonly wsKeepAliveTimeouts: Counter;
+  /** WebSocket messages received, by type (`data`, `ka`, `connection_ack`, `subscribe_success`, `subscribe_error`, ...). */
   readonly wsMessages: Counter<'type'>;
   readonly wsSubscriptionFailures: Counter<'channel'>;
   /** 1 while a market has had no WebSocket data for longer than the staleness limit. */
@@ -62,7 +64,12 @@ export function createVenueMetrics(registry: Registry): VenueMetrics {
       registers,
     }),
     wsReconnects: new Counter({ name: 'dltmm_venue_ws_reconnects_total', help: 'Market-data WebSocket reconnect attempts', registers }),
-    wsConnected: new Gauge({ name: 'dltmm_venue_ws_connected', help: '1 while the market-data WebSocket is open', registers }),
+    wsConnected: new Gauge({ name: 'dltmm_venue_ws_connected', help: '1 while the market-data WebSocket is open and acknowledged', registers }),
+    wsKeepAliveTimeouts: new Counter({
+      name: 'dltmm_venue_ws_keepalive_timeouts_total',
+      help: 'Market-data connections dropped for want of a keep-alive within connectionTimeoutMs',
+      registers,
+    }),
     wsMessages: new Counter({
       name: 'dltmm_venue_ws_messages_total',
       help: 'Market-data WebSocket messages received, by type',

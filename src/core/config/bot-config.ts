@@ -82,9 +82,9 @@ export const botConfigSchema = z.strictObject({
   venue: z
     .strictObject({
       restUrl: z.url().describe('REST base URL including /api/v1'),
-      wsUrl: z.url().describe('WebSocket URL of the market-data channel'),
-      wsHost: z.string().min(1).describe('Value of authorization.host in subscribe messages'),
-      dateHeader: z.string().regex(/^x-[a-z0-9-]+-date$/).default('x-venue-date').describe('Vendor-prefixed date field of the subscribe authorization'),
+      wsUrl: z.url().describe('Market-data WebSocket: the AppSync Events realtime URL, wss://<host>/event/realtime'),
+      wsHost: z.string().min(1).describe('HTTP host of the Events API, sent as authorization.host (e.g. <id>.appsync-api.<region>.amazonaws.com)'),
+      dateHeader: z.string().regex(/^x-[a-z0-9-]+-date$/).default('x-amz-date').describe('Date field of the WebSocket authorization'),
       apiKey: secretRef,
       accessToken: secretRef.describe('Bearer token for participant and wallet order endpoints'),
       participantId: z.string().min(1).optional().describe('Participant id of the participant order endpoint'),

@@ -1,10 +1,12 @@
 /**
- * The venue API's one port: REST under `/api/v1`, the WebSocket channel at `/ws` (upgrade), and the sandbox's
- * control endpoints under `/sandbox/` (handled by the composition, never under `/api/v1`). Every error is an
- * AppError body; a handler that throws something unexpected answers 500, never crashes the server.
- * Injected REST faults (429, 5xx, slow answers) apply to `/api/v1` only.
+ * The venue API's one port: REST under `/api/v1`, the AppSync Events WebSocket at `/event/realtime`
+ * (upgrade), and the sandbox's control endpoints under `/sandbox/` (handled by the composition, never under
+ * `/api/v1`). Every error is an AppError body; a handler that throws something unexpected answers 500, never
+ * crashes the server. Injected REST faults (429, 5xx, slow answers) apply to `/api/v1` only. With `tls` the
+ * port speaks HTTPS and `wss://` (clients that insist on TLS, such as AWS's own Events client).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { LOOPBACK } from '../net.ts';
 import type { RestFaults } from './faults.ts';
@@ -14,7 +16,7 @@ import type { MarketDataServer } from './ws-server.ts';
 
 export const API_PREFIX = '/api/v1';
 export const CONTROL_PREFIX = '/sandbox';
-export const WS_PATH = '/ws';
+export const WS_PATH = '/event/realtime';
 const MAX_BODY = 64 * 1024;
 
 export interface ControlRequest {
@@ -36,6 +38,8 @@ export interface ApiServerOptions {
   readonly control?: ControlHandler;
   /** Reports handler failures that became a 500. */
   readonly onError?: (error: unknown, path: string) => void;
+  /** PEM key and certificate: serve HTTPS and wss:// instead of HTTP and ws://. */
+  readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
 }
 
 export interface ApiServer {
@@ -107,9 +111,10 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
     }
   };
 
-  const server: Server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((e: unknown) => fail(res, e, req.url ?? '/'));
-  });
+  };
+  const server: Server = o.tls === undefined ? createServer(listener) : createTlsServer({ key: o.tls.key, cert: o.tls.cert }, listener);
   server.on('upgrade', (req, socket, head) => {
     const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
     if (path !== WS_PATH) {
@@ -126,7 +131,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   const port = (server.address() as AddressInfo).port;
   return {
     port,
-    origin: `http://${LOOPBACK}:${port}`,
+    origin: `${o.tls === undefined ? 'http' : 'https'}://${LOOPBACK}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -7,6 +7,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { WS_PATH } from '../api/http-server.ts';
 import type { VenuePair } from '../api/venue-state.ts';
 import type { ChannelAccount, SandboxWallet } from './deploy.ts';
 
@@ -45,7 +46,7 @@ export function buildManifest(m: ManifestInput) {
     pid: m.pid,
     venue: {
       restUrl: `${m.apiOrigin}/api/v1`,
-      wsUrl: `ws://${host}/ws`,
+      wsUrl: `ws://${host}${WS_PATH}`,
       wsHost: host,
       controlUrl: `${m.apiOrigin}/sandbox`,
       apiKey: m.apiKey,

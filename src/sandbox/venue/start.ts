@@ -165,6 +165,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       coalesceMs: config.api.wsCoalesceMs,
       snapshotIntervalMs: config.api.wsSnapshotIntervalMs,
       depth: config.api.wsDepth,
+      keepAliveMs: config.api.wsKeepAliveMs,
+      connectionTimeoutMs: config.api.wsConnectionTimeoutMs,
     });
     undo.push(() => ws.close());
     let manifest: ReturnType<typeof buildManifest> | undefined;
@@ -183,7 +185,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         trades: p.market.trades.count,
       })),
       indexer: { evmBlock: evmFollower.processedBlock, wasmLedger: wasmFollower.processedLedger },
-      websocket: { connections: ws.connections, dataMessages: ws.sent, stalled: ws.stalled },
+      websocket: { connections: ws.connections, dataMessages: ws.sent, keepAlives: ws.keepAlives, refused: ws.refused, stalled: ws.stalled, silent: ws.silent },
       clearings: scheduler.clearings,
       flow: flow.describe(),
     });

@@ -44,6 +44,7 @@ describe('metrics', () => {
       'dltmm_venue_rest_requests_total',
       'dltmm_venue_rest_retries_total',
       'dltmm_venue_ws_connected',
+      'dltmm_venue_ws_keepalive_timeouts_total',
       'dltmm_venue_ws_messages_total',
       'dltmm_venue_ws_reconnects_total',
       'dltmm_venue_ws_subscription_failures_total',

@@ -11,9 +11,8 @@ import { formatDecimal } from '../../../../src/core/decimal.ts';
 import { priceFromRaw, quantityFromRaw } from '../../../../src/core/units.ts';
 import { walletKey, type VenuePair } from '../../../../src/sandbox/api/venue-state.ts';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
-import { subscribeMessage } from '../../../../src/venue/market-data/subscribe-messages.ts';
 import { bearer, control, get, startTestSandbox, Traders, until, type Json } from './support/sandbox-clients.ts';
-import { WsProbe } from './support/ws-probe.ts';
+import { EventsProbe } from '../../../support/sandbox/events-probe.ts';
 
 const LAG_MS = 500;
 let sb: Sandbox;
@@ -188,10 +187,10 @@ describe('after a burst on both chains', () => {
   });
 
   it('a WebSocket snapshot of every market equals the REST price levels', async () => {
-    const probe = await WsProbe.open(sb.manifest.venue.wsUrl);
+    const probe = await EventsProbe.open(sb.manifest.venue.wsUrl, { host: sb.manifest.venue.wsHost, apiKey: sb.manifest.venue.apiKey, dateHeader: sb.manifest.venue.dateHeader, nowMs: sb.clock.nowMs() });
     try {
-      probe.send(subscribeMessage('all', 'orderbook/*', { host: sb.manifest.venue.wsHost, apiKey: sb.manifest.venue.apiKey, dateHeader: sb.manifest.venue.dateHeader }, sb.clock.nowMs()));
-      const data = await probe.waitFor((m) => m.data !== undefined, 'snapshot');
+      probe.subscribe('all', 'orderbook/*');
+      const data = await probe.waitFor((m) => m.type === 'data', 'snapshot');
       for (const market of data.data) {
         const p = sb.state.pairBySymbol(market.symbol) as VenuePair;
         const rest = (await get(sb, `/tradingpairs/${p.id}/pricelevels`)).body;

@@ -10,8 +10,10 @@ export interface VenueMetrics {
   readonly restDuration: Histogram<'endpoint'>;
   /** REST calls that ended in an error after retries, by error code. */
   readonly restErrors: Counter<'endpoint' | 'code'>;
-  /** REST retries by cause: `429`, `5xx`, `timeout`, `network`. */
+  /** REST retries by cause: `429`, `5xx`, `timeout`, `network`, `401` (once, with a fresh token). */
   readonly restRetries: Counter<'endpoint' | 'reason'>;
+  /** Token endpoint requests by outcome: `ok`, `refused` (the endpoint answered with an error), `failed`. */
+  readonly authTokenRequests: Counter<'outcome'>;
   /** Venue payloads (or parts of one) that failed validation and were skipped, by source. */
   readonly malformedPayloads: Counter<'source'>;
   readonly wsReconnects: Counter;
@@ -55,6 +57,12 @@ export function createVenueMetrics(registry: Registry): VenueMetrics {
       name: 'dltmm_venue_rest_retries_total',
       help: 'Venue REST retries by reason',
       labelNames: ['endpoint', 'reason'],
+      registers,
+    }),
+    authTokenRequests: new Counter({
+      name: 'dltmm_venue_auth_token_requests_total',
+      help: 'OAuth2 client-credentials token requests by outcome',
+      labelNames: ['outcome'],
       registers,
     }),
     malformedPayloads: new Counter({

@@ -35,6 +35,7 @@ describe('metrics', () => {
   it('has the series the venue clients need', () => {
     const names = createMetrics().registry.getMetricsAsArray().map((x) => x.name).toSorted();
     expect(names).toEqual([
+      'dltmm_venue_auth_token_requests_total',
       'dltmm_venue_fallback_polls_total',
       'dltmm_venue_malformed_payloads_total',
       'dltmm_venue_market_stale',

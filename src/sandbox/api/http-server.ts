@@ -12,11 +12,13 @@ import { LOOPBACK } from '../net.ts';
 import type { RestFaults } from './faults.ts';
 import { appErrorBody, HttpError } from './http-error.ts';
 import { routeApi, type ApiContext } from './rest-routes.ts';
+import type { TokenIssuer } from './token-endpoint.ts';
 import type { MarketDataServer } from './ws-server.ts';
 
 export const API_PREFIX = '/api/v1';
 export const CONTROL_PREFIX = '/sandbox';
 export const WS_PATH = '/event/realtime';
+export const TOKEN_PATH = '/oauth2/token';
 const MAX_BODY = 64 * 1024;
 
 export interface ControlRequest {
@@ -35,6 +37,8 @@ export interface ApiServerOptions {
   readonly context: ApiContext;
   readonly faults: RestFaults;
   readonly ws: MarketDataServer;
+  /** Answers `POST /oauth2/token`; without it the path is a 404. */
+  readonly tokens?: TokenIssuer;
   readonly control?: ControlHandler;
   /** Reports handler failures that became a 500. */
   readonly onError?: (error: unknown, path: string) => void;
@@ -97,13 +101,18 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
         const body = routeApi({ method: req.method ?? 'GET', path: below, params: url.searchParams, authorization: req.headers.authorization }, o.context);
         return sendJson(res, 200, body);
       }
+      if (path === TOKEN_PATH && o.tokens !== undefined) {
+        if (req.method !== 'POST') throw new HttpError(405, `${req.method} is not allowed; the token endpoint takes POST`, [], { allow: 'POST' });
+        const answer = o.tokens.grant(req.headers.authorization, req.headers['content-type'], await readBody(req));
+        return sendJson(res, answer.status, answer.body, answer.headers);
+      }
       if ((path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) && o.control !== undefined) {
         const body = parseJsonBody(await readBody(req));
         const answer = await o.control({ method: req.method ?? 'GET', path: path.slice(CONTROL_PREFIX.length) || '/', params: url.searchParams, body });
         return sendJson(res, 200, answer ?? { ok: true });
       }
       if (path === '/' && req.method === 'GET') {
-        return sendJson(res, 200, { rest: API_PREFIX, websocket: WS_PATH, control: `${CONTROL_PREFIX}/` });
+        return sendJson(res, 200, { rest: API_PREFIX, websocket: WS_PATH, token: TOKEN_PATH, control: `${CONTROL_PREFIX}/` });
       }
       throw new HttpError(404, `No resource ${path}`);
     } catch (e) {

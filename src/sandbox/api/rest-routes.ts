@@ -18,7 +18,10 @@ export interface ApiRequest {
 
 export interface ApiContext {
   readonly state: VenueState;
+  /** A fixed token that is always accepted (the manifest's `accessToken`). */
   readonly accessToken: string;
+  /** Tokens granted by the token endpoint, accepted until they expire. */
+  readonly tokens?: { check(token: string): 'valid' | 'expired' | 'unknown' };
   nowMs(): number;
 }
 
@@ -44,13 +47,18 @@ function instrumentSources(state: VenueState): InstrumentSource[] {
   return [...seen.values()];
 }
 
+/** 401 with an AppError for a missing, unknown or expired bearer token (RFC 6750 challenge in WWW-Authenticate). */
 function requireBearer(req: ApiRequest, ctx: ApiContext): void {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.authorization ?? '');
-  if (m === null || m[1] !== ctx.accessToken) {
-    throw new HttpError(401, req.authorization === undefined ? 'Full authentication is required' : 'The bearer token is not valid', [], {
-      'www-authenticate': 'Bearer',
-    });
-  }
+  const token = m?.[1];
+  if (token === undefined) throw new HttpError(401, 'Full authentication is required', [], { 'www-authenticate': 'Bearer' });
+  if (token === ctx.accessToken) return;
+  const check = ctx.tokens?.check(token) ?? 'unknown';
+  if (check === 'valid') return;
+  const expired = check === 'expired';
+  throw new HttpError(401, expired ? 'The access token has expired' : 'The bearer token is not valid', [], {
+    'www-authenticate': `Bearer error="invalid_token", error_description="${expired ? 'The access token expired' : 'The access token is not valid'}"`,
+  });
 }
 
 function pairOr404(ctx: ApiContext, rawId: string): VenuePair {

@@ -1,6 +1,7 @@
 /**
  * The manifest a running sandbox writes (`.sandbox/manifest.json` by default): where everything is and how
- * to get in (URLs, API key, bearer token, participant id, chain id, network passphrase), every pair with
+ * to get in (URLs, API key, the token endpoint's client credentials and a fixed bearer token, participant
+ * id, chain id, network passphrase), every pair with
  * its id, symbols and contract addresses (chain B in both forms), and every test wallet with its throwaway
  * key and starting balances; `marketMaker` marks the one market-maker wallet per chain. The bot resolves
  * its pairs from here by chain, base symbol and quote symbol. Removed again when the sandbox stops.
@@ -19,6 +20,8 @@ export interface ManifestInput {
   readonly apiOrigin: string;
   readonly apiKey: string;
   readonly accessToken: string;
+  /** The token endpoint's client credentials. */
+  readonly oauth: { readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string; readonly expiresIn: number };
   readonly participantId: string;
   readonly dateHeader: string;
   readonly evm: { readonly rpcUrl: string; readonly chainId: number; readonly registry: string; readonly commissionWallet: string; readonly blockTimeMs: number };
@@ -51,6 +54,7 @@ export function buildManifest(m: ManifestInput) {
       controlUrl: `${m.apiOrigin}/sandbox`,
       apiKey: m.apiKey,
       accessToken: m.accessToken,
+      oauth: { tokenUrl: m.oauth.tokenUrl, clientId: m.oauth.clientId, clientSecret: m.oauth.clientSecret, expiresIn: m.oauth.expiresIn },
       participantId: m.participantId,
       dateHeader: m.dateHeader,
     },

@@ -30,7 +30,10 @@ export const sandboxConfigSchema = z.strictObject({
   api: z
     .strictObject({
       apiKey: z.string().min(8).max(255).optional().describe('WebSocket x-api-key; default random per start'),
-      accessToken: z.string().min(8).max(255).optional().describe('REST bearer token; default random per start'),
+      accessToken: z.string().min(8).max(255).optional().describe('A fixed REST bearer token, never expiring; default random per start'),
+      clientId: z.string().min(1).max(255).default('dlt-mm-sandbox').describe('Client id of the token endpoint (client-credentials grant)'),
+      clientSecret: z.string().min(8).max(255).optional().describe('Client secret of the token endpoint; default random per start'),
+      tokenLifetimeSeconds: z.number().int().min(1).max(86_400).default(3600).describe('expires_in of the tokens the token endpoint grants (wall time)'),
       participantId: z.string().min(1).max(255).default('P-SANDBOX-0001'),
       dateHeader: z.string().regex(/^x-[a-z0-9-]+-date$/).default('x-amz-date').describe('Date field of the WebSocket authorization'),
       dateToleranceMs: positiveMs(300_000),

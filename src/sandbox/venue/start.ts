@@ -13,7 +13,8 @@ import { DEFAULT_CALENDAR } from '../../core/calendar.ts';
 import { DltError } from '../../core/errors.ts';
 import { EvmFollower } from '../api/evm-follower.ts';
 import { RestFaults } from '../api/faults.ts';
-import { startApiServer } from '../api/http-server.ts';
+import { startApiServer, TOKEN_PATH } from '../api/http-server.ts';
+import { TokenIssuer } from '../api/token-endpoint.ts';
 import { VenueState } from '../api/venue-state.ts';
 import { WasmFollower } from '../api/wasm-follower.ts';
 import { MarketDataServer } from '../api/ws-server.ts';
@@ -64,6 +65,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const random = new SeededRandom(config.flow.seed);
   const apiKey = config.api.apiKey ?? randomBytes(16).toString('hex');
   const accessToken = config.api.accessToken ?? randomBytes(24).toString('base64url');
+  const clientSecret = config.api.clientSecret ?? randomBytes(24).toString('base64url');
+  const tokens = new TokenIssuer({ clientId: config.api.clientId, clientSecret, lifetimeSeconds: config.api.tokenLifetimeSeconds });
   const undo: (() => Promise<void> | void)[] = [];
   const cleanup = async () => {
     for (const fn of undo.splice(0).toReversed()) {
@@ -185,15 +188,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         trades: p.market.trades.count,
       })),
       indexer: { evmBlock: evmFollower.processedBlock, wasmLedger: wasmFollower.processedLedger },
+      tokens: { issued: tokens.issued, refused: tokens.refused, lifetimeSeconds: tokens.lifetimeSeconds },
       websocket: { connections: ws.connections, dataMessages: ws.sent, keepAlives: ws.keepAlives, refused: ws.refused, stalled: ws.stalled, silent: ws.silent },
       clearings: scheduler.clearings,
       flow: flow.describe(),
     });
     const api = await startApiServer({
       port: config.ports.api,
-      context: { state, accessToken, nowMs: () => clock.nowMs() },
+      context: { state, accessToken, tokens, nowMs: () => clock.nowMs() },
       faults: restFaults,
       ws,
+      tokens,
       control: controlHandler({
         state,
         clock,
@@ -224,6 +229,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       apiOrigin: api.origin,
       apiKey,
       accessToken,
+      oauth: { tokenUrl: `${api.origin}${TOKEN_PATH}`, clientId: config.api.clientId, clientSecret, expiresIn: config.api.tokenLifetimeSeconds },
       participantId: config.api.participantId,
       dateHeader: config.api.dateHeader,
       evm: { rpcUrl: evmProxy.url, chainId: deployed.evm.chainId, registry: deployed.evm.registry, commissionWallet: deployed.evm.commissionWallet.address, blockTimeMs: config.evm.blockTimeMs },

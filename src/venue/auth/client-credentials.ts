@@ -60,6 +60,11 @@ export function isLoopbackHttp(url: URL): boolean {
   return url.protocol === 'http:' && (LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.'));
 }
 
+/** A string field of an error body, cut short; undefined for anything else. */
+function shortText(value: unknown): string | undefined {
+  return typeof value === 'string' ? value.slice(0, 200) : undefined;
+}
+
 /** The token URL as it may appear in a log: no user info, no query. */
 function shown(url: URL): string {
   return `${url.origin}${url.pathname}`;
@@ -154,7 +159,7 @@ export class ClientCredentialsTokens implements AccessTokenSource {
       return answer.access_token;
     } catch (e) {
       this.#quietUntil = this.#clock.now() + this.#retryMs;
-      const error = this.#failure(e, controller.signal);
+      const error = await this.#failure(e, controller.signal);
       this.#metrics.venue.authTokenRequests.inc({ outcome: error.details.status === undefined ? 'failed' : 'refused' });
       throw error;
     } finally {
@@ -163,17 +168,20 @@ export class ClientCredentialsTokens implements AccessTokenSource {
   }
 
   /** The error for a failed token request: what the endpoint said, never the secret or a token. */
-  #failure(e: unknown, signal: AbortSignal): DltError {
+  async #failure(e: unknown, signal: AbortSignal): Promise<DltError> {
     if (e instanceof DltError) return e;
     const tokenUrl = shown(this.#url);
-    if (e instanceof oauth.ResponseBodyError) {
-      const said = `${e.error}${e.error_description === undefined ? '' : `: ${e.error_description}`}`;
-      return new DltError('E_AUTH_TOKEN', `token endpoint ${tokenUrl} refused the client credentials grant: HTTP ${e.status} ${said}`, {
-        details: { tokenUrl, status: e.status, error: e.error, ...(e.error_description === undefined ? {} : { errorDescription: e.error_description }) },
+    const refusal = (status: number, error: string | undefined, description: string | undefined) => {
+      const said = error === undefined ? '' : ` ${error}${description === undefined ? '' : `: ${description}`}`;
+      return new DltError('E_AUTH_TOKEN', `token endpoint ${tokenUrl} refused the client credentials grant: HTTP ${status}${said}`, {
+        details: { tokenUrl, status, ...(error === undefined ? {} : { error }), ...(description === undefined ? {} : { errorDescription: description }) },
       });
-    }
+    };
+    if (e instanceof oauth.ResponseBodyError) return refusal(e.status, e.error, e.error_description);
     if (e instanceof oauth.WWWAuthenticateChallengeError) {
-      return new DltError('E_AUTH_TOKEN', `token endpoint ${tokenUrl} refused the client credentials: HTTP ${e.status}`, { details: { tokenUrl, status: e.status } });
+      // A challenge (Basic realm=...) comes with the RFC 6749 error body, still unread.
+      const body = (await e.response.json().catch(() => undefined)) as { error?: unknown; error_description?: unknown } | undefined;
+      return refusal(e.status, shortText(body?.error), shortText(body?.error_description));
     }
     const why = signal.aborted ? (signal.reason as Error).message : e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
     return new DltError('E_AUTH_TOKEN', `token endpoint ${tokenUrl} failed: ${why}`, { details: { tokenUrl } });

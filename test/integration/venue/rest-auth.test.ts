@@ -129,7 +129,7 @@ describe('client-credentials tokens', () => {
   });
 
   it('refused client credentials are E_AUTH_TOKEN with the endpoint\'s error; nothing reaches the venue', async () => {
-    idp.fail({ status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } });
+    idp.fail({ status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' }, headers: { 'www-authenticate': 'Basic realm="venue"' } });
     const { call, lines, metrics } = setup();
     const e = await rejected(call());
     expect(e.code).toBe('E_AUTH_TOKEN');

@@ -14,6 +14,7 @@ export interface TokenRequest {
 export interface TokenReply {
   readonly status: number;
   readonly body: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
 }
 
 export class FakeTokenEndpoint {
@@ -39,7 +40,7 @@ export class FakeTokenEndpoint {
         e.requests.push({ headers: req.headers, form: Object.fromEntries(new URLSearchParams(text)) });
         const answer = () => {
           const reply = e.#failures.shift() ?? e.#issue();
-          res.writeHead(reply.status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+          res.writeHead(reply.status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...reply.headers });
           res.end(JSON.stringify(reply.body));
         };
         if (e.#held === undefined) answer();

@@ -1,8 +1,8 @@
 /**
  * The REST API of a running sandbox against the specification, after real orders on both chains (ethers on
  * chain A, stellar-sdk on chain B): every endpoint's shape (field names, types, patterns, sort orders), the
- * values those orders imply, the bot's own REST client reading it all, and AppError bodies for 400, 401,
- * 404, 405, 429 and 5xx.
+ * values those orders imply, the bot's own REST client reading it all (with tokens from the sandbox's token
+ * endpoint too), and AppError bodies for 400, 401, 404, 405, 429 and 5xx.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePair } from '../../../../src/core/pair.ts';
@@ -11,6 +11,8 @@ import { parseInstrument, parseInstrumentList } from '../../../../src/venue/payl
 import { parsePairPage } from '../../../../src/venue/payload/trading-pairs.ts';
 import { VenueRestClient } from '../../../../src/venue/rest-client.ts';
 import { RestTransport } from '../../../../src/venue/rest-transport.ts';
+import { ClientCredentialsTokens } from '../../../../src/venue/auth/client-credentials.ts';
+import { rejected } from '../../../support/errors.ts';
 import { bearer, get, startTestSandbox, Traders, until, type Json } from './support/sandbox-clients.ts';
 
 let sb: Sandbox;
@@ -182,6 +184,36 @@ describe('participant and wallet orders', () => {
     const flow = sb.manifest.simulatedTraders[0]?.address as string;
     expect((await get(sb, `/wallets/${flow}/orders`, bearer(sb))).status).toBe(404);
     expect((await get(sb, '/participants/someone-else/orders', bearer(sb))).status).toBe(404);
+  });
+});
+
+describe('the token endpoint', () => {
+  it('grants client-credentials tokens that open the participant endpoints to the bot client', async () => {
+    const o = sb.manifest.venue.oauth;
+    const tokens = new ClientCredentialsTokens({ tokenUrl: o.tokenUrl, clientId: o.clientId, clientSecret: o.clientSecret, scope: 'orders:read' });
+    const c = new VenueRestClient(new RestTransport({ baseUrl: sb.manifest.venue.restUrl, tokens }));
+    expect((await c.getWalletOrders(t.wallet('wasm-trader').address)).map((x) => x.externalOrderId)).toEqual([ids.ws]);
+    const res = await fetch(o.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: o.clientId, client_secret: o.clientSecret }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const granted = (await res.json()) as Json;
+    expect(granted).toEqual({ access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), token_type: 'Bearer', expires_in: o.expiresIn });
+    expect((await get(sb, `/wallets/${t.wallet('evm-mm').address}/orders`, { authorization: `Bearer ${granted.access_token}` })).status).toBe(200);
+  });
+
+  it('refuses wrong client credentials with invalid_client, and takes POST only', async () => {
+    const o = sb.manifest.venue.oauth;
+    const tokens = new ClientCredentialsTokens({ tokenUrl: o.tokenUrl, clientId: o.clientId, clientSecret: 'not-the-secret' });
+    const c = new VenueRestClient(new RestTransport({ baseUrl: sb.manifest.venue.restUrl, tokens, retry: { retries: 0 } }));
+    const e = await rejected(c.getWalletOrders(t.wallet('evm-mm').address));
+    expect(e.code).toBe('E_AUTH_TOKEN');
+    expect(e.message).toContain('HTTP 401 invalid_client');
+    const getToken = await fetch(o.tokenUrl);
+    expect([getToken.status, ((await getToken.json()) as Json).code]).toEqual([405, 'METHOD_NOT_ALLOWED']);
   });
 });
 

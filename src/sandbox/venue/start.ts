@@ -97,7 +97,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     const deployed = await deploySandbox(node.rpcUrl, emu, defs);
     const participantWallets = deployed.wallets.filter((w) => w.role === 'participant').map((w) => ({ name: w.name, chain: w.chain, address: w.address }));
-    const state = new VenueState({ participantId: config.api.participantId, wallets: participantWallets, orderLagMs: config.api.orderLagMs });
+    const state = new VenueState({ participantId: config.api.participantId, wallets: participantWallets, orderLagMs: config.api.orderLagMs, venueNow: () => clock.nowMs() });
     for (const p of venuePairs(defs, deployed, clock.nowMs())) state.addPair(p);
 
     const evmFollower = new EvmFollower({

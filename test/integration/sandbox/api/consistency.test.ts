@@ -147,7 +147,7 @@ describe('after a burst on both chains', () => {
       const truth = p.chain === 'evm' ? await evmTruth(p) : wasmTruth(p);
       const rest = (await get(sb, `/tradingpairs/${p.id}/orderbook`)).body;
       for (const side of ['buy', 'sell'] as const) {
-        const expected = truth.filter((o) => o.side === side).map((o) => ({ quantity: formatDecimal(quantityFromRaw(o.remaining, p.scales)), limit: formatDecimal(priceFromRaw(o.price, p.scales)) }));
+        const expected = truth.filter((o) => o.side === side).map((o) => ({ orderType: 'LIMIT', quantity: formatDecimal(quantityFromRaw(o.remaining, p.scales)), limit: formatDecimal(priceFromRaw(o.price, p.scales)) }));
         expect([p.symbol, side, rest[side]]).toEqual([p.symbol, side, expected]);
       }
       expect(p.market.book.buys.concat(p.market.book.sells).map((o) => o.orderId)).toEqual(truth.map((o) => o.id));
@@ -177,7 +177,7 @@ describe('after a burst on both chains', () => {
     expect(truth.length).toBeGreaterThan(3);
     const started = performance.now();
     const list = await until(
-      async () => (await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb))).body.orders.map((o: Json) => [o.tradingPairId, o.externalOrderId, o.remainingQuantity]),
+      async () => (await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb))).body.items.map((o: Json) => [o.tradingPairId, o.externalOrderId, o.remainingQuantity]),
       (l: Json[]) => JSON.stringify(l.toSorted()) === JSON.stringify(truth.toSorted()),
       'the lagged list to match the chains',
       LAG_MS + 5_000,

@@ -29,11 +29,50 @@ export interface VenueMetrics {
   readonly marketStaleTransitions: Counter<'market'>;
   /** REST `pricelevels` polls made for a stale market, by outcome (`ok`, `error`, `discarded`). */
   readonly fallbackPolls: Counter<'market' | 'outcome'>;
+  /**
+   * Seconds each followed market's book was fed by `ws` (fresh WebSocket data), by the `rest` fallback (the
+   * market stale), or by `none` yet (subscribed, no data so far).
+   */
+  readonly bookSourceSeconds: Counter<'market' | 'source'>;
+  /** Share of a followed market's time fed by the WebSocket, 0..1, since the bot began following it. */
+  readonly bookWsShare: Gauge<'market'>;
+  /** Runs `fn` before every scrape (to bring time-based series up to date); returns the unregistration. */
+  beforeCollect(fn: () => void): () => void;
 }
 
 export function createVenueMetrics(registry: Registry): VenueMetrics {
   const registers = [registry];
+  const hooks = new Set<() => void>();
+  // Both time-based series are brought up to date by the hooks before either is read (once per scrape).
+  let collecting = false;
+  const collect = () => {
+    if (collecting) return;
+    collecting = true;
+    try {
+      for (const fn of hooks) fn();
+    } finally {
+      collecting = false;
+    }
+  };
   return {
+    beforeCollect: (fn) => {
+      hooks.add(fn);
+      return () => hooks.delete(fn);
+    },
+    bookSourceSeconds: new Counter({
+      name: 'dltmm_venue_book_source_seconds_total',
+      help: 'Seconds a market book was fed by the WebSocket (ws), by the REST fallback (rest), or by nothing yet (none)',
+      labelNames: ['market', 'source'],
+      registers,
+      collect,
+    }),
+    bookWsShare: new Gauge({
+      name: 'dltmm_venue_book_ws_share',
+      help: 'Share of the time a market book was fed by the WebSocket since the bot began following it, 0..1',
+      labelNames: ['market'],
+      registers,
+      collect,
+    }),
     restRequests: new Counter({
       name: 'dltmm_venue_rest_requests_total',
       help: 'Venue REST responses by endpoint and HTTP status',

@@ -36,6 +36,8 @@ describe('metrics', () => {
     const names = createMetrics().registry.getMetricsAsArray().map((x) => x.name).toSorted();
     expect(names).toEqual([
       'dltmm_venue_auth_token_requests_total',
+      'dltmm_venue_book_source_seconds_total',
+      'dltmm_venue_book_ws_share',
       'dltmm_venue_fallback_polls_total',
       'dltmm_venue_malformed_payloads_total',
       'dltmm_venue_market_stale',

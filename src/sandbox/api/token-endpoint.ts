@@ -97,6 +97,14 @@ export class TokenIssuer {
     };
   }
 
+  /** Fault: every granted token is revoked (answers `unknown` from now on); returns how many were live. */
+  revokeAll(): number {
+    const now = this.#now();
+    const live = [...this.#tokens.values()].filter((at) => at > now).length;
+    this.#tokens.clear();
+    return live;
+  }
+
   check(token: string): TokenCheck {
     const expiresAt = this.#tokens.get(token);
     if (expiresAt === undefined) return 'unknown';

@@ -24,6 +24,7 @@ export interface ControlTarget {
   readonly scheduler: TradingScheduler;
   readonly restFaults: RestFaults;
   readonly ws: MarketDataServer;
+  readonly tokens: { revokeAll(): number };
   readonly rpc: { readonly evm: RpcProxy; readonly wasm: RpcProxy };
   readonly flow: { running(): boolean; start(): Promise<void>; stop(): Promise<void>; describe(): unknown };
   readonly chains: { closeLedger(): number; mineBlock(): Promise<number> };
@@ -165,6 +166,10 @@ async function faults(t: ControlTarget, req: ControlRequest, a: string | undefin
       t.rpc[chain].addFault(spec);
     }
     return list();
+  }
+  if (a === 'tokens' && b === 'revoke') {
+    allow(req, 'POST');
+    return { revoked: t.tokens.revokeAll() };
   }
   if (a === 'ws') {
     allow(req, 'POST');

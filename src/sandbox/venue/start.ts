@@ -205,6 +205,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         scheduler,
         restFaults,
         ws,
+        tokens,
         rpc: { evm: evmProxy, wasm: wasmProxy },
         flow,
         chains: {
@@ -268,6 +269,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       evmNode: node,
       deployed,
       followers: { evm: evmFollower, wasm: wasmFollower },
+      tokens,
       readyMs: Math.round(performance.now() - started),
       async sync() {
         await evmFollower.sync();

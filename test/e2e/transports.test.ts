@@ -13,7 +13,7 @@ describe('transports during a bot run', () => {
     const report = await runTransportSoak({
       tokenLifetimeSeconds: 2,
       keepAliveMs: 500,
-      connectionTimeoutMs: 3_000,
+      connectionTimeoutMs: 5_000,
       participantCallMs: 250,
       revokeAtMs: 5_000,
       stop: { when: (p) => p.elapsedMs >= 12_000 && p.tokensIssued >= 6 && p.participantCalls.ok >= 40, deadlineMs: 120_000 },

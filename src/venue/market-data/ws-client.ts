@@ -253,17 +253,23 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     this.#subs.subscribeAll();
   }
 
-  /** Drops the connection once nothing has been heard for `timeoutMs` (re-armed for the time left). */
+  /**
+   * Drops the connection once nothing has been heard for `timeoutMs` (re-armed for the time left). The
+   * verdict is confirmed one timer turn later: after a pause of this process (a long GC, a busy machine)
+   * timers run before the frames that arrived meanwhile are read, and those frames must count.
+   */
   #watchKeepAlive(ws: WebSocket, timeoutMs: number): void {
     const quiet = this.#clock.now() - this.#lastHeardAt;
+    const silent = () => this.#clock.now() - this.#lastHeardAt >= timeoutMs;
     this.#liveness = this.#clock.setTimer(() => {
       if (this.#ws !== ws) return;
-      if (this.#clock.now() - this.#lastHeardAt >= timeoutMs) {
+      if (!silent()) return this.#watchKeepAlive(ws, timeoutMs);
+      this.#liveness = this.#clock.setTimer(() => {
+        if (this.#ws !== ws) return;
+        if (!silent()) return this.#watchKeepAlive(ws, timeoutMs);
         this.#metrics.venue.wsKeepAliveTimeouts.inc();
         this.#drop(ws, `no keep-alive within ${timeoutMs} ms`);
-      } else {
-        this.#watchKeepAlive(ws, timeoutMs);
-      }
+      }, 0);
     }, Math.max(0, timeoutMs - quiet));
   }
 

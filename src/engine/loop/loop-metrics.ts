@@ -15,6 +15,8 @@ export interface LoopMetrics {
   readonly pnl: Gauge<'pair' | 'kind'>;
   readonly tradingState: Gauge<'pair' | 'mode'>;
   readonly killSwitch: Gauge;
+  readonly nativeBalance: Gauge<'chain' | 'wallet'>;
+  readonly nativeAlertLevel: Gauge<'chain' | 'wallet'>;
 }
 
 export function loopMetrics(m: Metrics): LoopMetrics {
@@ -41,5 +43,11 @@ export function loopMetrics(m: Metrics): LoopMetrics {
     pnl: m.gauge({ name: 'pnl_quote', help: 'PnL in quote units: realised, unrealised at the mark, fees, total', labelNames: ['pair', 'kind'] }),
     tradingState: m.gauge({ name: 'trading_state', help: '1 for the current trading mode of the pair (active, paused, stopped, killed)', labelNames: ['pair', 'mode'] }),
     killSwitch: m.gauge({ name: 'kill_switch', help: '1 once the kill switch has tripped (until restart)' }),
+    nativeBalance: m.gauge({ name: 'native_balance', help: 'Native fee token balance of the wallet at its last read (human units)', labelNames: ['chain', 'wallet'] }),
+    nativeAlertLevel: m.gauge({
+      name: 'native_alert_level',
+      help: 'Native fee balance below which the risk limits raise an alert (risk.nativeAlert; absent when none is set)',
+      labelNames: ['chain', 'wallet'],
+    }),
   };
 }

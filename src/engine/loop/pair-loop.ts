@@ -166,7 +166,9 @@ export class PairLoop {
     const generation = this.#generation;
     const value = this.#o.adapter.readBalances(this.#o.runtime.binding).then((v) => {
       if (this.#balances === null || generation >= this.#balances.generation) this.#balances = { value: v, atMs: nowMs, generation };
-      this.#o.risk.nativeBalance(this.#o.engine.ctx.wallet, new Decimal(v.native.toString()).div(new Decimal(10).pow(this.#o.nativeDecimals)));
+      const native = new Decimal(v.native.toString()).div(new Decimal(10).pow(this.#o.nativeDecimals));
+      this.#nativeMetrics(native);
+      this.#o.risk.nativeBalance(this.#o.engine.ctx.wallet, native);
       return v;
     });
     const reading = { generation, startedMs: nowMs, value };
@@ -363,6 +365,13 @@ export class PairLoop {
   #presence(live: ReturnType<PairLoop['liveOrdersForTest']>): void {
     const quotes = liveQuotes(this.#o.runtime.binding, live);
     for (const side of ['buy', 'sell'] as const) this.#o.metrics.presence.set({ pair: this.#pairId, side }, quotes.some((q) => q.side === side) ? 1 : 0);
+  }
+
+  #nativeMetrics(native: Decimal): void {
+    const labels = { chain: this.#o.runtime.binding.chain, wallet: this.#o.engine.ctx.wallet };
+    this.#o.metrics.nativeBalance.set(labels, native.toNumber());
+    const alertAt = this.#o.limits().nativeAlert;
+    if (alertAt !== null) this.#o.metrics.nativeAlertLevel.set(labels, alertAt.toNumber());
   }
 
   #spread(quotes: readonly DesiredQuote[]): void {

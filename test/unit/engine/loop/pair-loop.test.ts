@@ -298,4 +298,12 @@ describe('the strategy loop of one pair', () => {
     await alwaysOpen.round();
     expect(ours(alwaysOpen.h)).toEqual([]);
   });
+  it("exports the wallet's native fee balance and the configured alert level beside it", async () => {
+    const s = await setup({ limits: { nativeAlert: '2.5' } });
+    await s.round();
+    const labels = { chain: s.h.pair.chain, wallet: WALLET };
+    // The fake chain holds exactly one native token (10^18 at 18 decimals).
+    expect((await s.metrics.nativeBalance.get()).values).toEqual([{ labels, value: 1 }]);
+    expect((await s.metrics.nativeAlertLevel.get()).values).toEqual([{ labels, value: 2.5 }]);
+  });
 });

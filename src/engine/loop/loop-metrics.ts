@@ -4,6 +4,7 @@ import type { Metrics } from '../../telemetry/metrics.ts';
 
 export interface LoopMetrics {
   readonly quoteLatency: Histogram<'pair'>;
+  readonly roundLatency: Histogram<'pair'>;
   readonly inclusionLatency: Histogram<'chain'>;
   readonly recomputes: Counter<'pair' | 'outcome'>;
   readonly actions: Counter<'pair' | 'type' | 'result'>;
@@ -15,6 +16,7 @@ export interface LoopMetrics {
   readonly pnl: Gauge<'pair' | 'kind'>;
   readonly tradingState: Gauge<'pair' | 'mode'>;
   readonly killSwitch: Gauge;
+  readonly marketOpen: Gauge<'pair' | 'market'>;
   readonly nativeBalance: Gauge<'chain' | 'wallet'>;
   readonly nativeAlertLevel: Gauge<'chain' | 'wallet'>;
 }
@@ -26,6 +28,12 @@ export function loopMetrics(m: Metrics): LoopMetrics {
       help: 'From the market event that triggered a recomputation to the first resulting transaction leaving the process',
       labelNames: ['pair'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    }),
+    roundLatency: m.histogram({
+      name: 'quote_round_seconds',
+      help: 'From the market event that triggered a recomputation to the last new quote of that round leaving the process',
+      labelNames: ['pair'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     }),
     inclusionLatency: m.histogram({
       name: 'tx_inclusion_seconds',
@@ -43,6 +51,11 @@ export function loopMetrics(m: Metrics): LoopMetrics {
     pnl: m.gauge({ name: 'pnl_quote', help: 'PnL in quote units: realised, unrealised at the mark, fees, total', labelNames: ['pair', 'kind'] }),
     tradingState: m.gauge({ name: 'trading_state', help: '1 for the current trading mode of the pair (active, paused, stopped, killed)', labelNames: ['pair', 'mode'] }),
     killSwitch: m.gauge({ name: 'kill_switch', help: '1 once the kill switch has tripped (until restart)' }),
+    marketOpen: m.gauge({
+      name: 'market_open',
+      help: '1 while the pair may trade: calendar (when enabled), trading status and order book phase all open; market is the symbol',
+      labelNames: ['pair', 'market'],
+    }),
     nativeBalance: m.gauge({ name: 'native_balance', help: 'Native fee token balance of the wallet at its last read (human units)', labelNames: ['chain', 'wallet'] }),
     nativeAlertLevel: m.gauge({
       name: 'native_alert_level',

@@ -207,6 +207,7 @@ export class PairLoop {
       useCalendar: o.calendar.enabled,
     });
     o.risk.setFlag(this.#pairId, 'market-closed', !open);
+    o.metrics.marketOpen.set({ pair: this.#pairId, market: this.#symbol }, open ? 1 : 0);
     const balances = await this.#readBalances(nowMs);
     const live = this.#liveOrders();
     const book = o.feed.book(this.#symbol);
@@ -281,6 +282,7 @@ export class PairLoop {
       if (sent) first = false;
       if (!sent && action.type !== 'cancel') break;
     }
+    if (!first && marketEventMs !== null) o.metrics.roundLatency.observe({ pair: this.#pairId }, (o.now() - marketEventMs) / 1000);
     this.#spread(r.quotes);
   }
 

@@ -127,6 +127,9 @@ describe('the strategy loop of one pair', () => {
     }
     const latency = await s.metrics.quoteLatency.get();
     expect(latency.values.find((v) => v.metricName?.endsWith('_count'))?.value).toBe(1);
+    const round = await s.metrics.roundLatency.get();
+    expect(round.values.find((v) => v.metricName?.endsWith('_count'))?.value).toBe(1);
+    expect((await s.metrics.marketOpen.get()).values).toEqual([{ labels: { pair: s.h.pair.pairId, market: s.h.pair.symbol }, value: 1 }]);
   });
 
   it('sends nothing when the market has not moved beyond the tolerance', async () => {
@@ -158,6 +161,7 @@ describe('the strategy loop of one pair', () => {
     expect(submissions(s.h)).toBe(before);
     expect(ours(s.h)).toHaveLength(resting);
     expect(s.loop.last?.mode).toMatch(/market-closed/);
+    expect((await s.metrics.marketOpen.get()).values.map((v) => v.value)).toEqual([0]);
   });
 
   it('placements the chain refuses because a halt came first pause the pair; they do not stop it', async () => {

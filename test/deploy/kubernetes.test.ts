@@ -127,7 +127,7 @@ describe('Kubernetes manifests', () => {
 
   it('let the pod reach only DNS, the venue and the chain nodes, and only Prometheus reach it', () => {
     const policy = one<NetworkPolicy>('NetworkPolicy');
-    expect(Object.entries(policy.spec!.podSelector.matchLabels ?? {}).every(([k, v]) => sts.spec!.template.metadata!.labels![k] === v)).toBe(true);
+    expect(Object.entries(policy.spec!.podSelector!.matchLabels ?? {}).every(([k, v]) => sts.spec!.template.metadata!.labels![k] === v)).toBe(true);
     expect(policy.spec!.policyTypes).toEqual(['Ingress', 'Egress']);
     const egress = policy.spec!.egress ?? [];
     const dns = egress.filter((r) => r.ports?.every((p) => p.port === 53));

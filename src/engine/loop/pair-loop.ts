@@ -91,6 +91,8 @@ export class PairLoop {
   #generation = 0;
   /** A read in flight, started when the balances changed, so that the next quotes need not wait for it. */
   #reading: { generation: number; startedMs: number; value: Promise<Balances> } | null = null;
+  /** Settles when the read on the wire ends (either way); null when none is. One read at a time per pair. */
+  #onWire: Promise<void> | null = null;
   #stopped = false;
   /** When we last asked to cancel each order: a cancel the chain refused is not repeated at once. */
   readonly #cancelAsked = new Map<string, number>();
@@ -121,10 +123,12 @@ export class PairLoop {
   /**
    * Fills and outcomes change balances: they are read again at once, in the background, so that the next
    * market event finds them read (or in flight) instead of waiting for a round trip on its way to the chain.
+   * Changes that arrive while a read is on the wire (a block settles several orders of the pair at once)
+   * are covered by one more read when it ends, not by one read each.
    */
   balancesChanged(): void {
     this.#generation += 1;
-    if (!this.#stopped) this.#startRead(this.#o.now());
+    if (!this.#stopped && this.#onWire === null) this.#startRead(this.#o.now());
   }
 
   async idle(): Promise<void> {
@@ -159,6 +163,12 @@ export class PairLoop {
     if (cached !== null && cached.generation === this.#generation && fresh(cached.atMs)) return cached.value;
     const reading = this.#reading;
     if (reading !== null && reading.generation === this.#generation && fresh(reading.startedMs)) return reading.value;
+    // A read of an older generation is on the wire: its end starts the read that covers every change.
+    const onWire = this.#onWire;
+    if (onWire !== null) {
+      await onWire;
+      return this.#readBalances(this.#o.now());
+    }
     return this.#startRead(nowMs);
   }
 
@@ -174,9 +184,17 @@ export class PairLoop {
     const reading = { generation, startedMs: nowMs, value };
     this.#reading = reading;
     // A failed read is forgotten (the next quotes read again); whoever awaits it sees the error.
-    value.catch((e: unknown) => {
-      if (this.#reading === reading) this.#reading = null;
-      this.#o.logger.debug({ err: e, pair: this.#pairId }, 'balance read failed');
+    const ended = value.then(
+      () => undefined,
+      (e: unknown) => {
+        if (this.#reading === reading) this.#reading = null;
+        this.#o.logger.debug({ err: e, pair: this.#pairId }, 'balance read failed');
+      },
+    );
+    this.#onWire = ended;
+    void ended.then(() => {
+      if (this.#onWire === ended) this.#onWire = null;
+      if (!this.#stopped && this.#onWire === null && this.#generation > generation) this.#startRead(this.#o.now());
     });
     return value;
   }

@@ -288,6 +288,14 @@ describe('the strategy loop of one pair', () => {
     s.loop.balancesChanged();
     await s.round();
     expect(reads).toBe(3);
+    // A burst of changes while a read is on the wire (a block settling several of the pair's orders): one
+    // more read, when it ends, covers them all, and the quotes use that one.
+    for (let i = 0; i < 6; i++) s.loop.balancesChanged();
+    expect(reads).toBe(4);
+    await s.round();
+    expect(reads).toBe(5);
+    await s.round();
+    expect(reads).toBe(5);
   });
 
   it('gives Avellaneda-Stoikov the time to the session close from the calendar; without a calendar it has no horizon', async () => {

@@ -85,6 +85,11 @@ export interface CancelCommand {
   readonly pair: PairBinding;
   readonly side: Side;
   readonly orderId: bigint;
+  /**
+   * Aborted when the cancel became moot before it was signed (the engine saw the order filled or cancelled
+   * meanwhile): an adapter refuses it unsigned with the signal's reason instead of simulating or sending it.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export type Command = PlaceCommand | CancelCommand;

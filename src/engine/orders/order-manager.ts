@@ -234,10 +234,23 @@ export class OrderManager {
       throw new DltError('E_ORDER_STATE', `order ${cid} cannot be cancelled in status ${order?.status ?? 'unknown to the store'}`, { details: { clientOrderId: cid, status: order?.status } });
     }
     const pair = pairOf(ctx, order.pairId);
-    const submission = await this.#adapter.submit({ kind: 'cancel', pair: pair.binding, side: order.side, orderId: order.orderId });
+    // The order may leave the book while its cancel waits for a source or a lane (a fill the follower
+    // delivers meanwhile): the cancel is then withdrawn before it is simulated or signed.
+    const moot = new AbortController();
+    const off = ctx.watch.onChange(cid, () => {
+      const now = this.#get(cid);
+      if (!CANCELLABLE.has(now.status)) moot.abort(new DltError('E_ORDER_STATE', `order ${cid} left the book (${now.status}) before its cancel was signed`, { details: { clientOrderId: cid } }));
+    });
+    let submission;
+    try {
+      submission = await this.#adapter.submit({ kind: 'cancel', pair: pair.binding, side: order.side, orderId: order.orderId, signal: moot.signal });
+    } finally {
+      off();
+    }
     if (submission.txHash === null) {
       const outcome = await submission.outcome;
-      this.#count('cancel', 'refused');
+      this.#count('cancel', moot.signal.aborted ? 'moot' : 'refused');
+      if (moot.signal.aborted) return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#get(cid)) };
       const gone = outcome.kind === 'rejected' && outcome.error.code === 'E_VENUE_ORDER_NOT_FOUND';
       // Gone already is the venue's race, settled below; any other refusal is worth a warning.
       if (!gone) ctx.logger.warn({ clientOrderId: cid, code: outcome.kind === 'rejected' ? outcome.error.code : outcome.kind, reason: outcome.kind === 'rejected' ? outcome.error.message : null }, 'cancellation refused before signing');

@@ -60,7 +60,7 @@ export class FakeChainAdapter implements ChainAdapter {
   #deliveries: Promise<void> = Promise.resolve();
   #held = false;
   #release: Array<() => void> = [];
-  #stall: Promise<void> | null = null;
+  readonly #stalled = new Map<Command['kind'], Promise<void>>();
 
   constructor(venue: FakeVenue, wallet: string, options: FakeAdapterOptions = {}) {
     this.#venue = venue;
@@ -104,23 +104,28 @@ export class FakeChainAdapter implements ChainAdapter {
   }
 
   /**
-   * Placements wait in the adapter (a congested chain: no free source, a back-off) until the returned function
-   * is called; one whose signal aborts meanwhile is refused unsigned, as the real adapters do.
+   * Commands of a kind wait in the adapter (a congested chain: no free source, a back-off) until the returned
+   * function is called; one whose signal aborts meanwhile is refused unsigned, as the real adapters do.
    */
-  stallPlacements(): () => void {
+  stall(kind: Command['kind']): () => void {
     let open!: () => void;
-    this.#stall = new Promise<void>((resolve) => (open = resolve));
+    this.#stalled.set(kind, new Promise<void>((resolve) => (open = resolve)));
     return () => {
-      this.#stall = null;
+      this.#stalled.delete(kind);
       open();
     };
   }
 
+  stallPlacements(): () => void {
+    return this.stall('place');
+  }
+
   async submit(command: Command): Promise<Submission> {
-    if (command.kind === 'place' && this.#stall !== null) {
+    const stalled = this.#stalled.get(command.kind);
+    if (stalled !== undefined) {
       const signal = command.signal;
       const withdrawn = new Promise<'withdrawn'>((resolve) => signal?.addEventListener('abort', () => resolve('withdrawn'), { once: true }));
-      if (signal?.aborted || (await Promise.race([this.#stall, withdrawn])) === 'withdrawn') {
+      if (signal?.aborted || (await Promise.race([stalled, withdrawn])) === 'withdrawn') {
         const error = signal?.reason instanceof DltError ? signal.reason : new DltError('E_ORDER_WITHDRAWN', 'withdrawn');
         return { txHash: null, outcome: Promise.resolve({ kind: 'rejected', txHash: null, error, included: false }) };
       }

@@ -125,7 +125,8 @@ export class ParkedFills {
   tryResolve(): void {
     for (const r of this.#ctx.store.pendingFills.open(this.#ctx.chain, this.#ctx.wallet)) {
       const decided = r.candidates.every((c) => c.fate !== null && (c.fate.kind !== 'gone' || (this.#goneAt.get(c.clientOrderId) ?? -1) < this.#batches));
-      if (decided) this.#resolve(r);
+      // Decided by several transactions (movements and cancellations): recorded as derived from none of them.
+      if (decided) this.#events.within(null, () => this.#resolve(r));
     }
   }
 

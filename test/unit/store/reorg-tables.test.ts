@@ -106,9 +106,9 @@ describe('event keys by block', () => {
   });
 });
 
-describe('chain A applications', () => {
-  const at = (txHash: string, blockHash: string, height: bigint) => ({ chain: 'evm', wallet: 'w', txHash, blockHash, height }) as const;
+const at = (txHash: string, blockHash: string, height: bigint) => ({ chain: 'evm', wallet: 'w', txHash, blockHash, height }) as const;
 
+describe('chain A applications', () => {
   it('are never downgraded from confirmed, keep the order they are for, and are pruned far below the cursor', () => {
     store.applications.record({ ...at('0xa', '0xb1', 4n), clientOrderId: null, kind: 'events', confirmed: true });
     store.applications.record({ ...at('0xa', '0xb1', 4n), clientOrderId: 1n, kind: 'place', confirmed: false });

@@ -202,18 +202,19 @@ describe('a receipt outcome whose block is replaced', () => {
   });
 });
 
-describe('a maker fill whose block is replaced (deeper than the confirmation depth)', () => {
-  async function filled(h: Harness): Promise<{ cid: bigint; keep: bigint; fillTx: string }> {
-    const cid = await place(h, 'sell', '2', '101');
-    await confirmAll(h);
-    const keep = h.venue.height;
-    const fillTx = h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_010_000n);
-    await h.block();
-    await h.block();
-    expect(get(h, cid)).toMatchObject({ status: 'partiallyFilled', filled: 10_000n });
-    return { cid, keep, fillTx };
-  }
+/** A resting sell of ours, half filled by the taker in a block the follower confirmed. */
+async function filled(h: Harness): Promise<{ cid: bigint; keep: bigint; fillTx: string }> {
+  const cid = await place(h, 'sell', '2', '101');
+  await confirmAll(h);
+  const keep = h.venue.height;
+  const fillTx = h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_010_000n);
+  await h.block();
+  await h.block();
+  expect(get(h, cid)).toMatchObject({ status: 'partiallyFilled', filled: 10_000n });
+  return { cid, keep, fillTx };
+}
 
+describe('a maker fill whose block is replaced (deeper than the confirmation depth)', () => {
   it('is withdrawn with its inventory change when the fill is gone; the reconciliation that follows finds the store right', async () => {
     const h = await reorgHarness();
     const { cid, keep } = await filled(h);

@@ -57,6 +57,8 @@ export class ParkedFills {
   park(pairId: string, side: Side, m: Movement, candidates: readonly MakerCandidate[], options: ReadonlyArray<{ filled: bigint; price: bigint }>): void {
     const ctx = this.#ctx;
     const existing = this.open(pairId, side);
+    // The same transaction delivered again (mined again after a reorganisation) is parked once.
+    if (existing?.txHashes.includes(m.txHash) === true) return;
     const known = new Set(existing?.candidates.map((c) => c.clientOrderId) ?? []);
     const joining: PendingCandidate[] = candidates
       .filter((c) => !known.has(c.clientOrderId))

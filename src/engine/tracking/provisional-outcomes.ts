@@ -17,7 +17,8 @@
  * withdrawn and the order is derived again, through the core transition table, from the transitions that
  * still stand (a later one that no longer applies is withdrawn too, with its fill). The fills go with their
  * inventory change, the event keys are unmarked, alerts the transaction raised are resolved, and the order's
- * history gets a `rollback` entry that says why.
+ * history gets a `rollback` entry that says why. Parked maker fills (decided by several transactions) are not
+ * taken apart: a movement of theirs that is withdrawn raises an alert that pauses the pair.
  *
  * A reorganisation deeper than the follower's confirmation depth (its `gap` notice on chain A) makes every
  * transaction applied from that height on unconfirmed again, whoever applied it: the follower reads the range
@@ -34,7 +35,7 @@ import type { ChainApplication } from '../../store/chain-applications.ts';
 import { transaction } from '../../store/database.ts';
 import type { FillRecord } from '../../store/order-store.ts';
 import { pairOf, type WalletContext } from '../wallet-context.ts';
-import { isPaused } from './alerts.ts';
+import { isPaused, raiseAlert } from './alerts.ts';
 import type { OrderEvents } from './order-events.ts';
 import { sourceOfEvents, sourceOfOutcome } from './sources.ts';
 
@@ -58,6 +59,9 @@ export interface BatchWork {
 }
 
 const NOTHING: BatchWork = { verify: [], resettle: [] };
+
+/** Alerts that one transaction raises on its own, and that go with it when it is withdrawn. */
+const FROM_ONE_TRANSACTION: ReadonlySet<string> = new Set(['duplicate-placement', 'order-resurrected', 'terms-mismatch', 'unexplained-fill', 'unexplained-movement', 'unexplained-cancel', 'foreign-order']);
 
 export class ProvisionalOutcomes {
   readonly #ctx: WalletContext;
@@ -252,9 +256,14 @@ export class ProvisionalOutcomes {
     }
     const keys = ctx.store.events.unmarkFrom(ctx.chain, ctx.wallet, txHash, blockHash);
     for (const alert of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet })) {
-      if ((alert.details as { txHash?: unknown } | null)?.txHash !== txHash) continue;
+      if (!FROM_ONE_TRANSACTION.has(alert.kind) || (alert.details as { txHash?: unknown } | null)?.txHash !== txHash) continue;
       ctx.store.alerts.resolve(alert.id, `raised from transaction ${txHash} in block ${blockHash}, which a reorganisation removed`);
       if (alert.pairId !== null) isPaused(ctx, alert.pairId);
+    }
+    // Parked maker fills are decided by several transactions; one of their movements may now be gone.
+    for (const parked of ctx.store.pendingFills.open(ctx.chain, ctx.wallet)) {
+      if (!parked.txHashes.includes(txHash)) continue;
+      raiseAlert(ctx, parked.pairId, 'reorganised-parked-fill', `parked maker fills of ${parked.pairId} include a movement of ${txHash}, whose block a reorganisation removed; check them against the chain`, { txHash, blockHash, parked: parked.id });
     }
     ctx.store.applications.remove(a);
     ctx.metrics.withdrawn.inc({ chain: ctx.chain, kind: a.kind });

@@ -263,3 +263,26 @@ describe('chain B', () => {
     expect(rows()).toEqual(before);
   });
 });
+
+describe('parked maker fills and a reorganisation', () => {
+  it('a parked movement delivered again from a new block is parked once, and the pair stays paused with an alert that says why', async () => {
+    const h = await harness({ adapter: { blocks: true, confirmations: 0, foreignTrades: false } });
+    await start(h);
+    const cid = await place(h, 'sell', '12', '100');
+    const keep = h.venue.height;
+    // 11 at 100.0 pays what 10 at 110.0 would: parked (its candidate's cancellation is held back here).
+    h.engine.applier.parked.requestCancel = () => {};
+    const fillTx = h.venue.place(TAKER, PAIR, 'buy', 110_000n, 1_000_000n);
+    await h.block();
+    expect(h.store.alerts.pausing('evm', WALLET, PAIR).map((a) => a.kind)).toEqual(['ambiguous-fill']);
+    const parked = () => h.store.pendingFills.open('evm', WALLET, PAIR).map((r) => [r.txHashes, r.quoteIn]);
+    const before = parked();
+    expect(before).toEqual([[[fillTx], expect.any(BigInt)]]);
+    h.venue.reorg(keep, [fillTx]);
+    await h.block();
+    expect(parked()).toEqual(before);
+    // (The gap the follower reported was reconciled meanwhile: the inventory counts the parked quote.)
+    expect(h.store.alerts.pausing('evm', WALLET, PAIR).map((a) => a.kind).toSorted()).toEqual(['ambiguous-fill', 'reorganised-parked-fill']);
+    expect(get(h, cid).filled).toBe(0n);
+  });
+});

@@ -52,7 +52,7 @@ export async function settleTransaction(txHash: string, d: SettleDeps): Promise<
   if (slot !== undefined) {
     if (siblings.some((r) => slot.hashes.includes(r.txHash))) return slot.wait(d.deadlineMs);
     // A later command of ours was given the nonce: whichever of the two the chain mines decides.
-    await slot.final;
+    await slot.wait(d.deadlineMs);
     if (!slot.settled) return { kind: 'unknown', txHash: hash, reason: `nonce ${record.sequence} is held by another transaction of this bot` };
     return settleTransaction(txHash, d);
   }

@@ -10,8 +10,9 @@
  *   applied, so the batch applies the transaction as it now stands (a new order id, a cancel that never
  *   happened), and the order's open transaction is settled again from the chain;
  * - a `rollback` notice withdrawing its tentative events, or a batch that cannot tell (the block is older
- *   than what the batch covers): the chain is asked (`settle`); the same block stands, anything else is
- *   withdrawn and the chain's answer applied.
+ *   than what the batch covers): the chain is asked (`settle`); the same block stands, another decided answer
+ *   (mined elsewhere, or its nonce taken by a self-transfer) is applied after the withdrawal, and an answer
+ *   that decides nothing changes nothing (the next batch asks again).
  *
  * A withdrawal never edits an order by hand: the transitions derived from the transaction are marked
  * withdrawn and the order is derived again, through the core transition table, from the transitions that
@@ -216,6 +217,8 @@ export class ProvisionalOutcomes {
     const ctx = this.#ctx;
     const now = ctx.store.applications.get(a);
     if (now === undefined || now.confirmed || a.clientOrderId === null) return;
+    // Not decided (a node that cannot tell, an adapter closing): nothing is withdrawn on that; asked again later.
+    if (o.kind === 'unknown') return;
     const src = sourceOfOutcome(o);
     if (src !== null && src.txHash === a.txHash && src.blockHash === a.blockHash) {
       // Still in its block: final once the follower's cursor has passed it.
@@ -223,11 +226,9 @@ export class ProvisionalOutcomes {
       return;
     }
     const others = new Set<bigint>();
-    const reason = o.kind === 'unknown' ? `no longer on the chain (${o.reason})` : `the chain now says ${o.kind}${src === null ? '' : ` in block ${src.height}`}`;
-    this.#run(() => this.#withdraw(a, reason, others));
+    this.#run(() => this.#withdraw(a, `the chain now says ${o.kind}${src === null ? '' : ` in block ${src.height}`}`, others));
     others.delete(a.clientOrderId);
-    if (o.kind === 'unknown') resettle.again(a.clientOrderId);
-    else if (a.kind === 'cancel') resettle.cancellation(a.clientOrderId, o);
+    if (a.kind === 'cancel') resettle.cancellation(a.clientOrderId, o);
     else resettle.placement(a.clientOrderId, o);
     for (const cid of others) resettle.again(cid);
   }

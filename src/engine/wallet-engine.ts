@@ -47,6 +47,7 @@ export class WalletEngine {
   readonly reconciler: Reconciler;
   #reconciling: Promise<ReconcileReport> | null = null;
   readonly #settlingAgain = new Set<Promise<void>>();
+  #stopped = false;
 
   private constructor(options: WalletEngineOptions, pairs: Map<string, PairRuntime>) {
     const { adapter } = options;
@@ -92,14 +93,16 @@ export class WalletEngine {
 
   /** An order whose outcome a reorganisation withdrew: its open transaction is asked about now, then in the background. */
   #settleAgain(cid: bigint): void {
+    if (this.#stopped) return;
     const order = this.ctx.store.orders.get(this.ctx.wallet, cid);
     if (order === undefined || this.settler.pendingTx(order) === null) return;
     const run = this.settler
       .settleOnce(cid)
       .then((kind) => {
-        if (kind === 'unknown') void this.settler.later(cid);
+        if (kind === 'unknown' && !this.#stopped) void this.settler.later(cid);
       })
       .catch((e: unknown) => {
+        if (this.#stopped) return;
         this.ctx.logger.warn({ err: e, clientOrderId: cid }, 'settling a withdrawn outcome failed; trying again later');
         void this.settler.later(cid);
       })
@@ -138,6 +141,8 @@ export class WalletEngine {
 
   async stop(): Promise<void> {
     this.manager.ready = false;
+    this.#stopped = true;
+    this.applier.provisional.stop();
     this.settler.stop();
     await this.tracker.stop();
   }

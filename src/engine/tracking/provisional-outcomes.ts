@@ -73,6 +73,7 @@ export class ProvisionalOutcomes {
   #coverFrom: bigint | null = null;
   #confirmedHeight: bigint | null = null;
   readonly #verifying = new Map<string, Promise<void>>();
+  #stopped = false;
 
   constructor(ctx: WalletContext, events: OrderEvents) {
     this.#ctx = ctx;
@@ -187,6 +188,11 @@ export class ProvisionalOutcomes {
     ctx.logger.error({ from: height.toString(), transactions: n }, 'chain A reorganisation deeper than the confirmation depth: what was applied from that height on is checked again');
   }
 
+  /** The engine stops: answers still to come change nothing. */
+  stop(): void {
+    this.#stopped = true;
+  }
+
   /** Resolves once every question to the chain that is under way has been answered and applied. */
   async idle(): Promise<void> {
     while (this.#verifying.size > 0) await Promise.allSettled([...this.#verifying.values()]);
@@ -202,8 +208,9 @@ export class ProvisionalOutcomes {
     const run = (async () => {
       try {
         const o = await resettle.settle(a.txHash, order.pairId);
-        this.#answered(a, o, resettle);
+        if (!this.#stopped) this.#answered(a, o, resettle);
       } catch (e) {
+        if (this.#stopped) return;
         ctx.logger.warn({ err: e, txHash: a.txHash, block: a.blockHash }, 'could not ask the chain about a provisional outcome; the next confirmed batch asks again');
       } finally {
         this.#verifying.delete(id);

@@ -336,8 +336,9 @@ export class TxWatcher {
       later.sort((a, b) => (a.signed.fees.maxFeePerGas < b.signed.fees.maxFeePerGas ? -1 : 1));
       slot.attempts.push({ signed: decodeSigned(first.raw), role: 'original', sentAtMs: first.updatedMs });
       for (const { r, signed } of later) slot.attempts.push({ signed, role: r.kind === 'noop' ? 'cancel' : 'bump', sentAtMs: r.updatedMs });
-      // An approval is sent again as it was; anything else gets its nonce taken back at the next poll.
-      slot.uncertain = kind === 'approve';
+      // An approval, or a self-transfer that had already taken the nonce, is sent again as it was; anything
+      // else gets its nonce taken back at the next poll.
+      slot.uncertain = kind === 'approve' || slot.cancelling;
       this.#d.journal.mark(mined.txHash, 'sent');
       this.#slots.set(n, slot);
       taken.push(n);

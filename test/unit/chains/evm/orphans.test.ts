@@ -64,7 +64,9 @@ function rig() {
   });
   /** Journals a transaction of ours at a nonce with a status, as the lane and the watcher would have. */
   const journal = (nonce: bigint, kind: TxRecord['kind'], status: TxRecord['status'], data = '0x1234'): string => {
-    const signed = signer.sign({ to: book, data, value: 0n, gasLimit: 100_000n }, nonce, { maxFeePerGas: 2n * GWEI, maxPriorityFeePerGas: GWEI });
+    const payload = kind === 'noop' ? { to: signer.address, data: '0x', value: 0n, gasLimit: 21_000n } : { to: book, data, value: 0n, gasLimit: 100_000n };
+    const fee = kind === 'noop' ? 3n * GWEI : 2n * GWEI;
+    const signed = signer.sign(payload, nonce, { maxFeePerGas: fee, maxPriorityFeePerGas: GWEI });
     store.transactions.recordSigned({ txHash: signed.hash, chain: 'evm', wallet: signer.address, source: signer.address, sequence: nonce, kind, clientOrderId: kind === 'place' ? 7n : null, raw: signed.raw });
     store.transactions.mark(signed.hash, status);
     return signed.hash;
@@ -127,6 +129,21 @@ describe('a mined transaction that a reorganisation dropped', () => {
     expect(r.outcomes.map((o) => o.command)).toEqual(expect.arrayContaining(['approve', 'self-transfer']));
     expect(r.store.transactions.atSequence('evm', signer.address, 1n).map((t) => `${t.kind}:${t.status}`)).toEqual(['place:replaced', 'noop:included']);
     expect(r.watcher.size).toBe(0);
+  });
+
+  it('a nonce a self-transfer had already taken is taken again by the same self-transfer, not a new one', async () => {
+    const r = rig();
+    r.journal(0n, 'place', 'replaced');
+    const noop = r.journal(0n, 'noop', 'included');
+    const answer = r.settle(noop);
+    await new Promise((resolve) => setImmediate(resolve));
+    await r.watcher.poll();
+    expect(r.state.sent.map((raw) => decodeSigned(raw).hash)).toEqual([noop]);
+    r.receipt(noop, 30n);
+    r.state.latest = 1n;
+    await r.watcher.poll();
+    expect(await answer).toMatchObject({ txHash: noop });
+    expect(r.outcomes.map((o) => o.command)).toEqual(['self-transfer']);
   });
 
   it('the poll finds it when the mined count falls below the highest it saw, and leaves a nonce whose receipt is still served', async () => {

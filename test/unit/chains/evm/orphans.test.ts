@@ -84,6 +84,12 @@ function rig() {
   return { store, watcher, state: n.state, outcomes, journal, receipt, settle };
 }
 
+/** Lets the settle call run until the watcher follows `n` nonces (scripted answers need no time, only turns). */
+async function following(r: ReturnType<typeof rig>, n: number): Promise<void> {
+  for (let i = 0; i < 20 && r.watcher.size < n; i++) await new Promise((resolve) => setImmediate(resolve));
+  expect(r.watcher.size).toBe(n);
+}
+
 const sentKinds = (r: ReturnType<typeof rig>) => r.state.sent.map((raw) => (decodeSigned(raw).payload.to.toLowerCase() === signer.address.toLowerCase() ? 'self-transfer' : 'original'));
 
 describe('a nonce handed out again to a later command', () => {
@@ -110,7 +116,7 @@ describe('a mined transaction that a reorganisation dropped', () => {
     r.state.latest = 0n;
     r.state.pending = 0n;
     const answer = r.settle(place);
-    await new Promise((resolve) => setImmediate(resolve));
+    await following(r, 2);
     expect(r.watcher.inFlightNonces().toSorted()).toEqual([0n, 1n]);
     expect(r.watcher.takenNonces()).toContain(1n);
     expect(r.store.transactions.get(place)?.status).toBe('sent');
@@ -136,7 +142,7 @@ describe('a mined transaction that a reorganisation dropped', () => {
     r.journal(0n, 'place', 'replaced');
     const noop = r.journal(0n, 'noop', 'included');
     const answer = r.settle(noop);
-    await new Promise((resolve) => setImmediate(resolve));
+    await following(r, 1);
     await r.watcher.poll();
     expect(r.state.sent.map((raw) => decodeSigned(raw).hash)).toEqual([noop]);
     r.receipt(noop, 30n);

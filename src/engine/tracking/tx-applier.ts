@@ -9,7 +9,8 @@
  * placement that traded nothing; a cancellation only when it accounts for the whole remainder (a smaller one
  * may be racing a fill the follower has not delivered yet). The event follower (`follower` mode) delivers
  * every transaction in chain order with its transfers and applies the rest. Every event applied is recorded
- * by key, so the second source, and any replay after a restart, skips what is done.
+ * by key, so the second source, and any replay after a restart, skips what is done. What a chain A
+ * transaction changed is recorded with its block (see provisional-outcomes.ts).
  */
 import type { ChainEvent } from '../../chains/types.ts';
 import { newOrder, remainingOf } from '../../core/order-state.ts';
@@ -24,6 +25,8 @@ import { pairOf, type WalletContext } from '../wallet-context.ts';
 import { raiseAlert } from './alerts.ts';
 import { OrderEvents } from './order-events.ts';
 import { ParkedFills } from './parked-fills.ts';
+import { ProvisionalOutcomes } from './provisional-outcomes.ts';
+import { sourceOfEvents } from './sources.ts';
 
 type Of<T extends ChainEvent['type']> = Extract<ChainEvent, { type: T }>;
 const RESTING = new Set(['resting', 'partiallyFilled', 'cancelRequested']);
@@ -32,11 +35,13 @@ export class TxApplier {
   readonly #ctx: WalletContext;
   readonly events: OrderEvents;
   readonly parked: ParkedFills;
+  readonly provisional: ProvisionalOutcomes;
 
   constructor(ctx: WalletContext) {
     this.#ctx = ctx;
     this.events = new OrderEvents(ctx);
     this.parked = new ParkedFills(ctx, this.events);
+    this.provisional = new ProvisionalOutcomes(ctx, this.events);
   }
 
   #processed(key: string): boolean {
@@ -75,6 +80,10 @@ export class TxApplier {
 
   /** One transaction from the follower, in chain order, transfers included. */
   applyFollowed(events: readonly ChainEvent[]): void {
+    this.events.within(sourceOfEvents(events), () => this.#applyFollowed(events));
+  }
+
+  #applyFollowed(events: readonly ChainEvent[]): void {
     const ctx = this.#ctx;
     const flows = flowsOf(events, ctx.wallet, ctx.pairs);
     for (const x of flows.external) ctx.logger.warn({ ...x, txHash: events[0]?.txHash }, 'token movement with an account other than an order book');

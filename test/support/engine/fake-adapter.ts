@@ -3,7 +3,9 @@
  * then leaves the process; its outcome comes when a block includes it), explicit accepted / rejected / unknown
  * outcomes, `settle` by hash, and a follower that delivers the wallet's events block by block from a cursor,
  * after a configurable confirmation depth, with tentative deliveries, rollbacks and retention gaps on demand.
- * Faults are queued per submission.
+ * Faults are queued per submission. With `blocks`, outcomes name the block of their inclusion as chain A
+ * receipts do, and a follower that finds a block it delivered replaced reports a `gap` from the fork (as the
+ * chain A follower does for a reorganisation deeper than its confirmation depth) and reads on from there.
  */
 import { DltError } from '../../../src/core/errors.ts';
 import { quantityToRaw, priceToRaw } from '../../../src/core/units.ts';
@@ -43,6 +45,8 @@ export interface FakeAdapterOptions {
   readonly expiryBlocks?: number;
   /** Oldest height the follower can still deliver from (retention window); default 0. */
   readonly retainedFrom?: () => bigint;
+  /** Outcomes name their block (chain A receipts); default false. */
+  readonly blocks?: boolean;
 }
 
 const bookEvent = (e: ChainEvent) => e.type !== 'Transfer';
@@ -80,8 +84,10 @@ export class FakeChainAdapter implements ChainAdapter {
   }
 
   #outcomeOf(tx: TxRecord, height: bigint): Outcome {
-    if (!tx.ok) return { kind: 'rejected', txHash: tx.txHash, error: tx.error as DltError, included: true };
-    return { kind: 'accepted', txHash: tx.txHash, height, orderId: tx.orderId, events: tx.events.filter(bookEvent) };
+    const hash = this.#venue.blocks[Number(height) - 1]?.hash as string;
+    const block = this.#options.blocks === true ? { block: { height, hash } } : {};
+    if (!tx.ok) return { kind: 'rejected', txHash: tx.txHash, error: tx.error as DltError, included: true, ...block };
+    return { kind: 'accepted', txHash: tx.txHash, height, orderId: tx.orderId, events: tx.events.filter(bookEvent), ...block };
   }
 
   async readPairState(pair: PairBinding): Promise<OnChainPairState> {
@@ -218,6 +224,7 @@ export class FakeChainAdapter implements ChainAdapter {
     let next = from === null ? this.#venue.height + 1n : from.height + 1n;
     const run = { stopped: false };
     const depth = BigInt(this.#options.confirmations ?? 0);
+    const delivered = new Map<bigint, string>();
     const round = async () => {
       while (this.#held) await new Promise<void>((r) => this.#release.push(r));
       if (run.stopped) return;
@@ -226,12 +233,22 @@ export class FakeChainAdapter implements ChainAdapter {
         await onNotice({ kind: 'gap', from, oldestAvailable: oldest });
         next = oldest;
       }
+      const last = next - 1n;
+      if (delivered.has(last) && this.#venue.blocks[Number(last) - 1]?.hash !== delivered.get(last)) {
+        // A block delivered as confirmed was replaced: read again from the fork.
+        let fork = last;
+        while (fork > 0n && this.#venue.blocks[Number(fork) - 1]?.hash !== delivered.get(fork)) fork--;
+        await onNotice({ kind: 'gap', from: { chain: 'evm', height: last, blockHash: delivered.get(last) as string }, oldestAvailable: fork + 1n });
+        for (const h of [...delivered.keys()]) if (h > fork) delivered.delete(h);
+        next = fork + 1n;
+      }
       while (!run.stopped && next <= this.#venue.height - depth) {
         const block = this.#venue.blocks[Number(next) - 1] as Block;
         const events = this.eventsOf(block).filter((e) => ids.has(e.pairId) || e.type === 'Transfer');
         const cursor: EventCursor = { chain: 'evm', height: block.height, blockHash: block.hash };
         // Every block is reported, empty or not (a cursor heartbeat of one block).
         await onNotice({ kind: 'events', events, confirmed: true, cursor });
+        delivered.set(block.height, block.hash);
         next++;
       }
       if (!run.stopped) await onNotice({ kind: 'lag', behind: this.#venue.height - (next - 1n) });

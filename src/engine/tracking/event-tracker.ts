@@ -12,6 +12,7 @@ import type { ChainAdapter, ChainEvent, EventCursor, Follower, FollowerNotice } 
 import { transaction } from '../../store/database.ts';
 import type { WalletContext } from '../wallet-context.ts';
 import { raiseAlert } from './alerts.ts';
+import { byTransaction } from './batches.ts';
 import type { TxApplier } from './tx-applier.ts';
 
 export function cursorFromJson(value: unknown): EventCursor | null {
@@ -20,17 +21,6 @@ export function cursorFromJson(value: unknown): EventCursor | null {
   if (v.chain === 'evm' && typeof v.blockHash === 'string') return { chain: 'evm', height: BigInt(v.height as string), blockHash: v.blockHash };
   if (v.chain === 'wasm' && typeof v.cursor === 'string') return { chain: 'wasm', cursor: v.cursor, height: BigInt(v.height as string) };
   return null;
-}
-
-/** Consecutive events of one transaction, in chain order. */
-export function byTransaction(events: readonly ChainEvent[]): ChainEvent[][] {
-  const out: ChainEvent[][] = [];
-  for (const e of events) {
-    const last = out.at(-1);
-    if (last !== undefined && last[0]?.txHash === e.txHash) last.push(e);
-    else out.push([e]);
-  }
-  return out;
 }
 
 export class EventTracker {
@@ -105,11 +95,17 @@ export class EventTracker {
     this.#notices++;
     switch (n.kind) {
       case 'events':
-        if (!n.confirmed) return;
+        if (!n.confirmed) {
+          // Nothing is applied before it is final; what it shows keeps us from cancelling orders already gone.
+          this.#applier.tentative.observe(n.events);
+          return;
+        }
         this.#apply(n.events, n.cursor);
+        this.#applier.tentative.confirmedUpTo(n.cursor.height);
         return;
       case 'rollback':
         ctx.logger.info({ keys: n.keys.length }, 'tentative events withdrawn; receipts they had confirmed are checked with the chain');
+        this.#applier.tentative.clear();
         this.#applier.provisional.onRollback(n.keys);
         return;
       case 'gap':

@@ -225,6 +225,7 @@ export class FakeChainAdapter implements ChainAdapter {
     const run = { stopped: false };
     const depth = BigInt(this.#options.confirmations ?? 0);
     const delivered = new Map<bigint, string>();
+    const tentative = new Map<bigint, { hash: string; keys: string[] }>();
     const round = async () => {
       while (this.#held) await new Promise<void>((r) => this.#release.push(r));
       if (run.stopped) return;
@@ -242,6 +243,12 @@ export class FakeChainAdapter implements ChainAdapter {
         for (const h of [...delivered.keys()]) if (h > fork) delivered.delete(h);
         next = fork + 1n;
       }
+      // Tentative blocks replaced since they were delivered: their events are withdrawn.
+      const replaced = [...tentative].filter(([h, t]) => this.#venue.blocks[Number(h) - 1]?.hash !== t.hash);
+      if (replaced.length > 0) {
+        for (const [h] of replaced) tentative.delete(h);
+        await onNotice({ kind: 'rollback', keys: replaced.flatMap(([, t]) => t.keys) });
+      }
       while (!run.stopped && next <= this.#venue.height - depth) {
         const block = this.#venue.blocks[Number(next) - 1] as Block;
         const events = this.eventsOf(block).filter((e) => ids.has(e.pairId) || e.type === 'Transfer');
@@ -249,7 +256,18 @@ export class FakeChainAdapter implements ChainAdapter {
         // Every block is reported, empty or not (a cursor heartbeat of one block).
         await onNotice({ kind: 'events', events, confirmed: true, cursor });
         delivered.set(block.height, block.hash);
+        tentative.delete(block.height);
         next++;
+      }
+      // Blocks above the confirmation depth: their events once, as tentative, as the real followers deliver them.
+      for (let h = next; !run.stopped && h <= this.#venue.height; h++) {
+        const block = this.#venue.blocks[Number(h) - 1] as Block;
+        if (tentative.get(h)?.hash === block.hash) continue;
+        const events = this.eventsOf(block).filter((e) => ids.has(e.pairId) || e.type === 'Transfer');
+        tentative.set(h, { hash: block.hash, keys: events.map((e) => e.key) });
+        const last = this.#venue.blocks[Number(next) - 2];
+        const cursor: EventCursor = { chain: 'evm', height: next - 1n, blockHash: last?.hash ?? '0x' };
+        if (events.length > 0) await onNotice({ kind: 'events', events, confirmed: false, cursor });
       }
       if (!run.stopped) await onNotice({ kind: 'lag', behind: this.#venue.height - (next - 1n) });
     };

@@ -411,7 +411,10 @@ export class PairLoop {
 
   /** Whether an order of ours rests on each side of the book (as far as the chain has told us). */
   presence(): { buy: boolean; sell: boolean } {
-    const resting = this.#liveOrders().filter((o) => (o.status === 'resting' || o.status === 'partiallyFilled') && remainingOf(o) > 0n);
+    // A cancel in flight leaves the order on the book until it is included; one found gone is not there.
+    const onBook = (o: ReturnType<PairLoop['liveOrdersForTest']>[number]) =>
+      o.status === 'resting' || o.status === 'partiallyFilled' || (o.status === 'cancelRequested' && o.cancelTxHash !== null);
+    const resting = this.#liveOrders().filter((o) => onBook(o) && remainingOf(o) > 0n);
     return { buy: resting.some((o) => o.side === 'buy'), sell: resting.some((o) => o.side === 'sell') };
   }
 

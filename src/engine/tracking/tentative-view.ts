@@ -16,69 +16,78 @@ import { incomingTrade, makerCandidates, makerInput, makerSide } from '../fills/
 
 export class TentativeView {
   readonly #ctx: WalletContext;
-  /** Orders a tentative block removed, by client order id, with the height of that block. */
-  readonly #gone = new Map<bigint, bigint>();
+  /** Transactions of blocks not final yet, in chain order, with their height. */
+  #pending: Array<{ readonly height: bigint; readonly tx: readonly ChainEvent[] }> = [];
 
   constructor(ctx: WalletContext) {
     this.#ctx = ctx;
   }
 
-  /** Whether a block not yet final shows the order off the book (filled in full or cancelled). */
+  /**
+   * Whether a block not final yet shows the order off the book (filled in full or cancelled). Worked out when
+   * asked, against the store as it is now: an order that came to rest after the tentative events arrived (its
+   * placement's receipt was applied later) is still recognised.
+   */
   gone(clientOrderId: bigint): boolean {
-    return this.#gone.has(clientOrderId);
+    return this.#pending.length > 0 && this.#goneNow().has(clientOrderId);
   }
 
   /** Tentative events delivered by the follower, in chain order. */
   observe(events: readonly ChainEvent[]): void {
+    for (const tx of byTransaction(events)) this.#pending.push({ height: (tx[0] as ChainEvent).height, tx });
+  }
+
+  #goneNow(): Set<bigint> {
     const ctx = this.#ctx;
-    for (const tx of byTransaction(events)) {
+    const gone = new Set<bigint>();
+    for (const { tx } of this.#pending) {
       const mine = tx.filter((e) => e.type !== 'Transfer' && sameAddress(e.client, ctx.wallet) && ctx.pairs.has(e.pairId));
       for (const e of mine) {
         if (e.type !== 'OrderCancelled') continue;
         const order = ctx.store.orders.byVenueId(ctx.chain, e.pairId, e.orderId);
-        if (order !== undefined) this.#mark(order.clientOrderId, e.height);
+        if (order !== undefined) gone.add(order.clientOrderId);
       }
       // Our own placement or cancellation moved tokens too: only movements of other clients' orders are fills.
       if (mine.some((e) => e.type === 'OrderReceived' || e.type === 'OrderCancelled')) continue;
-      for (const [pairId, residual] of flowsOf(tx, ctx.wallet, ctx.pairs).byPair) this.#fills(pairId, residual, tx);
+      for (const [pairId, residual] of flowsOf(tx, ctx.wallet, ctx.pairs).byPair) this.#fills(pairId, residual, tx, gone);
     }
+    return gone;
   }
 
-  #fills(pairId: string, residual: PairFlows, tx: readonly ChainEvent[]): void {
+  #fills(pairId: string, residual: PairFlows, tx: readonly ChainEvent[], gone: Set<bigint>): void {
     const ctx = this.#ctx;
     const pair = ctx.pairs.get(pairId);
     if (pair === undefined || (residual.baseIn === 0n && residual.quoteIn === 0n)) return;
     const trade = incomingTrade(tx, pairId, ctx.wallet);
     const side = makerSide(residual, trade);
     if (side === null) return;
-    const candidates = makerCandidates(ctx, pair, side).filter((c) => !this.#gone.has(c.clientOrderId));
+    const candidates = makerCandidates(ctx, pair, side).filter((c) => !gone.has(c.clientOrderId));
     const result = attributeMakerFills(makerInput(pair, side, candidates, residual, trade));
     // Anything the amounts do not decide is left to the confirmed path (which parks or alerts).
     if (result.kind !== 'attributed') return;
-    const height = (tx[0] as ChainEvent).height;
     for (const f of result.fills) {
       const c = candidates.find((x) => x.clientOrderId === f.clientOrderId);
-      if (c !== undefined && f.quantity >= c.remaining) this.#mark(f.clientOrderId, height);
+      if (c !== undefined && f.quantity >= c.remaining) gone.add(f.clientOrderId);
     }
-  }
-
-  #mark(clientOrderId: bigint, height: bigint): void {
-    if (!this.#gone.has(clientOrderId)) this.#gone.set(clientOrderId, height);
   }
 
   /** The confirmed events up to `height` are applied: what they decided is in the store now. */
   confirmedUpTo(height: bigint): void {
-    for (const [cid, h] of this.#gone) {
-      if (h > height) continue;
-      this.#gone.delete(cid);
-      this.#ctx.watch.notify(cid);
-    }
+    if (!this.#pending.some((p) => p.height <= height)) return;
+    this.#changing(() => {
+      this.#pending = this.#pending.filter((p) => p.height > height);
+    });
   }
 
   /** The tentative events were withdrawn (a reorganisation): nothing is known to be gone any more. */
   clear(): void {
-    const ids = [...this.#gone.keys()];
-    this.#gone.clear();
-    for (const cid of ids) this.#ctx.watch.notify(cid);
+    if (this.#pending.length > 0) this.#changing(() => (this.#pending = []));
+  }
+
+  /** Tells the waiters of every order the change may concern (those known gone before it). */
+  #changing(change: () => void): void {
+    const before = this.#goneNow();
+    change();
+    for (const cid of before) this.#ctx.watch.notify(cid);
   }
 }

@@ -234,6 +234,17 @@ describe('the strategy loop of one pair', () => {
     expect(s.logs.filter((l) => l.msg === 'pair quoting again')).toHaveLength(1);
   });
 
+  it('counts a side as quoted while an order of ours rests on it, also while its cancel is on its way', async () => {
+    const s = await setup();
+    await s.round();
+    expect(s.loop.presence()).toEqual({ buy: true, sell: true });
+    const sells = s.h.store.orders.live({ wallet: WALLET }).filter((o) => o.side === 'sell');
+    for (const o of sells) await s.h.engine.manager.cancel(o.clientOrderId);
+    expect(s.loop.presence()).toEqual({ buy: true, sell: true });
+    await s.h.block();
+    expect(s.loop.presence()).toEqual({ buy: true, sell: false });
+  });
+
   it('applies the risk gate: no more live orders than maxOpenOrders', async () => {
     const s = await setup({ limits: { maxOpenOrders: 2 } });
     await s.round();

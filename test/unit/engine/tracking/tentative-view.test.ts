@@ -38,6 +38,20 @@ describe('what blocks not final yet show', () => {
     expect(h.engine.applier.tentative.gone(cid)).toBe(false);
   });
 
+  it('an order placed and filled in the same tentative block is recognised once its placement is applied', async () => {
+    const h = await harness({ adapter: { confirmations: 1 } });
+    await start(h);
+    const p = await h.engine.manager.place(order('sell', '1', '100.1'));
+    h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_001_000n);
+    await h.block();
+    expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('resting');
+    expect(h.engine.applier.tentative.gone(p.clientOrderId)).toBe(true);
+    await expect(h.engine.manager.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
+    await h.block();
+    expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('filled');
+    expect(cancelsSent(h)).toBe(0);
+  });
+
   it('a tentative fill withdrawn by a reorganisation makes the order cancellable again', async () => {
     const { h, cid } = await restingSellFilledTentatively();
     // The fill's block is replaced by one without it.

@@ -5,6 +5,8 @@
  * reply) or `rpc` (the node's error object). An RPC URL may carry an API key or credentials: errors name the
  * endpoint without user info or query, and credentials travel in a Basic authorization header.
  */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { redactText } from '../telemetry/redact.ts';
 
 export type RpcFailureKind = 'transport' | 'rpc' | 'malformed';
@@ -29,19 +31,62 @@ export function safeUrl(url: string): string {
   }
 }
 
-/** The URL fetch accepts (credentials moved into a Basic authorization header, as fetch refuses them in a URL). */
-function endpoint(url: string): { url: string; headers: Record<string, string> } {
+/** The URL without credentials (moved into a Basic authorization header) and the headers of every call; null URL when it does not parse. */
+function endpoint(url: string): { url: string; parsed: URL | null; headers: Record<string, string> } {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   try {
     const u = new URL(url);
-    if (u.username === '' && u.password === '') return { url, headers };
+    if (u.username === '' && u.password === '') return { url, parsed: u, headers };
     headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
     u.username = '';
     u.password = '';
-    return { url: u.href, headers };
+    return { url: u.href, parsed: u, headers };
   } catch {
-    return { url, headers };
+    return { url, parsed: null, headers };
   }
+}
+
+/**
+ * One POST through node:http(s) and the keep-alive global agents: the status and the body as text, or a
+ * rejection when there is no complete answer within `timeoutMs`. Not WHATWG fetch: fetch ties each request's
+ * objects to WeakRefs, finalization registries and a timeout signal, which the young-generation collector
+ * keeps alive, so at a chain follower's call rate every call's garbage was promoted to the old generation
+ * and the heap grew to several times its live size between full collections (see test/bench/).
+ */
+export function postText(target: URL, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const send = target.protocol === 'https:' ? httpsRequest : target.protocol === 'http:' ? httpRequest : null;
+    if (send === null) {
+      reject(new Error(`unsupported protocol ${target.protocol}`));
+      return;
+    }
+    let settled = false;
+    const settle = (error: Error | null, answer?: { status: number; text: string }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error !== null) reject(error);
+      else resolve(answer as { status: number; text: string });
+    };
+    const payload = Buffer.from(body, 'utf8');
+    const req = send(target, { method: 'POST', headers: { ...headers, 'content-length': String(payload.length) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => settle(null, { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', (e) => settle(e));
+      res.on('close', () => {
+        if (!res.complete) settle(new Error('the connection closed before the reply was complete'));
+      });
+    });
+    const timer = setTimeout(() => {
+      const e = new Error(`no answer within ${timeoutMs} ms`);
+      settle(e);
+      req.destroy(e);
+    }, timeoutMs);
+    timer.unref();
+    req.on('error', (e) => settle(e));
+    req.end(payload);
+  });
 }
 
 export function jsonRpcOverHttp(url: string, options: { timeoutMs: number }, fail: RpcFailureFactory): (method: string, params: unknown) => Promise<unknown> {
@@ -51,14 +96,10 @@ export function jsonRpcOverHttp(url: string, options: { timeoutMs: number }, fai
   return async (method, params) => {
     let text: string;
     try {
-      const res = await fetch(target.url, {
-        method: 'POST',
-        headers: target.headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? null }),
-        signal: AbortSignal.timeout(options.timeoutMs),
-      });
-      text = await res.text();
-      if (!res.ok && text.length === 0) throw new Error(`HTTP ${res.status}`);
+      if (target.parsed === null) throw new Error('invalid URL');
+      const res = await postText(target.parsed, target.headers, JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? null }), options.timeoutMs);
+      text = res.text;
+      if ((res.status < 200 || res.status > 299) && text.length === 0) throw new Error(`HTTP ${res.status}`);
     } catch (e) {
       // The cause stays out: its message may quote the full URL, query string (an API key) included.
       const reason = redactText((e instanceof Error ? e.message : String(e)).replaceAll(target.url, where));

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DltError } from '../../core/errors.ts';
-import { freePort, LOOPBACK } from '../net.ts';
+import { freePort, httpExchange, LOOPBACK } from '../net.ts';
 import { PROJECT_ROOT } from './compile.ts';
 
 export const EVM_CHAIN_ID = 80002;
@@ -151,12 +151,8 @@ export async function startEvmNode(options: EvmNodeOptions = {}): Promise<EvmNod
 
 /** One JSON-RPC call over HTTP (used before any client library is attached). */
 export async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  const res = await httpExchange(new URL(url), { method: 'POST', contentType: 'application/json', body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })) });
+  const body = JSON.parse(res.body.toString('utf8')) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
 }

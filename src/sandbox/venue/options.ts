@@ -24,6 +24,13 @@ export const sandboxConfigSchema = z.strictObject({
   wasm: z
     .strictObject({
       ledgerIntervalMs: ms(5000).describe('Chain B ledger close interval; 0 closes only on request'),
+      retentionLedgers: z
+        .number()
+        .int()
+        .min(1)
+        .max(120_960)
+        .default(720)
+        .describe('Ledgers of transactions and events the chain B RPC keeps (getTransaction, getEvents); kept in memory, so bounded'),
       networkPassphrase: z.string().min(1).default(Networks.STANDALONE),
     })
     .prefault({}),

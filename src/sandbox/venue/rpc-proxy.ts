@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { LOOPBACK } from '../net.ts';
+import { httpExchange, LOOPBACK } from '../net.ts';
 
 export const rpcFaultSchema = z.strictObject({
   mode: z.enum(['error', 'http-503', 'drop']).default('error'),
@@ -85,15 +85,14 @@ export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy>
   const forward = async (req: IncomingMessage, body: Buffer, res: ServerResponse) => {
     const sentMs = Date.now();
     const url = new URL(req.url ?? '/', target);
-    const answer = await fetch(url, {
+    const answer = await httpExchange(url, {
       method: req.method ?? 'GET',
-      headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
+      contentType: req.headers['content-type'] ?? 'application/json',
       ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
     });
-    const text = Buffer.from(await answer.arrayBuffer());
-    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json', 'content-length': text.length });
-    res.end(text);
-    options.observe?.({ sentMs, answeredMs: Date.now(), request: body.toString('utf8'), status: answer.status, response: text.toString('utf8') });
+    res.writeHead(answer.status, { 'content-type': answer.contentType ?? 'application/json', 'content-length': answer.body.length });
+    res.end(answer.body);
+    options.observe?.({ sentMs, answeredMs: Date.now(), request: body.toString('utf8'), status: answer.status, response: answer.body.toString('utf8') });
   };
 
   const server: Server = createServer((req, res) => {

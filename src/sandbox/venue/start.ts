@@ -84,7 +84,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const nodePromise = startEvmNode({ port: evmPort, blockTimeMs: config.evm.blockTimeMs, automine: false });
     undo.push(() => nodePromise.then((n) => n.stop(), () => undefined));
     loadArtifacts();
-    const emu = new WasmEmulator({ passphrase: config.wasm.networkPassphrase, ledgerIntervalMs: config.wasm.ledgerIntervalMs });
+    const emu = new WasmEmulator({ passphrase: config.wasm.networkPassphrase, ledgerIntervalMs: config.wasm.ledgerIntervalMs, retentionLedgers: config.wasm.retentionLedgers });
     undo.push(() => emu.stop());
     const wasmRpc = await startRpcServer(emu, { port: 0 });
     undo.push(() => wasmRpc.close());

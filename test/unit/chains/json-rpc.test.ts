@@ -13,6 +13,7 @@ const CHAINS = [
 let server: Server;
 let url: string;
 let authorization: string | undefined;
+let connections = 0;
 const replies: Record<string, () => [number, string]> = {
   ok: () => [200, JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' })],
   revert: () => [200, JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: 3, message: 'execution reverted', data: '0xfb8f41b2' } })],
@@ -28,20 +29,30 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       const { method } = JSON.parse(body) as { method: string };
+      if (method === 'hang') return;
+      if (method === 'cut') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' }).write('{"jsonrpc":');
+        setImmediate(() => res.socket?.destroy());
+        return;
+      }
       const [status, text] = (replies[method] ?? replies.ok)!();
       res.writeHead(status, { 'content-type': 'application/json' }).end(text);
     });
   });
+  server.on('connection', () => connections++);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://user:secret@127.0.0.1:${(server.address() as AddressInfo).port}/rpc?apikey=k`;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((r) => server.close(() => r()));
+});
 
 describe.each(CHAINS)('chain $chain JSON-RPC transport', ({ transport, kind, code }) => {
   it('sends URL credentials as Basic authorization and answers the result or the node error code', async () => {
     const send = transport(url, { timeoutMs: 2000 });
     expect(await send('ok', [])).toBe('0x1');
-    // fetch refuses credentials in a URL: they travel as Basic authorization instead.
+    // Credentials never travel in the request line: they go as Basic authorization.
     expect(authorization).toBe(`Basic ${Buffer.from('user:secret').toString('base64')}`);
     const e = await send('revert', []).catch((x: unknown) => x);
     expect([kind(e), code(e)]).toEqual(['rpc', 3]);
@@ -57,6 +68,25 @@ describe.each(CHAINS)('chain $chain JSON-RPC transport', ({ transport, kind, cod
     const down = (await transport('http://user:secret@127.0.0.1:1/?apikey=k', { timeoutMs: 2000 })('ok', []).catch((x: unknown) => x)) as Error;
     expect(kind(down)).toBe('transport');
     expect(JSON.stringify({ message: down.message, cause: String(down.cause) })).not.toMatch(/secret|apikey/);
+  });
+
+  it('gives up on a node that does not answer in time or cuts its reply short, as a transport failure', async () => {
+    const send = transport(url, { timeoutMs: 150 });
+    const hung = (await send('hang', []).catch((x: unknown) => x)) as Error;
+    expect(kind(hung)).toBe('transport');
+    expect(hung.message).toContain('no answer within 150 ms');
+    const cut = (await transport(url, { timeoutMs: 2000 })('cut', []).catch((x: unknown) => x)) as Error;
+    expect(kind(cut)).toBe('transport');
+    // The transport still works after both.
+    expect(await send('ok', [])).toBe('0x1');
+  });
+
+  it('keeps the connection open between calls', async () => {
+    const send = transport(url, { timeoutMs: 2000 });
+    await send('ok', []);
+    const before = connections;
+    for (let i = 0; i < 5; i++) expect(await send('ok', [])).toBe('0x1');
+    expect(connections).toBe(before);
   });
 });
 

@@ -320,3 +320,10 @@ describe('errors', () => {
     await fetch(rpcFaults, { method: 'DELETE' });
   });
 });
+
+describe('chain B history', () => {
+  it('keeps the configured retention window, an hour of ledgers by default, since it lives in memory', async () => {
+    expect(sb.config.wasm.retentionLedgers).toBe(720);
+    expect(await t.server.getHealth()).toMatchObject({ ledgerRetentionWindow: sb.config.wasm.retentionLedgers });
+  });
+});

@@ -52,6 +52,12 @@ export interface Balances {
   readonly native: bigint;
 }
 
+/** Balances as of one block or ledger: what the chain held once every event at or below `height` applied. */
+export interface BalancesAt extends Balances {
+  /** The block (chain A) or ledger (chain B) the base and quote amounts are of. */
+  readonly height: bigint;
+}
+
 export interface Allowance {
   readonly amount: bigint;
   /** Chain B: the ledger after which the allowance is zero, as the adapter recorded it; chain A: null. */
@@ -194,8 +200,11 @@ export type FollowerNotice =
   | { readonly kind: 'rollback'; readonly keys: readonly string[] }
   /** The stored cursor is older than the node retains (chain B retention window): reconcile in full. */
   | { readonly kind: 'gap'; readonly from: EventCursor | null; readonly oldestAvailable: bigint }
-  /** How far behind the chain head the follower is. */
-  | { readonly kind: 'lag'; readonly behind: bigint };
+  /**
+   * How far behind the chain head the follower is, and `covered`: every event at or below that height has been
+   * delivered as confirmed (what a balance read at that height can be compared with).
+   */
+  | { readonly kind: 'lag'; readonly behind: bigint; readonly covered?: bigint };
 
 export interface Follower {
   stop(): Promise<void>;
@@ -208,6 +217,12 @@ export interface ChainAdapter {
 
   readPairState(pair: PairBinding): Promise<OnChainPairState>;
   readBalances(pair: PairBinding): Promise<Balances>;
+  /**
+   * The pair's balances read together as of one block or ledger. `at`: an earlier block whose state the chain
+   * still keeps (chain A reads it there); a chain that reads only its latest state (chain B) reads that and
+   * says which ledger it was. Null: the latest.
+   */
+  readBalancesAt(pair: PairBinding, at: bigint | null): Promise<BalancesAt>;
   readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance>;
   /** Wallet prerequisites (chain B trustlines and authorization; chain A registry flags): a clear error if missing. */
   ensureReady(pair: PairBinding): Promise<void>;

@@ -11,12 +11,12 @@ import { DltError } from '../../core/errors.ts';
 import type { StateStore } from '../../store/state-store.ts';
 import type { TxJournal } from '../../store/tx-journal.ts';
 import { createLogger, type Logger } from '../../telemetry/logger.ts';
-import type { ChainAdapter, Allowance, Balances, Command, EventCursor, Follower, FollowerNotice, OnChainPairState, Outcome, PairBinding, Submission, TokenRole } from '../types.ts';
+import type { ChainAdapter, Allowance, Balances, BalancesAt, Command, EventCursor, Follower, FollowerNotice, OnChainPairState, Outcome, PairBinding, Submission, TokenRole } from '../types.ts';
 import { BlockCache } from './block-cache.ts';
 import { decodeContextOf, EvmFollower, storedCursor } from './follower.ts';
 import { FeeOracle } from './fee-oracle.ts';
 import { GasLimits } from './gas-limits.ts';
-import { httpTransport, rpcFailureOf } from './json-rpc.ts';
+import { httpTransport, rpcFailure, rpcFailureOf } from './json-rpc.ts';
 import { createEvmMetrics, type EvmMetrics } from './metrics.ts';
 import { NonceSequencer } from './nonce-sequencer.ts';
 import { resolveOptions, systemClock, systemSleep, type Clock, type EvmAdapterOptions, type ResolvedOptions, type Sleep } from './options.ts';
@@ -152,6 +152,22 @@ export class EvmAdapter implements ChainAdapter {
       this.#rpc.balance(this.wallet),
     ]);
     return { base, quote, native };
+  }
+
+  /** Base, quote and native balances at one block: `at`, or the latest. */
+  async readBalancesAt(pair: PairBinding, at: bigint | null): Promise<BalancesAt> {
+    let height = at;
+    if (height === null) {
+      const head = await this.#rpc.block('latest');
+      if (head === null) throw rpcFailure('eth_getBlockByNumber', 'malformed', 'the node has no latest block');
+      height = head.number;
+    }
+    const [base, quote, native] = await Promise.all([
+      readTokenBalance(this.#rpc, this.wallet, pair.baseToken, this.wallet, height),
+      readTokenBalance(this.#rpc, this.wallet, pair.quoteToken, this.wallet, height),
+      this.#rpc.balance(this.wallet, height),
+    ]);
+    return { base, quote, native, height };
   }
 
   async readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance> {

@@ -73,6 +73,7 @@ export class EvmFollower implements Follower {
   #tentative: ChainEvent[] = [];
   #reported = -1n;
   #lastLag: bigint | null = null;
+  #lastCovered: bigint | null = null;
   #loop: Promise<void> | null = null;
   #stopped = false;
 
@@ -130,15 +131,18 @@ export class EvmFollower implements Follower {
       if (!(await this.#read(from, to, head))) return;
       from = to + 1n;
     }
-    // Reported when it changes, so the first round tells a waiting engine that the follower reached the head.
+    // Reported when it or the confirmed height changes, so the first round tells a waiting engine that the
+    // follower reached the head, and every newly confirmed block tells it how far the events are delivered.
     const behind = head.number - (this.#tip as Position).height;
-    if (behind !== this.#lastLag) await this.#lag(behind);
+    if (behind !== this.#lastLag || this.#confirmed?.height !== this.#lastCovered) await this.#lag(behind);
   }
 
   async #lag(behind: bigint): Promise<void> {
+    const covered = (this.#confirmed as Position).height;
     this.#lastLag = behind;
+    this.#lastCovered = covered;
     this.#d.metrics?.followerLag.set(Number(behind));
-    await this.#deliver({ kind: 'lag', behind });
+    await this.#deliver({ kind: 'lag', behind, covered });
   }
 
   async #tipStillOnChain(head: { number: bigint; hash: string }): Promise<boolean> {

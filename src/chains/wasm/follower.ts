@@ -181,7 +181,7 @@ export class EventFollower implements Follower {
     this.#position = { cursor: end };
     const behind = Math.max(0, latest - height);
     this.#d.metrics.followerLag.set(behind);
-    await this.#onNotice({ kind: 'lag', behind: BigInt(behind) });
+    await this.#onNotice({ kind: 'lag', behind: BigInt(behind), covered: BigInt(this.#completeThrough(this.#position)) });
   }
 
   /**

@@ -14,6 +14,7 @@ import { createMetrics } from '../../telemetry/metrics.ts';
 import type {
   Allowance,
   Balances,
+  BalancesAt,
   CancelCommand,
   ChainAdapter,
   Command,
@@ -111,6 +112,20 @@ export class WasmChainAdapter implements ChainAdapter {
   async readBalances(pair: PairBinding): Promise<Balances> {
     const [base, quote, native] = await Promise.all([this.#reader.tokenBalance(pair.baseToken), this.#reader.tokenBalance(pair.quoteToken), this.#reader.native()]);
     return { base, quote, native };
+  }
+
+  /**
+   * Base and quote as of one ledger (Soroban reads only the latest state, so `at` is not used): both are read
+   * again while a ledger closes between them. The native balance is read beside them.
+   */
+  async readBalancesAt(pair: PairBinding, _at: bigint | null): Promise<BalancesAt> {
+    for (let attempt = 0; ; attempt++) {
+      const [base, quote, native] = await Promise.all([this.#reader.tokenBalanceAt(pair.baseToken), this.#reader.tokenBalanceAt(pair.quoteToken), this.#reader.native()]);
+      if (base.ledger === quote.ledger) return { base: base.amount, quote: quote.amount, native, height: BigInt(base.ledger) };
+      if (attempt >= 2) {
+        throw new DltError('E_CHAIN_RPC', `balances of ${pair.pairId} were read on different ledgers (${base.ledger}, ${quote.ledger}) three times`, { details: { kind: 'transport', pair: pair.pairId } });
+      }
+    }
   }
 
   async readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance> {

@@ -17,6 +17,7 @@ export function observeAdapter(adapter: ChainAdapter, onActivity: Activity): Cha
     wallet: adapter.wallet,
     readPairState: (p) => adapter.readPairState(p),
     readBalances: (p) => adapter.readBalances(p),
+    readBalancesAt: (p, at) => adapter.readBalancesAt(p, at),
     readAllowance: (p, t) => adapter.readAllowance(p, t),
     ensureReady: (p) => adapter.ensureReady(p),
     ensureAllowance: (p, t, a) => adapter.ensureAllowance(p, t, a),

@@ -11,6 +11,7 @@ import { submitOrder, cancelOrder } from '../../../src/sandbox/matching/engine.t
 import type {
   Allowance,
   Balances,
+  BalancesAt,
   ChainAdapter,
   ChainEvent,
   Command,
@@ -43,6 +44,8 @@ export interface FakeAdapterOptions {
   readonly expiryBlocks?: number;
   /** Oldest height the follower can still deliver from (retention window); default 0. */
   readonly retainedFrom?: () => bigint;
+  /** Balances can be read as of an earlier block (chain A keeps past state); default false: the latest only (chain B). */
+  readonly pastReads?: boolean;
 }
 
 const bookEvent = (e: ChainEvent) => e.type !== 'Transfer';
@@ -61,13 +64,19 @@ export class FakeChainAdapter implements ChainAdapter {
   #held = false;
   #release: Array<() => void> = [];
   #stall: Promise<void> | null = null;
+  /** The venue's balances as each block left them, for reads of an earlier block. */
+  readonly #history = new Map<bigint, Map<string, bigint>>();
 
   constructor(venue: FakeVenue, wallet: string, options: FakeAdapterOptions = {}) {
     this.#venue = venue;
     this.chain = venue.chain;
     this.wallet = wallet;
     this.#options = options;
-    this.#unsubscribe = venue.onBlock((b) => this.#included(b));
+    this.#history.set(venue.height, new Map(venue.balances));
+    this.#unsubscribe = venue.onBlock((b) => {
+      this.#history.set(b.height, new Map(venue.balances));
+      this.#included(b);
+    });
   }
 
   #included(block: Block): void {
@@ -91,6 +100,14 @@ export class FakeChainAdapter implements ChainAdapter {
 
   async readBalances(pair: PairBinding): Promise<Balances> {
     return { base: this.#venue.balance(pair.baseToken, this.wallet), quote: this.#venue.balance(pair.quoteToken, this.wallet), native: 10n ** 18n };
+  }
+
+  /** Balances as of block `at` with `pastReads` (chain A), otherwise the latest (chain B), and their height. */
+  async readBalancesAt(pair: PairBinding, at: bigint | null): Promise<BalancesAt> {
+    const past = this.#options.pastReads === true && at !== null ? this.#history.get(at) : undefined;
+    if (past === undefined) return { ...(await this.readBalances(pair)), height: this.#venue.height };
+    const of = (token: string) => past.get(`${token}:${this.wallet}`) ?? 0n;
+    return { base: of(pair.baseToken), quote: of(pair.quoteToken), native: 10n ** 18n, height: at as bigint };
   }
 
   async readAllowance(): Promise<Allowance> {
@@ -229,7 +246,7 @@ export class FakeChainAdapter implements ChainAdapter {
         await onNotice({ kind: 'events', events, confirmed: true, cursor });
         next++;
       }
-      if (!run.stopped) await onNotice({ kind: 'lag', behind: this.#venue.height - (next - 1n) });
+      if (!run.stopped) await onNotice({ kind: 'lag', behind: this.#venue.height - (next - 1n), covered: next - 1n });
     };
     const schedule = () => {
       this.#deliveries = this.#deliveries.then(round).catch(() => {});

@@ -50,8 +50,9 @@ async function placed(t: TestAdapter, side: 'buy' | 'sell', price: string, id: b
 describe('events', () => {
   it('delivers the wallet events in chain order, tentative first, then confirmed once two blocks are on top', async () => {
     const f = await following({ follower: { confirmations: 2, pollIntervalMs: POLL } });
-    // The first round reports that the follower is at the head (an engine waits for this to start trading).
-    expect(f.notices).toEqual([{ kind: 'lag', behind: 0n }]);
+    // The first round reports that the follower is at the head (an engine waits for this to start trading),
+    // and that every event up to the head it started from is delivered.
+    expect(f.notices).toEqual([{ kind: 'lag', behind: 0n, covered: BigInt(await c.provider.getBlockNumber()) }]);
     const o = await placed(f.t, 'buy', '99', 1n);
     await f.t.time.tick(POLL, LOOPS);
     const tentative = events(f.notices, false);
@@ -62,8 +63,25 @@ describe('events', () => {
     await c.mine(2);
     await f.t.time.tick(POLL, LOOPS);
     expect(events(f.notices, true)).toEqual(tentative);
-    const last = f.notices.at(-1);
+    const last = f.notices.filter((n) => n.kind === 'events').at(-1);
     expect(last).toMatchObject({ kind: 'events', confirmed: true, cursor: { chain: 'evm', height: o.height, blockHash: tentative[0]?.blockHash } });
+    // Delivered as confirmed up to the order's block, two below the head, and said so after the events.
+    expect(f.notices.at(-1)).toEqual({ kind: 'lag', behind: 0n, covered: o.height });
+  });
+
+  it('balances read at the height the follower says it has delivered are the chain as those events left it', async () => {
+    const f = await following({ follower: { confirmations: 2, pollIntervalMs: POLL } });
+    const before = await f.t.adapter.readBalancesAt(c.pair, null);
+    const o = await placed(f.t, 'buy', '99', 1n);
+    const lock = prefundedBuyLock(990_000n, 10_000n, c.pair.rules.scales, 10);
+    // The latest block holds the placement's lock; the block before it does not.
+    expect(await f.t.adapter.readBalancesAt(c.pair, null)).toMatchObject({ base: before.base, quote: before.quote - lock, height: o.height });
+    expect(await f.t.adapter.readBalancesAt(c.pair, o.height - 1n)).toEqual({ ...before, height: o.height - 1n });
+    await c.mine(2);
+    await f.t.time.tick(POLL, LOOPS);
+    const covered = f.notices.flatMap((n) => (n.kind === 'lag' && n.covered !== undefined ? [n.covered] : [])).at(-1) as bigint;
+    expect(covered).toBe(o.height);
+    expect((await f.t.adapter.readBalancesAt(c.pair, covered)).quote).toBe(before.quote - lock);
   });
 
   it('learns that its resting sell was filled from the quote transfer it receives', async () => {

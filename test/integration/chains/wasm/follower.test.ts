@@ -104,7 +104,8 @@ describe('following the wallet', () => {
     expect(await metricValue(w.built.metrics, 'dltmm_wasm_follower_lag_ledgers')).toBeGreaterThan(0);
     for (let i = 0; i < 20; i++) await w.timer.tick();
     expect(w.events().filter((e) => e.type === 'OrderReceived')).toHaveLength(3);
-    expect(w.notices.at(-1)).toEqual({ kind: 'lag', behind: 0n });
+    // At the head, and every event of the ledgers up to it delivered.
+    expect(w.notices.at(-1)).toEqual({ kind: 'lag', behind: 0n, covered: BigInt(h.emu.latest.seq) });
     await Promise.all([w.stop(), mine.adapter.close()]);
   });
 

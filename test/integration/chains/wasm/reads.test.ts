@@ -45,6 +45,14 @@ describe('balances', () => {
     expect(await adapter.readBalances(h.pair)).toEqual({ base: 123n, quote: 456n, native: h.emu.world.accounts.get(trader.publicKey())?.balance });
     await adapter.close();
   });
+
+  it('reads base and quote as of one ledger and says which (only the latest state can be read)', async () => {
+    const trader = wallet(h, { base: 123n, quote: 456n });
+    const { adapter } = adapterFor(h, trader);
+    h.ledger();
+    expect(await adapter.readBalancesAt(h.pair, 1n)).toEqual({ base: 123n, quote: 456n, native: h.emu.world.accounts.get(trader.publicKey())?.balance, height: BigInt(h.emu.latest.seq) });
+    await adapter.close();
+  });
 });
 
 describe('ensureReady', () => {

@@ -67,7 +67,7 @@ export class WalletEngine {
     this.tracker = new EventTracker(this.ctx, adapter, this.applier, () => void this.reconcile().catch((e: unknown) => this.ctx.logger.error({ err: e }, 'reconciliation after a gap failed')));
     this.settler = new OutcomeSettler(this.ctx, adapter, this.applier, options.settleDelaysMs);
     this.manager = new OrderManager(this.ctx, adapter, this.applier, this.settler);
-    this.inventory = new InventoryChecker(this.ctx, adapter, options.inventory);
+    this.inventory = new InventoryChecker(this.ctx, adapter, options.inventory, this.tracker);
     this.inventory.parkedQuote = () => this.applier.parked.parkedQuote();
     this.applier.parked.requestCancel = (ids) => {
       for (const id of ids) void this.manager.cancel(id).catch((e: unknown) => this.ctx.logger.warn({ err: e, clientOrderId: id }, 'cancelling a candidate of parked fills failed'));

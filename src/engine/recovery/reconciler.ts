@@ -96,9 +96,7 @@ export class Reconciler {
       if (!caught) ctx.logger.warn('event follower did not report reaching the head in time; reconciling with what it delivered');
       settled += await this.#settleAll();
       const { unrecognised, discrepancies } = await this.#compareVenue();
-      const inventory = await this.#inventory.verify(async () => {
-        await this.#tracker.caughtUp(this.#options.catchUpTimeoutMs ?? 30_000);
-      });
+      const inventory = await this.#inventory.verify();
       if (inventory.comparable && inventory.mismatched.length === 0 && inventory.inconclusive !== true) {
         for (const a of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'event-gap' })) {
           ctx.store.alerts.resolve(a.id, 'reconciled after the gap: open orders and inventory agree with the chain');

@@ -210,6 +210,14 @@ export interface Follower {
   stop(): Promise<void>;
 }
 
+/** A transaction an adapter sent whose fate the chain has not decided yet. */
+export interface InFlightTx {
+  readonly txHash: string;
+  readonly kind: string;
+  /** Pair, side, price, quantity, ids: what the logs say about the command. */
+  readonly context: Readonly<Record<string, unknown>>;
+}
+
 export interface ChainAdapter {
   readonly chain: ChainKind;
   /** The trading wallet (chain A address, chain B `G...` account that authorizes as `user`). */
@@ -234,5 +242,8 @@ export interface ChainAdapter {
   settle(txHash: string, pair: PairBinding): Promise<Outcome>;
   /** Follows the order book and token events of the wallet from a cursor (null: from now). */
   follow(pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (notice: FollowerNotice) => Promise<void>): Follower;
+  /** Transactions sent whose outcome is still open: a shutdown waits for them before `close()`. */
+  unsettled(): readonly InFlightTx[];
+  /** Stops following and polling; an outcome still open at this point settles as `unknown` (`settle` finds it later). */
   close(): Promise<void>;
 }

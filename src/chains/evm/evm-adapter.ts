@@ -11,7 +11,7 @@ import { DltError } from '../../core/errors.ts';
 import type { StateStore } from '../../store/state-store.ts';
 import type { TxJournal } from '../../store/tx-journal.ts';
 import { createLogger, type Logger } from '../../telemetry/logger.ts';
-import type { ChainAdapter, Allowance, Balances, BalancesAt, Command, EventCursor, Follower, FollowerNotice, OnChainPairState, Outcome, PairBinding, Submission, TokenRole } from '../types.ts';
+import type { ChainAdapter, Allowance, Balances, BalancesAt, Command, EventCursor, Follower, FollowerNotice, InFlightTx, OnChainPairState, Outcome, PairBinding, Submission, TokenRole } from '../types.ts';
 import { BlockCache } from './block-cache.ts';
 import { decodeContextOf, EvmFollower, storedCursor } from './follower.ts';
 import { FeeOracle } from './fee-oracle.ts';
@@ -264,6 +264,15 @@ export class EvmAdapter implements ChainAdapter {
   /** Nonces in flight (sent, not settled). */
   get inFlight(): number {
     return this.#watcher.size;
+  }
+
+  unsettled(): InFlightTx[] {
+    return this.#watcher
+      .inFlightNonces()
+      .flatMap((n) => {
+        const slot = this.#watcher.slotAt(n);
+        return slot === undefined ? [] : [{ txHash: slot.latest.signed.hash, kind: slot.command.kind, context: { ...slot.command.context, nonce: n.toString() } }];
+      });
   }
 
   async close(): Promise<void> {

@@ -21,6 +21,7 @@ import type {
   EventCursor,
   Follower,
   FollowerNotice,
+  InFlightTx,
   OnChainPairState,
   Outcome,
   PairBinding,
@@ -63,7 +64,7 @@ export class WasmChainAdapter implements ChainAdapter {
   readonly #trading: Ed25519Signer;
   readonly #closing = new AbortController();
   readonly #followers = new Set<EventFollower>();
-  readonly #pending = new Set<Promise<Outcome>>();
+  readonly #pending = new Map<Promise<Outcome>, InFlightTx>();
   #lane: Promise<unknown> = Promise.resolve();
 
   constructor(o: WasmAdapterOptions) {
@@ -276,7 +277,7 @@ export class WasmChainAdapter implements ChainAdapter {
         this.#logOutcome(intent, o);
         return o;
       });
-    this.#pending.add(outcome);
+    this.#pending.set(outcome, { txHash: signed.hash, kind: intent.kind, context: intent.context });
     void outcome.finally(() => this.#pending.delete(outcome));
     return { txHash: signed.hash, outcome };
   }
@@ -311,11 +312,15 @@ export class WasmChainAdapter implements ChainAdapter {
     };
   }
 
+  unsettled(): InFlightTx[] {
+    return [...this.#pending.values()];
+  }
+
   /** Stops following and polling; outcomes still open settle as `unknown` (`settle` finds them later). */
   async close(): Promise<void> {
     this.#closing.abort();
     await Promise.all([...this.#followers].map((f) => f.stop()));
     this.#followers.clear();
-    await Promise.allSettled([...this.#pending]);
+    await Promise.allSettled([...this.#pending.keys()]);
   }
 }

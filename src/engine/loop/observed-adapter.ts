@@ -22,6 +22,7 @@ export function observeAdapter(adapter: ChainAdapter, onActivity: Activity): Cha
     ensureReady: (p) => adapter.ensureReady(p),
     ensureAllowance: (p, t, a) => adapter.ensureAllowance(p, t, a),
     settle: (h, p) => adapter.settle(h, p),
+    unsettled: () => adapter.unsettled(),
     close: () => adapter.close(),
     async submit(command: Command) {
       const submission = await adapter.submit(command);

@@ -18,6 +18,7 @@ import type {
   EventCursor,
   Follower,
   FollowerNotice,
+  InFlightTx,
   OnChainPairState,
   Outcome,
   PairBinding,
@@ -64,6 +65,10 @@ export class FakeChainAdapter implements ChainAdapter {
   #held = false;
   #release: Array<() => void> = [];
   #stall: Promise<void> | null = null;
+  /** Outcomes of included transactions held back (a node slow to answer receipts); null: none held. */
+  #outcomesHeld: Array<() => void> | null = null;
+  /** Sent, outcome awaited: what `unsettled()` reports. */
+  readonly #unsettled = new Map<string, InFlightTx>();
   /** The venue's balances as each block left them, for reads of an earlier block. */
   readonly #history = new Map<bigint, Map<string, bigint>>();
 
@@ -84,7 +89,12 @@ export class FakeChainAdapter implements ChainAdapter {
       const resolve = this.#waiting.get(tx.txHash);
       if (resolve === undefined) continue;
       this.#waiting.delete(tx.txHash);
-      resolve(this.#outcomeOf(tx, block.height));
+      const settle = () => {
+        this.#unsettled.delete(tx.txHash);
+        resolve(this.#outcomeOf(tx, block.height));
+      };
+      if (this.#outcomesHeld === null) settle();
+      else this.#outcomesHeld.push(settle);
     }
   }
 
@@ -166,6 +176,8 @@ export class FakeChainAdapter implements ChainAdapter {
     this.#enqueue(txHash, command);
     if (fault === 'throw-after-journal') throw new DltError('E_CHAIN_RPC', 'connection reset during the broadcast');
     if (fault === 'unknown') return { txHash, outcome: Promise.resolve({ kind: 'unknown', txHash, reason: 'receipt timed out' }) };
+    const context = command.kind === 'place' ? { pair: command.pair.pairId, clientOrderId: command.clientOrderId.toString() } : { pair: command.pair.pairId, orderId: command.orderId.toString() };
+    this.#unsettled.set(txHash, { txHash, kind: command.kind, context });
     return { txHash, outcome: new Promise<Outcome>((resolve) => this.#waiting.set(txHash, resolve)) };
   }
 
@@ -273,9 +285,27 @@ export class FakeChainAdapter implements ChainAdapter {
     return this.#deliveries;
   }
 
+  /**
+   * Outcomes of transactions included from now on wait until `releaseOutcomes()`, while the follower still
+   * delivers their events (the follower learns of a cancellation before the adapter's own poll does).
+   */
+  holdOutcomes(): void {
+    this.#outcomesHeld ??= [];
+  }
+
+  releaseOutcomes(): void {
+    const held = this.#outcomesHeld ?? [];
+    this.#outcomesHeld = null;
+    for (const settle of held) settle();
+  }
+
   /** Resolves when every follower delivery scheduled so far has run. */
   delivered(): Promise<void> {
     return this.#deliveries;
+  }
+
+  unsettled(): InFlightTx[] {
+    return [...this.#unsettled.values()];
   }
 
   async close(): Promise<void> {

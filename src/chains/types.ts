@@ -210,6 +210,15 @@ export interface Follower {
   stop(): Promise<void>;
 }
 
+/** Whether an order is still on the book, as the chain answers a simulated cancellation (nothing is signed). */
+export interface OrderProbe {
+  /** Null: the chain did not say (another refusal, or the node could not be asked); `reason` says why. */
+  readonly onBook: boolean | null;
+  /** The block or ledger the answer is of. */
+  readonly height: bigint;
+  readonly reason?: string;
+}
+
 /** A transaction an adapter sent whose fate the chain has not decided yet. */
 export interface InFlightTx {
   readonly txHash: string;
@@ -238,6 +247,8 @@ export interface ChainAdapter {
   ensureAllowance(pair: PairBinding, token: TokenRole, amount: bigint): Promise<Submission | null>;
   /** Signs and sends; resolves once the transaction has left the process (or was refused before signing). */
   submit(command: Command): Promise<Submission>;
+  /** Whether our order rests on the book now: a cancellation simulated (never signed or sent). */
+  probeOrder(pair: PairBinding, side: Side, orderId: bigint): Promise<OrderProbe>;
   /** The fate of an earlier transaction, for outcomes left unknown (after a restart, too). */
   settle(txHash: string, pair: PairBinding): Promise<Outcome>;
   /** Follows the order book and token events of the wallet from a cursor (null: from now). */

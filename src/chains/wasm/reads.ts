@@ -47,6 +47,16 @@ export class ChainReader {
     }
   }
 
+  /** Simulates a call that would change state (nothing is signed): whether it would succeed, or its refusal. */
+  async simulates(contract: string, fn: string, args: xdr.ScVal[]): Promise<{ ok: true; ledger: number } | { ok: false; error: DltError; ledger: number }> {
+    const tx = new TransactionBuilder(new Account(this.#wallet, '0'), { fee: '100', networkPassphrase: this.#passphrase })
+      .addOperation(new Contract(contract).call(fn, ...args))
+      .setTimeout(0)
+      .build();
+    const sim = await this.#rpc.simulate(tx.toXDR());
+    return sim.ok ? { ok: true, ledger: sim.latestLedger } : { ok: false, error: errorFromSimulation(sim.error, { contract, fn }), ledger: sim.latestLedger };
+  }
+
   async pairState(pair: PairBinding): Promise<OnChainPairState> {
     const [config, phaseVal] = await Promise.all([this.view(pair.orderBook, 'get_config'), this.view(pair.orderBook, 'get_order_book_phase')]);
     const phase = phaseOf(phaseVal);

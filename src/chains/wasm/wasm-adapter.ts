@@ -8,6 +8,7 @@
 import { DltError, isDltError } from '../../core/errors.ts';
 import { formatDecimal } from '../../core/decimal.ts';
 import { encodeOrder } from '../../core/encoding/order-codec.ts';
+import type { Side } from '../../core/order-terms.ts';
 import { silentLogger, type Logger } from '../../telemetry/logger.ts';
 import { errorFields, isVenueRace } from '../venue-race.ts';
 import { createMetrics } from '../../telemetry/metrics.ts';
@@ -23,6 +24,7 @@ import type {
   FollowerNotice,
   InFlightTx,
   OnChainPairState,
+  OrderProbe,
   Outcome,
   PairBinding,
   PlaceCommand,
@@ -310,6 +312,19 @@ export class WasmChainAdapter implements ChainAdapter {
         await follower.stop();
       },
     };
+  }
+
+  /** A cancellation simulated on the latest ledger: contract error #8 (order not found) says the order is gone. */
+  async probeOrder(pair: PairBinding, side: Side, orderId: bigint): Promise<OrderProbe> {
+    const call = cancelCall(pair.orderBook, this.wallet, side, orderId);
+    try {
+      const r = await this.#reader.simulates(call.contract, call.fn, [...call.args]);
+      if (r.ok) return { onBook: true, height: BigInt(r.ledger) };
+      return r.error.code === 'E_VENUE_ORDER_NOT_FOUND' ? { onBook: false, height: BigInt(r.ledger) } : { onBook: null, height: BigInt(r.ledger), reason: `${r.error.code}: ${r.error.message}` };
+    } catch (e) {
+      if (!isDltError(e)) throw e;
+      return { onBook: null, height: 0n, reason: `${e.code}: ${e.message}` };
+    }
   }
 
   unsettled(): InFlightTx[] {

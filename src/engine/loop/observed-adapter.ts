@@ -22,6 +22,7 @@ export function observeAdapter(adapter: ChainAdapter, onActivity: Activity): Cha
     ensureReady: (p) => adapter.ensureReady(p),
     ensureAllowance: (p, t, a) => adapter.ensureAllowance(p, t, a),
     settle: (h, p) => adapter.settle(h, p),
+    probeOrder: (p, side, id) => adapter.probeOrder(p, side, id),
     unsettled: () => adapter.unsettled(),
     close: () => adapter.close(),
     async submit(command: Command) {

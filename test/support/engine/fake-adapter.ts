@@ -20,6 +20,7 @@ import type {
   FollowerNotice,
   InFlightTx,
   OnChainPairState,
+  OrderProbe,
   Outcome,
   PairBinding,
   Submission,
@@ -302,6 +303,12 @@ export class FakeChainAdapter implements ChainAdapter {
   /** Resolves when every follower delivery scheduled so far has run. */
   delivered(): Promise<void> {
     return this.#deliveries;
+  }
+
+  /** Whether the order rests on the fake venue's book now. */
+  async probeOrder(pair: PairBinding, side: 'buy' | 'sell', orderId: bigint): Promise<OrderProbe> {
+    const book = this.#venue.pair(pair.pairId).book;
+    return { onBook: (side === 'buy' ? book.buys : book.sells).some((o) => o.id === orderId), height: this.#venue.height };
   }
 
   unsettled(): InFlightTx[] {

@@ -84,6 +84,16 @@ describe('events', () => {
     expect((await f.t.adapter.readBalancesAt(c.pair, covered)).quote).toBe(before.quote - lock);
   });
 
+  it('probes whether an order rests by simulating its cancellation, without sending anything', async () => {
+    const f = await following();
+    const o = await placed(f.t, 'sell', '100', 1n);
+    const nonce = await c.provider.getTransactionCount(f.t.adapter.wallet);
+    expect(await f.t.adapter.probeOrder(c.pair, 'sell', o.orderId as bigint)).toMatchObject({ onBook: true });
+    await c.h.place('taker', 'buy', 10_000n, 1_000_000n);
+    expect(await f.t.adapter.probeOrder(c.pair, 'sell', o.orderId as bigint)).toMatchObject({ onBook: false, height: BigInt(await c.provider.getBlockNumber()) });
+    expect(await c.provider.getTransactionCount(f.t.adapter.wallet)).toBe(nonce);
+  });
+
   it('learns that its resting sell was filled from the quote transfer it receives', async () => {
     const f = await following();
     await placed(f.t, 'sell', '100', 1n);

@@ -207,6 +207,8 @@ export type FollowerNotice =
   | { readonly kind: 'lag'; readonly behind: bigint; readonly covered?: bigint };
 
 export interface Follower {
+  /** Starts the next round now instead of after the poll interval (someone waits for the chain's latest events). */
+  poll(): void;
   stop(): Promise<void>;
 }
 

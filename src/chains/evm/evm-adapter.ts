@@ -252,6 +252,7 @@ export class EvmAdapter implements ChainAdapter {
     ).start();
     this.#followers.add(follower);
     return {
+      poll: () => follower.poll(),
       stop: async () => {
         this.#followers.delete(follower);
         await follower.stop();

@@ -68,6 +68,8 @@ export class EvmFollower implements Follower {
   readonly #onNotice: (n: FollowerNotice) => Promise<void>;
   readonly #from: Extract<EventCursor, { chain: 'evm' }> | null;
   readonly #abort = new AbortController();
+  /** Aborted by `poll()`: the pause between rounds ends early. */
+  #wake = new AbortController();
   #confirmed: Position | null = null;
   #tip: Position | null = null;
   #tentative: ChainEvent[] = [];
@@ -90,6 +92,11 @@ export class EvmFollower implements Follower {
     return this;
   }
 
+  /** The next round starts now instead of after the poll interval (a round under way finishes first). */
+  poll(): void {
+    this.#wake.abort();
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#abort.abort();
@@ -105,10 +112,11 @@ export class EvmFollower implements Follower {
       }
       if (this.#stopped) break;
       try {
-        await this.#d.sleep(this.#d.options.pollIntervalMs, this.#abort.signal);
+        await this.#d.sleep(this.#d.options.pollIntervalMs, AbortSignal.any([this.#abort.signal, this.#wake.signal]));
       } catch {
-        // Stopped while waiting.
+        // Stopped, or asked for a round now.
       }
+      if (this.#wake.signal.aborted) this.#wake = new AbortController();
     }
   }
 

@@ -98,6 +98,8 @@ export class EventFollower implements Follower {
   readonly #groups: Json[][];
   readonly #onNotice: (n: FollowerNotice) => Promise<void>;
   readonly #stop = new AbortController();
+  /** Aborted by `poll()`: the pause between rounds ends early. */
+  #wake = new AbortController();
   readonly #done: Promise<void>;
   #position: Position | null;
   #lastDeliveredLedger = 0;
@@ -110,6 +112,11 @@ export class EventFollower implements Follower {
     this.#position = from?.chain === 'wasm' ? { cursor: from.cursor } : null;
     this.#lastDeliveredLedger = from?.chain === 'wasm' ? Number(from.height) : 0;
     this.#done = this.#run();
+  }
+
+  /** The next round starts now instead of after the poll interval (a round under way finishes first). */
+  poll(): void {
+    this.#wake.abort();
   }
 
   async stop(): Promise<void> {
@@ -125,10 +132,11 @@ export class EventFollower implements Follower {
         this.#d.logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'event follower round failed; retrying on the next poll');
       }
       try {
-        await this.#d.sleep(this.#d.options.pollIntervalMs, this.#stop.signal);
+        await this.#d.sleep(this.#d.options.pollIntervalMs, AbortSignal.any([this.#stop.signal, this.#wake.signal]));
       } catch {
-        // Stopped.
+        // Stopped, or asked for a round now.
       }
+      if (this.#wake.signal.aborted) this.#wake = new AbortController();
     }
   }
 

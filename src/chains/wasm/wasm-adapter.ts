@@ -307,6 +307,7 @@ export class WasmChainAdapter implements ChainAdapter {
     );
     this.#followers.add(follower);
     return {
+      poll: () => follower.poll(),
       stop: async () => {
         this.#followers.delete(follower);
         await follower.stop();

@@ -267,6 +267,8 @@ export class FakeChainAdapter implements ChainAdapter {
     const off = this.#venue.onBlock(schedule);
     schedule();
     return {
+      // The fake follower delivers at every block; a round now finds nothing new.
+      poll: () => undefined,
       stop: async () => {
         run.stopped = true;
         off();

@@ -22,6 +22,7 @@ const LOOPS = 2;
 interface Following {
   readonly t: TestAdapter;
   readonly notices: FollowerNotice[];
+  poll(): void;
   stop(): Promise<void>;
 }
 
@@ -34,7 +35,7 @@ async function following(options: Partial<EvmAdapterOptions> = {}, from: Paramet
     notices.push(n);
   });
   await t.time.parked(LOOPS);
-  return { t, notices, stop: () => f.stop() };
+  return { t, notices, poll: () => f.poll(), stop: () => f.stop() };
 }
 
 const events = (notices: readonly FollowerNotice[], confirmed?: boolean): ChainEvent[] =>
@@ -82,6 +83,19 @@ describe('events', () => {
     const covered = f.notices.flatMap((n) => (n.kind === 'lag' && n.covered !== undefined ? [n.covered] : [])).at(-1) as bigint;
     expect(covered).toBe(o.height);
     expect((await f.t.adapter.readBalancesAt(c.pair, covered)).quote).toBe(before.quote - lock);
+  });
+
+  it('reads at once when asked, without waiting out its poll interval', async () => {
+    const f = await following({ follower: { confirmations: 0, pollIntervalMs: POLL } });
+    const o = await placed(f.t, 'buy', '99', 1n);
+    await f.t.time.parked(LOOPS);
+    expect(events(f.notices).filter((e) => e.txHash === o.txHash)).toEqual([]);
+    const now = f.t.time.clock.now();
+    f.poll();
+    await f.t.time.parked(LOOPS);
+    expect(events(f.notices, true).filter((e) => e.txHash === o.txHash).map((e) => e.type)).toEqual(['OrderReceived', 'Transfer', 'OrderResting']);
+    expect(f.notices.at(-1)).toEqual({ kind: 'lag', behind: 0n, covered: o.height });
+    expect(f.t.time.clock.now()).toBe(now);
   });
 
   it('probes whether an order rests by simulating its cancellation, without sending anything', async () => {

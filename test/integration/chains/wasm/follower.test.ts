@@ -4,12 +4,12 @@
  * than one request takes, a cursor older than the retention window (gap), and malformed events skipped.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChainEvent, EventCursor, FollowerNotice, PairBinding } from '../../../../src/chains/types.ts';
+import type { ChainEvent, EventCursor, Follower, FollowerNotice, PairBinding } from '../../../../src/chains/types.ts';
 import { httpTransport, type RpcTransport } from '../../../../src/chains/wasm/json-rpc.ts';
 import type { WasmAdapterOptions } from '../../../../src/chains/wasm/options.ts';
 import type { Keypair } from '@stellar/stellar-sdk';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { accepted, adapterFor, enrol, freshBook, placeCommand, startHarness, wallet, type Built, type Harness } from './harness.ts';
+import { accepted, adapterFor, cancelCommand, enrol, freshBook, placeCommand, startHarness, wallet, type Built, type Harness } from './harness.ts';
 import { StepTimer } from './step-timer.ts';
 
 const RETENTION = 40;
@@ -20,6 +20,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 interface Watch {
+  readonly follower: Follower;
   readonly notices: FollowerNotice[];
   readonly timer: StepTimer;
   readonly built: Built;
@@ -37,6 +38,7 @@ async function watch(trader: Keypair, pairs: readonly PairBinding[], from: Event
   });
   await timer.idle();
   return {
+    follower,
     notices,
     timer,
     built,
@@ -52,6 +54,21 @@ async function watch(trader: Keypair, pairs: readonly PairBinding[], from: Event
 const ascending = (keys: readonly string[]) => keys.every((k, i) => i === 0 || (keys[i - 1] as string) < k);
 
 describe('following the wallet', () => {
+  it('reads at once when asked, without waiting out its poll interval', async () => {
+    const trader = wallet(h);
+    const w = await watch(trader, [h.pair], null);
+    const mine = adapterFor(h, trader);
+    const placed = await accepted(await mine.adapter.submit(placeCommand(h, 'sell', '2', '12.34')));
+    expect(w.events().filter((e) => e.txHash === placed.txHash)).toEqual([]);
+    // No tick of the timer: the pause ends because the follower was asked for a round.
+    w.follower.poll();
+    for (let i = 0; i < 200 && !w.notices.some((n) => n.kind === 'lag' && n.covered === BigInt(h.emu.latest.seq)); i++) await new Promise((r) => setImmediate(r));
+    expect(w.events().filter((e) => e.txHash === placed.txHash && e.type !== 'Transfer').map((e) => e.type)).toEqual(['OrderReceived', 'OrderResting']);
+    // Off the book again, so that no later test's order meets it.
+    await accepted(await mine.adapter.submit(cancelCommand(h, 'sell', placed.orderId as bigint)));
+    await Promise.all([w.stop(), mine.adapter.close()]);
+  });
+
   it('delivers its order book events and token transfers in chain order, confirmed, and of other clients only the trade that filled ours', async () => {
     const trader = wallet(h);
     const w = await watch(trader, [h.pair], null);

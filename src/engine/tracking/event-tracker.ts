@@ -65,10 +65,12 @@ export class EventTracker {
 
   /**
    * Resolves true once every event at or below `height` has been applied (the follower said so), false at
-   * the deadline. Waits on the follower's own reports, not on a fixed pause.
+   * the deadline. Asks the follower for a round now and waits on its own reports, not on a fixed pause.
    */
   async reached(height: bigint, timeoutMs: number): Promise<boolean> {
     if (this.#covered !== null && this.#covered >= height) return true;
+    // Someone waits for the chain's latest events: the follower need not finish its pause first.
+    this.#follower?.poll();
     const abort = new AbortController();
     const timedOut = this.#ctx.sleep(timeoutMs, abort.signal).then(
       () => true,

@@ -147,8 +147,9 @@ export class Bot {
       this.loops.set(id, loop);
       this.statuses.set(id, status);
       this.pnl.set(id, pnl);
-      await Promise.all([status.refreshTradeInfo(now), status.refreshPhase()]);
     }
+    // Every pair's trade information and phase at once: a restart quotes as soon as all of them are known.
+    await Promise.all([...this.statuses.values()].flatMap((status) => [status.refreshTradeInfo(now), status.refreshPhase()]));
     this.risk.onEvent((e) => {
       if (e.type === 'killed') this.#killing ??= this.#kill(`${e.pairId}: ${e.reason}`).catch((err: unknown) => o.logger.error({ err }, 'kill switch: cancelling every order failed'));
       else if (e.type === 'stopped') {

@@ -167,7 +167,9 @@ export async function wire(configPath: string, io: CliIo, options: WireOptions):
         }
         return bindingOf(p, config);
       });
-      const adapter = options.trade ? adapterOf(w, c, store, options) : null;
+      // Followed with the confirmation depth the bot uses, so that a command sees the chain as the bot does.
+      const tuning: AdapterTuning = { evmConfirmations: config.sandbox?.manifest !== undefined ? 1 : (config.chains.evm?.confirmations ?? 2) };
+      const adapter = options.trade ? adapterOf(w, c, store, options, tuning) : null;
       const address = adapter?.wallet ?? (w.chain === 'evm' ? new (await import('ethers')).Wallet(w.key).address : Keypair.fromSecret(w.key).publicKey());
       const engine =
         adapter === null

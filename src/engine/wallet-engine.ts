@@ -96,6 +96,13 @@ export class WalletEngine {
       { name: 'wallet_ready', help: '1 when the wallet is reconciled and may trade; 0 with the reason it may not (an error code, reconciling, unsettled)', labelNames: ['chain', 'wallet', 'reason'] },
       () => [{ labels: { chain: this.ctx.chain, wallet: this.ctx.wallet, reason: this.#readiness.reason }, value: this.#readiness.ready ? 1 : 0 }],
     );
+    options.metrics.derivedGauge(
+      { name: 'events_covered', help: 'Block (chain A) or ledger (chain B) up to which every event of the wallet has been applied to the state', labelNames: ['chain', 'wallet'] },
+      () => {
+        const covered = this.tracker?.covered ?? null;
+        return covered === null ? [] : [{ labels: { chain: this.ctx.chain, wallet: this.ctx.wallet }, value: Number(covered) }];
+      },
+    );
     this.applier = new TxApplier(this.ctx);
     // A gap in the events is a reconciliation like the first, retried the same way until it succeeds.
     this.tracker = new EventTracker(this.ctx, adapter, this.applier, () => void this.#attempt('after a gap in the events').then((r) => (r?.ready === true ? undefined : this.#keepTrying())));

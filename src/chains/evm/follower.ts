@@ -130,6 +130,13 @@ export class EvmFollower implements Follower {
       this.#confirmed = start;
       this.#tip = start;
       this.#reported = start.height;
+      // Starting from nothing, the follower says where it starts before anything else, so that the position is
+      // durable at once: a process killed before its first event would otherwise restart from the head of
+      // that later moment and never see what happened in between.
+      if (this.#from === null) {
+        await this.#deliver({ kind: 'events', events: [], confirmed: true, cursor: cursorOf(start) });
+        this.#d.state?.setCursor('evm', this.#d.wallet, cursorOf(start));
+      }
     }
     if (!(await this.#tipStillOnChain(head))) await this.#reorganised();
     const range = BigInt(this.#d.options.maxBlockRange);

@@ -147,7 +147,12 @@ export class EventFollower implements Follower {
   async #round(attempt = 0): Promise<void> {
     if (this.#position === null) {
       const latest = await this.#d.rpc.latestLedger();
-      this.#position = { cursor: endOfLedgerCursor(latest.sequence) };
+      const start = endOfLedgerCursor(latest.sequence);
+      // Starting from nothing, the follower says where it starts before anything else, so that the position is
+      // durable at once: a process killed before its first event would otherwise restart from the ledger of
+      // that later moment and never see what happened in between.
+      await this.#onNotice({ kind: 'events', events: [], confirmed: true, cursor: { chain: 'wasm', cursor: start, height: BigInt(latest.sequence) } });
+      this.#position = { cursor: start };
       this.#lastDeliveredLedger = latest.sequence;
     }
     const from = this.#position;

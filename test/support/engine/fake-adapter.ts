@@ -241,11 +241,18 @@ export class FakeChainAdapter implements ChainAdapter {
   follow(pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (n: FollowerNotice) => Promise<void>): Follower {
     const ids = new Set(pairs.map((p) => p.pairId));
     let next = from === null ? this.#venue.height + 1n : from.height + 1n;
+    // Like the real followers, one that starts from nothing says where it starts before anything else.
+    let announce = from === null;
     const run = { stopped: false };
     const depth = BigInt(this.#options.confirmations ?? 0);
     const round = async () => {
       while (this.#held) await new Promise<void>((r) => this.#release.push(r));
       if (run.stopped) return;
+      if (announce) {
+        announce = false;
+        const height = next - 1n;
+        await onNotice({ kind: 'events', events: [], confirmed: true, cursor: { chain: 'evm', height, blockHash: `0xb${height.toString(16).padStart(63, '0')}` } });
+      }
       const oldest = this.#options.retainedFrom?.() ?? 0n;
       if (from !== null && next < oldest) {
         await onNotice({ kind: 'gap', from, oldestAvailable: oldest });

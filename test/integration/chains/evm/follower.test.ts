@@ -51,9 +51,15 @@ async function placed(t: TestAdapter, side: 'buy' | 'sell', price: string, id: b
 describe('events', () => {
   it('delivers the wallet events in chain order, tentative first, then confirmed once two blocks are on top', async () => {
     const f = await following({ follower: { confirmations: 2, pollIntervalMs: POLL } });
-    // The first round reports that the follower is at the head (an engine waits for this to start trading),
-    // and that every event up to the head it started from is delivered.
-    expect(f.notices).toEqual([{ kind: 'lag', behind: 0n, covered: BigInt(await c.provider.getBlockNumber()) }]);
+    // Starting from nothing, it first says where it starts (and keeps it as the stored cursor), then that it is
+    // at the head (an engine waits for this to start trading) with every event up to there delivered.
+    const start = await c.provider.getBlock('latest');
+    const from = { chain: 'evm', height: BigInt(start?.number ?? -1), blockHash: start?.hash };
+    expect(f.notices).toEqual([
+      { kind: 'events', events: [], confirmed: true, cursor: from },
+      { kind: 'lag', behind: 0n, covered: from.height },
+    ]);
+    expect(f.t.adapter.storedCursor()).toEqual(from);
     const o = await placed(f.t, 'buy', '99', 1n);
     await f.t.time.tick(POLL, LOOPS);
     const tentative = events(f.notices, false);
@@ -229,7 +235,7 @@ describe('reorganisations and restarts', () => {
     await c.mine();
     await c.provider.send('eth_sendRawTransaction', [raw]);
     await f.t.time.tick(POLL, LOOPS);
-    expect(kinds(f.notices)).toEqual(['events:tentative', 'rollback', 'events:tentative']);
+    expect(kinds(f.notices)).toEqual(['events:confirmed', 'events:tentative', 'rollback', 'events:tentative']);
     const rollback = f.notices.findIndex((n) => n.kind === 'rollback');
     expect(f.notices[rollback]).toEqual({ kind: 'rollback', keys: before.map((e) => e.key) });
     const after = events(f.notices.slice(rollback));

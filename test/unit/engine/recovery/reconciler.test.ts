@@ -219,4 +219,23 @@ describe('recovery after a crash', () => {
     // The cancellation returned what the chain had left: the chain's truth settles the order.
     expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'cancelled', unexplained: 0n });
   });
+
+  it('a process killed before its follower delivered any event resumes from where that follower started', async () => {
+    const h = await harness();
+    await start(h);
+    // The follower has delivered nothing yet when the order goes out and a taker fills it; then the kill.
+    h.adapter.hold();
+    const p = await h.engine.manager.place(order('sell', '1', '100.1'));
+    h.venue.mine();
+    await p.settled;
+    h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_001_000n);
+    h.venue.mine();
+    // The held round of the stopped follower ends without delivering anything: what a kill leaves.
+    const restarting = h.restart();
+    await h.adapter.resume();
+    const next = await restarting;
+    const report = await start(next);
+    expect(next.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'filled', filled: 10_000n });
+    expect(report).toMatchObject({ ready: true, inventory: { comparable: true, mismatched: [] } });
+  });
 });

@@ -184,7 +184,8 @@ export class WalletEngine {
       }
       this.#attempts++;
       const reason = report.inventory.comparable ? 'not comparable' : report.inventory.reason;
-      this.#failures.failed('reconcile', new Error(reason), 'reconciliation left the wallet not ready; trying again', { chain: ctx.chain, wallet: ctx.wallet, attempt: this.#attempts }, 'warn');
+      // One stable signature, so that the count goes on while the number of unsettled orders changes.
+      this.#failures.failed('reconcile', new Error('not ready'), 'reconciliation left the wallet not ready; trying again', { chain: ctx.chain, wallet: ctx.wallet, attempt: this.#attempts, reason }, 'warn');
       this.#set({ ready: false, detail: `not ready: ${reason}; trying again in ${this.#delay() / 1000} s (attempt ${this.#attempts})`, reason: 'unsettled' });
       return report;
     } catch (e) {

@@ -74,6 +74,12 @@ export interface PlaceCommand {
   /** What must be approved for this order (core `approvalFor`); the adapter tops up its budget ahead of it. */
   readonly approval: ApprovalNeed;
   /**
+   * On a book that matches without pre-funding: what the wallet's other live orders on this book may still
+   * draw on the same token (native units). Matching draws them together, so the allowance must cover them
+   * and this order at once. Ignored on pre-funded books (their orders took their tokens at placement).
+   */
+  readonly committed?: bigint;
+  /**
    * Aborted when the placement is withdrawn (kill switch, stale market data, shutdown): an adapter that has
    * not signed it yet refuses it with `E_ORDER_WITHDRAWN` instead of sending it.
    */

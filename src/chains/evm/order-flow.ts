@@ -68,6 +68,8 @@ export class OrderFlow {
     const call = { from: this.#d.wallet, to: c.pair.orderBook, data };
     const sim = this.#simulateIfIdle(call, context, c);
     return this.#inLane('place', context, async () => {
+      // Withdrawn while it waited in the lane (kill switch, stale market data): never signed.
+      if (c.signal?.aborted === true) return this.#withdrawn(context, c.signal.reason);
       const refused = await this.#placeChecks(c, sim, call, context, startedAt);
       if (refused !== null) return refused;
       const submission = await this.#d.sender.send({ kind: 'place', clientOrderId: c.clientOrderId, context, payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('place', call) }, startedAt });
@@ -88,12 +90,17 @@ export class OrderFlow {
     // cancellation at a time), so a cancel is simulated even while the wallet pipelines: one that finds its
     // order gone (a fill got there first) is never signed.
     const early = this.#d.options.simulation === 'when-idle' ? this.#simulate(call, context) : null;
-    return this.#inLane('cancel', context, async () => {
-      const verdict = early === null ? null : await early;
-      const refused = verdict !== null ? this.#simulatedRevert('cancel', context, verdict) : await this.#simulation(call, context, 'cancel');
-      if (refused !== null) return refused;
-      return this.#d.sender.send({ kind: 'cancel', clientOrderId: null, context, payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('cancel', call) }, startedAt });
-    });
+    return this.#inLane(
+      'cancel',
+      context,
+      async () => {
+        const verdict = early === null ? null : await early;
+        const refused = verdict !== null ? this.#simulatedRevert('cancel', context, verdict) : await this.#simulation(call, context, 'cancel');
+        if (refused !== null) return refused;
+        return this.#d.sender.send({ kind: 'cancel', clientOrderId: null, context, payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('cancel', call) }, startedAt });
+      },
+      true,
+    );
   }
 
   ensureAllowance(pair: PairBinding, token: TokenRole, amount: bigint, startedAt: number): Promise<Submission | null> {
@@ -103,8 +110,11 @@ export class OrderFlow {
     });
   }
 
-  /** Runs a command's part in the lane; a typed failure on the way (a read, the chain id check) refuses it unsigned. */
-  #inLane(kind: TxKind, context: Record<string, unknown>, job: () => Promise<Submission>): Promise<Submission> {
+  /**
+   * Runs a command's part in the lane (`urgent`: ahead of placements still waiting); a typed failure on the way
+   * (a read, the chain id check) refuses it unsigned.
+   */
+  #inLane(kind: TxKind, context: Record<string, unknown>, job: () => Promise<Submission>, urgent = false): Promise<Submission> {
     return this.#d.sender.enqueue(async () => {
       try {
         await this.#d.ready();
@@ -113,7 +123,14 @@ export class OrderFlow {
         if (e instanceof DltError) return this.#refusedUnsigned(kind, context, e);
         throw e;
       }
-    });
+    }, urgent);
+  }
+
+  #withdrawn(context: Record<string, unknown>, reason: unknown): Submission {
+    const error = reason instanceof DltError ? reason : new DltError('E_ORDER_WITHDRAWN', 'placement withdrawn before it was signed');
+    this.#d.metrics?.submissions.inc({ kind: 'place', outcome: 'withdrawn' });
+    this.#d.logger.info({ ...context, ...errorFields(error) }, 'chain A placement withdrawn before signing');
+    return refusedSubmission(error);
   }
 
   /** Resolves when every command already in the lane has been sent (or refused). */

@@ -1,10 +1,12 @@
 /**
- * The wallet's one sending lane. Commands enter in the order they arrive and leave one at a time: nonce, sign,
+ * The wallet's one sending lane. Commands enter in the order they arrive (cancels ahead of waiting placements)
+ * and leave one at a time: nonce, sign,
  * journal (before the broadcast, so that a crash never loses a transaction that may reach the chain), send, and
  * on to the next as soon as the node answered, without waiting for any receipt. Because sending is serial, a
  * transaction the node refuses outright gives its nonce back before a later one is handed out; answers about
  * the nonce itself (too low, held by another transaction, a gap) resync from the node and sign again.
  */
+import PQueue from 'p-queue';
 import { DltError } from '../../core/errors.ts';
 import type { TxJournal } from '../../store/tx-journal.ts';
 import type { Logger } from '../../telemetry/logger.ts';
@@ -58,8 +60,7 @@ export function wasRefused(s: Submission): boolean {
 
 export class TxSender {
   readonly #d: SenderDeps;
-  #tail: Promise<unknown> = Promise.resolve();
-  #queued = 0;
+  readonly #lane = new PQueue({ concurrency: 1 });
   #sent = 0;
 
   constructor(deps: SenderDeps) {
@@ -68,7 +69,7 @@ export class TxSender {
 
   /** Commands waiting in the lane or being sent. */
   get queued(): number {
-    return this.#queued;
+    return this.#lane.size + this.#lane.pending;
   }
 
   /** Transactions the node took so far: a simulation is valid only if none was sent after it began. */
@@ -76,14 +77,12 @@ export class TxSender {
     return this.#sent;
   }
 
-  /** Runs `job` after every job enqueued before it has finished. */
-  enqueue<T>(job: () => Promise<T>): Promise<T> {
-    this.#queued += 1;
-    const run = this.#tail.then(job).finally(() => {
-      this.#queued -= 1;
-    });
-    this.#tail = run.catch(() => undefined);
-    return run;
+  /**
+   * Runs `job` once the job being sent has finished, after every urgent job waiting and, unless `urgent`
+   * itself, after every job enqueued before it: cancels overtake placements still waiting in the lane.
+   */
+  enqueue<T>(job: () => Promise<T>, urgent = false): Promise<T> {
+    return this.#lane.add(job, { priority: urgent ? 1 : 0 }) as Promise<T>;
   }
 
   /** Signs and sends one transaction at a fresh nonce (call inside a lane job). */

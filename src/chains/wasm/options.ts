@@ -65,6 +65,11 @@ export interface WasmAdapterOptions {
   readonly txTimeoutSeconds?: number;
   /** Inclusion fee per transaction, stroops, on top of the simulated resource fee (default 100). */
   readonly inclusionFeeStroops?: number;
+  /**
+   * Inclusion fee of a cancellation (default 10,000): a higher bid than placements, so that with the network's
+   * queue full (surge pricing) a cancel still gets into the next ledger.
+   */
+  readonly cancelInclusionFeeStroops?: number;
   /** Ledgers ahead of the simulation's latest ledger that an authorization signature stays valid (default 12). */
   readonly authValidityLedgers?: number;
   /** Between getTransaction polls (default 1000). */
@@ -88,6 +93,7 @@ export interface WasmAdapterOptions {
 export interface ResolvedOptions {
   readonly txTimeoutSeconds: number;
   readonly inclusionFeeStroops: number;
+  readonly cancelInclusionFeeStroops: number;
   readonly authValidityLedgers: number;
   readonly pollIntervalMs: number;
   readonly ledgerCloseMs: number;
@@ -103,6 +109,7 @@ export function resolveOptions(o: WasmAdapterOptions): ResolvedOptions {
   return {
     txTimeoutSeconds: o.txTimeoutSeconds ?? 30,
     inclusionFeeStroops: o.inclusionFeeStroops ?? 100,
+    cancelInclusionFeeStroops: o.cancelInclusionFeeStroops ?? 10_000,
     authValidityLedgers: o.authValidityLedgers ?? 12,
     pollIntervalMs: o.pollIntervalMs ?? 1000,
     ledgerCloseMs: o.ledgerCloseMs ?? 5000,

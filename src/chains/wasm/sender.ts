@@ -52,17 +52,28 @@ export type SendResult =
   | { readonly kind: 'refused'; readonly error: DltError; readonly txHash: string | null };
 
 export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: AbortSignal): Promise<SendResult> {
+  const urgent = intent.kind === 'cancel';
   const waitStart = d.clock.now();
-  let source: Source;
+  let source: Source | null = null;
+  const take = async (): Promise<Source> => {
+    source = await d.pool.acquire({ signal, urgent });
+    return source;
+  };
   try {
-    source = await d.pool.acquire(signal);
+    await take();
   } catch (e) {
-    return { kind: 'refused', error: new DltError('E_CHAIN_RPC', 'no source account: the adapter is closing', { details: { kind: 'transport' }, cause: e }), txHash: null };
+    return { kind: 'refused', error: abortError(signal, e, 'no source account: the adapter is closing'), txHash: null };
   }
-  const sourceWaitMs = d.clock.now() - waitStart;
+  let held = source as unknown as Source;
+  let sourceWaitMs = d.clock.now() - waitStart;
   let sentSomething = false;
+  const release = (how: Parameters<SourcePool['release']>[1]): void => {
+    if (source === null) return;
+    d.pool.release(source, how);
+    source = null;
+  };
   const refuse = (error: DltError, txHash: string | null): SendResult => {
-    d.pool.release(source, sentSomething ? { kind: 'notApplied' } : { kind: 'unused' });
+    release(sentSomething ? { kind: 'notApplied' } : { kind: 'unused' });
     return { kind: 'refused', error, txHash };
   };
   let simulationMs = 0;
@@ -70,20 +81,21 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
   let resyncs = 0;
   let timed = false;
   let lastHash: string | null = null;
-  const log = d.logger.child({ ...intent.context, kind: intent.kind, source: source.address });
+  const fee = urgent ? d.options.cancelInclusionFeeStroops : d.options.inclusionFeeStroops;
+  let log = d.logger.child({ ...intent.context, kind: intent.kind, source: held.address });
   try {
     for (;;) {
-      if (source.sequence === null) {
-        const account = await d.rpc.account(source.address);
+      if (held.sequence === null) {
+        const account = await d.rpc.account(held.address);
         if (account === null) {
-          return refuse(new DltError('E_CHAIN_TX_REFUSED', `source account ${source.address} does not exist; create and fund it first`, { details: { source: source.address } }), null);
+          return refuse(new DltError('E_CHAIN_TX_REFUSED', `source account ${held.address} does not exist; create and fund it first`, { details: { source: held.address } }), null);
         }
-        source.sequence = account.seqNum;
+        held.sequence = account.seqNum;
       }
       const raw = buildInvocation({
-        source: source.address,
-        sequence: source.sequence,
-        feeStroops: d.options.inclusionFeeStroops,
+        source: held.address,
+        sequence: held.sequence,
+        feeStroops: fee,
         passphrase: d.passphrase,
         maxTime: Math.floor(d.clock.now() / 1000) + d.options.txTimeoutSeconds,
         call: intent.call,
@@ -93,12 +105,14 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
       simulationMs += d.clock.now() - t0;
       d.metrics.simulation.observe((d.clock.now() - t0) / 1000);
       if (!sim.ok) return refuse(errorFromSimulation(sim.error, intent.context), lastHash);
+      // Withdrawn meanwhile (kill switch, stale market data): never signed.
+      signal.throwIfAborted();
       const signed = signInvocation({
         raw,
         simulation: sim.raw,
         auth: sim.auth,
         trading: d.trading,
-        source: source.signer,
+        source: held.signer,
         authValidUntilLedger: sim.latestLedger + d.options.authValidityLedgers,
         passphrase: d.passphrase,
       });
@@ -107,7 +121,7 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
         txHash: signed.hash,
         chain: 'wasm',
         wallet: d.trading.publicKey,
-        source: source.address,
+        source: held.address,
         sequence: signed.sequence,
         kind: intent.kind,
         clientOrderId: intent.clientOrderId,
@@ -127,25 +141,31 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
         if (!isDltError(e, 'E_CHAIN_RPC')) throw e;
         d.journal.mark(signed.hash, 'sent');
         log.warn({ txHash: signed.hash, err: e.message }, 'no answer to sendTransaction; the outcome poller will find out');
-        return { kind: 'sent', source, signed, acknowledged: false };
+        return { kind: 'sent', source: held, signed, acknowledged: false };
       }
       if (reply.status === 'PENDING' || reply.status === 'DUPLICATE') {
         d.journal.mark(signed.hash, 'sent');
         log.info({ txHash: signed.hash, sequence: signed.sequence.toString() }, 'transaction sent');
-        return { kind: 'sent', source, signed, acknowledged: true };
+        return { kind: 'sent', source: held, signed, acknowledged: true };
       }
       d.journal.mark(signed.hash, 'dropped');
       sentSomething = true;
       if (reply.status === 'TRY_AGAIN_LATER') {
         d.metrics.tryAgainLater.inc();
         if (++tryAgain >= d.options.tryAgainLater.maxAttempts) {
-          return refuse(new DltError('E_CHAIN_TX_REFUSED', `node answered TRY_AGAIN_LATER ${tryAgain} times`, { details: { ...intent.context, source: source.address } }), signed.hash);
+          return refuse(new DltError('E_CHAIN_TX_REFUSED', `node answered TRY_AGAIN_LATER ${tryAgain} times`, { details: { ...intent.context, source: held.address } }), signed.hash);
         }
         const delay = Math.min(d.options.tryAgainLater.baseDelayMs * 2 ** (tryAgain - 1), d.options.tryAgainLater.maxDelayMs);
         log.warn({ txHash: signed.hash, attempt: tryAgain, delayMs: delay }, 'TRY_AGAIN_LATER: rebuilding on the current sequence number after a pause');
-        await d.sleep(delay, signal);
+        // The pause holds no source: a cancel may use it meanwhile. Nothing applied: the number is reloaded.
         d.metrics.sequenceResyncs.inc({ reason: 'try_again_later' });
-        source.sequence = null;
+        release({ kind: 'notApplied' });
+        sentSomething = false;
+        await d.sleep(delay, signal);
+        const again = d.clock.now();
+        held = await take();
+        sourceWaitMs += d.clock.now() - again;
+        log = d.logger.child({ ...intent.context, kind: intent.kind, source: held.address });
         continue;
       }
       const name = sendErrorName(reply.errorResultXdr);
@@ -153,16 +173,23 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
         resyncs++;
         d.metrics.sequenceResyncs.inc({ reason: 'bad_seq' });
         log.warn({ txHash: signed.hash, sequence: signed.sequence.toString() }, 'txBAD_SEQ: reloading the sequence number');
-        source.sequence = null;
+        held.sequence = null;
         continue;
       }
       if (name === 'txTOO_LATE') {
         return refuse(new DltError('E_CHAIN_TX_EXPIRED', 'node refused the transaction as too late; it never applied', { details: { ...intent.context, result: name } }), signed.hash);
       }
-      return refuse(new DltError('E_CHAIN_TX_REFUSED', `node refused the transaction: ${name}`, { details: { ...intent.context, result: name, source: source.address } }), signed.hash);
+      return refuse(new DltError('E_CHAIN_TX_REFUSED', `node refused the transaction: ${name}`, { details: { ...intent.context, result: name, source: held.address } }), signed.hash);
     }
   } catch (e) {
-    const error = isDltError(e) ? e : new DltError('E_CHAIN_RPC', `submission failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    const error = signal.aborted ? abortError(signal, e, 'the adapter is closing') : isDltError(e) ? e : new DltError('E_CHAIN_RPC', `submission failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     return refuse(error, lastHash);
   }
+}
+
+/** Why a wait was given up: the command was withdrawn (its reason), or the adapter is closing. */
+function abortError(signal: AbortSignal, cause: unknown, closing: string): DltError {
+  const reason: unknown = signal.aborted ? signal.reason : cause;
+  if (isDltError(reason)) return reason;
+  return new DltError('E_CHAIN_RPC', closing, { details: { kind: 'transport' }, cause });
 }

@@ -67,6 +67,7 @@ export class WasmChainAdapter implements ChainAdapter {
   readonly #closing = new AbortController();
   readonly #followers = new Set<EventFollower>();
   readonly #pending = new Map<Promise<Outcome>, InFlightTx>();
+  readonly #prefunded = new Map<string, boolean>();
   #lane: Promise<unknown> = Promise.resolve();
 
   constructor(o: WasmAdapterOptions) {
@@ -108,8 +109,15 @@ export class WasmChainAdapter implements ChainAdapter {
     return this.#pool.sources.map((s) => s.address);
   }
 
-  readPairState(pair: PairBinding): Promise<OnChainPairState> {
-    return this.#reader.pairState(pair);
+  async readPairState(pair: PairBinding): Promise<OnChainPairState> {
+    const state = await this.#reader.pairState(pair);
+    this.#prefunded.set(pair.orderBook, state.prefunded);
+    return state;
+  }
+
+  /** Whether the book takes an order's tokens at placement (read once from its configuration). */
+  async #isPrefunded(pair: PairBinding): Promise<boolean> {
+    return this.#prefunded.get(pair.orderBook) ?? (await this.readPairState(pair)).prefunded;
   }
 
   async readBalances(pair: PairBinding): Promise<Balances> {
@@ -144,12 +152,20 @@ export class WasmChainAdapter implements ChainAdapter {
     return this.#inLane(() => this.#keeper.ensure(pair, token, amount));
   }
 
+  /**
+   * Placements (and approvals) go through the lane one after another, in the order they were given; a cancel
+   * does not wait for them: it takes a source of its own (one is kept free for cancels) at once.
+   */
   submit(command: Command): Promise<Submission> {
     const startedMs = this.#clock.now();
-    return this.#inLane(() => (command.kind === 'place' ? this.#place(command, startedMs) : this.#cancel(command, startedMs)));
+    if (command.kind === 'cancel') {
+      if (this.#closing.signal.aborted) return Promise.resolve(refused(new DltError('E_CHAIN_RPC', 'the chain B adapter is closed', { details: { kind: 'transport' } })));
+      return this.#cancel(command, startedMs);
+    }
+    return this.#inLane(() => this.#place(command, startedMs));
   }
 
-  /** Commands run one after another, in the order they were given. */
+  /** Placements and approvals run one after another, in the order they were given. */
   #inLane<T>(work: () => Promise<T>): Promise<T> {
     const run = this.#lane.then(() => {
       if (this.#closing.signal.aborted) throw new DltError('E_CHAIN_RPC', 'the chain B adapter is closed', { details: { kind: 'transport' } });
@@ -176,25 +192,33 @@ export class WasmChainAdapter implements ChainAdapter {
       return this.#refuse('place', e, context);
     }
     const intent: TxIntent = { kind: 'place', call, clientOrderId: c.clientOrderId, context, startedMs };
+    const signal = c.signal === undefined ? this.#closing.signal : AbortSignal.any([this.#closing.signal, c.signal]);
     for (let attempt = 0; ; attempt++) {
+      if (c.signal?.aborted === true) return this.#withdrawn(context, c.signal.reason);
       let blocked: DltError | null;
+      let prefunded = true;
       try {
-        blocked = await this.#keeper.prepare(c.pair, c.approval);
+        prefunded = await this.#isPrefunded(c.pair);
+        blocked = await this.#keeper.prepare(c.pair, c.approval, prefunded, c.committed ?? 0n);
       } catch (e) {
         if (!isDltError(e)) throw e;
         blocked = e;
       }
       if (blocked !== null) return this.#refuse('place', blocked, context);
-      const submission = await this.#send(intent, c.pair, null);
+      const submission = await this.#send(intent, c.pair, null, signal);
       if (submission.txHash === null && attempt === 0) {
-        // Refused by simulation: if for the allowance, the estimate was wrong; read it again and retry once.
+        // Refused by simulation: if for the allowance, the figure was wrong; read it again and retry once.
         const early = await submission.outcome;
         if (early.kind === 'rejected' && early.error.code === 'E_VENUE_INSUFFICIENT_ALLOWANCE') {
           this.#keeper.invalidate(c.pair, c.approval.token);
           continue;
         }
       }
-      if (submission.txHash !== null) this.#keeper.consumed(c.pair, c.approval.token, c.approval.amount);
+      if (submission.txHash !== null) {
+        // Taken when it applies: reserved until its outcome settles, so the orders of one ledger are covered together.
+        const reservation = this.#keeper.reserve(c.pair, c.approval.token, c.approval.amount, prefunded);
+        if (reservation !== null) void submission.outcome.then((o) => this.#keeper.settle(reservation, o));
+      }
       return submission;
     }
   }
@@ -209,6 +233,13 @@ export class WasmChainAdapter implements ChainAdapter {
     const token = role === 'base' ? pair.baseToken : pair.quoteToken;
     const context = { pair: pair.pairId, tokenRole: role, amount: amount.toString(), expirationLedger };
     return this.#send({ kind: 'approve', call: approveCall(token, this.wallet, pair.orderBook, amount, expirationLedger), clientOrderId: null, context, startedMs: this.#clock.now() }, pair, null);
+  }
+
+  #withdrawn(context: Record<string, unknown>, reason: unknown): Submission {
+    const error = isDltError(reason) ? reason : new DltError('E_ORDER_WITHDRAWN', 'placement withdrawn before it was signed');
+    this.metrics.submissions.inc({ kind: 'place', outcome: 'withdrawn' });
+    this.#logger.info({ ...context, ...errorFields(error) }, 'placement withdrawn before signing');
+    return refused(error);
   }
 
   #refuse(kind: string, error: DltError, context: Record<string, unknown> = {}): Submission {
@@ -247,8 +278,9 @@ export class WasmChainAdapter implements ChainAdapter {
     };
   }
 
-  async #send(intent: TxIntent, pair: PairBinding, orderId: bigint | null): Promise<Submission> {
-    const res = await sendInvocation(this.#senderDeps(), intent, this.#closing.signal);
+  async #send(intent: TxIntent, pair: PairBinding, orderId: bigint | null, signal: AbortSignal = this.#closing.signal): Promise<Submission> {
+    const res = await sendInvocation(this.#senderDeps(), intent, signal);
+    if (res.kind === 'refused' && res.error.code === 'E_ORDER_WITHDRAWN') return this.#withdrawn(intent.context, res.error);
     if (res.kind === 'refused') {
       this.metrics.submissions.inc({ kind: intent.kind, outcome: 'refused' });
       const fields = { ...intent.context, kind: intent.kind, txHash: res.txHash, ...errorFields(res.error) };

@@ -18,11 +18,12 @@ import { ZERO_REPORTING, type ReportingData } from '../../core/encoding/reportin
 import { toRawOrder } from '../../core/encoding/order-codec.ts';
 import { DltError, isDltError } from '../../core/errors.ts';
 import { approvalFor } from '../../core/money.ts';
-import { newOrder } from '../../core/order-state.ts';
+import { newOrder, remainingOf } from '../../core/order-state.ts';
 import { DEFAULT_ORDER_OPTIONS, type OrderOptions, type Side } from '../../core/order-terms.ts';
 import { transaction } from '../../store/database.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
 import type { Decision } from '../../store/state-store.ts';
+import { lockOf } from '../fills/amounts.ts';
 import { makerRateOf } from '../pair-runtime.ts';
 import { isPaused } from '../tracking/alerts.ts';
 import type { TxApplier } from '../tracking/tx-applier.ts';
@@ -165,9 +166,10 @@ export class OrderManager {
       });
     });
     const cid = order.clientOrderId;
+    const committed = pair.prefunded ? 0n : this.#committed(cmd.pairId, cmd.side, cid);
     let submission;
     try {
-      submission = await this.#adapter.submit({ kind: 'place', pair: pair.binding, clientOrderId: cid, terms, reporting: cmd.reporting ?? ZERO_REPORTING, approval, signal });
+      submission = await this.#adapter.submit({ kind: 'place', pair: pair.binding, clientOrderId: cid, terms, reporting: cmd.reporting ?? ZERO_REPORTING, approval, committed, signal });
     } catch (e) {
       this.#count('place', 'error');
       return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#submitThrew(order, e)) };
@@ -177,6 +179,22 @@ export class OrderManager {
     this.#count('place', 'sent');
     const settled = this.#track(submission.outcome.then((o) => this.#settler.placement(cid, o)));
     return { clientOrderId: cid, txHash: submission.txHash, settled };
+  }
+
+  /**
+   * On a no-prefund book: what the wallet's other live orders of the side's token may still draw when they
+   * trade (their lock, had the book locked it), which the allowance must cover together with the new order.
+   */
+  #committed(pairId: string, side: Side, except: bigint): bigint {
+    const ctx = this.#ctx;
+    const pair = pairOf(ctx, pairId);
+    let sum = 0n;
+    for (const o of ctx.store.orders.live({ wallet: ctx.wallet, pairId })) {
+      if (o.side !== side || o.clientOrderId === except) continue;
+      const draw = lockOf({ side: o.side, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(pair, ctx.marketMaker) }, pair.binding.rules.scales, true);
+      sum += side === 'sell' ? draw.base : draw.quote;
+    }
+    return sum;
   }
 
   /** The adapter threw: if it journalled a transaction for the order, its fate is unknown; otherwise it never left. */

@@ -127,6 +127,13 @@ export class WasmEmulator {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * The most transactions the queue holds for the next ledger; null, no limit (the default). When it is full
+   * the network's surge pricing applies: a transaction bidding a higher inclusion fee per operation than the
+   * lowest in the queue evicts that one (dropped: it never applies), any other gets TRY_AGAIN_LATER.
+   */
+  queueCapacity: number | null = null;
+
   submit(envelopeB64: string): SendResult {
     const parsed = parseEnvelope(envelopeB64, this.world.networkId);
     if ('unsupported' in parsed) return this.refuse(parsed.unsupported, TX.notSupported, 0n);
@@ -134,6 +141,12 @@ export class WasmEmulator {
     if (this.pendingBySource.has(parsed.source)) return { status: 'TRY_AGAIN_LATER', hash: parsed.hash };
     const code = checkTransaction(parsed, this.world, this.nowSeconds());
     if (code !== null) return this.refuse(parsed.hash, code, minimumFee(parsed));
+    if (this.queueCapacity !== null && this.pending.length >= this.queueCapacity) {
+      const lowest = this.pending.reduce<ParsedTx | null>((low, p) => (low === null || inclusionBid(p) < inclusionBid(low) ? p : low), null);
+      if (lowest === null || inclusionBid(parsed) <= inclusionBid(lowest)) return { status: 'TRY_AGAIN_LATER', hash: parsed.hash };
+      this.pending.splice(this.pending.indexOf(lowest), 1);
+      this.pendingBySource.delete(lowest.source);
+    }
     this.pending.push(parsed);
     this.pendingBySource.set(parsed.source, parsed.hash);
     return { status: 'PENDING', hash: parsed.hash };
@@ -269,4 +282,9 @@ export class WasmEmulator {
   read(req: InvocationRequest): InvocationOutcome {
     return runInvocation({ world: this.world, ledgerSeq: this.latest.seq + 1, closeTime: this.nextCloseTime(), auth: TRUSTED, dryRun: true }, req);
   }
+}
+
+/** What a transaction bids for inclusion, per operation: its fee less the resource fee it declares. */
+function inclusionBid(p: ParsedTx): bigint {
+  return (p.fee - (p.soroban?.resourceFee ?? 0n)) / BigInt(Math.max(1, p.tx.operations.length));
 }

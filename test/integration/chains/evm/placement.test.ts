@@ -146,6 +146,38 @@ describe('cancelling an order already gone', () => {
   });
 });
 
+const nonceOf = (t: ReturnType<ChainA['adapter']>, hash: string | null) => t.store.transactions.get(hash as string)?.sequence as bigint;
+
+describe('urgent work first', () => {
+  it('a cancel overtakes the placements still waiting in the sending lane', async () => {
+    const t = c.adapter();
+    const resting = accepted(await outcomeOf(t.adapter.submit(c.place('sell', '1', '101', 1n))));
+    const prices = ['99', '98.9', '98.8', '98.7', '98.6', '98.5', '98.4', '98.3'];
+    const placements = prices.map((p, i) => t.adapter.submit(c.place('buy', '1', p, 10n + BigInt(i))));
+    const cancel = t.adapter.submit(c.cancel('sell', resting.orderId as bigint));
+    const sent = await Promise.all(placements);
+    const cancelled = await cancel;
+    const cancelNonce = nonceOf(t, cancelled.txHash);
+    const later = sent.filter((x) => nonceOf(t, x.txHash) > cancelNonce);
+    // Only the placement already being sent when the cancel arrived goes before it.
+    expect(later).toHaveLength(prices.length - 1);
+    accepted(await cancelled.outcome);
+    await Promise.all(sent.map((x) => x.outcome));
+  });
+
+  it('placements withdrawn while they wait in the lane are refused unsigned', async () => {
+    const t = c.adapter();
+    const withdraw = new AbortController();
+    const placements = ['99', '98.9', '98.8', '98.7'].map((p, i) => t.adapter.submit({ ...c.place('buy', '1', p, 20n + BigInt(i)), signal: withdraw.signal }));
+    withdraw.abort(new DltError('E_ORDER_WITHDRAWN', 'placement withdrawn: kill switch'));
+    const sent = await Promise.all(placements);
+    const signed = sent.filter((x) => x.txHash !== null);
+    expect(signed.length).toBeLessThanOrEqual(1);
+    for (const x of sent.filter((y) => y.txHash === null)) expect(rejected(await x.outcome).error.code).toBe('E_ORDER_WITHDRAWN');
+    expect(journalKinds(t).filter((k) => k.includes(':place:'))).toHaveLength(signed.length);
+  });
+});
+
 describe('turned down', () => {
   it('before signing: order terms the v1 order book cannot carry, with nothing journaled', async () => {
     const t = c.adapter();

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approve } from '../../../../src/sandbox/wasm/operator.ts';
 import type { Store } from '../../../../src/store/store.ts';
-import { accepted, adapterFor, channels, placeCommand, startHarness, wallet, type Harness } from './harness.ts';
+import { accepted, adapterFor, BIG, channels, freshBook, placeCommand, startHarness, wallet, type Harness } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -85,5 +85,54 @@ describe('approvals', () => {
     expect(o.orderId).not.toBeNull();
     expect(approvals(built.store)).toBe(2);
     await built.adapter.close();
+  });
+});
+
+describe('allowance reserved per order in flight', () => {
+  it('the orders of one ledger are covered together: a top-up counts the orders in flight, and none fails for its allowance', async () => {
+    const trader = wallet(h);
+    const first = placeCommand(h, 'buy', '1', '12.00');
+    const budget = first.approval.amount * 3n;
+    const built = adapterFor(h, trader, { channelKeys: channels(h, 8), approvals: { budgets: { [h.pair.pairId]: { quote: budget } } } });
+    await accepted(await built.adapter.submit(first));
+    // Two more orders' worth is left; five orders go out in one ledger.
+    h.sleeper.hold();
+    const subs = [];
+    for (let i = 0; i < 2; i++) subs.push(await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')));
+    expect(approvals(built.store)).toBe(1);
+    // The third needs a top-up: it must count the two in flight (the chain does not show them yet).
+    const sent = { count: 0 };
+    const more = [0, 1, 2].map(() => built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')).then((x) => ((sent.count += 1), x)));
+    // The ledger stays open until the three went out, or until a top-up waits for its inclusion.
+    const approving = () => built.store.db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE kind = 'approve' AND status = 'sent'").get()?.n as number;
+    while (sent.count < 3 && approving() === 0) await new Promise<void>((r) => setImmediate(r));
+    h.sleeper.open();
+    subs.push(...(await Promise.all(more)));
+    const outcomes = await Promise.all(subs.map((x) => x.outcome));
+    expect(outcomes.map((o) => o.kind)).toEqual(['accepted', 'accepted', 'accepted', 'accepted', 'accepted']);
+    expect(approvals(built.store)).toBe(2);
+    await built.adapter.close();
+  });
+
+  it('on a no-prefund book the allowance covers every live order of the wallet together, so matching draws them all', async () => {
+    const { d, pair } = freshBook(h, 'no-prefund-allowance', { prefunded: false });
+    const trader = wallet(h, {}, d);
+    const one = placeCommand(h, 'buy', '1', '12.00', { pair });
+    const need = one.approval.amount;
+    const built = adapterFor(h, trader, { approvals: { budgets: { [pair.pairId]: { quote: need * 2n } } } });
+    const ids: bigint[] = [];
+    for (let i = 0; i < 3; i++) {
+      // What the engine passes: the draw of the wallet's other live orders on the book.
+      const o = await accepted(await built.adapter.submit({ ...placeCommand(h, 'buy', '1', '12.00', { pair }), committed: need * BigInt(i) }));
+      ids.push(o.orderId as bigint);
+    }
+    expect(d.quote.allowances.get(`${trader.publicKey()}|${pair.orderBook}`)?.amount).toBeGreaterThanOrEqual(need * 3n);
+    // A taker sells into all three at once: each is drawn in turn, none is cancelled for a short allowance.
+    const taker = adapterFor(h, wallet(h, { approve: BIG }, d));
+    const t = await accepted(await taker.adapter.submit(placeCommand(h, 'sell', '3', '12.00', { pair })));
+    expect(t.events.filter((e) => e.type === 'OrderCancelled')).toEqual([]);
+    expect(d.book.book.buys.filter((b) => ids.includes(b.id))).toEqual([]);
+    await built.adapter.close();
+    await taker.adapter.close();
   });
 });

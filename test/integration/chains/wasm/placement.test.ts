@@ -7,6 +7,7 @@ import { xdr } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainEvent } from '../../../../src/chains/types.ts';
 import { createChannelAccounts } from '../../../../src/chains/wasm/channel-setup.ts';
+import { metricValue } from '../../../support/venue/metric-value.ts';
 import { accepted, adapterFor, approveAhead, BIG, cancelCommand, channels, freshBook, placeCommand, startHarness, typesOf, wallet, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -62,18 +63,26 @@ describe('placing through a channel account', () => {
     await adapter.close();
   });
 
-  it('with eight channel accounts, eight placements land in one ledger', async () => {
+  it('with eight channel accounts, seven placements land in one ledger and the eighth source is kept for a cancel', async () => {
     const trader = wallet(h, { approve: BIG });
     const { adapter, store } = adapterFor(h, trader, { channelKeys: channels(h, 8) });
     await approveAhead(adapter, h.pair);
+    const resting = await accepted(await adapter.submit(placeCommand(h, 'sell', '1', '13.20')));
     h.sleeper.hold();
     const subs = [];
-    for (let i = 0; i < 8; i++) subs.push(await adapter.submit(placeCommand(h, 'buy', '1', (11.5 + i * 0.02).toFixed(2))));
+    for (let i = 0; i < 7; i++) subs.push(await adapter.submit(placeCommand(h, 'buy', '1', (11.5 + i * 0.02).toFixed(2))));
     expect(subs.every((s) => h.emu.isPending(s.txHash as string))).toBe(true);
+    // An eighth placement waits for a source; a cancel does not: it takes the one kept free.
+    let eighthSent = false;
+    const eighth = adapter.submit(placeCommand(h, 'buy', '1', '11.70')).then((s) => ((eighthSent = true), s));
+    const cancel = await adapter.submit(cancelCommand(h, 'sell', resting.orderId as bigint));
+    expect(h.emu.isPending(cancel.txHash as string)).toBe(true);
+    expect(eighthSent).toBe(false);
     h.sleeper.open();
-    const outcomes = await Promise.all(subs.map(accepted));
+    const outcomes = await Promise.all([...subs, cancel].map(accepted));
     expect(new Set(outcomes.map((o) => o.height)).size).toBe(1);
-    expect(new Set(subs.map((s) => store.transactions.get(s.txHash as string)?.source)).size).toBe(8);
+    expect(new Set([...subs, cancel].map((s) => store.transactions.get(s.txHash as string)?.source)).size).toBe(8);
+    await accepted(await eighth);
     await adapter.close();
   });
 
@@ -86,6 +95,40 @@ describe('placing through a channel account', () => {
     expect(typesOf(o.events)).toEqual(['OrderReceived', 'OrderResting']);
     expect(authCredentialTypes(store.transactions.get(sub.txHash as string)?.raw ?? '')).toEqual([0]);
     await adapter.close();
+  });
+});
+
+describe('urgent work first on a congested network', () => {
+  it('with the queue full, a cancel outbids it into the next ledger while a placement backs off without holding a source', async () => {
+    const trader = wallet(h, { approve: BIG });
+    // One source account: the cancel can only go out if the placement's back-off does not hold it.
+    const t = adapterFor(h, trader);
+    await approveAhead(t.adapter, h.pair);
+    const resting = await accepted(await t.adapter.submit(placeCommand(h, 'sell', '1', '13.40')));
+    const fillers = [0, 1].map(() => adapterFor(h, wallet(h, { approve: BIG })).adapter);
+    for (const f of fillers) await approveAhead(f, h.pair);
+    h.sleeper.hold();
+    h.emu.queueCapacity = 2;
+    try {
+      // Two other participants fill the queue at the base inclusion fee.
+      for (const [i, f] of fillers.entries()) expect(h.emu.isPending((await f.submit(placeCommand(h, 'buy', '1', (11.0 + i * 0.02).toFixed(2)))).txHash as string)).toBe(true);
+      let placed = false;
+      const placement = t.adapter.submit(placeCommand(h, 'buy', '1', '11.60')).then((s) => ((placed = true), s));
+      while ((await metricValue(t.metrics, 'dltmm_wasm_try_again_later_total')) < 1) await new Promise<void>((r) => setImmediate(r));
+      const at = h.emu.latest.seq;
+      const cancel = await t.adapter.submit(cancelCommand(h, 'sell', resting.orderId as bigint));
+      expect(h.emu.isPending(cancel.txHash as string)).toBe(true);
+      expect(placed).toBe(false);
+      h.sleeper.open();
+      expect((await accepted(cancel)).height).toBe(BigInt(at + 1));
+      h.emu.queueCapacity = null;
+      expect((await accepted(await placement)).orderId).not.toBeNull();
+    } finally {
+      h.emu.queueCapacity = null;
+      h.sleeper.open();
+      for (const f of fillers) await f.close();
+      await t.adapter.close();
+    }
   });
 });
 

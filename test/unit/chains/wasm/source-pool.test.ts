@@ -63,7 +63,7 @@ describe('source pool', () => {
     let now = 1000;
     const sleeper = manualSleep();
     const [k1, k2] = [Keypair.random(), Keypair.random()];
-    const pool = new SourcePool([k1, k2], { now: () => now }, sleeper.sleep);
+    const pool = new SourcePool([k1, k2], { now: () => now }, sleeper.sleep, { reserveForUrgent: 0 });
     const a = await pool.acquire();
     const b = await pool.acquire();
     pool.release(a, { kind: 'unknown', restUntilMs: 31_000 });
@@ -78,11 +78,43 @@ describe('source pool', () => {
     expect((await waiting).address).toBe(a.address);
   });
 
+  it('serves an urgent caller before those who asked earlier', async () => {
+    const pool = new SourcePool([Keypair.random()], { now: () => 0 }, manualSleep().sleep);
+    const held = await pool.acquire();
+    const order: string[] = [];
+    const placement = pool.acquire().then((s) => (order.push('placement'), s));
+    const cancel = pool.acquire({ urgent: true }).then((s) => (order.push('cancel'), s));
+    await tick();
+    pool.release(held, { kind: 'unused' });
+    pool.release(await cancel, { kind: 'unused' });
+    await placement;
+    expect(order).toEqual(['cancel', 'placement']);
+  });
+
+  it('keeps one source free for cancels: placements wait while it is the last one, a cancel takes it at once', async () => {
+    const sleeper = manualSleep();
+    const pool = new SourcePool([Keypair.random(), Keypair.random(), Keypair.random()], { now: () => 0 }, sleeper.sleep);
+    await pool.acquire();
+    await pool.acquire();
+    let third = false;
+    const placement = pool.acquire().then((s) => ((third = true), s));
+    await tick();
+    expect(third).toBe(false);
+    const cancel = await pool.acquire({ urgent: true });
+    expect(pool.freeCount).toBe(0);
+    pool.release(cancel, { kind: 'unused' });
+    await tick();
+    // Free again, but it is the reserve: the placement still waits for another source.
+    expect(third).toBe(false);
+    expect(pool.freeCount).toBe(1);
+    void placement;
+  });
+
   it('stops waiting when the caller gives up', async () => {
     const pool = new SourcePool([Keypair.random()], { now: () => 0 }, manualSleep().sleep);
     await pool.acquire();
     const stop = new AbortController();
-    const waiting = pool.acquire(stop.signal);
+    const waiting = pool.acquire({ signal: stop.signal });
     stop.abort(new Error('closing'));
     await expect(waiting).rejects.toThrow('closing');
   });

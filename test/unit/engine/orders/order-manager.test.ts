@@ -3,6 +3,8 @@ import { Decimal } from '../../../../src/core/decimal.ts';
 import type { PlaceOrder } from '../../../../src/engine/orders/order-manager.ts';
 import { auditTrail } from '../../../../src/store/audit-trail.ts';
 import { harness, start, TAKER, WALLET, withClock, type Harness } from '../../../support/engine/harness.ts';
+import { pairWith } from '../../../support/pairs.ts';
+import { lockOf } from '../../../../src/engine/fills/amounts.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
 
 const order = (side: 'buy' | 'sell', qty: string, price: string, extra: Partial<PlaceOrder> = {}): PlaceOrder => ({
@@ -194,6 +196,25 @@ describe('cancelling and replacing', () => {
   });
 });
 
+describe('allowance on a no-prefund book', () => {
+  it('each placement carries what the wallet\'s other live orders of its token may still draw', async () => {
+    const h = await harness({ pairs: [{ pair: pairWith('evm-pair'), prefunded: false }] });
+    await start(h);
+    await h.engine.manager.place(order('buy', '1', '99'));
+    await h.engine.manager.place(order('sell', '1', '101'));
+    await h.engine.manager.place(order('buy', '2', '98'));
+    const [firstBuy, sell, secondBuy] = h.adapter.sent.map((x) => x.command).filter((c) => c.kind === 'place');
+    expect(firstBuy?.committed).toBe(0n);
+    // Another side's token is not drawn on: the sell's base allowance owes nothing to the buy.
+    expect(sell?.committed).toBe(0n);
+    // The first buy rests at the maker rate: its draw is its notional and maker commission, short of its approval.
+    const rested = h.store.orders.live({ wallet: WALLET }).find((o) => o.side === 'buy' && o.quantity === 10_000n);
+    const draw = lockOf({ side: 'buy', price: rested?.price as bigint, remaining: 10_000n, lockRateBps: rested?.lockRateBps as number }, h.pair.rules.scales, true).quote;
+    expect(secondBuy?.committed).toBe(draw);
+    expect(draw).toBeGreaterThan(firstBuy?.approval.principal as bigint);
+  });
+});
+
 describe('urgent work first', () => {
   it('a cancel goes out while placements wait in a congested adapter, and withdrawing them refuses them unsigned', async () => {
     const h = await ready();
@@ -241,6 +262,21 @@ describe('urgent work first', () => {
   });
 });
 
+/**
+ * Our resting sell of `quantity` at 100.1, and a taker's buy of `takes` (raw) landing in the same block ahead of
+ * our cancel, with the follower held back so that the cancel's outcome arrives first.
+ */
+async function cancelRacingATaker(h: Harness, quantity: string, takes: bigint) {
+  const p = await h.engine.manager.place(order('sell', quantity, '100.1'));
+  await h.block();
+  h.adapter.hold();
+  h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', takes, 1_001_000n);
+  const c = await h.engine.manager.cancel(p.clientOrderId);
+  h.venue.mine();
+  await h.engine.manager.submitted();
+  return { p, c };
+}
+
 describe('fills and inventory', () => {
   it('a placement that trades at once records a taker fill with the exact token movements', async () => {
     const h = await ready();
@@ -282,14 +318,7 @@ describe('fills and inventory', () => {
 
   it('a fill racing our cancel is applied first, and the cancellation accounts for the rest', async () => {
     const h = await ready();
-    const p = await h.engine.manager.place(order('sell', '2', '100.1'));
-    await h.block();
-    h.adapter.hold();
-    // The taker's fill and our cancel land in the same block, the fill first.
-    h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 5_000n, 1_001_000n);
-    const c = await h.engine.manager.cancel(p.clientOrderId);
-    h.venue.mine();
-    await h.engine.manager.submitted();
+    const { p, c } = await cancelRacingATaker(h, '2', 5_000n);
     // The cancel's outcome arrived first and reports 1.5 of 2 returned: not applied until the fill is seen.
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('cancelRequested');
     await h.adapter.resume();
@@ -302,14 +331,8 @@ describe('fills and inventory', () => {
 
   it('a cancel that meets a fill of the whole order leaves it for good: never cancelled again, settled by the fill', async () => {
     const h = await ready();
-    const p = await h.engine.manager.place(order('sell', '1', '100.1'));
-    await h.block();
-    h.adapter.hold();
     // The taker takes all of it, ahead of our cancel in the same block: the cancel reverts, order not found.
-    h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 10_000n, 1_001_000n);
-    const c = await h.engine.manager.cancel(p.clientOrderId);
-    h.venue.mine();
-    await h.engine.manager.submitted();
+    const { p, c } = await cancelRacingATaker(h, '1', 10_000n);
     expect(await c.settled).toMatchObject({ status: 'cancelRequested', cancelTxHash: null });
     // Shutdown's cancel-all (and any later round) must not cancel it again.
     const all = h.engine.manager.cancelAll({ timeoutMs: 60_000 });

@@ -152,9 +152,12 @@ describe('dlt-mm run killed with SIGKILL at random moments of trading, both chai
     const storePath = join(dir, 'bot.sqlite');
     const config = writeBotConfig({ dir, name: 'bot', manifest: sandbox.manifestPath as string, metricsPort: port, store: storePath, risk: LIMITS });
     const restartMs: number[] = [];
+    /** Of each restart, the part before the bot's first log line: the process starting and loading its modules. */
+    const loadingMs: number[] = [];
     /** Starts the bot on the state file, measures the time to ready, and checks it against the chains. */
     const startAndCheck = async (cycle: number): Promise<BotProcess> => {
       const started = performance.now();
+      const startedAt = Date.now();
       const bot = new BotProcess(config, port, join(dir, `bot-${cycle}.log`));
       bots.push(bot);
       await until(`bot ready (start ${cycle})`, 60_000, async () => {
@@ -163,7 +166,11 @@ describe('dlt-mm run killed with SIGKILL at random moments of trading, both chai
       }, 10).catch((e: unknown) => {
         throw new Error(`${(e as Error).message}\n${bot.tail()}`);
       });
-      if (cycle > 0) restartMs.push(Math.round(performance.now() - started));
+      if (cycle > 0) {
+        restartMs.push(Math.round(performance.now() - started));
+        const first = bot.output.map((l) => /"time":"([^"]+)"/.exec(l)?.[1]).find((t) => t !== undefined);
+        loadingMs.push(first === undefined ? -1 : Date.parse(first) - startedAt);
+      }
       await check(bot, storePath, cycle);
       return bot;
     };
@@ -180,6 +187,7 @@ describe('dlt-mm run killed with SIGKILL at random moments of trading, both chai
     expect(await last.exited).toEqual({ code: 0, signal: null });
     expect(await chains.restingEverywhere()).toEqual([]);
     console.log(`dlt-mm run restart-to-ready, ms (${restartMs.length} restarts): ${JSON.stringify(restartMs)}`);
+    console.log(`  of which before the first log line (process start, modules), ms: ${JSON.stringify(loadingMs)}`);
     expect(restartMs).toHaveLength(KILLS);
   });
 });

@@ -20,6 +20,7 @@ import type { Logger } from '../telemetry/logger.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
 import { VenueRestClient } from '../venue/rest-client.ts';
 import { RestTransport } from '../venue/rest-transport.ts';
+import { tokenSourceOf, venueAuthOf, type VenueAuth } from '../venue/auth/venue-auth.ts';
 import type { CliIo } from './io.ts';
 import { systemSleep } from '../chains/time.ts';
 
@@ -35,7 +36,8 @@ export interface WalletSetup {
 
 export interface Connection {
   readonly restUrl: string;
-  readonly accessToken: string | undefined;
+  /** Bearer tokens of the participant endpoints. */
+  readonly auth: VenueAuth | undefined;
   readonly timeoutMs: number;
   readonly evm?: { readonly rpcUrl: string; readonly chainId: number };
   readonly wasm?: { readonly rpcUrl: string; readonly networkPassphrase: string };
@@ -64,7 +66,7 @@ export interface Wiring {
 }
 
 interface ManifestLike {
-  venue: { restUrl: string; accessToken: string };
+  venue: { restUrl: string; accessToken: string; oauth?: { tokenUrl: string; clientId: string; clientSecret: string } };
   chains: { evm?: { rpcUrl: string; chainId: number }; wasm?: { rpcUrl: string; networkPassphrase: string } };
   wallets: Array<{ name: string; chain: ChainKind; key: string; marketMaker: boolean; pairIds: string[]; channelAccounts?: Array<{ secret: string }> }>;
 }
@@ -91,7 +93,7 @@ export function connectionOf(config: BotConfig, configPath: string, io: CliIo): 
         : m.wallets
             .filter((w) => w.marketMaker)
             .map((w) => ({ id: w.name, chain: w.chain, key: w.key, channels: (w.channelAccounts ?? []).map((c) => c.secret), marketMaker: true, pairs: w.pairIds.map((id) => ({ id })) }));
-    return { restUrl: m.venue.restUrl, accessToken: m.venue.accessToken, timeoutMs: 10_000, ...m.chains, wallets };
+    return { restUrl: m.venue.restUrl, auth: manifestAuth(m.venue), timeoutMs: 10_000, ...m.chains, wallets };
   }
   if (config.sandbox?.embedded === true || config.venue === undefined) {
     throw new DltError('E_USAGE', 'orders and cancel-all act on a running venue: point sandbox.manifest at a running sandbox, or configure venue, chains and wallets');
@@ -100,12 +102,18 @@ export function connectionOf(config: BotConfig, configPath: string, io: CliIo): 
   const wasm = config.chains.wasm;
   return {
     restUrl: config.venue.restUrl,
-    accessToken: readSecret(config.venue.accessToken, 'venue.accessToken', env),
+    auth: venueAuthOf(config.venue, (ref, where) => readSecret(ref, where, env)),
     timeoutMs: config.venue.requestTimeoutMs,
     ...(evm === undefined ? {} : { evm: { rpcUrl: evm.rpcUrl, chainId: evm.chainId } }),
     ...(wasm === undefined ? {} : { wasm: { rpcUrl: wasm.rpcUrl, networkPassphrase: wasm.networkPassphrase } }),
     wallets: walletsOf(),
   };
+}
+
+/** A sandbox's participant authentication: its client credentials when it issues tokens, else its fixed token. */
+export function manifestAuth(venue: ManifestLike['venue']): VenueAuth {
+  const o = venue.oauth;
+  return o === undefined ? { kind: 'static', token: venue.accessToken } : { kind: 'client-credentials', tokenUrl: o.tokenUrl, clientId: o.clientId, clientSecret: o.clientSecret };
 }
 
 /** A chain B contract as the adapter names it: REST serves the hex of the contract id. */
@@ -157,7 +165,8 @@ export async function wire(configPath: string, io: CliIo, options: WireOptions):
   }
   const config = parseBotConfig(text, configPath);
   const c = connectionOf(config, path, io);
-  const rest = new VenueRestClient(new RestTransport({ baseUrl: c.restUrl, accessToken: c.accessToken, timeoutMs: c.timeoutMs, logger: options.logger, metrics: options.metrics }));
+  const tokens = tokenSourceOf(c.auth, { logger: options.logger, metrics: options.metrics, timeoutMs: c.timeoutMs });
+  const rest = new VenueRestClient(new RestTransport({ baseUrl: c.restUrl, ...(tokens === undefined ? {} : { tokens }), timeoutMs: c.timeoutMs, logger: options.logger, metrics: options.metrics }));
   const listed = await rest.listTradingPairs();
   const storePath = resolve(dirname(path), config.store.path);
   const store = options.trade ? openStore(storePath) : openStoreReadOnly(storePath);

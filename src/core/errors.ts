@@ -93,6 +93,7 @@ export const ERROR_CATALOGUE = {
 
   // Venue API: REST and WebSocket market data
   E_REST_AUTH: { summary: 'Venue refused the credentials, or none is configured (HTTP 401/403)', retryable: false },
+  E_AUTH_TOKEN: { summary: 'No access token could be had from the token endpoint (client credentials refused, or the endpoint failed)', retryable: true },
   E_REST_NOT_FOUND: { summary: 'Venue resource not found (HTTP 404)', retryable: false },
   E_REST_REQUEST: { summary: 'Venue refused the request (HTTP 4xx; AppError in details)', retryable: false },
   E_REST_UNAVAILABLE: { summary: 'Venue answered 429 or 5xx until the retry budget ran out', retryable: true },

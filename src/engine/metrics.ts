@@ -4,6 +4,7 @@
  * scrape so that they are right whenever they are read.
  */
 import type { Counter, Gauge, Histogram } from 'prom-client';
+import { LIVE_STATUSES } from '../core/order-state.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
 import { isPaused } from './tracking/alerts.ts';
 import type { WalletContext } from './wallet-context.ts';
@@ -18,6 +19,7 @@ export interface EngineMetrics {
   readonly reconciliations: Counter<'chain' | 'result'>;
   readonly reconcileSeconds: Histogram<'chain'>;
   readonly followerLag: Gauge<'chain'>;
+  readonly withdrawn: Counter<'chain' | 'kind'>;
 }
 
 export function engineMetrics(m: Metrics): EngineMetrics {
@@ -39,14 +41,20 @@ export function engineMetrics(m: Metrics): EngineMetrics {
     reconciliations: m.counter({ name: 'reconciliations_total', help: 'Reconciliation runs by result', labelNames: ['chain', 'result'] }),
     reconcileSeconds: m.histogram({ name: 'reconcile_seconds', help: 'Duration of a reconciliation', labelNames: ['chain'], buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60] }),
     followerLag: m.gauge({ name: 'event_follower_behind', help: 'Blocks or ledgers the event follower is behind the head', labelNames: ['chain'] }),
+    withdrawn: m.counter({
+      name: 'reorg_withdrawals_total',
+      help: 'Chain A transactions whose applied changes were withdrawn because a reorganisation removed their block (kind: place, cancel or events)',
+      labelNames: ['chain', 'kind'],
+    }),
   };
 }
 
 /** The wallet's state gauges, derived from its store at scrape time. */
 export function deriveStateGauges(m: Metrics, ctx: WalletContext): void {
   const labels = { chain: ctx.chain, wallet: ctx.wallet };
-  m.derivedGauge({ name: 'orders_live', help: 'Orders that are or may be on the book', labelNames: ['chain', 'wallet'] }, () => [
-    { labels, value: ctx.store.orders.live({ wallet: ctx.wallet }).length },
+  // An order recorded but not signed yet (`intended`) cannot be on the book: it is not counted.
+  m.derivedGauge({ name: 'orders_live', help: 'Orders that are or may be on the book (sent and not final)', labelNames: ['chain', 'wallet'] }, () => [
+    { labels, value: ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => LIVE_STATUSES.has(o.status)).length },
   ]);
   m.derivedGauge({ name: 'orders_unknown_outcome', help: 'Orders whose placement the chain has not settled after its outcome deadline', labelNames: ['chain', 'wallet'] }, () => [
     { labels, value: ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => o.status === 'unknown').length },

@@ -10,13 +10,17 @@ export interface VenueMetrics {
   readonly restDuration: Histogram<'endpoint'>;
   /** REST calls that ended in an error after retries, by error code. */
   readonly restErrors: Counter<'endpoint' | 'code'>;
-  /** REST retries by cause: `429`, `5xx`, `timeout`, `network`. */
+  /** REST retries by cause: `429`, `5xx`, `timeout`, `network`, `401` (once, with a fresh token). */
   readonly restRetries: Counter<'endpoint' | 'reason'>;
+  /** Token endpoint requests by outcome: `ok`, `refused` (the endpoint answered with an error), `failed`. */
+  readonly authTokenRequests: Counter<'outcome'>;
   /** Venue payloads (or parts of one) that failed validation and were skipped, by source. */
   readonly malformedPayloads: Counter<'source'>;
   readonly wsReconnects: Counter;
   readonly wsConnected: Gauge;
-  /** WebSocket messages received, by type (`data`, `subscribe_success`, `subscribe_failure`, ...). */
+  /** Connections dropped because nothing (no `ka`, no data) arrived for the acknowledged `connectionTimeoutMs`. */
+  readonly wsKeepAliveTimeouts: Counter;
+  /** WebSocket messages received, by type (`data`, `ka`, `connection_ack`, `subscribe_success`, `subscribe_error`, ...). */
   readonly wsMessages: Counter<'type'>;
   readonly wsSubscriptionFailures: Counter<'channel'>;
   /** 1 while a market has had no WebSocket data for longer than the staleness limit. */
@@ -25,11 +29,50 @@ export interface VenueMetrics {
   readonly marketStaleTransitions: Counter<'market'>;
   /** REST `pricelevels` polls made for a stale market, by outcome (`ok`, `error`, `discarded`). */
   readonly fallbackPolls: Counter<'market' | 'outcome'>;
+  /**
+   * Seconds each followed market's book was fed by `ws` (fresh WebSocket data), by the `rest` fallback (the
+   * market stale), or by `none` yet (subscribed, no data so far).
+   */
+  readonly bookSourceSeconds: Counter<'market' | 'source'>;
+  /** Share of a followed market's time fed by the WebSocket, 0..1, since the bot began following it. */
+  readonly bookWsShare: Gauge<'market'>;
+  /** Runs `fn` before every scrape (to bring time-based series up to date); returns the unregistration. */
+  beforeCollect(fn: () => void): () => void;
 }
 
 export function createVenueMetrics(registry: Registry): VenueMetrics {
   const registers = [registry];
+  const hooks = new Set<() => void>();
+  // Both time-based series are brought up to date by the hooks before either is read (once per scrape).
+  let collecting = false;
+  const collect = () => {
+    if (collecting) return;
+    collecting = true;
+    try {
+      for (const fn of hooks) fn();
+    } finally {
+      collecting = false;
+    }
+  };
   return {
+    beforeCollect: (fn) => {
+      hooks.add(fn);
+      return () => hooks.delete(fn);
+    },
+    bookSourceSeconds: new Counter({
+      name: 'dltmm_venue_book_source_seconds_total',
+      help: 'Seconds a market book was fed by the WebSocket (ws), by the REST fallback (rest), or by nothing yet (none)',
+      labelNames: ['market', 'source'],
+      registers,
+      collect,
+    }),
+    bookWsShare: new Gauge({
+      name: 'dltmm_venue_book_ws_share',
+      help: 'Share of the time a market book was fed by the WebSocket since the bot began following it, 0..1',
+      labelNames: ['market'],
+      registers,
+      collect,
+    }),
     restRequests: new Counter({
       name: 'dltmm_venue_rest_requests_total',
       help: 'Venue REST responses by endpoint and HTTP status',
@@ -55,6 +98,12 @@ export function createVenueMetrics(registry: Registry): VenueMetrics {
       labelNames: ['endpoint', 'reason'],
       registers,
     }),
+    authTokenRequests: new Counter({
+      name: 'dltmm_venue_auth_token_requests_total',
+      help: 'OAuth2 client-credentials token requests by outcome',
+      labelNames: ['outcome'],
+      registers,
+    }),
     malformedPayloads: new Counter({
       name: 'dltmm_venue_malformed_payloads_total',
       help: 'Venue payloads or items that failed validation and were skipped, by source',
@@ -62,7 +111,12 @@ export function createVenueMetrics(registry: Registry): VenueMetrics {
       registers,
     }),
     wsReconnects: new Counter({ name: 'dltmm_venue_ws_reconnects_total', help: 'Market-data WebSocket reconnect attempts', registers }),
-    wsConnected: new Gauge({ name: 'dltmm_venue_ws_connected', help: '1 while the market-data WebSocket is open', registers }),
+    wsConnected: new Gauge({ name: 'dltmm_venue_ws_connected', help: '1 while the market-data WebSocket is open and acknowledged', registers }),
+    wsKeepAliveTimeouts: new Counter({
+      name: 'dltmm_venue_ws_keepalive_timeouts_total',
+      help: 'Market-data connections dropped for want of a keep-alive within connectionTimeoutMs',
+      registers,
+    }),
     wsMessages: new Counter({
       name: 'dltmm_venue_ws_messages_total',
       help: 'Market-data WebSocket messages received, by type',

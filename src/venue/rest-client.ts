@@ -11,7 +11,7 @@ import { collectPages, type PageCheck } from './collect-pages.ts';
 import { parseInstrument, parseInstrumentList, type FinancialInstrument, type FinancialInstrumentSummary } from './payload/instruments.ts';
 import { parseOhlcSeries, type OhlcPoint } from './payload/ohlc.ts';
 import { parseOrderBookSnapshot, type OrderBookSnapshot } from './payload/order-book.ts';
-import { parseOrderList, type VenueOrder } from './payload/orders.ts';
+import { parseOrderPage, type VenueOrder, type VenueOrderPage } from './payload/orders.ts';
 import type { Lenient } from './payload/problems.ts';
 import { parseTradeInfo, type TradeInfo } from './payload/trade-info.ts';
 import { parsePair, parsePairPage, type TradingPairPage } from './payload/trading-pairs.ts';
@@ -31,6 +31,16 @@ export interface PairPageQuery {
 
 export interface CallOptions {
   readonly signal?: AbortSignal;
+}
+
+/** The venue SDK's order list query; every page is followed. */
+export interface OrderQuery {
+  /** `trading_pair`: one pair id. */
+  readonly tradingPair?: string;
+  /** `only_open`; default true. */
+  readonly onlyOpen?: boolean;
+  /** `limit`: orders per page; default the venue's. */
+  readonly pageSize?: number;
 }
 
 const seg = encodeURIComponent;
@@ -116,18 +126,26 @@ export class VenueRestClient {
     return this.#single(endpoint, () => parseOrderBookSnapshot(body, endpoint, id));
   }
 
-  /** Open orders across the participant's wallets (bearer token). */
-  async getParticipantOrders(participantId: string, options: CallOptions = {}): Promise<VenueOrder[]> {
-    const endpoint = '/participants/{participant_id}/orders';
-    const body = await this.#get(endpoint, `/participants/${seg(participantId)}/orders`, {}, options, true);
-    return this.#lenient(endpoint, this.#single(endpoint, () => parseOrderList(body, endpoint)));
+  /** Open orders across the participant's wallets (bearer token), every page. */
+  getParticipantOrders(participantId: string, query: OrderQuery = {}, options: CallOptions = {}): Promise<VenueOrder[]> {
+    return this.#orders('/participants/{participant_id}/orders', `/participants/${seg(participantId)}/orders`, query, options);
   }
 
-  /** Open orders of one wallet (bearer token). */
-  async getWalletOrders(walletAddress: string, options: CallOptions = {}): Promise<VenueOrder[]> {
-    const endpoint = '/wallets/{wallet_address}/orders';
-    const body = await this.#get(endpoint, `/wallets/${seg(walletAddress)}/orders`, {}, options, true);
-    return this.#lenient(endpoint, this.#single(endpoint, () => parseOrderList(body, endpoint)));
+  /** Open orders of one wallet (bearer token), every page. */
+  getWalletOrders(walletAddress: string, query: OrderQuery = {}, options: CallOptions = {}): Promise<VenueOrder[]> {
+    return this.#orders('/wallets/{wallet_address}/orders', `/wallets/${seg(walletAddress)}/orders`, query, options);
+  }
+
+  /** Follows `next_cursor` through an order list (`count=true` asks for `total_count`, so a short list is seen). */
+  #orders(endpoint: string, path: string, query: OrderQuery, options: CallOptions): Promise<VenueOrder[]> {
+    const fetchPage = async (cursor: string | undefined): Promise<VenueOrderPage> => {
+      const q = { trading_pair: query.tradingPair, only_open: query.onlyOpen ?? true, limit: query.pageSize, cursor, count: true };
+      const body = await this.#get(endpoint, path, q, options, true);
+      const page = this.#single(endpoint, () => parseOrderPage(body, endpoint));
+      this.#lenient(endpoint, page);
+      return page;
+    };
+    return collectPages(fetchPage, (check) => this.#reportPaging(check, endpoint));
   }
 
   #get(endpoint: string, path: string, query: Readonly<Record<string, QueryValue>>, options: CallOptions, auth = false): Promise<unknown> {
@@ -157,8 +175,8 @@ export class VenueRestClient {
     return result.items;
   }
 
-  #reportPaging(check: PageCheck): void {
-    this.#metrics.venue.malformedPayloads.inc({ source: '/tradingpairs#paging' });
-    this.#logger.warn({ ...check }, 'trading pair list is incomplete');
+  #reportPaging(check: PageCheck, endpoint = '/tradingpairs'): void {
+    this.#metrics.venue.malformedPayloads.inc({ source: `${endpoint}#paging` });
+    this.#logger.warn({ ...check, endpoint }, 'venue list is incomplete');
   }
 }

@@ -2,13 +2,16 @@
  * One venue REST GET with the client discipline the specification asks for: a timeout per attempt,
  * exponential backoff with full jitter on 429, 5xx, timeouts and connection failures (all venue REST
  * calls are reads, so retrying is safe), `Retry-After` honoured on 429 and 503, a bounded retry budget,
- * AppError decoding, and metrics for every response. 4xx other than 429 are final at once.
+ * AppError decoding, and metrics for every response. 4xx other than 429 are final at once, except a 401 on a
+ * participant endpoint: the token source is told the token was refused and, when it can issue a fresh one,
+ * the call is made once more with it; a second 401 is final (E_REST_AUTH, naming both refusals).
  * The bearer token is sent only where asked and never appears in a log line or an error.
  */
 import type { Logger } from 'pino';
 import { DltError } from '../core/errors.ts';
 import { silentLogger } from '../telemetry/logger.ts';
 import { createMetrics, type Metrics } from '../telemetry/metrics.ts';
+import { staticToken, type AccessTokenSource } from './auth/access-token.ts';
 import { clockSleep, systemClock, systemRandom, type Clock, type Random, type Sleep } from './clock.ts';
 import { httpError } from './payload/app-error.ts';
 import { parseVenueJson } from './payload/json.ts';
@@ -20,8 +23,10 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export interface RestTransportOptions {
   /** Base URL including `/api/v1`. */
   readonly baseUrl: string;
-  /** Bearer token for participant and wallet endpoints; a function lets the caller rotate it. */
-  readonly accessToken?: string | (() => string | undefined);
+  /** A fixed bearer token for participant and wallet endpoints (ignored when `tokens` is given). */
+  readonly accessToken?: string;
+  /** Where bearer tokens come from (client credentials); default the fixed `accessToken`, if any. */
+  readonly tokens?: AccessTokenSource;
   /** Per attempt, reading the body included. */
   readonly timeoutMs?: number;
   readonly retry?: Partial<RetryPolicy>;
@@ -78,6 +83,7 @@ export class RestTransport {
   readonly #fetch: typeof globalThis.fetch;
   readonly #logger: Logger;
   readonly #metrics: Metrics;
+  readonly #tokens: AccessTokenSource | undefined;
 
   constructor(options: RestTransportOptions) {
     this.#base = options.baseUrl.replace(/\/+$/, '');
@@ -89,6 +95,8 @@ export class RestTransport {
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#logger = options.logger ?? silentLogger();
     this.#metrics = options.metrics ?? createMetrics();
+    const fixed = options.accessToken;
+    this.#tokens = options.tokens ?? (fixed === undefined || fixed === '' ? undefined : staticToken(fixed));
   }
 
   get metrics(): Metrics {
@@ -103,19 +111,29 @@ export class RestTransport {
   async get(call: RestCall): Promise<unknown> {
     const path = buildPath(call.path, call.query);
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (call.auth === true) headers.authorization = `Bearer ${this.#token(call, path)}`;
+    let token = call.auth === true ? await this.#token(call, path) : undefined;
+    let renewed = false;
     for (let attempt = 1; ; attempt++) {
+      if (token !== undefined) headers.authorization = `Bearer ${token}`;
       const outcome = await this.#attempt(call, path, headers);
       if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) return this.#parse(call, outcome.text);
+      if (outcome.kind === 'response' && outcome.status === 401 && token !== undefined && !renewed && this.#tokens?.refused(token) === true) {
+        // The token expired or was revoked: one more try with a fresh one (outside the retry budget).
+        renewed = true;
+        this.#metrics.venue.restRetries.inc({ endpoint: call.endpoint, reason: '401' });
+        this.#logger.info({ endpoint: call.endpoint, path, attempt }, 'venue refused the access token (401); retrying once with a fresh one');
+        token = await this.#token(call, path);
+        continue;
+      }
       const reason = retryReason(outcome);
-      const retriesUsed = attempt - 1;
+      const retriesUsed = attempt - 1 - (renewed ? 1 : 0);
       const retryAfterMs =
         outcome.kind === 'response' && (outcome.status === 429 || outcome.status === 503)
           ? parseRetryAfter(outcome.retryAfter, this.#clock.now())
           : undefined;
       const tooLong = retryAfterMs !== undefined && retryAfterMs > this.#policy.maxRetryAfterMs;
       if (reason === undefined || retriesUsed >= this.#policy.retries || tooLong) {
-        throw this.#fail(call, path, outcome, attempt, retryAfterMs);
+        throw this.#fail(call, path, outcome, attempt, retryAfterMs, renewed);
       }
       const delayMs = backoffDelay(retriesUsed, this.#policy, this.#random, retryAfterMs);
       this.#metrics.venue.restRetries.inc({ endpoint: call.endpoint, reason });
@@ -127,17 +145,23 @@ export class RestTransport {
     }
   }
 
-  #token(call: RestCall, path: string): string {
-    const t = this.#options.accessToken;
-    const token = typeof t === 'function' ? t() : t;
-    if (token === undefined || token === '') {
-      const error = new DltError('E_REST_AUTH', `GET ${path}: no access token configured for a participant endpoint`, {
-        details: { endpoint: call.endpoint, path },
-      });
+  async #token(call: RestCall, path: string): Promise<string> {
+    const source = this.#tokens;
+    const fail = (error: DltError): never => {
       this.#metrics.venue.restErrors.inc({ endpoint: call.endpoint, code: error.code });
+      this.#logger.warn({ err: error }, 'venue REST call failed');
       throw error;
+    };
+    if (source === undefined) {
+      return fail(new DltError('E_REST_AUTH', `GET ${path}: no access token configured for a participant endpoint`, { details: { endpoint: call.endpoint, path } }));
     }
-    return token;
+    try {
+      return await source.token(call.signal);
+    } catch (e) {
+      if (call.signal?.aborted === true) throw call.signal.reason;
+      const cause = e instanceof DltError ? e : new DltError('E_AUTH_TOKEN', `no access token: ${(e as Error).message}`);
+      return fail(new DltError(cause.code, `GET ${path}: ${cause.message}`, { details: { ...cause.details, endpoint: call.endpoint, path }, cause }));
+    }
   }
 
   async #attempt(call: RestCall, path: string, headers: Record<string, string>): Promise<Attempt> {
@@ -176,14 +200,20 @@ export class RestTransport {
     }
   }
 
-  #fail(call: RestCall, path: string, outcome: Attempt, attempts: number, retryAfterMs: number | undefined): DltError {
+  #fail(call: RestCall, path: string, outcome: Attempt, attempts: number, retryAfterMs: number | undefined, renewed = false): DltError {
     const timeoutMs = this.#options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
     const details = { endpoint: call.endpoint, path, attempts, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
     let error: DltError;
     if (outcome.kind === 'response') {
       const e = httpError({ method: 'GET', endpoint: call.endpoint, path, status: outcome.status, bodyText: outcome.text, attempts });
-      error = retryAfterMs === undefined ? e : new DltError(e.code, `${e.message}; Retry-After ${retryAfterMs} ms`, { details: { ...e.details, retryAfterMs } });
+      if (renewed && outcome.status === 401) {
+        error = new DltError(e.code, `${e.message}; a freshly issued access token was refused too: the credentials lack access to this resource, or the venue does not accept this token issuer`, {
+          details: { ...e.details, tokenRenewed: true },
+        });
+      } else {
+        error = retryAfterMs === undefined ? e : new DltError(e.code, `${e.message}; Retry-After ${retryAfterMs} ms`, { details: { ...e.details, retryAfterMs } });
+      }
     } else if (outcome.kind === 'timeout') {
       error = new DltError('E_REST_TIMEOUT', `GET ${path}: no response within ${timeoutMs} ms${tries}`, { details: { ...details, timeoutMs } });
     } else {

@@ -10,6 +10,7 @@ import { createMetrics, type Metrics } from '../telemetry/metrics.ts';
 import { systemClock, systemRandom, type Clock, type Random } from './clock.ts';
 import { MarketDataFeed } from './market-data/feed.ts';
 import { MarketDataClient } from './market-data/ws-client.ts';
+import { tokenSourceOf, type VenueAuth } from './auth/venue-auth.ts';
 import { PairCache } from './pair-cache.ts';
 import { VenueRestClient } from './rest-client.ts';
 import { RestTransport } from './rest-transport.ts';
@@ -18,7 +19,8 @@ export type VenueConfig = NonNullable<BotConfig['venue']>;
 
 export interface VenueSecrets {
   readonly apiKey: string;
-  readonly accessToken?: string;
+  /** Bearer tokens of the participant endpoints: a fixed token or client credentials; none leaves them refused. */
+  readonly auth?: VenueAuth;
 }
 
 export interface VenueDependencies {
@@ -52,6 +54,13 @@ export function createVenueClients(config: VenueConfig, secrets: VenueSecrets, d
   const metrics = deps.metrics ?? createMetrics();
   const clock = deps.clock ?? systemClock;
   const random = deps.random ?? systemRandom;
+  const tokens = tokenSourceOf(secrets.auth, {
+    clock,
+    logger: logger.child({ component: 'venue-auth' }),
+    metrics,
+    timeoutMs: config.requestTimeoutMs,
+    ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+  });
   const transport = new RestTransport({
     baseUrl: config.restUrl,
     timeoutMs: config.requestTimeoutMs,
@@ -59,7 +68,7 @@ export function createVenueClients(config: VenueConfig, secrets: VenueSecrets, d
     random,
     logger: logger.child({ component: 'venue-rest' }),
     metrics,
-    ...(secrets.accessToken === undefined ? {} : { accessToken: secrets.accessToken }),
+    ...(tokens === undefined ? {} : { tokens }),
     ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
   });
   const rest = new VenueRestClient(transport);

@@ -36,7 +36,7 @@ export interface ApprovalOptions {
 }
 
 export interface FollowerOptions {
-  /** Between polls of getEvents (default 2000). */
+  /** Between polls of getEvents (default 1000 ms, a fifth of a ledger). */
   readonly pollIntervalMs: number;
   /** getEvents page size (default 1000; the RPC allows 10,000). */
   readonly pageLimit: number;
@@ -128,7 +128,7 @@ export function resolveOptions(o: WasmAdapterOptions): ResolvedOptions {
       budgets: o.approvals?.budgets ?? {},
     },
     follower: {
-      pollIntervalMs: o.follower?.pollIntervalMs ?? 2000,
+      pollIntervalMs: o.follower?.pollIntervalMs ?? 1000,
       pageLimit: o.follower?.pageLimit ?? 1000,
       maxPagesPerRound: o.follower?.maxPagesPerRound ?? 20,
       cursorHeartbeatLedgers: o.follower?.cursorHeartbeatLedgers ?? 100,

@@ -16,7 +16,8 @@ export const SANDBOX_USAGE = `Usage:
   dlt-mm sandbox [--config <file>] [--port-base <n>] [--api-port <n>] [--evm-port <n>] [--wasm-port <n>]
                  [--block-time <ms>] [--ledger-interval <ms>] [--mode always-open|calendar]
                  [--clock real|accelerated|manual] [--speed <n>] [--start <iso time>]
-                 [--no-flow] [--seed <n>] [--order-lag <ms>] [--manifest <path>] [--log-level <level>]
+                 [--no-flow] [--seed <n>] [--order-lag <ms>] [--token-lifetime <s>] [--manifest <path>]
+                 [--log-level <level>]
   --port-base <n> puts the API on n, chain A on n+1 and chain B on n+2 (a second sandbox beside the first).`;
 
 const DEFAULT_CONFIG = 'config/sandbox.yaml';
@@ -44,6 +45,7 @@ const FLAGS: Record<string, Setter> = {
   '--start': (v) => ({ clock: { start: v } }),
   '--seed': (v) => ({ flow: { seed: int('--seed', v) } }),
   '--order-lag': (v) => ({ api: { orderLagMs: int('--order-lag', v) } }),
+  '--token-lifetime': (v) => ({ api: { tokenLifetimeSeconds: int('--token-lifetime', v) } }),
   '--manifest': (v) => ({ manifest: v }),
 };
 

@@ -25,7 +25,8 @@ import { createLogger, type Logger } from '../../telemetry/logger.ts';
 import { createMetrics, type Metrics } from '../../telemetry/metrics.ts';
 import { createVenueClients, type VenueClients, type VenueConfig } from '../../venue/venue-clients.ts';
 import type { CliIo } from '../io.ts';
-import { adapterOf, bindingOf, type Connection, type WalletSetup } from '../wiring.ts';
+import { authSecrets, venueAuthOf, type VenueAuth } from '../../venue/auth/venue-auth.ts';
+import { adapterOf, bindingOf, manifestAuth, type Connection, type WalletSetup } from '../wiring.ts';
 import { systemSleep } from '../../chains/time.ts';
 
 export interface RunParts {
@@ -53,7 +54,7 @@ export interface RunOptions {
 interface VenueAccess {
   readonly config: VenueConfig;
   readonly apiKey: string;
-  readonly accessToken: string;
+  readonly auth: VenueAuth | undefined;
 }
 
 /** The venue section and chain endpoints of an embedded or manifest-described sandbox. */
@@ -64,7 +65,6 @@ function fromSandbox(config: BotConfig, m: Sandbox['manifest']): { venue: VenueA
     wsHost: m.venue.wsHost,
     dateHeader: m.venue.dateHeader,
     apiKey: { env: 'UNUSED' },
-    accessToken: { env: 'UNUSED' },
     participantId: m.venue.participantId,
     requestTimeoutMs: config.venue?.requestTimeoutMs ?? 10_000,
     tradeInfoPollMs: config.venue?.tradeInfoPollMs ?? 5_000,
@@ -80,11 +80,12 @@ function fromSandbox(config: BotConfig, m: Sandbox['manifest']): { venue: VenueA
       marketMaker: true,
       pairs: w.pairIds.map((id) => ({ id })),
     }));
+  const auth = manifestAuth(m.venue);
   return {
-    venue: { config: venueConfig, apiKey: m.venue.apiKey, accessToken: m.venue.accessToken },
+    venue: { config: venueConfig, apiKey: m.venue.apiKey, auth },
     connection: {
       restUrl: m.venue.restUrl,
-      accessToken: m.venue.accessToken,
+      auth,
       timeoutMs: venueConfig.requestTimeoutMs,
       evm: { rpcUrl: m.chains.evm.rpcUrl, chainId: m.chains.evm.chainId },
       wasm: { rpcUrl: m.chains.wasm.rpcUrl, networkPassphrase: m.chains.wasm.networkPassphrase },
@@ -97,13 +98,13 @@ function fromConfig(config: BotConfig, env: ConfigEnvironment): { venue: VenueAc
   const v = config.venue;
   if (v === undefined) throw new DltError('E_CONFIG_INVALID', 'venue: required unless sandbox.embedded or sandbox.manifest is set');
   const apiKey = readSecret(v.apiKey, 'venue.apiKey', env);
-  const accessToken = readSecret(v.accessToken, 'venue.accessToken', env);
+  const auth = venueAuthOf(v, (ref, where) => readSecret(ref, where, env));
   const enabled = config.pairs.filter((p) => p.enabled);
   return {
-    venue: { config: v, apiKey, accessToken },
+    venue: { config: v, apiKey, auth },
     connection: {
       restUrl: v.restUrl,
-      accessToken,
+      auth,
       timeoutMs: v.requestTimeoutMs,
       ...(config.chains.evm === undefined ? {} : { evm: { rpcUrl: config.chains.evm.rpcUrl, chainId: config.chains.evm.chainId } }),
       ...(config.chains.wasm === undefined ? {} : { wasm: { rpcUrl: config.chains.wasm.rpcUrl, networkPassphrase: config.chains.wasm.networkPassphrase } }),
@@ -161,7 +162,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       access = fromConfig(config, env);
     }
     const c = access.connection;
-    const secrets = [access.venue.apiKey, access.venue.accessToken, ...c.wallets.flatMap((w) => [w.key, ...w.channels])];
+    const secrets = [access.venue.apiKey, ...authSecrets(access.venue.auth), ...c.wallets.flatMap((w) => [w.key, ...w.channels])];
     const logger = createLogger({ level: config.telemetry.logLevel, name: 'dlt-mm', format: options.tty ? 'human' : 'json', knownSecrets: secrets });
     const metrics = createMetrics({ processMetrics: true });
 
@@ -171,7 +172,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     const store = openStore(storePath);
     undo.push(() => store.close());
 
-    const venue = createVenueClients(access.venue.config, { apiKey: access.venue.apiKey, accessToken: access.venue.accessToken }, { logger, metrics });
+    const venue = createVenueClients(access.venue.config, { apiKey: access.venue.apiKey, ...(access.venue.auth === undefined ? {} : { auth: access.venue.auth }) }, { logger, metrics });
     undo.push(() => venue.close());
     // The connection opens now; the bot's subscriptions go out as it adds its markets (on connect if later).
     venue.marketData.start();

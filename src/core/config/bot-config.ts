@@ -82,11 +82,21 @@ export const botConfigSchema = z.strictObject({
   venue: z
     .strictObject({
       restUrl: z.url().describe('REST base URL including /api/v1'),
-      wsUrl: z.url().describe('WebSocket URL of the market-data channel'),
-      wsHost: z.string().min(1).describe('Value of authorization.host in subscribe messages'),
-      dateHeader: z.string().regex(/^x-[a-z0-9-]+-date$/).default('x-venue-date').describe('Vendor-prefixed date field of the subscribe authorization'),
-      apiKey: secretRef,
-      accessToken: secretRef.describe('Bearer token for participant and wallet order endpoints'),
+      wsUrl: z.url().describe('Market-data WebSocket: the AppSync Events realtime URL, wss://<host>/event/realtime'),
+      wsHost: z.string().min(1).describe('HTTP host of the Events API, sent as authorization.host (e.g. <id>.appsync-api.<region>.amazonaws.com)'),
+      dateHeader: z.string().regex(/^x-[a-z0-9-]+-date$/).default('x-amz-date').describe('Date field of the WebSocket authorization'),
+      apiKey: secretRef.describe('x-api-key of the WebSocket authorization'),
+      accessToken: secretRef.optional().describe('A fixed bearer token for participant and wallet order endpoints, instead of venue.oauth'),
+      oauth: z
+        .strictObject({
+          tokenUrl: z.url().describe('Token endpoint of the OAuth2 client-credentials grant (https; plain http only on this machine)'),
+          clientId: secretRef.describe('Client id'),
+          clientSecret: secretRef.describe('Client secret'),
+          scope: z.string().min(1).optional().describe('Space-separated scopes to ask for; none by default'),
+          clientAuth: z.enum(['basic', 'post']).default('basic').describe('How the client authenticates at the token endpoint: HTTP Basic (client_secret_basic) or the form body (client_secret_post)'),
+        })
+        .optional()
+        .describe('Bearer tokens of the participant and wallet order endpoints from an OAuth2 client-credentials grant, renewed ahead of expiry'),
       participantId: z.string().min(1).optional().describe('Participant id of the participant order endpoint'),
       requestTimeoutMs: durationMs.default(10_000).describe('Timeout of one REST request'),
       tradeInfoPollMs: durationMs.default(5_000).describe('How often each pair\'s trade info (status, last price) is read'),
@@ -150,6 +160,10 @@ export function crossCheckBotConfig(config: BotConfig): string[] {
   const problems: string[] = [];
   const embedded = config.sandbox?.embedded === true || config.sandbox?.manifest !== undefined;
   if (!embedded && config.venue === undefined) problems.push('venue: required unless sandbox.embedded or sandbox.manifest is set');
+  if (config.venue !== undefined) {
+    if (config.venue.accessToken !== undefined && config.venue.oauth !== undefined) problems.push('venue: set venue.oauth or venue.accessToken, not both');
+    if (config.venue.accessToken === undefined && config.venue.oauth === undefined) problems.push('venue: venue.oauth (client credentials) or venue.accessToken is required: the order endpoints need a bearer token');
+  }
   const wallets = new Map<string, (typeof config.wallets)[number]>();
   config.wallets.forEach((w, i) => {
     if (wallets.has(w.id)) problems.push(`wallets.${i}.id: duplicate wallet id ${JSON.stringify(w.id)}`);

@@ -74,7 +74,11 @@ export function readSecret(ref: SecretRef, where: string, environment: ConfigEnv
 export function secretRefsOf(config: BotConfig): Array<{ where: string; ref: SecretRef }> {
   const out: Array<{ where: string; ref: SecretRef }> = [];
   if (config.venue) {
-    out.push({ where: 'venue.apiKey', ref: config.venue.apiKey }, { where: 'venue.accessToken', ref: config.venue.accessToken });
+    out.push({ where: 'venue.apiKey', ref: config.venue.apiKey });
+    if (config.venue.accessToken !== undefined) out.push({ where: 'venue.accessToken', ref: config.venue.accessToken });
+    if (config.venue.oauth !== undefined) {
+      out.push({ where: 'venue.oauth.clientId', ref: config.venue.oauth.clientId }, { where: 'venue.oauth.clientSecret', ref: config.venue.oauth.clientSecret });
+    }
   }
   config.wallets.forEach((w, i) => {
     out.push({ where: `wallets.${i}.key`, ref: w.key });

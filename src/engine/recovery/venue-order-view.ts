@@ -1,6 +1,7 @@
 /**
- * What the bot can read from an open-order record of the REST API. Only `externalOrderId` has a published
- * name; the pair, side, price and remaining quantity are read from the names venues commonly use and are
+ * What the bot can read from an open-order record of the REST API. The specification names only
+ * `externalOrderId`; the pair, side, price and remaining quantity are read by the venue SDK's names
+ * (`tradingPairId`, `orderKind`, `priceLimit`, `remainingQuantity`) or the names venues commonly use, and are
  * null when absent. The cross identifier is usually not listed at all, which is why our orders are
  * recognised by the order id the store holds, and adopted from chain events, not from this list.
  */
@@ -44,8 +45,8 @@ export function readVenueOrder(o: VenueOrder): VenueOrderView {
   return {
     orderId: o.externalOrderId,
     pairId: typeof pair === 'string' ? pair : null,
-    side: sideOf(first(r, ['side', 'orderSide'])),
-    price: decimal(first(r, ['price', 'limit', 'limitPrice'])),
+    side: sideOf(first(r, ['orderKind', 'side', 'orderSide'])),
+    price: decimal(first(r, ['priceLimit', 'price', 'limit', 'limitPrice'])),
     remaining: decimal(first(r, ['remainingQuantity', 'openQuantity', 'quantity'])),
     crossId: typeof cross === 'number' && Number.isSafeInteger(cross) ? BigInt(cross) : typeof cross === 'string' && /^[0-9]{1,10}$/.test(cross) ? BigInt(cross) : null,
     raw: r,

@@ -1,20 +1,24 @@
 /**
- * The venue API's one port: REST under `/api/v1`, the WebSocket channel at `/ws` (upgrade), and the sandbox's
- * control endpoints under `/sandbox/` (handled by the composition, never under `/api/v1`). Every error is an
- * AppError body; a handler that throws something unexpected answers 500, never crashes the server.
- * Injected REST faults (429, 5xx, slow answers) apply to `/api/v1` only.
+ * The venue API's one port: REST under `/api/v1`, the AppSync Events WebSocket at `/event/realtime`
+ * (upgrade), and the sandbox's control endpoints under `/sandbox/` (handled by the composition, never under
+ * `/api/v1`). Every error is an AppError body; a handler that throws something unexpected answers 500, never
+ * crashes the server. Injected REST faults (429, 5xx, slow answers) apply to `/api/v1` only. With `tls` the
+ * port speaks HTTPS and `wss://` (clients that insist on TLS, such as AWS's own Events client).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { LOOPBACK } from '../net.ts';
 import type { RestFaults } from './faults.ts';
 import { appErrorBody, HttpError } from './http-error.ts';
 import { routeApi, type ApiContext } from './rest-routes.ts';
+import type { TokenIssuer } from './token-endpoint.ts';
 import type { MarketDataServer } from './ws-server.ts';
 
 export const API_PREFIX = '/api/v1';
 export const CONTROL_PREFIX = '/sandbox';
-export const WS_PATH = '/ws';
+export const WS_PATH = '/event/realtime';
+export const TOKEN_PATH = '/oauth2/token';
 const MAX_BODY = 64 * 1024;
 
 export interface ControlRequest {
@@ -33,9 +37,13 @@ export interface ApiServerOptions {
   readonly context: ApiContext;
   readonly faults: RestFaults;
   readonly ws: MarketDataServer;
+  /** Answers `POST /oauth2/token`; without it the path is a 404. */
+  readonly tokens?: TokenIssuer;
   readonly control?: ControlHandler;
   /** Reports handler failures that became a 500. */
   readonly onError?: (error: unknown, path: string) => void;
+  /** PEM key and certificate: serve HTTPS and wss:// instead of HTTP and ws://. */
+  readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
 }
 
 export interface ApiServer {
@@ -93,13 +101,18 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
         const body = routeApi({ method: req.method ?? 'GET', path: below, params: url.searchParams, authorization: req.headers.authorization }, o.context);
         return sendJson(res, 200, body);
       }
+      if (path === TOKEN_PATH && o.tokens !== undefined) {
+        if (req.method !== 'POST') throw new HttpError(405, `${req.method} is not allowed; the token endpoint takes POST`, [], { allow: 'POST' });
+        const answer = o.tokens.grant(req.headers.authorization, req.headers['content-type'], await readBody(req));
+        return sendJson(res, answer.status, answer.body, answer.headers);
+      }
       if ((path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) && o.control !== undefined) {
         const body = parseJsonBody(await readBody(req));
         const answer = await o.control({ method: req.method ?? 'GET', path: path.slice(CONTROL_PREFIX.length) || '/', params: url.searchParams, body });
         return sendJson(res, 200, answer ?? { ok: true });
       }
       if (path === '/' && req.method === 'GET') {
-        return sendJson(res, 200, { rest: API_PREFIX, websocket: WS_PATH, control: `${CONTROL_PREFIX}/` });
+        return sendJson(res, 200, { rest: API_PREFIX, websocket: WS_PATH, token: TOKEN_PATH, control: `${CONTROL_PREFIX}/` });
       }
       throw new HttpError(404, `No resource ${path}`);
     } catch (e) {
@@ -107,9 +120,10 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
     }
   };
 
-  const server: Server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((e: unknown) => fail(res, e, req.url ?? '/'));
-  });
+  };
+  const server: Server = o.tls === undefined ? createServer(listener) : createTlsServer({ key: o.tls.key, cert: o.tls.cert }, listener);
   server.on('upgrade', (req, socket, head) => {
     const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
     if (path !== WS_PATH) {
@@ -126,7 +140,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   const port = (server.address() as AddressInfo).port;
   return {
     port,
-    origin: `http://${LOOPBACK}:${port}`,
+    origin: `${o.tls === undefined ? 'http' : 'https'}://${LOOPBACK}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -6,10 +6,16 @@
  */
 import type { RestingOrderView } from './pair-book.ts';
 
-export type OpenOrder = Omit<RestingOrderView, 'remaining'> & { readonly remaining: bigint };
+export type OpenOrder = Omit<RestingOrderView, 'remaining'> & {
+  readonly remaining: bigint;
+  /** Venue time (the sandbox clock) of the change the list shows: placement or the last fill. */
+  readonly modifiedAtMs: number;
+};
 
 interface Version {
   readonly atMs: number;
+  /** Venue time of the change (the sandbox clock). */
+  readonly stampMs: number;
   /** null once the order no longer rests. */
   readonly remaining: bigint | null;
 }
@@ -25,11 +31,14 @@ const KEEP_AFTER_CLOSE_MS = 5_000;
 export class LaggedOrders {
   readonly #lagMs: number;
   readonly #now: () => number;
+  readonly #stamp: () => number;
   readonly #tracked = new Map<string, Tracked>();
 
-  constructor(lagMs: number, now: () => number = () => performance.now()) {
+  /** `now` runs the lag (wall time); `stamp` dates each change for the records (venue time). */
+  constructor(lagMs: number, now: () => number = () => performance.now(), stamp: () => number = Date.now) {
     this.#lagMs = lagMs;
     this.#now = now;
+    this.#stamp = stamp;
   }
 
   get lagMs(): number {
@@ -43,12 +52,13 @@ export class LaggedOrders {
   /** Records the order's current remaining quantity (an order seen for the first time starts here). */
   update(order: RestingOrderView): void {
     const at = this.#now();
+    const stampMs = this.#stamp();
     const key = this.#key(order);
     const t = this.#tracked.get(key);
     if (t === undefined) {
-      this.#tracked.set(key, { order: { ...order, remaining: order.remaining }, versions: [{ atMs: at, remaining: order.remaining }] });
+      this.#tracked.set(key, { order: { ...order, remaining: order.remaining, modifiedAtMs: order.placedAtMs }, versions: [{ atMs: at, stampMs: order.placedAtMs, remaining: order.remaining }] });
     } else {
-      t.versions.push({ atMs: at, remaining: order.remaining });
+      t.versions.push({ atMs: at, stampMs, remaining: order.remaining });
     }
     this.#prune(at);
   }
@@ -57,7 +67,7 @@ export class LaggedOrders {
     const t = this.#tracked.get(this.#key(order));
     if (t === undefined) return;
     const at = this.#now();
-    t.versions.push({ atMs: at, remaining: null });
+    t.versions.push({ atMs: at, stampMs: this.#stamp(), remaining: null });
     this.#prune(at);
   }
 
@@ -72,7 +82,7 @@ export class LaggedOrders {
         state = v;
       }
       if (state === undefined || state.remaining === null || state.remaining === 0n) continue;
-      const o = { ...t.order, remaining: state.remaining };
+      const o = { ...t.order, remaining: state.remaining, modifiedAtMs: state.stampMs };
       if (filter(o)) out.push(o);
     }
     return out.toSorted((a, b) => (a.pairId === b.pairId ? (a.orderId < b.orderId ? -1 : 1) : a.pairId < b.pairId ? -1 : 1));

@@ -42,6 +42,32 @@ export function parseInstant(params: URLSearchParams, name: string): number | un
   return ms;
 }
 
+/** A unix timestamp in seconds (the venue SDK's `starting`) or an ISO 8601 date-time, as epoch ms; undefined when absent. */
+export function parseUnixSeconds(params: URLSearchParams, name: string): number | undefined {
+  const raw = params.get(name);
+  if (raw === null) return undefined;
+  const ms = /^[0-9]{1,11}$/.test(raw) ? Number(raw) * 1000 : /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : Number.NaN;
+  if (!Number.isFinite(ms)) throw badRequest(`${name} must be a unix timestamp in seconds or an ISO 8601 date-time, got ${JSON.stringify(raw)}`);
+  return ms;
+}
+
+/** The position a list cursor stands for: after the order `[pairId, orderId]`. Issued by `orderCursor`. */
+export function parseOrderCursor(params: URLSearchParams): { readonly pairId: string; readonly orderId: bigint } | undefined {
+  const raw = params.get('cursor');
+  if (raw === null || raw === '') return undefined;
+  try {
+    const v: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && /^[0-9]{1,20}$/.test(v[1])) return { pairId: v[0], orderId: BigInt(v[1]) };
+  } catch {
+    // Not one of ours: refused below.
+  }
+  throw badRequest(`cursor ${JSON.stringify(raw)} was not issued by this API`);
+}
+
+export function orderCursor(pairId: string, orderId: bigint): string {
+  return Buffer.from(JSON.stringify([pairId, orderId.toString()]), 'utf8').toString('base64url');
+}
+
 export const OHLC_INTERVALS: Readonly<Record<string, number>> = {
   '1m': 60_000,
   '5m': 300_000,

@@ -68,37 +68,47 @@ export function priceLevels(p: VenuePair, limit?: number): Record<string, unknow
   return { tradingPairId: p.id, buy: side('buy'), sell: side('sell') };
 }
 
-/** `orderbook`: one `{quantity, limit}` per resting order in priority order, at most `limit` per side. */
+/**
+ * `orderbook`: one `{orderType, quantity, limit}` per resting order (the venue SDK's entry) in priority order, at
+ * most `limit` per side. Every resting order is a limit order: `orderType` is `LIMIT`.
+ */
 export function orderBook(p: VenuePair, limit?: number): Record<string, unknown> {
   const side = (s: 'buy' | 'sell') =>
     p.market.book
       .side(s)
       .slice(0, limit)
-      .map((o) => ({ quantity: quantity(p, o.remaining), limit: price(p, o.price) }));
+      .map((o) => ({ orderType: 'LIMIT', quantity: quantity(p, o.remaining), limit: price(p, o.price) }));
   return { tradingPairId: p.id, buy: side('buy'), sell: side('sell') };
 }
 
-/** One open order of the participant and wallet endpoints (the record's fields are the sandbox's choice). */
+/**
+ * One open order of the participant and wallet endpoints, as the venue SDK's model names it. The sandbox's
+ * choices where the SDK gives only examples: `id` is `<pair id>:<order id>`; `status` is `OPEN` for every
+ * listed order (partly filled ones too: `remainingQuantity` tells); `statusReason` `N_A`; `finalityStatus`
+ * `NON_FINAL` (the sandbox has no finality notion); `statusChangeTime` the placement. `walletAddress` is the
+ * specification's "wallet id", beside the SDK's fields.
+ */
 export function orderRecord(p: VenuePair, o: OpenOrder): Record<string, unknown> {
   return {
+    id: `${p.id}:${o.orderId}`,
+    creationDate: iso(o.placedAtMs),
+    modificationDate: iso(o.modifiedAtMs),
     externalOrderId: Number(o.orderId),
-    walletAddress: o.wallet,
     tradingPairId: p.id,
-    symbol: p.symbol,
-    blockChain: p.record.blockChain,
-    side: o.side.toUpperCase(),
+    walletAddress: o.wallet,
+    orderKind: o.side.toUpperCase(),
     orderType: o.orderType.toUpperCase(),
-    executionCondition: o.condition.toUpperCase(),
-    price: price(p, o.price),
-    quantity: quantity(p, o.quantity),
+    initialQuantity: quantity(p, o.quantity),
     remainingQuantity: quantity(p, o.remaining),
-    filledQuantity: quantity(p, o.quantity - o.remaining),
-    status: o.remaining === o.quantity ? 'OPEN' : 'PARTIALLY_FILLED',
-    timestamp: iso(o.placedAtMs),
+    priceLimit: price(p, o.price),
+    status: 'OPEN',
+    statusReason: 'N_A',
+    statusChangeTime: iso(o.placedAtMs),
+    finalityStatus: 'NON_FINAL',
   };
 }
 
-/** OHLC point: `x` the interval start in epoch milliseconds, `o` `h` `l` `c` prices and `v` the volume, as decimal strings. */
+/** OHLC point: `x` the interval start as a unix timestamp (seconds), `o` `h` `l` `c` prices and `v` the volume, as decimal strings. */
 export function ohlcPoint(p: VenuePair, c: Candle): Record<string, unknown> {
-  return { x: c.startMs, o: price(p, c.open), h: price(p, c.high), l: price(p, c.low), c: price(p, c.close), v: quantity(p, c.volume) };
+  return { x: Math.floor(c.startMs / 1000), o: price(p, c.open), h: price(p, c.high), l: price(p, c.low), c: price(p, c.close), v: quantity(p, c.volume) };
 }

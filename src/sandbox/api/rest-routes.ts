@@ -4,7 +4,18 @@
  */
 import { badRequest, HttpError, notFound } from './http-error.ts';
 import { instrumentDetail, instrumentId, instrumentSummary, type InstrumentSource } from './instruments.ts';
-import { parseInstant, parseInstrumentFilter, parseInterval, parseLimit, parseNonNegativeInteger, parseBoolean, pathSegment } from './query.ts';
+import {
+  orderCursor,
+  parseBoolean,
+  parseInstant,
+  parseInstrumentFilter,
+  parseInterval,
+  parseLimit,
+  parseNonNegativeInteger,
+  parseOrderCursor,
+  parseUnixSeconds,
+  pathSegment,
+} from './query.ts';
 import { ohlcPoint, orderBook, orderRecord, pairRecord, priceLevels, tradeInfo } from './render.ts';
 import { walletKey, type VenuePair, type VenueState } from './venue-state.ts';
 
@@ -18,13 +29,17 @@ export interface ApiRequest {
 
 export interface ApiContext {
   readonly state: VenueState;
+  /** A fixed token that is always accepted (the manifest's `accessToken`). */
   readonly accessToken: string;
+  /** Tokens granted by the token endpoint, accepted until they expire. */
+  readonly tokens?: { check(token: string): 'valid' | 'expired' | 'unknown' };
   nowMs(): number;
 }
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const WASM_ACCOUNT = /^G[A-Z2-7]{55}$/;
 const MAX_OHLC_POINTS = 1000;
+const ORDER_PAGE = 100;
 
 function instrumentSources(state: VenueState): InstrumentSource[] {
   const seen = new Map<string, InstrumentSource>();
@@ -44,13 +59,18 @@ function instrumentSources(state: VenueState): InstrumentSource[] {
   return [...seen.values()];
 }
 
+/** 401 with an AppError for a missing, unknown or expired bearer token (RFC 6750 challenge in WWW-Authenticate). */
 function requireBearer(req: ApiRequest, ctx: ApiContext): void {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.authorization ?? '');
-  if (m === null || m[1] !== ctx.accessToken) {
-    throw new HttpError(401, req.authorization === undefined ? 'Full authentication is required' : 'The bearer token is not valid', [], {
-      'www-authenticate': 'Bearer',
-    });
-  }
+  const token = m?.[1];
+  if (token === undefined) throw new HttpError(401, 'Full authentication is required', [], { 'www-authenticate': 'Bearer' });
+  if (token === ctx.accessToken) return;
+  const check = ctx.tokens?.check(token) ?? 'unknown';
+  if (check === 'valid') return;
+  const expired = check === 'expired';
+  throw new HttpError(401, expired ? 'The access token has expired' : 'The bearer token is not valid', [], {
+    'www-authenticate': `Bearer error="invalid_token", error_description="${expired ? 'The access token expired' : 'The access token is not valid'}"`,
+  });
 }
 
 function pairOr404(ctx: ApiContext, rawId: string): VenuePair {
@@ -60,13 +80,27 @@ function pairOr404(ctx: ApiContext, rawId: string): VenuePair {
   return p;
 }
 
-function ordersBody(ctx: ApiContext, filter: (wallet: string) => boolean): Record<string, unknown> {
-  const orders = ctx.state.orders.list((o) => filter(o.wallet));
-  const items = orders.flatMap((o) => {
+/**
+ * An order list page, with the venue SDK's query: `trading_pair` (a pair id), `only_open` (default true; the
+ * sandbox keeps no closed orders, so false lists the same), `limit` (1-1000, default 100), `cursor` (from
+ * `next_cursor`), `count` (adds `total_count`). Orders come in (pair id, order id) order.
+ */
+function ordersBody(req: ApiRequest, ctx: ApiContext, filter: (wallet: string) => boolean): Record<string, unknown> {
+  const pair = req.params.get('trading_pair');
+  parseBoolean(req.params, 'only_open');
+  const limit = parseLimit(req.params, 'limit') ?? ORDER_PAGE;
+  const count = parseBoolean(req.params, 'count') ?? false;
+  const after = parseOrderCursor(req.params);
+  const orders = ctx.state.orders.list((o) => filter(o.wallet) && (pair === null || pair === '' || o.pairId === pair));
+  const start = after === undefined ? 0 : orders.findIndex((o) => o.pairId > after.pairId || (o.pairId === after.pairId && o.orderId > after.orderId));
+  const page = start < 0 ? [] : orders.slice(start, start + limit);
+  const last = page.at(-1);
+  const more = start >= 0 && start + limit < orders.length && last !== undefined;
+  const items = page.flatMap((o) => {
     const p = ctx.state.pair(o.pairId);
     return p === undefined ? [] : [orderRecord(p, o)];
   });
-  return { orders: items, total_count: items.length };
+  return { items, ...(more ? { next_cursor: orderCursor(last.pairId, last.orderId) } : {}), ...(count ? { total_count: orders.length } : {}) };
 }
 
 function tradingPairList(req: ApiRequest, ctx: ApiContext): Record<string, unknown> {
@@ -84,7 +118,7 @@ function ohlc(req: ApiRequest, ctx: ApiContext, p: VenuePair): Record<string, un
   const interval = parseInterval(req.params);
   const now = ctx.nowMs();
   const to = parseInstant(req.params, 'to') ?? now + 1;
-  const from = parseInstant(req.params, 'from') ?? to - interval.ms * 500;
+  const from = parseUnixSeconds(req.params, 'starting') ?? parseInstant(req.params, 'from') ?? to - interval.ms * 500;
   if (from >= to) throw badRequest('from must be before to');
   const limit = parseLimit(req.params, 'limit', MAX_OHLC_POINTS) ?? MAX_OHLC_POINTS;
   const items = p.market.trades.candles(interval.ms, from, to, limit).map((c) => ohlcPoint(p, c));
@@ -136,7 +170,7 @@ export function routeApi(req: ApiRequest, ctx: ApiContext): unknown {
       requireBearer(req, ctx);
       const participant = pathSegment(id, 'participant id');
       if (participant !== ctx.state.participantId) throw notFound(`No participant ${participant} for this token`);
-      return ordersBody(ctx, (w) => ctx.state.ownsWallet(w));
+      return ordersBody(req, ctx, (w) => ctx.state.ownsWallet(w));
     }
     case 'wallets': {
       if (id === undefined || tail !== 'orders') break;
@@ -147,7 +181,7 @@ export function routeApi(req: ApiRequest, ctx: ApiContext): unknown {
       }
       if (!ctx.state.ownsWallet(address)) throw notFound(`No wallet ${address} of this participant`);
       const key = walletKey(address);
-      return ordersBody(ctx, (w) => walletKey(w) === key);
+      return ordersBody(req, ctx, (w) => walletKey(w) === key);
     }
     default:
       break;

@@ -101,11 +101,11 @@ export class VenueState {
   readonly #pairs: VenuePair[] = [];
   readonly #walletKeys: Set<string>;
 
-  constructor(options: { participantId: string; wallets: readonly ParticipantWallet[]; orderLagMs: number; wallNow?: () => number }) {
+  constructor(options: { participantId: string; wallets: readonly ParticipantWallet[]; orderLagMs: number; wallNow?: () => number; venueNow?: () => number }) {
     this.participantId = options.participantId;
     this.wallets = options.wallets;
     this.#walletKeys = new Set(options.wallets.map((w) => walletKey(w.address)));
-    this.orders = new LaggedOrders(options.orderLagMs, options.wallNow);
+    this.orders = new LaggedOrders(options.orderLagMs, options.wallNow, options.venueNow);
   }
 
   addPair(p: VenuePair): void {

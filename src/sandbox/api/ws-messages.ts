@@ -1,24 +1,38 @@
 /**
- * The `orderbook` channel's messages. Subscribe messages are checked here: the channel (`orderbook/*` or
- * `orderbook/bytradingpair/<symbol>`, a leading slash tolerated), and the `authorization` object: the API
- * key, and the vendor date field (compact ISO 8601 basic form `YYYYMMDDTHHMMSSZ`) within a tolerance of the
- * sandbox clock; `host` must be a non-empty string but is not compared (clients reach the sandbox under
- * several names). Data messages are written by hand so that level prices and quantities are JSON numbers
- * with exactly the digits of their decimal value (JSON.stringify of a double could change them).
+ * The messages of the sandbox's market-data WebSocket, which speaks AWS AppSync's Events protocol like the
+ * venue. Checked here: the authorization a connection carries in its `header-<base64url JSON>` subprotocol
+ * and each `subscribe` carries in `authorization` (the API key, and the date field in compact ISO 8601
+ * `YYYYMMDDTHHMMSSZ` within a tolerance of the sandbox clock; `host` must be a non-empty string but is not
+ * compared, since clients reach the sandbox under several names), and the channel (`orderbook/*` or
+ * `orderbook/bytradingpair/<symbol>`, a leading slash tolerated). Failures are AppSync's
+ * `errors: [{errorType, message}]`. Data messages are written by hand so that level prices and quantities are
+ * JSON numbers with exactly the digits of their decimal value (JSON.stringify of a double could change them),
+ * then carried as the `event` string of `{type: 'data', id, event}`.
  */
+
+export const EVENT_WS_PROTOCOL = 'aws-appsync-event-ws';
+export const UNAUTHORIZED = 'UnauthorizedException';
+export const BAD_REQUEST = 'BadRequestException';
+/** AppSync's wording for a refused authorization. */
+export const NOT_AUTHORIZED_MESSAGE = 'You are not authorized to make this call.';
 
 export interface WsAuthConfig {
   readonly apiKey: string;
-  /** The vendor date field, `x-venue-date` by default. */
+  /** The date field, `x-amz-date` by default. */
   readonly dateHeader: string;
   readonly toleranceMs: number;
+}
+
+export interface EventError {
+  readonly errorType: string;
+  readonly message: string;
 }
 
 export type ChannelTarget = { readonly kind: 'all' } | { readonly kind: 'pair'; readonly symbol: string };
 
 export type SubscribeCheck =
   | { readonly ok: true; readonly id: string; readonly channel: string; readonly target: ChannelTarget }
-  | { readonly ok: false; readonly id?: string; readonly channel?: string; readonly code: string; readonly message: string };
+  | { readonly ok: false; readonly id?: string; readonly channel?: string; readonly error: EventError };
 
 const COMPACT_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 
@@ -41,29 +55,55 @@ export function parseChannel(channel: string): ChannelTarget | undefined {
   return m === null ? undefined : { kind: 'pair', symbol: m[1] as string };
 }
 
-function fail(code: string, message: string, id?: string, channel?: string): SubscribeCheck {
-  return { ok: false, code, message, ...(id === undefined ? {} : { id }), ...(channel === undefined ? {} : { channel }) };
+/** The subprotocols a handshake offered (`Sec-WebSocket-Protocol`, comma separated). */
+export function offeredProtocols(header: string | undefined): string[] {
+  return (header ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+}
+
+/** The authorization object of a `header-<base64url JSON>` subprotocol; undefined when absent or unreadable. */
+export function headerAuthorization(protocols: readonly string[]): Record<string, unknown> | undefined {
+  const header = protocols.find((p) => p.startsWith('header-'));
+  if (header === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(header.slice('header-'.length), 'base64url').toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Checks an authorization object (connection header or subscribe): undefined when it passes. */
+export function checkAuthorization(auth: unknown, cfg: WsAuthConfig, nowMs: number): EventError | undefined {
+  if (auth === null || typeof auth !== 'object' || Array.isArray(auth)) return { errorType: UNAUTHORIZED, message: 'authorization is missing' };
+  const a = auth as Record<string, unknown>;
+  if (a['x-api-key'] !== cfg.apiKey) return { errorType: UNAUTHORIZED, message: NOT_AUTHORIZED_MESSAGE };
+  if (typeof a.host !== 'string' || a.host === '') return { errorType: UNAUTHORIZED, message: 'authorization.host must be a non-empty string' };
+  const dateText = a[cfg.dateHeader];
+  const date = typeof dateText === 'string' ? parseCompactUtc(dateText) : undefined;
+  if (date === undefined) return { errorType: UNAUTHORIZED, message: `${cfg.dateHeader} must be a UTC time in the form YYYYMMDDTHHMMSSZ` };
+  if (Math.abs(date - nowMs) > cfg.toleranceMs) {
+    return {
+      errorType: UNAUTHORIZED,
+      message: `${cfg.dateHeader} ${dateText as string} is more than ${Math.round(cfg.toleranceMs / 1000)} s away from the venue time ${new Date(nowMs).toISOString()}`,
+    };
+  }
+  return undefined;
+}
+
+function fail(errorType: string, message: string, id?: string, channel?: string): SubscribeCheck {
+  return { ok: false, error: { errorType, message }, ...(id === undefined ? {} : { id }), ...(channel === undefined ? {} : { channel }) };
 }
 
 export function checkSubscribe(msg: Record<string, unknown>, cfg: WsAuthConfig, nowMs: number, knownSymbol: (s: string) => boolean): SubscribeCheck {
   const id = typeof msg.id === 'string' && msg.id !== '' && msg.id.length <= 255 ? msg.id : undefined;
   const channel = typeof msg.channel === 'string' ? msg.channel : undefined;
-  if (id === undefined) return fail('BAD_REQUEST', 'id must be a non-empty string (a UUID chosen by the client)', undefined, channel);
-  if (channel === undefined) return fail('BAD_REQUEST', 'channel must be a string', id);
-  const auth = msg.authorization;
-  if (auth === null || typeof auth !== 'object' || Array.isArray(auth)) return fail('UNAUTHORIZED', 'authorization object is missing', id, channel);
-  const a = auth as Record<string, unknown>;
-  if (a['x-api-key'] !== cfg.apiKey) return fail('UNAUTHORIZED', 'x-api-key is missing or not valid', id, channel);
-  if (typeof a.host !== 'string' || a.host === '') return fail('UNAUTHORIZED', 'authorization.host must be a non-empty string', id, channel);
-  const dateText = a[cfg.dateHeader];
-  const date = typeof dateText === 'string' ? parseCompactUtc(dateText) : undefined;
-  if (date === undefined) return fail('UNAUTHORIZED', `${cfg.dateHeader} must be a UTC time in the form YYYYMMDDTHHMMSSZ`, id, channel);
-  if (Math.abs(date - nowMs) > cfg.toleranceMs) {
-    return fail('UNAUTHORIZED', `${cfg.dateHeader} ${dateText as string} is more than ${Math.round(cfg.toleranceMs / 1000)} s away from the venue time ${new Date(nowMs).toISOString()}`, id, channel);
-  }
+  if (id === undefined) return fail(BAD_REQUEST, 'id must be a non-empty string (a UUID chosen by the client)', undefined, channel);
+  if (channel === undefined) return fail(BAD_REQUEST, 'channel must be a string', id);
+  const refused = checkAuthorization(msg.authorization, cfg, nowMs);
+  if (refused !== undefined) return fail(refused.errorType, refused.message, id, channel);
   const target = parseChannel(channel);
-  if (target === undefined) return fail('INVALID_CHANNEL', `unknown channel ${JSON.stringify(channel)}; use orderbook/* or orderbook/bytradingpair/<symbol>`, id, channel);
-  if (target.kind === 'pair' && !knownSymbol(target.symbol)) return fail('INVALID_CHANNEL', `no market ${target.symbol}`, id, channel);
+  if (target === undefined) return fail(BAD_REQUEST, `Invalid Channel Format: ${JSON.stringify(channel)}; use orderbook/* or orderbook/bytradingpair/<symbol>`, id, channel);
+  if (target.kind === 'pair' && !knownSymbol(target.symbol)) return fail(BAD_REQUEST, `no market ${target.symbol}`, id, channel);
   return { ok: true, id, channel, target };
 }
 
@@ -85,8 +125,13 @@ function levels(ls: readonly WsLevel[]): string {
   return `[${ls.map((l) => `{"limit":${l.limit},"totalQuantity":${l.totalQuantity},"orderCount":${l.orderCount}}`).join(',')}]`;
 }
 
-/** `{"channel":"orderbook","data":[{symbol, buy, sell, time}...]}` with numeric levels. */
+/** The specification's data message `{"channel":"orderbook","data":[{symbol, buy, sell, time}...]}` with numeric levels. */
 export function dataMessage(markets: readonly WsMarket[]): string {
   const data = markets.map((m) => `{"symbol":${JSON.stringify(m.symbol)},"buy":${levels(m.buy)},"sell":${levels(m.sell)},"time":${JSON.stringify(m.time)}}`);
   return `{"channel":"orderbook","data":[${data.join(',')}]}`;
+}
+
+/** An event of one subscription: `{"type":"data","id":...,"event":"<data message as a JSON string>"}`. */
+export function dataEnvelope(id: string, event: string): string {
+  return `{"type":"data","id":${JSON.stringify(id)},"event":${JSON.stringify(event)}}`;
 }

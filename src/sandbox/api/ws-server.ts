@@ -1,19 +1,44 @@
 /**
- * The WebSocket `orderbook` channel at `/ws`. A connection may hold many subscriptions; each data message
- * carries every subscribed market that changed since the last one (changes are coalesced for `coalesceMs`),
- * and every `snapshotIntervalMs` a full snapshot of all subscribed markets goes out, changed or not. A
- * market appears once per message even when two subscriptions cover it. Subscribe is answered with
- * `subscribe_success` and at once a snapshot of the markets it adds; a refused subscribe with
- * `{id, type: 'subscribe_failure', channel, code, message}`. Unsubscribe mirrors subscribe without the
- * authorization and is answered `unsubscribe_success` (or `unsubscribe_failure` when not subscribed).
- * Anything else gets `{type: 'error', code, message}`.
+ * The market-data WebSocket at `/event/realtime`, speaking AWS AppSync's Events protocol as the venue does.
+ *
+ * Handshake: the client must offer the subprotocol `aws-appsync-event-ws` (else HTTP 400) and its
+ * authorization as `header-<base64url JSON>` (else HTTP 401); the server answers with
+ * `aws-appsync-event-ws`. `connection_init` is answered by `connection_ack` with `connectionTimeoutMs`, or,
+ * when the header's API key or date is wrong, by `connection_error` (`UnauthorizedException`) after which
+ * the server closes the connection. From the acknowledgement on, a `ka` goes out every `keepAliveMs`.
+ *
+ * Subscriptions: `subscribe` (checked again: its own `authorization`, the channel) is answered by
+ * `subscribe_success` and at once an event with the markets it covers, or by `subscribe_error`;
+ * `unsubscribe` names the subscription id and is answered by `unsubscribe_success` (`unsubscribe_error` for
+ * an unknown id). A subscribe before `connection_init` gets `subscribe_error`; `publish` gets `publish_error`
+ * (the order book channels are the venue's); anything else gets `error`. Unknown keys in a message (AWS's
+ * client sends a `payload` and an `x-amz-user-agent`) are ignored.
+ *
+ * Data: each subscription gets `{type: 'data', id, event}` events, `event` holding the specification's data
+ * message as a JSON string: the subscribed markets that changed since the last event (changes coalesced for
+ * `coalesceMs`), and every `snapshotIntervalMs` all of them. A market covered by two subscriptions of one
+ * connection goes out in the events of both, as on AppSync.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { price, quantity } from './render.ts';
 import type { VenuePair, VenueState } from './venue-state.ts';
-import { checkSubscribe, dataMessage, parseChannel, type ChannelTarget, type WsAuthConfig, type WsMarket } from './ws-messages.ts';
+import {
+  BAD_REQUEST,
+  checkAuthorization,
+  checkSubscribe,
+  dataEnvelope,
+  dataMessage,
+  EVENT_WS_PROTOCOL,
+  headerAuthorization,
+  offeredProtocols,
+  UNAUTHORIZED,
+  type ChannelTarget,
+  type EventError,
+  type WsAuthConfig,
+  type WsMarket,
+} from './ws-messages.ts';
 
 export interface MarketDataServerOptions {
   readonly state: VenueState;
@@ -24,31 +49,53 @@ export interface MarketDataServerOptions {
   readonly snapshotIntervalMs: number;
   /** Levels per side in data messages. */
   readonly depth: number;
+  /** `ka` interval, wall time. */
+  readonly keepAliveMs: number;
+  /** Announced in `connection_ack`: how long a client waits for a `ka` before it gives up. */
+  readonly connectionTimeoutMs: number;
 }
 
 interface Connection {
   readonly socket: WebSocket;
+  /** The handshake header's authorization failed: answer `connection_init` with this error. */
+  readonly refused: EventError | undefined;
+  acknowledged: boolean;
+  /** Subscription id -> what it covers. */
   readonly subscriptions: Map<string, ChannelTarget>;
 }
 
 /** A client that does not read is skipped rather than buffered without bound. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
+function refuseUpgrade(socket: Duplex, status: 400 | 401, error: EventError): void {
+  const body = JSON.stringify({ errors: [error] });
+  const reason = status === 400 ? 'Bad Request' : 'Unauthorized';
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
 export class MarketDataServer {
   readonly #o: MarketDataServerOptions;
-  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, handleProtocols: (offered) => (offered.has(EVENT_WS_PROTOCOL) ? EVENT_WS_PROTOCOL : false) });
   readonly #connections = new Set<Connection>();
   readonly #dirty = new Set<string>();
   #flushTimer: NodeJS.Timeout | undefined;
   readonly #snapshotTimer: NodeJS.Timeout;
+  readonly #keepAliveTimer: NodeJS.Timeout;
   #stalledUntil = 0;
+  #silentUntil = 0;
   /** Data messages sent, for tests and the status endpoint. */
   sent = 0;
+  /** Keep-alives sent. */
+  keepAlives = 0;
+  /** Handshakes refused (missing subprotocols) and connections refused at `connection_init`. */
+  refused = 0;
 
   constructor(options: MarketDataServerOptions) {
     this.#o = options;
     this.#snapshotTimer = setInterval(() => this.#send(undefined), options.snapshotIntervalMs);
     this.#snapshotTimer.unref();
+    this.#keepAliveTimer = setInterval(() => this.#keepAlive(), options.keepAliveMs);
+    this.#keepAliveTimer.unref();
     for (const p of options.state.pairs) p.market.listen({ book: (id) => this.marketChanged(id) });
   }
 
@@ -57,7 +104,18 @@ export class MarketDataServer {
   }
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws));
+    const protocols = offeredProtocols(req.headers['sec-websocket-protocol']);
+    if (!protocols.includes(EVENT_WS_PROTOCOL)) {
+      this.refused += 1;
+      return refuseUpgrade(socket, 400, { errorType: BAD_REQUEST, message: `offer the subprotocol ${EVENT_WS_PROTOCOL}` });
+    }
+    const auth = headerAuthorization(protocols);
+    if (auth === undefined) {
+      this.refused += 1;
+      return refuseUpgrade(socket, 401, { errorType: UNAUTHORIZED, message: 'offer the authorization as a header-<base64url JSON> subprotocol' });
+    }
+    const refused = checkAuthorization(auth, this.#o.auth, this.#o.nowMs());
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, refused));
   }
 
   marketChanged(pairId: string): void {
@@ -79,24 +137,34 @@ export class MarketDataServer {
     return n;
   }
 
-  /** Fault: no data messages for `ms` (wall time); acknowledgements still go out. */
+  /** Fault: no data messages for `ms` (wall time); keep-alives and acknowledgements still go out. */
   stall(ms: number): void {
     this.#stalledUntil = performance.now() + ms;
   }
 
+  /** Fault: neither data nor keep-alives for `ms` (wall time), the connections left open: a half-dead venue. */
+  silence(ms: number): void {
+    this.#silentUntil = performance.now() + ms;
+  }
+
   get stalled(): boolean {
-    return performance.now() < this.#stalledUntil;
+    return performance.now() < this.#stalledUntil || this.silent;
+  }
+
+  get silent(): boolean {
+    return performance.now() < this.#silentUntil;
   }
 
   async close(): Promise<void> {
     clearInterval(this.#snapshotTimer);
+    clearInterval(this.#keepAliveTimer);
     clearTimeout(this.#flushTimer);
     for (const c of this.#connections) c.socket.terminate();
     await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
   }
 
-  #accept(socket: WebSocket): void {
-    const conn: Connection = { socket, subscriptions: new Map() };
+  #accept(socket: WebSocket, refused: EventError | undefined): void {
+    const conn: Connection = { socket, refused, acknowledged: false, subscriptions: new Map() };
     this.#connections.add(conn);
     socket.on('close', () => this.#connections.delete(conn));
     socket.on('error', () => socket.terminate());
@@ -115,58 +183,72 @@ export class MarketDataServer {
       msg = undefined;
     }
     if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) {
-      return this.#reply(conn, { type: 'error', code: 'BAD_REQUEST', message: 'messages must be JSON objects (text frames)' });
+      return this.#reply(conn, { type: 'error', errors: [{ errorType: BAD_REQUEST, message: 'messages must be JSON objects (text frames)' }] });
     }
     const m = msg as Record<string, unknown>;
     const id = typeof m.id === 'string' ? { id: m.id } : {};
-    if (m.type === 'subscribe') return this.#subscribe(conn, m);
-    if (m.type === 'unsubscribe') {
-      const channel = typeof m.channel === 'string' ? m.channel : '';
-      const key = this.#channelKey(channel);
-      if (key !== undefined && conn.subscriptions.delete(key)) return this.#reply(conn, { ...id, type: 'unsubscribe_success', channel });
-      return this.#reply(conn, { ...id, type: 'unsubscribe_failure', channel, code: 'NOT_SUBSCRIBED', message: `not subscribed to ${JSON.stringify(channel)}` });
+    switch (m.type) {
+      case 'connection_init':
+        return this.#init(conn);
+      case 'subscribe':
+        if (!conn.acknowledged) return this.#reply(conn, { ...id, type: 'subscribe_error', errors: [{ errorType: BAD_REQUEST, message: 'send connection_init and wait for connection_ack first' }] });
+        return this.#subscribe(conn, m);
+      case 'unsubscribe':
+        if (typeof m.id === 'string' && conn.subscriptions.delete(m.id)) return this.#reply(conn, { id: m.id, type: 'unsubscribe_success' });
+        return this.#reply(conn, { ...id, type: 'unsubscribe_error', errors: [{ errorType: BAD_REQUEST, message: `no subscription with id ${JSON.stringify(m.id)}` }] });
+      case 'publish':
+        return this.#reply(conn, { ...id, type: 'publish_error', errors: [{ errorType: UNAUTHORIZED, message: 'the orderbook channels are published by the venue only' }] });
+      default:
+        return this.#reply(conn, { ...id, type: 'error', errors: [{ errorType: BAD_REQUEST, message: `unknown message type ${JSON.stringify(m.type)}` }] });
     }
-    this.#reply(conn, { ...id, type: 'error', code: 'BAD_REQUEST', message: `unknown message type ${JSON.stringify(m.type)}; use subscribe or unsubscribe` });
   }
 
-  /** Subscriptions are keyed by the normalised channel, so `/orderbook/*` and `orderbook/*` are one. */
-  #channelKey(channel: string): string | undefined {
-    const t = parseChannel(channel);
-    if (t === undefined) return undefined;
-    return t.kind === 'all' ? 'orderbook/*' : `orderbook/bytradingpair/${t.symbol}`;
+  #init(conn: Connection): void {
+    if (conn.refused !== undefined) {
+      this.refused += 1;
+      this.#reply(conn, { type: 'connection_error', errors: [conn.refused] });
+      conn.socket.close(1000, 'unauthorized');
+      return;
+    }
+    conn.acknowledged = true;
+    this.#reply(conn, { type: 'connection_ack', connectionTimeoutMs: this.#o.connectionTimeoutMs });
   }
 
   #subscribe(conn: Connection, m: Record<string, unknown>): void {
     const state = this.#o.state;
     const check = checkSubscribe(m, this.#o.auth, this.#o.nowMs(), (s) => state.pairBySymbol(s) !== undefined);
-    if (!check.ok) {
-      return this.#reply(conn, { ...(check.id === undefined ? {} : { id: check.id }), type: 'subscribe_failure', channel: check.channel ?? null, code: check.code, message: check.message });
+    if (!check.ok) return this.#reply(conn, { ...(check.id === undefined ? {} : { id: check.id }), type: 'subscribe_error', errors: [check.error] });
+    if (conn.subscriptions.has(check.id)) {
+      return this.#reply(conn, { id: check.id, type: 'subscribe_error', errors: [{ errorType: BAD_REQUEST, message: `subscription id ${check.id} is already in use on this connection` }] });
     }
-    const key = this.#channelKey(check.channel) as string;
-    conn.subscriptions.set(key, check.target);
-    this.#reply(conn, { id: check.id, type: 'subscribe_success', channel: check.channel });
+    conn.subscriptions.set(check.id, check.target);
+    this.#reply(conn, { id: check.id, type: 'subscribe_success' });
     if (this.stalled) return;
-    const markets = state.activePairs().filter((p) => check.target.kind === 'all' || p.symbol === check.target.symbol);
-    this.#sendTo(conn, markets);
+    this.#sendTo(conn, check.id, check.target, state.activePairs());
   }
 
-  #wanted(conn: Connection, p: VenuePair): boolean {
-    for (const t of conn.subscriptions.values()) if (t.kind === 'all' || t.symbol === p.symbol) return true;
-    return false;
+  #keepAlive(): void {
+    if (this.silent) return;
+    for (const conn of this.#connections) {
+      if (!conn.acknowledged || conn.socket.readyState !== conn.socket.OPEN) continue;
+      conn.socket.send('{"type":"ka"}');
+      this.keepAlives += 1;
+    }
   }
 
-  /** Sends the changed markets (all subscribed markets when `changed` is undefined) to every connection. */
+  /** Sends the changed markets (all subscribed markets when `changed` is undefined) to every subscription. */
   #send(changed: ReadonlySet<string> | undefined): void {
     if (this.stalled || this.#connections.size === 0) return;
     const pairs = this.#o.state.activePairs().filter((p) => changed === undefined || changed.has(p.id));
-    for (const conn of this.#connections) this.#sendTo(conn, pairs.filter((p) => this.#wanted(conn, p)));
+    for (const conn of this.#connections) for (const [id, target] of conn.subscriptions) this.#sendTo(conn, id, target, pairs);
   }
 
-  #sendTo(conn: Connection, pairs: readonly VenuePair[]): void {
+  #sendTo(conn: Connection, id: string, target: ChannelTarget, candidates: readonly VenuePair[]): void {
+    const pairs = candidates.filter((p) => target.kind === 'all' || p.symbol === target.symbol);
     if (pairs.length === 0 || conn.socket.readyState !== conn.socket.OPEN || conn.socket.bufferedAmount > MAX_BUFFERED_BYTES) return;
     const time = new Date(this.#o.nowMs()).toISOString();
     const markets: WsMarket[] = pairs.map((p) => ({ symbol: p.symbol, buy: this.#levels(p, 'buy'), sell: this.#levels(p, 'sell'), time }));
-    conn.socket.send(dataMessage(markets));
+    conn.socket.send(dataEnvelope(id, dataMessage(markets)));
     this.sent += 1;
   }
 

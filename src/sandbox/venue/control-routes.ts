@@ -24,6 +24,7 @@ export interface ControlTarget {
   readonly scheduler: TradingScheduler;
   readonly restFaults: RestFaults;
   readonly ws: MarketDataServer;
+  readonly tokens: { revokeAll(): number };
   readonly rpc: { readonly evm: RpcProxy; readonly wasm: RpcProxy };
   readonly flow: { running(): boolean; start(): Promise<void>; stop(): Promise<void>; describe(): unknown };
   readonly chains: { closeLedger(): number; mineBlock(): Promise<number> };
@@ -134,13 +135,14 @@ export function controlHandler(t: ControlTarget): ControlHandler {
 }
 
 async function faults(t: ControlTarget, req: ControlRequest, a: string | undefined, b: string | undefined): Promise<unknown> {
-  const list = () => ({ rest: t.restFaults.list(), rpc: { evm: t.rpc.evm.faults(), wasm: t.rpc.wasm.faults() }, wsStalled: t.ws.stalled });
+  const list = () => ({ rest: t.restFaults.list(), rpc: { evm: t.rpc.evm.faults(), wasm: t.rpc.wasm.faults() }, wsStalled: t.ws.stalled, wsSilent: t.ws.silent });
   if (a === undefined) {
     if (req.method === 'DELETE') {
       t.restFaults.clear();
       t.rpc.evm.clearFaults();
       t.rpc.wasm.clearFaults();
       t.ws.stall(0);
+      t.ws.silence(0);
       return list();
     }
     allow(req, 'GET');
@@ -165,11 +167,19 @@ async function faults(t: ControlTarget, req: ControlRequest, a: string | undefin
     }
     return list();
   }
+  if (a === 'tokens' && b === 'revoke') {
+    allow(req, 'POST');
+    return { revoked: t.tokens.revokeAll() };
+  }
   if (a === 'ws') {
     allow(req, 'POST');
     if (b === 'drop') return { dropped: t.ws.dropAll() };
     if (b === 'stall') {
       t.ws.stall(body(stallSchema, req.body).ms);
+      return list();
+    }
+    if (b === 'silence') {
+      t.ws.silence(body(stallSchema, req.body).ms);
       return list();
     }
   }

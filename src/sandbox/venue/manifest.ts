@@ -1,12 +1,14 @@
 /**
  * The manifest a running sandbox writes (`.sandbox/manifest.json` by default): where everything is and how
- * to get in (URLs, API key, bearer token, participant id, chain id, network passphrase), every pair with
+ * to get in (URLs, API key, the token endpoint's client credentials and a fixed bearer token, participant
+ * id, chain id, network passphrase), every pair with
  * its id, symbols and contract addresses (chain B in both forms), and every test wallet with its throwaway
  * key and starting balances; `marketMaker` marks the one market-maker wallet per chain. The bot resolves
  * its pairs from here by chain, base symbol and quote symbol. Removed again when the sandbox stops.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { WS_PATH } from '../api/http-server.ts';
 import type { VenuePair } from '../api/venue-state.ts';
 import type { ChannelAccount, SandboxWallet } from './deploy.ts';
 
@@ -18,6 +20,8 @@ export interface ManifestInput {
   readonly apiOrigin: string;
   readonly apiKey: string;
   readonly accessToken: string;
+  /** The token endpoint's client credentials. */
+  readonly oauth: { readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string; readonly expiresIn: number };
   readonly participantId: string;
   readonly dateHeader: string;
   readonly evm: { readonly rpcUrl: string; readonly chainId: number; readonly registry: string; readonly commissionWallet: string; readonly blockTimeMs: number };
@@ -45,11 +49,12 @@ export function buildManifest(m: ManifestInput) {
     pid: m.pid,
     venue: {
       restUrl: `${m.apiOrigin}/api/v1`,
-      wsUrl: `ws://${host}/ws`,
+      wsUrl: `ws://${host}${WS_PATH}`,
       wsHost: host,
       controlUrl: `${m.apiOrigin}/sandbox`,
       apiKey: m.apiKey,
       accessToken: m.accessToken,
+      oauth: { tokenUrl: m.oauth.tokenUrl, clientId: m.oauth.clientId, clientSecret: m.oauth.clientSecret, expiresIn: m.oauth.expiresIn },
       participantId: m.participantId,
       dateHeader: m.dateHeader,
     },

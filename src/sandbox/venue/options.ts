@@ -15,7 +15,7 @@ const positiveMs = (d: number) => z.number().int().min(1).default(d);
 export const sandboxConfigSchema = z.strictObject({
   ports: z
     .strictObject({
-      api: port.default(8080).describe('REST (/api/v1), WebSocket (/ws) and control (/sandbox/)'),
+      api: port.default(8080).describe('REST (/api/v1), WebSocket (/event/realtime) and control (/sandbox/)'),
       evm: port.default(8545).describe('Chain A JSON-RPC'),
       wasm: port.default(8000).describe('Chain B JSON-RPC (/rpc) and friendbot'),
     })
@@ -30,16 +30,22 @@ export const sandboxConfigSchema = z.strictObject({
   api: z
     .strictObject({
       apiKey: z.string().min(8).max(255).optional().describe('WebSocket x-api-key; default random per start'),
-      accessToken: z.string().min(8).max(255).optional().describe('REST bearer token; default random per start'),
+      accessToken: z.string().min(8).max(255).optional().describe('A fixed REST bearer token, never expiring; default random per start'),
+      clientId: z.string().min(1).max(255).default('dlt-mm-sandbox').describe('Client id of the token endpoint (client-credentials grant)'),
+      clientSecret: z.string().min(8).max(255).optional().describe('Client secret of the token endpoint; default random per start'),
+      tokenLifetimeSeconds: z.number().int().min(1).max(86_400).default(3600).describe('expires_in of the tokens the token endpoint grants (wall time)'),
       participantId: z.string().min(1).max(255).default('P-SANDBOX-0001'),
-      dateHeader: z.string().regex(/^x-[a-z0-9-]+-date$/).default('x-venue-date'),
+      dateHeader: z.string().regex(/^x-[a-z0-9-]+-date$/).default('x-amz-date').describe('Date field of the WebSocket authorization'),
       dateToleranceMs: positiveMs(300_000),
       orderLagMs: ms(1000).describe('Participant and wallet order lists lag the chain by this much'),
       wsCoalesceMs: ms(100),
       wsSnapshotIntervalMs: positiveMs(5000),
       wsDepth: z.number().int().min(1).max(1000).default(50),
+      wsKeepAliveMs: positiveMs(60_000).describe('A ka message on every acknowledged WebSocket this often'),
+      wsConnectionTimeoutMs: positiveMs(300_000).describe('connectionTimeoutMs announced in connection_ack'),
     })
-    .prefault({}),
+    .prefault({})
+    .refine((a) => a.wsConnectionTimeoutMs > a.wsKeepAliveMs, { message: 'wsConnectionTimeoutMs must be longer than wsKeepAliveMs, or every client gives up between two keep-alives', path: ['wsConnectionTimeoutMs'] }),
   indexer: z.strictObject({ pollMs: positiveMs(200), maxBlockRange: z.number().int().min(1).max(10_000).default(500) }).prefault({}),
   trading: z
     .strictObject({

@@ -48,7 +48,25 @@ function methodsOf(body: string): { ids: unknown[]; methods: string[]; batch: bo
   }
 }
 
-export async function startRpcProxy(options: { readonly port: number; readonly target: string; readonly random: () => number }): Promise<RpcProxy> {
+/** One forwarded call as the proxy saw it: the request body, the node's answer and when each passed. */
+export interface RpcExchange {
+  /** Wall clock (epoch ms) when the request arrived and when the answer went back. */
+  readonly sentMs: number;
+  readonly answeredMs: number;
+  readonly request: string;
+  readonly status: number;
+  readonly response: string;
+}
+
+export interface RpcProxyOptions {
+  readonly port: number;
+  readonly target: string;
+  readonly random: () => number;
+  /** Called with every forwarded call once it is answered (a recorder of what a client sent). */
+  readonly observe?: (exchange: RpcExchange) => void;
+}
+
+export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy> {
   const target = new URL(options.target);
   let rules: Rule[] = [];
 
@@ -65,6 +83,7 @@ export async function startRpcProxy(options: { readonly port: number; readonly t
   };
 
   const forward = async (req: IncomingMessage, body: Buffer, res: ServerResponse) => {
+    const sentMs = Date.now();
     const url = new URL(req.url ?? '/', target);
     const answer = await fetch(url, {
       method: req.method ?? 'GET',
@@ -74,6 +93,7 @@ export async function startRpcProxy(options: { readonly port: number; readonly t
     const text = Buffer.from(await answer.arrayBuffer());
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json', 'content-length': text.length });
     res.end(text);
+    options.observe?.({ sentMs, answeredMs: Date.now(), request: body.toString('utf8'), status: answer.status, response: text.toString('utf8') });
   };
 
   const server: Server = createServer((req, res) => {

@@ -1,5 +1,6 @@
 /** The handle `startSandbox` returns: every running part, the manifest, and `stop()`. */
 import type { EvmFollower } from '../api/evm-follower.ts';
+import type { TokenIssuer } from '../api/token-endpoint.ts';
 import type { VenueState } from '../api/venue-state.ts';
 import type { WasmFollower } from '../api/wasm-follower.ts';
 import type { EvmNode } from '../evm/node.ts';
@@ -24,6 +25,8 @@ export interface Sandbox {
   readonly evmNode: EvmNode;
   readonly deployed: DeployedSandbox;
   readonly followers: { readonly evm: EvmFollower; readonly wasm: WasmFollower };
+  /** The token endpoint: tokens granted and refused so far. */
+  readonly tokens: TokenIssuer;
   /** Milliseconds from the call to ready. */
   readonly readyMs: number;
   /** Resolves once the venue's view has caught up with both chains' latest block and ledger. */

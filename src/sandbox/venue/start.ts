@@ -13,7 +13,8 @@ import { DEFAULT_CALENDAR } from '../../core/calendar.ts';
 import { DltError } from '../../core/errors.ts';
 import { EvmFollower } from '../api/evm-follower.ts';
 import { RestFaults } from '../api/faults.ts';
-import { startApiServer } from '../api/http-server.ts';
+import { startApiServer, TOKEN_PATH } from '../api/http-server.ts';
+import { TokenIssuer } from '../api/token-endpoint.ts';
 import { VenueState } from '../api/venue-state.ts';
 import { WasmFollower } from '../api/wasm-follower.ts';
 import { MarketDataServer } from '../api/ws-server.ts';
@@ -64,6 +65,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const random = new SeededRandom(config.flow.seed);
   const apiKey = config.api.apiKey ?? randomBytes(16).toString('hex');
   const accessToken = config.api.accessToken ?? randomBytes(24).toString('base64url');
+  const clientSecret = config.api.clientSecret ?? randomBytes(24).toString('base64url');
+  const tokens = new TokenIssuer({ clientId: config.api.clientId, clientSecret, lifetimeSeconds: config.api.tokenLifetimeSeconds });
   const undo: (() => Promise<void> | void)[] = [];
   const cleanup = async () => {
     for (const fn of undo.splice(0).toReversed()) {
@@ -94,7 +97,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     const deployed = await deploySandbox(node.rpcUrl, emu, defs);
     const participantWallets = deployed.wallets.filter((w) => w.role === 'participant').map((w) => ({ name: w.name, chain: w.chain, address: w.address }));
-    const state = new VenueState({ participantId: config.api.participantId, wallets: participantWallets, orderLagMs: config.api.orderLagMs });
+    const state = new VenueState({ participantId: config.api.participantId, wallets: participantWallets, orderLagMs: config.api.orderLagMs, venueNow: () => clock.nowMs() });
     for (const p of venuePairs(defs, deployed, clock.nowMs())) state.addPair(p);
 
     const evmFollower = new EvmFollower({
@@ -165,6 +168,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       coalesceMs: config.api.wsCoalesceMs,
       snapshotIntervalMs: config.api.wsSnapshotIntervalMs,
       depth: config.api.wsDepth,
+      keepAliveMs: config.api.wsKeepAliveMs,
+      connectionTimeoutMs: config.api.wsConnectionTimeoutMs,
     });
     undo.push(() => ws.close());
     let manifest: ReturnType<typeof buildManifest> | undefined;
@@ -183,21 +188,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         trades: p.market.trades.count,
       })),
       indexer: { evmBlock: evmFollower.processedBlock, wasmLedger: wasmFollower.processedLedger },
-      websocket: { connections: ws.connections, dataMessages: ws.sent, stalled: ws.stalled },
+      tokens: { issued: tokens.issued, refused: tokens.refused, lifetimeSeconds: tokens.lifetimeSeconds },
+      websocket: { connections: ws.connections, dataMessages: ws.sent, keepAlives: ws.keepAlives, refused: ws.refused, stalled: ws.stalled, silent: ws.silent },
       clearings: scheduler.clearings,
       flow: flow.describe(),
     });
     const api = await startApiServer({
       port: config.ports.api,
-      context: { state, accessToken, nowMs: () => clock.nowMs() },
+      context: { state, accessToken, tokens, nowMs: () => clock.nowMs() },
       faults: restFaults,
       ws,
+      tokens,
       control: controlHandler({
         state,
         clock,
         scheduler,
         restFaults,
         ws,
+        tokens,
         rpc: { evm: evmProxy, wasm: wasmProxy },
         flow,
         chains: {
@@ -222,6 +230,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       apiOrigin: api.origin,
       apiKey,
       accessToken,
+      oauth: { tokenUrl: `${api.origin}${TOKEN_PATH}`, clientId: config.api.clientId, clientSecret, expiresIn: config.api.tokenLifetimeSeconds },
       participantId: config.api.participantId,
       dateHeader: config.api.dateHeader,
       evm: { rpcUrl: evmProxy.url, chainId: deployed.evm.chainId, registry: deployed.evm.registry, commissionWallet: deployed.evm.commissionWallet.address, blockTimeMs: config.evm.blockTimeMs },
@@ -260,6 +269,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       evmNode: node,
       deployed,
       followers: { evm: evmFollower, wasm: wasmFollower },
+      tokens,
       readyMs: Math.round(performance.now() - started),
       async sync() {
         await evmFollower.sync();

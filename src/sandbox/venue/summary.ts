@@ -5,8 +5,9 @@ export function sandboxSummary(m: Manifest, manifestPath: string | null, readyMs
   const v = m.venue;
   const lines = [
     `dlt-mm sandbox ready in ${(readyMs / 1000).toFixed(1)} s (${m.trading.mode}, clock ${m.trading.clock}, simulated market ${m.trading.flow ? 'on' : 'off'})`,
-    `  REST       ${v.restUrl}   (bearer token ${v.accessToken}, participant ${v.participantId})`,
-    `  WebSocket  ${v.wsUrl}   (x-api-key ${v.apiKey}, date field ${v.dateHeader})`,
+    `  REST       ${v.restUrl}   (participant ${v.participantId}; fixed bearer token ${v.accessToken})`,
+    `  Tokens     ${v.oauth.tokenUrl}   (client credentials ${v.oauth.clientId} / ${v.oauth.clientSecret}, expires_in ${v.oauth.expiresIn} s)`,
+    `  WebSocket  ${v.wsUrl}   (AppSync Events; x-api-key ${v.apiKey}, date field ${v.dateHeader})`,
     `  Control    ${v.controlUrl}/`,
     `  Chain A    ${m.chains.evm.rpcUrl}   (chain id ${m.chains.evm.chainId}, a block every ${m.chains.evm.blockTimeMs} ms)`,
     `  Chain B    ${m.chains.wasm.rpcUrl}   ("${m.chains.wasm.networkPassphrase}", a ledger every ${m.chains.wasm.ledgerIntervalMs} ms)`,

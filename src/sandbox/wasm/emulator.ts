@@ -105,10 +105,15 @@ export class WasmEmulator {
     return BigInt(Math.floor(this.clock.nowMs() / 1000));
   }
 
-  /** The close time the next ledger will have: the clock, but always after the previous close. */
+  /**
+   * The close time the next ledger will have: the clock, never before the previous close. Ledgers closing
+   * faster than one a second share their second: forcing each one a second later would run the chain's
+   * time ahead of the clock (two ledgers a second gain a second every second), and every transaction whose
+   * time bound is taken from the clock would soon count as expired.
+   */
   nextCloseTime(): bigint {
     const now = this.nowSeconds();
-    return now > this.latest.closeTime ? now : this.latest.closeTime + 1n;
+    return now > this.latest.closeTime ? now : this.latest.closeTime;
   }
 
   /** Starts closing ledgers every `ledgerIntervalMs` (no-op in manual mode). */

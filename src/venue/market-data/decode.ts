@@ -1,11 +1,16 @@
 /**
- * Decodes one text frame of the `orderbook` channel. Data frames (`{channel, data: [...]}`) are checked by
- * hand, not by zod, because this runs for every market update (see test/bench/market-data.bench.ts).
- * Level prices and quantities are JSON numbers in the specification; they become Decimals through their
- * source text (see payload/json.ts), and decimal strings are accepted too. A bad market inside a frame is
- * set aside and the frame's other markets still apply; a frame that is not JSON or not a known shape is an
- * error. Control frames are told apart by `type`; those whose shape is not published
- * (`subscribe_failure`, `error`, anything else) are decoded leniently.
+ * Decodes one text frame of the venue's WebSocket (AppSync Events). Control frames are told apart by `type`:
+ * `connection_ack` (with `connectionTimeoutMs`), `connection_error`, `ka`, `subscribe_success`,
+ * `subscribe_error`, `unsubscribe_success`, `unsubscribe_error` and `error`; the failures carry an `errors`
+ * array of `{errorType, message}` (AppSync's GraphQL flavour nests it under `payload`, also read). Events
+ * arrive as `{type: 'data', id, event}` where `event` is the specification's data message
+ * (`{channel, data: [...]}`) as a JSON string; a bare data message (the specification's own form) is read too.
+ *
+ * Data messages are checked by hand, not by zod, because this runs for every market update (see
+ * test/bench/market-data.bench.ts). Level prices and quantities are JSON numbers in the specification and the
+ * documentation, decimal strings in the venue SDK's model: both are read, numbers through their source text
+ * (payload/json.ts) so no digit is lost. A bad market inside a message is set aside and the message's other
+ * markets still apply; a frame that is not JSON or not a known shape is an error.
  */
 import { parseVenueJson } from '../payload/json.ts';
 import { decodeSide } from '../payload/price-level.ts';
@@ -21,15 +26,26 @@ export interface MarketUpdate {
   readonly time: string;
 }
 
+/** One entry of an `errors` array. */
+export interface ProtocolError {
+  readonly errorType?: string;
+  readonly message?: string;
+  readonly errorCode?: number;
+}
+
 export type MarketDataMessage =
   | {
       readonly type: 'data';
+      /** The subscription the event belongs to (absent for a bare data message). */
+      readonly id?: string;
       readonly channel: string;
       readonly markets: MarketUpdate[];
       readonly rejected: { readonly index: number; readonly symbol?: string; readonly problems: PayloadProblem[] }[];
     }
-  | { readonly type: 'subscribe_success'; readonly id: string }
-  | { readonly type: 'subscribe_failure' | 'error'; readonly id?: string; readonly message?: string }
+  | { readonly type: 'connection_ack'; readonly connectionTimeoutMs?: number }
+  | { readonly type: 'ka' }
+  | { readonly type: 'subscribe_success' | 'unsubscribe_success'; readonly id: string }
+  | { readonly type: 'connection_error' | 'subscribe_error' | 'unsubscribe_error' | 'error'; readonly id?: string; readonly errors: ProtocolError[] }
   | { readonly type: 'other'; readonly name: string };
 
 function decodeMarket(raw: unknown, i: number): MarketUpdate {
@@ -54,30 +70,45 @@ function optionalString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export function decodeMarketDataMessage(text: string): MarketDataMessage {
-  let frame: unknown;
+function parseJsonObject(text: string, field: string): Record<string, unknown> {
+  let value: unknown;
   try {
-    frame = parseVenueJson(text);
+    value = parseVenueJson(text);
   } catch (e) {
-    throw malformedPayload(WS_SOURCE, [{ field: '(root)', value: text.slice(0, 200), message: 'frame is not JSON' }], e);
+    throw malformedPayload(WS_SOURCE, [{ field, value: text.slice(0, 200), message: `${field === '(root)' ? 'frame' : field} is not JSON` }], e);
   }
-  if (frame === null || typeof frame !== 'object' || Array.isArray(frame)) throw fieldError(WS_SOURCE, '(root)', frame, 'expected an object');
-  const f = frame as Record<string, unknown>;
-  if (typeof f.type === 'string') {
-    switch (f.type) {
-      case 'subscribe_success':
-        if (typeof f.id !== 'string') throw fieldError(WS_SOURCE, 'id', f.id, 'expected the id of the subscribe message');
-        return { type: 'subscribe_success', id: f.id };
-      case 'subscribe_failure':
-      case 'error': {
-        const id = optionalString(f.id);
-        const message = optionalString(f.message) ?? optionalString(f.error) ?? optionalString(f.reason);
-        return { type: f.type, ...(id === undefined ? {} : { id }), ...(message === undefined ? {} : { message }) };
-      }
-      default:
-        if (!Array.isArray(f.data)) return { type: 'other', name: f.type };
-    }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw fieldError(WS_SOURCE, field, value, 'expected an object');
+  return value as Record<string, unknown>;
+}
+
+/** The `errors` array of a failure frame (top level, or under `payload`), each entry kept to its known fields. */
+function errorsOf(f: Record<string, unknown>): ProtocolError[] {
+  const payload = f.payload !== null && typeof f.payload === 'object' ? (f.payload as Record<string, unknown>) : undefined;
+  const raw = Array.isArray(f.errors) ? f.errors : Array.isArray(payload?.errors) ? payload.errors : [];
+  const errors = raw.map((e: unknown): ProtocolError => {
+    if (e === null || typeof e !== 'object') return { message: String(e) };
+    const r = e as Record<string, unknown>;
+    const errorType = optionalString(r.errorType);
+    const message = optionalString(r.message);
+    const errorCode = typeof r.errorCode === 'number' ? r.errorCode : undefined;
+    return { ...(errorType === undefined ? {} : { errorType }), ...(message === undefined ? {} : { message }), ...(errorCode === undefined ? {} : { errorCode }) };
+  });
+  // A failure without an errors array still says something: keep a top-level message or code.
+  if (errors.length === 0) {
+    const message = optionalString(f.message) ?? optionalString(f.error) ?? optionalString(f.reason);
+    const errorType = optionalString(f.code) ?? optionalString(f.errorType);
+    if (message !== undefined || errorType !== undefined) errors.push({ ...(errorType === undefined ? {} : { errorType }), ...(message === undefined ? {} : { message }) });
   }
+  return errors;
+}
+
+/** `UnauthorizedException: You are not authorized...; ...` for logs and error messages. */
+export function describeErrors(errors: readonly ProtocolError[]): string {
+  if (errors.length === 0) return 'no detail given';
+  return errors.map((e) => [e.errorType, e.message].filter((x) => x !== undefined).join(': ') || `code ${e.errorCode ?? '?'}`).join('; ');
+}
+
+function decodeData(f: Record<string, unknown>, id: string | undefined): MarketDataMessage {
   if (!Array.isArray(f.data)) throw fieldError(WS_SOURCE, 'data', f.data, 'expected an array of markets (or a message type)');
   const markets: MarketUpdate[] = [];
   const rejected: { index: number; symbol?: string; problems: PayloadProblem[] }[] = [];
@@ -89,5 +120,44 @@ export function decodeMarketDataMessage(text: string): MarketDataMessage {
       rejected.push({ index, ...(symbol === undefined ? {} : { symbol }), problems: problemsOf(e) });
     }
   });
-  return { type: 'data', channel: optionalString(f.channel) ?? '', markets, rejected };
+  return { type: 'data', ...(id === undefined ? {} : { id }), channel: optionalString(f.channel) ?? '', markets, rejected };
+}
+
+function decodeEnvelope(f: Record<string, unknown>): MarketDataMessage {
+  const id = optionalString(f.id);
+  const event = f.event;
+  if (typeof event === 'string') return decodeData(parseJsonObject(event, 'event'), id);
+  if (event !== null && typeof event === 'object' && !Array.isArray(event)) return decodeData(event as Record<string, unknown>, id);
+  if (Array.isArray(f.data)) return decodeData(f, id);
+  throw fieldError(WS_SOURCE, 'event', event, 'expected the event as a JSON string');
+}
+
+export function decodeMarketDataMessage(text: string): MarketDataMessage {
+  const f = parseJsonObject(text, '(root)');
+  if (typeof f.type !== 'string') return decodeData(f, undefined);
+  switch (f.type) {
+    case 'data':
+      return decodeEnvelope(f);
+    case 'ka':
+      return { type: 'ka' };
+    case 'connection_ack': {
+      const t = f.connectionTimeoutMs ?? (f.payload as { connectionTimeoutMs?: unknown } | undefined)?.connectionTimeoutMs;
+      return typeof t === 'number' && Number.isSafeInteger(t) && t > 0 ? { type: 'connection_ack', connectionTimeoutMs: t } : { type: 'connection_ack' };
+    }
+    case 'subscribe_success':
+    case 'unsubscribe_success':
+      if (typeof f.id !== 'string') throw fieldError(WS_SOURCE, 'id', f.id, 'expected the id of the subscription');
+      return { type: f.type, id: f.id };
+    case 'connection_error':
+    case 'subscribe_error':
+    case 'unsubscribe_error':
+    case 'error':
+    case 'subscribe_failure': {
+      const id = optionalString(f.id);
+      const type = f.type === 'subscribe_failure' ? 'subscribe_error' : f.type;
+      return { type, ...(id === undefined ? {} : { id }), errors: errorsOf(f) };
+    }
+    default:
+      return Array.isArray(f.data) ? decodeData(f, optionalString(f.id)) : { type: 'other', name: f.type };
+  }
 }

@@ -8,6 +8,11 @@
  * market, and at most `maxConcurrentPolls` in flight overall (a market that finds them taken waits for the
  * next free slot, first come first served). A snapshot that arrives after the market turned fresh is
  * discarded.
+ *
+ * Where each book came from is measured in time: `dltmm_venue_book_source_seconds_total{market, source}`
+ * counts the seconds a market was fed by the WebSocket (`ws`), on the REST fallback (`rest`, from the moment
+ * it went stale) or by nothing yet (`none`, from `add` to its first data), and `dltmm_venue_book_ws_share`
+ * is the WebSocket's share of the whole; both are brought up to date at every scrape.
  */
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
@@ -55,6 +60,16 @@ interface Poller {
   inFlight: boolean;
 }
 
+type BookSource = 'ws' | 'rest' | 'none';
+
+interface SourceClock {
+  source: BookSource;
+  /** Clock ms since which `source` has been accrued. */
+  since: number;
+  /** Accrued seconds per source. */
+  readonly seconds: Record<BookSource, number>;
+}
+
 export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
   readonly #o: MarketDataFeedOptions;
   readonly #clock: Clock;
@@ -63,6 +78,8 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
   readonly #markets = new Map<string, FeedMarket>();
   readonly #books = new BookStore();
   readonly #pollers = new Map<string, Poller>();
+  readonly #sources = new Map<string, SourceClock>();
+  readonly #unhook: () => void;
   #inFlight = 0;
   #waiting: FeedMarket[] = [];
   readonly #onBook = (book: MarketBook) => this.#wsBook(book);
@@ -78,15 +95,28 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
     options.client.on('book', this.#onBook);
     options.client.on('stale', this.#onStale);
     options.client.on('fresh', this.#onFresh);
+    this.#unhook = this.#metrics.venue.beforeCollect(() => {
+      for (const symbol of this.#sources.keys()) this.#accrue(symbol);
+    });
+  }
+
+  /** Seconds per source of a followed market so far (see the class comment). */
+  sourceSeconds(symbol: string): Readonly<Record<BookSource, number>> | undefined {
+    this.#accrue(symbol);
+    const s = this.#sources.get(symbol);
+    return s === undefined ? undefined : { ...s.seconds };
   }
 
   add(market: FeedMarket): void {
     this.#markets.set(market.symbol, market);
+    if (!this.#sources.has(market.symbol)) this.#sources.set(market.symbol, { source: 'none', since: this.#clock.now(), seconds: { ws: 0, rest: 0, none: 0 } });
     this.#o.client.subscribe(market.symbol);
   }
 
   remove(symbol: string): void {
     this.#stopPolling(symbol);
+    this.#accrue(symbol);
+    this.#sources.delete(symbol);
     this.#markets.delete(symbol);
     this.#books.delete(symbol);
     this.#o.client.unsubscribe(symbol);
@@ -102,6 +132,8 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
   }
 
   close(): void {
+    for (const symbol of this.#sources.keys()) this.#accrue(symbol);
+    this.#unhook();
     for (const symbol of [...this.#pollers.keys()]) this.#stopPolling(symbol);
     this.#o.client.off('book', this.#onBook);
     this.#o.client.off('stale', this.#onStale);
@@ -110,6 +142,7 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
 
   #wsBook(book: MarketBook): void {
     if (!this.#markets.has(book.symbol)) return;
+    this.#switch(book.symbol, 'ws');
     this.#books.apply(book);
     this.emit('book', book);
   }
@@ -117,6 +150,7 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
   #stale(event: StaleEvent): void {
     const market = this.#markets.get(event.symbol);
     if (market === undefined) return;
+    this.#switch(event.symbol, 'rest');
     this.#books.delete(event.symbol);
     this.emit('stale', event);
     if (!this.#pollers.has(event.symbol)) {
@@ -127,8 +161,31 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
 
   #fresh(symbol: string): void {
     if (!this.#markets.has(symbol)) return;
+    this.#switch(symbol, 'ws');
     this.#stopPolling(symbol);
     this.emit('fresh', symbol);
+  }
+
+  /** Adds the time since the last accrual to the market's current source. */
+  #accrue(symbol: string): void {
+    const s = this.#sources.get(symbol);
+    if (s === undefined) return;
+    const now = this.#clock.now();
+    const seconds = Math.max(0, now - s.since) / 1000;
+    s.since = now;
+    if (seconds > 0) {
+      s.seconds[s.source] += seconds;
+      this.#metrics.venue.bookSourceSeconds.inc({ market: symbol, source: s.source }, seconds);
+    }
+    const total = s.seconds.ws + s.seconds.rest + s.seconds.none;
+    if (total > 0) this.#metrics.venue.bookWsShare.set({ market: symbol }, s.seconds.ws / total);
+  }
+
+  #switch(symbol: string, source: BookSource): void {
+    const s = this.#sources.get(symbol);
+    if (s === undefined || s.source === source) return;
+    this.#accrue(symbol);
+    s.source = source;
   }
 
   #stopPolling(symbol: string): void {

@@ -1,7 +1,9 @@
 /**
- * The subscriptions of one market-data connection: which channels are wanted, which subscribe ids await
- * their `subscribe_success`, and the retry of a refused or unacknowledged subscription with backoff.
- * Everything goes back to idle when the connection drops and is sent again when it opens.
+ * The subscriptions of one market-data connection: which channels are wanted, the id each subscription got
+ * (AppSync names a subscription by the id the client chose, in `subscribe_success`, in its `data` events and
+ * in `unsubscribe`), which ids await their `subscribe_success`, and the retry of a refused or unacknowledged
+ * subscription with backoff. Everything goes back to idle when the connection drops and is sent again once
+ * the next connection is acknowledged.
  */
 import { DltError } from '../../core/errors.ts';
 import type { Clock, Random, Timer } from '../clock.ts';
@@ -17,8 +19,9 @@ export interface SubscriptionsOptions {
   readonly clock: Clock;
   readonly random: Random;
   readonly newId: () => string;
-  /** Sends on the open connection; only called while `isOpen()`. */
+  /** Sends on the acknowledged connection; only called while `isOpen()`. */
   readonly send: (message: Record<string, unknown>) => void;
+  /** True once the connection is acknowledged (`connection_ack`). */
   readonly isOpen: () => boolean;
   readonly onAcknowledged: (channel: string) => void;
   readonly onFailed: (channel: string, error: DltError, retryInMs: number) => void;
@@ -34,7 +37,10 @@ interface Subscription {
 export class Subscriptions {
   readonly #o: SubscriptionsOptions;
   readonly #subs = new Map<string, Subscription>();
-  readonly #pending = new Map<string, string>();
+  /** Subscription id -> channel, for the ids sent on this connection and not yet ended. */
+  readonly #ids = new Map<string, string>();
+  /** Ids whose `unsubscribe` went out and awaits `unsubscribe_success`. */
+  readonly #ending = new Map<string, string>();
 
   constructor(options: SubscriptionsOptions) {
     this.#o = options;
@@ -49,14 +55,18 @@ export class Subscriptions {
     return true;
   }
 
-  /** Stops wanting a market; false when it was not wanted. */
+  /** Stops wanting a market, ending its subscription by id; false when it was not wanted. */
   remove(symbol: string): boolean {
     const channel = channelFor(symbol);
     const sub = this.#subs.get(channel);
     if (sub === undefined) return false;
+    const id = sub.id;
     this.#reset(sub);
     this.#subs.delete(channel);
-    if (this.#o.isOpen()) this.#o.send(unsubscribeMessage(this.#o.newId(), channel));
+    if (id !== undefined && this.#o.isOpen()) {
+      this.#ending.set(id, channel);
+      this.#o.send(unsubscribeMessage(id));
+    }
     return true;
   }
 
@@ -72,7 +82,12 @@ export class Subscriptions {
     return Object.fromEntries([...this.#subs].map(([channel, s]) => [channel, s.state]));
   }
 
-  /** The connection opened: subscribe to everything. */
+  /** The channel of a live subscription id; undefined for an id that is not (or no longer) ours. */
+  channelOf(id: string): string | undefined {
+    return this.#ids.get(id);
+  }
+
+  /** The connection is acknowledged: subscribe to everything. */
   subscribeAll(): void {
     for (const channel of this.#subs.keys()) this.#subscribe(channel);
   }
@@ -80,26 +95,38 @@ export class Subscriptions {
   /** The connection closed: nothing is pending or active any more. */
   resetAll(): void {
     for (const sub of this.#subs.values()) this.#reset(sub);
+    this.#ids.clear();
+    this.#ending.clear();
   }
 
   /** A `subscribe_success`; returns its channel, or undefined for an id nothing waits for. */
   acknowledge(id: string): string | undefined {
-    const channel = this.#pending.get(id);
+    const channel = this.#ids.get(id);
     const sub = channel === undefined ? undefined : this.#subs.get(channel);
-    if (channel === undefined || sub === undefined) return undefined;
-    this.#reset(sub);
+    if (channel === undefined || sub === undefined || sub.id !== id || sub.state !== 'pending') return undefined;
+    sub.timer?.cancel();
+    sub.timer = undefined;
     sub.state = 'active';
     sub.failures = 0;
     this.#o.onAcknowledged(channel);
     return channel;
   }
 
-  /** A failure answer to a subscribe id; false when no subscription waits for that id. */
+  /** A failure answer (`subscribe_error`, or an `error` naming the id); false when no subscription waits for that id. */
   refuse(id: string, why: string): boolean {
-    const channel = this.#pending.get(id);
-    if (channel === undefined) return false;
+    const channel = this.#ids.get(id);
+    const sub = channel === undefined ? undefined : this.#subs.get(channel);
+    if (channel === undefined || sub === undefined || sub.id !== id || sub.state !== 'pending') return false;
     this.#failed(channel, why);
     return true;
+  }
+
+  /** An `unsubscribe_success` or `unsubscribe_error`; returns the channel it ended, undefined for an unknown id. */
+  ended(id: string): string | undefined {
+    const channel = this.#ending.get(id);
+    this.#ending.delete(id);
+    if (channel !== undefined) this.#ids.delete(id);
+    return channel;
   }
 
   #subscribe(channel: string): void {
@@ -109,7 +136,7 @@ export class Subscriptions {
     const id = this.#o.newId();
     sub.id = id;
     sub.state = 'pending';
-    this.#pending.set(id, channel);
+    this.#ids.set(id, channel);
     this.#o.send(subscribeMessage(id, channel, this.#o.auth, this.#o.clock.now()));
     const ackMs = this.#o.ackTimeoutMs;
     sub.timer = this.#o.clock.setTimer(() => this.#failed(channel, `no subscribe_success within ${ackMs} ms`), ackMs);
@@ -131,7 +158,8 @@ export class Subscriptions {
   #reset(sub: Subscription): void {
     sub.timer?.cancel();
     sub.timer = undefined;
-    if (sub.id !== undefined) this.#pending.delete(sub.id);
+    // An id given up on (refused, timed out, ended) is forgotten, so a late answer or event for it is ignored.
+    if (sub.id !== undefined) this.#ids.delete(sub.id);
     sub.id = undefined;
     sub.state = 'idle';
   }

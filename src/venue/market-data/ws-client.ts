@@ -1,13 +1,20 @@
 /**
- * The WebSocket market-data client: one connection for many markets, authenticated `subscribe` per channel,
- * `subscribe_success` tracking, reconnect with backoff and resubscription of everything, a staleness
- * watchdog per market, and the latest book per market (each data message replaces it). It reports upward
+ * The WebSocket market-data client for the venue's AppSync Events API: one connection for many markets. The
+ * connection offers the subprotocols `aws-appsync-event-ws` and `header-<authorization>`, sends
+ * `connection_init` and waits for `connection_ack` (or `connection_error`); from then on the venue sends
+ * `ka` keep-alives, and a connection that delivers nothing for the acknowledged `connectionTimeoutMs` is
+ * dropped and reopened (a half-open TCP connection delivers nothing and reports no error). Each market is an
+ * authenticated `subscribe` answered by `subscribe_success` or `subscribe_error`; events arrive as
+ * `{type: 'data', id, event}`. Reconnects back off and resubscribe everything; a staleness watchdog per market
+ * and the latest book per market (each data message replaces it) serve the feed above. It reports upward
  * through typed events and knows nothing of chains or trading.
  *
- * Choices where the specification is silent: a subscription not acknowledged within `ackTimeoutMs`, or
- * answered by `{type: 'subscribe_failure' | 'error', id}`, is retried with backoff on the same connection;
- * a failure without a known id is only logged and counted. A ping every `pingIntervalMs` without a pong by
- * the next one ends the connection (a half-open TCP connection delivers nothing and reports no error).
+ * Choices where the sources are silent: a subscription not acknowledged within `ackTimeoutMs` (15 s, as AWS's
+ * own client waits), or refused by `subscribe_error` (or an `error` naming its id), is retried with backoff on
+ * the same connection, also when the venue calls it unauthorised (the operator may fix the key meanwhile;
+ * the log says why at error level); a `connection_error` or a missing `connection_ack` ends the connection,
+ * which is then reopened with backoff; an `error` without a known id is logged and counted. Any frame, not
+ * only `ka`, proves the connection alive (as AWS's client counts data too).
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -19,28 +26,30 @@ import { createMetrics, type Metrics } from '../../telemetry/metrics.ts';
 import { systemClock, systemRandom, type Clock, type Random, type Timer } from '../clock.ts';
 import { backoffDelay, type BackoffPolicy } from '../retry-policy.ts';
 import { BookStore, type MarketBook } from './book.ts';
-import { decodeMarketDataMessage, type MarketDataMessage } from './decode.ts';
+import { decodeMarketDataMessage, describeErrors, type MarketDataMessage } from './decode.ts';
 import { StalenessWatchdog } from './staleness-watchdog.ts';
-import { ALL_MARKETS, DEFAULT_DATE_HEADER } from './subscribe-messages.ts';
+import { ALL_MARKETS, connectionInitMessage, connectionProtocols, DEFAULT_DATE_HEADER, type WsAuthorization } from './subscribe-messages.ts';
 import { Subscriptions, type SubscriptionState } from './subscriptions.ts';
 
+/** What the venue's captures show, and what AWS's client assumes when `connection_ack` carries none. */
+export const DEFAULT_CONNECTION_TIMEOUT_MS = 300_000;
+
 export interface MarketDataClientOptions {
+  /** The realtime endpoint, `wss://<host>/event/realtime`. */
   readonly url: string;
-  /** `authorization.host` of subscribe messages. */
+  /** `host` of the authorization: the HTTP host of the Events API. */
   readonly host: string;
   readonly apiKey: string;
-  /** Vendor-prefixed date field name (config `venue.dateHeader`). */
+  /** Date field of the authorization (config `venue.dateHeader`); default `x-amz-date`. */
   readonly dateHeader?: string;
   /** No data for this long makes a market stale (config `venue.marketDataStaleMs`). Default 10 s. */
   readonly staleAfterMs?: number;
   readonly reconnect?: Partial<BackoffPolicy>;
   readonly resubscribe?: Partial<BackoffPolicy>;
-  /** Wait for `subscribe_success`; default 10 s. */
+  /** Wait for `connection_ack` and for each `subscribe_success`; default 15 s. */
   readonly ackTimeoutMs?: number;
   /** Wait for the WebSocket handshake; default 10 s. */
   readonly connectTimeoutMs?: number;
-  /** Default 15 s; 0 turns the keep-alive off. */
-  readonly pingIntervalMs?: number;
   readonly clock?: Clock;
   readonly random?: Random;
   /** Subscription ids; default random UUIDs. */
@@ -60,7 +69,10 @@ export interface MarketDataEvents {
   book: [book: MarketBook];
   stale: [event: StaleEvent];
   fresh: [symbol: string];
+  /** `connection_ack`: the connection is open and may subscribe. */
   connected: [];
+  /** A `ka` arrived. */
+  keepAlive: [];
   disconnected: [event: { readonly error: DltError; readonly reconnectInMs: number }];
   subscribed: [channel: string];
   subscriptionFailed: [event: { readonly channel: string; readonly error: DltError; readonly retryInMs: number }];
@@ -75,14 +87,22 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
   readonly #logger: Logger;
   readonly #metrics: Metrics;
   readonly #reconnect: BackoffPolicy;
+  readonly #auth: WsAuthorization;
+  readonly #ackTimeoutMs: number;
   readonly #subs: Subscriptions;
   readonly #books = new BookStore();
   readonly #watchdog: StalenessWatchdog;
   #ws: WebSocket | undefined;
+  /** True from `connection_ack` until the connection closes. */
+  #ready = false;
   #reconnectAttempt = 0;
   #reconnectTimer: Timer | undefined;
-  #pingTimer: Timer | undefined;
-  #awaitingPong = false;
+  /** The `connection_ack` wait, then the keep-alive watch. */
+  #liveness: Timer | undefined;
+  #lastHeardAt = 0;
+  #connectionTimeoutMs = DEFAULT_CONNECTION_TIMEOUT_MS;
+  /** Why this side ended the connection (keep-alive missing, connection_error...), for the disconnect report. */
+  #dropReason: string | undefined;
   #closing = false;
   #started = false;
 
@@ -94,9 +114,11 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     this.#logger = options.logger ?? silentLogger();
     this.#metrics = options.metrics ?? createMetrics();
     this.#reconnect = { ...DEFAULT_RECONNECT, ...options.reconnect };
+    this.#auth = { host: options.host, apiKey: options.apiKey, dateHeader: options.dateHeader ?? DEFAULT_DATE_HEADER };
+    this.#ackTimeoutMs = options.ackTimeoutMs ?? 15_000;
     this.#subs = new Subscriptions({
-      auth: { host: options.host, apiKey: options.apiKey, dateHeader: options.dateHeader ?? DEFAULT_DATE_HEADER },
-      ackTimeoutMs: options.ackTimeoutMs ?? 10_000,
+      auth: this.#auth,
+      ackTimeoutMs: this.#ackTimeoutMs,
       retry: { ...DEFAULT_RECONNECT, ...options.resubscribe },
       clock: this.#clock,
       random: this.#random,
@@ -109,7 +131,9 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
       },
       onFailed: (channel, error, retryInMs) => {
         this.#metrics.venue.wsSubscriptionFailures.inc({ channel });
-        this.#logger.warn({ err: error }, 'market data subscription failed; retrying');
+        const unauthorised = /unauthori[sz]ed|forbidden|not authorized/i.test(error.message);
+        if (unauthorised) this.#logger.error({ err: error }, 'market data subscription refused as unauthorised: check venue.apiKey; retrying');
+        else this.#logger.warn({ err: error }, 'market data subscription failed; retrying');
         this.emit('subscriptionFailed', { channel, error, retryInMs });
       },
     });
@@ -130,8 +154,14 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     });
   }
 
+  /** True while the connection is open and acknowledged (`connection_ack`). */
   get connected(): boolean {
-    return this.#ws?.readyState === WebSocket.OPEN;
+    return this.#ready && this.#ws?.readyState === WebSocket.OPEN;
+  }
+
+  /** The keep-alive timeout the venue acknowledged (default until the first `connection_ack`). */
+  get connectionTimeoutMs(): number {
+    return this.#connectionTimeoutMs;
   }
 
   /** Opens the connection (and reopens it whenever it drops, until `close`). */
@@ -173,7 +203,7 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
   async close(): Promise<void> {
     this.#closing = true;
     this.#reconnectTimer?.cancel();
-    this.#pingTimer?.cancel();
+    this.#liveness?.cancel();
     this.#subs.resetAll();
     this.#watchdog.close();
     const ws = this.#ws;
@@ -185,16 +215,17 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
   }
 
   #connect(): void {
-    const ws = new WebSocket(this.#o.url, { handshakeTimeout: this.#o.connectTimeoutMs ?? 10_000 });
+    this.#ready = false;
+    this.#dropReason = undefined;
+    // The authorization (with its date) is taken fresh for every connection attempt.
+    const ws = new WebSocket(this.#o.url, connectionProtocols(this.#auth, this.#clock.now()), { handshakeTimeout: this.#o.connectTimeoutMs ?? 10_000 });
     this.#ws = ws;
     let failure: Error | undefined;
     ws.on('open', () => this.#onOpen(ws));
     ws.on('message', (data, isBinary) => {
-      this.#awaitingPong = false;
-      this.#onMessage(isBinary ? '' : data.toString());
-    });
-    ws.on('pong', () => {
-      this.#awaitingPong = false;
+      if (this.#ws !== ws) return;
+      this.#lastHeardAt = this.#clock.now();
+      this.#onMessage(ws, isBinary ? '' : data.toString());
     });
     ws.on('error', (e) => {
       failure = e;
@@ -204,22 +235,62 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
 
   #onOpen(ws: WebSocket): void {
     if (this.#ws !== ws) return;
+    this.#lastHeardAt = this.#clock.now();
+    ws.send(JSON.stringify(connectionInitMessage()));
+    const ackMs = this.#ackTimeoutMs;
+    this.#liveness = this.#clock.setTimer(() => this.#drop(ws, `no connection_ack within ${ackMs} ms`), ackMs);
+  }
+
+  #onAck(ws: WebSocket, connectionTimeoutMs: number | undefined): void {
+    if (this.#ready) return;
+    this.#liveness?.cancel();
+    this.#ready = true;
+    this.#connectionTimeoutMs = connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS;
     this.#metrics.venue.wsConnected.set(1);
-    this.#logger.info({ channels: this.#subs.size }, 'market data connected');
+    this.#logger.info({ channels: this.#subs.size, connectionTimeoutMs: this.#connectionTimeoutMs }, 'market data connected');
     this.emit('connected');
+    this.#watchKeepAlive(ws, this.#connectionTimeoutMs);
     this.#subs.subscribeAll();
-    this.#schedulePing(ws);
+  }
+
+  /**
+   * Drops the connection once nothing has been heard for `timeoutMs` (re-armed for the time left). The
+   * verdict is confirmed one timer turn later: after a pause of this process (a long GC, a busy machine)
+   * timers run before the frames that arrived meanwhile are read, and those frames must count.
+   */
+  #watchKeepAlive(ws: WebSocket, timeoutMs: number): void {
+    const quiet = this.#clock.now() - this.#lastHeardAt;
+    const silent = () => this.#clock.now() - this.#lastHeardAt >= timeoutMs;
+    this.#liveness = this.#clock.setTimer(() => {
+      if (this.#ws !== ws) return;
+      if (!silent()) return this.#watchKeepAlive(ws, timeoutMs);
+      this.#liveness = this.#clock.setTimer(() => {
+        if (this.#ws !== ws) return;
+        if (!silent()) return this.#watchKeepAlive(ws, timeoutMs);
+        this.#metrics.venue.wsKeepAliveTimeouts.inc();
+        this.#drop(ws, `no keep-alive within ${timeoutMs} ms`);
+      }, 0);
+    }, Math.max(0, timeoutMs - quiet));
+  }
+
+  /** Ends a connection from this side; its close handler reconnects. */
+  #drop(ws: WebSocket, why: string): void {
+    if (this.#ws !== ws || this.#dropReason !== undefined) return;
+    this.#dropReason = why;
+    this.#logger.warn({ reason: why }, 'market data connection dropped');
+    ws.terminate();
   }
 
   #onClose(ws: WebSocket, code: number, reason: string, failure: Error | undefined): void {
     if (this.#ws !== ws) return;
-    this.#pingTimer?.cancel();
+    this.#liveness?.cancel();
+    this.#ready = false;
     this.#metrics.venue.wsConnected.set(0);
     this.#subs.resetAll();
     if (this.#closing) return;
     const reconnectInMs = backoffDelay(this.#reconnectAttempt, this.#reconnect, this.#random);
     this.#reconnectAttempt += 1;
-    const why = failure?.message ?? (reason === '' ? `closed with code ${code}` : `closed with code ${code}: ${reason}`);
+    const why = this.#dropReason ?? failure?.message ?? (reason === '' ? `closed with code ${code}` : `closed with code ${code}: ${reason}`);
     const error = new DltError('E_WS_CONNECTION', `market data connection lost: ${why}`, {
       details: { code, reason, attempt: this.#reconnectAttempt, reconnectInMs },
       ...(failure === undefined ? {} : { cause: failure }),
@@ -230,25 +301,7 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     this.#reconnectTimer = this.#clock.setTimer(() => this.#connect(), reconnectInMs);
   }
 
-  #schedulePing(ws: WebSocket): void {
-    const every = this.#o.pingIntervalMs ?? 15_000;
-    if (every <= 0) return;
-    this.#awaitingPong = false;
-    const tick = () => {
-      if (this.#ws !== ws || ws.readyState !== WebSocket.OPEN) return;
-      if (this.#awaitingPong) {
-        this.#logger.warn({ pingIntervalMs: every }, 'market data connection silent; dropping it');
-        ws.terminate();
-        return;
-      }
-      this.#awaitingPong = true;
-      ws.ping();
-      this.#pingTimer = this.#clock.setTimer(tick, every);
-    };
-    this.#pingTimer = this.#clock.setTimer(tick, every);
-  }
-
-  #onMessage(text: string): void {
+  #onMessage(ws: WebSocket, text: string): void {
     let message: MarketDataMessage;
     try {
       message = decodeMarketDataMessage(text);
@@ -258,20 +311,36 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
       this.#logger.warn({ err: e, frame: text.slice(0, 200) }, 'market data frame rejected');
       return;
     }
-    this.#metrics.venue.wsMessages.inc({ type: message.type });
+    this.#metrics.venue.wsMessages.inc({ type: message.type === 'other' ? 'other' : message.type });
     switch (message.type) {
       case 'data':
         return this.#onData(message);
+      case 'ka':
+        this.emit('keepAlive');
+        return;
+      case 'connection_ack':
+        return this.#onAck(ws, message.connectionTimeoutMs);
+      case 'connection_error': {
+        const why = `connection_error: ${describeErrors(message.errors)}`;
+        this.#logger.error({ errors: message.errors }, 'venue refused the market data connection');
+        return this.#drop(ws, why);
+      }
       case 'subscribe_success':
         if (this.#subs.acknowledge(message.id) === undefined) this.#logger.debug({ id: message.id }, 'subscribe_success for no pending subscription');
         return;
-      case 'subscribe_failure':
+      case 'subscribe_error':
       case 'error': {
-        const why = `${message.type}${message.message === undefined ? '' : `: ${message.message}`}`;
+        const why = `${message.type}: ${describeErrors(message.errors)}`;
         if (message.id !== undefined && this.#subs.refuse(message.id, why)) return;
-        this.#logger.warn({ id: message.id, message: message.message, type: message.type }, 'market data error for no pending subscription');
+        this.#logger.warn({ id: message.id, errors: message.errors, type: message.type }, 'market data error for no pending subscription');
         return;
       }
+      case 'unsubscribe_success':
+        this.#logger.debug({ id: message.id, channel: this.#subs.ended(message.id) }, 'unsubscribed');
+        return;
+      case 'unsubscribe_error':
+        this.#logger.warn({ id: message.id, channel: this.#subs.ended(message.id ?? ''), errors: message.errors }, 'venue refused an unsubscribe');
+        return;
       default:
         this.#logger.debug({ type: message.name }, 'market data message of an unknown type ignored');
     }

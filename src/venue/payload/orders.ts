@@ -1,18 +1,46 @@
 /**
- * Open orders of a participant or a wallet. Only `externalOrderId` (the uint64 used to cancel) has a known
- * name; it is required and becomes a bigint. It may arrive as a JSON number only while that number is a
- * safe integer: a larger one has already lost digits in any JSON parser but ours, so it is refused rather
- * than trusted. Every other field is kept as sent.
+ * Open orders of a participant or a wallet. The specification names only `externalOrderId` (the uint64 used
+ * to cancel); the venue SDK's model gives the rest: `id`, `externalOrderId`, `tradingPairId`, `orderKind`
+ * (`BUY`/`SELL`), `orderType` (`LIMIT`), `initialQuantity`, `remainingQuantity`, `priceLimit` (decimal
+ * strings), `status`, `statusReason`, `finalityStatus`, `creationDate`, `modificationDate`,
+ * `statusChangeTime`, in `{items: [...], next_cursor?, total_count?}`. Those fields are read and checked when
+ * present (a side also from `side`, a price also from `price`, as other venues name them); every field stays
+ * in `raw`. `externalOrderId` is required and becomes a bigint; it may arrive as a JSON number only while
+ * that number is a safe integer: a larger one has already lost digits in any JSON parser but ours, so it is
+ * refused rather than trusted. An item with a malformed known field is set aside (a wrong quantity would
+ * mislead reconciliation), the others kept.
  */
+import type { Decimal } from '../../core/decimal.ts';
 import { UINT64_MAX } from '../../core/units.ts';
 import { findArray } from './containers.ts';
+import { toDecimal } from './decimal-value.ts';
 import { JsonNumberText } from './json.ts';
 import { fieldError, parseEach, type Lenient } from './problems.ts';
 
 export interface VenueOrder {
   readonly externalOrderId: bigint;
+  /** The venue's record id. */
+  readonly id?: string;
+  readonly tradingPairId?: string;
+  readonly side?: 'buy' | 'sell';
+  readonly orderType?: string;
+  readonly initialQuantity?: Decimal;
+  readonly remainingQuantity?: Decimal;
+  readonly priceLimit?: Decimal;
+  readonly status?: string;
+  readonly statusReason?: string;
+  readonly finalityStatus?: string;
+  readonly creationDate?: string;
+  readonly modificationDate?: string;
   /** Every field as sent. */
   readonly raw: Readonly<Record<string, unknown>>;
+}
+
+export interface VenueOrderPage extends Lenient<VenueOrder> {
+  /** Items the page held, valid or not. */
+  readonly received: number;
+  readonly nextCursor?: string;
+  readonly totalCount?: number;
 }
 
 export function parseOrderId(value: unknown, source: string, field: string): bigint {
@@ -31,12 +59,73 @@ export function parseOrderId(value: unknown, source: string, field: string): big
   return id;
 }
 
+function optionalText(order: Record<string, unknown>, name: string, source: string, at: string): string | undefined {
+  const v = order[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string' || v.length > 255) throw fieldError(source, `${at}.${name}`, v, 'expected a string');
+  return v;
+}
+
+function optionalAmount(order: Record<string, unknown>, names: readonly string[], source: string, at: string): Decimal | undefined {
+  const name = names.find((n) => order[n] !== undefined && order[n] !== null);
+  if (name === undefined) return undefined;
+  const d = toDecimal(order[name]);
+  if (d === undefined || d.isNegative()) throw fieldError(source, `${at}.${name}`, order[name], 'expected a non-negative decimal string');
+  return d;
+}
+
+function optionalSide(order: Record<string, unknown>, source: string, at: string): 'buy' | 'sell' | undefined {
+  const name = ['orderKind', 'side'].find((n) => order[n] !== undefined && order[n] !== null);
+  if (name === undefined) return undefined;
+  const v = order[name];
+  const s = typeof v === 'string' ? v.toLowerCase() : v;
+  if (s === 'buy' || s === 1 || s === '1') return 'buy';
+  if (s === 'sell' || s === 2 || s === '2') return 'sell';
+  throw fieldError(source, `${at}.${name}`, v, 'expected BUY or SELL');
+}
+
+function optionalDate(order: Record<string, unknown>, name: string, source: string, at: string): string | undefined {
+  const v = optionalText(order, name, source, at);
+  if (v !== undefined && Number.isNaN(Date.parse(v))) throw fieldError(source, `${at}.${name}`, v, 'expected an ISO 8601 date-time');
+  return v;
+}
+
+function parseOrder(raw: unknown, source: string, at: string): VenueOrder {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw fieldError(source, at, raw, 'expected an order object');
+  const o = raw as Record<string, unknown>;
+  const fields: Record<string, unknown> = {
+    id: typeof o.id === 'number' ? String(o.id) : optionalText(o, 'id', source, at),
+    tradingPairId: optionalText(o, 'tradingPairId', source, at),
+    side: optionalSide(o, source, at),
+    orderType: optionalText(o, 'orderType', source, at),
+    initialQuantity: optionalAmount(o, ['initialQuantity', 'quantity'], source, at),
+    remainingQuantity: optionalAmount(o, ['remainingQuantity'], source, at),
+    priceLimit: optionalAmount(o, ['priceLimit', 'price'], source, at),
+    status: optionalText(o, 'status', source, at),
+    statusReason: optionalText(o, 'statusReason', source, at),
+    finalityStatus: optionalText(o, 'finalityStatus', source, at),
+    creationDate: optionalDate(o, 'creationDate', source, at),
+    modificationDate: optionalDate(o, 'modificationDate', source, at),
+  };
+  const present = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  return { externalOrderId: parseOrderId(o.externalOrderId, source, `${at}.externalOrderId`), ...present, raw: o } as VenueOrder;
+}
+
 export function parseOrderList(body: unknown, source: string): Lenient<VenueOrder> {
-  const { items, field } = findArray(body, source, ['orders']);
-  return parseEach(items, (raw, i) => {
-    const at = field === '' ? String(i) : `${field}.${i}`;
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw fieldError(source, at, raw, 'expected an order object');
-    const order = raw as Record<string, unknown>;
-    return { externalOrderId: parseOrderId(order.externalOrderId, source, `${at}.externalOrderId`), raw: order };
-  });
+  return parseOrderPage(body, source);
+}
+
+/** A page of an order list, with `next_cursor` and `total_count` when the venue sends them. */
+export function parseOrderPage(body: unknown, source: string): VenueOrderPage {
+  const { items, field } = findArray(body, source, ['items', 'orders']);
+  const list = parseEach(items, (raw, i) => parseOrder(raw, source, field === '' ? String(i) : `${field}.${i}`));
+  const envelope = !Array.isArray(body) && body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const cursor = envelope.next_cursor;
+  const total = envelope.total_count;
+  return {
+    ...list,
+    received: items.length,
+    ...(typeof cursor === 'string' && cursor !== '' ? { nextCursor: cursor } : {}),
+    ...(typeof total === 'number' && Number.isSafeInteger(total) && total >= 0 ? { totalCount: total } : {}),
+  };
 }

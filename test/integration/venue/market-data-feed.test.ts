@@ -60,7 +60,7 @@ describe('market-data feed: REST snapshots while the WebSocket is stale', () => 
     await once(client, 'subscribed');
 
     const first = nextBook(feed, 'ws');
-    ws.send(dataFrame({ symbol: SYMBOL, buy: [{ limit: 100, totalQuantity: 2, orderCount: 1 }] }));
+    ws.publish(dataFrame({ symbol: SYMBOL, buy: [{ limit: 100, totalQuantity: 2, orderCount: 1 }] }));
     await first;
     expect(levels(feed.book(SYMBOL))).toEqual({ source: 'ws', buy: ['2@100'] });
 
@@ -91,7 +91,7 @@ describe('market-data feed: REST snapshots while the WebSocket is stale', () => 
     // WebSocket data makes the market fresh again and polling stops.
     const pollsBefore = polls.length;
     const back = nextBook(feed, 'ws');
-    ws.send(dataFrame({ symbol: SYMBOL, buy: [{ limit: 101, totalQuantity: 1, orderCount: 1 }] }));
+    ws.publish(dataFrame({ symbol: SYMBOL, buy: [{ limit: 101, totalQuantity: 1, orderCount: 1 }] }));
     await back;
     expect(events).toEqual([`stale ${SYMBOL}`, `fresh ${SYMBOL}`]);
     expect(levels(feed.book(SYMBOL))).toEqual({ source: 'ws', buy: ['1@101'] });

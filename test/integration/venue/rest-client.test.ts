@@ -74,6 +74,20 @@ describe('venue REST client against a spec-shaped server', () => {
     expect((await client.getParticipantOrders('p-7')).map((o) => o.externalOrderId)).toEqual([12345678901234567890n]);
     expect((await client.getWalletOrders('0xAbC')).map((o) => o.externalOrderId)).toEqual([7n]);
     expect(venue.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${ACCESS_TOKEN}`, `Bearer ${ACCESS_TOKEN}`]);
+    expect(venue.requests.map((r) => r.query)).toEqual([{ only_open: 'true', count: 'true' }, { only_open: 'true', count: 'true' }]);
+  });
+
+  it('pages through an order list with the SDK\'s query and cursor until total_count', async () => {
+    venue
+      .queue('/wallets/0xAbC/orders', { body: { items: [{ externalOrderId: '1', orderKind: 'BUY' }], next_cursor: 'p2', total_count: 2 } })
+      .route('/wallets/0xAbC/orders', (req) => (req.query.cursor === 'p2' ? { body: { items: [{ externalOrderId: '2', orderKind: 'SELL' }], total_count: 2 } } : appError(400, 'BAD_CURSOR', 'bad cursor')));
+    const { client } = restHarness(venue);
+    const orders = await client.getWalletOrders('0xAbC', { tradingPair: 'tp-1', pageSize: 1 });
+    expect(orders.map((o) => [o.externalOrderId, o.side])).toEqual([[1n, 'buy'], [2n, 'sell']]);
+    expect(venue.requests.map((r) => r.query)).toEqual([
+      { trading_pair: 'tp-1', only_open: 'true', limit: '1', count: 'true' },
+      { trading_pair: 'tp-1', only_open: 'true', limit: '1', cursor: 'p2', count: 'true' },
+    ]);
   });
 
   it('401 is E_REST_AUTH with the AppError decoded, not retried, and the token is in no log line or error', async () => {

@@ -23,6 +23,8 @@ export interface RestingOrder {
   readonly side: 'buy' | 'sell';
   readonly price: bigint;
   readonly remaining: bigint;
+  /** The cross identifier the order was placed with (the bot's client order id). */
+  readonly crossId: bigint;
 }
 
 export interface SeenEvent {
@@ -120,21 +122,22 @@ export class SandboxChains {
     }, 50);
   }
 
-  /** The bot's resting orders on `pairId`, from the order book itself. */
-  async resting(pairId: string): Promise<RestingOrder[]> {
+  /** The bot's resting orders on `pairId`, from the order book itself (chain A: at `blockTag`, default the latest block). */
+  async resting(pairId: string, blockTag?: number): Promise<RestingOrder[]> {
     const p = this.pair(pairId);
     if (p.chain === 'wasm') {
       const book = this.#sandbox.deployed.wasmBooks.get(pairId)?.book.book;
       if (book === undefined) throw new Error(`no chain B book ${pairId}`);
-      return [...book.buys, ...book.sells].filter((o) => o.wallet === this.wallets.wasm).map((o) => ({ pairId, orderId: o.id, side: o.side, price: o.price, remaining: o.remaining }));
+      return [...book.buys, ...book.sells].filter((o) => o.wallet === this.wallets.wasm).map((o) => ({ pairId, orderId: o.id, side: o.side, price: o.price, remaining: o.remaining, crossId: o.crossId }));
     }
     const book = contractAt('OrderBook', p.orderBook.hex, this.#provider);
     const out: RestingOrder[] = [];
     for (const side of [1, 2] as const) {
-      const ids = (await book.getFunction('getOrderIds')(side, 1000)) as bigint[];
+      const at = blockTag === undefined ? {} : { blockTag };
+      const ids = (await book.getFunction('getOrderIds')(side, 1000, at)) as bigint[];
       for (const id of ids) {
-        const [client, , remaining, price] = (await book.getFunction('getOrder')(id)) as [string, bigint, bigint, bigint];
-        if (client.toLowerCase() === this.wallets.evm.toLowerCase()) out.push({ pairId, orderId: id, side: side === 1 ? 'buy' : 'sell', price, remaining });
+        const [client, , remaining, price, crossId] = (await book.getFunction('getOrder')(id, at)) as [string, bigint, bigint, bigint, bigint];
+        if (client.toLowerCase() === this.wallets.evm.toLowerCase()) out.push({ pairId, orderId: id, side: side === 1 ? 'buy' : 'sell', price, remaining, crossId: BigInt(crossId) });
       }
     }
     return out;

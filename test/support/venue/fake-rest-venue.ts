@@ -39,7 +39,7 @@ export class FakeRestVenue {
   readonly #routes = new Map<string, Handler>();
   readonly #queues = new Map<string, Reply[]>();
   readonly #port: number;
-  #bearer: string | undefined;
+  #bearer: ((token: string) => boolean) | undefined;
   #waiters: (() => void)[] = [];
 
   private constructor(server: Server, port: number) {
@@ -75,9 +75,9 @@ export class FakeRestVenue {
     return this;
   }
 
-  /** Participant and wallet endpoints answer 401 unless this bearer token is sent. */
-  requireBearer(token: string): this {
-    this.#bearer = token;
+  /** Participant and wallet endpoints answer 401 unless this bearer token (or one the predicate accepts) is sent. */
+  requireBearer(token: string | ((token: string) => boolean)): this {
+    this.#bearer = typeof token === 'string' ? (t) => t === token : token;
     return this;
   }
 
@@ -115,7 +115,8 @@ export class FakeRestVenue {
     this.#waiters = [];
     for (const w of waiters) w();
     const protectedPath = /^\/(participants|wallets)\//.test(path);
-    if (protectedPath && this.#bearer !== undefined && headers.authorization !== `Bearer ${this.#bearer}`) {
+    const bearer = /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1];
+    if (protectedPath && this.#bearer !== undefined && (bearer === undefined || !this.#bearer(bearer))) {
       return this.reply(res, appError(401, 'UNAUTHORIZED', 'Full authentication is required'));
     }
     const queued = this.#queues.get(path)?.shift();

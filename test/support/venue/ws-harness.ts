@@ -2,13 +2,12 @@
 import { createLogger } from '../../../src/telemetry/logger.ts';
 import { createMetrics } from '../../../src/telemetry/metrics.ts';
 import { MarketDataClient, type MarketDataClientOptions } from '../../../src/venue/market-data/ws-client.ts';
-import type { FakeWsVenue } from './fake-ws-venue.ts';
 import { ManualClock } from './manual-clock.ts';
 
 export const API_KEY = 'ws-api-key-7Hq2-secret';
 export const WS_HOST = 'ws.venue.test';
 
-export function wsHarness(venue: FakeWsVenue, options: Partial<MarketDataClientOptions> = {}) {
+export function wsHarness(venue: { readonly url: string }, options: Partial<MarketDataClientOptions> = {}) {
   const lines: string[] = [];
   const logger = createLogger({ level: 'debug', destination: { write: (l: string) => void lines.push(l) } });
   const metrics = createMetrics();
@@ -23,7 +22,6 @@ export function wsHarness(venue: FakeWsVenue, options: Partial<MarketDataClientO
     reconnect: { baseMs: 1_000, capMs: 8_000 },
     resubscribe: { baseMs: 400, capMs: 8_000 },
     ackTimeoutMs: 3_000,
-    pingIntervalMs: 0,
     clock,
     random: () => 0.5,
     newId: () => `sub-${++ids}`,

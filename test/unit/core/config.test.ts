@@ -74,6 +74,30 @@ telemetry: { metricsPort: 70000 }
     const wrongChain = problems(valid.replace('blockChain: EVM_CHAIN_TESTNET', 'blockChain: WASM_CHAIN_TESTNET'));
     expect(wrongChain).toEqual(['pairs.0.wallet: wallet evm-main is on evm, the pair on wasm']);
   });
+  it('takes participant tokens from client credentials or a fixed token: exactly one of them', () => {
+    const oauth = valid.replace('  accessToken: { file: secrets/token }', `  oauth:
+    tokenUrl: https://auth.venue.example/oauth2/token
+    clientId: { env: DLT_MM_CLIENT_ID }
+    clientSecret: { env: DLT_MM_CLIENT_SECRET }
+    scope: orders:read`);
+    expect(parseBotConfig(oauth, 'bot.yaml').venue?.oauth).toEqual({
+      tokenUrl: 'https://auth.venue.example/oauth2/token',
+      clientId: { env: 'DLT_MM_CLIENT_ID' },
+      clientSecret: { env: 'DLT_MM_CLIENT_SECRET' },
+      scope: 'orders:read',
+      clientAuth: 'basic',
+    });
+    expect(problems(oauth.replace('  apiKey:', '  accessToken: { env: T }\n  apiKey:'))).toEqual(['venue: set venue.oauth or venue.accessToken, not both']);
+    expect(problems(valid.replace('  accessToken: { file: secrets/token }\n', ''))).toEqual([
+      'venue: venue.oauth (client credentials) or venue.accessToken is required: the order endpoints need a bearer token',
+    ]);
+    expect(problems(oauth.replace('clientSecret: { env: DLT_MM_CLIENT_SECRET }', 'clientSecret: s3cr3t')).join('\n')).toMatch(/venue\.oauth\.clientSecret: a secret must be/);
+    const e = thrown(() => checkSecrets(parseBotConfig(oauth, 'bot.yaml'), 'bot.yaml', { env: { DLT_MM_API_KEY: 'k', DLT_MM_EVM_KEY: 'x' }, readFile: () => '' }));
+    expect(e.details.problems).toEqual([
+      'venue.oauth.clientId: environment variable DLT_MM_CLIENT_ID is not set',
+      'venue.oauth.clientSecret: environment variable DLT_MM_CLIENT_SECRET is not set',
+    ]);
+  });
   it('reports YAML syntax errors and duplicate keys', () => {
     expect(problems('venue: [unclosed\n').length).toBeGreaterThan(0);
     expect(problems('telemetry: {}\ntelemetry: {}\n').join('\n')).toMatch(/unique|duplicate/i);

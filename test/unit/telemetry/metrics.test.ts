@@ -35,6 +35,9 @@ describe('metrics', () => {
   it('has the series the venue clients need', () => {
     const names = createMetrics().registry.getMetricsAsArray().map((x) => x.name).toSorted();
     expect(names).toEqual([
+      'dltmm_venue_auth_token_requests_total',
+      'dltmm_venue_book_source_seconds_total',
+      'dltmm_venue_book_ws_share',
       'dltmm_venue_fallback_polls_total',
       'dltmm_venue_malformed_payloads_total',
       'dltmm_venue_market_stale',
@@ -44,6 +47,7 @@ describe('metrics', () => {
       'dltmm_venue_rest_requests_total',
       'dltmm_venue_rest_retries_total',
       'dltmm_venue_ws_connected',
+      'dltmm_venue_ws_keepalive_timeouts_total',
       'dltmm_venue_ws_messages_total',
       'dltmm_venue_ws_reconnects_total',
       'dltmm_venue_ws_subscription_failures_total',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.ts';
-import { decodeMarketDataMessage } from '../../../src/venue/market-data/decode.ts';
+import { decodeMarketDataMessage, describeErrors } from '../../../src/venue/market-data/decode.ts';
 import { thrown } from '../../support/errors.ts';
 
 const TIME = '2026-03-02T09:00:00.000Z';
@@ -52,11 +52,42 @@ describe('market-data frame decoding', () => {
     ]);
   });
 
-  it('decodes acknowledgements and failures, and tolerates unknown control types', () => {
+  it('reads events in the AppSync envelope, the data message as a JSON string with numbers or decimal strings', () => {
+    const event = `{"channel":"orderbook","data":[{"symbol":"A","buy":[{"limit":99.5,"totalQuantity":"2","orderCount":1}],"sell":[{"limit":"100.25","totalQuantity":0.5,"orderCount":2}],"time":"${TIME}"}]}`;
+    const m = decodeMarketDataMessage(JSON.stringify({ type: 'data', id: 'sub-9', event }));
+    if (m.type !== 'data') throw new Error(m.type);
+    expect(m.id).toBe('sub-9');
+    expect(m.channel).toBe('orderbook');
+    expect(m.markets[0]?.buy.map((l) => [l.limit.toFixed(), l.quantity.toFixed()])).toEqual([['99.5', '2']]);
+    expect(m.markets[0]?.sell.map((l) => [l.limit.toFixed(), l.quantity.toFixed(), l.orderCount])).toEqual([['100.25', '0.5', 2]]);
+    // Digits a double cannot hold survive the string round trip.
+    const long = decodeMarketDataMessage(JSON.stringify({ type: 'data', id: 's', event: `{"channel":"orderbook","data":[{"symbol":"A","buy":[{"limit":123456789.123456789,"totalQuantity":1,"orderCount":1}],"sell":[],"time":"${TIME}"}]}` }));
+    expect(long.type === 'data' ? long.markets[0]?.buy[0]?.limit.toFixed() : undefined).toBe('123456789.123456789');
+  });
+
+  it('decodes the control messages of the Events protocol with their errors arrays', () => {
+    expect(decodeMarketDataMessage('{"type":"connection_ack","connectionTimeoutMs":300000}')).toEqual({ type: 'connection_ack', connectionTimeoutMs: 300000 });
+    expect(decodeMarketDataMessage('{"type":"connection_ack"}')).toEqual({ type: 'connection_ack' });
+    expect(decodeMarketDataMessage('{"type":"ka"}')).toEqual({ type: 'ka' });
     expect(decodeMarketDataMessage('{"id":"u-1","type":"subscribe_success"}')).toEqual({ type: 'subscribe_success', id: 'u-1' });
-    expect(decodeMarketDataMessage('{"id":"u-2","type":"subscribe_failure","message":"unknown market"}')).toEqual({ type: 'subscribe_failure', id: 'u-2', message: 'unknown market' });
-    expect(decodeMarketDataMessage('{"type":"error","error":"bad date"}')).toEqual({ type: 'error', message: 'bad date' });
+    expect(decodeMarketDataMessage('{"id":"u-1","type":"unsubscribe_success"}')).toEqual({ type: 'unsubscribe_success', id: 'u-1' });
+    expect(decodeMarketDataMessage('{"type":"connection_error","errors":[{"errorType":"UnauthorizedException","errorCode":401}]}')).toEqual({
+      type: 'connection_error',
+      errors: [{ errorType: 'UnauthorizedException', errorCode: 401 }],
+    });
+    expect(decodeMarketDataMessage('{"id":"u-2","type":"subscribe_error","errors":[{"errorType":"BadRequestException","message":"Invalid Channel Format"}]}')).toEqual({
+      type: 'subscribe_error',
+      id: 'u-2',
+      errors: [{ errorType: 'BadRequestException', message: 'Invalid Channel Format' }],
+    });
+    expect(decodeMarketDataMessage('{"type":"error","payload":{"errors":[{"errorType":"X","message":"nested"}]}}')).toEqual({ type: 'error', errors: [{ errorType: 'X', message: 'nested' }] });
+    expect(decodeMarketDataMessage('{"id":"u-3","type":"subscribe_failure","code":"UNAUTHORIZED","message":"bad key"}')).toEqual({
+      type: 'subscribe_error',
+      id: 'u-3',
+      errors: [{ errorType: 'UNAUTHORIZED', message: 'bad key' }],
+    });
     expect(decodeMarketDataMessage('{"type":"heartbeat"}')).toEqual({ type: 'other', name: 'heartbeat' });
+    expect(describeErrors([{ errorType: 'UnauthorizedException', message: 'You are not authorized' }, { errorCode: 429 }])).toBe('UnauthorizedException: You are not authorized; code 429');
   });
 
   it('refuses frames that are not JSON or have no known shape, naming what was wrong', () => {
@@ -66,7 +97,9 @@ describe('market-data frame decoding', () => {
       { field: 'data', value: {}, message: 'expected an array of markets (or a message type)' },
     ]);
     expect(thrown(() => decodeMarketDataMessage('{"type":"subscribe_success"}')).details.problems).toEqual([
-      { field: 'id', value: undefined, message: 'expected the id of the subscribe message' },
+      { field: 'id', value: undefined, message: 'expected the id of the subscription' },
     ]);
+    expect(thrown(() => decodeMarketDataMessage('{"type":"data","id":"s","event":"{nope"}')).details.problems).toEqual([{ field: 'event', value: '{nope', message: 'event is not JSON' }]);
+    expect(thrown(() => decodeMarketDataMessage('{"type":"data","id":"s","event":7}')).details.problems).toEqual([{ field: 'event', value: 7, message: 'expected the event as a JSON string' }]);
   });
 });

@@ -117,3 +117,29 @@ describe('market-data feed fallback throttling', () => {
     expect(client.subscribed.has('A')).toBe(false);
   });
 });
+
+describe('where the books came from, in time', () => {
+  it('counts the seconds fed by the WebSocket, by the REST fallback and by nothing yet, and the WebSocket share', async () => {
+    const { client, clock, metrics, feed } = setup();
+    feed.add({ symbol: 'A', pairId: 'pa' });
+    clock.advance(2_000);
+    client.goFresh('A', '100');
+    clock.advance(90_000);
+    client.goStale('A');
+    clock.advance(6_000);
+    client.goFresh('A', '101');
+    clock.advance(2_000);
+    expect(feed.sourceSeconds('A')).toEqual({ none: 2, ws: 92, rest: 6 });
+    // A scrape brings the series up to date first.
+    clock.advance(100_000);
+    const text = await metrics.text();
+    expect(text).toContain('dltmm_venue_book_source_seconds_total{market="A",source="ws"} 192');
+    expect(text).toContain('dltmm_venue_book_source_seconds_total{market="A",source="rest"} 6');
+    expect(text).toContain('dltmm_venue_book_source_seconds_total{market="A",source="none"} 2');
+    expect(await metricValue(metrics, 'dltmm_venue_book_ws_share', { market: 'A' })).toBe(0.96);
+    feed.close();
+    clock.advance(50_000);
+    await metrics.text();
+    expect(await metricValue(metrics, 'dltmm_venue_book_source_seconds_total', { market: 'A', source: 'ws' })).toBe(192);
+  });
+});

@@ -26,6 +26,8 @@ describe('price levels', () => {
   it('accept the two-element form [quantity, limit] and named fields, strings or numbers', () => {
     expect(text([decodeLevel(['2.5', '101.25'], 's', 'buy.0')])).toEqual(['2.5@101.25']);
     expect(text([decodeLevel({ limit: '101.25', quantity: '2.5' }, 's', 'buy.0')])).toEqual(['2.5@101.25']);
+    // The venue SDK's orderbook entry carries an orderType beside quantity and limit.
+    expect(text([decodeLevel({ orderType: 'LIMIT', quantity: '2.5', limit: '101.25' }, 's', 'buy.0')])).toEqual(['2.5@101.25']);
     expect(text([decodeLevel({ limit: 0.1, totalQuantity: 3, orderCount: 2 }, 's', 'buy.0')])).toEqual(['3@0.1x2']);
     const exact = decodeLevel({ limit: new JsonNumberText('0.123456789012345678'), totalQuantity: 1 }, 's', 'x');
     expect(exact.limit.eq(new Decimal('0.123456789012345678'))).toBe(true);

@@ -4,7 +4,7 @@ import { decodeAppError, errorCodeForStatus, httpError } from '../../../src/venu
 import { parseInstrument, parseInstrumentList } from '../../../src/venue/payload/instruments.ts';
 import { JsonNumberText } from '../../../src/venue/payload/json.ts';
 import { parseOhlcSeries } from '../../../src/venue/payload/ohlc.ts';
-import { parseOrderList } from '../../../src/venue/payload/orders.ts';
+import { parseOrderList, parseOrderPage } from '../../../src/venue/payload/orders.ts';
 import { parseTradeInfo } from '../../../src/venue/payload/trade-info.ts';
 import { parsePair, parsePairPage } from '../../../src/venue/payload/trading-pairs.ts';
 import { thrown } from '../../support/errors.ts';
@@ -69,6 +69,33 @@ describe('order records', () => {
       [4, 'orders.4.externalOrderId', 'outside uint64'],
       [5, 'orders.5.externalOrderId', 'expected a 64-bit unsigned integer (number or string)'],
     ]);
+  });
+  it('reads the venue SDK\'s record: side from orderKind, decimal strings as Decimals, the page envelope', () => {
+    const sdk = {
+      id: 'ord-9',
+      creationDate: '2026-03-02T09:00:00Z',
+      modificationDate: '2026-03-02T09:05:00Z',
+      externalOrderId: 9,
+      tradingPairId: 'tp-1',
+      orderKind: 'SELL',
+      orderType: 'LIMIT',
+      initialQuantity: '2',
+      remainingQuantity: '0.5',
+      priceLimit: '100.25',
+      status: 'OPEN',
+      statusReason: 'N_A',
+      statusChangeTime: '2026-03-02T09:00:00Z',
+      finalityStatus: 'NON_FINAL',
+    };
+    const page = parseOrderPage({ items: [sdk, { ...sdk, externalOrderId: 10, orderKind: 'SIDEWAYS' }, { ...sdk, externalOrderId: 11, remainingQuantity: '-1' }], next_cursor: 'c2', total_count: 7 }, 'w');
+    expect(page.items).toHaveLength(1);
+    const o = page.items[0];
+    expect([o?.id, o?.tradingPairId, o?.side, o?.orderType, o?.status, o?.statusReason, o?.finalityStatus, o?.creationDate, o?.modificationDate]).toEqual([
+      'ord-9', 'tp-1', 'sell', 'LIMIT', 'OPEN', 'N_A', 'NON_FINAL', '2026-03-02T09:00:00Z', '2026-03-02T09:05:00Z',
+    ]);
+    expect([o?.initialQuantity?.toFixed(), o?.remainingQuantity?.toFixed(), o?.priceLimit?.toFixed()]).toEqual(['2', '0.5', '100.25']);
+    expect(page.rejected.map((x) => x.problems[0]?.field)).toEqual(['items.1.orderKind', 'items.2.remainingQuantity']);
+    expect([page.received, page.nextCursor, page.totalCount]).toEqual([3, 'c2', 7]);
   });
   it('finds the array of an unnamed container, or refuses an ambiguous one', () => {
     expect(parseOrderList({ whatever: [{ externalOrderId: 1 }] }, 'w').items).toHaveLength(1);

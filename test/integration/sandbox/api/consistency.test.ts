@@ -11,9 +11,8 @@ import { formatDecimal } from '../../../../src/core/decimal.ts';
 import { priceFromRaw, quantityFromRaw } from '../../../../src/core/units.ts';
 import { walletKey, type VenuePair } from '../../../../src/sandbox/api/venue-state.ts';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
-import { subscribeMessage } from '../../../../src/venue/market-data/subscribe-messages.ts';
 import { bearer, control, get, startTestSandbox, Traders, until, type Json } from './support/sandbox-clients.ts';
-import { WsProbe } from './support/ws-probe.ts';
+import { EventsProbe } from '../../../support/sandbox/events-probe.ts';
 
 const LAG_MS = 500;
 let sb: Sandbox;
@@ -148,7 +147,7 @@ describe('after a burst on both chains', () => {
       const truth = p.chain === 'evm' ? await evmTruth(p) : wasmTruth(p);
       const rest = (await get(sb, `/tradingpairs/${p.id}/orderbook`)).body;
       for (const side of ['buy', 'sell'] as const) {
-        const expected = truth.filter((o) => o.side === side).map((o) => ({ quantity: formatDecimal(quantityFromRaw(o.remaining, p.scales)), limit: formatDecimal(priceFromRaw(o.price, p.scales)) }));
+        const expected = truth.filter((o) => o.side === side).map((o) => ({ orderType: 'LIMIT', quantity: formatDecimal(quantityFromRaw(o.remaining, p.scales)), limit: formatDecimal(priceFromRaw(o.price, p.scales)) }));
         expect([p.symbol, side, rest[side]]).toEqual([p.symbol, side, expected]);
       }
       expect(p.market.book.buys.concat(p.market.book.sells).map((o) => o.orderId)).toEqual(truth.map((o) => o.id));
@@ -178,7 +177,7 @@ describe('after a burst on both chains', () => {
     expect(truth.length).toBeGreaterThan(3);
     const started = performance.now();
     const list = await until(
-      async () => (await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb))).body.orders.map((o: Json) => [o.tradingPairId, o.externalOrderId, o.remainingQuantity]),
+      async () => (await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb))).body.items.map((o: Json) => [o.tradingPairId, o.externalOrderId, o.remainingQuantity]),
       (l: Json[]) => JSON.stringify(l.toSorted()) === JSON.stringify(truth.toSorted()),
       'the lagged list to match the chains',
       LAG_MS + 5_000,
@@ -188,10 +187,10 @@ describe('after a burst on both chains', () => {
   });
 
   it('a WebSocket snapshot of every market equals the REST price levels', async () => {
-    const probe = await WsProbe.open(sb.manifest.venue.wsUrl);
+    const probe = await EventsProbe.open(sb.manifest.venue.wsUrl, { host: sb.manifest.venue.wsHost, apiKey: sb.manifest.venue.apiKey, dateHeader: sb.manifest.venue.dateHeader, nowMs: sb.clock.nowMs() });
     try {
-      probe.send(subscribeMessage('all', 'orderbook/*', { host: sb.manifest.venue.wsHost, apiKey: sb.manifest.venue.apiKey, dateHeader: sb.manifest.venue.dateHeader }, sb.clock.nowMs()));
-      const data = await probe.waitFor((m) => m.data !== undefined, 'snapshot');
+      probe.subscribe('all', 'orderbook/*');
+      const data = await probe.waitFor((m) => m.type === 'data', 'snapshot');
       for (const market of data.data) {
         const p = sb.state.pairBySymbol(market.symbol) as VenuePair;
         const rest = (await get(sb, `/tradingpairs/${p.id}/pricelevels`)).body;

@@ -1,8 +1,8 @@
 /**
  * The REST API of a running sandbox against the specification, after real orders on both chains (ethers on
  * chain A, stellar-sdk on chain B): every endpoint's shape (field names, types, patterns, sort orders), the
- * values those orders imply, the bot's own REST client reading it all, and AppError bodies for 400, 401,
- * 404, 405, 429 and 5xx.
+ * values those orders imply, the bot's own REST client reading it all (with tokens from the sandbox's token
+ * endpoint too), and AppError bodies for 400, 401, 404, 405, 429 and 5xx.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePair } from '../../../../src/core/pair.ts';
@@ -11,6 +11,8 @@ import { parseInstrument, parseInstrumentList } from '../../../../src/venue/payl
 import { parsePairPage } from '../../../../src/venue/payload/trading-pairs.ts';
 import { VenueRestClient } from '../../../../src/venue/rest-client.ts';
 import { RestTransport } from '../../../../src/venue/rest-transport.ts';
+import { ClientCredentialsTokens } from '../../../../src/venue/auth/client-credentials.ts';
+import { rejected } from '../../../support/errors.ts';
 import { bearer, get, startTestSandbox, Traders, until, type Json } from './support/sandbox-clients.ts';
 
 let sb: Sandbox;
@@ -44,7 +46,7 @@ beforeAll(async () => {
   ]);
   await sb.sync();
   // Participant order lists lag the chain by the configured 300 ms.
-  await until(() => get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb)), (r) => r.body.orders?.filter((o: Json) => o.status === 'PARTIALLY_FILLED').length === 2, 'lagged order list');
+  await until(() => get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb)), (r) => r.body.items?.filter((o: Json) => o.remainingQuantity !== o.initialQuantity).length === 2, 'lagged order list');
 });
 
 afterAll(async () => {
@@ -125,9 +127,10 @@ describe('order book snapshots', () => {
     const book = (await get(sb, `/tradingpairs/${BOND}/orderbook`)).body;
     expect(book).toEqual({
       tradingPairId: BOND,
-      buy: [{ quantity: '1', limit: '99.5' }, { quantity: '1', limit: '99.5' }],
-      sell: [{ quantity: '1.5', limit: '100.5' }, { quantity: '1.5', limit: '101' }],
+      buy: [{ orderType: 'LIMIT', quantity: '1', limit: '99.5' }, { orderType: 'LIMIT', quantity: '1', limit: '99.5' }],
+      sell: [{ orderType: 'LIMIT', quantity: '1.5', limit: '100.5' }, { orderType: 'LIMIT', quantity: '1.5', limit: '101' }],
     });
+    expect((await client.getOrderBook(BOND)).sell.map((l) => `${l.quantity.toFixed()}@${l.limit.toFixed()}`)).toEqual(['1.5@100.5', '1.5@101']);
     expect((await get(sb, `/tradingpairs/${BOND}/pricelevels`)).body).toEqual({
       tradingPairId: BOND,
       buy: [{ quantity: '2', limit: '99.5', orderCount: 2 }],
@@ -146,8 +149,15 @@ describe('order book snapshots', () => {
     expect((await client.getTradeInfo(FUND)).lastPrice?.toFixed()).toBe('12.5');
     const ohlc = (await get(sb, `/tradingpairs/${FUND}/ohlc?interval=1h`)).body;
     expect(ohlc.items).toEqual([{ x: expect.any(Number), o: '12.5', h: '12.5', l: '12.5', c: '12.5', v: '0.5' }]);
-    expect(ohlc.items[0].x % 3_600_000).toBe(0);
-    expect((await client.getOhlc(BOND, { interval: '1m' }))[0]?.close.toFixed()).toBe('100.5');
+    // A unix timestamp in seconds, at the start of the hour.
+    expect(Number.isSafeInteger(ohlc.items[0].x) && ohlc.items[0].x % 3_600 === 0 && ohlc.items[0].x < 1e11).toBe(true);
+    const starting = ohlc.items[0].x;
+    expect((await get(sb, `/tradingpairs/${FUND}/ohlc?interval=1h&starting=${Math.floor(sb.clock.nowMs() / 1000)}`)).body.items).toEqual([]);
+    expect((await get(sb, `/tradingpairs/${FUND}/ohlc?interval=1h&starting=${starting}`)).body.items).toHaveLength(1);
+    const point = (await client.getOhlc(BOND, { interval: '1m' }))[0];
+    expect(point?.close.toFixed()).toBe('100.5');
+    expect((point?.startMs ?? 0) % 60_000).toBe(0);
+    expect(Math.abs((point?.startMs ?? 0) - Date.now())).toBeLessThan(3_600_000);
   });
 });
 
@@ -159,29 +169,99 @@ describe('participant and wallet orders', () => {
     expect((await get(sb, `/wallets/${t.wallet('evm-mm').address}/orders`, { authorization: 'Bearer wrong' })).status).toBe(401);
   });
 
-  it('lists the open orders of all the participant wallets on both chains, with externalOrderId', async () => {
+  it('lists the open orders of all the participant wallets on both chains, as the venue SDK reads them', async () => {
     const { body } = await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb));
-    const summary = body.orders.map((o: Json) => [o.tradingPairId, o.externalOrderId, o.side, o.price, o.quantity, o.remainingQuantity, o.status]);
+    const summary = body.items.map((o: Json) => [o.tradingPairId, o.externalOrderId, o.orderKind, o.priceLimit, o.initialQuantity, o.remainingQuantity, o.status]);
     expect(summary).toEqual([
-      [BOND, Number(ids.s1), 'SELL', '100.5', '2', '1.5', 'PARTIALLY_FILLED'],
+      [BOND, Number(ids.s1), 'SELL', '100.5', '2', '1.5', 'OPEN'],
       [BOND, Number(ids.s2), 'SELL', '101', '1.5', '1.5', 'OPEN'],
       [BOND, Number(ids.b1), 'BUY', '99.5', '1', '1', 'OPEN'],
       [BOND, Number(ids.b2), 'BUY', '99.5', '1', '1', 'OPEN'],
-      [FUND, Number(ids.ws), 'SELL', '12.5', '1', '0.5', 'PARTIALLY_FILLED'],
+      [FUND, Number(ids.ws), 'SELL', '12.5', '1', '0.5', 'OPEN'],
       [FUND, Number(ids.wb), 'BUY', '12.2', '1', '1', 'OPEN'],
     ]);
-    expect(body.orders[0]).toMatchObject({ walletAddress: t.wallet('evm-trader').address, orderType: 'LIMIT', timestamp: expect.stringMatching(ISO) });
-    expect((await client.getParticipantOrders(sb.manifest.venue.participantId)).map((o) => o.externalOrderId)).toEqual([ids.s1, ids.s2, ids.b1, ids.b2, ids.ws, ids.wb]);
+    expect(body.next_cursor).toBeUndefined();
+    const first = body.items[0];
+    expect(first).toEqual({
+      id: `${BOND}:${ids.s1}`,
+      creationDate: expect.stringMatching(ISO),
+      modificationDate: expect.stringMatching(ISO),
+      externalOrderId: Number(ids.s1),
+      tradingPairId: BOND,
+      walletAddress: t.wallet('evm-trader').address,
+      orderKind: 'SELL',
+      orderType: 'LIMIT',
+      initialQuantity: '2',
+      remainingQuantity: '1.5',
+      priceLimit: '100.5',
+      status: 'OPEN',
+      statusReason: 'N_A',
+      statusChangeTime: first.creationDate,
+      finalityStatus: 'NON_FINAL',
+    });
+    // Partly filled: modified after its creation.
+    expect(Date.parse(first.modificationDate)).toBeGreaterThan(Date.parse(first.creationDate));
+    const read = await client.getParticipantOrders(sb.manifest.venue.participantId);
+    expect(read.map((o) => o.externalOrderId)).toEqual([ids.s1, ids.s2, ids.b1, ids.b2, ids.ws, ids.wb]);
+    expect(read.map((o) => [o.side, o.priceLimit?.toFixed(), o.remainingQuantity?.toFixed()])[0]).toEqual(['sell', '100.5', '1.5']);
+  });
+
+  it('takes the SDK query: trading_pair, count, and pages with limit and cursor', async () => {
+    const path = `/participants/${sb.manifest.venue.participantId}/orders`;
+    const fund = (await get(sb, `${path}?trading_pair=${FUND}&count=true&only_open=true`, bearer(sb))).body;
+    expect([fund.items.map((o: Json) => o.externalOrderId), fund.total_count]).toEqual([[Number(ids.ws), Number(ids.wb)], 2]);
+    const pages: number[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await get(sb, `${path}?limit=4${cursor === undefined ? '' : `&cursor=${cursor}`}`, bearer(sb))).body;
+      pages.push(page.items.map((o: Json) => o.externalOrderId));
+      cursor = page.next_cursor;
+    } while (cursor !== undefined);
+    expect(pages).toEqual([[ids.s1, ids.s2, ids.b1, ids.b2].map(Number), [ids.ws, ids.wb].map(Number)]);
+    expect((await client.getParticipantOrders(sb.manifest.venue.participantId, { pageSize: 1 })).map((o) => o.externalOrderId)).toEqual([ids.s1, ids.s2, ids.b1, ids.b2, ids.ws, ids.wb]);
+    expect((await client.getWalletOrders(t.wallet('evm-mm').address, { tradingPair: BOND })).map((o) => o.externalOrderId)).toEqual([ids.b1, ids.b2]);
+    expect((await get(sb, `${path}?cursor=not-ours`, bearer(sb))).status).toBe(400);
+    expect((await get(sb, `${path}?only_open=maybe`, bearer(sb))).status).toBe(400);
   });
 
   it('lists one wallet (chain A addresses in any case) and refuses other wallets', async () => {
     const lower = t.wallet('evm-mm').address.toLowerCase();
-    expect((await get(sb, `/wallets/${lower}/orders`, bearer(sb))).body.orders.map((o: Json) => o.externalOrderId)).toEqual([Number(ids.b1), Number(ids.b2)]);
+    expect((await get(sb, `/wallets/${lower}/orders`, bearer(sb))).body.items.map((o: Json) => o.externalOrderId)).toEqual([Number(ids.b1), Number(ids.b2)]);
     expect((await client.getWalletOrders(t.wallet('wasm-trader').address)).map((o) => o.externalOrderId)).toEqual([ids.ws]);
     expect((await get(sb, '/wallets/not-an-address/orders', bearer(sb))).status).toBe(400);
     const flow = sb.manifest.simulatedTraders[0]?.address as string;
     expect((await get(sb, `/wallets/${flow}/orders`, bearer(sb))).status).toBe(404);
     expect((await get(sb, '/participants/someone-else/orders', bearer(sb))).status).toBe(404);
+  });
+});
+
+describe('the token endpoint', () => {
+  it('grants client-credentials tokens that open the participant endpoints to the bot client', async () => {
+    const o = sb.manifest.venue.oauth;
+    const tokens = new ClientCredentialsTokens({ tokenUrl: o.tokenUrl, clientId: o.clientId, clientSecret: o.clientSecret, scope: 'orders:read' });
+    const c = new VenueRestClient(new RestTransport({ baseUrl: sb.manifest.venue.restUrl, tokens }));
+    expect((await c.getWalletOrders(t.wallet('wasm-trader').address)).map((x) => x.externalOrderId)).toEqual([ids.ws]);
+    const res = await fetch(o.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: o.clientId, client_secret: o.clientSecret }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const granted = (await res.json()) as Json;
+    expect(granted).toEqual({ access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), token_type: 'Bearer', expires_in: o.expiresIn });
+    expect((await get(sb, `/wallets/${t.wallet('evm-mm').address}/orders`, { authorization: `Bearer ${granted.access_token}` })).status).toBe(200);
+  });
+
+  it('refuses wrong client credentials with invalid_client, and takes POST only', async () => {
+    const o = sb.manifest.venue.oauth;
+    const tokens = new ClientCredentialsTokens({ tokenUrl: o.tokenUrl, clientId: o.clientId, clientSecret: 'not-the-secret' });
+    const c = new VenueRestClient(new RestTransport({ baseUrl: sb.manifest.venue.restUrl, tokens, retry: { retries: 0 } }));
+    const e = await rejected(c.getWalletOrders(t.wallet('evm-mm').address));
+    expect(e.code).toBe('E_AUTH_TOKEN');
+    expect(e.message).toContain('HTTP 401 invalid_client');
+    const getToken = await fetch(o.tokenUrl);
+    expect([getToken.status, ((await getToken.json()) as Json).code]).toEqual([405, 'METHOD_NOT_ALLOWED']);
   });
 });
 

@@ -115,7 +115,7 @@ describe('a trading day', () => {
       expect(book.body).toEqual({ tradingPairId: id, buy: [], sell: [] });
     }
     expect(await cancellationsOnChain(sb, t)).toEqual(clearedByContract(resting));
-    await until(() => get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb)), (r) => r.body.orders.length === 0, 'the order list to empty');
+    await until(() => get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb)), (r) => r.body.items.length === 0, 'the order list to empty');
   });
 
   it('opens the next trading day with the halt counter reset', async () => {

@@ -1,26 +1,28 @@
 /**
- * WebSocket subscribe checks (API key, the vendor date field in compact ISO 8601 within the tolerance,
- * channels), data messages whose level numbers keep every digit, and the REST fault rules.
+ * WebSocket authorization and subscribe checks (API key, the date field in compact ISO 8601 within the
+ * tolerance, the connection header's base64url JSON, channels), data messages whose level numbers keep every
+ * digit inside their event envelope, and the REST fault rules.
  */
 import { describe, expect, it } from 'vitest';
 import { RestFaults } from '../../../../src/sandbox/api/faults.ts';
-import { checkSubscribe, dataMessage, parseCompactUtc } from '../../../../src/sandbox/api/ws-messages.ts';
+import { checkAuthorization, checkSubscribe, dataEnvelope, dataMessage, headerAuthorization, offeredProtocols, parseCompactUtc } from '../../../../src/sandbox/api/ws-messages.ts';
+import { connectionProtocols } from '../../../../src/venue/market-data/subscribe-messages.ts';
 import { decodeMarketDataMessage } from '../../../../src/venue/market-data/decode.ts';
 
 const NOW = Date.UTC(2026, 2, 2, 9, 30, 0);
-const cfg = { apiKey: 'secret-key', dateHeader: 'x-venue-date', toleranceMs: 300_000 };
+const cfg = { apiKey: 'secret-key', dateHeader: 'x-amz-date', toleranceMs: 300_000 };
 const known = (s: string) => s === 'BOND26EURe';
 const msg = (over: Record<string, unknown> = {}, auth: Record<string, unknown> = {}) => ({
   id: 'a1',
   type: 'subscribe',
   channel: 'orderbook/bytradingpair/BOND26EURe',
-  authorization: { host: 'venue.example', 'x-venue-date': '20260302T093000Z', 'x-api-key': 'secret-key', ...auth },
+  authorization: { host: 'venue.example', 'x-amz-date': '20260302T093000Z', 'x-api-key': 'secret-key', ...auth },
   ...over,
 });
 
 function refusal(m: Record<string, unknown>): string {
   const r = checkSubscribe(m, cfg, NOW, known);
-  return r.ok ? 'accepted' : `${r.code} ${r.id ?? '-'}`;
+  return r.ok ? 'accepted' : `${r.error.errorType} ${r.id ?? '-'}`;
 }
 
 describe('subscribe checks', () => {
@@ -29,22 +31,36 @@ describe('subscribe checks', () => {
     expect(checkSubscribe(msg({ channel: '/orderbook/*' }), cfg, NOW, known)).toMatchObject({ ok: true, target: { kind: 'all' } });
   });
 
-  it('refuses with a code and the id echoed', () => {
-    expect(refusal(msg({}, { 'x-api-key': 'wrong' }))).toBe('UNAUTHORIZED a1');
-    expect(refusal(msg({}, { 'x-venue-date': '20260302T093501Z' }))).toBe('UNAUTHORIZED a1');
-    expect(refusal(msg({}, { 'x-venue-date': '2026-03-02T09:30:00Z' }))).toBe('UNAUTHORIZED a1');
-    expect(refusal(msg({}, { host: '' }))).toBe('UNAUTHORIZED a1');
-    expect(refusal(msg({ authorization: undefined }))).toBe('UNAUTHORIZED a1');
-    expect(refusal(msg({ channel: 'orderbook/bytradingpair/NOPE' }))).toBe('INVALID_CHANNEL a1');
-    expect(refusal(msg({ channel: 'trades/*' }))).toBe('INVALID_CHANNEL a1');
-    expect(refusal(msg({ id: 7 }))).toBe('BAD_REQUEST -');
-    expect(refusal(msg({}, { 'x-venue-date': '20260302T092500Z' }))).toBe('accepted');
+  it('refuses with an AppSync error type and the id echoed', () => {
+    expect(refusal(msg({}, { 'x-api-key': 'wrong' }))).toBe('UnauthorizedException a1');
+    expect(refusal(msg({}, { 'x-amz-date': '20260302T093501Z' }))).toBe('UnauthorizedException a1');
+    expect(refusal(msg({}, { 'x-amz-date': '2026-03-02T09:30:00Z' }))).toBe('UnauthorizedException a1');
+    expect(refusal(msg({}, { host: '' }))).toBe('UnauthorizedException a1');
+    expect(refusal(msg({ authorization: undefined }))).toBe('UnauthorizedException a1');
+    expect(refusal(msg({ channel: 'orderbook/bytradingpair/NOPE' }))).toBe('BadRequestException a1');
+    expect(refusal(msg({ channel: 'trades/*' }))).toBe('BadRequestException a1');
+    expect(refusal(msg({ id: 7 }))).toBe('BadRequestException -');
+    expect(refusal(msg({}, { 'x-amz-date': '20260302T092500Z' }))).toBe('accepted');
+    // AWS's client sends more keys (payload, x-amz-user-agent): never a reason to refuse.
+    expect(refusal(msg({ payload: { channel: 'x' } }, { 'x-amz-user-agent': 'aws-amplify/6' }))).toBe('accepted');
   });
 
   it('reads the date from the configured field name', () => {
     const other = { ...cfg, dateHeader: 'x-acme-date' };
     expect(checkSubscribe(msg(), other, NOW, known).ok).toBe(false);
     expect(checkSubscribe(msg({}, { 'x-acme-date': '20260302T093000Z' }), other, NOW, known).ok).toBe(true);
+  });
+
+  it('reads the connection authorization from the header- subprotocol the client library writes', () => {
+    const offered = offeredProtocols(connectionProtocols({ host: 'venue.example', apiKey: 'secret-key', dateHeader: 'x-amz-date' }, NOW).join(', '));
+    expect(offered[0]).toBe('aws-appsync-event-ws');
+    const header = headerAuthorization(offered);
+    expect(header).toEqual({ host: 'venue.example', 'x-amz-date': '20260302T093000Z', 'x-api-key': 'secret-key' });
+    expect(checkAuthorization(header, cfg, NOW)).toBeUndefined();
+    expect(checkAuthorization({ ...header, 'x-api-key': 'nope' }, cfg, NOW)).toEqual({ errorType: 'UnauthorizedException', message: 'You are not authorized to make this call.' });
+    expect(headerAuthorization(['aws-appsync-event-ws'])).toBeUndefined();
+    expect(headerAuthorization(['header-e30'])).toEqual({});
+    expect(headerAuthorization([`header-${Buffer.from('[1]').toString('base64url')}`])).toBeUndefined();
   });
 
   it('parses only real UTC times in the basic form', () => {
@@ -59,7 +75,8 @@ describe('data messages', () => {
       { symbol: 'BOND26EURe', buy: [{ limit: '123456789.123456789', totalQuantity: '0.000000000000000001', orderCount: 2 }], sell: [], time: '2026-03-02T09:30:00.000Z' },
     ]);
     expect(text).toContain('"limit":123456789.123456789');
-    const decoded = decodeMarketDataMessage(text);
+    const decoded = decodeMarketDataMessage(dataEnvelope('sub-1', text));
+    expect(decoded).toMatchObject({ type: 'data', id: 'sub-1' });
     const level = decoded.type === 'data' ? decoded.markets[0]?.buy[0] : undefined;
     expect([level?.limit.toFixed(), level?.quantity.toFixed(), level?.orderCount]).toEqual(['123456789.123456789', '0.000000000000000001', 2]);
   });

@@ -4,18 +4,17 @@
  * with a venue state fed by hand.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { RestFaults } from '../../../../src/sandbox/api/faults.ts';
 import { startApiServer, type ApiServer } from '../../../../src/sandbox/api/http-server.ts';
 import { MarketDataServer } from '../../../../src/sandbox/api/ws-server.ts';
-import { subscribeMessage } from '../../../../src/venue/market-data/subscribe-messages.ts';
+import { EventsProbe } from '../../../support/sandbox/events-probe.ts';
 import { FIRST_PAIR, firstPairState } from '../../../support/sandbox/venue-state.ts';
 
 const def = FIRST_PAIR;
 const { state, market } = firstPairState('CONTINUOUS_TRADING', 'START_OF_TRADING_DAY');
-const ws = new MarketDataServer({ state, auth: { apiKey: 'k'.repeat(8), dateHeader: 'x-venue-date', toleranceMs: 60_000 }, nowMs: () => Date.now(), coalesceMs: 40, snapshotIntervalMs: 600_000, depth: 10 });
+const ws = new MarketDataServer({ state, auth: { apiKey: 'k'.repeat(8), dateHeader: 'x-amz-date', toleranceMs: 60_000 }, nowMs: () => Date.now(), coalesceMs: 40, snapshotIntervalMs: 600_000, depth: 10, keepAliveMs: 600_000, connectionTimeoutMs: 900_000 });
 let server: ApiServer;
-let client: WebSocket;
+let client: EventsProbe;
 const frames: { symbol: string; buy: { limit: number }[] }[][] = [];
 
 function rest(orderId: bigint, price: bigint): void {
@@ -24,27 +23,19 @@ function rest(orderId: bigint, price: bigint): void {
 
 beforeAll(async () => {
   server = await startApiServer({ port: 0, context: { state, accessToken: 't'.repeat(8), nowMs: () => Date.now() }, faults: new RestFaults(() => 1), ws });
-  client = new WebSocket(`ws://127.0.0.1:${server.port}/ws`);
-  await new Promise((r) => client.once('open', r));
-  client.on('message', (d) => {
-    const m = JSON.parse(d.toString()) as { data?: { symbol: string; buy: { limit: number }[] }[] };
-    if (m.data !== undefined) frames.push(m.data);
-  });
-  client.send(JSON.stringify(subscribeMessage('s', `orderbook/bytradingpair/${def.pair.symbol}`, { host: 'h', apiKey: 'k'.repeat(8), dateHeader: 'x-venue-date' }, Date.now())));
+  client = await EventsProbe.open(`ws://127.0.0.1:${server.port}/event/realtime`, { host: 'h', apiKey: 'k'.repeat(8), dateHeader: 'x-amz-date', nowMs: Date.now() });
+  client.subscribe('s', `orderbook/bytradingpair/${def.pair.symbol}`);
   await framesUntil(1);
 });
 
 /** Waits (bounded) until `n` data frames have arrived. */
 async function framesUntil(n: number): Promise<void> {
-  const deadline = performance.now() + 5_000;
-  while (frames.length < n) {
-    if (performance.now() > deadline) throw new Error(`only ${frames.length} frames`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await client.waitFor(() => client.data().length >= n, `${n} data messages`, 0, 5_000);
+  frames.splice(0, frames.length, ...client.data().map((m) => m.data as { symbol: string; buy: { limit: number }[] }[]));
 }
 
 afterAll(async () => {
-  client?.terminate();
+  client?.close();
   await ws.close();
   await server?.close();
 });

@@ -54,6 +54,12 @@ export interface Balances {
   readonly native: bigint;
 }
 
+/** Balances as of one block or ledger: what the chain held once every event at or below `height` applied. */
+export interface BalancesAt extends Balances {
+  /** The block (chain A) or ledger (chain B) the base and quote amounts are of. */
+  readonly height: bigint;
+}
+
 export interface Allowance {
   readonly amount: bigint;
   /** Chain B: the ledger after which the allowance is zero, as the adapter recorded it; chain A: null. */
@@ -217,11 +223,33 @@ export type FollowerNotice =
   | { readonly kind: 'rollback'; readonly keys: readonly string[] }
   /** The stored cursor is older than the node retains (chain B retention window): reconcile in full. */
   | { readonly kind: 'gap'; readonly from: EventCursor | null; readonly oldestAvailable: bigint }
-  /** How far behind the chain head the follower is. */
-  | { readonly kind: 'lag'; readonly behind: bigint };
+  /**
+   * How far behind the chain head the follower is, and `covered`: every event at or below that height has been
+   * delivered as confirmed (what a balance read at that height can be compared with).
+   */
+  | { readonly kind: 'lag'; readonly behind: bigint; readonly covered?: bigint };
 
 export interface Follower {
+  /** Starts the next round now instead of after the poll interval (someone waits for the chain's latest events). */
+  poll(): void;
   stop(): Promise<void>;
+}
+
+/** Whether an order is still on the book, as the chain answers a simulated cancellation (nothing is signed). */
+export interface OrderProbe {
+  /** Null: the chain did not say (another refusal, or the node could not be asked); `reason` says why. */
+  readonly onBook: boolean | null;
+  /** The block or ledger the answer is of. */
+  readonly height: bigint;
+  readonly reason?: string;
+}
+
+/** A transaction an adapter sent whose fate the chain has not decided yet. */
+export interface InFlightTx {
+  readonly txHash: string;
+  readonly kind: string;
+  /** Pair, side, price, quantity, ids: what the logs say about the command. */
+  readonly context: Readonly<Record<string, unknown>>;
 }
 
 export interface ChainAdapter {
@@ -231,6 +259,12 @@ export interface ChainAdapter {
 
   readPairState(pair: PairBinding): Promise<OnChainPairState>;
   readBalances(pair: PairBinding): Promise<Balances>;
+  /**
+   * The pair's balances read together as of one block or ledger. `at`: an earlier block whose state the chain
+   * still keeps (chain A reads it there); a chain that reads only its latest state (chain B) reads that and
+   * says which ledger it was. Null: the latest.
+   */
+  readBalancesAt(pair: PairBinding, at: bigint | null): Promise<BalancesAt>;
   readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance>;
   /** Wallet prerequisites (chain B trustlines and authorization; chain A registry flags): a clear error if missing. */
   ensureReady(pair: PairBinding): Promise<void>;
@@ -238,9 +272,14 @@ export interface ChainAdapter {
   ensureAllowance(pair: PairBinding, token: TokenRole, amount: bigint): Promise<Submission | null>;
   /** Signs and sends; resolves once the transaction has left the process (or was refused before signing). */
   submit(command: Command): Promise<Submission>;
+  /** Whether our order rests on the book now: a cancellation simulated (never signed or sent). */
+  probeOrder(pair: PairBinding, side: Side, orderId: bigint): Promise<OrderProbe>;
   /** The fate of an earlier transaction, for outcomes left unknown (after a restart, too). */
   settle(txHash: string, pair: PairBinding): Promise<Outcome>;
   /** Follows the order book and token events of the wallet from a cursor (null: from now). */
   follow(pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (notice: FollowerNotice) => Promise<void>): Follower;
+  /** Transactions sent whose outcome is still open: a shutdown waits for them before `close()`. */
+  unsettled(): readonly InFlightTx[];
+  /** Stops following and polling; an outcome still open at this point settles as `unknown` (`settle` finds it later). */
   close(): Promise<void>;
 }

@@ -7,7 +7,6 @@ import { INVENTORY_USAGE, inventoryCommand } from './commands/inventory.ts';
 import { ORDER_USAGE, orderCommand } from './commands/order.ts';
 import { ORDERS_USAGE, ordersCommand } from './commands/orders.ts';
 import { RUN_USAGE, runCommand } from './commands/run.ts';
-import { sandboxCommand } from './commands/sandbox.ts';
 import { EXIT_REFUSED, EXIT_USAGE, type CliIo } from './io.ts';
 
 export const USAGE = `dlt-mm: market maker for the venue's smart-contract order books
@@ -39,7 +38,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case 'channels':
         return await channelsCommand(args, io);
       case 'sandbox':
-        return await sandboxCommand(args, io);
+        // Loaded only when asked for: the local venue is large, and a bot restart should not wait for it.
+        return await (await import('./commands/sandbox.ts')).sandboxCommand(args, io);
       case 'run':
         return await runCommand(args, io);
       case undefined:

@@ -58,7 +58,11 @@ export interface Wiring {
   readonly store: Store;
   readonly rest: VenueRestClient;
   readonly wallets: readonly WiredWallet[];
-  close(): Promise<void>;
+  /**
+   * Waits (at most `drainMs`, default 30 s) for every outcome the commands sent to settle, naming on stderr
+   * what is still open, then closes the engines, the adapters and the store.
+   */
+  close(drainMs?: number): Promise<void>;
 }
 
 interface ManifestLike {
@@ -176,7 +180,9 @@ export async function wire(configPath: string, io: CliIo, options: WireOptions):
         }
         return bindingOf(p, config);
       });
-      const adapter = options.trade ? adapterOf(w, c, store, options) : null;
+      // Followed with the confirmation depth the bot uses, so that a command sees the chain as the bot does.
+      const tuning: AdapterTuning = { evmConfirmations: config.sandbox?.manifest !== undefined ? 1 : (config.chains.evm?.confirmations ?? 2) };
+      const adapter = options.trade ? adapterOf(w, c, store, options, tuning) : null;
       const address = adapter?.wallet ?? (w.chain === 'evm' ? new (await import('ethers')).Wallet(w.key).address : Keypair.fromSecret(w.key).publicKey());
       const engine =
         adapter === null
@@ -202,7 +208,12 @@ export async function wire(configPath: string, io: CliIo, options: WireOptions):
     store,
     rest,
     wallets,
-    close: async () => {
+    close: async (drainMs = 30_000) => {
+      // An adapter closed with an outcome open leaves it unknown: every transaction sent is waited for first.
+      const open = await Promise.all(wallets.map(async (w) => ({ w, open: (await w.engine?.drain(drainMs)) ?? [] })));
+      for (const { w, open: txs } of open) {
+        for (const t of txs) io.stderr(`${w.id}: transaction ${t.txHash} (${t.kind}) not decided by the chain yet; the next start settles it\n`);
+      }
       for (const w of wallets) {
         await w.engine?.stop();
         await w.adapter?.close();

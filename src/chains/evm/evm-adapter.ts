@@ -11,12 +11,12 @@ import { DltError } from '../../core/errors.ts';
 import type { StateStore } from '../../store/state-store.ts';
 import type { TxJournal } from '../../store/tx-journal.ts';
 import { createLogger, type Logger } from '../../telemetry/logger.ts';
-import type { ChainAdapter, Allowance, Balances, Command, EventCursor, Follower, FollowerNotice, OnChainPairState, Outcome, PairBinding, Submission, TokenRole } from '../types.ts';
+import type { ChainAdapter, Allowance, Balances, BalancesAt, Command, EventCursor, Follower, FollowerNotice, InFlightTx, OnChainPairState, OrderProbe, Outcome, PairBinding, Submission, TokenRole } from '../types.ts';
 import { BlockCache } from './block-cache.ts';
 import { decodeContextOf, EvmFollower, storedCursor } from './follower.ts';
 import { FeeOracle } from './fee-oracle.ts';
 import { GasLimits } from './gas-limits.ts';
-import { httpTransport, rpcFailureOf } from './json-rpc.ts';
+import { httpTransport, rpcFailure, rpcFailureOf } from './json-rpc.ts';
 import { createEvmMetrics, type EvmMetrics } from './metrics.ts';
 import { NonceSequencer } from './nonce-sequencer.ts';
 import { resolveOptions, systemClock, systemSleep, type Clock, type EvmAdapterOptions, type ResolvedOptions, type Sleep } from './options.ts';
@@ -26,6 +26,9 @@ import { outcomeOfReceipt, type MinedCommand } from './receipt-outcome.ts';
 import { RpcClient, type Receipt } from './rpc-client.ts';
 import { settleTransaction } from './settle.ts';
 import { refusedSubmission, TxSender } from './tx-sender.ts';
+import { cancelCalldata } from './commands.ts';
+import { revertError } from './revert-decoder.ts';
+import type { Side } from '../../core/order-terms.ts';
 import { TxSigner } from './tx-signer.ts';
 import { TxWatcher } from './tx-watcher.ts';
 
@@ -156,6 +159,22 @@ export class EvmAdapter implements ChainAdapter {
     return { base, quote, native };
   }
 
+  /** Base, quote and native balances at one block: `at`, or the latest. */
+  async readBalancesAt(pair: PairBinding, at: bigint | null): Promise<BalancesAt> {
+    let height = at;
+    if (height === null) {
+      const head = await this.#rpc.block('latest');
+      if (head === null) throw rpcFailure('eth_getBlockByNumber', 'malformed', 'the node has no latest block');
+      height = head.number;
+    }
+    const [base, quote, native] = await Promise.all([
+      readTokenBalance(this.#rpc, this.wallet, pair.baseToken, this.wallet, height),
+      readTokenBalance(this.#rpc, this.wallet, pair.quoteToken, this.wallet, height),
+      this.#rpc.balance(this.wallet, height),
+    ]);
+    return { base, quote, native, height };
+  }
+
   async readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance> {
     const amount = await readTokenAllowance(this.#rpc, this.wallet, token === 'base' ? pair.baseToken : pair.quoteToken, this.wallet, pair.orderBook);
     return { amount, expiresAtLedger: null };
@@ -235,6 +254,7 @@ export class EvmAdapter implements ChainAdapter {
     ).start();
     this.#followers.add(follower);
     return {
+      poll: () => follower.poll(),
       stop: async () => {
         this.#followers.delete(follower);
         await follower.stop();
@@ -250,6 +270,32 @@ export class EvmAdapter implements ChainAdapter {
   /** Nonces in flight (sent, not settled). */
   get inFlight(): number {
     return this.#watcher.size;
+  }
+
+  /** A cancellation simulated at the latest block: a revert `OrderBook_OrderNotFound` says the order is gone. */
+  async probeOrder(pair: PairBinding, side: Side, orderId: bigint): Promise<OrderProbe> {
+    this.#register(pair);
+    const head = await this.#rpc.block('latest');
+    if (head === null) throw rpcFailure('eth_getBlockByNumber', 'malformed', 'the node has no latest block');
+    const call = { from: this.wallet, to: pair.orderBook, data: cancelCalldata({ kind: 'cancel', pair, side, orderId }) };
+    try {
+      await this.#rpc.call(call, head.number);
+      return { onBook: true, height: head.number };
+    } catch (e) {
+      const f = rpcFailureOf(e);
+      if (f === null || f.kind !== 'rpc' || f.data === null) return { onBook: null, height: head.number, reason: e instanceof Error ? e.message : String(e) };
+      const error = revertError(f.data, { pair: pair.pairId, orderId: orderId.toString(), probe: true });
+      return error.code === 'E_VENUE_ORDER_NOT_FOUND' ? { onBook: false, height: head.number } : { onBook: null, height: head.number, reason: `${error.code}: ${error.message}` };
+    }
+  }
+
+  unsettled(): InFlightTx[] {
+    return this.#watcher
+      .inFlightNonces()
+      .flatMap((n) => {
+        const slot = this.#watcher.slotAt(n);
+        return slot === undefined ? [] : [{ txHash: slot.latest.signed.hash, kind: slot.command.kind, context: { ...slot.command.context, nonce: n.toString() } }];
+      });
   }
 
   async close(): Promise<void> {

@@ -70,6 +70,8 @@ export class EvmFollower implements Follower {
   readonly #onNotice: (n: FollowerNotice) => Promise<void>;
   readonly #from: Extract<EventCursor, { chain: 'evm' }> | null;
   readonly #abort = new AbortController();
+  /** Aborted by `poll()`: the pause between rounds ends early. */
+  #wake = new AbortController();
   #confirmed: Position | null = null;
   #tip: Position | null = null;
   #tentative: ChainEvent[] = [];
@@ -77,6 +79,7 @@ export class EvmFollower implements Follower {
   readonly #due = new Set<bigint>();
   #reported = -1n;
   #lastLag: bigint | null = null;
+  #lastCovered: bigint | null = null;
   #loop: Promise<void> | null = null;
   #stopped = false;
 
@@ -91,6 +94,11 @@ export class EvmFollower implements Follower {
   start(): this {
     this.#loop ??= this.#run();
     return this;
+  }
+
+  /** The next round starts now instead of after the poll interval (a round under way finishes first). */
+  poll(): void {
+    this.#wake.abort();
   }
 
   /** Reports the confirmed cursor once it reaches `height`, events or not (an outcome's block to be decided). */
@@ -113,10 +121,11 @@ export class EvmFollower implements Follower {
       }
       if (this.#stopped) break;
       try {
-        await this.#d.sleep(this.#d.options.pollIntervalMs, this.#abort.signal);
+        await this.#d.sleep(this.#d.options.pollIntervalMs, AbortSignal.any([this.#abort.signal, this.#wake.signal]));
       } catch {
-        // Stopped while waiting.
+        // Stopped, or asked for a round now.
       }
+      if (this.#wake.signal.aborted) this.#wake = new AbortController();
     }
   }
 
@@ -130,6 +139,13 @@ export class EvmFollower implements Follower {
       this.#confirmed = start;
       this.#tip = start;
       this.#reported = start.height;
+      // Starting from nothing, the follower says where it starts before anything else, so that the position is
+      // durable at once: a process killed before its first event would otherwise restart from the head of
+      // that later moment and never see what happened in between.
+      if (this.#from === null) {
+        await this.#deliver({ kind: 'events', events: [], confirmed: true, cursor: cursorOf(start) });
+        this.#d.state?.setCursor('evm', this.#d.wallet, cursorOf(start));
+      }
     }
     if (!(await this.#tipStillOnChain(head))) await this.#reorganised();
     const range = BigInt(this.#d.options.maxBlockRange);
@@ -139,15 +155,18 @@ export class EvmFollower implements Follower {
       if (!(await this.#read(from, to, head))) return;
       from = to + 1n;
     }
-    // Reported when it changes, so the first round tells a waiting engine that the follower reached the head.
+    // Reported when it or the confirmed height changes, so the first round tells a waiting engine that the
+    // follower reached the head, and every newly confirmed block tells it how far the events are delivered.
     const behind = head.number - (this.#tip as Position).height;
-    if (behind !== this.#lastLag) await this.#lag(behind);
+    if (behind !== this.#lastLag || this.#confirmed?.height !== this.#lastCovered) await this.#lag(behind);
   }
 
   async #lag(behind: bigint): Promise<void> {
+    const covered = (this.#confirmed as Position).height;
     this.#lastLag = behind;
+    this.#lastCovered = covered;
     this.#d.metrics?.followerLag.set(Number(behind));
-    await this.#deliver({ kind: 'lag', behind });
+    await this.#deliver({ kind: 'lag', behind, covered });
   }
 
   async #tipStillOnChain(head: { number: bigint; hash: string }): Promise<boolean> {

@@ -33,10 +33,10 @@ export interface ClientInfo {
 }
 
 /** One view call; a failure or an answer that does not decode names the function and the contract. */
-async function view(rpc: RpcClient, from: string, to: string, iface: typeof orderBookInterface, fn: string, args: readonly unknown[] = []): Promise<readonly unknown[]> {
+async function view(rpc: RpcClient, from: string, to: string, iface: typeof orderBookInterface, fn: string, args: readonly unknown[] = [], tag: bigint | 'latest' = 'latest'): Promise<readonly unknown[]> {
   let data: string;
   try {
-    data = await rpc.call({ from, to, data: iface.encodeFunctionData(fn, args) });
+    data = await rpc.call({ from, to, data: iface.encodeFunctionData(fn, args) }, tag);
   } catch (e) {
     const f = rpcFailureOf(e);
     if (f === null || f.kind !== 'rpc') throw e;
@@ -116,8 +116,9 @@ export async function readPhase(rpc: RpcClient, from: string, orderBook: string)
   return Number(phase);
 }
 
-export async function readTokenBalance(rpc: RpcClient, from: string, token: string, owner: string): Promise<bigint> {
-  const [v] = (await view(rpc, from, token, erc20Interface, 'balanceOf', [owner])) as [bigint];
+/** `balanceOf` at the latest block, or at block `tag`. */
+export async function readTokenBalance(rpc: RpcClient, from: string, token: string, owner: string, tag: bigint | 'latest' = 'latest'): Promise<bigint> {
+  const [v] = (await view(rpc, from, token, erc20Interface, 'balanceOf', [owner], tag)) as [bigint];
   return v;
 }
 

@@ -168,8 +168,8 @@ export class RpcClient {
     return this.#read('eth_sendRawTransaction', [raw], (v) => hash(v, 'eth_sendRawTransaction', 'transaction hash'));
   }
 
-  balance(address: string): Promise<bigint> {
-    return this.#read('eth_getBalance', [address, 'latest'], (v) => quantity(v, 'eth_getBalance', 'balance'));
+  balance(address: string, tag: bigint | 'latest' = 'latest'): Promise<bigint> {
+    return this.#read('eth_getBalance', [address, typeof tag === 'bigint' ? toQuantity(tag) : tag], (v) => quantity(v, 'eth_getBalance', 'balance'));
   }
 
   /** Logs of a bounded range, unchecked (each is checked by the decoder). */

@@ -98,6 +98,8 @@ export class EventFollower implements Follower {
   readonly #groups: Json[][];
   readonly #onNotice: (n: FollowerNotice) => Promise<void>;
   readonly #stop = new AbortController();
+  /** Aborted by `poll()`: the pause between rounds ends early. */
+  #wake = new AbortController();
   readonly #done: Promise<void>;
   #position: Position | null;
   #lastDeliveredLedger = 0;
@@ -110,6 +112,11 @@ export class EventFollower implements Follower {
     this.#position = from?.chain === 'wasm' ? { cursor: from.cursor } : null;
     this.#lastDeliveredLedger = from?.chain === 'wasm' ? Number(from.height) : 0;
     this.#done = this.#run();
+  }
+
+  /** The next round starts now instead of after the poll interval (a round under way finishes first). */
+  poll(): void {
+    this.#wake.abort();
   }
 
   async stop(): Promise<void> {
@@ -125,10 +132,11 @@ export class EventFollower implements Follower {
         this.#d.logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'event follower round failed; retrying on the next poll');
       }
       try {
-        await this.#d.sleep(this.#d.options.pollIntervalMs, this.#stop.signal);
+        await this.#d.sleep(this.#d.options.pollIntervalMs, AbortSignal.any([this.#stop.signal, this.#wake.signal]));
       } catch {
-        // Stopped.
+        // Stopped, or asked for a round now.
       }
+      if (this.#wake.signal.aborted) this.#wake = new AbortController();
     }
   }
 
@@ -139,7 +147,12 @@ export class EventFollower implements Follower {
   async #round(attempt = 0): Promise<void> {
     if (this.#position === null) {
       const latest = await this.#d.rpc.latestLedger();
-      this.#position = { cursor: endOfLedgerCursor(latest.sequence) };
+      const start = endOfLedgerCursor(latest.sequence);
+      // Starting from nothing, the follower says where it starts before anything else, so that the position is
+      // durable at once: a process killed before its first event would otherwise restart from the ledger of
+      // that later moment and never see what happened in between.
+      await this.#onNotice({ kind: 'events', events: [], confirmed: true, cursor: { chain: 'wasm', cursor: start, height: BigInt(latest.sequence) } });
+      this.#position = { cursor: start };
       this.#lastDeliveredLedger = latest.sequence;
     }
     const from = this.#position;
@@ -181,7 +194,7 @@ export class EventFollower implements Follower {
     this.#position = { cursor: end };
     const behind = Math.max(0, latest - height);
     this.#d.metrics.followerLag.set(behind);
-    await this.#onNotice({ kind: 'lag', behind: BigInt(behind) });
+    await this.#onNotice({ kind: 'lag', behind: BigInt(behind), covered: BigInt(this.#completeThrough(this.#position)) });
   }
 
   /**

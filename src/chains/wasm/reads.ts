@@ -29,6 +29,11 @@ export class ChainReader {
 
   /** The return value of a read-only contract call, simulated with the trading account as source. */
   async view(contract: string, fn: string, args: xdr.ScVal[] = []): Promise<ScVal> {
+    return (await this.viewAt(contract, fn, args)).value;
+  }
+
+  /** A view with the ledger the node simulated it on. */
+  async viewAt(contract: string, fn: string, args: xdr.ScVal[] = []): Promise<{ value: ScVal; ledger: number }> {
     const tx = new TransactionBuilder(new Account(this.#wallet, '0'), { fee: '100', networkPassphrase: this.#passphrase })
       .addOperation(new Contract(contract).call(fn, ...args))
       .setTimeout(0)
@@ -36,10 +41,20 @@ export class ChainReader {
     const sim = await this.#rpc.simulate(tx.toXDR());
     if (!sim.ok) throw errorFromSimulation(sim.error, { contract, fn });
     try {
-      return decodeScVal(sim.retval);
+      return { value: decodeScVal(sim.retval), ledger: sim.latestLedger };
     } catch (e) {
       throw new DltError('E_CHAIN_RPC', `${fn}: simulation returned no readable value`, { details: { contract, fn, kind: 'malformed' }, cause: e });
     }
+  }
+
+  /** Simulates a call that would change state (nothing is signed): whether it would succeed, or its refusal. */
+  async simulates(contract: string, fn: string, args: xdr.ScVal[]): Promise<{ ok: true; ledger: number } | { ok: false; error: DltError; ledger: number }> {
+    const tx = new TransactionBuilder(new Account(this.#wallet, '0'), { fee: '100', networkPassphrase: this.#passphrase })
+      .addOperation(new Contract(contract).call(fn, ...args))
+      .setTimeout(0)
+      .build();
+    const sim = await this.#rpc.simulate(tx.toXDR());
+    return sim.ok ? { ok: true, ledger: sim.latestLedger } : { ok: false, error: errorFromSimulation(sim.error, { contract, fn }), ledger: sim.latestLedger };
   }
 
   async pairState(pair: PairBinding): Promise<OnChainPairState> {
@@ -79,6 +94,12 @@ export class ChainReader {
 
   async tokenBalance(token: string): Promise<bigint> {
     return integer(await this.view(token, 'balance', [new Address(this.#wallet).toScVal()]), 'balance');
+  }
+
+  /** The wallet's balance of a token with the ledger it is of. */
+  async tokenBalanceAt(token: string): Promise<{ amount: bigint; ledger: number }> {
+    const { value, ledger } = await this.viewAt(token, 'balance', [new Address(this.#wallet).toScVal()]);
+    return { amount: integer(value, 'balance'), ledger };
   }
 
   async allowance(token: string, spender: string): Promise<bigint> {

@@ -8,19 +8,23 @@
 import { DltError, isDltError } from '../../core/errors.ts';
 import { formatDecimal } from '../../core/decimal.ts';
 import { encodeOrder } from '../../core/encoding/order-codec.ts';
+import type { Side } from '../../core/order-terms.ts';
 import { silentLogger, type Logger } from '../../telemetry/logger.ts';
 import { errorFields, isVenueRace } from '../venue-race.ts';
 import { createMetrics } from '../../telemetry/metrics.ts';
 import type {
   Allowance,
   Balances,
+  BalancesAt,
   CancelCommand,
   ChainAdapter,
   Command,
   EventCursor,
   Follower,
   FollowerNotice,
+  InFlightTx,
   OnChainPairState,
+  OrderProbe,
   Outcome,
   PairBinding,
   PlaceCommand,
@@ -62,7 +66,7 @@ export class WasmChainAdapter implements ChainAdapter {
   readonly #trading: Ed25519Signer;
   readonly #closing = new AbortController();
   readonly #followers = new Set<EventFollower>();
-  readonly #pending = new Set<Promise<Outcome>>();
+  readonly #pending = new Map<Promise<Outcome>, InFlightTx>();
   readonly #prefunded = new Map<string, boolean>();
   #lane: Promise<unknown> = Promise.resolve();
 
@@ -119,6 +123,20 @@ export class WasmChainAdapter implements ChainAdapter {
   async readBalances(pair: PairBinding): Promise<Balances> {
     const [base, quote, native] = await Promise.all([this.#reader.tokenBalance(pair.baseToken), this.#reader.tokenBalance(pair.quoteToken), this.#reader.native()]);
     return { base, quote, native };
+  }
+
+  /**
+   * Base and quote as of one ledger (Soroban reads only the latest state, so `at` is not used): both are read
+   * again while a ledger closes between them. The native balance is read beside them.
+   */
+  async readBalancesAt(pair: PairBinding, _at: bigint | null): Promise<BalancesAt> {
+    for (let attempt = 0; ; attempt++) {
+      const [base, quote, native] = await Promise.all([this.#reader.tokenBalanceAt(pair.baseToken), this.#reader.tokenBalanceAt(pair.quoteToken), this.#reader.native()]);
+      if (base.ledger === quote.ledger) return { base: base.amount, quote: quote.amount, native, height: BigInt(base.ledger) };
+      if (attempt >= 2) {
+        throw new DltError('E_CHAIN_RPC', `balances of ${pair.pairId} were read on different ledgers (${base.ledger}, ${quote.ledger}) three times`, { details: { kind: 'transport', pair: pair.pairId } });
+      }
+    }
   }
 
   async readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance> {
@@ -299,7 +317,7 @@ export class WasmChainAdapter implements ChainAdapter {
         this.#logOutcome(intent, o);
         return o;
       });
-    this.#pending.add(outcome);
+    this.#pending.set(outcome, { txHash: signed.hash, kind: intent.kind, context: intent.context });
     void outcome.finally(() => this.#pending.delete(outcome));
     return { txHash: signed.hash, outcome };
   }
@@ -327,6 +345,7 @@ export class WasmChainAdapter implements ChainAdapter {
     );
     this.#followers.add(follower);
     return {
+      poll: () => follower.poll(),
       stop: async () => {
         this.#followers.delete(follower);
         await follower.stop();
@@ -334,11 +353,28 @@ export class WasmChainAdapter implements ChainAdapter {
     };
   }
 
+  /** A cancellation simulated on the latest ledger: contract error #8 (order not found) says the order is gone. */
+  async probeOrder(pair: PairBinding, side: Side, orderId: bigint): Promise<OrderProbe> {
+    const call = cancelCall(pair.orderBook, this.wallet, side, orderId);
+    try {
+      const r = await this.#reader.simulates(call.contract, call.fn, [...call.args]);
+      if (r.ok) return { onBook: true, height: BigInt(r.ledger) };
+      return r.error.code === 'E_VENUE_ORDER_NOT_FOUND' ? { onBook: false, height: BigInt(r.ledger) } : { onBook: null, height: BigInt(r.ledger), reason: `${r.error.code}: ${r.error.message}` };
+    } catch (e) {
+      if (!isDltError(e)) throw e;
+      return { onBook: null, height: 0n, reason: `${e.code}: ${e.message}` };
+    }
+  }
+
+  unsettled(): InFlightTx[] {
+    return [...this.#pending.values()];
+  }
+
   /** Stops following and polling; outcomes still open settle as `unknown` (`settle` finds them later). */
   async close(): Promise<void> {
     this.#closing.abort();
     await Promise.all([...this.#followers].map((f) => f.stop()));
     this.#followers.clear();
-    await Promise.allSettled([...this.#pending]);
+    await Promise.allSettled([...this.#pending.keys()]);
   }
 }

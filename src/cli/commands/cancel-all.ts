@@ -90,7 +90,7 @@ export async function cancelAllCommand(args: string[], io: CliIo): Promise<numbe
       }
     }
   } finally {
-    await w.close();
+    await w.close(timeoutMs);
   }
   const open = lines.filter((l) => l.result.startsWith('open'));
   if (values.json === true) io.stdout(`${JSON.stringify({ orders: lines, open: open.length }, null, 2)}\n`);

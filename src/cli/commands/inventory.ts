@@ -33,6 +33,11 @@ export interface InventoryLine {
   readonly derived: string;
   /** On-chain free minus derived free; zero when the two agree. */
   readonly difference: string;
+  /**
+   * False when no comparison could be decided: every look raced events the chain had not confirmed to the bot
+   * yet (the market filling our orders), which the difference may only reflect. Nothing was raised then.
+   */
+  readonly decided: boolean;
   readonly openAlerts: number;
   /** `re-based` when this run accepted the on-chain balance. */
   readonly action: string;
@@ -73,7 +78,9 @@ export async function inventoryCommand(args: string[], io: CliIo): Promise<numbe
     for (const wallet of chosen) {
       const engine = wallet.engine;
       if (engine === null) continue;
-      await engine.start();
+      // The reconciliation compares the inventory at one point of the chain: a difference the confirmation
+      // depth can still explain (our orders filled while we look) is not decided, and raises nothing.
+      const reconciled = await engine.start();
       const openAlerts = (token: TokenInventory) =>
         w.store.alerts.open({ chain: wallet.chain, wallet: wallet.address, kind: 'inventory-mismatch' }).filter((a) => a.pairId !== null && token.pairs.includes(a.pairId)).length;
       if (action === 'rebaseline') {
@@ -81,22 +88,22 @@ export async function inventoryCommand(args: string[], io: CliIo): Promise<numbe
         const before = await engine.inventory.compare();
         const alertsBefore = new Map(before.comparable ? before.tokens.map((t) => [t.token, openAlerts(t)]) : []);
         const report = await engine.inventory.rebaseline(note);
-        for (const t of report.tokens) lines.push(line(wallet, t, alertsBefore.get(t.token) ?? 0, t.difference === 0n ? '' : 're-based'));
+        for (const t of report.tokens) lines.push(line(wallet, t, alertsBefore.get(t.token) ?? 0, t.difference === 0n ? '' : 're-based', true));
         continue;
       }
-      const report = await engine.inventory.compare();
+      const report = reconciled.inventory;
       if (!report.comparable) {
         io.stderr(`${wallet.id}: not comparable now (${report.reason})\n`);
         refused += 1;
         continue;
       }
-      for (const t of report.tokens) lines.push(line(wallet, t, openAlerts(t), ''));
+      for (const t of report.tokens) lines.push(line(wallet, t, openAlerts(t), '', report.inconclusive !== true));
     }
   } finally {
     await w.close();
   }
 
-  function line(wallet: (typeof w.wallets)[number], t: TokenInventory, alerts: number, done: string): InventoryLine {
+  function line(wallet: (typeof w.wallets)[number], t: TokenInventory, alerts: number, done: string, decided: boolean): InventoryLine {
     const { symbol, scale } = tokenOf(wallet.pairs, t.token);
     const human = (v: bigint) => formatDecimal(fromScaled(v, scale, `${symbol} amount`));
     return {
@@ -109,6 +116,7 @@ export async function inventoryCommand(args: string[], io: CliIo): Promise<numbe
       locked: human(t.locked),
       derived: human(t.total),
       difference: human(t.difference),
+      decided,
       openAlerts: alerts,
       action: done,
     };
@@ -119,10 +127,11 @@ export async function inventoryCommand(args: string[], io: CliIo): Promise<numbe
     for (const l of lines) {
       io.stdout(
         `${l.wallet.slice(0, 10)}…  ${l.symbol.padEnd(18)} on chain ${l.onChain}  locked ${l.locked}  derived ${l.derived}  difference ${l.difference}` +
+          `${l.decided ? '' : ' (not decided: events still arriving; run again)'}` +
           `${l.openAlerts > 0 ? `  (${l.openAlerts} open alert${l.openAlerts === 1 ? '' : 's'})` : ''}${l.action === '' ? '' : `  -> ${l.action}`}\n`,
       );
     }
-    const differing = lines.filter((l) => l.difference !== '0' && l.action === '').length;
+    const differing = lines.filter((l) => l.difference !== '0' && l.action === '' && l.decided).length;
     io.stdout(action === 'rebaseline' ? `${lines.filter((l) => l.action !== '').length} token(s) re-based\n` : `${lines.length} token(s), ${differing} differing\n`);
   }
   return refused === 0 ? EXIT_OK : EXIT_REFUSED;

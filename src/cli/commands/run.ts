@@ -39,7 +39,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       const clean = await bot.shutdown(parts.config.engine.shutdownTimeoutMs);
       await parts.close();
       if (clean) logger.info('stopped; no order of ours is left on the book');
-      else logger.error('stopped; some orders could not be confirmed cancelled within the deadline: run dlt-mm orders, then dlt-mm cancel-all');
+      else logger.error('stopped; some orders or transactions could not be confirmed within the deadline (named above): run dlt-mm orders, then dlt-mm cancel-all');
       // The shutdown itself completed: exit 0 either way; the log says what is left to check.
       return EXIT_OK;
     })();

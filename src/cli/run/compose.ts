@@ -17,7 +17,7 @@ import { observeAdapter } from '../../engine/loop/observed-adapter.ts';
 import { StrategyCatalog } from '../../engine/loop/strategy-catalog.ts';
 import { resolveLimits } from '../../engine/risk/limits.ts';
 import { WalletEngine } from '../../engine/wallet-engine.ts';
-import { startSandbox, type SandboxOptions } from '../../sandbox/venue/start.ts';
+import type { SandboxOptions } from '../../sandbox/venue/start.ts';
 import type { Sandbox } from '../../sandbox/venue/sandbox.ts';
 import { openStore, type Store } from '../../store/store.ts';
 import { startTelemetryServer, type TelemetryServer } from '../../telemetry/http-server.ts';
@@ -144,6 +144,8 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     let access: { venue: VenueAccess; connection: Connection };
     if (embedded) {
       const base = config.sandbox?.portBase;
+      // Loaded only for the embedded sandbox: a bot against a real venue or a running sandbox starts without it.
+      const { startSandbox } = await import('../../sandbox/venue/start.ts');
       sandbox = await startSandbox({
         ports: base === undefined ? { api: 0, evm: 0, wasm: 0 } : { api: base, evm: base + 1, wasm: base + 2 },
         flow: { enabled: config.sandbox?.flow ?? true },
@@ -216,7 +218,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       );
       undo.push(() => raw.close());
       const adapter = observeAdapter(raw, (ids) => bot.current?.activity(ids));
-      for (const b of bindings) await adapter.ensureReady(b.binding);
+      await Promise.all(bindings.map((b) => adapter.ensureReady(b.binding)));
       const engine = await WalletEngine.create({
         adapter,
         pairs: bindings.map((b) => b.binding),

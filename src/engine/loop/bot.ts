@@ -82,8 +82,11 @@ export class Bot {
     return this.#phase;
   }
 
+  /** Ready while trading with every wallet reconciled; otherwise why not (each wallet that is not ready says why). */
   readiness(): { ready: boolean; detail: string } {
-    return { ready: this.#phase === 'trading', detail: this.#phase === 'trading' ? 'trading' : `${this.#phase}: ${this.#readyDetail}` };
+    if (this.#phase !== 'trading') return { ready: false, detail: `${this.#phase}: ${this.#readyDetail}` };
+    const waiting = this.#o.wallets.filter((w) => !w.engine.readiness.ready).map((w) => `wallet ${w.id} (${w.engine.ctx.chain}) not ready: ${w.engine.readiness.detail}`);
+    return waiting.length === 0 ? { ready: true, detail: 'trading' } : { ready: false, detail: waiting.join('; ') };
   }
 
   #wallet(id: string): BotWallet {
@@ -92,13 +95,21 @@ export class Bot {
     return w;
   }
 
-  /** Reconciles every wallet, then starts the loops. Trading starts only if every reconciliation succeeded. */
+  /**
+   * Reconciles every wallet (all at once), then starts the loops. A pair trades only while its wallet is
+   * reconciled: a wallet whose reconciliation failed keeps trying with back-off (its pairs are paused as
+   * `reconciling` meanwhile, and `/readyz` says why), and its pairs start quoting when it succeeds.
+   */
   async start(): Promise<void> {
     const o = this.#o;
-    for (const w of o.wallets) {
-      const report = await w.engine.start();
-      o.logger.info({ wallet: w.engine.ctx.wallet, chain: w.engine.ctx.chain, report }, 'wallet reconciled');
-    }
+    await Promise.all(
+      o.wallets.map(async (w) => {
+        const report = await w.engine.reconcileUntilReady();
+        const where = { wallet: w.engine.ctx.wallet, chain: w.engine.ctx.chain };
+        if (report?.ready === true) o.logger.info({ ...where, report }, 'wallet reconciled');
+        else o.logger.warn({ ...where, detail: w.engine.readiness.detail }, 'wallet not ready; its pairs wait until a reconciliation succeeds');
+      }),
+    );
     const now = o.now();
     const quotePairs = new Map<string, number>();
     for (const p of o.pairs) {
@@ -136,8 +147,9 @@ export class Bot {
       this.loops.set(id, loop);
       this.statuses.set(id, status);
       this.pnl.set(id, pnl);
-      await Promise.all([status.refreshTradeInfo(now), status.refreshPhase()]);
     }
+    // Every pair's trade information and phase at once: a restart quotes as soon as all of them are known.
+    await Promise.all([...this.statuses.values()].flatMap((status) => [status.refreshTradeInfo(now), status.refreshPhase()]));
     this.risk.onEvent((e) => {
       if (e.type === 'killed') this.#killing ??= this.#kill(`${e.pairId}: ${e.reason}`).catch((err: unknown) => o.logger.error({ err }, 'kill switch: cancelling every order failed'));
       else if (e.type === 'stopped') {
@@ -148,6 +160,20 @@ export class Bot {
       } else o.logger.warn({ wallet: e.wallet, balance: e.balance.toFixed(), level: e.level }, 'native fee balance low');
     });
     derivePairGauges(o.metrics, this.loops, (pairId) => this.risk.state(pairId, o.now()).mode);
+    for (const w of o.wallets) {
+      const pairIds = o.pairs.filter((p) => p.walletId === w.id).map((p) => p.binding.pairId);
+      const follow = (ready: boolean) => {
+        for (const id of pairIds) this.risk.setFlag(id, 'reconciling', !ready);
+      };
+      follow(w.engine.readiness.ready);
+      w.engine.onReadiness = (r) => {
+        follow(r.ready);
+        if (r.ready) {
+          o.logger.info({ wallet: w.engine.ctx.wallet, chain: w.engine.ctx.chain }, 'wallet reconciled; its pairs trade');
+          for (const id of pairIds) this.loops.get(id)?.trigger();
+        }
+      };
+    }
     const symbolToPair = new Map(o.pairs.map((p) => [p.binding.symbol, p.binding.pairId]));
     o.feed.on('book', (book) => {
       const pairId = symbolToPair.get(book.symbol);
@@ -167,7 +193,7 @@ export class Bot {
       for (const s of this.statuses.values()) void s.refreshPhase();
     });
     this.#every(t.inventoryCheckMs, () => {
-      for (const w of o.wallets) void w.engine.inventory.verify().catch((e: unknown) => o.logger.warn({ err: e }, 'inventory check failed'));
+      for (const w of o.wallets) if (w.engine.readiness.ready) void w.engine.inventory.verify().catch((e: unknown) => o.logger.warn({ err: e }, 'inventory check failed'));
     });
     this.#phase = 'trading';
     this.#readyDetail = '';
@@ -243,9 +269,21 @@ export class Bot {
     // After the kill switch too: its cancellations may still be in flight (a SIGTERM right after it tripped),
     // and whatever they left live is cancelled now; with nothing live this returns at once.
     await this.#killing;
+    const started = this.#o.now();
     const clean = await this.#cancelEverything(deadlineMs);
+    // Every outcome sent (cancellations that met a fill, approvals, placements withdrawn late) is settled
+    // before the adapters close, within what is left of the deadline; what is not is named.
+    const left = Math.max(0, deadlineMs - (this.#o.now() - started));
+    const open = await Promise.all(this.#o.wallets.map(async (w) => ({ w, open: await w.engine.drain(left) })));
+    for (const { w, open: txs } of open) {
+      if (txs.length === 0) continue;
+      this.#o.logger.error(
+        { wallet: w.engine.ctx.wallet, chain: w.engine.ctx.chain, unsettled: txs.map((t) => ({ txHash: t.txHash, kind: t.kind, ...t.context })) },
+        'shutdown deadline passed before the chain decided these transactions; the next start settles them from the journal',
+      );
+    }
     for (const w of this.#o.wallets) await w.engine.stop();
     this.#phase = 'stopped';
-    return clean;
+    return clean && open.every((x) => x.open.length === 0);
   }
 }

@@ -17,10 +17,13 @@ export function observeAdapter(adapter: ChainAdapter, onActivity: Activity): Cha
     wallet: adapter.wallet,
     readPairState: (p) => adapter.readPairState(p),
     readBalances: (p) => adapter.readBalances(p),
+    readBalancesAt: (p, at) => adapter.readBalancesAt(p, at),
     readAllowance: (p, t) => adapter.readAllowance(p, t),
     ensureReady: (p) => adapter.ensureReady(p),
     ensureAllowance: (p, t, a) => adapter.ensureAllowance(p, t, a),
     settle: (h, p) => adapter.settle(h, p),
+    probeOrder: (p, side, id) => adapter.probeOrder(p, side, id),
+    unsettled: () => adapter.unsettled(),
     close: () => adapter.close(),
     async submit(command: Command) {
       const submission = await adapter.submit(command);

@@ -30,8 +30,11 @@ export class EventTracker {
   readonly #onGap: () => void;
   #follower: Follower | null = null;
   #behind: bigint | null = null;
+  /** Every event at or below this height has been applied (the follower's confirmed position); null: not known yet. */
+  #covered: bigint | null = null;
   #notices = 0;
   #progress: Array<() => void> = [];
+  #coverage: Array<() => void> = [];
 
   constructor(ctx: WalletContext, adapter: ChainAdapter, applier: TxApplier, onGap: () => void) {
     this.#ctx = ctx;
@@ -48,8 +51,39 @@ export class EventTracker {
     return cursorFromJson(this.#ctx.store.state.cursor(this.#ctx.chain, this.#ctx.wallet));
   }
 
+  /** The height through which every event of the wallet has been applied, as the follower last said. */
+  get covered(): bigint | null {
+    return this.#covered;
+  }
+
+  /**
+   * Resolves true once every event at or below `height` has been applied (the follower said so), false at
+   * the deadline. Asks the follower for a round now and waits on its own reports, not on a fixed pause.
+   */
+  async reached(height: bigint, timeoutMs: number): Promise<boolean> {
+    if (this.#covered !== null && this.#covered >= height) return true;
+    // Someone waits for the chain's latest events: the follower need not finish its pause first.
+    this.#follower?.poll();
+    const abort = new AbortController();
+    const timedOut = this.#ctx.sleep(timeoutMs, abort.signal).then(
+      () => true,
+      () => false,
+    );
+    for (;;) {
+      const progressed = new Promise<false>((resolve) => this.#coverage.push(() => resolve(false)));
+      const out = await Promise.race([progressed, timedOut]);
+      if (this.#covered !== null && this.#covered >= height) {
+        abort.abort();
+        return true;
+      }
+      if (out) return false;
+    }
+  }
+
   start(): void {
     if (this.#follower !== null) return;
+    // A new follower reports afresh: a lag heard from an earlier one says nothing about this one.
+    this.#behind = null;
     const bindings = [...this.#ctx.pairs.values()].map((p) => p.binding);
     const from = this.cursor();
     this.#applier.provisional.start(from);
@@ -119,6 +153,8 @@ export class EventTracker {
         return;
       case 'lag':
         this.#behind = n.behind;
+        if (n.covered !== undefined && (this.#covered === null || n.covered > this.#covered)) this.#covered = n.covered;
+        for (const p of this.#coverage.splice(0)) p();
         ctx.metrics.followerLag.set({ chain: ctx.chain }, Number(n.behind));
         if (n.behind === 0n) {
           for (const p of this.#progress.splice(0)) p();

@@ -11,6 +11,7 @@ import type { PairBinding } from '../../../src/chains/types.ts';
 import { Decimal } from '../../../src/core/decimal.ts';
 import { minimumValueWithMargin } from '../../../src/core/rules.ts';
 import { snapToTick } from '../../../src/core/ticks.ts';
+import { rpc } from '../../../src/sandbox/evm/node.ts';
 import { mergeSettings } from '../../../src/sandbox/venue/options.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/venue/start.ts';
 import { silentLogger } from '../../../src/telemetry/logger.ts';
@@ -116,6 +117,11 @@ describe('dlt-mm orders and dlt-mm cancel-all against the sandbox, both chains',
     } finally {
       traders.close();
     }
+    // The deposit counts once it is confirmed (one block on top in the sandbox): before that the confirmation
+    // depth still explains it, and the inventory is compared at the height the bot has confirmed.
+    const head = async () => Number(await rpc(sandbox.evmNode.rpcUrl, 'eth_blockNumber', []));
+    const deposited = await head();
+    await until(head, (h) => h > deposited, 'a block on top of the deposit');
     const show = async () => {
       const o = io();
       const code = await inventoryCommand(['--config', configPath, '--json'], o);
@@ -124,7 +130,7 @@ describe('dlt-mm orders and dlt-mm cancel-all against the sandbox, both chains',
     const before = await show();
     expect(before.code).toBe(0);
     const deposit = before.tokens.filter((t) => t.difference !== '0');
-    expect(deposit.map((t) => ({ token: t.token.toLowerCase(), openAlerts: t.openAlerts > 0 }))).toEqual([{ token: quote.toLowerCase(), openAlerts: true }]);
+    expect(deposit.map((t) => ({ token: t.token.toLowerCase(), openAlerts: t.openAlerts > 0, decided: t.decided }))).toEqual([{ token: quote.toLowerCase(), openAlerts: true, decided: true }]);
     expect(new Decimal(deposit[0]?.difference as string).gt(0)).toBe(true);
 
     await expect(inventoryCommand(['rebaseline', '--config', configPath], io())).rejects.toMatchObject({ code: 'E_USAGE', message: expect.stringContaining('--note') });

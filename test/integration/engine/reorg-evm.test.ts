@@ -69,7 +69,7 @@ async function rig(confirmations = 1): Promise<Rig> {
     now: time.clock.now,
     catchUpTimeoutMs: 30_000,
     settleDelaysMs: [1_000, 2_000, 5_000],
-    inventory: { confirmDelayMs: 2_000 },
+    inventory: { coverageTimeoutMs: 30_000 },
   });
   const r = { engine, time, store, t, logs, confirmations };
   rigs.push(r);

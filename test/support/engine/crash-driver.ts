@@ -140,7 +140,7 @@ const engine = await WalletEngine.create({
   now: Date.now,
   catchUpTimeoutMs: 10_000,
   settleDelaysMs: [200, 400, 800, 1_600, 3_200],
-  inventory: { confirmDelayMs: 1_000, looks: 3 },
+  inventory: { coverageTimeoutMs: 10_000 },
 });
 
 mark('created');

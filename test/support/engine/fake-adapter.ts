@@ -13,13 +13,16 @@ import { submitOrder, cancelOrder } from '../../../src/sandbox/matching/engine.t
 import type {
   Allowance,
   Balances,
+  BalancesAt,
   ChainAdapter,
   ChainEvent,
   Command,
   EventCursor,
   Follower,
   FollowerNotice,
+  InFlightTx,
   OnChainPairState,
+  OrderProbe,
   Outcome,
   PairBinding,
   Submission,
@@ -45,6 +48,8 @@ export interface FakeAdapterOptions {
   readonly expiryBlocks?: number;
   /** Oldest height the follower can still deliver from (retention window); default 0. */
   readonly retainedFrom?: () => bigint;
+  /** Balances can be read as of an earlier block (chain A keeps past state); default false: the latest only (chain B). */
+  readonly pastReads?: boolean;
   /** Outcomes name their block (chain A receipts); default false. */
   readonly blocks?: boolean;
 }
@@ -65,13 +70,23 @@ export class FakeChainAdapter implements ChainAdapter {
   #held = false;
   #release: Array<() => void> = [];
   readonly #stalled = new Map<Command['kind'], Promise<void>>();
+  /** Outcomes of included transactions held back (a node slow to answer receipts); null: none held. */
+  #outcomesHeld: Array<() => void> | null = null;
+  /** Sent, outcome awaited: what `unsettled()` reports. */
+  readonly #unsettled = new Map<string, InFlightTx>();
+  /** The venue's balances as each block left them, for reads of an earlier block. */
+  readonly #history = new Map<bigint, Map<string, bigint>>();
 
   constructor(venue: FakeVenue, wallet: string, options: FakeAdapterOptions = {}) {
     this.#venue = venue;
     this.chain = venue.chain;
     this.wallet = wallet;
     this.#options = options;
-    this.#unsubscribe = venue.onBlock((b) => this.#included(b));
+    this.#history.set(venue.height, new Map(venue.balances));
+    this.#unsubscribe = venue.onBlock((b) => {
+      this.#history.set(b.height, new Map(venue.balances));
+      this.#included(b);
+    });
   }
 
   #included(block: Block): void {
@@ -79,7 +94,12 @@ export class FakeChainAdapter implements ChainAdapter {
       const resolve = this.#waiting.get(tx.txHash);
       if (resolve === undefined) continue;
       this.#waiting.delete(tx.txHash);
-      resolve(this.#outcomeOf(tx, block.height));
+      const settle = () => {
+        this.#unsettled.delete(tx.txHash);
+        resolve(this.#outcomeOf(tx, block.height));
+      };
+      if (this.#outcomesHeld === null) settle();
+      else this.#outcomesHeld.push(settle);
     }
   }
 
@@ -97,6 +117,14 @@ export class FakeChainAdapter implements ChainAdapter {
 
   async readBalances(pair: PairBinding): Promise<Balances> {
     return { base: this.#venue.balance(pair.baseToken, this.wallet), quote: this.#venue.balance(pair.quoteToken, this.wallet), native: 10n ** 18n };
+  }
+
+  /** Balances as of block `at` with `pastReads` (chain A), otherwise the latest (chain B), and their height. */
+  async readBalancesAt(pair: PairBinding, at: bigint | null): Promise<BalancesAt> {
+    const past = this.#options.pastReads === true && at !== null ? this.#history.get(at) : undefined;
+    if (past === undefined) return { ...(await this.readBalances(pair)), height: this.#venue.height };
+    const of = (token: string) => past.get(`${token}:${this.wallet}`) ?? 0n;
+    return { base: of(pair.baseToken), quote: of(pair.quoteToken), native: 10n ** 18n, height: at as bigint };
   }
 
   async readAllowance(): Promise<Allowance> {
@@ -160,6 +188,8 @@ export class FakeChainAdapter implements ChainAdapter {
     this.#enqueue(txHash, command);
     if (fault === 'throw-after-journal') throw new DltError('E_CHAIN_RPC', 'connection reset during the broadcast');
     if (fault === 'unknown') return { txHash, outcome: Promise.resolve({ kind: 'unknown', txHash, reason: 'receipt timed out' }) };
+    const context = command.kind === 'place' ? { pair: command.pair.pairId, clientOrderId: command.clientOrderId.toString() } : { pair: command.pair.pairId, orderId: command.orderId.toString() };
+    this.#unsettled.set(txHash, { txHash, kind: command.kind, context });
     return { txHash, outcome: new Promise<Outcome>((resolve) => this.#waiting.set(txHash, resolve)) };
   }
 
@@ -222,6 +252,8 @@ export class FakeChainAdapter implements ChainAdapter {
   follow(pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (n: FollowerNotice) => Promise<void>): Follower {
     const ids = new Set(pairs.map((p) => p.pairId));
     let next = from === null ? this.#venue.height + 1n : from.height + 1n;
+    // Like the real followers, one that starts from nothing says where it starts before anything else.
+    let announce = from === null;
     const run = { stopped: false };
     const depth = BigInt(this.#options.confirmations ?? 0);
     const delivered = new Map<bigint, string>();
@@ -229,6 +261,11 @@ export class FakeChainAdapter implements ChainAdapter {
     const round = async () => {
       while (this.#held) await new Promise<void>((r) => this.#release.push(r));
       if (run.stopped) return;
+      if (announce) {
+        announce = false;
+        const height = next - 1n;
+        await onNotice({ kind: 'events', events: [], confirmed: true, cursor: { chain: 'evm', height, blockHash: `0xb${height.toString(16).padStart(63, '0')}` } });
+      }
       const oldest = this.#options.retainedFrom?.() ?? 0n;
       if (from !== null && next < oldest) {
         await onNotice({ kind: 'gap', from, oldestAvailable: oldest });
@@ -269,7 +306,7 @@ export class FakeChainAdapter implements ChainAdapter {
         const cursor: EventCursor = { chain: 'evm', height: next - 1n, blockHash: last?.hash ?? '0x' };
         if (events.length > 0) await onNotice({ kind: 'events', events, confirmed: false, cursor });
       }
-      if (!run.stopped) await onNotice({ kind: 'lag', behind: this.#venue.height - (next - 1n) });
+      if (!run.stopped) await onNotice({ kind: 'lag', behind: this.#venue.height - (next - 1n), covered: next - 1n });
     };
     const schedule = () => {
       this.#deliveries = this.#deliveries.then(round).catch(() => {});
@@ -277,6 +314,8 @@ export class FakeChainAdapter implements ChainAdapter {
     const off = this.#venue.onBlock(schedule);
     schedule();
     return {
+      // The fake follower delivers at every block; a round now finds nothing new.
+      poll: () => undefined,
       stop: async () => {
         run.stopped = true;
         off();
@@ -296,9 +335,33 @@ export class FakeChainAdapter implements ChainAdapter {
     return this.#deliveries;
   }
 
+  /**
+   * Outcomes of transactions included from now on wait until `releaseOutcomes()`, while the follower still
+   * delivers their events (the follower learns of a cancellation before the adapter's own poll does).
+   */
+  holdOutcomes(): void {
+    this.#outcomesHeld ??= [];
+  }
+
+  releaseOutcomes(): void {
+    const held = this.#outcomesHeld ?? [];
+    this.#outcomesHeld = null;
+    for (const settle of held) settle();
+  }
+
   /** Resolves when every follower delivery scheduled so far has run. */
   delivered(): Promise<void> {
     return this.#deliveries;
+  }
+
+  /** Whether the order rests on the fake venue's book now. */
+  async probeOrder(pair: PairBinding, side: 'buy' | 'sell', orderId: bigint): Promise<OrderProbe> {
+    const book = this.#venue.pair(pair.pairId).book;
+    return { onBook: (side === 'buy' ? book.buys : book.sells).some((o) => o.id === orderId), height: this.#venue.height };
+  }
+
+  unsettled(): InFlightTx[] {
+    return [...this.#unsettled.values()];
   }
 
   async close(): Promise<void> {

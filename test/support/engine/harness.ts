@@ -91,7 +91,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     now: () => clock.now(),
     catchUpTimeoutMs: 5_000,
     settleDelaysMs: [1_000, 2_000],
-    inventory: { confirmDelayMs: 100 },
+    inventory: { coverageTimeoutMs: 5_000 },
     ...options.engine,
   });
   const settle = async () => {

@@ -22,6 +22,7 @@ const LOOPS = 2;
 interface Following {
   readonly t: TestAdapter;
   readonly notices: FollowerNotice[];
+  poll(): void;
   stop(): Promise<void>;
 }
 
@@ -34,7 +35,7 @@ async function following(options: Partial<EvmAdapterOptions> = {}, from: Paramet
     notices.push(n);
   });
   await t.time.parked(LOOPS);
-  return { t, notices, stop: () => f.stop() };
+  return { t, notices, poll: () => f.poll(), stop: () => f.stop() };
 }
 
 const events = (notices: readonly FollowerNotice[], confirmed?: boolean): ChainEvent[] =>
@@ -50,8 +51,15 @@ async function placed(t: TestAdapter, side: 'buy' | 'sell', price: string, id: b
 describe('events', () => {
   it('delivers the wallet events in chain order, tentative first, then confirmed once two blocks are on top', async () => {
     const f = await following({ follower: { confirmations: 2, pollIntervalMs: POLL } });
-    // The first round reports that the follower is at the head (an engine waits for this to start trading).
-    expect(f.notices).toEqual([{ kind: 'lag', behind: 0n }]);
+    // Starting from nothing, it first says where it starts (and keeps it as the stored cursor), then that it is
+    // at the head (an engine waits for this to start trading) with every event up to there delivered.
+    const start = await c.provider.getBlock('latest');
+    const from = { chain: 'evm', height: BigInt(start?.number ?? -1), blockHash: start?.hash };
+    expect(f.notices).toEqual([
+      { kind: 'events', events: [], confirmed: true, cursor: from },
+      { kind: 'lag', behind: 0n, covered: from.height },
+    ]);
+    expect(f.t.adapter.storedCursor()).toEqual(from);
     const o = await placed(f.t, 'buy', '99', 1n);
     await f.t.time.tick(POLL, LOOPS);
     const tentative = events(f.notices, false);
@@ -62,8 +70,48 @@ describe('events', () => {
     await c.mine(2);
     await f.t.time.tick(POLL, LOOPS);
     expect(events(f.notices, true)).toEqual(tentative);
-    const last = f.notices.at(-1);
+    const last = f.notices.filter((n) => n.kind === 'events').at(-1);
     expect(last).toMatchObject({ kind: 'events', confirmed: true, cursor: { chain: 'evm', height: o.height, blockHash: tentative[0]?.blockHash } });
+    // Delivered as confirmed up to the order's block, two below the head, and said so after the events.
+    expect(f.notices.at(-1)).toEqual({ kind: 'lag', behind: 0n, covered: o.height });
+  });
+
+  it('balances read at the height the follower says it has delivered are the chain as those events left it', async () => {
+    const f = await following({ follower: { confirmations: 2, pollIntervalMs: POLL } });
+    const before = await f.t.adapter.readBalancesAt(c.pair, null);
+    const o = await placed(f.t, 'buy', '99', 1n);
+    const lock = prefundedBuyLock(990_000n, 10_000n, c.pair.rules.scales, 10);
+    // The latest block holds the placement's lock; the block before it does not.
+    expect(await f.t.adapter.readBalancesAt(c.pair, null)).toMatchObject({ base: before.base, quote: before.quote - lock, height: o.height });
+    expect(await f.t.adapter.readBalancesAt(c.pair, o.height - 1n)).toEqual({ ...before, height: o.height - 1n });
+    await c.mine(2);
+    await f.t.time.tick(POLL, LOOPS);
+    const covered = f.notices.flatMap((n) => (n.kind === 'lag' && n.covered !== undefined ? [n.covered] : [])).at(-1) as bigint;
+    expect(covered).toBe(o.height);
+    expect((await f.t.adapter.readBalancesAt(c.pair, covered)).quote).toBe(before.quote - lock);
+  });
+
+  it('reads at once when asked, without waiting out its poll interval', async () => {
+    const f = await following({ follower: { confirmations: 0, pollIntervalMs: POLL } });
+    const o = await placed(f.t, 'buy', '99', 1n);
+    await f.t.time.parked(LOOPS);
+    expect(events(f.notices).filter((e) => e.txHash === o.txHash)).toEqual([]);
+    const now = f.t.time.clock.now();
+    f.poll();
+    await f.t.time.parked(LOOPS);
+    expect(events(f.notices, true).filter((e) => e.txHash === o.txHash).map((e) => e.type)).toEqual(['OrderReceived', 'Transfer', 'OrderResting']);
+    expect(f.notices.at(-1)).toEqual({ kind: 'lag', behind: 0n, covered: o.height });
+    expect(f.t.time.clock.now()).toBe(now);
+  });
+
+  it('probes whether an order rests by simulating its cancellation, without sending anything', async () => {
+    const f = await following();
+    const o = await placed(f.t, 'sell', '100', 1n);
+    const nonce = await c.provider.getTransactionCount(f.t.adapter.wallet);
+    expect(await f.t.adapter.probeOrder(c.pair, 'sell', o.orderId as bigint)).toMatchObject({ onBook: true });
+    await c.h.place('taker', 'buy', 10_000n, 1_000_000n);
+    expect(await f.t.adapter.probeOrder(c.pair, 'sell', o.orderId as bigint)).toMatchObject({ onBook: false, height: BigInt(await c.provider.getBlockNumber()) });
+    expect(await c.provider.getTransactionCount(f.t.adapter.wallet)).toBe(nonce);
   });
 
   it('learns that its resting sell was filled from the quote transfer it receives', async () => {
@@ -187,7 +235,7 @@ describe('reorganisations and restarts', () => {
     await c.mine();
     await c.provider.send('eth_sendRawTransaction', [raw]);
     await f.t.time.tick(POLL, LOOPS);
-    expect(kinds(f.notices)).toEqual(['events:tentative', 'rollback', 'events:tentative']);
+    expect(kinds(f.notices)).toEqual(['events:confirmed', 'events:tentative', 'rollback', 'events:tentative']);
     const rollback = f.notices.findIndex((n) => n.kind === 'rollback');
     expect(f.notices[rollback]).toEqual({ kind: 'rollback', keys: before.map((e) => e.key) });
     const after = events(f.notices.slice(rollback));
@@ -205,12 +253,13 @@ describe('reorganisations and restarts', () => {
     await f.t.time.tick(POLL, LOOPS);
     await c.mine(2);
     await f.t.time.tick(POLL, LOOPS);
-    const confirmed = f.notices.filter((n) => n.kind === 'events' && n.confirmed);
+    // After the notice that says where the follower started.
+    const confirmed = f.notices.filter((n) => n.kind === 'events' && n.confirmed).slice(1);
     expect(confirmed).toEqual([{ kind: 'events', events: [], confirmed: true, cursor: expect.objectContaining({ chain: 'evm', height: o.block.height }) }]);
     // Reported once: further blocks without events go back to the heartbeat.
     await c.mine(2);
     await f.t.time.tick(POLL, LOOPS);
-    expect(f.notices.filter((n) => n.kind === 'events' && n.confirmed)).toHaveLength(1);
+    expect(f.notices.filter((n) => n.kind === 'events' && n.confirmed)).toHaveLength(2);
   });
 
   it('reports the confirmed cursor once it passes the blocks of withdrawn tentative events, even if nothing replaces them', async () => {
@@ -221,8 +270,8 @@ describe('reorganisations and restarts', () => {
     await c.provider.send('evm_revert', [snapshot]);
     await c.mine(4);
     await f.t.time.tick(POLL, LOOPS);
-    expect(kinds(f.notices)).toEqual(['events:tentative', 'rollback', 'events:confirmed']);
-    const last = f.notices.at(-1);
+    expect(kinds(f.notices)).toEqual(['events:confirmed', 'events:tentative', 'rollback', 'events:confirmed']);
+    const last = f.notices.filter((n) => n.kind === 'events').at(-1);
     expect(last).toMatchObject({ kind: 'events', events: [], confirmed: true });
     expect(last?.kind === 'events' && last.cursor.height >= o.height).toBe(true);
   });

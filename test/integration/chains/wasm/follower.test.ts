@@ -4,12 +4,12 @@
  * than one request takes, a cursor older than the retention window (gap), and malformed events skipped.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChainEvent, EventCursor, FollowerNotice, PairBinding } from '../../../../src/chains/types.ts';
+import type { ChainEvent, EventCursor, Follower, FollowerNotice, PairBinding } from '../../../../src/chains/types.ts';
 import { httpTransport, type RpcTransport } from '../../../../src/chains/wasm/json-rpc.ts';
 import type { WasmAdapterOptions } from '../../../../src/chains/wasm/options.ts';
 import type { Keypair } from '@stellar/stellar-sdk';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { accepted, adapterFor, enrol, freshBook, placeCommand, startHarness, wallet, type Built, type Harness } from './harness.ts';
+import { accepted, adapterFor, cancelCommand, enrol, freshBook, placeCommand, startHarness, wallet, type Built, type Harness } from './harness.ts';
 import { StepTimer } from './step-timer.ts';
 
 const RETENTION = 40;
@@ -20,6 +20,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 interface Watch {
+  readonly follower: Follower;
   readonly notices: FollowerNotice[];
   readonly timer: StepTimer;
   readonly built: Built;
@@ -37,6 +38,7 @@ async function watch(trader: Keypair, pairs: readonly PairBinding[], from: Event
   });
   await timer.idle();
   return {
+    follower,
     notices,
     timer,
     built,
@@ -52,6 +54,21 @@ async function watch(trader: Keypair, pairs: readonly PairBinding[], from: Event
 const ascending = (keys: readonly string[]) => keys.every((k, i) => i === 0 || (keys[i - 1] as string) < k);
 
 describe('following the wallet', () => {
+  it('reads at once when asked, without waiting out its poll interval', async () => {
+    const trader = wallet(h);
+    const w = await watch(trader, [h.pair], null);
+    const mine = adapterFor(h, trader);
+    const placed = await accepted(await mine.adapter.submit(placeCommand(h, 'sell', '2', '12.34')));
+    expect(w.events().filter((e) => e.txHash === placed.txHash)).toEqual([]);
+    // No tick of the timer: the pause ends because the follower was asked for a round.
+    w.follower.poll();
+    for (let i = 0; i < 200 && !w.notices.some((n) => n.kind === 'lag' && n.covered === BigInt(h.emu.latest.seq)); i++) await new Promise((r) => setImmediate(r));
+    expect(w.events().filter((e) => e.txHash === placed.txHash && e.type !== 'Transfer').map((e) => e.type)).toEqual(['OrderReceived', 'OrderResting']);
+    // Off the book again, so that no later test's order meets it.
+    await accepted(await mine.adapter.submit(cancelCommand(h, 'sell', placed.orderId as bigint)));
+    await Promise.all([w.stop(), mine.adapter.close()]);
+  });
+
   it('delivers its order book events and token transfers in chain order, confirmed, and of other clients only the trade that filled ours', async () => {
     const trader = wallet(h);
     const w = await watch(trader, [h.pair], null);
@@ -104,15 +121,21 @@ describe('following the wallet', () => {
     expect(await metricValue(w.built.metrics, 'dltmm_wasm_follower_lag_ledgers')).toBeGreaterThan(0);
     for (let i = 0; i < 20; i++) await w.timer.tick();
     expect(w.events().filter((e) => e.type === 'OrderReceived')).toHaveLength(3);
-    expect(w.notices.at(-1)).toEqual({ kind: 'lag', behind: 0n });
+    // At the head, and every event of the ledgers up to it delivered.
+    expect(w.notices.at(-1)).toEqual({ kind: 'lag', behind: 0n, covered: BigInt(h.emu.latest.seq) });
     await Promise.all([w.stop(), mine.adapter.close()]);
   });
 
   it('when idle, still reports its advanced cursor every few ledgers so a stored cursor stays retained', async () => {
+    const started = h.emu.latest.seq;
     const w = await watch(wallet(h), [h.pair], null, { follower: { cursorHeartbeatLedgers: 3 } });
     for (let i = 0; i < 4; i++) h.ledger();
     await w.timer.tick();
-    expect(w.notices.filter((n) => n.kind === 'events')).toEqual([{ kind: 'events', events: [], confirmed: true, cursor: expect.objectContaining({ height: BigInt(h.emu.latest.seq) }) }]);
+    // Where it started (said at once, so that it is durable), then the heartbeat.
+    expect(w.notices.filter((n) => n.kind === 'events')).toEqual([
+      { kind: 'events', events: [], confirmed: true, cursor: expect.objectContaining({ height: BigInt(started) }) },
+      { kind: 'events', events: [], confirmed: true, cursor: expect.objectContaining({ height: BigInt(h.emu.latest.seq) }) },
+    ]);
     await w.stop();
   });
 });

@@ -5,7 +5,7 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mint, setAuthorized, setPhase, trust } from '../../../../src/sandbox/wasm/operator.ts';
-import { adapterFor, freshBook, PAIR, startHarness, wallet, type Harness } from './harness.ts';
+import { accepted, adapterFor, cancelCommand, freshBook, PAIR, placeCommand, startHarness, wallet, type Harness } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -43,6 +43,28 @@ describe('balances', () => {
     const trader = wallet(h, { base: 123n, quote: 456n });
     const { adapter } = adapterFor(h, trader);
     expect(await adapter.readBalances(h.pair)).toEqual({ base: 123n, quote: 456n, native: h.emu.world.accounts.get(trader.publicKey())?.balance });
+    await adapter.close();
+  });
+
+  it('reads base and quote as of one ledger and says which (only the latest state can be read)', async () => {
+    const trader = wallet(h, { base: 123n, quote: 456n });
+    const { adapter } = adapterFor(h, trader);
+    h.ledger();
+    expect(await adapter.readBalancesAt(h.pair, 1n)).toEqual({ base: 123n, quote: 456n, native: h.emu.world.accounts.get(trader.publicKey())?.balance, height: BigInt(h.emu.latest.seq) });
+    await adapter.close();
+  });
+});
+
+describe('orders', () => {
+  it('probes whether an order rests by simulating its cancellation, without sending anything', async () => {
+    const trader = wallet(h, { approve: 10n ** 12n });
+    const { adapter } = adapterFor(h, trader);
+    const placed = await accepted(await adapter.submit(placeCommand(h, 'sell', '2', '15.00')));
+    const sequence = h.emu.world.accounts.get(trader.publicKey())?.seqNum;
+    expect(await adapter.probeOrder(h.pair, 'sell', placed.orderId as bigint)).toEqual({ onBook: true, height: BigInt(h.emu.latest.seq) });
+    expect(h.emu.world.accounts.get(trader.publicKey())?.seqNum).toBe(sequence);
+    await accepted(await adapter.submit(cancelCommand(h, 'sell', placed.orderId as bigint)));
+    expect(await adapter.probeOrder(h.pair, 'sell', placed.orderId as bigint)).toEqual({ onBook: false, height: BigInt(h.emu.latest.seq) });
     await adapter.close();
   });
 });

@@ -1,15 +1,18 @@
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toVenueLocal } from '../../../../src/core/calendar.ts';
 import { Decimal } from '../../../../src/core/decimal.ts';
+import { DltError } from '../../../../src/core/errors.ts';
 import { Bot } from '../../../../src/engine/loop/bot.ts';
 import { StrategyCatalog } from '../../../../src/engine/loop/strategy-catalog.ts';
 import { resolveLimits } from '../../../../src/engine/risk/limits.ts';
 import type { MarketBook } from '../../../../src/venue/market-data/book.ts';
-import { harness, WALLET, withClock, type Harness } from '../../../support/engine/harness.ts';
+import { harness, WALLET, withClock, type Harness, type HarnessOptions } from '../../../support/engine/harness.ts';
+import { metricValue } from '../../../support/venue/metric-value.ts';
 
 const d = (s: string) => new Decimal(s);
 const ladder = fileURLToPath(new URL('../../../../strategies/ladder.yaml', import.meta.url));
@@ -32,9 +35,24 @@ afterEach(() => {
   for (const h of open.splice(0)) h.store.close();
 });
 
-async function running(): Promise<{ h: Harness; bot: Bot; feed: FakeFeed }> {
-  const h = await harness();
+interface Running {
+  readonly h: Harness;
+  readonly bot: Bot;
+  readonly feed: FakeFeed;
+  /** What the bot logged. */
+  readonly logs: Array<Record<string, unknown>>;
+}
+
+async function running(options: HarnessOptions = {}): Promise<Running> {
+  const h = await harness(options);
   open.push(h);
+  const logs: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
   const feed = new FakeFeed();
   const catalog = new StrategyCatalog((p) => readFileSync(p, 'utf8'));
   const bot = new Bot({
@@ -46,16 +64,19 @@ async function running(): Promise<{ h: Harness; bot: Bot; feed: FakeFeed }> {
     // No timers: the test drives every trigger.
     timings: { tickMs: 0, tradeInfoPollMs: 0, phasePollMs: 0, balanceMaxAgeMs: 0, inventoryCheckMs: 0 },
     now: () => h.clock.now(),
-    logger: pino({ level: 'silent' }),
+    logger: pino({ level: 'info' }, sink),
     metrics: h.metrics,
     reloadStrategies: () => [],
   });
   await withClock(h, bot.start());
-  feed.publish({ symbol: h.pair.symbol, buy: [{ limit: d('99.8'), quantity: d('5') }], sell: [{ limit: d('100.2'), quantity: d('5') }], receivedAt: h.clock.now(), source: 'ws' });
+  publish(h, feed);
   await bot.loops.get(h.pair.pairId)?.idle();
   await h.block();
-  return { h, bot, feed };
+  return { h, bot, feed, logs };
 }
+
+const publish = (h: Harness, feed: FakeFeed) =>
+  feed.publish({ symbol: h.pair.symbol, buy: [{ limit: d('99.8'), quantity: d('5') }], sell: [{ limit: d('100.2'), quantity: d('5') }], receivedAt: h.clock.now(), source: 'ws' });
 
 /** Awaits `work` while the chain mines blocks and the clock moves. */
 async function mining<T>(h: Harness, work: Promise<T>): Promise<T> {
@@ -89,5 +110,77 @@ describe('the bot', () => {
     const clean = await mining(h, bot.shutdown(60_000));
     expect({ clean, atStop }).toEqual({ clean: true, atStop: { live: 0, onBook: 0 } });
     expect(bot.phase).toBe('stopped');
+  });
+
+  it('shutdown closes nothing while an outcome it sent is open: cancellations the follower settled first are awaited', async () => {
+    const { h, bot } = await running();
+    expect(onBook(h)).toHaveLength(6);
+    // The node answers the cancellations' receipts late; the follower sees their events first.
+    h.adapter.holdOutcomes();
+    const stop = h.engine.stop.bind(h.engine);
+    let unsettledAtStop = -1;
+    h.engine.stop = async () => {
+      unsettledAtStop = h.adapter.unsettled().length;
+      return stop();
+    };
+    const state = { done: false };
+    const shutdown = bot.shutdown(60_000).finally(() => (state.done = true));
+    for (let i = 0; i < 20 && !state.done; i++) {
+      await h.block();
+      h.clock.advance(200);
+    }
+    // Every order is cancelled in the store and gone from the book, and still the shutdown waits for the outcomes.
+    expect({ done: state.done, live: h.store.orders.live({ wallet: WALLET }).length, onBook: onBook(h).length, open: h.adapter.unsettled().map((t) => t.kind) }).toEqual({
+      done: false,
+      live: 0,
+      onBook: 0,
+      open: Array(6).fill('cancel'),
+    });
+    h.adapter.releaseOutcomes();
+    expect({ clean: await mining(h, shutdown), unsettledAtStop }).toEqual({ clean: true, unsettledAtStop: 0 });
+  });
+
+  it('shutdown names the transactions the chain had not decided at the deadline', async () => {
+    const { h, bot, logs } = await running();
+    h.adapter.holdOutcomes();
+    const clean = await mining(h, bot.shutdown(3_000));
+    expect(clean).toBe(false);
+    const line = logs.find((l) => String(l.msg).startsWith('shutdown deadline passed before the chain decided these transactions'));
+    expect((line?.unsettled as Array<{ kind: string }> | undefined)?.map((t) => t.kind)).toEqual(Array(6).fill('cancel'));
+    h.adapter.releaseOutcomes();
+  });
+
+  it('a reconciliation the venue refuses (401) is tried again with back-off, says why the wallet is not ready, and trading starts once it succeeds', async () => {
+    let refusals = 2;
+    const rest = {
+      walletOrders: async () => {
+        if (refusals-- > 0) throw new DltError('E_REST_AUTH', 'the venue refused the access token (HTTP 401)');
+        return [];
+      },
+    };
+    const { h, bot, feed, logs } = await running({ engine: { rest, reconcileRetry: { firstMs: 1_000, maxMs: 60_000 } } });
+    // Not ready, and saying why: in /readyz, in the metric, in the log.
+    expect(bot.readiness()).toEqual({ ready: false, detail: expect.stringContaining('E_REST_AUTH') });
+    expect(await metricValue(h.metrics, 'dltmm_wallet_ready', { reason: 'E_REST_AUTH' })).toBe(0);
+    expect(onBook(h)).toEqual([]);
+    // The second attempt, 1 s later, fails the same way; the third, 2 s after it, succeeds.
+    h.clock.advance(1_000);
+    await h.settle();
+    expect(bot.readiness().ready).toBe(false);
+    await withClock(h, (async () => {
+      while (!bot.readiness().ready) await new Promise((r) => setImmediate(r));
+    })());
+    expect(await metricValue(h.metrics, 'dltmm_wallet_ready', { reason: '' })).toBe(1);
+    publish(h, feed);
+    await bot.loops.get(h.pair.pairId)?.idle();
+    await h.block();
+    expect(onBook(h)).toHaveLength(6);
+    // The repeated failure was logged once, and its end once, with the count.
+    const engineLogs = h.logs.filter((l) => String(l.msg).startsWith('reconciliation failed') || String(l.msg).startsWith('wallet reconciled after'));
+    expect(engineLogs.map((l) => [l.msg, l.failures ?? null])).toEqual([
+      ['reconciliation failed; the wallet is not ready; trying again', null],
+      ['wallet reconciled after 2 failure(s)', 2],
+    ]);
+    expect(logs.some((l) => l.msg === 'wallet reconciled; its pairs trade')).toBe(true);
   });
 });

@@ -403,40 +403,6 @@ describe('fills and inventory', () => {
     await expect(h.engine.inventory.rebaseline('x')).rejects.toMatchObject({ code: 'E_ORDER_STATE', message: expect.stringContaining('not settled') });
     await h.adapter.resume();
   });
-
-  it('a look that raced an event decides nothing, even when the next look races another of the same amount', async () => {
-    const h = await ready();
-    await h.engine.manager.place(order('sell', '1', '100.1'));
-    await h.engine.manager.place(order('sell', '1', '100.1'));
-    await h.block();
-    // A taker fills one of our sells in a block the follower has not delivered when the balances are read.
-    const fillBehindTheFollower = async () => {
-      h.adapter.hold();
-      h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 10_000n, 1_001_000n);
-      h.venue.mine();
-    };
-    await fillBehindTheFollower();
-    let waits = 0;
-    // While each look waits, the follower delivers what it raced; the first wait brings the second race.
-    const settle = async () => {
-      await h.adapter.resume();
-      await h.settle();
-      if (++waits === 1) await fillBehindTheFollower();
-    };
-    // The clock moves without waiting for deliveries, which are held while a fill is behind the follower.
-    const checking = { done: false };
-    const verified = h.engine.inventory.verify(settle).finally(() => (checking.done = true));
-    for (let i = 0; i < 500 && !checking.done; i++) {
-      await new Promise((r) => setImmediate(r));
-      h.clock.advance(50);
-    }
-    const raced = await verified;
-    expect(raced).toMatchObject({ comparable: true, mismatched: [], inconclusive: true });
-    expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure')).toEqual([]);
-    // Both fills delivered: the chain and the store agree.
-    expect(await withClock(h, h.engine.inventory.verify())).toMatchObject({ comparable: true, mismatched: [] });
-    expect(h.store.orders.fills({ wallet: WALLET })).toHaveLength(2);
-  });
 });
 
 describe('audit trail', () => {

@@ -159,4 +159,83 @@ describe('recovery after a crash', () => {
     expect(h.store.db.prepare("SELECT resolution FROM alerts WHERE kind = 'event-gap'").get()).toMatchObject({ resolution: expect.stringContaining('reconciled') });
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('resting');
   });
+
+  it('an order the venue does not list and the chain says is gone leaves the book for good, without a cancellation', async () => {
+    let listed: VenueOrder[] = [];
+    const h = await harness({ engine: { rest: { walletOrders: async () => listed } } });
+    await start(h);
+    const p = await h.engine.manager.place(order('sell', '1', '101'));
+    await h.block();
+    // The order leaves the book with no event the follower could deliver (a lost event).
+    const book = h.venue.pair(PAIR).book;
+    book.sells.splice(0, book.sells.length);
+    h.clock.advance(10_000);
+    listed = [];
+    const report = await start(h);
+    expect(report.discrepancies).toMatchObject([{ kind: 'not-listed', clientOrderId: p.clientOrderId, repair: 'not-on-book' }]);
+    expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'cancelRequested', cancelTxHash: null });
+    // Never cancelled again: its events, if they come, settle it.
+    await expect(h.engine.manager.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
+  });
+
+  it('a remaining quantity the venue lists differently is looked at again once the events up to the chain are applied: a fill the follower was still delivering repairs nothing', async () => {
+    const views: VenueOrder[] = [];
+    const h = await harness({ engine: { rest: { walletOrders: async () => views } } });
+    await start(h);
+    const p = await h.engine.manager.place(order('sell', '2', '101'));
+    await h.block();
+    const orderId = h.store.orders.get(WALLET, p.clientOrderId)?.orderId as bigint;
+    h.clock.advance(10_000);
+    // A taker takes half of it in a block the follower has not delivered; the venue already lists the rest.
+    h.adapter.hold();
+    h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_010_000n);
+    h.venue.mine();
+    views.push({ externalOrderId: orderId, raw: { externalOrderId: Number(orderId), tradingPairId: PAIR, side: 'SELL', remainingQuantity: '1', price: '101' } });
+    const sent = h.adapter.sent.length;
+    const reconciling = start(h);
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    await h.adapter.resume();
+    const report = await reconciling;
+    await h.settle();
+    expect(report.discrepancies.map((d) => [d.kind, d.repair])).toEqual([['remaining-differs', 'checking']]);
+    expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'partiallyFilled', filled: 10_000n });
+    expect(h.adapter.sent.length).toBe(sent);
+  });
+
+  it('a remaining quantity that still differs once every event is applied is settled by cancelling the order', async () => {
+    const views: VenueOrder[] = [];
+    const h = await harness({ engine: { rest: { walletOrders: async () => views } } });
+    await start(h);
+    const p = await h.engine.manager.place(order('sell', '2', '101'));
+    await h.block();
+    const orderId = h.store.orders.get(WALLET, p.clientOrderId)?.orderId as bigint;
+    h.clock.advance(10_000);
+    views.push({ externalOrderId: orderId, raw: { externalOrderId: Number(orderId), tradingPairId: PAIR, side: 'SELL', remainingQuantity: '1.5', price: '101' } });
+    const report = await start(h);
+    expect(report.discrepancies.map((d) => [d.kind, d.repair])).toEqual([['remaining-differs', 'checking']]);
+    await h.settle();
+    expect(h.adapter.sent.at(-1)?.command).toMatchObject({ kind: 'cancel', orderId });
+    await h.block();
+    // The cancellation returned what the chain had left: the chain's truth settles the order.
+    expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'cancelled', unexplained: 0n });
+  });
+
+  it('a process killed before its follower delivered any event resumes from where that follower started', async () => {
+    const h = await harness();
+    await start(h);
+    // The follower has delivered nothing yet when the order goes out and a taker fills it; then the kill.
+    h.adapter.hold();
+    const p = await h.engine.manager.place(order('sell', '1', '100.1'));
+    h.venue.mine();
+    await p.settled;
+    h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_001_000n);
+    h.venue.mine();
+    // The held round of the stopped follower ends without delivering anything: what a kill leaves.
+    const restarting = h.restart();
+    await h.adapter.resume();
+    const next = await restarting;
+    const report = await start(next);
+    expect(next.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'filled', filled: 10_000n });
+    expect(report).toMatchObject({ ready: true, inventory: { comparable: true, mismatched: [] } });
+  });
 });

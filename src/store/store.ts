@@ -3,6 +3,7 @@ import { AlertStore } from './alert-store.ts';
 import { DatabaseSync } from 'node:sqlite';
 import { openDatabase, schemaVersion, type Db } from './database.ts';
 import { MIGRATIONS } from './migrations.ts';
+import { ObligationStore } from './obligation-store.ts';
 import { EventLog } from './event-log.ts';
 import { ForeignOrders } from './foreign-orders.ts';
 import { InventoryStore } from './inventory-store.ts';
@@ -22,6 +23,7 @@ export interface Store {
   readonly alerts: AlertStore;
   readonly foreign: ForeignOrders;
   readonly pendingFills: PendingFills;
+  readonly obligations: ObligationStore;
   close(): void;
 }
 
@@ -76,6 +78,7 @@ function storeOn(db: DatabaseSync, now: () => number): Store {
     alerts: new AlertStore(db, now),
     foreign: new ForeignOrders(db, now),
     pendingFills: new PendingFills(db, now),
+    obligations: new ObligationStore(db, now),
     close: () => db.close(),
   };
 }

@@ -158,8 +158,15 @@ export class ObligationStore {
    */
   spans(pairId: string, from: number, to: number): QuoteSpan[] {
     const rows = this.#db
-      .prepare('SELECT * FROM quote_spans WHERE pair_id = ? AND rest_ms < ? AND (end_ms IS NULL OR end_ms > ?) ORDER BY rest_ms, order_id')
-      .all(pairId, to, from) as Row[];
+      .prepare(
+        // Two index ranges (open, and ended after `from`), so that a long history is never scanned.
+        `SELECT q.*, o.status AS order_status, o.updated_ms AS order_updated_ms FROM (
+             SELECT * FROM quote_spans WHERE pair_id = ? AND end_ms IS NULL
+             UNION ALL SELECT * FROM quote_spans WHERE pair_id = ? AND end_ms > ?) q
+           LEFT JOIN orders o ON o.chain = q.chain AND o.pair_id = q.pair_id AND o.order_id = q.order_id
+          WHERE q.rest_ms < ? ORDER BY q.rest_ms, q.order_id`,
+      )
+      .all(pairId, pairId, from, to) as Row[];
     if (rows.length === 0) return [];
     const earliest = Math.min(...rows.map((r) => Number(r.rest_ms)));
     const fills = new Map<string, Array<{ quantity: bigint; atMs: number }>>();
@@ -182,7 +189,10 @@ export class ObligationStore {
       const price = BigInt(r.price as string);
       let left = BigInt(r.quantity as string);
       let t = Number(r.rest_ms);
-      let end = r.end_ms === null ? to : Number(r.end_ms);
+      // No end seen on chain, but the store has the order gone (its last event arrived after the bot stopped
+      // following, or before a crash): it ended when the store recorded it.
+      const gone = r.end_ms === null && (r.order_status === 'cancelled' || r.order_status === 'filled' || r.order_status === 'rejected');
+      let end = r.end_ms !== null ? Number(r.end_ms) : gone ? Math.min(to, Number(r.order_updated_ms)) : to;
       for (const f of fills.get(`${r.chain}|${r.wallet}|${r.order_id}`) ?? []) {
         if (f.atMs >= end) break;
         if (f.atMs > t) out.push({ side, price, quantity: left, from: t, to: f.atMs });

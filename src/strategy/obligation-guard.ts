@@ -125,6 +125,7 @@ export function guardQuotes(input: GuardInput): GuardResult {
   const deeper = input.model.filter((q) => q.level > 0 && (q.side === 'buy' ? q.price.lt(bidPrice) : q.price.gt(askPrice)));
   const run = (quotes: DesiredQuote[]) => conformQuotes({ ...conform, quotes: [...quotes, ...deeper], pinned: (q) => q.level === 0 });
   let result = run(pinned);
+  const firstReasons = result.reasons;
   const cutBid = result.quotes.find((q) => q.side === 'buy' && q.level === 0);
   const cutAsk = result.quotes.find((q) => q.side === 'sell' && q.level === 0);
   if (!meetsTerms(result.quotes, terms, pair) && cutBid !== undefined && cutAsk !== undefined) {
@@ -143,8 +144,11 @@ export function guardQuotes(input: GuardInput): GuardResult {
     detail: `held to the obligations: ${q.quantity.toFixed()} at ${q.price.toFixed()}`,
   }));
   if (meetsTerms(result.quotes, terms, pair)) return { quotes: result.quotes, reasons: [...adjusted, ...result.reasons], outcome: { status: 'guarded' } };
-  const cause = result.reasons.find((r) => r.level === 0 && r.action === 'dropped') ?? result.reasons.find((r) => r.level === 0 && r.action === 'adjusted');
-  const limit = cause === undefined ? 'tick' : cause.rule === 'funds' ? 'funds' : `venue:${cause.rule}`;
-  const detail = cause?.detail ?? `the tick grid leaves no bid and ask within the maximum spread around ${c.toFixed()}`;
+  // What cut or dropped a guarded quote, in either pass (a cut in the first pass is why the second was needed).
+  const all = [...firstReasons, ...result.reasons].filter((r) => r.level === 0);
+  const cause = all.find((r) => r.action === 'dropped') ?? all.find((r) => r.action === 'adjusted');
+  const shortfall = assessQuotes(result.quotes.map((q) => raw(q, pair)), rulesOf(terms, pair), false).shortfall;
+  const limit = cause === undefined ? (shortfall === 'spread' ? 'tick' : `terms:${shortfall ?? 'unknown'}`) : cause.rule === 'funds' ? 'funds' : `venue:${cause.rule}`;
+  const detail = cause?.detail ?? (shortfall === 'spread' ? `the tick grid leaves no bid and ask within the maximum spread around ${c.toFixed()}` : `no bid and ask meet the terms (${shortfall ?? 'unknown'})`);
   return { quotes: result.quotes, reasons: [...adjusted, ...result.reasons], outcome: { status: 'breach', limit, detail } };
 }

@@ -215,7 +215,8 @@ export interface PresenceInput {
 
 /**
  * What a stretch of time was: `continuous` (counted; present or not), `down` (scheduled time while the bot
- * was not running: counted, absent), `halted`, `closed`, `exception` and `unobserved` (not counted).
+ * was not running and had not seen the market closed: counted, absent), `halted`, `closed`, `exception` and
+ * `unobserved` (not counted).
  */
 export type SegmentState = 'continuous' | 'down' | 'halted' | 'closed' | 'exception' | 'unobserved';
 
@@ -248,6 +249,16 @@ export interface PresenceResult {
 function inside(t: number, intervals: readonly Interval[]): boolean {
   for (const i of intervals) if (t >= i.from && t < i.to) return true;
   return false;
+}
+
+/**
+ * While the bot is down nothing is observed: scheduled time counts as continuous trading without us, unless
+ * the bot last saw the market closed in the same session (a stop after the venue closed, on a venue without a
+ * calendar). A halt seen before going down does not carry over: halts end by themselves.
+ */
+function closedWhenLeft(t: number, last: MarketObservation | null, schedule: readonly Interval[]): boolean {
+  const session = schedule.find((s) => t >= s.from && t < s.to);
+  return last !== null && last.state === 'closed' && session !== undefined && last.atMs >= session.from;
 }
 
 /**
@@ -296,7 +307,7 @@ export function measurePresence(input: PresenceInput): PresenceResult {
     let state: SegmentState;
     if (t < input.observedFrom) state = 'unobserved';
     else if (inside(t, input.exceptions)) state = 'exception';
-    else if (run === undefined) state = scheduled ? 'down' : 'closed';
+    else if (run === undefined) state = scheduled && !closedWhenLeft(t, lastMarket, input.schedule) ? 'down' : 'closed';
     else {
       // An observation counts only from the run it was made in; before the first one of a run, the schedule says.
       const seen = lastMarket !== null && lastMarket.atMs >= run.from ? lastMarket.state : scheduled ? 'continuous' : 'closed';

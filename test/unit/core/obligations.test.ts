@@ -157,6 +157,14 @@ describe('measurePresence', () => {
     expect([r.continuousMs, r.presentMs, r.downMs]).toEqual([8 * H, 6 * H, 2 * H]);
   });
 
+  it('a stop after the market closed is no absence until the next session; a crash in a halt is', () => {
+    // The bot stops at 9 h after seeing the close at 9 h (always open: no calendar, the schedule is the day).
+    const stopped = measurePresence({ ...base, schedule: [{ from: 0, to: 10 * H }], runs: [{ from: 0, to: 9 * H }], market: [{ atMs: 0, state: 'continuous' }, { atMs: 9 * H, state: 'closed' }] });
+    expect([stopped.continuousMs, stopped.downMs]).toEqual([9 * H, 0]);
+    const crashed = measurePresence({ ...base, runs: [{ from: 0, to: 3 * H }, { from: 4 * H, to: 10 * H }], market: [...base.market, { atMs: 2 * H, state: 'halted' }, { atMs: 4 * H, state: 'continuous' }] });
+    expect([crashed.downMs, crashed.haltedMs]).toEqual([H, H]);
+  });
+
   it('a quote too wide counts only while the market is stressed', () => {
     const r = measurePresence({ ...base, quotes: spans(H, 9 * H, '99', '101'), stressed: [{ from: 2 * H, to: 3 * H }] });
     expect([r.presentMs, r.continuousMs]).toEqual([H, 8 * H]);

@@ -196,7 +196,9 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
           throw new DltError('E_PAIR_NOT_FOUND', `wallet ${w.id}: pair ${JSON.stringify(q)} is not listed on ${w.chain}`, { details: { wallet: w.id } });
         }
         return { pair: p, binding: bindingOf(p, config) };
-      });
+      })
+      // A sandbox pair whose pairs entry is disabled is not traded either (the manifest lists every pair).
+      .filter(({ pair }) => !config.pairs.some((c) => !c.enabled && c.wallet === w.id && c.base === pair.baseTokenData?.symbol && c.quote === pair.quoteTokenSymbol));
       if (bindings.length === 0) continue;
       const budgets: Record<string, Partial<Record<'base' | 'quote', bigint>>> = {};
       for (const { pair, binding } of bindings) {

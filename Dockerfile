@@ -1,10 +1,13 @@
 # dlt-mm container: runs the bot against a real venue. Config and strategies are mounted read-only, state
-# lives on a volume, metrics and health on port 9464.
+# lives on a volume, metrics and health on port 9464. Nothing else needs to be writable (not even /tmp), no
+# capability is needed, and the bot is the first process: SIGTERM cancels its orders before it exits, so
+# give it longer to stop than engine.shutdownTimeoutMs. `npm run test:container` proves all of this.
 #
 #   docker build -t dlt-mm .
-#   docker run --read-only -v $PWD/config:/app/config:ro -v $PWD/strategies:/app/strategies:ro \
-#     -v dlt-mm-state:/app/state -e DLT_MM_API_KEY -e DLT_MM_ACCESS_TOKEN -e DLT_MM_EVM_KEY \
-#     -p 9464:9464 dlt-mm run --config /app/config/testnet.example.yaml
+#   docker run --read-only --cap-drop=ALL --security-opt=no-new-privileges --hostname dlt-mm-a \
+#     -v $PWD/config:/app/config:ro -v $PWD/strategies:/app/strategies:ro -v dlt-mm-state:/app/state \
+#     -e DLT_MM_API_KEY -e DLT_MM_ACCESS_TOKEN -e DLT_MM_EVM_KEY -e DLT_MM_WASM_SEED \
+#     -p 9464:9464 --stop-timeout 90 dlt-mm run --config /app/config/testnet.example.yaml
 
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app

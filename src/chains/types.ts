@@ -6,7 +6,9 @@
  * Outcomes are explicit: a submission is accepted (included and succeeded), rejected (refused before signing,
  * refused by the node, or included and reverted/failed, with the venue's reason), or unknown (sent, fate not
  * known yet). An unknown outcome is settled later by the chain (`settle`, the event follower, or
- * reconciliation), never guessed.
+ * reconciliation), never guessed. A chain A outcome read from a receipt names the receipt's block: a
+ * reorganisation can replace that block, so such an outcome is provisional until the event follower confirms
+ * the same transaction in the same block (chain B ledgers are final and name none).
  */
 import type { DltError } from '../core/errors.ts';
 import type { ReportingData } from '../core/encoding/reporting.ts';
@@ -85,9 +87,20 @@ export interface CancelCommand {
   readonly pair: PairBinding;
   readonly side: Side;
   readonly orderId: bigint;
+  /**
+   * Aborted when the cancel became moot before it was signed (the engine saw the order filled or cancelled
+   * meanwhile): an adapter refuses it unsigned with the signal's reason instead of simulating or sending it.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export type Command = PlaceCommand | CancelCommand;
+
+/** The block whose receipt decided an outcome (chain A only). */
+export interface Inclusion {
+  readonly height: bigint;
+  readonly hash: string;
+}
 
 export type Outcome =
   | {
@@ -99,6 +112,8 @@ export type Outcome =
       readonly orderId: bigint | null;
       /** The order book events of this transaction, decoded, in log order. */
       readonly events: readonly ChainEvent[];
+      /** Chain A: the receipt's block (the outcome is provisional until the follower confirms it). */
+      readonly block?: Inclusion;
     }
   | {
       readonly kind: 'rejected';
@@ -106,6 +121,8 @@ export type Outcome =
       readonly error: DltError;
       /** True when the transaction was included (reverted / failed on chain): its nonce or sequence is used. */
       readonly included: boolean;
+      /** Chain A: the block of the receipt that decided it (the revert, or the self-transfer that took the nonce). */
+      readonly block?: Inclusion;
     }
   | { readonly kind: 'unknown'; readonly txHash: string | null; readonly reason: string };
 

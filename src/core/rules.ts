@@ -179,10 +179,21 @@ export function checkValue(
   return null;
 }
 
+/** Bands already computed, by reference (Decimals are immutable, so one object always has one value) and width. */
+const bands = new WeakMap<Decimal, Map<string, { lower: Decimal; upper: Decimal }>>();
+
 /** [reference * (1 - bps/10000), reference * (1 + bps/10000)] */
 export function bandAround(reference: Decimal, bps: Decimal | string | number): { lower: Decimal; upper: Decimal } {
+  // The references (static reference price, last price) are the same objects round after round.
+  const key = bps.toString();
+  let byWidth = bands.get(reference);
+  const known = byWidth?.get(key);
+  if (known !== undefined) return known;
   const width = reference.mul(bps).div(BPS);
-  return { lower: reference.sub(width), upper: reference.add(width) };
+  const band = Object.freeze({ lower: reference.sub(width), upper: reference.add(width) });
+  if (byWidth === undefined) bands.set(reference, (byWidth = new Map()));
+  byWidth.set(key, band);
+  return band;
 }
 
 function checkBand(
@@ -193,7 +204,8 @@ function checkBand(
   code: RuleViolation['code'],
   label: string,
 ): RuleViolation | null {
-  if (reference === null || new Decimal(bps).isZero()) return null;
+  // Widths are whole basis points: a decimal string or number is zero exactly when its Number is.
+  if (reference === null || Number(bps.toString()) === 0) return null;
   const { lower, upper } = bandAround(reference, bps);
   if (price.gte(lower) && price.lte(upper)) return null;
   return {

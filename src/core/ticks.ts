@@ -48,16 +48,41 @@ export function isLiquidityBand(value: unknown): value is LiquidityBand {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 6;
 }
 
+/** Whether each table's rows ascend by `from` (the regulatory tables do; an operator's table should). */
+const ascending = new WeakMap<readonly TickRow[], boolean>();
+
+function rowsAscend(rows: readonly TickRow[]): boolean {
+  let known = ascending.get(rows);
+  if (known === undefined) {
+    known = rows.every((r, i) => i === 0 || r.from.gt((rows[i - 1] as TickRow).from));
+    ascending.set(rows, known);
+  }
+  return known;
+}
+
 /** The tick in force at `price` (price > 0). */
 export function tickAt(price: Decimal, rules: TickRules): Decimal {
   if (rules.kind === 'fixed') return rules.tick;
-  let tick = rules.rows[0]?.tick;
-  for (const row of rules.rows) {
-    if (price.gte(row.from)) tick = row.tick;
-    else break;
+  const rows = rules.rows;
+  if (rows.length === 0) throw new RangeError('tick table is empty');
+  if (!rowsAscend(rows)) {
+    // Rows out of order: the first row, then each row in turn while the price reaches it.
+    let tick = (rows[0] as TickRow).tick;
+    for (const row of rows) {
+      if (price.gte(row.from)) tick = row.tick;
+      else break;
+    }
+    return tick;
   }
-  if (tick === undefined) throw new RangeError('tick table is empty');
-  return tick;
+  // Binary search for the last row whose start the price reaches (the first row also covers prices below it).
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (price.gte((rows[mid] as TickRow).from)) lo = mid;
+    else hi = mid - 1;
+  }
+  return (rows[lo] as TickRow).tick;
 }
 
 export function isOnTick(price: Decimal, rules: TickRules): boolean {

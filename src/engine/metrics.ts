@@ -19,6 +19,7 @@ export interface EngineMetrics {
   readonly reconciliations: Counter<'chain' | 'result'>;
   readonly reconcileSeconds: Histogram<'chain'>;
   readonly followerLag: Gauge<'chain'>;
+  readonly withdrawn: Counter<'chain' | 'kind'>;
 }
 
 export function engineMetrics(m: Metrics): EngineMetrics {
@@ -40,6 +41,11 @@ export function engineMetrics(m: Metrics): EngineMetrics {
     reconciliations: m.counter({ name: 'reconciliations_total', help: 'Reconciliation runs by result', labelNames: ['chain', 'result'] }),
     reconcileSeconds: m.histogram({ name: 'reconcile_seconds', help: 'Duration of a reconciliation', labelNames: ['chain'], buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60] }),
     followerLag: m.gauge({ name: 'event_follower_behind', help: 'Blocks or ledgers the event follower is behind the head', labelNames: ['chain'] }),
+    withdrawn: m.counter({
+      name: 'reorg_withdrawals_total',
+      help: 'Chain A transactions whose applied changes were withdrawn because a reorganisation removed their block (kind: place, cancel or events)',
+      labelNames: ['chain', 'kind'],
+    }),
   };
 }
 

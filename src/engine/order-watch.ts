@@ -21,6 +21,17 @@ export class OrderWatch {
     for (const id of [...this.#waiters.keys()]) this.notify(id);
   }
 
+  /** Calls `listener` on every change of the order until the returned function is called. */
+  onChange(clientOrderId: bigint, listener: () => void): () => void {
+    const set = this.#waiters.get(clientOrderId) ?? new Set();
+    set.add(listener);
+    this.#waiters.set(clientOrderId, set);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#waiters.get(clientOrderId) === set) this.#waiters.delete(clientOrderId);
+    };
+  }
+
   /** Resolves true once `check()` holds, false at the deadline. */
   async until(clientOrderId: bigint, check: () => boolean, timeoutMs: number): Promise<boolean> {
     if (check()) return true;

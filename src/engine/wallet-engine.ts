@@ -17,7 +17,7 @@ import { pairRuntime, type PairRuntime } from './pair-runtime.ts';
 import { Reconciler, type ReconcileReport, type VenueOrders } from './recovery/reconciler.ts';
 import { EventTracker } from './tracking/event-tracker.ts';
 import { TxApplier } from './tracking/tx-applier.ts';
-import type { WalletContext } from './wallet-context.ts';
+import { pairOf, type WalletContext } from './wallet-context.ts';
 
 export interface WalletEngineOptions {
   readonly adapter: ChainAdapter;
@@ -46,6 +46,8 @@ export class WalletEngine {
   readonly inventory: InventoryChecker;
   readonly reconciler: Reconciler;
   #reconciling: Promise<ReconcileReport> | null = null;
+  readonly #settlingAgain = new Set<Promise<void>>();
+  #stopped = false;
 
   private constructor(options: WalletEngineOptions, pairs: Map<string, PairRuntime>) {
     const { adapter } = options;
@@ -69,6 +71,12 @@ export class WalletEngine {
     this.manager = new OrderManager(this.ctx, adapter, this.applier, this.settler);
     this.inventory = new InventoryChecker(this.ctx, adapter, options.inventory);
     this.inventory.parkedQuote = () => this.applier.parked.parkedQuote();
+    this.applier.provisional.resettle = {
+      settle: (txHash, pairId) => adapter.settle(txHash, pairOf(this.ctx, pairId).binding),
+      placement: (cid, o) => void this.settler.placement(cid, o),
+      cancellation: (cid, o) => void this.settler.cancellation(cid, o),
+      again: (cid) => this.#settleAgain(cid),
+    };
     this.applier.parked.requestCancel = (ids) => {
       for (const id of ids) void this.manager.cancel(id).catch((e: unknown) => this.ctx.logger.warn({ err: e, clientOrderId: id }, 'cancelling a candidate of parked fills failed'));
     };
@@ -82,6 +90,25 @@ export class WalletEngine {
         ...(options.catchUpTimeoutMs === undefined ? {} : { catchUpTimeoutMs: options.catchUpTimeoutMs }),
       },
     );
+  }
+
+  /** An order whose outcome a reorganisation withdrew: its open transaction is asked about now, then in the background. */
+  #settleAgain(cid: bigint): void {
+    if (this.#stopped) return;
+    const order = this.ctx.store.orders.get(this.ctx.wallet, cid);
+    if (order === undefined || this.settler.pendingTx(order) === null) return;
+    const run = this.settler
+      .settleOnce(cid)
+      .then((kind) => {
+        if (kind === 'unknown' && !this.#stopped) void this.settler.later(cid);
+      })
+      .catch((e: unknown) => {
+        if (this.#stopped) return;
+        this.ctx.logger.warn({ err: e, clientOrderId: cid }, 'settling a withdrawn outcome failed; trying again later');
+        void this.settler.later(cid);
+      })
+      .finally(() => this.#settlingAgain.delete(run));
+    this.#settlingAgain.add(run);
   }
 
   /** Reads each pair's on-chain configuration (funding mode, commissions) and builds the engine. */
@@ -108,11 +135,15 @@ export class WalletEngine {
   /** Waits for queued commands and their outcomes. */
   async idle(): Promise<void> {
     await this.manager.idle();
+    await this.applier.provisional.idle();
+    while (this.#settlingAgain.size > 0) await Promise.allSettled([...this.#settlingAgain]);
     await this.settler.idle();
   }
 
   async stop(): Promise<void> {
     this.manager.ready = false;
+    this.#stopped = true;
+    this.applier.provisional.stop();
     this.settler.stop();
     await this.tracker.stop();
   }

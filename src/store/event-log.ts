@@ -1,7 +1,9 @@
 /**
  * Chain events already applied, by their unique key. The order outcome path and the event follower both see
  * the events of our own transactions, and a restart replays the batch after the stored cursor: an event whose
- * key is here has had its effect and is skipped, so replaying never applies anything twice.
+ * key is here has had its effect and is skipped, so replaying never applies anything twice. A chain A event's
+ * block is kept with it: when a reorganisation removes the block, its keys are unmarked with the changes they
+ * caused, so that the transaction, mined again elsewhere, is applied again.
  */
 import type { Db } from './database.ts';
 
@@ -9,6 +11,8 @@ export interface EventPosition {
   readonly key: string;
   readonly txHash: string;
   readonly height: bigint;
+  /** Chain A block hash; null where blocks are final (chain B). */
+  readonly blockHash?: string | null;
 }
 
 export class EventLog {
@@ -26,8 +30,31 @@ export class EventLog {
 
   mark(chain: 'evm' | 'wasm', wallet: string, event: EventPosition): void {
     this.#db
-      .prepare('INSERT INTO processed_events (chain, wallet, event_key, tx_hash, height, at_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
-      .run(chain, wallet, event.key, event.txHash, event.height.toString(), this.#now());
+      .prepare('INSERT INTO processed_events (chain, wallet, event_key, tx_hash, height, at_ms, block_hash) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
+      .run(chain, wallet, event.key, event.txHash, event.height.toString(), this.#now(), event.blockHash ?? null);
+  }
+
+  /** How many keys were applied from a transaction in a given block. */
+  countFrom(chain: 'evm' | 'wasm', wallet: string, txHash: string, blockHash: string): number {
+    const r = this.#db.prepare('SELECT COUNT(*) AS n FROM processed_events WHERE chain = ? AND wallet = ? AND tx_hash = ? AND block_hash = ?').get(chain, wallet, txHash, blockHash) as { n: number };
+    return Number(r.n);
+  }
+
+  /** The transactions and blocks that the given keys were applied from. */
+  sourcesOf(chain: 'evm' | 'wasm', wallet: string, keys: readonly string[]): Array<{ txHash: string; blockHash: string }> {
+    const out = new Map<string, { txHash: string; blockHash: string }>();
+    const q = this.#db.prepare('SELECT tx_hash, block_hash FROM processed_events WHERE chain = ? AND wallet = ? AND event_key = ? AND block_hash IS NOT NULL');
+    for (const k of keys) {
+      const r = q.get(chain, wallet, k) as { tx_hash: string; block_hash: string } | undefined;
+      if (r !== undefined) out.set(`${r.tx_hash}@${r.block_hash}`, { txHash: r.tx_hash, blockHash: r.block_hash });
+    }
+    return [...out.values()];
+  }
+
+  /** Forgets the keys applied from a transaction in a given block (the block was reorganised away). */
+  unmarkFrom(chain: 'evm' | 'wasm', wallet: string, txHash: string, blockHash: string): number {
+    const r = this.#db.prepare('DELETE FROM processed_events WHERE chain = ? AND wallet = ? AND tx_hash = ? AND block_hash = ?').run(chain, wallet, txHash, blockHash);
+    return Number(r.changes);
   }
 
   count(chain: 'evm' | 'wasm', wallet: string): number {

@@ -1,6 +1,9 @@
 /**
  * Orders, their transitions and fills. Every change goes through the core transition table first; a refused
- * event writes nothing. An order row and its transition record are written in one transaction.
+ * event writes nothing. An order row and its transition record are written in one transaction. A change
+ * derived from a chain transaction records that transaction and its block, so that it can be withdrawn when
+ * a reorganisation removes the block: the order is then derived again, through the same table, from the
+ * transitions that still stand.
  */
 import { applyOrderEvent, type OrderEvent, type OrderRecord, type OrderStatus, type TransitionResult } from '../core/order-state.ts';
 import type { CancellationType, OrderOptions, Side } from '../core/order-terms.ts';
@@ -50,6 +53,26 @@ export interface FillRecord {
   readonly txHash: string;
   readonly height: bigint;
   readonly atMs: number;
+}
+
+/** The chain transaction, and the block that included it, an order change was derived from. */
+export interface ChangeSource {
+  readonly txHash: string;
+  readonly blockHash: string;
+  readonly height: bigint;
+}
+
+/** A transition that still stands, as recorded, for deriving the order again. */
+export interface StandingTransition {
+  readonly id: number;
+  readonly event: OrderEvent;
+}
+
+const BIGINT_FIELDS = new Set(['orderId', 'quantity', 'price']);
+
+/** An order event read back from its JSON record (bigints are stored as decimal strings). */
+export function decodeOrderEvent(json: string): OrderEvent {
+  return JSON.parse(json, (k, v: unknown) => (BIGINT_FIELDS.has(k) && typeof v === 'string' ? BigInt(v) : v)) as OrderEvent;
 }
 
 interface OrderRow {
@@ -184,10 +207,11 @@ export class OrderStore {
   }
 
   /**
-   * Applies an event through the core transition table and persists the result with its transition record.
-   * A refused event changes nothing and is returned to the caller to log and count.
+   * Applies an event through the core transition table and persists the result with its transition record
+   * (and the chain transaction it came from, if any). A refused event changes nothing and is returned to the
+   * caller to log and count.
    */
-  apply(wallet: string, clientOrderId: bigint, event: OrderEvent, fill?: FillRecord): TransitionResult {
+  apply(wallet: string, clientOrderId: bigint, event: OrderEvent, fill?: FillRecord, source: ChangeSource | null = null): TransitionResult {
     return transaction(this.#db, () => {
       const current = this.get(wallet, clientOrderId);
       if (current === undefined) return { ok: false, reason: `no order ${clientOrderId} of ${wallet}` } as const;
@@ -198,35 +222,17 @@ export class OrderStore {
       if (!result.ok) return result;
       const o = result.order;
       const now = this.#now();
+      this.#write(wallet, clientOrderId, o, now);
       this.#db
         .prepare(
-          `UPDATE orders SET status = ?, order_id = ?, filled = ?, fill_ids_json = ?, tx_hash = ?, cancel_tx_hash = ?,
-             rejection_code = ?, rejection_reason = ?, cancelled_by = ?, unexplained = ?, updated_ms = ?
-           WHERE wallet = ? AND client_order_id = ?`,
+          'INSERT INTO order_transitions (wallet, client_order_id, at_ms, from_status, to_status, event_json, source_tx, source_block) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         )
-        .run(
-          o.status,
-          o.orderId?.toString() ?? null,
-          o.filled.toString(),
-          JSON.stringify(o.fillIds),
-          o.txHash,
-          o.cancelTxHash,
-          o.rejection?.code ?? null,
-          o.rejection?.reason ?? null,
-          o.cancelledBy,
-          o.unexplained.toString(),
-          now,
-          wallet,
-          clientOrderId.toString(),
-        );
-      this.#db
-        .prepare('INSERT INTO order_transitions (wallet, client_order_id, at_ms, from_status, to_status, event_json) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(wallet, clientOrderId.toString(), now, current.status, o.status, toJson(event));
+        .run(wallet, clientOrderId.toString(), now, current.status, o.status, toJson(event), source?.txHash ?? null, source?.blockHash ?? null);
       if (fill !== undefined) {
         this.#db
           .prepare(
-            `INSERT INTO fills (fill_id, wallet, client_order_id, pair_id, side, role, quantity, price, base_delta, quote_delta, fee, tx_hash, height, at_ms)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO fills (fill_id, wallet, client_order_id, pair_id, side, role, quantity, price, base_delta, quote_delta, fee, tx_hash, height, at_ms, block_hash)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
             fill.fillId,
@@ -243,19 +249,108 @@ export class OrderStore {
             fill.txHash,
             fill.height.toString(),
             fill.atMs,
+            source?.blockHash ?? null,
           );
       }
       return result;
     });
   }
 
-  transitions(wallet: string, clientOrderId: bigint): Array<{ from: OrderStatus; to: OrderStatus; atMs: number; event: unknown }> {
+  #write(wallet: string, clientOrderId: bigint, o: OrderRecord, now: number): void {
+    this.#db
+      .prepare(
+        `UPDATE orders SET status = ?, order_id = ?, filled = ?, fill_ids_json = ?, tx_hash = ?, cancel_tx_hash = ?,
+           rejection_code = ?, rejection_reason = ?, cancelled_by = ?, unexplained = ?, updated_ms = ?
+         WHERE wallet = ? AND client_order_id = ?`,
+      )
+      .run(
+        o.status,
+        o.orderId?.toString() ?? null,
+        o.filled.toString(),
+        JSON.stringify(o.fillIds),
+        o.txHash,
+        o.cancelTxHash,
+        o.rejection?.code ?? null,
+        o.rejection?.reason ?? null,
+        o.cancelledBy,
+        o.unexplained.toString(),
+        now,
+        wallet,
+        clientOrderId.toString(),
+      );
+  }
+
+  /** Orders with a standing change derived from a transaction in a given block. */
+  sourcedBy(wallet: string, txHash: string, blockHash: string): bigint[] {
     return this.#db
-      .prepare('SELECT from_status, to_status, at_ms, event_json FROM order_transitions WHERE wallet = ? AND client_order_id = ? ORDER BY id')
+      .prepare('SELECT DISTINCT client_order_id FROM order_transitions WHERE wallet = ? AND source_tx = ? AND source_block = ? AND withdrawn_ms IS NULL ORDER BY client_order_id')
+      .all(wallet, txHash, blockHash)
+      .map((r) => BigInt((r as { client_order_id: string }).client_order_id));
+  }
+
+  /** Marks every change derived from a transaction in a given block as withdrawn (kept for the audit trail). */
+  withdrawSource(wallet: string, txHash: string, blockHash: string): void {
+    this.#db
+      .prepare('UPDATE order_transitions SET withdrawn_ms = ? WHERE wallet = ? AND source_tx = ? AND source_block = ? AND withdrawn_ms IS NULL')
+      .run(this.#now(), wallet, txHash, blockHash);
+  }
+
+  withdrawTransition(id: number): void {
+    this.#db.prepare('UPDATE order_transitions SET withdrawn_ms = ? WHERE id = ? AND withdrawn_ms IS NULL').run(this.#now(), id);
+  }
+
+  /** The transitions of an order that still stand, in the order they were applied. */
+  standing(wallet: string, clientOrderId: bigint): StandingTransition[] {
+    return this.#db
+      .prepare("SELECT id, event_json FROM order_transitions WHERE wallet = ? AND client_order_id = ? AND withdrawn_ms IS NULL AND kind = 'event' ORDER BY id")
       .all(wallet, clientOrderId.toString())
       .map((r) => {
-        const row = r as { from_status: OrderStatus; to_status: OrderStatus; at_ms: number; event_json: string };
-        return { from: row.from_status, to: row.to_status, atMs: row.at_ms, event: JSON.parse(row.event_json) as unknown };
+        const row = r as { id: number; event_json: string };
+        return { id: Number(row.id), event: decodeOrderEvent(row.event_json) };
+      });
+  }
+
+  /**
+   * Sets an order to a record derived again from its standing transitions, with a `rollback` entry in its
+   * history that says why (never replayed itself).
+   */
+  rederive(wallet: string, clientOrderId: bigint, record: OrderRecord, why: unknown): void {
+    transaction(this.#db, () => {
+      const current = this.get(wallet, clientOrderId);
+      if (current === undefined) throw new Error(`no order ${clientOrderId} of ${wallet}`);
+      const now = this.#now();
+      this.#write(wallet, clientOrderId, record, now);
+      this.#db
+        .prepare("INSERT INTO order_transitions (wallet, client_order_id, at_ms, from_status, to_status, event_json, kind) VALUES (?, ?, ?, ?, ?, ?, 'rollback')")
+        .run(wallet, clientOrderId.toString(), now, current.status, record.status, toJson(why));
+    });
+  }
+
+  /** Fills recorded from a transaction in a given block. */
+  fillsFrom(wallet: string, txHash: string, blockHash: string): FillRecord[] {
+    return this.#db
+      .prepare('SELECT * FROM fills WHERE wallet = ? AND tx_hash = ? AND block_hash = ? ORDER BY fill_id')
+      .all(wallet, txHash, blockHash)
+      .map((r) => fillFromRow(r as Record<string, string | number>));
+  }
+
+  fill(fillId: string): FillRecord | undefined {
+    const r = this.#db.prepare('SELECT * FROM fills WHERE fill_id = ?').get(fillId);
+    return r === undefined ? undefined : fillFromRow(r as Record<string, string | number>);
+  }
+
+  deleteFill(fillId: string): void {
+    this.#db.prepare('DELETE FROM fills WHERE fill_id = ?').run(fillId);
+  }
+
+  /** The order's history: every transition and every rollback, in order; a withdrawn transition says when. */
+  transitions(wallet: string, clientOrderId: bigint): Array<{ from: OrderStatus; to: OrderStatus; atMs: number; event: unknown; kind: 'event' | 'rollback'; withdrawnMs: number | null }> {
+    return this.#db
+      .prepare('SELECT from_status, to_status, at_ms, event_json, kind, withdrawn_ms FROM order_transitions WHERE wallet = ? AND client_order_id = ? ORDER BY id')
+      .all(wallet, clientOrderId.toString())
+      .map((r) => {
+        const row = r as { from_status: OrderStatus; to_status: OrderStatus; at_ms: number; event_json: string; kind: 'event' | 'rollback'; withdrawn_ms: number | null };
+        return { from: row.from_status, to: row.to_status, atMs: row.at_ms, event: JSON.parse(row.event_json) as unknown, kind: row.kind, withdrawnMs: row.withdrawn_ms };
       });
   }
 
@@ -263,24 +358,25 @@ export class OrderStore {
     return this.#db
       .prepare('SELECT * FROM fills WHERE (? IS NULL OR pair_id = ?) AND (? IS NULL OR wallet = ?) ORDER BY at_ms, fill_id')
       .all(filter.pairId ?? null, filter.pairId ?? null, filter.wallet ?? null, filter.wallet ?? null)
-      .map((r) => {
-        const x = r as Record<string, string | number>;
-        return {
-          fillId: String(x.fill_id),
-          wallet: String(x.wallet),
-          clientOrderId: BigInt(x.client_order_id as string),
-          pairId: String(x.pair_id),
-          side: x.side as Side,
-          role: x.role as 'maker' | 'taker',
-          quantity: BigInt(x.quantity as string),
-          price: BigInt(x.price as string),
-          baseDelta: BigInt(x.base_delta as string),
-          quoteDelta: BigInt(x.quote_delta as string),
-          fee: BigInt(x.fee as string),
-          txHash: String(x.tx_hash),
-          height: BigInt(x.height as string),
-          atMs: Number(x.at_ms),
-        };
-      });
+      .map((r) => fillFromRow(r as Record<string, string | number>));
   }
+}
+
+function fillFromRow(x: Record<string, string | number>): FillRecord {
+  return {
+    fillId: String(x.fill_id),
+    wallet: String(x.wallet),
+    clientOrderId: BigInt(x.client_order_id as string),
+    pairId: String(x.pair_id),
+    side: x.side as Side,
+    role: x.role as 'maker' | 'taker',
+    quantity: BigInt(x.quantity as string),
+    price: BigInt(x.price as string),
+    baseDelta: BigInt(x.base_delta as string),
+    quoteDelta: BigInt(x.quote_delta as string),
+    fee: BigInt(x.fee as string),
+    txHash: String(x.tx_hash),
+    height: BigInt(x.height as string),
+    atMs: Number(x.at_ms),
+  };
 }

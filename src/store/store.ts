@@ -1,5 +1,6 @@
 /** The bot's durable state: one SQLite file (WAL) holding orders, fills, transactions, cursors and approvals. */
 import { AlertStore } from './alert-store.ts';
+import { ChainApplications } from './chain-applications.ts';
 import { DatabaseSync } from 'node:sqlite';
 import { openDatabase, schemaVersion, type Db } from './database.ts';
 import { MIGRATIONS } from './migrations.ts';
@@ -23,6 +24,7 @@ export interface Store {
   readonly alerts: AlertStore;
   readonly foreign: ForeignOrders;
   readonly pendingFills: PendingFills;
+  readonly applications: ChainApplications;
   readonly obligations: ObligationStore;
   close(): void;
 }
@@ -78,6 +80,7 @@ function storeOn(db: DatabaseSync, now: () => number): Store {
     alerts: new AlertStore(db, now),
     foreign: new ForeignOrders(db, now),
     pendingFills: new PendingFills(db, now),
+    applications: new ChainApplications(db, now),
     obligations: new ObligationStore(db, now),
     close: () => db.close(),
   };

@@ -86,10 +86,10 @@ export class TxJournal {
       .map((r) => fromRow(r as Record<string, string | number | null>));
   }
 
-  /** Every transaction that used a given nonce / sequence of a source (an original and its replacements). */
+  /** Every transaction signed at a given nonce / sequence of a source (originals and their replacements), in journal order. */
   atSequence(chain: 'evm' | 'wasm', source: string, sequence: bigint): TxRecord[] {
     return this.#db
-      .prepare('SELECT * FROM transactions WHERE chain = ? AND source = ? AND sequence = ? ORDER BY created_ms')
+      .prepare('SELECT * FROM transactions WHERE chain = ? AND source = ? AND sequence = ? ORDER BY created_ms, rowid')
       .all(chain, source, sequence.toString())
       .map((r) => fromRow(r as Record<string, string | number | null>));
   }

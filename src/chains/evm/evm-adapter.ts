@@ -125,6 +125,8 @@ export class EvmAdapter implements ChainAdapter {
 
   #outcomeOf(receipt: Receipt, command: MinedCommand): Promise<Outcome> {
     const ctx = decodeContextOf([...this.#pairs.values()], this.wallet);
+    // The outcome stands once its block is confirmed: the followers report when it is, events or not.
+    for (const f of this.#followers) f.confirmAt(receipt.blockNumber);
     return outcomeOfReceipt(receipt, command, ctx, { rpc: this.#rpc, blocks: this.#blocks, metrics: this.#metrics, logger: this.#logger, wallet: this.wallet.toLowerCase() });
   }
 

@@ -7,7 +7,9 @@
  * `confirmations` blocks are on top of theirs, then delivered again as confirmed. Before reading on, the last
  * block read must still have the hash it had: when it does not (a reorganisation), every tentative event is
  * withdrawn with a `rollback` and the range is read again from the confirmed cursor. The cursor in every notice
- * is the confirmed position (what a restart resumes from); on resume its block hash is checked too.
+ * is the confirmed position (what a restart resumes from); on resume its block hash is checked too. The
+ * confirmed cursor is reported as soon as it passes a block the engine waits for, even with no event to
+ * deliver: a block a receipt outcome came from (`confirmAt`), or one whose tentative events were withdrawn.
  */
 import type { StateStore } from '../../store/state-store.ts';
 import type { Logger } from '../../telemetry/logger.ts';
@@ -71,6 +73,8 @@ export class EvmFollower implements Follower {
   #confirmed: Position | null = null;
   #tip: Position | null = null;
   #tentative: ChainEvent[] = [];
+  /** Heights whose confirmation is reported even without events. */
+  readonly #due = new Set<bigint>();
   #reported = -1n;
   #lastLag: bigint | null = null;
   #loop: Promise<void> | null = null;
@@ -87,6 +91,11 @@ export class EvmFollower implements Follower {
   start(): this {
     this.#loop ??= this.#run();
     return this;
+  }
+
+  /** Reports the confirmed cursor once it reaches `height`, events or not (an outcome's block to be decided). */
+  confirmAt(height: bigint): void {
+    if (this.#confirmed === null || height > this.#confirmed.height) this.#due.add(height);
   }
 
   async stop(): Promise<void> {
@@ -157,6 +166,7 @@ export class EvmFollower implements Follower {
       const keys = this.#tentative.map((e) => e.key);
       this.#d.metrics?.reorgRollbacks.inc();
       this.#d.logger.warn({ from: (confirmed.height + 1n).toString(), withdrawn: keys.length }, 'chain A reorganisation: tentative events withdrawn');
+      for (const e of this.#tentative) this.#due.add(e.height);
       await this.#deliver({ kind: 'rollback', keys });
       this.#tentative = [];
     }
@@ -214,8 +224,10 @@ export class EvmFollower implements Follower {
     const upTo = to < limit ? to : limit;
     let next = confirmed;
     if (upTo > confirmed.height) next = { height: upTo, hash: upTo === end.number ? end.hash : (await this.#d.blocks.header(upTo)).hash };
-    if (promoted.length > 0 || next.height - this.#reported >= BigInt(this.#d.options.cursorHeartbeatBlocks)) {
+    const due = [...this.#due].filter((h) => h <= next.height);
+    if (promoted.length > 0 || due.length > 0 || next.height - this.#reported >= BigInt(this.#d.options.cursorHeartbeatBlocks)) {
       await this.#deliver({ kind: 'events', events: promoted, confirmed: true, cursor: cursorOf(next) });
+      for (const h of due) this.#due.delete(h);
       this.#reported = next.height;
       this.#d.state?.setCursor('evm', this.#d.wallet, cursorOf(next));
     }

@@ -14,6 +14,8 @@ export interface SlotCommand {
   readonly context: Readonly<Record<string, unknown>>;
   /** Read back from the journal after a restart (nobody awaits its outcome; `settle` asks for it). */
   readonly restored: boolean;
+  /** Mined once, then dropped by a reorganisation: its nonce is taken back, the command not revived. */
+  readonly orphaned?: boolean;
 }
 
 export interface Attempt {

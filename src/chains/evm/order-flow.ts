@@ -94,6 +94,8 @@ export class OrderFlow {
       'cancel',
       context,
       async () => {
+        // The engine saw the order leave the book while the cancel waited: never signed.
+        if (c.signal?.aborted === true) return this.#moot(context, c.signal.reason);
         const verdict = early === null ? null : await early;
         const refused = verdict !== null ? this.#simulatedRevert('cancel', context, verdict) : await this.#simulation(call, context, 'cancel');
         if (refused !== null) return refused;
@@ -124,6 +126,12 @@ export class OrderFlow {
         throw e;
       }
     }, urgent);
+  }
+
+  #moot(context: Record<string, unknown>, reason: unknown): Submission {
+    const error = reason instanceof DltError ? reason : new DltError('E_ORDER_STATE', 'the cancel became moot before it was signed');
+    this.#d.logger.debug({ ...context, ...errorFields(error) }, 'chain A cancel not sent: the order already left the book');
+    return refusedSubmission(error);
   }
 
   #withdrawn(context: Record<string, unknown>, reason: unknown): Submission {

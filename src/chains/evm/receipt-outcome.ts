@@ -3,7 +3,7 @@
  * order id from `OrderReceived`. Status 0: the revert, decoded; receipts carry no revert data, so the call is
  * replayed with `eth_call` at the receipt's block (where the wallet's earlier transactions of the same block
  * count) and, if that does not revert, at the block before. A zero-value self-transfer mined at the nonce means
- * the command itself never applied.
+ * the command itself never applied. Every outcome read from a receipt names the receipt's block.
  */
 import { DltError } from '../../core/errors.ts';
 import type { Logger } from '../../telemetry/logger.ts';
@@ -52,11 +52,13 @@ export function receiptEvents(receipt: Receipt, ctx: DecodeContext, timeMs: numb
 }
 
 export async function outcomeOfReceipt(receipt: Receipt, command: MinedCommand, ctx: DecodeContext, deps: OutcomeDeps): Promise<Outcome> {
+  const block = { height: receipt.blockNumber, hash: receipt.blockHash };
   if (command.cancelledBySelfTransfer) {
     return {
       kind: 'rejected',
       txHash: receipt.txHash,
       included: false,
+      block,
       error: new DltError('E_CHAIN_TX_EXPIRED', `not mined in time; nonce ${command.nonce} was cancelled with a zero-value self-transfer`, {
         details: { ...command.context, reason: 'cancelled', nonce: command.nonce.toString(), cancelTxHash: receipt.txHash },
       }),
@@ -68,14 +70,14 @@ export async function outcomeOfReceipt(receipt: Receipt, command: MinedCommand, 
     const received = events.find((e) => e.type === 'OrderReceived' && e.client.toLowerCase() === deps.wallet);
     const cancelled = events.find((e) => e.type === 'OrderCancelled');
     const orderId = received?.type === 'OrderReceived' ? received.orderId : cancelled?.type === 'OrderCancelled' ? cancelled.orderId : null;
-    return { kind: 'accepted', txHash: receipt.txHash, height: receipt.blockNumber, orderId, events };
+    return { kind: 'accepted', txHash: receipt.txHash, height: receipt.blockNumber, orderId, events, block };
   }
   const error = await replayRevert(receipt, command, deps);
   deps.metrics?.reverts.inc({ name: revertLabel(error) });
   const fields = { ...command.context, txHash: receipt.txHash, block: receipt.blockNumber.toString(), ...errorFields(error) };
   if (isVenueRace(command.kind, error)) deps.logger.info(fields, `chain A ${command.kind} met an order already gone (a fill or cancellation in the same block)`);
   else deps.logger.warn(fields, `chain A ${command.kind} reverted: ${error.message}`);
-  return { kind: 'rejected', txHash: receipt.txHash, included: true, error };
+  return { kind: 'rejected', txHash: receipt.txHash, included: true, error, block };
 }
 
 async function replayRevert(receipt: Receipt, command: MinedCommand, deps: OutcomeDeps): Promise<DltError> {

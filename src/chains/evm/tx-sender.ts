@@ -129,7 +129,7 @@ export class TxSender {
         return this.#refused(req, refusal, signed.hash);
       }
       // The nonce itself was wrong: someone else used it, holds it in the pool, or a lower one is missing.
-      const pending = await d.sequencer.resync(r.kind, d.watcher.inFlightNonces());
+      const pending = await d.sequencer.resync(r.kind, d.watcher.takenNonces());
       if (r.kind === 'nonce_too_high') await d.watcher.rebroadcastFrom(pending);
       if (resyncs >= d.maxResyncs) return this.#refused(req, refusal, signed.hash);
       d.logger.warn({ ...log, refusal: r.kind, message: r.message }, `chain A ${req.kind} to be signed again after a nonce resync`);

@@ -4,8 +4,14 @@
  * `replaced`), or, when none of ours is mined, as taken by a transaction this bot did not send. A nonce not
  * mined in time is re-signed at the same nonce with higher fees and the same payload, up to a limit, then
  * cancelled with a zero-value self-transfer; every replacement is journaled before it is sent.
+ *
+ * A reorganisation can drop a transaction that was mined: the wallet's mined count then falls below what it
+ * was. Such an orphaned nonce is taken back, as a stuck one is, with a zero-value self-transfer at a higher
+ * fee: the placement or cancellation it carried was decided against a book that has since changed, so it is
+ * not revived (if the network mines the original first, its receipt decides); an approval is sent again as it
+ * was. The nonces up to the highest mined count seen stay taken, so none of them is handed out again.
  */
-import type { TxJournal, TxRecord } from '../../store/tx-journal.ts';
+import type { TxJournal, TxRecord, TxStatus } from '../../store/tx-journal.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { errorFields } from '../venue-race.ts';
 import { DltError } from '../../core/errors.ts';
@@ -43,6 +49,8 @@ export class TxWatcher {
   #loop: Promise<void> | null = null;
   #idleWaiters: (() => void)[] = [];
   readonly #replacing = new WeakSet<NonceSlot>();
+  /** The highest mined nonce count seen: a lower count later means a reorganisation dropped nonces below it. */
+  #highWater = 0n;
 
   constructor(deps: WatcherDeps) {
     this.#d = deps;
@@ -60,6 +68,13 @@ export class TxWatcher {
 
   inFlightNonces(): bigint[] {
     return [...this.#slots.keys()];
+  }
+
+  /** Nonces that must not be handed out again: those in flight and every one below the highest mined count seen. */
+  takenNonces(): bigint[] {
+    const taken = this.inFlightNonces();
+    if (this.#highWater > 0n) taken.push(this.#highWater - 1n);
+    return taken;
   }
 
   slotOf(txHash: string): NonceSlot | undefined {
@@ -147,6 +162,8 @@ export class TxWatcher {
   async poll(): Promise<void> {
     if (this.#slots.size === 0) return;
     const mined = await this.#d.rpc.transactionCount(this.#d.signer.address, 'latest');
+    if (mined < this.#highWater) await this.reclaimOrphans();
+    else this.#highWater = mined;
     const slots = [...this.#slots.values()].toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
     // A few at a time: a block with hundreds of our transactions must not stall the sending lane's event loop.
     const done = slots.filter((s) => s.nonce < mined);
@@ -186,6 +203,7 @@ export class TxWatcher {
   }
 
   #finish(slot: NonceSlot, outcome: Outcome, minedHash: string | null, status: 'included' | 'failed' | 'dropped', fee: bigint | null = null): void {
+    if (slot.nonce + 1n > this.#highWater) this.#highWater = slot.nonce + 1n;
     for (const a of slot.attempts) {
       if (a.signed.hash === minedHash) this.#d.journal.mark(a.signed.hash, status, null, fee);
       else if (minedHash !== null) this.#d.journal.mark(a.signed.hash, 'replaced', minedHash);
@@ -202,9 +220,16 @@ export class TxWatcher {
     slot.settle(outcome);
   }
 
+  /** A placement signed before a restart, or a placement or cancellation a reorganisation dropped: taken back. */
+  #takeBack(slot: NonceSlot): boolean {
+    if (slot.cancelling) return false;
+    if (slot.command.orphaned === true) return slot.command.kind !== 'approve';
+    return slot.command.restored && slot.command.kind === 'place';
+  }
+
   async #checkPending(slot: NonceSlot): Promise<void> {
-    if (slot.command.restored && slot.command.kind === 'place' && !slot.cancelling) {
-      // A placement signed before a restart may carry a stale price: it is cancelled, never revived.
+    if (this.#takeBack(slot)) {
+      // It may carry a stale price or decision: its nonce is cancelled, the command never revived.
       await this.#replace(slot, 'cancel');
       return;
     }
@@ -236,10 +261,10 @@ export class TxWatcher {
     const previous = slot.latest;
     const fees = await this.#d.fees.bump(previous.signed.fees);
     if (fees === null) {
-      // At the fee cap nothing can replace it; send it again in case the pool dropped it (unless it is a stale
-      // placement from before a restart), and keep waiting.
+      // At the fee cap nothing can replace it; send it again in case the pool dropped it (unless it is to be
+      // taken back: a stale placement from before a restart, or a command a reorganisation dropped), and wait.
       this.#d.logger.warn({ ...slot.command.context, nonce: slot.nonce.toString() }, 'chain A transaction stuck at the fee cap; nothing can replace it');
-      if (!(slot.command.restored && slot.command.kind === 'place' && previous.role !== 'cancel')) await broadcast(this.#d.rpc, previous.signed.raw);
+      if (!this.#takeBack(slot)) await broadcast(this.#d.rpc, previous.signed.raw);
       previous.sentAtMs = this.#d.clock.now();
       return;
     }
@@ -274,12 +299,79 @@ export class TxWatcher {
     this.#d.logger.warn({ ...log, refusal: r.kind, message: 'message' in r ? r.message : '' }, 'chain A replacement refused by the node');
   }
 
-  /** Sends again every nonce in flight from `pending` up (the node lost them), in nonce order. */
+  /**
+   * Sends again every nonce in flight from `pending` up (the node lost them), in nonce order, after taking back
+   * the nonces a reorganisation dropped.
+   */
   async rebroadcastFrom(pending: bigint): Promise<void> {
+    await this.reclaimOrphans();
     const slots = [...this.#slots.values()].filter((s) => s.nonce >= pending).toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
     for (const s of slots) {
-      if (s.command.restored && s.command.kind === 'place' && !s.cancelling) await this.#replace(s, 'cancel');
+      if (this.#takeBack(s)) await this.#replace(s, 'cancel');
       else await broadcast(this.#d.rpc, s.latest.signed.raw);
     }
   }
+
+  /**
+   * Follows again, as orphaned, every nonce of ours that was mined and is no longer: from the node's pending
+   * count up to the highest mined count seen (or `upTo`, when the caller knows of a higher one). A nonce with
+   * no transaction of ours mined in the journal, or whose transaction still has a receipt (a node serving an
+   * older block counts fewer), is left alone. Returns the nonces taken back; the poll sends their replacements.
+   */
+  async reclaimOrphans(upTo: bigint = this.#highWater): Promise<bigint[]> {
+    if (upTo > this.#highWater) this.#highWater = upTo;
+    const address = this.#d.signer.address;
+    const pending = await this.#d.rpc.transactionCount(address, 'pending');
+    const taken: bigint[] = [];
+    for (let n = pending; n < this.#highWater; n++) {
+      if (this.#slots.has(n)) continue;
+      const group = minedGroup(this.#d.journal.atSequence('evm', address, n));
+      if (group === null) continue;
+      let stillMined = false;
+      for (const r of group) if ((await this.#d.rpc.receipt(r.txHash)) !== null) stillMined = true;
+      if (stillMined || this.#slots.has(n)) continue;
+      const first = group.find((r) => r.kind !== 'replace' && r.kind !== 'noop') ?? (group[0] as TxRecord);
+      const mined = group.find((r) => MINED.has(r.status)) as TxRecord;
+      const kind: TxKind = first.kind === 'cancel' || first.kind === 'approve' ? first.kind : 'place';
+      const slot = new NonceSlot(n, { kind, clientOrderId: first.clientOrderId, context: { orphanedFrom: mined.txHash, clientOrderId: first.clientOrderId?.toString() ?? null }, restored: false, orphaned: true }, this.#d.clock.now() + this.#d.options.outcomeTimeoutMs);
+      const later = group.filter((r) => r !== first).map((r) => ({ r, signed: decodeSigned(r.raw) }));
+      later.sort((a, b) => (a.signed.fees.maxFeePerGas < b.signed.fees.maxFeePerGas ? -1 : 1));
+      slot.attempts.push({ signed: decodeSigned(first.raw), role: 'original', sentAtMs: first.updatedMs });
+      for (const { r, signed } of later) slot.attempts.push({ signed, role: r.kind === 'noop' ? 'cancel' : 'bump', sentAtMs: r.updatedMs });
+      // An approval, or a self-transfer that had already taken the nonce, is sent again as it was; anything
+      // else gets its nonce taken back at the next poll.
+      slot.uncertain = kind === 'approve' || slot.cancelling;
+      this.#d.journal.mark(mined.txHash, 'sent');
+      this.#slots.set(n, slot);
+      taken.push(n);
+      this.#d.metrics?.nonceResyncs.inc({ reason: 'reorg' });
+      this.#d.logger.warn({ ...slot.command.context, kind, nonce: n.toString(), txHash: mined.txHash }, `chain A ${kind} mined, then dropped by a reorganisation: ${kind === 'approve' ? 'sending it again' : 'taking its nonce back'}`);
+    }
+    if (taken.length > 0) {
+      this.#d.metrics?.inFlight.set(this.#slots.size);
+      this.wake();
+    }
+    return taken;
+  }
+}
+
+const MINED: ReadonlySet<TxStatus> = new Set(['included', 'failed']);
+
+/**
+ * The records of the one command at a nonce that was mined: the command's own record and its replacements
+ * (the nonce may have been handed out again to a later command after a reorganisation). Null when none was.
+ */
+export function minedGroup(atNonce: readonly TxRecord[]): TxRecord[] | null {
+  return commandGroups(atNonce).find((g) => g.some((r) => MINED.has(r.status))) ?? null;
+}
+
+/** Records at one nonce, in journal order, split by command: a command's record, then its replacements. */
+export function commandGroups(atNonce: readonly TxRecord[]): TxRecord[][] {
+  const groups: TxRecord[][] = [];
+  for (const r of atNonce) {
+    const last = groups.at(-1);
+    if ((r.kind === 'replace' || r.kind === 'noop') && last !== undefined) last.push(r);
+    else groups.push([r]);
+  }
+  return groups;
 }

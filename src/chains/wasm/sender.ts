@@ -100,6 +100,8 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
         maxTime: Math.floor(d.clock.now() / 1000) + d.options.txTimeoutSeconds,
         call: intent.call,
       });
+      // Withdrawn or moot while it waited for a source: never simulated.
+      signal.throwIfAborted();
       const t0 = d.clock.now();
       const sim = await d.rpc.simulate(raw.toXDR());
       simulationMs += d.clock.now() - t0;

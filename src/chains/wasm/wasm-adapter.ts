@@ -208,7 +208,8 @@ export class WasmChainAdapter implements ChainAdapter {
   #cancel(c: CancelCommand, startedMs: number): Promise<Submission> {
     const context = { pair: c.pair.pairId, side: c.side, orderId: c.orderId.toString() };
     if (c.pair.chain !== 'wasm') return Promise.resolve(this.#refuse('cancel', new DltError('E_PAIR_INVALID', `pair ${c.pair.pairId} is not a chain B pair`, { details: context })));
-    return this.#send({ kind: 'cancel', call: cancelCall(c.pair.orderBook, this.wallet, c.side, c.orderId), clientOrderId: null, context, startedMs }, c.pair, c.orderId);
+    const signal = c.signal === undefined ? this.#closing.signal : AbortSignal.any([this.#closing.signal, c.signal]);
+    return this.#send({ kind: 'cancel', call: cancelCall(c.pair.orderBook, this.wallet, c.side, c.orderId), clientOrderId: null, context, startedMs }, c.pair, c.orderId, signal);
   }
 
   #approve(pair: PairBinding, role: TokenRole, amount: bigint, expirationLedger: number): Promise<Submission> {
@@ -263,6 +264,11 @@ export class WasmChainAdapter implements ChainAdapter {
   async #send(intent: TxIntent, pair: PairBinding, orderId: bigint | null, signal: AbortSignal = this.#closing.signal): Promise<Submission> {
     const res = await sendInvocation(this.#senderDeps(), intent, signal);
     if (res.kind === 'refused' && res.error.code === 'E_ORDER_WITHDRAWN') return this.#withdrawn(intent.context, res.error);
+    if (res.kind === 'refused' && intent.kind === 'cancel' && res.error.code === 'E_ORDER_STATE' && signal.aborted) {
+      // The engine saw the order leave the book while the cancel waited: never simulated nor signed.
+      this.#logger.debug({ ...intent.context, ...errorFields(res.error) }, 'cancel not sent: the order already left the book');
+      return refused(res.error);
+    }
     if (res.kind === 'refused') {
       this.metrics.submissions.inc({ kind: intent.kind, outcome: 'refused' });
       const fields = { ...intent.context, kind: intent.kind, txHash: res.txHash, ...errorFields(res.error) };

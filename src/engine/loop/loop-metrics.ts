@@ -8,6 +8,7 @@ import type { PairLoop } from './pair-loop.ts';
 
 export interface LoopMetrics {
   readonly quoteLatency: Histogram<'pair'>;
+  readonly roundLatency: Histogram<'pair'>;
   readonly inclusionLatency: Histogram<'chain'>;
   readonly recomputes: Counter<'pair' | 'outcome'>;
   readonly actions: Counter<'pair' | 'type' | 'result'>;
@@ -17,6 +18,9 @@ export interface LoopMetrics {
   readonly position: Gauge<'pair'>;
   readonly pnl: Gauge<'pair' | 'kind'>;
   readonly killSwitch: Gauge;
+  readonly marketOpen: Gauge<'pair' | 'market'>;
+  readonly nativeBalance: Gauge<'chain' | 'wallet'>;
+  readonly nativeAlertLevel: Gauge<'chain' | 'wallet'>;
 }
 
 export function loopMetrics(m: Metrics): LoopMetrics {
@@ -26,6 +30,12 @@ export function loopMetrics(m: Metrics): LoopMetrics {
       help: 'From the market event that triggered a recomputation to the first resulting transaction leaving the process',
       labelNames: ['pair'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    }),
+    roundLatency: m.histogram({
+      name: 'quote_round_seconds',
+      help: 'From the market event that triggered a recomputation to the last new quote of that round leaving the process',
+      labelNames: ['pair'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     }),
     inclusionLatency: m.histogram({
       name: 'tx_inclusion_seconds',
@@ -41,6 +51,17 @@ export function loopMetrics(m: Metrics): LoopMetrics {
     position: m.gauge({ name: 'position_base', help: 'Base position from fills (human units)', labelNames: ['pair'] }),
     pnl: m.gauge({ name: 'pnl_quote', help: 'PnL in quote units: realised, unrealised at the mark, fees, total', labelNames: ['pair', 'kind'] }),
     killSwitch: m.gauge({ name: 'kill_switch', help: '1 once the kill switch has tripped (until restart)' }),
+    marketOpen: m.gauge({
+      name: 'market_open',
+      help: '1 while the pair may trade: calendar (when enabled), trading status and order book phase all open; market is the symbol',
+      labelNames: ['pair', 'market'],
+    }),
+    nativeBalance: m.gauge({ name: 'native_balance', help: 'Native fee token balance of the wallet at its last read (human units)', labelNames: ['chain', 'wallet'] }),
+    nativeAlertLevel: m.gauge({
+      name: 'native_alert_level',
+      help: 'Native fee balance below which the risk limits raise an alert (risk.nativeAlert; absent when none is set)',
+      labelNames: ['chain', 'wallet'],
+    }),
   };
 }
 

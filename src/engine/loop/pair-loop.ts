@@ -103,6 +103,8 @@ export class PairLoop {
   #generation = 0;
   /** A read in flight, started when the balances changed, so that the next quotes need not wait for it. */
   #reading: { generation: number; startedMs: number; value: Promise<Balances> } | null = null;
+  /** Settles when the read on the wire ends (either way); null when none is. One read at a time per pair. */
+  #onWire: Promise<void> | null = null;
   #stopped = false;
   /** When we last asked to cancel each order: a cancel the chain refused is not repeated at once. */
   readonly #cancelAsked = new Map<string, number>();
@@ -137,10 +139,12 @@ export class PairLoop {
   /**
    * Fills and outcomes change balances: they are read again at once, in the background, so that the next
    * market event finds them read (or in flight) instead of waiting for a round trip on its way to the chain.
+   * Changes that arrive while a read is on the wire (a block settles several orders of the pair at once)
+   * are covered by one more read when it ends, not by one read each.
    */
   balancesChanged(): void {
     this.#generation += 1;
-    if (!this.#stopped) this.#startRead(this.#o.now());
+    if (!this.#stopped && this.#onWire === null) this.#startRead(this.#o.now());
   }
 
   async idle(): Promise<void> {
@@ -176,6 +180,12 @@ export class PairLoop {
     if (cached !== null && cached.generation === this.#generation && fresh(cached.atMs)) return cached.value;
     const reading = this.#reading;
     if (reading !== null && reading.generation === this.#generation && fresh(reading.startedMs)) return reading.value;
+    // A read of an older generation is on the wire: its end starts the read that covers every change.
+    const onWire = this.#onWire;
+    if (onWire !== null) {
+      await onWire;
+      return this.#readBalances(this.#o.now());
+    }
     return this.#startRead(nowMs);
   }
 
@@ -183,15 +193,25 @@ export class PairLoop {
     const generation = this.#generation;
     const value = this.#o.adapter.readBalances(this.#o.runtime.binding).then((v) => {
       if (this.#balances === null || generation >= this.#balances.generation) this.#balances = { value: v, atMs: nowMs, generation };
-      this.#o.risk.nativeBalance(this.#o.engine.ctx.wallet, new Decimal(v.native.toString()).div(new Decimal(10).pow(this.#o.nativeDecimals)));
+      const native = new Decimal(v.native.toString()).div(new Decimal(10).pow(this.#o.nativeDecimals));
+      this.#nativeMetrics(native);
+      this.#o.risk.nativeBalance(this.#o.engine.ctx.wallet, native);
       return v;
     });
     const reading = { generation, startedMs: nowMs, value };
     this.#reading = reading;
     // A failed read is forgotten (the next quotes read again); whoever awaits it sees the error.
-    value.catch((e: unknown) => {
-      if (this.#reading === reading) this.#reading = null;
-      this.#o.logger.debug({ err: e, pair: this.#pairId }, 'balance read failed');
+    const ended = value.then(
+      () => undefined,
+      (e: unknown) => {
+        if (this.#reading === reading) this.#reading = null;
+        this.#o.logger.debug({ err: e, pair: this.#pairId }, 'balance read failed');
+      },
+    );
+    this.#onWire = ended;
+    void ended.then(() => {
+      if (this.#onWire === ended) this.#onWire = null;
+      if (!this.#stopped && this.#onWire === null && this.#generation > generation) this.#startRead(this.#o.now());
     });
     return value;
   }
@@ -223,6 +243,7 @@ export class PairLoop {
       useCalendar: o.calendar.enabled,
     });
     o.risk.setFlag(this.#pairId, 'market-closed', !open);
+    o.metrics.marketOpen.set({ pair: this.#pairId, market: this.#symbol }, open ? 1 : 0);
     const balances = await this.#readBalances(nowMs);
     const live = this.#liveOrders();
     const book = o.feed.book(this.#symbol);
@@ -298,6 +319,7 @@ export class PairLoop {
       if (sent) first = false;
       if (!sent && action.type !== 'cancel') break;
     }
+    if (!first && marketEventMs !== null) o.metrics.roundLatency.observe({ pair: this.#pairId }, (o.now() - marketEventMs) / 1000);
     this.#spread(r.quotes);
   }
 
@@ -398,8 +420,18 @@ export class PairLoop {
 
   /** Whether an order of ours rests on each side of the book (as far as the chain has told us). */
   presence(): { buy: boolean; sell: boolean } {
-    const resting = this.#liveOrders().filter((o) => (o.status === 'resting' || o.status === 'partiallyFilled') && remainingOf(o) > 0n);
+    // A cancel in flight leaves the order on the book until it is included; one found gone is not there.
+    const onBook = (o: ReturnType<PairLoop['liveOrdersForTest']>[number]) =>
+      o.status === 'resting' || o.status === 'partiallyFilled' || (o.status === 'cancelRequested' && o.cancelTxHash !== null);
+    const resting = this.#liveOrders().filter((o) => onBook(o) && remainingOf(o) > 0n);
     return { buy: resting.some((o) => o.side === 'buy'), sell: resting.some((o) => o.side === 'sell') };
+  }
+
+  #nativeMetrics(native: Decimal): void {
+    const labels = { chain: this.#o.runtime.binding.chain, wallet: this.#o.engine.ctx.wallet };
+    this.#o.metrics.nativeBalance.set(labels, native.toNumber());
+    const alertAt = this.#o.limits().nativeAlert;
+    if (alertAt !== null) this.#o.metrics.nativeAlertLevel.set(labels, alertAt.toNumber());
   }
 
   #spread(quotes: readonly DesiredQuote[]): void {

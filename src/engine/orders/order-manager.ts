@@ -21,6 +21,7 @@ import { approvalFor } from '../../core/money.ts';
 import { newOrder, remainingOf } from '../../core/order-state.ts';
 import { DEFAULT_ORDER_OPTIONS, type OrderOptions, type Side } from '../../core/order-terms.ts';
 import { transaction } from '../../store/database.ts';
+import { failureFields } from '../../telemetry/repeated-failures.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
 import type { Decision } from '../../store/state-store.ts';
 import { lockOf } from '../fills/amounts.ts';
@@ -233,11 +234,29 @@ export class OrderManager {
       this.#count('cancel', 'refused');
       throw new DltError('E_ORDER_STATE', `order ${cid} cannot be cancelled in status ${order?.status ?? 'unknown to the store'}`, { details: { clientOrderId: cid, status: order?.status } });
     }
+    if (this.#applier.tentative.gone(cid)) {
+      // A block not final yet shows it filled or cancelled: its confirmation settles it (a reorganisation puts it back).
+      this.#count('cancel', 'moot');
+      throw new DltError('E_ORDER_STATE', `order ${cid} is off the book in a block not final yet`, { details: { clientOrderId: cid, status: order.status } });
+    }
     const pair = pairOf(ctx, order.pairId);
-    const submission = await this.#adapter.submit({ kind: 'cancel', pair: pair.binding, side: order.side, orderId: order.orderId });
+    // The order may leave the book while its cancel waits for a source or a lane (a fill the follower
+    // delivers meanwhile): the cancel is then withdrawn before it is simulated or signed.
+    const moot = new AbortController();
+    const off = ctx.watch.onChange(cid, () => {
+      const now = this.#get(cid);
+      if (!CANCELLABLE.has(now.status)) moot.abort(new DltError('E_ORDER_STATE', `order ${cid} left the book (${now.status}) before its cancel was signed`, { details: { clientOrderId: cid } }));
+    });
+    let submission;
+    try {
+      submission = await this.#adapter.submit({ kind: 'cancel', pair: pair.binding, side: order.side, orderId: order.orderId, signal: moot.signal });
+    } finally {
+      off();
+    }
     if (submission.txHash === null) {
       const outcome = await submission.outcome;
-      this.#count('cancel', 'refused');
+      this.#count('cancel', moot.signal.aborted ? 'moot' : 'refused');
+      if (moot.signal.aborted) return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#get(cid)) };
       const gone = outcome.kind === 'rejected' && outcome.error.code === 'E_VENUE_ORDER_NOT_FOUND';
       // Gone already is the venue's race, settled below; any other refusal is worth a warning.
       if (!gone) ctx.logger.warn({ clientOrderId: cid, code: outcome.kind === 'rejected' ? outcome.error.code : outcome.kind, reason: outcome.kind === 'rejected' ? outcome.error.message : null }, 'cancellation refused before signing');
@@ -283,14 +302,22 @@ export class OrderManager {
     const ctx = this.#ctx;
     const timeoutMs = options.timeoutMs ?? 60_000;
     const targets = ctx.store.orders.live({ wallet: ctx.wallet, ...(options.pairId === undefined ? {} : { pairId: options.pairId }) });
+    const deadline = ctx.now() + timeoutMs;
     await Promise.all(
       targets.map(async (t) => {
-        const resting = () => CANCELLABLE.has(this.#get(t.clientOrderId).status);
-        const decided = () => resting() || TERMINAL.has(this.#get(t.clientOrderId).status);
-        // An order whose placement is still in flight is cancelled once it rests.
-        if (!resting() && !(await ctx.watch.until(t.clientOrderId, decided, timeoutMs))) return;
-        if (resting()) await this.cancel(t.clientOrderId).catch((e: unknown) => ctx.logger.warn({ err: e, clientOrderId: t.clientOrderId }, 'cancel-all: not cancelled'));
-        await ctx.watch.until(t.clientOrderId, () => TERMINAL.has(this.#get(t.clientOrderId).status), timeoutMs);
+        const cid = t.clientOrderId;
+        const final = () => TERMINAL.has(this.#get(cid).status);
+        // Cancellable now: resting, no cancel of it under way, and no block not final yet showing it gone.
+        const due = () => CANCELLABLE.has(this.#get(cid).status) && !this.#cancelling.has(cid) && !this.#applier.tentative.gone(cid);
+        // An order whose placement is still in flight is cancelled once it rests; one whose cancel failed (never
+        // applied) is cancelled again, up to three times.
+        for (let attempts = 0; !final() && ctx.now() < deadline; ) {
+          if (!(await ctx.watch.until(cid, () => final() || (due() && attempts < 3), deadline - ctx.now()))) return;
+          if (final()) return;
+          attempts += 1;
+          await this.cancel(cid).catch((e: unknown) => ctx.logger.warn({ ...failureFields(e), clientOrderId: cid }, 'cancel-all: not cancelled'));
+          await ctx.watch.until(cid, () => final() || CANCELLABLE.has(this.#get(cid).status), deadline - ctx.now());
+        }
       }),
     );
     const now = targets.map((t) => this.#get(t.clientOrderId));

@@ -7,6 +7,7 @@ import type { ChainAdapter, Outcome } from '../../chains/types.ts';
 import type { ErrorCode } from '../../core/errors.ts';
 import { transaction } from '../../store/database.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
+import { sourceOfOutcome } from '../tracking/sources.ts';
 import type { TxApplier } from '../tracking/tx-applier.ts';
 import { pairOf, type WalletContext } from '../wallet-context.ts';
 
@@ -31,9 +32,23 @@ export class OutcomeSettler {
     return this.#ctx.store.orders.get(this.#ctx.wallet, cid) as StoredOrder;
   }
 
-  #run(fn: () => void): void {
+  /**
+   * Applies in one transaction. An outcome read from a chain A receipt is applied as derived from the
+   * receipt's block and listed as provisional (see provisional-outcomes.ts); one read from a block the
+   * follower has already seen replaced is not applied at all.
+   */
+  #run(fn: () => void, from?: { readonly kind: 'place' | 'cancel'; readonly cid: bigint; readonly o: Outcome }): void {
+    const provisional = this.#applier.provisional;
     try {
-      transaction(this.#ctx.store.db, fn);
+      transaction(this.#ctx.store.db, () => {
+        if (from === undefined) return fn();
+        if (provisional.stale(from.o)) {
+          this.#ctx.logger.info({ clientOrderId: from.cid, txHash: from.o.txHash }, 'outcome from a block the chain has since replaced; not applied');
+          return;
+        }
+        this.#applier.events.within(sourceOfOutcome(from.o), fn);
+        provisional.outcomeApplied(from.cid, from.kind, from.o);
+      });
     } catch (e) {
       this.#applier.events.discard();
       throw e;
@@ -58,7 +73,7 @@ export class OutcomeSettler {
       } else if (order.status === 'submitting') {
         this.#applier.events.apply(order, { type: 'OutcomeUnknown', reason: o.reason });
       }
-    });
+    }, { kind: 'place', cid, o });
     if (o.kind === 'unknown') this.later(cid);
     return this.#get(cid);
   }
@@ -76,7 +91,7 @@ export class OutcomeSettler {
         // A parked candidate is still on the book and must be cancelled again to decide the parked fills.
         if (this.#applier.parked.isCandidate(this.#get(cid))) queueMicrotask(() => this.#applier.parked.requestCancel([cid]));
       }
-    });
+    }, { kind: 'cancel', cid, o });
     if (o.kind === 'unknown') this.later(cid);
     return this.#get(cid);
   }

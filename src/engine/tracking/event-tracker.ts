@@ -2,13 +2,17 @@
  * Follows the wallet's order book and token events from the stored cursor. Each confirmed batch is applied
  * transaction by transaction and the cursor moves in the same SQLite transaction as the state changes the
  * batch caused, so a crash replays at most a batch whose effects were not kept (and the event log makes a
- * replay of one that was kept change nothing). Tentative events and rollbacks change nothing: only confirmed
- * events are applied. A retention gap pauses the wallet and asks for a full reconciliation.
+ * replay of one that was kept change nothing). Only confirmed events are applied; before a chain A batch is,
+ * the outcomes applied from receipts that it decides are confirmed or withdrawn (provisional-outcomes.ts), and
+ * a rollback of tentative events has the chain asked about the receipts they had confirmed. A retention gap
+ * (or, on chain A, a reorganisation deeper than the confirmation depth) pauses the wallet and asks for a full
+ * reconciliation.
  */
 import type { ChainAdapter, ChainEvent, EventCursor, Follower, FollowerNotice } from '../../chains/types.ts';
 import { transaction } from '../../store/database.ts';
 import type { WalletContext } from '../wallet-context.ts';
 import { raiseAlert } from './alerts.ts';
+import { byTransaction } from './batches.ts';
 import type { TxApplier } from './tx-applier.ts';
 
 export function cursorFromJson(value: unknown): EventCursor | null {
@@ -17,17 +21,6 @@ export function cursorFromJson(value: unknown): EventCursor | null {
   if (v.chain === 'evm' && typeof v.blockHash === 'string') return { chain: 'evm', height: BigInt(v.height as string), blockHash: v.blockHash };
   if (v.chain === 'wasm' && typeof v.cursor === 'string') return { chain: 'wasm', cursor: v.cursor, height: BigInt(v.height as string) };
   return null;
-}
-
-/** Consecutive events of one transaction, in chain order. */
-export function byTransaction(events: readonly ChainEvent[]): ChainEvent[][] {
-  const out: ChainEvent[][] = [];
-  for (const e of events) {
-    const last = out.at(-1);
-    if (last !== undefined && last[0]?.txHash === e.txHash) last.push(e);
-    else out.push([e]);
-  }
-  return out;
 }
 
 export class EventTracker {
@@ -58,7 +51,9 @@ export class EventTracker {
   start(): void {
     if (this.#follower !== null) return;
     const bindings = [...this.#ctx.pairs.values()].map((p) => p.binding);
-    this.#follower = this.#adapter.follow(bindings, this.cursor(), (n) => this.#onNotice(n));
+    const from = this.cursor();
+    this.#applier.provisional.start(from);
+    this.#follower = this.#adapter.follow(bindings, from, (n) => this.#onNotice(n));
   }
 
   async stop(): Promise<void> {
@@ -100,13 +95,25 @@ export class EventTracker {
     this.#notices++;
     switch (n.kind) {
       case 'events':
-        if (!n.confirmed) return;
+        if (!n.confirmed) {
+          // Nothing is applied before it is final; what it shows keeps us from cancelling orders already gone.
+          this.#applier.tentative.observe(n.events);
+          return;
+        }
         this.#apply(n.events, n.cursor);
+        this.#applier.tentative.confirmedUpTo(n.cursor.height);
         return;
       case 'rollback':
-        ctx.logger.info({ keys: n.keys.length }, 'tentative events withdrawn; nothing was applied from them');
+        ctx.logger.info({ keys: n.keys.length }, 'tentative events withdrawn; receipts they had confirmed are checked with the chain');
+        this.#applier.tentative.clear();
+        this.#applier.provisional.onRollback(n.keys);
         return;
       case 'gap':
+        if (n.from?.chain === 'evm') {
+          // A reorganisation deeper than the confirmation depth: the follower reads from there again.
+          this.#applier.provisional.onDeepReorg(n.oldestAvailable);
+          this.#behind = null;
+        }
         raiseAlert(ctx, null, 'event-gap', `events from ${String(n.from?.height ?? 'the start')} to ${n.oldestAvailable} are no longer available`, { from: n.from, oldestAvailable: n.oldestAvailable });
         this.#onGap();
         return;
@@ -129,11 +136,18 @@ export class EventTracker {
 
   #apply(events: readonly ChainEvent[], cursor: EventCursor): void {
     const ctx = this.#ctx;
+    const provisional = this.#applier.provisional;
+    let work;
     try {
-      transaction(ctx.store.db, () => {
-        for (const tx of byTransaction(events)) this.#applier.applyFollowed(tx);
+      work = transaction(ctx.store.db, () => {
+        const w = provisional.beforeBatch(events, cursor);
+        for (const tx of byTransaction(events)) {
+          this.#applier.applyFollowed(tx);
+          provisional.followed(tx);
+        }
         ctx.store.state.setCursor(ctx.chain, ctx.wallet, cursor);
         this.#applier.parked.onBatch();
+        return w;
       });
     } catch (e) {
       this.#applier.events.discard();
@@ -141,5 +155,6 @@ export class EventTracker {
       throw e;
     }
     this.#applier.events.flush();
+    provisional.afterBatch(work);
   }
 }

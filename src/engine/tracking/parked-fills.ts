@@ -57,6 +57,8 @@ export class ParkedFills {
   park(pairId: string, side: Side, m: Movement, candidates: readonly MakerCandidate[], options: ReadonlyArray<{ filled: bigint; price: bigint }>): void {
     const ctx = this.#ctx;
     const existing = this.open(pairId, side);
+    // The same transaction delivered again (mined again after a reorganisation) is parked once.
+    if (existing?.txHashes.includes(m.txHash) === true) return;
     const known = new Set(existing?.candidates.map((c) => c.clientOrderId) ?? []);
     const joining: PendingCandidate[] = candidates
       .filter((c) => !known.has(c.clientOrderId))
@@ -125,7 +127,8 @@ export class ParkedFills {
   tryResolve(): void {
     for (const r of this.#ctx.store.pendingFills.open(this.#ctx.chain, this.#ctx.wallet)) {
       const decided = r.candidates.every((c) => c.fate !== null && (c.fate.kind !== 'gone' || (this.#goneAt.get(c.clientOrderId) ?? -1) < this.#batches));
-      if (decided) this.#resolve(r);
+      // Decided by several transactions (movements and cancellations): recorded as derived from none of them.
+      if (decided) this.#events.within(null, () => this.#resolve(r));
     }
   }
 

@@ -9,34 +9,42 @@
  * placement that traded nothing; a cancellation only when it accounts for the whole remainder (a smaller one
  * may be racing a fill the follower has not delivered yet). The event follower (`follower` mode) delivers
  * every transaction in chain order with its transfers and applies the rest. Every event applied is recorded
- * by key, so the second source, and any replay after a restart, skips what is done.
+ * by key, so the second source, and any replay after a restart, skips what is done. What a chain A
+ * transaction changed is recorded with its block (see provisional-outcomes.ts).
  */
 import type { ChainEvent } from '../../chains/types.ts';
 import { newOrder, remainingOf } from '../../core/order-state.ts';
-import type { Side } from '../../core/order-terms.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
 import { lockOf } from '../fills/amounts.ts';
 import { flowsOf, sameAddress, type PairFlows } from '../fills/flows.ts';
+import { incomingTrade, makerCandidates, makerInput, makerSide } from '../fills/maker-attempt.ts';
 import { attributeMakerFills } from '../fills/maker-fills.ts';
 import { takerFill } from '../fills/taker-fill.ts';
-import { makerRateOf, type PairRuntime } from '../pair-runtime.ts';
+import { makerRateOf } from '../pair-runtime.ts';
 import { pairOf, type WalletContext } from '../wallet-context.ts';
 import { raiseAlert } from './alerts.ts';
 import { OrderEvents } from './order-events.ts';
 import { ParkedFills } from './parked-fills.ts';
+import { TentativeView } from './tentative-view.ts';
+import { ProvisionalOutcomes } from './provisional-outcomes.ts';
+import { sourceOfEvents } from './sources.ts';
 
 type Of<T extends ChainEvent['type']> = Extract<ChainEvent, { type: T }>;
-const RESTING = new Set(['resting', 'partiallyFilled', 'cancelRequested']);
 
 export class TxApplier {
   readonly #ctx: WalletContext;
   readonly events: OrderEvents;
   readonly parked: ParkedFills;
+  readonly provisional: ProvisionalOutcomes;
+  /** Our orders that blocks not yet final show off the book. */
+  readonly tentative: TentativeView;
 
   constructor(ctx: WalletContext) {
     this.#ctx = ctx;
     this.events = new OrderEvents(ctx);
     this.parked = new ParkedFills(ctx, this.events);
+    this.provisional = new ProvisionalOutcomes(ctx, this.events);
+    this.tentative = new TentativeView(ctx);
   }
 
   #processed(key: string): boolean {
@@ -75,6 +83,10 @@ export class TxApplier {
 
   /** One transaction from the follower, in chain order, transfers included. */
   applyFollowed(events: readonly ChainEvent[]): void {
+    this.events.within(sourceOfEvents(events), () => this.#applyFollowed(events));
+  }
+
+  #applyFollowed(events: readonly ChainEvent[]): void {
     const ctx = this.#ctx;
     const flows = flowsOf(events, ctx.wallet, ctx.pairs);
     for (const x of flows.external) ctx.logger.warn({ ...x, txHash: events[0]?.txHash }, 'token movement with an account other than an order book');
@@ -223,11 +235,11 @@ export class TxApplier {
   #maker(pairId: string, residual: PairFlows, events: readonly ChainEvent[]): void {
     const ctx = this.#ctx;
     const pair = pairOf(ctx, pairId);
-    const trade = events.find((e): e is Of<'Trade'> => e.type === 'Trade' && e.pairId === pairId && !this.#mine(e));
-    const side: Side | null = trade !== undefined ? (trade.side === 'buy' ? 'sell' : 'buy') : residual.baseIn > 0n ? 'buy' : residual.baseIn < 0n || residual.quoteIn > 0n ? 'sell' : null;
+    const trade = incomingTrade(events, pairId, ctx.wallet);
+    const side = makerSide(residual, trade);
     const txHash = events[0]?.txHash ?? '';
     const at = events[0] as ChainEvent;
-    const candidates = side === null ? [] : this.#candidates(pair, side);
+    const candidates = side === null ? [] : makerCandidates(ctx, pair, side);
     const movement = { txHash, height: at.height, atMs: at.timeMs, ...residual };
     if (side !== null && this.parked.open(pairId, side) !== undefined) {
       this.parked.park(pairId, side, movement, candidates, []);
@@ -236,19 +248,7 @@ export class TxApplier {
     const result =
       side === null
         ? ({ kind: 'unexplained', reason: 'the wallet paid quote to the book without receiving base' } as const)
-        : attributeMakerFills({
-            side,
-            candidates,
-            scales: pair.binding.rules.scales,
-            prefunded: pair.prefunded,
-            baseIn: residual.baseIn,
-            quoteIn: residual.quoteIn,
-            tradePrice: trade?.price ?? null,
-            incomingOrderId: trade?.orderId ?? null,
-            sizeStep: pair.sizeStep,
-            onTick: pair.onTick,
-            ...(pair.priceBounds === undefined ? {} : { priceBounds: pair.priceBounds }),
-          });
+        : attributeMakerFills(makerInput(pair, side, candidates, residual, trade));
     if (result.kind === 'ambiguous' && side !== null) {
       this.parked.park(pairId, side, movement, candidates, result.options);
       return;
@@ -277,11 +277,4 @@ export class TxApplier {
     }
   }
 
-  #candidates(pair: PairRuntime, side: Side) {
-    const ctx = this.#ctx;
-    return ctx.store.orders
-      .live({ wallet: ctx.wallet, pairId: pair.binding.pairId })
-      .filter((o) => o.side === side && o.orderId !== null && RESTING.has(o.status))
-      .map((o) => ({ clientOrderId: o.clientOrderId, orderId: o.orderId as bigint, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(pair, ctx.marketMaker) }));
-  }
 }

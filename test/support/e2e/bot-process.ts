@@ -19,10 +19,13 @@ export class BotProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   readonly #telemetry: string;
 
-  /** `logPath`: every line the process writes is also appended there (kept with the test's temporary files). */
-  constructor(configPath: string, metricsPort: number, logPath?: string) {
+  /**
+   * `logPath`: every line the process writes is also appended there (kept with the test's temporary files).
+   * `nodeArgs`: options of Node itself (a benchmark's `--cpu-prof`).
+   */
+  constructor(configPath: string, metricsPort: number, logPath?: string, nodeArgs: readonly string[] = []) {
     this.#telemetry = `http://127.0.0.1:${metricsPort}`;
-    this.child = spawn(NODE, ['src/cli/dlt-mm.ts', 'run', '--config', configPath], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    this.child = spawn(NODE, [...nodeArgs, 'src/cli/dlt-mm.ts', 'run', '--config', configPath], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     const keep = (text: string) => {
       if (logPath !== undefined) appendFileSync(logPath, `${text}\n`);
       this.output.push(text);

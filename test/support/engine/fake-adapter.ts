@@ -3,7 +3,9 @@
  * then leaves the process; its outcome comes when a block includes it), explicit accepted / rejected / unknown
  * outcomes, `settle` by hash, and a follower that delivers the wallet's events block by block from a cursor,
  * after a configurable confirmation depth, with tentative deliveries, rollbacks and retention gaps on demand.
- * Faults are queued per submission.
+ * Faults are queued per submission. With `blocks`, outcomes name the block of their inclusion as chain A
+ * receipts do, and a follower that finds a block it delivered replaced reports a `gap` from the fork (as the
+ * chain A follower does for a reorganisation deeper than its confirmation depth) and reads on from there.
  */
 import { DltError } from '../../../src/core/errors.ts';
 import { quantityToRaw, priceToRaw } from '../../../src/core/units.ts';
@@ -43,6 +45,8 @@ export interface FakeAdapterOptions {
   readonly expiryBlocks?: number;
   /** Oldest height the follower can still deliver from (retention window); default 0. */
   readonly retainedFrom?: () => bigint;
+  /** Outcomes name their block (chain A receipts); default false. */
+  readonly blocks?: boolean;
 }
 
 const bookEvent = (e: ChainEvent) => e.type !== 'Transfer';
@@ -60,7 +64,7 @@ export class FakeChainAdapter implements ChainAdapter {
   #deliveries: Promise<void> = Promise.resolve();
   #held = false;
   #release: Array<() => void> = [];
-  #stall: Promise<void> | null = null;
+  readonly #stalled = new Map<Command['kind'], Promise<void>>();
 
   constructor(venue: FakeVenue, wallet: string, options: FakeAdapterOptions = {}) {
     this.#venue = venue;
@@ -80,8 +84,10 @@ export class FakeChainAdapter implements ChainAdapter {
   }
 
   #outcomeOf(tx: TxRecord, height: bigint): Outcome {
-    if (!tx.ok) return { kind: 'rejected', txHash: tx.txHash, error: tx.error as DltError, included: true };
-    return { kind: 'accepted', txHash: tx.txHash, height, orderId: tx.orderId, events: tx.events.filter(bookEvent) };
+    const hash = this.#venue.blocks[Number(height) - 1]?.hash as string;
+    const block = this.#options.blocks === true ? { block: { height, hash } } : {};
+    if (!tx.ok) return { kind: 'rejected', txHash: tx.txHash, error: tx.error as DltError, included: true, ...block };
+    return { kind: 'accepted', txHash: tx.txHash, height, orderId: tx.orderId, events: tx.events.filter(bookEvent), ...block };
   }
 
   async readPairState(pair: PairBinding): Promise<OnChainPairState> {
@@ -104,23 +110,28 @@ export class FakeChainAdapter implements ChainAdapter {
   }
 
   /**
-   * Placements wait in the adapter (a congested chain: no free source, a back-off) until the returned function
-   * is called; one whose signal aborts meanwhile is refused unsigned, as the real adapters do.
+   * Commands of a kind wait in the adapter (a congested chain: no free source, a back-off) until the returned
+   * function is called; one whose signal aborts meanwhile is refused unsigned, as the real adapters do.
    */
-  stallPlacements(): () => void {
+  stall(kind: Command['kind']): () => void {
     let open!: () => void;
-    this.#stall = new Promise<void>((resolve) => (open = resolve));
+    this.#stalled.set(kind, new Promise<void>((resolve) => (open = resolve)));
     return () => {
-      this.#stall = null;
+      this.#stalled.delete(kind);
       open();
     };
   }
 
+  stallPlacements(): () => void {
+    return this.stall('place');
+  }
+
   async submit(command: Command): Promise<Submission> {
-    if (command.kind === 'place' && this.#stall !== null) {
+    const stalled = this.#stalled.get(command.kind);
+    if (stalled !== undefined) {
       const signal = command.signal;
       const withdrawn = new Promise<'withdrawn'>((resolve) => signal?.addEventListener('abort', () => resolve('withdrawn'), { once: true }));
-      if (signal?.aborted || (await Promise.race([this.#stall, withdrawn])) === 'withdrawn') {
+      if (signal?.aborted || (await Promise.race([stalled, withdrawn])) === 'withdrawn') {
         const error = signal?.reason instanceof DltError ? signal.reason : new DltError('E_ORDER_WITHDRAWN', 'withdrawn');
         return { txHash: null, outcome: Promise.resolve({ kind: 'rejected', txHash: null, error, included: false }) };
       }
@@ -213,6 +224,8 @@ export class FakeChainAdapter implements ChainAdapter {
     let next = from === null ? this.#venue.height + 1n : from.height + 1n;
     const run = { stopped: false };
     const depth = BigInt(this.#options.confirmations ?? 0);
+    const delivered = new Map<bigint, string>();
+    const tentative = new Map<bigint, { hash: string; keys: string[] }>();
     const round = async () => {
       while (this.#held) await new Promise<void>((r) => this.#release.push(r));
       if (run.stopped) return;
@@ -221,13 +234,40 @@ export class FakeChainAdapter implements ChainAdapter {
         await onNotice({ kind: 'gap', from, oldestAvailable: oldest });
         next = oldest;
       }
+      const last = next - 1n;
+      if (delivered.has(last) && this.#venue.blocks[Number(last) - 1]?.hash !== delivered.get(last)) {
+        // A block delivered as confirmed was replaced: read again from the fork.
+        let fork = last;
+        while (fork > 0n && this.#venue.blocks[Number(fork) - 1]?.hash !== delivered.get(fork)) fork--;
+        await onNotice({ kind: 'gap', from: { chain: 'evm', height: last, blockHash: delivered.get(last) as string }, oldestAvailable: fork + 1n });
+        for (const h of [...delivered.keys()]) if (h > fork) delivered.delete(h);
+        next = fork + 1n;
+      }
+      // Tentative blocks replaced since they were delivered: their events are withdrawn.
+      const replaced = [...tentative].filter(([h, t]) => this.#venue.blocks[Number(h) - 1]?.hash !== t.hash);
+      if (replaced.length > 0) {
+        for (const [h] of replaced) tentative.delete(h);
+        await onNotice({ kind: 'rollback', keys: replaced.flatMap(([, t]) => t.keys) });
+      }
       while (!run.stopped && next <= this.#venue.height - depth) {
         const block = this.#venue.blocks[Number(next) - 1] as Block;
         const events = this.eventsOf(block).filter((e) => ids.has(e.pairId) || e.type === 'Transfer');
         const cursor: EventCursor = { chain: 'evm', height: block.height, blockHash: block.hash };
         // Every block is reported, empty or not (a cursor heartbeat of one block).
         await onNotice({ kind: 'events', events, confirmed: true, cursor });
+        delivered.set(block.height, block.hash);
+        tentative.delete(block.height);
         next++;
+      }
+      // Blocks above the confirmation depth: their events once, as tentative, as the real followers deliver them.
+      for (let h = next; !run.stopped && h <= this.#venue.height; h++) {
+        const block = this.#venue.blocks[Number(h) - 1] as Block;
+        if (tentative.get(h)?.hash === block.hash) continue;
+        const events = this.eventsOf(block).filter((e) => ids.has(e.pairId) || e.type === 'Transfer');
+        tentative.set(h, { hash: block.hash, keys: events.map((e) => e.key) });
+        const last = this.#venue.blocks[Number(next) - 2];
+        const cursor: EventCursor = { chain: 'evm', height: next - 1n, blockHash: last?.hash ?? '0x' };
+        if (events.length > 0) await onNotice({ kind: 'events', events, confirmed: false, cursor });
       }
       if (!run.stopped) await onNotice({ kind: 'lag', behind: this.#venue.height - (next - 1n) });
     };

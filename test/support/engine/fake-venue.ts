@@ -2,7 +2,9 @@
  * An in-memory venue for engine tests: order books run by the shared sandbox matching engine (so matching,
  * single-price execution, commissions, rounding and pre-funded locks are the venue's own), tokens shared
  * across books as on the venue, and a chain of blocks whose transactions carry the decoded events of every
- * client with the token transfers, exactly what a chain adapter would decode.
+ * client with the token transfers, exactly what a chain adapter would decode. `reorg` replaces the blocks
+ * above a height: the state goes back to that height, and the transactions named are mined again (in that
+ * order) in blocks of other hashes; the others are gone.
  */
 import { DltError } from '../../../src/core/errors.ts';
 import { SIDE_BY_CODE, type Side } from '../../../src/core/order-terms.ts';
@@ -62,6 +64,11 @@ export class FakeVenue {
   readonly missing = new Map<string, bigint>();
   #mempool: Pending[] = [];
   #txCounter = 0;
+  /** Replaced chains so far: part of every block hash. */
+  #fork = 0;
+  /** The state before each block (index = height - 1), to go back to. */
+  readonly #before: Array<{ books: Map<string, Book>; balances: Map<string, bigint> }> = [];
+  readonly #sent = new Map<string, Pending>();
   readonly #listeners = new Set<(block: Block) => void>();
 
   constructor(chain: 'evm' | 'wasm', setups: readonly PairSetup[]) {
@@ -162,12 +169,19 @@ export class FakeVenue {
     };
   }
 
+  #hashOf(height: bigint): string {
+    if (this.#fork === 0) return `0xb${height.toString(16).padStart(63, '0')}`;
+    return `0xf${this.#fork.toString(16).padStart(2, '0')}${height.toString(16).padStart(61, '0')}`;
+  }
+
   /** Includes every queued transaction in a new block, each all-or-nothing, and tells the listeners. */
   mine(): Block {
     const height = this.height + 1n;
+    this.#before.push({ books: new Map([...this.pairs].map(([id, p]) => [id, cloneBook(p.book)])), balances: new Map(this.balances) });
+    for (const p of this.#mempool) this.#sent.set(p.txHash, p);
     const txs = this.#mempool.map((p) => this.#execute(p, height));
     this.#mempool = [];
-    const block: Block = { height, hash: `0xb${height.toString(16).padStart(63, '0')}`, timeMs: 1_800_000_000_000 + Number(height) * 1000, txs };
+    const block: Block = { height, hash: this.#hashOf(height), timeMs: 1_800_000_000_000 + Number(height) * 1000, txs };
     this.blocks.push(block);
     for (const l of this.#listeners) l(block);
     return block;
@@ -194,7 +208,7 @@ export class FakeVenue {
     try {
       const { events, orderId } = p.action({ pair, ledger, book: pair.book });
       const chainEvents = toChainEvents(events, moves, b, tokenOf);
-      const meta = (i: number) => ({ key: `${p.txHash}:${i}`, pairId: b.pairId, txHash: p.txHash, height, blockHash: `0xb${height.toString(16).padStart(63, '0')}`, timeMs: 1_800_000_000_000 + Number(height) * 1000 });
+      const meta = (i: number) => ({ key: `${p.txHash}:${i}`, pairId: b.pairId, txHash: p.txHash, height, blockHash: this.#hashOf(height), timeMs: 1_800_000_000_000 + Number(height) * 1000 });
       return { txHash: p.txHash, sender: p.sender, ok: true, error: null, orderId, events: chainEvents.map((e, i) => ({ ...meta(i), ...e }) as ChainEvent) };
     } catch (e) {
       pair.book = saved.book;
@@ -203,6 +217,29 @@ export class FakeVenue {
       const error = e instanceof DltError ? e : new DltError('E_VENUE_CONTRACT_ERROR', String(e));
       return { txHash: p.txHash, sender: p.sender, ok: false, error, orderId: null, events: [] };
     }
+  }
+
+  /**
+   * A reorganisation: the blocks above `keep` are replaced. The state goes back to what it was after block
+   * `keep`; the transactions in `again` are queued, in that order, behind whatever is queued already, to be
+   * mined again by the next `mine()` (in blocks of new hashes); every other transaction of the replaced
+   * blocks is gone. Listeners are not told: followers find out when they next read.
+   */
+  reorg(keep: bigint, again: readonly string[] = []): void {
+    const state = this.#before[Number(keep)];
+    if (state === undefined) throw new Error(`no block above ${keep} to replace`);
+    for (const [id, book] of state.books) this.pair(id).book = cloneBook(book);
+    this.balances.clear();
+    for (const [k, v] of state.balances) this.balances.set(k, v);
+    this.blocks.length = Number(keep);
+    this.#before.length = Number(keep);
+    this.#fork += 1;
+    const queued = again.map((h) => {
+      const p = this.#sent.get(h);
+      if (p === undefined) throw new Error(`transaction ${h} was never mined`);
+      return p;
+    });
+    this.#mempool = [...this.#mempool, ...queued];
   }
 
   /** Every transaction ever included, by hash. */

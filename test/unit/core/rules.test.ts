@@ -3,6 +3,7 @@ import { Decimal } from '../../../src/core/decimal.ts';
 import { DEFAULT_ORDER_OPTIONS, type OrderTerms } from '../../../src/core/order-terms.ts';
 import {
   assertOrder,
+  bandAround,
   checkCollar,
   checkDynamicThreshold,
   checkOrder,
@@ -80,6 +81,14 @@ describe('order value', () => {
 });
 
 describe('collar and thresholds', () => {
+  it('computes a band for each reference and width, the same again when asked again', () => {
+    const reference = d('100');
+    const first = [bandAround(reference, 2000), bandAround(reference, '1000'), bandAround(reference, d('500')), bandAround(d('50'), 2000)];
+    const again = [bandAround(reference, 2000), bandAround(reference, '1000'), bandAround(reference, d('500')), bandAround(d('50'), 2000)];
+    const text = (bands: typeof first) => bands.map((b) => `${b.lower.toFixed()}..${b.upper.toFixed()}`);
+    expect(text(first)).toEqual(['80..120', '90..110', '95..105', '40..60']);
+    expect(text(again)).toEqual(text(first));
+  });
   it('keeps the limit price inside the collar around the static reference price', () => {
     expect(checkCollar(d('80'), rules)).toBeNull();
     expect(checkCollar(d('120'), rules)).toBeNull();

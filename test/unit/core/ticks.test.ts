@@ -4,6 +4,8 @@ import { checkTick, regulatoryTable, snapToTick, tickAt, tickDown, tickUp, type 
 
 const d = (s: string) => new Decimal(s);
 const band = (b: 1 | 2 | 3 | 4 | 5 | 6): TickRules => ({ kind: 'table', source: `band ${b}`, rows: regulatoryTable(b) });
+/** The tick of the last row (in order) whose start the price reaches; the first row below its start. */
+const walk = (price: Decimal, rows: ReturnType<typeof regulatoryTable>) => rows.filter((r, i) => i === 0 || price.gte(r.from)).at(-1)?.tick;
 
 describe('regulatory tick table', () => {
   it('includes the lower bound of a price range and excludes the upper', () => {
@@ -13,6 +15,22 @@ describe('regulatory tick table', () => {
     expect(tickAt(d('100'), band(4)).toFixed()).toBe('0.1');
     expect(tickAt(d('50000'), band(6)).toFixed()).toBe('10');
     expect(tickAt(d('1000000'), band(1)).toFixed()).toBe('500');
+  });
+  it('finds the same tick as a walk through the rows, at every row boundary and between them', () => {
+    for (const b of [1, 4, 6] as const) {
+      const rows = regulatoryTable(b);
+      const prices = rows.flatMap((r) => [r.from, r.from.sub('0.0001'), r.from.add('0.0001'), r.from.mul(3)]).filter((p) => p.gt(0));
+      for (const p of [...prices, d('0.00001'), d('99999999')]) expect({ price: p.toFixed(), tick: tickAt(p, band(b)).toFixed() }).toEqual({ price: p.toFixed(), tick: walk(p, rows)?.toFixed() });
+    }
+  });
+  it('reads an operator table whose rows are out of order as listed, row after row', () => {
+    const rows = [
+      { from: d('0'), tick: d('0.01') },
+      { from: d('100'), tick: d('1') },
+      { from: d('10'), tick: d('0.1') },
+    ];
+    const rules: TickRules = { kind: 'table', source: 'operator', rows };
+    expect([d('5'), d('50'), d('150')].map((p) => tickAt(p, rules).toFixed())).toEqual(['0.01', '0.01', '0.1']);
   });
   it('picks the column by liquidity band', () => {
     const ticks = ([1, 2, 3, 4, 5, 6] as const).map((b) => tickAt(d('150'), band(b)).toFixed());

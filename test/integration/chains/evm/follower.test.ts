@@ -197,6 +197,36 @@ describe('reorganisations and restarts', () => {
     expect(await metricValue(f.t.metrics, 'dltmm_evm_reorg_rollbacks_total')).toBe(1);
   });
 
+  it('reports the confirmed cursor as soon as it passes the block an outcome came from, with no event to deliver', async () => {
+    const f = await following({ simulation: 'never', follower: { confirmations: 2, pollIntervalMs: POLL } });
+    // A cancel of an order that is not there: mined and reverted, no event of the wallet.
+    const o = await (await f.t.adapter.submit(c.cancel('buy', 999n))).outcome;
+    if (o.kind !== 'rejected' || o.block === undefined) throw new Error(`expected a reverted cancel with its block, got ${o.kind}`);
+    await f.t.time.tick(POLL, LOOPS);
+    await c.mine(2);
+    await f.t.time.tick(POLL, LOOPS);
+    const confirmed = f.notices.filter((n) => n.kind === 'events' && n.confirmed);
+    expect(confirmed).toEqual([{ kind: 'events', events: [], confirmed: true, cursor: expect.objectContaining({ chain: 'evm', height: o.block.height }) }]);
+    // Reported once: further blocks without events go back to the heartbeat.
+    await c.mine(2);
+    await f.t.time.tick(POLL, LOOPS);
+    expect(f.notices.filter((n) => n.kind === 'events' && n.confirmed)).toHaveLength(1);
+  });
+
+  it('reports the confirmed cursor once it passes the blocks of withdrawn tentative events, even if nothing replaces them', async () => {
+    const f = await following({ follower: { confirmations: 3, pollIntervalMs: POLL } });
+    const snapshot = (await c.provider.send('evm_snapshot', [])) as string;
+    const o = await placed(f.t, 'buy', '99', 1n);
+    await f.t.time.tick(POLL, LOOPS);
+    await c.provider.send('evm_revert', [snapshot]);
+    await c.mine(4);
+    await f.t.time.tick(POLL, LOOPS);
+    expect(kinds(f.notices)).toEqual(['events:tentative', 'rollback', 'events:confirmed']);
+    const last = f.notices.at(-1);
+    expect(last).toMatchObject({ kind: 'events', events: [], confirmed: true });
+    expect(last?.kind === 'events' && last.cursor.height >= o.height).toBe(true);
+  });
+
   it('catches up from the persisted cursor after downtime with exactly the events it missed', async () => {
     const first = await following();
     const a = await placed(first.t, 'buy', '99', 1n);

@@ -131,6 +131,9 @@ describe('the strategy loop of one pair', () => {
     }
     const latency = await s.metrics.quoteLatency.get();
     expect(latency.values.find((v) => v.metricName?.endsWith('_count'))?.value).toBe(1);
+    const round = await s.metrics.roundLatency.get();
+    expect(round.values.find((v) => v.metricName?.endsWith('_count'))?.value).toBe(1);
+    expect((await s.metrics.marketOpen.get()).values).toEqual([{ labels: { pair: s.h.pair.pairId, market: s.h.pair.symbol }, value: 1 }]);
   });
 
   it('sends nothing when the market has not moved beyond the tolerance', async () => {
@@ -162,6 +165,7 @@ describe('the strategy loop of one pair', () => {
     expect(submissions(s.h)).toBe(before);
     expect(ours(s.h)).toHaveLength(resting);
     expect(s.loop.last?.mode).toMatch(/market-closed/);
+    expect((await s.metrics.marketOpen.get()).values.map((v) => v.value)).toEqual([0]);
   });
 
   it('placements the chain refuses because a halt came first pause the pair; they do not stop it', async () => {
@@ -228,6 +232,17 @@ describe('the strategy loop of one pair', () => {
     await s.round();
     await s.round();
     expect(s.logs.filter((l) => l.msg === 'pair quoting again')).toHaveLength(1);
+  });
+
+  it('counts a side as quoted while an order of ours rests on it, also while its cancel is on its way', async () => {
+    const s = await setup();
+    await s.round();
+    expect(s.loop.presence()).toEqual({ buy: true, sell: true });
+    const sells = s.h.store.orders.live({ wallet: WALLET }).filter((o) => o.side === 'sell');
+    for (const o of sells) await s.h.engine.manager.cancel(o.clientOrderId);
+    expect(s.loop.presence()).toEqual({ buy: true, sell: true });
+    await s.h.block();
+    expect(s.loop.presence()).toEqual({ buy: true, sell: false });
   });
 
   it('applies the risk gate: no more live orders than maxOpenOrders', async () => {
@@ -319,6 +334,14 @@ describe('the strategy loop of one pair', () => {
     s.loop.balancesChanged();
     await s.round();
     expect(reads).toBe(3);
+    // A burst of changes while a read is on the wire (a block settling several of the pair's orders): one
+    // more read, when it ends, covers them all, and the quotes use that one.
+    for (let i = 0; i < 6; i++) s.loop.balancesChanged();
+    expect(reads).toBe(4);
+    await s.round();
+    expect(reads).toBe(5);
+    await s.round();
+    expect(reads).toBe(5);
   });
 
   it('gives Avellaneda-Stoikov the time to the session close from the calendar; without a calendar it has no horizon', async () => {
@@ -332,5 +355,13 @@ describe('the strategy loop of one pair', () => {
     await alwaysOpen.round();
     await alwaysOpen.round();
     expect(ours(alwaysOpen.h)).toEqual([]);
+  });
+  it("exports the wallet's native fee balance and the configured alert level beside it", async () => {
+    const s = await setup({ limits: { nativeAlert: '2.5' } });
+    await s.round();
+    const labels = { chain: s.h.pair.chain, wallet: WALLET };
+    // The fake chain holds exactly one native token (10^18 at 18 decimals).
+    expect((await s.metrics.nativeBalance.get()).values).toEqual([{ labels, value: 1 }]);
+    expect((await s.metrics.nativeAlertLevel.get()).values).toEqual([{ labels, value: 2.5 }]);
   });
 });

@@ -251,6 +251,23 @@ describe('urgent work first', () => {
     expect(h.store.orders.get(WALLET, fresh.clientOrderId)?.status).toBe('resting');
   });
 
+  it('a cancel waiting in the adapter is dropped unsigned once the order fills meanwhile', async () => {
+    const h = await ready();
+    const p = await h.engine.manager.place(order('sell', '1', '100.1'));
+    await h.block();
+    const release = h.adapter.stall('cancel');
+    const c = h.engine.manager.cancel(p.clientOrderId);
+    h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 10_000n, 1_001_000n);
+    // The block is mined while the cancel still waits (settling would wait for it).
+    h.venue.mine();
+    await h.adapter.delivered();
+    expect((await c).txHash).toBeNull();
+    release();
+    expect(h.adapter.sent.filter((x) => x.command.kind === 'cancel')).toEqual([]);
+    expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'filled' });
+    expect(await metricValue(h.metrics, 'dltmm_order_commands_total', { command: 'cancel', result: 'moot' })).toBe(1);
+  });
+
   it('one cancellation per order at a time: a second request while the first is queued is refused', async () => {
     const h = await ready();
     const p = await h.engine.manager.place(order('sell', '1', '101'));

@@ -15,6 +15,7 @@ type Schema = {
   oneOf?: Schema[];
   pattern?: string;
   minimum?: number;
+  exclusiveMinimum?: number;
   maximum?: number;
 };
 
@@ -37,7 +38,8 @@ function typeOf(s: Schema): string {
   if (s.type === 'string' && s.pattern !== undefined && s.pattern.includes('[0-9]+(?:\\.[0-9]+)?')) return 'decimal string';
   const t = Array.isArray(s.type) ? s.type.join('/') : (s.type ?? 'value');
   const max = s.maximum === undefined || s.maximum >= Number.MAX_SAFE_INTEGER ? undefined : s.maximum;
-  const range = max !== undefined ? ` ${s.minimum ?? ''}..${max}` : s.minimum !== undefined ? ` >= ${s.minimum}` : '';
+  const min = s.minimum ?? (s.exclusiveMinimum === undefined ? undefined : `>${s.exclusiveMinimum}`);
+  const range = max !== undefined ? ` ${min ?? ''}..${max}` : s.minimum !== undefined ? ` >= ${s.minimum}` : s.exclusiveMinimum !== undefined ? ` > ${s.exclusiveMinimum}` : '';
   return `${t}${range}`;
 }
 

@@ -4,8 +4,10 @@ import { CHANNELS_USAGE, channelsCommand } from './commands/channels.ts';
 import { CONFIG_USAGE, configCommand } from './commands/config.ts';
 import { CANCEL_ALL_USAGE, cancelAllCommand } from './commands/cancel-all.ts';
 import { INVENTORY_USAGE, inventoryCommand } from './commands/inventory.ts';
+import { OBLIGATIONS_USAGE, obligationsCommand } from './commands/obligations.ts';
 import { ORDER_USAGE, orderCommand } from './commands/order.ts';
 import { ORDERS_USAGE, ordersCommand } from './commands/orders.ts';
+import { REPORT_USAGE, reportCommand } from './commands/report.ts';
 import { RUN_USAGE, runCommand } from './commands/run.ts';
 import { EXIT_REFUSED, EXIT_USAGE, type CliIo } from './io.ts';
 
@@ -17,6 +19,8 @@ ${ORDERS_USAGE}
 ${CANCEL_ALL_USAGE}
 ${INVENTORY_USAGE}
 ${CHANNELS_USAGE}
+${OBLIGATIONS_USAGE}
+${REPORT_USAGE}
 ${RUN_USAGE}
   dlt-mm sandbox [options]            run the local venue in the foreground (dlt-mm sandbox --help)
 `;
@@ -37,6 +41,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await inventoryCommand(args, io);
       case 'channels':
         return await channelsCommand(args, io);
+      case 'obligations':
+        return await obligationsCommand(args, io);
+      case 'report':
+        return await reportCommand(args, io);
       case 'sandbox':
         // Loaded only when asked for: the local venue is large, and a bot restart should not wait for it.
         return await (await import('./commands/sandbox.ts')).sandboxCommand(args, io);

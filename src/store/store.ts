@@ -4,6 +4,7 @@ import { ChainApplications } from './chain-applications.ts';
 import { DatabaseSync } from 'node:sqlite';
 import { openDatabase, schemaVersion, type Db } from './database.ts';
 import { MIGRATIONS } from './migrations.ts';
+import { ObligationStore } from './obligation-store.ts';
 import { EventLog } from './event-log.ts';
 import { ForeignOrders } from './foreign-orders.ts';
 import { InventoryStore } from './inventory-store.ts';
@@ -24,6 +25,7 @@ export interface Store {
   readonly foreign: ForeignOrders;
   readonly pendingFills: PendingFills;
   readonly applications: ChainApplications;
+  readonly obligations: ObligationStore;
   close(): void;
 }
 
@@ -79,6 +81,7 @@ function storeOn(db: DatabaseSync, now: () => number): Store {
     foreign: new ForeignOrders(db, now),
     pendingFills: new PendingFills(db, now),
     applications: new ChainApplications(db, now),
+    obligations: new ObligationStore(db, now),
     close: () => db.close(),
   };
 }

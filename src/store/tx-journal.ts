@@ -22,6 +22,8 @@ export interface TxRecord {
   readonly raw: string;
   readonly status: TxStatus;
   readonly replacedBy: string | null;
+  /** What the chain charged for it once included (native units: wei, stroops); null until known. */
+  readonly fee?: bigint | null;
   readonly createdMs: number;
   readonly updatedMs: number;
 }
@@ -35,7 +37,7 @@ export class TxJournal {
     this.#now = now;
   }
 
-  recordSigned(tx: Omit<TxRecord, 'status' | 'replacedBy' | 'createdMs' | 'updatedMs'>): void {
+  recordSigned(tx: Omit<TxRecord, 'status' | 'replacedBy' | 'fee' | 'createdMs' | 'updatedMs'>): void {
     const now = this.#now();
     this.#db
       .prepare(
@@ -45,10 +47,19 @@ export class TxJournal {
       .run(tx.txHash, tx.chain, tx.wallet, tx.source, tx.sequence.toString(), tx.kind, tx.clientOrderId?.toString() ?? null, tx.raw, now, now);
   }
 
-  mark(txHash: string, status: TxStatus, replacedBy: string | null = null): void {
+  /** `fee`: what an included (or failed on chain) transaction was charged, when the chain says it. */
+  mark(txHash: string, status: TxStatus, replacedBy: string | null = null, fee: bigint | null = null): void {
     this.#db
-      .prepare('UPDATE transactions SET status = ?, replaced_by = COALESCE(?, replaced_by), updated_ms = ? WHERE tx_hash = ?')
-      .run(status, replacedBy, this.#now(), txHash);
+      .prepare('UPDATE transactions SET status = ?, replaced_by = COALESCE(?, replaced_by), fee = COALESCE(?, fee), updated_ms = ? WHERE tx_hash = ?')
+      .run(status, replacedBy, fee?.toString() ?? null, this.#now(), txHash);
+  }
+
+  /** Transactions signed in `[fromMs, toMs)`, oldest first. */
+  signedBetween(fromMs: number, toMs: number): TxRecord[] {
+    return this.#db
+      .prepare('SELECT * FROM transactions WHERE created_ms >= ? AND created_ms < ? ORDER BY created_ms, rowid')
+      .all(fromMs, toMs)
+      .map((r) => fromRow(r as Record<string, string | number | null>));
   }
 
   get(txHash: string): TxRecord | undefined {
@@ -96,6 +107,7 @@ function fromRow(r: Record<string, string | number | null>): TxRecord {
     raw: String(r.raw),
     status: r.status as TxStatus,
     replacedBy: r.replaced_by === null ? null : String(r.replaced_by),
+    fee: r.fee === null || r.fee === undefined ? null : BigInt(r.fee as string),
     createdMs: Number(r.created_ms),
     updatedMs: Number(r.updated_ms),
   };

@@ -4,7 +4,8 @@
  * comply is dropped, with the rule and the numbers in `reasons`. Steps, in order:
  *
  *  1. size rounded down to minimumSize + k * increment (below the minimum: dropped)
- *  2. fee floor: at least h(Q) from the centre (fee-floor.ts), widened if closer
+ *  2. fee floor: at least h(Q) from the centre (fee-floor.ts), widened if closer (not for quotes held to
+ *     market-making obligations, `pinned`: obligation-guard.ts)
  *  3. price snapped to the tick grid towards the passive side; a non-positive price is dropped
  *  4. strictly passive against the book of others: a bid at or above their best ask slides to one tick below
  *     it, an ask at or below their best bid to one tick above (chain A has no book-or-cancel, so a crossing
@@ -55,6 +56,8 @@ export interface ConformInput {
   readonly minSpreadBps: number;
   /** What all our orders of a side may commit: base for asks, quote for bids (free plus locked). */
   readonly funds: { readonly base: Decimal; readonly quote: Decimal };
+  /** Quotes held to market-making obligations (the guard's): exempt from the fee floor, steps 2 and 11. */
+  readonly pinned?: (quote: DesiredQuote) => boolean;
 }
 
 export interface ConformResult {
@@ -70,6 +73,8 @@ interface Work {
   quantity: Decimal;
   /** Cut by the value maximum or by funds (step 11 applies). */
   cut: boolean;
+  /** Held to obligations: no fee floor. */
+  pinned: boolean;
 }
 
 type Placed = Pick<Work, 'side' | 'level'>;
@@ -93,8 +98,9 @@ export function conformQuotes(input: ConformInput): ConformResult {
   // 1. size
   for (const q of input.quotes.toSorted(byLevel)) {
     const quantity = roundSizeDown(q.quantity, rules);
-    if (quantity === null) drop({ ...q, cut: false }, 'size', `size ${show(q.quantity)} is below the minimum size ${show(rules.minimumSize)}`);
-    else work.push({ side: q.side, level: q.level, price: q.price, quantity, cut: false });
+    const pinned = input.pinned?.(q) ?? false;
+    if (quantity === null) drop({ ...q, cut: false, pinned }, 'size', `size ${show(q.quantity)} is below the minimum size ${show(rules.minimumSize)}`);
+    else work.push({ side: q.side, level: q.level, price: q.price, quantity, cut: false, pinned });
   }
 
   // 2-4. fee floor, tick, passivity
@@ -103,7 +109,7 @@ export function conformQuotes(input: ConformInput): ConformResult {
   work = work.filter((w) => {
     const h = minimumHalfSpread(centre, w.quantity, fee);
     const limit = w.side === 'buy' ? centre.sub(h) : centre.add(h);
-    if (w.side === 'buy' ? w.price.gt(limit) : w.price.lt(limit)) {
+    if (!w.pinned && (w.side === 'buy' ? w.price.gt(limit) : w.price.lt(limit))) {
       note(w, 'fee-floor', 'adjusted', `${show(w.price)} widened to ${show(limit)}: at least ${show(h)} from the centre ${show(centre)}`);
       w.price = limit;
     }
@@ -199,7 +205,7 @@ export function conformQuotes(input: ConformInput): ConformResult {
 
   // 11. fee floor for the final size; 12. every rule of the venue
   work = work.filter((w) => {
-    if (w.cut && !clearsFeeFloor(w.side, w.price, w.quantity, centre, fee)) {
+    if (w.cut && !w.pinned && !clearsFeeFloor(w.side, w.price, w.quantity, centre, fee)) {
       return drop(w, 'fee-floor', `size ${show(w.quantity)} is too small to carry the refresh cost at ${show(w.price)}`);
     }
     const violations = checkOrder({ ...DEFAULT_ORDER_OPTIONS, side: w.side, price: w.price, quantity: w.quantity }, rules, { lastPrice: input.lastPrice });

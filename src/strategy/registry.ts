@@ -9,10 +9,11 @@ import type { PairRules } from '../core/rules.ts';
 import { othersBook } from './book.ts';
 import { conformQuotes } from './conform.ts';
 import { diffQuotes } from './diff.ts';
+import { guardQuotes, meetsTerms } from './obligation-guard.ts';
 import { avellanedaStoikovModel, ladderModel, type Model, type ModelInput, type ModelOutput, type StrategyState } from './models.ts';
 import { referencePrice } from './reference-price.ts';
 import { show } from './show.ts';
-import type { DesiredQuote, Inventory, MarketView, QuoteContext, QuoteReason, StrategyResult } from './types.ts';
+import type { DesiredQuote, GuardOutcome, Inventory, LiveOrder, MarketView, QuoteAction, QuoteContext, QuoteReason, StrategyResult } from './types.ts';
 
 export type { StrategyState } from './models.ts';
 
@@ -72,13 +73,19 @@ export function computeQuotes(
     const diff = diffQuotes([], context.liveOrders, diffOptions);
     const detail = `none of ${config.referencePrice.join(', ')} is available`;
     return {
-      result: { quotes: [], actions: diff.actions, reasons: [{ side: null, level: null, rule: 'no-reference', action: 'none', detail }], reference: null, diagnostics: {} },
+      result: {
+        quotes: [],
+        actions: diff.actions,
+        reasons: [{ side: null, level: null, rule: 'no-reference', action: 'none', detail }],
+        reference: null,
+        diagnostics: {},
+        ...(context.obligations === undefined ? {} : { obligations: { status: 'breach', limit: 'no-reference', detail } as const }),
+      },
       nextState: state,
     };
   }
   const model = runModel(config, { reference, market, inventory }, state);
-  const conformed = conformQuotes({
-    quotes: model.quotes,
+  const conformInput = {
     rules: pairRules,
     book,
     lastPrice: market.lastPrice,
@@ -87,9 +94,26 @@ export function computeQuotes(
     refreshCost: context.refreshCost,
     minSpreadBps: config.minSpreadBps,
     funds,
-  });
+  };
+  let conformed = conformQuotes({ ...conformInput, quotes: model.quotes });
+  const terms = context.obligations;
+  let obligations: GuardOutcome | undefined;
+  if (terms !== undefined) {
+    const guarded = guardQuotes({ terms, model: model.quotes, conformed, conform: conformInput, priceToleranceTicks: config.refresh.priceToleranceTicks });
+    conformed = guarded;
+    obligations = guarded.outcome;
+  }
   const gated = gate === undefined ? { quotes: conformed.quotes, reasons: [] } : gate(conformed.quotes);
-  const diff = diffQuotes(gated.quotes, context.liveOrders, diffOptions);
+  if (terms !== undefined && obligations?.status !== 'breach' && !meetsTerms(gated.quotes, terms, pairRules)) {
+    // The risk gate cut what met the obligations: the limit forces the breach.
+    const cut = gated.reasons.find((r) => r.level === 0) ?? gated.reasons[0];
+    obligations = { status: 'breach', limit: `risk:${cut?.limit ?? 'gate'}`, detail: cut?.detail ?? 'the risk gate removed the quotes that met the obligations' };
+  }
+  let diff = diffQuotes(gated.quotes, context.liveOrders, diffOptions);
+  if (terms !== undefined && obligations?.status !== 'breach' && !meetsTerms(bookAfter(diff.actions), terms, pairRules)) {
+    // A live order kept within the refresh tolerance would leave the pair outside the terms: replace instead.
+    diff = diffQuotes(gated.quotes, context.liveOrders, { ...diffOptions, priceToleranceTicks: 0, sizeTolerance: new Decimal(0) });
+  }
   const sent = new Set<DesiredQuote>(diff.actions.flatMap((a) => (a.type === 'cancel' ? [] : [a.quote])));
   return {
     result: {
@@ -98,7 +122,13 @@ export function computeQuotes(
       reasons: [...model.reasons, ...conformed.reasons, ...gated.reasons, ...diff.reasons],
       reference,
       diagnostics: { reference: show(reference.price), referenceSource: reference.source, ...model.diagnostics },
+      ...(obligations === undefined ? {} : { obligations }),
     },
     nextState: model.state,
   };
+}
+
+/** Our orders once the actions are carried out: kept live orders and the new quotes. */
+function bookAfter(actions: readonly QuoteAction[]): Array<DesiredQuote | LiveOrder> {
+  return actions.flatMap((a): Array<DesiredQuote | LiveOrder> => (a.type === 'keep' ? [a.live] : a.type === 'cancel' ? [] : [a.quote]));
 }

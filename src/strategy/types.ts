@@ -3,6 +3,7 @@
  * balance is base or quote units as named, all as Decimal; time is milliseconds since the epoch, passed in.
  */
 import type { Decimal } from '../core/decimal.ts';
+import type { SizeLimit, SpreadLimit } from '../core/obligations.ts';
 import type { Side } from '../core/order-terms.ts';
 
 export type { PairRules } from '../core/rules.ts';
@@ -70,6 +71,8 @@ export interface QuoteContext {
    */
   readonly refreshCost: Decimal;
   readonly liveOrders: readonly LiveOrder[];
+  /** The pair's market-making obligations in force now, when the guard is to keep them. */
+  readonly obligations?: GuardTerms;
 }
 
 /** A quote a model wants on the book; level 0 is the one nearest the centre on its side. */
@@ -108,7 +111,9 @@ export type QuoteRule =
   | 'venue-rule'
   | 'kept-order-replaced'
   /** Removed by the engine's risk gate (position, notional, order count, order value limits). */
-  | 'risk';
+  | 'risk'
+  /** Held to the pair's market-making obligations by the guard. */
+  | 'obligations';
 
 export interface QuoteReason {
   readonly side: Side | null;
@@ -116,6 +121,8 @@ export interface QuoteReason {
   readonly rule: QuoteRule;
   readonly action: 'dropped' | 'adjusted' | 'none';
   readonly detail: string;
+  /** For `risk`: the limit that cut the quote (maxInventory, maxNotional, maxOpenOrders, maxOrderValue). */
+  readonly limit?: string;
 }
 
 /** Commands for the order manager, in the order they are to be carried out. */
@@ -135,4 +142,21 @@ export interface StrategyResult {
   readonly reference: ReferencePrice | null;
   /** Model values for logs (centre, volatility, horizon, ...), as decimal text. */
   readonly diagnostics: Readonly<Record<string, string>>;
+  /** With obligations: whether the quotes meet them, and what kept them from it. */
+  readonly obligations?: GuardOutcome;
 }
+
+/** Market-making obligations in force for the guard now (a stressed market's multiplier already applied). */
+export interface GuardTerms {
+  readonly maxSpread: SpreadLimit;
+  readonly minSize: SizeLimit;
+  readonly maxSizeRatio: number;
+}
+
+export type GuardOutcome =
+  /** The model's quotes met the terms as they were. */
+  | { readonly status: 'compliant' }
+  /** The guard's bid and ask meet them. */
+  | { readonly status: 'guarded' }
+  /** A limit (`risk:<name>`, `venue:<rule>`, `funds`, `tick`, `no-reference`) kept the quotes from meeting them. */
+  | { readonly status: 'breach'; readonly limit: string; readonly detail: string };

@@ -26,6 +26,11 @@ export interface TelemetryServerOptions {
   /** Readiness of the bot; a throwing or rejecting callback counts as not ready. Default: always ready. */
   readonly readiness?: () => boolean | Readiness | Promise<boolean | Readiness>;
   readonly logger?: Logger;
+  /**
+   * Further JSON routes (the obligation control endpoint): asked first for every request with its JSON body
+   * (POST) and the caller's address; null passes the request on to the built-in routes.
+   */
+  readonly routes?: (req: { method: string; path: string; body: unknown; remoteAddress: string | undefined }) => { status: number; body: unknown } | null;
 }
 
 export interface TelemetryServer {
@@ -51,8 +56,31 @@ async function readiness(options: TelemetryServerOptions): Promise<Readiness> {
   }
 }
 
+/** A JSON request body of at most 64 KiB; undefined for none, an error for anything else. */
+async function jsonBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 65_536) throw new SyntaxError('body larger than 64 KiB');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse, options: TelemetryServerOptions): Promise<void> {
-  const path = (req.url ?? '/').split('?')[0];
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  if (options.routes !== undefined) {
+    let body: unknown;
+    try {
+      body = req.method === 'POST' ? await jsonBody(req) : undefined;
+    } catch (e) {
+      return send(res, 400, 'application/json', `${JSON.stringify({ error: `malformed JSON body: ${(e as Error).message}` })}\n`);
+    }
+    const answer = options.routes({ method: req.method ?? 'GET', path, body, remoteAddress: req.socket.remoteAddress });
+    if (answer !== null) return send(res, answer.status, 'application/json', `${JSON.stringify(answer.body, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
+  }
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed\n');
   switch (path) {
     case '/metrics':

@@ -19,6 +19,8 @@ export interface Receipt {
   readonly blockHash: string;
   readonly status: 0 | 1;
   readonly gasUsed: bigint;
+  /** Price per gas actually paid (EIP-1559 receipts carry it); null when the node leaves it out. */
+  readonly effectiveGasPrice?: bigint | null;
   readonly logs: readonly unknown[];
 }
 
@@ -147,6 +149,7 @@ export class RpcClient {
         blockHash: hash(r.blockHash, m, 'receipt block hash'),
         status: status === 1n ? 1 : 0,
         gasUsed: quantity(r.gasUsed, m, 'receipt gas used'),
+        effectiveGasPrice: r.effectiveGasPrice === undefined || r.effectiveGasPrice === null ? null : quantity(r.effectiveGasPrice, m, 'receipt effective gas price'),
         logs: r.logs as unknown[],
       };
     });

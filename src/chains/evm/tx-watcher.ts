@@ -188,7 +188,8 @@ export class TxWatcher {
       const receipt = await this.#d.rpc.receipt(attempt.signed.hash);
       if (receipt === null) continue;
       const outcome = await this.#d.outcomeOf(receipt, slot, attempt);
-      this.#finish(slot, outcome, attempt.signed.hash, receipt.status === 1 ? 'included' : 'failed');
+      const fee = receipt.effectiveGasPrice === null || receipt.effectiveGasPrice === undefined ? null : receipt.gasUsed * receipt.effectiveGasPrice;
+      this.#finish(slot, outcome, attempt.signed.hash, receipt.status === 1 ? 'included' : 'failed', fee);
       return;
     }
     // A node behind a load balancer may count the nonce before it serves the receipt: wait a few polls.
@@ -201,10 +202,10 @@ export class TxWatcher {
     this.#finish(slot, { kind: 'rejected', txHash: slot.latest.signed.hash, included: false, error }, null, 'dropped');
   }
 
-  #finish(slot: NonceSlot, outcome: Outcome, minedHash: string | null, status: 'included' | 'failed' | 'dropped'): void {
+  #finish(slot: NonceSlot, outcome: Outcome, minedHash: string | null, status: 'included' | 'failed' | 'dropped', fee: bigint | null = null): void {
     if (slot.nonce + 1n > this.#highWater) this.#highWater = slot.nonce + 1n;
     for (const a of slot.attempts) {
-      if (a.signed.hash === minedHash) this.#d.journal.mark(a.signed.hash, status);
+      if (a.signed.hash === minedHash) this.#d.journal.mark(a.signed.hash, status, null, fee);
       else if (minedHash !== null) this.#d.journal.mark(a.signed.hash, 'replaced', minedHash);
       else this.#d.journal.mark(a.signed.hash, 'dropped');
     }

@@ -15,7 +15,7 @@ import type { WasmMetrics } from './metrics.ts';
 import type { Clock, Sleep } from './options.ts';
 import type { TxReply, WasmRpc } from './rpc-client.ts';
 import { Malformed } from './scval.ts';
-import { sendErrorName, errorFromFailedTx } from './tx-result.ts';
+import { sendErrorName, errorFromFailedTx, feeChargedOf } from './tx-result.ts';
 import { eventId, transactionEvents } from './tx-events.ts';
 
 export interface OutcomeContext {
@@ -116,7 +116,7 @@ export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowled
       const reply = await ctx.rpc.transaction(tx.hash);
       if (reply.status !== 'NOT_FOUND') {
         const read = readOutcome(reply, tx, ctx.metrics, ctx.logger);
-        ctx.journal.mark(tx.hash, reply.status === 'SUCCESS' ? 'included' : 'failed');
+        ctx.journal.mark(tx.hash, reply.status === 'SUCCESS' ? 'included' : 'failed', null, feeChargedOf(reply.resultXdr));
         if (read.complete || ++rereads > MAX_REREADS) return read.outcome;
         unreadable = read.outcome;
         lastProblem = 'events unreadable';

@@ -9,6 +9,7 @@ import type { Outcome, PairBinding } from '../types.ts';
 import { envelopeInfo } from './envelope.ts';
 import { EventBindings } from './event-decoder.ts';
 import { awaitOutcome, outcomeOfReply, type OutcomeContext, type TrackedTx } from './outcome.ts';
+import { feeChargedOf } from './tx-result.ts';
 
 export interface SettleRequest {
   readonly hash: string;
@@ -33,7 +34,7 @@ export async function settleTransaction(ctx: OutcomeContext, r: SettleRequest): 
   try {
     const reply = await ctx.rpc.transaction(r.hash);
     if (reply.status !== 'NOT_FOUND') {
-      ctx.journal.mark(r.hash, reply.status === 'SUCCESS' ? 'included' : 'failed');
+      ctx.journal.mark(r.hash, reply.status === 'SUCCESS' ? 'included' : 'failed', null, feeChargedOf(reply.resultXdr));
       return outcomeOfReply(reply, tracked, ctx.metrics, ctx.logger);
     }
   } catch (e) {

@@ -105,6 +105,16 @@ function diagnosticsOf(reply: { diagnosticEventsXdr: readonly string[]; resultMe
   return out;
 }
 
+/** The fee a transaction was charged (stroops), from its result; null when it cannot be read. */
+export function feeChargedOf(resultXdr: string | null): bigint | null {
+  if (resultXdr === null) return null;
+  try {
+    return BigInt(String((xdr.TransactionResult.schema.decode(Buffer.from(resultXdr, 'base64')) as { feeCharged: bigint | number | string }).feeCharged));
+  } catch {
+    return null;
+  }
+}
+
 function hostFunctionResult(resultXdr: string | null): string | null {
   if (resultXdr === null) return null;
   try {

@@ -13,6 +13,9 @@ import { baseToNative, quoteToNative, toScaled } from '../../core/units.ts';
 import { DltError } from '../../core/errors.ts';
 import { chainKindOf, resolvePair, type TradingPair } from '../../core/pair.ts';
 import { Bot, type BotPair, type BotWallet } from '../../engine/loop/bot.ts';
+import { obligationRoutes } from '../../engine/obligations/control.ts';
+import { tapConfirmedEvents } from '../../engine/obligations/quote-tap.ts';
+import { ObligationTracker, type ObligationPair } from '../../engine/obligations/tracker.ts';
 import { observeAdapter } from '../../engine/loop/observed-adapter.ts';
 import { StrategyCatalog } from '../../engine/loop/strategy-catalog.ts';
 import { resolveLimits } from '../../engine/risk/limits.ts';
@@ -39,6 +42,8 @@ export interface RunParts {
   readonly telemetry: TelemetryServer;
   readonly sandbox: Sandbox | null;
   readonly engines: readonly WalletEngine[];
+  /** Market-making obligations of every pair: `snapshot(pairId)` for the board (see tracker.ts). */
+  readonly obligations: ObligationTracker;
   /** Stops everything that was started, in reverse order (the bot must have shut down first). */
   close(): Promise<void>;
 }
@@ -181,6 +186,8 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     const catalog = new StrategyCatalog((p) => io.readFile(p));
     const defaultStrategy = resolve(dir, config.sandbox?.strategy ?? '../strategies/ladder.yaml');
     const bot = { current: null as Bot | null };
+    const tracker = { current: null as ObligationTracker | null };
+    const obligationPairs: ObligationPair[] = [];
     const wallets: BotWallet[] = [];
     const pairs: BotPair[] = [];
     const engines: WalletEngine[] = [];
@@ -191,7 +198,9 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
           throw new DltError('E_PAIR_NOT_FOUND', `wallet ${w.id}: pair ${JSON.stringify(q)} is not listed on ${w.chain}`, { details: { wallet: w.id } });
         }
         return { pair: p, binding: bindingOf(p, config) };
-      });
+      })
+      // A sandbox pair whose pairs entry is disabled is not traded either (the manifest lists every pair).
+      .filter(({ pair }) => !config.pairs.some((c) => !c.enabled && c.wallet === w.id && c.base === pair.baseTokenData?.symbol && c.quote === pair.quoteTokenSymbol));
       if (bindings.length === 0) continue;
       const budgets: Record<string, Partial<Record<'base' | 'quote', bigint>>> = {};
       for (const { pair, binding } of bindings) {
@@ -217,7 +226,9 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         },
       );
       undo.push(() => raw.close());
-      const adapter = observeAdapter(raw, (ids) => bot.current?.activity(ids));
+      // The obligation tracker reads our quotes from the same confirmed events, after the engine applied them.
+      const tapped = tapConfirmedEvents(raw, (events) => tracker.current?.onChainEvents(raw.chain, raw.wallet, events));
+      const adapter = observeAdapter(tapped, (ids) => bot.current?.activity(ids));
       await Promise.all(bindings.map((b) => adapter.ensureReady(b.binding)));
       const engine = await WalletEngine.create({
         adapter,
@@ -239,6 +250,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         const strategyPath = configured === undefined ? defaultStrategy : resolve(dir, configured.strategy);
         catalog.load(strategyPath);
         const limits = resolveLimits(config.risk, configured?.risk);
+        obligationPairs.push({ binding, wallet: raw.wallet, obligations: configured?.obligations ?? (configured === undefined ? (config.sandbox?.obligations ?? null) : null) });
         pairs.push({
           binding,
           walletId: w.id,
@@ -249,12 +261,15 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       }
     }
     const calendar = { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays };
+    const calendarUse = { enabled: config.calendar.enabled && !embedded, config: calendar };
+    const obligations = new ObligationTracker({ store, pairs: obligationPairs, calendar: calendarUse, sampleMs: config.report.sampleMs, now: Date.now, logger: logger.child({ component: 'obligations' }), metrics });
+    tracker.current = obligations;
     const created = new Bot({
       wallets,
       pairs,
       feed: venue.feed,
       rest: venue.rest,
-      calendar: { enabled: config.calendar.enabled && !embedded, config: calendar },
+      calendar: calendarUse,
       timings: {
         tickMs: config.engine.tickMs,
         tradeInfoPollMs: access.venue.config.tradeInfoPollMs,
@@ -266,6 +281,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       logger,
       metrics,
       reloadStrategies: () => catalog.reload(),
+      obligations,
     });
     bot.current = created;
     const telemetry = await startTelemetryServer({
@@ -277,13 +293,14 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         return { ready: r.ready, reason: r.detail };
       },
       logger,
+      routes: obligationRoutes(obligations, Date.now),
     }).catch((e: unknown) => {
       const code = (e as { code?: unknown }).code;
       if (code !== 'EADDRINUSE') throw e;
       throw new DltError('E_CONFIG_INVALID', `telemetry.metricsPort ${config.telemetry.metricsPort} is already in use (another bot?); stop it or choose another port`, { cause: e });
     });
     undo.push(() => telemetry.close());
-    return { config, logger, metrics, store, venue, bot: created, telemetry, sandbox, engines, close };
+    return { config, logger, metrics, store, venue, bot: created, telemetry, sandbox, engines, obligations, close };
   } catch (e) {
     await close();
     throw e;

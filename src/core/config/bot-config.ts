@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { BLOCKCHAIN_VALUES } from '../pair.ts';
 import { bps, durationMs, humanDecimal, secretRef } from './common.ts';
+import { obligationsSchema } from './obligations-config.ts';
 
 /** Risk limits: the top-level `risk` section holds the defaults, a pair's `risk` overrides them key by key. */
 export const riskLimitsSchema = z.strictObject({
@@ -56,6 +57,7 @@ export const pairConfigSchema = z.strictObject({
     .describe('Allowance kept approved ahead of orders, so that most orders need no approval of their own; default four times the need of the order at hand, never unlimited'),
   refreshCost: humanDecimal.default('0').describe('Chain cost of re-placing a level (its bid and ask), quote units; widens the fee-aware minimum spread'),
   risk: riskLimitsSchema.optional().describe('Overrides of the risk defaults for this pair'),
+  obligations: obligationsSchema.optional().describe('Market-making obligations of this pair: measured, and kept by the quote guard'),
 });
 
 export const walletConfigSchema = z.strictObject({
@@ -77,6 +79,7 @@ export const botConfigSchema = z.strictObject({
       strategy: z.string().default('../strategies/ladder.yaml').describe('Strategy of every sandbox pair when `pairs` is empty'),
       portBase: z.number().int().min(1024).max(65000).optional().describe('Embedded sandbox: API on this port, chain A +1, chain B +2 (default: free ports)'),
       flow: z.boolean().default(true).describe('Embedded sandbox: run the simulated market'),
+      obligations: obligationsSchema.optional().describe('Market-making obligations of every sandbox pair without a pairs entry of its own'),
     })
     .optional(),
   venue: z
@@ -141,6 +144,12 @@ export const botConfigSchema = z.strictObject({
       crossIdTag: z.number().int().min(1).max(255).default(0xd1).describe('High byte of our client order ids (cross identifiers); tells our orders from others'),
     })
     .default({ tickMs: 5_000, phasePollMs: 5_000, balanceMaxAgeMs: 10_000, inventoryCheckMs: 60_000, shutdownTimeoutMs: 60_000, crossIdTag: 0xd1 }),
+  report: z
+    .strictObject({
+      sampleMs: z.number().int().min(100).default(5_000).describe('How often each pair\'s mark, position, PnL, quoted spread and presence are written down for the trading-day report'),
+      out: z.string().min(1).default('reports').describe('Directory of dlt-mm report, relative to the config file (--out wins)'),
+    })
+    .default({ sampleMs: 5_000, out: 'reports' }),
   store: z.strictObject({ path: z.string().min(1).default('state/dlt-mm.sqlite').describe('SQLite state file, relative to the config file') }).default({ path: 'state/dlt-mm.sqlite' }),
   telemetry: z
     .strictObject({

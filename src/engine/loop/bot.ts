@@ -10,13 +10,15 @@ import { Decimal } from '../../core/decimal.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
 import type { MarketDataFeed } from '../../venue/market-data/feed.ts';
+import type { ObligationTracker } from '../obligations/tracker.ts';
+import { unrealised } from '../risk/pnl.ts';
 import type { RiskLimits } from '../risk/limits.ts';
 import { RiskMonitor } from '../risk/monitor.ts';
 import type { WalletEngine } from '../wallet-engine.ts';
 import { derivePairGauges, loopMetrics, type LoopMetrics } from './loop-metrics.ts';
 import { PairLoop, type StrategyHandle } from './pair-loop.ts';
 import { PnlTracker } from './pnl-tracker.ts';
-import { VenueStatus, type TradeInfoSource } from './venue-status.ts';
+import { VenueStatus, type PairStatus, type TradeInfoSource } from './venue-status.ts';
 
 export interface BotWallet {
   readonly id: string;
@@ -56,6 +58,15 @@ export interface BotOptions {
   readonly metrics: Metrics;
   /** Called for every pair loop's reload of its inputs; returns the problems of strategies kept unchanged. */
   readonly reloadStrategies: () => string[];
+  /** Market-making obligations and the day report's samples: measured from start to shutdown. */
+  readonly obligations?: ObligationTracker;
+}
+
+/** How often a halted book's phase is read (when the ordinary phase poll is slower). */
+const HALT_POLL_MS = 500;
+
+function isHalted(s: PairStatus): boolean {
+  return s.tradingStatus?.includes('HALT') === true || s.phase === 3 || s.phase === 4 || s.phase === 'ManualHalt' || s.phase === 'AutomaticHalt';
 }
 
 export type BotPhase = 'starting' | 'trading' | 'killed' | 'stopping' | 'stopped';
@@ -102,6 +113,16 @@ export class Bot {
    */
   async start(): Promise<void> {
     const o = this.#o;
+    // The run starts now: the time since the last run counted as downtime, the time from now on as ours.
+    o.obligations?.start({
+      status: (id) => this.statuses.get(id)?.current,
+      pnl: (id) => {
+        const p = this.pnl.get(id);
+        if (p === undefined) return null;
+        const s = p.state;
+        return { mark: p.mark, position: s.position, realised: s.realised, fees: s.fees, unrealised: p.mark === null ? new Decimal(0) : unrealised(s, p.mark) };
+      },
+    });
     await Promise.all(
       o.wallets.map(async (w) => {
         const report = await w.engine.reconcileUntilReady();
@@ -123,7 +144,7 @@ export class Bot {
       const id = p.binding.pairId;
       this.risk.addPair(id, w.engine.ctx.wallet, p.limits(), now);
       const pnl = new PnlTracker(w.engine.ctx.store, w.engine.ctx.wallet, id, p.binding.rules.scales, this.metrics);
-      const status = new VenueStatus(p.binding, o.rest, w.adapter, o.logger, () => this.loops.get(id)?.trigger());
+      const status = new VenueStatus(p.binding, o.rest, w.adapter, o.logger, () => this.#statusChanged(id), o.now);
       const loop = new PairLoop({
         runtime,
         engine: w.engine,
@@ -143,6 +164,9 @@ export class Bot {
         now: o.now,
         logger: o.logger.child({ pair: id, symbol: p.binding.symbol }),
         metrics: this.metrics,
+        ...(o.obligations === undefined
+          ? {}
+          : { obligations: { terms: (nowMs: number) => o.obligations?.guardTerms(id, nowMs) ?? null, outcome: (r, nowMs) => o.obligations?.guardOutcome(id, r, nowMs) } }),
       });
       this.loops.set(id, loop);
       this.statuses.set(id, status);
@@ -192,12 +216,24 @@ export class Bot {
     this.#every(t.phasePollMs, () => {
       for (const s of this.statuses.values()) void s.refreshPhase();
     });
+    // A halted book is watched closely, so that quoting (and the measure) resumes with the book.
+    if (t.phasePollMs > HALT_POLL_MS) {
+      this.#every(HALT_POLL_MS, () => {
+        for (const s of this.statuses.values()) if (isHalted(s.current)) void s.refreshPhase();
+      });
+    }
     this.#every(t.inventoryCheckMs, () => {
       for (const w of o.wallets) if (w.engine.readiness.ready) void w.engine.inventory.verify().catch((e: unknown) => o.logger.warn({ err: e }, 'inventory check failed'));
     });
     this.#phase = 'trading';
     this.#readyDetail = '';
     this.triggerAll();
+  }
+
+  #statusChanged(pairId: string): void {
+    this.loops.get(pairId)?.trigger();
+    const status = this.statuses.get(pairId);
+    if (status !== undefined) this.#o.obligations?.marketObserved(pairId, status.current, this.#o.now());
   }
 
   /** The order engine saw activity on these pairs (fills, transfers, outcomes). */
@@ -282,6 +318,7 @@ export class Bot {
         'shutdown deadline passed before the chain decided these transactions; the next start settles them from the journal',
       );
     }
+    this.#o.obligations?.stop();
     for (const w of this.#o.wallets) await w.engine.stop();
     this.#phase = 'stopped';
     return clean && open.every((x) => x.open.length === 0);

@@ -13,7 +13,7 @@ import { DltError } from '../../core/errors.ts';
 import { remainingOf } from '../../core/order-state.ts';
 import { priceToRaw } from '../../core/units.ts';
 import { computeQuotes, type StrategyState } from '../../strategy/registry.ts';
-import type { DesiredQuote, MarketView, QuoteAction } from '../../strategy/types.ts';
+import type { DesiredQuote, GuardOutcome, GuardTerms, MarketView, QuoteAction } from '../../strategy/types.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { failureFields, RepeatedFailures } from '../../telemetry/repeated-failures.ts';
 import type { MarketBook } from '../../venue/market-data/book.ts';
@@ -72,6 +72,13 @@ export interface PairLoopOptions {
   readonly now: () => number;
   readonly logger: Logger;
   readonly metrics: LoopMetrics;
+  /** The pair's market-making obligations: the terms the guard keeps now, and where its verdicts go. */
+  readonly obligations?: ObligationsHandle;
+}
+
+export interface ObligationsHandle {
+  terms(nowMs: number): GuardTerms | null;
+  outcome(outcome: GuardOutcome, nowMs: number): void;
 }
 
 export interface LastRound {
@@ -269,20 +276,22 @@ export class PairLoop {
     };
     const inventory = pairInventory(o.runtime, o.marketMaker, balances, live, o.quoteShare);
     const limits = o.limits();
+    const terms = o.obligations?.terms(nowMs) ?? null;
     const computed = computeQuotes(
       strategy.config,
       market,
       inventory,
       o.runtime.binding.rules,
-      { marketMaker: o.marketMaker, refreshCost: o.refreshCost, liveOrders: liveQuotes(o.runtime.binding, live) },
+      { marketMaker: o.marketMaker, refreshCost: o.refreshCost, liveOrders: liveQuotes(o.runtime.binding, live), ...(terms === null ? {} : { obligations: terms }) },
       this.#state,
       (quotes) => {
         const g = gateQuotes({ quotes, position: o.pnl.position, mark, limits });
-        return { quotes: g.quotes, reasons: g.cuts.map((c) => ({ side: c.side, level: c.level, rule: 'risk' as const, action: 'dropped' as const, detail: `${c.rule}: ${c.detail}` })) };
+        return { quotes: g.quotes, reasons: g.cuts.map((c) => ({ side: c.side, level: c.level, rule: 'risk' as const, action: 'dropped' as const, detail: `${c.rule}: ${c.detail}`, limit: c.rule })) };
       },
     );
     this.#state = computed.nextState;
     const r = computed.result;
+    if (r.obligations !== undefined) o.obligations?.outcome(r.obligations, nowMs);
     for (const reason of r.reasons) o.metrics.dropped.inc({ pair: this.#pairId, rule: reason.rule });
     o.metrics.recomputes.inc({ pair: this.#pairId, outcome: r.actions.length === 0 ? 'unchanged' : 'actions' });
     this.last = { atMs: nowMs, mode: 'active', quotes: r.quotes, reference: r.reference?.price ?? null };

@@ -14,6 +14,7 @@ export class PnlTracker {
   readonly #metrics: LoopMetrics;
   readonly #seen = new Set<string>();
   #state: PnlState = ZERO_PNL;
+  #mark: Decimal | null = null;
 
   constructor(store: Store, wallet: string, pairId: string, scales: PairScales, metrics: LoopMetrics) {
     this.#store = store;
@@ -25,6 +26,7 @@ export class PnlTracker {
 
   /** Applies fills recorded since the last call and publishes the gauges at the mark. */
   update(mark: Decimal | null): void {
+    this.#mark = mark;
     for (const f of this.#store.orders.fills({ pairId: this.#pairId, wallet: this.#wallet })) {
       if (this.#seen.has(f.fillId)) continue;
       this.#seen.add(f.fillId);
@@ -42,6 +44,11 @@ export class PnlTracker {
     this.#metrics.pnl.set({ pair, kind: 'fees' }, s.fees.toNumber());
     this.#metrics.pnl.set({ pair, kind: 'unrealised' }, mark === null ? 0 : unrealised(s, mark).toNumber());
     this.#metrics.pnl.set({ pair, kind: 'total' }, totalPnl(s, mark).toNumber());
+  }
+
+  /** The mark of the last update. */
+  get mark(): Decimal | null {
+    return this.#mark;
   }
 
   get position(): Decimal {

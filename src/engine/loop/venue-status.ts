@@ -32,10 +32,13 @@ export class VenueStatus {
   readonly #adapter: ChainAdapter;
   readonly #logger: Logger;
   readonly #onChange: () => void;
+  readonly #now: (() => number) | undefined;
   #status: PairStatus;
 
-  constructor(binding: PairBinding, rest: TradeInfoSource, adapter: ChainAdapter, logger: Logger, onChange: () => void) {
+  /** `now`: when given, a book that opens again (the end of a halt) has its trade info read at once. */
+  constructor(binding: PairBinding, rest: TradeInfoSource, adapter: ChainAdapter, logger: Logger, onChange: () => void, now?: () => number) {
     this.#binding = binding;
+    this.#now = now;
     this.#rest = rest;
     this.#adapter = adapter;
     this.#logger = logger;
@@ -90,7 +93,10 @@ export class VenueStatus {
   async refreshPhase(): Promise<void> {
     try {
       const s = await this.#adapter.readPairState(this.#binding);
+      const reopened = s.open && !this.#status.phaseOpen && this.#status.phase !== null;
       this.#set({ ...this.#status, phase: s.phase, phaseOpen: s.open });
+      // The trading status follows the phase on its own (slower) poll: read it now, so quoting resumes at once.
+      if (reopened && this.#now !== undefined) await this.refreshTradeInfo(this.#now());
     } catch (e) {
       this.#logger.warn({ err: e, pair: this.#binding.pairId }, 'order book phase read failed; treating the book as not open');
       this.#set({ ...this.#status, phase: null, phaseOpen: false });

@@ -43,8 +43,13 @@ import {
 export interface MarketDataServerOptions {
   readonly state: VenueState;
   readonly auth: WsAuthConfig;
-  /** The sandbox clock: date checks and the `time` of data. */
+  /** The sandbox clock: the `time` of data. */
   nowMs(): number;
+  /**
+   * The clock the authorization's date is checked against; default `nowMs`. Clients sign with their own (wall)
+   * clock, so a sandbox whose venue clock runs accelerated checks dates against wall time.
+   */
+  authNowMs?(): number;
   readonly coalesceMs: number;
   readonly snapshotIntervalMs: number;
   /** Levels per side in data messages. */
@@ -114,7 +119,7 @@ export class MarketDataServer {
       this.refused += 1;
       return refuseUpgrade(socket, 401, { errorType: UNAUTHORIZED, message: 'offer the authorization as a header-<base64url JSON> subprotocol' });
     }
-    const refused = checkAuthorization(auth, this.#o.auth, this.#o.nowMs());
+    const refused = checkAuthorization(auth, this.#o.auth, this.#authNow());
     this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, refused));
   }
 
@@ -214,9 +219,13 @@ export class MarketDataServer {
     this.#reply(conn, { type: 'connection_ack', connectionTimeoutMs: this.#o.connectionTimeoutMs });
   }
 
+  #authNow(): number {
+    return this.#o.authNowMs?.() ?? this.#o.nowMs();
+  }
+
   #subscribe(conn: Connection, m: Record<string, unknown>): void {
     const state = this.#o.state;
-    const check = checkSubscribe(m, this.#o.auth, this.#o.nowMs(), (s) => state.pairBySymbol(s) !== undefined);
+    const check = checkSubscribe(m, this.#o.auth, this.#authNow(), (s) => state.pairBySymbol(s) !== undefined);
     if (!check.ok) return this.#reply(conn, { ...(check.id === undefined ? {} : { id: check.id }), type: 'subscribe_error', errors: [check.error] });
     if (conn.subscriptions.has(check.id)) {
       return this.#reply(conn, { id: check.id, type: 'subscribe_error', errors: [{ errorType: BAD_REQUEST, message: `subscription id ${check.id} is already in use on this connection` }] });

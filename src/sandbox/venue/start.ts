@@ -165,6 +165,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       state,
       auth: { apiKey, dateHeader: config.api.dateHeader, toleranceMs: config.api.dateToleranceMs },
       nowMs: () => clock.nowMs(),
+      // Clients date their authorization by their own clock: checked against wall time, as tokens expire on it.
+      authNowMs: () => Date.now(),
       coalesceMs: config.api.wsCoalesceMs,
       snapshotIntervalMs: config.api.wsSnapshotIntervalMs,
       depth: config.api.wsDepth,

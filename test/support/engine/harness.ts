@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import type { PairBinding } from '../../../src/chains/types.ts';
+import type { ChainAdapter, PairBinding } from '../../../src/chains/types.ts';
 import { WalletEngine, type WalletEngineOptions } from '../../../src/engine/wallet-engine.ts';
 import { openStore, type Store } from '../../../src/store/store.ts';
 import { createMetrics, type Metrics } from '../../../src/telemetry/metrics.ts';
@@ -54,6 +54,8 @@ export interface HarnessOptions {
   readonly path?: string;
   readonly clock?: ManualClock;
   readonly balances?: { base: bigint; quote: bigint };
+  /** Wraps the adapter the engine is given (a tap in front of the follower, say). */
+  readonly wrapAdapter?: (adapter: ChainAdapter) => ChainAdapter;
 }
 
 export async function harness(options: HarnessOptions = {}): Promise<Harness> {
@@ -81,7 +83,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   const metrics = createMetrics();
   const pairs = [...venue.pairs.values()].map((p) => p.binding);
   const engine = await WalletEngine.create({
-    adapter,
+    adapter: options.wrapAdapter === undefined ? adapter : options.wrapAdapter(adapter),
     pairs,
     store,
     marketMaker: false,

@@ -52,3 +52,27 @@ describe('telemetry HTTP server', () => {
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow(/fetch failed/);
   });
 });
+
+describe('further routes', () => {
+  it('hand JSON bodies and the caller address to the routes, and pass on what they do not answer', async () => {
+    const seen: unknown[] = [];
+    const metrics = createMetrics();
+    const server = await startTelemetryServer({
+      metrics,
+      host: '127.0.0.1',
+      port: 0,
+      routes: (req) => {
+        if (!req.path.startsWith('/obligations')) return null;
+        seen.push(req);
+        return { status: 201, body: { got: req.body, big: 2n ** 70n } };
+      },
+    });
+    servers.push(server);
+    const res = await fetch(`${server.url}/obligations/windows`, { method: 'POST', body: JSON.stringify({ reason: 'feed down' }) });
+    expect([res.status, await res.json()]).toEqual([201, { got: { reason: 'feed down' }, big: '1180591620717411303424' }]);
+    expect(seen).toEqual([{ method: 'POST', path: '/obligations/windows', body: { reason: 'feed down' }, remoteAddress: '127.0.0.1' }]);
+    expect((await fetch(`${server.url}/obligations`, { method: 'POST', body: '{not json' })).status).toBe(400);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${server.url}/metrics`, { method: 'POST' })).status).toBe(405);
+  });
+});

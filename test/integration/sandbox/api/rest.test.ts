@@ -152,7 +152,10 @@ describe('order book snapshots', () => {
     // A unix timestamp in seconds, at the start of the hour.
     expect(Number.isSafeInteger(ohlc.items[0].x) && ohlc.items[0].x % 3_600 === 0 && ohlc.items[0].x < 1e11).toBe(true);
     const starting = ohlc.items[0].x;
-    expect((await get(sb, `/tradingpairs/${FUND}/ohlc?interval=1h&starting=${Math.floor(sb.clock.nowMs() / 1000)}`)).body.items).toEqual([]);
+    // The next hour holds no trade. (The current second is no such bound: within the first second of an hour
+    // it is the trade's own interval start, and that interval is rightly included.)
+    const nextHour = `starting=${starting + 3_600}&to=${new Date((starting + 7_200) * 1000).toISOString()}`;
+    expect((await get(sb, `/tradingpairs/${FUND}/ohlc?interval=1h&${nextHour}`)).body.items).toEqual([]);
     expect((await get(sb, `/tradingpairs/${FUND}/ohlc?interval=1h&starting=${starting}`)).body.items).toHaveLength(1);
     const point = (await client.getOhlc(BOND, { interval: '1m' }))[0];
     expect(point?.close.toFixed()).toBe('100.5');

@@ -8,6 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
+import { connectionProtocols } from '../../../../src/venue/market-data/subscribe-messages.ts';
+import { EventsProbe } from '../../../support/sandbox/events-probe.ts';
 import { control, get, startTestSandbox, Traders, until, type Json } from '../api/support/sandbox-clients.ts';
 import { BOND, cancellationsOnChain, clearedByContract, dayViews, FUND, lastTrades, tradeAndRest } from './trading-day-steps.ts';
 
@@ -94,6 +96,23 @@ describe('a trading day on the accelerated clock', () => {
       await until(() => get(sb, `/tradingpairs/${id}/orderbook`), (r) => r.body.buy.length + r.body.sell.length === 0, `${id} cleared`, STEP_MS);
     }
     expect(await cancellationsOnChain(sb, t)).toEqual(clearedByContract(resting));
+  }, STEP_MS);
+
+  it('checks the market-data authorization date against wall time, however far the venue clock has run', async () => {
+    // The venue clock is months away from the wall clock here: a client dates its authorization by its own clock.
+    const auth = (nowMs: number) => ({ host: sb.manifest.venue.wsHost, apiKey: sb.manifest.venue.apiKey, dateHeader: sb.manifest.venue.dateHeader, nowMs });
+    const answer = async (nowMs: number) => {
+      const p = await EventsProbe.raw(sb.manifest.venue.wsUrl, connectionProtocols(auth(nowMs), nowMs), auth(nowMs));
+      try {
+        p.send({ type: 'connection_init' });
+        return (await p.waitFor((m) => m.type !== undefined, 'answer')).type;
+      } finally {
+        p.close();
+      }
+    };
+    expect(Math.abs(sb.clock.nowMs() - Date.now())).toBeGreaterThan(3_600_000);
+    expect(await answer(Date.now())).toBe('connection_ack');
+    expect(await answer(sb.clock.nowMs())).toBe('connection_error');
   }, STEP_MS);
 
   it('opens the next trading day by itself with the halt counter reset', async () => {

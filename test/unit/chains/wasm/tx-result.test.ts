@@ -4,7 +4,7 @@
  */
 import { xdr } from '@stellar/stellar-sdk';
 import { describe, expect, it } from 'vitest';
-import { errorFromFailedTx, errorFromSimulation, sendErrorName } from '../../../../src/chains/wasm/tx-result.ts';
+import { errorFromFailedTx, errorFromSimulation, feeChargedOf, sendErrorName } from '../../../../src/chains/wasm/tx-result.ts';
 import { scv } from '../../../../src/chains/wasm/scval.ts';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -55,5 +55,12 @@ describe('failed transactions', () => {
   it('without diagnostics, says what the operation result says', () => {
     expect(errorFromFailedTx({ diagnosticEventsXdr: [], resultMetaXdr: null, resultXdr: result(-1, -2) }, {})).toMatchObject({ code: 'E_VENUE_CONTRACT_ERROR', details: { result: 'TRAPPED' } });
     expect(errorFromFailedTx({ diagnosticEventsXdr: ['???'], resultMetaXdr: 'AAAA', resultXdr: null }, {})).toMatchObject({ code: 'E_VENUE_CONTRACT_ERROR', details: { result: null } });
+  });
+});
+
+describe('fees', () => {
+  it('reads the fee a transaction was charged from its result', () => {
+    expect([feeChargedOf(result(-1, -2)), feeChargedOf(result(-5))]).toEqual([100n, 100n]);
+    expect(feeChargedOf('not xdr')).toBeNull();
   });
 });

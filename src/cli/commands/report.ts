@@ -1,0 +1,64 @@
+/**
+ * `dlt-mm report --config <file> [--day YYYY-MM-DD] [--out <dir>]`: one trading day of the bot as a
+ * self-contained HTML page (charts rendered to SVG now, with Vega-Lite; the page opens from disk and fetches
+ * nothing), the same data as JSON, and CSV tables beside it. Reads the state file only (read-only, safe while
+ * the bot runs); the day defaults to today on the venue's clock (Europe/Berlin).
+ */
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_CALENDAR, toVenueLocal } from '../../core/calendar.ts';
+import { DltError } from '../../core/errors.ts';
+import { isDate } from '../../engine/obligations/day-frame.ts';
+import { openStoreReadOnly } from '../../store/store.ts';
+import { renderCharts, reportCharts } from '../report/charts.ts';
+import { buildDayReport } from '../report/data.ts';
+import { reportCsv, reportHtml } from '../report/page.ts';
+import { EXIT_OK, type CliIo } from '../io.ts';
+import { stateFileOf } from '../state-file.ts';
+import { usageArgs } from '../wiring.ts';
+
+export const REPORT_USAGE = `  dlt-mm report --config <file> [--day YYYY-MM-DD] [--out <dir>]
+                                      a trading day as an HTML page with charts, plus JSON and CSV (default: today, report.out)`;
+
+export interface ReportFiles {
+  readonly html: string;
+  readonly json: string;
+  readonly csv: readonly string[];
+  readonly charts: readonly string[];
+}
+
+/** Writes the report of `day` and returns the files' paths. `nowMs`: when the report is made. */
+export async function writeReport(configPath: string, io: CliIo, options: { day?: string; out?: string; nowMs: number }): Promise<ReportFiles> {
+  const { config, configPath: fullPath, statePath } = stateFileOf(configPath, io);
+  const day = options.day ?? toVenueLocal(options.nowMs).date;
+  if (!isDate(day)) throw new DltError('E_USAGE', `--day: ${JSON.stringify(day)} is not a date YYYY-MM-DD\n${REPORT_USAGE}`);
+  if (!existsSync(statePath)) throw new DltError('E_USAGE', `no state file at ${statePath}: the bot has not run with this configuration`);
+  const out =
+    options.out !== undefined ? resolve(io.cwd, options.out) : config.sandbox?.embedded === true ? resolve(io.cwd, '.sandbox', 'reports') : resolve(dirname(fullPath), config.report.out);
+  const store = openStoreReadOnly(statePath);
+  let report;
+  try {
+    report = buildDayReport(store, day, options.nowMs, { enabled: config.calendar.enabled && config.sandbox?.embedded !== true, config: { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays } });
+  } finally {
+    store.close();
+  }
+  const charts = await renderCharts(reportCharts(report));
+  const stem = join(out, `dlt-mm-${day}`);
+  const csv = reportCsv(report);
+  const csvFiles = Object.entries(csv).map(([name, text]) => ({ path: `${stem}-${name}.csv`, text }));
+  const json = `${stem}.json`;
+  io.writeFile(json, `${JSON.stringify({ ...report, charts: charts.map((c) => ({ id: c.id, title: c.title, spec: c.spec })) }, null, 2)}\n`);
+  for (const f of csvFiles) io.writeFile(f.path, f.text);
+  const html = `${stem}.html`;
+  io.writeFile(html, reportHtml(report, charts, { json: basename(json), csv: csvFiles.map((f) => basename(f.path)) }));
+  return { html, json, csv: csvFiles.map((f) => f.path), charts: charts.map((c) => c.id) };
+}
+
+export async function reportCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = usageArgs(() => parseArgs({ args, options: { config: { type: 'string' }, day: { type: 'string' }, out: { type: 'string' } }, strict: true, allowPositionals: false }), REPORT_USAGE);
+  if (values.config === undefined) throw new DltError('E_USAGE', `--config is required\n${REPORT_USAGE}`);
+  const files = await writeReport(values.config, io, { ...(values.day === undefined ? {} : { day: values.day }), ...(values.out === undefined ? {} : { out: values.out }), nowMs: Date.now() });
+  io.stdout(`report ${files.html}\n  data ${files.json}\n  tables ${files.csv.join(' ')}\n  ${files.charts.length} charts\n`);
+  return EXIT_OK;
+}

@@ -1,0 +1,347 @@
+/**
+ * Market-making obligations (Commission Delegated Regulation (EU) 2017/578, "RTS 8", and the venue's scheme):
+ * firm two-way quotes of comparable size, at or inside a maximum spread, for a share of each trading day's
+ * continuous trading time. This module says whether a set of our resting orders meets the terms at one
+ * instant (`assessQuotes`) and how much of a stretch of time it met them (`measurePresence`). Pure: every
+ * instant is passed in.
+ *
+ * A pair of quotes meets the terms when a bid and an ask of ours both rest with at least the minimum size
+ * (base units, or quote value at the order's own price), their spread is at or inside the maximum (basis
+ * points of the midpoint of the two, or an absolute quote amount; multiplied while the market is stressed),
+ * and their sizes are comparable: the larger exceeds the smaller by at most `maxSizeRatio` of the larger
+ * (0.5: the two sides differ by at most 50 %), measured in the unit of the minimum size.
+ *
+ * Comparisons run on the raw integers the chain carries (internal price and quantity scales), so that a
+ * quote exactly at a limit is judged exactly, and fast enough to sweep a whole day of orders.
+ */
+import { Decimal } from './decimal.ts';
+import type { Side } from './order-terms.ts';
+import type { PairScales } from './units.ts';
+
+export type SpreadLimit = { readonly unit: 'bps'; readonly value: Decimal } | { readonly unit: 'quote'; readonly value: Decimal };
+export type SizeLimit = { readonly unit: 'base' | 'quote'; readonly value: Decimal };
+
+export interface ObligationTerms {
+  readonly maxSpread: SpreadLimit;
+  readonly minSize: SizeLimit;
+  /** Share of the continuous trading time to be present, 0..1. */
+  readonly target: number;
+  /** The larger side exceeds the smaller by at most this share of the larger (0.5 = 50 %). */
+  readonly maxSizeRatio: number;
+  /** Factor on the maximum spread while the market is stressed (1: no relief). */
+  readonly stressedSpreadMultiplier: Decimal;
+}
+
+/** One of our orders on the book: raw internal price and remaining quantity. */
+export interface BookQuote {
+  readonly side: Side;
+  readonly price: bigint;
+  readonly quantity: bigint;
+}
+
+/** A rational p/q with q > 0, from a Decimal without rounding. */
+interface Ratio {
+  readonly n: bigint;
+  readonly d: bigint;
+}
+
+function ratioOf(value: Decimal): Ratio {
+  const [n, d] = value.toFraction() as [Decimal, Decimal];
+  return { n: BigInt(n.toFixed()), d: BigInt(d.toFixed()) };
+}
+
+const BPS_TWICE = 20_000n;
+
+/** The terms compiled against one pair's scales: every check in integers. */
+export class ObligationRules {
+  readonly terms: ObligationTerms;
+  readonly scales: PairScales;
+  readonly #spread: Ratio;
+  readonly #stressed: Ratio;
+  readonly #size: Ratio;
+  readonly #sizeRatio: Ratio;
+
+  constructor(terms: ObligationTerms, scales: PairScales) {
+    this.terms = terms;
+    this.scales = scales;
+    this.#spread = ratioOf(terms.maxSpread.value);
+    this.#stressed = ratioOf(terms.stressedSpreadMultiplier);
+    this.#size = ratioOf(terms.minSize.value);
+    this.#sizeRatio = ratioOf(new Decimal(terms.maxSizeRatio));
+  }
+
+  /** Whether bid `b` and ask `a` (raw prices) are at or inside the maximum spread. */
+  spreadOk(b: bigint, a: bigint, stressed: boolean): boolean {
+    if (a <= b) return true;
+    const m = stressed ? this.#stressed : { n: 1n, d: 1n };
+    const s = this.#spread;
+    if (this.terms.maxSpread.unit === 'bps') {
+      // (a - b) / ((a + b) / 2) * 10000 <= s * m
+      return BPS_TWICE * (a - b) * s.d * m.d <= s.n * m.n * (a + b);
+    }
+    // (a - b) / quoteInternal <= S * m
+    return (a - b) * s.d * m.d <= s.n * m.n * this.scales.quoteInternal;
+  }
+
+  /** The size of a quote in the unit of the minimum, as a comparable integer (raw base, or raw price x raw base). */
+  #measure(q: BookQuote): bigint {
+    return this.terms.minSize.unit === 'base' ? q.quantity : q.price * q.quantity;
+  }
+
+  sizeOk(q: BookQuote): boolean {
+    const s = this.#size;
+    if (this.terms.minSize.unit === 'base') return q.quantity * s.d >= s.n * this.scales.baseInternal;
+    return q.price * q.quantity * s.d >= s.n * this.scales.quoteInternal * this.scales.baseInternal;
+  }
+
+  comparable(b: BookQuote, a: BookQuote): boolean {
+    const x = this.#measure(b);
+    const y = this.#measure(a);
+    const larger = x > y ? x : y;
+    const smaller = x > y ? y : x;
+    return (larger - smaller) * this.#sizeRatio.d <= this.#sizeRatio.n * larger;
+  }
+
+  /** Size in the unit of the minimum, human (base units or quote value). */
+  sizeOf(q: BookQuote): Decimal {
+    const qty = new Decimal(q.quantity.toString()).div(this.scales.baseInternal.toString());
+    if (this.terms.minSize.unit === 'base') return qty;
+    return qty.mul(new Decimal(q.price.toString()).div(this.scales.quoteInternal.toString()));
+  }
+
+  /** The maximum spread in basis points of the midpoint of `b` and `a` (absolute limits converted there). */
+  maxSpreadBps(b: bigint, a: bigint, stressed: boolean): number {
+    const m = stressed ? this.terms.stressedSpreadMultiplier : new Decimal(1);
+    if (this.terms.maxSpread.unit === 'bps') return this.terms.maxSpread.value.mul(m).toNumber();
+    const mid = new Decimal((a + b).toString()).div(2).div(this.scales.quoteInternal.toString());
+    return mid.lte(0) ? 0 : this.terms.maxSpread.value.mul(m).div(mid).mul(10_000).toNumber();
+  }
+}
+
+/** Spread of a bid and an ask in basis points of their midpoint. */
+export function spreadBpsOf(b: bigint, a: bigint): number {
+  if (a + b <= 0n) return 0;
+  return new Decimal((a - b).toString()).mul(20_000).div((a + b).toString()).toNumber();
+}
+
+export type Shortfall = 'no-bid' | 'no-ask' | 'size' | 'spread' | 'ratio';
+
+export interface Assessment {
+  readonly compliant: boolean;
+  /** The compliant pair; otherwise the best bid and ask of the minimum size, or simply the best ones. */
+  readonly bid: BookQuote | null;
+  readonly ask: BookQuote | null;
+  readonly spreadBps: number | null;
+  readonly maxSpreadBps: number | null;
+  /** Sizes of `bid` and `ask` in the unit of the minimum size. */
+  readonly bidSize: Decimal | null;
+  readonly askSize: Decimal | null;
+  /** Why the quotes fall short; null when compliant. */
+  readonly shortfall: Shortfall | null;
+}
+
+/** Whether our resting `quotes` meet the obligations now, and with which bid and ask. */
+export function assessQuotes(quotes: readonly BookQuote[], rules: ObligationRules, stressed: boolean): Assessment {
+  const bids = quotes.filter((q) => q.side === 'buy' && q.quantity > 0n).toSorted((x, y) => (x.price > y.price ? -1 : x.price < y.price ? 1 : 0));
+  const asks = quotes.filter((q) => q.side === 'sell' && q.quantity > 0n).toSorted((x, y) => (x.price < y.price ? -1 : x.price > y.price ? 1 : 0));
+  const sizedBids = bids.filter((q) => rules.sizeOk(q));
+  const sizedAsks = asks.filter((q) => rules.sizeOk(q));
+  const view = (bid: BookQuote | null, ask: BookQuote | null, shortfall: Shortfall | null): Assessment => ({
+    compliant: shortfall === null,
+    bid,
+    ask,
+    spreadBps: bid !== null && ask !== null ? spreadBpsOf(bid.price, ask.price) : null,
+    maxSpreadBps: bid !== null && ask !== null ? rules.maxSpreadBps(bid.price, ask.price, stressed) : rules.terms.maxSpread.unit === 'bps' ? rules.maxSpreadBps(0n, 0n, stressed) : null,
+    bidSize: bid === null ? null : rules.sizeOf(bid),
+    askSize: ask === null ? null : rules.sizeOf(ask),
+    shortfall,
+  });
+  for (const b of sizedBids) {
+    for (const a of sizedAsks) {
+      if (a.price <= b.price) continue;
+      if (!rules.spreadOk(b.price, a.price, stressed)) break; // asks further out only widen it
+      if (rules.comparable(b, a)) return view(b, a, null);
+    }
+  }
+  if (bids.length === 0) return view(null, asks[0] ?? null, 'no-bid');
+  if (asks.length === 0) return view(bids[0] ?? null, null, 'no-ask');
+  if (sizedBids.length === 0 || sizedAsks.length === 0) return view(sizedBids[0] ?? bids[0] ?? null, sizedAsks[0] ?? asks[0] ?? null, 'size');
+  const b = sizedBids[0] as BookQuote;
+  const a = sizedAsks[0] as BookQuote;
+  return view(b, a, rules.spreadOk(b.price, a.price, stressed) ? 'ratio' : 'spread');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Presence over time
+
+export interface Interval {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** What the bot saw of a pair's market: continuous trading, a halt, or closed (outside hours, auction, disabled). */
+export type MarketState = 'continuous' | 'halted' | 'closed';
+
+export interface MarketObservation {
+  readonly atMs: number;
+  readonly state: MarketState;
+}
+
+/** One of our orders resting from `from` (inclusion) to `to` (its cancel's inclusion, its fill) with this size. */
+export interface QuoteSpan extends BookQuote {
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface PresenceInput {
+  /** The stretch measured: a trading day, or its start up to now. */
+  readonly from: number;
+  readonly to: number;
+  /** Nothing before this instant counts (nothing was known of the pair yet). */
+  readonly observedFrom: number;
+  /** Scheduled trading hours (the calendar's session), or the whole day without a calendar. */
+  readonly schedule: readonly Interval[];
+  /** When the bot was running. Scheduled time outside every run counts as continuous trading and absence. */
+  readonly runs: readonly Interval[];
+  /** Market states the bot observed, by time; each holds until the next one or the end of its run. */
+  readonly market: readonly MarketObservation[];
+  /** Exceptional circumstances declared by the operator: not counted at all. */
+  readonly exceptions: readonly Interval[];
+  /** Stressed market conditions: the spread multiplier applies. */
+  readonly stressed: readonly Interval[];
+  readonly quotes: readonly QuoteSpan[];
+  readonly rules: ObligationRules;
+}
+
+/**
+ * What a stretch of time was: `continuous` (counted; present or not), `down` (scheduled time while the bot
+ * was not running and had not seen the market closed: counted, absent), `halted`, `closed`, `exception` and
+ * `unobserved` (not counted).
+ */
+export type SegmentState = 'continuous' | 'down' | 'halted' | 'closed' | 'exception' | 'unobserved';
+
+export interface Segment {
+  readonly from: number;
+  readonly to: number;
+  readonly state: SegmentState;
+  /** Counted in the continuous trading time. */
+  readonly counted: boolean;
+  readonly present: boolean;
+  readonly stressed: boolean;
+}
+
+export interface PresenceResult {
+  /** Continuous trading time counted (the denominator), ms. */
+  readonly continuousMs: number;
+  /** Of which the quotes met the terms, ms. */
+  readonly presentMs: number;
+  /** Of the counted time, the bot was not running, ms. */
+  readonly downMs: number;
+  readonly haltedMs: number;
+  readonly closedMs: number;
+  readonly exceptionMs: number;
+  /** presentMs / continuousMs; null before any continuous trading time. */
+  readonly ratio: number | null;
+  /** Consecutive stretches of the same state, presence and stress, in time order. */
+  readonly segments: readonly Segment[];
+}
+
+function inside(t: number, intervals: readonly Interval[]): boolean {
+  for (const i of intervals) if (t >= i.from && t < i.to) return true;
+  return false;
+}
+
+/**
+ * While the bot is down nothing is observed: scheduled time counts as continuous trading without us, unless
+ * the bot last saw the market closed in the same session (a stop after the venue closed, on a venue without a
+ * calendar). A halt seen before going down does not carry over: halts end by themselves.
+ */
+function closedWhenLeft(t: number, last: MarketObservation | null, schedule: readonly Interval[]): boolean {
+  const session = schedule.find((s) => t >= s.from && t < s.to);
+  return last !== null && last.state === 'closed' && session !== undefined && last.atMs >= session.from;
+}
+
+/**
+ * The presence of our quotes over `[from, to)`: a sweep over every instant at which something changes (a
+ * quote rests or leaves, the market changes, a run starts or ends, a window opens or closes).
+ */
+export function measurePresence(input: PresenceInput): PresenceResult {
+  const { from, to } = input;
+  const cuts = new Set<number>([from, to]);
+  const add = (t: number) => {
+    if (t > from && t < to) cuts.add(t);
+  };
+  add(input.observedFrom);
+  for (const list of [input.schedule, input.runs, input.exceptions, input.stressed]) {
+    for (const i of list) {
+      add(i.from);
+      add(i.to);
+    }
+  }
+  for (const m of input.market) add(m.atMs);
+  const quotes = input.quotes.filter((q) => q.to > from && q.from < to && q.to > q.from);
+  for (const q of quotes) {
+    add(q.from);
+    add(q.to);
+  }
+  const times = [...cuts].toSorted((a, b) => a - b);
+  const market = input.market.toSorted((a, b) => a.atMs - b.atMs);
+  const byStart = quotes.toSorted((a, b) => a.from - b.from);
+  let next = 0;
+  let active: QuoteSpan[] = [];
+  let m = 0;
+  let lastMarket: MarketObservation | null = null;
+  const segments: Segment[] = [];
+  const totals = { continuousMs: 0, presentMs: 0, downMs: 0, haltedMs: 0, closedMs: 0, exceptionMs: 0 };
+  let cached: { key: string; compliant: boolean } | null = null;
+
+  for (let i = 0; i + 1 < times.length; i++) {
+    const t = times[i] as number;
+    const end = times[i + 1] as number;
+    while (next < byStart.length && (byStart[next] as QuoteSpan).from <= t) active.push(byStart[next++] as QuoteSpan);
+    active = active.filter((q) => q.to > t);
+    while (m < market.length && (market[m] as MarketObservation).atMs <= t) lastMarket = market[m++] as MarketObservation;
+    const run = input.runs.find((r) => t >= r.from && t < r.to);
+    const scheduled = inside(t, input.schedule);
+    const stressed = inside(t, input.stressed);
+    let state: SegmentState;
+    if (t < input.observedFrom) state = 'unobserved';
+    else if (inside(t, input.exceptions)) state = 'exception';
+    else if (run === undefined) state = scheduled && !closedWhenLeft(t, lastMarket, input.schedule) ? 'down' : 'closed';
+    else {
+      // An observation counts only from the run it was made in; before the first one of a run, the schedule says.
+      const seen = lastMarket !== null && lastMarket.atMs >= run.from ? lastMarket.state : scheduled ? 'continuous' : 'closed';
+      state = !scheduled ? 'closed' : seen === 'continuous' ? 'continuous' : seen;
+    }
+    const counted = state === 'continuous' || state === 'down';
+    let present = false;
+    if (state === 'continuous') {
+      const key = `${stressed}|${active.map((q) => `${q.side}${q.price}:${q.quantity}`).join(',')}`;
+      if (cached === null || cached.key !== key) cached = { key, compliant: assessQuotes(active, input.rules, stressed).compliant };
+      present = cached.compliant;
+    }
+    const ms = end - t;
+    if (counted) totals.continuousMs += ms;
+    if (present) totals.presentMs += ms;
+    if (state === 'down') totals.downMs += ms;
+    if (state === 'halted') totals.haltedMs += ms;
+    if (state === 'closed') totals.closedMs += ms;
+    if (state === 'exception') totals.exceptionMs += ms;
+    const seg: Segment = { from: t, to: end, state, counted, present, stressed };
+    const prev = segments.at(-1);
+    if (prev !== undefined && prev.to === t && prev.state === seg.state && prev.present === seg.present && prev.stressed === seg.stressed) {
+      segments[segments.length - 1] = { ...prev, to: end };
+    } else segments.push(seg);
+  }
+  return { ...totals, ratio: totals.continuousMs > 0 ? totals.presentMs / totals.continuousMs : null, segments };
+}
+
+/**
+ * How much more absence the day can take before its target is out of reach, ms: with `remainingMs` of
+ * continuous trading still to come, presence p of continuous time c and target r, absence x from now on
+ * leaves (p + remaining - x) / (c + remaining) >= r while x <= p - r c + (1 - r) remaining. Negative: the
+ * target can no longer be met today.
+ */
+export function absenceLeftMs(presentMs: number, continuousMs: number, remainingMs: number, target: number): number {
+  return presentMs - target * continuousMs + (1 - target) * remainingMs;
+}

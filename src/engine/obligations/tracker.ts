@@ -1,0 +1,494 @@
+/**
+ * Market-making obligations, measured while the bot runs, and the samples of the trading-day report.
+ *
+ * Measurement. Our quotes come from the chain: every confirmed `OrderResting` and `OrderCancelled` of our
+ * orders (the quote tap in front of the engine's event follower) and the maker fills the engine attributes,
+ * each at the time of its block or ledger; a quote counts from its inclusion until its cancel's inclusion or
+ * its last fill. What the market was comes from what the bot observes of each pair (the order book phase on
+ * chain first, the venue's trading status where the phase is unknown), persisted as it changes. The bot's own
+ * runs are persisted too (a heartbeat), so scheduled time while it was down counts as absence after a restart.
+ * Exceptional-circumstance and stressed-market windows come from the operator (`dlt-mm obligations`, or the
+ * control endpoint) and after a volatility halt when `stressedAfterHaltMs` says so. `measurePresence` of the
+ * core turns all of it into presence; the part of the day older than a few minutes is measured once and kept.
+ *
+ * Read API (for the terminal board and the control endpoint): `snapshot(pairId)` and `snapshots()` return an
+ * `ObligationSnapshot` per pair with obligations: presence so far today and the target, compliant now, the
+ * market state, our best spread against the maximum, the size of each side against the minimum, the absence
+ * the day can still take before its target is out of reach, and the breach a limit forces, if any.
+ *
+ * Metrics: `obligation_presence_ratio`, `obligation_target_ratio`, `obligation_compliant`,
+ * `obligation_spread_bps`, `obligation_max_spread_bps`, `obligation_size{side}`, `obligation_min_size`,
+ * `obligation_absence_left_seconds`, `obligation_continuous_seconds`, `obligation_present_seconds`,
+ * `obligation_breaches_total{limit}`. A warning in the log when the absence left falls under
+ * `alertMarginMs`, once, and when the target can no longer be met, once.
+ */
+import type { ChainEvent, PairBinding } from '../../chains/types.ts';
+import { isMarketOpen } from '../../core/calendar.ts';
+import { obligationTerms, type ObligationsConfig } from '../../core/config/obligations-config.ts';
+import { Decimal } from '../../core/decimal.ts';
+import { absenceLeftMs, assessQuotes, measurePresence, ObligationRules, type Interval, type MarketState, type Shortfall } from '../../core/obligations.ts';
+import { priceFromRaw } from '../../core/units.ts';
+import type { ObligationWindow, WindowKind } from '../../store/obligation-store.ts';
+import type { Store } from '../../store/store.ts';
+import type { GuardOutcome, GuardTerms } from '../../strategy/types.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { Metrics } from '../../telemetry/metrics.ts';
+import type { Counter } from 'prom-client';
+import type { PairStatus } from '../loop/venue-status.ts';
+import { dayOf, scheduledAfter, type CalendarUse, type DayFrame } from './day-frame.ts';
+
+export interface ObligationPair {
+  readonly binding: PairBinding;
+  /** The wallet that trades the pair (chain address), whose events the quote tap reads. */
+  readonly wallet: string;
+  readonly obligations: ObligationsConfig | null;
+}
+
+/** Position and PnL of a pair at the mark, quote units; from the pair's PnL tracker. */
+export interface PairMoney {
+  readonly mark: Decimal | null;
+  readonly position: Decimal;
+  readonly realised: Decimal;
+  readonly unrealised: Decimal;
+  readonly fees: Decimal;
+}
+
+export interface TrackerSources {
+  pnl(pairId: string): PairMoney | null;
+  /** The pair's venue status as last read, so that the calendar's boundaries are observed without a change. */
+  status(pairId: string): PairStatus | undefined;
+}
+
+export interface ObligationTrackerOptions {
+  readonly store: Store;
+  readonly pairs: readonly ObligationPair[];
+  readonly calendar: CalendarUse;
+  /** How often each pair is sampled for the report. */
+  readonly sampleMs: number;
+  readonly now: () => number;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+}
+
+export type MarketNow = MarketState | 'exception';
+
+export interface ObligationSnapshot {
+  readonly pairId: string;
+  readonly symbol: string;
+  /** Trading day (venue local date) the figures are for. */
+  readonly day: string;
+  readonly atMs: number;
+  /** Presence target, 0..1. */
+  readonly target: number;
+  /** Presence so far today, 0..1; null before any continuous trading time. */
+  readonly presence: number | null;
+  readonly presentMs: number;
+  readonly continuousMs: number;
+  /** Our resting quotes meet the terms now (as the chain has shown them). */
+  readonly compliantNow: boolean;
+  readonly shortfall: Shortfall | null;
+  readonly market: MarketNow;
+  readonly stressed: boolean;
+  /** Spread of our best bid and ask of the minimum size (or of any size), bp of their midpoint. */
+  readonly spreadBps: number | null;
+  /** The maximum spread in force, bp (an absolute limit converted at our quotes' midpoint). */
+  readonly maxSpreadBps: number | null;
+  /** Size of each side in the unit of the minimum (base units or quote value), decimal text. */
+  readonly bidSize: string | null;
+  readonly askSize: string | null;
+  readonly minSize: string;
+  readonly sizeUnit: 'base' | 'quote';
+  /** Absence the day can still take before its target is out of reach, ms; 0 or less: out of reach. */
+  readonly absenceLeftMs: number;
+  readonly targetReachable: boolean;
+  /** Whether the guard keeps the terms (false: measured only). */
+  readonly guard: boolean;
+  /** The limit forcing a breach now, if any. */
+  readonly breach: { readonly limit: string; readonly detail: string; readonly sinceMs: number } | null;
+}
+
+interface Tracked {
+  readonly pair: ObligationPair;
+  readonly rules: ObligationRules | null;
+  /** The last market state recorded in this run. */
+  market: { state: MarketState; automaticHalt: boolean } | null;
+  /** Measured and kept: the day up to `upTo`. */
+  settled: { day: string; upTo: number; continuousMs: number; presentMs: number } | null;
+  snapshot: ObligationSnapshot | null;
+  alert: 'ok' | 'at-risk' | 'unreachable';
+  breach: { id: number; limit: string; detail: string; sinceMs: number } | null;
+  lastSampleMs: number;
+}
+
+/** Stretches older than this are measured once and kept. */
+const SETTLE_AFTER_MS = 600_000;
+/** What stays open to late chain events (a follower behind by a few blocks). */
+const KEEP_OPEN_MS = 300_000;
+const HALTED_PHASES = new Set<number | string>([3, 4, 'ManualHalt', 'AutomaticHalt']);
+const AUTOMATIC_PHASES = new Set<number | string>([4, 'AutomaticHalt']);
+
+/** The market a status shows: the order book phase on chain first; the venue's trading status without one. */
+export function marketStateOf(status: PairStatus, chain: 'evm' | 'wasm', nowMs: number, calendar: CalendarUse): { state: MarketState; automaticHalt: boolean } {
+  const automaticHalt = status.phase !== null ? AUTOMATIC_PHASES.has(status.phase) : status.tradingStatus === 'AUTOMATIC_TRADING_HALT';
+  if (status.phase !== null) {
+    if (HALTED_PHASES.has(status.phase)) return { state: 'halted', automaticHalt };
+    if (isMarketOpen({ nowMs, tradingStatus: 'CONTINUOUS_TRADING', chain, phase: status.phase, calendar: calendar.config, useCalendar: calendar.enabled })) return { state: 'continuous', automaticHalt };
+    return { state: 'closed', automaticHalt };
+  }
+  if (status.tradingStatus?.includes('HALT') === true) return { state: 'halted', automaticHalt };
+  return { state: status.tradingStatus === 'CONTINUOUS_TRADING' ? 'continuous' : 'closed', automaticHalt };
+}
+
+const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const interval = (w: ObligationWindow): Interval => ({ from: w.fromMs, to: w.toMs ?? Number.MAX_SAFE_INTEGER });
+
+export class ObligationTracker {
+  readonly #o: ObligationTrackerOptions;
+  readonly #pairs = new Map<string, Tracked>();
+  readonly #breaches: Counter<'pair' | 'limit'>;
+  #sources: TrackerSources | null = null;
+  #run: number | null = null;
+  #timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(options: ObligationTrackerOptions) {
+    this.#o = options;
+    for (const pair of options.pairs) {
+      const rules = pair.obligations === null ? null : new ObligationRules(obligationTerms(pair.obligations), pair.binding.rules.scales);
+      this.#pairs.set(pair.binding.pairId, { pair, rules, market: null, settled: null, snapshot: null, alert: 'ok', breach: null, lastSampleMs: Number.NEGATIVE_INFINITY });
+    }
+    this.#breaches = options.metrics.counter({ name: 'obligation_breaches_total', help: 'Times a limit forced the quotes outside the market-making obligations', labelNames: ['pair', 'limit'] });
+    this.#gauges();
+  }
+
+  get pairIds(): string[] {
+    return [...this.#pairs.keys()];
+  }
+
+  /**
+   * Starts a run: written down at once, so that the time since the last run counts as downtime; each pair's
+   * terms are saved for the report; quotes the tap missed (a crash between the engine's commit and ours) are
+   * settled from the store. Then a timer keeps the heartbeat, the figures and the samples.
+   */
+  start(sources: TrackerSources): void {
+    const o = this.#o;
+    const now = o.now();
+    this.#sources = sources;
+    this.#run = o.store.obligations.startRun(now);
+    for (const t of this.#pairs.values()) {
+      const b = t.pair.binding;
+      const s = b.rules.scales;
+      o.store.obligations.savePair({
+        pairId: b.pairId,
+        symbol: b.symbol,
+        chain: b.chain,
+        wallet: t.pair.wallet,
+        scales: { baseInternal: s.baseInternal.toString(), quoteInternal: s.quoteInternal.toString(), baseNative: s.baseNative.toString(), quoteNative: s.quoteNative.toString() },
+        obligations: t.pair.obligations,
+        calendar: { enabled: o.calendar.enabled, ...o.calendar.config },
+      });
+      this.#settleFromStore(t, now);
+    }
+    const every = Math.min(1_000, o.sampleMs);
+    this.#timer = setInterval(() => this.tick(), every);
+    this.#timer.unref();
+    this.tick();
+  }
+
+  stop(): void {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    const now = this.#o.now();
+    this.tick();
+    for (const t of this.#pairs.values()) if (t.breach !== null) this.#o.store.obligations.closeBreach(t.breach.id, now);
+    if (this.#run !== null) this.#o.store.obligations.stopRun(this.#run, now);
+    this.#run = null;
+  }
+
+  /** One round: heartbeat, market states, figures, alerts and samples. Also called by tests with their clock. */
+  tick(): void {
+    const o = this.#o;
+    const now = o.now();
+    try {
+      if (this.#run !== null) o.store.obligations.alive(this.#run, now);
+      for (const t of this.#pairs.values()) {
+        const status = this.#sources?.status(t.pair.binding.pairId);
+        if (status !== undefined) this.marketObserved(t.pair.binding.pairId, status, now);
+        this.#evaluate(t, now);
+        if (now - t.lastSampleMs >= o.sampleMs) {
+          t.lastSampleMs = now;
+          this.#sample(t, now);
+        }
+      }
+    } catch (e) {
+      o.logger.warn({ err: e }, 'obligation measurement failed; trying again at the next round');
+    }
+  }
+
+  /** What the bot sees of a pair's market now; a change is written down (and may open a stressed window). */
+  marketObserved(pairId: string, status: PairStatus, nowMs: number): void {
+    const t = this.#pairs.get(pairId);
+    if (t === undefined) return;
+    const seen = marketStateOf(status, t.pair.binding.chain, nowMs, this.#o.calendar);
+    const before = t.market;
+    if (before !== null && before.state === seen.state) {
+      before.automaticHalt = seen.automaticHalt;
+      return;
+    }
+    t.market = seen;
+    const detail = `${status.tradingStatus ?? 'status unknown'} ${status.statusChangeReason ?? ''} phase ${String(status.phase)}`.replace(/\s+/g, ' ');
+    this.#o.store.obligations.recordMarket(pairId, nowMs, seen.state, detail);
+    this.#reopen(t, nowMs);
+    this.#o.logger.info({ pair: pairId, market: seen.state, was: before?.state ?? null, detail }, `market ${seen.state}`);
+    const afterHalt = t.pair.obligations?.stressedAfterHaltMs ?? 0;
+    if (before?.state === 'halted' && before.automaticHalt && seen.state === 'continuous' && afterHalt > 0) {
+      this.declare({ kind: 'stressed', pairId, fromMs: nowMs, toMs: nowMs + afterHalt, reason: 'after a volatility halt', source: 'halt' });
+    }
+  }
+
+  /** Confirmed chain events of a wallet (after the order engine applied them): our quotes rest and leave. */
+  onChainEvents(chain: 'evm' | 'wasm', wallet: string, events: readonly ChainEvent[]): void {
+    const store = this.#o.store;
+    const touched = new Set<string>();
+    for (const e of events) {
+      if (e.type !== 'OrderResting' && e.type !== 'OrderCancelled') continue;
+      const t = this.#pairs.get(e.pairId);
+      if (t === undefined || t.pair.binding.chain !== chain || !sameAddress(e.client, wallet) || !sameAddress(t.pair.wallet, wallet)) continue;
+      // Only orders of this bot: one the store does not know (placed by someone else with our wallet) is no quote of ours.
+      if (store.orders.byVenueId(chain, e.pairId, e.orderId) === undefined) continue;
+      if (e.type === 'OrderResting') store.obligations.rested({ chain, wallet: t.pair.wallet, pairId: e.pairId, orderId: e.orderId, side: e.side, price: e.price, quantity: e.quantity, atMs: e.timeMs, height: e.height });
+      else store.obligations.ended({ chain, wallet: t.pair.wallet, pairId: e.pairId, orderId: e.orderId, atMs: e.timeMs, height: e.height, kind: 'cancel' });
+      this.#reopen(t, e.timeMs);
+      touched.add(e.pairId);
+    }
+    // Maker fills the engine attributed in this batch may have taken an order whole.
+    for (const pairId of new Set([...touched, ...events.filter((e) => e.type === 'Transfer').map((e) => e.pairId)])) {
+      const t = this.#pairs.get(pairId);
+      if (t !== undefined) this.#settleFromStore(t, this.#o.now());
+    }
+  }
+
+  /** The guard's verdict of a recomputation: a breach a limit forces is said once, counted once, and its end said. */
+  guardOutcome(pairId: string, outcome: GuardOutcome, nowMs: number): void {
+    const t = this.#pairs.get(pairId);
+    if (t === undefined) return;
+    const store = this.#o.store.obligations;
+    if (outcome.status === 'breach') {
+      if (t.breach !== null && t.breach.limit === outcome.limit) return;
+      if (t.breach !== null) store.closeBreach(t.breach.id, nowMs);
+      const id = store.openBreach(pairId, outcome.limit, outcome.detail, nowMs);
+      t.breach = { id, limit: outcome.limit, detail: outcome.detail, sinceMs: nowMs };
+      this.#breaches.inc({ pair: pairId, limit: outcome.limit });
+      this.#o.logger.warn({ pair: pairId, limit: outcome.limit, detail: outcome.detail }, `market-making obligations breached: ${outcome.limit} keeps our quotes outside the terms`);
+      return;
+    }
+    if (t.breach !== null) {
+      store.closeBreach(t.breach.id, nowMs);
+      this.#o.logger.info({ pair: pairId, limit: t.breach.limit, sinceMs: t.breach.sinceMs }, 'market-making obligations met again');
+      t.breach = null;
+    }
+  }
+
+  /** The terms the guard is to keep now (a stressed market's multiplier applied); null without obligations or guard. */
+  guardTerms(pairId: string, nowMs: number): GuardTerms | null {
+    const t = this.#pairs.get(pairId);
+    if (t === undefined || t.rules === null || t.pair.obligations?.guard !== true) return null;
+    const terms = t.rules.terms;
+    const stressed = this.#windowsAt(pairId, nowMs, 'stressed');
+    const maxSpread = stressed ? { ...terms.maxSpread, value: terms.maxSpread.value.mul(terms.stressedSpreadMultiplier) } : terms.maxSpread;
+    return { maxSpread, minSize: terms.minSize, maxSizeRatio: terms.maxSizeRatio };
+  }
+
+  /** Declares an exceptional-circumstance or stressed-market window (persisted; the figures follow at once). */
+  declare(w: Omit<ObligationWindow, 'id' | 'declaredMs'>): ObligationWindow {
+    if (w.pairId !== null && !this.#pairs.has(w.pairId)) throw new Error(`no pair ${w.pairId} is traded`);
+    const made = this.#o.store.obligations.declare(w);
+    for (const t of this.#pairs.values()) if (w.pairId === null || t.pair.binding.pairId === w.pairId) this.#reopen(t, w.fromMs);
+    this.#o.logger.info({ window: made }, `${w.kind === 'exception' ? 'exceptional circumstances' : 'stressed market'} declared: ${w.reason}`);
+    return made;
+  }
+
+  endWindow(id: number, atMs: number): ObligationWindow | null {
+    const ended = this.#o.store.obligations.endWindow(id, atMs);
+    if (ended !== null) {
+      for (const t of this.#pairs.values()) this.#reopen(t, atMs);
+      this.#o.logger.info({ window: ended }, `${ended.kind === 'exception' ? 'exceptional circumstances' : 'stressed market'} window ended`);
+    }
+    return ended;
+  }
+
+  windows(): ObligationWindow[] {
+    const frame = dayOf(this.#o.now(), this.#o.calendar);
+    return this.#o.store.obligations.windows(frame.from, Number.MAX_SAFE_INTEGER);
+  }
+
+  /** The pair's figures as of the last round; null for a pair without obligations. */
+  snapshot(pairId: string): ObligationSnapshot | null {
+    return this.#pairs.get(pairId)?.snapshot ?? null;
+  }
+
+  snapshots(): ObligationSnapshot[] {
+    return [...this.#pairs.values()].flatMap((t) => (t.snapshot === null ? [] : [t.snapshot]));
+  }
+
+  // ------------------------------------------------------------------------------------------------------
+
+  /** Something at `atMs` changed: a kept stretch reaching past it is measured again. */
+  #reopen(t: Tracked, atMs: number): void {
+    if (t.settled !== null && atMs < t.settled.upTo) t.settled = null;
+  }
+
+  /** Quotes recorded as resting that the store shows gone (taken whole by fills, or a missed event). */
+  #settleFromStore(t: Tracked, nowMs: number): void {
+    const store = this.#o.store;
+    const b = t.pair.binding;
+    for (const q of store.obligations.open(b.pairId)) {
+      const order = store.orders.byVenueId(q.chain, q.pairId, q.orderId);
+      if (order === undefined || (order.status !== 'filled' && order.status !== 'cancelled' && order.status !== 'rejected')) continue;
+      const fills = store.orders.fills({ pairId: q.pairId, wallet: order.wallet }).filter((f) => f.clientOrderId === order.clientOrderId && f.role === 'maker');
+      const last = fills.at(-1);
+      const filled = order.status === 'filled' && last !== undefined;
+      const end = filled ? { atMs: last.atMs, height: last.height, kind: 'filled' as const } : { atMs: Math.min(order.updatedMs, nowMs), height: null, kind: 'store' as const };
+      store.obligations.ended({ chain: q.chain, wallet: q.wallet, pairId: q.pairId, orderId: q.orderId, ...end });
+      this.#reopen(t, end.atMs);
+    }
+  }
+
+  #windowsAt(pairId: string, atMs: number, kind: WindowKind): boolean {
+    return this.#o.store.obligations.windows(atMs, atMs + 1, pairId).some((w) => w.kind === kind);
+  }
+
+  #measure(t: Tracked, frame: DayFrame, from: number, to: number) {
+    const store = this.#o.store.obligations;
+    const pairId = t.pair.binding.pairId;
+    const first = store.firstRunMs() ?? to;
+    const windows = store.windows(from, to, pairId);
+    return measurePresence({
+      from,
+      to,
+      observedFrom: Math.max(frame.from, first),
+      schedule: frame.schedule,
+      runs: store.runs(from, to),
+      market: store.market(pairId, from, to),
+      exceptions: windows.filter((w) => w.kind === 'exception').map(interval),
+      stressed: windows.filter((w) => w.kind === 'stressed').map(interval),
+      quotes: store.spans(pairId, from, to),
+      rules: t.rules as ObligationRules,
+    });
+  }
+
+  #evaluate(t: Tracked, now: number): void {
+    if (t.rules === null || t.pair.obligations === null) return;
+    const o = this.#o;
+    const pairId = t.pair.binding.pairId;
+    const frame = dayOf(now, o.calendar);
+    if (t.settled === null || t.settled.day !== frame.date) t.settled = { day: frame.date, upTo: frame.from, continuousMs: 0, presentMs: 0 };
+    const s = t.settled;
+    if (now - s.upTo > SETTLE_AFTER_MS) {
+      const upTo = now - KEEP_OPEN_MS;
+      const kept = this.#measure(t, frame, s.upTo, upTo);
+      s.continuousMs += kept.continuousMs;
+      s.presentMs += kept.presentMs;
+      s.upTo = upTo;
+    }
+    const recent = this.#measure(t, frame, s.upTo, now);
+    const continuousMs = s.continuousMs + recent.continuousMs;
+    const presentMs = s.presentMs + recent.presentMs;
+    const stressed = this.#windowsAt(pairId, now, 'stressed');
+    const live = assessQuotes(o.store.obligations.spans(pairId, now, now + 1), t.rules, stressed);
+    const exception = this.#windowsAt(pairId, now, 'exception');
+    const target = t.rules.terms.target;
+    const left = absenceLeftMs(presentMs, continuousMs, scheduledAfter(frame, now), target);
+    const c = t.pair.obligations;
+    t.snapshot = {
+      pairId,
+      symbol: t.pair.binding.symbol,
+      day: frame.date,
+      atMs: now,
+      target,
+      presence: continuousMs > 0 ? presentMs / continuousMs : null,
+      presentMs,
+      continuousMs,
+      compliantNow: live.compliant,
+      shortfall: live.shortfall,
+      market: exception ? 'exception' : (t.market?.state ?? 'closed'),
+      stressed,
+      spreadBps: live.spreadBps,
+      maxSpreadBps: live.maxSpreadBps,
+      bidSize: live.bidSize?.toFixed() ?? null,
+      askSize: live.askSize?.toFixed() ?? null,
+      minSize: t.rules.terms.minSize.value.toFixed(),
+      sizeUnit: t.rules.terms.minSize.unit,
+      absenceLeftMs: left,
+      targetReachable: left >= 0,
+      guard: c.guard,
+      breach: t.breach === null ? null : { limit: t.breach.limit, detail: t.breach.detail, sinceMs: t.breach.sinceMs },
+    };
+    this.#alert(t, t.snapshot);
+  }
+
+  #alert(t: Tracked, s: ObligationSnapshot): void {
+    const margin = t.pair.obligations?.alertMarginMs ?? 0;
+    const state = s.absenceLeftMs < 0 ? 'unreachable' : s.absenceLeftMs < margin ? 'at-risk' : 'ok';
+    if (state === t.alert) return;
+    const fields = { pair: s.pairId, presence: s.presence, target: s.target, absenceLeftMinutes: Math.round(s.absenceLeftMs / 600) / 100, day: s.day };
+    if (state === 'unreachable') this.#o.logger.error(fields, 'market-making presence target out of reach for today');
+    else if (state === 'at-risk') this.#o.logger.warn(fields, `market-making presence target at risk: ${fields.absenceLeftMinutes} min of absence left today`);
+    else this.#o.logger.info(fields, 'market-making presence target within reach again');
+    t.alert = state;
+  }
+
+  #sample(t: Tracked, now: number): void {
+    const pairId = t.pair.binding.pairId;
+    const money = this.#sources?.pnl(pairId) ?? null;
+    const spans = this.#o.store.obligations.spans(pairId, now, now + 1);
+    const scales = t.pair.binding.rules.scales;
+    const bids = spans.filter((q) => q.side === 'buy').map((q) => q.price);
+    const asks = spans.filter((q) => q.side === 'sell').map((q) => q.price);
+    const bid = bids.length === 0 ? null : bids.reduce((a, b) => (b > a ? b : a));
+    const ask = asks.length === 0 ? null : asks.reduce((a, b) => (b < a ? b : a));
+    const s = t.snapshot;
+    const zero = new Decimal(0);
+    const spreadBps = bid !== null && ask !== null && ask + bid > 0n ? new Decimal((ask - bid).toString()).mul(20_000).div((ask + bid).toString()).toNumber() : null;
+    this.#o.store.obligations.addSample({
+      pairId,
+      atMs: now,
+      mark: money?.mark?.toFixed() ?? null,
+      position: (money?.position ?? zero).toFixed(),
+      realised: (money?.realised ?? zero).toFixed(),
+      unrealised: (money?.unrealised ?? zero).toFixed(),
+      fees: (money?.fees ?? zero).toFixed(),
+      bid: bid === null ? null : priceFromRaw(bid, scales).toFixed(),
+      ask: ask === null ? null : priceFromRaw(ask, scales).toFixed(),
+      spreadBps,
+      maxSpreadBps: s?.maxSpreadBps ?? null,
+      compliant: s === null ? null : s.compliantNow,
+      presence: s?.presence ?? null,
+    });
+  }
+
+  #gauges(): void {
+    const m = this.#o.metrics;
+    const each = (f: (s: ObligationSnapshot) => number | null) => () =>
+      this.snapshots().flatMap((s) => {
+        const v = f(s);
+        return v === null || !Number.isFinite(v) ? [] : [{ labels: { pair: s.pairId }, value: v }];
+      });
+    m.derivedGauge({ name: 'obligation_presence_ratio', help: 'Share of today\'s continuous trading time our quotes met the market-making obligations', labelNames: ['pair'] }, each((s) => s.presence));
+    m.derivedGauge({ name: 'obligation_target_ratio', help: 'Presence target of the market-making obligations', labelNames: ['pair'] }, each((s) => s.target));
+    m.derivedGauge({ name: 'obligation_compliant', help: '1 while our resting quotes meet the market-making obligations', labelNames: ['pair'] }, each((s) => (s.compliantNow ? 1 : 0)));
+    m.derivedGauge({ name: 'obligation_spread_bps', help: 'Spread of our best bid and ask, bp of their midpoint', labelNames: ['pair'] }, each((s) => s.spreadBps));
+    m.derivedGauge({ name: 'obligation_max_spread_bps', help: 'Maximum spread of the obligations in force, bp', labelNames: ['pair'] }, each((s) => s.maxSpreadBps));
+    m.derivedGauge({ name: 'obligation_min_size', help: 'Minimum size of each side (base units, or quote value with unit=quote)', labelNames: ['pair', 'unit'] }, () =>
+      this.snapshots().map((s) => ({ labels: { pair: s.pairId, unit: s.sizeUnit }, value: Number(s.minSize) })),
+    );
+    m.derivedGauge({ name: 'obligation_size', help: 'Size of our best bid and ask in the unit of the minimum', labelNames: ['pair', 'side', 'unit'] }, () =>
+      this.snapshots().flatMap((s) => [
+        ...(s.bidSize === null ? [] : [{ labels: { pair: s.pairId, side: 'buy', unit: s.sizeUnit }, value: Number(s.bidSize) }]),
+        ...(s.askSize === null ? [] : [{ labels: { pair: s.pairId, side: 'sell', unit: s.sizeUnit }, value: Number(s.askSize) }]),
+      ]),
+    );
+    m.derivedGauge({ name: 'obligation_absence_left_seconds', help: 'Absence the day can still take before its presence target is out of reach', labelNames: ['pair'] }, each((s) => s.absenceLeftMs / 1000));
+    m.derivedGauge({ name: 'obligation_continuous_seconds', help: 'Continuous trading time counted today', labelNames: ['pair'] }, each((s) => s.continuousMs / 1000));
+    m.derivedGauge({ name: 'obligation_present_seconds', help: 'Of the continuous trading time today, seconds our quotes met the obligations', labelNames: ['pair'] }, each((s) => s.presentMs / 1000));
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The obligation guard of quote conformance. When a pair has market-making obligations and the model's
+ * conformed quotes hold no bid and ask that meet them, one bid and one ask that do take the model's level 0:
+ * pulled inside the maximum spread around the model's centre (never pushed out: a level already inside stays
+ * where the model put it) and raised to the minimum size, the two sides made comparable. They are exempt
+ * from the fee floor (the agreement is a commitment the firm signed) but pass every other step of
+ * conformance, so the venue's rules and the funds the wallet holds still bind. When a step still keeps them
+ * from meeting the terms, the outcome names the limit that forced the breach.
+ */
+import { Decimal } from '../core/decimal.ts';
+import { assessQuotes, ObligationRules, type BookQuote, type SizeLimit } from '../core/obligations.ts';
+import type { PairRules } from '../core/rules.ts';
+import { snapToTick, tickAt, tickDown } from '../core/ticks.ts';
+import { priceToRaw, quantityToRaw } from '../core/units.ts';
+import { conformQuotes, type ConformInput, type ConformResult } from './conform.ts';
+import { roundSizeDown } from './sizing.ts';
+import type { DesiredQuote, GuardOutcome, GuardTerms, LiveOrder, QuoteReason, Side } from './types.ts';
+
+export type { GuardOutcome, GuardTerms } from './types.ts';
+
+const ZERO = new Decimal(0);
+
+function rulesOf(terms: GuardTerms, pair: PairRules): ObligationRules {
+  return new ObligationRules({ ...terms, target: 1, stressedSpreadMultiplier: new Decimal(1) }, pair.scales);
+}
+
+function raw(q: { side: Side; price: Decimal; quantity: Decimal }, pair: PairRules): BookQuote {
+  return { side: q.side, price: priceToRaw(q.price, pair.scales), quantity: quantityToRaw(q.quantity, pair.scales) };
+}
+
+/** Whether these quotes (desired, or live orders) hold a bid and an ask that meet the terms. */
+export function meetsTerms(quotes: readonly (DesiredQuote | LiveOrder)[], terms: GuardTerms, pair: PairRules): boolean {
+  return assessQuotes(
+    quotes.map((q) => raw(q, pair)),
+    rulesOf(terms, pair),
+    false,
+  ).compliant;
+}
+
+/** The smallest valid size not below `quantity`. */
+function roundSizeUp(quantity: Decimal, pair: PairRules): Decimal {
+  if (quantity.lte(pair.minimumSize)) return pair.minimumSize;
+  return pair.minimumSize.add(quantity.sub(pair.minimumSize).div(pair.sizeIncrement).ceil().mul(pair.sizeIncrement));
+}
+
+function measure(unit: SizeLimit['unit'], price: Decimal, quantity: Decimal): Decimal {
+  return unit === 'base' ? quantity : quantity.mul(price);
+}
+
+/** Base size that meets the minimum at `price`. */
+function minimumAt(price: Decimal, terms: GuardTerms, pair: PairRules): Decimal {
+  return roundSizeUp(terms.minSize.unit === 'base' ? terms.minSize.value : terms.minSize.value.div(price), pair);
+}
+
+/** Sizes of the two sides made comparable: the larger cut towards the smaller, else the smaller raised. */
+function comparable(bid: { price: Decimal; quantity: Decimal }, ask: { price: Decimal; quantity: Decimal }, terms: GuardTerms, pair: PairRules): [Decimal, Decimal] {
+  const unit = terms.minSize.unit;
+  const r = new Decimal(terms.maxSizeRatio);
+  const mb = measure(unit, bid.price, bid.quantity);
+  const ma = measure(unit, ask.price, ask.quantity);
+  const ok = (x: Decimal, y: Decimal) => Decimal.max(x, y).sub(Decimal.min(x, y)).lte(r.mul(Decimal.max(x, y)));
+  if (ok(mb, ma)) return [bid.quantity, ask.quantity];
+  const bidLarger = mb.gt(ma);
+  const large = bidLarger ? bid : ask;
+  const small = bidLarger ? ask : bid;
+  const smallMeasure = bidLarger ? ma : mb;
+  if (r.lt(1)) {
+    // Largest measure the larger side may have: smaller / (1 - r).
+    const cap = smallMeasure.div(new Decimal(1).sub(r));
+    const cut = roundSizeDown(unit === 'base' ? cap : cap.div(large.price), pair);
+    if (cut !== null && cut.gte(minimumAt(large.price, terms, pair)) && ok(measure(unit, large.price, cut), smallMeasure)) {
+      return bidLarger ? [cut, small.quantity] : [small.quantity, cut];
+    }
+  }
+  const floor = measure(unit, large.price, large.quantity).mul(new Decimal(1).sub(r));
+  const raised = roundSizeUp(unit === 'base' ? floor : floor.div(small.price), pair);
+  return bidLarger ? [large.quantity, raised] : [raised, large.quantity];
+}
+
+export interface GuardInput {
+  readonly terms: GuardTerms;
+  /** The model's quotes before conformance. */
+  readonly model: readonly DesiredQuote[];
+  /** What conformance made of them. */
+  readonly conformed: ConformResult;
+  /** Everything conformance needs besides the quotes (the same inputs the model's quotes went through). */
+  readonly conform: Omit<ConformInput, 'quotes' | 'pinned'>;
+  /** Ticks within which the diff keeps a live order: the guard keeps that far inside the limit. */
+  readonly priceToleranceTicks: number;
+}
+
+export interface GuardResult extends ConformResult {
+  readonly outcome: GuardOutcome;
+}
+
+export function guardQuotes(input: GuardInput): GuardResult {
+  const { terms, conform } = input;
+  const pair = conform.rules;
+  if (meetsTerms(input.conformed.quotes, terms, pair)) return { ...input.conformed, outcome: { status: 'compliant' } };
+  const c = conform.centre;
+  // Half of the largest spread around the centre, less the diff's tolerance on each side, so that an order the
+  // diff keeps within tolerance of the guard's price still meets the terms.
+  const maxHalf = terms.maxSpread.unit === 'bps' ? c.mul(terms.maxSpread.value).div(20_000) : terms.maxSpread.value.div(2);
+  const slack = tickAt(c, pair.tick).mul(input.priceToleranceTicks + 1);
+  const half = maxHalf.sub(slack).gt(0) ? maxHalf.sub(slack) : maxHalf;
+  const level0 = (side: Side) => input.model.filter((q) => q.side === side).toSorted((a, b) => a.level - b.level)[0];
+  const b0 = level0('buy');
+  const a0 = level0('sell');
+  let bidPrice = b0 !== undefined && b0.price.gte(c.sub(half)) ? b0.price : c.sub(half);
+  let askPrice = a0 !== undefined && a0.price.lte(c.add(half)) ? a0.price : c.add(half);
+  // Snapped inwards: a bid up, an ask down, so that snapping never widens the spread.
+  bidPrice = bidPrice.gt(ZERO) ? snapToTick(bidPrice, 'sell', pair.tick) : bidPrice;
+  askPrice = askPrice.gt(ZERO) ? snapToTick(askPrice, 'buy', pair.tick) : askPrice;
+  if (bidPrice.gte(askPrice)) bidPrice = tickDown(askPrice, pair.tick);
+  const wanted = (side: Side, price: Decimal) => {
+    const q = side === 'buy' ? b0 : a0;
+    const min = minimumAt(price, terms, pair);
+    return q === undefined || q.quantity.lt(min) ? min : roundSizeDown(q.quantity, pair) ?? min;
+  };
+  const [bidQty, askQty] = comparable({ price: bidPrice, quantity: wanted('buy', bidPrice) }, { price: askPrice, quantity: wanted('sell', askPrice) }, terms, pair);
+  const pinned: DesiredQuote[] = [
+    { side: 'buy', level: 0, price: bidPrice, quantity: bidQty },
+    { side: 'sell', level: 0, price: askPrice, quantity: askQty },
+  ];
+  const deeper = input.model.filter((q) => q.level > 0 && (q.side === 'buy' ? q.price.lt(bidPrice) : q.price.gt(askPrice)));
+  const run = (quotes: DesiredQuote[]) => conformQuotes({ ...conform, quotes: [...quotes, ...deeper], pinned: (q) => q.level === 0 });
+  let result = run(pinned);
+  const firstReasons = result.reasons;
+  const cutBid = result.quotes.find((q) => q.side === 'buy' && q.level === 0);
+  const cutAsk = result.quotes.find((q) => q.side === 'sell' && q.level === 0);
+  if (!meetsTerms(result.quotes, terms, pair) && cutBid !== undefined && cutAsk !== undefined) {
+    // A side cut on the way (funds, the value maximum): the other side is brought back into proportion.
+    const [b, a] = comparable(cutBid, cutAsk, terms, pair);
+    result = run([
+      { ...cutBid, quantity: b },
+      { ...cutAsk, quantity: a },
+    ]);
+  }
+  const adjusted: QuoteReason[] = pinned.map((q) => ({
+    side: q.side,
+    level: 0,
+    rule: 'obligations',
+    action: 'adjusted',
+    detail: `held to the obligations: ${q.quantity.toFixed()} at ${q.price.toFixed()}`,
+  }));
+  if (meetsTerms(result.quotes, terms, pair)) return { quotes: result.quotes, reasons: [...adjusted, ...result.reasons], outcome: { status: 'guarded' } };
+  // What cut or dropped a guarded quote, in either pass (a cut in the first pass is why the second was needed).
+  const all = [...firstReasons, ...result.reasons].filter((r) => r.level === 0);
+  const cause = all.find((r) => r.action === 'dropped') ?? all.find((r) => r.action === 'adjusted');
+  const shortfall = assessQuotes(result.quotes.map((q) => raw(q, pair)), rulesOf(terms, pair), false).shortfall;
+  const limit = cause === undefined ? (shortfall === 'spread' ? 'tick' : `terms:${shortfall ?? 'unknown'}`) : cause.rule === 'funds' ? 'funds' : `venue:${cause.rule}`;
+  const detail = cause?.detail ?? (shortfall === 'spread' ? `the tick grid leaves no bid and ask within the maximum spread around ${c.toFixed()}` : `no bid and ask meet the terms (${shortfall ?? 'unknown'})`);
+  return { quotes: result.quotes, reasons: [...adjusted, ...result.reasons], outcome: { status: 'breach', limit, detail } };
+}

@@ -1,0 +1,101 @@
+/**
+ * The obligation guard inside `computeQuotes`: one bid and one ask within the terms take priority over the
+ * model's wishes, venue rules and funds still bind, and a limit that forces a breach is named.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseStrategyConfig } from '../../../src/core/config/load.ts';
+import { Decimal } from '../../../src/core/decimal.ts';
+import { meetsTerms } from '../../../src/strategy/obligation-guard.ts';
+import { computeQuotes, type QuoteGate } from '../../../src/strategy/registry.ts';
+import type { GuardTerms } from '../../../src/strategy/types.ts';
+import { context, d, evmRules, inventory, liveOrder, market, violations } from './builders.ts';
+
+const parsed = parseStrategyConfig(readFileSync(new URL('../../../strategies/ladder.yaml', import.meta.url), 'utf8'), 'ladder');
+if (parsed.kind !== 'ladder') throw new Error('ladder.yaml is not a ladder');
+const ladder = parsed;
+/** The ladder 150 bp out a side: a 300 bp spread, three times what the terms allow. */
+const wide = { ...ladder, ladder: { ...ladder.ladder, bidSpreadBps: 150, askSpreadBps: 150 } };
+const rules = evmRules();
+const TERMS: GuardTerms = { maxSpread: { unit: 'bps', value: new Decimal(100) }, minSize: { unit: 'base', value: new Decimal(5) }, maxSizeRatio: 0.5 };
+const rich = inventory('1000', '1000000');
+
+/** A risk gate at its position cap: every bid removed. */
+const noBids: QuoteGate = (quotes) => ({
+  quotes: quotes.filter((q) => q.side === 'sell'),
+  reasons: quotes.filter((q) => q.side === 'buy').map((q) => ({ side: q.side, level: q.level, rule: 'risk', action: 'dropped', detail: 'maxInventory: would pass the position cap 0', limit: 'maxInventory' })),
+});
+
+const spreadBps = (quotes: readonly { side: string; price: Decimal }[]) => {
+  const bid = quotes.filter((q) => q.side === 'buy').reduce((m, q) => Decimal.max(m, q.price), d(0));
+  const ask = quotes.filter((q) => q.side === 'sell').reduce((m, q) => Decimal.min(m, q.price), d(1e9));
+  return ask.sub(bid).div(ask.add(bid).div(2)).mul(10_000).toNumber();
+};
+
+describe('the obligation guard', () => {
+  it('pulls a model that quotes too wide inside the maximum spread at the minimum size, and keeps its deeper levels', () => {
+    const without = computeQuotes(wide, market(), rich, rules, context(), {}).result;
+    expect(meetsTerms(without.quotes, TERMS, rules)).toBe(false);
+    expect(without.obligations).toBeUndefined();
+
+    const { result } = computeQuotes(wide, market(), rich, rules, context({ obligations: TERMS }), {});
+    expect(result.obligations).toEqual({ status: 'guarded' });
+    expect(meetsTerms(result.quotes, TERMS, rules)).toBe(true);
+    expect(spreadBps(result.quotes)).toBeLessThanOrEqual(100);
+    const level0 = result.quotes.filter((q) => q.level === 0);
+    expect(level0.every((q) => q.quantity.gte(5))).toBe(true);
+    expect(result.quotes.filter((q) => q.level > 0).length).toBe(4);
+    for (const q of result.quotes) expect(violations(q, rules, d(100))).toEqual([]);
+    expect(result.reasons.filter((r) => r.rule === 'obligations').map((r) => r.side)).toEqual(['buy', 'sell']);
+  });
+
+  it('leaves a model that meets the terms as it is', () => {
+    const tight = { ...ladder, ladder: { ...ladder.ladder, sizeUnit: 'base' as const, sizes: ['10'] } };
+    const plain = computeQuotes(tight, market(), rich, rules, context(), {}).result;
+    const guarded = computeQuotes(tight, market(), rich, rules, context({ obligations: TERMS }), {}).result;
+    expect(guarded.obligations).toEqual({ status: 'compliant' });
+    expect(guarded.quotes).toEqual(plain.quotes);
+  });
+
+  it('overrides the fee floor, which is the model’s wish, not the venue’s rule', () => {
+    const costly = { ...ladder, minSpreadBps: 300, ladder: { ...ladder.ladder, sizeUnit: 'base' as const, sizes: ['10'] } };
+    const { result } = computeQuotes(costly, market(), rich, rules, context({ obligations: TERMS }), {});
+    expect(result.obligations).toEqual({ status: 'guarded' });
+    expect(spreadBps(result.quotes.filter((q) => q.level === 0))).toBeLessThanOrEqual(100);
+  });
+
+  it('makes the two sides comparable: the larger is cut to at most twice the smaller', () => {
+    const lopsided = { ...wide, ladder: { ...wide.ladder, sizeUnit: 'base' as const, sizes: ['30'] }, skew: undefined };
+    const terms = { ...TERMS, minSize: { unit: 'base' as const, value: new Decimal(5) } };
+    // The skewless ladder asks for 30 a side; the wallet holds only 12 base to sell, so funds cut the ask to 12.
+    const { result } = computeQuotes(lopsided, market(), inventory('12', '1000000'), rules, context({ obligations: terms }), {});
+    const bid = result.quotes.find((q) => q.side === 'buy' && q.level === 0);
+    const ask = result.quotes.find((q) => q.side === 'sell' && q.level === 0);
+    expect(result.obligations).toEqual({ status: 'guarded' });
+    expect([bid?.quantity.toFixed(), ask?.quantity.toFixed()]).toEqual(['24', '12']);
+  });
+
+  it('names funds when the wallet cannot hold the minimum size', () => {
+    const { result } = computeQuotes(wide, market(), inventory('2', '1000000'), rules, context({ obligations: TERMS }), {});
+    expect(result.obligations).toMatchObject({ status: 'breach', limit: 'funds' });
+  });
+
+  it('names the risk limit when the gate cuts what met the terms', () => {
+    const { result } = computeQuotes(wide, market(), rich, rules, context({ obligations: TERMS }), {}, noBids);
+    expect(result.obligations).toMatchObject({ status: 'breach', limit: 'risk:maxInventory' });
+  });
+
+  it('replaces a live order the refresh tolerance would keep when keeping it breaks the terms', () => {
+    const tolerant = { ...wide, refresh: { priceToleranceTicks: 1, sizeTolerance: '100' } };
+    const first = computeQuotes(tolerant, market(), rich, rules, context({ obligations: TERMS }), {}).result;
+    const bid = first.quotes.find((q) => q.side === 'buy' && q.level === 0);
+    const ask = first.quotes.find((q) => q.side === 'sell' && q.level === 0);
+    if (bid === undefined || ask === undefined) throw new Error('no guarded quotes');
+    // Live: the right prices, but the bid holds 1 (below the minimum of 5); the size tolerance alone would keep it.
+    const live = [liveOrder('1', 'buy', bid.price.toFixed(), '1'), liveOrder('2', 'sell', ask.price.toFixed(), ask.quantity.toFixed())];
+    const { result } = computeQuotes(tolerant, market(), rich, rules, context({ obligations: TERMS, liveOrders: live }), {});
+    const bidAction = result.actions.find((a) => a.type !== 'cancel' && a.type !== 'keep' && a.quote.side === 'buy' && a.quote.level === 0);
+    expect(bidAction).toMatchObject({ type: 'replace', orderId: '1' });
+    expect(result.actions.find((a) => a.type === 'keep' && a.orderId === '2')).toBeDefined();
+  });
+});

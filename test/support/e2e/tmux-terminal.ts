@@ -1,0 +1,83 @@
+/**
+ * A real terminal for a test: a detached tmux session on a private socket, of a fixed size, running one
+ * command. The test reads the screen as tmux has rendered it (`capture-pane`: what a person would see, colours
+ * and cursor movements already applied), sends keys (Ctrl-C) and reads the command's exit status (the pane
+ * stays after the command exits). tmux comes from Debian's `tmux` package (`.ci/run` installs it when missing).
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+
+export class TmuxTerminal {
+  readonly #socket: string;
+  readonly #target = 'board';
+  /** The command's process id (its pane's), for a last-resort SIGKILL. */
+  readonly pid: number;
+
+  private constructor(socket: string, pid: number) {
+    this.#socket = socket;
+    this.pid = pid;
+  }
+
+  /** Starts `argv` in `cwd` on a `cols` x `rows` terminal; `dir` holds the tmux socket. */
+  static start(o: { dir: string; cwd: string; argv: readonly string[]; cols: number; rows: number; env?: Record<string, string> }): TmuxTerminal {
+    try {
+      execFileSync('tmux', ['-V'], { encoding: 'utf8' });
+    } catch (e) {
+      throw new Error('tmux is needed to drive a terminal (Debian package tmux; .ci/run installs it when missing)', { cause: e });
+    }
+    const socket = join(o.dir, 'tmux.sock');
+    const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+    const env = Object.entries(o.env ?? {}).map(([k, v]) => `${k}=${quote(v)}`);
+    // exec: the pane's process is the command itself, so Ctrl-C and the exit status are its own.
+    const command = ['exec', ...(env.length === 0 ? [] : ['env', ...env]), ...o.argv.map(quote)].join(' ');
+    // The session is created detached, at its size, holding a shell that waits; the command starts once the
+    // pane is kept after exit, so that its last screen and exit status can be read.
+    tmux('new-session', '-d', '-s', 'board', '-x', String(o.cols), '-y', String(o.rows), '-c', o.cwd, 'sleep 86400');
+    tmux('set-option', '-t', 'board', 'remain-on-exit', 'on');
+    tmux('set-option', '-t', 'board', 'history-limit', '10000');
+    tmux('respawn-pane', '-k', '-t', 'board', '-c', o.cwd, command);
+    const pid = Number(tmux('display-message', '-p', '-t', 'board', '#{pane_pid}').trim());
+    return new TmuxTerminal(socket, pid);
+  }
+
+  #tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-S', this.#socket, ...args], { encoding: 'utf8' });
+  }
+
+  /** The visible screen, one string per row (trailing blanks trimmed). */
+  screen(): string[] {
+    return this.#tmux('capture-pane', '-p', '-t', this.#target).split('\n').map((l) => l.trimEnd());
+  }
+
+  /** Rows that scrolled off the top of the screen into the history. */
+  historySize(): number {
+    return Number(this.#tmux('display-message', '-p', '-t', this.#target, '#{history_size}').trim());
+  }
+
+  /** The command's exit status once it has exited, else null. */
+  exitStatus(): number | null {
+    const [dead, status] = this.#tmux('display-message', '-p', '-t', this.#target, '#{pane_dead} #{pane_dead_status}').trim().split(' ');
+    return dead === '1' ? Number(status) : null;
+  }
+
+  /** Keys as tmux names them (`C-c` for Ctrl-C). */
+  sendKeys(...keys: string[]): void {
+    this.#tmux('send-keys', '-t', this.#target, ...keys);
+  }
+
+  /** Kills the command if it still runs (SIGKILL: tmux's own SIGHUP would only reload the bot's strategies), then tmux. */
+  close(): void {
+    try {
+      if (this.exitStatus() === null) process.kill(this.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+    try {
+      this.#tmux('kill-server');
+    } catch {
+      // The server may have exited with its last session.
+    }
+  }
+}

@@ -5,7 +5,7 @@
  * the screen is redrawn in place (nothing scrolls) while the log goes to its file. A halt shows on the halted
  * pair's row and goes away on resumption; Ctrl-C leaves the last frame and the outcome line, and exits 0.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
 import { openStoreReadOnly } from '../../src/store/store.ts';
 import { writeBotConfig } from '../support/e2e/bot-config.ts';
 import { until } from '../support/e2e/poll.ts';
+import { alive as processAlive } from '../support/processes.ts';
 import { TmuxTerminal } from '../support/e2e/tmux-terminal.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,6 +55,7 @@ function rowOf(screen: readonly string[], symbol: string): Row | undefined {
 let dir: string;
 let sandbox: Sandbox;
 let term: TmuxTerminal;
+const terms: TmuxTerminal[] = [];
 let storePath: string;
 let logFile: string;
 let pairs: Array<{ id: string; symbol: string; chain: string }>;
@@ -83,10 +85,12 @@ beforeAll(async () => {
   logFile = join(dir, 'logs', 'board.log');
   const config = writeBotConfig({ dir, name: 'board', manifest: sandbox.manifestPath as string, metricsPort: await freePort(), store: storePath, risk: LIMITS });
   term = TmuxTerminal.start({ dir, cwd: ROOT, argv: [NODE, 'src/cli/dlt-mm.ts', 'run', '--config', config, '--log-file', logFile], cols: 180, rows: 40 });
+  terms.push(term);
 }, 120_000);
 
 afterAll(async () => {
-  term?.close();
+  // A test that failed midway leaves its bot running: nothing of ours may outlive the file.
+  for (const t of terms) t.close();
   await sandbox?.stop();
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
@@ -187,4 +191,26 @@ describe('the live board in a terminal, on the sandbox', () => {
     for (const p of pairs) expect(rowOf(screen, p.symbol)).toMatchObject({ bid: '-', ask: '-', state: 'stopped: shut down' });
     expect(screen).toContain('stopped; no order of ours is left on the book');
   }, 120_000);
+
+  it('a terminal closed under the bot stops the board, not the bot: it trades on, logging to its file, until SIGTERM', async () => {
+    const name = 'hangup';
+    const log = join(dir, `${name}.log`);
+    const config = writeBotConfig({ dir, name, manifest: sandbox.manifestPath as string, metricsPort: await freePort(), store: join(dir, `${name}.sqlite`), risk: LIMITS });
+    const sub = join(dir, name);
+    mkdirSync(sub);
+    const t = TmuxTerminal.start({ dir: sub, cwd: ROOT, argv: [NODE, 'src/cli/dlt-mm.ts', 'run', '--config', config, '--log-file', log], cols: 180, rows: 40 });
+    terms.push(t);
+    await until('the second bot trading on its board', 90_000, () => t.exitStatus() === null && t.screen().some((l) => l.startsWith('dlt-mm trading')));
+    t.hangUp();
+    const lines = () => readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { time: string; msg: string });
+    const gone = await until('the bot notices the terminal is gone', 20_000, () => lines().find((l) => l.msg.startsWith('the terminal is gone')));
+    // Still trading afterwards: transactions keep going out, logged to the file.
+    await until('transactions sent after the terminal went', 30_000, () => {
+      expect(processAlive(t.pid)).toBe(true);
+      return lines().some((l) => l.time > gone.time && l.msg.endsWith('sent'));
+    });
+    process.kill(t.pid, 'SIGTERM');
+    await until('the bot exits after SIGTERM', 90_000, () => !processAlive(t.pid));
+    expect(lines().at(-1)?.msg).toBe('stopped; no order of ours is left on the book');
+  }, 240_000);
 });

@@ -64,6 +64,13 @@ export class LiveBoard {
     }
   }
 
+  /** The terminal is gone (its output fails): stops drawing without writing anything more. */
+  detach(): void {
+    this.#cancel?.();
+    this.#cancel = null;
+    this.#closed = true;
+  }
+
   /** Draws the last frame, leaves it on the screen (later output goes below it) and shows the cursor again. */
   stop(): void {
     if (this.#closed) return;

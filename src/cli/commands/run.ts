@@ -61,6 +61,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   }
   io.stdout(`metrics ${telemetry.url}/metrics  health ${telemetry.url}/healthz  ready ${telemetry.url}/readyz\n`);
   if (logPath !== null) io.stdout(`log ${logPath}\n`);
+  if (tty) io.stdout('\n');
 
   // On a terminal the board owns the screen from here on: nothing else is written to it until it stops.
   const board = tty
@@ -87,8 +88,19 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       })
     : null;
   const onResize = () => board?.draw();
+  // A terminal closed under the bot (SIGHUP only reloads the strategies) fails every write to it, on standard
+  // output and on standard error (where the cursor is hidden): the board stops and the bot runs on, logging
+  // to its file, until SIGTERM. Without these listeners the first failed write would end the process with
+  // every order left on the book.
+  let screenGone = false;
+  const onScreenError = (e: unknown) => {
+    if (screenGone) return;
+    screenGone = true;
+    board?.detach();
+    logger.warn({ err: e }, 'the terminal is gone: the board stops drawing; the bot runs on until SIGTERM');
+  };
   const say = (text: string) => {
-    if (tty) io.stdout(`${text}\n`);
+    if (tty && !screenGone) io.stdout(`${text}\n`);
   };
 
   let stopping: Promise<number> | null = null;
@@ -118,6 +130,10 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   process.on('SIGHUP', onHup);
 
   try {
+    if (tty) {
+      process.stdout.on('error', onScreenError);
+      process.stderr.on('error', onScreenError);
+    }
     board?.start();
     process.stdout.on('resize', onResize);
     await bot.start();

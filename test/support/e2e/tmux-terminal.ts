@@ -67,6 +67,11 @@ export class TmuxTerminal {
     this.#tmux('send-keys', '-t', this.#target, ...keys);
   }
 
+  /** Closes the terminal under the command, as closing its window would: tmux goes, the command gets SIGHUP. */
+  hangUp(): void {
+    this.#tmux('kill-server');
+  }
+
   /** Kills the command if it still runs (SIGKILL: tmux's own SIGHUP would only reload the bot's strategies), then tmux. */
   close(): void {
     try {

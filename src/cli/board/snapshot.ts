@@ -7,16 +7,39 @@
 import { Decimal } from '../../core/decimal.ts';
 import { remainingOf } from '../../core/order-state.ts';
 import { priceFromRaw, quantityFromRaw, type PairScales } from '../../core/units.ts';
-import type { Bot } from '../../engine/loop/bot.ts';
-import type { WalletEngine } from '../../engine/wallet-engine.ts';
+import type { BotPhase } from '../../engine/loop/bot.ts';
+import type { LastRound } from '../../engine/loop/pair-loop.ts';
+import type { PnlTracker } from '../../engine/loop/pnl-tracker.ts';
+import type { PairStatus } from '../../engine/loop/venue-status.ts';
+import type { RiskMonitor } from '../../engine/risk/monitor.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
+import type { Store } from '../../store/store.ts';
 import { pairState, type BoardModel, type Level, type PairRow, type WalletRow } from './model.ts';
 import type { ObligationsProvider } from './obligations.ts';
 import type { RecentWarnings } from './warnings.ts';
 
+/** What the board reads of the running bot (`Bot` is one). */
+export interface BoardBot {
+  readonly phase: BotPhase;
+  readonly loops: ReadonlyMap<string, { readonly symbol: string; readonly last: LastRound | null }>;
+  readonly statuses: ReadonlyMap<string, { readonly current: PairStatus }>;
+  readonly pnl: ReadonlyMap<string, Pick<PnlTracker, 'position' | 'total' | 'fills'>>;
+  readonly risk: Pick<RiskMonitor, 'state' | 'nativeBalanceOf'>;
+}
+
+/** What the board reads of each wallet's order engine (`WalletEngine` is one). */
+export interface BoardEngine {
+  readonly ctx: {
+    readonly chain: 'evm' | 'wasm';
+    readonly wallet: string;
+    readonly store: Pick<Store, 'orders' | 'transactions'>;
+    readonly pairs: ReadonlyMap<string, { readonly binding: { readonly chain: 'evm' | 'wasm'; readonly rules: { readonly scales: PairScales } } }>;
+  };
+}
+
 export interface BoardInputs {
-  readonly bot: Bot;
-  readonly engines: readonly WalletEngine[];
+  readonly bot: BoardBot;
+  readonly engines: readonly BoardEngine[];
   readonly warnings: RecentWarnings;
   /** Where the log goes (shown in the header); null when it goes to standard output only. */
   readonly logPath: string | null;

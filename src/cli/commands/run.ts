@@ -75,7 +75,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
             logPath,
             now: Date.now,
             // The obligation columns (spread against the maximum, presence today against the target) read
-            // this provider; with none they show '-'.
+            // this ObligationsProvider (../board/obligations.ts); with none they show '-'.
             obligations: null,
           }),
         every: (ms, fn) => {

@@ -12,23 +12,26 @@ const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 export class TmuxTerminal {
   readonly #socket: string;
   readonly #target = 'board';
+  /** The tmux server's process id. */
+  readonly #server: number;
   /** The command's process id (its pane's), for a last-resort SIGKILL. */
   readonly pid: number;
 
-  private constructor(socket: string, pid: number) {
+  private constructor(socket: string, server: number, pid: number) {
     this.#socket = socket;
+    this.#server = server;
     this.pid = pid;
   }
 
   /** Starts `argv` in `cwd` on a `cols` x `rows` terminal; `dir` holds the tmux socket. */
   static start(o: { dir: string; cwd: string; argv: readonly string[]; cols: number; rows: number; env?: Record<string, string> }): TmuxTerminal {
     try {
-      execFileSync('tmux', ['-V'], { encoding: 'utf8' });
+      execFileSync('tmux', ['-V'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (e) {
       throw new Error('tmux is needed to drive a terminal (Debian package tmux; .ci/run installs it when missing)', { cause: e });
     }
     const socket = join(o.dir, 'tmux.sock');
-    const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+    const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     const env = Object.entries(o.env ?? {}).map(([k, v]) => `${k}=${quote(v)}`);
     // exec: the pane's process is the command itself, so Ctrl-C and the exit status are its own.
     const command = ['exec', ...(env.length === 0 ? [] : ['env', ...env]), ...o.argv.map(quote)].join(' ');
@@ -38,12 +41,12 @@ export class TmuxTerminal {
     tmux('set-option', '-t', 'board', 'remain-on-exit', 'on');
     tmux('set-option', '-t', 'board', 'history-limit', '10000');
     tmux('respawn-pane', '-k', '-t', 'board', '-c', o.cwd, command);
-    const pid = Number(tmux('display-message', '-p', '-t', 'board', '#{pane_pid}').trim());
-    return new TmuxTerminal(socket, pid);
+    const [server, pid] = tmux('display-message', '-p', '-t', 'board', '#{pid} #{pane_pid}').trim().split(' ').map(Number);
+    return new TmuxTerminal(socket, server!, pid!);
   }
 
   #tmux(...args: string[]): string {
-    return execFileSync('tmux', ['-S', this.#socket, ...args], { encoding: 'utf8' });
+    return execFileSync('tmux', ['-S', this.#socket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   }
 
   /** The visible screen, one string per row (trailing blanks trimmed). */
@@ -56,10 +59,19 @@ export class TmuxTerminal {
     return Number(this.#tmux('display-message', '-p', '-t', this.#target, '#{history_size}').trim());
   }
 
-  /** The command's exit status once it has exited, else null. */
-  exitStatus(): number | null {
-    const [dead, status] = this.#tmux('display-message', '-p', '-t', this.#target, '#{pane_dead} #{pane_dead_status}').trim().split(' ');
-    return dead === '1' ? Number(status) : null;
+  /** Once the command has exited: its exit status, or `signal N` when a signal ended it; else null. */
+  exitStatus(): number | string | null {
+    const [dead, status, signal] = this.#tmux('display-message', '-p', '-t', this.#target, '#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}').trim().split(':');
+    if (dead !== '1') return null;
+    if (status === '' && signal === '') {
+      // The terminal closed, but tmux has not collected the exit status. Debian's tmux records panes with
+      // libutempter, whose own SIGCHLD handler is in place while tmux removes the record of a pane whose
+      // terminal just closed: a command ending in that moment stays a zombie, its SIGCHLD swallowed (seen
+      // here; tmux issue #311). Another SIGCHLD makes tmux reap it.
+      process.kill(this.#server, 'SIGCHLD');
+      return null;
+    }
+    return status === undefined || status === '' ? `signal ${signal ?? '?'}` : Number(status);
   }
 
   /** Keys as tmux names them (`C-c` for Ctrl-C). */

@@ -31,6 +31,8 @@ import type { CliIo } from '../io.ts';
 import { authSecrets, venueAuthOf, type VenueAuth } from '../../venue/auth/venue-auth.ts';
 import { adapterOf, bindingOf, manifestAuth, type Connection, type WalletSetup } from '../wiring.ts';
 import { systemSleep } from '../../chains/time.ts';
+import type { DestinationStream } from 'pino';
+import { logPathBeside } from './log-output.ts';
 
 export interface RunParts {
   readonly config: BotConfig;
@@ -54,6 +56,11 @@ export interface RunOptions {
   readonly tty: boolean;
   /** Extra embedded-sandbox settings (tests use free ports and fast blocks). */
   readonly sandbox?: SandboxOptions;
+  /**
+   * Where the log's JSON lines go, given the default log file (beside the store). Without it they go to
+   * standard output (a short human form when `tty`).
+   */
+  readonly logTo?: (defaultPath: string) => DestinationStream;
 }
 
 interface VenueAccess {
@@ -168,11 +175,12 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     }
     const c = access.connection;
     const secrets = [access.venue.apiKey, ...authSecrets(access.venue.auth), ...c.wallets.flatMap((w) => [w.key, ...w.channels])];
-    const logger = createLogger({ level: config.telemetry.logLevel, name: 'dlt-mm', format: options.tty ? 'human' : 'json', knownSecrets: secrets });
+    const storePath = embedded ? resolve(io.cwd, '.sandbox', 'embedded-bot.sqlite') : resolve(dir, config.store.path);
+    const output = options.logTo === undefined ? { format: options.tty ? ('human' as const) : ('json' as const) } : { format: 'json' as const, destination: options.logTo(logPathBeside(storePath)) };
+    const logger = createLogger({ level: config.telemetry.logLevel, name: 'dlt-mm', knownSecrets: secrets, ...output });
     const metrics = createMetrics({ processMetrics: true });
 
     // An embedded sandbox is a new venue every time: yesterday's state would describe other chains.
-    const storePath = embedded ? resolve(io.cwd, '.sandbox', 'embedded-bot.sqlite') : resolve(dir, config.store.path);
     if (embedded) for (const suffix of ['', '-wal', '-shm']) rmSync(`${storePath}${suffix}`, { force: true });
     const store = openStore(storePath);
     undo.push(() => store.close());

@@ -155,7 +155,7 @@ export const botConfigSchema = z.strictObject({
     .strictObject({
       metricsPort: z.number().int().min(0).max(65535).default(9464).describe('Port of /metrics, /healthz and /readyz'),
       metricsHost: z.string().default('0.0.0.0').describe('Interface the telemetry server listens on'),
-      logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info').describe('JSON logs (a short human format on a terminal)'),
+      logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info').describe('Least level logged; JSON lines on standard output, or in the log file when a terminal shows the board'),
     })
     .default({ metricsPort: 9464, metricsHost: '0.0.0.0', logLevel: 'info' }),
 });

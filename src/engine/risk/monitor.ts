@@ -36,6 +36,8 @@ interface PairRisk {
 export class RiskMonitor {
   readonly #pairs = new Map<string, PairRisk>();
   readonly #listeners: Array<(e: RiskEvent) => void> = [];
+  /** The last native fee balance read per wallet. */
+  readonly #native = new Map<string, Decimal>();
   #killed: string | null = null;
 
   addPair(pairId: string, wallet: string, limits: RiskLimits, nowMs: number): void {
@@ -132,6 +134,7 @@ export class RiskMonitor {
 
   /** The wallet's native fee balance: alert below the alert level, stop its pairs below the stop level. */
   nativeBalance(wallet: string, balance: Decimal): void {
+    this.#native.set(wallet, balance);
     for (const [pairId, p] of this.#pairs) {
       if (p.wallet !== wallet) continue;
       if (p.limits.nativeStop !== null && balance.lt(p.limits.nativeStop)) {
@@ -144,6 +147,11 @@ export class RiskMonitor {
         this.#emit({ type: 'native-low', wallet, balance, level: 'alert' });
       }
     }
+  }
+
+  /** The wallet's native fee balance as last read (null: not read yet). */
+  nativeBalanceOf(wallet: string): Decimal | null {
+    return this.#native.get(wallet) ?? null;
   }
 
   get killed(): string | null {

@@ -89,6 +89,14 @@ describe('risk monitor', () => {
     expect(m.state('a', 0)).toMatchObject({ mode: 'stopped' });
     expect(m.state('b', 0).mode).toBe('active');
   });
+  it('keeps the last native fee balance read of each wallet', () => {
+    const { m } = monitor({ nativeAlert: '1', nativeStop: '0.1' });
+    expect(m.nativeBalanceOf('w1')).toBeNull();
+    m.nativeBalance('w1', d('2.5'));
+    m.nativeBalance('w1', d('2.25'));
+    expect(m.nativeBalanceOf('w1')).toEqual(d('2.25'));
+    expect(m.nativeBalanceOf('w2')).toBeNull();
+  });
   it('external pauses hold until lifted', () => {
     const { m } = monitor();
     m.setFlag('a', 'market-closed', true);

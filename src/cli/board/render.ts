@@ -1,0 +1,178 @@
+/**
+ * Draws a board model as text lines no wider than the terminal: a header, one row per pair, one per wallet,
+ * the last warnings. Pure: the same model and width give the same text; colours only when asked.
+ */
+import { styleText } from 'node:util';
+import type { Decimal } from '../../core/decimal.ts';
+import type { BoardModel, Level, PairRow, PairStateKind, WalletRow } from './model.ts';
+import type { ObligationStatus } from './obligations.ts';
+
+type Style = Parameters<typeof styleText>[0];
+
+interface Cell {
+  readonly text: string;
+  readonly width: number;
+  readonly right?: boolean;
+  readonly style?: Style | undefined;
+}
+
+export interface RenderOptions {
+  /** Terminal columns: no line is longer. */
+  readonly width: number;
+  readonly color: boolean;
+}
+
+const GAP = '  ';
+const NONE = '-';
+
+const STATE_STYLE: Record<PairStateKind, Style> = {
+  starting: 'dim',
+  active: 'green',
+  paused: 'yellow',
+  halted: 'yellow',
+  closed: 'dim',
+  stopping: 'yellow',
+  stopped: 'red',
+  killed: ['red', 'bold'],
+};
+
+/** Cuts `text` to `width` columns (an ellipsis marks the cut) and pads it. */
+function fit(text: string, width: number, right = false): string {
+  const cut = text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
+  return right ? cut.padStart(width) : cut.padEnd(width);
+}
+
+/** Joins cells into one line of at most `width` columns; a line cut short ends with an ellipsis. */
+function line(cells: readonly Cell[], o: RenderOptions): string {
+  const segments: Array<{ text: string; style?: Style | undefined }> = [];
+  for (const [i, c] of cells.entries()) {
+    if (i > 0) segments.push({ text: GAP });
+    // The last cell is not padded: nothing follows it.
+    const last = i === cells.length - 1;
+    segments.push({ text: last && c.right !== true ? c.text : fit(c.text, c.width, c.right === true), style: c.style });
+  }
+  const total = segments.reduce((n, s) => n + s.text.length, 0);
+  if (total > o.width) {
+    let room = o.width - 1;
+    for (const s of segments) {
+      s.text = s.text.slice(0, Math.max(0, room));
+      room -= s.text.length;
+    }
+    segments.push({ text: '…' });
+  }
+  // Trailing blanks go, styled or not.
+  while (segments.length > 0 && segments.at(-1)!.text.trimEnd() === '') segments.pop();
+  const tail = segments.at(-1);
+  if (tail !== undefined) tail.text = tail.text.trimEnd();
+  return segments.map((s) => (o.color && s.style !== undefined && s.text !== '' ? styleText(s.style, s.text, { validateStream: false }) : s.text)).join('');
+}
+
+function plain(text: string, o: RenderOptions, style?: Style): string {
+  const t = fit(text, o.width).trimEnd();
+  return o.color && style !== undefined ? styleText(style, t, { validateStream: false }) : t;
+}
+
+const signed = (d: Decimal, places?: number): string => {
+  const v = places === undefined ? d : d.toDecimalPlaces(places);
+  return `${v.gt(0) ? '+' : ''}${places === undefined ? v.toFixed() : v.toFixed(places)}`;
+};
+const level = (l: Level | null): string => (l === null ? NONE : `${l.price.toFixed()} x ${l.size.toFixed()}`);
+const percent = (ratio: number): string => `${(ratio * 100).toFixed(1)}%`;
+const spreadText = (d: Decimal, unit: 'bps' | 'quote'): string => (unit === 'bps' ? `${d.toDecimalPlaces(1).toFixed(1)}bp` : d.toFixed());
+const shortAddress = (a: string): string => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
+
+interface Column {
+  readonly head: string;
+  readonly width: number;
+  readonly right?: boolean;
+}
+
+/** The pair table's columns; the first one's width follows the longest symbol. */
+const PAIR_COLUMNS: readonly Column[] = [
+  { head: 'PAIR', width: 8 },
+  { head: 'CHAIN', width: 5 },
+  { head: 'BID (ours, size)', width: 20 },
+  { head: 'ASK (ours, size)', width: 20 },
+  { head: 'SPREAD / MAX', width: 17 },
+  { head: 'POSITION', width: 10, right: true },
+  { head: 'PNL', width: 10, right: true },
+  { head: 'PRESENCE / TARGET', width: 17 },
+  { head: 'FILLS', width: 6, right: true },
+  { head: 'STATE', width: 24 },
+];
+
+const WALLET_COLUMNS: readonly Column[] = [
+  { head: 'WALLET', width: 14 },
+  { head: 'CHAIN', width: 5 },
+  { head: 'NATIVE FEE BALANCE', width: 20, right: true },
+  { head: 'IN FLIGHT', width: 9, right: true },
+];
+
+interface Value {
+  readonly text: string;
+  readonly style?: Style | undefined;
+}
+
+function cells(columns: readonly Column[], values: readonly Value[], firstWidth?: number): Cell[] {
+  return columns.map((c, i) => ({ width: i === 0 && firstWidth !== undefined ? firstWidth : c.width, right: c.right === true, ...(values[i] ?? { text: '' }) }));
+}
+
+function heads(columns: readonly Column[], firstWidth?: number): Cell[] {
+  return cells(
+    columns,
+    columns.map((c) => ({ text: c.head, style: 'bold' as Style })),
+    firstWidth,
+  );
+}
+
+/** `spread / max`: the tracker's figures when the pair has obligations, else our own spread and no maximum. */
+function spreadValue(row: PairRow): Value {
+  const ob: ObligationStatus | null = row.obligations;
+  if (ob === null) return { text: `${row.spreadBps === null ? NONE : spreadText(row.spreadBps, 'bps')} / ${NONE}` };
+  const over = ob.spread !== null && ob.maxSpread !== null && ob.spread.gt(ob.maxSpread);
+  return { text: `${ob.spread === null ? NONE : spreadText(ob.spread, ob.spreadUnit)} / ${ob.maxSpread === null ? NONE : spreadText(ob.maxSpread, ob.spreadUnit)}`, style: over ? 'red' : undefined };
+}
+
+function presenceValue(row: PairRow): Value {
+  const ob = row.obligations;
+  if (ob === null) return { text: `${NONE} / ${NONE}` };
+  const below = ob.presence !== null && ob.presence < ob.presenceTarget;
+  const style: Style | undefined = ob.compliant === false ? 'red' : below ? 'yellow' : ob.compliant === true ? 'green' : undefined;
+  return { text: `${ob.presence === null ? NONE : percent(ob.presence)} / ${percent(ob.presenceTarget)}`, style };
+}
+
+function pairValues(row: PairRow): Value[] {
+  return [
+    { text: row.symbol },
+    { text: row.chain },
+    { text: level(row.bid), style: row.bid === null ? 'dim' : undefined },
+    { text: level(row.ask), style: row.ask === null ? 'dim' : undefined },
+    spreadValue(row),
+    { text: signed(row.position) },
+    { text: signed(row.pnl, 2), style: row.pnl.lt(0) ? 'red' : undefined },
+    presenceValue(row),
+    { text: String(row.fills) },
+    { text: row.state.detail === '' ? row.state.kind : `${row.state.kind}: ${row.state.detail}`, style: STATE_STYLE[row.state.kind] },
+  ];
+}
+
+function walletValues(w: WalletRow): Value[] {
+  return [{ text: shortAddress(w.address) }, { text: w.chain }, { text: w.native === null ? NONE : w.native.toDecimalPlaces(6).toFixed() }, { text: String(w.inFlight) }];
+}
+
+const clock = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+
+export function renderBoard(m: BoardModel, o: RenderOptions): string[] {
+  const symbolWidth = Math.max(8, ...m.pairs.map((p) => p.symbol.length));
+  const header = [`dlt-mm ${m.phase}`, clock(m.atMs), `${m.pairs.length} pair(s)`, m.logPath === null ? 'log: standard output' : `log: ${m.logPath}`];
+  if (m.phase === 'starting' || m.phase === 'trading' || m.phase === 'killed') header.push('Ctrl-C stops and cancels every order');
+  const lines = [plain(header.join('  ·  '), o, 'bold'), ''];
+  lines.push(line(heads(PAIR_COLUMNS, symbolWidth), o));
+  for (const p of m.pairs) lines.push(line(cells(PAIR_COLUMNS, pairValues(p), symbolWidth), o));
+  if (m.pairs.length === 0) lines.push(plain('(no pair trading yet)', o, 'dim'));
+  lines.push('', line(heads(WALLET_COLUMNS), o));
+  for (const w of m.wallets) lines.push(line(cells(WALLET_COLUMNS, walletValues(w)), o));
+  lines.push('', plain(m.warningCount === 0 ? 'No warnings' : `Last warnings (${m.warningCount} since start)`, o, 'bold'));
+  for (const w of m.warnings) lines.push(plain(w.text, o, w.level === 'warn' ? 'yellow' : 'red'));
+  return lines;
+}

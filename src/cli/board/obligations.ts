@@ -29,13 +29,14 @@ export interface ObligationsProvider {
   status(pairId: string, nowMs: number): ObligationStatus | null;
 }
 
+const bps = (v: number | null): Decimal | null => (v === null ? null : new Decimal(v.toFixed(2)));
+
 /** The obligation tracker's last round, as the board's columns read it. */
 export function trackerObligations(tracker: { snapshot(pairId: string): ObligationSnapshot | null }): ObligationsProvider {
   return {
     status(pairId) {
       const s = tracker.snapshot(pairId);
       if (s === null) return null;
-      const bps = (v: number | null) => (v === null ? null : new Decimal(v.toFixed(2)));
       return {
         presence: s.presence,
         presenceTarget: s.target,

@@ -27,9 +27,9 @@ const base: ObligationSnapshot = {
   breach: null,
 };
 
-describe("the board's obligation columns read the tracker", () => {
-  const provider = (s: ObligationSnapshot | null) => trackerObligations({ snapshot: (id) => (s !== null && id === s.pairId ? s : null) });
+const provider = (s: ObligationSnapshot | null) => trackerObligations({ snapshot: (id) => (s !== null && id === s.pairId ? s : null) });
 
+describe("the board's obligation columns read the tracker", () => {
   it('a pair without obligations has no figures', () => {
     expect(provider(base).status('tp-evm-bond', 0)).toBeNull();
   });

@@ -29,7 +29,8 @@ import { SandboxChains } from '../support/e2e/sandbox-chains.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const IMAGE = 'localhost/dlt-mm:container-test';
 const BASE_IMAGE = 'docker.io/library/node:24-bookworm-slim';
-const BASE_SCRIPT = join(ROOT, '..', 'shared', 'tools', 'container-base.sh');
+/** The machine's own script that installs podman and provides the base image where no registry is reachable. */
+const BASE_SCRIPT = process.env.CONTAINER_BASE_SCRIPT ?? join(ROOT, '..', 'shared', 'tools', 'container-base.sh');
 /** Longer than the bot's shutdown timeout (below), as a pod's termination grace period must be. */
 const STOP_TIMEOUT_S = 90;
 const SHUTDOWN_TIMEOUT_MS = 60_000;

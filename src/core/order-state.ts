@@ -39,9 +39,32 @@ export const ORDER_STATUSES: readonly OrderStatus[] = [
   'rejected',
 ];
 
-export const TERMINAL_STATUSES: ReadonlySet<OrderStatus> = new Set(['filled', 'cancelled', 'rejected']);
+const statuses = (...list: OrderStatus[]): ReadonlySet<OrderStatus> => new Set(list);
+
+/** Statuses the order never leaves. */
+export const TERMINAL_STATUSES = statuses('filled', 'cancelled', 'rejected');
 /** Statuses in which the order may be on the book (or may land there). */
-export const LIVE_STATUSES: ReadonlySet<OrderStatus> = new Set(['submitting', 'unknown', 'received', 'resting', 'partiallyFilled', 'cancelRequested']);
+export const LIVE_STATUSES = statuses('submitting', 'unknown', 'received', 'resting', 'partiallyFilled', 'cancelRequested');
+const CANCELLABLE = statuses('resting', 'partiallyFilled');
+const ON_BOOK = statuses('resting', 'partiallyFilled', 'cancelRequested');
+const UNSETTLED = statuses('intended', 'submitting', 'unknown', 'received');
+const QUOTING = statuses('submitting', 'unknown', 'received', 'resting', 'partiallyFilled');
+const AWAITING_PLACEMENT = statuses('submitting', 'unknown');
+
+/** Filled, cancelled or rejected: nothing changes it any more. */
+export const isTerminal = (status: OrderStatus): boolean => TERMINAL_STATUSES.has(status);
+/** May be on the book or may land there: sent and not yet terminal. */
+export const isLive = (status: OrderStatus): boolean => LIVE_STATUSES.has(status);
+/** Rests on the book with no cancel on its way: a cancel may be sent. */
+export const isCancellable = (status: OrderStatus): boolean => CANCELLABLE.has(status);
+/** Known to have rested and not known to be gone: it holds its funds on the book (a cancel may be on its way). */
+export const isOnBook = (status: OrderStatus): boolean => ON_BOOK.has(status);
+/** Recorded but not known to have rested or left: its placement is still being decided. */
+export const isUnsettled = (status: OrderStatus): boolean => UNSETTLED.has(status);
+/** Sent and quoting for us: on the book or on its way there, with no cancel requested. */
+export const isQuoting = (status: OrderStatus): boolean => QUOTING.has(status);
+/** The placement left the process and the chain has not given the order an id yet. */
+export const isAwaitingPlacement = (status: OrderStatus): boolean => AWAITING_PLACEMENT.has(status);
 
 export type OrderEvent =
   /** The signed placement left the process. */

@@ -4,7 +4,7 @@
  * scrape so that they are right whenever they are read.
  */
 import type { Counter, Gauge, Histogram } from 'prom-client';
-import { LIVE_STATUSES } from '../core/order-state.ts';
+import { isLive } from '../core/order-state.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
 import { isPaused } from './tracking/alerts.ts';
 import type { WalletContext } from './wallet-context.ts';
@@ -54,7 +54,7 @@ export function deriveStateGauges(m: Metrics, ctx: WalletContext): void {
   const labels = { chain: ctx.chain, wallet: ctx.wallet };
   // An order recorded but not signed yet (`intended`) cannot be on the book: it is not counted.
   m.derivedGauge({ name: 'orders_live', help: 'Orders that are or may be on the book (sent and not final)', labelNames: ['chain', 'wallet'] }, () => [
-    { labels, value: ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => LIVE_STATUSES.has(o.status)).length },
+    { labels, value: ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => isLive(o.status)).length },
   ]);
   m.derivedGauge({ name: 'orders_unknown_outcome', help: 'Orders whose placement the chain has not settled after its outcome deadline', labelNames: ['chain', 'wallet'] }, () => [
     { labels, value: ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => o.status === 'unknown').length },

@@ -7,6 +7,7 @@
  */
 import type { Interval, MarketObservation, MarketState, QuoteSpan } from '../core/obligations.ts';
 import type { Side } from '../core/order-terms.ts';
+import { isTerminal, type OrderStatus } from '../core/order-state.ts';
 import type { Db } from './database.ts';
 
 type Chain = 'evm' | 'wasm';
@@ -191,7 +192,7 @@ export class ObligationStore {
       let t = Number(r.rest_ms);
       // No end seen on chain, but the store has the order gone (its last event arrived after the bot stopped
       // following, or before a crash): it ended when the store recorded it.
-      const gone = r.end_ms === null && (r.order_status === 'cancelled' || r.order_status === 'filled' || r.order_status === 'rejected');
+      const gone = r.end_ms === null && isTerminal(r.order_status as OrderStatus);
       let end = r.end_ms !== null ? Number(r.end_ms) : gone ? Math.min(to, Number(r.order_updated_ms)) : to;
       for (const f of fills.get(`${r.chain}|${r.wallet}|${r.order_id}`) ?? []) {
         if (f.atMs >= end) break;

@@ -5,7 +5,7 @@
  * a reorganisation removes the block: the order is then derived again, through the same table, from the
  * transitions that still stand.
  */
-import { applyOrderEvent, type OrderEvent, type OrderRecord, type OrderStatus, type TransitionResult } from '../core/order-state.ts';
+import { applyOrderEvent, TERMINAL_STATUSES, type OrderEvent, type OrderRecord, type OrderStatus, type TransitionResult } from '../core/order-state.ts';
 import type { CancellationType, OrderOptions, Side } from '../core/order-terms.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import { transaction, type Db } from './database.ts';
@@ -130,7 +130,7 @@ function fromRow(r: OrderRow): StoredOrder {
   };
 }
 
-const TERMINAL = "('filled', 'cancelled', 'rejected')";
+const TERMINAL = `(${[...TERMINAL_STATUSES].map((s) => `'${s}'`).join(', ')})`;
 
 export class OrderStore {
   readonly #db: Db;

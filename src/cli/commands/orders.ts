@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import type { PairBinding } from '../../chains/types.ts';
 import { formatDecimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
-import { remainingOf } from '../../core/order-state.ts';
+import { isUnsettled, remainingOf } from '../../core/order-state.ts';
 import { priceFromRaw, quantityFromRaw } from '../../core/units.ts';
 import { readVenueOrder } from '../../engine/recovery/venue-order-view.ts';
 import { createLogger } from '../../telemetry/logger.ts';
@@ -34,7 +34,6 @@ export interface OrderRow {
   readonly difference: string;
 }
 
-const IN_FLIGHT = new Set(['intended', 'submitting', 'unknown', 'received']);
 
 export async function ordersCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = usageArgs(() => parseArgs({ args, options: { config: { type: 'string' }, pair: { type: 'string' }, json: { type: 'boolean' } }, strict: true }), ORDERS_USAGE);
@@ -54,7 +53,7 @@ export async function ordersCommand(args: string[], io: CliIo): Promise<number> 
         const remaining = quantityFromRaw(remainingOf(o), s);
         const difference =
           v === undefined
-            ? IN_FLIGHT.has(o.status)
+            ? isUnsettled(o.status)
               ? 'in flight: not on the book yet as far as the store knows'
               : 'not in the venue list (gone, or the list lags)'
             : v.remaining !== null && !v.remaining.eq(remaining)

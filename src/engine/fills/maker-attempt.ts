@@ -4,7 +4,7 @@
  * (the transaction applier) and the tentative view.
  */
 import type { ChainEvent } from '../../chains/types.ts';
-import { remainingOf } from '../../core/order-state.ts';
+import { isOnBook, remainingOf } from '../../core/order-state.ts';
 import type { Side } from '../../core/order-terms.ts';
 import { makerRateOf, type PairRuntime } from '../pair-runtime.ts';
 import type { WalletContext } from '../wallet-context.ts';
@@ -12,8 +12,6 @@ import { sameAddress, type PairFlows } from './flows.ts';
 import type { MakerCandidate, MakerInput } from './maker-fills.ts';
 
 type Trade = Extract<ChainEvent, { type: 'Trade' }>;
-/** Statuses in which an order of ours may be hit on the book. */
-const RESTING = new Set(['resting', 'partiallyFilled', 'cancelRequested']);
 
 /** The trade event of another client's incoming order on the pair in this transaction (it names the execution price). */
 export function incomingTrade(events: readonly ChainEvent[], pairId: string, wallet: string): Trade | undefined {
@@ -30,7 +28,7 @@ export function makerSide(residual: PairFlows, trade: Trade | undefined): Side |
 export function makerCandidates(ctx: WalletContext, pair: PairRuntime, side: Side): MakerCandidate[] {
   return ctx.store.orders
     .live({ wallet: ctx.wallet, pairId: pair.binding.pairId })
-    .filter((o) => o.side === side && o.orderId !== null && RESTING.has(o.status))
+    .filter((o) => o.side === side && o.orderId !== null && isOnBook(o.status))
     .map((o) => ({ clientOrderId: o.clientOrderId, orderId: o.orderId as bigint, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(pair, ctx.marketMaker) }));
 }
 

@@ -15,7 +15,7 @@
  */
 import type { BalancesAt, ChainAdapter } from '../../chains/types.ts';
 import { DltError } from '../../core/errors.ts';
-import { remainingOf } from '../../core/order-state.ts';
+import { isOnBook, isUnsettled, remainingOf } from '../../core/order-state.ts';
 import { lockOf } from '../fills/amounts.ts';
 import { makerRateOf } from '../pair-runtime.ts';
 import { raiseAlert } from '../tracking/alerts.ts';
@@ -71,8 +71,6 @@ export interface InventoryOptions {
   readonly coverageTimeoutMs?: number;
 }
 
-const UNSETTLED = new Set(['intended', 'submitting', 'unknown', 'received']);
-const HOLDING = new Set(['resting', 'partiallyFilled', 'cancelRequested']);
 
 /** Where the store was: the last applied event and the last fill (rowids). */
 interface Marker {
@@ -190,7 +188,7 @@ export class InventoryChecker {
     const ctx = this.#ctx;
     const before = this.#marker();
     const none = (reason: string): Look => ({ report: { comparable: false, reason }, height: null, before, after: before });
-    const unsettled = ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => UNSETTLED.has(o.status));
+    const unsettled = ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => isUnsettled(o.status));
     if (unsettled.length > 0) return none(`${unsettled.length} order(s) not settled yet`);
     const reads: BalancesAt[] = [];
     let height = at;
@@ -209,7 +207,7 @@ export class InventoryChecker {
     }
     // Checked now, after the reads: what the store holds at this instant is what the balances are compared with.
     const live = ctx.store.orders.live({ wallet: ctx.wallet });
-    const unsettledNow = live.filter((o) => UNSETTLED.has(o.status));
+    const unsettledNow = live.filter((o) => isUnsettled(o.status));
     if (unsettledNow.length > 0) return none(`${unsettledNow.length} order(s) not settled yet`);
     const tokens = new Map<string, { pairs: string[]; onChain: bigint; locked: bigint }>();
     [...ctx.pairs.values()].forEach((p, i) => {
@@ -225,7 +223,7 @@ export class InventoryChecker {
         tokens.set(address, t);
       }
     });
-    for (const o of live.filter((x) => HOLDING.has(x.status))) {
+    for (const o of live.filter((x) => isOnBook(x.status))) {
       const p = ctx.pairs.get(o.pairId);
       if (p === undefined) continue;
       const lock = lockOf({ side: o.side, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(p, ctx.marketMaker) }, p.binding.rules.scales, o.prefunded ?? p.prefunded);

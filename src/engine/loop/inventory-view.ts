@@ -5,7 +5,7 @@
  */
 import type { Balances, PairBinding } from '../../chains/types.ts';
 import { Decimal } from '../../core/decimal.ts';
-import { remainingOf } from '../../core/order-state.ts';
+import { isOnBook, isQuoting, remainingOf } from '../../core/order-state.ts';
 import { baseFromNative, quoteFromNative } from '../../core/units.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
 import type { Inventory, LiveOrder } from '../../strategy/types.ts';
@@ -13,17 +13,13 @@ import { lockOf } from '../fills/amounts.ts';
 import { makerRateOf, type PairRuntime } from '../pair-runtime.ts';
 import { priceFromRaw, quantityFromRaw } from '../../core/units.ts';
 
-/** Statuses whose tokens the book holds. */
-const HOLDING = new Set(['resting', 'partiallyFilled', 'cancelRequested']);
-/** Statuses the strategy treats as our quotes (a cancellation under way is already gone for it). */
-const QUOTING = new Set(['submitting', 'unknown', 'received', 'resting', 'partiallyFilled']);
 
 export function pairInventory(runtime: PairRuntime, marketMaker: boolean, balances: Balances, live: readonly StoredOrder[], quoteShare: Decimal): Inventory {
   const s = runtime.binding.rules.scales;
   let lockedBase = 0n;
   let lockedQuote = 0n;
   for (const o of live) {
-    if (!HOLDING.has(o.status)) continue;
+    if (!isOnBook(o.status)) continue;
     const lock = lockOf(
       { side: o.side, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(runtime, marketMaker) },
       s,
@@ -42,7 +38,7 @@ export function pairInventory(runtime: PairRuntime, marketMaker: boolean, balanc
 export function liveQuotes(binding: PairBinding, live: readonly StoredOrder[]): LiveOrder[] {
   const s = binding.rules.scales;
   return live
-    .filter((o) => QUOTING.has(o.status) && remainingOf(o) > 0n)
+    .filter((o) => isQuoting(o.status) && remainingOf(o) > 0n)
     .map((o) => ({ id: o.clientOrderId.toString(), side: o.side, price: priceFromRaw(o.price, s), quantity: quantityFromRaw(remainingOf(o), s) }));
 }
 

@@ -10,7 +10,7 @@ import { isMarketOpen, msUntilClose, toVenueLocal, type CalendarConfig } from '.
 import type { StrategyConfig } from '../../core/config/strategy-config.ts';
 import { Decimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
-import { remainingOf } from '../../core/order-state.ts';
+import { isCancellable, isLive, remainingOf } from '../../core/order-state.ts';
 import { priceToRaw } from '../../core/units.ts';
 import { computeQuotes, type StrategyState } from '../../strategy/registry.ts';
 import type { DesiredQuote, GuardOutcome, GuardTerms, MarketView, QuoteAction } from '../../strategy/types.ts';
@@ -27,8 +27,6 @@ import type { LoopMetrics } from './loop-metrics.ts';
 import type { PnlTracker } from './pnl-tracker.ts';
 import type { VenueStatus } from './venue-status.ts';
 
-/** Statuses in which an order of ours is or may be on the book (a cancellation is final only when settled). */
-const ON_BOOK = new Set(['submitting', 'unknown', 'received', 'resting', 'partiallyFilled', 'cancelRequested']);
 
 /** Refusals that say the book was not open for trading: the venue's state, not a failure of ours. */
 const MARKET_NOT_OPEN = 'E_VENUE_MARKET_CLOSED';
@@ -328,7 +326,7 @@ export class PairLoop {
     const scales = this.#o.runtime.binding.rules.scales;
     const price = priceToRaw(quote.price, scales);
     return this.#liveOrders().some(
-      (o) => ON_BOOK.has(o.status) && o.side !== quote.side && (quote.side === 'buy' ? o.price <= price : o.price >= price),
+      (o) => isLive(o.status) && o.side !== quote.side && (quote.side === 'buy' ? o.price <= price : o.price >= price),
     );
   }
 
@@ -422,7 +420,7 @@ export class PairLoop {
   presence(): { buy: boolean; sell: boolean } {
     // A cancel in flight leaves the order on the book until it is included; one found gone is not there.
     const onBook = (o: ReturnType<PairLoop['liveOrdersForTest']>[number]) =>
-      o.status === 'resting' || o.status === 'partiallyFilled' || (o.status === 'cancelRequested' && o.cancelTxHash !== null);
+      isCancellable(o.status) || (o.status === 'cancelRequested' && o.cancelTxHash !== null);
     const resting = this.#liveOrders().filter((o) => onBook(o) && remainingOf(o) > 0n);
     return { buy: resting.some((o) => o.side === 'buy'), sell: resting.some((o) => o.side === 'sell') };
   }

@@ -18,7 +18,7 @@ import { ZERO_REPORTING, type ReportingData } from '../../core/encoding/reportin
 import { toRawOrder } from '../../core/encoding/order-codec.ts';
 import { DltError, isDltError } from '../../core/errors.ts';
 import { approvalFor } from '../../core/money.ts';
-import { newOrder, remainingOf } from '../../core/order-state.ts';
+import { isCancellable, isTerminal, newOrder, remainingOf } from '../../core/order-state.ts';
 import { DEFAULT_ORDER_OPTIONS, type OrderOptions, type Side } from '../../core/order-terms.ts';
 import { transaction } from '../../store/database.ts';
 import { failureFields } from '../../telemetry/repeated-failures.ts';
@@ -61,8 +61,6 @@ export interface CancelAllReport {
   readonly open: StoredOrder[];
 }
 
-const CANCELLABLE = new Set(['resting', 'partiallyFilled']);
-const TERMINAL = new Set(['filled', 'cancelled', 'rejected']);
 
 export class OrderManager {
   readonly #ctx: WalletContext;
@@ -230,7 +228,7 @@ export class OrderManager {
   async #cancel(cid: bigint): Promise<CancelResult> {
     const ctx = this.#ctx;
     const order = ctx.store.orders.get(ctx.wallet, cid);
-    if (order === undefined || !CANCELLABLE.has(order.status) || order.orderId === null) {
+    if (order === undefined || !isCancellable(order.status) || order.orderId === null) {
       this.#count('cancel', 'refused');
       throw new DltError('E_ORDER_STATE', `order ${cid} cannot be cancelled in status ${order?.status ?? 'unknown to the store'}`, { details: { clientOrderId: cid, status: order?.status } });
     }
@@ -245,7 +243,7 @@ export class OrderManager {
     const moot = new AbortController();
     const off = ctx.watch.onChange(cid, () => {
       const now = this.#get(cid);
-      if (!CANCELLABLE.has(now.status)) moot.abort(new DltError('E_ORDER_STATE', `order ${cid} left the book (${now.status}) before its cancel was signed`, { details: { clientOrderId: cid } }));
+      if (!isCancellable(now.status)) moot.abort(new DltError('E_ORDER_STATE', `order ${cid} left the book (${now.status}) before its cancel was signed`, { details: { clientOrderId: cid } }));
     });
     let submission;
     try {
@@ -290,7 +288,7 @@ export class OrderManager {
   /** Cancels the order a replacement was for, if it still rests and no cancellation of it is under way. */
   async #cancelStale(old: bigint): Promise<CancelResult | null> {
     const current = this.#ctx.store.orders.get(this.#ctx.wallet, old);
-    if (current === undefined || !CANCELLABLE.has(current.status) || this.#cancelling.has(old)) return null;
+    if (current === undefined || !isCancellable(current.status) || this.#cancelling.has(old)) return null;
     return this.cancel(old).catch((e: unknown) => {
       this.#ctx.logger.debug({ err: e, clientOrderId: old }, 'cancelling a replaced quote: no longer applies');
       return null;
@@ -306,9 +304,9 @@ export class OrderManager {
     await Promise.all(
       targets.map(async (t) => {
         const cid = t.clientOrderId;
-        const final = () => TERMINAL.has(this.#get(cid).status);
+        const final = () => isTerminal(this.#get(cid).status);
         // Cancellable now: resting, no cancel of it under way, and no block not final yet showing it gone.
-        const due = () => CANCELLABLE.has(this.#get(cid).status) && !this.#cancelling.has(cid) && !this.#applier.tentative.gone(cid);
+        const due = () => isCancellable(this.#get(cid).status) && !this.#cancelling.has(cid) && !this.#applier.tentative.gone(cid);
         // An order whose placement is still in flight is cancelled once it rests; one whose cancel failed (never
         // applied) is cancelled again, up to three times.
         for (let attempts = 0; !final() && ctx.now() < deadline; ) {
@@ -316,12 +314,12 @@ export class OrderManager {
           if (final()) return;
           attempts += 1;
           await this.cancel(cid).catch((e: unknown) => ctx.logger.warn({ ...failureFields(e), clientOrderId: cid }, 'cancel-all: not cancelled'));
-          await ctx.watch.until(cid, () => final() || CANCELLABLE.has(this.#get(cid).status), deadline - ctx.now());
+          await ctx.watch.until(cid, () => final() || isCancellable(this.#get(cid).status), deadline - ctx.now());
         }
       }),
     );
     const now = targets.map((t) => this.#get(t.clientOrderId));
-    return { final: now.filter((o) => TERMINAL.has(o.status)), open: now.filter((o) => !TERMINAL.has(o.status)) };
+    return { final: now.filter((o) => isTerminal(o.status)), open: now.filter((o) => !isTerminal(o.status)) };
   }
 
   #get(cid: bigint): StoredOrder {

@@ -5,6 +5,7 @@
  */
 import type { ChainAdapter, Outcome } from '../../chains/types.ts';
 import type { ErrorCode } from '../../core/errors.ts';
+import { isAwaitingPlacement, isOnBook } from '../../core/order-state.ts';
 import { transaction } from '../../store/database.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
 import { sourceOfOutcome } from '../tracking/sources.ts';
@@ -63,13 +64,13 @@ export class OutcomeSettler {
         this.#applier.applyOutcome(o.events);
         const now = this.#get(cid);
         // An outcome without the OrderReceived event still carries the order id.
-        if (o.orderId !== null && now.orderId === null && (now.status === 'submitting' || now.status === 'unknown')) {
+        if (o.orderId !== null && now.orderId === null && isAwaitingPlacement(now.status)) {
           this.#applier.events.apply(now, { type: 'Accepted', orderId: o.orderId });
         }
       } else if (o.kind === 'rejected') {
         const event = { code: o.error.code, reason: o.error.message };
         if (order.status === 'intended') this.#applier.events.apply(order, { type: 'Refused', ...event });
-        else if (order.status === 'submitting' || order.status === 'unknown') this.#applier.events.apply(order, { type: 'SubmissionFailed', ...event });
+        else if (isAwaitingPlacement(order.status)) this.#applier.events.apply(order, { type: 'SubmissionFailed', ...event });
       } else if (order.status === 'submitting') {
         this.#applier.events.apply(order, { type: 'OutcomeUnknown', reason: o.reason });
       }
@@ -112,7 +113,7 @@ export class OutcomeSettler {
    */
   #notOnBook(cid: bigint, code: ErrorCode, reason: string): void {
     const order = this.#get(cid);
-    if (order.status === 'resting' || order.status === 'partiallyFilled' || order.status === 'cancelRequested') {
+    if (isOnBook(order.status)) {
       this.#applier.events.apply(order, { type: 'NotOnBook', code, reason });
     }
     this.#ctx.logger.info({ clientOrderId: cid, orderId: order.orderId, pairId: order.pairId }, 'order no longer on the book when cancelled (a fill or cancellation got there first); its events settle it');
@@ -121,7 +122,7 @@ export class OutcomeSettler {
 
   /** The transaction whose fate decides the order's next step, if any is open. */
   pendingTx(order: StoredOrder): { txHash: string; kind: 'place' | 'cancel' } | null {
-    if ((order.status === 'submitting' || order.status === 'unknown') && order.txHash !== null) return { txHash: order.txHash, kind: 'place' };
+    if (isAwaitingPlacement(order.status) && order.txHash !== null) return { txHash: order.txHash, kind: 'place' };
     if (order.status === 'cancelRequested' && order.cancelTxHash !== null) return { txHash: order.cancelTxHash, kind: 'cancel' };
     return null;
   }

@@ -8,7 +8,7 @@
  * has left the states that ask the chain again.
  */
 import type { ChainAdapter } from '../../chains/types.ts';
-import { remainingOf } from '../../core/order-state.ts';
+import { isCancellable, remainingOf } from '../../core/order-state.ts';
 import { quantityFromRaw } from '../../core/units.ts';
 import type { ForeignOrderRecord } from '../../store/foreign-orders.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
@@ -114,7 +114,7 @@ export class Reconciler {
       }
       // Parked maker fills wait for their candidates' cancellations: ask again for any a crash interrupted.
       const undecided = new Set(this.#applier.parked.undecided());
-      const toCancel = ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => undecided.has(o.clientOrderId) && (o.status === 'resting' || o.status === 'partiallyFilled'));
+      const toCancel = ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => undecided.has(o.clientOrderId) && isCancellable(o.status));
       if (toCancel.length > 0) this.#applier.parked.requestCancel(toCancel.map((o) => o.clientOrderId));
       const live = ctx.store.orders.live({ wallet: ctx.wallet });
       const unknown = live.filter((o) => this.#settler.pendingTx(o) !== null && o.status !== 'cancelRequested').map((o) => o.clientOrderId);
@@ -250,7 +250,7 @@ export class Reconciler {
     const fields = { ...d, pairId: order.pairId, height: probe.height.toString() };
     if (probe.onBook === false) {
       const now = ctx.store.orders.get(ctx.wallet, d.clientOrderId);
-      if (now !== undefined && (now.status === 'resting' || now.status === 'partiallyFilled')) {
+      if (now !== undefined && isCancellable(now.status)) {
         this.#applier.events.apply(now, { type: 'NotOnBook', code: 'E_VENUE_ORDER_NOT_FOUND', reason: `reconciliation: ${d.detail}, and the chain says it is no longer on the book` });
         this.#applier.events.flush();
       }

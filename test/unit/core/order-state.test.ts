@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyOrderEvent,
+  isAwaitingPlacement,
+  isCancellable,
+  isLive,
+  isOnBook,
+  isQuoting,
+  isTerminal,
+  isUnsettled,
   newOrder,
   ORDER_STATUSES,
   type OrderEvent,
@@ -154,5 +161,26 @@ describe('cancellation', () => {
     expect(applyOrderEvent(gone.order, sample.CancelSent)).toMatchObject({ ok: false });
     expect(applyOrderEvent(gone.order, { type: 'Filled', fillId: 'f9', quantity: 100n, price: 5000n, role: 'maker' })).toMatchObject({ ok: true, order: { status: 'filled' } });
     expect(applyOrderEvent(gone.order, { type: 'Cancelled', by: 'ByContract', quantity: 100n })).toMatchObject({ ok: true, order: { status: 'cancelled' } });
+  });
+});
+
+const where = (p: (s: OrderStatus) => boolean) => ORDER_STATUSES.filter(p);
+const allows = (s: OrderStatus, t: OrderEventType) => applyOrderEvent(withFills(s), sample[t]).ok;
+
+describe('status groups', () => {
+  it('follow the transition table', () => {
+    // Terminal: no event moves it. Cancellable: a cancel may be sent. Awaiting placement: the chain may still accept it.
+    expect(where(isTerminal)).toEqual(ORDER_STATUSES.filter((s) => (Object.keys(sample) as OrderEventType[]).every((t) => !allows(s, t))));
+    expect(where(isCancellable)).toEqual(ORDER_STATUSES.filter((s) => allows(s, 'CancelSent')));
+    expect(where(isAwaitingPlacement)).toEqual(ORDER_STATUSES.filter((s) => allows(s, 'Accepted')));
+    // On the book: a cancellation can find it there or gone.
+    expect(where(isOnBook)).toEqual(ORDER_STATUSES.filter((s) => allows(s, 'NotOnBook')));
+  });
+
+  it('split the statuses as the engine reads them', () => {
+    expect(where(isLive)).toEqual(ORDER_STATUSES.filter((s) => s !== 'intended' && !isTerminal(s)));
+    expect(where(isUnsettled)).toEqual(['intended', 'submitting', 'unknown', 'received']);
+    expect(where(isQuoting)).toEqual(where(isLive).filter((s) => s !== 'cancelRequested'));
+    for (const s of ORDER_STATUSES) expect([isTerminal(s), isUnsettled(s), isOnBook(s)].filter(Boolean)).toHaveLength(1);
   });
 });

@@ -22,7 +22,7 @@ import { VenueRestClient } from '../venue/rest-client.ts';
 import { RestTransport } from '../venue/rest-transport.ts';
 import { tokenSourceOf, venueAuthOf, type VenueAuth } from '../venue/auth/venue-auth.ts';
 import type { CliIo } from './io.ts';
-import { systemSleep } from '../chains/time.ts';
+import { systemClock } from '../core/system-clock.ts';
 
 export interface WalletSetup {
   readonly id: string;
@@ -194,8 +194,7 @@ export async function wire(configPath: string, io: CliIo, options: WireOptions):
               marketMaker: w.marketMaker,
               logger: options.logger,
               metrics: options.metrics,
-              sleep: systemSleep,
-              now: Date.now,
+              clock: systemClock,
               rest: { walletOrders: (a) => rest.getWalletOrders(a) },
             });
       wallets.push({ id: w.id, chain: w.chain, address, pairs, adapter, engine });

@@ -3,7 +3,7 @@
  * its id, and each waiter re-checks its condition against the store. A deadline comes from the injected
  * sleep, so tests never wait on the wall clock.
  */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+import type { Sleep } from '../core/clock.ts';
 
 export class OrderWatch {
   readonly #waiters = new Map<bigint, Set<() => void>>();

@@ -4,8 +4,9 @@ import type { Logger } from '../telemetry/logger.ts';
 import type { Store } from '../store/store.ts';
 import type { EngineMetrics } from './metrics.ts';
 import type { ClientOrderIds } from './orders/client-order-ids.ts';
-import type { OrderWatch, Sleep } from './order-watch.ts';
+import type { OrderWatch } from './order-watch.ts';
 import type { PairRuntime } from './pair-runtime.ts';
+import type { Clock } from '../core/clock.ts';
 
 export interface WalletContext {
   readonly chain: ChainKind;
@@ -17,8 +18,7 @@ export interface WalletContext {
   readonly logger: Logger;
   readonly metrics: EngineMetrics;
   readonly watch: OrderWatch;
-  readonly sleep: Sleep;
-  readonly now: () => number;
+  readonly clock: Clock;
 }
 
 export function pairOf(ctx: WalletContext, pairId: string): PairRuntime {

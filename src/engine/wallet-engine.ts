@@ -8,6 +8,7 @@
  * for every outcome the wallet sent to settle, so that a shutdown closes the adapter only after that.
  */
 import type { ChainAdapter, InFlightTx, PairBinding } from '../chains/types.ts';
+import type { Clock } from '../core/clock.ts';
 import { isDltError } from '../core/errors.ts';
 import { RepeatedFailures } from '../telemetry/repeated-failures.ts';
 import type { Logger } from '../telemetry/logger.ts';
@@ -15,7 +16,7 @@ import type { Metrics } from '../telemetry/metrics.ts';
 import type { Store } from '../store/store.ts';
 import { InventoryChecker, type InventoryOptions } from './inventory/inventory-check.ts';
 import { deriveStateGauges, engineMetrics } from './metrics.ts';
-import { OrderWatch, type Sleep } from './order-watch.ts';
+import { OrderWatch } from './order-watch.ts';
 import { ClientOrderIds } from './orders/client-order-ids.ts';
 import { OrderManager } from './orders/order-manager.ts';
 import { OutcomeSettler } from './orders/outcome-settler.ts';
@@ -32,8 +33,7 @@ export interface WalletEngineOptions {
   readonly marketMaker: boolean;
   readonly logger: Logger;
   readonly metrics: Metrics;
-  readonly sleep: Sleep;
-  readonly now: () => number;
+  readonly clock: Clock;
   /** High byte of our cross identifiers; default 0xD1. */
   readonly crossIdTag?: number;
   readonly rest?: VenueOrders;
@@ -86,14 +86,13 @@ export class WalletEngine {
       ids: new ClientOrderIds(options.store.state, adapter.wallet, options.crossIdTag),
       logger: options.logger.child({ component: 'orders', chain: adapter.chain, wallet: adapter.wallet }),
       metrics: engineMetrics(options.metrics),
-      watch: new OrderWatch(options.sleep),
-      sleep: options.sleep,
-      now: options.now,
+      watch: new OrderWatch(options.clock.sleep),
+      clock: options.clock,
     };
     deriveStateGauges(options.metrics, this.ctx);
     this.#adapter = adapter;
     this.#retry = { firstMs: options.reconcileRetry?.firstMs ?? 1_000, maxMs: options.reconcileRetry?.maxMs ?? 60_000 };
-    this.#failures = new RepeatedFailures(this.ctx.logger, options.now);
+    this.#failures = new RepeatedFailures(this.ctx.logger, options.clock.now);
     options.metrics.derivedGauge(
       { name: 'wallet_ready', help: '1 when the wallet is reconciled and may trade; 0 with the reason it may not (an error code, reconciling, unsettled)', labelNames: ['chain', 'wallet', 'reason'] },
       () => [{ labels: { chain: this.ctx.chain, wallet: this.ctx.wallet, reason: this.#readiness.reason }, value: this.#readiness.ready ? 1 : 0 }],
@@ -125,7 +124,6 @@ export class WalletEngine {
       this.ctx,
       { adapter, applier: this.applier, settler: this.settler, tracker: this.tracker, inventory: this.inventory, manager: this.manager },
       {
-        now: options.now,
         ...(options.rest === undefined ? {} : { rest: options.rest }),
         ...(options.venueLagMs === undefined ? {} : { venueLagMs: options.venueLagMs }),
         ...(options.catchUpTimeoutMs === undefined ? {} : { catchUpTimeoutMs: options.catchUpTimeoutMs }),
@@ -236,7 +234,7 @@ export class WalletEngine {
       try {
         while (!this.#readiness.ready && !this.#stopping.signal.aborted) {
           try {
-            await this.ctx.sleep(this.#delay(), this.#stopping.signal);
+            await this.ctx.clock.sleep(this.#delay(), this.#stopping.signal);
           } catch {
             return;
           }
@@ -263,15 +261,15 @@ export class WalletEngine {
    * returns the transactions still open (the next start settles them from the journal); empty when all settled.
    */
   async drain(timeoutMs: number, pollMs = 100): Promise<readonly InFlightTx[]> {
-    const deadline = this.ctx.now() + timeoutMs;
+    const deadline = this.ctx.clock.now() + timeoutMs;
     const abort = new AbortController();
-    const timeout = this.ctx.sleep(Math.max(0, timeoutMs), abort.signal).then(
+    const timeout = this.ctx.clock.sleep(Math.max(0, timeoutMs), abort.signal).then(
       () => 'timeout' as const,
       () => 'timeout' as const,
     );
     const settled = (async () => {
       await this.idle();
-      while (this.#adapter.unsettled().length > 0 && !abort.signal.aborted && this.ctx.now() < deadline) await this.ctx.sleep(pollMs, abort.signal).catch(() => undefined);
+      while (this.#adapter.unsettled().length > 0 && !abort.signal.aborted && this.ctx.clock.now() < deadline) await this.ctx.clock.sleep(pollMs, abort.signal).catch(() => undefined);
       return 'settled' as const;
     })();
     await Promise.race([settled, timeout]);

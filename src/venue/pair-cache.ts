@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import { DltError } from '../core/errors.ts';
 import { resolvePair, type PairQuery, type TradingPair } from '../core/pair.ts';
 import { silentLogger } from '../telemetry/logger.ts';
-import { systemClock, type Clock } from './clock.ts';
+import type { Clock } from '../core/clock.ts';
+import { systemClock } from '../core/system-clock.ts';
 
 export interface PairCacheOptions {
   /** Loads every active pair, e.g. `() => rest.listTradingPairs()`. */

@@ -12,7 +12,9 @@ import { DltError } from '../core/errors.ts';
 import { silentLogger } from '../telemetry/logger.ts';
 import { createMetrics, type Metrics } from '../telemetry/metrics.ts';
 import { staticToken, type AccessTokenSource } from './auth/access-token.ts';
-import { clockSleep, systemClock, systemRandom, type Clock, type Random, type Sleep } from './clock.ts';
+import type { Clock } from '../core/clock.ts';
+import { systemClock } from '../core/system-clock.ts';
+import { systemRandom, type Random } from './random.ts';
 import { httpError } from './payload/app-error.ts';
 import { parseVenueJson } from './payload/json.ts';
 import { malformedPayload } from './payload/problems.ts';
@@ -31,8 +33,6 @@ export interface RestTransportOptions {
   readonly timeoutMs?: number;
   readonly retry?: Partial<RetryPolicy>;
   readonly clock?: Clock;
-  /** Default: a sleep on `clock`'s timers. */
-  readonly sleep?: Sleep;
   readonly random?: Random;
   readonly fetch?: typeof globalThis.fetch;
   readonly logger?: Logger;
@@ -78,7 +78,6 @@ export class RestTransport {
   readonly #options: RestTransportOptions;
   readonly #policy: RetryPolicy;
   readonly #clock: Clock;
-  readonly #sleep: Sleep;
   readonly #random: Random;
   readonly #fetch: typeof globalThis.fetch;
   readonly #logger: Logger;
@@ -90,7 +89,6 @@ export class RestTransport {
     this.#options = options;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.#clock = options.clock ?? systemClock;
-    this.#sleep = options.sleep ?? clockSleep(this.#clock);
     this.#random = options.random ?? systemRandom;
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#logger = options.logger ?? silentLogger();
@@ -141,7 +139,7 @@ export class RestTransport {
         { endpoint: call.endpoint, path, reason, attempt, delayMs, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
         'venue REST call failed; retrying',
       );
-      await this.#sleep(delayMs, call.signal);
+      await this.#clock.sleep(delayMs, call.signal);
     }
   }
 

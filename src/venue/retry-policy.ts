@@ -3,7 +3,7 @@
  * retry waits a uniformly random time in [0, min(cap, base * 2^n)), so a crowd of clients spreads out
  * instead of retrying in lockstep. A server's `Retry-After` is a floor: the wait is never shorter.
  */
-import type { Random } from './clock.ts';
+import type { Random } from './random.ts';
 
 export interface BackoffPolicy {
   /** First ceiling of the random wait, in ms. */

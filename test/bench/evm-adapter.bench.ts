@@ -12,7 +12,7 @@ import { BlockCache } from '../../src/chains/evm/block-cache.ts';
 import { EvmAdapter } from '../../src/chains/evm/evm-adapter.ts';
 import { EvmFollower } from '../../src/chains/evm/follower.ts';
 import { decodeLog, parseRawLog } from '../../src/chains/evm/log-decoder.ts';
-import { resolveOptions, systemClock, systemSleep } from '../../src/chains/evm/options.ts';
+import { resolveOptions, systemClock } from '../../src/chains/evm/options.ts';
 import { RpcClient } from '../../src/chains/evm/rpc-client.ts';
 import type { ChainEvent, FollowerNotice, Outcome, PairBinding, Submission } from '../../src/chains/types.ts';
 import { Decimal } from '../../src/core/decimal.ts';
@@ -187,7 +187,7 @@ async function events(): Promise<Row[]> {
     const onNotice = async (n: FollowerNotice) => {
       if (n.kind === 'events') for (const e of n.events) apply(e);
     };
-    const deps = { rpc, blocks: new BlockCache(rpc), clock: systemClock, sleep: systemSleep, options, metrics: null, logger: silentLogger(), wallet: WALLET, state: null };
+    const deps = { rpc, blocks: new BlockCache(rpc), clock: systemClock, sleep: systemClock.sleep, options, metrics: null, logger: silentLogger(), wallet: WALLET, state: null };
     const f = new EvmFollower(deps, [pair], { chain: 'evm', height: 0n, blockHash: header(0).hash }, onNotice);
     const t0 = performance.now();
     await f.round();

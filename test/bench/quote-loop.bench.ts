@@ -37,6 +37,7 @@ import type { MarketBook } from '../../src/venue/market-data/book.ts';
 import { seeded } from '../support/engine/random.ts';
 import { pairWith } from '../support/pairs.ts';
 import { fmt, type Row } from './harness.ts';
+import { systemClock } from '../../src/core/system-clock.ts';
 
 export const title = 'quote loop';
 
@@ -113,8 +114,7 @@ async function readyWallet(binding: PairBinding, adapter: ChainAdapter, store: S
     marketMaker: false,
     logger: silentLogger(),
     metrics: createMetrics(),
-    sleep: (ms, signal) => sleep(ms, undefined, signal === undefined ? {} : { signal }),
-    now: Date.now,
+    clock: systemClock,
   });
   await engine.start();
   const status = new VenueStatus(binding, { getTradeInfo: async () => ({ raw: {}, tradingStatus: 'CONTINUOUS_TRADING', referencePrice: d('100') }) }, adapter, silentLogger(), () => undefined);
@@ -187,7 +187,7 @@ async function ours(rpcUrl: string, w: FundedWallet, p: DeployedPair): Promise<C
     marketMaker: false,
     nativeDecimals: 18,
     balanceMaxAgeMs: 10_000,
-    now: Date.now,
+    clock: systemClock,
     logger: silentLogger(),
     metrics,
   });

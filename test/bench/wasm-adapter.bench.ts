@@ -35,6 +35,8 @@ import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../src/core/e
 import { openStore } from '../../src/store/store.ts';
 import { fmt, type Row } from './harness.ts';
 import pairJson from '../fixtures/pairs/wasm-pair.json' with { type: 'json' };
+import type { Clock } from '../../src/core/clock.ts';
+import { systemClock } from '../../src/core/system-clock.ts';
 
 export const title = 'chain B adapter';
 
@@ -88,7 +90,7 @@ function funded(n: Node, count: number): Keypair[] {
 }
 
 /** Sub-millisecond epoch time, so the latency figures are not rounded to whole milliseconds. */
-const fineClock = { now: () => performance.timeOrigin + performance.now() };
+const fineClock: Clock = { ...systemClock, now: () => performance.timeOrigin + performance.now() };
 
 /** Where an adapter finds the node: in this thread (in-process emulator) or in a worker thread. */
 interface Target {

@@ -32,6 +32,8 @@ const ALLOWED: Record<string, string[]> = {
   cli: ['core', 'strategy', 'venue', 'chains', 'engine', 'store', 'telemetry', 'sandbox', 'cli'],
 };
 const CORE_PACKAGES = new Set(['decimal.js', 'zod', 'yaml']);
+/** The wall clock, handed out by the composition root; everything else receives a `Clock`. */
+const SYSTEM_CLOCK = 'core/system-clock.ts';
 
 describe('architecture', () => {
   const files = tsFiles(join(root, 'src'));
@@ -56,7 +58,9 @@ describe('architecture', () => {
 
   it('the core does no I/O, reads no clock and draws no randomness', () => {
     const wrong: string[] = [];
-    for (const file of files.filter((f) => relative(join(root, 'src'), f).startsWith('core/'))) {
+    // The system clock is the one exception, and no other module of the core may use it.
+    for (const file of files.filter((f) => relative(join(root, 'src'), f).startsWith('core/') && relative(join(root, 'src'), f) !== SYSTEM_CLOCK)) {
+      if (imports(file).some((s) => s.endsWith('/system-clock.ts') || s === './system-clock.ts')) wrong.push(`${relative(root, file)} imports the system clock`);
       const text = readFileSync(file, 'utf8');
       for (const spec of imports(file)) {
         if (!spec.startsWith('.') && !CORE_PACKAGES.has(spec)) wrong.push(`${relative(root, file)} imports ${spec}`);
@@ -65,6 +69,22 @@ describe('architecture', () => {
         if (pattern.test(text)) wrong.push(`${relative(root, file)} uses ${pattern.source}`);
       }
     }
+    expect(wrong).toEqual([]);
+  });
+
+  it('time has one interface: only the core declares a clock or a sleep', () => {
+    const declares = /^\s*export\s+(?:interface|type)\s+(?:Clock|Sleep|Timer)\b/m;
+    const wrong = files.filter((f) => relative(join(root, 'src'), f) !== 'core/clock.ts' && declares.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
+    expect(wrong).toEqual([]);
+  });
+
+  it('nothing but the system clock sets a timer of its own in the bot', () => {
+    // Timers and sleeps come from the injected clock, so that tests run them on a test clock.
+    const layers = ['engine/', 'venue/'];
+    const wrong = files
+      .filter((f) => layers.some((l) => relative(join(root, 'src'), f).startsWith(l)))
+      .filter((f) => /\bset(?:Timeout|Interval)\(/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f));
     expect(wrong).toEqual([]);
   });
 });

@@ -19,7 +19,7 @@ import { GasLimits } from './gas-limits.ts';
 import { httpTransport, rpcFailure, rpcFailureOf } from './json-rpc.ts';
 import { createEvmMetrics, type EvmMetrics } from './metrics.ts';
 import { NonceSequencer } from './nonce-sequencer.ts';
-import { resolveOptions, systemClock, systemSleep, type Clock, type EvmAdapterOptions, type ResolvedOptions, type Sleep } from './options.ts';
+import { resolveOptions, systemClock, type Clock, type EvmAdapterOptions, type ResolvedOptions, type Sleep } from './options.ts';
 import { checkTokens, readClientInfo, readConfig, readPhase, readTokenAllowance, readTokenBalance, type ClientInfo, type OrderBookConfig } from './pair-reads.ts';
 import { OrderFlow } from './order-flow.ts';
 import { outcomeOfReceipt, type MinedCommand } from './receipt-outcome.ts';
@@ -64,7 +64,7 @@ export class EvmAdapter implements ChainAdapter {
     this.#logger = (o.logger ?? createLogger({ level: 'silent' })).child({ chain: 'evm', wallet: this.wallet });
     this.#metrics = o.metrics === undefined ? null : createEvmMetrics(o.metrics);
     this.#clock = o.clock ?? systemClock;
-    this.#sleep = o.sleep ?? systemSleep;
+    this.#sleep = this.#clock.sleep;
     this.#journal = o.journal;
     this.#state = o.state ?? null;
     this.#rpc = new RpcClient(o.transport ?? httpTransport(o.rpcUrl, { timeoutMs: this.options.rpcTimeoutMs }), this.#metrics, this.#logger);

@@ -21,12 +21,12 @@ function raise(v: bigint, percent: bigint): bigint {
 export class FeeOracle {
   readonly #rpc: RpcClient;
   readonly #options: FeeOptions;
-  readonly #clock: Clock;
+  readonly #clock: Pick<Clock, 'now'>;
   readonly #logger: Logger;
   #current: { fees: Fees; baseFee: bigint; atMs: number } | null = null;
   #refreshing: Promise<void> | null = null;
 
-  constructor(rpc: RpcClient, options: FeeOptions, clock: Clock, logger: Logger) {
+  constructor(rpc: RpcClient, options: FeeOptions, clock: Pick<Clock, 'now'>, logger: Logger) {
     this.#rpc = rpc;
     this.#options = options;
     this.#clock = clock;

@@ -26,7 +26,7 @@ import type { RpcClient } from './rpc-client.ts';
 export interface FollowerDeps {
   readonly rpc: RpcClient;
   readonly blocks: BlockCache;
-  readonly clock: Clock;
+  readonly clock: Pick<Clock, 'now'>;
   readonly sleep: Sleep;
   readonly options: FollowerOptions;
   readonly metrics: EvmMetrics | null;

@@ -9,8 +9,9 @@ import type { TxJournal } from '../../store/tx-journal.ts';
 import type { TokenRole } from '../types.ts';
 import type { RpcTransport } from './json-rpc.ts';
 
-import type { Clock, Sleep } from '../time.ts';
-export { systemClock, systemSleep, type Clock, type Sleep } from '../time.ts';
+import type { Clock } from '../../core/clock.ts';
+export type { Clock, Sleep } from '../../core/clock.ts';
+export { systemClock } from '../../core/system-clock.ts';
 
 export type TxKind = 'place' | 'cancel' | 'approve';
 
@@ -86,7 +87,6 @@ export interface EvmAdapterOptions {
   readonly logger?: Logger;
   readonly metrics?: Metrics;
   readonly clock?: Clock;
-  readonly sleep?: Sleep;
   /** JSON-RPC transport; default HTTP POST to `rpcUrl`. */
   readonly transport?: RpcTransport;
   /** Per RPC request (default 10,000 ms). */

@@ -29,7 +29,7 @@ export interface WatcherDeps {
   readonly signer: TxSigner;
   readonly fees: FeeOracle;
   readonly journal: TxJournal;
-  readonly clock: Clock;
+  readonly clock: Pick<Clock, 'now'>;
   readonly sleep: Sleep;
   readonly options: ReceiptOptions;
   readonly metrics: EvmMetrics | null;

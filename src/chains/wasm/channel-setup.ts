@@ -8,7 +8,7 @@ import { DltError, isDltError } from '../../core/errors.ts';
 import { createMetrics } from '../../telemetry/metrics.ts';
 import { httpTransport, type RpcTransport } from './json-rpc.ts';
 import { createWasmMetrics } from './metrics.ts';
-import { systemClock, systemSleep, type Clock, type Sleep } from './options.ts';
+import { systemClock, type Clock } from './options.ts';
 import { WasmRpc } from './rpc-client.ts';
 import { sendErrorName } from './tx-result.ts';
 
@@ -22,7 +22,6 @@ export interface ChannelSetup {
   /** Starting balance of each, whole XLM as a decimal string (default "10": fees for a long while). */
   readonly startingBalance?: string;
   readonly clock?: Clock;
-  readonly sleep?: Sleep;
   readonly transport?: RpcTransport;
   readonly timeoutSeconds?: number;
   readonly pollIntervalMs?: number;
@@ -35,7 +34,7 @@ const MAX_OPS = 100;
 export async function createChannelAccounts(s: ChannelSetup): Promise<{ readonly accounts: readonly Keypair[]; readonly txHashes: readonly string[] }> {
   if (!Number.isInteger(s.count) || s.count < 1) throw new DltError('E_USAGE', `channel account count must be a positive integer, got ${s.count}`);
   const clock = s.clock ?? systemClock;
-  const sleep = s.sleep ?? systemSleep;
+  const sleep = (s.clock ?? systemClock).sleep;
   const rpc = new WasmRpc(s.transport ?? httpTransport(s.rpcUrl, { timeoutMs: 10_000 }), createWasmMetrics(createMetrics()));
   const accounts = Array.from({ length: s.count }, () => s.newKey?.() ?? Keypair.random());
   const txHashes: string[] = [];

@@ -9,9 +9,10 @@ import type { StateStore } from '../../store/state-store.ts';
 import type { TxJournal } from '../../store/tx-journal.ts';
 import type { TokenRole } from '../types.ts';
 import type { RpcTransport } from './json-rpc.ts';
-import type { Clock, Sleep } from '../time.ts';
+import type { Clock } from '../../core/clock.ts';
 
-export { systemClock, systemSleep, type Clock, type Sleep } from '../time.ts';
+export type { Clock, Sleep } from '../../core/clock.ts';
+export { systemClock } from '../../core/system-clock.ts';
 
 /** Timing of one submission, from the command to the signed envelope being handed to the transport. */
 export interface SubmitTiming {
@@ -58,7 +59,6 @@ export interface WasmAdapterOptions {
   readonly logger?: Logger;
   readonly metrics?: Metrics;
   readonly clock?: Clock;
-  readonly sleep?: Sleep;
   /** JSON-RPC transport; default HTTP POST to `rpcUrl`. */
   readonly transport?: RpcTransport;
   /** Seconds from now to a transaction's upper time bound (default 30). */

@@ -23,7 +23,7 @@ export interface OutcomeContext {
   readonly journal: TxJournal;
   readonly metrics: WasmMetrics;
   readonly logger: Logger;
-  readonly clock: Clock;
+  readonly clock: Pick<Clock, 'now'>;
   readonly sleep: Sleep;
   readonly pollIntervalMs: number;
   readonly graceMs: number;

@@ -24,7 +24,7 @@ export interface SenderDeps {
   readonly trading: Ed25519Signer;
   readonly passphrase: string;
   readonly options: ResolvedOptions;
-  readonly clock: Clock;
+  readonly clock: Pick<Clock, 'now'>;
   readonly sleep: Sleep;
   readonly metrics: WasmMetrics;
   readonly logger: Logger;

@@ -47,7 +47,7 @@ interface Waiter {
 export class SourcePool {
   readonly sources: readonly Source[];
   readonly #free: Source[];
-  readonly #clock: Clock;
+  readonly #clock: Pick<Clock, 'now'>;
   readonly #sleep: Sleep;
   /** Usable sources that only an urgent caller may take: a cancel never waits for a placement's ledger. */
   readonly #reserve: number;
@@ -55,7 +55,7 @@ export class SourcePool {
   /** The wait for the first resting source to become usable, while someone waits. */
   #timer: AbortController | null = null;
 
-  constructor(keys: readonly Keypair[], clock: Clock, sleep: Sleep, options: { reserveForUrgent?: number } = {}) {
+  constructor(keys: readonly Keypair[], clock: Pick<Clock, 'now'>, sleep: Sleep, options: { reserveForUrgent?: number } = {}) {
     this.sources = keys.map((key) => ({ signer: new Ed25519Signer(key), address: key.publicKey(), sequence: null, restUntilMs: 0 }));
     this.#free = [...this.sources];
     this.#clock = clock;

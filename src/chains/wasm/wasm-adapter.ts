@@ -37,7 +37,7 @@ import { EventBindings } from './event-decoder.ts';
 import { EventFollower } from './follower.ts';
 import { httpTransport } from './json-rpc.ts';
 import { createWasmMetrics, type WasmMetrics } from './metrics.ts';
-import { resolveOptions, systemClock, systemSleep, type Clock, type ResolvedOptions, type Sleep, type WasmAdapterOptions } from './options.ts';
+import { resolveOptions, systemClock, type Clock, type ResolvedOptions, type Sleep, type WasmAdapterOptions } from './options.ts';
 import { awaitOutcome, type OutcomeContext, type TrackedTx } from './outcome.ts';
 import { settleTransaction } from './settle.ts';
 import { ChainReader } from './reads.ts';
@@ -78,7 +78,7 @@ export class WasmChainAdapter implements ChainAdapter {
     this.metrics = createWasmMetrics(o.metrics ?? createMetrics());
     this.#logger = (o.logger ?? silentLogger()).child({ chain: 'wasm', wallet: this.wallet });
     this.#clock = o.clock ?? systemClock;
-    this.#sleep = o.sleep ?? systemSleep;
+    this.#sleep = this.#clock.sleep;
     this.#rpc = new WasmRpc(o.transport ?? httpTransport(o.rpcUrl, { timeoutMs: this.#r.rpcTimeoutMs }), this.metrics, () => this.#clock.now());
     const channels = o.channelKeys ?? [];
     this.#pool = new SourcePool(channels.length > 0 ? channels : [o.tradingKey], this.#clock, this.#sleep);

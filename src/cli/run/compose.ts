@@ -30,7 +30,7 @@ import { createVenueClients, type VenueClients, type VenueConfig } from '../../v
 import type { CliIo } from '../io.ts';
 import { authSecrets, venueAuthOf, type VenueAuth } from '../../venue/auth/venue-auth.ts';
 import { adapterOf, bindingOf, manifestAuth, type Connection, type WalletSetup } from '../wiring.ts';
-import { systemSleep } from '../../chains/time.ts';
+import { systemClock } from '../../core/system-clock.ts';
 import type { DestinationStream } from 'pino';
 import { logPathBeside } from './log-output.ts';
 
@@ -245,8 +245,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         marketMaker: w.marketMaker,
         logger,
         metrics,
-        sleep: systemSleep,
-        now: Date.now,
+        clock: systemClock,
         crossIdTag: config.engine.crossIdTag,
         rest: { walletOrders: (a) => venue.rest.getWalletOrders(a) },
       });
@@ -270,7 +269,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     }
     const calendar = { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays };
     const calendarUse = { enabled: config.calendar.enabled && !embedded, config: calendar };
-    const obligations = new ObligationTracker({ store, pairs: obligationPairs, calendar: calendarUse, sampleMs: config.report.sampleMs, now: Date.now, logger: logger.child({ component: 'obligations' }), metrics });
+    const obligations = new ObligationTracker({ store, pairs: obligationPairs, calendar: calendarUse, sampleMs: config.report.sampleMs, clock: systemClock, logger: logger.child({ component: 'obligations' }), metrics });
     tracker.current = obligations;
     const created = new Bot({
       wallets,
@@ -285,7 +284,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         balanceMaxAgeMs: config.engine.balanceMaxAgeMs,
         inventoryCheckMs: config.engine.inventoryCheckMs,
       },
-      now: Date.now,
+      clock: systemClock,
       logger,
       metrics,
       reloadStrategies: () => catalog.reload(),
@@ -301,7 +300,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         return { ready: r.ready, reason: r.detail };
       },
       logger,
-      routes: obligationRoutes(obligations, Date.now),
+      routes: obligationRoutes(obligations, systemClock),
     }).catch((e: unknown) => {
       const code = (e as { code?: unknown }).code;
       if (code !== 'EADDRINUSE') throw e;

@@ -19,6 +19,7 @@ import { derivePairGauges, loopMetrics, type LoopMetrics } from './loop-metrics.
 import { PairLoop, type StrategyHandle } from './pair-loop.ts';
 import { PnlTracker } from './pnl-tracker.ts';
 import { VenueStatus, type PairStatus, type TradeInfoSource } from './venue-status.ts';
+import type { Clock, Timer } from '../../core/clock.ts';
 
 export interface BotWallet {
   readonly id: string;
@@ -53,7 +54,7 @@ export interface BotOptions {
   readonly rest: TradeInfoSource;
   readonly calendar: { readonly enabled: boolean; readonly config: CalendarConfig };
   readonly timings: BotTimings;
-  readonly now: () => number;
+  readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: Metrics;
   /** Called for every pair loop's reload of its inputs; returns the problems of strategies kept unchanged. */
@@ -78,7 +79,7 @@ export class Bot {
   readonly statuses = new Map<string, VenueStatus>();
   readonly pnl = new Map<string, PnlTracker>();
   readonly metrics: LoopMetrics;
-  readonly #timers: Array<ReturnType<typeof setInterval>> = [];
+  readonly #timers: Timer[] = [];
   #phase: BotPhase = 'starting';
   #readyDetail = 'reconciling';
   /** The kill switch's cancellations, while they run. */
@@ -131,7 +132,7 @@ export class Bot {
         else o.logger.warn({ ...where, detail: w.engine.readiness.detail }, 'wallet not ready; its pairs wait until a reconciliation succeeds');
       }),
     );
-    const now = o.now();
+    const now = o.clock.now();
     const quotePairs = new Map<string, number>();
     for (const p of o.pairs) {
       const key = `${p.walletId}:${p.binding.quoteToken}`;
@@ -144,7 +145,7 @@ export class Bot {
       const id = p.binding.pairId;
       this.risk.addPair(id, w.engine.ctx.wallet, p.limits(), now);
       const pnl = new PnlTracker(w.engine.ctx.store, w.engine.ctx.wallet, id, p.binding.rules.scales, this.metrics);
-      const status = new VenueStatus(p.binding, o.rest, w.adapter, o.logger, () => this.#statusChanged(id), o.now);
+      const status = new VenueStatus(p.binding, o.rest, w.adapter, o.logger, () => this.#statusChanged(id), o.clock);
       const loop = new PairLoop({
         runtime,
         engine: w.engine,
@@ -161,7 +162,7 @@ export class Bot {
         marketMaker: w.marketMaker,
         nativeDecimals: w.nativeDecimals,
         balanceMaxAgeMs: o.timings.balanceMaxAgeMs,
-        now: o.now,
+        clock: o.clock,
         logger: o.logger.child({ pair: id, symbol: p.binding.symbol }),
         metrics: this.metrics,
         ...(o.obligations === undefined
@@ -183,7 +184,7 @@ export class Bot {
         if (loop !== undefined && wallet !== undefined) void this.#wallet(wallet).engine.manager.cancelAll({ pairId: e.pairId }).catch(() => undefined);
       } else o.logger.warn({ wallet: e.wallet, balance: e.balance.toFixed(), level: e.level }, 'native fee balance low');
     });
-    derivePairGauges(o.metrics, this.loops, (pairId) => this.risk.state(pairId, o.now()).mode);
+    derivePairGauges(o.metrics, this.loops, (pairId) => this.risk.state(pairId, o.clock.now()).mode);
     for (const w of o.wallets) {
       const pairIds = o.pairs.filter((p) => p.walletId === w.id).map((p) => p.binding.pairId);
       const follow = (ready: boolean) => {
@@ -211,7 +212,7 @@ export class Bot {
     const t = o.timings;
     this.#every(t.tickMs, () => this.triggerAll());
     this.#every(t.tradeInfoPollMs, () => {
-      for (const s of this.statuses.values()) void s.refreshTradeInfo(o.now());
+      for (const s of this.statuses.values()) void s.refreshTradeInfo(o.clock.now());
     });
     this.#every(t.phasePollMs, () => {
       for (const s of this.statuses.values()) void s.refreshPhase();
@@ -233,7 +234,7 @@ export class Bot {
   #statusChanged(pairId: string): void {
     this.loops.get(pairId)?.trigger();
     const status = this.statuses.get(pairId);
-    if (status !== undefined) this.#o.obligations?.marketObserved(pairId, status.current, this.#o.now());
+    if (status !== undefined) this.#o.obligations?.marketObserved(pairId, status.current, this.#o.clock.now());
   }
 
   /** The order engine saw activity on these pairs (fills, transfers, outcomes). */
@@ -261,13 +262,11 @@ export class Bot {
 
   #every(ms: number, fn: () => void): void {
     if (ms <= 0) return;
-    const t = setInterval(fn, ms);
-    t.unref();
-    this.#timers.push(t);
+    this.#timers.push(this.#o.clock.setRepeating(fn, ms));
   }
 
   async #stopLoops(): Promise<void> {
-    for (const t of this.#timers.splice(0)) clearInterval(t);
+    for (const t of this.#timers.splice(0)) t.cancel();
     await Promise.all([...this.loops.values()].map((l) => l.stop()));
   }
 
@@ -305,11 +304,11 @@ export class Bot {
     // After the kill switch too: its cancellations may still be in flight (a SIGTERM right after it tripped),
     // and whatever they left live is cancelled now; with nothing live this returns at once.
     await this.#killing;
-    const started = this.#o.now();
+    const started = this.#o.clock.now();
     const clean = await this.#cancelEverything(deadlineMs);
     // Every outcome sent (cancellations that met a fill, approvals, placements withdrawn late) is settled
     // before the adapters close, within what is left of the deadline; what is not is named.
-    const left = Math.max(0, deadlineMs - (this.#o.now() - started));
+    const left = Math.max(0, deadlineMs - (this.#o.clock.now() - started));
     const open = await Promise.all(this.#o.wallets.map(async (w) => ({ w, open: await w.engine.drain(left) })));
     for (const { w, open: txs } of open) {
       if (txs.length === 0) continue;

@@ -26,6 +26,7 @@ import { liveQuotes, pairInventory } from './inventory-view.ts';
 import type { LoopMetrics } from './loop-metrics.ts';
 import type { PnlTracker } from './pnl-tracker.ts';
 import type { VenueStatus } from './venue-status.ts';
+import type { Clock } from '../../core/clock.ts';
 
 
 /** Refusals that say the book was not open for trading: the venue's state, not a failure of ours. */
@@ -67,7 +68,7 @@ export interface PairLoopOptions {
   readonly nativeDecimals: number;
   /** Balances older than this are read again even without activity. */
   readonly balanceMaxAgeMs: number;
-  readonly now: () => number;
+  readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: LoopMetrics;
   /** The pair's market-making obligations: the terms the guard keeps now, and where its verdicts go. */
@@ -115,7 +116,7 @@ export class PairLoop {
     this.#o = options;
     this.#pairId = options.runtime.binding.pairId;
     this.#symbol = options.runtime.binding.symbol;
-    this.#failures = new RepeatedFailures(options.logger, options.now);
+    this.#failures = new RepeatedFailures(options.logger, options.clock.now);
   }
 
   get pairId(): string {
@@ -142,7 +143,7 @@ export class PairLoop {
    */
   balancesChanged(): void {
     this.#generation += 1;
-    if (!this.#stopped && this.#onWire === null) this.#startRead(this.#o.now());
+    if (!this.#stopped && this.#onWire === null) this.#startRead(this.#o.clock.now());
   }
 
   async idle(): Promise<void> {
@@ -182,7 +183,7 @@ export class PairLoop {
     const onWire = this.#onWire;
     if (onWire !== null) {
       await onWire;
-      return this.#readBalances(this.#o.now());
+      return this.#readBalances(this.#o.clock.now());
     }
     return this.#startRead(nowMs);
   }
@@ -209,7 +210,7 @@ export class PairLoop {
     this.#onWire = ended;
     void ended.then(() => {
       if (this.#onWire === ended) this.#onWire = null;
-      if (!this.#stopped && this.#onWire === null && this.#generation > generation) this.#startRead(this.#o.now());
+      if (!this.#stopped && this.#onWire === null && this.#generation > generation) this.#startRead(this.#o.clock.now());
     });
     return value;
   }
@@ -228,7 +229,7 @@ export class PairLoop {
 
   async #recompute(): Promise<void> {
     const o = this.#o;
-    const nowMs = o.now();
+    const nowMs = o.clock.now();
     const marketEventMs = this.#marketEventMs;
     this.#marketEventMs = null;
     const status = o.status.current;
@@ -313,11 +314,11 @@ export class PairLoop {
         continue;
       }
       const sent = await this.#act(action, decision);
-      if (sent && first && marketEventMs !== null) o.metrics.quoteLatency.observe({ pair: this.#pairId }, (o.now() - marketEventMs) / 1000);
+      if (sent && first && marketEventMs !== null) o.metrics.quoteLatency.observe({ pair: this.#pairId }, (o.clock.now() - marketEventMs) / 1000);
       if (sent) first = false;
       if (!sent && action.type !== 'cancel') break;
     }
-    if (!first && marketEventMs !== null) o.metrics.roundLatency.observe({ pair: this.#pairId }, (o.now() - marketEventMs) / 1000);
+    if (!first && marketEventMs !== null) o.metrics.roundLatency.observe({ pair: this.#pairId }, (o.clock.now() - marketEventMs) / 1000);
     this.#spread(r.quotes);
   }
 
@@ -338,12 +339,12 @@ export class PairLoop {
       if (action.type === 'cancel') {
         // A cancellation the chain refused (the order already filled, say) is settled by the order engine;
         // asking again at every recomputation would only repeat the refusal.
-        for (const [id, at] of this.#cancelAsked) if (o.now() - at >= CANCEL_RETRY_MS) this.#cancelAsked.delete(id);
+        for (const [id, at] of this.#cancelAsked) if (o.clock.now() - at >= CANCEL_RETRY_MS) this.#cancelAsked.delete(id);
         if (this.#cancelAsked.has(action.orderId)) return false;
         // Only a resting order can be cancelled; one still being placed is cancelled in a later round.
         const status = o.engine.ctx.store.orders.get(o.engine.ctx.wallet, BigInt(action.orderId))?.status;
         if (status !== 'resting' && status !== 'partiallyFilled') return false;
-        this.#cancelAsked.set(action.orderId, o.now());
+        this.#cancelAsked.set(action.orderId, o.clock.now());
         await manager.cancel(BigInt(action.orderId));
       } else if (action.type === 'place' || action.type === 'replace') {
         const cmd = {
@@ -354,7 +355,7 @@ export class PairLoop {
           ...(decision === null ? {} : { decision }),
         };
         const placed = action.type === 'place' ? await manager.place(cmd) : (await manager.replace(BigInt(action.orderId), cmd)).placed;
-        this.#watchOutcome(placed.settled, o.now());
+        this.#watchOutcome(placed.settled, o.clock.now());
       } else return false;
       o.metrics.actions.inc({ pair: this.#pairId, type: action.type, result: 'sent' });
       this.#failures.succeeded('action', 'order actions go through again', { pair: this.#pairId });
@@ -366,7 +367,7 @@ export class PairLoop {
       if (code === 'E_ORDER_STATE' || code === 'E_ORDER_WITHDRAWN') o.logger.debug({ ...failureFields(e), pair: this.#pairId, action: action.type }, 'order action no longer applies');
       else this.#failures.failed('action', e, 'order action refused', { pair: this.#pairId, action: action.type }, 'warn');
       if (code === MARKET_NOT_OPEN) this.#marketNotOpen();
-      else if (!NOT_A_FAILURE.has(code)) o.risk.txFailed(this.#pairId, o.now(), code);
+      else if (!NOT_A_FAILURE.has(code)) o.risk.txFailed(this.#pairId, o.clock.now(), code);
       return false;
     }
   }
@@ -375,14 +376,14 @@ export class PairLoop {
     const o = this.#o;
     settled.then(
       (order) => {
-        o.metrics.inclusionLatency.observe({ chain: o.runtime.binding.chain }, (o.now() - sentMs) / 1000);
+        o.metrics.inclusionLatency.observe({ chain: o.runtime.binding.chain }, (o.clock.now() - sentMs) / 1000);
         if (order.status === 'rejected' && order.rejection?.code === 'E_ORDER_WITHDRAWN') {
           o.metrics.actions.inc({ pair: this.#pairId, type: 'place', result: 'withdrawn' });
         } else if (order.status === 'rejected') {
           const reason = order.rejection?.code ?? order.rejection?.reason ?? 'unknown';
           o.metrics.rejections.inc({ pair: this.#pairId, reason });
           if (reason === MARKET_NOT_OPEN) this.#marketNotOpen();
-          else o.risk.txFailed(this.#pairId, o.now(), reason);
+          else o.risk.txFailed(this.#pairId, o.clock.now(), reason);
           o.logger.warn({ pair: this.#pairId, reason, detail: order.rejection?.reason }, 'our order was rejected');
         } else {
           o.risk.txSucceeded(this.#pairId);
@@ -398,7 +399,7 @@ export class PairLoop {
    * meet it, and counting each as a failure would stop the pair for good. Back off and read the phase now.
    */
   #marketNotOpen(): void {
-    this.#o.risk.marketNotOpen(this.#pairId, this.#o.now());
+    this.#o.risk.marketNotOpen(this.#pairId, this.#o.clock.now());
     void this.#o.status.refreshPhase();
   }
 

@@ -7,6 +7,7 @@ import type { ChainAdapter, PairBinding } from '../../chains/types.ts';
 import type { Decimal } from '../../core/decimal.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { TradeInfo } from '../../venue/payload/trade-info.ts';
+import type { Clock } from '../../core/clock.ts';
 
 export interface TradeInfoSource {
   getTradeInfo(pairId: string): Promise<TradeInfo>;
@@ -32,13 +33,13 @@ export class VenueStatus {
   readonly #adapter: ChainAdapter;
   readonly #logger: Logger;
   readonly #onChange: () => void;
-  readonly #now: (() => number) | undefined;
+  readonly #clock: Pick<Clock, 'now'> | undefined;
   #status: PairStatus;
 
   /** `now`: when given, a book that opens again (the end of a halt) has its trade info read at once. */
-  constructor(binding: PairBinding, rest: TradeInfoSource, adapter: ChainAdapter, logger: Logger, onChange: () => void, now?: () => number) {
+  constructor(binding: PairBinding, rest: TradeInfoSource, adapter: ChainAdapter, logger: Logger, onChange: () => void, clock?: Pick<Clock, 'now'>) {
     this.#binding = binding;
-    this.#now = now;
+    this.#clock = clock;
     this.#rest = rest;
     this.#adapter = adapter;
     this.#logger = logger;
@@ -96,7 +97,7 @@ export class VenueStatus {
       const reopened = s.open && !this.#status.phaseOpen && this.#status.phase !== null;
       this.#set({ ...this.#status, phase: s.phase, phaseOpen: s.open });
       // The trading status follows the phase on its own (slower) poll: read it now, so quoting resumes at once.
-      if (reopened && this.#now !== undefined) await this.refreshTradeInfo(this.#now());
+      if (reopened && this.#clock !== undefined) await this.refreshTradeInfo(this.#clock.now());
     } catch (e) {
       this.#logger.warn({ err: e, pair: this.#binding.pairId }, 'order book phase read failed; treating the book as not open');
       this.#set({ ...this.#status, phase: null, phaseOpen: false });

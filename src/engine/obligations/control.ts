@@ -9,6 +9,7 @@
  * Times are ISO 8601 (`2026-03-02T10:15:00Z`); `from` defaults to now, `to` to open-ended.
  */
 import type { ObligationTracker } from './tracker.ts';
+import type { Clock } from '../../core/clock.ts';
 
 export interface ControlRequest {
   readonly method: string;
@@ -33,7 +34,7 @@ function time(v: unknown, field: string, fallback: number | null): number | null
   return t;
 }
 
-export function obligationRoutes(tracker: ObligationTracker, now: () => number): (req: ControlRequest) => ControlAnswer | null {
+export function obligationRoutes(tracker: ObligationTracker, clock: Pick<Clock, 'now'>): (req: ControlRequest) => ControlAnswer | null {
   return (req) => {
     if (req.path !== '/obligations' && !req.path.startsWith('/obligations/')) return null;
     if (!LOOPBACK.has(req.remoteAddress ?? '')) return { status: 403, body: { error: 'the obligation endpoint answers loopback callers only' } };
@@ -47,14 +48,14 @@ export function obligationRoutes(tracker: ObligationTracker, now: () => number):
         if (typeof body.reason !== 'string' || body.reason.trim() === '') throw new BadRequest('reason: required, the circumstances in words');
         const pair = body.pair === undefined || body.pair === null ? null : String(body.pair);
         if (pair !== null && !tracker.pairIds.includes(pair)) throw new BadRequest(`pair: no traded pair ${pair} (traded: ${tracker.pairIds.join(', ')})`);
-        const fromMs = time(body.from, 'from', now()) as number;
+        const fromMs = time(body.from, 'from', clock.now()) as number;
         const toMs = time(body.to, 'to', null);
         if (toMs !== null && toMs <= fromMs) throw new BadRequest('to: must be after from');
         return { status: 201, body: tracker.declare({ kind, pairId: pair, fromMs, toMs, reason: body.reason.trim(), source: 'endpoint' }) };
       }
       const end = /^\/obligations\/windows\/(\d+)\/end$/.exec(req.path);
       if (req.method === 'POST' && end !== null) {
-        const ended = tracker.endWindow(Number(end[1]), time(body.at, 'at', now()) as number);
+        const ended = tracker.endWindow(Number(end[1]), time(body.at, 'at', clock.now()) as number);
         return ended === null ? { status: 404, body: { error: `no window ${end[1]}` } } : { status: 200, body: ended };
       }
       return { status: 404, body: { error: 'not found' } };

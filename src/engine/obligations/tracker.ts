@@ -36,6 +36,7 @@ import type { Metrics } from '../../telemetry/metrics.ts';
 import type { Counter } from 'prom-client';
 import type { PairStatus } from '../loop/venue-status.ts';
 import { dayOf, scheduledAfter, type CalendarUse, type DayFrame } from './day-frame.ts';
+import type { Clock, Timer } from '../../core/clock.ts';
 
 export interface ObligationPair {
   readonly binding: PairBinding;
@@ -65,7 +66,7 @@ export interface ObligationTrackerOptions {
   readonly calendar: CalendarUse;
   /** How often each pair is sampled for the report. */
   readonly sampleMs: number;
-  readonly now: () => number;
+  readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: Metrics;
 }
@@ -148,7 +149,7 @@ export class ObligationTracker {
   readonly #breaches: Counter<'pair' | 'limit'>;
   #sources: TrackerSources | null = null;
   #run: number | null = null;
-  #timer: ReturnType<typeof setInterval> | null = null;
+  #timer: Timer | null = null;
 
   constructor(options: ObligationTrackerOptions) {
     this.#o = options;
@@ -171,7 +172,7 @@ export class ObligationTracker {
    */
   start(sources: TrackerSources): void {
     const o = this.#o;
-    const now = o.now();
+    const now = o.clock.now();
     this.#sources = sources;
     this.#run = o.store.obligations.startRun(now);
     for (const t of this.#pairs.values()) {
@@ -189,15 +190,14 @@ export class ObligationTracker {
       this.#settleFromStore(t, now);
     }
     const every = Math.min(1_000, o.sampleMs);
-    this.#timer = setInterval(() => this.tick(), every);
-    this.#timer.unref();
+    this.#timer = o.clock.setRepeating(() => this.tick(), every);
     this.tick();
   }
 
   stop(): void {
-    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer?.cancel();
     this.#timer = null;
-    const now = this.#o.now();
+    const now = this.#o.clock.now();
     this.tick();
     for (const t of this.#pairs.values()) if (t.breach !== null) this.#o.store.obligations.closeBreach(t.breach.id, now);
     if (this.#run !== null) this.#o.store.obligations.stopRun(this.#run, now);
@@ -207,7 +207,7 @@ export class ObligationTracker {
   /** One round: heartbeat, market states, figures, alerts and samples. Also called by tests with their clock. */
   tick(): void {
     const o = this.#o;
-    const now = o.now();
+    const now = o.clock.now();
     try {
       if (this.#run !== null) o.store.obligations.alive(this.#run, now);
       for (const t of this.#pairs.values()) {
@@ -263,7 +263,7 @@ export class ObligationTracker {
     // Maker fills the engine attributed in this batch may have taken an order whole.
     for (const pairId of new Set([...touched, ...events.filter((e) => e.type === 'Transfer').map((e) => e.pairId)])) {
       const t = this.#pairs.get(pairId);
-      if (t !== undefined) this.#settleFromStore(t, this.#o.now());
+      if (t !== undefined) this.#settleFromStore(t, this.#o.clock.now());
     }
   }
 
@@ -317,7 +317,7 @@ export class ObligationTracker {
   }
 
   windows(): ObligationWindow[] {
-    const frame = dayOf(this.#o.now(), this.#o.calendar);
+    const frame = dayOf(this.#o.clock.now(), this.#o.calendar);
     return this.#o.store.obligations.windows(frame.from, Number.MAX_SAFE_INTEGER);
   }
 

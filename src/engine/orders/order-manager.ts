@@ -300,7 +300,7 @@ export class OrderManager {
     const ctx = this.#ctx;
     const timeoutMs = options.timeoutMs ?? 60_000;
     const targets = ctx.store.orders.live({ wallet: ctx.wallet, ...(options.pairId === undefined ? {} : { pairId: options.pairId }) });
-    const deadline = ctx.now() + timeoutMs;
+    const deadline = ctx.clock.now() + timeoutMs;
     await Promise.all(
       targets.map(async (t) => {
         const cid = t.clientOrderId;
@@ -309,12 +309,12 @@ export class OrderManager {
         const due = () => isCancellable(this.#get(cid).status) && !this.#cancelling.has(cid) && !this.#applier.tentative.gone(cid);
         // An order whose placement is still in flight is cancelled once it rests; one whose cancel failed (never
         // applied) is cancelled again, up to three times.
-        for (let attempts = 0; !final() && ctx.now() < deadline; ) {
-          if (!(await ctx.watch.until(cid, () => final() || (due() && attempts < 3), deadline - ctx.now()))) return;
+        for (let attempts = 0; !final() && ctx.clock.now() < deadline; ) {
+          if (!(await ctx.watch.until(cid, () => final() || (due() && attempts < 3), deadline - ctx.clock.now()))) return;
           if (final()) return;
           attempts += 1;
           await this.cancel(cid).catch((e: unknown) => ctx.logger.warn({ ...failureFields(e), clientOrderId: cid }, 'cancel-all: not cancelled'));
-          await ctx.watch.until(cid, () => final() || isCancellable(this.#get(cid).status), deadline - ctx.now());
+          await ctx.watch.until(cid, () => final() || isCancellable(this.#get(cid).status), deadline - ctx.clock.now());
         }
       }),
     );

@@ -151,7 +151,7 @@ export class OutcomeSettler {
     const loop = (async () => {
       let last = this.#get(cid);
       for (const ms of this.#delays) {
-        await this.#ctx.sleep(ms);
+        await this.#ctx.clock.sleep(ms);
         if (this.#stopped) return last;
         try {
           const kind = await this.settleOnce(cid);

@@ -35,7 +35,6 @@ export interface ReconcileOptions {
   readonly catchUpTimeoutMs?: number;
   /** How long a remaining-quantity check waits for the events up to the chain's answer; default 120 s. */
   readonly coverageTimeoutMs?: number;
-  readonly now: () => number;
 }
 
 export interface Discrepancy {
@@ -94,7 +93,7 @@ export class Reconciler {
 
   async run(): Promise<ReconcileReport> {
     const ctx = this.#ctx;
-    const started = this.#options.now();
+    const started = this.#ctx.clock.now();
     this.#manager.ready = false;
     const adoptedBefore = new Set(this.#adoptedIds());
     try {
@@ -143,7 +142,7 @@ export class Reconciler {
       ctx.metrics.reconciliations.inc({ chain: ctx.chain, result: 'error' });
       throw e;
     } finally {
-      ctx.metrics.reconcileSeconds.observe({ chain: ctx.chain }, (this.#options.now() - started) / 1000);
+      ctx.metrics.reconcileSeconds.observe({ chain: ctx.chain }, (this.#ctx.clock.now() - started) / 1000);
     }
   }
 
@@ -201,7 +200,7 @@ export class Reconciler {
     if (rest === undefined) return { unrecognised: [], discrepancies: [] };
     const listed = (await rest.walletOrders(ctx.wallet)).map(readVenueOrder).filter((v) => v.pairId === null || ctx.pairs.has(v.pairId));
     const lagMs = this.#options.venueLagMs ?? 3_000;
-    const settledBefore = this.#options.now() - lagMs;
+    const settledBefore = this.#ctx.clock.now() - lagMs;
     const unrecognised: VenueOrderView[] = [];
     const found: Array<Omit<Discrepancy, 'repair'> & { listed: VenueOrderView | null }> = [];
     const seen = new Set<bigint>();

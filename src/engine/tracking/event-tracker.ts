@@ -65,7 +65,7 @@ export class EventTracker {
     // Someone waits for the chain's latest events: the follower need not finish its pause first.
     this.#follower?.poll();
     const abort = new AbortController();
-    const timedOut = this.#ctx.sleep(timeoutMs, abort.signal).then(
+    const timedOut = this.#ctx.clock.sleep(timeoutMs, abort.signal).then(
       () => true,
       () => false,
     );
@@ -113,7 +113,7 @@ export class EventTracker {
     for (let waited = 0; waited < timeoutMs; waited += quietMs) {
       const before = this.#notices;
       const abort = new AbortController();
-      const quiet = this.#ctx.sleep(Math.min(quietMs, timeoutMs - waited), abort.signal).then(
+      const quiet = this.#ctx.clock.sleep(Math.min(quietMs, timeoutMs - waited), abort.signal).then(
         () => 'quiet' as const,
         () => 'quiet' as const,
       );

@@ -16,17 +16,13 @@ import { runInvocation, type InvocationOutcome, type InvocationRequest } from '.
 import { findEntry, type FoundEntry } from './ledger-entries.ts';
 import { scValBase64 } from './scval.ts';
 import { checkTransaction, minimumFee, parseEnvelope, TX, type ParsedTx } from './tx-check.ts';
+import type { Clock } from '../../core/clock.ts';
+import { systemClock } from '../../core/system-clock.ts';
 
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  nowMs(): number;
-}
-
-export const systemClock: Clock = { nowMs: () => Date.now() };
 
 export interface EmulatorOptions {
   readonly passphrase?: string;
-  readonly clock?: Clock;
+  readonly clock?: Pick<Clock, 'now'>;
   /** Ledger close interval; 0 closes only on `closeLedger()`. Default 5000. */
   readonly ledgerIntervalMs?: number;
   /** Ledgers of transactions and events kept. Default 120960 (about 7 days). */
@@ -61,7 +57,7 @@ interface ControlRecord {
 
 export class WasmEmulator {
   readonly world: World;
-  readonly clock: Clock;
+  readonly clock: Pick<Clock, 'now'>;
   readonly ledgerIntervalMs: number;
   readonly retentionLedgers: number;
   readonly randomNonce: () => bigint;
@@ -102,7 +98,7 @@ export class WasmEmulator {
   }
 
   nowSeconds(): bigint {
-    return BigInt(Math.floor(this.clock.nowMs() / 1000));
+    return BigInt(Math.floor(this.clock.now() / 1000));
   }
 
   /**

@@ -22,7 +22,8 @@ import type { Logger } from 'pino';
 import { DltError } from '../../core/errors.ts';
 import { silentLogger } from '../../telemetry/logger.ts';
 import { createMetrics, type Metrics } from '../../telemetry/metrics.ts';
-import { systemClock, type Clock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
+import { systemClock } from '../../core/system-clock.ts';
 import type { AccessTokenSource } from './access-token.ts';
 
 export interface ClientCredentialsOptions {

@@ -7,7 +7,7 @@ import type { BotConfig } from '../../core/config/bot-config.ts';
 import type { SecretRef } from '../../core/config/common.ts';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../telemetry/metrics.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import { staticToken, type AccessTokenSource } from './access-token.ts';
 import { ClientCredentialsTokens } from './client-credentials.ts';
 

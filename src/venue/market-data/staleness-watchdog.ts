@@ -3,7 +3,7 @@
  * message. One timer per market, re-armed only when it fires (a message just records the time), so the
  * watchdog costs nothing per message beyond a map lookup.
  */
-import type { Clock, Timer } from '../clock.ts';
+import type { Clock, Timer } from '../../core/clock.ts';
 
 export interface StalenessWatchdogOptions {
   readonly staleAfterMs: number;

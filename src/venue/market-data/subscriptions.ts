@@ -6,7 +6,8 @@
  * the next connection is acknowledged.
  */
 import { DltError } from '../../core/errors.ts';
-import type { Clock, Random, Timer } from '../clock.ts';
+import type { Clock, Timer } from '../../core/clock.ts';
+import type { Random } from '../random.ts';
 import { backoffDelay, type BackoffPolicy } from '../retry-policy.ts';
 import { channelFor, subscribeMessage, unsubscribeMessage, type WsAuthorization } from './subscribe-messages.ts';
 

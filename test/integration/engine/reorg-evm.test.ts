@@ -54,7 +54,7 @@ async function rig(confirmations = 1): Promise<Rig> {
   const store = openStore(join(dir, 'state.sqlite'), time.clock.now);
   const t = c.adapter(
     'mm',
-    { clock: time.clock, sleep: time.sleep, transport: time.transport(c.h.node.rpcUrl), follower: { confirmations, pollIntervalMs: POLL }, receipts: { pollIntervalMs: POLL } },
+    { clock: time.clock, transport: time.transport(c.h.node.rpcUrl), follower: { confirmations, pollIntervalMs: POLL }, receipts: { pollIntervalMs: POLL } },
     { store, time: new TestTime() },
   );
   const logs: string[] = [];
@@ -65,8 +65,7 @@ async function rig(confirmations = 1): Promise<Rig> {
     marketMaker: false,
     logger: createLogger({ level: 'debug', destination: { write: (line: string) => logs.push(line) } }),
     metrics: t.metrics,
-    sleep: time.sleep,
-    now: time.clock.now,
+    clock: time.clock,
     catchUpTimeoutMs: 30_000,
     settleDelaysMs: [1_000, 2_000, 5_000],
     inventory: { coverageTimeoutMs: 30_000 },

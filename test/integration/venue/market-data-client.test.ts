@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MarketDataClient } from '../../../src/venue/market-data/ws-client.ts';
 import { acknowledge, dataFrame, FakeWsVenue } from '../../support/venue/fake-ws-venue.ts';
-import { T0 } from '../../support/venue/manual-clock.ts';
+import { T0 } from '../../support/clock.ts';
 import { metricValue } from '../../support/venue/metric-value.ts';
 import { API_KEY, WS_HOST, wsHarness } from '../../support/venue/ws-harness.ts';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../../src/sandbox/net.ts';
 import { appError, FakeRestVenue, type Reply } from '../../support/venue/fake-rest-venue.ts';
-import { randomSequence } from '../../support/venue/manual-clock.ts';
+import { randomSequence } from '../../support/clock.ts';
 import { metricValue } from '../../support/venue/metric-value.ts';
 import { restHarness } from '../../support/venue/rest-harness.ts';
 import { rejected } from '../../support/errors.ts';
@@ -105,12 +105,12 @@ describe('REST timeouts and transport failures', () => {
   it('the caller can abort a call while it waits to retry', async () => {
     venue.route(PATH, tooMany);
     const controller = new AbortController();
-    const { client } = restHarness(venue, {
-      sleep: (_ms, signal) => {
+    const { client } = restHarness(venue, ({ clock }) => ({
+      clock: clock.withSleep((_ms, signal) => {
         controller.abort(new Error('shutting down'));
         return Promise.reject(signal?.reason as Error);
-      },
-    });
+      }),
+    }));
     await expect(client.getTradeInfo('p1', { signal: controller.signal })).rejects.toThrow('shutting down');
     expect(venue.requests).toHaveLength(1);
   });

@@ -4,7 +4,7 @@ import { botConfigSchema } from '../../../src/core/config/bot-config.ts';
 import { createVenueClients, type VenueClients } from '../../../src/venue/venue-clients.ts';
 import { FakeRestVenue } from '../../support/venue/fake-rest-venue.ts';
 import { FakeWsVenue } from '../../support/venue/fake-ws-venue.ts';
-import { ManualClock } from '../../support/venue/manual-clock.ts';
+import { TestClock } from '../../support/clock.ts';
 import { loadPairFixture } from '../../support/pairs.ts';
 
 let rest: FakeRestVenue;
@@ -34,7 +34,7 @@ describe('venue clients built from the bot configuration', () => {
       },
     }).venue;
     if (config === undefined) throw new Error('venue section missing');
-    const clock = new ManualClock();
+    const clock = new TestClock();
     clients = createVenueClients(config, { apiKey: 'key-from-env', auth: { kind: 'static', token: 'token-from-env' } }, { clock, random: () => 0.5 });
 
     const pair = await clients.pairs.resolve({ blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' });

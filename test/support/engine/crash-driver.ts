@@ -20,6 +20,7 @@ import { TxJournal, type TxRecord } from '../../../src/store/tx-journal.ts';
 import { createLogger } from '../../../src/telemetry/logger.ts';
 import { Metrics } from '../../../src/telemetry/metrics.ts';
 import { between, pick, seeded } from './random.ts';
+import { systemClock } from '../../../src/core/system-clock.ts';
 
 export interface DriverConfig {
   readonly chain: 'evm' | 'wasm';
@@ -129,15 +130,7 @@ const engine = await WalletEngine.create({
   marketMaker: false,
   logger,
   metrics,
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      const t = setTimeout(resolve, ms);
-      signal?.addEventListener('abort', () => {
-        clearTimeout(t);
-        reject(signal.reason as Error);
-      });
-    }),
-  now: Date.now,
+  clock: systemClock,
   catchUpTimeoutMs: 10_000,
   settleDelaysMs: [200, 400, 800, 1_600, 3_200],
   inventory: { coverageTimeoutMs: 10_000 },

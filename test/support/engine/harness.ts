@@ -8,7 +8,7 @@ import type { ChainAdapter, PairBinding } from '../../../src/chains/types.ts';
 import { WalletEngine, type WalletEngineOptions } from '../../../src/engine/wallet-engine.ts';
 import { openStore, type Store } from '../../../src/store/store.ts';
 import { createMetrics, type Metrics } from '../../../src/telemetry/metrics.ts';
-import { ManualClock } from '../venue/manual-clock.ts';
+import { TestClock } from '../clock.ts';
 import { pairWith } from '../pairs.ts';
 import { FakeChainAdapter, type FakeAdapterOptions } from './fake-adapter.ts';
 import { FakeVenue, type PairSetup } from './fake-venue.ts';
@@ -16,24 +16,12 @@ import { FakeVenue, type PairSetup } from './fake-venue.ts';
 export const WALLET = '0x00000000000000000000000000000000000000aa';
 export const TAKER = '0x00000000000000000000000000000000000000bb';
 
-export function manualSleep(clock: ManualClock) {
-  return (ms: number, signal?: AbortSignal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason as Error);
-      const t = clock.setTimer(resolve, ms);
-      signal?.addEventListener('abort', () => {
-        t.cancel();
-        reject(signal.reason as Error);
-      });
-    });
-}
-
 export interface Harness {
   readonly venue: FakeVenue;
   readonly adapter: FakeChainAdapter;
   readonly store: Store;
   readonly engine: WalletEngine;
-  readonly clock: ManualClock;
+  readonly clock: TestClock;
   readonly metrics: Metrics;
   readonly logs: Array<Record<string, unknown>>;
   readonly pair: PairBinding;
@@ -52,7 +40,7 @@ export interface HarnessOptions {
   readonly engine?: Partial<WalletEngineOptions>;
   readonly venue?: FakeVenue;
   readonly path?: string;
-  readonly clock?: ManualClock;
+  readonly clock?: TestClock;
   readonly balances?: { base: bigint; quote: bigint };
   /** Wraps the adapter the engine is given (a tap in front of the follower, say). */
   readonly wrapAdapter?: (adapter: ChainAdapter) => ChainAdapter;
@@ -69,7 +57,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
       }
     }
   }
-  const clock = options.clock ?? new ManualClock();
+  const clock = options.clock ?? new TestClock();
   const path = options.path ?? join(mkdtempSync(join(tmpdir(), 'dltmm-engine-')), 'state.sqlite');
   const store = openStore(path, () => clock.now());
   const adapter = new FakeChainAdapter(venue, WALLET, { journal: store.transactions, ...options.adapter });
@@ -89,8 +77,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     marketMaker: false,
     logger: pino({ level: 'info' }, sink),
     metrics,
-    sleep: manualSleep(clock),
-    now: () => clock.now(),
+    clock,
     catchUpTimeoutMs: 5_000,
     settleDelaysMs: [1_000, 2_000],
     inventory: { coverageTimeoutMs: 5_000 },

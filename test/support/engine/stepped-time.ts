@@ -6,41 +6,23 @@
  * `advance` moves the clock, wakes what fell due and waits for that; nothing waits on the wall clock's pace.
  */
 import { httpTransport, type RpcTransport } from '../../../src/chains/evm/json-rpc.ts';
-import type { Clock, Sleep } from '../../../src/chains/time.ts';
-
-interface Sleeper {
-  readonly at: number;
-  readonly resolve: () => void;
-}
+import type { Sleep } from '../../../src/core/clock.ts';
+import { TestClock } from '../clock.ts';
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class SteppedTime {
-  #now: number;
-  #sleepers: Sleeper[] = [];
   #inFlight = new Set<Promise<unknown>>();
   #started = 0;
 
+  /** The clock of everything under test: its sleeps are its timers. */
+  readonly clock: TestClock;
+  readonly sleep: Sleep;
+
   constructor(start = Date.UTC(2026, 2, 2, 9, 0, 0)) {
-    this.#now = start;
+    this.clock = new TestClock(start);
+    this.sleep = this.clock.sleep;
   }
-
-  readonly clock: Clock = { now: () => this.#now };
-
-  readonly sleep: Sleep = (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason as Error);
-      const s: Sleeper = { at: this.#now + ms, resolve };
-      this.#sleepers.push(s);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          this.#sleepers = this.#sleepers.filter((x) => x !== s);
-          reject(signal.reason as Error);
-        },
-        { once: true },
-      );
-    });
 
   /** A transport to `url` whose requests `settled()` waits for. */
   transport(url: string): RpcTransport {
@@ -56,7 +38,7 @@ export class SteppedTime {
   }
 
   get now(): number {
-    return this.#now;
+    return this.clock.now();
   }
 
   /** Resolves once nothing is in flight and nothing new started over a few turns of the event loop. */
@@ -72,10 +54,7 @@ export class SteppedTime {
   /** Moves the clock by `ms`, wakes every sleep that fell due (earliest first) and waits until all is settled. */
   async advance(ms: number): Promise<void> {
     await this.settled();
-    this.#now += ms;
-    const due = this.#sleepers.filter((s) => s.at <= this.#now).toSorted((a, b) => a.at - b.at);
-    this.#sleepers = this.#sleepers.filter((s) => s.at > this.#now);
-    for (const s of due) s.resolve();
+    this.clock.advance(ms);
     await this.settled();
   }
 

@@ -1,16 +1,16 @@
-/** A REST client wired to a fake venue with a manual clock, a recording sleep and captured logs. */
+/** A REST client wired to a fake venue with a test clock, a recording sleep and captured logs. */
 import { createLogger } from '../../../src/telemetry/logger.ts';
 import { createMetrics, type Metrics } from '../../../src/telemetry/metrics.ts';
 import { VenueRestClient } from '../../../src/venue/rest-client.ts';
 import { RestTransport, type RestTransportOptions } from '../../../src/venue/rest-transport.ts';
 import type { FakeRestVenue } from './fake-rest-venue.ts';
-import { ManualClock, recordingSleep } from './manual-clock.ts';
+import { TestClock, recordingSleep } from '../clock.ts';
 
 export const ACCESS_TOKEN = 'bearer-Zq81-secret-token';
 
 /** The parts a test may share with what it builds before the client (a token source on the same clock). */
 export interface HarnessParts {
-  readonly clock: ManualClock;
+  readonly clock: TestClock;
   readonly metrics: Metrics;
   readonly lines: string[];
   readonly logger: ReturnType<typeof createLogger>;
@@ -20,14 +20,13 @@ export function restHarness(venue: FakeRestVenue, options: Partial<RestTransport
   const lines: string[] = [];
   const logger = createLogger({ level: 'debug', destination: { write: (l: string) => void lines.push(l) } });
   const metrics = createMetrics();
-  const clock = new ManualClock();
+  const clock = new TestClock();
   const recorder = recordingSleep();
   const extra = typeof options === 'function' ? options({ clock, metrics, lines, logger }) : options;
   const transport = new RestTransport({
     baseUrl: venue.baseUrl,
     accessToken: ACCESS_TOKEN,
-    clock,
-    sleep: recorder.sleep,
+    clock: clock.withSleep(recorder.sleep),
     random: () => 0.5,
     logger,
     metrics,

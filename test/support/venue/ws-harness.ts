@@ -2,7 +2,7 @@
 import { createLogger } from '../../../src/telemetry/logger.ts';
 import { createMetrics } from '../../../src/telemetry/metrics.ts';
 import { MarketDataClient, type MarketDataClientOptions } from '../../../src/venue/market-data/ws-client.ts';
-import { ManualClock } from './manual-clock.ts';
+import { TestClock } from '../clock.ts';
 
 export const API_KEY = 'ws-api-key-7Hq2-secret';
 export const WS_HOST = 'ws.venue.test';
@@ -11,7 +11,7 @@ export function wsHarness(venue: { readonly url: string }, options: Partial<Mark
   const lines: string[] = [];
   const logger = createLogger({ level: 'debug', destination: { write: (l: string) => void lines.push(l) } });
   const metrics = createMetrics();
-  const clock = new ManualClock();
+  const clock = new TestClock();
   let ids = 0;
   const client = new MarketDataClient({
     url: venue.url,

@@ -6,7 +6,7 @@ import type { MarketDataClient, MarketDataEvents } from '../../../src/venue/mark
 import type { OrderBookSnapshot } from '../../../src/venue/payload/order-book.ts';
 import { Decimal } from '../../../src/core/decimal.ts';
 import { createMetrics } from '../../../src/telemetry/metrics.ts';
-import { ManualClock } from '../../support/venue/manual-clock.ts';
+import { TestClock } from '../../support/clock.ts';
 import { metricValue } from '../../support/venue/metric-value.ts';
 
 /** The client's events and the three methods the feed calls, without a connection. */
@@ -48,7 +48,7 @@ const flush = () => new Promise<void>((r) => setImmediate(r));
 function setup(maxConcurrentPolls = 4) {
   const client = new FakeClient();
   const rest = deferredRest();
-  const clock = new ManualClock();
+  const clock = new TestClock();
   const metrics = createMetrics();
   const feed = new MarketDataFeed({ client: client as unknown as MarketDataClient, rest, fallbackPollMs: 1_000, maxConcurrentPolls, clock, metrics });
   const books: MarketBook[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TradingPair } from '../../../src/core/pair.ts';
 import { PairCache } from '../../../src/venue/pair-cache.ts';
-import { ManualClock } from '../../support/venue/manual-clock.ts';
+import { TestClock } from '../../support/clock.ts';
 import { pairWith } from '../../support/pairs.ts';
 
 function source(...lists: (TradingPair[] | Error)[]) {
@@ -23,7 +23,7 @@ const wasm = pairWith('wasm-pair');
 
 describe('pair metadata cache', () => {
   it('loads once, serves from memory until the refresh interval, then reloads', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock();
     const src = source([evm], [evm, wasm]);
     const cache = new PairCache({ load: src.load, refreshMs: 60_000, clock });
     expect((await cache.pairs()).map((p) => p.id)).toEqual([evm.id]);
@@ -37,13 +37,13 @@ describe('pair metadata cache', () => {
 
   it('concurrent readers share one load', async () => {
     const src = source([evm]);
-    const cache = new PairCache({ load: src.load, clock: new ManualClock() });
+    const cache = new PairCache({ load: src.load, clock: new TestClock() });
     await Promise.all([cache.pairs(), cache.pairs(), cache.pair(evm.id), cache.resolve({ blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' })]);
     expect(src.calls).toBe(1);
   });
 
   it('a failed reload serves the last good list and waits retryMs before trying again; a first load must succeed', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock();
     const src = source([evm], new Error('venue down'));
     const cache = new PairCache({ load: src.load, refreshMs: 1_000, retryMs: 5_000, clock });
     await cache.pairs();
@@ -59,7 +59,7 @@ describe('pair metadata cache', () => {
   });
 
   it('an unknown id reloads early once (a redeployed pair has a new id), then is E_PAIR_NOT_FOUND', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock();
     const src = source([evm], [evm, wasm]);
     const cache = new PairCache({ load: src.load, refreshMs: 60_000, retryMs: 5_000, clock });
     await cache.pairs();
@@ -70,7 +70,7 @@ describe('pair metadata cache', () => {
   });
 
   it('resolves by chain, base and quote symbol through the core resolver', async () => {
-    const cache = new PairCache({ load: source([evm, wasm]).load, clock: new ManualClock() });
+    const cache = new PairCache({ load: source([evm, wasm]).load, clock: new TestClock() });
     expect((await cache.resolve({ blockChain: 'WASM_CHAIN', baseSymbol: wasm.baseTokenData?.symbol ?? '', quoteSymbol: wasm.quoteTokenSymbol })).id).toBe(wasm.id);
     await expect(cache.resolve({ blockChain: 'EVM_CHAIN', baseSymbol: 'NOPE', quoteSymbol: 'EURe' })).rejects.toMatchObject({ code: 'E_PAIR_NOT_FOUND' });
   });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { StalenessWatchdog } from '../../../src/venue/market-data/staleness-watchdog.ts';
-import { ManualClock, T0 } from '../../support/venue/manual-clock.ts';
+import { TestClock, T0 } from '../../support/clock.ts';
 
 function setup(staleAfterMs = 1_000) {
-  const clock = new ManualClock();
+  const clock = new TestClock();
   const events: string[] = [];
   const dog = new StalenessWatchdog({
     staleAfterMs,

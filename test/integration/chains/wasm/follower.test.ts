@@ -11,6 +11,7 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import { metricValue } from '../../../support/venue/metric-value.ts';
 import { accepted, adapterFor, cancelCommand, enrol, freshBook, placeCommand, startHarness, wallet, type Built, type Harness } from './harness.ts';
 import { StepTimer } from './step-timer.ts';
+import { pacedClock } from '../../../support/clock.ts';
 
 const RETENTION = 40;
 let h: Harness;
@@ -31,7 +32,7 @@ interface Watch {
 
 async function watch(trader: Keypair, pairs: readonly PairBinding[], from: EventCursor | null, o: Partial<WasmAdapterOptions> = {}): Promise<Watch> {
   const timer = new StepTimer();
-  const built = adapterFor(h, trader, { sleep: timer.sleep, ...o });
+  const built = adapterFor(h, trader, { clock: pacedClock(() => h.clock.now(), timer.sleep), ...o });
   const notices: FollowerNotice[] = [];
   const follower = built.adapter.follow(pairs, from, async (n) => {
     notices.push(n);

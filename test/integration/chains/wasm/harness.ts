@@ -24,6 +24,9 @@ import { startRpcServer, type RunningRpc } from '../../../../src/sandbox/wasm/rp
 import { openStore, type Store } from '../../../../src/store/store.ts';
 import { createLogger, type Logger } from '../../../../src/telemetry/logger.ts';
 import { Metrics } from '../../../../src/telemetry/metrics.ts';
+import { pacedClock } from '../../../support/clock.ts';
+import { TestClock } from '../../../support/clock.ts';
+export { TestClock };
 
 export const PAIR = parseTradingPair(JSON.parse(readFileSync(new URL('../../../fixtures/pairs/wasm-pair.json', import.meta.url), 'utf8')));
 export const OVERRIDES: PairOverrides = { minimumSize: '0.005' };
@@ -31,22 +34,6 @@ export const BIG = 1_000_000_000_000n;
 const LEDGER_SECONDS = 5;
 const noop = (): void => undefined;
 
-/** Both clock interfaces: the emulator's `nowMs` and the adapter's `now`. */
-export class TestClock {
-  ms: number;
-  constructor(ms = Date.UTC(2026, 2, 2, 9, 0, 0)) {
-    this.ms = ms;
-  }
-  nowMs(): number {
-    return this.ms;
-  }
-  now(): number {
-    return this.ms;
-  }
-  advanceSeconds(s: number): void {
-    this.ms += s * 1000;
-  }
-}
 
 export interface Harness {
   readonly emu: WasmEmulator;
@@ -89,7 +76,7 @@ export async function startHarness(options: { retentionLedgers?: number } = {}):
   const venue = deployVenue(emu, Keypair.fromRawEd25519Seed(Buffer.alloc(32, 7)));
   const d = deployPair(emu, venue, { pair: PAIR, prefunded: true, overrides: OVERRIDES });
   const ledger = () => {
-    clock.advanceSeconds(LEDGER_SECONDS);
+    clock.advance(LEDGER_SECONDS * 1000);
     emu.closeLedger();
   };
   ledger();
@@ -178,8 +165,7 @@ export function adapterFor(h: Harness, trading: Keypair, o: Partial<WasmAdapterO
     state: store.state,
     logger,
     metrics,
-    clock: h.clock,
-    sleep: h.sleeper.sleep,
+    clock: pacedClock(() => h.clock.now(), h.sleeper.sleep),
     pollIntervalMs: 10,
     ...o,
   });

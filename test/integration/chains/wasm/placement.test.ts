@@ -9,6 +9,7 @@ import type { ChainEvent } from '../../../../src/chains/types.ts';
 import { createChannelAccounts } from '../../../../src/chains/wasm/channel-setup.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
 import { accepted, adapterFor, approveAhead, BIG, cancelCommand, channels, freshBook, placeCommand, startHarness, typesOf, wallet, type Harness } from './harness.ts';
+import { pacedClock } from '../../../support/clock.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -196,8 +197,7 @@ describe('channel account set-up', () => {
       funder,
       count: 3,
       startingBalance: '25',
-      clock: h.clock,
-      sleep: h.sleeper.sleep,
+      clock: pacedClock(() => h.clock.now(), h.sleeper.sleep),
       pollIntervalMs: 1,
     });
     expect(txHashes).toHaveLength(1);

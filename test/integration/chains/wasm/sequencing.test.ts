@@ -10,6 +10,7 @@ import { httpTransport, rpcFailure, type RpcTransport } from '../../../../src/ch
 import { openStore } from '../../../../src/store/store.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
 import { accepted, adapterFor, approveAhead, channels, placeCommand, rejected, startHarness, wallet, type Harness } from './harness.ts';
+import { pacedClock } from '../../../support/clock.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -85,7 +86,7 @@ describe('expiry', () => {
     h.sleeper.hold();
     const sub = await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00'));
     const expiredSeq = built.store.transactions.get(sub.txHash as string)?.sequence;
-    h.clock.advanceSeconds(60);
+    h.clock.advance((60) * 1000);
     h.sleeper.open();
     const o = await rejected(sub);
     expect([o.included, o.error.code]).toEqual([false, 'E_CHAIN_TX_EXPIRED']);
@@ -105,7 +106,7 @@ describe('a clock behind the network', () => {
     const setup = adapterFor(h, trader, { store });
     await approveAhead(setup.adapter, h.pair);
     await setup.adapter.close();
-    const behind = adapterFor(h, trader, { store, clock: { now: () => h.clock.now() - 60_000 }, txTimeoutSeconds: 30 });
+    const behind = adapterFor(h, trader, { store, clock: pacedClock(() => h.clock.now() - 60_000, h.sleeper.sleep), txTimeoutSeconds: 30 });
     const sub = await behind.adapter.submit(placeCommand(h, 'buy', '1', '12.00'));
     const o = await rejected(sub);
     expect([o.included, o.error.code, sub.txHash === null]).toEqual([false, 'E_CHAIN_TX_EXPIRED', false]);

@@ -121,11 +121,11 @@ describe('GTD expiry', () => {
     const d = freshBook();
     const kp = wallet(h, d);
     await place(d, kp, 'buy', U, P, { validity: 'gtd', lifetimeDays: 1 });
-    h.clock.advanceSeconds(12 * 3600);
+    h.clock.advance((12 * 3600) * 1000);
     clearOrders(h.emu, h.venue, d);
     h.emu.closeLedger();
     expect(await read(d, 'count_buy_orders')).toBe(1n);
-    h.clock.advanceSeconds(13 * 3600);
+    h.clock.advance((13 * 3600) * 1000);
     clearOrders(h.emu, h.venue, d);
     h.emu.closeLedger();
     expect((await eventsOf(d, kp.publicKey(), h.emu.latest.seq)).map((e) => [e.type, e.data[2]])).toEqual([['CancelOrder', 2]]);

@@ -163,7 +163,7 @@ export class WasmFixtureVenue {
           result = this.direct(admin, 'set_phase', [scv.address(admin), scv.sym(PHASES[step.phase])]);
           break;
         case 'advance':
-          this.clock.advanceSeconds(step.seconds);
+          this.clock.advance((step.seconds) * 1000);
           break;
         case 'setStaticReferencePrice':
           result = this.direct(admin, 'set_static_reference_price', [scv.address(admin), scv.u64(step.price)]);

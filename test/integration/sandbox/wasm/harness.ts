@@ -7,22 +7,11 @@ import { Contract, Keypair, rpc, TransactionBuilder, type Transaction, type xdr 
 import { parseTradingPair } from '../../../../src/core/pair.ts';
 import { freePort } from '../../../../src/sandbox/net.ts';
 import { deployPair, deployVenue, type BookDeployment, type Venue } from '../../../../src/sandbox/wasm/deploy.ts';
-import { WasmEmulator, type Clock } from '../../../../src/sandbox/wasm/emulator.ts';
+import { WasmEmulator } from '../../../../src/sandbox/wasm/emulator.ts';
 import { setUpWallet } from '../../../../src/sandbox/wasm/operator.ts';
 import { startRpcServer, type RunningRpc } from '../../../../src/sandbox/wasm/rpc-server.ts';
-
-export class TestClock implements Clock {
-  ms: number;
-  constructor(ms = Date.now()) {
-    this.ms = ms;
-  }
-  nowMs(): number {
-    return this.ms;
-  }
-  advanceSeconds(s: number): void {
-    this.ms += s * 1000;
-  }
-}
+import { TestClock } from '../../../support/clock.ts';
+export { TestClock };
 
 export const PAIR = parseTradingPair(JSON.parse(readFileSync(new URL('../../../fixtures/pairs/wasm-pair.json', import.meta.url), 'utf8')));
 
@@ -38,7 +27,7 @@ export interface Harness {
 }
 
 export async function startHarness(options: { retentionLedgers?: number } = {}): Promise<Harness> {
-  const clock = new TestClock();
+  const clock = new TestClock(Date.now());
   const emu = new WasmEmulator({ clock, ledgerIntervalMs: 0, retentionLedgers: options.retentionLedgers });
   const rpcServer = await startRpcServer(emu, { port: await freePort() });
   const venue = deployVenue(emu, Keypair.fromRawEd25519Seed(Buffer.alloc(32, 1)));

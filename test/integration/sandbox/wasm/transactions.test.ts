@@ -152,7 +152,7 @@ describe('time bounds', () => {
     const kp = wallet(h, h.pair);
     const tx = await h.server.prepareTransaction(await build(h, kp, h.pair.book.address, 'new_buy_order', buyArgs(kp.publicKey()), 30));
     tx.sign(kp);
-    h.clock.advanceSeconds(60);
+    h.clock.advance((60) * 1000);
     const sent = await h.server.sendTransaction(tx);
     expect([sent.status, resultType(sent)]).toEqual(['ERROR', 'txTooLate']);
   });
@@ -163,7 +163,7 @@ describe('time bounds', () => {
     const tx = await h.server.prepareTransaction(await build(h, kp, h.pair.book.address, 'new_buy_order', buyArgs(kp.publicKey()), 30));
     tx.sign(kp);
     expect((await h.server.sendTransaction(tx)).status).toBe('PENDING');
-    h.clock.advanceSeconds(60);
+    h.clock.advance((60) * 1000);
     const closed = h.emu.closeLedger();
     expect(closed.dropped).toContain(hashOf(tx));
     h.emu.closeLedger();

@@ -41,6 +41,8 @@ interface Running {
   readonly feed: FakeFeed;
   /** What the bot logged. */
   readonly logs: Array<Record<string, unknown>>;
+  /** How often the venue's trade information was read. */
+  readonly tradeInfoReads: { count: number };
 }
 
 async function running(options: HarnessOptions = {}): Promise<Running> {
@@ -54,16 +56,22 @@ async function running(options: HarnessOptions = {}): Promise<Running> {
     },
   });
   const feed = new FakeFeed();
+  const tradeInfoReads = { count: 0 };
   const catalog = new StrategyCatalog((p) => readFileSync(p, 'utf8'));
   const bot = new Bot({
     wallets: [{ id: 'w', engine: h.engine, adapter: h.adapter, marketMaker: false, nativeDecimals: 18 }],
     pairs: [{ binding: h.pair, walletId: 'w', strategy: () => catalog.get(ladder), limits: () => resolveLimits({ dailyLossLimit: '1', staleMarketDataMs: 600_000 }), refreshCost: d('0') }],
     feed: feed as never,
-    rest: { getTradeInfo: async () => ({ raw: {}, tradingStatus: 'CONTINUOUS_TRADING', lastPrice: d('100'), referencePrice: d('100') }) },
+    rest: {
+      getTradeInfo: async () => {
+        tradeInfoReads.count++;
+        return { raw: {}, tradingStatus: 'CONTINUOUS_TRADING', lastPrice: d('100'), referencePrice: d('100') };
+      },
+    },
     calendar: { enabled: false, config: { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 } },
-    // No timers: the test drives every trigger.
-    timings: { tickMs: 0, tradeInfoPollMs: 0, phasePollMs: 0, balanceMaxAgeMs: 0, inventoryCheckMs: 0 },
-    now: () => h.clock.now(),
+    // The bot's timers run on the test clock: they fire only as the test moves it.
+    timings: { tickMs: 1_000, tradeInfoPollMs: 5_000, phasePollMs: 5_000, balanceMaxAgeMs: 0, inventoryCheckMs: 60_000 },
+    clock: h.clock,
     logger: pino({ level: 'info' }, sink),
     metrics: h.metrics,
     reloadStrategies: () => [],
@@ -72,7 +80,7 @@ async function running(options: HarnessOptions = {}): Promise<Running> {
   publish(h, feed);
   await bot.loops.get(h.pair.pairId)?.idle();
   await h.block();
-  return { h, bot, feed, logs };
+  return { h, bot, feed, logs, tradeInfoReads };
 }
 
 const publish = (h: Harness, feed: FakeFeed) =>
@@ -94,6 +102,26 @@ async function mining<T>(h: Harness, work: Promise<T>): Promise<T> {
 const onBook = (h: Harness) => [...h.venue.pair(h.pair.pairId).book.buys, ...h.venue.pair(h.pair.pairId).book.sells].filter((o) => o.wallet === WALLET);
 
 describe('the bot', () => {
+  it('polls on its clock: trade information is read again when the clock passes the poll period, and never after shutdown', async () => {
+    const { h, bot, tradeInfoReads } = await running();
+    const atStart = tradeInfoReads.count;
+    const period = async () => {
+      for (let i = 0; i < 5; i++) {
+        h.clock.advance(1_000);
+        await h.settle();
+      }
+    };
+    await period();
+    expect(tradeInfoReads.count).toBe(atStart + 1);
+    await period();
+    expect(tradeInfoReads.count).toBe(atStart + 2);
+    expect(await mining(h, bot.shutdown(60_000))).toBe(true);
+    const atStop = tradeInfoReads.count;
+    h.clock.advance(60_000);
+    await h.settle();
+    expect(tradeInfoReads.count).toBe(atStop);
+  });
+
   it('a SIGTERM right after the kill switch tripped still leaves no order of ours on the book', async () => {
     const { h, bot } = await running();
     expect(onBook(h)).toHaveLength(6);

@@ -101,7 +101,7 @@ async function setup(options: SetupOptions = {}): Promise<Setup> {
     marketMaker: false,
     nativeDecimals: 18,
     balanceMaxAgeMs,
-    now: () => h.clock.now(),
+    clock: h.clock,
     logger,
     metrics,
   });

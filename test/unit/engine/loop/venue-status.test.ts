@@ -21,7 +21,7 @@ describe('VenueStatus', () => {
         return { raw: {}, tradingStatus: status };
       },
     };
-    const s = new VenueStatus(binding, rest, adapter, pino({ level: 'silent' }), () => undefined, () => 1_000);
+    const s = new VenueStatus(binding, rest, adapter, pino({ level: 'silent' }), () => undefined, { now: () => 1_000 });
     await s.refreshTradeInfo(0);
     await s.refreshPhase();
     expect([reads, s.current.tradingStatus, s.current.phaseOpen]).toEqual([1, 'AUTOMATIC_TRADING_HALT', false]);

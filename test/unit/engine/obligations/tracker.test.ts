@@ -23,7 +23,7 @@ import { resolveLimits } from '../../../../src/engine/risk/limits.ts';
 import { RiskMonitor } from '../../../../src/engine/risk/monitor.ts';
 import { parseMetrics, total } from '../../../support/e2e/metrics-text.ts';
 import { harness, start, WALLET, type Harness } from '../../../support/engine/harness.ts';
-import { ManualClock } from '../../../support/venue/manual-clock.ts';
+import { TestClock } from '../../../support/clock.ts';
 
 const d = (s: string) => new Decimal(s);
 /** Block 0 of the fake chain; block n is n seconds later (Friday 15 January 2027, 09:00 Berlin time). */
@@ -44,6 +44,8 @@ interface Setup {
   readonly pairId: string;
   /** One strategy round, one block, the clock one second on, one tracker round. */
   rounds(n: number): Promise<void>;
+  /** What the venue shows of the pair from now on, instead of what the status read (null: what it read). */
+  show(status: PairStatus | null): void;
 }
 
 const open: Array<{ h: Harness; dir: string; tracker: ObligationTracker }> = [];
@@ -63,7 +65,7 @@ function newTracker(h: Harness, obligations: ObligationsConfig | null, logs: Lin
     pairs: [{ binding: h.pair, wallet: WALLET, obligations }],
     calendar: { enabled: false, config: { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 } },
     sampleMs: 1_000,
-    now: () => h.clock.now(),
+    clock: h.clock,
     logger,
     metrics: h.metrics,
   });
@@ -80,7 +82,7 @@ async function setup(options: { obligations?: ObligationsConfig | null; strategy
   writeFileSync(strategyPath, options.strategy ?? WIDE);
   const ref: { tracker: ObligationTracker | null } = { tracker: null };
   const h = await harness({
-    clock: new ManualClock(CHAIN_START),
+    clock: new TestClock(CHAIN_START),
     ...(options.balances === undefined ? {} : { balances: options.balances }),
     wrapAdapter: (a) => tapConfirmedEvents(a, (events) => ref.tracker?.onChainEvents('evm', WALLET, events)),
   });
@@ -96,7 +98,8 @@ async function setup(options: { obligations?: ObligationsConfig | null; strategy
   await status.refreshPhase();
   const pnl = new PnlTracker(h.store, WALLET, pairId, h.pair.rules.scales, metrics);
   const obligations = options.obligations === undefined ? TERMS : options.obligations;
-  const tracker = newTracker(h, obligations, logs, () => status.current, pnl);
+  const shown: { status: PairStatus | null } = { status: null };
+  const tracker = newTracker(h, obligations, logs, () => shown.status ?? status.current, pnl);
   ref.tracker = tracker;
   open.push({ h, dir, tracker });
   const loop = new PairLoop({
@@ -115,7 +118,7 @@ async function setup(options: { obligations?: ObligationsConfig | null; strategy
     marketMaker: false,
     nativeDecimals: 18,
     balanceMaxAgeMs: 0,
-    now: () => h.clock.now(),
+    clock: h.clock,
     logger,
     metrics,
     obligations: { terms: (now) => ref.tracker?.guardTerms(pairId, now) ?? null, outcome: (r, now) => ref.tracker?.guardOutcome(pairId, r, now) },
@@ -138,6 +141,9 @@ async function setup(options: { obligations?: ObligationsConfig | null; strategy
         h.clock.advance(Math.max(1_000, chainTime - h.clock.now()));
         ref.tracker?.tick();
       }
+    },
+    show(status: PairStatus | null) {
+      shown.status = status;
     },
   };
 }
@@ -207,7 +213,7 @@ describe('obligations measured from the chain, kept by the guard', () => {
     const s = await setup({ obligations: { ...TERMS, guard: false } });
     await s.rounds(20);
     const before = snapshot(s);
-    const routes = obligationRoutes(s.tracker, () => s.h.clock.now());
+    const routes = obligationRoutes(s.tracker, s.h.clock);
     const from = new Date(s.h.clock.now() - 10_000).toISOString();
     expect(routes({ method: 'POST', path: '/obligations/windows', body: { reason: 'market data feed failed', from }, remoteAddress: '10.1.2.3' })?.status).toBe(403);
     expect(routes({ method: 'POST', path: '/obligations/windows', body: { from }, remoteAddress: '127.0.0.1' })).toMatchObject({ status: 400 });
@@ -233,9 +239,11 @@ describe('obligations measured from the chain, kept by the guard', () => {
     const s = await setup({ obligations: { ...TERMS, stressedAfterHaltMs: 60_000 } });
     await s.rounds(5);
     const halted: PairStatus = { ...s.status.current, phase: 4, phaseOpen: false, tradingStatus: 'AUTOMATIC_TRADING_HALT' };
+    s.show(halted);
     s.tracker.marketObserved(s.pairId, halted, s.h.clock.now());
     const beforeHalt = snapshot(s).continuousMs;
     s.h.clock.advance(30_000);
+    s.show(null);
     s.tracker.marketObserved(s.pairId, { ...halted, phase: 1, phaseOpen: true, tradingStatus: 'CONTINUOUS_TRADING' }, s.h.clock.now());
     const openedAt = s.h.clock.now();
     s.tracker.tick();

@@ -9,7 +9,7 @@ import { WasmEmulator } from '../../../../src/sandbox/wasm/emulator.ts';
 describe('ledger close times', () => {
   it('never run ahead of the clock, and never go back', () => {
     let now = Date.UTC(2026, 2, 2, 9, 0, 0, 100);
-    const emu = new WasmEmulator({ clock: { nowMs: () => now }, ledgerIntervalMs: 0 });
+    const emu = new WasmEmulator({ clock: { now: () => now }, ledgerIntervalMs: 0 });
     const second = BigInt(Math.floor(now / 1000));
     const times: bigint[] = [];
     for (let i = 0; i < 8; i++) {

@@ -89,7 +89,6 @@ export class ChainA {
       logger,
       metrics,
       clock: time.clock,
-      sleep: time.sleep,
       follower: { confirmations: 0, pollIntervalMs: 1000 },
       ...options,
     });

@@ -5,6 +5,7 @@
  * loop per tick and never waits on the wall clock for pacing.
  */
 import type { Clock, Sleep } from '../../../../../src/chains/evm/options.ts';
+import { pacedClock } from '../../../../support/clock.ts';
 
 interface Sleeper {
   readonly at: number;
@@ -20,8 +21,6 @@ export class TestTime {
   constructor(start = Date.UTC(2026, 2, 2, 9, 0, 0)) {
     this.#now = start;
   }
-
-  readonly clock: Clock = { now: () => this.#now };
 
   readonly sleep: Sleep = (ms, signal) =>
     new Promise<void>((resolve, reject) => {
@@ -39,6 +38,9 @@ export class TestTime {
       this.#registrations += 1;
       this.#onRegister?.();
     });
+
+  /** The adapter's clock: this time, and this sleep. */
+  readonly clock: Clock = pacedClock(() => this.#now, this.sleep);
 
   /** Moves the clock without waking anything. */
   advance(ms: number): void {

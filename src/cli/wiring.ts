@@ -14,7 +14,7 @@ import type { BotConfig } from '../core/config/bot-config.ts';
 import { DltError } from '../core/errors.ts';
 import { chainKindOf, resolvePair, type ChainKind, type TradingPair } from '../core/pair.ts';
 import { derivePairRules } from '../core/rules.ts';
-import { WalletEngine } from '../engine/wallet-engine.ts';
+import { WalletEngine } from '../engine/wallet/wallet-engine.ts';
 import { openStore, openStoreReadOnly, type Store } from '../store/store.ts';
 import type { Logger } from '../telemetry/logger.ts';
 import type { Metrics } from '../telemetry/metrics.ts';

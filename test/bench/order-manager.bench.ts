@@ -10,7 +10,7 @@ import { newOrder } from '../../src/core/order-state.ts';
 import { derivePairRules } from '../../src/core/rules.ts';
 import { isOnTick } from '../../src/core/ticks.ts';
 import { priceFromRaw } from '../../src/core/units.ts';
-import { attributeMakerFills, type MakerInput } from '../../src/engine/fills/maker-fills.ts';
+import { attributeMakerFills, type MakerInput } from '../../src/engine/wallet/fills/maker-fills.ts';
 import { transaction } from '../../src/store/database.ts';
 import { openStore } from '../../src/store/store.ts';
 import { MM, OTHER, runMakerScenario } from '../support/engine/maker-scenario.ts';

@@ -26,7 +26,7 @@ import { StrategyCatalog } from '../../src/engine/loop/strategy-catalog.ts';
 import { VenueStatus } from '../../src/engine/loop/venue-status.ts';
 import { resolveLimits } from '../../src/engine/risk/limits.ts';
 import { RiskMonitor } from '../../src/engine/risk/monitor.ts';
-import { WalletEngine } from '../../src/engine/wallet-engine.ts';
+import { WalletEngine } from '../../src/engine/wallet/wallet-engine.ts';
 import { startEvmVenue, type DeployedPair, type FundedWallet } from '../../src/sandbox/evm/venue.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
 import { computeQuotes } from '../../src/strategy/registry.ts';

@@ -11,7 +11,7 @@ import type { PairBinding } from '../../chains/types.ts';
 import { formatDecimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
 import { fromScaled } from '../../core/units.ts';
-import type { TokenInventory } from '../../engine/inventory/inventory-check.ts';
+import type { TokenInventory } from '../../engine/wallet/inventory/inventory-check.ts';
 import { createLogger } from '../../telemetry/logger.ts';
 import { Metrics } from '../../telemetry/metrics.ts';
 import { EXIT_OK, EXIT_REFUSED, type CliIo } from '../io.ts';

@@ -10,7 +10,7 @@ import { formatDecimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
 import { isUnsettled, remainingOf } from '../../core/order-state.ts';
 import { priceFromRaw, quantityFromRaw } from '../../core/units.ts';
-import { readVenueOrder } from '../../engine/recovery/venue-order-view.ts';
+import { readVenueOrder } from '../../engine/wallet/recovery/venue-order-view.ts';
 import { createLogger } from '../../telemetry/logger.ts';
 import { Metrics } from '../../telemetry/metrics.ts';
 import { EXIT_OK, type CliIo } from '../io.ts';

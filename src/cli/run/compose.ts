@@ -19,7 +19,7 @@ import { ObligationTracker, type ObligationPair } from '../../engine/obligations
 import { observeAdapter } from '../../engine/loop/observed-adapter.ts';
 import { StrategyCatalog } from '../../engine/loop/strategy-catalog.ts';
 import { resolveLimits } from '../../engine/risk/limits.ts';
-import { WalletEngine } from '../../engine/wallet-engine.ts';
+import { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
 import type { SandboxOptions } from '../../sandbox/venue/start.ts';
 import type { Sandbox } from '../../sandbox/venue/sandbox.ts';
 import { openStore, type Store } from '../../store/store.ts';

@@ -14,7 +14,7 @@ import type { ObligationTracker } from '../obligations/tracker.ts';
 import { unrealised } from '../risk/pnl.ts';
 import type { RiskLimits } from '../risk/limits.ts';
 import { RiskMonitor } from '../risk/monitor.ts';
-import type { WalletEngine } from '../wallet-engine.ts';
+import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import { derivePairGauges, loopMetrics, type LoopMetrics } from './loop-metrics.ts';
 import { PairLoop, type StrategyHandle } from './pair-loop.ts';
 import { PnlTracker } from './pnl-tracker.ts';

@@ -9,8 +9,8 @@ import { isOnBook, isQuoting, remainingOf } from '../../core/order-state.ts';
 import { baseFromNative, quoteFromNative } from '../../core/units.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
 import type { Inventory, LiveOrder } from '../../strategy/types.ts';
-import { lockOf } from '../fills/amounts.ts';
-import { makerRateOf, type PairRuntime } from '../pair-runtime.ts';
+import { lockOf } from '../wallet/fills/amounts.ts';
+import { makerRateOf, type PairRuntime } from '../wallet/pair-runtime.ts';
 import { priceFromRaw, quantityFromRaw } from '../../core/units.ts';
 
 

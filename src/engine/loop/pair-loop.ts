@@ -17,11 +17,11 @@ import type { DesiredQuote, GuardOutcome, GuardTerms, MarketView, QuoteAction } 
 import type { Logger } from '../../telemetry/logger.ts';
 import { failureFields, RepeatedFailures } from '../../telemetry/repeated-failures.ts';
 import type { MarketBook } from '../../venue/market-data/book.ts';
-import type { PairRuntime } from '../pair-runtime.ts';
+import type { PairRuntime } from '../wallet/pair-runtime.ts';
 import type { RiskLimits } from '../risk/limits.ts';
 import type { RiskMonitor, TradingState } from '../risk/monitor.ts';
 import { gateQuotes } from '../risk/quote-gate.ts';
-import type { WalletEngine } from '../wallet-engine.ts';
+import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import { liveQuotes, pairInventory } from './inventory-view.ts';
 import type { LoopMetrics } from './loop-metrics.ts';
 import type { PnlTracker } from './pnl-tracker.ts';

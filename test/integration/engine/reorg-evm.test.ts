@@ -14,7 +14,7 @@ import { encodeEvmCrossIdentifier, encodeEvmOrderData, encodeEvmReportingData } 
 import { ZERO_REPORTING } from '../../../src/core/encoding/reporting.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../src/core/order-terms.ts';
 import type { Side } from '../../../src/core/order-terms.ts';
-import { WalletEngine } from '../../../src/engine/wallet-engine.ts';
+import { WalletEngine } from '../../../src/engine/wallet/wallet-engine.ts';
 import { openStore, type Store } from '../../../src/store/store.ts';
 import { createLogger } from '../../../src/telemetry/logger.ts';
 import type { StoredOrder } from '../../../src/store/order-store.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { ChainAdapter, PairBinding } from '../../../src/chains/types.ts';
-import { WalletEngine, type WalletEngineOptions } from '../../../src/engine/wallet-engine.ts';
+import { WalletEngine, type WalletEngineOptions } from '../../../src/engine/wallet/wallet-engine.ts';
 import { openStore, type Store } from '../../../src/store/store.ts';
 import { createMetrics, type Metrics } from '../../../src/telemetry/metrics.ts';
 import { TestClock } from '../clock.ts';

@@ -1,7 +1,7 @@
 /** Runs a maker-fill scenario on the fake venue: resting orders, one incoming order, and what really happened. */
 import type { Side } from '../../../src/core/order-terms.ts';
 import type { ChainEvent } from '../../../src/chains/types.ts';
-import type { MakerCandidate } from '../../../src/engine/fills/maker-fills.ts';
+import type { MakerCandidate } from '../../../src/engine/wallet/fills/maker-fills.ts';
 import type { TradingPair } from '../../../src/core/pair.ts';
 import { FakeVenue } from './fake-venue.ts';
 

@@ -1,0 +1,344 @@
+/**
+ * The order manager of one wallet: `PlaceOrder`, `CancelOrder`, `ReplaceOrder` and `CancelAll`. Placements go
+ * through one serialized queue and cancellations through another (p-queue, concurrency 1 each), so a cancel
+ * never waits behind placements (a placement backing off on a congested chain, say); the adapters order what
+ * reaches the chain, cancels first. Each command waits only until its transaction has left the process, and
+ * outcomes settle concurrently, so several transactions are in flight at once. Placements not yet signed can
+ * be withdrawn at once (kill switch, stale market data): they are refused with `E_ORDER_WITHDRAWN`.
+ *
+ * An order is in the store (with its decision for the audit trail) before anything is signed; the adapter
+ * journals the signed transaction before broadcasting it. An outcome the chain has not decided stays
+ * `unknown` and is settled by asking the chain again (`settle`), by the event follower or by reconciliation:
+ * it is never guessed and never sent again as a new transaction.
+ */
+import PQueue from 'p-queue';
+import type { ChainAdapter, Outcome } from '../../../chains/types.ts';
+import type { Decimal } from '../../../core/decimal.ts';
+import { ZERO_REPORTING, type ReportingData } from '../../../core/encoding/reporting.ts';
+import { toRawOrder } from '../../../core/encoding/order-codec.ts';
+import { DltError, isDltError } from '../../../core/errors.ts';
+import { approvalFor } from '../../../core/money.ts';
+import { isCancellable, isTerminal, newOrder, remainingOf } from '../../../core/order-state.ts';
+import { DEFAULT_ORDER_OPTIONS, type OrderOptions, type Side } from '../../../core/order-terms.ts';
+import { transaction } from '../../../store/database.ts';
+import { failureFields } from '../../../telemetry/repeated-failures.ts';
+import type { StoredOrder } from '../../../store/order-store.ts';
+import type { Decision } from '../../../store/state-store.ts';
+import { lockOf } from '../fills/amounts.ts';
+import { makerRateOf } from '../pair-runtime.ts';
+import { isPaused } from '../alerts.ts';
+import type { TxApplier } from '../tracking/tx-applier.ts';
+import { pairOf, type WalletContext } from '../wallet-context.ts';
+import { OutcomeSettler } from './outcome-settler.ts';
+
+export interface PlaceOrder {
+  readonly pairId: string;
+  readonly side: Side;
+  readonly quantity: Decimal;
+  readonly price: Decimal;
+  readonly options?: OrderOptions;
+  readonly reporting?: ReportingData;
+  /** What made the order (market snapshot, parameters, config hash, risk checks); stored with it. */
+  readonly decision?: Decision;
+}
+
+export interface Placed {
+  readonly clientOrderId: bigint;
+  readonly txHash: string | null;
+  /** The order once the outcome of its transaction is applied (or left unknown). */
+  readonly settled: Promise<StoredOrder>;
+}
+
+export interface CancelResult {
+  readonly clientOrderId: bigint;
+  readonly txHash: string | null;
+  readonly settled: Promise<StoredOrder>;
+}
+
+export interface CancelAllReport {
+  readonly final: StoredOrder[];
+  /** Orders still live at the deadline. */
+  readonly open: StoredOrder[];
+}
+
+
+export class OrderManager {
+  readonly #ctx: WalletContext;
+  readonly #adapter: ChainAdapter;
+  readonly #applier: TxApplier;
+  readonly #placements = new PQueue({ concurrency: 1 });
+  readonly #cancels = new PQueue({ concurrency: 1 });
+  readonly #settler: OutcomeSettler;
+  readonly #inFlight = new Set<Promise<unknown>>();
+  /** Orders whose cancellation is queued or being sent: one cancellation per order at a time. */
+  readonly #cancelling = new Set<bigint>();
+  /** Per pair: aborted to withdraw the placements queued for it (and not signed yet). */
+  readonly #withdraw = new Map<string, AbortController>();
+  /** Why no placement is accepted any more (the kill switch, a shutdown); null while trading. */
+  #halted: string | null = null;
+  /** Set by reconciliation: no order is placed before the wallet's state is known. */
+  ready = false;
+
+  constructor(ctx: WalletContext, adapter: ChainAdapter, applier: TxApplier, settler: OutcomeSettler) {
+    this.#ctx = ctx;
+    this.#adapter = adapter;
+    this.#applier = applier;
+    this.#settler = settler;
+  }
+
+  #count(command: string, result: string): void {
+    this.#ctx.metrics.commands.inc({ chain: this.#ctx.chain, command, result });
+  }
+
+  #track<T>(p: Promise<T>): Promise<T> {
+    this.#inFlight.add(p);
+    void p.finally(() => this.#inFlight.delete(p)).catch(() => {});
+    return p;
+  }
+
+  /** `PlaceOrder`: resolves once the transaction has left the process. */
+  place(cmd: PlaceOrder): Promise<Placed> {
+    const ctx = this.#ctx;
+    if (this.#halted !== null) {
+      this.#count('place', 'withdrawn');
+      return Promise.reject(new DltError('E_ORDER_WITHDRAWN', `no placement is accepted any more: ${this.#halted}`, { details: { pairId: cmd.pairId } }));
+    }
+    if (!this.ready) return Promise.reject(new DltError('E_TRADING_PAUSED', `wallet ${ctx.wallet} is not reconciled yet`, { details: { pairId: cmd.pairId } }));
+    if (isPaused(ctx, cmd.pairId)) {
+      this.#count('place', 'paused');
+      return Promise.reject(new DltError('E_TRADING_PAUSED', `trading on ${cmd.pairId} is paused by an open alert`, { details: { pairId: cmd.pairId } }));
+    }
+    const signal = this.#withdrawSignal(cmd.pairId);
+    return this.#placements.add(() => this.#place(cmd, signal)) as Promise<Placed>;
+  }
+
+  #withdrawSignal(pairId: string): AbortSignal {
+    let c = this.#withdraw.get(pairId);
+    if (c === undefined) {
+      c = new AbortController();
+      this.#withdraw.set(pairId, c);
+    }
+    return c.signal;
+  }
+
+  /**
+   * Withdraws the placements of a pair (or of every pair) that are queued or not signed yet: they are refused
+   * with `E_ORDER_WITHDRAWN`. Placements asked for afterwards go ahead as usual.
+   */
+  withdrawPlacements(reason: string, pairId?: string): void {
+    const pairs = pairId === undefined ? [...this.#withdraw.keys()] : [pairId];
+    for (const p of pairs) {
+      this.#withdraw.get(p)?.abort(new DltError('E_ORDER_WITHDRAWN', `placement withdrawn: ${reason}`, { details: { pairId: p } }));
+      this.#withdraw.delete(p);
+    }
+  }
+
+  /** No placement is accepted any more (kill switch, shutdown); queued ones are withdrawn. Cancels still go. */
+  halt(reason: string): void {
+    this.#halted ??= reason;
+    this.withdrawPlacements(reason);
+  }
+
+  async #place(cmd: PlaceOrder, signal: AbortSignal): Promise<Placed> {
+    const ctx = this.#ctx;
+    if (signal.aborted) {
+      this.#count('place', 'withdrawn');
+      throw signal.reason;
+    }
+    const pair = pairOf(ctx, cmd.pairId);
+    const scales = pair.binding.rules.scales;
+    const options = cmd.options ?? DEFAULT_ORDER_OPTIONS;
+    const terms = { ...options, side: cmd.side, quantity: cmd.quantity, price: cmd.price };
+    const raw = toRawOrder(terms, scales);
+    const approval = approvalFor(cmd.side, cmd.quantity, cmd.price, scales, pair.binding.rules.commissions, ctx.marketMaker);
+    // The id and the record are durable before anything is signed: a crash from here on leaves a trace.
+    const order = transaction(ctx.store.db, () => {
+      const clientOrderId = ctx.ids.next();
+      const decisionId = cmd.decision === undefined ? null : ctx.store.state.recordDecision(cmd.decision);
+      return ctx.store.orders.create(newOrder({ clientOrderId, pairId: cmd.pairId, side: cmd.side, quantity: raw.quantity, price: raw.price }), {
+        wallet: ctx.wallet,
+        chain: ctx.chain,
+        decisionId,
+        lockRateBps: makerRateOf(pair, ctx.marketMaker),
+        prefunded: pair.prefunded,
+        options,
+      });
+    });
+    const cid = order.clientOrderId;
+    const committed = pair.prefunded ? 0n : this.#committed(cmd.pairId, cmd.side, cid);
+    let submission;
+    try {
+      submission = await this.#adapter.submit({ kind: 'place', pair: pair.binding, clientOrderId: cid, terms, reporting: cmd.reporting ?? ZERO_REPORTING, approval, committed, signal });
+    } catch (e) {
+      this.#count('place', 'error');
+      return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#submitThrew(order, e)) };
+    }
+    if (submission.txHash !== null) this.#applier.events.apply(order, { type: 'SubmissionSent', txHash: submission.txHash });
+    this.#applier.events.flush();
+    this.#count('place', 'sent');
+    const settled = this.#track(submission.outcome.then((o) => this.#settler.placement(cid, o)));
+    return { clientOrderId: cid, txHash: submission.txHash, settled };
+  }
+
+  /**
+   * On a no-prefund book: what the wallet's other live orders of the side's token may still draw when they
+   * trade (their lock, had the book locked it), which the allowance must cover together with the new order.
+   */
+  #committed(pairId: string, side: Side, except: bigint): bigint {
+    const ctx = this.#ctx;
+    const pair = pairOf(ctx, pairId);
+    let sum = 0n;
+    for (const o of ctx.store.orders.live({ wallet: ctx.wallet, pairId })) {
+      if (o.side !== side || o.clientOrderId === except) continue;
+      const draw = lockOf({ side: o.side, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(pair, ctx.marketMaker) }, pair.binding.rules.scales, true);
+      sum += side === 'sell' ? draw.base : draw.quote;
+    }
+    return sum;
+  }
+
+  /** The adapter threw: if it journalled a transaction for the order, its fate is unknown; otherwise it never left. */
+  #submitThrew(order: StoredOrder, e: unknown): StoredOrder {
+    const ctx = this.#ctx;
+    const journalled = ctx.store.transactions.forOrder(ctx.wallet, order.clientOrderId).at(-1);
+    ctx.logger.error({ err: e, clientOrderId: order.clientOrderId, journalled: journalled?.txHash }, 'submission failed');
+    if (journalled !== undefined) {
+      const sent = this.#applier.events.apply(order, { type: 'SubmissionSent', txHash: journalled.txHash }) ?? order;
+      this.#applier.events.apply(sent, { type: 'OutcomeUnknown', reason: e instanceof Error ? e.message : String(e) });
+      this.#settler.later(order.clientOrderId);
+    } else {
+      const code = isDltError(e) ? e.code : 'E_ORDER_NOT_SENT';
+      this.#applier.events.apply(order, { type: 'Refused', code, reason: e instanceof Error ? e.message : String(e) });
+    }
+    this.#applier.events.flush();
+    return ctx.store.orders.get(ctx.wallet, order.clientOrderId) as StoredOrder;
+  }
+
+  /** `CancelOrder`: allowed while paused or halted (it only reduces exposure); never queued behind placements. */
+  cancel(clientOrderId: bigint): Promise<CancelResult> {
+    if (this.#cancelling.has(clientOrderId)) {
+      this.#count('cancel', 'refused');
+      return Promise.reject(new DltError('E_ORDER_STATE', `order ${clientOrderId} is already being cancelled`, { details: { clientOrderId } }));
+    }
+    this.#cancelling.add(clientOrderId);
+    const job = this.#cancels.add(() => this.#cancel(clientOrderId)) as Promise<CancelResult>;
+    void job.finally(() => this.#cancelling.delete(clientOrderId)).catch(() => {});
+    return job;
+  }
+
+  async #cancel(cid: bigint): Promise<CancelResult> {
+    const ctx = this.#ctx;
+    const order = ctx.store.orders.get(ctx.wallet, cid);
+    if (order === undefined || !isCancellable(order.status) || order.orderId === null) {
+      this.#count('cancel', 'refused');
+      throw new DltError('E_ORDER_STATE', `order ${cid} cannot be cancelled in status ${order?.status ?? 'unknown to the store'}`, { details: { clientOrderId: cid, status: order?.status } });
+    }
+    if (this.#applier.tentative.gone(cid)) {
+      // A block not final yet shows it filled or cancelled: its confirmation settles it (a reorganisation puts it back).
+      this.#count('cancel', 'moot');
+      throw new DltError('E_ORDER_STATE', `order ${cid} is off the book in a block not final yet`, { details: { clientOrderId: cid, status: order.status } });
+    }
+    const pair = pairOf(ctx, order.pairId);
+    // The order may leave the book while its cancel waits for a source or a lane (a fill the follower
+    // delivers meanwhile): the cancel is then withdrawn before it is simulated or signed.
+    const moot = new AbortController();
+    const off = ctx.watch.onChange(cid, () => {
+      const now = this.#get(cid);
+      if (!isCancellable(now.status)) moot.abort(new DltError('E_ORDER_STATE', `order ${cid} left the book (${now.status}) before its cancel was signed`, { details: { clientOrderId: cid } }));
+    });
+    let submission;
+    try {
+      submission = await this.#adapter.submit({ kind: 'cancel', pair: pair.binding, side: order.side, orderId: order.orderId, signal: moot.signal });
+    } finally {
+      off();
+    }
+    if (submission.txHash === null) {
+      const outcome = await submission.outcome;
+      this.#count('cancel', moot.signal.aborted ? 'moot' : 'refused');
+      if (moot.signal.aborted) return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#get(cid)) };
+      const gone = outcome.kind === 'rejected' && outcome.error.code === 'E_VENUE_ORDER_NOT_FOUND';
+      // Gone already is the venue's race, settled below; any other refusal is worth a warning.
+      if (!gone) ctx.logger.warn({ clientOrderId: cid, code: outcome.kind === 'rejected' ? outcome.error.code : outcome.kind, reason: outcome.kind === 'rejected' ? outcome.error.message : null }, 'cancellation refused before signing');
+      // The simulation found the order gone: that decides a parked fill of it (filled in full).
+      return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#settler.refusedCancellation(cid, outcome)) };
+    }
+    this.#applier.events.apply(order, { type: 'CancelSent', txHash: submission.txHash });
+    this.#applier.events.flush();
+    this.#count('cancel', 'sent');
+    const settled = this.#track(submission.outcome.then((o: Outcome) => this.#settler.cancellation(cid, o)));
+    return { clientOrderId: cid, txHash: submission.txHash, settled };
+  }
+
+  /**
+   * `ReplaceOrder`: places the new order, and cancels the old one once the new one is on the book, so that the
+   * side is not left empty while the new one is on its way. The old quote is stale either way: if the new
+   * order cannot be placed (refused, rejected, withdrawn), the old one is cancelled all the same.
+   */
+  async replace(old: bigint, cmd: PlaceOrder): Promise<{ placed: Placed; cancelled: Promise<CancelResult | null> }> {
+    let placed: Placed;
+    try {
+      placed = await this.place(cmd);
+    } catch (e) {
+      void this.#track(this.#cancelStale(old));
+      throw e;
+    }
+    const cancelled = this.#track(placed.settled.then(() => this.#cancelStale(old)));
+    return { placed, cancelled };
+  }
+
+  /** Cancels the order a replacement was for, if it still rests and no cancellation of it is under way. */
+  async #cancelStale(old: bigint): Promise<CancelResult | null> {
+    const current = this.#ctx.store.orders.get(this.#ctx.wallet, old);
+    if (current === undefined || !isCancellable(current.status) || this.#cancelling.has(old)) return null;
+    return this.cancel(old).catch((e: unknown) => {
+      this.#ctx.logger.debug({ err: e, clientOrderId: old }, 'cancelling a replaced quote: no longer applies');
+      return null;
+    });
+  }
+
+  /** `CancelAll`: cancels every live order of the wallet (optionally one pair) and waits for each to be final. */
+  async cancelAll(options: { pairId?: string; timeoutMs?: number } = {}): Promise<CancelAllReport> {
+    const ctx = this.#ctx;
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const targets = ctx.store.orders.live({ wallet: ctx.wallet, ...(options.pairId === undefined ? {} : { pairId: options.pairId }) });
+    const deadline = ctx.clock.now() + timeoutMs;
+    await Promise.all(
+      targets.map(async (t) => {
+        const cid = t.clientOrderId;
+        const final = () => isTerminal(this.#get(cid).status);
+        // Cancellable now: resting, no cancel of it under way, and no block not final yet showing it gone.
+        const due = () => isCancellable(this.#get(cid).status) && !this.#cancelling.has(cid) && !this.#applier.tentative.gone(cid);
+        // An order whose placement is still in flight is cancelled once it rests; one whose cancel failed (never
+        // applied) is cancelled again, up to three times.
+        for (let attempts = 0; !final() && ctx.clock.now() < deadline; ) {
+          if (!(await ctx.watch.until(cid, () => final() || (due() && attempts < 3), deadline - ctx.clock.now()))) return;
+          if (final()) return;
+          attempts += 1;
+          await this.cancel(cid).catch((e: unknown) => ctx.logger.warn({ ...failureFields(e), clientOrderId: cid }, 'cancel-all: not cancelled'));
+          await ctx.watch.until(cid, () => final() || isCancellable(this.#get(cid).status), deadline - ctx.clock.now());
+        }
+      }),
+    );
+    const now = targets.map((t) => this.#get(t.clientOrderId));
+    return { final: now.filter((o) => isTerminal(o.status)), open: now.filter((o) => !isTerminal(o.status)) };
+  }
+
+  #get(cid: bigint): StoredOrder {
+    return this.#ctx.store.orders.get(this.#ctx.wallet, cid) as StoredOrder;
+  }
+
+  /** Resolves when every queued command has been submitted (outcomes may still be pending). */
+  async submitted(): Promise<void> {
+    while (this.#placements.size + this.#placements.pending + this.#cancels.size + this.#cancels.pending > 0) {
+      await Promise.all([this.#placements.onIdle(), this.#cancels.onIdle()]);
+    }
+  }
+
+  /** Resolves when the queues are empty and every outcome handler has run. */
+  async idle(): Promise<void> {
+    await this.submitted();
+    while (this.#inFlight.size > 0) {
+      await Promise.allSettled([...this.#inFlight]);
+      await this.submitted();
+    }
+  }
+}

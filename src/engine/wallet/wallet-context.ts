@@ -1,0 +1,28 @@
+/** Everything the engine's parts share for one trading wallet on one chain. */
+import type { ChainKind } from '../../core/pair.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { Store } from '../../store/store.ts';
+import type { EngineMetrics } from './metrics.ts';
+import type { ClientOrderIds } from './orders/client-order-ids.ts';
+import type { OrderWatch } from './order-watch.ts';
+import type { PairRuntime } from './pair-runtime.ts';
+import type { Clock } from '../../core/clock.ts';
+
+export interface WalletContext {
+  readonly chain: ChainKind;
+  readonly wallet: string;
+  readonly marketMaker: boolean;
+  readonly store: Store;
+  readonly pairs: Map<string, PairRuntime>;
+  readonly ids: ClientOrderIds;
+  readonly logger: Logger;
+  readonly metrics: EngineMetrics;
+  readonly watch: OrderWatch;
+  readonly clock: Clock;
+}
+
+export function pairOf(ctx: WalletContext, pairId: string): PairRuntime {
+  const p = ctx.pairs.get(pairId);
+  if (p === undefined) throw new Error(`pair ${pairId} is not traded by wallet ${ctx.wallet}`);
+  return p;
+}

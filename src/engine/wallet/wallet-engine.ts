@@ -1,0 +1,288 @@
+/**
+ * The order engine of one trading wallet on one chain, wired together: the transaction applier, the event
+ * tracker, the order manager with its outcome settler, the inventory checker and the reconciler. `start()`
+ * reconciles (which starts the event follower) and only then lets the manager place orders. A trading bot
+ * uses `reconcileUntilReady()`: a reconciliation that fails (the venue refuses the credentials, a node is
+ * down) or leaves the wallet not ready (an outcome the chain has not decided) is tried again with back-off,
+ * and `readiness` says why the wallet is not ready meanwhile (also as `dltmm_wallet_ready`). `drain()` waits
+ * for every outcome the wallet sent to settle, so that a shutdown closes the adapter only after that.
+ */
+import type { ChainAdapter, InFlightTx, PairBinding } from '../../chains/types.ts';
+import type { Clock } from '../../core/clock.ts';
+import { isDltError } from '../../core/errors.ts';
+import { RepeatedFailures } from '../../telemetry/repeated-failures.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { Metrics } from '../../telemetry/metrics.ts';
+import type { Store } from '../../store/store.ts';
+import { InventoryChecker, type InventoryOptions } from './inventory/inventory-check.ts';
+import { deriveStateGauges, engineMetrics } from './metrics.ts';
+import { OrderWatch } from './order-watch.ts';
+import { ClientOrderIds } from './orders/client-order-ids.ts';
+import { OrderManager } from './orders/order-manager.ts';
+import { OutcomeSettler } from './orders/outcome-settler.ts';
+import { pairRuntime, type PairRuntime } from './pair-runtime.ts';
+import { Reconciler, type ReconcileReport, type VenueOrders } from './recovery/reconciler.ts';
+import { EventTracker } from './tracking/event-tracker.ts';
+import { TxApplier } from './tracking/tx-applier.ts';
+import { pairOf, type WalletContext } from './wallet-context.ts';
+
+export interface WalletEngineOptions {
+  readonly adapter: ChainAdapter;
+  readonly pairs: readonly PairBinding[];
+  readonly store: Store;
+  readonly marketMaker: boolean;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly clock: Clock;
+  /** High byte of our cross identifiers; default 0xD1. */
+  readonly crossIdTag?: number;
+  readonly rest?: VenueOrders;
+  readonly venueLagMs?: number;
+  readonly catchUpTimeoutMs?: number;
+  readonly settleDelaysMs?: readonly number[];
+  readonly inventory?: InventoryOptions;
+  /** Back-off of a reconciliation that failed or left the wallet not ready: first pause, doubling up to the longest. */
+  readonly reconcileRetry?: { readonly firstMs?: number; readonly maxMs?: number };
+}
+
+/** Whether the wallet may trade, and if not, why (shown in `/readyz`). */
+export interface WalletReadiness {
+  readonly ready: boolean;
+  /** Why not, in words; empty when ready. */
+  readonly detail: string;
+  /** A short label of the reason (an error code, `reconciling`, `unsettled`); empty when ready. */
+  readonly reason: string;
+}
+
+export class WalletEngine {
+  readonly ctx: WalletContext;
+  readonly applier: TxApplier;
+  readonly tracker: EventTracker;
+  readonly settler: OutcomeSettler;
+  readonly manager: OrderManager;
+  readonly inventory: InventoryChecker;
+  readonly reconciler: Reconciler;
+  #reconciling: Promise<ReconcileReport> | null = null;
+  readonly #adapter: ChainAdapter;
+  readonly #retry: { readonly firstMs: number; readonly maxMs: number };
+  readonly #failures: RepeatedFailures;
+  #readiness: WalletReadiness = { ready: false, detail: 'not reconciled yet', reason: 'reconciling' };
+  #attempts = 0;
+  #retrying: Promise<void> | null = null;
+  readonly #stopping = new AbortController();
+  /** Called whenever the wallet becomes ready or stops being ready. */
+  onReadiness: (r: WalletReadiness) => void = () => {};
+  readonly #settlingAgain = new Set<Promise<void>>();
+  #stopped = false;
+
+  private constructor(options: WalletEngineOptions, pairs: Map<string, PairRuntime>) {
+    const { adapter } = options;
+    this.ctx = {
+      chain: adapter.chain,
+      wallet: adapter.wallet,
+      marketMaker: options.marketMaker,
+      store: options.store,
+      pairs,
+      ids: new ClientOrderIds(options.store.state, adapter.wallet, options.crossIdTag),
+      logger: options.logger.child({ component: 'orders', chain: adapter.chain, wallet: adapter.wallet }),
+      metrics: engineMetrics(options.metrics),
+      watch: new OrderWatch(options.clock.sleep),
+      clock: options.clock,
+    };
+    deriveStateGauges(options.metrics, this.ctx);
+    this.#adapter = adapter;
+    this.#retry = { firstMs: options.reconcileRetry?.firstMs ?? 1_000, maxMs: options.reconcileRetry?.maxMs ?? 60_000 };
+    this.#failures = new RepeatedFailures(this.ctx.logger, options.clock.now);
+    options.metrics.derivedGauge(
+      { name: 'wallet_ready', help: '1 when the wallet is reconciled and may trade; 0 with the reason it may not (an error code, reconciling, unsettled)', labelNames: ['chain', 'wallet', 'reason'] },
+      () => [{ labels: { chain: this.ctx.chain, wallet: this.ctx.wallet, reason: this.#readiness.reason }, value: this.#readiness.ready ? 1 : 0 }],
+    );
+    options.metrics.derivedGauge(
+      { name: 'events_covered', help: 'Block (chain A) or ledger (chain B) up to which every event of the wallet has been applied to the state', labelNames: ['chain', 'wallet'] },
+      () => {
+        const covered = this.tracker?.covered ?? null;
+        return covered === null ? [] : [{ labels: { chain: this.ctx.chain, wallet: this.ctx.wallet }, value: Number(covered) }];
+      },
+    );
+    this.applier = new TxApplier(this.ctx);
+    // A gap in the events is a reconciliation like the first, retried the same way until it succeeds.
+    this.tracker = new EventTracker(this.ctx, adapter, this.applier, () => void this.#attempt('after a gap in the events').then((r) => (r?.ready === true ? undefined : this.#keepTrying())));
+    this.settler = new OutcomeSettler(this.ctx, adapter, this.applier, options.settleDelaysMs);
+    this.manager = new OrderManager(this.ctx, adapter, this.applier, this.settler);
+    this.inventory = new InventoryChecker(this.ctx, adapter, options.inventory, this.tracker);
+    this.inventory.parkedQuote = () => this.applier.parked.parkedQuote();
+    this.applier.provisional.resettle = {
+      settle: (txHash, pairId) => adapter.settle(txHash, pairOf(this.ctx, pairId).binding),
+      placement: (cid, o) => void this.settler.placement(cid, o),
+      cancellation: (cid, o) => void this.settler.cancellation(cid, o),
+      again: (cid) => this.#settleAgain(cid),
+    };
+    this.applier.parked.requestCancel = (ids) => {
+      for (const id of ids) void this.manager.cancel(id).catch((e: unknown) => this.ctx.logger.warn({ err: e, clientOrderId: id }, 'cancelling a candidate of parked fills failed'));
+    };
+    this.reconciler = new Reconciler(
+      this.ctx,
+      { adapter, applier: this.applier, settler: this.settler, tracker: this.tracker, inventory: this.inventory, manager: this.manager },
+      {
+        ...(options.rest === undefined ? {} : { rest: options.rest }),
+        ...(options.venueLagMs === undefined ? {} : { venueLagMs: options.venueLagMs }),
+        ...(options.catchUpTimeoutMs === undefined ? {} : { catchUpTimeoutMs: options.catchUpTimeoutMs }),
+      },
+    );
+  }
+
+  /** An order whose outcome a reorganisation withdrew: its open transaction is asked about now, then in the background. */
+  #settleAgain(cid: bigint): void {
+    if (this.#stopped) return;
+    const order = this.ctx.store.orders.get(this.ctx.wallet, cid);
+    if (order === undefined || this.settler.pendingTx(order) === null) return;
+    const run = this.settler
+      .settleOnce(cid)
+      .then((kind) => {
+        if (kind === 'unknown' && !this.#stopped) void this.settler.later(cid);
+      })
+      .catch((e: unknown) => {
+        if (this.#stopped) return;
+        this.ctx.logger.warn({ err: e, clientOrderId: cid }, 'settling a withdrawn outcome failed; trying again later');
+        void this.settler.later(cid);
+      })
+      .finally(() => this.#settlingAgain.delete(run));
+    this.#settlingAgain.add(run);
+  }
+
+  /** Reads each pair's on-chain configuration (funding mode, commissions) and builds the engine. */
+  static async create(options: WalletEngineOptions): Promise<WalletEngine> {
+    const states = await Promise.all(options.pairs.map((b) => options.adapter.readPairState(b)));
+    const pairs = new Map<string, PairRuntime>(options.pairs.map((b, i) => [b.pairId, pairRuntime(b, states[i] as Awaited<(typeof states)[number]>)]));
+    return new WalletEngine(options, pairs);
+  }
+
+  get readiness(): WalletReadiness {
+    return this.#readiness;
+  }
+
+  /** Reconciles; one run at a time (a second caller shares the running one). */
+  reconcile(): Promise<ReconcileReport> {
+    if (this.#reconciling !== null) return this.#reconciling;
+    const run = this.reconciler.run().finally(() => {
+      this.#reconciling = null;
+    });
+    this.#reconciling = run;
+    return run;
+  }
+
+  /** One reconciliation (commands that act once: a failure is theirs to report). */
+  start(): Promise<ReconcileReport> {
+    return this.reconcile();
+  }
+
+  /**
+   * The first reconciliation, then, until the wallet is ready, more of them in the background with back-off
+   * (`reconcileRetry`, 1 s doubling to 60 s by default). Resolves with the first run's report, or null when it
+   * failed; `readiness` and `onReadiness` tell how it goes on. Stops with `stop()`.
+   */
+  async reconcileUntilReady(): Promise<ReconcileReport | null> {
+    const first = await this.#attempt('at start');
+    if (first?.ready !== true) void this.#keepTrying();
+    return first;
+  }
+
+  #set(r: WalletReadiness): void {
+    const changed = r.ready !== this.#readiness.ready;
+    this.#readiness = r;
+    if (changed) this.onReadiness(r);
+  }
+
+  /** One reconciliation; never throws: a failure or a not-ready result is logged (once while it repeats) and kept in `readiness`. */
+  async #attempt(why: string): Promise<ReconcileReport | null> {
+    const ctx = this.ctx;
+    if (this.#stopping.signal.aborted) return null;
+    if (!this.#readiness.ready) this.#readiness = { ...this.#readiness, detail: `reconciling (${why}${this.#attempts > 0 ? `, attempt ${this.#attempts + 1}` : ''})` };
+    else this.#set({ ready: false, detail: `reconciling (${why})`, reason: 'reconciling' });
+    try {
+      const report = await this.reconcile();
+      if (report.ready) {
+        this.#failures.succeeded('reconcile', 'wallet reconciled', { chain: ctx.chain, wallet: ctx.wallet });
+        this.#attempts = 0;
+        this.#set({ ready: true, detail: '', reason: '' });
+        return report;
+      }
+      this.#attempts++;
+      const reason = report.inventory.comparable ? 'not comparable' : report.inventory.reason;
+      // One stable signature, so that the count goes on while the number of unsettled orders changes.
+      this.#failures.failed('reconcile', new Error('not ready'), 'reconciliation left the wallet not ready; trying again', { chain: ctx.chain, wallet: ctx.wallet, attempt: this.#attempts, reason }, 'warn');
+      this.#set({ ready: false, detail: `not ready: ${reason}; trying again in ${this.#delay() / 1000} s (attempt ${this.#attempts})`, reason: 'unsettled' });
+      return report;
+    } catch (e) {
+      this.#attempts++;
+      const code = isDltError(e) ? e.code : 'unexpected';
+      this.#failures.failed('reconcile', e, 'reconciliation failed; the wallet is not ready; trying again', { chain: ctx.chain, wallet: ctx.wallet, attempt: this.#attempts, retryInMs: this.#delay() });
+      this.#set({ ready: false, detail: `reconciliation failed (${code}: ${e instanceof Error ? e.message : String(e)}); trying again in ${this.#delay() / 1000} s (attempt ${this.#attempts})`, reason: code });
+      return null;
+    }
+  }
+
+  /** The pause before the next attempt: `firstMs` after the first failure, doubling up to `maxMs`. */
+  #delay(): number {
+    const n = Math.max(0, this.#attempts - 1);
+    return Math.min(this.#retry.maxMs, this.#retry.firstMs * 2 ** Math.min(n, 30));
+  }
+
+  /** Tries again with back-off until ready or stopped; one loop at a time. */
+  #keepTrying(): Promise<void> {
+    this.#retrying ??= (async () => {
+      try {
+        while (!this.#readiness.ready && !this.#stopping.signal.aborted) {
+          try {
+            await this.ctx.clock.sleep(this.#delay(), this.#stopping.signal);
+          } catch {
+            return;
+          }
+          await this.#attempt('again');
+        }
+      } finally {
+        this.#retrying = null;
+      }
+    })();
+    return this.#retrying;
+  }
+
+  /** Waits for queued commands and their outcomes. */
+  async idle(): Promise<void> {
+    await this.manager.idle();
+    await this.applier.provisional.idle();
+    while (this.#settlingAgain.size > 0) await Promise.allSettled([...this.#settlingAgain]);
+    await this.settler.idle();
+  }
+
+  /**
+   * Waits until every outcome the wallet sent is settled: the manager's queue and outcome handlers, the
+   * background settling of unknown outcomes, and every transaction the adapter still follows. At the deadline,
+   * returns the transactions still open (the next start settles them from the journal); empty when all settled.
+   */
+  async drain(timeoutMs: number, pollMs = 100): Promise<readonly InFlightTx[]> {
+    const deadline = this.ctx.clock.now() + timeoutMs;
+    const abort = new AbortController();
+    const timeout = this.ctx.clock.sleep(Math.max(0, timeoutMs), abort.signal).then(
+      () => 'timeout' as const,
+      () => 'timeout' as const,
+    );
+    const settled = (async () => {
+      await this.idle();
+      while (this.#adapter.unsettled().length > 0 && !abort.signal.aborted && this.ctx.clock.now() < deadline) await this.ctx.clock.sleep(pollMs, abort.signal).catch(() => undefined);
+      return 'settled' as const;
+    })();
+    await Promise.race([settled, timeout]);
+    abort.abort();
+    return this.#adapter.unsettled();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    this.manager.ready = false;
+    this.#stopped = true;
+    this.applier.provisional.stop();
+    this.settler.stop();
+    await this.tracker.stop();
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Orders a block not final yet shows off the book (a taker filled them, or they were cancelled) are not
+ * cancelled while their removal is pending: the confirmed batch settles them. A rollback of the tentative
+ * block puts them back as cancellable.
+ */
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../../../../src/core/decimal.ts';
+import { harness, start, TAKER, WALLET, type Harness } from '../../../../support/engine/harness.ts';
+
+const PAIR = 'tp-evm-bond-eure';
+const order = (side: 'buy' | 'sell', qty: string, price: string) => ({ pairId: PAIR, side, quantity: new Decimal(qty), price: new Decimal(price) });
+const cancelsSent = (h: Harness) => h.adapter.sent.filter((x) => x.command.kind === 'cancel').length;
+
+async function restingSellFilledTentatively() {
+  const h = await harness({ adapter: { confirmations: 1 } });
+  await start(h);
+  const p = await h.engine.manager.place(order('sell', '1', '100.1'));
+  await h.block();
+  await h.block();
+  expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('resting');
+  // A taker takes all of it; the block is not final yet (one confirmation).
+  h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_001_000n);
+  await h.block();
+  expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('resting');
+  return { h, cid: p.clientOrderId };
+}
+
+describe('what blocks not final yet show', () => {
+  it('an order a tentative block fills in full is not cancelled; its confirmation settles it as filled', async () => {
+    const { h, cid } = await restingSellFilledTentatively();
+    expect(h.engine.applier.tentative.gone(cid)).toBe(true);
+    await expect(h.engine.manager.cancel(cid)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
+    const all = h.engine.manager.cancelAll({ timeoutMs: 60_000 });
+    await h.block();
+    expect((await all).open).toEqual([]);
+    expect(cancelsSent(h)).toBe(0);
+    expect(h.store.orders.get(WALLET, cid)?.status).toBe('filled');
+    expect(h.engine.applier.tentative.gone(cid)).toBe(false);
+  });
+
+  it('an order placed and filled in the same tentative block is recognised once its placement is applied', async () => {
+    const h = await harness({ adapter: { confirmations: 1 } });
+    await start(h);
+    const p = await h.engine.manager.place(order('sell', '1', '100.1'));
+    h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_001_000n);
+    await h.block();
+    expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('resting');
+    expect(h.engine.applier.tentative.gone(p.clientOrderId)).toBe(true);
+    await expect(h.engine.manager.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
+    await h.block();
+    expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('filled');
+    expect(cancelsSent(h)).toBe(0);
+  });
+
+  it('a tentative fill withdrawn by a reorganisation makes the order cancellable again', async () => {
+    const { h, cid } = await restingSellFilledTentatively();
+    // The fill's block is replaced by one without it.
+    h.venue.reorg(h.venue.height - 1n);
+    await h.block();
+    expect(h.engine.applier.tentative.gone(cid)).toBe(false);
+    await h.engine.manager.cancel(cid);
+    await h.block();
+    await h.block();
+    expect(cancelsSent(h)).toBe(1);
+    expect(h.store.orders.get(WALLET, cid)?.status).toBe('cancelled');
+  });
+});

@@ -57,6 +57,35 @@ export class EventLog {
     return Number(r.changes);
   }
 
+  /** The position of the last key applied (0 when none): a marker to compare with later. */
+  lastPosition(chain: 'evm' | 'wasm', wallet: string): number {
+    const r = this.#db.prepare('SELECT MAX(rowid) AS n FROM processed_events WHERE chain = ? AND wallet = ?').get(chain, wallet) as { n: number | null };
+    return Number(r.n ?? 0);
+  }
+
+  /** How many keys applied after position `after` (up to `upTo`, when given) lie above `height`. */
+  countAbove(chain: 'evm' | 'wasm', wallet: string, height: bigint, after: number, upTo?: number): number {
+    const r =
+      upTo === undefined
+        ? this.#db.prepare('SELECT COUNT(*) AS n FROM processed_events WHERE chain = ? AND wallet = ? AND rowid > ? AND CAST(height AS INTEGER) > ?').get(chain, wallet, after, height)
+        : this.#db.prepare('SELECT COUNT(*) AS n FROM processed_events WHERE chain = ? AND wallet = ? AND rowid > ? AND rowid <= ? AND CAST(height AS INTEGER) > ?').get(chain, wallet, after, upTo, height);
+    return Number((r as { n: number }).n);
+  }
+
+  /** How many keys applied after position `after` lie at or below `height`. */
+  countAtOrBelow(chain: 'evm' | 'wasm', wallet: string, height: bigint, after: number): number {
+    const r = this.#db.prepare('SELECT COUNT(*) AS n FROM processed_events WHERE chain = ? AND wallet = ? AND rowid > ? AND CAST(height AS INTEGER) <= ?').get(chain, wallet, after, height) as { n: number };
+    return Number(r.n);
+  }
+
+  /** The last position and the highest height among the keys applied after position `after`; null when none. */
+  highestSince(chain: 'evm' | 'wasm', wallet: string, after: number): { readonly position: number; readonly height: bigint } | null {
+    const r = this.#db
+      .prepare('SELECT MAX(rowid) AS rowid, MAX(CAST(height AS INTEGER)) AS height FROM processed_events WHERE chain = ? AND wallet = ? AND rowid > ?')
+      .get(chain, wallet, after) as { rowid: number | null; height: number | bigint | null };
+    return r.rowid === null || r.height === null ? null : { position: Number(r.rowid), height: BigInt(r.height) };
+  }
+
   count(chain: 'evm' | 'wasm', wallet: string): number {
     const r = this.#db.prepare('SELECT COUNT(*) AS n FROM processed_events WHERE chain = ? AND wallet = ?').get(chain, wallet) as { n: number };
     return Number(r.n);

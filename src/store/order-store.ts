@@ -354,6 +354,20 @@ export class OrderStore {
       });
   }
 
+  /** The position of the last fill recorded for the wallet (0 when none): a marker to compare with later. */
+  lastFillPosition(wallet: string): number {
+    const r = this.#db.prepare('SELECT MAX(rowid) AS n FROM fills WHERE wallet = ?').get(wallet) as { n: number | null };
+    return Number(r.n ?? 0);
+  }
+
+  /** Client order ids of the wallet's orders that reconciliation adopted from the chain. */
+  adoptedIds(wallet: string, chain: 'evm' | 'wasm'): bigint[] {
+    return this.#db
+      .prepare('SELECT client_order_id FROM orders WHERE wallet = ? AND chain = ? AND adopted = 1')
+      .all(wallet, chain)
+      .map((r) => BigInt((r as { client_order_id: string }).client_order_id));
+  }
+
   fills(filter: { pairId?: string; wallet?: string } = {}): FillRecord[] {
     return this.#db
       .prepare('SELECT * FROM fills WHERE (? IS NULL OR pair_id = ?) AND (? IS NULL OR wallet = ?) ORDER BY at_ms, fill_id')

@@ -2,7 +2,7 @@
 import { AlertStore } from './alert-store.ts';
 import { ChainApplications } from './chain-applications.ts';
 import { DatabaseSync } from 'node:sqlite';
-import { openDatabase, schemaVersion, type Db } from './database.ts';
+import { openDatabase, schemaVersion, transaction, type Db } from './database.ts';
 import { MIGRATIONS } from './migrations.ts';
 import { ObligationStore } from './obligation-store.ts';
 import { EventLog } from './event-log.ts';
@@ -26,6 +26,8 @@ export interface Store {
   readonly pendingFills: PendingFills;
   readonly applications: ChainApplications;
   readonly obligations: ObligationStore;
+  /** Runs `fn` as one change of the state file: all of it or nothing (nested calls are savepoints). */
+  atomically<T>(fn: () => T): T;
   close(): void;
 }
 
@@ -82,6 +84,7 @@ function storeOn(db: DatabaseSync, now: () => number): Store {
     pendingFills: new PendingFills(db, now),
     applications: new ChainApplications(db, now),
     obligations: new ObligationStore(db, now),
+    atomically: (fn) => transaction(db, fn),
     close: () => db.close(),
   };
 }

@@ -19,7 +19,6 @@ import { Decimal } from '../../src/core/decimal.ts';
 import { derivePairRules } from '../../src/core/rules.ts';
 import { liveQuotes, pairInventory } from '../../src/engine/loop/inventory-view.ts';
 import { loopMetrics } from '../../src/engine/loop/loop-metrics.ts';
-import { observeAdapter } from '../../src/engine/loop/observed-adapter.ts';
 import { PairLoop } from '../../src/engine/loop/pair-loop.ts';
 import { PnlTracker } from '../../src/engine/loop/pnl-tracker.ts';
 import { StrategyCatalog } from '../../src/engine/loop/strategy-catalog.ts';
@@ -95,11 +94,12 @@ async function wallet(rpcUrl: string, w: FundedWallet, p: DeployedPair, onActivi
     follower: { confirmations: 1 },
     onSubmitTiming: (t) => txs.push({ at: performance.now(), kind: t.kind }),
   });
-  const adapter = onActivity === undefined ? raw : observeAdapter(raw, onActivity);
   try {
-    return await readyWallet(binding, adapter, store, txs);
+    const ready = await readyWallet(binding, raw, store, txs);
+    if (onActivity !== undefined) ready.engine.onActivity(onActivity);
+    return ready;
   } catch (e) {
-    await adapter.close();
+    await raw.close();
     store.close();
     throw e;
   }
@@ -141,7 +141,7 @@ async function settled(w: Wallet, busy: () => Promise<void>): Promise<void> {
   for (;;) {
     await busy();
     await w.engine.idle();
-    if (!w.store.orders.live({ wallet: w.engine.ctx.wallet }).some((o) => ON_THE_WAY.has(o.status))) return;
+    if (!w.store.orders.live({ wallet: w.engine.wallet }).some((o) => ON_THE_WAY.has(o.status))) return;
     if (performance.now() > deadline) throw new Error('quote loop bench: orders did not settle within a minute');
     await sleep(20);
   }
@@ -169,16 +169,16 @@ async function ours(rpcUrl: string, w: FundedWallet, p: DeployedPair): Promise<C
   const pairId = wl.binding.pairId;
   const metrics = loopMetrics(createMetrics());
   const risk = new RiskMonitor();
-  risk.addPair(pairId, wl.engine.ctx.wallet, resolveLimits({}), Date.now());
+  risk.addPair(pairId, wl.engine.wallet, resolveLimits({}), Date.now());
   const feed = { current: undefined as MarketBook | undefined };
   const loop = new PairLoop({
-    runtime: wl.engine.ctx.pairs.get(pairId) as NonNullable<ReturnType<typeof wl.engine.ctx.pairs.get>>,
+    runtime: wl.engine.pair(pairId) as NonNullable<ReturnType<typeof wl.engine.pair>>,
     engine: wl.engine,
     adapter: wl.adapter,
     feed: { book: () => feed.current },
     status: wl.status,
     risk,
-    pnl: new PnlTracker(wl.store, wl.engine.ctx.wallet, pairId, wl.binding.rules.scales, metrics),
+    pnl: new PnlTracker(() => wl.engine.fills(pairId), pairId, wl.binding.rules.scales, metrics),
     strategy: () => catalog.get(LADDER),
     limits: () => resolveLimits({}),
     calendar: { enabled: false, config: { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 } },
@@ -211,17 +211,17 @@ async function ours(rpcUrl: string, w: FundedWallet, p: DeployedPair): Promise<C
 async function baseline(rpcUrl: string, w: FundedWallet, p: DeployedPair): Promise<Contender> {
   const wl = await wallet(rpcUrl, w, p);
   const pairId = wl.binding.pairId;
-  const runtime = wl.engine.ctx.pairs.get(pairId) as NonNullable<ReturnType<typeof wl.engine.ctx.pairs.get>>;
-  const live = () => wl.store.orders.live({ wallet: wl.engine.ctx.wallet, pairId });
+  const runtime = wl.engine.pair(pairId) as NonNullable<ReturnType<typeof wl.engine.pair>>;
+  const live = () => wl.store.orders.live({ wallet: wl.engine.wallet, pairId });
   return {
     txs: wl.txs,
     async deliver(book) {
-      await wl.engine.manager.cancelAll({ pairId, timeoutMs: 60_000 });
+      await wl.engine.cancelAll({ pairId, timeoutMs: 60_000 });
       const balances = await wl.adapter.readBalances(wl.binding);
       const inventory = pairInventory(runtime, false, balances, live(), d('1'));
       const context = { marketMaker: false, refreshCost: d('0'), liveOrders: liveQuotes(wl.binding, live()) };
       const { result } = computeQuotes(catalog.get(LADDER).config, market(book, wl.status), inventory, wl.binding.rules, context, {});
-      for (const q of result.quotes) await wl.engine.manager.place({ pairId, side: q.side, quantity: q.quantity, price: q.price });
+      for (const q of result.quotes) await wl.engine.place({ pairId, side: q.side, quantity: q.quantity, price: q.price });
       await settled(wl, async () => {});
     },
     close: () => wl.close(),

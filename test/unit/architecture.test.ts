@@ -87,4 +87,31 @@ describe('architecture', () => {
       .map((f) => relative(root, f));
     expect(wrong).toEqual([]);
   });
+
+  it('outside the wallet engine, code uses its face only: no part is built or reached, only its types are named', () => {
+    const PARTS = ['orders/order-manager.ts', 'orders/outcome-settler.ts', 'tracking/tx-applier.ts', 'tracking/event-tracker.ts', 'recovery/reconciler.ts', 'inventory/inventory-check.ts'];
+    const wrong: string[] = [];
+    for (const file of files.filter((f) => !relative(join(root, 'src'), f).startsWith('engine/wallet/'))) {
+      const text = readFileSync(file, 'utf8');
+      if (/\b(?:WalletParts|assembleWallet)\b/.test(text)) wrong.push(`${relative(root, file)} reaches the parts of a wallet engine`);
+      for (const m of text.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)'/gm)) {
+        const spec = m[2] as string;
+        if (m[1] === undefined && spec.includes('engine/wallet/') && PARTS.some((part) => spec.endsWith(`wallet/${part}`))) wrong.push(`${relative(root, file)} imports the part ${spec}`);
+        if (m[1] === undefined && spec.startsWith('../wallet/') && PARTS.some((part) => spec === `../wallet/${part}`)) wrong.push(`${relative(root, file)} imports the part ${spec}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('src/engine holds folders only', () => {
+    expect(readdirSync(join(root, 'src', 'engine')).filter((name) => !statSync(join(root, 'src', 'engine', name)).isDirectory())).toEqual([]);
+  });
+
+  it('the wallet engine reaches the state file through its repositories: no SQL outside src/store', () => {
+    const wrong = files
+      .filter((f) => !relative(join(root, 'src'), f).startsWith('store/') && !relative(join(root, 'src'), f).startsWith('sandbox/') && !relative(join(root, 'src'), f).startsWith('cli/'))
+      .filter((f) => /\bdb\.prepare\(|\.db\b\s*\./.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f));
+    expect(wrong).toEqual([]);
+  });
 });

@@ -13,7 +13,6 @@ import type { PnlTracker } from '../../engine/loop/pnl-tracker.ts';
 import type { PairStatus } from '../../engine/loop/venue-status.ts';
 import type { RiskMonitor } from '../../engine/risk/monitor.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
-import type { Store } from '../../store/store.ts';
 import { pairState, type BoardModel, type Level, type PairRow, type WalletRow } from './model.ts';
 import type { ObligationsProvider } from './obligations.ts';
 import type { RecentWarnings } from './warnings.ts';
@@ -29,12 +28,11 @@ export interface BoardBot {
 
 /** What the board reads of each wallet's order engine (`WalletEngine` is one). */
 export interface BoardEngine {
-  readonly ctx: {
-    readonly chain: 'evm' | 'wasm';
-    readonly wallet: string;
-    readonly store: Pick<Store, 'orders' | 'transactions'>;
-    readonly pairs: ReadonlyMap<string, { readonly binding: { readonly chain: 'evm' | 'wasm'; readonly rules: { readonly scales: PairScales } } }>;
-  };
+  readonly chain: 'evm' | 'wasm';
+  readonly wallet: string;
+  pair(pairId: string): { readonly binding: { readonly chain: 'evm' | 'wasm'; readonly rules: { readonly scales: PairScales } } } | undefined;
+  liveOrders(pairId: string): readonly StoredOrder[];
+  transactionsInFlight(): number;
 }
 
 export interface BoardInputs {
@@ -75,11 +73,11 @@ export function snapshot(inputs: BoardInputs): BoardModel {
   const nowMs = inputs.now();
   const pairs: PairRow[] = [];
   for (const [pairId, loop] of bot.loops) {
-    const engine = engines.find((e) => e.ctx.pairs.has(pairId));
-    const runtime = engine?.ctx.pairs.get(pairId);
+    const engine = engines.find((e) => e.pair(pairId) !== undefined);
+    const runtime = engine?.pair(pairId);
     if (engine === undefined || runtime === undefined) continue;
     const scales = runtime.binding.rules.scales;
-    const live = engine.ctx.store.orders.live({ wallet: engine.ctx.wallet, pairId });
+    const live = engine.liveOrders(pairId);
     const bid = bestLevel(live, 'buy', scales);
     const ask = bestLevel(live, 'sell', scales);
     const status = bot.statuses.get(pairId)?.current;
@@ -105,10 +103,10 @@ export function snapshot(inputs: BoardInputs): BoardModel {
     });
   }
   const wallets: WalletRow[] = engines.map((e) => ({
-    chain: e.ctx.chain,
-    address: e.ctx.wallet,
-    native: bot.risk.nativeBalanceOf(e.ctx.wallet),
-    inFlight: e.ctx.store.transactions.open(e.ctx.chain).filter((t) => t.wallet === e.ctx.wallet).length,
+    chain: e.chain,
+    address: e.wallet,
+    native: bot.risk.nativeBalanceOf(e.wallet),
+    inFlight: e.transactionsInFlight(),
   }));
   return {
     atMs: nowMs,

@@ -66,7 +66,7 @@ export async function cancelAllCommand(args: string[], io: CliIo): Promise<numbe
       if (pairs.length === 0) continue;
       const report = await engine.start();
       for (const id of report.adopted) io.stderr(`${wallet.id}: adopted order 0x${id.toString(16)}, ours but unknown to the store\n`);
-      const results = await Promise.all(pairs.map((p) => engine.manager.cancelAll({ pairId: p.pairId, timeoutMs })));
+      const results = await Promise.all(pairs.map((p) => engine.cancelAll({ pairId: p.pairId, timeoutMs })));
       for (const [i, r] of results.entries()) {
         const s = (pairs[i] as PairBinding).rules.scales;
         for (const o of [...r.final, ...r.open]) {

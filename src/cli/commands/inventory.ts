@@ -85,9 +85,9 @@ export async function inventoryCommand(args: string[], io: CliIo): Promise<numbe
         w.store.alerts.open({ chain: wallet.chain, wallet: wallet.address, kind: 'inventory-mismatch' }).filter((a) => a.pairId !== null && token.pairs.includes(a.pairId)).length;
       if (action === 'rebaseline') {
         // The alerts as they were, for the report: re-basing resolves them.
-        const before = await engine.inventory.compare();
+        const before = await engine.compareInventory();
         const alertsBefore = new Map(before.comparable ? before.tokens.map((t) => [t.token, openAlerts(t)]) : []);
-        const report = await engine.inventory.rebaseline(note);
+        const report = await engine.rebaselineInventory(note);
         for (const t of report.tokens) lines.push(line(wallet, t, alertsBefore.get(t.token) ?? 0, t.difference === 0n ? '' : 're-based', true));
         continue;
       }

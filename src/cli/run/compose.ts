@@ -14,9 +14,7 @@ import { DltError } from '../../core/errors.ts';
 import { chainKindOf, resolvePair, type TradingPair } from '../../core/pair.ts';
 import { Bot, type BotPair, type BotWallet } from '../../engine/loop/bot.ts';
 import { obligationRoutes } from '../../engine/obligations/control.ts';
-import { tapConfirmedEvents } from '../../engine/obligations/quote-tap.ts';
 import { ObligationTracker, type ObligationPair } from '../../engine/obligations/tracker.ts';
-import { observeAdapter } from '../../engine/loop/observed-adapter.ts';
 import { StrategyCatalog } from '../../engine/loop/strategy-catalog.ts';
 import { resolveLimits } from '../../engine/risk/limits.ts';
 import { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
@@ -193,8 +191,6 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
 
     const catalog = new StrategyCatalog((p) => io.readFile(p));
     const defaultStrategy = resolve(dir, config.sandbox?.strategy ?? '../strategies/ladder.yaml');
-    const bot = { current: null as Bot | null };
-    const tracker = { current: null as ObligationTracker | null };
     const obligationPairs: ObligationPair[] = [];
     const wallets: BotWallet[] = [];
     const pairs: BotPair[] = [];
@@ -221,7 +217,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         };
       }
       const gwei = config.chains.evm?.maxFeePerGasGwei;
-      const raw = adapterOf(
+      const adapter = adapterOf(
         w,
         c,
         store,
@@ -233,10 +229,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
           ...(Object.keys(budgets).length === 0 ? {} : { budgets }),
         },
       );
-      undo.push(() => raw.close());
-      // The obligation tracker reads our quotes from the same confirmed events, after the engine applied them.
-      const tapped = tapConfirmedEvents(raw, (events) => tracker.current?.onChainEvents(raw.chain, raw.wallet, events));
-      const adapter = observeAdapter(tapped, (ids) => bot.current?.activity(ids));
+      undo.push(() => adapter.close());
       await Promise.all(bindings.map((b) => adapter.ensureReady(b.binding)));
       const engine = await WalletEngine.create({
         adapter,
@@ -257,7 +250,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         const strategyPath = configured === undefined ? defaultStrategy : resolve(dir, configured.strategy);
         catalog.load(strategyPath);
         const limits = resolveLimits(config.risk, configured?.risk);
-        obligationPairs.push({ binding, wallet: raw.wallet, obligations: configured?.obligations ?? (configured === undefined ? (config.sandbox?.obligations ?? null) : null) });
+        obligationPairs.push({ binding, wallet: adapter.wallet, obligations: configured?.obligations ?? (configured === undefined ? (config.sandbox?.obligations ?? null) : null) });
         pairs.push({
           binding,
           walletId: w.id,
@@ -270,7 +263,8 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     const calendar = { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays };
     const calendarUse = { enabled: config.calendar.enabled && !embedded, config: calendar };
     const obligations = new ObligationTracker({ store, pairs: obligationPairs, calendar: calendarUse, sampleMs: config.report.sampleMs, clock: systemClock, logger: logger.child({ component: 'obligations' }), metrics });
-    tracker.current = obligations;
+    // The obligation tracker reads our quotes from the same confirmed events, after the engine applied them.
+    for (const e of engines) e.onConfirmedEvents((events) => obligations.onChainEvents(e.chain, e.wallet, events));
     const created = new Bot({
       wallets,
       pairs,
@@ -290,7 +284,6 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       reloadStrategies: () => catalog.reload(),
       obligations,
     });
-    bot.current = created;
     const telemetry = await startTelemetryServer({
       metrics,
       host: embedded ? '127.0.0.1' : config.telemetry.metricsHost,

@@ -80,6 +80,8 @@ export class Bot {
   readonly pnl = new Map<string, PnlTracker>();
   readonly metrics: LoopMetrics;
   readonly #timers: Timer[] = [];
+  /** The engines' readiness and activity, heard until the loops stop. */
+  readonly #subscriptions: Array<() => void> = [];
   #phase: BotPhase = 'starting';
   #readyDetail = 'reconciling';
   /** The kill switch's cancellations, while they run. */
@@ -97,7 +99,7 @@ export class Bot {
   /** Ready while trading with every wallet reconciled; otherwise why not (each wallet that is not ready says why). */
   readiness(): { ready: boolean; detail: string } {
     if (this.#phase !== 'trading') return { ready: false, detail: `${this.#phase}: ${this.#readyDetail}` };
-    const waiting = this.#o.wallets.filter((w) => !w.engine.readiness.ready).map((w) => `wallet ${w.id} (${w.engine.ctx.chain}) not ready: ${w.engine.readiness.detail}`);
+    const waiting = this.#o.wallets.filter((w) => !w.engine.readiness.ready).map((w) => `wallet ${w.id} (${w.engine.chain}) not ready: ${w.engine.readiness.detail}`);
     return waiting.length === 0 ? { ready: true, detail: 'trading' } : { ready: false, detail: waiting.join('; ') };
   }
 
@@ -127,7 +129,7 @@ export class Bot {
     await Promise.all(
       o.wallets.map(async (w) => {
         const report = await w.engine.reconcileUntilReady();
-        const where = { wallet: w.engine.ctx.wallet, chain: w.engine.ctx.chain };
+        const where = { wallet: w.engine.wallet, chain: w.engine.chain };
         if (report?.ready === true) o.logger.info({ ...where, report }, 'wallet reconciled');
         else o.logger.warn({ ...where, detail: w.engine.readiness.detail }, 'wallet not ready; its pairs wait until a reconciliation succeeds');
       }),
@@ -140,11 +142,11 @@ export class Bot {
     }
     for (const p of o.pairs) {
       const w = this.#wallet(p.walletId);
-      const runtime = w.engine.ctx.pairs.get(p.binding.pairId);
+      const runtime = w.engine.pair(p.binding.pairId);
       if (runtime === undefined) throw new Error(`bot: pair ${p.binding.pairId} is not traded by wallet ${p.walletId}`);
       const id = p.binding.pairId;
-      this.risk.addPair(id, w.engine.ctx.wallet, p.limits(), now);
-      const pnl = new PnlTracker(w.engine.ctx.store, w.engine.ctx.wallet, id, p.binding.rules.scales, this.metrics);
+      this.risk.addPair(id, w.engine.wallet, p.limits(), now);
+      const pnl = new PnlTracker(() => w.engine.fills(id), id, p.binding.rules.scales, this.metrics);
       const status = new VenueStatus(p.binding, o.rest, w.adapter, o.logger, () => this.#statusChanged(id), o.clock);
       const loop = new PairLoop({
         runtime,
@@ -181,7 +183,7 @@ export class Bot {
         o.logger.error({ pair: e.pairId, reason: e.reason }, 'pair stopped; an operator must restart the bot');
         const loop = this.loops.get(e.pairId);
         const wallet = o.pairs.find((p) => p.binding.pairId === e.pairId)?.walletId;
-        if (loop !== undefined && wallet !== undefined) void this.#wallet(wallet).engine.manager.cancelAll({ pairId: e.pairId }).catch(() => undefined);
+        if (loop !== undefined && wallet !== undefined) void this.#wallet(wallet).engine.cancelAll({ pairId: e.pairId }).catch(() => undefined);
       } else o.logger.warn({ wallet: e.wallet, balance: e.balance.toFixed(), level: e.level }, 'native fee balance low');
     });
     derivePairGauges(o.metrics, this.loops, (pairId) => this.risk.state(pairId, o.clock.now()).mode);
@@ -191,13 +193,16 @@ export class Bot {
         for (const id of pairIds) this.risk.setFlag(id, 'reconciling', !ready);
       };
       follow(w.engine.readiness.ready);
-      w.engine.onReadiness = (r) => {
-        follow(r.ready);
-        if (r.ready) {
-          o.logger.info({ wallet: w.engine.ctx.wallet, chain: w.engine.ctx.chain }, 'wallet reconciled; its pairs trade');
-          for (const id of pairIds) this.loops.get(id)?.trigger();
-        }
-      };
+      this.#subscriptions.push(
+        w.engine.onReadiness((r) => {
+          follow(r.ready);
+          if (r.ready) {
+            o.logger.info({ wallet: w.engine.wallet, chain: w.engine.chain }, 'wallet reconciled; its pairs trade');
+            for (const id of pairIds) this.loops.get(id)?.trigger();
+          }
+        }),
+        w.engine.onActivity((a) => this.activity(a.pairIds)),
+      );
     }
     const symbolToPair = new Map(o.pairs.map((p) => [p.binding.symbol, p.binding.pairId]));
     o.feed.on('book', (book) => {
@@ -224,7 +229,7 @@ export class Bot {
       });
     }
     this.#every(t.inventoryCheckMs, () => {
-      for (const w of o.wallets) if (w.engine.readiness.ready) void w.engine.inventory.verify().catch((e: unknown) => o.logger.warn({ err: e }, 'inventory check failed'));
+      for (const w of o.wallets) if (w.engine.readiness.ready) void w.engine.verifyInventory().catch((e: unknown) => o.logger.warn({ err: e }, 'inventory check failed'));
     });
     this.#phase = 'trading';
     this.#readyDetail = '';
@@ -267,6 +272,7 @@ export class Bot {
 
   async #stopLoops(): Promise<void> {
     for (const t of this.#timers.splice(0)) t.cancel();
+    for (const off of this.#subscriptions.splice(0)) off();
     await Promise.all([...this.loops.values()].map((l) => l.stop()));
   }
 
@@ -277,7 +283,7 @@ export class Bot {
     this.metrics.killSwitch.set(1);
     this.#o.logger.fatal({ reason }, 'kill switch tripped: cancelling every order; the bot stays stopped until an operator restarts it');
     // Placements queued or not signed yet are withdrawn at once, before the loops finish their rounds.
-    for (const w of this.#o.wallets) w.engine.manager.halt(`kill switch: ${reason}`);
+    for (const w of this.#o.wallets) w.engine.halt(`kill switch: ${reason}`);
     await this.#stopLoops();
     await this.#cancelEverything(120_000);
   }
@@ -285,7 +291,7 @@ export class Bot {
   async #cancelEverything(timeoutMs: number): Promise<boolean> {
     const reports = await Promise.all(
       this.#o.wallets.map((w) =>
-        w.engine.manager.cancelAll({ timeoutMs }).catch((e: unknown) => {
+        w.engine.cancelAll({ timeoutMs }).catch((e: unknown) => {
           this.#o.logger.error({ err: e, wallet: w.id }, 'cancel-all failed');
           return null;
         }),
@@ -299,7 +305,7 @@ export class Bot {
   /** Graceful stop: no new quotes, cancel everything, wait for finality within the deadline. */
   async shutdown(deadlineMs: number): Promise<boolean> {
     this.#phase = 'stopping';
-    for (const w of this.#o.wallets) w.engine.manager.halt('shutting down');
+    for (const w of this.#o.wallets) w.engine.halt('shutting down');
     await this.#stopLoops();
     // After the kill switch too: its cancellations may still be in flight (a SIGTERM right after it tripped),
     // and whatever they left live is cancelled now; with nothing live this returns at once.
@@ -313,7 +319,7 @@ export class Bot {
     for (const { w, open: txs } of open) {
       if (txs.length === 0) continue;
       this.#o.logger.error(
-        { wallet: w.engine.ctx.wallet, chain: w.engine.ctx.chain, unsettled: txs.map((t) => ({ txHash: t.txHash, kind: t.kind, ...t.context })) },
+        { wallet: w.engine.wallet, chain: w.engine.chain, unsettled: txs.map((t) => ({ txHash: t.txHash, kind: t.kind, ...t.context })) },
         'shutdown deadline passed before the chain decided these transactions; the next start settles them from the journal',
       );
     }

@@ -194,7 +194,7 @@ export class PairLoop {
       if (this.#balances === null || generation >= this.#balances.generation) this.#balances = { value: v, atMs: nowMs, generation };
       const native = new Decimal(v.native.toString()).div(new Decimal(10).pow(this.#o.nativeDecimals));
       this.#nativeMetrics(native);
-      this.#o.risk.nativeBalance(this.#o.engine.ctx.wallet, native);
+      this.#o.risk.nativeBalance(this.#o.engine.wallet, native);
       return v;
     });
     const reading = { generation, startedMs: nowMs, value };
@@ -216,12 +216,12 @@ export class PairLoop {
   }
 
   #liveOrders() {
-    return this.#o.engine.ctx.store.orders.live({ wallet: this.#o.engine.ctx.wallet, pairId: this.#pairId });
+    return this.#o.engine.liveOrders(this.#pairId);
   }
 
   /** Pull every quote of ours on this pair (stale market data): placements not signed yet are withdrawn, then cancellations. */
   async #pullQuotes(): Promise<void> {
-    this.#o.engine.manager.withdrawPlacements('stale market data', this.#pairId);
+    this.#o.engine.withdrawPlacements('stale market data', this.#pairId);
     for (const q of liveQuotes(this.#o.runtime.binding, this.#liveOrders())) {
       await this.#act({ type: 'cancel', orderId: q.id, side: q.side }, null);
     }
@@ -332,9 +332,9 @@ export class PairLoop {
   }
 
   /** Sends one action; true when a transaction left the process. A refusal is logged and counted, never thrown. */
-  async #act(action: QuoteAction, decision: Parameters<WalletEngine['manager']['place']>[0]['decision'] | null): Promise<boolean> {
+  async #act(action: QuoteAction, decision: Parameters<WalletEngine['place']>[0]['decision'] | null): Promise<boolean> {
     const o = this.#o;
-    const manager = o.engine.manager;
+    const engine = o.engine;
     try {
       if (action.type === 'cancel') {
         // A cancellation the chain refused (the order already filled, say) is settled by the order engine;
@@ -342,10 +342,10 @@ export class PairLoop {
         for (const [id, at] of this.#cancelAsked) if (o.clock.now() - at >= CANCEL_RETRY_MS) this.#cancelAsked.delete(id);
         if (this.#cancelAsked.has(action.orderId)) return false;
         // Only a resting order can be cancelled; one still being placed is cancelled in a later round.
-        const status = o.engine.ctx.store.orders.get(o.engine.ctx.wallet, BigInt(action.orderId))?.status;
-        if (status !== 'resting' && status !== 'partiallyFilled') return false;
+        const status = engine.order(BigInt(action.orderId))?.status;
+        if (status === undefined || !isCancellable(status)) return false;
         this.#cancelAsked.set(action.orderId, o.clock.now());
-        await manager.cancel(BigInt(action.orderId));
+        await engine.cancel(BigInt(action.orderId));
       } else if (action.type === 'place' || action.type === 'replace') {
         const cmd = {
           pairId: this.#pairId,
@@ -354,7 +354,7 @@ export class PairLoop {
           price: action.quote.price,
           ...(decision === null ? {} : { decision }),
         };
-        const placed = action.type === 'place' ? await manager.place(cmd) : (await manager.replace(BigInt(action.orderId), cmd)).placed;
+        const placed = action.type === 'place' ? await engine.place(cmd) : (await engine.replace(BigInt(action.orderId), cmd)).placed;
         this.#watchOutcome(placed.settled, o.clock.now());
       } else return false;
       o.metrics.actions.inc({ pair: this.#pairId, type: action.type, result: 'sent' });
@@ -427,7 +427,7 @@ export class PairLoop {
   }
 
   #nativeMetrics(native: Decimal): void {
-    const labels = { chain: this.#o.runtime.binding.chain, wallet: this.#o.engine.ctx.wallet };
+    const labels = { chain: this.#o.runtime.binding.chain, wallet: this.#o.engine.wallet };
     this.#o.metrics.nativeBalance.set(labels, native.toNumber());
     const alertAt = this.#o.limits().nativeAlert;
     if (alertAt !== null) this.#o.metrics.nativeAlertLevel.set(labels, alertAt.toNumber());

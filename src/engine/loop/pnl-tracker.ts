@@ -2,13 +2,13 @@
 import { Decimal } from '../../core/decimal.ts';
 import type { PairScales } from '../../core/units.ts';
 import { priceFromRaw, quantityFromRaw, quoteFromNative } from '../../core/units.ts';
-import type { Store } from '../../store/store.ts';
+import type { FillRecord } from '../../store/order-store.ts';
 import { applyFill, totalPnl, unrealised, ZERO_PNL, type PnlState } from '../risk/pnl.ts';
 import type { LoopMetrics } from './loop-metrics.ts';
 
 export class PnlTracker {
-  readonly #store: Store;
-  readonly #wallet: string;
+  /** The wallet's recorded fills of the pair. */
+  readonly #fills: () => readonly FillRecord[];
   readonly #pairId: string;
   readonly #scales: PairScales;
   readonly #metrics: LoopMetrics;
@@ -16,9 +16,8 @@ export class PnlTracker {
   #state: PnlState = ZERO_PNL;
   #mark: Decimal | null = null;
 
-  constructor(store: Store, wallet: string, pairId: string, scales: PairScales, metrics: LoopMetrics) {
-    this.#store = store;
-    this.#wallet = wallet;
+  constructor(fills: () => readonly FillRecord[], pairId: string, scales: PairScales, metrics: LoopMetrics) {
+    this.#fills = fills;
     this.#pairId = pairId;
     this.#scales = scales;
     this.#metrics = metrics;
@@ -27,7 +26,7 @@ export class PnlTracker {
   /** Applies fills recorded since the last call and publishes the gauges at the mark. */
   update(mark: Decimal | null): void {
     this.#mark = mark;
-    for (const f of this.#store.orders.fills({ pairId: this.#pairId, wallet: this.#wallet })) {
+    for (const f of this.#fills()) {
       if (this.#seen.has(f.fillId)) continue;
       this.#seen.add(f.fillId);
       this.#state = applyFill(this.#state, {

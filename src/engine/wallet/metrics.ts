@@ -54,13 +54,13 @@ export function deriveStateGauges(m: Metrics, ctx: WalletContext): void {
   const labels = { chain: ctx.chain, wallet: ctx.wallet };
   // An order recorded but not signed yet (`intended`) cannot be on the book: it is not counted.
   m.derivedGauge({ name: 'orders_live', help: 'Orders that are or may be on the book (sent and not final)', labelNames: ['chain', 'wallet'] }, () => [
-    { labels, value: ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => isLive(o.status)).length },
+    { labels, value: ctx.repos.orders.live({ wallet: ctx.wallet }).filter((o) => isLive(o.status)).length },
   ]);
   m.derivedGauge({ name: 'orders_unknown_outcome', help: 'Orders whose placement the chain has not settled after its outcome deadline', labelNames: ['chain', 'wallet'] }, () => [
-    { labels, value: ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => o.status === 'unknown').length },
+    { labels, value: ctx.repos.orders.live({ wallet: ctx.wallet }).filter((o) => o.status === 'unknown').length },
   ]);
   m.derivedGauge({ name: 'foreign_orders', help: 'Resting orders of our wallets that are not ours', labelNames: ['chain', 'wallet'] }, () => [
-    { labels, value: ctx.store.foreign.open(ctx.chain, ctx.wallet).length },
+    { labels, value: ctx.repos.foreign.open(ctx.chain, ctx.wallet).length },
   ]);
   m.derivedGauge({ name: 'pair_paused', help: '1 while trading on the pair is paused by an open alert', labelNames: ['chain', 'pair'] }, () =>
     [...ctx.pairs.keys()].map((pair) => ({ labels: { chain: ctx.chain, pair }, value: isPaused(ctx, pair) ? 1 : 0 })),

@@ -1,6 +1,9 @@
 /**
- * The order engine of one trading wallet on one chain, wired together: the transaction applier, the event
- * tracker, the order manager with its outcome settler, the inventory checker and the reconciler. `start()`
+ * The order engine of one trading wallet on one chain, and its narrow face: place, replace and cancel
+ * orders, read the wallet's orders and fills, hear of activity, readiness and reconciliation, compare the
+ * inventory, drain and stop. Its parts (the transaction applier, the event tracker, the order manager with
+ * its outcome settler, the inventory checker and the reconciler) are built by `assembleWallet`, each with what
+ * it calls directly; what a part asks of one built after it goes through the wallet's signals. `start()`
  * reconciles (which starts the event follower) and only then lets the manager place orders. A trading bot
  * uses `reconcileUntilReady()`: a reconciliation that fails (the venue refuses the credentials, a node is
  * down) or leaves the wallet not ready (an outcome the chain has not decided) is tried again with back-off,
@@ -24,7 +27,13 @@ import { pairRuntime, type PairRuntime } from './pair-runtime.ts';
 import { Reconciler, type ReconcileReport, type VenueOrders } from './recovery/reconciler.ts';
 import { EventTracker } from './tracking/event-tracker.ts';
 import { TxApplier } from './tracking/tx-applier.ts';
-import { pairOf, type WalletContext } from './wallet-context.ts';
+import { pairOf, walletRepositories, type WalletContext } from './wallet-context.ts';
+import { observeAdapter } from './observed-adapter.ts';
+import { Signal, walletSignals, type WalletActivity } from './signals.ts';
+import type { CancelAllReport, CancelResult, PlaceOrder, Placed } from './orders/order-manager.ts';
+import type { InventoryReport, Comparable } from './inventory/inventory-check.ts';
+import type { FillRecord, StoredOrder } from '../../store/order-store.ts';
+import type { ChainEvent } from '../../chains/types.ts';
 
 export interface WalletEngineOptions {
   readonly adapter: ChainAdapter;
@@ -54,107 +63,215 @@ export interface WalletReadiness {
   readonly reason: string;
 }
 
-export class WalletEngine {
+/** The parts of one wallet's engine, each built with what it calls directly. */
+export interface WalletParts {
   readonly ctx: WalletContext;
+  readonly adapter: ChainAdapter;
   readonly applier: TxApplier;
   readonly tracker: EventTracker;
   readonly settler: OutcomeSettler;
   readonly manager: OrderManager;
   readonly inventory: InventoryChecker;
   readonly reconciler: Reconciler;
+}
+
+/** Reads each pair's on-chain configuration (funding mode, commissions) and builds the parts and the engine. */
+export async function assembleWallet(options: WalletEngineOptions): Promise<{ readonly engine: WalletEngine; readonly parts: WalletParts }> {
+  const states = await Promise.all(options.pairs.map((b) => options.adapter.readPairState(b)));
+  const pairs = new Map<string, PairRuntime>(options.pairs.map((b, i) => [b.pairId, pairRuntime(b, states[i] as Awaited<(typeof states)[number]>)]));
+  const signals = walletSignals();
+  const adapter = observeAdapter(options.adapter, signals);
+  const ctx: WalletContext = {
+    chain: adapter.chain,
+    wallet: adapter.wallet,
+    marketMaker: options.marketMaker,
+    repos: walletRepositories(options.store),
+    signals,
+    pairs,
+    ids: new ClientOrderIds(options.store.state, adapter.wallet, options.crossIdTag),
+    logger: options.logger.child({ component: 'orders', chain: adapter.chain, wallet: adapter.wallet }),
+    metrics: engineMetrics(options.metrics),
+    watch: new OrderWatch(options.clock.sleep),
+    clock: options.clock,
+  };
+  const applier = new TxApplier(ctx, (txHash, pairId) => adapter.settle(txHash, pairOf(ctx, pairId).binding));
+  const tracker = new EventTracker(ctx, adapter, applier);
+  const settler = new OutcomeSettler(ctx, adapter, applier, options.settleDelaysMs);
+  const manager = new OrderManager(ctx, adapter, applier, settler);
+  const inventory = new InventoryChecker(ctx, adapter, options.inventory, tracker, () => applier.parked.parkedQuote());
+  const reconciler = new Reconciler(
+    ctx,
+    { adapter, applier, settler, tracker, inventory, manager },
+    {
+      ...(options.rest === undefined ? {} : { rest: options.rest }),
+      ...(options.venueLagMs === undefined ? {} : { venueLagMs: options.venueLagMs }),
+      ...(options.catchUpTimeoutMs === undefined ? {} : { catchUpTimeoutMs: options.catchUpTimeoutMs }),
+    },
+  );
+  const parts: WalletParts = { ctx, adapter, applier, tracker, settler, manager, inventory, reconciler };
+  return { engine: new WalletEngine(parts, options), parts };
+}
+
+export class WalletEngine {
+  readonly chain: WalletContext['chain'];
+  readonly wallet: string;
+  readonly #ctx: WalletContext;
+  readonly #p: WalletParts;
   #reconciling: Promise<ReconcileReport> | null = null;
-  readonly #adapter: ChainAdapter;
   readonly #retry: { readonly firstMs: number; readonly maxMs: number };
   readonly #failures: RepeatedFailures;
   #readiness: WalletReadiness = { ready: false, detail: 'not reconciled yet', reason: 'reconciling' };
+  readonly #readinessChanged = new Signal<WalletReadiness>();
   #attempts = 0;
   #retrying: Promise<void> | null = null;
   readonly #stopping = new AbortController();
-  /** Called whenever the wallet becomes ready or stops being ready. */
-  onReadiness: (r: WalletReadiness) => void = () => {};
   readonly #settlingAgain = new Set<Promise<void>>();
   #stopped = false;
 
-  private constructor(options: WalletEngineOptions, pairs: Map<string, PairRuntime>) {
-    const { adapter } = options;
-    this.ctx = {
-      chain: adapter.chain,
-      wallet: adapter.wallet,
-      marketMaker: options.marketMaker,
-      store: options.store,
-      pairs,
-      ids: new ClientOrderIds(options.store.state, adapter.wallet, options.crossIdTag),
-      logger: options.logger.child({ component: 'orders', chain: adapter.chain, wallet: adapter.wallet }),
-      metrics: engineMetrics(options.metrics),
-      watch: new OrderWatch(options.clock.sleep),
-      clock: options.clock,
-    };
-    deriveStateGauges(options.metrics, this.ctx);
-    this.#adapter = adapter;
+  /** Use `WalletEngine.create` (or `assembleWallet`), which builds the parts first. */
+  constructor(parts: WalletParts, options: Pick<WalletEngineOptions, 'metrics' | 'clock' | 'reconcileRetry'>) {
+    const { ctx } = parts;
+    this.#ctx = ctx;
+    this.#p = parts;
+    this.chain = ctx.chain;
+    this.wallet = ctx.wallet;
+    deriveStateGauges(options.metrics, ctx);
     this.#retry = { firstMs: options.reconcileRetry?.firstMs ?? 1_000, maxMs: options.reconcileRetry?.maxMs ?? 60_000 };
-    this.#failures = new RepeatedFailures(this.ctx.logger, options.clock.now);
+    this.#failures = new RepeatedFailures(ctx.logger, options.clock.now);
     options.metrics.derivedGauge(
       { name: 'wallet_ready', help: '1 when the wallet is reconciled and may trade; 0 with the reason it may not (an error code, reconciling, unsettled)', labelNames: ['chain', 'wallet', 'reason'] },
-      () => [{ labels: { chain: this.ctx.chain, wallet: this.ctx.wallet, reason: this.#readiness.reason }, value: this.#readiness.ready ? 1 : 0 }],
+      () => [{ labels: { chain: ctx.chain, wallet: ctx.wallet, reason: this.#readiness.reason }, value: this.#readiness.ready ? 1 : 0 }],
     );
     options.metrics.derivedGauge(
       { name: 'events_covered', help: 'Block (chain A) or ledger (chain B) up to which every event of the wallet has been applied to the state', labelNames: ['chain', 'wallet'] },
       () => {
-        const covered = this.tracker?.covered ?? null;
-        return covered === null ? [] : [{ labels: { chain: this.ctx.chain, wallet: this.ctx.wallet }, value: Number(covered) }];
+        const covered = parts.tracker.covered;
+        return covered === null ? [] : [{ labels: { chain: ctx.chain, wallet: ctx.wallet }, value: Number(covered) }];
       },
     );
-    this.applier = new TxApplier(this.ctx);
     // A gap in the events is a reconciliation like the first, retried the same way until it succeeds.
-    this.tracker = new EventTracker(this.ctx, adapter, this.applier, () => void this.#attempt('after a gap in the events').then((r) => (r?.ready === true ? undefined : this.#keepTrying())));
-    this.settler = new OutcomeSettler(this.ctx, adapter, this.applier, options.settleDelaysMs);
-    this.manager = new OrderManager(this.ctx, adapter, this.applier, this.settler);
-    this.inventory = new InventoryChecker(this.ctx, adapter, options.inventory, this.tracker);
-    this.inventory.parkedQuote = () => this.applier.parked.parkedQuote();
-    this.applier.provisional.resettle = {
-      settle: (txHash, pairId) => adapter.settle(txHash, pairOf(this.ctx, pairId).binding),
-      placement: (cid, o) => void this.settler.placement(cid, o),
-      cancellation: (cid, o) => void this.settler.cancellation(cid, o),
-      again: (cid) => this.#settleAgain(cid),
-    };
-    this.applier.parked.requestCancel = (ids) => {
-      for (const id of ids) void this.manager.cancel(id).catch((e: unknown) => this.ctx.logger.warn({ err: e, clientOrderId: id }, 'cancelling a candidate of parked fills failed'));
-    };
-    this.reconciler = new Reconciler(
-      this.ctx,
-      { adapter, applier: this.applier, settler: this.settler, tracker: this.tracker, inventory: this.inventory, manager: this.manager },
-      {
-        ...(options.rest === undefined ? {} : { rest: options.rest }),
-        ...(options.venueLagMs === undefined ? {} : { venueLagMs: options.venueLagMs }),
-        ...(options.catchUpTimeoutMs === undefined ? {} : { catchUpTimeoutMs: options.catchUpTimeoutMs }),
-      },
-    );
+    ctx.signals.gap.on(() => void this.#attempt('after a gap in the events').then((r) => (r?.ready === true ? undefined : this.#keepTrying())));
+    ctx.signals.outcomeAnswered.on(({ clientOrderId, kind, outcome }) => void (kind === 'cancel' ? parts.settler.cancellation(clientOrderId, outcome) : parts.settler.placement(clientOrderId, outcome)));
+    ctx.signals.settleAgain.on((cid) => this.#settleAgain(cid));
+    ctx.signals.cancelRequested.on((ids) => {
+      for (const id of ids) void parts.manager.cancel(id).catch((e: unknown) => ctx.logger.warn({ err: e, clientOrderId: id }, 'cancelling a candidate of parked fills failed'));
+    });
+  }
+
+  /** Reads each pair's on-chain configuration (funding mode, commissions) and builds the engine. */
+  static async create(options: WalletEngineOptions): Promise<WalletEngine> {
+    return (await assembleWallet(options)).engine;
+  }
+
+  /** The traded pair, or undefined when this wallet does not trade it. */
+  pair(pairId: string): PairRuntime | undefined {
+    return this.#ctx.pairs.get(pairId);
+  }
+
+  get pairIds(): readonly string[] {
+    return [...this.#ctx.pairs.keys()];
+  }
+
+  /** `PlaceOrder`: resolves once the transaction has left the process. */
+  place(cmd: PlaceOrder): Promise<Placed> {
+    return this.#p.manager.place(cmd);
+  }
+
+  /** Places the new order, then cancels the old one, so that the side is never left empty. */
+  replace(old: bigint, cmd: PlaceOrder): Promise<{ placed: Placed; cancelled: Promise<CancelResult | null> }> {
+    return this.#p.manager.replace(old, cmd);
+  }
+
+  cancel(clientOrderId: bigint): Promise<CancelResult> {
+    return this.#p.manager.cancel(clientOrderId);
+  }
+
+  /** Cancels every live order (of one pair) and waits until the cancellations are final or the deadline passes. */
+  cancelAll(options: { pairId?: string; timeoutMs?: number } = {}): Promise<CancelAllReport> {
+    return this.#p.manager.cancelAll(options);
+  }
+
+  /** Placements not yet signed are withdrawn (of one pair, or all). */
+  withdrawPlacements(reason: string, pairId?: string): void {
+    this.#p.manager.withdrawPlacements(reason, pairId);
+  }
+
+  /** No new placement from now on; those waiting are withdrawn. */
+  halt(reason: string): void {
+    this.#p.manager.halt(reason);
+  }
+
+  /** Resolves once every queued command has left the process. */
+  submitted(): Promise<void> {
+    return this.#p.manager.submitted();
+  }
+
+  /** The wallet's orders that may be on the book (of one pair). */
+  liveOrders(pairId?: string): StoredOrder[] {
+    return this.#ctx.repos.orders.live(pairId === undefined ? { wallet: this.wallet } : { wallet: this.wallet, pairId });
+  }
+
+  order(clientOrderId: bigint): StoredOrder | undefined {
+    return this.#ctx.repos.orders.get(this.wallet, clientOrderId);
+  }
+
+  /** The wallet's recorded fills of one pair. */
+  fills(pairId: string): FillRecord[] {
+    return this.#ctx.repos.orders.fills({ pairId, wallet: this.wallet });
+  }
+
+  /** Transactions of the wallet sent and not yet decided by the chain. */
+  transactionsInFlight(): number {
+    return this.#ctx.repos.transactions.open(this.chain).filter((t) => t.wallet === this.wallet).length;
+  }
+
+  /** Calls `listener` whenever something may have changed for some pairs (a follower batch applied, an outcome settled). */
+  onActivity(listener: (activity: WalletActivity) => void): () => void {
+    return this.#ctx.signals.activity.on(listener);
+  }
+
+  /** Calls `listener` with every batch of confirmed events, after the engine applied it. */
+  onConfirmedEvents(listener: (events: readonly ChainEvent[]) => void): () => void {
+    return this.#ctx.signals.confirmedEvents.on(listener);
+  }
+
+  /** Calls `listener` whenever the wallet becomes ready or stops being ready. */
+  onReadiness(listener: (r: WalletReadiness) => void): () => void {
+    return this.#readinessChanged.on(listener);
+  }
+
+  /** One comparison of the inventory with the chain, decided or not. */
+  compareInventory(): Promise<InventoryReport> {
+    return this.#p.inventory.compare();
+  }
+
+  /** Compares, and raises an alert on a decided difference. */
+  verifyInventory(): Promise<InventoryReport> {
+    return this.#p.inventory.verify();
+  }
+
+  /** Accepts the on-chain balances: the derived totals are reset and the inventory alerts resolved with the note. */
+  rebaselineInventory(note: string): Promise<Comparable> {
+    return this.#p.inventory.rebaseline(note);
   }
 
   /** An order whose outcome a reorganisation withdrew: its open transaction is asked about now, then in the background. */
   #settleAgain(cid: bigint): void {
     if (this.#stopped) return;
-    const order = this.ctx.store.orders.get(this.ctx.wallet, cid);
-    if (order === undefined || this.settler.pendingTx(order) === null) return;
-    const run = this.settler
+    const order = this.#ctx.repos.orders.get(this.#ctx.wallet, cid);
+    if (order === undefined || this.#p.settler.pendingTx(order) === null) return;
+    const run = this.#p.settler
       .settleOnce(cid)
       .then((kind) => {
-        if (kind === 'unknown' && !this.#stopped) void this.settler.later(cid);
+        if (kind === 'unknown' && !this.#stopped) void this.#p.settler.later(cid);
       })
       .catch((e: unknown) => {
         if (this.#stopped) return;
-        this.ctx.logger.warn({ err: e, clientOrderId: cid }, 'settling a withdrawn outcome failed; trying again later');
-        void this.settler.later(cid);
+        this.#ctx.logger.warn({ err: e, clientOrderId: cid }, 'settling a withdrawn outcome failed; trying again later');
+        void this.#p.settler.later(cid);
       })
       .finally(() => this.#settlingAgain.delete(run));
     this.#settlingAgain.add(run);
-  }
-
-  /** Reads each pair's on-chain configuration (funding mode, commissions) and builds the engine. */
-  static async create(options: WalletEngineOptions): Promise<WalletEngine> {
-    const states = await Promise.all(options.pairs.map((b) => options.adapter.readPairState(b)));
-    const pairs = new Map<string, PairRuntime>(options.pairs.map((b, i) => [b.pairId, pairRuntime(b, states[i] as Awaited<(typeof states)[number]>)]));
-    return new WalletEngine(options, pairs);
   }
 
   get readiness(): WalletReadiness {
@@ -164,7 +281,7 @@ export class WalletEngine {
   /** Reconciles; one run at a time (a second caller shares the running one). */
   reconcile(): Promise<ReconcileReport> {
     if (this.#reconciling !== null) return this.#reconciling;
-    const run = this.reconciler.run().finally(() => {
+    const run = this.#p.reconciler.run().finally(() => {
       this.#reconciling = null;
     });
     this.#reconciling = run;
@@ -190,12 +307,12 @@ export class WalletEngine {
   #set(r: WalletReadiness): void {
     const changed = r.ready !== this.#readiness.ready;
     this.#readiness = r;
-    if (changed) this.onReadiness(r);
+    if (changed) this.#readinessChanged.emit(r);
   }
 
   /** One reconciliation; never throws: a failure or a not-ready result is logged (once while it repeats) and kept in `readiness`. */
   async #attempt(why: string): Promise<ReconcileReport | null> {
-    const ctx = this.ctx;
+    const ctx = this.#ctx;
     if (this.#stopping.signal.aborted) return null;
     if (!this.#readiness.ready) this.#readiness = { ...this.#readiness, detail: `reconciling (${why}${this.#attempts > 0 ? `, attempt ${this.#attempts + 1}` : ''})` };
     else this.#set({ ready: false, detail: `reconciling (${why})`, reason: 'reconciling' });
@@ -234,7 +351,7 @@ export class WalletEngine {
       try {
         while (!this.#readiness.ready && !this.#stopping.signal.aborted) {
           try {
-            await this.ctx.clock.sleep(this.#delay(), this.#stopping.signal);
+            await this.#ctx.clock.sleep(this.#delay(), this.#stopping.signal);
           } catch {
             return;
           }
@@ -249,10 +366,10 @@ export class WalletEngine {
 
   /** Waits for queued commands and their outcomes. */
   async idle(): Promise<void> {
-    await this.manager.idle();
-    await this.applier.provisional.idle();
+    await this.#p.manager.idle();
+    await this.#p.applier.provisional.idle();
     while (this.#settlingAgain.size > 0) await Promise.allSettled([...this.#settlingAgain]);
-    await this.settler.idle();
+    await this.#p.settler.idle();
   }
 
   /**
@@ -261,28 +378,28 @@ export class WalletEngine {
    * returns the transactions still open (the next start settles them from the journal); empty when all settled.
    */
   async drain(timeoutMs: number, pollMs = 100): Promise<readonly InFlightTx[]> {
-    const deadline = this.ctx.clock.now() + timeoutMs;
+    const deadline = this.#ctx.clock.now() + timeoutMs;
     const abort = new AbortController();
-    const timeout = this.ctx.clock.sleep(Math.max(0, timeoutMs), abort.signal).then(
+    const timeout = this.#ctx.clock.sleep(Math.max(0, timeoutMs), abort.signal).then(
       () => 'timeout' as const,
       () => 'timeout' as const,
     );
     const settled = (async () => {
       await this.idle();
-      while (this.#adapter.unsettled().length > 0 && !abort.signal.aborted && this.ctx.clock.now() < deadline) await this.ctx.clock.sleep(pollMs, abort.signal).catch(() => undefined);
+      while (this.#p.adapter.unsettled().length > 0 && !abort.signal.aborted && this.#ctx.clock.now() < deadline) await this.#ctx.clock.sleep(pollMs, abort.signal).catch(() => undefined);
       return 'settled' as const;
     })();
     await Promise.race([settled, timeout]);
     abort.abort();
-    return this.#adapter.unsettled();
+    return this.#p.adapter.unsettled();
   }
 
   async stop(): Promise<void> {
     this.#stopping.abort();
-    this.manager.ready = false;
+    this.#p.manager.ready = false;
     this.#stopped = true;
-    this.applier.provisional.stop();
-    this.settler.stop();
-    await this.tracker.stop();
+    this.#p.applier.provisional.stop();
+    this.#p.settler.stop();
+    await this.#p.tracker.stop();
   }
 }

@@ -59,7 +59,7 @@ describe('dlt-mm orders and dlt-mm cancel-all against the sandbox, both chains',
       expect((await wallet.engine?.start())?.ready).toBe(true);
       const pair = wallet.pairs[0] as PairBinding;
       for (const q of quotes(pair)) {
-        const p = await wallet.engine?.manager.place({ pairId: pair.pairId, ...q });
+        const p = await wallet.engine?.place({ pairId: pair.pairId, ...q });
         expect((await p?.settled)?.status).toBe('resting');
         placed.push(p?.clientOrderId as bigint);
       }

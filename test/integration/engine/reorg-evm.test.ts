@@ -82,12 +82,12 @@ const get = (r: Rig, cid: bigint) => r.store.orders.get(r.t.adapter.wallet, cid)
 
 /** Places through the engine and waits for the receipt's outcome to be applied. */
 async function place(r: Rig, side: Side, quantity: string, price: string): Promise<StoredOrder> {
-  const p = await r.time.drive(r.engine.manager.place({ pairId: c.pair.pairId, side, quantity: new Decimal(quantity), price: new Decimal(price) }));
+  const p = await r.time.drive(r.engine.place({ pairId: c.pair.pairId, side, quantity: new Decimal(quantity), price: new Decimal(price) }));
   return r.time.drive(p.settled);
 }
 
 async function cancel(r: Rig, cid: bigint): Promise<StoredOrder> {
-  const x = await r.time.drive(r.engine.manager.cancel(cid));
+  const x = await r.time.drive(r.engine.cancel(cid));
   return r.time.drive(x.settled);
 }
 
@@ -148,7 +148,7 @@ async function expectStoreIsChain(r: Rig): Promise<void> {
     const order = get(r, BigInt((o as { client_order_id: string }).client_order_id));
     expect([order.clientOrderId, order.orderId]).toEqual([order.clientOrderId, placements.get(order.clientOrderId) ?? null]);
   }
-  const inventory = await r.engine.inventory.compare();
+  const inventory = await r.engine.compareInventory();
   expect(inventory).toMatchObject({ comparable: true, mismatched: [] });
 }
 

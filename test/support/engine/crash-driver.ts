@@ -162,7 +162,7 @@ for await (const line of lines) {
 }
 
 const random = seeded(config.seed);
-const m = engine.manager;
+const m = engine;
 for (;;) {
   const live = store.orders.live({ wallet: adapter.wallet }).filter((o) => o.status === 'resting' || o.status === 'partiallyFilled');
   const side = pick(random, ['buy', 'sell'] as const);

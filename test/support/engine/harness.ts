@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { ChainAdapter, PairBinding } from '../../../src/chains/types.ts';
-import { WalletEngine, type WalletEngineOptions } from '../../../src/engine/wallet/wallet-engine.ts';
+import { assembleWallet, type WalletEngine, type WalletEngineOptions, type WalletParts } from '../../../src/engine/wallet/wallet-engine.ts';
 import { openStore, type Store } from '../../../src/store/store.ts';
 import { createMetrics, type Metrics } from '../../../src/telemetry/metrics.ts';
 import { TestClock } from '../clock.ts';
@@ -21,6 +21,8 @@ export interface Harness {
   readonly adapter: FakeChainAdapter;
   readonly store: Store;
   readonly engine: WalletEngine;
+  /** The engine's parts, for tests of one part in a whole engine. */
+  readonly parts: WalletParts;
   readonly clock: TestClock;
   readonly metrics: Metrics;
   readonly logs: Array<Record<string, unknown>>;
@@ -70,7 +72,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   });
   const metrics = createMetrics();
   const pairs = [...venue.pairs.values()].map((p) => p.binding);
-  const engine = await WalletEngine.create({
+  const { engine, parts } = await assembleWallet({
     adapter: options.wrapAdapter === undefined ? adapter : options.wrapAdapter(adapter),
     pairs,
     store,
@@ -86,7 +88,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   const settle = async () => {
     for (let i = 0; i < 4; i++) {
       await adapter.delivered();
-      await engine.manager.submitted();
+      await engine.submitted();
       await new Promise((r) => setImmediate(r));
     }
   };
@@ -95,6 +97,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     adapter,
     store,
     engine,
+    parts,
     clock,
     metrics,
     logs,

@@ -26,7 +26,7 @@ export function makerSide(residual: PairFlows, trade: Trade | undefined): Side |
 
 /** Our orders of the side that may have been on the book when the incoming order matched. */
 export function makerCandidates(ctx: WalletContext, pair: PairRuntime, side: Side): MakerCandidate[] {
-  return ctx.store.orders
+  return ctx.repos.orders
     .live({ wallet: ctx.wallet, pairId: pair.binding.pairId })
     .filter((o) => o.side === side && o.orderId !== null && isOnBook(o.status))
     .map((o) => ({ clientOrderId: o.clientOrderId, orderId: o.orderId as bigint, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(pair, ctx.marketMaker) }));

@@ -46,7 +46,7 @@ export type InventoryReport =
       readonly inconclusive?: boolean;
     };
 
-type Comparable = Extract<InventoryReport, { comparable: true }>;
+export type Comparable = Extract<InventoryReport, { comparable: true }>;
 
 /** Quote the wallet received for maker fills still parked, by pair (see ParkedFills). */
 export type ParkedQuote = () => Map<string, bigint>;
@@ -95,11 +95,12 @@ export class InventoryChecker {
   readonly #coverageTimeoutMs: number;
   /** The highest event height applied so far, kept up to date from the rows added since (see `#appliedAbove`). */
   #highest = { rowid: 0, height: -1n };
-  /** Set by the engine: quote of parked maker fills counts before the fills are known. */
-  parkedQuote: ParkedQuote = () => new Map();
+  /** Quote of parked maker fills, which counts before the fills are known. */
+  readonly #parkedQuote: ParkedQuote;
 
-  constructor(ctx: WalletContext, adapter: ChainAdapter, options: InventoryOptions = {}, coverage: Coverage | null = null) {
+  constructor(ctx: WalletContext, adapter: ChainAdapter, options: InventoryOptions = {}, coverage: Coverage | null = null, parkedQuote: ParkedQuote = () => new Map()) {
     this.#ctx = ctx;
+    this.#parkedQuote = parkedQuote;
     this.#adapter = adapter;
     this.#coverage = coverage;
     this.#tolerance = options.tolerance ?? (() => 0n);
@@ -121,7 +122,7 @@ export class InventoryChecker {
    */
   async verify(): Promise<InventoryReport> {
     const ctx = this.#ctx;
-    const alerted = () => ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' });
+    const alerted = () => ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' });
     let last: InventoryReport = { comparable: false, reason: 'not compared' };
     for (let n = 0; n < this.#looks; n++) {
       const look = await this.#look(this.#pastHeight());
@@ -163,13 +164,13 @@ export class InventoryChecker {
     if (decided === null) throw new DltError('E_ORDER_STATE', `inventory of ${ctx.wallet} cannot be re-based now: events of the wallet are still arriving; try again in a moment`);
     for (const t of decided.tokens) {
       if (t.difference === 0n) continue;
-      const row = ctx.store.inventory.get(ctx.chain, ctx.wallet, t.token);
-      ctx.store.inventory.setBaseline(ctx.chain, ctx.wallet, t.token, (row?.total ?? 0n) + t.difference);
+      const row = ctx.repos.inventory.get(ctx.chain, ctx.wallet, t.token);
+      ctx.repos.inventory.setBaseline(ctx.chain, ctx.wallet, t.token, (row?.total ?? 0n) + t.difference);
       ctx.metrics.inventoryMismatch.set({ chain: ctx.chain, wallet: ctx.wallet, token: t.token }, 0);
       ctx.logger.warn({ token: t.token, onChain: t.onChain, locked: t.locked, difference: t.difference, note }, 'inventory re-based on the on-chain balance by the operator');
     }
-    for (const a of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' })) {
-      ctx.store.alerts.resolve(a.id, `operator re-based the inventory on the on-chain balances: ${note}`);
+    for (const a of ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' })) {
+      ctx.repos.alerts.resolve(a.id, `operator re-based the inventory on the on-chain balances: ${note}`);
     }
     return decided;
   }
@@ -188,7 +189,7 @@ export class InventoryChecker {
     const ctx = this.#ctx;
     const before = this.#marker();
     const none = (reason: string): Look => ({ report: { comparable: false, reason }, height: null, before, after: before });
-    const unsettled = ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => isUnsettled(o.status));
+    const unsettled = ctx.repos.orders.live({ wallet: ctx.wallet }).filter((o) => isUnsettled(o.status));
     if (unsettled.length > 0) return none(`${unsettled.length} order(s) not settled yet`);
     const reads: BalancesAt[] = [];
     let height = at;
@@ -206,7 +207,7 @@ export class InventoryChecker {
       height ??= read.height;
     }
     // Checked now, after the reads: what the store holds at this instant is what the balances are compared with.
-    const live = ctx.store.orders.live({ wallet: ctx.wallet });
+    const live = ctx.repos.orders.live({ wallet: ctx.wallet });
     const unsettledNow = live.filter((o) => isUnsettled(o.status));
     if (unsettledNow.length > 0) return none(`${unsettledNow.length} order(s) not settled yet`);
     const tokens = new Map<string, { pairs: string[]; onChain: bigint; locked: bigint }>();
@@ -233,16 +234,16 @@ export class InventoryChecker {
       if (quote !== undefined) quote.locked += lock.quote;
     }
     const parked = new Map<string, bigint>();
-    for (const [pairId, q] of this.parkedQuote()) {
+    for (const [pairId, q] of this.#parkedQuote()) {
       const token = ctx.pairs.get(pairId)?.binding.quoteToken;
       if (token !== undefined) parked.set(token, (parked.get(token) ?? 0n) + q);
     }
     const out: TokenInventory[] = [];
     for (const [token, t] of tokens) {
-      let row = ctx.store.inventory.get(ctx.chain, ctx.wallet, token);
+      let row = ctx.repos.inventory.get(ctx.chain, ctx.wallet, token);
       if (row === undefined) {
-        ctx.store.inventory.setBaseline(ctx.chain, ctx.wallet, token, t.onChain + t.locked);
-        row = ctx.store.inventory.get(ctx.chain, ctx.wallet, token);
+        ctx.repos.inventory.setBaseline(ctx.chain, ctx.wallet, token, t.onChain + t.locked);
+        row = ctx.repos.inventory.get(ctx.chain, ctx.wallet, token);
         ctx.logger.info({ token, total: t.onChain + t.locked }, 'inventory baseline taken from the chain');
       }
       const total = (row?.total ?? t.onChain + t.locked) + (parked.get(token) ?? 0n);
@@ -264,16 +265,12 @@ export class InventoryChecker {
     if (h === null) return { reason: 'the balances were read at different heights', again: true };
     if (this.#coverage === null) return { reason: 'the events are not followed', again: false };
     // No more: nothing the store applied while the balances were read lies above them.
-    const above = ctx.store.db
-      .prepare('SELECT COUNT(*) AS n FROM processed_events WHERE chain = ? AND wallet = ? AND rowid > ? AND rowid <= ? AND CAST(height AS INTEGER) > ?')
-      .get(ctx.chain, ctx.wallet, look.before.events, look.after.events, h) as { n: number };
-    if (Number(above.n) > 0) return { reason: `events above height ${h} were applied while the balances were read`, again: true };
+    const above = ctx.repos.events.countAbove(ctx.chain, ctx.wallet, h, look.before.events, look.after.events);
+    if (above > 0) return { reason: `events above height ${h} were applied while the balances were read`, again: true };
     // No less: once everything up to the height is delivered, nothing at or below it came after the look.
     if (!(await this.#coverage.reached(h, this.#coverageTimeoutMs))) return { reason: `the events up to height ${h} were not delivered within ${this.#coverageTimeoutMs} ms`, again: false };
-    const late = ctx.store.db
-      .prepare('SELECT COUNT(*) AS n FROM processed_events WHERE chain = ? AND wallet = ? AND rowid > ? AND CAST(height AS INTEGER) <= ?')
-      .get(ctx.chain, ctx.wallet, look.after.events, h) as { n: number };
-    if (Number(late.n) > 0) return { reason: `${late.n} event(s) at or below height ${h} arrived after the look`, again: true };
+    const late = ctx.repos.events.countAtOrBelow(ctx.chain, ctx.wallet, h, look.after.events);
+    if (late > 0) return { reason: `${late} event(s) at or below height ${h} arrived after the look`, again: true };
     if (this.#marker().fills !== look.after.fills) return { reason: 'fills were recorded after the look', again: true };
     return null;
   }
@@ -281,21 +278,14 @@ export class InventoryChecker {
   /** Whether the store applied an event above `height` (kept up to date from the rows added since the last call). */
   #appliedAbove(height: bigint): boolean {
     const ctx = this.#ctx;
-    const r = ctx.store.db
-      .prepare('SELECT MAX(rowid) AS rowid, MAX(CAST(height AS INTEGER)) AS height FROM processed_events WHERE chain = ? AND wallet = ? AND rowid > ?')
-      .get(ctx.chain, ctx.wallet, this.#highest.rowid) as { rowid: number | null; height: number | bigint | null };
-    if (r.rowid !== null && r.height !== null) {
-      const h = BigInt(r.height);
-      this.#highest = { rowid: Number(r.rowid), height: h > this.#highest.height ? h : this.#highest.height };
-    }
+    const r = ctx.repos.events.highestSince(ctx.chain, ctx.wallet, this.#highest.rowid);
+    if (r !== null) this.#highest = { rowid: r.position, height: r.height > this.#highest.height ? r.height : this.#highest.height };
     return this.#highest.height > height;
   }
 
   #marker(): Marker {
     const ctx = this.#ctx;
-    const events = ctx.store.db.prepare('SELECT MAX(rowid) AS n FROM processed_events WHERE chain = ? AND wallet = ?').get(ctx.chain, ctx.wallet) as { n: number | null };
-    const fills = ctx.store.db.prepare('SELECT MAX(rowid) AS n FROM fills WHERE wallet = ?').get(ctx.wallet) as { n: number | null };
-    return { events: Number(events.n ?? 0), fills: Number(fills.n ?? 0) };
+    return { events: ctx.repos.events.lastPosition(ctx.chain, ctx.wallet), fills: ctx.repos.orders.lastFillPosition(ctx.wallet) };
   }
 
   #gauge(report: Comparable): void {
@@ -319,9 +309,9 @@ export class InventoryChecker {
       }
     }
     const bad = new Set(report.mismatched.flatMap((t) => t.pairs));
-    for (const a of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' })) {
+    for (const a of ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' })) {
       if (a.pairId !== null && !bad.has(a.pairId)) {
-        ctx.store.alerts.resolve(a.id, `a decided check at height ${report.height ?? '?'} found the on-chain balances equal to the derived inventory`);
+        ctx.repos.alerts.resolve(a.id, `a decided check at height ${report.height ?? '?'} found the on-chain balances equal to the derived inventory`);
         ctx.logger.info({ alert: a.id, pairId: a.pairId, height: report.height?.toString() }, 'inventory mismatch explained');
       }
     }

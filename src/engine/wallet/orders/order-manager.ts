@@ -20,7 +20,6 @@ import { DltError, isDltError } from '../../../core/errors.ts';
 import { approvalFor } from '../../../core/money.ts';
 import { isCancellable, isTerminal, newOrder, remainingOf } from '../../../core/order-state.ts';
 import { DEFAULT_ORDER_OPTIONS, type OrderOptions, type Side } from '../../../core/order-terms.ts';
-import { transaction } from '../../../store/database.ts';
 import { failureFields } from '../../../telemetry/repeated-failures.ts';
 import type { StoredOrder } from '../../../store/order-store.ts';
 import type { Decision } from '../../../store/state-store.ts';
@@ -152,10 +151,10 @@ export class OrderManager {
     const raw = toRawOrder(terms, scales);
     const approval = approvalFor(cmd.side, cmd.quantity, cmd.price, scales, pair.binding.rules.commissions, ctx.marketMaker);
     // The id and the record are durable before anything is signed: a crash from here on leaves a trace.
-    const order = transaction(ctx.store.db, () => {
+    const order = ctx.repos.atomically(() => {
       const clientOrderId = ctx.ids.next();
-      const decisionId = cmd.decision === undefined ? null : ctx.store.state.recordDecision(cmd.decision);
-      return ctx.store.orders.create(newOrder({ clientOrderId, pairId: cmd.pairId, side: cmd.side, quantity: raw.quantity, price: raw.price }), {
+      const decisionId = cmd.decision === undefined ? null : ctx.repos.state.recordDecision(cmd.decision);
+      return ctx.repos.orders.create(newOrder({ clientOrderId, pairId: cmd.pairId, side: cmd.side, quantity: raw.quantity, price: raw.price }), {
         wallet: ctx.wallet,
         chain: ctx.chain,
         decisionId,
@@ -188,7 +187,7 @@ export class OrderManager {
     const ctx = this.#ctx;
     const pair = pairOf(ctx, pairId);
     let sum = 0n;
-    for (const o of ctx.store.orders.live({ wallet: ctx.wallet, pairId })) {
+    for (const o of ctx.repos.orders.live({ wallet: ctx.wallet, pairId })) {
       if (o.side !== side || o.clientOrderId === except) continue;
       const draw = lockOf({ side: o.side, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(pair, ctx.marketMaker) }, pair.binding.rules.scales, true);
       sum += side === 'sell' ? draw.base : draw.quote;
@@ -199,7 +198,7 @@ export class OrderManager {
   /** The adapter threw: if it journalled a transaction for the order, its fate is unknown; otherwise it never left. */
   #submitThrew(order: StoredOrder, e: unknown): StoredOrder {
     const ctx = this.#ctx;
-    const journalled = ctx.store.transactions.forOrder(ctx.wallet, order.clientOrderId).at(-1);
+    const journalled = ctx.repos.transactions.forOrder(ctx.wallet, order.clientOrderId).at(-1);
     ctx.logger.error({ err: e, clientOrderId: order.clientOrderId, journalled: journalled?.txHash }, 'submission failed');
     if (journalled !== undefined) {
       const sent = this.#applier.events.apply(order, { type: 'SubmissionSent', txHash: journalled.txHash }) ?? order;
@@ -210,7 +209,7 @@ export class OrderManager {
       this.#applier.events.apply(order, { type: 'Refused', code, reason: e instanceof Error ? e.message : String(e) });
     }
     this.#applier.events.flush();
-    return ctx.store.orders.get(ctx.wallet, order.clientOrderId) as StoredOrder;
+    return ctx.repos.orders.get(ctx.wallet, order.clientOrderId) as StoredOrder;
   }
 
   /** `CancelOrder`: allowed while paused or halted (it only reduces exposure); never queued behind placements. */
@@ -227,7 +226,7 @@ export class OrderManager {
 
   async #cancel(cid: bigint): Promise<CancelResult> {
     const ctx = this.#ctx;
-    const order = ctx.store.orders.get(ctx.wallet, cid);
+    const order = ctx.repos.orders.get(ctx.wallet, cid);
     if (order === undefined || !isCancellable(order.status) || order.orderId === null) {
       this.#count('cancel', 'refused');
       throw new DltError('E_ORDER_STATE', `order ${cid} cannot be cancelled in status ${order?.status ?? 'unknown to the store'}`, { details: { clientOrderId: cid, status: order?.status } });
@@ -287,7 +286,7 @@ export class OrderManager {
 
   /** Cancels the order a replacement was for, if it still rests and no cancellation of it is under way. */
   async #cancelStale(old: bigint): Promise<CancelResult | null> {
-    const current = this.#ctx.store.orders.get(this.#ctx.wallet, old);
+    const current = this.#ctx.repos.orders.get(this.#ctx.wallet, old);
     if (current === undefined || !isCancellable(current.status) || this.#cancelling.has(old)) return null;
     return this.cancel(old).catch((e: unknown) => {
       this.#ctx.logger.debug({ err: e, clientOrderId: old }, 'cancelling a replaced quote: no longer applies');
@@ -299,7 +298,7 @@ export class OrderManager {
   async cancelAll(options: { pairId?: string; timeoutMs?: number } = {}): Promise<CancelAllReport> {
     const ctx = this.#ctx;
     const timeoutMs = options.timeoutMs ?? 60_000;
-    const targets = ctx.store.orders.live({ wallet: ctx.wallet, ...(options.pairId === undefined ? {} : { pairId: options.pairId }) });
+    const targets = ctx.repos.orders.live({ wallet: ctx.wallet, ...(options.pairId === undefined ? {} : { pairId: options.pairId }) });
     const deadline = ctx.clock.now() + timeoutMs;
     await Promise.all(
       targets.map(async (t) => {
@@ -323,7 +322,7 @@ export class OrderManager {
   }
 
   #get(cid: bigint): StoredOrder {
-    return this.#ctx.store.orders.get(this.#ctx.wallet, cid) as StoredOrder;
+    return this.#ctx.repos.orders.get(this.#ctx.wallet, cid) as StoredOrder;
   }
 
   /** Resolves when every queued command has been submitted (outcomes may still be pending). */

@@ -6,7 +6,6 @@
 import type { ChainAdapter, Outcome } from '../../../chains/types.ts';
 import type { ErrorCode } from '../../../core/errors.ts';
 import { isAwaitingPlacement, isOnBook } from '../../../core/order-state.ts';
-import { transaction } from '../../../store/database.ts';
 import type { StoredOrder } from '../../../store/order-store.ts';
 import { sourceOfOutcome } from '../tracking/sources.ts';
 import type { TxApplier } from '../tracking/tx-applier.ts';
@@ -30,7 +29,7 @@ export class OutcomeSettler {
   }
 
   #get(cid: bigint): StoredOrder {
-    return this.#ctx.store.orders.get(this.#ctx.wallet, cid) as StoredOrder;
+    return this.#ctx.repos.orders.get(this.#ctx.wallet, cid) as StoredOrder;
   }
 
   /**
@@ -41,7 +40,7 @@ export class OutcomeSettler {
   #run(fn: () => void, from?: { readonly kind: 'place' | 'cancel'; readonly cid: bigint; readonly o: Outcome }): void {
     const provisional = this.#applier.provisional;
     try {
-      transaction(this.#ctx.store.db, () => {
+      this.#ctx.repos.atomically(() => {
         if (from === undefined) return fn();
         if (provisional.stale(from.o)) {
           this.#ctx.logger.info({ clientOrderId: from.cid, txHash: from.o.txHash }, 'outcome from a block the chain has since replaced; not applied');

@@ -107,18 +107,18 @@ export class Reconciler {
       const { unrecognised, discrepancies } = await this.#compareVenue();
       const inventory = await this.#inventory.verify();
       if (inventory.comparable && inventory.mismatched.length === 0 && inventory.inconclusive !== true) {
-        for (const a of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'event-gap' })) {
-          ctx.store.alerts.resolve(a.id, 'reconciled after the gap: open orders and inventory agree with the chain');
+        for (const a of ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'event-gap' })) {
+          ctx.repos.alerts.resolve(a.id, 'reconciled after the gap: open orders and inventory agree with the chain');
         }
       }
       // Parked maker fills wait for their candidates' cancellations: ask again for any a crash interrupted.
       const undecided = new Set(this.#applier.parked.undecided());
-      const toCancel = ctx.store.orders.live({ wallet: ctx.wallet }).filter((o) => undecided.has(o.clientOrderId) && isCancellable(o.status));
+      const toCancel = ctx.repos.orders.live({ wallet: ctx.wallet }).filter((o) => undecided.has(o.clientOrderId) && isCancellable(o.status));
       if (toCancel.length > 0) this.#applier.parked.requestCancel(toCancel.map((o) => o.clientOrderId));
-      const live = ctx.store.orders.live({ wallet: ctx.wallet });
+      const live = ctx.repos.orders.live({ wallet: ctx.wallet });
       const unknown = live.filter((o) => this.#settler.pendingTx(o) !== null && o.status !== 'cancelRequested').map((o) => o.clientOrderId);
-      const foreign = ctx.store.foreign.open(ctx.chain, ctx.wallet);
-      const pausedPairs = [...ctx.pairs.keys()].filter((p) => ctx.store.alerts.pausing(ctx.chain, ctx.wallet, p).length > 0);
+      const foreign = ctx.repos.foreign.open(ctx.chain, ctx.wallet);
+      const pausedPairs = [...ctx.pairs.keys()].filter((p) => ctx.repos.alerts.pausing(ctx.chain, ctx.wallet, p).length > 0);
       const ready = inventory.comparable;
       this.#manager.ready = ready;
       ctx.metrics.reconciliations.inc({ chain: ctx.chain, result: ready ? 'ready' : 'not-ready' });
@@ -147,18 +147,15 @@ export class Reconciler {
   }
 
   #adoptedIds(): bigint[] {
-    return this.#ctx.store.db
-      .prepare('SELECT client_order_id FROM orders WHERE wallet = ? AND chain = ? AND adopted = 1')
-      .all(this.#ctx.wallet, this.#ctx.chain)
-      .map((r) => BigInt((r as { client_order_id: string }).client_order_id));
+    return this.#ctx.repos.orders.adoptedIds(this.#ctx.wallet, this.#ctx.chain);
   }
 
   /** Orders recorded but not sent when the process stopped: the journal tells whether a transaction was signed. */
   #unsent(): number {
     const ctx = this.#ctx;
     let n = 0;
-    for (const o of ctx.store.orders.live({ wallet: ctx.wallet }).filter((x) => x.status === 'intended')) {
-      const tx = ctx.store.transactions.forOrder(ctx.wallet, o.clientOrderId).at(-1);
+    for (const o of ctx.repos.orders.live({ wallet: ctx.wallet }).filter((x) => x.status === 'intended')) {
+      const tx = ctx.repos.transactions.forOrder(ctx.wallet, o.clientOrderId).at(-1);
       if (tx === undefined) this.#applier.events.apply(o, { type: 'Refused', code: 'E_ORDER_NOT_SENT', reason: 'recorded, but the process stopped before a transaction was signed' });
       else this.#applier.events.apply(o, { type: 'SubmissionSent', txHash: tx.txHash });
       n++;
@@ -170,7 +167,7 @@ export class Reconciler {
   async #settleAll(): Promise<number> {
     const ctx = this.#ctx;
     let n = 0;
-    for (const o of ctx.store.orders.live({ wallet: ctx.wallet })) {
+    for (const o of ctx.repos.orders.live({ wallet: ctx.wallet })) {
       if (this.#settler.pendingTx(o) === null) continue;
       try {
         const kind = await this.#settler.settleOnce(o.clientOrderId);
@@ -189,7 +186,7 @@ export class Reconciler {
     const ctx = this.#ctx;
     const binding = [...ctx.pairs.values()][0]?.binding;
     if (binding === undefined) return;
-    for (const tx of ctx.store.transactions.open(ctx.chain).filter((t) => t.wallet === ctx.wallet && (t.kind === 'approve' || t.kind === 'trust'))) {
+    for (const tx of ctx.repos.transactions.open(ctx.chain).filter((t) => t.wallet === ctx.wallet && (t.kind === 'approve' || t.kind === 'trust'))) {
       await this.#adapter.settle(tx.txHash, binding).catch((e: unknown) => ctx.logger.warn({ err: e, txHash: tx.txHash }, 'could not settle a journalled transaction'));
     }
   }
@@ -215,17 +212,17 @@ export class Reconciler {
         }
         continue;
       }
-      const known = v.pairId !== null && ctx.store.foreign.get(ctx.chain, ctx.wallet, v.pairId, v.orderId) !== undefined;
+      const known = v.pairId !== null && ctx.repos.foreign.get(ctx.chain, ctx.wallet, v.pairId, v.orderId) !== undefined;
       if (known) continue;
       if (v.pairId !== null) {
-        ctx.store.foreign.seen({ chain: ctx.chain, wallet: ctx.wallet, pairId: v.pairId, orderId: v.orderId, crossId: v.crossId, side: v.side, quantity: null, price: null, source: 'rest' });
+        ctx.repos.foreign.seen({ chain: ctx.chain, wallet: ctx.wallet, pairId: v.pairId, orderId: v.orderId, crossId: v.crossId, side: v.side, quantity: null, price: null, source: 'rest' });
       }
       unrecognised.push(v);
     }
     if (unrecognised.length > 0) {
       raiseAlert(ctx, null, 'unrecognised-orders', `${unrecognised.length} open order(s) of the wallet are not known to the bot`, { orderIds: unrecognised.map((v) => v.orderId) }, false);
     }
-    for (const o of ctx.store.orders.live({ wallet: ctx.wallet })) {
+    for (const o of ctx.repos.orders.live({ wallet: ctx.wallet })) {
       if ((o.status !== 'resting' && o.status !== 'partiallyFilled') || seen.has(o.clientOrderId) || o.updatedMs >= settledBefore) continue;
       found.push({ kind: 'not-listed', clientOrderId: o.clientOrderId, orderId: o.orderId, detail: `resting since ${new Date(o.updatedMs).toISOString()} but not in the venue's open orders`, listed: null });
     }
@@ -242,13 +239,13 @@ export class Reconciler {
    */
   async #repair(d: Omit<Discrepancy, 'repair'>, listed: VenueOrderView | null): Promise<Discrepancy['repair']> {
     const ctx = this.#ctx;
-    const order = ctx.store.orders.get(ctx.wallet, d.clientOrderId);
+    const order = ctx.repos.orders.get(ctx.wallet, d.clientOrderId);
     const binding = order === undefined ? undefined : ctx.pairs.get(order.pairId)?.binding;
     if (order === undefined || binding === undefined || order.orderId === null) return 'unanswered';
     const probe = await this.#adapter.probeOrder(binding, order.side, order.orderId).catch((e: unknown) => ({ onBook: null, height: 0n, reason: e instanceof Error ? e.message : String(e) }));
     const fields = { ...d, pairId: order.pairId, height: probe.height.toString() };
     if (probe.onBook === false) {
-      const now = ctx.store.orders.get(ctx.wallet, d.clientOrderId);
+      const now = ctx.repos.orders.get(ctx.wallet, d.clientOrderId);
       if (now !== undefined && isCancellable(now.status)) {
         this.#applier.events.apply(now, { type: 'NotOnBook', code: 'E_VENUE_ORDER_NOT_FOUND', reason: `reconciliation: ${d.detail}, and the chain says it is no longer on the book` });
         this.#applier.events.flush();
@@ -280,7 +277,7 @@ export class Reconciler {
     const rest = this.#options.rest;
     if (rest === undefined || listed === null) return;
     if (!(await this.#tracker.reached(height, this.#options.coverageTimeoutMs ?? 120_000))) return;
-    const order = ctx.store.orders.get(ctx.wallet, clientOrderId);
+    const order = ctx.repos.orders.get(ctx.wallet, clientOrderId);
     const scales = order === undefined ? undefined : ctx.pairs.get(order.pairId)?.binding.rules.scales;
     if (order === undefined || scales === undefined || (order.status !== 'resting' && order.status !== 'partiallyFilled')) return;
     const now = (await rest.walletOrders(ctx.wallet)).map(readVenueOrder).find((v) => v.orderId === listed.orderId && (v.pairId === null || v.pairId === order.pairId));
@@ -300,7 +297,7 @@ export class Reconciler {
     const ctx = this.#ctx;
     const pairs = v.pairId === null ? [...ctx.pairs.keys()] : [v.pairId];
     for (const p of pairs) {
-      const o = ctx.store.orders.byVenueId(ctx.chain, p, v.orderId);
+      const o = ctx.repos.orders.byVenueId(ctx.chain, p, v.orderId);
       if (o !== undefined && o.wallet === ctx.wallet) return o;
     }
     return undefined;

@@ -9,7 +9,6 @@
  * reconciliation.
  */
 import type { ChainAdapter, ChainEvent, EventCursor, Follower, FollowerNotice } from '../../../chains/types.ts';
-import { transaction } from '../../../store/database.ts';
 import type { WalletContext } from '../wallet-context.ts';
 import { raiseAlert } from '../alerts.ts';
 import { byTransaction } from './batches.ts';
@@ -27,7 +26,6 @@ export class EventTracker {
   readonly #ctx: WalletContext;
   readonly #adapter: ChainAdapter;
   readonly #applier: TxApplier;
-  readonly #onGap: () => void;
   #follower: Follower | null = null;
   #behind: bigint | null = null;
   /** Every event at or below this height has been applied (the follower's confirmed position); null: not known yet. */
@@ -36,11 +34,10 @@ export class EventTracker {
   #progress: Array<() => void> = [];
   #coverage: Array<() => void> = [];
 
-  constructor(ctx: WalletContext, adapter: ChainAdapter, applier: TxApplier, onGap: () => void) {
+  constructor(ctx: WalletContext, adapter: ChainAdapter, applier: TxApplier) {
     this.#ctx = ctx;
     this.#adapter = adapter;
     this.#applier = applier;
-    this.#onGap = onGap;
   }
 
   get running(): boolean {
@@ -48,7 +45,7 @@ export class EventTracker {
   }
 
   cursor(): EventCursor | null {
-    return cursorFromJson(this.#ctx.store.state.cursor(this.#ctx.chain, this.#ctx.wallet));
+    return cursorFromJson(this.#ctx.repos.state.cursor(this.#ctx.chain, this.#ctx.wallet));
   }
 
   /** The height through which every event of the wallet has been applied, as the follower last said. */
@@ -149,7 +146,7 @@ export class EventTracker {
           this.#behind = null;
         }
         raiseAlert(ctx, null, 'event-gap', `events from ${String(n.from?.height ?? 'the start')} to ${n.oldestAvailable} are no longer available`, { from: n.from, oldestAvailable: n.oldestAvailable });
-        this.#onGap();
+        this.#ctx.signals.gap.emit();
         return;
       case 'lag':
         this.#behind = n.behind;
@@ -166,7 +163,7 @@ export class EventTracker {
 
   /** The follower completed a round at the head: what waited for it (parked fills) may proceed. */
   #roundDone(): void {
-    transaction(this.#ctx.store.db, () => this.#applier.parked.onBatch());
+    this.#ctx.repos.atomically(() => this.#applier.parked.onBatch());
     this.#applier.events.flush();
   }
 
@@ -175,13 +172,13 @@ export class EventTracker {
     const provisional = this.#applier.provisional;
     let work;
     try {
-      work = transaction(ctx.store.db, () => {
+      work = ctx.repos.atomically(() => {
         const w = provisional.beforeBatch(events, cursor);
         for (const tx of byTransaction(events)) {
           this.#applier.applyFollowed(tx);
           provisional.followed(tx);
         }
-        ctx.store.state.setCursor(ctx.chain, ctx.wallet, cursor);
+        ctx.repos.state.setCursor(ctx.chain, ctx.wallet, cursor);
         this.#applier.parked.onBatch();
         return w;
       });

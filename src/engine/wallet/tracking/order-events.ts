@@ -5,7 +5,6 @@
  * source are recorded with it, so that they can be withdrawn if its block is reorganised away.
  */
 import type { OrderEvent } from '../../../core/order-state.ts';
-import { transaction } from '../../../store/database.ts';
 import type { ChangeSource, FillRecord, StoredOrder } from '../../../store/order-store.ts';
 import { pairOf, type WalletContext } from '../wallet-context.ts';
 
@@ -42,12 +41,12 @@ export class OrderEvents {
   /** Applies `event`; returns the updated order, or null when the table refused it (logged and counted). */
   apply(order: StoredOrder, event: OrderEvent, fill?: FillRecord): StoredOrder | null {
     const ctx = this.#ctx;
-    const result = transaction(ctx.store.db, () => {
-      const r = ctx.store.orders.apply(ctx.wallet, order.clientOrderId, event, fill, this.#source);
+    const result = ctx.repos.atomically(() => {
+      const r = ctx.repos.orders.apply(ctx.wallet, order.clientOrderId, event, fill, this.#source);
       if (r.ok && fill !== undefined) {
         const b = pairOf(ctx, order.pairId).binding;
-        ctx.store.inventory.add(ctx.chain, ctx.wallet, b.baseToken, fill.baseDelta);
-        ctx.store.inventory.add(ctx.chain, ctx.wallet, b.quoteToken, fill.quoteDelta);
+        ctx.repos.inventory.add(ctx.chain, ctx.wallet, b.baseToken, fill.baseDelta);
+        ctx.repos.inventory.add(ctx.chain, ctx.wallet, b.quoteToken, fill.quoteDelta);
       }
       return r;
     });
@@ -59,7 +58,7 @@ export class OrderEvents {
     ctx.metrics.eventsApplied.inc({ chain: ctx.chain, event: event.type });
     if (fill !== undefined) ctx.metrics.fills.inc({ chain: ctx.chain, pair: order.pairId, role: fill.role });
     this.#touched.add(order.clientOrderId);
-    return ctx.store.orders.get(ctx.wallet, order.clientOrderId) ?? null;
+    return ctx.repos.orders.get(ctx.wallet, order.clientOrderId) ?? null;
   }
 
   /** Tells the waiters of every order changed since the last flush; call after the transaction commits. */

@@ -30,8 +30,6 @@ export class ParkedFills {
   /** Batches the follower applied in this process: a `gone` fate waits for one after it. */
   #batches = 0;
   readonly #goneAt = new Map<bigint, number>();
-  /** Asks for cancellations (after the current transaction commits). */
-  requestCancel: (clientOrderIds: readonly bigint[]) => void = () => {};
 
   constructor(ctx: WalletContext, events: OrderEvents) {
     this.#ctx = ctx;
@@ -39,7 +37,7 @@ export class ParkedFills {
   }
 
   open(pairId: string, side: Side): PendingFill | undefined {
-    return this.#ctx.store.pendingFills.open(this.#ctx.chain, this.#ctx.wallet, pairId, side)[0];
+    return this.#ctx.repos.pendingFills.open(this.#ctx.chain, this.#ctx.wallet, pairId, side)[0];
   }
 
   /** The open record an order is an undecided candidate of. */
@@ -64,7 +62,7 @@ export class ParkedFills {
       .filter((c) => !known.has(c.clientOrderId))
       .map((c) => ({ clientOrderId: c.clientOrderId, orderId: c.orderId, price: c.price, remaining: c.remaining, fate: null }));
     if (existing === undefined) {
-      ctx.store.pendingFills.create({ chain: ctx.chain, wallet: ctx.wallet, pairId, side, txHashes: [m.txHash], height: m.height, atMs: m.atMs, baseIn: m.baseIn, quoteIn: m.quoteIn, options, candidates: joining });
+      ctx.repos.pendingFills.create({ chain: ctx.chain, wallet: ctx.wallet, pairId, side, txHashes: [m.txHash], height: m.height, atMs: m.atMs, baseIn: m.baseIn, quoteIn: m.quoteIn, options, candidates: joining });
       raiseAlert(ctx, pairId, 'ambiguous-fill', `token movements of ${m.txHash} fit more than one split over our resting ${side} orders; cancelling them to find out`, {
         txHash: m.txHash,
         baseIn: m.baseIn,
@@ -73,11 +71,16 @@ export class ParkedFills {
         candidates: joining.map((c) => c.clientOrderId),
       });
     } else {
-      ctx.store.pendingFills.update({ ...existing, txHashes: [...existing.txHashes, m.txHash], baseIn: existing.baseIn + m.baseIn, quoteIn: existing.quoteIn + m.quoteIn, candidates: [...existing.candidates, ...joining] });
+      ctx.repos.pendingFills.update({ ...existing, txHashes: [...existing.txHashes, m.txHash], baseIn: existing.baseIn + m.baseIn, quoteIn: existing.quoteIn + m.quoteIn, candidates: [...existing.candidates, ...joining] });
       ctx.logger.warn({ txHash: m.txHash, pairId, side }, 'movement joins the parked maker fills of the pair');
     }
     const ids = joining.map((c) => c.clientOrderId);
     if (ids.length > 0) queueMicrotask(() => this.requestCancel(ids));
+  }
+
+  /** Asks the order manager for cancellations (called after the current transaction commits). */
+  requestCancel(clientOrderIds: readonly bigint[]): void {
+    this.#ctx.signals.cancelRequested.emit(clientOrderIds);
   }
 
   /** A candidate's cancellation: kept, and applied after the fills once every candidate is decided. */
@@ -97,7 +100,7 @@ export class ParkedFills {
   #decide(record: PendingFill, at: number, fate: NonNullable<PendingCandidate['fate']>, goneAt?: number): void {
     const candidates = record.candidates.map((c, i) => (i === at ? { ...c, fate } : c));
     if (goneAt !== undefined) this.#goneAt.set((record.candidates[at] as PendingCandidate).clientOrderId, goneAt);
-    this.#ctx.store.pendingFills.update({ ...record, candidates });
+    this.#ctx.repos.pendingFills.update({ ...record, candidates });
     this.tryResolve();
   }
 
@@ -112,7 +115,7 @@ export class ParkedFills {
 
   /** Undecided candidates that still rest, for reconciliation to cancel again after a restart. */
   undecided(): bigint[] {
-    return this.#ctx.store.pendingFills
+    return this.#ctx.repos.pendingFills
       .open(this.#ctx.chain, this.#ctx.wallet)
       .flatMap((r) => r.candidates.filter((c) => c.fate === null).map((c) => c.clientOrderId));
   }
@@ -120,12 +123,12 @@ export class ParkedFills {
   /** Quote received for parked fills, by pair: inventory counts it before the fills are known. */
   parkedQuote(): Map<string, bigint> {
     const out = new Map<string, bigint>();
-    for (const r of this.#ctx.store.pendingFills.open(this.#ctx.chain, this.#ctx.wallet)) out.set(r.pairId, (out.get(r.pairId) ?? 0n) + r.quoteIn);
+    for (const r of this.#ctx.repos.pendingFills.open(this.#ctx.chain, this.#ctx.wallet)) out.set(r.pairId, (out.get(r.pairId) ?? 0n) + r.quoteIn);
     return out;
   }
 
   tryResolve(): void {
-    for (const r of this.#ctx.store.pendingFills.open(this.#ctx.chain, this.#ctx.wallet)) {
+    for (const r of this.#ctx.repos.pendingFills.open(this.#ctx.chain, this.#ctx.wallet)) {
       const decided = r.candidates.every((c) => c.fate !== null && (c.fate.kind !== 'gone' || (this.#goneAt.get(c.clientOrderId) ?? -1) < this.#batches));
       // Decided by several transactions (movements and cancellations): recorded as derived from none of them.
       if (decided) this.#events.within(null, () => this.#resolve(r));
@@ -136,7 +139,7 @@ export class ParkedFills {
     const ctx = this.#ctx;
     const pair = pairOf(ctx, r.pairId);
     const s = pair.binding.rules.scales;
-    const orders = r.candidates.map((c) => ({ c, order: ctx.store.orders.get(ctx.wallet, c.clientOrderId) as StoredOrder }));
+    const orders = r.candidates.map((c) => ({ c, order: ctx.repos.orders.get(ctx.wallet, c.clientOrderId) as StoredOrder }));
     const fills = orders.map(({ c, order }) => ({ c, order, f: remainingOf(order) - (c.fate?.kind === 'cancelled' ? c.fate.quantity : 0n) })).filter((x) => x.f > 0n);
     const total = fills.reduce((n, x) => n + x.f, 0n);
     const option = r.options.find((o) => o.filled === total);
@@ -157,12 +160,12 @@ export class ParkedFills {
     });
     for (const { c } of orders) {
       if (c.fate?.kind !== 'cancelled') continue;
-      const now = ctx.store.orders.get(ctx.wallet, c.clientOrderId) as StoredOrder;
+      const now = ctx.repos.orders.get(ctx.wallet, c.clientOrderId) as StoredOrder;
       this.#events.apply(now, { type: 'Cancelled', by: c.fate.by, quantity: c.fate.quantity });
     }
-    ctx.store.pendingFills.resolve(r.id);
-    for (const a of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, pairId: r.pairId, kind: 'ambiguous-fill' })) {
-      ctx.store.alerts.resolve(a.id, `decided by the candidates' cancellations: ${total} filled`);
+    ctx.repos.pendingFills.resolve(r.id);
+    for (const a of ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, pairId: r.pairId, kind: 'ambiguous-fill' })) {
+      ctx.repos.alerts.resolve(a.id, `decided by the candidates' cancellations: ${total} filled`);
     }
     ctx.logger.warn({ pairId: r.pairId, txHashes: r.txHashes, filled: total, matchesAnOption: option !== undefined }, 'parked maker fills decided');
   }

@@ -33,7 +33,6 @@
 import type { ChainEvent, EventCursor, Outcome } from '../../../chains/types.ts';
 import { applyOrderEvent, newOrder, type OrderRecord } from '../../../core/order-state.ts';
 import type { ChainApplication } from '../../../store/chain-applications.ts';
-import { transaction } from '../../../store/database.ts';
 import type { FillRecord } from '../../../store/order-store.ts';
 import { pairOf, type WalletContext } from '../wallet-context.ts';
 import { isPaused, raiseAlert } from '../alerts.ts';
@@ -44,14 +43,8 @@ import { sourceOfEvents, sourceOfOutcome } from './sources.ts';
 export const KEEP_BLOCKS = 1024n;
 
 /** What the engine does with a transaction's fate once its earlier application was withdrawn. */
-export interface Resettle {
-  /** The chain's answer for one of our transactions now (`ChainAdapter.settle`). */
-  settle(txHash: string, pairId: string): Promise<Outcome>;
-  placement(clientOrderId: bigint, outcome: Outcome): void;
-  cancellation(clientOrderId: bigint, outcome: Outcome): void;
-  /** Settles the order's open transaction, if it has one, in the background. */
-  again(clientOrderId: bigint): void;
-}
+/** The chain's answer for one of our transactions now (`ChainAdapter.settle`). */
+export type SettleTx = (txHash: string, pairId: string) => Promise<Outcome>;
 
 /** Work a batch leaves for after its transaction committed. */
 export interface BatchWork {
@@ -67,17 +60,17 @@ const FROM_ONE_TRANSACTION: ReadonlySet<string> = new Set(['duplicate-placement'
 export class ProvisionalOutcomes {
   readonly #ctx: WalletContext;
   readonly #events: OrderEvents;
-  /** Set by the wallet engine (the settler and the adapter are built after this). */
-  resettle: Resettle | null = null;
+  readonly #settleTx: SettleTx;
   /** The lowest height the next confirmed batch covers (null: not known, the chain is asked instead). */
   #coverFrom: bigint | null = null;
   #confirmedHeight: bigint | null = null;
   readonly #verifying = new Map<string, Promise<void>>();
   #stopped = false;
 
-  constructor(ctx: WalletContext, events: OrderEvents) {
+  constructor(ctx: WalletContext, events: OrderEvents, settleTx: SettleTx) {
     this.#ctx = ctx;
     this.#events = events;
+    this.#settleTx = settleTx;
   }
 
   /**
@@ -92,8 +85,8 @@ export class ProvisionalOutcomes {
       this.#coverFrom = cursor.height + 1n;
       this.#confirmedHeight = cursor.height;
     }
-    for (const a of ctx.store.applications.unconfirmed(ctx.chain, ctx.wallet)) {
-      if (ctx.store.events.countFrom(ctx.chain, ctx.wallet, a.txHash, a.blockHash) > 0) this.#verify(a);
+    for (const a of ctx.repos.applications.unconfirmed(ctx.chain, ctx.wallet)) {
+      if (ctx.repos.events.countFrom(ctx.chain, ctx.wallet, a.txHash, a.blockHash) > 0) this.#verify(a);
     }
   }
 
@@ -102,7 +95,7 @@ export class ProvisionalOutcomes {
     const src = sourceOfOutcome(o);
     if (src === null) return false;
     const ctx = this.#ctx;
-    return ctx.store.applications.ofTx(ctx.chain, ctx.wallet, src.txHash).some((a) => a.blockHash !== src.blockHash && a.confirmed);
+    return ctx.repos.applications.ofTx(ctx.chain, ctx.wallet, src.txHash).some((a) => a.blockHash !== src.blockHash && a.confirmed);
   }
 
   /** The settler applied a receipt's outcome for an order (call inside its transaction). */
@@ -110,9 +103,9 @@ export class ProvisionalOutcomes {
     const src = sourceOfOutcome(o);
     if (src === null) return;
     const ctx = this.#ctx;
-    const changed = ctx.store.orders.sourcedBy(ctx.wallet, src.txHash, src.blockHash).length > 0 || ctx.store.events.countFrom(ctx.chain, ctx.wallet, src.txHash, src.blockHash) > 0;
+    const changed = ctx.repos.orders.sourcedBy(ctx.wallet, src.txHash, src.blockHash).length > 0 || ctx.repos.events.countFrom(ctx.chain, ctx.wallet, src.txHash, src.blockHash) > 0;
     if (!changed) return;
-    ctx.store.applications.record({ chain: ctx.chain, wallet: ctx.wallet, txHash: src.txHash, blockHash: src.blockHash, height: src.height, clientOrderId, kind, confirmed: false });
+    ctx.repos.applications.record({ chain: ctx.chain, wallet: ctx.wallet, txHash: src.txHash, blockHash: src.blockHash, height: src.height, clientOrderId, kind, confirmed: false });
   }
 
   /** The follower applied one confirmed transaction (call inside the batch's transaction). */
@@ -120,7 +113,7 @@ export class ProvisionalOutcomes {
     const src = sourceOfEvents(events);
     if (src === null) return;
     const ctx = this.#ctx;
-    ctx.store.applications.record({ chain: ctx.chain, wallet: ctx.wallet, txHash: src.txHash, blockHash: src.blockHash, height: src.height, clientOrderId: null, kind: 'events', confirmed: true });
+    ctx.repos.applications.record({ chain: ctx.chain, wallet: ctx.wallet, txHash: src.txHash, blockHash: src.blockHash, height: src.height, clientOrderId: null, kind: 'events', confirmed: true });
   }
 
   /**
@@ -142,40 +135,40 @@ export class ProvisionalOutcomes {
     const resettle = new Set<bigint>();
     // A transaction applied from one block and now delivered from another was mined again elsewhere.
     for (const [txHash, blocks] of seen) {
-      for (const a of ctx.store.applications.ofTx(ctx.chain, ctx.wallet, txHash)) {
+      for (const a of ctx.repos.applications.ofTx(ctx.chain, ctx.wallet, txHash)) {
         if (!blocks.has(a.blockHash)) this.#withdraw(a, `mined again in block ${[...blocks].join(', ')}`, resettle);
       }
     }
-    for (const a of ctx.store.applications.unconfirmed(ctx.chain, ctx.wallet)) {
+    for (const a of ctx.repos.applications.unconfirmed(ctx.chain, ctx.wallet)) {
       const blocks = seen.get(a.txHash);
       if (blocks !== undefined) {
-        if (blocks.has(a.blockHash)) ctx.store.applications.confirm(a);
+        if (blocks.has(a.blockHash)) ctx.repos.applications.confirm(a);
         continue;
       }
       if (a.height > cursor.height) continue;
       // Without events (a revert, a nonce taken by a self-transfer) the batch has nothing to check: it
       // stands, and is still withdrawn if its transaction shows up in another block later.
-      if (ctx.store.events.countFrom(ctx.chain, ctx.wallet, a.txHash, a.blockHash) === 0) ctx.store.applications.confirm(a);
+      if (ctx.repos.events.countFrom(ctx.chain, ctx.wallet, a.txHash, a.blockHash) === 0) ctx.repos.applications.confirm(a);
       else if (this.#coverFrom !== null && a.height >= this.#coverFrom) this.#withdraw(a, `block ${a.height} is no longer on the chain`, resettle);
       else verify.push(a);
     }
     this.#coverFrom = cursor.height + 1n;
     this.#confirmedHeight = cursor.height;
-    if (cursor.height > KEEP_BLOCKS) ctx.store.applications.prune(ctx.chain, ctx.wallet, cursor.height - KEEP_BLOCKS);
+    if (cursor.height > KEEP_BLOCKS) ctx.repos.applications.prune(ctx.chain, ctx.wallet, cursor.height - KEEP_BLOCKS);
     return verify.length === 0 && resettle.size === 0 ? NOTHING : { verify, resettle: [...resettle] };
   }
 
   /** After the batch committed: the orders whose outcome was withdrawn are settled again, the rest asked. */
   afterBatch(work: BatchWork): void {
-    for (const cid of work.resettle) this.resettle?.again(cid);
+    for (const cid of work.resettle) this.#ctx.signals.settleAgain.emit(cid);
     for (const a of work.verify) this.#verify(a);
   }
 
   /** Tentative events withdrawn by the follower: the chain is asked about the receipts they confirmed. */
   onRollback(keys: readonly string[]): void {
     const ctx = this.#ctx;
-    for (const s of ctx.store.events.sourcesOf(ctx.chain, ctx.wallet, keys)) {
-      const a = ctx.store.applications.get({ chain: ctx.chain, wallet: ctx.wallet, ...s });
+    for (const s of ctx.repos.events.sourcesOf(ctx.chain, ctx.wallet, keys)) {
+      const a = ctx.repos.applications.get({ chain: ctx.chain, wallet: ctx.wallet, ...s });
       if (a !== undefined && !a.confirmed) this.#verify(a);
     }
   }
@@ -183,7 +176,7 @@ export class ProvisionalOutcomes {
   /** A reorganisation deeper than the confirmation depth: the follower delivers everything from `height` again. */
   onDeepReorg(height: bigint): void {
     const ctx = this.#ctx;
-    const n = ctx.store.applications.unconfirmFrom(ctx.chain, ctx.wallet, height);
+    const n = ctx.repos.applications.unconfirmFrom(ctx.chain, ctx.wallet, height);
     this.#coverFrom = height;
     ctx.logger.error({ from: height.toString(), transactions: n }, 'chain A reorganisation deeper than the confirmation depth: what was applied from that height on is checked again');
   }
@@ -201,14 +194,13 @@ export class ProvisionalOutcomes {
   #verify(a: ChainApplication): void {
     const ctx = this.#ctx;
     const id = `${a.txHash}@${a.blockHash}`;
-    const resettle = this.resettle;
-    if (this.#verifying.has(id) || resettle === null || a.clientOrderId === null) return;
-    const order = ctx.store.orders.get(ctx.wallet, a.clientOrderId);
+    if (this.#verifying.has(id) || a.clientOrderId === null) return;
+    const order = ctx.repos.orders.get(ctx.wallet, a.clientOrderId);
     if (order === undefined) return;
     const run = (async () => {
       try {
-        const o = await resettle.settle(a.txHash, order.pairId);
-        if (!this.#stopped) this.#answered(a, o, resettle);
+        const o = await this.#settleTx(a.txHash, order.pairId);
+        if (!this.#stopped) this.#answered(a, o);
       } catch (e) {
         if (this.#stopped) return;
         ctx.logger.warn({ err: e, txHash: a.txHash, block: a.blockHash }, 'could not ask the chain about a provisional outcome; the next confirmed batch asks again');
@@ -220,29 +212,28 @@ export class ProvisionalOutcomes {
   }
 
   /** The chain's answer about an unconfirmed application. */
-  #answered(a: ChainApplication, o: Outcome, resettle: Resettle): void {
+  #answered(a: ChainApplication, o: Outcome): void {
     const ctx = this.#ctx;
-    const now = ctx.store.applications.get(a);
+    const now = ctx.repos.applications.get(a);
     if (now === undefined || now.confirmed || a.clientOrderId === null) return;
     // Not decided (a node that cannot tell, an adapter closing): nothing is withdrawn on that; asked again later.
     if (o.kind === 'unknown') return;
     const src = sourceOfOutcome(o);
     if (src !== null && src.txHash === a.txHash && src.blockHash === a.blockHash) {
       // Still in its block: final once the follower's cursor has passed it.
-      if (this.#confirmedHeight !== null && a.height <= this.#confirmedHeight) ctx.store.applications.confirm(a);
+      if (this.#confirmedHeight !== null && a.height <= this.#confirmedHeight) ctx.repos.applications.confirm(a);
       return;
     }
     const others = new Set<bigint>();
     this.#run(() => this.#withdraw(a, `the chain now says ${o.kind}${src === null ? '' : ` in block ${src.height}`}`, others));
     others.delete(a.clientOrderId);
-    if (a.kind === 'cancel') resettle.cancellation(a.clientOrderId, o);
-    else resettle.placement(a.clientOrderId, o);
-    for (const cid of others) resettle.again(cid);
+    ctx.signals.outcomeAnswered.emit({ clientOrderId: a.clientOrderId, kind: a.kind === 'cancel' ? 'cancel' : 'place', outcome: o });
+    for (const cid of others) ctx.signals.settleAgain.emit(cid);
   }
 
   #run(fn: () => void): void {
     try {
-      transaction(this.#ctx.store.db, fn);
+      this.#ctx.repos.atomically(fn);
     } catch (e) {
       this.#events.discard();
       throw e;
@@ -254,26 +245,26 @@ export class ProvisionalOutcomes {
   #withdraw(a: ChainApplication, reason: string, resettle: Set<bigint>): void {
     const ctx = this.#ctx;
     const { txHash, blockHash } = a;
-    for (const f of ctx.store.orders.fillsFrom(ctx.wallet, txHash, blockHash)) this.#dropFill(f);
-    const orders = ctx.store.orders.sourcedBy(ctx.wallet, txHash, blockHash);
-    ctx.store.orders.withdrawSource(ctx.wallet, txHash, blockHash);
+    for (const f of ctx.repos.orders.fillsFrom(ctx.wallet, txHash, blockHash)) this.#dropFill(f);
+    const orders = ctx.repos.orders.sourcedBy(ctx.wallet, txHash, blockHash);
+    ctx.repos.orders.withdrawSource(ctx.wallet, txHash, blockHash);
     const why = { type: 'Withdrawn', txHash, blockHash, height: a.height, reason };
     for (const cid of orders) {
       this.#rederive(cid, why);
       resettle.add(cid);
     }
-    const keys = ctx.store.events.unmarkFrom(ctx.chain, ctx.wallet, txHash, blockHash);
-    for (const alert of ctx.store.alerts.open({ chain: ctx.chain, wallet: ctx.wallet })) {
+    const keys = ctx.repos.events.unmarkFrom(ctx.chain, ctx.wallet, txHash, blockHash);
+    for (const alert of ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet })) {
       if (!FROM_ONE_TRANSACTION.has(alert.kind) || (alert.details as { txHash?: unknown } | null)?.txHash !== txHash) continue;
-      ctx.store.alerts.resolve(alert.id, `raised from transaction ${txHash} in block ${blockHash}, which a reorganisation removed`);
+      ctx.repos.alerts.resolve(alert.id, `raised from transaction ${txHash} in block ${blockHash}, which a reorganisation removed`);
       if (alert.pairId !== null) isPaused(ctx, alert.pairId);
     }
     // Parked maker fills are decided by several transactions; one of their movements may now be gone.
-    for (const parked of ctx.store.pendingFills.open(ctx.chain, ctx.wallet)) {
+    for (const parked of ctx.repos.pendingFills.open(ctx.chain, ctx.wallet)) {
       if (!parked.txHashes.includes(txHash)) continue;
       raiseAlert(ctx, parked.pairId, 'reorganised-parked-fill', `parked maker fills of ${parked.pairId} include a movement of ${txHash}, whose block a reorganisation removed; check them against the chain`, { txHash, blockHash, parked: parked.id });
     }
-    ctx.store.applications.remove(a);
+    ctx.repos.applications.remove(a);
     ctx.metrics.withdrawn.inc({ chain: ctx.chain, kind: a.kind });
     ctx.logger.warn({ txHash, block: blockHash, height: a.height.toString(), kind: a.kind, orders, keys, reason }, 'chain A transaction withdrawn: its block was reorganised away');
   }
@@ -281,32 +272,32 @@ export class ProvisionalOutcomes {
   /** Derives an order again, through the transition table, from the transitions that still stand. */
   #rederive(clientOrderId: bigint, why: unknown): void {
     const ctx = this.#ctx;
-    const order = ctx.store.orders.get(ctx.wallet, clientOrderId);
+    const order = ctx.repos.orders.get(ctx.wallet, clientOrderId);
     if (order === undefined) return;
     let record: OrderRecord = newOrder(order);
-    for (const t of ctx.store.orders.standing(ctx.wallet, clientOrderId)) {
+    for (const t of ctx.repos.orders.standing(ctx.wallet, clientOrderId)) {
       const r = applyOrderEvent(record, t.event);
       if (r.ok) {
         record = r.order;
         continue;
       }
       // It followed what was withdrawn and no longer applies (a cancel request of an order that is not placed).
-      ctx.store.orders.withdrawTransition(t.id);
+      ctx.repos.orders.withdrawTransition(t.id);
       if (t.event.type === 'Filled') {
-        const f = ctx.store.orders.fill(t.event.fillId);
+        const f = ctx.repos.orders.fill(t.event.fillId);
         if (f !== undefined) this.#dropFill(f);
       }
       ctx.logger.warn({ clientOrderId, event: t.event, reason: r.reason }, 'a later transition no longer applies once the reorganised transaction is withdrawn; withdrawn too');
     }
-    ctx.store.orders.rederive(ctx.wallet, clientOrderId, record, why);
+    ctx.repos.orders.rederive(ctx.wallet, clientOrderId, record, why);
     this.#events.touched(clientOrderId);
   }
 
   #dropFill(f: FillRecord): void {
     const ctx = this.#ctx;
     const b = pairOf(ctx, f.pairId).binding;
-    ctx.store.inventory.add(ctx.chain, ctx.wallet, b.baseToken, -f.baseDelta);
-    ctx.store.inventory.add(ctx.chain, ctx.wallet, b.quoteToken, -f.quoteDelta);
-    ctx.store.orders.deleteFill(f.fillId);
+    ctx.repos.inventory.add(ctx.chain, ctx.wallet, b.baseToken, -f.baseDelta);
+    ctx.repos.inventory.add(ctx.chain, ctx.wallet, b.quoteToken, -f.quoteDelta);
+    ctx.repos.orders.deleteFill(f.fillId);
   }
 }

@@ -44,7 +44,7 @@ export class TentativeView {
       const mine = tx.filter((e) => e.type !== 'Transfer' && sameAddress(e.client, ctx.wallet) && ctx.pairs.has(e.pairId));
       for (const e of mine) {
         if (e.type !== 'OrderCancelled') continue;
-        const order = ctx.store.orders.byVenueId(ctx.chain, e.pairId, e.orderId);
+        const order = ctx.repos.orders.byVenueId(ctx.chain, e.pairId, e.orderId);
         if (order !== undefined) gone.add(order.clientOrderId);
       }
       // Our own placement or cancellation moved tokens too: only movements of other clients' orders are fills.

@@ -26,7 +26,7 @@ import { raiseAlert } from '../alerts.ts';
 import { OrderEvents } from './order-events.ts';
 import { ParkedFills } from './parked-fills.ts';
 import { TentativeView } from './tentative-view.ts';
-import { ProvisionalOutcomes } from './provisional-outcomes.ts';
+import { ProvisionalOutcomes, type SettleTx } from './provisional-outcomes.ts';
 import { sourceOfEvents } from './sources.ts';
 
 type Of<T extends ChainEvent['type']> = Extract<ChainEvent, { type: T }>;
@@ -39,20 +39,20 @@ export class TxApplier {
   /** Our orders that blocks not yet final show off the book. */
   readonly tentative: TentativeView;
 
-  constructor(ctx: WalletContext) {
+  constructor(ctx: WalletContext, settleTx: SettleTx) {
     this.#ctx = ctx;
     this.events = new OrderEvents(ctx);
     this.parked = new ParkedFills(ctx, this.events);
-    this.provisional = new ProvisionalOutcomes(ctx, this.events);
+    this.provisional = new ProvisionalOutcomes(ctx, this.events, settleTx);
     this.tentative = new TentativeView(ctx);
   }
 
   #processed(key: string): boolean {
-    return this.#ctx.store.events.has(this.#ctx.chain, this.#ctx.wallet, key);
+    return this.#ctx.repos.events.has(this.#ctx.chain, this.#ctx.wallet, key);
   }
 
   #mark(e: ChainEvent): void {
-    this.#ctx.store.events.mark(this.#ctx.chain, this.#ctx.wallet, e);
+    this.#ctx.repos.events.mark(this.#ctx.chain, this.#ctx.wallet, e);
   }
 
   #mine(e: ChainEvent): e is Exclude<ChainEvent, Of<'Transfer'>> {
@@ -60,7 +60,7 @@ export class TxApplier {
   }
 
   #byVenueId(pairId: string, orderId: bigint): StoredOrder | undefined {
-    return this.#ctx.store.orders.byVenueId(this.#ctx.chain, pairId, orderId);
+    return this.#ctx.repos.orders.byVenueId(this.#ctx.chain, pairId, orderId);
   }
 
   /** Our own transaction's outcome: the order id at once, and what cannot race a transfer. */
@@ -121,15 +121,15 @@ export class TxApplier {
     const ctx = this.#ctx;
     const pair = pairOf(ctx, e.pairId);
     if (!ctx.ids.isOurs(e.crossIdentifier)) {
-      const first = ctx.store.foreign.seen({ chain: ctx.chain, wallet: ctx.wallet, pairId: e.pairId, orderId: e.orderId, crossId: e.crossIdentifier, side: e.side, quantity: e.quantity, price: e.price, source: 'events' });
+      const first = ctx.repos.foreign.seen({ chain: ctx.chain, wallet: ctx.wallet, pairId: e.pairId, orderId: e.orderId, crossId: e.crossIdentifier, side: e.side, quantity: e.quantity, price: e.price, source: 'events' });
       if (first) raiseAlert(ctx, e.pairId, 'foreign-order', `order ${e.orderId} of our wallet was not placed by this bot (cross identifier ${e.crossIdentifier})`, { orderId: e.orderId, crossId: e.crossIdentifier, txHash: e.txHash }, false);
       return true;
     }
-    let order = ctx.store.orders.get(ctx.wallet, e.crossIdentifier);
+    let order = ctx.repos.orders.get(ctx.wallet, e.crossIdentifier);
     if (order === undefined) {
       // Ours by its cross identifier, but not in the store (a lost or replaced state file): adopt it.
       ctx.ids.adopt(e.crossIdentifier);
-      order = ctx.store.orders.create(newOrder({ clientOrderId: e.crossIdentifier, pairId: e.pairId, side: e.side, quantity: e.quantity, price: e.price }), {
+      order = ctx.repos.orders.create(newOrder({ clientOrderId: e.crossIdentifier, pairId: e.pairId, side: e.side, quantity: e.quantity, price: e.price }), {
         wallet: ctx.wallet,
         chain: ctx.chain,
         adopted: true,
@@ -202,7 +202,7 @@ export class TxApplier {
     const ctx = this.#ctx;
     const order = this.#byVenueId(e.pairId, e.orderId);
     if (order === undefined) {
-      ctx.store.foreign.gone(ctx.chain, ctx.wallet, e.pairId, e.orderId);
+      ctx.repos.foreign.gone(ctx.chain, ctx.wallet, e.pairId, e.orderId);
       return true;
     }
     // A candidate of parked fills: its remaining quantity decides them; it is applied after them.
@@ -266,7 +266,7 @@ export class TxApplier {
       return;
     }
     for (const f of result.fills) {
-      const order = ctx.store.orders.get(ctx.wallet, f.clientOrderId);
+      const order = ctx.repos.orders.get(ctx.wallet, f.clientOrderId);
       if (order === undefined) continue;
       const fillId = `${txHash}:${f.clientOrderId}`;
       this.events.apply(

@@ -67,7 +67,14 @@ function setUp() {
     pnl: new Map([['p1', { position: d('1.5'), fills: 4, total: (mark: Decimal | null) => (marks.push(mark), d('-0.25')) }]]),
     risk,
   };
-  const engine: BoardEngine = { ctx: { chain: 'evm', wallet: 'w', store, pairs: new Map([['p1', { binding: { chain: 'evm', rules: { scales } } }]]) } };
+  const runtime = { binding: { chain: 'evm' as const, rules: { scales } } };
+  const engine: BoardEngine = {
+    chain: 'evm',
+    wallet: 'w',
+    pair: (pairId) => (pairId === 'p1' ? runtime : undefined),
+    liveOrders: (pairId) => store.orders.live({ wallet: 'w', pairId }),
+    transactionsInFlight: () => store.transactions.open('evm').filter((t) => t.wallet === 'w').length,
+  };
   return { risk, bot, engine, marks };
 }
 

@@ -86,13 +86,13 @@ async function setup(options: SetupOptions = {}): Promise<Setup> {
   const status = new VenueStatus(h.pair, { getTradeInfo: async () => ({ raw: {}, ...s.trade }) }, h.adapter, logger, () => undefined);
   await status.refreshPhase();
   const loop = new PairLoop({
-    runtime: h.engine.ctx.pairs.get(pairId)!,
+    runtime: h.engine.pair(pairId)!,
     engine: h.engine,
     adapter: h.adapter,
     feed: { book: () => s.book },
     status,
     risk,
-    pnl: new PnlTracker(h.store, WALLET, pairId, h.pair.rules.scales, metrics),
+    pnl: new PnlTracker(() => h.engine.fills(pairId), pairId, h.pair.rules.scales, metrics),
     strategy: () => catalog.get(strategyPath),
     limits: () => resolveLimits(limits),
     calendar: { enabled: calendar, config: { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 } },
@@ -239,7 +239,7 @@ describe('the strategy loop of one pair', () => {
     await s.round();
     expect(s.loop.presence()).toEqual({ buy: true, sell: true });
     const sells = s.h.store.orders.live({ wallet: WALLET }).filter((o) => o.side === 'sell');
-    for (const o of sells) await s.h.engine.manager.cancel(o.clientOrderId);
+    for (const o of sells) await s.h.engine.cancel(o.clientOrderId);
     expect(s.loop.presence()).toEqual({ buy: true, sell: true });
     await s.h.block();
     expect(s.loop.presence()).toEqual({ buy: true, sell: false });
@@ -254,7 +254,7 @@ describe('the strategy loop of one pair', () => {
   it('never sends a quote that would trade with an order of ours still on the book', async () => {
     const s = await setup();
     // An old bid of ours far above the new market: the new asks would meet it until its cancellation is final.
-    await s.h.engine.manager.place({ pairId: s.h.pair.pairId, side: 'buy', quantity: d('1'), price: d('100.5') });
+    await s.h.engine.place({ pairId: s.h.pair.pairId, side: 'buy', quantity: d('1'), price: d('100.5') });
     await s.h.block();
     await s.round();
     const live = ours(s.h);

@@ -17,7 +17,6 @@ import { PnlTracker } from '../../../../src/engine/loop/pnl-tracker.ts';
 import { StrategyCatalog } from '../../../../src/engine/loop/strategy-catalog.ts';
 import { VenueStatus, type PairStatus } from '../../../../src/engine/loop/venue-status.ts';
 import { obligationRoutes } from '../../../../src/engine/obligations/control.ts';
-import { tapConfirmedEvents } from '../../../../src/engine/obligations/quote-tap.ts';
 import { ObligationTracker } from '../../../../src/engine/obligations/tracker.ts';
 import { resolveLimits } from '../../../../src/engine/risk/limits.ts';
 import { RiskMonitor } from '../../../../src/engine/risk/monitor.ts';
@@ -84,7 +83,6 @@ async function setup(options: { obligations?: ObligationsConfig | null; strategy
   const h = await harness({
     clock: new TestClock(CHAIN_START),
     ...(options.balances === undefined ? {} : { balances: options.balances }),
-    wrapAdapter: (a) => tapConfirmedEvents(a, (events) => ref.tracker?.onChainEvents('evm', WALLET, events)),
   });
   await start(h);
   const logs: Line[] = [];
@@ -96,14 +94,15 @@ async function setup(options: { obligations?: ObligationsConfig | null; strategy
   const catalog = new StrategyCatalog((p) => readFileSync(p, 'utf8'));
   const status = new VenueStatus(h.pair, { getTradeInfo: async () => ({ raw: {}, tradingStatus: 'CONTINUOUS_TRADING', lastPrice: d('100'), referencePrice: d('100') }) }, h.adapter, logger, () => undefined);
   await status.refreshPhase();
-  const pnl = new PnlTracker(h.store, WALLET, pairId, h.pair.rules.scales, metrics);
+  const pnl = new PnlTracker(() => h.engine.fills(pairId), pairId, h.pair.rules.scales, metrics);
   const obligations = options.obligations === undefined ? TERMS : options.obligations;
   const shown: { status: PairStatus | null } = { status: null };
   const tracker = newTracker(h, obligations, logs, () => shown.status ?? status.current, pnl);
   ref.tracker = tracker;
+  h.engine.onConfirmedEvents((events) => tracker.onChainEvents('evm', WALLET, events));
   open.push({ h, dir, tracker });
   const loop = new PairLoop({
-    runtime: h.engine.ctx.pairs.get(pairId)!,
+    runtime: h.engine.pair(pairId)!,
     engine: h.engine,
     adapter: h.adapter,
     feed: { book: () => ({ symbol: h.pair.symbol, buy: [{ limit: d('99.8'), quantity: d('5') }], sell: [{ limit: d('100.2'), quantity: d('5') }], receivedAt: h.clock.now(), source: 'ws' as const }) },

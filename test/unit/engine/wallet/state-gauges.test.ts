@@ -26,8 +26,8 @@ describe('state gauges', () => {
     const h = await harness();
     await start(h);
     await gaugesEqualStore(h);
-    const a = await h.engine.manager.place(order('sell', '1', '100.1'));
-    await h.engine.manager.place(order('buy', '1', '99.5'));
+    const a = await h.engine.place(order('sell', '1', '100.1'));
+    await h.engine.place(order('buy', '1', '99.5'));
     await gaugesEqualStore(h);
     expect(await metricValue(h.metrics, 'dltmm_orders_live', { chain: 'evm', wallet: WALLET })).toBe(2);
     await h.block();
@@ -38,17 +38,17 @@ describe('state gauges', () => {
     expect(await metricValue(h.metrics, 'dltmm_orders_live', { chain: 'evm', wallet: WALLET })).toBe(1);
     expect(h.store.orders.get(WALLET, a.clientOrderId)?.status).toBe('filled');
     const [left] = h.store.orders.live({ wallet: WALLET });
-    await h.engine.manager.cancel(left?.clientOrderId as bigint);
+    await h.engine.cancel(left?.clientOrderId as bigint);
     await h.block();
     await gaugesEqualStore(h);
     expect(await metricValue(h.metrics, 'dltmm_orders_live', { chain: 'evm', wallet: WALLET })).toBe(0);
     // A movement nothing explains pauses the pair; re-basing resolves it.
     h.venue.mint(h.pair.quoteToken, WALLET, 123n);
     await h.block();
-    await withClock(h, h.engine.inventory.verify());
+    await withClock(h, h.engine.verifyInventory());
     await gaugesEqualStore(h);
     expect(await metricValue(h.metrics, 'dltmm_pair_paused', { chain: 'evm', pair: PAIR })).toBe(1);
-    await h.engine.inventory.rebaseline('deposit');
+    await h.engine.rebaselineInventory('deposit');
     await gaugesEqualStore(h);
     expect(await metricValue(h.metrics, 'dltmm_pair_paused', { chain: 'evm', pair: PAIR })).toBe(0);
   });

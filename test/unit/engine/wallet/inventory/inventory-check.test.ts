@@ -20,8 +20,8 @@ async function turns(n = 20): Promise<void> {
 
 /** Two resting sells of ours, then a taker fills one of them in a block the follower has not delivered yet. */
 async function fillBehindTheFollower(h: Harness): Promise<void> {
-  await h.engine.manager.place(sell('100.1'));
-  await h.engine.manager.place(sell('100.1'));
+  await h.engine.place(sell('100.1'));
+  await h.engine.place(sell('100.1'));
   await h.block();
   h.adapter.hold();
   h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_001_000n);
@@ -36,7 +36,7 @@ describe('inventory check: decided at one point of the chain', () => {
     await fillBehindTheFollower(h);
     const clockAt = h.clock.now();
     let result: unknown = null;
-    const verifying = h.engine.inventory.verify().then((r) => (result = r));
+    const verifying = h.engine.verifyInventory().then((r) => (result = r));
     await turns();
     // The balances already show the fill; the store does not: the look waits for the follower, not for time.
     expect(result).toBe(null);
@@ -52,14 +52,14 @@ describe('inventory check: decided at one point of the chain', () => {
 
   it('where the chain keeps past state, a look reads at the height the follower has delivered: a deposit is decided at once and exactly, a fill still on its way changes nothing', async () => {
     const h = await ready({ adapter: { pastReads: true } });
-    await h.engine.manager.place(sell('100.1'));
-    await h.engine.manager.place(sell('100.1'));
+    await h.engine.place(sell('100.1'));
+    await h.engine.place(sell('100.1'));
     await h.block();
     // A deposit nothing explains, in a block the follower has delivered (it carries no event of ours).
     h.venue.mint(h.pair.quoteToken, WALLET, 123n);
     await h.block();
     await fillBehindTheFollower(h);
-    const report = await h.engine.inventory.verify();
+    const report = await h.engine.verifyInventory();
     expect(report).toMatchObject({ comparable: true, mismatched: [{ token: h.pair.quoteToken, difference: 123n }] });
     expect(pausing(h)).toEqual(['inventory-mismatch']);
     await h.adapter.resume();
@@ -71,7 +71,7 @@ describe('inventory check: decided at one point of the chain', () => {
     const h = await ready();
     await fillBehindTheFollower(h);
     const checking = { done: false };
-    const verified = h.engine.inventory.verify().finally(() => (checking.done = true));
+    const verified = h.engine.verifyInventory().finally(() => (checking.done = true));
     for (let i = 0; i < 200 && !checking.done; i++) {
       await turns(2);
       h.clock.advance(100);
@@ -80,16 +80,16 @@ describe('inventory check: decided at one point of the chain', () => {
     expect(pausing(h)).toEqual([]);
     await h.adapter.resume();
     await h.settle();
-    expect(await h.engine.inventory.verify()).toMatchObject({ comparable: true, mismatched: [] });
+    expect(await h.engine.verifyInventory()).toMatchObject({ comparable: true, mismatched: [] });
   });
 
   it('an inventory alert the next decided look explains is resolved at the restart, so it does not pause the pair for the next run', async () => {
     const h = await ready();
-    await h.engine.manager.place(sell('100.1'));
+    await h.engine.place(sell('100.1'));
     await h.block();
     h.venue.mint(h.pair.quoteToken, WALLET, 500n);
     await h.block();
-    await h.engine.inventory.verify();
+    await h.engine.verifyInventory();
     expect(pausing(h)).toEqual(['inventory-mismatch']);
     // The movement reverses (the transfer is sent back) while the bot is stopped; our sell fills meanwhile too.
     h.venue.balances.set(`${h.pair.quoteToken}:${WALLET}`, h.venue.balance(h.pair.quoteToken, WALLET) - 500n);
@@ -107,10 +107,10 @@ describe('inventory check: decided at one point of the chain', () => {
     h.venue.mint(h.pair.quoteToken, WALLET, 77n);
     await h.block();
     await fillBehindTheFollower(h);
-    const corrected = await h.engine.inventory.rebaseline('deposit of 77 units');
+    const corrected = await h.engine.rebaselineInventory('deposit of 77 units');
     expect(corrected.mismatched.map((t) => [t.token, t.difference])).toEqual([[h.pair.quoteToken, 77n]]);
     await h.adapter.resume();
     await h.settle();
-    expect(await h.engine.inventory.verify()).toMatchObject({ comparable: true, mismatched: [] });
+    expect(await h.engine.verifyInventory()).toMatchObject({ comparable: true, mismatched: [] });
   });
 });

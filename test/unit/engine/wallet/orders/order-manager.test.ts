@@ -33,7 +33,7 @@ describe('placing', () => {
       return submit(cmd);
     };
     const decision = { pairId: 'tp-evm-bond-eure', strategy: 'ladder', configHash: 'abc', params: { spreadBps: 20 }, market: { mid: '100' }, risk: { passed: ['collar'] } };
-    const placed = await h.engine.manager.place(order('buy', '1.5', '99.5', { decision }));
+    const placed = await h.engine.place(order('buy', '1.5', '99.5', { decision }));
     expect(seenAtSubmit).toEqual(['intended']);
     expect(h.store.orders.get(WALLET, placed.clientOrderId)?.status).toBe('submitting');
     await h.block();
@@ -46,8 +46,8 @@ describe('placing', () => {
 
   it('carries the client order id as a cross identifier tagged 0xD1 in the high byte', async () => {
     const h = await ready();
-    const a = await h.engine.manager.place(order('buy', '1', '99'));
-    const b = await h.engine.manager.place(order('buy', '1', '98.9'));
+    const a = await h.engine.place(order('buy', '1', '99'));
+    const b = await h.engine.place(order('buy', '1', '98.9'));
     await h.block();
     expect([a.clientOrderId >> 24n, b.clientOrderId - a.clientOrderId]).toEqual([0xd1n, 1n]);
     const received = h.venue.blocks.flatMap((bl) => bl.txs.flatMap((t) => t.events)).filter((e) => e.type === 'OrderReceived');
@@ -56,7 +56,7 @@ describe('placing', () => {
 
   it('submits commands in order without waiting for outcomes, so several transactions are in flight', async () => {
     const h = await ready();
-    const placed = await Promise.all([h.engine.manager.place(order('buy', '1', '99')), h.engine.manager.place(order('sell', '1', '101')), h.engine.manager.place(order('buy', '1', '98'))]);
+    const placed = await Promise.all([h.engine.place(order('buy', '1', '99')), h.engine.place(order('sell', '1', '101')), h.engine.place(order('buy', '1', '98'))]);
     expect(h.adapter.sent.map((s) => s.txHash)).toEqual(placed.map((p) => p.txHash));
     expect(placed.map((p) => h.store.orders.get(WALLET, p.clientOrderId)?.status)).toEqual(['submitting', 'submitting', 'submitting']);
     await h.block();
@@ -66,20 +66,20 @@ describe('placing', () => {
   it('records a refusal before signing, and a revert with its reason', async () => {
     const h = await ready();
     h.adapter.faults.push('throw');
-    const refused = await h.engine.manager.place(order('buy', '1', '99'));
+    const refused = await h.engine.place(order('buy', '1', '99'));
     expect(await refused.settled).toMatchObject({ status: 'rejected', rejection: { code: 'E_CHAIN_RPC' } });
     // 130 is outside the 20% collar around 100: the book reverts it.
-    const reverted = await h.engine.manager.place(order('buy', '1', '130'));
+    const reverted = await h.engine.place(order('buy', '1', '130'));
     await h.block();
     expect(await reverted.settled).toMatchObject({ status: 'rejected', rejection: { code: 'E_VENUE_PRICE_ABOVE_MAX_RANGE' } });
   });
 
   it('refuses to place before reconciliation and while the pair is paused', async () => {
     const h = await harness();
-    await expect(h.engine.manager.place(order('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
+    await expect(h.engine.place(order('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
     await start(h);
     h.store.alerts.raise({ chain: 'evm', wallet: WALLET, pairId: 'tp-evm-bond-eure', kind: 'inventory-mismatch', message: 'x', details: {}, pauses: true });
-    await expect(h.engine.manager.place(order('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
+    await expect(h.engine.place(order('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
     expect(await metricValue(h.metrics, 'dltmm_pair_paused', { pair: 'tp-evm-bond-eure' })).toBe(1);
   });
 });
@@ -88,7 +88,7 @@ describe('unknown outcomes', () => {
   it('stay unknown until the chain settles them, and are never sent again', async () => {
     const h = await ready();
     h.adapter.faults.push('unknown');
-    const p = await h.engine.manager.place(order('sell', '2', '101'));
+    const p = await h.engine.place(order('sell', '2', '101'));
     await h.settle();
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('unknown');
     await h.block();
@@ -100,7 +100,7 @@ describe('unknown outcomes', () => {
   it('a transaction that never reached the chain is settled as expired by asking again, not by resending', async () => {
     const h = await ready();
     h.adapter.faults.push('drop');
-    const p = await h.engine.manager.place(order('sell', '2', '101'));
+    const p = await h.engine.place(order('sell', '2', '101'));
     await h.settle();
     for (let i = 0; i < 3; i++) await h.block();
     h.clock.advance(1_000);
@@ -114,7 +114,7 @@ describe('unknown outcomes', () => {
   it('a broadcast that failed after the journal write is unknown, then settled from the chain', async () => {
     const h = await ready();
     h.adapter.faults.push('throw-after-journal');
-    const p = await h.engine.manager.place(order('buy', '1', '99'));
+    const p = await h.engine.place(order('buy', '1', '99'));
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('unknown');
     await h.block();
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('resting');
@@ -125,9 +125,9 @@ describe('unknown outcomes', () => {
 describe('cancelling and replacing', () => {
   it('cancels a resting order and returns its lock', async () => {
     const h = await ready();
-    const p = await h.engine.manager.place(order('buy', '1', '99'));
+    const p = await h.engine.place(order('buy', '1', '99'));
     await h.block();
-    const c = await h.engine.manager.cancel(p.clientOrderId);
+    const c = await h.engine.cancel(p.clientOrderId);
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('cancelRequested');
     await h.block();
     expect(await c.settled).toMatchObject({ status: 'cancelled', cancelledBy: 'ByParticipant', unexplained: 0n });
@@ -135,15 +135,15 @@ describe('cancelling and replacing', () => {
 
   it('refuses to cancel an order that does not rest', async () => {
     const h = await ready();
-    const p = await h.engine.manager.place(order('buy', '1', '99'));
-    await expect(h.engine.manager.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
+    const p = await h.engine.place(order('buy', '1', '99'));
+    await expect(h.engine.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
   });
 
   it('replaces by placing the new order first and cancelling the old one once the new one rests', async () => {
     const h = await ready();
-    const old = await h.engine.manager.place(order('sell', '1', '101'));
+    const old = await h.engine.place(order('sell', '1', '101'));
     await h.block();
-    const r = await h.engine.manager.replace(old.clientOrderId, order('sell', '1', '100.8'));
+    const r = await h.engine.replace(old.clientOrderId, order('sell', '1', '100.8'));
     await h.block();
     expect(h.store.orders.get(WALLET, r.placed.clientOrderId)?.status).toBe('resting');
     expect(h.store.orders.get(WALLET, old.clientOrderId)?.status).toBe('cancelRequested');
@@ -156,10 +156,10 @@ describe('cancelling and replacing', () => {
 
   it('cancels the stale quote when its replacement is rejected', async () => {
     const h = await ready();
-    const old = await h.engine.manager.place(order('sell', '1', '101'));
+    const old = await h.engine.place(order('sell', '1', '101'));
     await h.block();
     // Beyond the price collar: the chain rejects the replacement; the old quote is stale all the same.
-    const r = await h.engine.manager.replace(old.clientOrderId, order('sell', '1', '130'));
+    const r = await h.engine.replace(old.clientOrderId, order('sell', '1', '130'));
     await h.block();
     expect(h.store.orders.get(WALLET, r.placed.clientOrderId)?.status).toBe('rejected');
     expect(await r.cancelled).not.toBeNull();
@@ -169,21 +169,21 @@ describe('cancelling and replacing', () => {
 
   it('cancels the stale quote when its replacement cannot even be queued', async () => {
     const h = await ready();
-    const old = await h.engine.manager.place(order('sell', '1', '101'));
+    const old = await h.engine.place(order('sell', '1', '101'));
     await h.block();
-    h.engine.manager.halt('kill switch');
-    await expect(h.engine.manager.replace(old.clientOrderId, order('sell', '1', '100.8'))).rejects.toMatchObject({ code: 'E_ORDER_WITHDRAWN' });
+    h.engine.halt('kill switch');
+    await expect(h.engine.replace(old.clientOrderId, order('sell', '1', '100.8'))).rejects.toMatchObject({ code: 'E_ORDER_WITHDRAWN' });
     await h.block();
     expect(h.store.orders.get(WALLET, old.clientOrderId)?.status).toBe('cancelled');
   });
 
   it('cancel-all cancels every live order, one still in flight included, and waits for them to be final', async () => {
     const h = await ready();
-    const a = await h.engine.manager.place(order('buy', '1', '99'));
-    const b = await h.engine.manager.place(order('sell', '1', '101'));
+    const a = await h.engine.place(order('buy', '1', '99'));
+    const b = await h.engine.place(order('sell', '1', '101'));
     await h.block();
-    const c = await h.engine.manager.place(order('sell', '1', '101.5'));
-    const all = h.engine.manager.cancelAll({ timeoutMs: 60_000 });
+    const c = await h.engine.place(order('sell', '1', '101.5'));
+    const all = h.engine.cancelAll({ timeoutMs: 60_000 });
     for (let i = 0; i < 3; i++) await h.block();
     const report = await all;
     expect(report.open).toEqual([]);
@@ -200,9 +200,9 @@ describe('allowance on a no-prefund book', () => {
   it('each placement carries what the wallet\'s other live orders of its token may still draw', async () => {
     const h = await harness({ pairs: [{ pair: pairWith('evm-pair'), prefunded: false }] });
     await start(h);
-    await h.engine.manager.place(order('buy', '1', '99'));
-    await h.engine.manager.place(order('sell', '1', '101'));
-    await h.engine.manager.place(order('buy', '2', '98'));
+    await h.engine.place(order('buy', '1', '99'));
+    await h.engine.place(order('sell', '1', '101'));
+    await h.engine.place(order('buy', '2', '98'));
     const [firstBuy, sell, secondBuy] = h.adapter.sent.map((x) => x.command).filter((c) => c.kind === 'place');
     expect(firstBuy?.committed).toBe(0n);
     // Another side's token is not drawn on: the sell's base allowance owes nothing to the buy.
@@ -218,21 +218,21 @@ describe('allowance on a no-prefund book', () => {
 describe('urgent work first', () => {
   it('a cancel goes out while placements wait in a congested adapter, and withdrawing them refuses them unsigned', async () => {
     const h = await ready();
-    const resting = await h.engine.manager.place(order('sell', '1', '101'));
+    const resting = await h.engine.place(order('sell', '1', '101'));
     await h.block();
     const release = h.adapter.stallPlacements();
-    const first = h.engine.manager.place(order('buy', '1', '99'));
-    const second = h.engine.manager.place(order('buy', '1', '98.9'));
-    const cancel = await h.engine.manager.cancel(resting.clientOrderId);
+    const first = h.engine.place(order('buy', '1', '99'));
+    const second = h.engine.place(order('buy', '1', '98.9'));
+    const cancel = await h.engine.cancel(resting.clientOrderId);
     expect(cancel.txHash).not.toBeNull();
     expect(h.adapter.sent.map((x) => x.command.kind)).toEqual(['place', 'cancel']);
     // The kill switch: what was queued or not yet signed is refused at once, and nothing more is accepted.
-    h.engine.manager.halt('kill switch tripped');
+    h.engine.halt('kill switch tripped');
     const [a, b] = await Promise.allSettled([first, second]);
     const firstSettled = a.status === 'fulfilled' ? await a.value.settled : null;
     expect(firstSettled).toMatchObject({ status: 'rejected', rejection: { code: 'E_ORDER_WITHDRAWN' } });
     expect(b).toMatchObject({ status: 'rejected', reason: { code: 'E_ORDER_WITHDRAWN' } });
-    await expect(h.engine.manager.place(order('buy', '1', '98.8'))).rejects.toMatchObject({ code: 'E_ORDER_WITHDRAWN' });
+    await expect(h.engine.place(order('buy', '1', '98.8'))).rejects.toMatchObject({ code: 'E_ORDER_WITHDRAWN' });
     release();
     await h.block();
     expect(h.adapter.sent.map((x) => x.command.kind)).toEqual(['place', 'cancel']);
@@ -242,21 +242,21 @@ describe('urgent work first', () => {
   it('withdrawing one pair leaves later placements free to go', async () => {
     const h = await ready();
     const release = h.adapter.stallPlacements();
-    const stale = h.engine.manager.place(order('buy', '1', '99'));
-    h.engine.manager.withdrawPlacements('stale market data', 'tp-evm-bond-eure');
+    const stale = h.engine.place(order('buy', '1', '99'));
+    h.engine.withdrawPlacements('stale market data', 'tp-evm-bond-eure');
     expect(await (await stale).settled).toMatchObject({ status: 'rejected', rejection: { code: 'E_ORDER_WITHDRAWN' } });
     release();
-    const fresh = await h.engine.manager.place(order('buy', '1', '99'));
+    const fresh = await h.engine.place(order('buy', '1', '99'));
     await h.block();
     expect(h.store.orders.get(WALLET, fresh.clientOrderId)?.status).toBe('resting');
   });
 
   it('a cancel waiting in the adapter is dropped unsigned once the order fills meanwhile', async () => {
     const h = await ready();
-    const p = await h.engine.manager.place(order('sell', '1', '100.1'));
+    const p = await h.engine.place(order('sell', '1', '100.1'));
     await h.block();
     const release = h.adapter.stall('cancel');
-    const c = h.engine.manager.cancel(p.clientOrderId);
+    const c = h.engine.cancel(p.clientOrderId);
     h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 10_000n, 1_001_000n);
     // The block is mined while the cancel still waits (settling would wait for it).
     h.venue.mine();
@@ -270,9 +270,9 @@ describe('urgent work first', () => {
 
   it('one cancellation per order at a time: a second request while the first is queued is refused', async () => {
     const h = await ready();
-    const p = await h.engine.manager.place(order('sell', '1', '101'));
+    const p = await h.engine.place(order('sell', '1', '101'));
     await h.block();
-    const [one, two] = await Promise.allSettled([h.engine.manager.cancel(p.clientOrderId), h.engine.manager.cancel(p.clientOrderId)]);
+    const [one, two] = await Promise.allSettled([h.engine.cancel(p.clientOrderId), h.engine.cancel(p.clientOrderId)]);
     expect(one.status).toBe('fulfilled');
     expect(two).toMatchObject({ status: 'rejected', reason: { code: 'E_ORDER_STATE' } });
     expect(h.adapter.sent.filter((x) => x.command.kind === 'cancel')).toHaveLength(1);
@@ -284,13 +284,13 @@ describe('urgent work first', () => {
  * our cancel, with the follower held back so that the cancel's outcome arrives first.
  */
 async function cancelRacingATaker(h: Harness, quantity: string, takes: bigint) {
-  const p = await h.engine.manager.place(order('sell', quantity, '100.1'));
+  const p = await h.engine.place(order('sell', quantity, '100.1'));
   await h.block();
   h.adapter.hold();
   h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', takes, 1_001_000n);
-  const c = await h.engine.manager.cancel(p.clientOrderId);
+  const c = await h.engine.cancel(p.clientOrderId);
   h.venue.mine();
-  await h.engine.manager.submitted();
+  await h.engine.submitted();
   return { p, c };
 }
 
@@ -300,7 +300,7 @@ describe('fills and inventory', () => {
     h.venue.place(TAKER, 'tp-evm-bond-eure', 'sell', 10_000n, 1_000_000n);
     await h.block();
     const { base: b0, quote: q0 } = await h.adapter.readBalances(h.pair);
-    const p = await h.engine.manager.place(order('buy', '2', '100.5'));
+    const p = await h.engine.place(order('buy', '2', '100.5'));
     await h.block();
     const o = h.store.orders.get(WALLET, p.clientOrderId);
     expect(o).toMatchObject({ status: 'partiallyFilled', filled: 10_000n });
@@ -308,16 +308,16 @@ describe('fills and inventory', () => {
     const { base: b1, quote: q1 } = await h.adapter.readBalances(h.pair);
     // The wallet paid the fill and locked the resting half; the fill's own quote is the payment less that lock.
     expect(fill).toMatchObject({ role: 'taker', quantity: 10_000n, price: 1_000_000n, baseDelta: b1 - b0 });
-    const report = await h.engine.inventory.compare();
+    const report = await h.engine.compareInventory();
     expect(report).toMatchObject({ comparable: true, mismatched: [] });
     expect(q1 - q0).toBeLessThan(fill?.quoteDelta as bigint);
   });
 
   it('maker fills of our resting orders keep the inventory equal to the chain', async () => {
     const h = await ready();
-    await h.engine.manager.place(order('sell', '1', '100.1'));
-    await h.engine.manager.place(order('sell', '2', '100.2'));
-    await h.engine.manager.place(order('buy', '1.5', '99.5'));
+    await h.engine.place(order('sell', '1', '100.1'));
+    await h.engine.place(order('sell', '2', '100.2'));
+    await h.engine.place(order('buy', '1.5', '99.5'));
     await h.block();
     h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 20_000n, 1_003_000n);
     await h.block();
@@ -329,7 +329,7 @@ describe('fills and inventory', () => {
       ['maker', 'sell', 10_000n],
       ['maker', 'buy', 5_000n],
     ]);
-    expect(await h.engine.inventory.compare()).toMatchObject({ comparable: true, mismatched: [] });
+    expect(await h.engine.compareInventory()).toMatchObject({ comparable: true, mismatched: [] });
     expect(await metricValue(h.metrics, 'dltmm_fills_total', { role: 'maker' })).toBe(3);
   });
 
@@ -343,7 +343,7 @@ describe('fills and inventory', () => {
     expect(await c.settled).toMatchObject({ status: 'cancelRequested' });
     expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'cancelled', filled: 5_000n, unexplained: 0n });
     expect(statuses(h, p.clientOrderId)).toEqual(['submitting', 'received', 'resting', 'cancelRequested', 'cancelRequested', 'cancelled']);
-    expect(await h.engine.inventory.compare()).toMatchObject({ comparable: true, mismatched: [] });
+    expect(await h.engine.compareInventory()).toMatchObject({ comparable: true, mismatched: [] });
   });
 
   it('a cancel that meets a fill of the whole order leaves it for good: never cancelled again, settled by the fill', async () => {
@@ -352,55 +352,55 @@ describe('fills and inventory', () => {
     const { p, c } = await cancelRacingATaker(h, '1', 10_000n);
     expect(await c.settled).toMatchObject({ status: 'cancelRequested', cancelTxHash: null });
     // Shutdown's cancel-all (and any later round) must not cancel it again.
-    const all = h.engine.manager.cancelAll({ timeoutMs: 60_000 });
-    await expect(h.engine.manager.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
+    const all = h.engine.cancelAll({ timeoutMs: 60_000 });
+    await expect(h.engine.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
     await h.adapter.resume();
     await h.settle();
     expect((await all).open).toEqual([]);
     expect(h.adapter.sent.filter((s) => s.command.kind === 'cancel')).toHaveLength(1);
     expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'filled', filled: 10_000n });
     expect(statuses(h, p.clientOrderId)).toEqual(['submitting', 'received', 'resting', 'cancelRequested', 'cancelRequested', 'filled']);
-    expect(await h.engine.inventory.compare()).toMatchObject({ comparable: true, mismatched: [] });
+    expect(await h.engine.compareInventory()).toMatchObject({ comparable: true, mismatched: [] });
   });
 
   it('a movement nothing explains is an alert and a metric, and pauses the pair until a check agrees', async () => {
     const h = await ready();
     h.venue.mint(h.pair.quoteToken, WALLET, 123n);
-    const report = withClock(h, h.engine.inventory.verify());
+    const report = withClock(h, h.engine.verifyInventory());
     expect(await report).toMatchObject({ mismatched: [{ difference: 123n }] });
     expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure').map((a) => a.kind)).toEqual(['inventory-mismatch']);
     expect(await metricValue(h.metrics, 'dltmm_inventory_mismatch', { token: h.pair.quoteToken })).toBe(123);
-    await expect(h.engine.manager.place(order('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
+    await expect(h.engine.place(order('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
     h.venue.balances.set(`${h.pair.quoteToken}:${WALLET}`, h.venue.balance(h.pair.quoteToken, WALLET) - 123n);
-    await withClock(h, h.engine.inventory.verify());
+    await withClock(h, h.engine.verifyInventory());
     expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure')).toEqual([]);
   });
 
   it('a deposit the operator re-bases on resumes the pair, and later fills count from the new baseline', async () => {
     const h = await ready();
     h.venue.mint(h.pair.quoteToken, WALLET, 5_000n);
-    await withClock(h, h.engine.inventory.verify());
+    await withClock(h, h.engine.verifyInventory());
     expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure').map((a) => a.kind)).toEqual(['inventory-mismatch']);
-    const corrected = await h.engine.inventory.rebaseline('deposit of 5000 units');
+    const corrected = await h.engine.rebaselineInventory('deposit of 5000 units');
     expect(corrected.mismatched.map((t) => [t.token, t.difference])).toEqual([[h.pair.quoteToken, 5_000n]]);
     expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure')).toEqual([]);
     expect(h.store.alerts.open({ wallet: WALLET })).toEqual([]);
     expect(await metricValue(h.metrics, 'dltmm_inventory_mismatch', { token: h.pair.quoteToken })).toBe(0);
     // Trading resumes, and a fill afterwards is explained from the new baseline.
-    const p = await h.engine.manager.place(order('sell', '1', '100.1'));
+    const p = await h.engine.place(order('sell', '1', '100.1'));
     await h.block();
     h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 10_000n, 1_001_000n);
     h.venue.mine();
     await h.settle();
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('filled');
-    expect(await withClock(h, h.engine.inventory.verify())).toMatchObject({ comparable: true, mismatched: [] });
+    expect(await withClock(h, h.engine.verifyInventory())).toMatchObject({ comparable: true, mismatched: [] });
   });
 
   it('re-basing waits for every order of the wallet to be settled', async () => {
     const h = await ready();
     h.adapter.hold();
-    await h.engine.manager.place(order('sell', '1', '100.1'));
-    await expect(h.engine.inventory.rebaseline('x')).rejects.toMatchObject({ code: 'E_ORDER_STATE', message: expect.stringContaining('not settled') });
+    await h.engine.place(order('sell', '1', '100.1'));
+    await expect(h.engine.rebaselineInventory('x')).rejects.toMatchObject({ code: 'E_ORDER_STATE', message: expect.stringContaining('not settled') });
     await h.adapter.resume();
   });
 });
@@ -409,11 +409,11 @@ describe('audit trail', () => {
   it('links an order to the decision that made it, its transactions, its transitions and its fills', async () => {
     const h = await ready();
     const decision = { pairId: 'tp-evm-bond-eure', strategy: 'ladder', configHash: 'cfg-1', params: { spreadBps: 10 }, market: { bid: '99.9', ask: '100.3' }, risk: { passed: ['value', 'collar'] } };
-    const p = await h.engine.manager.place(order('sell', '1', '100.1', { decision }));
+    const p = await h.engine.place(order('sell', '1', '100.1', { decision }));
     await h.block();
     h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 5_000n, 1_001_000n);
     await h.block();
-    const c = await h.engine.manager.cancel(p.clientOrderId);
+    const c = await h.engine.cancel(p.clientOrderId);
     await h.block();
     const trail = auditTrail(h.store, WALLET, p.clientOrderId);
     expect(trail?.decision).toMatchObject({ configHash: 'cfg-1', risk: { passed: ['value', 'collar'] } });

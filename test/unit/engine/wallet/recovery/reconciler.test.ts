@@ -84,7 +84,7 @@ describe('recovery after a crash', () => {
     const backup = join(dirname(h.path), 'backup.sqlite');
     h.store.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     copyFileSync(h.path, backup);
-    const lost = await h.engine.manager.place(order('buy', '1', '99'));
+    const lost = await h.engine.place(order('buy', '1', '99'));
     await h.block();
     h = await h.restart({
       beforeOpen: () => {
@@ -95,7 +95,7 @@ describe('recovery after a crash', () => {
     const report = await start(h);
     expect(report.adopted).toEqual([lost.clientOrderId]);
     expect(h.store.orders.get(WALLET, lost.clientOrderId)).toMatchObject({ status: 'resting', adopted: true, orderId: 1n });
-    const next = await h.engine.manager.place(order('buy', '1', '98'));
+    const next = await h.engine.place(order('buy', '1', '98'));
     expect(next.clientOrderId).toBe(lost.clientOrderId + 1n);
   });
 
@@ -114,7 +114,7 @@ describe('recovery after a crash', () => {
     let listed: VenueOrder[] = [];
     const h = await harness({ engine: { rest: { walletOrders: async () => listed } } });
     await start(h);
-    const p = await h.engine.manager.place(order('sell', '2', '101'));
+    const p = await h.engine.place(order('sell', '2', '101'));
     await h.block();
     h.clock.advance(10_000);
     listed = [
@@ -132,8 +132,8 @@ describe('recovery after a crash', () => {
   it('is idempotent: a second run changes nothing', async () => {
     const h = await harness();
     await start(h);
-    await h.engine.manager.place(order('sell', '1', '100.1'));
-    await h.engine.manager.place(order('buy', '1', '99.9'));
+    await h.engine.place(order('sell', '1', '100.1'));
+    await h.engine.place(order('buy', '1', '99.9'));
     await h.block();
     h.venue.place(TAKER, PAIR, 'buy', 5_000n, 1_001_000n);
     await h.block();
@@ -147,7 +147,7 @@ describe('recovery after a crash', () => {
     let oldest = 0n;
     let h = await harness({ adapter: { retainedFrom: () => oldest } });
     await start(h);
-    const p = await h.engine.manager.place(order('buy', '1', '99'));
+    const p = await h.engine.place(order('buy', '1', '99'));
     await h.block();
     await h.engine.stop();
     for (let i = 0; i < 5; i++) h.venue.mine();
@@ -164,7 +164,7 @@ describe('recovery after a crash', () => {
     let listed: VenueOrder[] = [];
     const h = await harness({ engine: { rest: { walletOrders: async () => listed } } });
     await start(h);
-    const p = await h.engine.manager.place(order('sell', '1', '101'));
+    const p = await h.engine.place(order('sell', '1', '101'));
     await h.block();
     // The order leaves the book with no event the follower could deliver (a lost event).
     const book = h.venue.pair(PAIR).book;
@@ -175,14 +175,14 @@ describe('recovery after a crash', () => {
     expect(report.discrepancies).toMatchObject([{ kind: 'not-listed', clientOrderId: p.clientOrderId, repair: 'not-on-book' }]);
     expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'cancelRequested', cancelTxHash: null });
     // Never cancelled again: its events, if they come, settle it.
-    await expect(h.engine.manager.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
+    await expect(h.engine.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
   });
 
   it('a remaining quantity the venue lists differently is looked at again once the events up to the chain are applied: a fill the follower was still delivering repairs nothing', async () => {
     const views: VenueOrder[] = [];
     const h = await harness({ engine: { rest: { walletOrders: async () => views } } });
     await start(h);
-    const p = await h.engine.manager.place(order('sell', '2', '101'));
+    const p = await h.engine.place(order('sell', '2', '101'));
     await h.block();
     const orderId = h.store.orders.get(WALLET, p.clientOrderId)?.orderId as bigint;
     h.clock.advance(10_000);
@@ -206,7 +206,7 @@ describe('recovery after a crash', () => {
     const views: VenueOrder[] = [];
     const h = await harness({ engine: { rest: { walletOrders: async () => views } } });
     await start(h);
-    const p = await h.engine.manager.place(order('sell', '2', '101'));
+    const p = await h.engine.place(order('sell', '2', '101'));
     await h.block();
     const orderId = h.store.orders.get(WALLET, p.clientOrderId)?.orderId as bigint;
     h.clock.advance(10_000);
@@ -225,7 +225,7 @@ describe('recovery after a crash', () => {
     await start(h);
     // The follower has delivered nothing yet when the order goes out and a taker fills it; then the kill.
     h.adapter.hold();
-    const p = await h.engine.manager.place(order('sell', '1', '100.1'));
+    const p = await h.engine.place(order('sell', '1', '100.1'));
     h.venue.mine();
     await p.settled;
     h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_001_000n);

@@ -22,7 +22,7 @@ async function checkInvariants(h: Harness): Promise<void> {
   const received = h.venue.blocks.flatMap((b) => b.txs.flatMap((t) => t.events)).filter((e) => e.type === 'OrderReceived' && e.client === WALLET);
   const ids = received.map((e) => (e.type === 'OrderReceived' ? e.crossIdentifier : 0n));
   expect(new Set(ids).size).toBe(ids.length);
-  const report = await h.engine.inventory.compare();
+  const report = await h.engine.compareInventory();
   expect(report).toMatchObject({ comparable: true, mismatched: [] });
 }
 
@@ -39,12 +39,12 @@ describe('restarts at random points of a busy order flow (fake chain)', () => {
         const what = pick(random, ['buy', 'sell', 'cancel', 'replace', 'taker'] as const);
         const price = (side: 'buy' | 'sell') => new Decimal(side === 'buy' ? 99 + between(random, 0, 9) / 10 : 100.1 + between(random, 0, 9) / 10).toFixed(1);
         if ((what === 'buy' || what === 'sell') && live.length < 8) {
-          await h.engine.manager.place({ pairId: PAIR, side: what, quantity: new Decimal(between(random, 1, 4) / 2), price: new Decimal(price(what)) }).catch(() => {});
+          await h.engine.place({ pairId: PAIR, side: what, quantity: new Decimal(between(random, 1, 4) / 2), price: new Decimal(price(what)) }).catch(() => {});
         } else if (what === 'cancel' && live.length > 0) {
-          await h.engine.manager.cancel(pick(random, live).clientOrderId).catch(() => {});
+          await h.engine.cancel(pick(random, live).clientOrderId).catch(() => {});
         } else if (what === 'replace' && live.length > 0) {
           const old = pick(random, live);
-          await h.engine.manager.replace(old.clientOrderId, { pairId: PAIR, side: old.side, quantity: new Decimal('1'), price: new Decimal(price(old.side)) }).catch(() => {});
+          await h.engine.replace(old.clientOrderId, { pairId: PAIR, side: old.side, quantity: new Decimal('1'), price: new Decimal(price(old.side)) }).catch(() => {});
         } else if (what === 'taker') {
           const side = pick(random, ['buy', 'sell'] as const);
           h.venue.place(TAKER, PAIR, side, BigInt(between(random, 1, 4)) * 5_000n, side === 'buy' ? 1_005_000n : 995_000n);
@@ -54,7 +54,7 @@ describe('restarts at random points of a busy order flow (fake chain)', () => {
       // Where the process dies: anywhere in flight, or at one of the named points of a placement.
       const point = pick(random, ['anywhere', 'after-record', 'after-journal', 'after-broadcast'] as const);
       if (point !== 'anywhere') {
-        const cid = h.engine.ctx.ids.next();
+        const cid = h.parts.ctx.ids.next();
         const terms = { ...DEFAULT_ORDER_OPTIONS, side: 'sell' as const, quantity: new Decimal('0.5'), price: new Decimal('100.9') };
         h.store.orders.create(newOrder({ clientOrderId: cid, pairId: PAIR, side: 'sell', quantity: 5_000n, price: 1_009_000n }), { wallet: WALLET, chain: 'evm', lockRateBps: 10, prefunded: true });
         if (point === 'after-journal') h.adapter.faults.push('drop');

@@ -8,7 +8,7 @@ const PAIR = 'tp-evm-bond-eure';
 async function restingSell(qty: string, foreignTrades = false): Promise<{ h: Harness; cid: bigint }> {
   const h = await harness({ adapter: { foreignTrades } });
   await start(h);
-  const p = await h.engine.manager.place({ pairId: PAIR, side: 'sell', quantity: new Decimal(qty), price: new Decimal('100') });
+  const p = await h.engine.place({ pairId: PAIR, side: 'sell', quantity: new Decimal(qty), price: new Decimal('100') });
   await h.block();
   return { h, cid: p.clientOrderId };
 }
@@ -22,7 +22,7 @@ describe('maker fills the movements cannot decide', () => {
     expect(h.store.alerts.pausing('evm', WALLET, PAIR).map((a) => a.kind)).toEqual(['ambiguous-fill']);
     expect(h.store.orders.get(WALLET, cid)?.filled).toBe(0n);
     // Nothing guessed, yet the inventory counts the quote received.
-    expect(await h.engine.inventory.compare()).toMatchObject({ comparable: true, mismatched: [] });
+    expect(await h.engine.compareInventory()).toMatchObject({ comparable: true, mismatched: [] });
     await h.settle();
     expect(h.store.orders.get(WALLET, cid)?.status).toBe('cancelRequested');
     await h.block();
@@ -30,7 +30,7 @@ describe('maker fills the movements cannot decide', () => {
     expect(h.store.orders.get(WALLET, cid)).toMatchObject({ status: 'cancelled', filled: 110_000n, unexplained: 0n });
     expect(h.store.orders.fills({ wallet: WALLET })).toMatchObject([{ role: 'maker', quantity: 110_000n, price: 1_000_000n }]);
     expect(h.store.alerts.pausing('evm', WALLET, PAIR)).toEqual([]);
-    expect(await h.engine.inventory.compare()).toMatchObject({ comparable: true, mismatched: [] });
+    expect(await h.engine.compareInventory()).toMatchObject({ comparable: true, mismatched: [] });
   });
 
   it('an order filled in full is decided by its cancellation being refused', async () => {
@@ -42,7 +42,7 @@ describe('maker fills the movements cannot decide', () => {
     await h.block();
     expect(h.store.orders.get(WALLET, cid)).toMatchObject({ status: 'filled', filled: 110_000n });
     expect(h.store.alerts.pausing('evm', WALLET, PAIR)).toEqual([]);
-    expect(await h.engine.inventory.compare()).toMatchObject({ comparable: true, mismatched: [] });
+    expect(await h.engine.compareInventory()).toMatchObject({ comparable: true, mismatched: [] });
   });
 
   it('survive a restart: reconciliation asks again for the cancellations a crash interrupted', async () => {
@@ -71,6 +71,6 @@ describe('the same fill with the incoming order trade event the followers delive
     expect(h.store.orders.get(WALLET, cid)).toMatchObject({ status: 'partiallyFilled', filled: 110_000n });
     expect(h.store.orders.fills({ wallet: WALLET })).toMatchObject([{ role: 'maker', quantity: 110_000n, price: 1_000_000n }]);
     expect(h.adapter.sent).toHaveLength(1);
-    expect(await h.engine.inventory.compare()).toMatchObject({ comparable: true, mismatched: [] });
+    expect(await h.engine.compareInventory()).toMatchObject({ comparable: true, mismatched: [] });
   });
 });

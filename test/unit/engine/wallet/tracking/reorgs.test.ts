@@ -25,7 +25,7 @@ const get = (h: Harness, cid: bigint) => h.store.orders.get(WALLET, cid) as Stor
 const unconfirmed = (h: Harness) => h.store.applications.unconfirmed('evm', WALLET);
 
 async function place(h: Harness, side: Side, qty: string, price: string): Promise<bigint> {
-  const p = await h.engine.manager.place({ pairId: PAIR, side, quantity: new Decimal(qty), price: new Decimal(price) });
+  const p = await h.engine.place({ pairId: PAIR, side, quantity: new Decimal(qty), price: new Decimal(price) });
   await h.block();
   return p.clientOrderId;
 }
@@ -62,7 +62,7 @@ function inStore(h: Harness): Array<[bigint, bigint]> {
 }
 
 async function expectInventoryIsBalances(h: Harness): Promise<void> {
-  expect(await h.engine.inventory.compare()).toMatchObject({ comparable: true, mismatched: [] });
+  expect(await h.engine.compareInventory()).toMatchObject({ comparable: true, mismatched: [] });
 }
 
 describe('a receipt outcome whose block is replaced', () => {
@@ -71,7 +71,7 @@ describe('a receipt outcome whose block is replaced', () => {
     const cid = await place(h, 'buy', '1', '99');
     await confirmAll(h);
     const keep = h.venue.height;
-    await h.engine.manager.cancel(cid);
+    await h.engine.cancel(cid);
     await h.block();
     expect(get(h, cid).status).toBe('cancelled');
     expect(unconfirmed(h).map((a) => a.kind)).toEqual(['cancel']);
@@ -93,7 +93,7 @@ describe('a receipt outcome whose block is replaced', () => {
       'event:cancelRequested->resting',
     ]);
     expect(await metricValue(h.metrics, 'dltmm_reorg_withdrawals_total', { chain: 'evm', kind: 'cancel' })).toBe(1);
-    await h.engine.manager.cancel(cid);
+    await h.engine.cancel(cid);
     await h.block();
     await confirmAll(h);
     expect(get(h, cid).status).toBe('cancelled');
@@ -163,7 +163,7 @@ describe('a receipt outcome whose block is replaced', () => {
     const h = await reorgHarness();
     const keep = h.venue.height;
     const cid = await place(h, 'buy', '1', '99');
-    await h.engine.manager.cancel(cid);
+    await h.engine.cancel(cid);
     await h.block();
     expect(get(h, cid).status).toBe('cancelled');
     h.venue.reorg(keep);
@@ -196,7 +196,7 @@ describe('a receipt outcome whose block is replaced', () => {
     const before = JSON.stringify(h.store.db.prepare('SELECT * FROM orders').all());
     const received: ChainEvent = { key: `${o.txHash}:0`, pairId: PAIR, txHash: o.txHash as string, height: 1n, blockHash: `0x${'ee'.repeat(32)}`, timeMs: 0, type: 'OrderReceived', orderId: 7n, client: WALLET, quantity: 10_000n, price: 990_000n, side: 'buy', crossIdentifier: cid, orderType: 0, executionCondition: 0 };
     const stale: Outcome = { kind: 'accepted', txHash: o.txHash as string, height: 1n, orderId: 7n, events: [received], block: { height: 1n, hash: `0x${'ee'.repeat(32)}` } };
-    h.engine.settler.placement(cid, stale);
+    h.parts.settler.placement(cid, stale);
     expect(JSON.stringify(h.store.db.prepare('SELECT * FROM orders').all())).toBe(before);
     expect(h.logs.some((l) => l.msg === 'outcome from a block the chain has since replaced; not applied')).toBe(true);
   });
@@ -252,7 +252,7 @@ describe('chain B', () => {
     await start(h);
     const cid = await place(h, 'buy', '1', '99');
     const o = get(h, cid);
-    const p = h.engine.applier.provisional;
+    const p = h.parts.applier.provisional;
     // Outcomes that name no block are final at once; a chain B event names none either.
     expect(unconfirmed(h)).toEqual([]);
     const rows = () => h.store.db.prepare('SELECT * FROM chain_applications ORDER BY tx_hash').all();
@@ -270,8 +270,8 @@ describe('parked maker fills and a reorganisation', () => {
     await start(h);
     const cid = await place(h, 'sell', '12', '100');
     const keep = h.venue.height;
-    // 11 at 100.0 pays what 10 at 110.0 would: parked (its candidate's cancellation is held back here).
-    h.engine.applier.parked.requestCancel = () => {};
+    // 11 at 100.0 pays what 10 at 110.0 would: parked (the node refuses its candidate's cancellation here).
+    h.adapter.faults.push('refuse');
     const fillTx = h.venue.place(TAKER, PAIR, 'buy', 110_000n, 1_000_000n);
     await h.block();
     expect(h.store.alerts.pausing('evm', WALLET, PAIR).map((a) => a.kind)).toEqual(['ambiguous-fill']);

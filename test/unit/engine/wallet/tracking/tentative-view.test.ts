@@ -14,7 +14,7 @@ const cancelsSent = (h: Harness) => h.adapter.sent.filter((x) => x.command.kind 
 async function restingSellFilledTentatively() {
   const h = await harness({ adapter: { confirmations: 1 } });
   await start(h);
-  const p = await h.engine.manager.place(order('sell', '1', '100.1'));
+  const p = await h.engine.place(order('sell', '1', '100.1'));
   await h.block();
   await h.block();
   expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('resting');
@@ -28,25 +28,25 @@ async function restingSellFilledTentatively() {
 describe('what blocks not final yet show', () => {
   it('an order a tentative block fills in full is not cancelled; its confirmation settles it as filled', async () => {
     const { h, cid } = await restingSellFilledTentatively();
-    expect(h.engine.applier.tentative.gone(cid)).toBe(true);
-    await expect(h.engine.manager.cancel(cid)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
-    const all = h.engine.manager.cancelAll({ timeoutMs: 60_000 });
+    expect(h.parts.applier.tentative.gone(cid)).toBe(true);
+    await expect(h.engine.cancel(cid)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
+    const all = h.engine.cancelAll({ timeoutMs: 60_000 });
     await h.block();
     expect((await all).open).toEqual([]);
     expect(cancelsSent(h)).toBe(0);
     expect(h.store.orders.get(WALLET, cid)?.status).toBe('filled');
-    expect(h.engine.applier.tentative.gone(cid)).toBe(false);
+    expect(h.parts.applier.tentative.gone(cid)).toBe(false);
   });
 
   it('an order placed and filled in the same tentative block is recognised once its placement is applied', async () => {
     const h = await harness({ adapter: { confirmations: 1 } });
     await start(h);
-    const p = await h.engine.manager.place(order('sell', '1', '100.1'));
+    const p = await h.engine.place(order('sell', '1', '100.1'));
     h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_001_000n);
     await h.block();
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('resting');
-    expect(h.engine.applier.tentative.gone(p.clientOrderId)).toBe(true);
-    await expect(h.engine.manager.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
+    expect(h.parts.applier.tentative.gone(p.clientOrderId)).toBe(true);
+    await expect(h.engine.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
     await h.block();
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('filled');
     expect(cancelsSent(h)).toBe(0);
@@ -57,8 +57,8 @@ describe('what blocks not final yet show', () => {
     // The fill's block is replaced by one without it.
     h.venue.reorg(h.venue.height - 1n);
     await h.block();
-    expect(h.engine.applier.tentative.gone(cid)).toBe(false);
-    await h.engine.manager.cancel(cid);
+    expect(h.parts.applier.tentative.gone(cid)).toBe(false);
+    await h.engine.cancel(cid);
     await h.block();
     await h.block();
     expect(cancelsSent(h)).toBe(1);

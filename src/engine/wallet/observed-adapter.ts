@@ -1,17 +1,17 @@
 /**
- * A chain adapter that tells the strategy loop when something may have changed for a pair: after the order
- * engine has applied a follower notice, and after a submission's outcome settled. Everything else is passed
- * through untouched, so the order engine sees the real adapter's behaviour.
+ * The chain adapter as the wallet engine's parts use it: after the engine has applied a follower notice, and
+ * after a submission's outcome settled, it raises the wallet's activity (something may have changed for these
+ * pairs) and hands confirmed events on. Everything else passes through untouched, so the parts see the real
+ * adapter's behaviour.
  */
 import type { ChainAdapter, Command, FollowerNotice, PairBinding } from '../../chains/types.ts';
-
-export type Activity = (pairIds: readonly string[], cause: 'events' | 'outcome') => void;
+import type { WalletSignals } from './signals.ts';
 
 function pairsOfNotice(notice: FollowerNotice): string[] {
   return notice.kind === 'events' ? [...new Set(notice.events.map((e) => e.pairId))] : [];
 }
 
-export function observeAdapter(adapter: ChainAdapter, onActivity: Activity): ChainAdapter {
+export function observeAdapter(adapter: ChainAdapter, signals: Pick<WalletSignals, 'activity' | 'confirmedEvents'>): ChainAdapter {
   return {
     chain: adapter.chain,
     wallet: adapter.wallet,
@@ -27,18 +27,19 @@ export function observeAdapter(adapter: ChainAdapter, onActivity: Activity): Cha
     close: () => adapter.close(),
     async submit(command: Command) {
       const submission = await adapter.submit(command);
-      const pairId = command.pair.pairId;
+      const pairIds = [command.pair.pairId];
       void submission.outcome.then(
-        () => onActivity([pairId], 'outcome'),
-        () => onActivity([pairId], 'outcome'),
+        () => signals.activity.emit({ pairIds, cause: 'outcome' }),
+        () => signals.activity.emit({ pairIds, cause: 'outcome' }),
       );
       return submission;
     },
     follow(pairs: readonly PairBinding[], from, onNotice) {
       return adapter.follow(pairs, from, async (notice) => {
         await onNotice(notice);
-        const ids = pairsOfNotice(notice);
-        if (ids.length > 0) onActivity(ids, 'events');
+        const pairIds = pairsOfNotice(notice);
+        if (pairIds.length > 0) signals.activity.emit({ pairIds, cause: 'events' });
+        if (notice.kind === 'events' && notice.confirmed && notice.events.length > 0) signals.confirmedEvents.emit(notice.events);
       });
     },
   };

@@ -15,6 +15,7 @@
  *   - no alert is open.
  * Then the market moves on. At the end a SIGTERM cancels everything and the process exits 0.
  */
+import { venueOpenOrders } from '../support/e2e/venue-orders.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,13 +67,7 @@ const covered = (m: readonly MetricSample[], chain: Chain) => total(m, 'dltmm_ev
 const heads = async () => ({ evm: await chains.head('evm'), wasm: await chains.head('wasm') });
 
 /** The venue's open-order list of a wallet, as the REST API serves it: `pairId:orderId`. */
-async function venueOrders(wallet: string): Promise<string[]> {
-  const m = sandbox.manifest.venue;
-  const res = await fetch(`${m.restUrl}/wallets/${wallet}/orders`, { headers: { authorization: `Bearer ${m.accessToken}` } });
-  if (!res.ok) throw new Error(`GET /wallets/${wallet}/orders: ${res.status}`);
-  const body = (await res.json()) as { orders: Array<{ externalOrderId: number | string; tradingPairId: string }> };
-  return body.orders.map((o) => `${o.tradingPairId}:${String(o.externalOrderId)}`).toSorted();
-}
+const venueOrders = (wallet: string): Promise<string[]> => venueOpenOrders(sandbox.manifest.venue, wallet);
 
 interface Quiet {
   readonly store: StoreSnapshot;
@@ -134,11 +129,15 @@ async function check(bot: BotProcess, storePath: string, cycle: number): Promise
   const locked = lockedBy(pairs, resting);
   const inventory = [...balances.keys()].map((k) => ({ token: k, store: store.inventory.get(k) ?? null }));
   expect({ cycle, inventory }).toEqual({ cycle, inventory: [...balances].map(([k, v]) => ({ token: k, store: v + (locked.get(k) ?? 0n) })) });
-  // The venue's open-order lists name exactly the orders on the books.
+  // The venue's open-order lists name exactly the orders on the books, once their lag behind the chains
+  // (the venue's orderLagMs) has passed.
   await sandbox.sync();
+  const lagMs = sandbox.config.api.orderLagMs;
   for (const chain of ['evm', 'wasm'] as const) {
     const wallet = chains.wallets[chain];
     const books = resting.filter((r) => pairs.find((p) => p.id === r.pairId)?.chain === chain).map((r) => `${r.pairId}:${r.orderId}`).toSorted();
+    const listed = async () => (await venueOrders(wallet)).join() === books.join();
+    await until(`the venue lists the orders on chain ${chain}'s books`, lagMs + 2_000, listed, 50).catch(() => undefined);
     expect({ cycle, chain, venue: await venueOrders(wallet) }).toEqual({ cycle, chain, venue: books });
   }
   expect({ cycle, alerts: store.openAlerts.filter((a) => a.kind !== 'foreign-order') }).toEqual({ cycle, alerts: [] });

@@ -6,6 +6,7 @@
  * placement is in flight at a height when its nonce was not yet used by then; a chain B one when it was sent
  * after that ledger closed.
  */
+import { venueOpenOrders } from '../support/e2e/venue-orders.ts';
 import { contractAt, sandboxProvider } from '../../src/sandbox/evm/chain.ts';
 import { rpc } from '../../src/sandbox/evm/node.ts';
 import { derivePairRules } from '../../src/core/rules.ts';
@@ -151,9 +152,8 @@ export class StateSampler {
     const { sandbox, chains } = this.#d;
     const out: Partial<Record<Chain, { venue: number; chain: number }>> = {};
     for (const chain of ['evm', 'wasm'] as const) {
-      const res = await fetch(`${sandbox.manifest.venue.restUrl}/wallets/${chains.wallets[chain]}/orders`, { headers: { authorization: `Bearer ${sandbox.manifest.venue.accessToken}` } });
-      const body = (await res.json()) as { orders?: unknown[] };
-      out[chain] = { venue: body.orders?.length ?? -1, chain: chain === 'evm' ? evmBook : wasmBook };
+      const listed = await venueOpenOrders(sandbox.manifest.venue, chains.wallets[chain]);
+      out[chain] = { venue: listed.length, chain: chain === 'evm' ? evmBook : wasmBook };
     }
     return out;
   }

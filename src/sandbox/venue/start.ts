@@ -22,7 +22,6 @@ import { sandboxProvider, withAutomine } from '../evm/chain.ts';
 import { loadArtifacts, PROJECT_ROOT } from '../evm/compile.ts';
 import { rpc, startEvmNode } from '../evm/node.ts';
 import { SeededRandom } from '../flow/random.ts';
-import { freePort } from '../net.ts';
 import { WasmEmulator } from '../wasm/emulator.ts';
 import { contractAddress } from '../wasm/deploy.ts';
 import { startRpcServer } from '../wasm/rpc-server.ts';
@@ -80,19 +79,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   try {
     // The node boots in its own process while this one compiles the contracts (cached after the first run).
-    const evmPort = await freePort();
-    const nodePromise = startEvmNode({ port: evmPort, blockTimeMs: config.evm.blockTimeMs, automine: false });
+    const nodePromise = startEvmNode({ blockTimeMs: config.evm.blockTimeMs, automine: false });
     undo.push(() => nodePromise.then((n) => n.stop(), () => undefined));
     loadArtifacts();
     const emu = new WasmEmulator({ passphrase: config.wasm.networkPassphrase, ledgerIntervalMs: config.wasm.ledgerIntervalMs, retentionLedgers: config.wasm.retentionLedgers });
     undo.push(() => emu.stop());
     const wasmRpc = await startRpcServer(emu, { port: 0 });
     undo.push(() => wasmRpc.close());
-    const evmProxy = await startRpcProxy({ port: config.ports.evm, target: `http://127.0.0.1:${evmPort}/`, random: forked(random, 'evm faults') });
-    undo.push(() => evmProxy.close());
     const wasmProxy = await startRpcProxy({ port: config.ports.wasm, target: wasmRpc.url, random: forked(random, 'wasm faults') });
     undo.push(() => wasmProxy.close());
     const node = await nodePromise;
+    const evmProxy = await startRpcProxy({ port: config.ports.evm, target: node.rpcUrl, random: forked(random, 'evm faults') });
+    undo.push(() => evmProxy.close());
     logger.info({ ms: Math.round(performance.now() - started) }, 'chain nodes up');
 
     const deployed = await deploySandbox(node.rpcUrl, emu, defs);

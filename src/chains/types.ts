@@ -256,6 +256,8 @@ export interface ChainAdapter {
   readonly chain: ChainKind;
   /** The trading wallet (chain A address, chain B `G...` account that authorizes as `user`). */
   readonly wallet: string;
+  /** Decimals of the chain's native token, in which `Balances.native` and fees are counted (wei, stroops). */
+  readonly nativeDecimals: number;
 
   readPairState(pair: PairBinding): Promise<OnChainPairState>;
   readBalances(pair: PairBinding): Promise<Balances>;

@@ -185,7 +185,6 @@ async function ours(rpcUrl: string, w: FundedWallet, p: DeployedPair): Promise<C
     quoteShare: d('1'),
     refreshCost: d('0'),
     marketMaker: false,
-    nativeDecimals: 18,
     balanceMaxAgeMs: 10_000,
     clock: systemClock,
     logger: silentLogger(),

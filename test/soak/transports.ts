@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { composeRun, type RunParts } from '../../src/cli/run/compose.ts';
+import { composeRun, type RunParts } from '../../src/cli/bootstrap/run.ts';
 import type { Metrics } from '../../src/telemetry/metrics.ts';
 
 const LADDER = fileURLToPath(new URL('../../strategies/ladder.yaml', import.meta.url));

@@ -19,7 +19,15 @@ function imports(file: string): string[] {
   );
 }
 
-/** Which top-level folders of src/ each folder may import (architecture.md). */
+/** What Node loads with a module: static imports and re-exports, but not `import type` (erased) nor `import()`. */
+function loadedWith(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)(?!\s+type\b)[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)]
+    .map((m) => (m[1] ?? m[2]) as string)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => resolve(file, '..', spec));
+}
+
+/** Which top-level folders of src/ each folder may import. */
 const ALLOWED: Record<string, string[]> = {
   core: ['core'],
   strategy: ['core', 'strategy'],
@@ -114,4 +122,19 @@ describe('architecture', () => {
       .map((f) => relative(root, f));
     expect(wrong).toEqual([]);
   });
+
+  it('dlt-mm run against a real venue loads no sandbox code: the sandbox is reached only by dynamic imports', () => {
+    const seen = new Set<string>();
+    // The entry point loads the commands (main.ts) by import() after enabling the compile cache.
+    const queue = [join(root, 'src', 'cli', 'dlt-mm.ts'), join(root, 'src', 'cli', 'main.ts')];
+    while (queue.length > 0) {
+      const file = queue.pop() as string;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      queue.push(...loadedWith(file));
+    }
+    expect(seen.size).toBeGreaterThan(50);
+    expect([...seen].map((f) => relative(join(root, 'src'), f)).filter((f) => f.startsWith('sandbox/'))).toEqual([]);
+  });
 });
+

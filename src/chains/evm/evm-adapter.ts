@@ -36,6 +36,8 @@ const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 export class EvmAdapter implements ChainAdapter {
   readonly chain = 'evm' as const;
+  /** Ether's wei. */
+  readonly nativeDecimals = 18;
   readonly wallet: string;
   readonly options: ResolvedOptions;
   readonly #expectedChainId: bigint;

@@ -52,6 +52,8 @@ function refused(error: DltError, txHash: string | null = null): Submission {
 
 export class WasmChainAdapter implements ChainAdapter {
   readonly chain = 'wasm' as const;
+  /** Lumens' stroops. */
+  readonly nativeDecimals = 7;
   readonly wallet: string;
   readonly metrics: WasmMetrics;
   readonly #o: WasmAdapterOptions;

@@ -15,7 +15,8 @@ import type { ForeignOrderRecord } from '../../store/foreign-orders.ts';
 import { createLogger } from '../../telemetry/logger.ts';
 import { Metrics } from '../../telemetry/metrics.ts';
 import { EXIT_OK, EXIT_REFUSED, type CliIo } from '../io.ts';
-import { usageArgs, wire } from '../wiring.ts';
+import { usageArgs } from '../args.ts';
+import { commandParts } from '../bootstrap/command.ts';
 
 export const CANCEL_ALL_USAGE = `  dlt-mm cancel-all --config <file> [--pair <pair id>] [--timeout <seconds>] [--json]
                                       cancel every resting order of the wallets and wait until final`;
@@ -55,7 +56,7 @@ export async function cancelAllCommand(args: string[], io: CliIo): Promise<numbe
   const timeoutMs = values.timeout === undefined ? 120_000 : Number(values.timeout) * 1000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new DltError('E_USAGE', `--timeout must be a positive number of seconds\n${CANCEL_ALL_USAGE}`);
   const logger = createLogger({ level: 'warn', destination: { write: (line: string) => io.stderr(line) } });
-  const w = await wire(values.config, io, { trade: true, logger, metrics: new Metrics() });
+  const w = await commandParts(values.config, io, { trade: true, logger, metrics: new Metrics() });
   const lines: CancelLine[] = [];
   try {
     for (const wallet of w.wallets) {

@@ -10,7 +10,7 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { createChannelAccounts } from '../../chains/wasm/channel-setup.ts';
 import { DltError } from '../../core/errors.ts';
 import { EXIT_OK, type CliIo } from '../io.ts';
-import { usageArgs } from '../wiring.ts';
+import { usageArgs } from '../args.ts';
 
 export const CHANNELS_USAGE = `Usage:
   dlt-mm channels create --rpc-url <url> --passphrase <network passphrase> --funder-env <VAR> --count <n>

@@ -1,8 +1,9 @@
 /** `dlt-mm config check <file>` and `dlt-mm config schema [--out <dir>]`. */
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { botConfigSchema } from '../../core/config/bot-config.ts';
-import { checkSecrets, parseBotConfig, parseStrategyConfig } from '../../core/config/load.ts';
+import { parseStrategyConfig } from '../../core/config/load.ts';
+import { checkedSetup } from '../bootstrap/setup.ts';
 import { strategyConfigSchema } from '../../core/config/strategy-config.ts';
 import { DltError } from '../../core/errors.ts';
 import { EXIT_OK, type CliIo } from '../io.ts';
@@ -46,28 +47,8 @@ export function configCommand(args: string[], io: CliIo): number {
       io.stdout(`${file}: valid ${s.kind} strategy\n`);
       return EXIT_OK;
     }
-    const config = parseBotConfig(text, file);
-    const problems: string[] = [];
-    try {
-      checkSecrets(config, file, { env: io.env, readFile: (p) => io.readFile(resolve(dirname(path), p)) });
-    } catch (e) {
-      if (e instanceof DltError) problems.push(...((e.details.problems as string[] | undefined) ?? [e.message]));
-      else throw e;
-    }
-    for (const [i, p] of config.pairs.entries()) {
-      const strategyPath = resolve(dirname(path), p.strategy);
-      try {
-        parseStrategyConfig(readText(strategyPath, io), p.strategy);
-      } catch (e) {
-        if (e instanceof DltError) problems.push(`pairs.${i}.strategy: ${e.message}`);
-        else throw e;
-      }
-    }
-    if (problems.length > 0) {
-      throw new DltError('E_CONFIG_INVALID', `${file} has ${problems.length} problem(s):\n  ${problems.join('\n  ')}`, {
-        details: { problems },
-      });
-    }
+    // The same check every command makes before it opens anything: secrets, strategy files, a sandbox's manifest.
+    const { config } = checkedSetup(file, io);
     io.stdout(`${file}: valid (${config.pairs.length} pair(s), ${config.wallets.length} wallet(s))\n`);
     return EXIT_OK;
   }

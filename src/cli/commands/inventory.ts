@@ -15,7 +15,8 @@ import type { TokenInventory } from '../../engine/wallet/inventory/inventory-che
 import { createLogger } from '../../telemetry/logger.ts';
 import { Metrics } from '../../telemetry/metrics.ts';
 import { EXIT_OK, EXIT_REFUSED, type CliIo } from '../io.ts';
-import { usageArgs, wire } from '../wiring.ts';
+import { usageArgs } from '../args.ts';
+import { commandParts } from '../bootstrap/command.ts';
 
 export const INVENTORY_USAGE = `  dlt-mm inventory [rebaseline --note <why>] --config <file> [--wallet <id>] [--json]
                                       derived inventory beside on-chain balances; rebaseline accepts the chain's`;
@@ -69,7 +70,7 @@ export async function inventoryCommand(args: string[], io: CliIo): Promise<numbe
   const note = values.note?.trim() ?? '';
   if (action === 'rebaseline' && note === '') throw new DltError('E_USAGE', `rebaseline needs --note <why> (it is kept with the resolved alerts)\n${INVENTORY_USAGE}`);
   const logger = createLogger({ level: 'warn', destination: { write: (line: string) => io.stderr(line) } });
-  const w = await wire(values.config, io, { trade: true, logger, metrics: new Metrics() });
+  const w = await commandParts(values.config, io, { trade: true, logger, metrics: new Metrics() });
   const lines: InventoryLine[] = [];
   let refused = 0;
   try {

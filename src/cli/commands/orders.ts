@@ -14,7 +14,8 @@ import { readVenueOrder } from '../../engine/wallet/recovery/venue-order-view.ts
 import { createLogger } from '../../telemetry/logger.ts';
 import { Metrics } from '../../telemetry/metrics.ts';
 import { EXIT_OK, type CliIo } from '../io.ts';
-import { usageArgs, wire } from '../wiring.ts';
+import { usageArgs } from '../args.ts';
+import { commandParts } from '../bootstrap/command.ts';
 
 export const ORDERS_USAGE = `  dlt-mm orders --config <file> [--pair <pair id>] [--json]
                                       live orders: the store beside the venue's open orders, differences marked`;
@@ -39,7 +40,7 @@ export async function ordersCommand(args: string[], io: CliIo): Promise<number> 
   const { values } = usageArgs(() => parseArgs({ args, options: { config: { type: 'string' }, pair: { type: 'string' }, json: { type: 'boolean' } }, strict: true }), ORDERS_USAGE);
   if (values.config === undefined) throw new DltError('E_USAGE', `--config is required\n${ORDERS_USAGE}`);
   const logger = createLogger({ level: 'warn', destination: { write: (line: string) => io.stderr(line) } });
-  const w = await wire(values.config, io, { trade: false, logger, metrics: new Metrics() });
+  const w = await commandParts(values.config, io, { trade: false, logger, metrics: new Metrics() });
   const rows: OrderRow[] = [];
   try {
     for (const wallet of w.wallets) {

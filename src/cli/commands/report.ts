@@ -15,8 +15,8 @@ import { renderCharts, reportCharts } from '../report/charts.ts';
 import { buildDayReport } from '../report/data.ts';
 import { reportCsv, reportHtml } from '../report/page.ts';
 import { EXIT_OK, type CliIo } from '../io.ts';
-import { stateFileOf } from '../state-file.ts';
-import { usageArgs } from '../wiring.ts';
+import { checkedSetup } from '../bootstrap/setup.ts';
+import { usageArgs } from '../args.ts';
 
 export const REPORT_USAGE = `  dlt-mm report --config <file> [--day YYYY-MM-DD] [--out <dir>]
                                       a trading day as an HTML page with charts, plus JSON and CSV (default: today, report.out)`;
@@ -30,7 +30,7 @@ export interface ReportFiles {
 
 /** Writes the report of `day` and returns the files' paths. `nowMs`: when the report is made. */
 export async function writeReport(configPath: string, io: CliIo, options: { day?: string; out?: string; nowMs: number }): Promise<ReportFiles> {
-  const { config, configPath: fullPath, statePath } = stateFileOf(configPath, io);
+  const { config, configPath: fullPath, statePath } = checkedSetup(configPath, io, { strategies: false, connection: false });
   const day = options.day ?? toVenueLocal(options.nowMs).date;
   if (!isDate(day)) throw new DltError('E_USAGE', `--day: ${JSON.stringify(day)} is not a date YYYY-MM-DD\n${REPORT_USAGE}`);
   if (!existsSync(statePath)) throw new DltError('E_USAGE', `no state file at ${statePath}: the bot has not run with this configuration`);

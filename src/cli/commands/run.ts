@@ -13,10 +13,10 @@ import { parseArgs } from 'node:util';
 import { LiveBoard } from '../board/live-board.ts';
 import { snapshot } from '../board/snapshot.ts';
 import { RecentWarnings } from '../board/warnings.ts';
-import { composeRun } from '../run/compose.ts';
+import { composeRun } from '../bootstrap/run.ts';
 import { LogFile, teeLines } from '../run/log-output.ts';
 import { EXIT_OK, type CliIo } from '../io.ts';
-import { usageArgs } from '../wiring.ts';
+import { usageArgs } from '../args.ts';
 import { trackerObligations } from '../board/obligations.ts';
 
 export const RUN_USAGE = `Usage:

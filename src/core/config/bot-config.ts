@@ -169,6 +169,11 @@ export function crossCheckBotConfig(config: BotConfig): string[] {
   const problems: string[] = [];
   const embedded = config.sandbox?.embedded === true || config.sandbox?.manifest !== undefined;
   if (!embedded && config.venue === undefined) problems.push('venue: required unless sandbox.embedded or sandbox.manifest is set');
+  // A sandbox names its own venue and wallets: keys that would be ignored beside it are refused instead.
+  const sandboxKey = config.sandbox?.embedded === true ? 'sandbox.embedded' : config.sandbox?.manifest !== undefined ? 'sandbox.manifest' : null;
+  if (sandboxKey !== null && config.venue !== undefined) problems.push(`venue: not used with ${sandboxKey} (the sandbox names its venue); remove one of them`);
+  if (sandboxKey !== null && config.wallets.length > 0) problems.push(`wallets: not used with ${sandboxKey} (the sandbox's market-maker wallets trade); remove one of them`);
+  if (config.sandbox?.embedded === true && config.sandbox.manifest !== undefined) problems.push('sandbox: set sandbox.embedded or sandbox.manifest, not both');
   if (config.venue !== undefined) {
     if (config.venue.accessToken !== undefined && config.venue.oauth !== undefined) problems.push('venue: set venue.oauth or venue.accessToken, not both');
     if (config.venue.accessToken === undefined && config.venue.oauth === undefined) problems.push('venue: venue.oauth (client credentials) or venue.accessToken is required: the order endpoints need a bearer token');

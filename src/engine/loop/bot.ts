@@ -28,7 +28,6 @@ export interface BotWallet {
   readonly adapter: ChainAdapter;
   readonly marketMaker: boolean;
   /** Decimal places of the native fee token (18 on chain A, 7 on chain B). */
-  readonly nativeDecimals: number;
 }
 
 export interface BotPair {
@@ -162,7 +161,6 @@ export class Bot {
         quoteShare: new Decimal(1).div(quotePairs.get(`${p.walletId}:${p.binding.quoteToken}`) ?? 1),
         refreshCost: p.refreshCost,
         marketMaker: w.marketMaker,
-        nativeDecimals: w.nativeDecimals,
         balanceMaxAgeMs: o.timings.balanceMaxAgeMs,
         clock: o.clock,
         logger: o.logger.child({ pair: id, symbol: p.binding.symbol }),

@@ -65,7 +65,6 @@ export interface PairLoopOptions {
   readonly refreshCost: Decimal;
   readonly marketMaker: boolean;
   /** Decimal places of the chain's native fee token (18 on chain A, 7 on chain B). */
-  readonly nativeDecimals: number;
   /** Balances older than this are read again even without activity. */
   readonly balanceMaxAgeMs: number;
   readonly clock: Clock;
@@ -192,7 +191,7 @@ export class PairLoop {
     const generation = this.#generation;
     const value = this.#o.adapter.readBalances(this.#o.runtime.binding).then((v) => {
       if (this.#balances === null || generation >= this.#balances.generation) this.#balances = { value: v, atMs: nowMs, generation };
-      const native = new Decimal(v.native.toString()).div(new Decimal(10).pow(this.#o.nativeDecimals));
+      const native = new Decimal(v.native.toString()).div(new Decimal(10).pow(this.#o.adapter.nativeDecimals));
       this.#nativeMetrics(native);
       this.#o.risk.nativeBalance(this.#o.engine.wallet, native);
       return v;

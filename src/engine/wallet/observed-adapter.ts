@@ -15,6 +15,7 @@ export function observeAdapter(adapter: ChainAdapter, signals: Pick<WalletSignal
   return {
     chain: adapter.chain,
     wallet: adapter.wallet,
+    nativeDecimals: adapter.nativeDecimals,
     readPairState: (p) => adapter.readPairState(p),
     readBalances: (p) => adapter.readBalances(p),
     readBalancesAt: (p, at) => adapter.readBalancesAt(p, at),

@@ -6,7 +6,7 @@ import { cancelAllCommand } from '../../../src/cli/commands/cancel-all.ts';
 import { inventoryCommand, type InventoryLine } from '../../../src/cli/commands/inventory.ts';
 import { ordersCommand, type OrderRow } from '../../../src/cli/commands/orders.ts';
 import type { CliIo } from '../../../src/cli/io.ts';
-import { wire } from '../../../src/cli/wiring.ts';
+import { commandParts } from '../../../src/cli/bootstrap/command.ts';
 import type { PairBinding } from '../../../src/chains/types.ts';
 import { Decimal } from '../../../src/core/decimal.ts';
 import { minimumValueWithMargin } from '../../../src/core/rules.ts';
@@ -53,7 +53,7 @@ afterAll(async () => {
 
 describe('dlt-mm orders and dlt-mm cancel-all against the sandbox, both chains', () => {
   it('lists the store beside the venue with differences marked, then cancels every resting order and waits for the end', { timeout: 120_000 }, async () => {
-    const w = await wire(configPath, io(), { trade: true, logger: silentLogger(), metrics: new Metrics() });
+    const w = await commandParts(configPath, io(), { trade: true, logger: silentLogger(), metrics: new Metrics() });
     const placed: bigint[] = [];
     for (const wallet of w.wallets) {
       expect((await wallet.engine?.start())?.ready).toBe(true);

@@ -58,6 +58,7 @@ const bookEvent = (e: ChainEvent) => e.type !== 'Transfer';
 
 export class FakeChainAdapter implements ChainAdapter {
   readonly chain: 'evm' | 'wasm';
+  readonly nativeDecimals: number;
   readonly wallet: string;
   readonly faults: Fault[] = [];
   readonly sent: Array<{ txHash: string; command: Command }> = [];
@@ -80,6 +81,7 @@ export class FakeChainAdapter implements ChainAdapter {
   constructor(venue: FakeVenue, wallet: string, options: FakeAdapterOptions = {}) {
     this.#venue = venue;
     this.chain = venue.chain;
+    this.nativeDecimals = venue.chain === 'evm' ? 18 : 7;
     this.wallet = wallet;
     this.#options = options;
     this.#history.set(venue.height, new Map(venue.balances));

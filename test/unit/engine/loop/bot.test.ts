@@ -59,7 +59,7 @@ async function running(options: HarnessOptions = {}): Promise<Running> {
   const tradeInfoReads = { count: 0 };
   const catalog = new StrategyCatalog((p) => readFileSync(p, 'utf8'));
   const bot = new Bot({
-    wallets: [{ id: 'w', engine: h.engine, adapter: h.adapter, marketMaker: false, nativeDecimals: 18 }],
+    wallets: [{ id: 'w', engine: h.engine, adapter: h.adapter, marketMaker: false }],
     pairs: [{ binding: h.pair, walletId: 'w', strategy: () => catalog.get(ladder), limits: () => resolveLimits({ dailyLossLimit: '1', staleMarketDataMs: 600_000 }), refreshCost: d('0') }],
     feed: feed as never,
     rest: {

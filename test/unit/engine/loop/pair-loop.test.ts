@@ -99,7 +99,6 @@ async function setup(options: SetupOptions = {}): Promise<Setup> {
     quoteShare: d('1'),
     refreshCost: d('0'),
     marketMaker: false,
-    nativeDecimals: 18,
     balanceMaxAgeMs,
     clock: h.clock,
     logger,

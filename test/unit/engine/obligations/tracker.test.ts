@@ -115,7 +115,6 @@ async function setup(options: { obligations?: ObligationsConfig | null; strategy
     quoteShare: d('1'),
     refreshCost: d('0'),
     marketMaker: false,
-    nativeDecimals: 18,
     balanceMaxAgeMs: 0,
     clock: h.clock,
     logger,

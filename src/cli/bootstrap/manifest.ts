@@ -1,0 +1,72 @@
+/**
+ * A running sandbox's manifest as the bot reads it: where its venue and chains are, its market-maker wallets
+ * and their pairs. Checked on reading, so that a wrong file is a listed configuration problem, not a crash
+ * after connections opened.
+ */
+import { z } from 'zod';
+import { describeIssues } from '../../core/formats.ts';
+
+const manifestSchema = z.object({
+  venue: z.object({
+    restUrl: z.string().min(1),
+    wsUrl: z.string().min(1),
+    wsHost: z.string().min(1),
+    dateHeader: z.string().min(1),
+    apiKey: z.string(),
+    participantId: z.string().min(1),
+    accessToken: z.string(),
+    oauth: z.object({ tokenUrl: z.string().min(1), clientId: z.string(), clientSecret: z.string() }).optional(),
+  }),
+  chains: z.object({
+    evm: z.object({ rpcUrl: z.string().min(1), chainId: z.number().int() }).optional(),
+    wasm: z.object({ rpcUrl: z.string().min(1), networkPassphrase: z.string().min(1) }).optional(),
+  }),
+  wallets: z.array(
+    z.object({
+      name: z.string().min(1),
+      chain: z.enum(['evm', 'wasm']),
+      key: z.string().min(1),
+      marketMaker: z.boolean(),
+      pairIds: z.array(z.string()),
+      channelAccounts: z.array(z.object({ secret: z.string() })).optional(),
+    }),
+  ),
+});
+
+/** What the bot reads of a sandbox manifest (the embedded sandbox's manifest is one). */
+export interface BotManifest {
+  readonly venue: {
+    readonly restUrl: string;
+    readonly wsUrl: string;
+    readonly wsHost: string;
+    readonly dateHeader: string;
+    readonly apiKey: string;
+    readonly participantId: string;
+    readonly accessToken: string;
+    readonly oauth?: { readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string } | undefined;
+  };
+  readonly chains: {
+    readonly evm?: { readonly rpcUrl: string; readonly chainId: number } | undefined;
+    readonly wasm?: { readonly rpcUrl: string; readonly networkPassphrase: string } | undefined;
+  };
+  readonly wallets: ReadonlyArray<{
+    readonly name: string;
+    readonly chain: 'evm' | 'wasm';
+    readonly key: string;
+    readonly marketMaker: boolean;
+    readonly pairIds: readonly string[];
+    readonly channelAccounts?: ReadonlyArray<{ readonly secret: string }> | undefined;
+  }>;
+}
+
+/** The manifest, or the problems that make it unusable (each prefixed with `where`). */
+export function readManifest(text: string, where: string): { readonly manifest: BotManifest | null; readonly problems: readonly string[] } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { manifest: null, problems: [`${where}: not JSON (${(e as Error).message})`] };
+  }
+  const r = manifestSchema.safeParse(value);
+  return r.success ? { manifest: r.data, problems: [] } : { manifest: null, problems: describeIssues(r.error).map((p) => `${where}: ${p}`) };
+}

@@ -1,0 +1,81 @@
+/**
+ * The trading wallets of every command: for each configured (or sandbox) wallet its pairs as the venue lists
+ * them, its chain adapter and its order engine, built the same way for `dlt-mm run` and the commands that act
+ * on live orders. A failure closes what was built before it.
+ */
+import type { ChainAdapter } from '../../chains/types.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { BotConfig } from '../../core/config/bot-config.ts';
+import type { ChainKind, TradingPair } from '../../core/pair.ts';
+import type { VenueOrders } from '../../engine/wallet/recovery/reconciler.ts';
+import { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
+import type { Store } from '../../store/store.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { Metrics } from '../../telemetry/metrics.ts';
+import { adapterOf, tuningOf } from './adapters.ts';
+import type { Connection } from './connection.ts';
+import { walletPairs, type WalletPair } from './pairs.ts';
+
+export interface TradingWallet {
+  readonly id: string;
+  readonly chain: ChainKind;
+  readonly marketMaker: boolean;
+  readonly pairs: readonly WalletPair[];
+  readonly adapter: ChainAdapter;
+  readonly engine: WalletEngine;
+}
+
+export interface WalletOptions {
+  readonly config: BotConfig;
+  readonly connection: Connection;
+  /** The venue's trading pairs. */
+  readonly listed: readonly TradingPair[];
+  readonly store: Store;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly clock: Clock;
+  /** The venue's open-order lists, which reconciliation compares with the chain. */
+  readonly rest: VenueOrders;
+  /** Wallet prerequisites checked before the engine is built (a trading bot: yes; a one-off command: no). */
+  readonly ensureReady: boolean;
+}
+
+/** Every wallet that trades at least one pair; the adapters and engines built are closed by `close`. */
+export async function openTradingWallets(o: WalletOptions): Promise<{ readonly wallets: readonly TradingWallet[]; close(): Promise<void> }> {
+  const wallets: TradingWallet[] = [];
+  const close = async () => {
+    for (const w of wallets.splice(0).toReversed()) {
+      await w.engine.stop().catch(() => undefined);
+      await w.adapter.close().catch(() => undefined);
+    }
+  };
+  try {
+    for (const w of o.connection.wallets) {
+      const pairs = walletPairs(o.listed, w, o.config);
+      if (pairs.length === 0) continue;
+      const adapter = adapterOf(w, o.connection, o, tuningOf(o.config, o.connection, pairs));
+      try {
+        if (o.ensureReady) await Promise.all(pairs.map((p) => adapter.ensureReady(p.binding)));
+        const engine = await WalletEngine.create({
+          adapter,
+          pairs: pairs.map((p) => p.binding),
+          store: o.store,
+          marketMaker: w.marketMaker,
+          logger: o.logger,
+          metrics: o.metrics,
+          clock: o.clock,
+          crossIdTag: o.config.engine.crossIdTag,
+          rest: o.rest,
+        });
+        wallets.push({ id: w.id, chain: w.chain, marketMaker: w.marketMaker, pairs, adapter, engine });
+      } catch (e) {
+        await adapter.close().catch(() => undefined);
+        throw e;
+      }
+    }
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { wallets, close };
+}

@@ -3,6 +3,7 @@
  * (quote presence per side, trading mode), read from the loops at every scrape.
  */
 import type { Counter, Gauge, Histogram } from 'prom-client';
+import type { Decimal } from '../../core/decimal.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
 import type { PairLoop } from './pair-loop.ts';
 
@@ -85,3 +86,16 @@ export function derivePairGauges(m: Metrics, loops: ReadonlyMap<string, PairLoop
 }
 
 const TRADING_MODES = ['active', 'paused', 'stopped', 'killed'] as const;
+
+/** The spread of our best quotes, in basis points of their midpoint; unchanged when a side has none. */
+export function recordSpread(metrics: LoopMetrics, pairId: string, quotes: readonly { readonly side: 'buy' | 'sell'; readonly price: Decimal }[]): void {
+  const bid = quotes.filter((q) => q.side === 'buy').reduce<Decimal | null>((b, q) => (b === null || q.price.gt(b) ? q.price : b), null);
+  const ask = quotes.filter((q) => q.side === 'sell').reduce<Decimal | null>((a, q) => (a === null || q.price.lt(a) ? q.price : a), null);
+  if (bid !== null && ask !== null) metrics.spread.set({ pair: pairId }, ask.sub(bid).div(ask.add(bid).div(2)).mul(10_000).toNumber());
+}
+
+/** The wallet's native fee balance, and the level below which it alerts. */
+export function recordNative(metrics: LoopMetrics, labels: { readonly chain: string; readonly wallet: string }, native: Decimal, alertAt: Decimal | null): void {
+  metrics.nativeBalance.set(labels, native.toNumber());
+  if (alertAt !== null) metrics.nativeAlertLevel.set(labels, alertAt.toNumber());
+}

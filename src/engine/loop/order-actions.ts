@@ -1,0 +1,124 @@
+/**
+ * Sending a pair's actions to its wallet's engine and following what became of them: a cancellation the
+ * chain refused is not asked for again at once, a placement's outcome is counted and fed to the risk gate, and
+ * a refusal is logged and counted, never thrown. A book that refused an order as not open backs the pair off
+ * and has its phase read again.
+ */
+import type { Clock } from '../../core/clock.ts';
+import { DltError } from '../../core/errors.ts';
+import { isCancellable } from '../../core/order-state.ts';
+import type { QuoteAction } from '../../strategy/types.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import { failureFields, type RepeatedFailures } from '../../telemetry/repeated-failures.ts';
+import type { RiskMonitor } from '../risk/monitor.ts';
+import type { WalletEngine } from '../wallet/wallet-engine.ts';
+import type { LoopMetrics } from './loop-metrics.ts';
+import type { VenueStatus } from './venue-status.ts';
+
+/** Refusals that say the book was not open for trading: the venue's state, not a failure of ours. */
+const MARKET_NOT_OPEN = 'E_VENUE_MARKET_CLOSED';
+
+/** Refusals that say nothing failed: the order changed meanwhile, the pair pauses, or we withdrew it. */
+const NOT_A_FAILURE = new Set(['E_TRADING_PAUSED', 'E_ORDER_STATE', 'E_ORDER_WITHDRAWN']);
+
+/** The shortest pause before the same order's cancellation is asked for again. */
+export const CANCEL_RETRY_MS = 10_000;
+
+/** The decision a placement is recorded with. */
+export type Decision = NonNullable<Parameters<WalletEngine['place']>[0]['decision']>;
+
+export interface OrderActionsOptions {
+  readonly pairId: string;
+  readonly engine: WalletEngine;
+  readonly status: Pick<VenueStatus, 'refreshPhase'>;
+  readonly risk: RiskMonitor;
+  readonly clock: Pick<Clock, 'now'>;
+  readonly logger: Logger;
+  readonly metrics: LoopMetrics;
+  readonly failures: RepeatedFailures;
+  /** A placement's outcome is known: the pair is worth another look. */
+  readonly onOutcome: () => void;
+}
+
+export class OrderActions {
+  readonly #o: OrderActionsOptions;
+  /** When we last asked to cancel each order: a cancel the chain refused is not repeated at once. */
+  readonly #cancelAsked = new Map<string, number>();
+
+  constructor(options: OrderActionsOptions) {
+    this.#o = options;
+  }
+
+  /** Sends one action; true when a transaction left the process. A refusal is logged and counted, never thrown. */
+  async send(action: QuoteAction, decision: Decision | null): Promise<boolean> {
+    const o = this.#o;
+    const { engine, pairId } = o;
+    try {
+      if (action.type === 'cancel') {
+        // A cancellation the chain refused (the order already filled, say) is settled by the order engine;
+        // asking again at every recomputation would only repeat the refusal.
+        for (const [id, at] of this.#cancelAsked) if (o.clock.now() - at >= CANCEL_RETRY_MS) this.#cancelAsked.delete(id);
+        if (this.#cancelAsked.has(action.orderId)) return false;
+        // Only a resting order can be cancelled; one still being placed is cancelled in a later round.
+        const status = engine.order(BigInt(action.orderId))?.status;
+        if (status === undefined || !isCancellable(status)) return false;
+        this.#cancelAsked.set(action.orderId, o.clock.now());
+        await engine.cancel(BigInt(action.orderId));
+      } else if (action.type === 'place' || action.type === 'replace') {
+        const cmd = {
+          pairId,
+          side: action.quote.side,
+          quantity: action.quote.quantity,
+          price: action.quote.price,
+          ...(decision === null ? {} : { decision }),
+        };
+        const placed = action.type === 'place' ? await engine.place(cmd) : (await engine.replace(BigInt(action.orderId), cmd)).placed;
+        this.#watchOutcome(placed.settled, o.clock.now());
+      } else return false;
+      o.metrics.actions.inc({ pair: pairId, type: action.type, result: 'sent' });
+      o.failures.succeeded('action', 'order actions go through again', { pair: pairId });
+      return true;
+    } catch (e) {
+      const code = e instanceof DltError ? e.code : 'unexpected';
+      o.metrics.actions.inc({ pair: pairId, type: action.type, result: code });
+      // The order changed status between the decision and the queue (a fill, a replacement's cancel): benign.
+      if (code === 'E_ORDER_STATE' || code === 'E_ORDER_WITHDRAWN') o.logger.debug({ ...failureFields(e), pair: pairId, action: action.type }, 'order action no longer applies');
+      else o.failures.failed('action', e, 'order action refused', { pair: pairId, action: action.type }, 'warn');
+      if (code === MARKET_NOT_OPEN) this.#marketNotOpen();
+      else if (!NOT_A_FAILURE.has(code)) o.risk.txFailed(pairId, o.clock.now(), code);
+      return false;
+    }
+  }
+
+  #watchOutcome(settled: Promise<{ status: string; rejection: { code: string | null; reason: string } | null }>, sentMs: number): void {
+    const o = this.#o;
+    const chain = o.engine.chain;
+    settled.then(
+      (order) => {
+        o.metrics.inclusionLatency.observe({ chain }, (o.clock.now() - sentMs) / 1000);
+        if (order.status === 'rejected' && order.rejection?.code === 'E_ORDER_WITHDRAWN') {
+          o.metrics.actions.inc({ pair: o.pairId, type: 'place', result: 'withdrawn' });
+        } else if (order.status === 'rejected') {
+          const reason = order.rejection?.code ?? order.rejection?.reason ?? 'unknown';
+          o.metrics.rejections.inc({ pair: o.pairId, reason });
+          if (reason === MARKET_NOT_OPEN) this.#marketNotOpen();
+          else o.risk.txFailed(o.pairId, o.clock.now(), reason);
+          o.logger.warn({ pair: o.pairId, reason, detail: order.rejection?.reason }, 'our order was rejected');
+        } else {
+          o.risk.txSucceeded(o.pairId);
+        }
+        o.onOutcome();
+      },
+      (e: unknown) => o.logger.warn({ err: e, pair: o.pairId }, 'following an order outcome failed'),
+    );
+  }
+
+  /**
+   * The book refused an order as not open (a halt or close got there first): a whole round of placements can
+   * meet it, and counting each as a failure would stop the pair for good. Back off and read the phase now.
+   */
+  #marketNotOpen(): void {
+    this.#o.risk.marketNotOpen(this.#o.pairId, this.#o.clock.now());
+    void this.#o.status.refreshPhase();
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * What one recomputation of a pair starts from and writes down: whether the market is open now, the market as
+ * the strategy sees it, and the decision a placement is recorded with (market snapshot, strategy parameters
+ * and config hash, risk checks).
+ */
+import type { ChainKind } from '../../core/pair.ts';
+import { isMarketOpen, msUntilClose, type CalendarConfig } from '../../core/calendar.ts';
+import type { Decimal } from '../../core/decimal.ts';
+import type { Inventory, MarketView, StrategyResult } from '../../strategy/types.ts';
+import type { MarketBook } from '../../venue/market-data/book.ts';
+import type { RiskLimits } from '../risk/limits.ts';
+import type { TradingState } from '../risk/monitor.ts';
+import type { Decision } from './order-actions.ts';
+import type { StrategyHandle } from './pair-loop.ts';
+import type { PairStatus } from './venue-status.ts';
+
+export interface CalendarUse {
+  readonly enabled: boolean;
+  readonly config: CalendarConfig;
+}
+
+/** Whether the pair's book is open for trading now: its status and phase, and the calendar when it is used. */
+export function marketOpenNow(status: PairStatus, chain: ChainKind, nowMs: number, calendar: CalendarUse): boolean {
+  return isMarketOpen({ nowMs, tradingStatus: status.tradingStatus, chain, phase: status.phase, calendar: calendar.config, useCalendar: calendar.enabled });
+}
+
+/** The midpoint of the best bid and ask; null when a side is empty. */
+export function midOf(book: MarketBook | undefined): Decimal | null {
+  const bid = book?.buy[0]?.limit;
+  const ask = book?.sell[0]?.limit;
+  return bid === undefined || ask === undefined ? null : bid.add(ask).div(2);
+}
+
+/** The market as the strategy sees it. */
+export function marketViewOf(book: MarketBook, status: PairStatus, nowMs: number, calendar: CalendarUse): MarketView {
+  return {
+    bids: book.buy.map((l) => ({ price: l.limit, quantity: l.quantity })),
+    asks: book.sell.map((l) => ({ price: l.limit, quantity: l.quantity })),
+    lastPrice: status.lastPrice,
+    staticReferencePrice: status.staticReferencePrice,
+    tradeInfo: { lastPrice: status.lastPrice, previousClose: status.staticReferencePrice, tradeVolume24h: status.tradeVolume24h, tradingHaltCounter: status.haltCounter },
+    nowMs,
+    // The session's close from the calendar; without a calendar (an always-open venue) it is unknown.
+    msUntilClose: calendar.enabled ? msUntilClose(nowMs, calendar.config) : null,
+  };
+}
+
+export interface DecisionInputs {
+  readonly pairId: string;
+  readonly strategy: StrategyHandle;
+  readonly result: StrategyResult;
+  readonly book: MarketBook;
+  readonly status: PairStatus;
+  readonly inventory: Inventory;
+  readonly state: TradingState;
+  readonly limits: RiskLimits;
+}
+
+/** The decision every placement of the round is recorded with, before it is signed. */
+export function decisionOf(d: DecisionInputs): Decision {
+  const r = d.result;
+  return {
+    pairId: d.pairId,
+    strategy: d.strategy.name,
+    configHash: d.strategy.hash,
+    params: d.strategy.config,
+    market: { reference: r.reference, bestBid: d.book.buy[0] ?? null, bestAsk: d.book.sell[0] ?? null, lastPrice: d.status.lastPrice, inventory: d.inventory, diagnostics: r.diagnostics },
+    risk: { state: d.state.mode, limits: d.limits, reasons: r.reasons.filter((x) => x.rule === 'risk') },
+  };
+}

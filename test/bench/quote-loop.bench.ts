@@ -25,7 +25,8 @@ import { StrategyCatalog } from '../../src/engine/loop/strategy-catalog.ts';
 import { VenueStatus } from '../../src/engine/loop/venue-status.ts';
 import { resolveLimits } from '../../src/engine/risk/limits.ts';
 import { RiskMonitor } from '../../src/engine/risk/monitor.ts';
-import { WalletEngine } from '../../src/engine/wallet/wallet-engine.ts';
+import { createWalletEngine } from '../../src/engine/wallet/assemble.ts';
+import type { WalletEngine } from '../../src/engine/wallet/wallet-engine.ts';
 import { startEvmVenue, type DeployedPair, type FundedWallet } from '../../src/sandbox/evm/venue.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
 import { computeQuotes } from '../../src/strategy/registry.ts';
@@ -107,7 +108,7 @@ async function wallet(rpcUrl: string, w: FundedWallet, p: DeployedPair, onActivi
 
 async function readyWallet(binding: PairBinding, adapter: ChainAdapter, store: Store, txs: SentTx[]): Promise<Wallet> {
   await adapter.ensureReady(binding);
-  const engine = await WalletEngine.create({
+  const engine = await createWalletEngine({
     adapter,
     pairs: [binding],
     store,

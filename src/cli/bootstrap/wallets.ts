@@ -8,7 +8,8 @@ import type { Clock } from '../../core/clock.ts';
 import type { BotConfig } from '../../core/config/bot-config.ts';
 import type { ChainKind, TradingPair } from '../../core/pair.ts';
 import type { VenueOrders } from '../../engine/wallet/recovery/reconciler.ts';
-import { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
+import { createWalletEngine } from '../../engine/wallet/assemble.ts';
+import type { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
 import type { Store } from '../../store/store.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
@@ -56,7 +57,7 @@ export async function openTradingWallets(o: WalletOptions): Promise<{ readonly w
       const adapter = adapterOf(w, o.connection, o, tuningOf(o.config, o.connection, pairs));
       try {
         if (o.ensureReady) await Promise.all(pairs.map((p) => adapter.ensureReady(p.binding)));
-        const engine = await WalletEngine.create({
+        const engine = await createWalletEngine({
           adapter,
           pairs: pairs.map((p) => p.binding),
           store: o.store,

@@ -5,13 +5,13 @@
  */
 import type { Balances, PairBinding } from '../../chains/types.ts';
 import { Decimal } from '../../core/decimal.ts';
-import { isOnBook, isQuoting, remainingOf } from '../../core/order-state.ts';
+import { isCancellable, isLive, isOnBook, isQuoting, remainingOf } from '../../core/order-state.ts';
 import { baseFromNative, quoteFromNative } from '../../core/units.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
-import type { Inventory, LiveOrder } from '../../strategy/types.ts';
+import type { DesiredQuote, Inventory, LiveOrder } from '../../strategy/types.ts';
 import { lockOf } from '../wallet/fills/amounts.ts';
 import { makerRateOf, type PairRuntime } from '../wallet/pair-runtime.ts';
-import { priceFromRaw, quantityFromRaw } from '../../core/units.ts';
+import { priceFromRaw, priceToRaw, quantityFromRaw, type PairScales } from '../../core/units.ts';
 
 
 export function pairInventory(runtime: PairRuntime, marketMaker: boolean, balances: Balances, live: readonly StoredOrder[], quoteShare: Decimal): Inventory {
@@ -42,3 +42,16 @@ export function liveQuotes(binding: PairBinding, live: readonly StoredOrder[]): 
     .map((o) => ({ id: o.clientOrderId.toString(), side: o.side, price: priceFromRaw(o.price, s), quantity: quantityFromRaw(remainingOf(o), s) }));
 }
 
+
+/** Whether `quote` would trade with an order of ours of the other side that is or may be on the book. */
+export function crossesOurs(live: readonly StoredOrder[], quote: DesiredQuote, scales: PairScales): boolean {
+  const price = priceToRaw(quote.price, scales);
+  return live.some((o) => isLive(o.status) && o.side !== quote.side && (quote.side === 'buy' ? o.price <= price : o.price >= price));
+}
+
+/** Whether an order of ours rests on each side of the book (as far as the chain has told us). */
+export function presenceOf(live: readonly StoredOrder[]): { buy: boolean; sell: boolean } {
+  // A cancel in flight leaves the order on the book until it is included; one found gone is not there.
+  const resting = live.filter((o) => (isCancellable(o.status) || (o.status === 'cancelRequested' && o.cancelTxHash !== null)) && remainingOf(o) > 0n);
+  return { buy: resting.some((o) => o.side === 'buy'), sell: resting.some((o) => o.side === 'sell') };
+}

@@ -12,24 +12,22 @@ import type { Clock } from '../../core/clock.ts';
 import { toVenueLocal } from '../../core/calendar.ts';
 import type { StrategyConfig } from '../../core/config/strategy-config.ts';
 import { Decimal } from '../../core/decimal.ts';
-import { isCancellable, isLive, remainingOf } from '../../core/order-state.ts';
-import { priceToRaw } from '../../core/units.ts';
 import { computeQuotes, type StrategyState } from '../../strategy/registry.ts';
 import type { DesiredQuote, GuardOutcome, GuardTerms } from '../../strategy/types.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { RepeatedFailures } from '../../telemetry/repeated-failures.ts';
 import type { MarketBook } from '../../venue/market-data/book.ts';
 import type { RiskLimits } from '../risk/limits.ts';
-import type { RiskMonitor, TradingState } from '../risk/monitor.ts';
+import type { RiskMonitor } from '../risk/monitor.ts';
 import { gateQuotes } from '../risk/quote-gate.ts';
 import type { PairRuntime } from '../wallet/pair-runtime.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import { BalanceCache } from './balance-cache.ts';
-import { liveQuotes, pairInventory } from './inventory-view.ts';
+import { crossesOurs, liveQuotes, pairInventory, presenceOf } from './inventory-view.ts';
 import { recordNative, recordSpread, type LoopMetrics } from './loop-metrics.ts';
 import { OrderActions } from './order-actions.ts';
 import type { PnlTracker } from './pnl-tracker.ts';
-import { decisionOf, marketOpenNow, marketViewOf, midOf, type CalendarUse } from './round-inputs.ts';
+import { decisionOf, marketOpenNow, marketViewOf, midOf, ModeLog, type CalendarUse } from './round-inputs.ts';
 import type { VenueStatus } from './venue-status.ts';
 
 export { CANCEL_RETRY_MS } from './order-actions.ts';
@@ -94,8 +92,7 @@ export class PairLoop {
   readonly #actions: OrderActions;
   #stopped = false;
   readonly #failures: RepeatedFailures;
-  /** The trading mode and reasons last logged, so that a pause is logged once, when it starts or changes. */
-  #modeLogged = 'active';
+  readonly #modes: ModeLog;
   last: LastRound | null = null;
 
   constructor(options: PairLoopOptions) {
@@ -104,6 +101,7 @@ export class PairLoop {
     this.#pairId = o.runtime.binding.pairId;
     this.#symbol = o.runtime.binding.symbol;
     this.#failures = new RepeatedFailures(o.logger, o.clock.now);
+    this.#modes = new ModeLog(o.logger, this.#pairId);
     const labels = { chain: o.runtime.binding.chain, wallet: o.engine.wallet };
     this.#balances = new BalanceCache({
       read: () => o.adapter.readBalances(o.runtime.binding),
@@ -196,7 +194,7 @@ export class PairLoop {
     o.pnl.update(mark);
     o.risk.pnl(this.#pairId, toVenueLocal(nowMs).date, o.pnl.total(mark));
     const state = o.risk.state(this.#pairId, nowMs);
-    this.#logMode(state);
+    this.#modes.log(state);
     if (state.mode !== 'active') {
       o.metrics.recomputes.inc({ pair: this.#pairId, outcome: state.mode });
       this.last = { atMs: nowMs, mode: state.mode === 'paused' ? `paused (${state.reasons.join(', ')})` : state.mode, quotes: [], reference: null };
@@ -238,7 +236,7 @@ export class PairLoop {
       if (action.type === 'keep') continue;
       // A new quote must not meet an order of ours that may still be on the book (one being replaced is
       // cancelled only after its successor rests): it waits for a later round instead of trading with us.
-      if (action.type !== 'cancel' && this.#crossesOurs(action.quote)) {
+      if (action.type !== 'cancel' && crossesOurs(this.#liveOrders(), action.quote, o.runtime.binding.rules.scales)) {
         o.metrics.actions.inc({ pair: this.#pairId, type: action.type, result: 'waits-for-own-cancel' });
         continue;
       }
@@ -251,36 +249,9 @@ export class PairLoop {
     recordSpread(o.metrics, this.#pairId, r.quotes);
   }
 
-  /** Whether `quote` would trade with an order of ours of the other side that is or may be on the book. */
-  #crossesOurs(quote: DesiredQuote): boolean {
-    const scales = this.#o.runtime.binding.rules.scales;
-    const price = priceToRaw(quote.price, scales);
-    return this.#liveOrders().some(
-      (o) => isLive(o.status) && o.side !== quote.side && (quote.side === 'buy' ? o.price <= price : o.price >= price),
-    );
-  }
-
-  /** A pause is logged once when it starts (or its reasons change), and once when the pair is active again. */
-  #logMode(state: TradingState): void {
-    const now = state.mode === 'paused' ? `paused: ${state.reasons.join(', ')}` : state.mode === 'active' ? 'active' : `${state.mode}: ${state.reason}`;
-    if (now === this.#modeLogged) return;
-    const was = this.#modeLogged;
-    this.#modeLogged = now;
-    if (state.mode === 'active') this.#o.logger.info({ pair: this.#pairId, was }, 'pair quoting again');
-    else if (state.mode === 'paused') {
-      // Outside trading hours is the venue's schedule; every other reason is worth a warning.
-      const quiet = state.reasons.every((r) => r === 'market-closed');
-      this.#o.logger[quiet ? 'info' : 'warn']({ pair: this.#pairId, reasons: state.reasons, untilMs: state.untilMs }, `pair paused: ${state.reasons.join(', ')}`);
-    }
-  }
-
   /** Whether an order of ours rests on each side of the book (as far as the chain has told us). */
   presence(): { buy: boolean; sell: boolean } {
-    // A cancel in flight leaves the order on the book until it is included; one found gone is not there.
-    const onBook = (o: ReturnType<PairLoop['liveOrdersForTest']>[number]) =>
-      isCancellable(o.status) || (o.status === 'cancelRequested' && o.cancelTxHash !== null);
-    const resting = this.#liveOrders().filter((o) => onBook(o) && remainingOf(o) > 0n);
-    return { buy: resting.some((o) => o.side === 'buy'), sell: resting.some((o) => o.side === 'sell') };
+    return presenceOf(this.#liveOrders());
   }
 
   /** Our orders on this pair as the store has them (also used by the summary line). */

@@ -1,7 +1,7 @@
 /**
  * What one recomputation of a pair starts from and writes down: whether the market is open now, the market as
- * the strategy sees it, and the decision a placement is recorded with (market snapshot, strategy parameters
- * and config hash, risk checks).
+ * the strategy sees it, the decision a placement is recorded with (market snapshot, strategy parameters and
+ * config hash, risk checks), and the trading mode as logged.
  */
 import type { ChainKind } from '../../core/pair.ts';
 import { isMarketOpen, msUntilClose, type CalendarConfig } from '../../core/calendar.ts';
@@ -10,6 +10,7 @@ import type { Inventory, MarketView, StrategyResult } from '../../strategy/types
 import type { MarketBook } from '../../venue/market-data/book.ts';
 import type { RiskLimits } from '../risk/limits.ts';
 import type { TradingState } from '../risk/monitor.ts';
+import type { Logger } from '../../telemetry/logger.ts';
 import type { Decision } from './order-actions.ts';
 import type { StrategyHandle } from './pair-loop.ts';
 import type { PairStatus } from './venue-status.ts';
@@ -67,4 +68,30 @@ export function decisionOf(d: DecisionInputs): Decision {
     market: { reference: r.reference, bestBid: d.book.buy[0] ?? null, bestAsk: d.book.sell[0] ?? null, lastPrice: d.status.lastPrice, inventory: d.inventory, diagnostics: r.diagnostics },
     risk: { state: d.state.mode, limits: d.limits, reasons: r.reasons.filter((x) => x.rule === 'risk') },
   };
+}
+
+/** A pair's trading mode as logged: a pause once when it starts (or its reasons change), and once when the pair is active again. */
+export class ModeLog {
+  readonly #logger: Logger;
+  readonly #pairId: string;
+  /** The trading mode and reasons last logged. */
+  #logged = 'active';
+
+  constructor(logger: Logger, pairId: string) {
+    this.#logger = logger;
+    this.#pairId = pairId;
+  }
+
+  log(state: TradingState): void {
+    const now = state.mode === 'paused' ? `paused: ${state.reasons.join(', ')}` : state.mode === 'active' ? 'active' : `${state.mode}: ${state.reason}`;
+    if (now === this.#logged) return;
+    const was = this.#logged;
+    this.#logged = now;
+    if (state.mode === 'active') this.#logger.info({ pair: this.#pairId, was }, 'pair quoting again');
+    else if (state.mode === 'paused') {
+      // Outside trading hours is the venue's schedule; every other reason is worth a warning.
+      const quiet = state.reasons.every((r) => r === 'market-closed');
+      this.#logger[quiet ? 'info' : 'warn']({ pair: this.#pairId, reasons: state.reasons, untilMs: state.untilMs }, `pair paused: ${state.reasons.join(', ')}`);
+    }
+  }
 }

@@ -2,115 +2,28 @@
  * The order engine of one trading wallet on one chain, and its narrow face: place, replace and cancel
  * orders, read the wallet's orders and fills, hear of activity, readiness and reconciliation, compare the
  * inventory, drain and stop. Its parts (the transaction applier, the event tracker, the order manager with
- * its outcome settler, the inventory checker and the reconciler) are built by `assembleWallet`, each with what
- * it calls directly; what a part asks of one built after it goes through the wallet's signals. `start()`
+ * its outcome settler, the inventory checker and the reconciler) are built by `createWalletEngine` (assemble.ts),
+ * each with what it calls directly; what a part asks of one built after it goes through the wallet's signals. `start()`
  * reconciles (which starts the event follower) and only then lets the manager place orders. A trading bot
  * uses `reconcileUntilReady()`: a reconciliation that fails (the venue refuses the credentials, a node is
  * down) or leaves the wallet not ready (an outcome the chain has not decided) is tried again with back-off,
  * and `readiness` says why the wallet is not ready meanwhile (also as `dltmm_wallet_ready`). `drain()` waits
  * for every outcome the wallet sent to settle, so that a shutdown closes the adapter only after that.
  */
-import type { ChainAdapter, InFlightTx, PairBinding } from '../../chains/types.ts';
-import type { Clock } from '../../core/clock.ts';
-import { isDltError } from '../../core/errors.ts';
-import { RepeatedFailures } from '../../telemetry/repeated-failures.ts';
-import type { Logger } from '../../telemetry/logger.ts';
-import type { Metrics } from '../../telemetry/metrics.ts';
-import type { Store } from '../../store/store.ts';
-import { InventoryChecker, type InventoryOptions } from './inventory/inventory-check.ts';
-import { deriveStateGauges, engineMetrics } from './metrics.ts';
-import { OrderWatch } from './order-watch.ts';
-import { ClientOrderIds } from './orders/client-order-ids.ts';
-import { OrderManager } from './orders/order-manager.ts';
-import { OutcomeSettler } from './orders/outcome-settler.ts';
-import { pairRuntime, type PairRuntime } from './pair-runtime.ts';
-import { Reconciler, type ReconcileReport, type VenueOrders } from './recovery/reconciler.ts';
-import { EventTracker } from './tracking/event-tracker.ts';
-import { TxApplier } from './tracking/tx-applier.ts';
-import { pairOf, walletRepositories, type WalletContext } from './wallet-context.ts';
-import { observeAdapter } from './observed-adapter.ts';
-import { Signal, walletSignals, type WalletActivity } from './signals.ts';
-import type { CancelAllReport, CancelResult, PlaceOrder, Placed } from './orders/order-manager.ts';
-import type { InventoryReport, Comparable } from './inventory/inventory-check.ts';
+import type { ChainEvent, InFlightTx } from '../../chains/types.ts';
 import type { FillRecord, StoredOrder } from '../../store/order-store.ts';
-import type { ChainEvent } from '../../chains/types.ts';
+import type { WalletEngineOptions, WalletParts } from './assemble.ts';
+import type { Comparable, InventoryReport } from './inventory/inventory-check.ts';
+import { deriveStateGauges } from './metrics.ts';
+import type { CancelAllReport, CancelResult, PlaceOrder, Placed } from './orders/order-manager.ts';
+import type { PairRuntime } from './pair-runtime.ts';
+import { Readiness, type WalletReadiness } from './readiness.ts';
+import type { ReconcileReport } from './recovery/reconciler.ts';
+import type { WalletActivity } from './signals.ts';
+import type { WalletContext } from './wallet-context.ts';
 
-export interface WalletEngineOptions {
-  readonly adapter: ChainAdapter;
-  readonly pairs: readonly PairBinding[];
-  readonly store: Store;
-  readonly marketMaker: boolean;
-  readonly logger: Logger;
-  readonly metrics: Metrics;
-  readonly clock: Clock;
-  /** High byte of our cross identifiers; default 0xD1. */
-  readonly crossIdTag?: number;
-  readonly rest?: VenueOrders;
-  readonly venueLagMs?: number;
-  readonly catchUpTimeoutMs?: number;
-  readonly settleDelaysMs?: readonly number[];
-  readonly inventory?: InventoryOptions;
-  /** Back-off of a reconciliation that failed or left the wallet not ready: first pause, doubling up to the longest. */
-  readonly reconcileRetry?: { readonly firstMs?: number; readonly maxMs?: number };
-}
-
-/** Whether the wallet may trade, and if not, why (shown in `/readyz`). */
-export interface WalletReadiness {
-  readonly ready: boolean;
-  /** Why not, in words; empty when ready. */
-  readonly detail: string;
-  /** A short label of the reason (an error code, `reconciling`, `unsettled`); empty when ready. */
-  readonly reason: string;
-}
-
-/** The parts of one wallet's engine, each built with what it calls directly. */
-export interface WalletParts {
-  readonly ctx: WalletContext;
-  readonly adapter: ChainAdapter;
-  readonly applier: TxApplier;
-  readonly tracker: EventTracker;
-  readonly settler: OutcomeSettler;
-  readonly manager: OrderManager;
-  readonly inventory: InventoryChecker;
-  readonly reconciler: Reconciler;
-}
-
-/** Reads each pair's on-chain configuration (funding mode, commissions) and builds the parts and the engine. */
-export async function assembleWallet(options: WalletEngineOptions): Promise<{ readonly engine: WalletEngine; readonly parts: WalletParts }> {
-  const states = await Promise.all(options.pairs.map((b) => options.adapter.readPairState(b)));
-  const pairs = new Map<string, PairRuntime>(options.pairs.map((b, i) => [b.pairId, pairRuntime(b, states[i] as Awaited<(typeof states)[number]>)]));
-  const signals = walletSignals();
-  const adapter = observeAdapter(options.adapter, signals);
-  const ctx: WalletContext = {
-    chain: adapter.chain,
-    wallet: adapter.wallet,
-    marketMaker: options.marketMaker,
-    repos: walletRepositories(options.store),
-    signals,
-    pairs,
-    ids: new ClientOrderIds(options.store.state, adapter.wallet, options.crossIdTag),
-    logger: options.logger.child({ component: 'orders', chain: adapter.chain, wallet: adapter.wallet }),
-    metrics: engineMetrics(options.metrics),
-    watch: new OrderWatch(options.clock.sleep),
-    clock: options.clock,
-  };
-  const applier = new TxApplier(ctx, (txHash, pairId) => adapter.settle(txHash, pairOf(ctx, pairId).binding));
-  const tracker = new EventTracker(ctx, adapter, applier);
-  const settler = new OutcomeSettler(ctx, adapter, applier, options.settleDelaysMs);
-  const manager = new OrderManager(ctx, adapter, applier, settler);
-  const inventory = new InventoryChecker(ctx, adapter, options.inventory, tracker, () => applier.parked.parkedQuote());
-  const reconciler = new Reconciler(
-    ctx,
-    { adapter, applier, settler, tracker, inventory, manager },
-    {
-      ...(options.rest === undefined ? {} : { rest: options.rest }),
-      ...(options.venueLagMs === undefined ? {} : { venueLagMs: options.venueLagMs }),
-      ...(options.catchUpTimeoutMs === undefined ? {} : { catchUpTimeoutMs: options.catchUpTimeoutMs }),
-    },
-  );
-  const parts: WalletParts = { ctx, adapter, applier, tracker, settler, manager, inventory, reconciler };
-  return { engine: new WalletEngine(parts, options), parts };
-}
+export type { WalletReadiness } from './readiness.ts';
+export type { WalletEngineOptions, WalletParts } from './assemble.ts';
 
 export class WalletEngine {
   readonly chain: WalletContext['chain'];
@@ -118,17 +31,11 @@ export class WalletEngine {
   readonly #ctx: WalletContext;
   readonly #p: WalletParts;
   #reconciling: Promise<ReconcileReport> | null = null;
-  readonly #retry: { readonly firstMs: number; readonly maxMs: number };
-  readonly #failures: RepeatedFailures;
-  #readiness: WalletReadiness = { ready: false, detail: 'not reconciled yet', reason: 'reconciling' };
-  readonly #readinessChanged = new Signal<WalletReadiness>();
-  #attempts = 0;
-  #retrying: Promise<void> | null = null;
-  readonly #stopping = new AbortController();
+  readonly #readiness: Readiness;
   readonly #settlingAgain = new Set<Promise<void>>();
   #stopped = false;
 
-  /** Use `WalletEngine.create` (or `assembleWallet`), which builds the parts first. */
+  /** Use `createWalletEngine` (assemble.ts), which builds the parts first. */
   constructor(parts: WalletParts, options: Pick<WalletEngineOptions, 'metrics' | 'clock' | 'reconcileRetry'>) {
     const { ctx } = parts;
     this.#ctx = ctx;
@@ -136,11 +43,16 @@ export class WalletEngine {
     this.chain = ctx.chain;
     this.wallet = ctx.wallet;
     deriveStateGauges(options.metrics, ctx);
-    this.#retry = { firstMs: options.reconcileRetry?.firstMs ?? 1_000, maxMs: options.reconcileRetry?.maxMs ?? 60_000 };
-    this.#failures = new RepeatedFailures(ctx.logger, options.clock.now);
+    this.#readiness = new Readiness({
+      reconcile: () => this.reconcile(),
+      clock: options.clock,
+      logger: ctx.logger,
+      labels: { chain: ctx.chain, wallet: ctx.wallet },
+      ...(options.reconcileRetry === undefined ? {} : { retry: options.reconcileRetry }),
+    });
     options.metrics.derivedGauge(
       { name: 'wallet_ready', help: '1 when the wallet is reconciled and may trade; 0 with the reason it may not (an error code, reconciling, unsettled)', labelNames: ['chain', 'wallet', 'reason'] },
-      () => [{ labels: { chain: ctx.chain, wallet: ctx.wallet, reason: this.#readiness.reason }, value: this.#readiness.ready ? 1 : 0 }],
+      () => [{ labels: { chain: ctx.chain, wallet: ctx.wallet, reason: this.#readiness.current.reason }, value: this.#readiness.current.ready ? 1 : 0 }],
     );
     options.metrics.derivedGauge(
       { name: 'events_covered', help: 'Block (chain A) or ledger (chain B) up to which every event of the wallet has been applied to the state', labelNames: ['chain', 'wallet'] },
@@ -150,17 +62,12 @@ export class WalletEngine {
       },
     );
     // A gap in the events is a reconciliation like the first, retried the same way until it succeeds.
-    ctx.signals.gap.on(() => void this.#attempt('after a gap in the events').then((r) => (r?.ready === true ? undefined : this.#keepTrying())));
+    ctx.signals.gap.on(() => void this.#readiness.attempt('after a gap in the events').then((r) => (r?.ready === true ? undefined : this.#readiness.keepTrying())));
     ctx.signals.outcomeAnswered.on(({ clientOrderId, kind, outcome }) => void (kind === 'cancel' ? parts.settler.cancellation(clientOrderId, outcome) : parts.settler.placement(clientOrderId, outcome)));
     ctx.signals.settleAgain.on((cid) => this.#settleAgain(cid));
     ctx.signals.cancelRequested.on((ids) => {
       for (const id of ids) void parts.manager.cancel(id).catch((e: unknown) => ctx.logger.warn({ err: e, clientOrderId: id }, 'cancelling a candidate of parked fills failed'));
     });
-  }
-
-  /** Reads each pair's on-chain configuration (funding mode, commissions) and builds the engine. */
-  static async create(options: WalletEngineOptions): Promise<WalletEngine> {
-    return (await assembleWallet(options)).engine;
   }
 
   /** The traded pair, or undefined when this wallet does not trade it. */
@@ -237,7 +144,7 @@ export class WalletEngine {
 
   /** Calls `listener` whenever the wallet becomes ready or stops being ready. */
   onReadiness(listener: (r: WalletReadiness) => void): () => void {
-    return this.#readinessChanged.on(listener);
+    return this.#readiness.changed.on(listener);
   }
 
   /** One comparison of the inventory with the chain, decided or not. */
@@ -275,7 +182,7 @@ export class WalletEngine {
   }
 
   get readiness(): WalletReadiness {
-    return this.#readiness;
+    return this.#readiness.current;
   }
 
   /** Reconciles; one run at a time (a second caller shares the running one). */
@@ -298,70 +205,8 @@ export class WalletEngine {
    * (`reconcileRetry`, 1 s doubling to 60 s by default). Resolves with the first run's report, or null when it
    * failed; `readiness` and `onReadiness` tell how it goes on. Stops with `stop()`.
    */
-  async reconcileUntilReady(): Promise<ReconcileReport | null> {
-    const first = await this.#attempt('at start');
-    if (first?.ready !== true) void this.#keepTrying();
-    return first;
-  }
-
-  #set(r: WalletReadiness): void {
-    const changed = r.ready !== this.#readiness.ready;
-    this.#readiness = r;
-    if (changed) this.#readinessChanged.emit(r);
-  }
-
-  /** One reconciliation; never throws: a failure or a not-ready result is logged (once while it repeats) and kept in `readiness`. */
-  async #attempt(why: string): Promise<ReconcileReport | null> {
-    const ctx = this.#ctx;
-    if (this.#stopping.signal.aborted) return null;
-    if (!this.#readiness.ready) this.#readiness = { ...this.#readiness, detail: `reconciling (${why}${this.#attempts > 0 ? `, attempt ${this.#attempts + 1}` : ''})` };
-    else this.#set({ ready: false, detail: `reconciling (${why})`, reason: 'reconciling' });
-    try {
-      const report = await this.reconcile();
-      if (report.ready) {
-        this.#failures.succeeded('reconcile', 'wallet reconciled', { chain: ctx.chain, wallet: ctx.wallet });
-        this.#attempts = 0;
-        this.#set({ ready: true, detail: '', reason: '' });
-        return report;
-      }
-      this.#attempts++;
-      const reason = report.inventory.comparable ? 'not comparable' : report.inventory.reason;
-      // One stable signature, so that the count goes on while the number of unsettled orders changes.
-      this.#failures.failed('reconcile', new Error('not ready'), 'reconciliation left the wallet not ready; trying again', { chain: ctx.chain, wallet: ctx.wallet, attempt: this.#attempts, reason }, 'warn');
-      this.#set({ ready: false, detail: `not ready: ${reason}; trying again in ${this.#delay() / 1000} s (attempt ${this.#attempts})`, reason: 'unsettled' });
-      return report;
-    } catch (e) {
-      this.#attempts++;
-      const code = isDltError(e) ? e.code : 'unexpected';
-      this.#failures.failed('reconcile', e, 'reconciliation failed; the wallet is not ready; trying again', { chain: ctx.chain, wallet: ctx.wallet, attempt: this.#attempts, retryInMs: this.#delay() });
-      this.#set({ ready: false, detail: `reconciliation failed (${code}: ${e instanceof Error ? e.message : String(e)}); trying again in ${this.#delay() / 1000} s (attempt ${this.#attempts})`, reason: code });
-      return null;
-    }
-  }
-
-  /** The pause before the next attempt: `firstMs` after the first failure, doubling up to `maxMs`. */
-  #delay(): number {
-    const n = Math.max(0, this.#attempts - 1);
-    return Math.min(this.#retry.maxMs, this.#retry.firstMs * 2 ** Math.min(n, 30));
-  }
-
-  /** Tries again with back-off until ready or stopped; one loop at a time. */
-  #keepTrying(): Promise<void> {
-    this.#retrying ??= (async () => {
-      try {
-        while (!this.#readiness.ready && !this.#stopping.signal.aborted) {
-          try {
-            await this.#ctx.clock.sleep(this.#delay(), this.#stopping.signal);
-          } catch {
-            return;
-          }
-          await this.#attempt('again');
-        }
-      } finally {
-        this.#retrying = null;
-      }
-    })();
-    return this.#retrying;
+  reconcileUntilReady(): Promise<ReconcileReport | null> {
+    return this.#readiness.untilReady();
   }
 
   /** Waits for queued commands and their outcomes. */
@@ -395,7 +240,7 @@ export class WalletEngine {
   }
 
   async stop(): Promise<void> {
-    this.#stopping.abort();
+    this.#readiness.stop();
     this.#p.manager.ready = false;
     this.#stopped = true;
     this.#p.applier.provisional.stop();

@@ -14,7 +14,8 @@ import { encodeEvmCrossIdentifier, encodeEvmOrderData, encodeEvmReportingData } 
 import { ZERO_REPORTING } from '../../../src/core/encoding/reporting.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../src/core/order-terms.ts';
 import type { Side } from '../../../src/core/order-terms.ts';
-import { WalletEngine } from '../../../src/engine/wallet/wallet-engine.ts';
+import { createWalletEngine } from '../../../src/engine/wallet/assemble.ts';
+import type { WalletEngine } from '../../../src/engine/wallet/wallet-engine.ts';
 import { openStore, type Store } from '../../../src/store/store.ts';
 import { createLogger } from '../../../src/telemetry/logger.ts';
 import type { StoredOrder } from '../../../src/store/order-store.ts';
@@ -58,7 +59,7 @@ async function rig(confirmations = 1): Promise<Rig> {
     { store, time: new TestTime() },
   );
   const logs: string[] = [];
-  const engine = await WalletEngine.create({
+  const engine = await createWalletEngine({
     adapter: t.adapter,
     pairs: [c.pair],
     store,

@@ -14,7 +14,7 @@ import type { ChainAdapter, PairBinding } from '../../../src/chains/types.ts';
 import { Decimal } from '../../../src/core/decimal.ts';
 import { parseTradingPair } from '../../../src/core/pair.ts';
 import { derivePairRules, type PairOverrides } from '../../../src/core/rules.ts';
-import { WalletEngine } from '../../../src/engine/wallet/wallet-engine.ts';
+import { createWalletEngine } from '../../../src/engine/wallet/assemble.ts';
 import { openStore } from '../../../src/store/store.ts';
 import { TxJournal, type TxRecord } from '../../../src/store/tx-journal.ts';
 import { createLogger } from '../../../src/telemetry/logger.ts';
@@ -123,7 +123,7 @@ adapter.submit = async (command) => {
 };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const engine = await WalletEngine.create({
+const engine = await createWalletEngine({
   adapter,
   pairs: [binding],
   store,

@@ -18,16 +18,16 @@ import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import { derivePairGauges, loopMetrics, type LoopMetrics } from './loop-metrics.ts';
 import { PairLoop, type StrategyHandle } from './pair-loop.ts';
 import { PnlTracker } from './pnl-tracker.ts';
-import { VenueStatus, type PairStatus, type TradeInfoSource } from './venue-status.ts';
+import { cancelEverything, drainEverything, startPolls } from './bot-routines.ts';
+import { VenueStatus, type TradeInfoSource } from './venue-status.ts';
 import type { Clock, Timer } from '../../core/clock.ts';
 
 export interface BotWallet {
   readonly id: string;
   readonly engine: WalletEngine;
-  /** The adapter the engine uses (observed, so that activity reaches the loops). */
+  /** The wallet's chain adapter: the venue status reads each book's phase through it. */
   readonly adapter: ChainAdapter;
   readonly marketMaker: boolean;
-  /** Decimal places of the native fee token (18 on chain A, 7 on chain B). */
 }
 
 export interface BotPair {
@@ -60,13 +60,6 @@ export interface BotOptions {
   readonly reloadStrategies: () => string[];
   /** Market-making obligations and the day report's samples: measured from start to shutdown. */
   readonly obligations?: ObligationTracker;
-}
-
-/** How often a halted book's phase is read (when the ordinary phase poll is slower). */
-const HALT_POLL_MS = 500;
-
-function isHalted(s: PairStatus): boolean {
-  return s.tradingStatus?.includes('HALT') === true || s.phase === 3 || s.phase === 4 || s.phase === 'ManualHalt' || s.phase === 'AutomaticHalt';
 }
 
 export type BotPhase = 'starting' | 'trading' | 'killed' | 'stopping' | 'stopped';
@@ -212,23 +205,8 @@ export class Bot {
     o.feed.on('stale', (e) => this.loops.get(symbolToPair.get(e.symbol) ?? '')?.trigger());
     o.feed.on('fresh', (symbol) => this.loops.get(symbolToPair.get(symbol) ?? '')?.trigger());
     for (const p of o.pairs) o.feed.add({ symbol: p.binding.symbol, pairId: p.binding.pairId });
-    const t = o.timings;
-    this.#every(t.tickMs, () => this.triggerAll());
-    this.#every(t.tradeInfoPollMs, () => {
-      for (const s of this.statuses.values()) void s.refreshTradeInfo(o.clock.now());
-    });
-    this.#every(t.phasePollMs, () => {
-      for (const s of this.statuses.values()) void s.refreshPhase();
-    });
-    // A halted book is watched closely, so that quoting (and the measure) resumes with the book.
-    if (t.phasePollMs > HALT_POLL_MS) {
-      this.#every(HALT_POLL_MS, () => {
-        for (const s of this.statuses.values()) if (isHalted(s.current)) void s.refreshPhase();
-      });
-    }
-    this.#every(t.inventoryCheckMs, () => {
-      for (const w of o.wallets) if (w.engine.readiness.ready) void w.engine.verifyInventory().catch((e: unknown) => o.logger.warn({ err: e }, 'inventory check failed'));
-    });
+    const engines = o.wallets.map((w) => w.engine);
+    this.#timers.push(...startPolls(o.clock, o.timings, { statuses: () => this.statuses.values(), engines, tick: () => this.triggerAll() }, o.logger));
     this.#phase = 'trading';
     this.#readyDetail = '';
     this.triggerAll();
@@ -263,11 +241,6 @@ export class Bot {
     return problems;
   }
 
-  #every(ms: number, fn: () => void): void {
-    if (ms <= 0) return;
-    this.#timers.push(this.#o.clock.setRepeating(fn, ms));
-  }
-
   async #stopLoops(): Promise<void> {
     for (const t of this.#timers.splice(0)) t.cancel();
     for (const off of this.#subscriptions.splice(0)) off();
@@ -283,21 +256,7 @@ export class Bot {
     // Placements queued or not signed yet are withdrawn at once, before the loops finish their rounds.
     for (const w of this.#o.wallets) w.engine.halt(`kill switch: ${reason}`);
     await this.#stopLoops();
-    await this.#cancelEverything(120_000);
-  }
-
-  async #cancelEverything(timeoutMs: number): Promise<boolean> {
-    const reports = await Promise.all(
-      this.#o.wallets.map((w) =>
-        w.engine.cancelAll({ timeoutMs }).catch((e: unknown) => {
-          this.#o.logger.error({ err: e, wallet: w.id }, 'cancel-all failed');
-          return null;
-        }),
-      ),
-    );
-    const open = reports.reduce((n, r) => n + (r === null ? 1 : r.open.length), 0);
-    this.#o.logger.info({ stillOpen: open }, open === 0 ? 'every order cancelled' : 'some orders are still open');
-    return open === 0;
+    await cancelEverything(this.#o.wallets, this.#o.logger, 120_000);
   }
 
   /** Graceful stop: no new quotes, cancel everything, wait for finality within the deadline. */
@@ -309,21 +268,14 @@ export class Bot {
     // and whatever they left live is cancelled now; with nothing live this returns at once.
     await this.#killing;
     const started = this.#o.clock.now();
-    const clean = await this.#cancelEverything(deadlineMs);
+    const clean = await cancelEverything(this.#o.wallets, this.#o.logger, deadlineMs);
     // Every outcome sent (cancellations that met a fill, approvals, placements withdrawn late) is settled
     // before the adapters close, within what is left of the deadline; what is not is named.
     const left = Math.max(0, deadlineMs - (this.#o.clock.now() - started));
-    const open = await Promise.all(this.#o.wallets.map(async (w) => ({ w, open: await w.engine.drain(left) })));
-    for (const { w, open: txs } of open) {
-      if (txs.length === 0) continue;
-      this.#o.logger.error(
-        { wallet: w.engine.wallet, chain: w.engine.chain, unsettled: txs.map((t) => ({ txHash: t.txHash, kind: t.kind, ...t.context })) },
-        'shutdown deadline passed before the chain decided these transactions; the next start settles them from the journal',
-      );
-    }
+    const settled = await drainEverything(this.#o.wallets.map((w) => w.engine), this.#o.logger, left);
     this.#o.obligations?.stop();
     for (const w of this.#o.wallets) await w.engine.stop();
     this.#phase = 'stopped';
-    return clean && open.every((x) => x.open.length === 0);
+    return clean && settled;
   }
 }

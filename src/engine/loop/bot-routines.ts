@@ -1,0 +1,83 @@
+/**
+ * What the bot does on its clock and to every wallet at once: the polls (the tick, trade information, the
+ * book's phase, a halted book watched closely, the inventory check), and at the end cancelling every order
+ * and waiting for every outcome to settle.
+ */
+import type { Clock, Timer } from '../../core/clock.ts';
+import type { Logger } from '../../telemetry/logger.ts';
+import type { WalletEngine } from '../wallet/wallet-engine.ts';
+import type { PairStatus } from './venue-status.ts';
+
+/** How often a halted book's phase is read (when the ordinary phase poll is slower). */
+const HALT_POLL_MS = 500;
+
+function isHalted(s: PairStatus): boolean {
+  return s.tradingStatus?.includes('HALT') === true || s.phase === 3 || s.phase === 4 || s.phase === 'ManualHalt' || s.phase === 'AutomaticHalt';
+}
+
+export interface PollTimings {
+  readonly tickMs: number;
+  readonly tradeInfoPollMs: number;
+  readonly phasePollMs: number;
+  readonly inventoryCheckMs: number;
+}
+
+export interface Polled {
+  statuses(): Iterable<{ readonly current: PairStatus; refreshTradeInfo(nowMs: number): Promise<void>; refreshPhase(): Promise<void> }>;
+  readonly engines: readonly WalletEngine[];
+  /** Every pair's loop recomputes. */
+  tick(): void;
+}
+
+/** Starts the polls on `clock`; a period of 0 or less is no poll. Cancel the timers to stop them. */
+export function startPolls(clock: Clock, t: PollTimings, p: Polled, logger: Logger): Timer[] {
+  const timers: Timer[] = [];
+  const every = (ms: number, fn: () => void) => {
+    if (ms > 0) timers.push(clock.setRepeating(fn, ms));
+  };
+  every(t.tickMs, () => p.tick());
+  every(t.tradeInfoPollMs, () => {
+    for (const s of p.statuses()) void s.refreshTradeInfo(clock.now());
+  });
+  every(t.phasePollMs, () => {
+    for (const s of p.statuses()) void s.refreshPhase();
+  });
+  // A halted book is watched closely, so that quoting (and the measure) resumes with the book.
+  if (t.phasePollMs > HALT_POLL_MS) {
+    every(HALT_POLL_MS, () => {
+      for (const s of p.statuses()) if (isHalted(s.current)) void s.refreshPhase();
+    });
+  }
+  every(t.inventoryCheckMs, () => {
+    for (const e of p.engines) if (e.readiness.ready) void e.verifyInventory().catch((err: unknown) => logger.warn({ err }, 'inventory check failed'));
+  });
+  return timers;
+}
+
+/** Cancels every live order of every wallet, waiting until final or `timeoutMs`; true when nothing is left open. */
+export async function cancelEverything(wallets: readonly { readonly id: string; readonly engine: WalletEngine }[], logger: Logger, timeoutMs: number): Promise<boolean> {
+  const reports = await Promise.all(
+    wallets.map((w) =>
+      w.engine.cancelAll({ timeoutMs }).catch((e: unknown) => {
+        logger.error({ err: e, wallet: w.id }, 'cancel-all failed');
+        return null;
+      }),
+    ),
+  );
+  const open = reports.reduce((n, r) => n + (r === null ? 1 : r.open.length), 0);
+  logger.info({ stillOpen: open }, open === 0 ? 'every order cancelled' : 'some orders are still open');
+  return open === 0;
+}
+
+/** Waits (at most `ms`) for every outcome every wallet sent; names what the chain has not decided. True when all settled. */
+export async function drainEverything(engines: readonly WalletEngine[], logger: Logger, ms: number): Promise<boolean> {
+  const open = await Promise.all(engines.map(async (engine) => ({ engine, open: await engine.drain(ms) })));
+  for (const { engine, open: txs } of open) {
+    if (txs.length === 0) continue;
+    logger.error(
+      { wallet: engine.wallet, chain: engine.chain, unsettled: txs.map((t) => ({ txHash: t.txHash, kind: t.kind, ...t.context })) },
+      'shutdown deadline passed before the chain decided these transactions; the next start settles them from the journal',
+    );
+  }
+  return open.every((x) => x.open.length === 0);
+}

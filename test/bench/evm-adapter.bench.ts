@@ -23,7 +23,7 @@ import { DEFAULT_ORDER_OPTIONS } from '../../src/core/order-terms.ts';
 import { derivePairRules } from '../../src/core/rules.ts';
 import { openStore } from '../../src/store/store.ts';
 import { silentLogger } from '../../src/telemetry/logger.ts';
-import { Harness } from '../integration/sandbox/evm/support/harness.ts';
+import { Harness } from '../support/sandbox/evm/harness.ts';
 import { pairWith } from '../support/pairs.ts';
 import { compare, fmt, type Row } from './harness.ts';
 

@@ -5,7 +5,7 @@
  * machine.
  */
 import { pairWith } from '../support/pairs.ts';
-import { Harness } from '../integration/sandbox/evm/support/harness.ts';
+import { Harness } from '../support/sandbox/evm/harness.ts';
 import { loadArtifacts } from '../../src/sandbox/evm/compile.ts';
 import { fmt, type Row } from './harness.ts';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { requireTool } from './tools.ts';
+import { requireTool } from '../support/deploy/tools.ts';
 
 const dir = fileURLToPath(new URL('../../deploy/prometheus/', import.meta.url));
 function promtoolIn(cwd: string, ...args: string[]): { code: number; out: string } {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { allPanels, dashboardQueries, metricNames, type Dashboard } from './dashboard.ts';
+import { allPanels, dashboardQueries, metricNames, type Dashboard } from '../support/deploy/dashboard.ts';
 
 const read = (p: string) => readFileSync(new URL(`../../deploy/grafana/${p}`, import.meta.url), 'utf8');
 const dashboard = JSON.parse(read('dlt-mm-dashboard.json')) as Dashboard;

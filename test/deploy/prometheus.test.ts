@@ -17,8 +17,8 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
 import { writeBotConfig } from '../support/e2e/bot-config.ts';
 import { BotProcess } from '../support/e2e/bot-process.ts';
 import { until } from '../support/e2e/poll.ts';
-import { dashboardQueries, dashboardVariables, metricNames, type Dashboard } from './dashboard.ts';
-import { requireTool } from './tools.ts';
+import { dashboardQueries, dashboardVariables, metricNames, type Dashboard } from '../support/deploy/dashboard.ts';
+import { requireTool } from '../support/deploy/tools.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dashboard = JSON.parse(readFileSync(join(root, 'deploy/grafana/dlt-mm-dashboard.json'), 'utf8')) as Dashboard;

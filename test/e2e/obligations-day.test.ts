@@ -35,7 +35,7 @@ import { DEFAULT_ORDER_OPTIONS } from '../../src/core/order-terms.ts';
 import { derivePairRules } from '../../src/core/rules.ts';
 import { freePort } from '../../src/sandbox/net.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
-import { Traders } from '../integration/sandbox/api/support/sandbox-clients.ts';
+import { Traders } from '../support/sandbox/api/sandbox-clients.ts';
 import { BotProcess } from '../support/e2e/bot-process.ts';
 import { evmSnapshots, scalesOf, truthOf, WasmSnapshots, type ChainSnapshot, type Terms, type Truth } from '../support/e2e/chain-truth.ts';
 import { until } from '../support/e2e/poll.ts';

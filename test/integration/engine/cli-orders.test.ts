@@ -16,7 +16,7 @@ import { mergeSettings } from '../../../src/sandbox/venue/options.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/venue/start.ts';
 import { silentLogger } from '../../../src/telemetry/logger.ts';
 import { Metrics } from '../../../src/telemetry/metrics.ts';
-import { FAST_SANDBOX, Traders, until } from '../sandbox/api/support/sandbox-clients.ts';
+import { FAST_SANDBOX, Traders, until } from '../../support/sandbox/api/sandbox-clients.ts';
 
 let sandbox: Sandbox;
 let dir: string;

@@ -21,8 +21,8 @@ import { createLogger } from '../../../src/telemetry/logger.ts';
 import type { StoredOrder } from '../../../src/store/order-store.ts';
 import { SteppedTime } from '../../support/engine/stepped-time.ts';
 import { metricValue } from '../../support/venue/metric-value.ts';
-import { useChainA, type ChainA, type TestAdapter } from '../chains/evm/support/adapter-harness.ts';
-import { TestTime } from '../chains/evm/support/test-time.ts';
+import { useChainA, type ChainA, type TestAdapter } from '../../support/chains/evm/adapter-harness.ts';
+import { TestTime } from '../../support/chains/evm/test-time.ts';
 
 let c: ChainA;
 useChainA((chain) => (c = chain));

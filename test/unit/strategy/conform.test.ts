@@ -5,7 +5,7 @@ import type { PairRules } from '../../../src/core/rules.ts';
 import { othersBook } from '../../../src/strategy/book.ts';
 import { conformQuotes, type ConformInput } from '../../../src/strategy/conform.ts';
 import type { DesiredQuote, QuoteReason } from '../../../src/strategy/types.ts';
-import { arbitraryRules, d, decimalBetween, evmRules, levels, market, priceNear, quote, violations } from './builders.ts';
+import { arbitraryRules, d, decimalBetween, evmRules, levels, market, priceNear, quote, violations } from '../../support/strategy/builders.ts';
 
 // Chain A fixture: tick 0.05 below 100, 0.1 from 100; sizes 0.5 + k * 0.5; value floor 10 * 1.02 = 10.2;
 // collar [80, 120], static threshold [90, 110], dynamic threshold [95, 105] around the last price 100;

@@ -4,7 +4,7 @@ import type { Decimal } from '../../../src/core/decimal.ts';
 import { diffQuotes, transactionCount, type DiffOptions } from '../../../src/strategy/diff.ts';
 import { quoteCost } from '../../../src/strategy/sizing.ts';
 import type { DesiredQuote, LiveOrder, QuoteAction } from '../../../src/strategy/types.ts';
-import { d, evmRules, liveOrder, quote } from './builders.ts';
+import { d, evmRules, liveOrder, quote } from '../../support/strategy/builders.ts';
 
 // Chain A fixture pair: tick 0.05 below 100 and 0.1 from 100; dynamic threshold [95, 105] around 100.
 const rules = evmRules();

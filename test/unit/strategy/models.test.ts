@@ -4,7 +4,7 @@ import { avellanedaStoikovQuotes } from '../../../src/strategy/avellaneda-stoiko
 import { ladderQuotes, type LadderParams } from '../../../src/strategy/ladder.ts';
 import { applyInventoryBounds, skewedCentre, skewedSizes, type SkewParams } from '../../../src/strategy/skew.ts';
 import type { DesiredQuote } from '../../../src/strategy/types.ts';
-import { d, decimalBetween } from './builders.ts';
+import { d, decimalBetween } from '../../support/strategy/builders.ts';
 
 const text = (qs: readonly DesiredQuote[]) => qs.map((q) => `${q.side}${q.level} ${q.price.toFixed()} x ${q.quantity.toFixed()}`);
 

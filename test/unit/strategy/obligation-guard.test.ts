@@ -9,7 +9,7 @@ import { Decimal } from '../../../src/core/decimal.ts';
 import { meetsTerms } from '../../../src/strategy/obligation-guard.ts';
 import { computeQuotes, type QuoteGate } from '../../../src/strategy/registry.ts';
 import type { GuardTerms } from '../../../src/strategy/types.ts';
-import { context, d, evmRules, inventory, liveOrder, market, violations } from './builders.ts';
+import { context, d, evmRules, inventory, liveOrder, market, violations } from '../../support/strategy/builders.ts';
 
 const parsed = parseStrategyConfig(readFileSync(new URL('../../../strategies/ladder.yaml', import.meta.url), 'utf8'), 'ladder');
 if (parsed.kind !== 'ladder') throw new Error('ladder.yaml is not a ladder');

@@ -2,7 +2,7 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { othersBook } from '../../../src/strategy/book.ts';
 import { priceFrom, referencePrice } from '../../../src/strategy/reference-price.ts';
-import { d, decimalBetween, levels, liveOrder } from './builders.ts';
+import { d, decimalBetween, levels, liveOrder } from '../../support/strategy/builders.ts';
 
 const book = othersBook({ bids: levels(['99', '3'], ['98', '10']), asks: levels(['101', '1'], ['102', '4']) }, []);
 const inputs = { book, lastPrice: d('100.4'), staticReferencePrice: d('97') };

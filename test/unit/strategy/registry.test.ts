@@ -6,7 +6,7 @@ import { derivePairRules } from '../../../src/core/rules.ts';
 import { computeQuotes, MODELS } from '../../../src/strategy/registry.ts';
 import type { MarketView } from '../../../src/strategy/types.ts';
 import { pairWith } from '../../support/pairs.ts';
-import { context, d, decimalBetween, evmRules, inventory, levels, liveOrder, market, violations } from './builders.ts';
+import { context, d, decimalBetween, evmRules, inventory, levels, liveOrder, market, violations } from '../../support/strategy/builders.ts';
 
 const strategy = (name: string) => parseStrategyConfig(readFileSync(new URL(`../../../strategies/${name}.yaml`, import.meta.url), 'utf8'), name);
 const ladder = strategy('ladder');

@@ -9,7 +9,7 @@ import {
   type VolatilityParams,
   type VolatilityState,
 } from '../../../src/strategy/volatility.ts';
-import { d } from './builders.ts';
+import { d } from '../../support/strategy/builders.ts';
 
 const params: VolatilityParams = { halfLifeMs: 60_000, minimum: 0.00001, initial: 0.001, maxGapMs: 600_000 };
 const T0 = 1_000_000;

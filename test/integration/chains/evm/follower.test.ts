@@ -10,7 +10,7 @@ import type { EvmAdapterOptions } from '../../../../src/chains/evm/options.ts';
 import type { ChainEvent, FollowerNotice, Outcome } from '../../../../src/chains/types.ts';
 import { prefundedBuyLock, settle } from '../../../../src/core/money.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { ChainA, useChainA, type TestAdapter } from './support/adapter-harness.ts';
+import { ChainA, useChainA, type TestAdapter } from '../../../support/chains/evm/adapter-harness.ts';
 
 let c: ChainA;
 useChainA((chain) => (c = chain));

@@ -12,7 +12,7 @@ import type { Outcome, Submission } from '../../../../src/chains/types.ts';
 import { openStore } from '../../../../src/store/store.ts';
 import { thrown } from '../../../support/errors.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { ChainA, useChainA, type TestAdapter } from './support/adapter-harness.ts';
+import { ChainA, useChainA, type TestAdapter } from '../../../support/chains/evm/adapter-harness.ts';
 
 let c: ChainA;
 useChainA((chain) => (c = chain));

@@ -4,7 +4,7 @@
  * signing, by simulation, by the node, reverted on chain (decoded from a replay), or rejected by matching.
  */
 import { describe, expect, it } from 'vitest';
-import { ChainA, useChainA } from './support/adapter-harness.ts';
+import { ChainA, useChainA } from '../../../support/chains/evm/adapter-harness.ts';
 import { prefundedBuyLock } from '../../../../src/core/money.ts';
 import { pairScales } from '../../../../src/core/pair.ts';
 import { DltError } from '../../../../src/core/errors.ts';

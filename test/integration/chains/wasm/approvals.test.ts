@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approve } from '../../../../src/sandbox/wasm/operator.ts';
 import type { Store } from '../../../../src/store/store.ts';
-import { accepted, adapterFor, BIG, channels, freshBook, placeCommand, startHarness, wallet, type Harness } from './harness.ts';
+import { accepted, adapterFor, BIG, channels, freshBook, placeCommand, startHarness, wallet, type Harness } from '../../../support/chains/wasm/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

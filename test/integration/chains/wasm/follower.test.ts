@@ -9,8 +9,8 @@ import { httpTransport, type RpcTransport } from '../../../../src/chains/wasm/js
 import type { WasmAdapterOptions } from '../../../../src/chains/wasm/options.ts';
 import type { Keypair } from '@stellar/stellar-sdk';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { accepted, adapterFor, cancelCommand, enrol, freshBook, placeCommand, startHarness, wallet, type Built, type Harness } from './harness.ts';
-import { StepTimer } from './step-timer.ts';
+import { accepted, adapterFor, cancelCommand, enrol, freshBook, placeCommand, startHarness, wallet, type Built, type Harness } from '../../../support/chains/wasm/harness.ts';
+import { StepTimer } from '../../../support/chains/wasm/step-timer.ts';
 import { pacedClock } from '../../../support/clock.ts';
 
 const RETENTION = 40;

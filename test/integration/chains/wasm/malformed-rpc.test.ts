@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpTransport, type RpcTransport } from '../../../../src/chains/wasm/json-rpc.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { accepted, adapterFor, approveAhead, channels, placeCommand, rejected, startHarness, wallet, type Harness } from './harness.ts';
+import { accepted, adapterFor, approveAhead, channels, placeCommand, rejected, startHarness, wallet, type Harness } from '../../../support/chains/wasm/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

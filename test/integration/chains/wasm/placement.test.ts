@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainEvent } from '../../../../src/chains/types.ts';
 import { createChannelAccounts } from '../../../../src/chains/wasm/channel-setup.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { accepted, adapterFor, approveAhead, BIG, cancelCommand, channels, freshBook, placeCommand, startHarness, typesOf, wallet, type Harness } from './harness.ts';
+import { accepted, adapterFor, approveAhead, BIG, cancelCommand, channels, freshBook, placeCommand, startHarness, typesOf, wallet, type Harness } from '../../../support/chains/wasm/harness.ts';
 import { pacedClock } from '../../../support/clock.ts';
 
 let h: Harness;

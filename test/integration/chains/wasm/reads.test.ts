@@ -5,7 +5,7 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mint, setAuthorized, setPhase, trust } from '../../../../src/sandbox/wasm/operator.ts';
-import { accepted, adapterFor, cancelCommand, freshBook, PAIR, placeCommand, startHarness, wallet, type Harness } from './harness.ts';
+import { accepted, adapterFor, cancelCommand, freshBook, PAIR, placeCommand, startHarness, wallet, type Harness } from '../../../support/chains/wasm/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

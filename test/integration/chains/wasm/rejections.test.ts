@@ -24,7 +24,7 @@ import {
   wallet,
   type Harness,
   type WalletOptions,
-} from './harness.ts';
+} from '../../../support/chains/wasm/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpTransport, rpcFailure, type RpcTransport } from '../../../../src/chains/wasm/json-rpc.ts';
 import { openStore } from '../../../../src/store/store.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { accepted, adapterFor, approveAhead, channels, placeCommand, rejected, startHarness, wallet, type Harness } from './harness.ts';
+import { accepted, adapterFor, approveAhead, channels, placeCommand, rejected, startHarness, wallet, type Harness } from '../../../support/chains/wasm/harness.ts';
 import { pacedClock } from '../../../support/clock.ts';
 
 let h: Harness;

@@ -11,7 +11,7 @@ import { formatDecimal } from '../../../../src/core/decimal.ts';
 import { priceFromRaw, quantityFromRaw } from '../../../../src/core/units.ts';
 import { walletKey, type VenuePair } from '../../../../src/sandbox/api/venue-state.ts';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
-import { bearer, control, get, startTestSandbox, Traders, until, type Json } from './support/sandbox-clients.ts';
+import { bearer, control, get, startTestSandbox, Traders, until, type Json } from '../../../support/sandbox/api/sandbox-clients.ts';
 import { EventsProbe } from '../../../support/sandbox/events-probe.ts';
 
 const LAG_MS = 500;

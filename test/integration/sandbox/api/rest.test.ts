@@ -13,7 +13,7 @@ import { VenueRestClient } from '../../../../src/venue/rest-client.ts';
 import { RestTransport } from '../../../../src/venue/rest-transport.ts';
 import { ClientCredentialsTokens } from '../../../../src/venue/auth/client-credentials.ts';
 import { rejected } from '../../../support/errors.ts';
-import { bearer, get, startTestSandbox, Traders, until, type Json } from './support/sandbox-clients.ts';
+import { bearer, get, startTestSandbox, Traders, until, type Json } from '../../../support/sandbox/api/sandbox-clients.ts';
 
 let sb: Sandbox;
 let t: Traders;

@@ -11,7 +11,7 @@ import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
 import { MarketDataClient } from '../../../../src/venue/market-data/ws-client.ts';
 import { connectionProtocols } from '../../../../src/venue/market-data/subscribe-messages.ts';
 import { EventsProbe, type Json, type ProbeAuth } from '../../../support/sandbox/events-probe.ts';
-import { control, get, startTestSandbox, Traders, until } from './support/sandbox-clients.ts';
+import { control, get, startTestSandbox, Traders, until } from '../../../support/sandbox/api/sandbox-clients.ts';
 
 let sb: Sandbox;
 let t: Traders;

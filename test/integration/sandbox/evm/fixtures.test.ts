@@ -8,7 +8,7 @@ import { sandboxProvider } from '../../../../src/sandbox/evm/chain.ts';
 import { loadArtifacts } from '../../../../src/sandbox/evm/compile.ts';
 import { startEvmNode, type EvmNode } from '../../../../src/sandbox/evm/node.ts';
 import { loadFixtures, type Expectation } from '../../../support/matching/fixtures.ts';
-import { FixtureVenue, type EvmStepOutcome } from './support/fixture-venue.ts';
+import { FixtureVenue, type EvmStepOutcome } from '../../../support/sandbox/evm/fixture-venue.ts';
 
 const all = loadFixtures();
 const runnable = all.filter((f) => f.evmCompatible);

@@ -12,7 +12,7 @@ import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../../src/
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
 import { pairWith } from '../../../support/pairs.ts';
 import { thrown } from '../../../support/errors.ts';
-import { BUY, HALF, Harness, ONE, px, SELL, useHarness } from './support/harness.ts';
+import { BUY, HALF, Harness, ONE, px, SELL, useHarness } from '../../../support/sandbox/evm/harness.ts';
 
 let h: Harness;
 useHarness(pairWith('evm-pair', { minimumOrderValue: '50', maximumOrderValue: '1000' }), (started) => (h = started));

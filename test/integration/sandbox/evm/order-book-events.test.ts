@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { regulatoryTable } from '../../../../src/core/ticks.ts';
 import { versionBytes } from '../../../../src/sandbox/evm/book-deploy.ts';
 import { pairWith } from '../../../support/pairs.ts';
-import { HALF, Harness, ONE, px, useHarness } from './support/harness.ts';
+import { HALF, Harness, ONE, px, useHarness } from '../../../support/sandbox/evm/harness.ts';
 
 const SPEC_ABI = new Interface([
   'event OrderReceived(address indexed client, uint64 indexed orderId, uint64 quantity, uint64 price, uint8 side, bytes reportingData, uint64 crossIdentifier, uint8 orderType, uint8 executionCondition)',

@@ -8,7 +8,7 @@ import { Decimal } from '../../../../src/core/decimal.ts';
 import { approvalFor } from '../../../../src/core/money.ts';
 import { contractAt } from '../../../../src/sandbox/evm/chain.ts';
 import { pairWith } from '../../../support/pairs.ts';
-import { BASE_ONE, BUY, HALF, Harness, ONE, px, SELL, useHarness } from './support/harness.ts';
+import { BASE_ONE, BUY, HALF, Harness, ONE, px, SELL, useHarness } from '../../../support/sandbox/evm/harness.ts';
 
 let h: Harness;
 useHarness(pairWith('evm-pair'), (started) => (h = started));

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { reimbursementFormula } from '../../../../src/core/money.ts';
 import { pairWith } from '../../../support/pairs.ts';
-import { BASE_ONE, BUY, HALF, Harness, ONE, px, SELL, useHarness } from './support/harness.ts';
+import { BASE_ONE, BUY, HALF, Harness, ONE, px, SELL, useHarness } from '../../../support/sandbox/evm/harness.ts';
 
 let h: Harness;
 useHarness(pairWith('evm-pair', { maximumMatches: 2 }), (started) => (h = started));

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pairWith } from '../../../support/pairs.ts';
-import { BUY, Harness } from './support/harness.ts';
+import { BUY, Harness } from '../../../support/sandbox/evm/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../../../src/cli/main.ts';
 import { PROJECT_ROOT } from '../../../../src/sandbox/evm/compile.ts';
-import type { Json } from '../api/support/sandbox-clients.ts';
+import type { Json } from '../../../support/sandbox/api/sandbox-clients.ts';
 import { alive } from '../../../support/processes.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'dlt-mm-sandbox-cli-'));

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
 import { connectionProtocols } from '../../../../src/venue/market-data/subscribe-messages.ts';
 import { EventsProbe } from '../../../support/sandbox/events-probe.ts';
-import { control, get, startTestSandbox, Traders, until, type Json } from '../api/support/sandbox-clients.ts';
-import { BOND, cancellationsOnChain, clearedByContract, dayViews, FUND, lastTrades, tradeAndRest } from './trading-day-steps.ts';
+import { control, get, startTestSandbox, Traders, until, type Json } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { BOND, cancellationsOnChain, clearedByContract, dayViews, FUND, lastTrades, tradeAndRest } from '../../../support/sandbox/venue/trading-day-steps.ts';
 
 let sb: Sandbox;
 let t: Traders;

@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
-import { bearer, control, get, startTestSandbox, Traders, until, type Json } from '../api/support/sandbox-clients.ts';
-import { BOND, cancellationsOnChain, clearedByContract, dayViews, FUND, lastTrades, tradeAndRest } from './trading-day-steps.ts';
+import { bearer, control, get, startTestSandbox, Traders, until, type Json } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { BOND, cancellationsOnChain, clearedByContract, dayViews, FUND, lastTrades, tradeAndRest } from '../../../support/sandbox/venue/trading-day-steps.ts';
 
 let sb: Sandbox;
 let t: Traders;

@@ -9,7 +9,7 @@ import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../../src/
 import { DEFAULT_ORDER_OPTIONS, type OrderOptions } from '../../../../src/core/order-terms.ts';
 import { deployPair, type BookDeployment } from '../../../../src/sandbox/wasm/deploy.ts';
 import { approve, clearOrders, setPhase } from '../../../../src/sandbox/wasm/operator.ts';
-import { build, PAIR, startHarness, submit, wallet, type Harness } from './harness.ts';
+import { build, PAIR, startHarness, submit, wallet, type Harness } from '../../../support/sandbox/wasm/harness.ts';
 
 let h: Harness;
 let books = 0;

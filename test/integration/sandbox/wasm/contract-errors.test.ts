@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../../src/core/encoding/wasm-order.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
 import { approve, setAuthorized, setClient, setPhase, setUpWallet } from '../../../../src/sandbox/wasm/operator.ts';
-import { build, failedContractCode, hashOf, startHarness, wallet, type Harness } from './harness.ts';
+import { build, failedContractCode, hashOf, startHarness, wallet, type Harness } from '../../../support/sandbox/wasm/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
 import { Address, nativeToScVal, rpc, scValToNative } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mint } from '../../../../src/sandbox/wasm/operator.ts';
-import { startHarness, wallet, type Harness } from './harness.ts';
+import { startHarness, wallet, type Harness } from '../../../support/sandbox/wasm/harness.ts';
 
 const RETENTION = 40;
 let h: Harness;

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadFixtures } from '../../../support/matching/fixtures.ts';
-import { WasmFixtureVenue } from './fixture-venue.ts';
+import { WasmFixtureVenue } from '../../../support/sandbox/wasm/fixture-venue.ts';
 import { expectedView, observedView } from '../../../support/matching/engine-runner.ts';
 
 const all = loadFixtures();

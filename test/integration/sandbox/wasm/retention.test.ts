@@ -5,7 +5,7 @@
  */
 import { nativeToScVal } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, submit, wallet, type Harness } from './harness.ts';
+import { startHarness, submit, wallet, type Harness } from '../../../support/sandbox/wasm/harness.ts';
 
 const RETENTION = 5;
 let h: Harness;

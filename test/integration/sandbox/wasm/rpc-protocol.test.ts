@@ -7,7 +7,7 @@ import { Address, Asset, Keypair, nativeToScVal, Operation, TransactionBuilder }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../../src/core/encoding/wasm-order.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
-import { account, hashOf, startHarness, submit, wallet, type Harness } from './harness.ts';
+import { account, hashOf, startHarness, submit, wallet, type Harness } from '../../../support/sandbox/wasm/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

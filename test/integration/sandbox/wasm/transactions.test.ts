@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../../src/core/encoding/wasm-order.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
 import { setPhase } from '../../../../src/sandbox/wasm/operator.ts';
-import { account, build, hashOf, sorobanDataOf, startHarness, wallet, type Harness } from './harness.ts';
+import { account, build, hashOf, sorobanDataOf, startHarness, wallet, type Harness } from '../../../support/sandbox/wasm/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FeeOracle } from '../../../../src/chains/evm/fee-oracle.ts';
 import { resolveOptions } from '../../../../src/chains/evm/options.ts';
 import { silentLogger } from '../../../../src/telemetry/logger.ts';
-import { hex, scripted } from './support.ts';
+import { hex, scripted } from '../../../support/chains/evm/scripted-rpc.ts';
 
 const GWEI = 1_000_000_000n;
 const base = resolveOptions({ rpcUrl: '', chainId: 1n, privateKey: '', journal: null as never }).fees;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NonceSequencer } from '../../../../src/chains/evm/nonce-sequencer.ts';
 import { silentLogger } from '../../../../src/telemetry/logger.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { hex, scripted } from './support.ts';
+import { hex, scripted } from '../../../support/chains/evm/scripted-rpc.ts';
 
 const WALLET = '0x1111111111111111111111111111111111111111';
 

@@ -16,7 +16,7 @@ import type { Outcome } from '../../../../src/chains/types.ts';
 import { openStore } from '../../../../src/store/store.ts';
 import type { TxRecord } from '../../../../src/store/tx-journal.ts';
 import { silentLogger } from '../../../../src/telemetry/logger.ts';
-import { hex, scripted } from './support.ts';
+import { hex, scripted } from '../../../support/chains/evm/scripted-rpc.ts';
 
 const signer = new TxSigner(`0x${'42'.repeat(32)}`, 80002n);
 const book = '0x5174c2b8Cb5Aaed0303ce69793Dc3f1Ee00de8df';

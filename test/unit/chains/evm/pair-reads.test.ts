@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { orderBookInterface } from '../../../../src/chains/evm/abi.ts';
 import { checkTokens, readConfig } from '../../../../src/chains/evm/pair-reads.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { scripted } from './support.ts';
+import { scripted } from '../../../support/chains/evm/scripted-rpc.ts';
 
 const BOOK = '0x5174c2b8cb5aaed0303ce69793dc3f1ee00de8df';
 const A = (n: number) => `0x${String(n).repeat(40)}`;

@@ -4,20 +4,20 @@
  * with balances and no allowance, so the adapter's own approvals are what let it trade.
  */
 import type { JsonRpcProvider } from 'ethers';
-import { EvmAdapter } from '../../../../../src/chains/evm/evm-adapter.ts';
-import type { EvmAdapterOptions } from '../../../../../src/chains/evm/options.ts';
-import type { CancelCommand, PairBinding, PlaceCommand } from '../../../../../src/chains/types.ts';
-import { Decimal } from '../../../../../src/core/decimal.ts';
-import { ZERO_REPORTING } from '../../../../../src/core/encoding/reporting.ts';
-import { approvalFor } from '../../../../../src/core/money.ts';
-import { DEFAULT_ORDER_OPTIONS, type Side } from '../../../../../src/core/order-terms.ts';
-import { derivePairRules } from '../../../../../src/core/rules.ts';
-import type { SandboxWalletSpec } from '../../../../../src/sandbox/evm/venue.ts';
-import { openStore, type Store } from '../../../../../src/store/store.ts';
-import { createLogger } from '../../../../../src/telemetry/logger.ts';
-import { Metrics } from '../../../../../src/telemetry/metrics.ts';
-import { pairWith } from '../../../../support/pairs.ts';
-import { Harness } from '../../../sandbox/evm/support/harness.ts';
+import { EvmAdapter } from '../../../../src/chains/evm/evm-adapter.ts';
+import type { EvmAdapterOptions } from '../../../../src/chains/evm/options.ts';
+import type { CancelCommand, PairBinding, PlaceCommand } from '../../../../src/chains/types.ts';
+import { Decimal } from '../../../../src/core/decimal.ts';
+import { ZERO_REPORTING } from '../../../../src/core/encoding/reporting.ts';
+import { approvalFor } from '../../../../src/core/money.ts';
+import { DEFAULT_ORDER_OPTIONS, type Side } from '../../../../src/core/order-terms.ts';
+import { derivePairRules } from '../../../../src/core/rules.ts';
+import type { SandboxWalletSpec } from '../../../../src/sandbox/evm/venue.ts';
+import { openStore, type Store } from '../../../../src/store/store.ts';
+import { createLogger } from '../../../../src/telemetry/logger.ts';
+import { Metrics } from '../../../../src/telemetry/metrics.ts';
+import { pairWith } from '../../pairs.ts';
+import { Harness } from '../../sandbox/evm/harness.ts';
 import { TestTime } from './test-time.ts';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 

@@ -10,7 +10,7 @@ import { deployPair, deployVenue, type BookDeployment, type Venue } from '../../
 import { WasmEmulator } from '../../../../src/sandbox/wasm/emulator.ts';
 import { setUpWallet } from '../../../../src/sandbox/wasm/operator.ts';
 import { startRpcServer, type RunningRpc } from '../../../../src/sandbox/wasm/rpc-server.ts';
-import { TestClock } from '../../../support/clock.ts';
+import { TestClock } from '../../clock.ts';
 export { TestClock };
 
 export const PAIR = parseTradingPair(JSON.parse(readFileSync(new URL('../../../fixtures/pairs/wasm-pair.json', import.meta.url), 'utf8')));

@@ -5,7 +5,7 @@
  * receipts, token balances and the book's read functions.
  */
 import { AbiCoder, type Contract, type JsonRpcProvider, type TransactionReceipt, type Wallet } from 'ethers';
-import type { Phase, Token } from '../../../../../src/sandbox/matching/types.ts';
+import type { Phase, Token } from '../../../../src/sandbox/matching/types.ts';
 import {
   deployBaseToken,
   deployOrderBook,
@@ -14,11 +14,11 @@ import {
   PHASE_CODES,
   phaseOfCode,
   setClient,
-} from '../../../../../src/sandbox/evm/book-deploy.ts';
-import { fundNative, sandboxWallet, send } from '../../../../../src/sandbox/evm/chain.ts';
-import { decimalsOf } from '../../../../../src/sandbox/evm/pair-params.ts';
-import { revertToError } from '../../../../../src/sandbox/evm/revert.ts';
-import { normaliseEvent, type Fixture, type FixtureEvent, type Step } from '../../../../support/matching/fixtures.ts';
+} from '../../../../src/sandbox/evm/book-deploy.ts';
+import { fundNative, sandboxWallet, send } from '../../../../src/sandbox/evm/chain.ts';
+import { decimalsOf } from '../../../../src/sandbox/evm/pair-params.ts';
+import { revertToError } from '../../../../src/sandbox/evm/revert.ts';
+import { normaliseEvent, type Fixture, type FixtureEvent, type Step } from '../../matching/fixtures.ts';
 
 export interface EvmStepOutcome {
   readonly step: Step;

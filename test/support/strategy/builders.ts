@@ -4,7 +4,7 @@ import { Decimal } from '../../../src/core/decimal.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../src/core/order-terms.ts';
 import { checkOrder, derivePairRules, type PairOverrides, type PairRules } from '../../../src/core/rules.ts';
 import type { BookLevel, DesiredQuote, Inventory, LiveOrder, MarketView, QuoteContext } from '../../../src/strategy/types.ts';
-import { pairWith } from '../../support/pairs.ts';
+import { pairWith } from '../pairs.ts';
 
 export const d = (s: string | number) => new Decimal(s);
 

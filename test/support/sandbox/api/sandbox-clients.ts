@@ -5,14 +5,14 @@
  */
 import { Address, Contract as StellarContract, Keypair, TransactionBuilder, nativeToScVal, rpc, scValToNative, xdr } from '@stellar/stellar-sdk';
 import { Contract, JsonRpcProvider, MaxUint256, Network, NonceManager, Wallet, type TransactionReceipt } from 'ethers';
-import { Decimal } from '../../../../../src/core/decimal.ts';
-import { encodeOrder } from '../../../../../src/core/encoding/order-codec.ts';
-import { DEFAULT_ORDER_OPTIONS, type OrderOptions, type Side } from '../../../../../src/core/order-terms.ts';
-import { pairScales } from '../../../../../src/core/pair.ts';
-import { loadArtifacts } from '../../../../../src/sandbox/evm/compile.ts';
-import { decodeBookEvent } from '../../../../../src/sandbox/wasm/contracts/book-events.ts';
-import { mergeSettings } from '../../../../../src/sandbox/venue/options.ts';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../../../../src/sandbox/venue/start.ts';
+import { Decimal } from '../../../../src/core/decimal.ts';
+import { encodeOrder } from '../../../../src/core/encoding/order-codec.ts';
+import { DEFAULT_ORDER_OPTIONS, type OrderOptions, type Side } from '../../../../src/core/order-terms.ts';
+import { pairScales } from '../../../../src/core/pair.ts';
+import { loadArtifacts } from '../../../../src/sandbox/evm/compile.ts';
+import { decodeBookEvent } from '../../../../src/sandbox/wasm/contracts/book-events.ts';
+import { mergeSettings } from '../../../../src/sandbox/venue/options.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../../src/sandbox/venue/start.ts';
 
 export const FAST_SANDBOX = {
   ports: { api: 0, evm: 0, wasm: 0 },

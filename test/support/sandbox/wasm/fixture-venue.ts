@@ -18,8 +18,8 @@ import { sha256 } from '../../../../src/sandbox/wasm/crypto.ts';
 import { approve, mint, setClient, trust } from '../../../../src/sandbox/wasm/operator.ts';
 import { startRpcServer, type RunningRpc } from '../../../../src/sandbox/wasm/rpc-server.ts';
 import { scv, type ScVal } from '../../../../src/sandbox/wasm/scval.ts';
-import { normaliseEvent, type Fixture } from '../../../support/matching/fixtures.ts';
-import type { StepOutcome } from '../../../support/matching/engine-runner.ts';
+import { normaliseEvent, type Fixture } from '../../matching/fixtures.ts';
+import type { StepOutcome } from '../../matching/engine-runner.ts';
 import { TestClock } from './harness.ts';
 
 /** A step's outcome on the contract: the same shape as the engine's, so one comparison serves both. */

@@ -4,17 +4,17 @@
  * from the freshly deployed venue.
  */
 import { Contract, Wallet, type JsonRpcProvider, type LogDescription, type TransactionReceipt } from 'ethers';
-import { DEFAULT_ORDER_OPTIONS } from '../../../../../src/core/order-terms.ts';
-import { encodeEvmCrossIdentifier, encodeEvmOrderData, encodeEvmReportingData } from '../../../../../src/core/encoding/evm-order.ts';
-import { ZERO_REPORTING, type ReportingData } from '../../../../../src/core/encoding/reporting.ts';
-import type { DltError } from '../../../../../src/core/errors.ts';
-import type { TradingPair } from '../../../../../src/core/pair.ts';
-import type { PairOverrides } from '../../../../../src/core/rules.ts';
-import { contractAt, sandboxProvider } from '../../../../../src/sandbox/evm/chain.ts';
-import { startEvmNode, type EvmNode } from '../../../../../src/sandbox/evm/node.ts';
-import { revertToError } from '../../../../../src/sandbox/evm/revert.ts';
-import { deployVenue, type DeployedPair, type EvmVenue, type SandboxWalletSpec } from '../../../../../src/sandbox/evm/venue.ts';
-import { Decimal } from '../../../../../src/core/decimal.ts';
+import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
+import { encodeEvmCrossIdentifier, encodeEvmOrderData, encodeEvmReportingData } from '../../../../src/core/encoding/evm-order.ts';
+import { ZERO_REPORTING, type ReportingData } from '../../../../src/core/encoding/reporting.ts';
+import type { DltError } from '../../../../src/core/errors.ts';
+import type { TradingPair } from '../../../../src/core/pair.ts';
+import type { PairOverrides } from '../../../../src/core/rules.ts';
+import { contractAt, sandboxProvider } from '../../../../src/sandbox/evm/chain.ts';
+import { startEvmNode, type EvmNode } from '../../../../src/sandbox/evm/node.ts';
+import { revertToError } from '../../../../src/sandbox/evm/revert.ts';
+import { deployVenue, type DeployedPair, type EvmVenue, type SandboxWalletSpec } from '../../../../src/sandbox/evm/venue.ts';
+import { Decimal } from '../../../../src/core/decimal.ts';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 export const BUY = 1;

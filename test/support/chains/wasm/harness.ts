@@ -24,8 +24,8 @@ import { startRpcServer, type RunningRpc } from '../../../../src/sandbox/wasm/rp
 import { openStore, type Store } from '../../../../src/store/store.ts';
 import { createLogger, type Logger } from '../../../../src/telemetry/logger.ts';
 import { Metrics } from '../../../../src/telemetry/metrics.ts';
-import { pacedClock } from '../../../support/clock.ts';
-import { TestClock } from '../../../support/clock.ts';
+import { pacedClock } from '../../clock.ts';
+import { TestClock } from '../../clock.ts';
 export { TestClock };
 
 export const PAIR = parseTradingPair(JSON.parse(readFileSync(new URL('../../../fixtures/pairs/wasm-pair.json', import.meta.url), 'utf8')));

@@ -5,7 +5,7 @@
  */
 import { scValToNative, xdr } from '@stellar/stellar-sdk';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
-import { get, type Json, type Traders } from '../api/support/sandbox-clients.ts';
+import { get, type Json, type Traders } from '../api/sandbox-clients.ts';
 
 export const BOND = 'tp-evm-bond26-eure';
 export const FUND = 'tp-wasm-fund1-eure';

@@ -4,8 +4,8 @@
  * parked and returns once every loop it woke has gone back to sleep, so a test runs exactly one round of each
  * loop per tick and never waits on the wall clock for pacing.
  */
-import type { Clock, Sleep } from '../../../../../src/chains/evm/options.ts';
-import { pacedClock } from '../../../../support/clock.ts';
+import type { Clock, Sleep } from '../../../../src/chains/evm/options.ts';
+import { pacedClock } from '../../clock.ts';
 
 interface Sleeper {
   readonly at: number;

@@ -43,6 +43,9 @@ interface Row {
   readonly state: string;
 }
 
+/** Presence measured so far today against the 50 % target. */
+const PRESENCE = /^\d+\.\d% \/ 50\.0%$/;
+
 /** The board's row of `symbol` (its cells are separated by two spaces or more), if the screen has one. */
 function rowOf(screen: readonly string[], symbol: string): Row | undefined {
   const line = screen.find((l) => l.startsWith(`${symbol} `));
@@ -83,7 +86,10 @@ beforeAll(async () => {
   pairs = sandbox.manifest.pairs.map((p) => ({ id: p.id, symbol: p.symbol, chain: p.chain }));
   storePath = join(dir, 'board.sqlite');
   logFile = join(dir, 'logs', 'board.log');
-  const config = writeBotConfig({ dir, name: 'board', manifest: sandbox.manifestPath as string, metricsPort: await freePort(), store: storePath, risk: LIMITS });
+  // Obligations measured (not kept: the guard is off, so the quotes are the strategy's) on every pair, wide
+  // enough for the ladder: the board's obligation columns show the tracker's figures.
+  const obligations = { maxSpreadBps: 1000, minValue: '1', presenceTarget: 50, guard: false };
+  const config = writeBotConfig({ dir, name: 'board', manifest: sandbox.manifestPath as string, metricsPort: await freePort(), store: storePath, risk: LIMITS, obligations });
   term = TmuxTerminal.start({ dir, cwd: ROOT, argv: [NODE, 'src/cli/dlt-mm.ts', 'run', '--config', config, '--log-file', logFile], cols: 180, rows: 40 });
   terms.push(term);
 }, 120_000);
@@ -105,7 +111,7 @@ describe('the live board in a terminal, on the sandbox', () => {
         alive();
         const screen = term.screen();
         const rows = pairs.map((p) => rowOf(screen, p.symbol));
-        if (!rows.every((r) => r !== undefined && LEVEL.test(r.bid) && LEVEL.test(r.ask) && r.state === 'active')) return false;
+        if (!rows.every((r) => r !== undefined && LEVEL.test(r.bid) && LEVEL.test(r.ask) && r.state === 'active' && PRESENCE.test(r.presence))) return false;
         const filled = (chain: string) => rows.some((r) => r!.chain === chain && r!.fills > 0);
         return filled('evm') && filled('wasm') ? { screen, rows: rows as Row[] } : false;
       },
@@ -132,9 +138,9 @@ describe('the live board in a terminal, on the sandbox', () => {
         }
         expect(row.position).toMatch(/^[+-]?\d+(\.\d+)?$/);
         expect(row.pnl).toMatch(/^[+-]?\d+\.\d\d$/);
-        // No obligations are configured: both obligation columns say so.
-        expect(row.spread).toMatch(/^\d+\.\dbp \/ -$/);
-        expect(row.presence).toBe('- / -');
+        // The obligation columns: our spread against the configured maximum, today's presence against the target.
+        expect(row.spread).toMatch(/^\d+\.\dbp \/ 1000\.0bp$/);
+        expect(row.presence).toMatch(PRESENCE);
       }
     } finally {
       store.close();

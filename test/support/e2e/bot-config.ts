@@ -14,13 +14,15 @@ export interface BotRunSettings {
   readonly risk: Record<string, string | number>;
   readonly strategy?: string;
   readonly engine?: Record<string, number>;
+  /** Market-making obligations of every sandbox pair (`sandbox.obligations`). */
+  readonly obligations?: Record<string, string | number | boolean>;
   readonly name: string;
 }
 
 /** Writes `<dir>/<name>.yaml` and returns its path. */
 export function writeBotConfig(s: BotRunSettings): string {
   const config = {
-    sandbox: { manifest: s.manifest, strategy: s.strategy ?? LADDER },
+    sandbox: { manifest: s.manifest, strategy: s.strategy ?? LADDER, ...(s.obligations === undefined ? {} : { obligations: s.obligations }) },
     calendar: { enabled: false },
     risk: s.risk,
     engine: { tickMs: 1000, phasePollMs: 500, balanceMaxAgeMs: 2000, inventoryCheckMs: 10_000, shutdownTimeoutMs: 30_000, ...s.engine },

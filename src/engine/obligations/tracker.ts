@@ -23,10 +23,9 @@
  * `alertMarginMs`, once, and when the target can no longer be met, once.
  */
 import type { ChainEvent, PairBinding } from '../../chains/types.ts';
-import { isMarketOpen } from '../../core/calendar.ts';
 import { obligationTerms, type ObligationsConfig } from '../../core/config/obligations-config.ts';
 import { Decimal } from '../../core/decimal.ts';
-import { absenceLeftMs, assessQuotes, measurePresence, ObligationRules, type Interval, type MarketState, type Shortfall } from '../../core/obligations.ts';
+import { absenceLeftMs, assessQuotes, measurePresence, ObligationRules, type Interval, type MarketState } from '../../core/obligations.ts';
 import { priceFromRaw } from '../../core/units.ts';
 import type { ObligationWindow, WindowKind } from '../../store/obligation-store.ts';
 import type { Store } from '../../store/store.ts';
@@ -36,6 +35,9 @@ import type { Metrics } from '../../telemetry/metrics.ts';
 import type { Counter } from 'prom-client';
 import type { PairStatus } from '../loop/venue-status.ts';
 import { dayOf, scheduledAfter, type CalendarUse, type DayFrame } from './day-frame.ts';
+import { marketStateOf, registerObligationGauges, type ObligationSnapshot } from './obligation-view.ts';
+
+export { marketStateOf, type MarketNow, type ObligationSnapshot } from './obligation-view.ts';
 import type { Clock, Timer } from '../../core/clock.ts';
 
 export interface ObligationPair {
@@ -71,43 +73,6 @@ export interface ObligationTrackerOptions {
   readonly metrics: Metrics;
 }
 
-export type MarketNow = MarketState | 'exception';
-
-export interface ObligationSnapshot {
-  readonly pairId: string;
-  readonly symbol: string;
-  /** Trading day (venue local date) the figures are for. */
-  readonly day: string;
-  readonly atMs: number;
-  /** Presence target, 0..1. */
-  readonly target: number;
-  /** Presence so far today, 0..1; null before any continuous trading time. */
-  readonly presence: number | null;
-  readonly presentMs: number;
-  readonly continuousMs: number;
-  /** Our resting quotes meet the terms now (as the chain has shown them). */
-  readonly compliantNow: boolean;
-  readonly shortfall: Shortfall | null;
-  readonly market: MarketNow;
-  readonly stressed: boolean;
-  /** Spread of our best bid and ask of the minimum size (or of any size), bp of their midpoint. */
-  readonly spreadBps: number | null;
-  /** The maximum spread in force, bp (an absolute limit converted at our quotes' midpoint). */
-  readonly maxSpreadBps: number | null;
-  /** Size of each side in the unit of the minimum (base units or quote value), decimal text. */
-  readonly bidSize: string | null;
-  readonly askSize: string | null;
-  readonly minSize: string;
-  readonly sizeUnit: 'base' | 'quote';
-  /** Absence the day can still take before its target is out of reach, ms; 0 or less: out of reach. */
-  readonly absenceLeftMs: number;
-  readonly targetReachable: boolean;
-  /** Whether the guard keeps the terms (false: measured only). */
-  readonly guard: boolean;
-  /** The limit forcing a breach now, if any. */
-  readonly breach: { readonly limit: string; readonly detail: string; readonly sinceMs: number } | null;
-}
-
 interface Tracked {
   readonly pair: ObligationPair;
   readonly rules: ObligationRules | null;
@@ -125,21 +90,6 @@ interface Tracked {
 const SETTLE_AFTER_MS = 600_000;
 /** What stays open to late chain events (a follower behind by a few blocks). */
 const KEEP_OPEN_MS = 300_000;
-const HALTED_PHASES = new Set<number | string>([3, 4, 'ManualHalt', 'AutomaticHalt']);
-const AUTOMATIC_PHASES = new Set<number | string>([4, 'AutomaticHalt']);
-
-/** The market a status shows: the order book phase on chain first; the venue's trading status without one. */
-export function marketStateOf(status: PairStatus, chain: 'evm' | 'wasm', nowMs: number, calendar: CalendarUse): { state: MarketState; automaticHalt: boolean } {
-  const automaticHalt = status.phase !== null ? AUTOMATIC_PHASES.has(status.phase) : status.tradingStatus === 'AUTOMATIC_TRADING_HALT';
-  if (status.phase !== null) {
-    if (HALTED_PHASES.has(status.phase)) return { state: 'halted', automaticHalt };
-    if (isMarketOpen({ nowMs, tradingStatus: 'CONTINUOUS_TRADING', chain, phase: status.phase, calendar: calendar.config, useCalendar: calendar.enabled })) return { state: 'continuous', automaticHalt };
-    return { state: 'closed', automaticHalt };
-  }
-  if (status.tradingStatus?.includes('HALT') === true) return { state: 'halted', automaticHalt };
-  return { state: status.tradingStatus === 'CONTINUOUS_TRADING' ? 'continuous' : 'closed', automaticHalt };
-}
-
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const interval = (w: ObligationWindow): Interval => ({ from: w.fromMs, to: w.toMs ?? Number.MAX_SAFE_INTEGER });
 
@@ -158,7 +108,7 @@ export class ObligationTracker {
       this.#pairs.set(pair.binding.pairId, { pair, rules, market: null, settled: null, snapshot: null, alert: 'ok', breach: null, lastSampleMs: Number.NEGATIVE_INFINITY });
     }
     this.#breaches = options.metrics.counter({ name: 'obligation_breaches_total', help: 'Times a limit forced the quotes outside the market-making obligations', labelNames: ['pair', 'limit'] });
-    this.#gauges();
+    registerObligationGauges(this.#o.metrics, () => this.snapshots());
   }
 
   get pairIds(): string[] {
@@ -464,31 +414,5 @@ export class ObligationTracker {
       compliant: s === null ? null : s.compliantNow,
       presence: s?.presence ?? null,
     });
-  }
-
-  #gauges(): void {
-    const m = this.#o.metrics;
-    const each = (f: (s: ObligationSnapshot) => number | null) => () =>
-      this.snapshots().flatMap((s) => {
-        const v = f(s);
-        return v === null || !Number.isFinite(v) ? [] : [{ labels: { pair: s.pairId }, value: v }];
-      });
-    m.derivedGauge({ name: 'obligation_presence_ratio', help: 'Share of today\'s continuous trading time our quotes met the market-making obligations', labelNames: ['pair'] }, each((s) => s.presence));
-    m.derivedGauge({ name: 'obligation_target_ratio', help: 'Presence target of the market-making obligations', labelNames: ['pair'] }, each((s) => s.target));
-    m.derivedGauge({ name: 'obligation_compliant', help: '1 while our resting quotes meet the market-making obligations', labelNames: ['pair'] }, each((s) => (s.compliantNow ? 1 : 0)));
-    m.derivedGauge({ name: 'obligation_spread_bps', help: 'Spread of our best bid and ask, bp of their midpoint', labelNames: ['pair'] }, each((s) => s.spreadBps));
-    m.derivedGauge({ name: 'obligation_max_spread_bps', help: 'Maximum spread of the obligations in force, bp', labelNames: ['pair'] }, each((s) => s.maxSpreadBps));
-    m.derivedGauge({ name: 'obligation_min_size', help: 'Minimum size of each side (base units, or quote value with unit=quote)', labelNames: ['pair', 'unit'] }, () =>
-      this.snapshots().map((s) => ({ labels: { pair: s.pairId, unit: s.sizeUnit }, value: Number(s.minSize) })),
-    );
-    m.derivedGauge({ name: 'obligation_size', help: 'Size of our best bid and ask in the unit of the minimum', labelNames: ['pair', 'side', 'unit'] }, () =>
-      this.snapshots().flatMap((s) => [
-        ...(s.bidSize === null ? [] : [{ labels: { pair: s.pairId, side: 'buy', unit: s.sizeUnit }, value: Number(s.bidSize) }]),
-        ...(s.askSize === null ? [] : [{ labels: { pair: s.pairId, side: 'sell', unit: s.sizeUnit }, value: Number(s.askSize) }]),
-      ]),
-    );
-    m.derivedGauge({ name: 'obligation_absence_left_seconds', help: 'Absence the day can still take before its presence target is out of reach', labelNames: ['pair'] }, each((s) => s.absenceLeftMs / 1000));
-    m.derivedGauge({ name: 'obligation_continuous_seconds', help: 'Continuous trading time counted today', labelNames: ['pair'] }, each((s) => s.continuousMs / 1000));
-    m.derivedGauge({ name: 'obligation_present_seconds', help: 'Of the continuous trading time today, seconds our quotes met the obligations', labelNames: ['pair'] }, each((s) => s.presentMs / 1000));
   }
 }

@@ -5,7 +5,9 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: ['test/**/*.test.ts'],
-    reporters: process.env.VITEST_JSON_OUT ? ['default', ['json', { outputFile: process.env.VITEST_JSON_OUT }]] : ['default'],
+    reporters: process.env.VITEST_JSON_OUT
+      ? ['default', ['json', { outputFile: process.env.VITEST_JSON_OUT }]]
+      : ['default'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     allowOnly: false,

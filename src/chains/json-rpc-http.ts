@@ -19,7 +19,12 @@ export interface RpcErrorObject {
 }
 
 /** Builds the error a call rejects with; `error` is the node's error object for kind `rpc`. */
-export type RpcFailureFactory = (method: string, kind: RpcFailureKind, message: string, error?: { readonly rpcCode?: number; readonly object: RpcErrorObject }) => Error;
+export type RpcFailureFactory = (
+  method: string,
+  kind: RpcFailureKind,
+  message: string,
+  error?: { readonly rpcCode?: number; readonly object: RpcErrorObject },
+) => Error;
 
 /** Strips user info and query from a URL before it appears in an error (an RPC URL may carry an API key). */
 export function safeUrl(url: string): string {
@@ -53,7 +58,12 @@ function endpoint(url: string): { url: string; parsed: URL | null; headers: Reco
  * keeps alive, so at a chain follower's call rate every call's garbage was promoted to the old generation
  * and the heap grew to several times its live size between full collections (see test/bench/).
  */
-export function postText(target: URL, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+export function postText(
+  target: URL,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const send = target.protocol === 'https:' ? httpsRequest : target.protocol === 'http:' ? httpRequest : null;
     if (send === null) {
@@ -69,15 +79,21 @@ export function postText(target: URL, headers: Record<string, string>, body: str
       else resolve(answer as { status: number; text: string });
     };
     const payload = Buffer.from(body, 'utf8');
-    const req = send(target, { method: 'POST', headers: { ...headers, 'content-length': String(payload.length) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => settle(null, { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', (e) => settle(e));
-      res.on('close', () => {
-        if (!res.complete) settle(new Error('the connection closed before the reply was complete'));
-      });
-    });
+    const req = send(
+      target,
+      { method: 'POST', headers: { ...headers, 'content-length': String(payload.length) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          settle(null, { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', (e) => settle(e));
+        res.on('close', () => {
+          if (!res.complete) settle(new Error('the connection closed before the reply was complete'));
+        });
+      },
+    );
     const timer = setTimeout(() => {
       const e = new Error(`no answer within ${timeoutMs} ms`);
       settle(e);
@@ -89,7 +105,11 @@ export function postText(target: URL, headers: Record<string, string>, body: str
   });
 }
 
-export function jsonRpcOverHttp(url: string, options: { timeoutMs: number }, fail: RpcFailureFactory): (method: string, params: unknown) => Promise<unknown> {
+export function jsonRpcOverHttp(
+  url: string,
+  options: { timeoutMs: number },
+  fail: RpcFailureFactory,
+): (method: string, params: unknown) => Promise<unknown> {
   let id = 0;
   const where = safeUrl(url);
   const target = endpoint(url);
@@ -97,7 +117,12 @@ export function jsonRpcOverHttp(url: string, options: { timeoutMs: number }, fai
     let text: string;
     try {
       if (target.parsed === null) throw new Error('invalid URL');
-      const res = await postText(target.parsed, target.headers, JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? null }), options.timeoutMs);
+      const res = await postText(
+        target.parsed,
+        target.headers,
+        JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? null }),
+        options.timeoutMs,
+      );
       text = res.text;
       if ((res.status < 200 || res.status > 299) && text.length === 0) throw new Error(`HTTP ${res.status}`);
     } catch (e) {

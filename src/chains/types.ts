@@ -218,7 +218,12 @@ export type EventCursor =
 
 export type FollowerNotice =
   /** Events in chain order. `confirmed` events are final; tentative ones may later be withdrawn. */
-  | { readonly kind: 'events'; readonly events: readonly ChainEvent[]; readonly confirmed: boolean; readonly cursor: EventCursor }
+  | {
+      readonly kind: 'events';
+      readonly events: readonly ChainEvent[];
+      readonly confirmed: boolean;
+      readonly cursor: EventCursor;
+    }
   /** Tentative events withdrawn by a reorganisation; confirmed replacements follow as `events`. */
   | { readonly kind: 'rollback'; readonly keys: readonly string[] }
   /** The stored cursor is older than the node retains (chain B retention window): reconcile in full. */
@@ -279,7 +284,11 @@ export interface ChainAdapter {
   /** The fate of an earlier transaction, for outcomes left unknown (after a restart, too). */
   settle(txHash: string, pair: PairBinding): Promise<Outcome>;
   /** Follows the order book and token events of the wallet from a cursor (null: from now). */
-  follow(pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (notice: FollowerNotice) => Promise<void>): Follower;
+  follow(
+    pairs: readonly PairBinding[],
+    from: EventCursor | null,
+    onNotice: (notice: FollowerNotice) => Promise<void>,
+  ): Follower;
   /** Transactions sent whose outcome is still open: a shutdown waits for them before `close()`. */
   unsettled(): readonly InFlightTx[];
   /** Stops following and polling; an outcome still open at this point settles as `unknown` (`settle` finds it later). */

@@ -14,7 +14,12 @@ export interface CalendarConfig {
   readonly clearingDelayMinutes: number;
 }
 
-export const DEFAULT_CALENDAR: CalendarConfig = { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 };
+export const DEFAULT_CALENDAR: CalendarConfig = {
+  holidays: [],
+  open: '08:00',
+  close: '17:00',
+  clearingDelayMinutes: 5,
+};
 
 export interface LocalDateTime {
   readonly date: string; // YYYY-MM-DD
@@ -140,6 +145,7 @@ export interface MarketOpenInput {
  * contract phase open. Any other value of either means closed.
  */
 export function isMarketOpen(input: MarketOpenInput): boolean {
-  if ((input.useCalendar ?? true) && !isWithinTradingHours(input.nowMs, input.calendar ?? DEFAULT_CALENDAR)) return false;
+  if ((input.useCalendar ?? true) && !isWithinTradingHours(input.nowMs, input.calendar ?? DEFAULT_CALENDAR))
+    return false;
   return input.tradingStatus === 'CONTINUOUS_TRADING' && isPhaseOpen(input.chain, input.phase);
 }

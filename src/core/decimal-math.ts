@@ -9,7 +9,12 @@ import { Decimal } from './decimal.ts';
 
 export const MODEL_SIGNIFICANT_DIGITS = 34;
 
-const Model = DecimalJs.clone({ precision: MODEL_SIGNIFICANT_DIGITS, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
+const Model = DecimalJs.clone({
+  precision: MODEL_SIGNIFICANT_DIGITS,
+  rounding: DecimalJs.ROUND_HALF_EVEN,
+  toExpNeg: -9e15,
+  toExpPos: 9e15,
+});
 
 /** Natural logarithm to 34 significant digits (NaN below zero, -Infinity at zero, as decimal.js). */
 export function modelLn(x: Decimal): Decimal {

@@ -28,7 +28,10 @@ export const ERROR_CATALOGUE = {
   E_RULE_SIZE: { summary: 'Size is not the minimum plus a whole multiple of the size increment', retryable: false },
   E_RULE_VALUE_MIN: { summary: 'Order value below the minimum order value plus safety margin', retryable: false },
   E_RULE_VALUE_MAX: { summary: 'Order value above the maximum order value', retryable: false },
-  E_RULE_COLLAR: { summary: 'Limit price outside the price collar around the static reference price', retryable: false },
+  E_RULE_COLLAR: {
+    summary: 'Limit price outside the price collar around the static reference price',
+    retryable: false,
+  },
   E_RULE_STATIC_THRESHOLD: { summary: 'Price outside the static volatility threshold', retryable: false },
   E_RULE_DYNAMIC_THRESHOLD: { summary: 'Price outside the dynamic volatility threshold', retryable: false },
   E_RULE_LIFETIME: { summary: 'Lifetime outside 0..90 days or given without GTD', retryable: false },
@@ -52,8 +55,14 @@ export const ERROR_CATALOGUE = {
   E_VENUE_CLIENT_NOT_FOUND: { summary: 'Account is not in the client registry', retryable: false },
   E_VENUE_ORDER_NOT_FOUND: { summary: 'Order id does not exist or no longer rests', retryable: false },
   E_VENUE_INSUFFICIENT_BALANCE: { summary: 'Token balance too low for value plus commission', retryable: false },
-  E_VENUE_INSUFFICIENT_ALLOWANCE: { summary: 'Allowance missing, consumed or too low; approve, then retry', retryable: true },
-  E_VENUE_NOT_BENEFICIARY: { summary: 'Receiving wallet is not a beneficiary of the restricted token', retryable: false },
+  E_VENUE_INSUFFICIENT_ALLOWANCE: {
+    summary: 'Allowance missing, consumed or too low; approve, then retry',
+    retryable: true,
+  },
+  E_VENUE_NOT_BENEFICIARY: {
+    summary: 'Receiving wallet is not a beneficiary of the restricted token',
+    retryable: false,
+  },
   E_VENUE_TRUSTLINE_MISSING: { summary: 'Token trustline missing on the account', retryable: false },
   E_VENUE_TOKEN_NOT_AUTHORIZED: { summary: 'Account is not authorized to hold the token', retryable: false },
   E_VENUE_INVALID_ORDER_DATA: { summary: 'Contract refused the order encoding', retryable: false },
@@ -71,8 +80,14 @@ export const ERROR_CATALOGUE = {
   E_VENUE_VOLATILITY_MIN_DYNAMIC: { summary: 'Volatility control: price below the dynamic range', retryable: true },
   E_VENUE_MARKET_CLOSED: { summary: 'Order book is not open for trading', retryable: true },
   E_VENUE_CONTRACT_ERROR: { summary: 'Contract error without a known meaning', retryable: false },
-  E_VENUE_HOST_ERROR: { summary: 'Chain B host refused the call (authorization, argument types or limits)', retryable: false },
-  E_REJECTED_SELF_TRADE: { summary: 'Rejected: would trade with an own order of the same cross identifier', retryable: false },
+  E_VENUE_HOST_ERROR: {
+    summary: 'Chain B host refused the call (authorization, argument types or limits)',
+    retryable: false,
+  },
+  E_REJECTED_SELF_TRADE: {
+    summary: 'Rejected: would trade with an own order of the same cross identifier',
+    retryable: false,
+  },
   E_REJECTED_MAX_MATCHES: { summary: 'Rejected: more resting orders to match than maximumMatches', retryable: false },
   E_REJECTED_CIRCUIT_BREAKER: { summary: 'Rejected: execution price outside a circuit-breaker range', retryable: true },
   E_REJECTED_PARTIAL: { summary: 'Remainder rejected by its execution condition', retryable: false },
@@ -81,25 +96,50 @@ export const ERROR_CATALOGUE = {
 
   // Chain nodes and transactions (both chains)
   E_CHAIN_RPC: { summary: 'Chain node RPC failed, or answered something unreadable', retryable: true },
-  E_CHAIN_TX_REFUSED: { summary: 'Chain node refused the transaction before inclusion; it never applied', retryable: false },
+  E_CHAIN_TX_REFUSED: {
+    summary: 'Chain node refused the transaction before inclusion; it never applied',
+    retryable: false,
+  },
   E_CHAIN_TX_EXPIRED: { summary: 'Transaction expired without inclusion; it never applied', retryable: true },
 
   // Order management
-  E_ORDER_NOT_SENT: { summary: 'Order was recorded but never signed or sent (the process stopped first)', retryable: true },
+  E_ORDER_NOT_SENT: {
+    summary: 'Order was recorded but never signed or sent (the process stopped first)',
+    retryable: true,
+  },
   E_ORDER_STATE: { summary: 'Command does not fit the order in its current status', retryable: false },
-  E_TRADING_PAUSED: { summary: 'Trading on the pair waits for reconciliation or for an alert to be explained', retryable: true },
-  E_ORDER_WITHDRAWN: { summary: 'Placement withdrawn before it was signed (kill switch, stale market data, shutdown)', retryable: true },
-  E_STORE_CLAIMED: { summary: 'The state file is in use by another trading process (dlt-mm run or cancel-all)', retryable: false },
+  E_TRADING_PAUSED: {
+    summary: 'Trading on the pair waits for reconciliation or for an alert to be explained',
+    retryable: true,
+  },
+  E_ORDER_WITHDRAWN: {
+    summary: 'Placement withdrawn before it was signed (kill switch, stale market data, shutdown)',
+    retryable: true,
+  },
+  E_STORE_CLAIMED: {
+    summary: 'The state file is in use by another trading process (dlt-mm run or cancel-all)',
+    retryable: false,
+  },
 
   // Venue API: REST and WebSocket market data
   E_REST_AUTH: { summary: 'Venue refused the credentials, or none is configured (HTTP 401/403)', retryable: false },
-  E_AUTH_TOKEN: { summary: 'No access token could be had from the token endpoint (client credentials refused, or the endpoint failed)', retryable: true },
+  E_AUTH_TOKEN: {
+    summary:
+      'No access token could be had from the token endpoint (client credentials refused, or the endpoint failed)',
+    retryable: true,
+  },
   E_REST_NOT_FOUND: { summary: 'Venue resource not found (HTTP 404)', retryable: false },
   E_REST_REQUEST: { summary: 'Venue refused the request (HTTP 4xx; AppError in details)', retryable: false },
   E_REST_UNAVAILABLE: { summary: 'Venue answered 429 or 5xx until the retry budget ran out', retryable: true },
   E_REST_TIMEOUT: { summary: 'Venue REST request timed out on every attempt', retryable: true },
-  E_REST_TRANSPORT: { summary: 'Venue REST request failed before a response (connection refused or reset)', retryable: true },
-  E_PAYLOAD_MALFORMED: { summary: 'Venue payload does not match the specification (field and value in details)', retryable: false },
+  E_REST_TRANSPORT: {
+    summary: 'Venue REST request failed before a response (connection refused or reset)',
+    retryable: true,
+  },
+  E_PAYLOAD_MALFORMED: {
+    summary: 'Venue payload does not match the specification (field and value in details)',
+    retryable: false,
+  },
   E_WS_CONNECTION: { summary: 'Market-data WebSocket failed or dropped; the client reconnects', retryable: true },
   E_WS_SUBSCRIBE: { summary: 'Venue refused or did not acknowledge a market-data subscription', retryable: true },
 

@@ -68,7 +68,12 @@ function valueFraction(priceRaw: bigint, quantityRaw: bigint, scales: PairScales
 }
 
 /** Value of raw terms in native quote units, rounded down (what a buyer pays) or up (what a seller is owed). */
-export function valueNative(priceRaw: bigint, quantityRaw: bigint, scales: PairScales, rounding: 'down' | 'up'): bigint {
+export function valueNative(
+  priceRaw: bigint,
+  quantityRaw: bigint,
+  scales: PairScales,
+  rounding: 'down' | 'up',
+): bigint {
   const { num, den } = valueFraction(priceRaw, quantityRaw, scales);
   return rounding === 'down' ? num / den : ceilDiv(num, den);
 }
@@ -89,7 +94,13 @@ export interface Settlement {
  * receives it rounded up, so rounding favours both participants by at most one unit at the cost of the
  * commission wallet (never more than the commissions collected).
  */
-export function settle(priceRaw: bigint, quantityRaw: bigint, scales: PairScales, buyerBps: number, sellerBps: number): Settlement {
+export function settle(
+  priceRaw: bigint,
+  quantityRaw: bigint,
+  scales: PairScales,
+  buyerBps: number,
+  sellerBps: number,
+): Settlement {
   const buyerValue = valueNative(priceRaw, quantityRaw, scales, 'down');
   const buyerCommission = commissionOf(buyerValue, buyerBps);
   let sellerValue = valueNative(priceRaw, quantityRaw, scales, 'up');
@@ -112,7 +123,13 @@ export function prefundedBuyLock(limitRaw: bigint, quantityRaw: bigint, scales: 
  * The specification's reimbursement of a pre-funded resting buy that executes below its limit:
  * (limit - executionPrice) * Q * (1 + makerCommission), in native quote units (human formula, for checks).
  */
-export function reimbursementFormula(limit: Decimal, executionPrice: Decimal, quantity: Decimal, makerBps: number, scales: PairScales): Decimal {
+export function reimbursementFormula(
+  limit: Decimal,
+  executionPrice: Decimal,
+  quantity: Decimal,
+  makerBps: number,
+  scales: PairScales,
+): Decimal {
   return limit
     .sub(executionPrice)
     .mul(quantity)

@@ -18,7 +18,8 @@ import { Decimal } from './decimal.ts';
 import type { Side } from './order-terms.ts';
 import type { PairScales } from './units.ts';
 
-export type SpreadLimit = { readonly unit: 'bps'; readonly value: Decimal } | { readonly unit: 'quote'; readonly value: Decimal };
+export type SpreadLimit =
+  { readonly unit: 'bps'; readonly value: Decimal } | { readonly unit: 'quote'; readonly value: Decimal };
 export type SizeLimit = { readonly unit: 'base' | 'quote'; readonly value: Decimal };
 
 export interface ObligationTerms {
@@ -121,7 +122,10 @@ export class ObligationRules {
 /** Spread of a bid and an ask in basis points of their midpoint. */
 export function spreadBpsOf(b: bigint, a: bigint): number {
   if (a + b <= 0n) return 0;
-  return new Decimal((a - b).toString()).mul(20_000).div((a + b).toString()).toNumber();
+  return new Decimal((a - b).toString())
+    .mul(20_000)
+    .div((a + b).toString())
+    .toNumber();
 }
 
 export type Shortfall = 'no-bid' | 'no-ask' | 'size' | 'spread' | 'ratio';
@@ -142,8 +146,12 @@ export interface Assessment {
 
 /** Whether our resting `quotes` meet the obligations now, and with which bid and ask. */
 export function assessQuotes(quotes: readonly BookQuote[], rules: ObligationRules, stressed: boolean): Assessment {
-  const bids = quotes.filter((q) => q.side === 'buy' && q.quantity > 0n).toSorted((x, y) => (x.price > y.price ? -1 : x.price < y.price ? 1 : 0));
-  const asks = quotes.filter((q) => q.side === 'sell' && q.quantity > 0n).toSorted((x, y) => (x.price < y.price ? -1 : x.price > y.price ? 1 : 0));
+  const bids = quotes
+    .filter((q) => q.side === 'buy' && q.quantity > 0n)
+    .toSorted((x, y) => (x.price > y.price ? -1 : x.price < y.price ? 1 : 0));
+  const asks = quotes
+    .filter((q) => q.side === 'sell' && q.quantity > 0n)
+    .toSorted((x, y) => (x.price < y.price ? -1 : x.price > y.price ? 1 : 0));
   const sizedBids = bids.filter((q) => rules.sizeOk(q));
   const sizedAsks = asks.filter((q) => rules.sizeOk(q));
   const view = (bid: BookQuote | null, ask: BookQuote | null, shortfall: Shortfall | null): Assessment => ({
@@ -151,7 +159,12 @@ export function assessQuotes(quotes: readonly BookQuote[], rules: ObligationRule
     bid,
     ask,
     spreadBps: bid !== null && ask !== null ? spreadBpsOf(bid.price, ask.price) : null,
-    maxSpreadBps: bid !== null && ask !== null ? rules.maxSpreadBps(bid.price, ask.price, stressed) : rules.terms.maxSpread.unit === 'bps' ? rules.maxSpreadBps(0n, 0n, stressed) : null,
+    maxSpreadBps:
+      bid !== null && ask !== null
+        ? rules.maxSpreadBps(bid.price, ask.price, stressed)
+        : rules.terms.maxSpread.unit === 'bps'
+          ? rules.maxSpreadBps(0n, 0n, stressed)
+          : null,
     bidSize: bid === null ? null : rules.sizeOf(bid),
     askSize: ask === null ? null : rules.sizeOf(ask),
     shortfall,
@@ -165,7 +178,8 @@ export function assessQuotes(quotes: readonly BookQuote[], rules: ObligationRule
   }
   if (bids.length === 0) return view(null, asks[0] ?? null, 'no-bid');
   if (asks.length === 0) return view(bids[0] ?? null, null, 'no-ask');
-  if (sizedBids.length === 0 || sizedAsks.length === 0) return view(sizedBids[0] ?? bids[0] ?? null, sizedAsks[0] ?? asks[0] ?? null, 'size');
+  if (sizedBids.length === 0 || sizedAsks.length === 0)
+    return view(sizedBids[0] ?? bids[0] ?? null, sizedAsks[0] ?? asks[0] ?? null, 'size');
   const b = sizedBids[0] as BookQuote;
   const a = sizedAsks[0] as BookQuote;
   return view(b, a, rules.spreadOk(b.price, a.price, stressed) ? 'ratio' : 'spread');
@@ -300,7 +314,8 @@ export function measurePresence(input: PresenceInput): PresenceResult {
     const end = times[i + 1] as number;
     while (next < byStart.length && (byStart[next] as QuoteSpan).from <= t) active.push(byStart[next++] as QuoteSpan);
     active = active.filter((q) => q.to > t);
-    while (m < market.length && (market[m] as MarketObservation).atMs <= t) lastMarket = market[m++] as MarketObservation;
+    while (m < market.length && (market[m] as MarketObservation).atMs <= t)
+      lastMarket = market[m++] as MarketObservation;
     const run = input.runs.find((r) => t >= r.from && t < r.to);
     const scheduled = inside(t, input.schedule);
     const stressed = inside(t, input.stressed);
@@ -310,14 +325,16 @@ export function measurePresence(input: PresenceInput): PresenceResult {
     else if (run === undefined) state = scheduled && !closedWhenLeft(t, lastMarket, input.schedule) ? 'down' : 'closed';
     else {
       // An observation counts only from the run it was made in; before the first one of a run, the schedule says.
-      const seen = lastMarket !== null && lastMarket.atMs >= run.from ? lastMarket.state : scheduled ? 'continuous' : 'closed';
+      const seen =
+        lastMarket !== null && lastMarket.atMs >= run.from ? lastMarket.state : scheduled ? 'continuous' : 'closed';
       state = !scheduled ? 'closed' : seen === 'continuous' ? 'continuous' : seen;
     }
     const counted = state === 'continuous' || state === 'down';
     let present = false;
     if (state === 'continuous') {
       const key = `${stressed}|${active.map((q) => `${q.side}${q.price}:${q.quantity}`).join(',')}`;
-      if (cached === null || cached.key !== key) cached = { key, compliant: assessQuotes(active, input.rules, stressed).compliant };
+      if (cached === null || cached.key !== key)
+        cached = { key, compliant: assessQuotes(active, input.rules, stressed).compliant };
       present = cached.compliant;
     }
     const ms = end - t;
@@ -329,7 +346,13 @@ export function measurePresence(input: PresenceInput): PresenceResult {
     if (state === 'exception') totals.exceptionMs += ms;
     const seg: Segment = { from: t, to: end, state, counted, present, stressed };
     const prev = segments.at(-1);
-    if (prev !== undefined && prev.to === t && prev.state === seg.state && prev.present === seg.present && prev.stressed === seg.stressed) {
+    if (
+      prev !== undefined &&
+      prev.to === t &&
+      prev.state === seg.state &&
+      prev.present === seg.present &&
+      prev.stressed === seg.stressed
+    ) {
       segments[segments.length - 1] = { ...prev, to: end };
     } else segments.push(seg);
   }

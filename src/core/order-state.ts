@@ -44,7 +44,14 @@ const statuses = (...list: OrderStatus[]): ReadonlySet<OrderStatus> => new Set(l
 /** Statuses the order never leaves. */
 export const TERMINAL_STATUSES = statuses('filled', 'cancelled', 'rejected');
 /** Statuses in which the order may be on the book (or may land there). */
-export const LIVE_STATUSES = statuses('submitting', 'unknown', 'received', 'resting', 'partiallyFilled', 'cancelRequested');
+export const LIVE_STATUSES = statuses(
+  'submitting',
+  'unknown',
+  'received',
+  'resting',
+  'partiallyFilled',
+  'cancelRequested',
+);
 const CANCELLABLE = statuses('resting', 'partiallyFilled');
 const ON_BOOK = statuses('resting', 'partiallyFilled', 'cancelRequested');
 const UNSETTLED = statuses('intended', 'submitting', 'unknown', 'received');
@@ -123,7 +130,9 @@ export interface OrderRecord {
   readonly unexplained: bigint;
 }
 
-export function newOrder(o: Pick<OrderRecord, 'clientOrderId' | 'pairId' | 'side' | 'quantity' | 'price'>): OrderRecord {
+export function newOrder(
+  o: Pick<OrderRecord, 'clientOrderId' | 'pairId' | 'side' | 'quantity' | 'price'>,
+): OrderRecord {
   return {
     ...o,
     status: 'intended',
@@ -138,50 +147,62 @@ export function newOrder(o: Pick<OrderRecord, 'clientOrderId' | 'pairId' | 'side
   };
 }
 
-export type TransitionResult = { readonly ok: true; readonly order: OrderRecord } | { readonly ok: false; readonly reason: string };
+export type TransitionResult =
+  { readonly ok: true; readonly order: OrderRecord } | { readonly ok: false; readonly reason: string };
 
 export function remainingOf(order: OrderRecord): bigint {
   return order.quantity - order.filled;
 }
 
-type Handler<E extends OrderEventType> = (order: OrderRecord, event: Extract<OrderEvent, { type: E }>) => TransitionResult;
+type Handler<E extends OrderEventType> = (
+  order: OrderRecord,
+  event: Extract<OrderEvent, { type: E }>,
+) => TransitionResult;
 type Row = { readonly [E in OrderEventType]?: Handler<E> };
 
 const ok = (order: OrderRecord): TransitionResult => ({ ok: true, order });
 const refuse = (reason: string): TransitionResult => ({ ok: false, reason });
 
 const sent: Handler<'SubmissionSent'> = (o, e) => ok({ ...o, status: 'submitting', txHash: e.txHash });
-const refused: Handler<'Refused'> = (o, e) => ok({ ...o, status: 'rejected', rejection: { code: e.code, reason: e.reason } });
+const refused: Handler<'Refused'> = (o, e) =>
+  ok({ ...o, status: 'rejected', rejection: { code: e.code, reason: e.reason } });
 const unknown: Handler<'OutcomeUnknown'> = (o) => ok({ ...o, status: 'unknown' });
 const accepted: Handler<'Accepted'> = (o, e) => ok({ ...o, status: 'received', orderId: e.orderId });
-const failed: Handler<'SubmissionFailed'> = (o, e) => ok({ ...o, status: 'rejected', rejection: { code: e.code, reason: e.reason } });
+const failed: Handler<'SubmissionFailed'> = (o, e) =>
+  ok({ ...o, status: 'rejected', rejection: { code: e.code, reason: e.reason } });
 
 const filled: Handler<'Filled'> = (o, e) => {
   if (e.quantity <= 0n) return refuse(`fill ${e.fillId} has quantity ${e.quantity}`);
   if (o.fillIds.includes(e.fillId)) return refuse(`duplicate fill ${e.fillId}`);
-  if (e.quantity > remainingOf(o)) return refuse(`fill ${e.fillId} of ${e.quantity} exceeds the remaining ${remainingOf(o)}`);
+  if (e.quantity > remainingOf(o))
+    return refuse(`fill ${e.fillId} of ${e.quantity} exceeds the remaining ${remainingOf(o)}`);
   if (o.status === 'received' && e.role !== 'taker') return refuse('a fill at placement is a taker fill');
   const total = o.filled + e.quantity;
-  const status: OrderStatus = total === o.quantity ? 'filled' : o.status === 'cancelRequested' ? 'cancelRequested' : 'partiallyFilled';
+  const status: OrderStatus =
+    total === o.quantity ? 'filled' : o.status === 'cancelRequested' ? 'cancelRequested' : 'partiallyFilled';
   return ok({ ...o, status, filled: total, fillIds: [...o.fillIds, e.fillId] });
 };
 
 const rested: Handler<'Rested'> = (o, e) => {
-  if (e.quantity !== remainingOf(o)) return refuse(`resting quantity ${e.quantity} is not the remaining ${remainingOf(o)}`);
+  if (e.quantity !== remainingOf(o))
+    return refuse(`resting quantity ${e.quantity} is not the remaining ${remainingOf(o)}`);
   return ok({ ...o, status: o.filled === 0n ? 'resting' : 'partiallyFilled' });
 };
 
 const remainderRejected: Handler<'RemainderRejected'> = (o, e) => {
-  if (e.quantity !== remainingOf(o)) return refuse(`rejected quantity ${e.quantity} is not the remaining ${remainingOf(o)}`);
+  if (e.quantity !== remainingOf(o))
+    return refuse(`rejected quantity ${e.quantity} is not the remaining ${remainingOf(o)}`);
   return ok({ ...o, status: 'rejected', rejection: { code: null, reason: `rejection reason ${e.reason}` } });
 };
 
 const cancelSent: Handler<'CancelSent'> = (o, e) => ok({ ...o, status: 'cancelRequested', cancelTxHash: e.txHash });
-const cancelFailed: Handler<'CancelFailed'> = (o) => ok({ ...o, status: o.filled === 0n ? 'resting' : 'partiallyFilled', cancelTxHash: null });
+const cancelFailed: Handler<'CancelFailed'> = (o) =>
+  ok({ ...o, status: o.filled === 0n ? 'resting' : 'partiallyFilled', cancelTxHash: null });
 const notOnBook: Handler<'NotOnBook'> = (o) => ok({ ...o, status: 'cancelRequested', cancelTxHash: null });
 
 const cancelled: Handler<'Cancelled'> = (o, e) => {
-  if (e.quantity > remainingOf(o)) return refuse(`cancelled quantity ${e.quantity} exceeds the remaining ${remainingOf(o)}`);
+  if (e.quantity > remainingOf(o))
+    return refuse(`cancelled quantity ${e.quantity} exceeds the remaining ${remainingOf(o)}`);
   return ok({ ...o, status: 'cancelled', cancelledBy: e.by, unexplained: remainingOf(o) - e.quantity });
 };
 
@@ -192,7 +213,14 @@ export const TRANSITIONS: Readonly<Record<OrderStatus, Row>> = {
   unknown: { Accepted: accepted, SubmissionFailed: failed },
   received: { Rested: rested, Filled: filled, RemainderRejected: remainderRejected },
   resting: { Filled: filled, CancelSent: cancelSent, Cancelled: cancelled, NotOnBook: notOnBook },
-  partiallyFilled: { Rested: rested, Filled: filled, RemainderRejected: remainderRejected, CancelSent: cancelSent, Cancelled: cancelled, NotOnBook: notOnBook },
+  partiallyFilled: {
+    Rested: rested,
+    Filled: filled,
+    RemainderRejected: remainderRejected,
+    CancelSent: cancelSent,
+    Cancelled: cancelled,
+    NotOnBook: notOnBook,
+  },
   cancelRequested: { Filled: filled, Cancelled: cancelled, CancelFailed: cancelFailed, NotOnBook: notOnBook },
   filled: {},
   cancelled: {},
@@ -201,7 +229,8 @@ export const TRANSITIONS: Readonly<Record<OrderStatus, Row>> = {
 
 /** Applies one event, or refuses it with the reason; the order is never half-changed. */
 export function applyOrderEvent(order: OrderRecord, event: OrderEvent): TransitionResult {
-  const handler = TRANSITIONS[order.status][event.type] as ((o: OrderRecord, e: OrderEvent) => TransitionResult) | undefined;
+  const handler = TRANSITIONS[order.status][event.type] as
+    ((o: OrderRecord, e: OrderEvent) => TransitionResult) | undefined;
   if (handler === undefined) return refuse(`${event.type} is impossible in status ${order.status}`);
   return handler(order, event);
 }

@@ -43,7 +43,12 @@ export interface OrderOptions {
   readonly lifetimeDays: number;
 }
 
-export const DEFAULT_ORDER_OPTIONS: OrderOptions = { type: 'limit', condition: 'standard', validity: 'gfd', lifetimeDays: 0 };
+export const DEFAULT_ORDER_OPTIONS: OrderOptions = {
+  type: 'limit',
+  condition: 'standard',
+  validity: 'gfd',
+  lifetimeDays: 0,
+};
 
 /** Human order terms. */
 export interface OrderTerms extends OrderOptions {
@@ -82,7 +87,12 @@ export function checkOrderOptions(o: OrderOptions): RuleViolation[] {
     });
   }
   if (o.type === 'market' && o.condition === 'boc') {
-    out.push({ rule: 'order-terms', code: 'E_RULE_ORDER_TERMS', message: 'a market order cannot be book-or-cancel', numbers: {} });
+    out.push({
+      rule: 'order-terms',
+      code: 'E_RULE_ORDER_TERMS',
+      message: 'a market order cannot be book-or-cancel',
+      numbers: {},
+    });
   }
   if (o.validity === 'gtd' && (o.type === 'market' || o.condition === 'ioc' || o.condition === 'fok')) {
     out.push({
@@ -99,15 +109,27 @@ export function checkOrderOptions(o: OrderOptions): RuleViolation[] {
 export function checkRawAmounts(quantity: bigint, price: bigint, type: OrderType): RuleViolation[] {
   const out: RuleViolation[] = [];
   if (quantity <= 0n) {
-    out.push({ rule: 'size', code: 'E_RULE_SIZE', message: `quantity ${quantity} must be positive`, numbers: { quantity: String(quantity) } });
+    out.push({
+      rule: 'size',
+      code: 'E_RULE_SIZE',
+      message: `quantity ${quantity} must be positive`,
+      numbers: { quantity: String(quantity) },
+    });
   }
   if (type === 'limit' && price <= 0n) {
-    out.push({ rule: 'price', code: 'E_RULE_PRICE', message: `limit price ${price} must be positive`, numbers: { price: String(price) } });
+    out.push({
+      rule: 'price',
+      code: 'E_RULE_PRICE',
+      message: `limit price ${price} must be positive`,
+      numbers: { price: String(price) },
+    });
   }
   return out;
 }
 
 export function describeTerms(t: OrderTerms): string {
-  const extras = isDefaultOptions(t) ? '' : ` ${t.type} ${t.condition} ${t.validity}${t.validity === 'gtd' ? ` ${t.lifetimeDays}d` : ''}`;
+  const extras = isDefaultOptions(t)
+    ? ''
+    : ` ${t.type} ${t.condition} ${t.validity}${t.validity === 'gtd' ? ` ${t.lifetimeDays}d` : ''}`;
   return `${t.side} ${formatDecimal(t.quantity)} @ ${formatDecimal(t.price)}${extras}`;
 }

@@ -68,10 +68,18 @@ export function parseTradingPair(input: unknown, where = 'tradingPair'): Trading
   if (!result.success) {
     const problems = describeIssues(result.error, where);
     throw new DltError('E_PAIR_INVALID', `${where} is invalid:\n  ${problems.join('\n  ')}`, {
-      details: { problems, id: typeof input === 'object' && input !== null ? (input as { id?: unknown }).id : undefined },
+      details: {
+        problems,
+        id: typeof input === 'object' && input !== null ? (input as { id?: unknown }).id : undefined,
+      },
     });
   }
-  for (const field of ['baseTokenInternalScale', 'quoteTokenInternalScale', 'baseTokenNativeScale', 'quoteTokenNativeScale'] as const) {
+  for (const field of [
+    'baseTokenInternalScale',
+    'quoteTokenInternalScale',
+    'baseTokenNativeScale',
+    'quoteTokenNativeScale',
+  ] as const) {
     parseScale(result.data[field], `${where}.${field}`);
   }
   return result.data;
@@ -119,14 +127,20 @@ export function resolvePair(pairs: readonly TradingPair[], query: PairQuery): Tr
     throw new DltError('E_PAIR_NOT_FOUND', `no trading pair ${label}`, {
       details: {
         query,
-        available: pairs.map((p) => `${p.baseTokenData?.symbol ?? '?'}/${p.quoteTokenSymbol} on ${p.blockChain ?? '?'} (${p.id})`),
+        available: pairs.map(
+          (p) => `${p.baseTokenData?.symbol ?? '?'}/${p.quoteTokenSymbol} on ${p.blockChain ?? '?'} (${p.id})`,
+        ),
       },
     });
   }
   if (matches.length > 1) {
-    throw new DltError('E_PAIR_AMBIGUOUS', `${matches.length} trading pairs match ${label}: ${matches.map((p) => p.id).join(', ')}`, {
-      details: { query, ids: matches.map((p) => p.id) },
-    });
+    throw new DltError(
+      'E_PAIR_AMBIGUOUS',
+      `${matches.length} trading pairs match ${label}: ${matches.map((p) => p.id).join(', ')}`,
+      {
+        details: { query, ids: matches.map((p) => p.id) },
+      },
+    );
   }
   return matches[0] as TradingPair;
 }

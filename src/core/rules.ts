@@ -16,7 +16,8 @@ export const BPS = new Decimal(10_000);
 /** Operator overrides for one pair (all optional). */
 export interface PairOverrides {
   /** A fixed tick, or a table of `{from, tick}` rows replacing the venue's tick regime. */
-  readonly tick?: { readonly fixed: string } | { readonly table: ReadonlyArray<{ readonly from: string; readonly tick: string }> };
+  readonly tick?:
+    { readonly fixed: string } | { readonly table: ReadonlyArray<{ readonly from: string; readonly tick: string }> };
   /** Minimum order size; the specification's "minimum trade volume" is not a published field. Default: one increment. */
   readonly minimumSize?: string;
   /** Safety margin above `minimumOrderValue`, in basis points. */
@@ -52,10 +53,16 @@ export interface PairRules {
   readonly orderBookVersion: string | null;
 }
 
-function tickRulesFor(pair: TradingPair, overrides: PairOverrides, scales: PairScales, missing: string[]): TickRules | null {
+function tickRulesFor(
+  pair: TradingPair,
+  overrides: PairOverrides,
+  scales: PairScales,
+  missing: string[],
+): TickRules | null {
   const o = overrides.tick;
   if (o !== undefined) {
-    if ('fixed' in o) return { kind: 'fixed', source: 'per-pair fixed tick', tick: parseDecimalString(o.fixed, 'tick.fixed') };
+    if ('fixed' in o)
+      return { kind: 'fixed', source: 'per-pair fixed tick', tick: parseDecimalString(o.fixed, 'tick.fixed') };
     const rows: TickRow[] = o.table.map((r, i) => ({
       from: parseDecimalString(r.from, `tick.table[${i}].from`),
       tick: parseDecimalString(r.tick, `tick.table[${i}].tick`),
@@ -64,14 +71,22 @@ function tickRulesFor(pair: TradingPair, overrides: PairOverrides, scales: PairS
   }
   const mode = pair.tickSizeMode ?? 'REGULATORY';
   if (mode === 'GRANULAR') {
-    return { kind: 'fixed', source: 'GRANULAR (one unit of the quote internal scale)', tick: new Decimal(1).div(scales.quoteInternal.toString()) };
+    return {
+      kind: 'fixed',
+      source: 'GRANULAR (one unit of the quote internal scale)',
+      tick: new Decimal(1).div(scales.quoteInternal.toString()),
+    };
   }
   if (mode === 'REGULATORY') {
     if (!isLiquidityBand(pair.liquidityBand)) {
       missing.push(`liquidityBand: REGULATORY tick sizes need a band 1..6, got ${JSON.stringify(pair.liquidityBand)}`);
       return null;
     }
-    return { kind: 'table', source: `REGULATORY band ${pair.liquidityBand}`, rows: regulatoryTable(pair.liquidityBand) };
+    return {
+      kind: 'table',
+      source: `REGULATORY band ${pair.liquidityBand}`,
+      rows: regulatoryTable(pair.liquidityBand),
+    };
   }
   missing.push(`tickSizeMode: ${JSON.stringify(mode)} is unknown; configure a per-pair tick override`);
   return null;
@@ -99,7 +114,13 @@ export function derivePairRules(pair: TradingPair, overrides: PairOverrides = {}
   const minimumSize =
     overrides.minimumSize !== undefined ? parseDecimalString(overrides.minimumSize, 'minimumSize') : sizeIncrement;
   if (minimumSize !== null && minimumSize.lte(0)) missing.push('minimumSize: must be positive');
-  if (missing.length > 0 || blockChain === undefined || tick === null || sizeIncrement === null || minimumSize === null) {
+  if (
+    missing.length > 0 ||
+    blockChain === undefined ||
+    tick === null ||
+    sizeIncrement === null ||
+    minimumSize === null
+  ) {
     throw new DltError('E_PAIR_RULES_MISSING', `pair ${pair.id} cannot be traded:\n  ${missing.join('\n  ')}`, {
       details: { pairId: pair.id, missing },
     });
@@ -117,7 +138,9 @@ export function derivePairRules(pair: TradingPair, overrides: PairOverrides = {}
     valueMarginBps: overrides.valueMarginBps ?? DEFAULT_VALUE_MARGIN_BPS,
     priceCollarBps: BigInt(pair.priceCollarFactor ?? 0),
     staticReferencePrice:
-      pair.staticReferencePrice === undefined ? null : parseDecimalString(pair.staticReferencePrice, 'staticReferencePrice'),
+      pair.staticReferencePrice === undefined
+        ? null
+        : parseDecimalString(pair.staticReferencePrice, 'staticReferencePrice'),
     staticThresholdBps: pair.staticThreshold ?? 0,
     dynamicThresholdBps: pair.dynamicThreshold ?? 0,
     maximumMatches: pair.maximumMatches ?? 0,
@@ -129,7 +152,10 @@ export function derivePairRules(pair: TradingPair, overrides: PairOverrides = {}
 const f = formatDecimal;
 
 /** Size = minimum + k * increment, k >= 0. */
-export function checkSize(quantity: Decimal, rules: Pick<PairRules, 'minimumSize' | 'sizeIncrement'>): RuleViolation | null {
+export function checkSize(
+  quantity: Decimal,
+  rules: Pick<PairRules, 'minimumSize' | 'sizeIncrement'>,
+): RuleViolation | null {
   const extra = quantity.sub(rules.minimumSize);
   if (extra.gte(0) && extra.mod(rules.sizeIncrement).isZero()) return null;
   const k = extra.lt(0) ? new Decimal(0) : extra.div(rules.sizeIncrement).floor();
@@ -165,7 +191,12 @@ export function checkValue(
       rule: 'value-min',
       code: 'E_RULE_VALUE_MIN',
       message: `order value ${f(value)} is below ${f(floor)} (minimumOrderValue ${f(rules.minimumOrderValue)} + ${rules.valueMarginBps} bp margin)`,
-      numbers: { value: f(value), minimumOrderValue: f(rules.minimumOrderValue), marginBps: String(rules.valueMarginBps), floor: f(floor) },
+      numbers: {
+        value: f(value),
+        minimumOrderValue: f(rules.minimumOrderValue),
+        marginBps: String(rules.valueMarginBps),
+        floor: f(floor),
+      },
     };
   }
   if (value.gt(rules.maximumOrderValue)) {
@@ -216,15 +247,32 @@ function checkBand(
   };
 }
 
-export function checkCollar(price: Decimal, rules: Pick<PairRules, 'priceCollarBps' | 'staticReferencePrice'>): RuleViolation | null {
-  return checkBand(price, rules.staticReferencePrice, rules.priceCollarBps.toString(), 'collar', 'E_RULE_COLLAR', 'price collar');
+export function checkCollar(
+  price: Decimal,
+  rules: Pick<PairRules, 'priceCollarBps' | 'staticReferencePrice'>,
+): RuleViolation | null {
+  return checkBand(
+    price,
+    rules.staticReferencePrice,
+    rules.priceCollarBps.toString(),
+    'collar',
+    'E_RULE_COLLAR',
+    'price collar',
+  );
 }
 
 export function checkStaticThreshold(
   price: Decimal,
   rules: Pick<PairRules, 'staticThresholdBps' | 'staticReferencePrice'>,
 ): RuleViolation | null {
-  return checkBand(price, rules.staticReferencePrice, rules.staticThresholdBps, 'static-threshold', 'E_RULE_STATIC_THRESHOLD', 'static threshold');
+  return checkBand(
+    price,
+    rules.staticReferencePrice,
+    rules.staticThresholdBps,
+    'static-threshold',
+    'E_RULE_STATIC_THRESHOLD',
+    'static threshold',
+  );
 }
 
 /** The dynamic reference is the last execution price; without one the check does not apply. */
@@ -233,7 +281,14 @@ export function checkDynamicThreshold(
   lastPrice: Decimal | null,
   rules: Pick<PairRules, 'dynamicThresholdBps'>,
 ): RuleViolation | null {
-  return checkBand(price, lastPrice, rules.dynamicThresholdBps, 'dynamic-threshold', 'E_RULE_DYNAMIC_THRESHOLD', 'dynamic threshold');
+  return checkBand(
+    price,
+    lastPrice,
+    rules.dynamicThresholdBps,
+    'dynamic-threshold',
+    'E_RULE_DYNAMIC_THRESHOLD',
+    'dynamic threshold',
+  );
 }
 
 export interface RuleContext {
@@ -248,7 +303,12 @@ export function checkOrder(terms: OrderTerms, rules: PairRules, context: RuleCon
   if (size) out.push(size);
   if (terms.type === 'limit' || terms.price.gt(0)) {
     if (terms.price.lte(0)) {
-      out.push({ rule: 'price', code: 'E_RULE_PRICE', message: `limit price ${f(terms.price)} must be positive`, numbers: { price: f(terms.price) } });
+      out.push({
+        rule: 'price',
+        code: 'E_RULE_PRICE',
+        message: `limit price ${f(terms.price)} must be positive`,
+        numbers: { price: f(terms.price) },
+      });
       return out;
     }
     for (const v of [

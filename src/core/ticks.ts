@@ -37,7 +37,10 @@ const REGULATORY_ROWS: ReadonlyArray<readonly [string, readonly [string, string,
 export type LiquidityBand = 1 | 2 | 3 | 4 | 5 | 6;
 
 export function regulatoryTable(band: LiquidityBand): TickRow[] {
-  return REGULATORY_ROWS.map(([from, ticks]) => ({ from: new Decimal(from), tick: new Decimal(ticks[band - 1] as string) }));
+  return REGULATORY_ROWS.map(([from, ticks]) => ({
+    from: new Decimal(from),
+    tick: new Decimal(ticks[band - 1] as string),
+  }));
 }
 
 export type TickRules =

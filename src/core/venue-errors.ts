@@ -28,15 +28,55 @@ export const CONTRACT_ERRORS: readonly ContractErrorDef[] = [
   { name: 'Unauthorized', wasmCode: 4001, code: 'E_VENUE_UNAUTHORIZED', fromSpec: true },
   { name: 'PreTradeControlPriceAboveMaxRange', wasmCode: 1018, code: 'E_VENUE_PRICE_ABOVE_MAX_RANGE', fromSpec: true },
   { name: 'PreTradeControlPriceBelowMinRange', wasmCode: 1019, code: 'E_VENUE_PRICE_BELOW_MIN_RANGE', fromSpec: true },
-  { name: 'PreTradeControlOrderValueAboveMaxRange', wasmCode: 1020, code: 'E_VENUE_VALUE_ABOVE_MAX_RANGE', fromSpec: true },
-  { name: 'PreTradeControlOrderVolumeAboveMaxRange', wasmCode: 1021, code: 'E_VENUE_VOLUME_ABOVE_MAX_RANGE', fromSpec: true },
-  { name: 'PreTradeControlOrderValueBelowMinRange', wasmCode: 1022, code: 'E_VENUE_VALUE_BELOW_MIN_RANGE', fromSpec: true },
-  { name: 'PreTradeControlOrderVolumeBelowMinRange', wasmCode: 1023, code: 'E_VENUE_VOLUME_BELOW_MIN_RANGE', fromSpec: true },
+  {
+    name: 'PreTradeControlOrderValueAboveMaxRange',
+    wasmCode: 1020,
+    code: 'E_VENUE_VALUE_ABOVE_MAX_RANGE',
+    fromSpec: true,
+  },
+  {
+    name: 'PreTradeControlOrderVolumeAboveMaxRange',
+    wasmCode: 1021,
+    code: 'E_VENUE_VOLUME_ABOVE_MAX_RANGE',
+    fromSpec: true,
+  },
+  {
+    name: 'PreTradeControlOrderValueBelowMinRange',
+    wasmCode: 1022,
+    code: 'E_VENUE_VALUE_BELOW_MIN_RANGE',
+    fromSpec: true,
+  },
+  {
+    name: 'PreTradeControlOrderVolumeBelowMinRange',
+    wasmCode: 1023,
+    code: 'E_VENUE_VOLUME_BELOW_MIN_RANGE',
+    fromSpec: true,
+  },
   { name: 'PreTradeControlPriceNotOnTick', wasmCode: 1024, code: 'E_VENUE_OFF_TICK', fromSpec: false },
-  { name: 'VolatilityManagementPriceOutOfMaximumStaticRange', wasmCode: 1025, code: 'E_VENUE_VOLATILITY_MAX_STATIC', fromSpec: true },
-  { name: 'VolatilityManagementPriceOutOfMinimumStaticRange', wasmCode: 1026, code: 'E_VENUE_VOLATILITY_MIN_STATIC', fromSpec: true },
-  { name: 'VolatilityManagementPriceOutOfMaximumDynamicRange', wasmCode: 1027, code: 'E_VENUE_VOLATILITY_MAX_DYNAMIC', fromSpec: true },
-  { name: 'VolatilityManagementPriceOutOfMinimumDynamicRange', wasmCode: 1028, code: 'E_VENUE_VOLATILITY_MIN_DYNAMIC', fromSpec: true },
+  {
+    name: 'VolatilityManagementPriceOutOfMaximumStaticRange',
+    wasmCode: 1025,
+    code: 'E_VENUE_VOLATILITY_MAX_STATIC',
+    fromSpec: true,
+  },
+  {
+    name: 'VolatilityManagementPriceOutOfMinimumStaticRange',
+    wasmCode: 1026,
+    code: 'E_VENUE_VOLATILITY_MIN_STATIC',
+    fromSpec: true,
+  },
+  {
+    name: 'VolatilityManagementPriceOutOfMaximumDynamicRange',
+    wasmCode: 1027,
+    code: 'E_VENUE_VOLATILITY_MAX_DYNAMIC',
+    fromSpec: true,
+  },
+  {
+    name: 'VolatilityManagementPriceOutOfMinimumDynamicRange',
+    wasmCode: 1028,
+    code: 'E_VENUE_VOLATILITY_MIN_DYNAMIC',
+    fromSpec: true,
+  },
   { name: 'OrderBookNotOpenForTrading', wasmCode: 1001, code: 'E_VENUE_MARKET_CLOSED', fromSpec: false },
 ];
 
@@ -68,8 +108,13 @@ export function contractErrorForCode(code: ErrorCode): ContractErrorDef | undefi
 /** A chain B contract error (`Error(Contract, #n)`) as a typed error. */
 export function fromWasmContractCode(code: number, context: Record<string, unknown> = {}): DltError {
   const def = BY_WASM_CODE.get(code);
-  if (!def) return new DltError('E_VENUE_CONTRACT_ERROR', `contract error #${code}`, { details: { ...context, wasmCode: code } });
-  return new DltError(def.code, `contract error #${code} ${def.name}`, { details: { ...context, wasmCode: code, name: def.name } });
+  if (!def)
+    return new DltError('E_VENUE_CONTRACT_ERROR', `contract error #${code}`, {
+      details: { ...context, wasmCode: code },
+    });
+  return new DltError(def.code, `contract error #${code} ${def.name}`, {
+    details: { ...context, wasmCode: code, name: def.name },
+  });
 }
 
 /**
@@ -78,11 +123,15 @@ export function fromWasmContractCode(code: number, context: Record<string, unkno
  */
 export function fromEvmRevert(nameOrReason: string, args: Readonly<Record<string, unknown>> = {}): DltError {
   const external = EVM_EXTERNAL_ERRORS[nameOrReason];
-  if (external) return new DltError(external, `${nameOrReason}${formatArgs(args)}`, { details: { name: nameOrReason, args } });
+  if (external)
+    return new DltError(external, `${nameOrReason}${formatArgs(args)}`, { details: { name: nameOrReason, args } });
   const bare = nameOrReason.startsWith(EVM_ERROR_PREFIX) ? nameOrReason.slice(EVM_ERROR_PREFIX.length) : nameOrReason;
   const def = BY_NAME.get(bare);
-  if (def) return new DltError(def.code, `${nameOrReason}${formatArgs(args)}`, { details: { name: nameOrReason, args } });
-  return new DltError('E_VENUE_CONTRACT_ERROR', `revert ${nameOrReason}${formatArgs(args)}`, { details: { name: nameOrReason, args } });
+  if (def)
+    return new DltError(def.code, `${nameOrReason}${formatArgs(args)}`, { details: { name: nameOrReason, args } });
+  return new DltError('E_VENUE_CONTRACT_ERROR', `revert ${nameOrReason}${formatArgs(args)}`, {
+    details: { name: nameOrReason, args },
+  });
 }
 
 function formatArgs(args: Readonly<Record<string, unknown>>): string {
@@ -123,7 +172,12 @@ export function rejectionReasonName(reason: number): RejectionReason | undefined
 /** An `OrderRejected` reason as a typed error; reason 0 (None) is no error. */
 export function fromRejectionReason(reason: number, context: Record<string, unknown> = {}): DltError | null {
   const name = REJECTION_REASONS[reason];
-  if (name === undefined) return new DltError('E_REJECTED_UNKNOWN', `rejected with unknown reason ${reason}`, { details: { ...context, reason } });
+  if (name === undefined)
+    return new DltError('E_REJECTED_UNKNOWN', `rejected with unknown reason ${reason}`, {
+      details: { ...context, reason },
+    });
   const code = REJECTION_CODES[name];
-  return code === null ? null : new DltError(code, `order rejected: ${name}`, { details: { ...context, reason, name } });
+  return code === null
+    ? null
+    : new DltError(code, `order rejected: ${name}`, { details: { ...context, reason, name } });
 }

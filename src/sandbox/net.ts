@@ -12,7 +12,9 @@ export function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, LOOPBACK, () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -29,7 +31,10 @@ export interface HttpAnswer {
  * registries, which the young-generation collector keeps alive, so at the indexer's and the RPC proxy's call
  * rates every call's garbage was promoted and the heap grew to several times its live size.
  */
-export function httpExchange(url: URL, init: { readonly method: string; readonly contentType?: string; readonly body?: Buffer }): Promise<HttpAnswer> {
+export function httpExchange(
+  url: URL,
+  init: { readonly method: string; readonly contentType?: string; readonly body?: Buffer },
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
     if (init.contentType !== undefined) headers['content-type'] = init.contentType;
@@ -37,7 +42,9 @@ export function httpExchange(url: URL, init: { readonly method: string; readonly
     const req = request(url, { method: init.method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], body: Buffer.concat(chunks) }),
+      );
       res.on('error', reject);
       res.on('close', () => {
         if (!res.complete) reject(new Error('the connection closed before the reply was complete'));

@@ -35,13 +35,19 @@ export class AlertStore {
 
   /** Raises an alert, or refreshes the open one of the same kind on the same pair; returns its id and whether it is new. */
   raise(a: AlertInput): { id: number; created: boolean } {
-    const open = this.open({ chain: a.chain, wallet: a.wallet }).find((x) => x.kind === a.kind && x.pairId === a.pairId);
+    const open = this.open({ chain: a.chain, wallet: a.wallet }).find(
+      (x) => x.kind === a.kind && x.pairId === a.pairId,
+    );
     if (open !== undefined) {
-      this.#db.prepare('UPDATE alerts SET message = ?, details_json = ?, pauses = ? WHERE id = ?').run(a.message, toJson(a.details), a.pauses ? 1 : 0, open.id);
+      this.#db
+        .prepare('UPDATE alerts SET message = ?, details_json = ?, pauses = ? WHERE id = ?')
+        .run(a.message, toJson(a.details), a.pauses ? 1 : 0, open.id);
       return { id: open.id, created: false };
     }
     const r = this.#db
-      .prepare('INSERT INTO alerts (chain, wallet, pair_id, kind, message, details_json, pauses, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO alerts (chain, wallet, pair_id, kind, message, details_json, pauses, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(a.chain, a.wallet, a.pairId, a.kind, a.message, toJson(a.details), a.pauses ? 1 : 0, this.#now());
     return { id: Number(r.lastInsertRowid), created: true };
   }
@@ -71,11 +77,14 @@ export class AlertStore {
   }
 
   resolve(id: number, resolution: string): void {
-    this.#db.prepare('UPDATE alerts SET resolved_ms = ?, resolution = ? WHERE id = ? AND resolved_ms IS NULL').run(this.#now(), resolution, id);
+    this.#db
+      .prepare('UPDATE alerts SET resolved_ms = ?, resolution = ? WHERE id = ? AND resolved_ms IS NULL')
+      .run(this.#now(), resolution, id);
   }
 
   get(id: number): AlertRecord | undefined {
-    const r = this.#db.prepare('SELECT * FROM alerts WHERE id = ?').get(id) as Record<string, string | number | null> | undefined;
+    const r = this.#db.prepare('SELECT * FROM alerts WHERE id = ?').get(id) as
+      Record<string, string | number | null> | undefined;
     return r === undefined ? undefined : fromRow(r);
   }
 }

@@ -19,9 +19,13 @@ export interface AuditTrail {
 export function auditTrail(store: Store, wallet: string, clientOrderId: bigint): AuditTrail | undefined {
   const order = store.orders.get(wallet, clientOrderId);
   if (order === undefined) return undefined;
-  const hashes = [...new Set([order.txHash, order.cancelTxHash, ...store.transactions.forOrder(wallet, clientOrderId).map((t) => t.txHash)])].filter(
-    (h): h is string => h !== null,
-  );
+  const hashes = [
+    ...new Set([
+      order.txHash,
+      order.cancelTxHash,
+      ...store.transactions.forOrder(wallet, clientOrderId).map((t) => t.txHash),
+    ]),
+  ].filter((h): h is string => h !== null);
   return {
     order,
     decision: order.decisionId === null ? null : (store.state.decision(order.decisionId) ?? null),

@@ -43,11 +43,23 @@ export class ChainApplications {
            client_order_id = COALESCE(client_order_id, excluded.client_order_id),
            kind = CASE WHEN kind = 'events' THEN excluded.kind ELSE kind END`,
       )
-      .run(a.chain, a.wallet, a.txHash, a.blockHash, a.height, a.clientOrderId?.toString() ?? null, a.kind, a.confirmed ? 1 : 0, this.#now());
+      .run(
+        a.chain,
+        a.wallet,
+        a.txHash,
+        a.blockHash,
+        a.height,
+        a.clientOrderId?.toString() ?? null,
+        a.kind,
+        a.confirmed ? 1 : 0,
+        this.#now(),
+      );
   }
 
   get(k: Key): ChainApplication | undefined {
-    const r = this.#db.prepare('SELECT * FROM chain_applications WHERE chain = ? AND wallet = ? AND tx_hash = ? AND block_hash = ?').get(k.chain, k.wallet, k.txHash, k.blockHash);
+    const r = this.#db
+      .prepare('SELECT * FROM chain_applications WHERE chain = ? AND wallet = ? AND tx_hash = ? AND block_hash = ?')
+      .get(k.chain, k.wallet, k.txHash, k.blockHash);
     return r === undefined ? undefined : fromRow(r as Record<string, string | number | null>);
   }
 
@@ -61,28 +73,42 @@ export class ChainApplications {
 
   unconfirmed(chain: 'evm' | 'wasm', wallet: string): ChainApplication[] {
     return this.#db
-      .prepare('SELECT * FROM chain_applications WHERE chain = ? AND wallet = ? AND confirmed = 0 ORDER BY height, created_ms')
+      .prepare(
+        'SELECT * FROM chain_applications WHERE chain = ? AND wallet = ? AND confirmed = 0 ORDER BY height, created_ms',
+      )
       .all(chain, wallet)
       .map((r) => fromRow(r as Record<string, string | number | null>));
   }
 
   confirm(k: Key): void {
-    this.#db.prepare('UPDATE chain_applications SET confirmed = 1 WHERE chain = ? AND wallet = ? AND tx_hash = ? AND block_hash = ?').run(k.chain, k.wallet, k.txHash, k.blockHash);
+    this.#db
+      .prepare(
+        'UPDATE chain_applications SET confirmed = 1 WHERE chain = ? AND wallet = ? AND tx_hash = ? AND block_hash = ?',
+      )
+      .run(k.chain, k.wallet, k.txHash, k.blockHash);
   }
 
   remove(k: Key): void {
-    this.#db.prepare('DELETE FROM chain_applications WHERE chain = ? AND wallet = ? AND tx_hash = ? AND block_hash = ?').run(k.chain, k.wallet, k.txHash, k.blockHash);
+    this.#db
+      .prepare('DELETE FROM chain_applications WHERE chain = ? AND wallet = ? AND tx_hash = ? AND block_hash = ?')
+      .run(k.chain, k.wallet, k.txHash, k.blockHash);
   }
 
   /** A reorganisation deeper than the confirmation depth: everything from `height` up is to be seen again. */
   unconfirmFrom(chain: 'evm' | 'wasm', wallet: string, height: bigint): number {
-    const r = this.#db.prepare('UPDATE chain_applications SET confirmed = 0 WHERE chain = ? AND wallet = ? AND height >= ? AND confirmed = 1').run(chain, wallet, height);
+    const r = this.#db
+      .prepare(
+        'UPDATE chain_applications SET confirmed = 0 WHERE chain = ? AND wallet = ? AND height >= ? AND confirmed = 1',
+      )
+      .run(chain, wallet, height);
     return Number(r.changes);
   }
 
   /** Forgets applications below `height` that are confirmed, or that have no event to be confirmed by. */
   prune(chain: 'evm' | 'wasm', wallet: string, height: bigint): void {
-    this.#db.prepare('DELETE FROM chain_applications WHERE chain = ? AND wallet = ? AND height < ?').run(chain, wallet, height);
+    this.#db
+      .prepare('DELETE FROM chain_applications WHERE chain = ? AND wallet = ? AND height < ?')
+      .run(chain, wallet, height);
   }
 }
 

@@ -9,7 +9,9 @@ export type Db = DatabaseSync;
 export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+  db.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
+  );
   migrate(db);
   return db;
 }
@@ -24,14 +26,16 @@ export function schemaVersion(db: Db): number {
 export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): void {
   const current = schemaVersion(db);
   if (current > migrations.length) {
-    throw new Error(`state file has schema version ${current}, newer than this program (${migrations.length}); refusing to open it`);
+    throw new Error(
+      `state file has schema version ${current}, newer than this program (${migrations.length}); refusing to open it`,
+    );
   }
   for (let v = current; v < migrations.length; v++) {
     transaction(db, () => {
       db.exec(migrations[v] as string);
-      db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
-        String(v + 1),
-      );
+      db.prepare(
+        "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      ).run(String(v + 1));
     });
   }
 }

@@ -47,7 +47,17 @@ export class ForeignOrders {
           `UPDATE foreign_orders SET last_seen_ms = ?, gone_ms = NULL, cross_id = COALESCE(?, cross_id), side = COALESCE(?, side),
              quantity = COALESCE(?, quantity), price = COALESCE(?, price) WHERE chain = ? AND wallet = ? AND pair_id = ? AND order_id = ?`,
         )
-        .run(now, text(o.crossId), o.side, text(o.quantity), text(o.price), o.chain, o.wallet, o.pairId, o.orderId.toString());
+        .run(
+          now,
+          text(o.crossId),
+          o.side,
+          text(o.quantity),
+          text(o.price),
+          o.chain,
+          o.wallet,
+          o.pairId,
+          o.orderId.toString(),
+        );
       return false;
     }
     this.#db
@@ -55,13 +65,27 @@ export class ForeignOrders {
         `INSERT INTO foreign_orders (chain, wallet, pair_id, order_id, cross_id, side, quantity, price, source, first_seen_ms, last_seen_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(o.chain, o.wallet, o.pairId, o.orderId.toString(), text(o.crossId), o.side, text(o.quantity), text(o.price), o.source, now, now);
+      .run(
+        o.chain,
+        o.wallet,
+        o.pairId,
+        o.orderId.toString(),
+        text(o.crossId),
+        o.side,
+        text(o.quantity),
+        text(o.price),
+        o.source,
+        now,
+        now,
+      );
     return true;
   }
 
   gone(chain: 'evm' | 'wasm', wallet: string, pairId: string, orderId: bigint): void {
     this.#db
-      .prepare('UPDATE foreign_orders SET gone_ms = ? WHERE chain = ? AND wallet = ? AND pair_id = ? AND order_id = ? AND gone_ms IS NULL')
+      .prepare(
+        'UPDATE foreign_orders SET gone_ms = ? WHERE chain = ? AND wallet = ? AND pair_id = ? AND order_id = ? AND gone_ms IS NULL',
+      )
       .run(this.#now(), chain, wallet, pairId, orderId.toString());
   }
 
@@ -75,7 +99,9 @@ export class ForeignOrders {
   /** Foreign orders not known to be gone. */
   open(chain: 'evm' | 'wasm', wallet: string): ForeignOrderRecord[] {
     return this.#db
-      .prepare('SELECT * FROM foreign_orders WHERE chain = ? AND wallet = ? AND gone_ms IS NULL ORDER BY pair_id, CAST(order_id AS INTEGER)')
+      .prepare(
+        'SELECT * FROM foreign_orders WHERE chain = ? AND wallet = ? AND gone_ms IS NULL ORDER BY pair_id, CAST(order_id AS INTEGER)',
+      )
       .all(chain, wallet)
       .map((r) => fromRow(r as Record<string, unknown>));
   }

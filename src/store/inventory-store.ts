@@ -25,9 +25,9 @@ export class InventoryStore {
   }
 
   get(chain: 'evm' | 'wasm', wallet: string, token: string): InventoryRow | undefined {
-    const r = this.#db.prepare('SELECT * FROM inventory WHERE chain = ? AND wallet = ? AND token = ?').get(chain, wallet, token) as
-      | Record<string, string | number>
-      | undefined;
+    const r = this.#db
+      .prepare('SELECT * FROM inventory WHERE chain = ? AND wallet = ? AND token = ?')
+      .get(chain, wallet, token) as Record<string, string | number> | undefined;
     return r === undefined ? undefined : fromRow(r);
   }
 

@@ -86,7 +86,12 @@ export interface ReportPair {
   readonly chain: Chain;
   readonly wallet: string;
   /** Scales as decimal strings. */
-  readonly scales: { readonly baseInternal: string; readonly quoteInternal: string; readonly baseNative: string; readonly quoteNative: string };
+  readonly scales: {
+    readonly baseInternal: string;
+    readonly quoteInternal: string;
+    readonly baseNative: string;
+    readonly quoteNative: string;
+  };
   /** The pair's `obligations` section as configured; null without one. */
   readonly obligations: unknown;
   /** `{ enabled, holidays, open, close }` of the calendar the bot ran with. */
@@ -123,13 +128,25 @@ export class ObligationStore {
         `INSERT INTO quote_spans (chain, wallet, pair_id, order_id, side, price, quantity, rest_ms, rest_height)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       )
-      .run(r.chain, r.wallet, r.pairId, r.orderId.toString(), r.side, r.price.toString(), r.quantity.toString(), r.atMs, r.height.toString());
+      .run(
+        r.chain,
+        r.wallet,
+        r.pairId,
+        r.orderId.toString(),
+        r.side,
+        r.price.toString(),
+        r.quantity.toString(),
+        r.atMs,
+        r.height.toString(),
+      );
   }
 
   /** The order left the book; only the first end counts. */
   ended(e: QuoteEnd): void {
     this.#db
-      .prepare('UPDATE quote_spans SET end_ms = ?, end_height = ?, end_kind = ? WHERE chain = ? AND wallet = ? AND pair_id = ? AND order_id = ? AND end_ms IS NULL')
+      .prepare(
+        'UPDATE quote_spans SET end_ms = ?, end_height = ?, end_kind = ? WHERE chain = ? AND wallet = ? AND pair_id = ? AND order_id = ? AND end_ms IS NULL',
+      )
       .run(e.atMs, e.height?.toString() ?? null, e.kind, e.chain, e.wallet, e.pairId, e.orderId.toString());
   }
 
@@ -212,19 +229,27 @@ export class ObligationStore {
   // --- market states and runs ----------------------------------------------------------------------------
 
   recordMarket(pairId: string, atMs: number, state: MarketState, detail: string): void {
-    this.#db.prepare('INSERT INTO market_states (pair_id, at_ms, state, detail) VALUES (?, ?, ?, ?)').run(pairId, atMs, state, detail);
+    this.#db
+      .prepare('INSERT INTO market_states (pair_id, at_ms, state, detail) VALUES (?, ?, ?, ?)')
+      .run(pairId, atMs, state, detail);
   }
 
   /** Observations in `[from, to)`, preceded by the last one before `from`. */
   market(pairId: string, from: number, to: number): Array<MarketObservation & { detail: string }> {
     const map = observationOf;
-    const before = this.#db.prepare('SELECT * FROM market_states WHERE pair_id = ? AND at_ms < ? ORDER BY at_ms DESC, id DESC LIMIT 1').get(pairId, from);
-    const within = this.#db.prepare('SELECT * FROM market_states WHERE pair_id = ? AND at_ms >= ? AND at_ms < ? ORDER BY at_ms, id').all(pairId, from, to);
+    const before = this.#db
+      .prepare('SELECT * FROM market_states WHERE pair_id = ? AND at_ms < ? ORDER BY at_ms DESC, id DESC LIMIT 1')
+      .get(pairId, from);
+    const within = this.#db
+      .prepare('SELECT * FROM market_states WHERE pair_id = ? AND at_ms >= ? AND at_ms < ? ORDER BY at_ms, id')
+      .all(pairId, from, to);
     return [...(before === undefined ? [] : [map(before)]), ...within.map(map)];
   }
 
   startRun(atMs: number): number {
-    return Number(this.#db.prepare('INSERT INTO runs (started_ms, alive_ms) VALUES (?, ?)').run(atMs, atMs).lastInsertRowid);
+    return Number(
+      this.#db.prepare('INSERT INTO runs (started_ms, alive_ms) VALUES (?, ?)').run(atMs, atMs).lastInsertRowid,
+    );
   }
 
   alive(id: number, atMs: number): void {
@@ -238,7 +263,9 @@ export class ObligationStore {
   /** Runs overlapping `[from, to)`: from their start to their stop (or their last sign of life). */
   runs(from: number, to: number): Interval[] {
     return this.#db
-      .prepare('SELECT started_ms, COALESCE(stopped_ms, alive_ms) AS end_ms FROM runs WHERE started_ms < ? AND COALESCE(stopped_ms, alive_ms) > ? ORDER BY started_ms')
+      .prepare(
+        'SELECT started_ms, COALESCE(stopped_ms, alive_ms) AS end_ms FROM runs WHERE started_ms < ? AND COALESCE(stopped_ms, alive_ms) > ? ORDER BY started_ms',
+      )
       .all(to, from)
       .map((r) => ({ from: Number((r as Row).started_ms), to: Number((r as Row).end_ms) }));
   }
@@ -254,7 +281,9 @@ export class ObligationStore {
     const declaredMs = this.#now();
     const id = Number(
       this.#db
-        .prepare('INSERT INTO obligation_windows (kind, pair_id, from_ms, to_ms, reason, source, declared_ms) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .prepare(
+          'INSERT INTO obligation_windows (kind, pair_id, from_ms, to_ms, reason, source, declared_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        )
         .run(w.kind, w.pairId, w.fromMs, w.toMs, w.reason, w.source, declaredMs).lastInsertRowid,
     );
     return { ...w, id, declaredMs };
@@ -293,7 +322,21 @@ export class ObligationStore {
         `INSERT INTO pair_samples (pair_id, at_ms, mark, position, realised, unrealised, fees, bid, ask, spread_bps, max_spread_bps, compliant, presence)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       )
-      .run(s.pairId, s.atMs, s.mark, s.position, s.realised, s.unrealised, s.fees, s.bid, s.ask, s.spreadBps, s.maxSpreadBps, s.compliant === null ? null : s.compliant ? 1 : 0, s.presence);
+      .run(
+        s.pairId,
+        s.atMs,
+        s.mark,
+        s.position,
+        s.realised,
+        s.unrealised,
+        s.fees,
+        s.bid,
+        s.ask,
+        s.spreadBps,
+        s.maxSpreadBps,
+        s.compliant === null ? null : s.compliant ? 1 : 0,
+        s.presence,
+      );
   }
 
   samples(pairId: string, from: number, to: number): PairSample[] {
@@ -327,7 +370,16 @@ export class ObligationStore {
          ON CONFLICT (pair_id) DO UPDATE SET symbol = excluded.symbol, chain = excluded.chain, wallet = excluded.wallet, scales_json = excluded.scales_json,
            obligations_json = excluded.obligations_json, calendar_json = excluded.calendar_json, updated_ms = excluded.updated_ms`,
       )
-      .run(p.pairId, p.symbol, p.chain, p.wallet, JSON.stringify(p.scales), p.obligations === null || p.obligations === undefined ? null : JSON.stringify(p.obligations), JSON.stringify(p.calendar), this.#now());
+      .run(
+        p.pairId,
+        p.symbol,
+        p.chain,
+        p.wallet,
+        JSON.stringify(p.scales),
+        p.obligations === null || p.obligations === undefined ? null : JSON.stringify(p.obligations),
+        JSON.stringify(p.calendar),
+        this.#now(),
+      );
   }
 
   pairs(): ReportPair[] {
@@ -350,7 +402,11 @@ export class ObligationStore {
   }
 
   openBreach(pairId: string, limit: string, detail: string, atMs: number): number {
-    return Number(this.#db.prepare('INSERT INTO obligation_breaches (pair_id, limit_name, detail, started_ms) VALUES (?, ?, ?, ?)').run(pairId, limit, detail, atMs).lastInsertRowid);
+    return Number(
+      this.#db
+        .prepare('INSERT INTO obligation_breaches (pair_id, limit_name, detail, started_ms) VALUES (?, ?, ?, ?)')
+        .run(pairId, limit, detail, atMs).lastInsertRowid,
+    );
   }
 
   closeBreach(id: number, atMs: number): void {
@@ -360,11 +416,20 @@ export class ObligationStore {
   /** Breaches that were open at some time in `[from, to)`, of one pair or all. */
   breaches(from: number, to: number, pairId?: string): Breach[] {
     return this.#db
-      .prepare('SELECT * FROM obligation_breaches WHERE started_ms < ? AND (ended_ms IS NULL OR ended_ms > ?) AND (? IS NULL OR pair_id = ?) ORDER BY started_ms, id')
+      .prepare(
+        'SELECT * FROM obligation_breaches WHERE started_ms < ? AND (ended_ms IS NULL OR ended_ms > ?) AND (? IS NULL OR pair_id = ?) ORDER BY started_ms, id',
+      )
       .all(to, from, pairId ?? null, pairId ?? null)
       .map((r) => {
         const x = r as Row;
-        return { id: Number(x.id), pairId: String(x.pair_id), limit: String(x.limit_name), detail: String(x.detail), startedMs: Number(x.started_ms), endedMs: x.ended_ms === null ? null : Number(x.ended_ms) };
+        return {
+          id: Number(x.id),
+          pairId: String(x.pair_id),
+          limit: String(x.limit_name),
+          detail: String(x.detail),
+          startedMs: Number(x.started_ms),
+          endedMs: x.ended_ms === null ? null : Number(x.ended_ms),
+        };
       });
   }
 }

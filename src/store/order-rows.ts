@@ -67,7 +67,9 @@ const BIGINT_FIELDS = new Set(['orderId', 'quantity', 'price']);
 
 /** An order event read back from its JSON record (bigints are stored as decimal strings). */
 export function decodeOrderEvent(json: string): OrderEvent {
-  return JSON.parse(json, (k, v: unknown) => (BIGINT_FIELDS.has(k) && typeof v === 'string' ? BigInt(v) : v)) as OrderEvent;
+  return JSON.parse(json, (k, v: unknown) =>
+    BIGINT_FIELDS.has(k) && typeof v === 'string' ? BigInt(v) : v,
+  ) as OrderEvent;
 }
 
 export interface OrderRow {
@@ -112,7 +114,8 @@ export function fromRow(r: OrderRow): StoredOrder {
     fillIds: JSON.parse(r.fill_ids_json) as string[],
     txHash: r.tx_hash,
     cancelTxHash: r.cancel_tx_hash,
-    rejection: r.rejection_reason === null ? null : { code: r.rejection_code as ErrorCode | null, reason: r.rejection_reason },
+    rejection:
+      r.rejection_reason === null ? null : { code: r.rejection_code as ErrorCode | null, reason: r.rejection_reason },
     cancelledBy: r.cancelled_by,
     unexplained: BigInt(r.unexplained),
     adopted: r.adopted === 1,

@@ -5,12 +5,36 @@
  * a reorganisation removes the block: the order is then derived again, through the same table, from the
  * transitions that still stand.
  */
-import { applyOrderEvent, TERMINAL_STATUSES, type OrderEvent, type OrderRecord, type OrderStatus, type TransitionResult } from '../core/order-state.ts';
+import {
+  applyOrderEvent,
+  TERMINAL_STATUSES,
+  type OrderEvent,
+  type OrderRecord,
+  type OrderStatus,
+  type TransitionResult,
+} from '../core/order-state.ts';
 import { transaction, type Db } from './database.ts';
 import { toJson } from './json.ts';
-import { decodeOrderEvent, fillFromRow, fromRow, type ChangeSource, type FillRecord, type OrderMeta, type OrderRow, type StandingTransition, type StoredOrder } from './order-rows.ts';
+import {
+  decodeOrderEvent,
+  fillFromRow,
+  fromRow,
+  type ChangeSource,
+  type FillRecord,
+  type OrderMeta,
+  type OrderRow,
+  type StandingTransition,
+  type StoredOrder,
+} from './order-rows.ts';
 
-export { decodeOrderEvent, type ChangeSource, type FillRecord, type OrderMeta, type StandingTransition, type StoredOrder } from './order-rows.ts';
+export {
+  decodeOrderEvent,
+  type ChangeSource,
+  type FillRecord,
+  type OrderMeta,
+  type StandingTransition,
+  type StoredOrder,
+} from './order-rows.ts';
 
 const TERMINAL = `(${[...TERMINAL_STATUSES].map((s) => `'${s}'`).join(', ')})`;
 
@@ -63,12 +87,16 @@ export class OrderStore {
   }
 
   get(wallet: string, clientOrderId: bigint): StoredOrder | undefined {
-    const row = this.#db.prepare('SELECT * FROM orders WHERE wallet = ? AND client_order_id = ?').get(wallet, clientOrderId.toString());
+    const row = this.#db
+      .prepare('SELECT * FROM orders WHERE wallet = ? AND client_order_id = ?')
+      .get(wallet, clientOrderId.toString());
     return row === undefined ? undefined : fromRow(row as unknown as OrderRow);
   }
 
   byVenueId(chain: 'evm' | 'wasm', pairId: string, orderId: bigint): StoredOrder | undefined {
-    const row = this.#db.prepare('SELECT * FROM orders WHERE chain = ? AND pair_id = ? AND order_id = ?').get(chain, pairId, orderId.toString());
+    const row = this.#db
+      .prepare('SELECT * FROM orders WHERE chain = ? AND pair_id = ? AND order_id = ?')
+      .get(chain, pairId, orderId.toString());
     return row === undefined ? undefined : fromRow(row as unknown as OrderRow);
   }
 
@@ -93,11 +121,20 @@ export class OrderStore {
    * (and the chain transaction it came from, if any). A refused event changes nothing and is returned to the
    * caller to log and count.
    */
-  apply(wallet: string, clientOrderId: bigint, event: OrderEvent, fill?: FillRecord, source: ChangeSource | null = null): TransitionResult {
+  apply(
+    wallet: string,
+    clientOrderId: bigint,
+    event: OrderEvent,
+    fill?: FillRecord,
+    source: ChangeSource | null = null,
+  ): TransitionResult {
     return transaction(this.#db, () => {
       const current = this.get(wallet, clientOrderId);
       if (current === undefined) return { ok: false, reason: `no order ${clientOrderId} of ${wallet}` } as const;
-      if (fill !== undefined && this.#db.prepare('SELECT 1 FROM fills WHERE fill_id = ?').get(fill.fillId) !== undefined) {
+      if (
+        fill !== undefined &&
+        this.#db.prepare('SELECT 1 FROM fills WHERE fill_id = ?').get(fill.fillId) !== undefined
+      ) {
         return { ok: false, reason: `duplicate fill ${fill.fillId}` } as const;
       }
       const result = applyOrderEvent(current, event);
@@ -109,7 +146,16 @@ export class OrderStore {
         .prepare(
           'INSERT INTO order_transitions (wallet, client_order_id, at_ms, from_status, to_status, event_json, source_tx, source_block) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         )
-        .run(wallet, clientOrderId.toString(), now, current.status, o.status, toJson(event), source?.txHash ?? null, source?.blockHash ?? null);
+        .run(
+          wallet,
+          clientOrderId.toString(),
+          now,
+          current.status,
+          o.status,
+          toJson(event),
+          source?.txHash ?? null,
+          source?.blockHash ?? null,
+        );
       if (fill !== undefined) {
         this.#db
           .prepare(
@@ -165,7 +211,9 @@ export class OrderStore {
   /** Orders with a standing change derived from a transaction in a given block. */
   sourcedBy(wallet: string, txHash: string, blockHash: string): bigint[] {
     return this.#db
-      .prepare('SELECT DISTINCT client_order_id FROM order_transitions WHERE wallet = ? AND source_tx = ? AND source_block = ? AND withdrawn_ms IS NULL ORDER BY client_order_id')
+      .prepare(
+        'SELECT DISTINCT client_order_id FROM order_transitions WHERE wallet = ? AND source_tx = ? AND source_block = ? AND withdrawn_ms IS NULL ORDER BY client_order_id',
+      )
       .all(wallet, txHash, blockHash)
       .map((r) => BigInt((r as { client_order_id: string }).client_order_id));
   }
@@ -173,18 +221,24 @@ export class OrderStore {
   /** Marks every change derived from a transaction in a given block as withdrawn (kept for the audit trail). */
   withdrawSource(wallet: string, txHash: string, blockHash: string): void {
     this.#db
-      .prepare('UPDATE order_transitions SET withdrawn_ms = ? WHERE wallet = ? AND source_tx = ? AND source_block = ? AND withdrawn_ms IS NULL')
+      .prepare(
+        'UPDATE order_transitions SET withdrawn_ms = ? WHERE wallet = ? AND source_tx = ? AND source_block = ? AND withdrawn_ms IS NULL',
+      )
       .run(this.#now(), wallet, txHash, blockHash);
   }
 
   withdrawTransition(id: number): void {
-    this.#db.prepare('UPDATE order_transitions SET withdrawn_ms = ? WHERE id = ? AND withdrawn_ms IS NULL').run(this.#now(), id);
+    this.#db
+      .prepare('UPDATE order_transitions SET withdrawn_ms = ? WHERE id = ? AND withdrawn_ms IS NULL')
+      .run(this.#now(), id);
   }
 
   /** The transitions of an order that still stand, in the order they were applied. */
   standing(wallet: string, clientOrderId: bigint): StandingTransition[] {
     return this.#db
-      .prepare("SELECT id, event_json FROM order_transitions WHERE wallet = ? AND client_order_id = ? AND withdrawn_ms IS NULL AND kind = 'event' ORDER BY id")
+      .prepare(
+        "SELECT id, event_json FROM order_transitions WHERE wallet = ? AND client_order_id = ? AND withdrawn_ms IS NULL AND kind = 'event' ORDER BY id",
+      )
       .all(wallet, clientOrderId.toString())
       .map((r) => {
         const row = r as { id: number; event_json: string };
@@ -203,7 +257,9 @@ export class OrderStore {
       const now = this.#now();
       this.#write(wallet, clientOrderId, record, now);
       this.#db
-        .prepare("INSERT INTO order_transitions (wallet, client_order_id, at_ms, from_status, to_status, event_json, kind) VALUES (?, ?, ?, ?, ?, ?, 'rollback')")
+        .prepare(
+          "INSERT INTO order_transitions (wallet, client_order_id, at_ms, from_status, to_status, event_json, kind) VALUES (?, ?, ?, ?, ?, ?, 'rollback')",
+        )
         .run(wallet, clientOrderId.toString(), now, current.status, record.status, toJson(why));
     });
   }
@@ -226,19 +282,47 @@ export class OrderStore {
   }
 
   /** The order's history: every transition and every rollback, in order; a withdrawn transition says when. */
-  transitions(wallet: string, clientOrderId: bigint): Array<{ from: OrderStatus; to: OrderStatus; atMs: number; event: unknown; kind: 'event' | 'rollback'; withdrawnMs: number | null }> {
+  transitions(
+    wallet: string,
+    clientOrderId: bigint,
+  ): Array<{
+    from: OrderStatus;
+    to: OrderStatus;
+    atMs: number;
+    event: unknown;
+    kind: 'event' | 'rollback';
+    withdrawnMs: number | null;
+  }> {
     return this.#db
-      .prepare('SELECT from_status, to_status, at_ms, event_json, kind, withdrawn_ms FROM order_transitions WHERE wallet = ? AND client_order_id = ? ORDER BY id')
+      .prepare(
+        'SELECT from_status, to_status, at_ms, event_json, kind, withdrawn_ms FROM order_transitions WHERE wallet = ? AND client_order_id = ? ORDER BY id',
+      )
       .all(wallet, clientOrderId.toString())
       .map((r) => {
-        const row = r as { from_status: OrderStatus; to_status: OrderStatus; at_ms: number; event_json: string; kind: 'event' | 'rollback'; withdrawn_ms: number | null };
-        return { from: row.from_status, to: row.to_status, atMs: row.at_ms, event: JSON.parse(row.event_json) as unknown, kind: row.kind, withdrawnMs: row.withdrawn_ms };
+        const row = r as {
+          from_status: OrderStatus;
+          to_status: OrderStatus;
+          at_ms: number;
+          event_json: string;
+          kind: 'event' | 'rollback';
+          withdrawn_ms: number | null;
+        };
+        return {
+          from: row.from_status,
+          to: row.to_status,
+          atMs: row.at_ms,
+          event: JSON.parse(row.event_json) as unknown,
+          kind: row.kind,
+          withdrawnMs: row.withdrawn_ms,
+        };
       });
   }
 
   /** The position of the last fill recorded for the wallet (0 when none): a marker to compare with later. */
   lastFillPosition(wallet: string): number {
-    const r = this.#db.prepare('SELECT MAX(rowid) AS n FROM fills WHERE wallet = ?').get(wallet) as { n: number | null };
+    const r = this.#db.prepare('SELECT MAX(rowid) AS n FROM fills WHERE wallet = ?').get(wallet) as {
+      n: number | null;
+    };
     return Number(r.n ?? 0);
   }
 
@@ -252,7 +336,9 @@ export class OrderStore {
 
   fills(filter: { pairId?: string; wallet?: string } = {}): FillRecord[] {
     return this.#db
-      .prepare('SELECT * FROM fills WHERE (? IS NULL OR pair_id = ?) AND (? IS NULL OR wallet = ?) ORDER BY at_ms, fill_id')
+      .prepare(
+        'SELECT * FROM fills WHERE (? IS NULL OR pair_id = ?) AND (? IS NULL OR wallet = ?) ORDER BY at_ms, fill_id',
+      )
       .all(filter.pairId ?? null, filter.pairId ?? null, filter.wallet ?? null, filter.wallet ?? null)
       .map((r) => fillFromRow(r as Record<string, string | number>));
   }

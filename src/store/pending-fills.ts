@@ -9,7 +9,12 @@ import type { Db } from './database.ts';
 import { toJson } from './json.ts';
 
 export type CandidateFate =
-  | { readonly kind: 'cancelled'; readonly by: 'ByParticipant' | 'ByAdmin' | 'ByContract'; readonly quantity: bigint; readonly key: string }
+  | {
+      readonly kind: 'cancelled';
+      readonly by: 'ByParticipant' | 'ByAdmin' | 'ByContract';
+      readonly quantity: bigint;
+      readonly key: string;
+    }
   | { readonly kind: 'gone' };
 
 export interface PendingCandidate {
@@ -39,7 +44,13 @@ export interface PendingFill {
 interface Detail {
   txHashes: string[];
   options: Array<{ filled: string; price: string }>;
-  candidates: Array<{ clientOrderId: string; orderId: string; price: string; remaining: string; fate: null | { kind: 'gone' } | { kind: 'cancelled'; by: string; quantity: string; key: string } }>;
+  candidates: Array<{
+    clientOrderId: string;
+    orderId: string;
+    price: string;
+    remaining: string;
+    fate: null | { kind: 'gone' } | { kind: 'cancelled'; by: string; quantity: string; key: string };
+  }>;
 }
 
 export class PendingFills {
@@ -66,7 +77,19 @@ export class PendingFills {
         `INSERT INTO pending_fills (chain, wallet, pair_id, side, tx_hash, height, at_ms, base_in, quote_in, detail_json, created_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(p.chain, p.wallet, p.pairId, p.side, p.txHashes[0] ?? '', p.height.toString(), p.atMs, p.baseIn.toString(), p.quoteIn.toString(), toJson(detailOf(p)), this.#now());
+      .run(
+        p.chain,
+        p.wallet,
+        p.pairId,
+        p.side,
+        p.txHashes[0] ?? '',
+        p.height.toString(),
+        p.atMs,
+        p.baseIn.toString(),
+        p.quoteIn.toString(),
+        toJson(detailOf(p)),
+        this.#now(),
+      );
     return Number(r.lastInsertRowid);
   }
 
@@ -91,7 +114,12 @@ function detailOf(p: Omit<PendingFill, 'id'>): Detail {
       orderId: c.orderId.toString(),
       price: c.price.toString(),
       remaining: c.remaining.toString(),
-      fate: c.fate === null ? null : c.fate.kind === 'gone' ? { kind: 'gone' } : { kind: 'cancelled', by: c.fate.by, quantity: c.fate.quantity.toString(), key: c.fate.key },
+      fate:
+        c.fate === null
+          ? null
+          : c.fate.kind === 'gone'
+            ? { kind: 'gone' }
+            : { kind: 'cancelled', by: c.fate.by, quantity: c.fate.quantity.toString(), key: c.fate.key },
     })),
   };
 }
@@ -120,7 +148,12 @@ function fromRow(r: Record<string, string | number | null>): PendingFill {
           ? null
           : c.fate.kind === 'gone'
             ? { kind: 'gone' }
-            : { kind: 'cancelled', by: c.fate.by as 'ByParticipant' | 'ByAdmin' | 'ByContract', quantity: BigInt(c.fate.quantity), key: c.fate.key },
+            : {
+                kind: 'cancelled',
+                by: c.fate.by as 'ByParticipant' | 'ByAdmin' | 'ByContract',
+                quantity: BigInt(c.fate.quantity),
+                key: c.fate.key,
+              },
     })),
   };
 }

@@ -32,9 +32,9 @@ export class StateStore {
   }
 
   cursor(chain: 'evm' | 'wasm', wallet: string): unknown {
-    const row = this.#db.prepare('SELECT cursor_json FROM cursors WHERE chain = ? AND wallet = ?').get(chain, wallet) as
-      | { cursor_json: string }
-      | undefined;
+    const row = this.#db
+      .prepare('SELECT cursor_json FROM cursors WHERE chain = ? AND wallet = ?')
+      .get(chain, wallet) as { cursor_json: string } | undefined;
     return row === undefined ? null : (JSON.parse(row.cursor_json) as unknown);
   }
 
@@ -48,9 +48,9 @@ export class StateStore {
   }
 
   approval(chain: 'evm' | 'wasm', wallet: string, token: string, spender: string): ApprovalRecord | undefined {
-    const r = this.#db.prepare('SELECT * FROM approvals WHERE chain = ? AND wallet = ? AND token = ? AND spender = ?').get(chain, wallet, token, spender) as
-      | Record<string, string | number | null>
-      | undefined;
+    const r = this.#db
+      .prepare('SELECT * FROM approvals WHERE chain = ? AND wallet = ? AND token = ? AND spender = ?')
+      .get(chain, wallet, token, spender) as Record<string, string | number | null> | undefined;
     if (r === undefined) return undefined;
     return {
       chain,
@@ -80,10 +80,15 @@ export class StateStore {
    */
   nextCounter(name: string, first: number, last: number): number {
     return transaction(this.#db, () => {
-      const row = this.#db.prepare('SELECT next FROM counters WHERE name = ?').get(name) as { next: number } | undefined;
+      const row = this.#db.prepare('SELECT next FROM counters WHERE name = ?').get(name) as
+        { next: number } | undefined;
       const value = row === undefined ? first : row.next;
       if (value > last) throw new Error(`counter ${name} is exhausted (${first}..${last})`);
-      this.#db.prepare('INSERT INTO counters (name, next) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET next = excluded.next').run(name, value + 1);
+      this.#db
+        .prepare(
+          'INSERT INTO counters (name, next) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET next = excluded.next',
+        )
+        .run(name, value + 1);
       return value;
     });
   }
@@ -94,19 +99,24 @@ export class StateStore {
    */
   raiseCounter(name: string, value: number): void {
     this.#db
-      .prepare('INSERT INTO counters (name, next) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET next = MAX(next, excluded.next)')
+      .prepare(
+        'INSERT INTO counters (name, next) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET next = MAX(next, excluded.next)',
+      )
       .run(name, value + 1);
   }
 
   recordDecision(d: Decision): number {
     const r = this.#db
-      .prepare('INSERT INTO decisions (created_ms, pair_id, strategy, config_hash, params_json, market_json, risk_json) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO decisions (created_ms, pair_id, strategy, config_hash, params_json, market_json, risk_json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(this.#now(), d.pairId, d.strategy, d.configHash, toJson(d.params), toJson(d.market), toJson(d.risk));
     return Number(r.lastInsertRowid);
   }
 
   decision(id: number): (Decision & { createdMs: number }) | undefined {
-    const r = this.#db.prepare('SELECT * FROM decisions WHERE id = ?').get(id) as Record<string, string | number> | undefined;
+    const r = this.#db.prepare('SELECT * FROM decisions WHERE id = ?').get(id) as
+      Record<string, string | number> | undefined;
     if (r === undefined) return undefined;
     return {
       pairId: String(r.pair_id),

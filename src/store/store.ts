@@ -66,7 +66,9 @@ export function openStoreReadOnly(path: string, now: () => number = Date.now): S
   const version = schemaVersion(db);
   if (version !== MIGRATIONS.length) {
     db.close();
-    throw new Error(`state file ${path} has schema version ${version}, this program reads ${MIGRATIONS.length}; start the bot once to migrate it`);
+    throw new Error(
+      `state file ${path} has schema version ${version}, this program reads ${MIGRATIONS.length}; start the bot once to migrate it`,
+    );
   }
   return storeOn(db, now);
 }

@@ -44,13 +44,26 @@ export class TxJournal {
         `INSERT INTO transactions (tx_hash, chain, wallet, source, sequence, kind, client_order_id, raw, status, replaced_by, created_ms, updated_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'signed', NULL, ?, ?) ON CONFLICT (tx_hash) DO NOTHING`,
       )
-      .run(tx.txHash, tx.chain, tx.wallet, tx.source, tx.sequence.toString(), tx.kind, tx.clientOrderId?.toString() ?? null, tx.raw, now, now);
+      .run(
+        tx.txHash,
+        tx.chain,
+        tx.wallet,
+        tx.source,
+        tx.sequence.toString(),
+        tx.kind,
+        tx.clientOrderId?.toString() ?? null,
+        tx.raw,
+        now,
+        now,
+      );
   }
 
   /** `fee`: what an included (or failed on chain) transaction was charged, when the chain says it. */
   mark(txHash: string, status: TxStatus, replacedBy: string | null = null, fee: bigint | null = null): void {
     this.#db
-      .prepare('UPDATE transactions SET status = ?, replaced_by = COALESCE(?, replaced_by), fee = COALESCE(?, fee), updated_ms = ? WHERE tx_hash = ?')
+      .prepare(
+        'UPDATE transactions SET status = ?, replaced_by = COALESCE(?, replaced_by), fee = COALESCE(?, fee), updated_ms = ? WHERE tx_hash = ?',
+      )
       .run(status, replacedBy, fee?.toString() ?? null, this.#now(), txHash);
   }
 
@@ -81,7 +94,9 @@ export class TxJournal {
   /** Transactions journalled for one of our orders (its placement), oldest first. */
   forOrder(wallet: string, clientOrderId: bigint): TxRecord[] {
     return this.#db
-      .prepare("SELECT * FROM transactions WHERE wallet = ? AND client_order_id = ? AND kind IN ('place', 'replace') ORDER BY created_ms, rowid")
+      .prepare(
+        "SELECT * FROM transactions WHERE wallet = ? AND client_order_id = ? AND kind IN ('place', 'replace') ORDER BY created_ms, rowid",
+      )
       .all(wallet, clientOrderId.toString())
       .map((r) => fromRow(r as Record<string, string | number | null>));
   }

@@ -51,7 +51,13 @@ function readHolder(path: string): ClaimHolder | null {
   try {
     const h = JSON.parse(readFileSync(path, 'utf8')) as Partial<ClaimHolder>;
     if (typeof h.pid !== 'number' || typeof h.host !== 'string' || typeof h.token !== 'string') return null;
-    return { pid: h.pid, host: h.host, token: h.token, startedAt: String(h.startedAt ?? '?'), command: String(h.command ?? '?') };
+    return {
+      pid: h.pid,
+      host: h.host,
+      token: h.token,
+      startedAt: String(h.startedAt ?? '?'),
+      command: String(h.command ?? '?'),
+    };
   } catch {
     return null;
   }
@@ -76,7 +82,10 @@ export function claimWriter(statePath: string, options: ClaimOptions = {}): Writ
       return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw new DltError('E_STORE_CLAIMED', `cannot claim the state file ${statePath}: ${(e as Error).message}`, { details: { path }, cause: e });
+      throw new DltError('E_STORE_CLAIMED', `cannot claim the state file ${statePath}: ${(e as Error).message}`, {
+        details: { path },
+        cause: e,
+      });
     }
   };
   if (!take()) {
@@ -89,14 +98,15 @@ export function claimWriter(statePath: string, options: ClaimOptions = {}): Writ
       }
     })();
     const gone =
-      holder === null ||
-      (holder.host === me.host ? holder.pid === me.pid || !alive(holder.pid) : ageMs > staleMs);
+      holder === null || (holder.host === me.host ? holder.pid === me.pid || !alive(holder.pid) : ageMs > staleMs);
     if (!gone) {
       const where = holder.host === me.host ? `process ${holder.pid}` : `process ${holder.pid} on host ${holder.host}`;
       throw new DltError(
         'E_STORE_CLAIMED',
         `state file ${statePath} is in use by ${where} (${holder.command}, since ${holder.startedAt}): stop it first` +
-          (holder.host === me.host ? '' : `; if that host is gone, the claim lapses ${Math.ceil(staleMs / 1000)} s after its last refresh`),
+          (holder.host === me.host
+            ? ''
+            : `; if that host is gone, the claim lapses ${Math.ceil(staleMs / 1000)} s after its last refresh`),
         { details: { path, pid: holder.pid, host: holder.host } },
       );
     }
@@ -108,7 +118,11 @@ export function claimWriter(statePath: string, options: ClaimOptions = {}): Writ
     }
     if (!take()) {
       const other = readHolder(path);
-      throw new DltError('E_STORE_CLAIMED', `state file ${statePath} was just claimed by process ${other?.pid ?? '?'}`, { details: { path } });
+      throw new DltError(
+        'E_STORE_CLAIMED',
+        `state file ${statePath} was just claimed by process ${other?.pid ?? '?'}`,
+        { details: { path } },
+      );
     }
   }
   const ours = () => readHolder(path)?.token === me.token;

@@ -48,7 +48,10 @@ const ONE = new Decimal(1);
 const TWO = new Decimal(2);
 
 /** One bid and one ask of `size` around the reservation price. */
-export function avellanedaStoikovQuotes(input: AvellanedaStoikovInput, params: AvellanedaStoikovParams): AvellanedaStoikovQuotes {
+export function avellanedaStoikovQuotes(
+  input: AvellanedaStoikovInput,
+  params: AvellanedaStoikovParams,
+): AvellanedaStoikovQuotes {
   const gamma = new Decimal(params.riskAversion);
   const kappa = new Decimal(params.orderBookLiquidity);
   const s = input.reference;

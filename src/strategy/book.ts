@@ -43,7 +43,13 @@ function subtract(levels: readonly BookLevel[], own: readonly LiveOrder[]): Book
  */
 export function othersBook(market: Pick<MarketView, 'bids' | 'asks'>, own: readonly LiveOrder[]): OthersBook {
   return {
-    bids: subtract(market.bids, own.filter((o) => o.side === 'buy')).toSorted((a, b) => b.price.cmp(a.price)),
-    asks: subtract(market.asks, own.filter((o) => o.side === 'sell')).toSorted((a, b) => a.price.cmp(b.price)),
+    bids: subtract(
+      market.bids,
+      own.filter((o) => o.side === 'buy'),
+    ).toSorted((a, b) => b.price.cmp(a.price)),
+    asks: subtract(
+      market.asks,
+      own.filter((o) => o.side === 'sell'),
+    ).toSorted((a, b) => a.price.cmp(b.price)),
   };
 }

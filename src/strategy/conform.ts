@@ -86,7 +86,12 @@ const bySide = (a: Placed, b: Placed) => sideRank(a) - sideRank(b) || a.level - 
 export function conformQuotes(input: ConformInput): ConformResult {
   const { rules, centre } = input;
   const reasons: QuoteReason[] = [];
-  const fee: FeeFloorParams = { commissions: rules.commissions, marketMaker: input.marketMaker, refreshCost: input.refreshCost, minSpreadBps: input.minSpreadBps };
+  const fee: FeeFloorParams = {
+    commissions: rules.commissions,
+    marketMaker: input.marketMaker,
+    refreshCost: input.refreshCost,
+    minSpreadBps: input.minSpreadBps,
+  };
   const note = (w: Placed, rule: QuoteRule, action: 'dropped' | 'adjusted', detail: string) =>
     reasons.push({ side: w.side, level: w.level, rule, action, detail });
   const drop = (w: Work, rule: QuoteRule, detail: string): false => {
@@ -99,7 +104,12 @@ export function conformQuotes(input: ConformInput): ConformResult {
   for (const q of input.quotes.toSorted(byLevel)) {
     const quantity = roundSizeDown(q.quantity, rules);
     const pinned = input.pinned?.(q) ?? false;
-    if (quantity === null) drop({ ...q, cut: false, pinned }, 'size', `size ${show(q.quantity)} is below the minimum size ${show(rules.minimumSize)}`);
+    if (quantity === null)
+      drop(
+        { ...q, cut: false, pinned },
+        'size',
+        `size ${show(q.quantity)} is below the minimum size ${show(rules.minimumSize)}`,
+      );
     else work.push({ side: q.side, level: q.level, price: q.price, quantity, cut: false, pinned });
   }
 
@@ -110,7 +120,12 @@ export function conformQuotes(input: ConformInput): ConformResult {
     const h = minimumHalfSpread(centre, w.quantity, fee);
     const limit = w.side === 'buy' ? centre.sub(h) : centre.add(h);
     if (!w.pinned && (w.side === 'buy' ? w.price.gt(limit) : w.price.lt(limit))) {
-      note(w, 'fee-floor', 'adjusted', `${show(w.price)} widened to ${show(limit)}: at least ${show(h)} from the centre ${show(centre)}`);
+      note(
+        w,
+        'fee-floor',
+        'adjusted',
+        `${show(w.price)} widened to ${show(limit)}: at least ${show(h)} from the centre ${show(centre)}`,
+      );
       w.price = limit;
     }
     if (w.price.lte(0)) return drop(w, 'price', `price ${show(w.price)} is not positive`);
@@ -120,13 +135,23 @@ export function conformQuotes(input: ConformInput): ConformResult {
       let inside = snapToTick(bestAsk, 'buy', rules.tick);
       if (inside.gte(bestAsk)) inside = tickDown(inside, rules.tick);
       if (inside.lte(0)) return drop(w, 'crosses-book', `bid ${show(w.price)} crosses the best ask ${show(bestAsk)}`);
-      note(w, 'crosses-book', 'adjusted', `bid ${show(w.price)} would cross the best ask ${show(bestAsk)}: moved to ${show(inside)}`);
+      note(
+        w,
+        'crosses-book',
+        'adjusted',
+        `bid ${show(w.price)} would cross the best ask ${show(bestAsk)}: moved to ${show(inside)}`,
+      );
       w.price = inside;
     }
     if (w.side === 'sell' && bestBid !== null && w.price.lte(bestBid)) {
       let inside = snapToTick(bestBid, 'sell', rules.tick);
       if (inside.lte(bestBid)) inside = tickUp(inside, rules.tick);
-      note(w, 'crosses-book', 'adjusted', `ask ${show(w.price)} would cross the best bid ${show(bestBid)}: moved to ${show(inside)}`);
+      note(
+        w,
+        'crosses-book',
+        'adjusted',
+        `ask ${show(w.price)} would cross the best bid ${show(bestBid)}: moved to ${show(inside)}`,
+      );
       w.price = inside;
     }
     return true;
@@ -156,7 +181,10 @@ export function conformQuotes(input: ConformInput): ConformResult {
 
   // 7. collar and thresholds
   work = work.filter((w) => {
-    const v = checkCollar(w.price, rules) ?? checkStaticThreshold(w.price, rules) ?? checkDynamicThreshold(w.price, input.lastPrice, rules);
+    const v =
+      checkCollar(w.price, rules) ??
+      checkStaticThreshold(w.price, rules) ??
+      checkDynamicThreshold(w.price, input.lastPrice, rules);
     return v === null ? true : drop(w, v.rule as QuoteRule, v.message);
   });
 
@@ -165,13 +193,21 @@ export function conformQuotes(input: ConformInput): ConformResult {
   work = work.filter((w) => {
     if (w.price.mul(w.quantity).gt(rules.maximumOrderValue)) {
       const fit = largestSizeWithinValue(w.price, rules.maximumOrderValue, rules);
-      if (fit === null) return drop(w, 'value-max', `even the minimum size is worth more than ${show(rules.maximumOrderValue)}`);
-      note(w, 'value-max', 'adjusted', `size ${show(w.quantity)} cut to ${show(fit)}: value at most ${show(rules.maximumOrderValue)}`);
+      if (fit === null)
+        return drop(w, 'value-max', `even the minimum size is worth more than ${show(rules.maximumOrderValue)}`);
+      note(
+        w,
+        'value-max',
+        'adjusted',
+        `size ${show(w.quantity)} cut to ${show(fit)}: value at most ${show(rules.maximumOrderValue)}`,
+      );
       w.quantity = fit;
       w.cut = true;
     }
     const value = w.price.mul(w.quantity);
-    return value.lt(valueFloor) ? drop(w, 'value-min', `value ${show(value)} is below ${show(valueFloor)} (minimum order value plus margin)`) : true;
+    return value.lt(valueFloor)
+      ? drop(w, 'value-min', `value ${show(value)} is below ${show(valueFloor)} (minimum order value plus margin)`)
+      : true;
   });
 
   // 9. maximumMatches
@@ -179,7 +215,9 @@ export function conformQuotes(input: ConformInput): ConformResult {
     const count: Record<Side, number> = { buy: 0, sell: 0 };
     work = work.toSorted(byLevel).filter((w) => {
       count[w.side] += 1;
-      return count[w.side] <= rules.maximumMatches ? true : drop(w, 'max-matches', `only ${rules.maximumMatches} orders of a side can meet one incoming order`);
+      return count[w.side] <= rules.maximumMatches
+        ? true
+        : drop(w, 'max-matches', `only ${rules.maximumMatches} orders of a side can meet one incoming order`);
     });
   }
 
@@ -196,7 +234,12 @@ export function conformQuotes(input: ConformInput): ConformResult {
     if (fit === null || w.price.mul(fit).lt(valueFloor)) {
       return drop(w, 'funds', `needs ${show(cost)} ${unit}, ${show(left[w.side])} left for quoting`);
     }
-    note(w, 'funds', 'adjusted', `size ${show(w.quantity)} cut to ${show(fit)}: ${show(left[w.side])} ${unit} left for quoting`);
+    note(
+      w,
+      'funds',
+      'adjusted',
+      `size ${show(w.quantity)} cut to ${show(fit)}: ${show(left[w.side])} ${unit} left for quoting`,
+    );
     left[w.side] = left[w.side].sub(quoteCost(w.side, w.price, fit, rules, input.marketMaker));
     w.quantity = fit;
     w.cut = true;
@@ -206,11 +249,24 @@ export function conformQuotes(input: ConformInput): ConformResult {
   // 11. fee floor for the final size; 12. every rule of the venue
   work = work.filter((w) => {
     if (w.cut && !w.pinned && !clearsFeeFloor(w.side, w.price, w.quantity, centre, fee)) {
-      return drop(w, 'fee-floor', `size ${show(w.quantity)} is too small to carry the refresh cost at ${show(w.price)}`);
+      return drop(
+        w,
+        'fee-floor',
+        `size ${show(w.quantity)} is too small to carry the refresh cost at ${show(w.price)}`,
+      );
     }
-    const violations = checkOrder({ ...DEFAULT_ORDER_OPTIONS, side: w.side, price: w.price, quantity: w.quantity }, rules, { lastPrice: input.lastPrice });
-    return violations.length === 0 ? true : drop(w, 'venue-rule', violations.map((v) => `${v.rule}: ${v.message}`).join('; '));
+    const violations = checkOrder(
+      { ...DEFAULT_ORDER_OPTIONS, side: w.side, price: w.price, quantity: w.quantity },
+      rules,
+      { lastPrice: input.lastPrice },
+    );
+    return violations.length === 0
+      ? true
+      : drop(w, 'venue-rule', violations.map((v) => `${v.rule}: ${v.message}`).join('; '));
   });
 
-  return { quotes: work.toSorted(bySide).map(({ side, level, price, quantity }) => ({ side, level, price, quantity })), reasons };
+  return {
+    quotes: work.toSorted(bySide).map(({ side, level, price, quantity }) => ({ side, level, price, quantity })),
+    reasons,
+  };
 }

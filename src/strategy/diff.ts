@@ -50,7 +50,9 @@ function priceStillValid(price: Decimal, options: DiffOptions): boolean {
 
 function keepable(quote: DesiredQuote, live: LiveOrder, options: DiffOptions): boolean {
   const window = tickAt(quote.price, options.rules.tick).mul(options.priceToleranceTicks);
-  return live.price.sub(quote.price).abs().lte(window) && live.quantity.sub(quote.quantity).abs().lte(options.sizeTolerance);
+  return (
+    live.price.sub(quote.price).abs().lte(window) && live.quantity.sub(quote.quantity).abs().lte(options.sizeTolerance)
+  );
 }
 
 /** Greedy keeps of one side: desired in ascending price, each taking the lowest compatible live order. */
@@ -81,11 +83,19 @@ function releaseCrossingKeeps(keeps: Pair[], desired: readonly DesiredQuote[], r
     });
     const bids = finals.filter((f) => f.side === 'buy');
     const asks = finals.filter((f) => f.side === 'sell');
-    const top = bids.reduce<(typeof finals)[number] | null>((m, f) => (m === null || f.price.gt(m.price) ? f : m), null);
-    const bottom = asks.reduce<(typeof finals)[number] | null>((m, f) => (m === null || f.price.lt(m.price) ? f : m), null);
+    const top = bids.reduce<(typeof finals)[number] | null>(
+      (m, f) => (m === null || f.price.gt(m.price) ? f : m),
+      null,
+    );
+    const bottom = asks.reduce<(typeof finals)[number] | null>(
+      (m, f) => (m === null || f.price.lt(m.price) ? f : m),
+      null,
+    );
     if (top === null || bottom === null || top.price.lt(bottom.price)) return kept;
     const candidates = [top.keep, bottom.keep].filter((k): k is Pair => k !== undefined);
-    const victim = candidates.toSorted((a, b) => b.live.price.sub(b.quote.price).abs().cmp(a.live.price.sub(a.quote.price).abs()))[0];
+    const victim = candidates.toSorted((a, b) =>
+      b.live.price.sub(b.quote.price).abs().cmp(a.live.price.sub(a.quote.price).abs()),
+    )[0];
     if (victim === undefined) return kept; // two desired quotes cross: conformance never lets that happen
     reasons.push({
       side: victim.quote.side,
@@ -99,7 +109,10 @@ function releaseCrossingKeeps(keeps: Pair[], desired: readonly DesiredQuote[], r
 }
 
 /** Remaining desired quotes (from level 0 out) each take the remaining live order nearest in price. */
-function pairReplaces(desired: readonly DesiredQuote[], live: readonly LiveOrder[]): { replaces: Pair[]; places: DesiredQuote[]; cancels: LiveOrder[] } {
+function pairReplaces(
+  desired: readonly DesiredQuote[],
+  live: readonly LiveOrder[],
+): { replaces: Pair[]; places: DesiredQuote[]; cancels: LiveOrder[] } {
   const free = [...live];
   const replaces: Pair[] = [];
   const places: DesiredQuote[] = [];
@@ -116,7 +129,11 @@ function pairReplaces(desired: readonly DesiredQuote[], live: readonly LiveOrder
 }
 
 /** The actions that turn `live` into `desired`, in the order to carry them out. */
-export function diffQuotes(desired: readonly DesiredQuote[], live: readonly LiveOrder[], options: DiffOptions): DiffResult {
+export function diffQuotes(
+  desired: readonly DesiredQuote[],
+  live: readonly LiveOrder[],
+  options: DiffOptions,
+): DiffResult {
   const reasons: QuoteReason[] = [];
   const sides: Side[] = ['buy', 'sell'];
   const candidateKeeps = sides.flatMap((side) =>

@@ -34,7 +34,13 @@ export function minimumHalfSpread(centre: Decimal, quantity: Decimal, params: Fe
 }
 
 /** Whether a quote keeps at least h(Q) from the centre on its own side. */
-export function clearsFeeFloor(side: 'buy' | 'sell', price: Decimal, quantity: Decimal, centre: Decimal, params: FeeFloorParams): boolean {
+export function clearsFeeFloor(
+  side: 'buy' | 'sell',
+  price: Decimal,
+  quantity: Decimal,
+  centre: Decimal,
+  params: FeeFloorParams,
+): boolean {
   const h = minimumHalfSpread(centre, quantity, params);
   return side === 'buy' ? centre.sub(price).gte(h) : price.sub(centre).gte(h);
 }

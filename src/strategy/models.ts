@@ -46,7 +46,13 @@ export function ladderModel(config: LadderStrategyConfig, input: ModelInput, sta
   };
   const reference = input.reference.price;
   if (config.skew === undefined) {
-    return { quotes: ladderQuotes(reference, params), centre: reference, reasons: [], diagnostics: { centre: show(reference) }, state };
+    return {
+      quotes: ladderQuotes(reference, params),
+      centre: reference,
+      reasons: [],
+      diagnostics: { centre: show(reference) },
+      state,
+    };
   }
   const skew: SkewParams = {
     targetInventory: new Decimal(config.skew.targetInventory),
@@ -67,11 +73,23 @@ export function ladderModel(config: LadderStrategyConfig, input: ModelInput, sta
   };
 }
 
-export function avellanedaStoikovModel(config: AvellanedaStoikovStrategyConfig, input: ModelInput, state: StrategyState): ModelOutput {
+export function avellanedaStoikovModel(
+  config: AvellanedaStoikovStrategyConfig,
+  input: ModelInput,
+  state: StrategyState,
+): ModelOutput {
   const p = config.avellanedaStoikov;
-  const volatility = updateVolatility(state.volatility ?? initialVolatilityState(p.volatility), input.reference.price, input.market.nowMs, p.volatility);
+  const volatility = updateVolatility(
+    state.volatility ?? initialVolatilityState(p.volatility),
+    input.reference.price,
+    input.market.nowMs,
+    p.volatility,
+  );
   const variance = variancePerSecond(volatility, p.volatility);
-  const diagnostics: Record<string, string> = { sigma: show(modelSqrt(variance)), volatilitySamples: String(volatility.samples) };
+  const diagnostics: Record<string, string> = {
+    sigma: show(modelSqrt(variance)),
+    volatilitySamples: String(volatility.samples),
+  };
   const next = { ...state, volatility };
   const reference = input.reference.price;
   const horizonMs = p.horizonMs ?? input.market.msUntilClose;
@@ -79,7 +97,15 @@ export function avellanedaStoikovModel(config: AvellanedaStoikovStrategyConfig, 
     return {
       quotes: [],
       centre: reference,
-      reasons: [{ side: null, level: null, rule: 'no-horizon', action: 'none', detail: 'time to the close is unknown and no horizonMs is configured' }],
+      reasons: [
+        {
+          side: null,
+          level: null,
+          rule: 'no-horizon',
+          action: 'none',
+          detail: 'time to the close is unknown and no horizonMs is configured',
+        },
+      ],
       diagnostics,
       state: next,
     };
@@ -88,7 +114,12 @@ export function avellanedaStoikovModel(config: AvellanedaStoikovStrategyConfig, 
   const baseInventory = input.inventory.base.free.add(input.inventory.base.locked);
   const model = avellanedaStoikovQuotes(
     { reference, variance, horizonSeconds: new Decimal(Math.max(0, horizonMs)).div(1000), baseInventory },
-    { riskAversion: p.riskAversion, orderBookLiquidity: p.orderBookLiquidity, size: new Decimal(p.size), targetInventory: target },
+    {
+      riskAversion: p.riskAversion,
+      orderBookLiquidity: p.orderBookLiquidity,
+      size: new Decimal(p.size),
+      targetInventory: target,
+    },
   );
   const bounded = applyInventoryBounds(model.quotes, baseInventory.sub(target), new Decimal(p.maxInventory));
   return {

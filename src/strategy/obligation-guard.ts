@@ -53,12 +53,20 @@ function minimumAt(price: Decimal, terms: GuardTerms, pair: PairRules): Decimal 
 }
 
 /** Sizes of the two sides made comparable: the larger cut towards the smaller, else the smaller raised. */
-function comparable(bid: { price: Decimal; quantity: Decimal }, ask: { price: Decimal; quantity: Decimal }, terms: GuardTerms, pair: PairRules): [Decimal, Decimal] {
+function comparable(
+  bid: { price: Decimal; quantity: Decimal },
+  ask: { price: Decimal; quantity: Decimal },
+  terms: GuardTerms,
+  pair: PairRules,
+): [Decimal, Decimal] {
   const unit = terms.minSize.unit;
   const r = new Decimal(terms.maxSizeRatio);
   const mb = measure(unit, bid.price, bid.quantity);
   const ma = measure(unit, ask.price, ask.quantity);
-  const ok = (x: Decimal, y: Decimal) => Decimal.max(x, y).sub(Decimal.min(x, y)).lte(r.mul(Decimal.max(x, y)));
+  const ok = (x: Decimal, y: Decimal) =>
+    Decimal.max(x, y)
+      .sub(Decimal.min(x, y))
+      .lte(r.mul(Decimal.max(x, y)));
   if (ok(mb, ma)) return [bid.quantity, ask.quantity];
   const bidLarger = mb.gt(ma);
   const large = bidLarger ? bid : ask;
@@ -68,7 +76,11 @@ function comparable(bid: { price: Decimal; quantity: Decimal }, ask: { price: De
     // Largest measure the larger side may have: smaller / (1 - r).
     const cap = smallMeasure.div(new Decimal(1).sub(r));
     const cut = roundSizeDown(unit === 'base' ? cap : cap.div(large.price), pair);
-    if (cut !== null && cut.gte(minimumAt(large.price, terms, pair)) && ok(measure(unit, large.price, cut), smallMeasure)) {
+    if (
+      cut !== null &&
+      cut.gte(minimumAt(large.price, terms, pair)) &&
+      ok(measure(unit, large.price, cut), smallMeasure)
+    ) {
       return bidLarger ? [cut, small.quantity] : [small.quantity, cut];
     }
   }
@@ -100,7 +112,8 @@ export function guardQuotes(input: GuardInput): GuardResult {
   const c = conform.centre;
   // Half of the largest spread around the centre, less the diff's tolerance on each side, so that an order the
   // diff keeps within tolerance of the guard's price still meets the terms.
-  const maxHalf = terms.maxSpread.unit === 'bps' ? c.mul(terms.maxSpread.value).div(20_000) : terms.maxSpread.value.div(2);
+  const maxHalf =
+    terms.maxSpread.unit === 'bps' ? c.mul(terms.maxSpread.value).div(20_000) : terms.maxSpread.value.div(2);
   const slack = tickAt(c, pair.tick).mul(input.priceToleranceTicks + 1);
   const half = maxHalf.sub(slack).gt(0) ? maxHalf.sub(slack) : maxHalf;
   const level0 = (side: Side) => input.model.filter((q) => q.side === side).toSorted((a, b) => a.level - b.level)[0];
@@ -115,15 +128,23 @@ export function guardQuotes(input: GuardInput): GuardResult {
   const wanted = (side: Side, price: Decimal) => {
     const q = side === 'buy' ? b0 : a0;
     const min = minimumAt(price, terms, pair);
-    return q === undefined || q.quantity.lt(min) ? min : roundSizeDown(q.quantity, pair) ?? min;
+    return q === undefined || q.quantity.lt(min) ? min : (roundSizeDown(q.quantity, pair) ?? min);
   };
-  const [bidQty, askQty] = comparable({ price: bidPrice, quantity: wanted('buy', bidPrice) }, { price: askPrice, quantity: wanted('sell', askPrice) }, terms, pair);
+  const [bidQty, askQty] = comparable(
+    { price: bidPrice, quantity: wanted('buy', bidPrice) },
+    { price: askPrice, quantity: wanted('sell', askPrice) },
+    terms,
+    pair,
+  );
   const pinned: DesiredQuote[] = [
     { side: 'buy', level: 0, price: bidPrice, quantity: bidQty },
     { side: 'sell', level: 0, price: askPrice, quantity: askQty },
   ];
-  const deeper = input.model.filter((q) => q.level > 0 && (q.side === 'buy' ? q.price.lt(bidPrice) : q.price.gt(askPrice)));
-  const run = (quotes: DesiredQuote[]) => conformQuotes({ ...conform, quotes: [...quotes, ...deeper], pinned: (q) => q.level === 0 });
+  const deeper = input.model.filter(
+    (q) => q.level > 0 && (q.side === 'buy' ? q.price.lt(bidPrice) : q.price.gt(askPrice)),
+  );
+  const run = (quotes: DesiredQuote[]) =>
+    conformQuotes({ ...conform, quotes: [...quotes, ...deeper], pinned: (q) => q.level === 0 });
   let result = run(pinned);
   const firstReasons = result.reasons;
   const cutBid = result.quotes.find((q) => q.side === 'buy' && q.level === 0);
@@ -143,12 +164,32 @@ export function guardQuotes(input: GuardInput): GuardResult {
     action: 'adjusted',
     detail: `held to the obligations: ${q.quantity.toFixed()} at ${q.price.toFixed()}`,
   }));
-  if (meetsTerms(result.quotes, terms, pair)) return { quotes: result.quotes, reasons: [...adjusted, ...result.reasons], outcome: { status: 'guarded' } };
+  if (meetsTerms(result.quotes, terms, pair))
+    return { quotes: result.quotes, reasons: [...adjusted, ...result.reasons], outcome: { status: 'guarded' } };
   // What cut or dropped a guarded quote, in either pass (a cut in the first pass is why the second was needed).
   const all = [...firstReasons, ...result.reasons].filter((r) => r.level === 0);
   const cause = all.find((r) => r.action === 'dropped') ?? all.find((r) => r.action === 'adjusted');
-  const shortfall = assessQuotes(result.quotes.map((q) => raw(q, pair)), rulesOf(terms, pair), false).shortfall;
-  const limit = cause === undefined ? (shortfall === 'spread' ? 'tick' : `terms:${shortfall ?? 'unknown'}`) : cause.rule === 'funds' ? 'funds' : `venue:${cause.rule}`;
-  const detail = cause?.detail ?? (shortfall === 'spread' ? `the tick grid leaves no bid and ask within the maximum spread around ${c.toFixed()}` : `no bid and ask meet the terms (${shortfall ?? 'unknown'})`);
-  return { quotes: result.quotes, reasons: [...adjusted, ...result.reasons], outcome: { status: 'breach', limit, detail } };
+  const shortfall = assessQuotes(
+    result.quotes.map((q) => raw(q, pair)),
+    rulesOf(terms, pair),
+    false,
+  ).shortfall;
+  const limit =
+    cause === undefined
+      ? shortfall === 'spread'
+        ? 'tick'
+        : `terms:${shortfall ?? 'unknown'}`
+      : cause.rule === 'funds'
+        ? 'funds'
+        : `venue:${cause.rule}`;
+  const detail =
+    cause?.detail ??
+    (shortfall === 'spread'
+      ? `the tick grid leaves no bid and ask within the maximum spread around ${c.toFixed()}`
+      : `no bid and ask meet the terms (${shortfall ?? 'unknown'})`);
+  return {
+    quotes: result.quotes,
+    reasons: [...adjusted, ...result.reasons],
+    outcome: { status: 'breach', limit, detail },
+  };
 }

@@ -10,10 +10,27 @@ import { othersBook } from './book.ts';
 import { conformQuotes } from './conform.ts';
 import { diffQuotes } from './diff.ts';
 import { guardQuotes, meetsTerms } from './obligation-guard.ts';
-import { avellanedaStoikovModel, ladderModel, type Model, type ModelInput, type ModelOutput, type StrategyState } from './models.ts';
+import {
+  avellanedaStoikovModel,
+  ladderModel,
+  type Model,
+  type ModelInput,
+  type ModelOutput,
+  type StrategyState,
+} from './models.ts';
 import { referencePrice } from './reference-price.ts';
 import { show } from './show.ts';
-import type { DesiredQuote, GuardOutcome, Inventory, LiveOrder, MarketView, QuoteAction, QuoteContext, QuoteReason, StrategyResult } from './types.ts';
+import type {
+  DesiredQuote,
+  GuardOutcome,
+  Inventory,
+  LiveOrder,
+  MarketView,
+  QuoteAction,
+  QuoteContext,
+  QuoteReason,
+  StrategyResult,
+} from './types.ts';
 
 export type { StrategyState } from './models.ts';
 
@@ -26,7 +43,10 @@ export const MODELS: { readonly [K in Kind]: Model<Extract<StrategyConfig, { kin
 };
 
 /** The engine's risk gate: may only remove or shrink quotes (what it returns must still pass the venue rules). */
-export type QuoteGate = (quotes: readonly DesiredQuote[]) => { readonly quotes: readonly DesiredQuote[]; readonly reasons: readonly QuoteReason[] };
+export type QuoteGate = (quotes: readonly DesiredQuote[]) => {
+  readonly quotes: readonly DesiredQuote[];
+  readonly reasons: readonly QuoteReason[];
+};
 
 export interface ComputeOutput {
   readonly result: StrategyResult;
@@ -52,9 +72,13 @@ export function computeQuotes(
   gate?: QuoteGate,
 ): ComputeOutput {
   // The market view carries the current static reference price; the pair record may be a day old.
-  const pairRules: PairRules = market.staticReferencePrice === null ? rules : { ...rules, staticReferencePrice: market.staticReferencePrice };
+  const pairRules: PairRules =
+    market.staticReferencePrice === null ? rules : { ...rules, staticReferencePrice: market.staticReferencePrice };
   const book = othersBook(market, context.liveOrders);
-  const funds = { base: inventory.base.free.add(inventory.base.locked), quote: inventory.quote.free.add(inventory.quote.locked) };
+  const funds = {
+    base: inventory.base.free.add(inventory.base.locked),
+    quote: inventory.quote.free.add(inventory.quote.locked),
+  };
   const diffOptions = {
     rules: pairRules,
     lastPrice: market.lastPrice,
@@ -79,7 +103,9 @@ export function computeQuotes(
         reasons: [{ side: null, level: null, rule: 'no-reference', action: 'none', detail }],
         reference: null,
         diagnostics: {},
-        ...(context.obligations === undefined ? {} : { obligations: { status: 'breach', limit: 'no-reference', detail } as const }),
+        ...(context.obligations === undefined
+          ? {}
+          : { obligations: { status: 'breach', limit: 'no-reference', detail } as const }),
       },
       nextState: state,
     };
@@ -99,7 +125,13 @@ export function computeQuotes(
   const terms = context.obligations;
   let obligations: GuardOutcome | undefined;
   if (terms !== undefined) {
-    const guarded = guardQuotes({ terms, model: model.quotes, conformed, conform: conformInput, priceToleranceTicks: config.refresh.priceToleranceTicks });
+    const guarded = guardQuotes({
+      terms,
+      model: model.quotes,
+      conformed,
+      conform: conformInput,
+      priceToleranceTicks: config.refresh.priceToleranceTicks,
+    });
     conformed = guarded;
     obligations = guarded.outcome;
   }
@@ -107,12 +139,24 @@ export function computeQuotes(
   if (terms !== undefined && obligations?.status !== 'breach' && !meetsTerms(gated.quotes, terms, pairRules)) {
     // The risk gate cut what met the obligations: the limit forces the breach.
     const cut = gated.reasons.find((r) => r.level === 0) ?? gated.reasons[0];
-    obligations = { status: 'breach', limit: `risk:${cut?.limit ?? 'gate'}`, detail: cut?.detail ?? 'the risk gate removed the quotes that met the obligations' };
+    obligations = {
+      status: 'breach',
+      limit: `risk:${cut?.limit ?? 'gate'}`,
+      detail: cut?.detail ?? 'the risk gate removed the quotes that met the obligations',
+    };
   }
   let diff = diffQuotes(gated.quotes, context.liveOrders, diffOptions);
-  if (terms !== undefined && obligations?.status !== 'breach' && !meetsTerms(bookAfter(diff.actions), terms, pairRules)) {
+  if (
+    terms !== undefined &&
+    obligations?.status !== 'breach' &&
+    !meetsTerms(bookAfter(diff.actions), terms, pairRules)
+  ) {
     // A live order kept within the refresh tolerance would leave the pair outside the terms: replace instead.
-    diff = diffQuotes(gated.quotes, context.liveOrders, { ...diffOptions, priceToleranceTicks: 0, sizeTolerance: new Decimal(0) });
+    diff = diffQuotes(gated.quotes, context.liveOrders, {
+      ...diffOptions,
+      priceToleranceTicks: 0,
+      sizeTolerance: new Decimal(0),
+    });
   }
   const sent = new Set<DesiredQuote>(diff.actions.flatMap((a) => (a.type === 'cancel' ? [] : [a.quote])));
   return {
@@ -130,5 +174,7 @@ export function computeQuotes(
 
 /** Our orders once the actions are carried out: kept live orders and the new quotes. */
 function bookAfter(actions: readonly QuoteAction[]): Array<DesiredQuote | LiveOrder> {
-  return actions.flatMap((a): Array<DesiredQuote | LiveOrder> => (a.type === 'keep' ? [a.live] : a.type === 'cancel' ? [] : [a.quote]));
+  return actions.flatMap((a): Array<DesiredQuote | LiveOrder> =>
+    a.type === 'keep' ? [a.live] : a.type === 'cancel' ? [] : [a.quote],
+  );
 }

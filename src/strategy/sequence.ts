@@ -42,7 +42,11 @@ interface Step {
   live: LiveOrder | null;
 }
 
-export function sequenceActions(plan: Plan, live: readonly LiveOrder[], options: SequenceOptions): { actions: QuoteAction[]; reasons: QuoteReason[] } {
+export function sequenceActions(
+  plan: Plan,
+  live: readonly LiveOrder[],
+  options: SequenceOptions,
+): { actions: QuoteAction[]; reasons: QuoteReason[] } {
   // Each order's cost once: the loop below asks again and again.
   const costs = new Map<object, Decimal>();
   const costOf = (o: DesiredQuote | LiveOrder): Decimal => {
@@ -73,7 +77,9 @@ export function sequenceActions(plan: Plan, live: readonly LiveOrder[], options:
   };
   const send = (step: Step) => {
     const q = step.quote;
-    actions.push(step.live === null ? { type: 'place', quote: q } : { type: 'replace', orderId: step.live.id, quote: q });
+    actions.push(
+      step.live === null ? { type: 'place', quote: q } : { type: 'replace', orderId: step.live.id, quote: q },
+    );
     resting.set(q, q);
     available[q.side] = available[q.side].sub(costOf(q));
     if (step.live !== null) {
@@ -86,7 +92,9 @@ export function sequenceActions(plan: Plan, live: readonly LiveOrder[], options:
   const pending: Step[] = [
     ...plan.replaces.map((r) => ({ quote: r.quote, live: r.live as LiveOrder | null })),
     ...plan.places.map((quote) => ({ quote, live: null })),
-  ].toSorted((a, b) => a.quote.level - b.quote.level || (a.quote.side === b.quote.side ? 0 : a.quote.side === 'buy' ? -1 : 1));
+  ].toSorted(
+    (a, b) => a.quote.level - b.quote.level || (a.quote.side === b.quote.side ? 0 : a.quote.side === 'buy' ? -1 : 1),
+  );
 
   while (pending.length > 0) {
     const ready = pending.filter((s) => !crossesOurs(s.quote));
@@ -99,8 +107,7 @@ export function sequenceActions(plan: Plan, live: readonly LiveOrder[], options:
     // Nothing fits while its old order rests: cancel an old order first, preferring one whose release
     // makes its own replacement fit.
     const split =
-      ready.find((s) => s.live !== null && fits(s.quote, costOf(s.live))) ??
-      ready.find((s) => s.live !== null);
+      ready.find((s) => s.live !== null && fits(s.quote, costOf(s.live))) ?? ready.find((s) => s.live !== null);
     if (split?.live) {
       cancel(split.live);
       split.live = null;

@@ -8,7 +8,10 @@ import type { PairRules } from '../core/rules.ts';
 import type { Side } from './types.ts';
 
 /** The largest valid size not above `quantity`; null when even the minimum size is above it. */
-export function roundSizeDown(quantity: Decimal, rules: Pick<PairRules, 'minimumSize' | 'sizeIncrement'>): Decimal | null {
+export function roundSizeDown(
+  quantity: Decimal,
+  rules: Pick<PairRules, 'minimumSize' | 'sizeIncrement'>,
+): Decimal | null {
   if (quantity.lt(rules.minimumSize)) return null;
   const steps = quantity.sub(rules.minimumSize).div(rules.sizeIncrement).floor();
   return rules.minimumSize.add(steps.mul(rules.sizeIncrement));
@@ -43,7 +46,9 @@ export function largestFundedSize(
   marketMaker: boolean,
 ): Decimal | null {
   if (budget.lte(0)) return null;
-  const rateBps = marketMaker ? rules.commissions.marketMakerBps : Math.max(rules.commissions.makerBps, rules.commissions.takerBps);
+  const rateBps = marketMaker
+    ? rules.commissions.marketMakerBps
+    : Math.max(rules.commissions.makerBps, rules.commissions.takerBps);
   const estimate = side === 'sell' ? budget : budget.div(price.mul(new Decimal(10_000).add(rateBps).div(10_000)));
   let size = roundSizeDown(estimate, rules);
   // Rounding the cost up to a native unit can push the estimate just over the budget: step down.

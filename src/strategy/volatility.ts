@@ -41,7 +41,12 @@ const MS_PER_SECOND = new Decimal(1000);
  * Folds the price sampled at `atMs` into the estimate. A sample that is not later than the previous one, or
  * not positive, changes nothing (the next sample measures the move over the whole interval instead).
  */
-export function updateVolatility(state: VolatilityState, price: Decimal, atMs: number, params: VolatilityParams): VolatilityState {
+export function updateVolatility(
+  state: VolatilityState,
+  price: Decimal,
+  atMs: number,
+  params: VolatilityParams,
+): VolatilityState {
   if (!price.gt(0) || !Number.isFinite(atMs)) return state;
   if (state.lastPrice === null || state.lastMs === null) {
     return { ...state, lastPrice: price.toFixed(), lastMs: atMs };

@@ -30,7 +30,12 @@ export interface TelemetryServerOptions {
    * Further JSON routes (the obligation control endpoint): asked first for every request with its JSON body
    * (POST) and the caller's address; null passes the request on to the built-in routes.
    */
-  readonly routes?: (req: { method: string; path: string; body: unknown; remoteAddress: string | undefined }) => { status: number; body: unknown } | null;
+  readonly routes?: (req: {
+    method: string;
+    path: string;
+    body: unknown;
+    remoteAddress: string | undefined;
+  }) => { status: number; body: unknown } | null;
 }
 
 export interface TelemetryServer {
@@ -76,10 +81,21 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Teleme
     try {
       body = req.method === 'POST' ? await jsonBody(req) : undefined;
     } catch (e) {
-      return send(res, 400, 'application/json', `${JSON.stringify({ error: `malformed JSON body: ${(e as Error).message}` })}\n`);
+      return send(
+        res,
+        400,
+        'application/json',
+        `${JSON.stringify({ error: `malformed JSON body: ${(e as Error).message}` })}\n`,
+      );
     }
     const answer = options.routes({ method: req.method ?? 'GET', path, body, remoteAddress: req.socket.remoteAddress });
-    if (answer !== null) return send(res, answer.status, 'application/json', `${JSON.stringify(answer.body, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
+    if (answer !== null)
+      return send(
+        res,
+        answer.status,
+        'application/json',
+        `${JSON.stringify(answer.body, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n`,
+      );
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed\n');
   switch (path) {
@@ -89,7 +105,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Teleme
       return send(res, 200, 'application/json', '{"status":"ok"}\n');
     case '/readyz': {
       const r = await readiness(options);
-      const body = JSON.stringify({ status: r.ready ? 'ready' : 'not ready', ...(r.reason === undefined ? {} : { reason: r.reason }) });
+      const body = JSON.stringify({
+        status: r.ready ? 'ready' : 'not ready',
+        ...(r.reason === undefined ? {} : { reason: r.reason }),
+      });
       return send(res, r.ready ? 200 : 503, 'application/json', `${body}\n`);
     }
     default:

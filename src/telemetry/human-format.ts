@@ -21,7 +21,9 @@ export function formatHumanLine(jsonLine: string): string {
     return jsonLine;
   }
   const time = typeof entry.time === 'string' ? entry.time.slice(11, 23) : '';
-  const level = String(entry.level ?? '').toUpperCase().padEnd(LEVEL_WIDTH);
+  const level = String(entry.level ?? '')
+    .toUpperCase()
+    .padEnd(LEVEL_WIDTH);
   const name = typeof entry.name === 'string' ? `${entry.name}: ` : '';
   const fields = Object.entries(entry)
     .filter(([k]) => !KEYS_SHOWN_FIRST.has(k))

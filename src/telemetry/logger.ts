@@ -34,7 +34,13 @@ const MIN_KNOWN_SECRET_LENGTH = 6;
 
 function lineRedactor(knownSecrets: readonly string[]): (line: string) => string {
   // A secret may sit in the line JSON-escaped; scrub both forms.
-  const forms = [...new Set(knownSecrets.filter((s) => s.length >= MIN_KNOWN_SECRET_LENGTH).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))];
+  const forms = [
+    ...new Set(
+      knownSecrets
+        .filter((s) => s.length >= MIN_KNOWN_SECRET_LENGTH)
+        .flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]),
+    ),
+  ];
   const scrub = (text: string) => forms.reduce((t, secret) => t.replaceAll(secret, '***'), text);
   return (line) => {
     try {

@@ -75,7 +75,8 @@ export class Metrics {
         registers: [],
         collect() {
           this.reset();
-          for (const read of all) for (const s of read()) this.set(s.labels as Partial<Record<string, string>>, s.value);
+          for (const read of all)
+            for (const s of read()) this.set(s.labels as Partial<Record<string, string>>, s.value);
         },
       });
       this.registry.registerMetric(gauge);
@@ -110,7 +111,8 @@ export class Metrics {
   #existing<T>(name: string, kind: abstract new (...args: any[]) => T): T | undefined {
     const found = this.registry.getSingleMetric(prefixed(name));
     if (found === undefined) return undefined;
-    if (!(found instanceof kind)) throw new TypeError(`metric ${prefixed(name)} is already registered with another type`);
+    if (!(found instanceof kind))
+      throw new TypeError(`metric ${prefixed(name)} is already registered with another type`);
     return found;
   }
 }

@@ -30,7 +30,13 @@ export class RepeatedFailures {
     this.#remindMs = remindMs;
   }
 
-  failed(key: string, error: unknown, message: string, fields: Record<string, unknown> = {}, level: 'warn' | 'error' = 'error'): void {
+  failed(
+    key: string,
+    error: unknown,
+    message: string,
+    fields: Record<string, unknown> = {},
+    level: 'warn' | 'error' = 'error',
+  ): void {
     const now = this.#now();
     const signature = isDltError(error) ? error.code : error instanceof Error ? error.message : String(error);
     const open = this.#open.get(key);
@@ -42,7 +48,10 @@ export class RepeatedFailures {
     open.count += 1;
     if (now - open.lastLoggedMs < this.#remindMs) return;
     open.lastLoggedMs = now;
-    this.#logger[level]({ ...fields, ...failureFields(error), repeated: open.count, forMs: now - open.firstMs }, `${message} (still failing: ${open.count} times in ${Math.round((now - open.firstMs) / 1000)} s)`);
+    this.#logger[level](
+      { ...fields, ...failureFields(error), repeated: open.count, forMs: now - open.firstMs },
+      `${message} (still failing: ${open.count} times in ${Math.round((now - open.firstMs) / 1000)} s)`,
+    );
   }
 
   succeeded(key: string, message: string, fields: Record<string, unknown> = {}): void {
@@ -50,7 +59,10 @@ export class RepeatedFailures {
     if (open === undefined) return;
     this.#open.delete(key);
     const now = this.#now();
-    this.#logger.info({ ...fields, failures: open.count, forMs: now - open.firstMs }, `${message} after ${open.count} failure(s)`);
+    this.#logger.info(
+      { ...fields, failures: open.count, forMs: now - open.firstMs },
+      `${message} after ${open.count} failure(s)`,
+    );
   }
 
   /** How many times the failure under `key` happened since it started (0 when none is open). */

@@ -110,8 +110,16 @@ export function createVenueMetrics(registry: Registry): VenueMetrics {
       labelNames: ['source'],
       registers,
     }),
-    wsReconnects: new Counter({ name: 'dltmm_venue_ws_reconnects_total', help: 'Market-data WebSocket reconnect attempts', registers }),
-    wsConnected: new Gauge({ name: 'dltmm_venue_ws_connected', help: '1 while the market-data WebSocket is open and acknowledged', registers }),
+    wsReconnects: new Counter({
+      name: 'dltmm_venue_ws_reconnects_total',
+      help: 'Market-data WebSocket reconnect attempts',
+      registers,
+    }),
+    wsConnected: new Gauge({
+      name: 'dltmm_venue_ws_connected',
+      help: '1 while the market-data WebSocket is open and acknowledged',
+      registers,
+    }),
     wsKeepAliveTimeouts: new Counter({
       name: 'dltmm_venue_ws_keepalive_timeouts_total',
       help: 'Market-data connections dropped for want of a keep-alive within connectionTimeoutMs',

@@ -96,7 +96,10 @@ export class PairCache {
     } catch (e) {
       this.#failedAt = this.#clock.now();
       if (this.#pairs === undefined || mustSucceed) throw e;
-      this.#logger.warn({ err: e, ageMs: this.#clock.now() - this.#loadedAt }, 'trading pair reload failed; serving the cached list');
+      this.#logger.warn(
+        { err: e, ageMs: this.#clock.now() - this.#loadedAt },
+        'trading pair reload failed; serving the cached list',
+      );
       return this.#pairs;
     }
   }

@@ -8,7 +8,12 @@ import { DltError } from '../core/errors.ts';
 import type { TradingPair } from '../core/pair.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
 import { collectPages, type PageCheck } from './collect-pages.ts';
-import { parseInstrument, parseInstrumentList, type FinancialInstrument, type FinancialInstrumentSummary } from './payload/instruments.ts';
+import {
+  parseInstrument,
+  parseInstrumentList,
+  type FinancialInstrument,
+  type FinancialInstrumentSummary,
+} from './payload/instruments.ts';
 import { parseOhlcSeries, type OhlcPoint } from './payload/ohlc.ts';
 import { parseOrderBookSnapshot, type OrderBookSnapshot } from './payload/order-book.ts';
 import { parseOrderPage, type VenueOrder, type VenueOrderPage } from './payload/orders.ts';
@@ -60,10 +65,21 @@ export class VenueRestClient {
    * `GET /financialinstruments`. The serialisation of the `query` object is not published: its booleans are
    * sent as plain query parameters (`?primaryMarket=true&secondaryMarket=false`).
    */
-  async listFinancialInstruments(filter: InstrumentFilter = {}, options: CallOptions = {}): Promise<FinancialInstrumentSummary[]> {
+  async listFinancialInstruments(
+    filter: InstrumentFilter = {},
+    options: CallOptions = {},
+  ): Promise<FinancialInstrumentSummary[]> {
     const endpoint = '/financialinstruments';
-    const body = await this.#get(endpoint, endpoint, { primaryMarket: filter.primaryMarket, secondaryMarket: filter.secondaryMarket }, options);
-    return this.#lenient(endpoint, this.#single(endpoint, () => parseInstrumentList(body, endpoint)));
+    const body = await this.#get(
+      endpoint,
+      endpoint,
+      { primaryMarket: filter.primaryMarket, secondaryMarket: filter.secondaryMarket },
+      options,
+    );
+    return this.#lenient(
+      endpoint,
+      this.#single(endpoint, () => parseInstrumentList(body, endpoint)),
+    );
   }
 
   async getFinancialInstrument(id: string, options: CallOptions = {}): Promise<FinancialInstrument> {
@@ -75,7 +91,12 @@ export class VenueRestClient {
   /** One page of `GET /tradingpairs`; see `listTradingPairs` for every pair. */
   async getTradingPairPage(query: PairPageQuery = {}, options: CallOptions = {}): Promise<TradingPairPage> {
     const endpoint = '/tradingpairs';
-    const body = await this.#get(endpoint, endpoint, { cursor: query.cursor, limit: query.limit, count: query.count }, options);
+    const body = await this.#get(
+      endpoint,
+      endpoint,
+      { cursor: query.cursor, limit: query.limit, count: query.count },
+      options,
+    );
     const page = this.#single(endpoint, () => parsePairPage(body, endpoint));
     this.#lenient(endpoint, page);
     return page;
@@ -88,7 +109,10 @@ export class VenueRestClient {
   async listTradingPairs(options: CallOptions & { readonly pageSize?: number } = {}): Promise<TradingPair[]> {
     return collectPages(
       (cursor) =>
-        this.getTradingPairPage({ ...(cursor === undefined ? {} : { cursor }), limit: options.pageSize, count: true }, options),
+        this.getTradingPairPage(
+          { ...(cursor === undefined ? {} : { cursor }), limit: options.pageSize, count: true },
+          options,
+        ),
       (check) => this.#reportPaging(check),
     );
   }
@@ -100,10 +124,17 @@ export class VenueRestClient {
   }
 
   /** `GET /tradingpairs/{id}/ohlc`; its query parameters are not published, so they pass through as given. */
-  async getOhlc(id: string, query: Readonly<Record<string, QueryValue>> = {}, options: CallOptions = {}): Promise<OhlcPoint[]> {
+  async getOhlc(
+    id: string,
+    query: Readonly<Record<string, QueryValue>> = {},
+    options: CallOptions = {},
+  ): Promise<OhlcPoint[]> {
     const endpoint = '/tradingpairs/{id}/ohlc';
     const body = await this.#get(endpoint, `/tradingpairs/${seg(id)}/ohlc`, query, options);
-    return this.#lenient(endpoint, this.#single(endpoint, () => parseOhlcSeries(body, endpoint)));
+    return this.#lenient(
+      endpoint,
+      this.#single(endpoint, () => parseOhlcSeries(body, endpoint)),
+    );
   }
 
   async getTradeInfo(id: string, options: CallOptions = {}): Promise<TradeInfo> {
@@ -127,8 +158,17 @@ export class VenueRestClient {
   }
 
   /** Open orders across the participant's wallets (bearer token), every page. */
-  getParticipantOrders(participantId: string, query: OrderQuery = {}, options: CallOptions = {}): Promise<VenueOrder[]> {
-    return this.#orders('/participants/{participant_id}/orders', `/participants/${seg(participantId)}/orders`, query, options);
+  getParticipantOrders(
+    participantId: string,
+    query: OrderQuery = {},
+    options: CallOptions = {},
+  ): Promise<VenueOrder[]> {
+    return this.#orders(
+      '/participants/{participant_id}/orders',
+      `/participants/${seg(participantId)}/orders`,
+      query,
+      options,
+    );
   }
 
   /** Open orders of one wallet (bearer token), every page. */
@@ -139,7 +179,13 @@ export class VenueRestClient {
   /** Follows `next_cursor` through an order list (`count=true` asks for `total_count`, so a short list is seen). */
   #orders(endpoint: string, path: string, query: OrderQuery, options: CallOptions): Promise<VenueOrder[]> {
     const fetchPage = async (cursor: string | undefined): Promise<VenueOrderPage> => {
-      const q = { trading_pair: query.tradingPair, only_open: query.onlyOpen ?? true, limit: query.pageSize, cursor, count: true };
+      const q = {
+        trading_pair: query.tradingPair,
+        only_open: query.onlyOpen ?? true,
+        limit: query.pageSize,
+        cursor,
+        count: true,
+      };
       const body = await this.#get(endpoint, path, q, options, true);
       const page = this.#single(endpoint, () => parseOrderPage(body, endpoint));
       this.#lenient(endpoint, page);
@@ -148,8 +194,20 @@ export class VenueRestClient {
     return collectPages(fetchPage, (check) => this.#reportPaging(check, endpoint));
   }
 
-  #get(endpoint: string, path: string, query: Readonly<Record<string, QueryValue>>, options: CallOptions, auth = false): Promise<unknown> {
-    return this.#transport.get({ endpoint, path, query, auth, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  #get(
+    endpoint: string,
+    path: string,
+    query: Readonly<Record<string, QueryValue>>,
+    options: CallOptions,
+    auth = false,
+  ): Promise<unknown> {
+    return this.#transport.get({
+      endpoint,
+      path,
+      query,
+      auth,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
   }
 
   /** Runs a parser; a failure is counted, logged and rethrown. */
@@ -170,7 +228,10 @@ export class VenueRestClient {
   #lenient<T>(endpoint: string, result: Lenient<T>): T[] {
     for (const r of result.rejected) {
       this.#metrics.venue.malformedPayloads.inc({ source: endpoint });
-      this.#logger.warn({ endpoint, index: r.index, problems: r.problems }, 'venue list item rejected; keeping the others');
+      this.#logger.warn(
+        { endpoint, index: r.index, problems: r.problems },
+        'venue list item rejected; keeping the others',
+      );
     }
     return result.items;
   }

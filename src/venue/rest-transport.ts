@@ -114,12 +114,22 @@ export class RestTransport {
     for (let attempt = 1; ; attempt++) {
       if (token !== undefined) headers.authorization = `Bearer ${token}`;
       const outcome = await this.#attempt(call, path, headers);
-      if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) return this.#parse(call, outcome.text);
-      if (outcome.kind === 'response' && outcome.status === 401 && token !== undefined && !renewed && this.#tokens?.refused(token) === true) {
+      if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300)
+        return this.#parse(call, outcome.text);
+      if (
+        outcome.kind === 'response' &&
+        outcome.status === 401 &&
+        token !== undefined &&
+        !renewed &&
+        this.#tokens?.refused(token) === true
+      ) {
         // The token expired or was revoked: one more try with a fresh one (outside the retry budget).
         renewed = true;
         this.#metrics.venue.restRetries.inc({ endpoint: call.endpoint, reason: '401' });
-        this.#logger.info({ endpoint: call.endpoint, path, attempt }, 'venue refused the access token (401); retrying once with a fresh one');
+        this.#logger.info(
+          { endpoint: call.endpoint, path, attempt },
+          'venue refused the access token (401); retrying once with a fresh one',
+        );
         token = await this.#token(call, path);
         continue;
       }
@@ -136,7 +146,14 @@ export class RestTransport {
       const delayMs = backoffDelay(retriesUsed, this.#policy, this.#random, retryAfterMs);
       this.#metrics.venue.restRetries.inc({ endpoint: call.endpoint, reason });
       this.#logger.warn(
-        { endpoint: call.endpoint, path, reason, attempt, delayMs, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
+        {
+          endpoint: call.endpoint,
+          path,
+          reason,
+          attempt,
+          delayMs,
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        },
         'venue REST call failed; retrying',
       );
       await this.#clock.sleep(delayMs, call.signal);
@@ -151,21 +168,34 @@ export class RestTransport {
       throw error;
     };
     if (source === undefined) {
-      return fail(new DltError('E_REST_AUTH', `GET ${path}: no access token configured for a participant endpoint`, { details: { endpoint: call.endpoint, path } }));
+      return fail(
+        new DltError('E_REST_AUTH', `GET ${path}: no access token configured for a participant endpoint`, {
+          details: { endpoint: call.endpoint, path },
+        }),
+      );
     }
     try {
       return await source.token(call.signal);
     } catch (e) {
       if (call.signal?.aborted === true) throw call.signal.reason;
-      const cause = e instanceof DltError ? e : new DltError('E_AUTH_TOKEN', `no access token: ${(e as Error).message}`);
-      return fail(new DltError(cause.code, `GET ${path}: ${cause.message}`, { details: { ...cause.details, endpoint: call.endpoint, path }, cause }));
+      const cause =
+        e instanceof DltError ? e : new DltError('E_AUTH_TOKEN', `no access token: ${(e as Error).message}`);
+      return fail(
+        new DltError(cause.code, `GET ${path}: ${cause.message}`, {
+          details: { ...cause.details, endpoint: call.endpoint, path },
+          cause,
+        }),
+      );
     }
   }
 
   async #attempt(call: RestCall, path: string, headers: Record<string, string>): Promise<Attempt> {
     call.signal?.throwIfAborted();
     const controller = new AbortController();
-    const timer = this.#clock.setTimer(() => controller.abort(TIMED_OUT), this.#options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    const timer = this.#clock.setTimer(
+      () => controller.abort(TIMED_OUT),
+      this.#options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    );
     const signal = call.signal === undefined ? controller.signal : AbortSignal.any([controller.signal, call.signal]);
     const started = this.#clock.now();
     const end = this.#metrics.venue.restDuration.startTimer({ endpoint: call.endpoint });
@@ -173,7 +203,10 @@ export class RestTransport {
       const res = await this.#fetch(`${this.#base}${path}`, { method: 'GET', headers, signal, redirect: 'error' });
       const text = await res.text();
       this.#metrics.venue.restRequests.inc({ endpoint: call.endpoint, status: String(res.status) });
-      this.#logger.debug({ endpoint: call.endpoint, path, status: res.status, ms: this.#clock.now() - started }, 'venue REST response');
+      this.#logger.debug(
+        { endpoint: call.endpoint, path, status: res.status, ms: this.#clock.now() - started },
+        'venue REST response',
+      );
       return { kind: 'response', status: res.status, text, retryAfter: res.headers.get('retry-after') };
     } catch (error) {
       if (call.signal?.aborted === true) throw call.signal.reason;
@@ -191,31 +224,66 @@ export class RestTransport {
       return parseVenueJson(text);
     } catch (e) {
       this.#metrics.venue.malformedPayloads.inc({ source: call.endpoint });
-      const error = malformedPayload(call.endpoint, [{ field: '(root)', value: text.slice(0, 200), message: 'response body is not JSON' }], e);
+      const error = malformedPayload(
+        call.endpoint,
+        [{ field: '(root)', value: text.slice(0, 200), message: 'response body is not JSON' }],
+        e,
+      );
       this.#metrics.venue.restErrors.inc({ endpoint: call.endpoint, code: error.code });
       this.#logger.warn({ err: error }, 'venue REST response is not JSON');
       throw error;
     }
   }
 
-  #fail(call: RestCall, path: string, outcome: Attempt, attempts: number, retryAfterMs: number | undefined, renewed = false): DltError {
+  #fail(
+    call: RestCall,
+    path: string,
+    outcome: Attempt,
+    attempts: number,
+    retryAfterMs: number | undefined,
+    renewed = false,
+  ): DltError {
     const timeoutMs = this.#options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
-    const details = { endpoint: call.endpoint, path, attempts, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+    const details = {
+      endpoint: call.endpoint,
+      path,
+      attempts,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    };
     let error: DltError;
     if (outcome.kind === 'response') {
-      const e = httpError({ method: 'GET', endpoint: call.endpoint, path, status: outcome.status, bodyText: outcome.text, attempts });
+      const e = httpError({
+        method: 'GET',
+        endpoint: call.endpoint,
+        path,
+        status: outcome.status,
+        bodyText: outcome.text,
+        attempts,
+      });
       if (renewed && outcome.status === 401) {
-        error = new DltError(e.code, `${e.message}; a freshly issued access token was refused too: the credentials lack access to this resource, or the venue does not accept this token issuer`, {
-          details: { ...e.details, tokenRenewed: true },
-        });
+        error = new DltError(
+          e.code,
+          `${e.message}; a freshly issued access token was refused too: the credentials lack access to this resource, or the venue does not accept this token issuer`,
+          {
+            details: { ...e.details, tokenRenewed: true },
+          },
+        );
       } else {
-        error = retryAfterMs === undefined ? e : new DltError(e.code, `${e.message}; Retry-After ${retryAfterMs} ms`, { details: { ...e.details, retryAfterMs } });
+        error =
+          retryAfterMs === undefined
+            ? e
+            : new DltError(e.code, `${e.message}; Retry-After ${retryAfterMs} ms`, {
+                details: { ...e.details, retryAfterMs },
+              });
       }
     } else if (outcome.kind === 'timeout') {
-      error = new DltError('E_REST_TIMEOUT', `GET ${path}: no response within ${timeoutMs} ms${tries}`, { details: { ...details, timeoutMs } });
+      error = new DltError('E_REST_TIMEOUT', `GET ${path}: no response within ${timeoutMs} ms${tries}`, {
+        details: { ...details, timeoutMs },
+      });
     } else {
-      const cause = outcome.error instanceof Error && outcome.error.cause instanceof Error ? outcome.error.cause : outcome.error;
+      const cause =
+        outcome.error instanceof Error && outcome.error.cause instanceof Error ? outcome.error.cause : outcome.error;
       const message = cause instanceof Error ? cause.message : String(cause);
       error = new DltError('E_REST_TRANSPORT', `GET ${path}: ${message}${tries}`, { details, cause: outcome.error });
     }

@@ -51,7 +51,12 @@ export interface VenueClients {
   close(): Promise<void>;
 }
 
-export function createVenueClients(config: VenueConfig, secrets: VenueSecrets, deps: VenueDependencies = {}, tuning: VenueTuning = {}): VenueClients {
+export function createVenueClients(
+  config: VenueConfig,
+  secrets: VenueSecrets,
+  deps: VenueDependencies = {},
+  tuning: VenueTuning = {},
+): VenueClients {
   const logger = deps.logger ?? silentLogger();
   const metrics = deps.metrics ?? createMetrics();
   const clock = deps.clock ?? systemClock;
@@ -74,7 +79,12 @@ export function createVenueClients(config: VenueConfig, secrets: VenueSecrets, d
     ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
   });
   const rest = new VenueRestClient(transport);
-  const pairs = new PairCache({ load: () => rest.listTradingPairs(), refreshMs: tuning.pairRefreshMs ?? 60_000, clock, logger });
+  const pairs = new PairCache({
+    load: () => rest.listTradingPairs(),
+    refreshMs: tuning.pairRefreshMs ?? 60_000,
+    clock,
+    logger,
+  });
   const marketData = new MarketDataClient({
     url: config.wsUrl,
     host: config.wsHost,

@@ -43,14 +43,24 @@ const WINDOW_S = Number(process.env.CAPACITY_WINDOW_S ?? 60);
 const WARMUP_S = 30;
 const PROFILE_DIR = process.env.CAPACITY_CPU_PROF;
 /** Risk limits wide enough for every copy of the sandbox pairs (the ladder's sizes on pairs priced 12 to 100). */
-const RISK = { maxNotional: '5000', maxOpenOrders: 8, maxOrderValue: '2000', dailyLossLimit: '100000', maxDrawdown: '100000', staleMarketDataMs: 15_000 };
+const RISK = {
+  maxNotional: '5000',
+  maxOpenOrders: 8,
+  maxOrderValue: '2000',
+  dailyLossLimit: '100000',
+  maxDrawdown: '100000',
+  staleMarketDataMs: 15_000,
+};
 
 interface SandboxChild {
   readonly stop: () => Promise<void>;
 }
 
 async function startSandboxProcess(pairs: number, manifest: string): Promise<SandboxChild> {
-  const child = spawn(NODE, ['test/bench/capacity/sandbox-process.ts', String(pairs), manifest], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(NODE, ['test/bench/capacity/sandbox-process.ts', String(pairs), manifest], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -84,8 +94,15 @@ interface Window {
 }
 
 /** Market updates the venue sends a subscriber of every market (as the bot is), and how many changed the book. */
-function countBookUpdates(venue: { wsUrl: string; wsHost: string; apiKey: string; dateHeader: string }): { stop(): { updates: number; changes: number } } {
-  const client = new MarketDataClient({ url: venue.wsUrl, host: venue.wsHost, apiKey: venue.apiKey, dateHeader: venue.dateHeader });
+function countBookUpdates(venue: { wsUrl: string; wsHost: string; apiKey: string; dateHeader: string }): {
+  stop(): { updates: number; changes: number };
+} {
+  const client = new MarketDataClient({
+    url: venue.wsUrl,
+    host: venue.wsHost,
+    apiKey: venue.apiKey,
+    dateHeader: venue.dateHeader,
+  });
   const last = new Map<string, string>();
   let updates = 0;
   let changes = 0;
@@ -142,12 +159,29 @@ async function measure(pairs: number): Promise<Window> {
       pairs: { id: string; chain: 'evm' | 'wasm' }[];
       venue: { wsUrl: string; wsHost: string; apiKey: string; dateHeader: string };
     };
-    const byChain = { evm: manifest.pairs.filter((p) => p.chain === 'evm').map((p) => p.id), wasm: manifest.pairs.filter((p) => p.chain === 'wasm').map((p) => p.id) };
+    const byChain = {
+      evm: manifest.pairs.filter((p) => p.chain === 'evm').map((p) => p.id),
+      wasm: manifest.pairs.filter((p) => p.chain === 'wasm').map((p) => p.id),
+    };
     const port = await freePort();
-    const config = writeBotConfig({ dir, name: 'bot', manifest: manifestPath, metricsPort: port, store: join(dir, 'bot.sqlite'), risk: RISK, engine: { tickMs: 5000, phasePollMs: 5000, balanceMaxAgeMs: 10_000, inventoryCheckMs: 60_000 } });
+    const config = writeBotConfig({
+      dir,
+      name: 'bot',
+      manifest: manifestPath,
+      metricsPort: port,
+      store: join(dir, 'bot.sqlite'),
+      risk: RISK,
+      engine: { tickMs: 5000, phasePollMs: 5000, balanceMaxAgeMs: 10_000, inventoryCheckMs: 60_000 },
+    });
     const probeOut = join(dir, 'rpc-counts.json');
     process.env.RPC_PROBE_OUT = probeOut;
-    const nodeArgs = ['--import', PROBE, ...(PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=capacity-${pairs}.cpuprofile`])];
+    const nodeArgs = [
+      '--import',
+      PROBE,
+      ...(PROFILE_DIR === undefined
+        ? []
+        : ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=capacity-${pairs}.cpuprofile`]),
+    ];
     const started = performance.now();
     const b = new BotProcess(config, port, join(dir, 'bot.log'), nodeArgs);
     bot = b;
@@ -170,7 +204,8 @@ async function measure(pairs: number): Promise<Window> {
     const seen = updates.stop();
     const canaryP99Ms = await canary.read();
     canary.stop();
-    const delta = (name: string, labels: Record<string, string> = {}) => total(after, name, labels) - total(before, name, labels);
+    const delta = (name: string, labels: Record<string, string> = {}) =>
+      total(after, name, labels) - total(before, name, labels);
     const rounds = (ids: readonly string[]) => ({
       within: bucket(after, ids, '0.1') - bucket(before, ids, '0.1'),
       count: bucket(after, ids, '+Inf') - bucket(before, ids, '+Inf'),
@@ -204,7 +239,8 @@ async function measure(pairs: number): Promise<Window> {
 const sum = (rpc: Record<string, number>, methods?: readonly string[]) =>
   Object.entries(rpc).reduce((n, [k, v]) => (methods === undefined || methods.includes(k) ? n + v : n), 0);
 
-const share = (r: { within: number; count: number }) => (r.count === 0 ? 'no rounds' : `${fmt((100 * r.within) / r.count, 1)} % of ${fmt(r.count)}`);
+const share = (r: { within: number; count: number }) =>
+  r.count === 0 ? 'no rounds' : `${fmt((100 * r.within) / r.count, 1)} % of ${fmt(r.count)}`;
 
 export async function run(): Promise<Row[]> {
   const rows: Row[] = [];
@@ -231,13 +267,21 @@ export async function run(): Promise<Row[]> {
         ratio: `${fmt(w.lagP99Ms / w.canaryP99Ms, 2)}x`,
       },
       { benchmark: title, measure: `${b}: resident memory, MiB`, value: fmt(w.rssMb, 0) },
-      { benchmark: title, measure: `${b}: rounds with every new quote out within 100 ms: chain A; chain B`, value: `${share(w.rounds.evm)}; ${share(w.rounds.wasm)}` },
+      {
+        benchmark: title,
+        measure: `${b}: rounds with every new quote out within 100 ms: chain A; chain B`,
+        value: `${share(w.rounds.evm)}; ${share(w.rounds.wasm)}`,
+      },
       {
         benchmark: title,
         measure: `${b}: transactions sent per s; chain RPC requests per transaction (of which balance reads)`,
         value: `${fmt(sum(w.rpc, SENDS) / WINDOW_S, 1)}; ${fmt(sum(w.rpc) / Math.max(sum(w.rpc, SENDS), 1), 2)} (${fmt(sum(w.rpc, BALANCE_READS) / Math.max(sum(w.rpc, SENDS), 1), 2)})`,
       },
-      { benchmark: title, measure: `${b}:   machine load average (1 min) at the end, over 2 CPUs`, value: fmt(w.load, 2) },
+      {
+        benchmark: title,
+        measure: `${b}:   machine load average (1 min) at the end, over 2 CPUs`,
+        value: fmt(w.load, 2),
+      },
     );
   }
   return rows;

@@ -10,7 +10,12 @@ export const title = 'order encoding';
 export function run(): Row[] {
   const scales = { baseInternal: 10_000n, quoteInternal: 10_000n, baseNative: 10n ** 8n, quoteNative: 10n ** 6n };
   const abi = AbiCoder.defaultAbiCoder();
-  const terms = { ...DEFAULT_ORDER_OPTIONS, side: 'buy' as const, quantity: new Decimal('1.5'), price: new Decimal('101.2') };
+  const terms = {
+    ...DEFAULT_ORDER_OPTIONS,
+    side: 'buy' as const,
+    quantity: new Decimal('1.5'),
+    price: new Decimal('101.2'),
+  };
   const [ours, ethers, wasm] = compare([
     { name: 'core evm', fn: () => encodeOrder('evm', terms, scales, 42n) },
     {

@@ -32,15 +32,36 @@ export const title = 'chain A adapter';
 const BLOCK_MS = 2000;
 const PIPELINED_ORDERS = 240;
 
-const percentile = (xs: readonly number[], p: number) => xs.toSorted((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))] as number;
+const percentile = (xs: readonly number[], p: number) =>
+  xs.toSorted((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))] as number;
 
 function binding(h: Harness): PairBinding {
-  return { pairId: h.pair.id, symbol: 'BOND26EURe', chain: 'evm', orderBook: h.pair.orderBook, baseToken: h.pair.baseToken, quoteToken: h.pair.quoteToken, rules: derivePairRules(h.pair.pair) };
+  return {
+    pairId: h.pair.id,
+    symbol: 'BOND26EURe',
+    chain: 'evm',
+    orderBook: h.pair.orderBook,
+    baseToken: h.pair.baseToken,
+    quoteToken: h.pair.quoteToken,
+    rules: derivePairRules(h.pair.pair),
+  };
 }
 
 function buy(pair: PairBinding, id: number) {
-  const terms = { ...DEFAULT_ORDER_OPTIONS, side: 'buy' as const, quantity: new Decimal('0.5'), price: new Decimal('95') };
-  return { kind: 'place' as const, pair, clientOrderId: BigInt(id), terms, reporting: ZERO_REPORTING, approval: approvalFor('buy', terms.quantity, terms.price, pair.rules.scales, pair.rules.commissions, false) };
+  const terms = {
+    ...DEFAULT_ORDER_OPTIONS,
+    side: 'buy' as const,
+    quantity: new Decimal('0.5'),
+    price: new Decimal('95'),
+  };
+  return {
+    kind: 'place' as const,
+    pair,
+    clientOrderId: BigInt(id),
+    terms,
+    reporting: ZERO_REPORTING,
+    approval: approvalFor('buy', terms.quantity, terms.price, pair.rules.scales, pair.rules.commissions, false),
+  };
 }
 
 /** Accepted outcomes per block height. */
@@ -90,9 +111,21 @@ async function blocks(h: Harness): Promise<Row[]> {
       baseline: fmt(Math.max(...sequential)),
       ratio: `${fmt(Math.max(...pipelined) / Math.max(...sequential), 0)}x`,
     });
-    rows.push({ benchmark: title, measure: `  pipelined: blocks used, orders in each`, value: `${pipelined.length}: ${pipelined.join(' / ')}` });
-    rows.push({ benchmark: title, measure: 'place to send, ms, pipelined: p50 / p99', value: `${fmt(percentile(samples, 0.5), 2)} / ${fmt(percentile(samples, 0.99), 2)}` });
-    rows.push({ benchmark: title, measure: 'place to send, ms, idle wallet (simulation + allowance read): p50 / max', value: `${fmt(percentile(idleTimes, 0.5), 2)} / ${fmt(Math.max(...idleTimes), 2)}` });
+    rows.push({
+      benchmark: title,
+      measure: `  pipelined: blocks used, orders in each`,
+      value: `${pipelined.length}: ${pipelined.join(' / ')}`,
+    });
+    rows.push({
+      benchmark: title,
+      measure: 'place to send, ms, pipelined: p50 / p99',
+      value: `${fmt(percentile(samples, 0.5), 2)} / ${fmt(percentile(samples, 0.99), 2)}`,
+    });
+    rows.push({
+      benchmark: title,
+      measure: 'place to send, ms, idle wallet (simulation + allowance read): p50 / max',
+      value: `${fmt(percentile(idleTimes, 0.5), 2)} / ${fmt(Math.max(...idleTimes), 2)}`,
+    });
     await h.provider.send('evm_setIntervalMining', [0]);
     await h.provider.send('evm_setAutomine', [true]);
     rows.push(await ethersBaseline(h, pair));
@@ -107,15 +140,23 @@ async function blocks(h: Harness): Promise<Row[]> {
 async function ethersBaseline(h: Harness, pair: PairBinding): Promise<Row> {
   const wallet = new Wallet(h.signer('other').privateKey, h.provider);
   const book = new Contract(pair.orderBook, [...ORDER_BOOK_ABI], wallet);
-  await (await new Contract(pair.quoteToken, ['function approve(address,uint256)'], wallet).getFunction('approve').send(pair.orderBook, 10n ** 12n)).wait();
-  const od = `0x${(5_000n).toString(16).padStart(64, '0')}${(950_000n).toString(16).padStart(64, '0')}`;
+  await (
+    await new Contract(pair.quoteToken, ['function approve(address,uint256)'], wallet)
+      .getFunction('approve')
+      .send(pair.orderBook, 10n ** 12n)
+  ).wait();
+  const od = `0x${5_000n.toString(16).padStart(64, '0')}${950_000n.toString(16).padStart(64, '0')}`;
   const times: number[] = [];
   for (let i = 0; i < 30; i++) {
     const t0 = performance.now();
     await book.getFunction('newBuyOrder').send(od, `0x${'0'.repeat(128)}`, `0x${'0'.repeat(64)}`);
     times.push(performance.now() - t0);
   }
-  return { benchmark: title, measure: '  ethers Contract call to node acceptance, ms (automine): p50 / p99', value: `${fmt(percentile(times, 0.5), 2)} / ${fmt(percentile(times, 0.99), 2)}` };
+  return {
+    benchmark: title,
+    measure: '  ethers Contract call to node acceptance, ms (automine): p50 / p99',
+    value: `${fmt(percentile(times, 0.5), 2)} / ${fmt(percentile(times, 0.99), 2)}`,
+  };
 }
 
 const WALLET = '0x1111111111111111111111111111111111111111';
@@ -124,7 +165,11 @@ const QUOTE = '0xcccccccccccccccccccccccccccccccccccccccc';
 const BASE = '0xdddddddddddddddddddddddddddddddddddddddd';
 
 const blockHash = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
-const header = (n: number) => ({ number: `0x${n.toString(16)}`, hash: blockHash(n), timestamp: `0x${(1_700_000_000 + n * 2).toString(16)}` });
+const header = (n: number) => ({
+  number: `0x${n.toString(16)}`,
+  hash: blockHash(n),
+  timestamp: `0x${(1_700_000_000 + n * 2).toString(16)}`,
+});
 
 /** One transition of the core's order state machine; the benchmark's events must all apply. */
 function step(o: OrderRecord, e: OrderEvent): OrderRecord {
@@ -134,10 +179,26 @@ function step(o: OrderRecord, e: OrderEvent): OrderRecord {
 }
 
 /** One log as a node serves it: five logs per transaction. */
-function log(address: string, iface: typeof orderBookInterface, name: string, values: unknown[], block: number, index: number) {
+function log(
+  address: string,
+  iface: typeof orderBookInterface,
+  name: string,
+  values: unknown[],
+  block: number,
+  index: number,
+) {
   const { data, topics } = iface.encodeEventLog(iface.getEvent(name) as EventFragment, values);
   const tx = `0x${(block * 1000 + Math.floor(index / 5)).toString(16).padStart(64, 'e')}`;
-  return { address, topics, data, blockNumber: `0x${block.toString(16)}`, blockHash: blockHash(block), transactionHash: tx, logIndex: `0x${index.toString(16)}`, removed: false };
+  return {
+    address,
+    topics,
+    data,
+    blockNumber: `0x${block.toString(16)}`,
+    blockHash: blockHash(block),
+    transactionHash: tx,
+    logIndex: `0x${index.toString(16)}`,
+    removed: false,
+  };
 }
 
 /** A node's JSON for a round of `orders` orders: each received, funded, resting and later cancelled with its refund (5 logs). */
@@ -148,19 +209,42 @@ function syntheticRound(orders: number): { books: string; transfers: string; blo
     const block = 1 + Math.floor(i / 50);
     const at = (i % 50) * 5;
     const id = BigInt(i + 1);
-    book.push(log(BOOK, orderBookInterface, 'OrderReceived', [WALLET, id, 5_000n, 950_000n, 1, `0x${'00'.repeat(64)}`, id, 0, 0], block, at));
+    book.push(
+      log(
+        BOOK,
+        orderBookInterface,
+        'OrderReceived',
+        [WALLET, id, 5_000n, 950_000n, 1, `0x${'00'.repeat(64)}`, id, 0, 0],
+        block,
+        at,
+      ),
+    );
     transfers.push(log(QUOTE, erc20Interface, 'Transfer', [WALLET, BOOK, 475_475n], block, at + 1));
     book.push(log(BOOK, orderBookInterface, 'NewBuyOrder', [WALLET, 5_000n, 950_000n, id], block, at + 2));
-    book.push(log(BOOK, orderBookInterface, 'CancelOrder', [WALLET, id, 5_000n, 950_000n, 0, QUOTE, WALLET], block, at + 3));
+    book.push(
+      log(BOOK, orderBookInterface, 'CancelOrder', [WALLET, id, 5_000n, 950_000n, 0, QUOTE, WALLET], block, at + 3),
+    );
     transfers.push(log(QUOTE, erc20Interface, 'Transfer', [BOOK, WALLET, 475_475n], block, at + 4));
   }
-  return { books: JSON.stringify(book), transfers: JSON.stringify(transfers), blocks: 1 + Math.floor((orders - 1) / 50) };
+  return {
+    books: JSON.stringify(book),
+    transfers: JSON.stringify(transfers),
+    blocks: 1 + Math.floor((orders - 1) / 50),
+  };
 }
 
 async function events(): Promise<Row[]> {
   const ORDERS = 6000;
   const round = syntheticRound(ORDERS);
-  const pair: PairBinding = { pairId: 'p', symbol: 'P', chain: 'evm', orderBook: BOOK, baseToken: BASE, quoteToken: QUOTE, rules: derivePairRules(pairWith('evm-pair')) };
+  const pair: PairBinding = {
+    pairId: 'p',
+    symbol: 'P',
+    chain: 'evm',
+    orderBook: BOOK,
+    baseToken: BASE,
+    quoteToken: QUOTE,
+    rules: derivePairRules(pairWith('evm-pair')),
+  };
   const transport = async (method: string, params: readonly unknown[]): Promise<unknown> => {
     if (method === 'eth_getBlockByNumber') return header(params[0] === 'latest' ? round.blocks : Number(params[0]));
     if (method !== 'eth_getLogs') throw new Error(method);
@@ -170,7 +254,11 @@ async function events(): Promise<Row[]> {
     const all = JSON.parse(round.transfers) as { topics: string[] }[];
     return all.filter((l, i) => (filter.topics[1] === null ? i % 2 === 1 : i % 2 === 0));
   };
-  const options = { ...resolveOptions({ rpcUrl: '', chainId: 1n, privateKey: '', journal: null as never }).follower, confirmations: 0, maxBlockRange: 10_000 };
+  const options = {
+    ...resolveOptions({ rpcUrl: '', chainId: 1n, privateKey: '', journal: null as never }).follower,
+    confirmations: 0,
+    maxBlockRange: 10_000,
+  };
   const runOnce = async (): Promise<{ ms: number; delivered: number }> => {
     const rpc = new RpcClient(transport, null, silentLogger());
     const orders = new Map<bigint, OrderRecord>();
@@ -178,27 +266,45 @@ async function events(): Promise<Row[]> {
     const apply = (e: ChainEvent) => {
       delivered += 1;
       if (e.type === 'Transfer') return;
-      let o = orders.get(e.orderId) ?? newOrder({ clientOrderId: e.orderId, pairId: e.pairId, side: 'buy', quantity: 5_000n, price: 950_000n });
-      if (e.type === 'OrderReceived') o = step(step(o, { type: 'SubmissionSent', txHash: e.txHash }), { type: 'Accepted', orderId: e.orderId });
+      let o =
+        orders.get(e.orderId) ??
+        newOrder({ clientOrderId: e.orderId, pairId: e.pairId, side: 'buy', quantity: 5_000n, price: 950_000n });
+      if (e.type === 'OrderReceived')
+        o = step(step(o, { type: 'SubmissionSent', txHash: e.txHash }), { type: 'Accepted', orderId: e.orderId });
       else if (e.type === 'OrderResting') o = step(o, { type: 'Rested', quantity: e.quantity });
-      else if (e.type === 'OrderCancelled') o = step(o, { type: 'Cancelled', by: e.cancellationType, quantity: e.quantity });
+      else if (e.type === 'OrderCancelled')
+        o = step(o, { type: 'Cancelled', by: e.cancellationType, quantity: e.quantity });
       orders.set(e.orderId, o);
     };
     const onNotice = async (n: FollowerNotice) => {
       if (n.kind === 'events') for (const e of n.events) apply(e);
     };
-    const deps = { rpc, blocks: new BlockCache(rpc), clock: systemClock, sleep: systemClock.sleep, options, metrics: null, logger: silentLogger(), wallet: WALLET, state: null };
+    const deps = {
+      rpc,
+      blocks: new BlockCache(rpc),
+      clock: systemClock,
+      sleep: systemClock.sleep,
+      options,
+      metrics: null,
+      logger: silentLogger(),
+      wallet: WALLET,
+      state: null,
+    };
     const f = new EvmFollower(deps, [pair], { chain: 'evm', height: 0n, blockHash: header(0).hash }, onNotice);
     const t0 = performance.now();
     await f.round();
     const ms = performance.now() - t0;
-    if ([...orders.values()].some((o) => o.status !== 'cancelled') || orders.size !== ORDERS) throw new Error('events were not applied');
+    if ([...orders.values()].some((o) => o.status !== 'cancelled') || orders.size !== ORDERS)
+      throw new Error('events were not applied');
     return { ms, delivered };
   };
   await runOnce();
   const runs: { ms: number; delivered: number }[] = [];
   for (let i = 0; i < 5; i++) runs.push(await runOnce());
-  const best = percentile(runs.map((r) => r.delivered / (r.ms / 1000)), 0.5);
+  const best = percentile(
+    runs.map((r) => r.delivered / (r.ms / 1000)),
+    0.5,
+  );
 
   const raw = (JSON.parse(round.books) as unknown[]).slice(0, 3000);
   const ctx = { books: new Map([[BOOK, 'p']]), tokens: new Map(), wallet: WALLET };
@@ -207,14 +313,27 @@ async function events(): Promise<Row[]> {
     { name: 'ethers', fn: () => raw.map((l) => orderBookInterface.parseLog(l as { topics: string[]; data: string })) },
   ]);
   return [
-    { benchmark: title, measure: `events decoded and applied per second (follower round, ${fmt(ORDERS * 5)} logs from JSON)`, value: fmt(best) },
-    { benchmark: title, measure: '  decoding alone, logs per second: ours vs ethers Interface.parseLog', value: fmt((ours?.opsPerSecond ?? 0) * raw.length), baseline: fmt((theirs?.opsPerSecond ?? 0) * raw.length), ratio: `${fmt((ours?.opsPerSecond ?? 0) / (theirs?.opsPerSecond ?? 1), 1)}x` },
+    {
+      benchmark: title,
+      measure: `events decoded and applied per second (follower round, ${fmt(ORDERS * 5)} logs from JSON)`,
+      value: fmt(best),
+    },
+    {
+      benchmark: title,
+      measure: '  decoding alone, logs per second: ours vs ethers Interface.parseLog',
+      value: fmt((ours?.opsPerSecond ?? 0) * raw.length),
+      baseline: fmt((theirs?.opsPerSecond ?? 0) * raw.length),
+      ratio: `${fmt((ours?.opsPerSecond ?? 0) / (theirs?.opsPerSecond ?? 1), 1)}x`,
+    },
   ];
 }
 
 export async function run(): Promise<Row[]> {
   const FUNDED = { balances: { BOND26: '1000', EURe: '1000000' } };
-  const h = await Harness.start(pairWith('evm-pair'), {}, [{ name: 'bot', ...FUNDED }, { name: 'other', ...FUNDED }]);
+  const h = await Harness.start(pairWith('evm-pair'), {}, [
+    { name: 'bot', ...FUNDED },
+    { name: 'other', ...FUNDED },
+  ]);
   try {
     return [...(await blocks(h)), ...(await events())];
   } finally {

@@ -39,7 +39,8 @@ function frames(style: Style): string[] {
     const level = (tick: number, i: number) => {
       const limit = style === 'all-new' ? (tick * 0.05 + f * 1e-6 + i * 1e-7).toFixed(7) : (tick * 0.05).toFixed(2);
       const precise = style === 'precise' && i === 0 ? `${limit}000000000000001` : limit;
-      const qty = style === 'all-new' ? (1 + random() * 50).toFixed(6) : (0.5 * (1 + Math.floor(random() * 100))).toFixed(1);
+      const qty =
+        style === 'all-new' ? (1 + random() * 50).toFixed(6) : (0.5 * (1 + Math.floor(random() * 100))).toFixed(1);
       return `{"limit":${precise},"totalQuantity":${qty},"orderCount":${1 + Math.floor(random() * 10)}}`;
     };
     const buy = Array.from({ length: LEVELS }, (_, i) => level(mid - 1 - i, i)).join(',');
@@ -48,13 +49,17 @@ function frames(style: Style): string[] {
   });
 }
 
-const zodAmount = z.unknown().transform((v, ctx) => toDecimal(v) ?? (ctx.addIssue({ code: 'custom', message: 'not a number' }), z.NEVER));
+const zodAmount = z
+  .unknown()
+  .transform((v, ctx) => toDecimal(v) ?? (ctx.addIssue({ code: 'custom', message: 'not a number' }), z.NEVER));
 const zodLevel = z
   .object({ limit: zodAmount, totalQuantity: zodAmount, orderCount: z.number().int().nonnegative() })
   .transform((l) => ({ limit: l.limit, quantity: l.totalQuantity, orderCount: l.orderCount }));
 const zodFrame = z.object({
   channel: z.string(),
-  data: z.array(z.object({ symbol: z.string().min(1), buy: z.array(zodLevel), sell: z.array(zodLevel), time: z.iso.datetime() })),
+  data: z.array(
+    z.object({ symbol: z.string().min(1), buy: z.array(zodLevel), sell: z.array(zodLevel), time: z.iso.datetime() }),
+  ),
 });
 
 function cycle(list: readonly string[]): () => string {
@@ -70,7 +75,8 @@ export function run(): Row[] {
     const m = decodeMarketDataMessage(text);
     if (m.type !== 'data') throw new Error('not a data frame');
     now += 1;
-    for (const u of m.markets) store.apply({ symbol: u.symbol, buy: u.buy, sell: u.sell, time: u.time, receivedAt: now, source: 'ws' });
+    for (const u of m.markets)
+      store.apply({ symbol: u.symbol, buy: u.buy, sell: u.sell, time: u.time, receivedAt: now, source: 'ws' });
     return store;
   };
   const nextWalk = [cycle(walk), cycle(walk), cycle(walk)] as const;
@@ -83,14 +89,21 @@ export function run(): Row[] {
       name: 'zod + apply',
       fn: () => {
         const m = zodFrame.parse(JSON.parse(nextWalk[2]()));
-        for (const u of m.data) store.apply({ symbol: u.symbol, buy: u.buy, sell: u.sell, time: u.time, receivedAt: 0, source: 'ws' });
+        for (const u of m.data)
+          store.apply({ symbol: u.symbol, buy: u.buy, sell: u.sell, time: u.time, receivedAt: 0, source: 'ws' });
         return store;
       },
     },
     { name: 'decode + apply, every number new', fn: () => decodeAndApply(nextNew()) },
     { name: 'decode + apply, 18-digit price', fn: () => decodeAndApply(nextPrecise()) },
   ]);
-  const [ours, parseOnly, zod, allNew, precise] = results.map((r) => r.opsPerSecond) as [number, number, number, number, number];
+  const [ours, parseOnly, zod, allNew, precise] = results.map((r) => r.opsPerSecond) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const what = `1 market x ${LEVELS}+${LEVELS} levels, ~${walk[0]?.length ?? 0} B, ${FRAMES} random-walk frames`;
   return [
     {
@@ -100,8 +113,26 @@ export function run(): Row[] {
       baseline: `${fmt(parseOnly)} (JSON.parse only)`,
       ratio: `${fmt(ours / parseOnly, 2)}x`,
     },
-    { benchmark: title, measure: 'same frames, checked by a zod schema instead', value: fmt(zod), baseline: `${fmt(ours)} (hand-written)`, ratio: `${fmt(zod / ours, 2)}x` },
-    { benchmark: title, measure: 'frames /s, every number new (no Decimal reuse)', value: fmt(allNew), baseline: `${fmt(ours)} (random walk)`, ratio: `${fmt(allNew / ours, 2)}x` },
-    { benchmark: title, measure: 'frames /s with an 18-digit price (source-text path)', value: fmt(precise), baseline: `${fmt(ours)} (random walk)`, ratio: `${fmt(precise / ours, 2)}x` },
+    {
+      benchmark: title,
+      measure: 'same frames, checked by a zod schema instead',
+      value: fmt(zod),
+      baseline: `${fmt(ours)} (hand-written)`,
+      ratio: `${fmt(zod / ours, 2)}x`,
+    },
+    {
+      benchmark: title,
+      measure: 'frames /s, every number new (no Decimal reuse)',
+      value: fmt(allNew),
+      baseline: `${fmt(ours)} (random walk)`,
+      ratio: `${fmt(allNew / ours, 2)}x`,
+    },
+    {
+      benchmark: title,
+      measure: 'frames /s with an 18-digit price (source-text path)',
+      value: fmt(precise),
+      baseline: `${fmt(ours)} (random walk)`,
+      ratio: `${fmt(precise / ours, 2)}x`,
+    },
   ];
 }

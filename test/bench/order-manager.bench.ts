@@ -50,7 +50,11 @@ function attribution(): Row[] {
     { name: 'blind', fn: () => attributeMakerFills({ ...input, tradePrice: null }) },
   ]) as [ReturnType<typeof compare>[0], ReturnType<typeof compare>[0]];
   return [
-    { benchmark: title, measure: 'maker attribution, 3 own sells crossed, with the trade event, ops/s', value: fmt(seen.opsPerSecond) },
+    {
+      benchmark: title,
+      measure: 'maker attribution, 3 own sells crossed, with the trade event, ops/s',
+      value: fmt(seen.opsPerSecond),
+    },
     {
       benchmark: title,
       measure: 'maker attribution, same, without the trade event (every split and price searched), ops/s',
@@ -71,8 +75,18 @@ function durableWrites(): Row[] {
     for (let i = 0; i < n; i++) {
       transaction(store.db, () => {
         const cid = BigInt(store.state.nextCounter('bench', 1, 1 << 24));
-        const decisionId = store.state.recordDecision({ pairId: 'p', strategy: 'ladder', configHash: 'h', params: { i }, market: { mid: '100' }, risk: ['ok'] });
-        store.orders.create(newOrder({ clientOrderId: cid, pairId: 'p', side: 'buy', quantity: 10_000n, price: 1_000_000n }), { wallet: 'w', chain: 'evm', decisionId });
+        const decisionId = store.state.recordDecision({
+          pairId: 'p',
+          strategy: 'ladder',
+          configHash: 'h',
+          params: { i },
+          market: { mid: '100' },
+          risk: ['ok'],
+        });
+        store.orders.create(
+          newOrder({ clientOrderId: cid, pairId: 'p', side: 'buy', quantity: 10_000n, price: 1_000_000n }),
+          { wallet: 'w', chain: 'evm', decisionId },
+        );
         ids.push(cid);
       });
     }
@@ -85,8 +99,16 @@ function durableWrites(): Row[] {
     }
     const applyMs = performance.now() - t0;
     return [
-      { benchmark: title, measure: 'orders recorded before signing (id, decision, order; one commit each), per second', value: fmt((n * 1000) / recordMs) },
-      { benchmark: title, measure: 'order transitions persisted (table check, row, transition record; one commit each), per second', value: fmt((3 * n * 1000) / applyMs) },
+      {
+        benchmark: title,
+        measure: 'orders recorded before signing (id, decision, order; one commit each), per second',
+        value: fmt((n * 1000) / recordMs),
+      },
+      {
+        benchmark: title,
+        measure: 'order transitions persisted (table check, row, transition record; one commit each), per second',
+        value: fmt((3 * n * 1000) / applyMs),
+      },
     ];
   } finally {
     store.close();

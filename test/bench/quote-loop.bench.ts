@@ -74,11 +74,20 @@ interface Wallet {
 }
 
 const d = (s: string) => new Decimal(s);
-const percentile = (xs: readonly number[], p: number) => xs.toSorted((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))] as number;
+const percentile = (xs: readonly number[], p: number) =>
+  xs.toSorted((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))] as number;
 const catalog = new StrategyCatalog((p) => readFileSync(p, 'utf8'));
 
 function bindingOf(p: DeployedPair): PairBinding {
-  return { pairId: p.id, symbol: p.pair.symbol ?? p.id, chain: 'evm', orderBook: p.orderBook, baseToken: p.baseToken, quoteToken: p.quoteToken, rules: derivePairRules(p.pair) };
+  return {
+    pairId: p.id,
+    symbol: p.pair.symbol ?? p.id,
+    chain: 'evm',
+    orderBook: p.orderBook,
+    baseToken: p.baseToken,
+    quoteToken: p.quoteToken,
+    rules: derivePairRules(p.pair),
+  };
 }
 
 /** A wallet as `dlt-mm run` builds it on a sandbox: adapter (one confirmation), reconciled order engine. */
@@ -118,7 +127,13 @@ async function readyWallet(binding: PairBinding, adapter: ChainAdapter, store: S
     clock: systemClock,
   });
   await engine.start();
-  const status = new VenueStatus(binding, { getTradeInfo: async () => ({ raw: {}, tradingStatus: 'CONTINUOUS_TRADING', referencePrice: d('100') }) }, adapter, silentLogger(), () => undefined);
+  const status = new VenueStatus(
+    binding,
+    { getTradeInfo: async () => ({ raw: {}, tradingStatus: 'CONTINUOUS_TRADING', referencePrice: d('100') }) },
+    adapter,
+    silentLogger(),
+    () => undefined,
+  );
   await status.refreshTradeInfo(Date.now());
   await status.refreshPhase();
   return {
@@ -155,7 +170,12 @@ function market(book: MarketBook, status: VenueStatus): MarketView {
     asks: book.sell.map((l) => ({ price: l.limit, quantity: l.quantity })),
     lastPrice: s.lastPrice,
     staticReferencePrice: s.staticReferencePrice,
-    tradeInfo: { lastPrice: s.lastPrice, previousClose: s.staticReferencePrice, tradeVolume24h: null, tradingHaltCounter: null },
+    tradeInfo: {
+      lastPrice: s.lastPrice,
+      previousClose: s.staticReferencePrice,
+      tradeVolume24h: null,
+      tradingHaltCounter: null,
+    },
     nowMs: Date.now(),
     msUntilClose: null,
   };
@@ -220,8 +240,16 @@ async function baseline(rpcUrl: string, w: FundedWallet, p: DeployedPair): Promi
       const balances = await wl.adapter.readBalances(wl.binding);
       const inventory = pairInventory(runtime, false, balances, live(), d('1'));
       const context = { marketMaker: false, refreshCost: d('0'), liveOrders: liveQuotes(wl.binding, live()) };
-      const { result } = computeQuotes(catalog.get(LADDER).config, market(book, wl.status), inventory, wl.binding.rules, context, {});
-      for (const q of result.quotes) await wl.engine.place({ pairId, side: q.side, quantity: q.quantity, price: q.price });
+      const { result } = computeQuotes(
+        catalog.get(LADDER).config,
+        market(book, wl.status),
+        inventory,
+        wl.binding.rules,
+        context,
+        {},
+      );
+      for (const q of result.quotes)
+        await wl.engine.place({ pairId, side: q.side, quantity: q.quantity, price: q.price });
       await settled(wl, async () => {});
     },
     close: () => wl.close(),
@@ -239,8 +267,17 @@ function messages(symbol: string): (() => MarketBook)[] {
   for (let i = 0; i <= CHANGES; i++) {
     if (i > 0) mid = mid.mul(d((1 + gauss() * STEP).toFixed(8)));
     const m = mid;
-    const level = (bps: number, side: 1 | -1) => ({ limit: onGrid(m.mul(d(String(1 + (side * bps) / 10_000)))), quantity: d('20') });
-    out.push(() => ({ symbol, buy: [level(30, -1), level(55, -1), level(80, -1)], sell: [level(30, 1), level(55, 1), level(80, 1)], receivedAt: Date.now(), source: 'ws' }));
+    const level = (bps: number, side: 1 | -1) => ({
+      limit: onGrid(m.mul(d(String(1 + (side * bps) / 10_000)))),
+      quantity: d('20'),
+    });
+    out.push(() => ({
+      symbol,
+      buy: [level(30, -1), level(55, -1), level(80, -1)],
+      sell: [level(30, 1), level(55, 1), level(80, 1)],
+      receivedAt: Date.now(),
+      source: 'ws',
+    }));
   }
   return out;
 }
@@ -272,7 +309,10 @@ function measure(c: Contender, windows: readonly { from: number; to: number }[])
 const ratio = (x: number, y: number) => `${fmt(x / y, 2)}x`;
 const pair = (xs: readonly number[]) => `${fmt(percentile(xs, 0.5), 1)} / ${fmt(percentile(xs, 0.99), 1)}`;
 const perChange = (m: Measured) => m.txs.length / CHANGES;
-const split = (m: Measured) => (['place', 'cancel', 'approve'] as const).map((k) => `${k} ${fmt(m.txs.filter((t) => t.kind === k).length / CHANGES, 2)}`).join(', ');
+const split = (m: Measured) =>
+  (['place', 'cancel', 'approve'] as const)
+    .map((k) => `${k} ${fmt(m.txs.filter((t) => t.kind === k).length / CHANGES, 2)}`)
+    .join(', ');
 
 function rows(o: Measured, b: Measured): Row[] {
   return [
@@ -290,9 +330,20 @@ function rows(o: Measured, b: Measured): Row[] {
       baseline: pair(b.quoted),
       ratio: `${ratio(percentile(o.quoted, 0.5), percentile(b.quoted, 0.5))} / ${ratio(percentile(o.quoted, 0.99), percentile(b.quoted, 0.99))}`,
     },
-    { benchmark: title, measure: `transactions per book change (${CHANGES} changes, seeded walk of the mid, 8 bp steps)`, value: fmt(perChange(o), 2), baseline: fmt(perChange(b), 2), ratio: ratio(perChange(o), perChange(b)) },
+    {
+      benchmark: title,
+      measure: `transactions per book change (${CHANGES} changes, seeded walk of the mid, 8 bp steps)`,
+      value: fmt(perChange(o), 2),
+      baseline: fmt(perChange(b), 2),
+      ratio: ratio(perChange(o), perChange(b)),
+    },
     { benchmark: title, measure: '  of which, per change', value: split(o), baseline: split(b) },
-    { benchmark: title, measure: '  book changes that needed a transaction', value: `${o.acted} of ${CHANGES}`, baseline: `${b.acted} of ${CHANGES}` },
+    {
+      benchmark: title,
+      measure: '  book changes that needed a transaction',
+      value: `${o.acted} of ${CHANGES}`,
+      baseline: `${b.acted} of ${CHANGES}`,
+    },
   ];
 }
 
@@ -301,7 +352,10 @@ export async function run(): Promise<Row[]> {
   const chain = await startEvmVenue(
     { blockTimeMs: BLOCK_MS, automine: false },
     {
-      pairs: [{ pair: pairWith('evm-pair', { id: 'tp-bench-loop' }) }, { pair: pairWith('evm-pair', { id: 'tp-bench-baseline', symbol: 'XBOND26EURe', baseTokenData: xbond }) }],
+      pairs: [
+        { pair: pairWith('evm-pair', { id: 'tp-bench-loop' }) },
+        { pair: pairWith('evm-pair', { id: 'tp-bench-baseline', symbol: 'XBOND26EURe', baseTokenData: xbond }) },
+      ],
       wallets: [
         { name: 'loop', balances: FUNDS },
         { name: 'baseline', balances: FUNDS },
@@ -316,8 +370,16 @@ export async function run(): Promise<Row[]> {
     opened.push(await ours(chain.node.rpcUrl, loopWallet, loopPair));
     opened.push(await baseline(chain.node.rpcUrl, baseWallet, basePair));
     const runs = [
-      { c: opened[0] as Contender, feed: messages(loopPair.pair.symbol ?? ''), windows: [] as Array<{ from: number; to: number }> },
-      { c: opened[1] as Contender, feed: messages(basePair.pair.symbol ?? ''), windows: [] as Array<{ from: number; to: number }> },
+      {
+        c: opened[0] as Contender,
+        feed: messages(loopPair.pair.symbol ?? ''),
+        windows: [] as Array<{ from: number; to: number }>,
+      },
+      {
+        c: opened[1] as Contender,
+        feed: messages(basePair.pair.symbol ?? ''),
+        windows: [] as Array<{ from: number; to: number }>,
+      },
     ];
     // Message 0 places the first ladder of both; the measured changes follow, each contender in turn, so that
     // the machine's load and the block clock fall on both alike.

@@ -28,10 +28,15 @@ function viaFetch(target: string): (method: string, params: unknown) => Promise<
 const send =
   variant === 'fetch'
     ? viaFetch(url)
-    : jsonRpcOverHttp(url, { timeoutMs: TIMEOUT_MS }, (method, kind, message) => new Error(`${method} ${kind}: ${message}`));
+    : jsonRpcOverHttp(
+        url,
+        { timeoutMs: TIMEOUT_MS },
+        (method, kind, message) => new Error(`${method} ${kind}: ${message}`),
+      );
 let majors = 0;
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) if ((e as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++;
+  for (const e of list.getEntries())
+    if ((e as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++;
 }).observe({ entryTypes: ['gc'] });
 let peakHeap = 0;
 let peakRss = 0;
@@ -55,4 +60,12 @@ sample();
 clearInterval(sampler);
 (globalThis as { gc?: () => void }).gc?.();
 await new Promise((r) => setTimeout(r, 50));
-console.log(JSON.stringify({ callsPerSecond: calls / seconds, peakHeapMiB: peakHeap / 2 ** 20, peakRssMiB: peakRss / 2 ** 20, majors, liveMiB: process.memoryUsage().heapUsed / 2 ** 20 }));
+console.log(
+  JSON.stringify({
+    callsPerSecond: calls / seconds,
+    peakHeapMiB: peakHeap / 2 ** 20,
+    peakRssMiB: peakRss / 2 ** 20,
+    majors,
+    liveMiB: process.memoryUsage().heapUsed / 2 ** 20,
+  }),
+);

@@ -28,10 +28,15 @@ interface Result {
 function client(variant: string, url: string): Promise<Result> {
   const script = fileURLToPath(new URL('./rpc-transport-client.ts', import.meta.url));
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--expose-gc', script, variant, url, String(CALLS)], { maxBuffer: 1 << 20 }, (e, stdout, stderr) => {
-      if (e !== null) reject(new Error(`${variant} client failed: ${stderr || e.message}`));
-      else resolve(JSON.parse(stdout.trim().split('\n').at(-1) as string) as Result);
-    });
+    execFile(
+      process.execPath,
+      ['--expose-gc', script, variant, url, String(CALLS)],
+      { maxBuffer: 1 << 20 },
+      (e, stdout, stderr) => {
+        if (e !== null) reject(new Error(`${variant} client failed: ${stderr || e.message}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').at(-1) as string) as Result);
+      },
+    );
   });
 }
 
@@ -46,14 +51,25 @@ export async function run(): Promise<Row[]> {
     // Alternated twice, each run in a fresh process; the better of the two of each variant is reported.
     const runs: Record<string, Result[]> = { 'node-http': [], fetch: [] };
     for (let i = 0; i < 2; i++) for (const v of ['node-http', 'fetch']) runs[v]?.push(await client(v, url));
-    const best = (v: string, pick: (r: Result) => number, low: boolean) => (runs[v] as Result[]).map(pick).reduce((a, b) => (low ? Math.min(a, b) : Math.max(a, b)));
+    const best = (v: string, pick: (r: Result) => number, low: boolean) =>
+      (runs[v] as Result[]).map(pick).reduce((a, b) => (low ? Math.min(a, b) : Math.max(a, b)));
     const row = (measure: string, pick: (r: Result) => number, low: boolean, digits = 1): Row => {
       const now = best('node-http', pick, low);
       const before = best('fetch', pick, low);
-      return { benchmark: title, measure, value: fmt(now, digits), baseline: fmt(before, digits), ratio: `${fmt(now / before, 2)}x` };
+      return {
+        benchmark: title,
+        measure,
+        value: fmt(now, digits),
+        baseline: fmt(before, digits),
+        ratio: `${fmt(now / before, 2)}x`,
+      };
     };
     return [
-      row(`peak committed heap, MiB, ${fmt(CALLS)} calls: node:http vs fetch + AbortSignal.timeout`, (r) => r.peakHeapMiB, true),
+      row(
+        `peak committed heap, MiB, ${fmt(CALLS)} calls: node:http vs fetch + AbortSignal.timeout`,
+        (r) => r.peakHeapMiB,
+        true,
+      ),
       row('peak RSS, MiB', (r) => r.peakRssMiB, true),
       row('full (mark-compact) collections', (r) => r.majors, true, 0),
       row('heap live after the calls and a full collection, MiB', (r) => r.liveMiB, true),

@@ -26,7 +26,11 @@ function engineEvents(): { submit: () => BookEvent[]; events: BookEvent[] } {
     ledger.approve('base', w, 'orderBook', 10n ** 15n);
     ledger.approve('quote', w, 'orderBook', 10n ** 18n);
   }
-  const ctx: BookContext = { ledger, nowSeconds: 0n, client: () => ({ canBuy: true, canSell: true, canCancel: true, isMarketMaker: false }) };
+  const ctx: BookContext = {
+    ledger,
+    nowSeconds: 0n,
+    client: () => ({ canBuy: true, canSell: true, canCancel: true, isMarketMaker: false }),
+  };
   // Buys and sells around one price cross about as often as they rest, so the book stays small.
   const book = createBook(PARAMS);
   const random = new SeededRandom(5);
@@ -56,13 +60,30 @@ async function restRate(url: string, n: number): Promise<number> {
 export async function run(): Promise<Row[]> {
   const rows: Row[] = [];
   const t0 = performance.now();
-  const sb = await startSandbox({ ports: { api: 0, evm: 0, wasm: 0 }, manifest: false, evm: { blockTimeMs: 500 }, wasm: { ledgerIntervalMs: 500 } });
-  rows.push({ benchmark: title, measure: 'startSandbox to ready (warm cache), ms', value: fmt(performance.now() - t0) });
+  const sb = await startSandbox({
+    ports: { api: 0, evm: 0, wasm: 0 },
+    manifest: false,
+    evm: { blockTimeMs: 500 },
+    wasm: { ledgerIntervalMs: 500 },
+  });
+  rows.push({
+    benchmark: title,
+    measure: 'startSandbox to ready (warm cache), ms',
+    value: fmt(performance.now() - t0),
+  });
   try {
     const base = sb.manifest.venue.restUrl;
     await new Promise((r) => setTimeout(r, 2_000));
-    rows.push({ benchmark: title, measure: 'REST GET pricelevels, requests/s', value: fmt(await restRate(`${base}/tradingpairs/tp-evm-bond26-eure/pricelevels`, 500)) });
-    rows.push({ benchmark: title, measure: 'REST GET tradingpairs (4 pairs), requests/s', value: fmt(await restRate(`${base}/tradingpairs`, 500)) });
+    rows.push({
+      benchmark: title,
+      measure: 'REST GET pricelevels, requests/s',
+      value: fmt(await restRate(`${base}/tradingpairs/tp-evm-bond26-eure/pricelevels`, 500)),
+    });
+    rows.push({
+      benchmark: title,
+      measure: 'REST GET tradingpairs (4 pairs), requests/s',
+      value: fmt(await restRate(`${base}/tradingpairs`, 500)),
+    });
   } finally {
     await sb.stop();
   }
@@ -83,6 +104,11 @@ export async function run(): Promise<Row[]> {
     },
     { name: 'engine answers one submission', fn: submit },
   ]);
-  rows.push({ benchmark: title, measure: 'venue view: book events applied/s', value: fmt(applied?.opsPerSecond ?? 0), baseline: `engine ${fmt(engine?.opsPerSecond ?? 0)} submissions/s` });
+  rows.push({
+    benchmark: title,
+    measure: 'venue view: book events applied/s',
+    value: fmt(applied?.opsPerSecond ?? 0),
+    baseline: `engine ${fmt(engine?.opsPerSecond ?? 0)} submissions/s`,
+  });
   return rows;
 }

@@ -17,13 +17,22 @@ export const title = 'strategy';
 
 const d = (s: string) => new Decimal(s);
 const root = new URL('../../', import.meta.url);
-const strategy = (name: string) => parseStrategyConfig(readFileSync(new URL(`strategies/${name}.yaml`, root), 'utf8'), name);
-const rules = derivePairRules(parseTradingPair(JSON.parse(readFileSync(new URL('test/fixtures/pairs/evm-pair.json', root), 'utf8'))));
+const strategy = (name: string) =>
+  parseStrategyConfig(readFileSync(new URL(`strategies/${name}.yaml`, root), 'utf8'), name);
+const rules = derivePairRules(
+  parseTradingPair(JSON.parse(readFileSync(new URL('test/fixtures/pairs/evm-pair.json', root), 'utf8'))),
+);
 
 const NOW = Date.UTC(2026, 2, 2, 9);
 const marketAt = (bid: string, ask: string): MarketView => ({
-  bids: [{ price: d(bid), quantity: d('5') }, { price: d('99'), quantity: d('20') }],
-  asks: [{ price: d(ask), quantity: d('3') }, { price: d('101'), quantity: d('20') }],
+  bids: [
+    { price: d(bid), quantity: d('5') },
+    { price: d('99'), quantity: d('20') },
+  ],
+  asks: [
+    { price: d(ask), quantity: d('3') },
+    { price: d('101'), quantity: d('20') },
+  ],
   lastPrice: d('100'),
   staticReferencePrice: d('100'),
   tradeInfo: null,
@@ -73,6 +82,11 @@ export function run(): Row[] {
       ratio: `${fmt(a.opsPerSecond / l.opsPerSecond, 2)}x`,
     },
     { benchmark: title, measure: 'ladder quotes/s', value: fmt(l.opsPerSecond * lq) },
-    { benchmark: title, measure: 'avellaneda-stoikov quotes/s', value: fmt(a.opsPerSecond * aq), baseline: `${fmt(a.nsPerOp / 1000, 1)} us each` },
+    {
+      benchmark: title,
+      measure: 'avellaneda-stoikov quotes/s',
+      value: fmt(a.opsPerSecond * aq),
+      baseline: `${fmt(a.nsPerOp / 1000, 1)} us each`,
+    },
   ];
 }

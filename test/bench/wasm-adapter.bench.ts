@@ -100,9 +100,20 @@ interface Target {
   readonly pair: PairBinding;
 }
 
-const targetOf = (n: Node): Target => ({ url: n.rpc.url, passphrase: n.emu.passphrase, ledgerIntervalMs: n.emu.ledgerIntervalMs, pair: n.pair });
+const targetOf = (n: Node): Target => ({
+  url: n.rpc.url,
+  passphrase: n.emu.passphrase,
+  ledgerIntervalMs: n.emu.ledgerIntervalMs,
+  pair: n.pair,
+});
 
-function adapter(t: Target, kp: Keypair, channelKeys: readonly Keypair[], onSubmitTiming?: (t: SubmitTiming) => void, pollIntervalMs = 20): WasmChainAdapter {
+function adapter(
+  t: Target,
+  kp: Keypair,
+  channelKeys: readonly Keypair[],
+  onSubmitTiming?: (t: SubmitTiming) => void,
+  pollIntervalMs = 20,
+): WasmChainAdapter {
   const store = openStore(':memory:');
   return new WasmChainAdapter({
     clock: fineClock,
@@ -139,10 +150,20 @@ interface WorkerReady {
  */
 async function serveNode(setup: WorkerSetup): Promise<void> {
   const n = await node(setup.ledgerIntervalMs);
-  setUpWallet(n.emu, n.venue, n.d, setup.trader, { base: BIG, quote: BIG, client: { canBuy: true, canSell: true, canCancel: true, canTransfer: true, isMarketMaker: false } });
+  setUpWallet(n.emu, n.venue, n.d, setup.trader, {
+    base: BIG,
+    quote: BIG,
+    client: { canBuy: true, canSell: true, canCancel: true, canTransfer: true, isMarketMaker: false },
+  });
   for (const c of setup.channels) n.emu.fundAccount(c, BIG);
   n.emu.start();
-  const ready: WorkerReady = { url: n.rpc.url, passphrase: n.emu.passphrase, orderBook: n.pair.orderBook, baseToken: n.pair.baseToken, quoteToken: n.pair.quoteToken };
+  const ready: WorkerReady = {
+    url: n.rpc.url,
+    passphrase: n.emu.passphrase,
+    orderBook: n.pair.orderBook,
+    baseToken: n.pair.baseToken,
+    quoteToken: n.pair.quoteToken,
+  };
   parentPort?.once('message', () => {
     n.emu.stop();
     void n.rpc.close().then(() => parentPort?.close());
@@ -151,7 +172,8 @@ async function serveNode(setup: WorkerSetup): Promise<void> {
   parentPort?.postMessage(ready);
 }
 
-if (!isMainThread && (workerData as { role?: unknown } | null)?.role === 'wasm-node') await serveNode((workerData as { setup: WorkerSetup }).setup);
+if (!isMainThread && (workerData as { role?: unknown } | null)?.role === 'wasm-node')
+  await serveNode((workerData as { setup: WorkerSetup }).setup);
 
 async function nodeInWorker(setup: WorkerSetup): Promise<{ target: Target; stop: () => Promise<void> }> {
   const worker = new Worker(new URL(import.meta.url), { workerData: { role: 'wasm-node', setup } });
@@ -159,7 +181,15 @@ async function nodeInWorker(setup: WorkerSetup): Promise<{ target: Target; stop:
     worker.once('message', resolve);
     worker.once('error', reject);
   });
-  const pair: PairBinding = { pairId: PAIR.id, symbol: PAIR.symbol ?? PAIR.id, chain: 'wasm', orderBook: ready.orderBook, baseToken: ready.baseToken, quoteToken: ready.quoteToken, rules: derivePairRules(PAIR, OVERRIDES) };
+  const pair: PairBinding = {
+    pairId: PAIR.id,
+    symbol: PAIR.symbol ?? PAIR.id,
+    chain: 'wasm',
+    orderBook: ready.orderBook,
+    baseToken: ready.baseToken,
+    quoteToken: ready.quoteToken,
+    rules: derivePairRules(PAIR, OVERRIDES),
+  };
   return {
     target: { url: ready.url, passphrase: ready.passphrase, ledgerIntervalMs: setup.ledgerIntervalMs, pair },
     stop: async () => {
@@ -173,8 +203,20 @@ async function nodeInWorker(setup: WorkerSetup): Promise<{ target: Target; stop:
 let cid = 1n;
 /** Resting buys below the reference price, on tick, so every placement succeeds and nothing matches. */
 function restingBuy(pair: PairBinding, i: number): PlaceCommand {
-  const terms = { ...DEFAULT_ORDER_OPTIONS, side: 'buy' as const, quantity: new Decimal('1'), price: new Decimal(12 - (i % 50) * 0.02).toDecimalPlaces(2) };
-  return { kind: 'place', pair, clientOrderId: cid++, terms, reporting: ZERO_REPORTING, approval: approvalFor('buy', terms.quantity, terms.price, pair.rules.scales, pair.rules.commissions, false) };
+  const terms = {
+    ...DEFAULT_ORDER_OPTIONS,
+    side: 'buy' as const,
+    quantity: new Decimal('1'),
+    price: new Decimal(12 - (i % 50) * 0.02).toDecimalPlaces(2),
+  };
+  return {
+    kind: 'place',
+    pair,
+    clientOrderId: cid++,
+    terms,
+    reporting: ZERO_REPORTING,
+    approval: approvalFor('buy', terms.quantity, terms.price, pair.rules.scales, pair.rules.commissions, false),
+  };
 }
 
 async function warm(a: WasmChainAdapter, pair: PairBinding): Promise<void> {
@@ -192,7 +234,9 @@ async function ordersPerLedger(channelCount: number, ledgers: number, intervalMs
   n.emu.start();
   await warm(a, n.pair);
   const perLedger: number[] = [];
-  const off = n.emu.onLedgerClosed((c) => perLedger.push(c.transactions.filter((t) => t.success && t.call?.fn === 'new_buy_order').length));
+  const off = n.emu.onLedgerClosed((c) =>
+    perLedger.push(c.transactions.filter((t) => t.success && t.call?.fn === 'new_buy_order').length),
+  );
   const outcomes: Promise<unknown>[] = [];
   for (let i = 0; perLedger.length < ledgers + 1; i++) outcomes.push((await a.submit(restingBuy(n.pair, i))).outcome);
   off();
@@ -240,7 +284,13 @@ function applier(): { apply: (e: ChainEvent) => void; orders: Map<bigint, OrderR
   const apply = (e: ChainEvent) => {
     switch (e.type) {
       case 'OrderReceived': {
-        const o = newOrder({ clientOrderId: e.crossIdentifier, pairId: e.pairId, side: e.side, quantity: e.quantity, price: e.price });
+        const o = newOrder({
+          clientOrderId: e.crossIdentifier,
+          pairId: e.pairId,
+          side: e.side,
+          quantity: e.quantity,
+          price: e.price,
+        });
         const sent = applyOrderEvent(o, { type: 'SubmissionSent', txHash: e.txHash });
         if (sent.ok) orders.set(e.orderId, sent.order);
         step(e.orderId, { type: 'Accepted', orderId: e.orderId });
@@ -264,7 +314,14 @@ function applier(): { apply: (e: ChainEvent) => void; orders: Map<bigint, OrderR
 /** The wallet's events as the follower asks for them (its own filters), captured once. */
 async function rawEvents(n: Node, from: number, me: string): Promise<unknown[]> {
   const call = async (params: unknown) =>
-    ((await (await fetch(n.rpc.url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getEvents', params }) })).json()) as { result: { events: unknown[]; cursor: string } }).result;
+    (
+      (await (
+        await fetch(n.rpc.url, {
+          method: 'POST',
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getEvents', params }),
+        })
+      ).json()) as { result: { events: unknown[]; cursor: string } }
+    ).result;
   const [filters] = filterGroups(me, [n.pair]);
   const out: unknown[] = [];
   let page = await call({ startLedger: from, filters, pagination: { limit: 10_000 } });
@@ -276,7 +333,9 @@ async function rawEvents(n: Node, from: number, me: string): Promise<unknown[]> 
 }
 
 /** (2) Decoding and applying captured events, and the follower end to end. */
-async function eventsPerSecond(rounds: number): Promise<{ decodePerSecond: number; followerPerSecond: number; events: number; orders: number }> {
+async function eventsPerSecond(
+  rounds: number,
+): Promise<{ decodePerSecond: number; followerPerSecond: number; events: number; orders: number }> {
   const n = await node(0);
   const me = trader(n, true);
   const start = n.emu.latest.seq + 1;
@@ -303,30 +362,47 @@ async function eventsPerSecond(rounds: number): Promise<{ decodePerSecond: numbe
   const median = passes.toSorted((a, b) => a - b)[3] as number;
   // End to end: a follower from before the first event, until it has delivered all of ours.
   const store = openStore(':memory:');
-  const a = new WasmChainAdapter({ rpcUrl: n.rpc.url, networkPassphrase: n.emu.passphrase, tradingKey: me, journal: store.transactions, state: store.state, follower: { pollIntervalMs: 1, pageLimit: 10_000 } });
+  const a = new WasmChainAdapter({
+    rpcUrl: n.rpc.url,
+    networkPassphrase: n.emu.passphrase,
+    tradingKey: me,
+    journal: store.transactions,
+    state: store.state,
+    follower: { pollIntervalMs: 1, pageLimit: 10_000 },
+  });
   const { apply } = applier();
   let delivered = 0;
   const t0 = process.hrtime.bigint();
   const done = new Promise<void>((resolve) => {
-    const f = a.follow([n.pair], { chain: 'wasm', cursor: endOfLedgerCursor(start - 1), height: BigInt(start - 1) }, async (notice: FollowerNotice) => {
-      if (notice.kind !== 'events') return;
-      for (const e of notice.events) apply(e);
-      delivered += notice.events.length;
-      if (delivered >= ours) {
-        resolve();
-        void f.stop();
-      }
-    });
+    const f = a.follow(
+      [n.pair],
+      { chain: 'wasm', cursor: endOfLedgerCursor(start - 1), height: BigInt(start - 1) },
+      async (notice: FollowerNotice) => {
+        if (notice.kind !== 'events') return;
+        for (const e of notice.events) apply(e);
+        delivered += notice.events.length;
+        if (delivered >= ours) {
+          resolve();
+          void f.stop();
+        }
+      },
+    );
   });
   await done;
   const followerSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   await a.close();
   await n.rpc.close();
   if (ours !== raw.length) throw new Error(`${raw.length - ours} captured events did not decode as the wallet's`);
-  return { decodePerSecond: raw.length / median, followerPerSecond: delivered / followerSeconds, events: raw.length, orders };
+  return {
+    decodePerSecond: raw.length / median,
+    followerPerSecond: delivered / followerSeconds,
+    events: raw.length,
+    orders,
+  };
 }
 
-const percentile = (xs: readonly number[], p: number) => xs.toSorted((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] as number;
+const percentile = (xs: readonly number[], p: number) =>
+  xs.toSorted((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] as number;
 
 /**
  * (3) Placements at about 40 a second (a busy market maker) with 64 channel accounts, 250 ms ledgers and
@@ -334,10 +410,16 @@ const percentile = (xs: readonly number[], p: number) => xs.toSorted((a, b) => a
  * apart and not counted as the adapter's own time); the node runs in a worker thread, as a real node runs
  * elsewhere. The machine's load average is reported beside it: on a busy machine the tail is the scheduler's.
  */
-async function placeToSend(count: number): Promise<{ p50: number; p99: number; simP99: number; ownP50: number; ownP99: number; waited: number }> {
+async function placeToSend(
+  count: number,
+): Promise<{ p50: number; p99: number; simP99: number; ownP50: number; ownP99: number; waited: number }> {
   const kp = Keypair.random();
   const chans = Array.from({ length: 64 }, () => Keypair.random());
-  const remote = await nodeInWorker({ trader: kp.publicKey(), channels: chans.map((c) => c.publicKey()), ledgerIntervalMs: 250 });
+  const remote = await nodeInWorker({
+    trader: kp.publicKey(),
+    channels: chans.map((c) => c.publicKey()),
+    ledgerIntervalMs: 250,
+  });
   const timings: SubmitTiming[] = [];
   const a = adapter(remote.target, kp, chans, (t) => timings.push(t), 100);
   await warm(a, remote.target.pair);
@@ -353,9 +435,18 @@ async function placeToSend(count: number): Promise<{ p50: number; p99: number; s
   const place = timings.filter((t) => t.kind === 'place').slice(20);
   const own = place.map((t) => t.toSendMs - t.simulationMs - t.sourceWaitMs);
   return {
-    p50: percentile(place.map((t) => t.toSendMs), 0.5),
-    p99: percentile(place.map((t) => t.toSendMs), 0.99),
-    simP99: percentile(place.map((t) => t.simulationMs), 0.99),
+    p50: percentile(
+      place.map((t) => t.toSendMs),
+      0.5,
+    ),
+    p99: percentile(
+      place.map((t) => t.toSendMs),
+      0.99,
+    ),
+    simP99: percentile(
+      place.map((t) => t.simulationMs),
+      0.99,
+    ),
     ownP50: percentile(own, 0.5),
     ownP99: percentile(own, 0.99),
     waited: place.filter((t) => t.sourceWaitMs > 1).length,
@@ -370,13 +461,44 @@ export async function run(): Promise<Row[]> {
   const load = loadavg()[0] ?? 0;
   return [
     { benchmark: title, measure: 'orders included per ledger, 1 channel account', value: fmt(one, 2) },
-    { benchmark: title, measure: 'orders included per ledger, 8 channel accounts (one kept free for cancels)', value: fmt(eight, 2), baseline: fmt(one, 2), ratio: `${fmt(eight / one, 2)}x` },
-    { benchmark: title, measure: `events decoded and applied per second (${fmt(ev.events)} getEvents items, ${fmt(ev.orders)} orders)`, value: fmt(ev.decodePerSecond) },
-    { benchmark: title, measure: 'events per second through the follower (RPC paging, decode, apply)', value: fmt(ev.followerPerSecond) },
-    { benchmark: title, measure: 'place -> signed tx sent, ms p50 / p99', value: `${fmt(lat.p50, 1)} / ${fmt(lat.p99, 1)}` },
-    { benchmark: title, measure: '  of which waiting for a free channel account: placements that waited', value: `${lat.waited} of 500` },
+    {
+      benchmark: title,
+      measure: 'orders included per ledger, 8 channel accounts (one kept free for cancels)',
+      value: fmt(eight, 2),
+      baseline: fmt(one, 2),
+      ratio: `${fmt(eight / one, 2)}x`,
+    },
+    {
+      benchmark: title,
+      measure: `events decoded and applied per second (${fmt(ev.events)} getEvents items, ${fmt(ev.orders)} orders)`,
+      value: fmt(ev.decodePerSecond),
+    },
+    {
+      benchmark: title,
+      measure: 'events per second through the follower (RPC paging, decode, apply)',
+      value: fmt(ev.followerPerSecond),
+    },
+    {
+      benchmark: title,
+      measure: 'place -> signed tx sent, ms p50 / p99',
+      value: `${fmt(lat.p50, 1)} / ${fmt(lat.p99, 1)}`,
+    },
+    {
+      benchmark: title,
+      measure: '  of which waiting for a free channel account: placements that waited',
+      value: `${lat.waited} of 500`,
+    },
     { benchmark: title, measure: 'of which simulation round trip, ms p99', value: fmt(lat.simP99, 1) },
-    { benchmark: title, measure: 'adapter own time (place -> sent minus simulation and channel wait), ms p50 / p99', value: `${fmt(lat.ownP50, 1)} / ${fmt(lat.ownP99, 1)}`, baseline: '20 ms goal' },
-    { benchmark: title, measure: `  machine load average (1 min) at the end, over ${cpus().length} CPUs`, value: fmt(load, 2) },
+    {
+      benchmark: title,
+      measure: 'adapter own time (place -> sent minus simulation and channel wait), ms p50 / p99',
+      value: `${fmt(lat.ownP50, 1)} / ${fmt(lat.ownP99, 1)}`,
+      baseline: '20 ms goal',
+    },
+    {
+      benchmark: title,
+      measure: `  machine load average (1 min) at the end, over ${cpus().length} CPUs`,
+      value: fmt(load, 2),
+    },
   ];
 }

@@ -5,7 +5,17 @@
  * own capacity: transactions admitted and applied per second, and RPC simulations per second, so that it
  * never becomes the bottleneck of the bot's benchmarks.
  */
-import { Account, Address, authorizeEntry, Contract, Keypair, nativeToScVal, rpc, TransactionBuilder, type xdr } from '@stellar/stellar-sdk';
+import {
+  Account,
+  Address,
+  authorizeEntry,
+  Contract,
+  Keypair,
+  nativeToScVal,
+  rpc,
+  TransactionBuilder,
+  type xdr,
+} from '@stellar/stellar-sdk';
 import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../src/core/encoding/wasm-order.ts';
 import { DEFAULT_ORDER_OPTIONS, type Side } from '../../src/core/order-terms.ts';
 import { parseTradingPair } from '../../src/core/pair.ts';
@@ -45,26 +55,45 @@ function trader(s: ReturnType<typeof setUp>): Keypair {
 const orderArgs = (user: string, side: Side, i: number): xdr.ScVal[] => [
   new Address(user).toScVal(),
   // Buys below, sells above the reference: they rest, so every transaction succeeds.
-  nativeToScVal(encodeWasmOrderData({ ...DEFAULT_ORDER_OPTIONS, quantity: 1000n + BigInt(i % 7), price: side === 'buy' ? 120_000n : 126_000n })),
+  nativeToScVal(
+    encodeWasmOrderData({
+      ...DEFAULT_ORDER_OPTIONS,
+      quantity: 1000n + BigInt(i % 7),
+      price: side === 'buy' ? 120_000n : 126_000n,
+    }),
+  ),
   nativeToScVal(encodeWasmCrossIdentifier(0n)),
   nativeToScVal(new Uint8Array([0])),
 ];
 
 /** Submitters push orders as fast as the node lets them while ledgers close every `intervalMs`. */
-async function perLedger(channels: number, ledgers: number, intervalMs: number): Promise<{ perLedger: number; tryAgain: number }> {
+async function perLedger(
+  channels: number,
+  ledgers: number,
+  intervalMs: number,
+): Promise<{ perLedger: number; tryAgain: number }> {
   const s = setUp(intervalMs);
   const server = await startRpcServer(s.emu, { port: await freePort() });
   const client = new rpc.Server(server.url, { allowHttp: true });
   const user = trader(s);
-  const sources = channels === 0 ? [user] : Array.from({ length: channels }, () => {
-    const kp = Keypair.random();
-    s.emu.fundAccount(kp.publicKey(), BIG);
-    return kp;
-  });
+  const sources =
+    channels === 0
+      ? [user]
+      : Array.from({ length: channels }, () => {
+          const kp = Keypair.random();
+          s.emu.fundAccount(kp.publicKey(), BIG);
+          return kp;
+        });
   let applied = 0;
   let tryAgain = 0;
   let closed = 0;
-  const nextLedger = () => new Promise<void>((resolve) => { const off = s.emu.onLedgerClosed(() => { off(); resolve(); }); });
+  const nextLedger = () =>
+    new Promise<void>((resolve) => {
+      const off = s.emu.onLedgerClosed(() => {
+        off();
+        resolve();
+      });
+    });
   s.emu.onLedgerClosed((c) => {
     applied += c.transactions.filter((t) => t.success).length;
     closed++;
@@ -80,12 +109,17 @@ async function perLedger(channels: number, ledgers: number, intervalMs: number):
       for (;;) {
         if (closed >= ledgers) break;
         const raw = new TransactionBuilder(account, { fee: '100', networkPassphrase: s.emu.passphrase })
-          .addOperation(new Contract(s.d.book.address).call('new_buy_order', ...orderArgs(user.publicKey(), 'buy', n++)))
+          .addOperation(
+            new Contract(s.d.book.address).call('new_buy_order', ...orderArgs(user.publicKey(), 'buy', n++)),
+          )
           .setTimeout(60)
           .build();
         const sim = await client.simulateTransaction(raw);
         if (!rpc.Api.isSimulationSuccess(sim) || sim.result === undefined) throw new Error('simulation failed');
-        if (source !== user) sim.result.auth = await Promise.all(sim.result.auth.map((e) => authorizeEntry(e, user, s.emu.latest.seq + 20, s.emu.passphrase)));
+        if (source !== user)
+          sim.result.auth = await Promise.all(
+            sim.result.auth.map((e) => authorizeEntry(e, user, s.emu.latest.seq + 20, s.emu.passphrase)),
+          );
         const tx = rpc.assembleTransaction(raw, sim).build();
         tx.sign(source);
         const sent = await client.sendTransaction(tx);
@@ -118,12 +152,19 @@ export function capacity(sources: number, rounds: number): { admitPerSecond: num
     ];
     const seq = s.emu.world.accounts.get(kp.publicKey())?.seqNum ?? 0n;
     const rawAt = (r: number) =>
-      new TransactionBuilder(new Account(kp.publicKey(), (seq + BigInt(r)).toString()), { fee: '100', networkPassphrase: s.emu.passphrase })
+      new TransactionBuilder(new Account(kp.publicKey(), (seq + BigInt(r)).toString()), {
+        fee: '100',
+        networkPassphrase: s.emu.passphrase,
+      })
         .addOperation(new Contract(s.d.book.address).call(side === 'buy' ? 'new_buy_order' : 'new_sell_order', ...args))
         .setTimeout(0)
         .build();
     // One simulation per wallet: its source-account authorization and resources hold for every round.
-    const sim = METHODS.simulateTransaction?.(s.emu, { transaction: rawAt(0).toXDR() }, {}) as unknown as rpc.Api.RawSimulateTransactionResponse;
+    const sim = METHODS.simulateTransaction?.(
+      s.emu,
+      { transaction: rawAt(0).toXDR() },
+      {},
+    ) as unknown as rpc.Api.RawSimulateTransactionResponse;
     for (let r = 0; r < rounds; r++) {
       const tx = rpc.assembleTransaction(rawAt(r), sim).build();
       tx.sign(kp);
@@ -142,7 +183,10 @@ export function capacity(sources: number, rounds: number): { admitPerSecond: num
     admitNs += t1 - t0;
   }
   if (applied !== sources * rounds) throw new Error(`only ${applied} of ${sources * rounds} applied`);
-  return { admitPerSecond: (sources * rounds) / (Number(admitNs) / 1e9), applyPerSecond: applied / (Number(applyNs) / 1e9) };
+  return {
+    admitPerSecond: (sources * rounds) / (Number(admitNs) / 1e9),
+    applyPerSecond: applied / (Number(applyNs) / 1e9),
+  };
 }
 
 /** Simulations per second over HTTP through the SDK, one client, sequential. */
@@ -151,12 +195,16 @@ async function simulations(count: number): Promise<number> {
   const server = await startRpcServer(s.emu, { port: await freePort() });
   const client = new rpc.Server(server.url, { allowHttp: true });
   const kp = trader(s);
-  const raw = new TransactionBuilder(await client.getAccount(kp.publicKey()), { fee: '100', networkPassphrase: s.emu.passphrase })
+  const raw = new TransactionBuilder(await client.getAccount(kp.publicKey()), {
+    fee: '100',
+    networkPassphrase: s.emu.passphrase,
+  })
     .addOperation(new Contract(s.d.book.address).call('new_buy_order', ...orderArgs(kp.publicKey(), 'buy', 0)))
     .setTimeout(60)
     .build();
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < count; i++) if (!rpc.Api.isSimulationSuccess(await client.simulateTransaction(raw))) throw new Error('simulation failed');
+  for (let i = 0; i < count; i++)
+    if (!rpc.Api.isSimulationSuccess(await client.simulateTransaction(raw))) throw new Error('simulation failed');
   const perSecond = count / (Number(process.hrtime.bigint() - t0) / 1e9);
   await server.close();
   return perSecond;
@@ -168,10 +216,29 @@ export async function run(): Promise<Row[]> {
   const cap = capacity(200, 5);
   const sims = await simulations(300);
   return [
-    { benchmark: title, measure: 'orders included per ledger, one source account', value: fmt(single.perLedger, 2), baseline: `${single.tryAgain} TRY_AGAIN_LATER` },
-    { benchmark: title, measure: 'orders included per ledger, 8 channel accounts', value: `${fmt(pooled.perLedger, 2)} (${pooled.tryAgain} TRY_AGAIN_LATER)`, baseline: fmt(single.perLedger, 2), ratio: `${fmt(pooled.perLedger / single.perLedger, 2)}x` },
-    { benchmark: title, measure: 'transactions admitted per second (sendTransaction checks)', value: fmt(cap.admitPerSecond) },
-    { benchmark: title, measure: 'transactions applied per second (ledger close, half of them matching)', value: fmt(cap.applyPerSecond) },
+    {
+      benchmark: title,
+      measure: 'orders included per ledger, one source account',
+      value: fmt(single.perLedger, 2),
+      baseline: `${single.tryAgain} TRY_AGAIN_LATER`,
+    },
+    {
+      benchmark: title,
+      measure: 'orders included per ledger, 8 channel accounts',
+      value: `${fmt(pooled.perLedger, 2)} (${pooled.tryAgain} TRY_AGAIN_LATER)`,
+      baseline: fmt(single.perLedger, 2),
+      ratio: `${fmt(pooled.perLedger / single.perLedger, 2)}x`,
+    },
+    {
+      benchmark: title,
+      measure: 'transactions admitted per second (sendTransaction checks)',
+      value: fmt(cap.admitPerSecond),
+    },
+    {
+      benchmark: title,
+      measure: 'transactions applied per second (ledger close, half of them matching)',
+      value: fmt(cap.applyPerSecond),
+    },
     { benchmark: title, measure: 'simulateTransaction calls per second over HTTP (SDK client)', value: fmt(sims) },
   ];
 }

@@ -52,7 +52,11 @@ function check(ok: boolean, what: string, detail = ''): void {
  * Runs a command without blocking this process's event loop: the sandbox lives in this process, and the
  * bot in the container must reach it while podman builds, inspects, execs and stops.
  */
-function run(cmd: string, args: readonly string[], options: { allowFail?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; out: string; err: string }> {
+function run(
+  cmd: string,
+  args: readonly string[],
+  options: { allowFail?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -62,26 +66,37 @@ function run(cmd: string, args: readonly string[], options: { allowFail?: boolea
     child.once('error', reject);
     child.once('close', (code) => {
       const result = { code: code ?? -1, out, err };
-      if (result.code !== 0 && options.allowFail !== true) reject(new CheckFailed(`FAILED: ${cmd} ${args.join(' ')} exited ${result.code}\n${err.slice(-3000)}`));
+      if (result.code !== 0 && options.allowFail !== true)
+        reject(new CheckFailed(`FAILED: ${cmd} ${args.join(' ')} exited ${result.code}\n${err.slice(-3000)}`));
       else resolve(result);
     });
   });
 }
-const podman = (args: readonly string[], options: { allowFail?: boolean; env?: NodeJS.ProcessEnv } = {}) => run('podman', ['--runtime', 'runc', ...args], options);
+const podman = (args: readonly string[], options: { allowFail?: boolean; env?: NodeJS.ProcessEnv } = {}) =>
+  run('podman', ['--runtime', 'runc', ...args], options);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function ensurePodman(): Promise<void> {
   const have = spawnSync('podman', ['image', 'exists', BASE_IMAGE]).status === 0;
   if (have) return;
-  if (!existsSync(BASE_SCRIPT)) throw new CheckFailed(`FAILED: podman or the base image ${BASE_IMAGE} is missing, and ${BASE_SCRIPT} is not there to make them`);
+  if (!existsSync(BASE_SCRIPT))
+    throw new CheckFailed(
+      `FAILED: podman or the base image ${BASE_IMAGE} is missing, and ${BASE_SCRIPT} is not there to make them`,
+    );
   line(`podman or the base image missing: running ${BASE_SCRIPT}`);
   execFileSync('bash', [BASE_SCRIPT], { cwd: ROOT, stdio: 'inherit' });
 }
 
 /** Package folders (node_modules/...) that only development needs, from the lock file. */
 function devOnlyPackages(): Set<string> {
-  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-  return new Set(Object.entries(lock.packages).filter(([path, p]) => path !== '' && p.dev === true).map(([path]) => path));
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean }>;
+  };
+  return new Set(
+    Object.entries(lock.packages)
+      .filter(([path, p]) => path !== '' && p.dev === true)
+      .map(([path]) => path),
+  );
 }
 
 async function imageChecks(): Promise<void> {
@@ -90,16 +105,43 @@ async function imageChecks(): Promise<void> {
   const user = (await podman(['image', 'inspect', IMAGE, '--format', '{{.Config.User}}'])).out.trim();
   const uid = (await podman(['run', '--rm', '--network=none', '--entrypoint', 'id', IMAGE, '-u'])).out.trim();
   check(user !== '' && user !== 'root' && uid !== '0', `image runs as a non-root user (${user}, uid ${uid})`);
-  const tools = (await podman(['run', '--rm', '--network=none', '--entrypoint', 'sh', IMAGE, '-c', 'for c in gcc cc g++ c++ clang make python3 as ld; do command -v $c; done; true'])).out.trim();
+  const tools = (
+    await podman([
+      'run',
+      '--rm',
+      '--network=none',
+      '--entrypoint',
+      'sh',
+      IMAGE,
+      '-c',
+      'for c in gcc cc g++ c++ clang make python3 as ld; do command -v $c; done; true',
+    ])
+  ).out.trim();
   check(tools === '', 'image holds no compiler or build tool (gcc, cc, g++, clang, make, python3, as, ld)', tools);
-  const listed = (await podman([
-    'run', '--rm', '--network=none', '--entrypoint', 'node', IMAGE, '-e',
-    "const fs=require('fs');const out=[];const walk=(d)=>{for(const n of fs.readdirSync(d)){if(n.startsWith('.'))continue;const p=d+'/'+n;if(n.startsWith('@')){walk(p);continue;}out.push(p.slice(5));if(fs.existsSync(p+'/node_modules'))walk(p+'/node_modules');}};walk('/app/node_modules');console.log(out.join('\\n'))",
-  ])).out.trim().split('\n');
+  const listed = (
+    await podman([
+      'run',
+      '--rm',
+      '--network=none',
+      '--entrypoint',
+      'node',
+      IMAGE,
+      '-e',
+      "const fs=require('fs');const out=[];const walk=(d)=>{for(const n of fs.readdirSync(d)){if(n.startsWith('.'))continue;const p=d+'/'+n;if(n.startsWith('@')){walk(p);continue;}out.push(p.slice(5));if(fs.existsSync(p+'/node_modules'))walk(p+'/node_modules');}};walk('/app/node_modules');console.log(out.join('\\n'))",
+    ])
+  ).out
+    .trim()
+    .split('\n');
   const dev = devOnlyPackages();
   const present = listed.filter((p) => dev.has(p));
-  check(present.length === 0, `image holds no development dependency (${listed.length} production packages; none of the ${dev.size} development-only ones)`, present.join(', '));
-  const sandboxNode = ['node_modules/hardhat', 'node_modules/@nomicfoundation/edr', 'node_modules/solc'].filter((p) => listed.includes(p));
+  check(
+    present.length === 0,
+    `image holds no development dependency (${listed.length} production packages; none of the ${dev.size} development-only ones)`,
+    present.join(', '),
+  );
+  const sandboxNode = ['node_modules/hardhat', 'node_modules/@nomicfoundation/edr', 'node_modules/solc'].filter((p) =>
+    listed.includes(p),
+  );
   check(sandboxNode.length === 0, 'image holds no sandbox node (hardhat, EDR, solc)', sandboxNode.join(', '));
 }
 
@@ -108,7 +150,8 @@ function writeConfig(dir: string, sandbox: Sandbox, metricsPort: number): { env:
   const m = sandbox.manifest;
   const evmWallet = m.wallets.find((w) => w.chain === 'evm' && w.marketMaker);
   const wasmWallet = m.wallets.find((w) => w.chain === 'wasm' && w.marketMaker);
-  if (evmWallet === undefined || wasmWallet === undefined) throw new CheckFailed('FAILED: the sandbox has no market-maker wallet on a chain');
+  if (evmWallet === undefined || wasmWallet === undefined)
+    throw new CheckFailed('FAILED: the sandbox has no market-maker wallet on a chain');
   const channels = ('channelAccounts' in wasmWallet ? (wasmWallet.channelAccounts ?? []) : []).map((c) => c.secret);
   const env: Record<string, string> = {
     DLT_MM_API_KEY: m.venue.apiKey,
@@ -133,41 +176,87 @@ function writeConfig(dir: string, sandbox: Sandbox, metricsPort: number): { env:
     },
     wallets: [
       { id: 'evm-main', chain: 'evm', key: { env: 'DLT_MM_EVM_KEY' }, marketMaker: true },
-      { id: 'wasm-main', chain: 'wasm', key: { env: 'DLT_MM_WASM_SEED' }, marketMaker: true, channelAccounts: channels.map((_, i) => ({ env: `DLT_MM_WASM_CHANNEL_${i + 1}` })) },
+      {
+        id: 'wasm-main',
+        chain: 'wasm',
+        key: { env: 'DLT_MM_WASM_SEED' },
+        marketMaker: true,
+        channelAccounts: channels.map((_, i) => ({ env: `DLT_MM_WASM_CHANNEL_${i + 1}` })),
+      },
     ],
-    pairs: m.pairs.map((p) => ({ blockChain: p.blockChain, base: p.baseSymbol, quote: p.quoteSymbol, wallet: p.chain === 'evm' ? 'evm-main' : 'wasm-main', strategy: '/app/strategies/ladder.yaml' })),
+    pairs: m.pairs.map((p) => ({
+      blockChain: p.blockChain,
+      base: p.baseSymbol,
+      quote: p.quoteSymbol,
+      wallet: p.chain === 'evm' ? 'evm-main' : 'wasm-main',
+      strategy: '/app/strategies/ladder.yaml',
+    })),
     calendar: { enabled: false },
-    risk: { maxInventory: '20', maxNotional: '2500', maxOpenOrders: 8, dailyLossLimit: '1000', maxDrawdown: '1000', staleMarketDataMs: 15_000 },
+    risk: {
+      maxInventory: '20',
+      maxNotional: '2500',
+      maxOpenOrders: 8,
+      dailyLossLimit: '1000',
+      maxDrawdown: '1000',
+      staleMarketDataMs: 15_000,
+    },
     engine: { tickMs: 1000, phasePollMs: 1000, shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS },
     store: { path: '/app/state/dlt-mm.sqlite' },
     telemetry: { metricsPort, metricsHost: '127.0.0.1', logLevel: 'info' },
   };
   mkdirSync(join(dir, 'config'));
   writeFileSync(join(dir, 'config', 'bot.yaml'), stringify(config));
-  check(!readFileSync(join(dir, 'config', 'bot.yaml'), 'utf8').includes(evmWallet.key), 'the mounted configuration holds no secret (every one comes from the environment)');
+  check(
+    !readFileSync(join(dir, 'config', 'bot.yaml'), 'utf8').includes(evmWallet.key),
+    'the mounted configuration holds no secret (every one comes from the environment)',
+  );
   return { env };
 }
 
-async function startContainer(name: string, dir: string, volume: string, metricsPort: number, env: Record<string, string>): Promise<{ readyMs: number }> {
+async function startContainer(
+  name: string,
+  dir: string,
+  volume: string,
+  metricsPort: number,
+  env: Record<string, string>,
+): Promise<{ readyMs: number }> {
   const started = performance.now();
   podman(
     [
-      'run', '--detach', '--name', name, '--network=host',
-      '--read-only', '--read-only-tmpfs=false', '--cap-drop=ALL', '--security-opt=no-new-privileges',
-      '--volume', `${volume}:/app/state`, '--volume', `${join(dir, 'config')}:/etc/dlt-mm:ro`,
+      'run',
+      '--detach',
+      '--name',
+      name,
+      '--network=host',
+      '--read-only',
+      '--read-only-tmpfs=false',
+      '--cap-drop=ALL',
+      '--security-opt=no-new-privileges',
+      '--volume',
+      `${volume}:/app/state`,
+      '--volume',
+      `${join(dir, 'config')}:/etc/dlt-mm:ro`,
       ...Object.keys(env).flatMap((k) => ['--env', k]),
-      IMAGE, 'run', '--config', '/etc/dlt-mm/bot.yaml',
+      IMAGE,
+      'run',
+      '--config',
+      '/etc/dlt-mm/bot.yaml',
     ],
     { env: { ...process.env, ...env } },
   );
   await until(`${name} ready`, 120_000, async () => {
     const state = (await podman(['inspect', name, '--format', '{{.State.Status}}'])).out.trim();
-    if (state !== 'running') throw new CheckFailed(`FAILED: container ${name} is ${state}\n${(await podman(['logs', '--tail', '40', name], { allowFail: true })).out}`);
+    if (state !== 'running')
+      throw new CheckFailed(
+        `FAILED: container ${name} is ${state}\n${(await podman(['logs', '--tail', '40', name], { allowFail: true })).out}`,
+      );
     const res = await fetch(`http://127.0.0.1:${metricsPort}/readyz`).catch(() => null);
     return res?.status === 200;
   }).catch(async (e: unknown) => {
     if (e instanceof CheckFailed) throw e;
-    throw new CheckFailed(`FAILED: ${(e as Error).message}\n${(await podman(['logs', '--tail', '40', name], { allowFail: true })).out}`);
+    throw new CheckFailed(
+      `FAILED: ${(e as Error).message}\n${(await podman(['logs', '--tail', '40', name], { allowFail: true })).out}`,
+    );
   });
   return { readyMs: performance.now() - started };
 }
@@ -187,7 +276,17 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   await ensurePodman();
   const built = performance.now();
-  await podman(['build', '--pull=never', '--network=host', '--isolation=chroot', '--format', 'docker', '-t', IMAGE, '.']);
+  await podman([
+    'build',
+    '--pull=never',
+    '--network=host',
+    '--isolation=chroot',
+    '--format',
+    'docker',
+    '-t',
+    IMAGE,
+    '.',
+  ]);
   line(`image built in ${seconds(performance.now() - built)}`);
   await imageChecks();
 
@@ -197,7 +296,12 @@ async function main(): Promise<void> {
   let sandbox: Sandbox | undefined;
   let chains: SandboxChains | undefined;
   try {
-    sandbox = await startSandbox({ ports: { api: 0, evm: 0, wasm: 0 }, manifest: false, evm: { blockTimeMs: 1000 }, wasm: { ledgerIntervalMs: 1000 } });
+    sandbox = await startSandbox({
+      ports: { api: 0, evm: 0, wasm: 0 },
+      manifest: false,
+      evm: { blockTimeMs: 1000 },
+      wasm: { ledgerIntervalMs: 1000 },
+    });
     chains = new SandboxChains(sandbox);
     await chains.begin();
     line(`sandbox on the host: ${sandbox.manifest.pairs.length} pairs, REST ${sandbox.manifest.venue.restUrl}`);
@@ -209,35 +313,62 @@ async function main(): Promise<void> {
     line(`time to ready (podman run to /readyz 200): ${seconds(first.readyMs)}`);
     const uid = (await podman(['exec', names[0] as string, 'id', '-u'])).out.trim();
     check(uid !== '0', `the running container's user is not root (uid ${uid})`);
-    const write = (await podman(['exec', names[0] as string, 'sh', '-c', 'touch /app/probe 2>&1 || touch /tmp/probe 2>&1; true'])).out;
-    check(/Read-only file system/.test(write) && !existsSync('/app/probe'), 'the root file system is read-only (/app and /tmp refuse writes)', write);
+    const write = (
+      await podman(['exec', names[0] as string, 'sh', '-c', 'touch /app/probe 2>&1 || touch /tmp/probe 2>&1; true'])
+    ).out;
+    check(
+      /Read-only file system/.test(write) && !existsSync('/app/probe'),
+      'the root file system is read-only (/app and /tmp refuse writes)',
+      write,
+    );
 
-    const resting = await until('orders resting on both chains', 90_000, async () => {
-      await chains?.sync();
-      const orders = (await chains?.restingEverywhere()) ?? [];
-      const byChain = { evm: 0, wasm: 0 };
-      for (const o of orders) byChain[chains?.pair(o.pairId).chain ?? 'evm'] += 1;
-      return byChain.evm > 0 && byChain.wasm > 0 ? byChain : undefined;
-    }, 1000);
+    const resting = await until(
+      'orders resting on both chains',
+      90_000,
+      async () => {
+        await chains?.sync();
+        const orders = (await chains?.restingEverywhere()) ?? [];
+        const byChain = { evm: 0, wasm: 0 };
+        for (const o of orders) byChain[chains?.pair(o.pairId).chain ?? 'evm'] += 1;
+        return byChain.evm > 0 && byChain.wasm > 0 ? byChain : undefined;
+      },
+      1000,
+    );
     check(true, `orders of ours rest on both chains: chain A ${resting.evm}, chain B ${resting.wasm}`);
 
     const stop = await stopContainer(names[0] as string);
     line(`stop (podman stop: SIGTERM, SIGKILL after ${STOP_TIMEOUT_S} s) took ${seconds(stop.stopMs)}`);
-    check(stop.exitCode === 0, `the bot exited 0 after SIGTERM (exit code ${stop.exitCode})`, (await podman(['logs', '--tail', '40', names[0] as string], { allowFail: true })).out);
+    check(
+      stop.exitCode === 0,
+      `the bot exited 0 after SIGTERM (exit code ${stop.exitCode})`,
+      (await podman(['logs', '--tail', '40', names[0] as string], { allowFail: true })).out,
+    );
     await chains.sync();
     const left = await chains.restingEverywhere();
-    check(left.length === 0, 'no order of ours is left resting on either chain', JSON.stringify(left, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+    check(
+      left.length === 0,
+      'no order of ours is left resting on either chain',
+      JSON.stringify(left, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+    );
     const logged = await podman(['logs', names[0] as string]);
     const logs = logged.err + logged.out;
-    check(!logs.includes(env.DLT_MM_EVM_KEY as string) && !logs.includes(env.DLT_MM_ACCESS_TOKEN as string), 'no secret appears in the container log');
+    check(
+      !logs.includes(env.DLT_MM_EVM_KEY as string) && !logs.includes(env.DLT_MM_ACCESS_TOKEN as string),
+      'no secret appears in the container log',
+    );
 
     // A failover: a new container on the same volume (the state file and its claim), as a rescheduled pod.
     const second = await startContainer(names[1] as string, dir, volume, metricsPort, env);
     line(`restart to ready on the same state volume after a clean stop: ${seconds(second.readyMs)}`);
-    await until('orders resting again', 90_000, async () => {
-      await chains?.sync();
-      return ((await chains?.restingEverywhere()) ?? []).length > 0;
-    }, 1000);
+    await until(
+      'orders resting again',
+      90_000,
+      async () => {
+        await chains?.sync();
+        return ((await chains?.restingEverywhere()) ?? []).length > 0;
+      },
+      1000,
+    );
     // A crash: SIGKILL leaves the orders resting and the claim on the state file behind.
     await podman(['kill', '--signal', 'KILL', names[1] as string]);
     await podman(['wait', names[1] as string], { allowFail: true });
@@ -245,11 +376,16 @@ async function main(): Promise<void> {
     const orphaned = (await chains.restingEverywhere()).length;
     check(orphaned > 0, `a crash (SIGKILL) leaves ${orphaned} orders of ours resting`);
     const third = await startContainer(names[2] as string, dir, volume, metricsPort, env);
-    line(`restart to ready on the same state volume after a crash (claim taken over, orders reconciled): ${seconds(third.readyMs)}`);
+    line(
+      `restart to ready on the same state volume after a crash (claim taken over, orders reconciled): ${seconds(third.readyMs)}`,
+    );
     const last = await stopContainer(names[2] as string);
     check(last.exitCode === 0, `the bot restarted after the crash exited 0 after SIGTERM (${seconds(last.stopMs)})`);
     await chains.sync();
-    check((await chains.restingEverywhere()).length === 0, 'no order of ours is left resting, those of the crashed process included');
+    check(
+      (await chains.restingEverywhere()).length === 0,
+      'no order of ours is left resting, those of the crashed process included',
+    );
     line(`all checks passed in ${seconds(performance.now() - t0)}`);
   } finally {
     const keep = process.env.CONTAINER_TEST_LOGS;

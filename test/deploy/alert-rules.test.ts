@@ -15,7 +15,10 @@ import { requireTool } from '../support/deploy/tools.ts';
 const dir = fileURLToPath(new URL('../../deploy/prometheus/', import.meta.url));
 function promtoolIn(cwd: string, ...args: string[]): { code: number; out: string } {
   try {
-    return { code: 0, out: execFileSync(requireTool('promtool'), args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+    return {
+      code: 0,
+      out: execFileSync(requireTool('promtool'), args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+    };
   } catch (e) {
     const x = e as { status: number; stdout: string; stderr: string };
     return { code: x.status, out: `${x.stdout}${x.stderr}` };
@@ -25,7 +28,9 @@ const promtool = (...args: string[]) => promtoolIn(dir, ...args);
 
 type Rules = { groups: { rules: { alert: string; expr: string; for?: string }[] }[] };
 const rules = parseYaml(readFileSync(join(dir, 'dlt-mm-alerts.yaml'), 'utf8')) as Rules;
-const tests = parseYaml(readFileSync(join(dir, 'dlt-mm-alerts.test.yaml'), 'utf8')) as { tests: { alert_rule_test: { alertname: string; exp_alerts: unknown[] }[] }[] };
+const tests = parseYaml(readFileSync(join(dir, 'dlt-mm-alerts.test.yaml'), 'utf8')) as {
+  tests: { alert_rule_test: { alertname: string; exp_alerts: unknown[] }[] }[];
+};
 
 describe('alert rules', () => {
   it('pass promtool check rules', () => {
@@ -56,13 +61,18 @@ describe('alert rules', () => {
         'DltMmUnknownOutcomesLingering',
       ].toSorted(),
     );
-    const firing = new Set(tests.tests.flatMap((t) => t.alert_rule_test.filter((a) => a.exp_alerts.length > 0).map((a) => a.alertname)));
+    const firing = new Set(
+      tests.tests.flatMap((t) => t.alert_rule_test.filter((a) => a.exp_alerts.length > 0).map((a) => a.alertname)),
+    );
     expect(alerts.filter((a) => !firing.has(a))).toEqual([]);
   });
 
   it('a unit test fails when a rule no longer does what it says', () => {
     // The same tests against rules whose follower-lag threshold was raised tenfold: promtool must report it.
-    const broken = readFileSync(join(dir, 'dlt-mm-alerts.yaml'), 'utf8').replace('(dltmm_event_follower_behind) > 10', '(dltmm_event_follower_behind) > 100');
+    const broken = readFileSync(join(dir, 'dlt-mm-alerts.yaml'), 'utf8').replace(
+      '(dltmm_event_follower_behind) > 10',
+      '(dltmm_event_follower_behind) > 100',
+    );
     expect(broken).not.toBe(readFileSync(join(dir, 'dlt-mm-alerts.yaml'), 'utf8'));
     const out = withRules(broken);
     expect(out.code).not.toBe(0);

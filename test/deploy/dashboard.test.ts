@@ -20,18 +20,25 @@ describe('Grafana dashboard', () => {
     const overlaps: string[] = [];
     for (const p of panels) {
       const g = p.gridPos;
-      expect({ title: p.title, fits: g.x >= 0 && g.w > 0 && g.x + g.w <= 24 && g.h > 0 }).toEqual({ title: p.title, fits: true });
-      for (let x = g.x; x < g.x + g.w; x++) for (let y = g.y; y < g.y + g.h; y++) {
-        const key = `${x},${y}`;
-        if (cells.has(key)) overlaps.push(`${p.title} at ${key}`);
-        cells.add(key);
-      }
+      expect({ title: p.title, fits: g.x >= 0 && g.w > 0 && g.x + g.w <= 24 && g.h > 0 }).toEqual({
+        title: p.title,
+        fits: true,
+      });
+      for (let x = g.x; x < g.x + g.w; x++)
+        for (let y = g.y; y < g.y + g.h; y++) {
+          const key = `${x},${y}`;
+          if (cells.has(key)) overlaps.push(`${p.title} at ${key}`);
+          cells.add(key);
+        }
     }
     expect(overlaps).toEqual([]);
   });
 
   it('queries only through its data source variable, each target with its own refId', () => {
-    expect(dashboard.templating.list.find((v) => v.name === 'datasource')).toMatchObject({ type: 'datasource', query: 'prometheus' });
+    expect(dashboard.templating.list.find((v) => v.name === 'datasource')).toMatchObject({
+      type: 'datasource',
+      query: 'prometheus',
+    });
     for (const p of panels.filter((x) => x.type !== 'row')) {
       expect({ panel: p.title, uid: p.datasource?.uid }).toEqual({ panel: p.title, uid: '${datasource}' });
       expect(p.targets?.length).toBeGreaterThan(0);
@@ -63,7 +70,10 @@ describe('Grafana dashboard', () => {
   });
 
   it('is provisioned from a file provider', () => {
-    const provisioning = parseYaml(read('provisioning/dashboards.yaml')) as { apiVersion: number; providers: { type: string; options: { path: string } }[] };
+    const provisioning = parseYaml(read('provisioning/dashboards.yaml')) as {
+      apiVersion: number;
+      providers: { type: string; options: { path: string } }[];
+    };
     expect(provisioning.apiVersion).toBe(1);
     expect(provisioning.providers).toMatchObject([{ type: 'file', options: { path: expect.stringMatching(/^\//) } }]);
     expect(dashboard.uid).toBe('dlt-mm');

@@ -22,7 +22,9 @@ import { requireTool } from '../support/deploy/tools.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dashboard = JSON.parse(readFileSync(join(root, 'deploy/grafana/dlt-mm-dashboard.json'), 'utf8')) as Dashboard;
-const rules = parseYaml(readFileSync(join(root, 'deploy/prometheus/dlt-mm-alerts.yaml'), 'utf8')) as { groups: { rules: { alert: string; expr: string }[] }[] };
+const rules = parseYaml(readFileSync(join(root, 'deploy/prometheus/dlt-mm-alerts.yaml'), 'utf8')) as {
+  groups: { rules: { alert: string; expr: string }[] }[];
+};
 /** How long Prometheus scrapes before the queries run. */
 const SCRAPE_MS = 60_000;
 
@@ -45,12 +47,22 @@ async function query(expr: string): Promise<QueryAnswer> {
 }
 
 /** What Grafana substitutes for the variables: the bot's job, every instance and pair, a 15 s rate window. */
-const fill = (expr: string) => expr.replaceAll('$__rate_interval', '15s').replaceAll('$job', 'dlt-mm').replaceAll('$instance', '.*').replaceAll('$pair', '.*');
+const fill = (expr: string) =>
+  expr
+    .replaceAll('$__rate_interval', '15s')
+    .replaceAll('$job', 'dlt-mm')
+    .replaceAll('$instance', '.*')
+    .replaceAll('$pair', '.*');
 
 beforeAll(async () => {
   const prometheusBin = requireTool('prometheus');
   dir = mkdtempSync(join(tmpdir(), 'dlt-mm-prometheus-'));
-  sandbox = await startSandbox({ ports: { api: 0, evm: 0, wasm: 0 }, manifest: join(dir, 'manifest.json'), evm: { blockTimeMs: 1000 }, wasm: { ledgerIntervalMs: 1000 } });
+  sandbox = await startSandbox({
+    ports: { api: 0, evm: 0, wasm: 0 },
+    manifest: join(dir, 'manifest.json'),
+    evm: { blockTimeMs: 1000 },
+    wasm: { ledgerIntervalMs: 1000 },
+  });
   const metricsPort = await freePort();
   const config = writeBotConfig({
     dir,
@@ -58,7 +70,15 @@ beforeAll(async () => {
     manifest: sandbox.manifestPath as string,
     metricsPort,
     store: join(dir, 'bot.sqlite'),
-    risk: { maxInventory: '20', maxNotional: '2500', maxOpenOrders: 8, dailyLossLimit: '1000', maxDrawdown: '1000', staleMarketDataMs: 15_000, nativeAlert: '0.5' },
+    risk: {
+      maxInventory: '20',
+      maxNotional: '2500',
+      maxOpenOrders: 8,
+      dailyLossLimit: '1000',
+      maxDrawdown: '1000',
+      staleMarketDataMs: 15_000,
+      nativeAlert: '0.5',
+    },
   });
   bot = new BotProcess(config, metricsPort, join(dir, 'bot.log'));
   await until('bot ready', 60_000, async () => {
@@ -76,18 +96,32 @@ beforeAll(async () => {
   );
   prometheus = spawn(
     prometheusBin,
-    [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'tsdb')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'tsdb')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   api = `http://127.0.0.1:${port}`;
   // A minute of scrapes: the rate windows of the dashboard are full and every rule has been evaluated.
-  await until('a minute of scrapes', SCRAPE_MS + 60_000, async () => {
-    const r = await query('count_over_time(up{job="dlt-mm"}[2m])');
-    const n = Number((r.data?.result[0] as { value?: [number, string] } | undefined)?.value?.[1] ?? 0);
-    return n >= SCRAPE_MS / 1000;
-  }, 1000);
+  await until(
+    'a minute of scrapes',
+    SCRAPE_MS + 60_000,
+    async () => {
+      const r = await query('count_over_time(up{job="dlt-mm"}[2m])');
+      const n = Number((r.data?.result[0] as { value?: [number, string] } | undefined)?.value?.[1] ?? 0);
+      return n >= SCRAPE_MS / 1000;
+    },
+    1000,
+  );
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  exported = new Set([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].flatMap((m) => (m[2] === 'histogram' ? [`${m[1]}_bucket`, `${m[1]}_sum`, `${m[1]}_count`] : [m[1] as string])));
+  exported = new Set(
+    [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].flatMap((m) =>
+      m[2] === 'histogram' ? [`${m[1]}_bucket`, `${m[1]}_sum`, `${m[1]}_count`] : [m[1] as string],
+    ),
+  );
 }, 240_000);
 
 afterAll(async () => {
@@ -104,7 +138,13 @@ describe('Prometheus scraping the bot on the sandbox', () => {
     const answers = [];
     for (const q of queries) {
       const a = await query(fill(q.expr));
-      answers.push({ panel: q.panel, expr: q.expr, status: a.status, error: a.error ?? null, series: (a.data?.result.length ?? 0) > 0 });
+      answers.push({
+        panel: q.panel,
+        expr: q.expr,
+        status: a.status,
+        error: a.error ?? null,
+        series: (a.data?.result.length ?? 0) > 0,
+      });
     }
     expect(answers).toEqual(answers.map((a) => ({ ...a, status: 'success', error: null, series: true })));
   });
@@ -115,26 +155,46 @@ describe('Prometheus scraping the bot on the sandbox', () => {
       expect({ variable: v.name, labelValues: m !== null }).toEqual({ variable: v.name, labelValues: true });
       const res = await fetch(`${api}/api/v1/series?${new URLSearchParams({ 'match[]': m?.[1] as string })}`);
       const series = ((await res.json()) as { data: Record<string, string>[] }).data;
-      expect({ variable: v.name, values: new Set(series.map((s) => s[m?.[2] as string])).size > 0 }).toEqual({ variable: v.name, values: true });
+      expect({ variable: v.name, values: new Set(series.map((s) => s[m?.[2] as string])).size > 0 }).toEqual({
+        variable: v.name,
+        values: true,
+      });
     }
   });
 
   it('every alert expression parses, and Prometheus evaluates every rule without error', async () => {
     const alerts = rules.groups.flatMap((g) => g.rules);
-    for (const r of alerts) expect({ alert: r.alert, status: (await query(r.expr)).status }).toEqual({ alert: r.alert, status: 'success' });
-    const loaded = ((await (await fetch(`${api}/api/v1/rules`)).json()) as { data: { groups: { rules: { name: string; health: string; lastError?: string }[] }[] } }).data;
-    const health = loaded.groups.flatMap((g) => g.rules.map((r) => ({ name: r.name, health: r.health, error: r.lastError ?? '' })));
+    for (const r of alerts)
+      expect({ alert: r.alert, status: (await query(r.expr)).status }).toEqual({ alert: r.alert, status: 'success' });
+    const loaded = (
+      (await (await fetch(`${api}/api/v1/rules`)).json()) as {
+        data: { groups: { rules: { name: string; health: string; lastError?: string }[] }[] };
+      }
+    ).data;
+    const health = loaded.groups.flatMap((g) =>
+      g.rules.map((r) => ({ name: r.name, health: r.health, error: r.lastError ?? '' })),
+    );
     expect(health).toEqual(alerts.map((a) => ({ name: a.alert, health: 'ok', error: '' })));
   });
 
   it('the bot is up and no alert fires on a healthy sandbox session', async () => {
     expect((await query('up{job="dlt-mm"}')).data?.result).toMatchObject([{ value: [expect.any(Number), '1'] }]);
-    const firing = ((await (await fetch(`${api}/api/v1/alerts`)).json()) as { data: { alerts: { labels: { alertname: string }; state: string }[] } }).data.alerts;
+    const firing = (
+      (await (await fetch(`${api}/api/v1/alerts`)).json()) as {
+        data: { alerts: { labels: { alertname: string }; state: string }[] };
+      }
+    ).data.alerts;
     expect(firing.filter((a) => a.state === 'firing').map((a) => a.labels.alertname)).toEqual([]);
   });
 
   it('every metric the dashboard and the alert rules name is one the bot exports', () => {
-    const named = new Set([...dashboardQueries(dashboard).map((q) => q.expr), ...dashboardVariables(dashboard).map((v) => v.query), ...rules.groups.flatMap((g) => g.rules.map((r) => r.expr))].flatMap(metricNames));
+    const named = new Set(
+      [
+        ...dashboardQueries(dashboard).map((q) => q.expr),
+        ...dashboardVariables(dashboard).map((v) => v.query),
+        ...rules.groups.flatMap((g) => g.rules.map((r) => r.expr)),
+      ].flatMap(metricNames),
+    );
     expect([...named].filter((n) => n !== 'up' && !exported.has(n))).toEqual([]);
     expect(named.size).toBeGreaterThan(25);
   });

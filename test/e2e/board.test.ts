@@ -23,7 +23,14 @@ import { TmuxTerminal } from '../support/e2e/tmux-terminal.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NODE = fileURLToPath(new URL('../../node_modules/.bin/node', import.meta.url));
-const LIMITS = { maxInventory: '20', maxNotional: '2500', maxOpenOrders: 8, dailyLossLimit: '1000', maxDrawdown: '1000', staleMarketDataMs: 15_000 };
+const LIMITS = {
+  maxInventory: '20',
+  maxNotional: '2500',
+  maxOpenOrders: 8,
+  dailyLossLimit: '1000',
+  maxDrawdown: '1000',
+  staleMarketDataMs: 15_000,
+};
 /** `price x size`, as the board shows one of our orders. */
 const LEVEL = /^(\d+(?:\.\d+)?) x (\d+(?:\.\d+)?)$/;
 
@@ -52,7 +59,18 @@ function rowOf(screen: readonly string[], symbol: string): Row | undefined {
   if (line === undefined) return undefined;
   const c = line.split(/ {2,}/);
   if (c.length < 10) return undefined;
-  return { symbol: c[0]!, chain: c[1]!, bid: c[2]!, ask: c[3]!, spread: c[4]!, position: c[5]!, pnl: c[6]!, presence: c[7]!, fills: Number(c[8]), state: c.slice(9).join('  ') };
+  return {
+    symbol: c[0]!,
+    chain: c[1]!,
+    bid: c[2]!,
+    ask: c[3]!,
+    spread: c[4]!,
+    position: c[5]!,
+    pnl: c[6]!,
+    presence: c[7]!,
+    fills: Number(c[8]),
+    state: c.slice(9).join('  '),
+  };
 }
 
 let dir: string;
@@ -89,8 +107,22 @@ beforeAll(async () => {
   // Obligations measured (not kept: the guard is off, so the quotes are the strategy's) on every pair, wide
   // enough for the ladder: the board's obligation columns show the tracker's figures.
   const obligations = { maxSpreadBps: 1000, minValue: '1', presenceTarget: 50, guard: false };
-  const config = writeBotConfig({ dir, name: 'board', manifest: sandbox.manifestPath as string, metricsPort: await freePort(), store: storePath, risk: LIMITS, obligations });
-  term = TmuxTerminal.start({ dir, cwd: ROOT, argv: [NODE, 'src/cli/dlt-mm.ts', 'run', '--config', config, '--log-file', logFile], cols: 180, rows: 40 });
+  const config = writeBotConfig({
+    dir,
+    name: 'board',
+    manifest: sandbox.manifestPath as string,
+    metricsPort: await freePort(),
+    store: storePath,
+    risk: LIMITS,
+    obligations,
+  });
+  term = TmuxTerminal.start({
+    dir,
+    cwd: ROOT,
+    argv: [NODE, 'src/cli/dlt-mm.ts', 'run', '--config', config, '--log-file', logFile],
+    cols: 180,
+    rows: 40,
+  });
   terms.push(term);
 }, 120_000);
 
@@ -111,7 +143,17 @@ describe('the live board in a terminal, on the sandbox', () => {
         alive();
         const screen = term.screen();
         const rows = pairs.map((p) => rowOf(screen, p.symbol));
-        if (!rows.every((r) => r !== undefined && LEVEL.test(r.bid) && LEVEL.test(r.ask) && r.state === 'active' && PRESENCE.test(r.presence))) return false;
+        if (
+          !rows.every(
+            (r) =>
+              r !== undefined &&
+              LEVEL.test(r.bid) &&
+              LEVEL.test(r.ask) &&
+              r.state === 'active' &&
+              PRESENCE.test(r.presence),
+          )
+        )
+          return false;
         const filled = (chain: string) => rows.some((r) => r!.chain === chain && r!.fills > 0);
         return filled('evm') && filled('wasm') ? { screen, rows: rows as Row[] } : false;
       },
@@ -128,13 +170,26 @@ describe('the live board in a terminal, on the sandbox', () => {
         expect({ symbol: row.symbol, chain: row.chain }).toEqual({ symbol: p.symbol, chain: p.chain });
         const [, bidPrice] = LEVEL.exec(row.bid)!;
         const [, askPrice] = LEVEL.exec(row.ask)!;
-        expect({ pair: p.symbol, bidBelowAsk: new Decimal(bidPrice!).lt(new Decimal(askPrice!)) }).toEqual({ pair: p.symbol, bidBelowAsk: true });
+        expect({ pair: p.symbol, bidBelowAsk: new Decimal(bidPrice!).lt(new Decimal(askPrice!)) }).toEqual({
+          pair: p.symbol,
+          bidBelowAsk: true,
+        });
         // The prices shown are those of orders the bot placed on that side of that pair.
         const s = sandbox.state.pairByIdOrSymbol(p.id)!;
         const scales = derivePairRules(s.record, s.overrides).scales;
-        for (const [side, price] of [['buy', bidPrice!], ['sell', askPrice!]] as const) {
-          const placed = store.db.prepare('SELECT count(*) AS n FROM orders WHERE pair_id = ? AND side = ? AND price = ?').get(p.id, side, priceToRaw(new Decimal(price), scales).toString()) as { n: number };
-          expect({ pair: p.symbol, side, price, placedByUs: placed.n > 0 }).toEqual({ pair: p.symbol, side, price, placedByUs: true });
+        for (const [side, price] of [
+          ['buy', bidPrice!],
+          ['sell', askPrice!],
+        ] as const) {
+          const placed = store.db
+            .prepare('SELECT count(*) AS n FROM orders WHERE pair_id = ? AND side = ? AND price = ?')
+            .get(p.id, side, priceToRaw(new Decimal(price), scales).toString()) as { n: number };
+          expect({ pair: p.symbol, side, price, placedByUs: placed.n > 0 }).toEqual({
+            pair: p.symbol,
+            side,
+            price,
+            placedByUs: true,
+          });
         }
         expect(row.position).toMatch(/^[+-]?\d+(\.\d+)?$/);
         expect(row.pnl).toMatch(/^[+-]?\d+\.\d\d$/);
@@ -157,7 +212,10 @@ describe('the live board in a terminal, on the sandbox', () => {
     const header = seen.screen.find((l) => l.startsWith('dlt-mm trading'));
     expect(header).toContain(`log: ${logFile}`);
     expect(seen.screen.filter((l) => /txHash|"level"| INFO /.test(l))).toEqual([]);
-    const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { msg: string });
+    const logged = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string });
     expect(logged.some((l) => l.msg === 'chain A place sent')).toBe(true);
     expect(logged.some((l) => l.msg === 'transaction sent')).toBe(true);
     // Redrawn in place: the clock in the header moves on, and no line has scrolled into the history.
@@ -179,7 +237,8 @@ describe('the live board in a terminal, on the sandbox', () => {
     });
     expect(row.state).toMatch(/^halted: [A-Z_]+$/);
     // Only that pair: the others are not halted.
-    for (const p of pairs.filter((x) => x.id !== halted.id)) expect(rowOf(term.screen(), p.symbol)?.state).not.toMatch(/^halted/);
+    for (const p of pairs.filter((x) => x.id !== halted.id))
+      expect(rowOf(term.screen(), p.symbol)?.state).not.toMatch(/^halted/);
     await control(`/pairs/${halted.id}/resume`);
     await until(`${halted.symbol} active again, quoting both sides`, 60_000, () => {
       alive();
@@ -194,22 +253,46 @@ describe('the live board in a terminal, on the sandbox', () => {
     const screen = term.screen();
     expect(status).toBe(0);
     expect(screen.some((l) => l.startsWith('dlt-mm stopped'))).toBe(true);
-    for (const p of pairs) expect(rowOf(screen, p.symbol)).toMatchObject({ bid: '-', ask: '-', state: 'stopped: shut down' });
+    for (const p of pairs)
+      expect(rowOf(screen, p.symbol)).toMatchObject({ bid: '-', ask: '-', state: 'stopped: shut down' });
     expect(screen).toContain('stopped; no order of ours is left on the book');
   }, 120_000);
 
   it('a terminal closed under the bot stops the board, not the bot: it trades on, logging to its file, until SIGTERM', async () => {
     const name = 'hangup';
     const log = join(dir, `${name}.log`);
-    const config = writeBotConfig({ dir, name, manifest: sandbox.manifestPath as string, metricsPort: await freePort(), store: join(dir, `${name}.sqlite`), risk: LIMITS });
+    const config = writeBotConfig({
+      dir,
+      name,
+      manifest: sandbox.manifestPath as string,
+      metricsPort: await freePort(),
+      store: join(dir, `${name}.sqlite`),
+      risk: LIMITS,
+    });
     const sub = join(dir, name);
     mkdirSync(sub);
-    const t = TmuxTerminal.start({ dir: sub, cwd: ROOT, argv: [NODE, 'src/cli/dlt-mm.ts', 'run', '--config', config, '--log-file', log], cols: 180, rows: 40 });
+    const t = TmuxTerminal.start({
+      dir: sub,
+      cwd: ROOT,
+      argv: [NODE, 'src/cli/dlt-mm.ts', 'run', '--config', config, '--log-file', log],
+      cols: 180,
+      rows: 40,
+    });
     terms.push(t);
-    await until('the second bot trading on its board', 90_000, () => t.exitStatus() === null && t.screen().some((l) => l.startsWith('dlt-mm trading')));
+    await until(
+      'the second bot trading on its board',
+      90_000,
+      () => t.exitStatus() === null && t.screen().some((l) => l.startsWith('dlt-mm trading')),
+    );
     t.hangUp();
-    const lines = () => readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { time: string; msg: string });
-    const gone = await until('the bot notices the terminal is gone', 20_000, () => lines().find((l) => l.msg.startsWith('the terminal is gone')));
+    const lines = () =>
+      readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { time: string; msg: string });
+    const gone = await until('the bot notices the terminal is gone', 20_000, () =>
+      lines().find((l) => l.msg.startsWith('the terminal is gone')),
+    );
     // Still trading afterwards: transactions keep going out, logged to the file.
     await until('transactions sent after the terminal went', 30_000, () => {
       expect(processAlive(t.pid)).toBe(true);

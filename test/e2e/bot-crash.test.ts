@@ -32,7 +32,14 @@ import { between, seeded } from '../support/engine/random.ts';
 
 const KILLS = Number(process.env.KILLS ?? 20);
 /** Limits that never stop the bot: the test is about orders and inventory, not about risk. */
-const LIMITS = { maxInventory: '1000', maxNotional: '1000000', maxOpenOrders: 8, dailyLossLimit: '1000000', maxDrawdown: '1000000', staleMarketDataMs: 15_000 };
+const LIMITS = {
+  maxInventory: '1000',
+  maxNotional: '1000000',
+  maxOpenOrders: 8,
+  dailyLossLimit: '1000000',
+  maxDrawdown: '1000000',
+  staleMarketDataMs: 15_000,
+};
 
 let dir: string;
 let sandbox: Sandbox;
@@ -86,10 +93,15 @@ async function quiet(bot: BotProcess, storePath: string): Promise<Quiet> {
   const pairs = pairsOf(sandbox, chains);
   let at = await heads();
   for (let look = 0; look < 120; look++) {
-    await until('the bot applied every event up to the heads', 30_000, async () => {
-      const m = await bot.metrics();
-      return covered(m, 'evm') >= at.evm && covered(m, 'wasm') >= at.wasm;
-    }, 50);
+    await until(
+      'the bot applied every event up to the heads',
+      30_000,
+      async () => {
+        const m = await bot.metrics();
+        return covered(m, 'evm') >= at.evm && covered(m, 'wasm') >= at.wasm;
+      },
+      50,
+    );
     const before = await balancesOf(sandbox, pairs);
     const store = readStore(storePath);
     const resting = await chains.restingEverywhere();
@@ -112,14 +124,28 @@ async function check(bot: BotProcess, storePath: string, cycle: number): Promise
   // Every resting order of our wallets is live in the store, with the same remaining quantity.
   const onBook = resting.map((r) => {
     const row = store.orders.find((o) => ours(o) && o.pairId === r.pairId && o.orderId === r.orderId);
-    return { pair: r.pairId, orderId: r.orderId, inStore: row === undefined ? 'unknown to the store' : LIVE.has(row.status) ? 'live' : row.status, remaining: row?.remaining === r.remaining };
+    return {
+      pair: r.pairId,
+      orderId: r.orderId,
+      inStore: row === undefined ? 'unknown to the store' : LIVE.has(row.status) ? 'live' : row.status,
+      remaining: row?.remaining === r.remaining,
+    };
   });
-  expect({ cycle, onBook }).toEqual({ cycle, onBook: resting.map((r) => ({ pair: r.pairId, orderId: r.orderId, inStore: 'live', remaining: true })) });
+  expect({ cycle, onBook }).toEqual({
+    cycle,
+    onBook: resting.map((r) => ({ pair: r.pairId, orderId: r.orderId, inStore: 'live', remaining: true })),
+  });
   // ... and every order the store has on a book is there.
-  const phantom = store.orders.filter((o) => (o.status === 'resting' || o.status === 'partiallyFilled') && !resting.some((r) => r.pairId === o.pairId && r.orderId === o.orderId));
+  const phantom = store.orders.filter(
+    (o) =>
+      (o.status === 'resting' || o.status === 'partiallyFilled') &&
+      !resting.some((r) => r.pairId === o.pairId && r.orderId === o.orderId),
+  );
   expect({ cycle, phantom }).toEqual({ cycle, phantom: [] });
   // No client order id reached a book twice, and each one that did is an order of the store.
-  const received = chains.events.filter((e) => e.event.type === 'OrderReceived').map((e) => ({ chain: e.chain, id: (e.event as { crossIdentifier: bigint }).crossIdentifier }));
+  const received = chains.events
+    .filter((e) => e.event.type === 'OrderReceived')
+    .map((e) => ({ chain: e.chain, id: (e.event as { crossIdentifier: bigint }).crossIdentifier }));
   const seen = new Map<string, number>();
   for (const r of received) seen.set(`${r.chain}:${r.id}`, (seen.get(`${r.chain}:${r.id}`) ?? 0) + 1);
   expect({ cycle, twice: [...seen].filter(([, n]) => n > 1).map(([id]) => id) }).toEqual({ cycle, twice: [] });
@@ -128,16 +154,24 @@ async function check(bot: BotProcess, storePath: string, cycle: number): Promise
   // Inventory equals balances: each token's total in the store is what the wallet holds plus what its orders lock.
   const locked = lockedBy(pairs, resting);
   const inventory = [...balances.keys()].map((k) => ({ token: k, store: store.inventory.get(k) ?? null }));
-  expect({ cycle, inventory }).toEqual({ cycle, inventory: [...balances].map(([k, v]) => ({ token: k, store: v + (locked.get(k) ?? 0n) })) });
+  expect({ cycle, inventory }).toEqual({
+    cycle,
+    inventory: [...balances].map(([k, v]) => ({ token: k, store: v + (locked.get(k) ?? 0n) })),
+  });
   // The venue's open-order lists name exactly the orders on the books, once their lag behind the chains
   // (the venue's orderLagMs) has passed.
   await sandbox.sync();
   const lagMs = sandbox.config.api.orderLagMs;
   for (const chain of ['evm', 'wasm'] as const) {
     const wallet = chains.wallets[chain];
-    const books = resting.filter((r) => pairs.find((p) => p.id === r.pairId)?.chain === chain).map((r) => `${r.pairId}:${r.orderId}`).toSorted();
+    const books = resting
+      .filter((r) => pairs.find((p) => p.id === r.pairId)?.chain === chain)
+      .map((r) => `${r.pairId}:${r.orderId}`)
+      .toSorted();
     const listed = async () => (await venueOrders(wallet)).join() === books.join();
-    await until(`the venue lists the orders on chain ${chain}'s books`, lagMs + 2_000, listed, 50).catch(() => undefined);
+    await until(`the venue lists the orders on chain ${chain}'s books`, lagMs + 2_000, listed, 50).catch(
+      () => undefined,
+    );
     expect({ cycle, chain, venue: await venueOrders(wallet) }).toEqual({ cycle, chain, venue: books });
   }
   expect({ cycle, alerts: store.openAlerts.filter((a) => a.kind !== 'foreign-order') }).toEqual({ cycle, alerts: [] });
@@ -145,48 +179,64 @@ async function check(bot: BotProcess, storePath: string, cycle: number): Promise
 }
 
 describe('dlt-mm run killed with SIGKILL at random moments of trading, both chains, the market moving', () => {
-  it(`after each of ${KILLS} restarts on the same state file the books, balances and venue agree with the store, and no order was lost or placed twice`, { timeout: 900_000 }, async () => {
-    const random = seeded(0xb07c0de);
-    const port = await freePort();
-    const storePath = join(dir, 'bot.sqlite');
-    const config = writeBotConfig({ dir, name: 'bot', manifest: sandbox.manifestPath as string, metricsPort: port, store: storePath, risk: LIMITS });
-    const restartMs: number[] = [];
-    /** Of each restart, the part before the bot's first log line: the process starting and loading its modules. */
-    const loadingMs: number[] = [];
-    /** Starts the bot on the state file, measures the time to ready, and checks it against the chains. */
-    const startAndCheck = async (cycle: number): Promise<BotProcess> => {
-      const started = performance.now();
-      const startedAt = Date.now();
-      const bot = new BotProcess(config, port, join(dir, `bot-${cycle}.log`));
-      bots.push(bot);
-      await until(`bot ready (start ${cycle})`, 60_000, async () => {
-        if (!bot.running) throw new Error(`the bot exited before it was ready\n${bot.tail()}`);
-        return (await bot.readiness()).ready;
-      }, 10).catch((e: unknown) => {
-        throw new Error(`${(e as Error).message}\n${bot.tail()}`);
+  it(
+    `after each of ${KILLS} restarts on the same state file the books, balances and venue agree with the store, and no order was lost or placed twice`,
+    { timeout: 900_000 },
+    async () => {
+      const random = seeded(0xb07c0de);
+      const port = await freePort();
+      const storePath = join(dir, 'bot.sqlite');
+      const config = writeBotConfig({
+        dir,
+        name: 'bot',
+        manifest: sandbox.manifestPath as string,
+        metricsPort: port,
+        store: storePath,
+        risk: LIMITS,
       });
-      if (cycle > 0) {
-        restartMs.push(Math.round(performance.now() - started));
-        const first = bot.output.map((l) => /"time":"([^"]+)"/.exec(l)?.[1]).find((t) => t !== undefined);
-        loadingMs.push(first === undefined ? -1 : Date.parse(first) - startedAt);
+      const restartMs: number[] = [];
+      /** Of each restart, the part before the bot's first log line: the process starting and loading its modules. */
+      const loadingMs: number[] = [];
+      /** Starts the bot on the state file, measures the time to ready, and checks it against the chains. */
+      const startAndCheck = async (cycle: number): Promise<BotProcess> => {
+        const started = performance.now();
+        const startedAt = Date.now();
+        const bot = new BotProcess(config, port, join(dir, `bot-${cycle}.log`));
+        bots.push(bot);
+        await until(
+          `bot ready (start ${cycle})`,
+          60_000,
+          async () => {
+            if (!bot.running) throw new Error(`the bot exited before it was ready\n${bot.tail()}`);
+            return (await bot.readiness()).ready;
+          },
+          10,
+        ).catch((e: unknown) => {
+          throw new Error(`${(e as Error).message}\n${bot.tail()}`);
+        });
+        if (cycle > 0) {
+          restartMs.push(Math.round(performance.now() - started));
+          const first = bot.output.map((l) => /"time":"([^"]+)"/.exec(l)?.[1]).find((t) => t !== undefined);
+          loadingMs.push(first === undefined ? -1 : Date.parse(first) - startedAt);
+        }
+        await check(bot, storePath, cycle);
+        return bot;
+      };
+      for (let cycle = 0; cycle < KILLS; cycle++) {
+        const bot = await startAndCheck(cycle);
+        // Trading for a seeded number of chain A blocks (half a second each, not aligned with chain B's ledgers).
+        await chains.pass({ evm: between(random, 1, 12), wasm: 0 });
+        await bot.kill();
+        // Down for a while, the market moving on.
+        await chains.pass({ evm: between(random, 0, 4), wasm: 0 });
       }
-      await check(bot, storePath, cycle);
-      return bot;
-    };
-    for (let cycle = 0; cycle < KILLS; cycle++) {
-      const bot = await startAndCheck(cycle);
-      // Trading for a seeded number of chain A blocks (half a second each, not aligned with chain B's ledgers).
-      await chains.pass({ evm: between(random, 1, 12), wasm: 0 });
-      await bot.kill();
-      // Down for a while, the market moving on.
-      await chains.pass({ evm: between(random, 0, 4), wasm: 0 });
-    }
-    const last = await startAndCheck(KILLS);
-    last.signal('SIGTERM');
-    expect(await last.exited).toEqual({ code: 0, signal: null });
-    expect(await chains.restingEverywhere()).toEqual([]);
-    console.log(`dlt-mm run restart-to-ready, ms (${restartMs.length} restarts): ${JSON.stringify(restartMs)}`);
-    console.log(`  of which before the first log line (process start, modules), ms: ${JSON.stringify(loadingMs)}`);
-    expect(restartMs).toHaveLength(KILLS);
-  });
+      const last = await startAndCheck(KILLS);
+      last.signal('SIGTERM');
+      expect(await last.exited).toEqual({ code: 0, signal: null });
+      expect(await chains.restingEverywhere()).toEqual([]);
+      console.log(`dlt-mm run restart-to-ready, ms (${restartMs.length} restarts): ${JSON.stringify(restartMs)}`);
+      console.log(`  of which before the first log line (process start, modules), ms: ${JSON.stringify(loadingMs)}`);
+      expect(restartMs).toHaveLength(KILLS);
+    },
+  );
 });

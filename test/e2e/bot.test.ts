@@ -23,7 +23,14 @@ import { SandboxChains, type Chain } from '../support/e2e/sandbox-chains.ts';
 import { evmTaker } from '../support/e2e/taker.ts';
 
 /** Risk limits of the session: `maxInventory` binds on the pairs priced near 12 (their ladder asks for 36 a side). */
-const LIMITS = { maxInventory: '20', maxNotional: '2500', maxOpenOrders: 8, dailyLossLimit: '1000', maxDrawdown: '1000', staleMarketDataMs: 15_000 };
+const LIMITS = {
+  maxInventory: '20',
+  maxNotional: '2500',
+  maxOpenOrders: 8,
+  dailyLossLimit: '1000',
+  maxDrawdown: '1000',
+  staleMarketDataMs: 15_000,
+};
 /** The session is sampled once a chain B ledger (one a second here; chain A makes two blocks meanwhile). */
 const SESSION_SAMPLES = 60;
 const SAMPLE = { evm: 0, wasm: 1 };
@@ -42,7 +49,14 @@ let bot: BotProcess;
 
 async function startBot(name: string, risk: Record<string, string | number>): Promise<BotProcess> {
   const port = await freePort();
-  const config = writeBotConfig({ dir, name, manifest: sandbox.manifestPath as string, metricsPort: port, store: join(dir, `${name}.sqlite`), risk });
+  const config = writeBotConfig({
+    dir,
+    name,
+    manifest: sandbox.manifestPath as string,
+    metricsPort: port,
+    store: join(dir, `${name}.sqlite`),
+    risk,
+  });
   const b = new BotProcess(config, port, join(dir, `${name}.log`));
   bots.push(b);
   await until(`${name} ready`, 60_000, async () => {
@@ -60,7 +74,10 @@ const exitWithin = async (b: BotProcess, ms: number) => {
   void b.exited.then((e) => (exit = e));
   return until('exit', ms, () => exit).catch(() => 'still running' as const);
 };
-const sides = (orders: readonly { side: 'buy' | 'sell' }[]) => ({ buy: orders.some((o) => o.side === 'buy'), sell: orders.some((o) => o.side === 'sell') });
+const sides = (orders: readonly { side: 'buy' | 'sell' }[]) => ({
+  buy: orders.some((o) => o.side === 'buy'),
+  sell: orders.some((o) => o.side === 'sell'),
+});
 const control = async (path: string): Promise<void> => {
   const res = await fetch(`${sandbox.manifest.venue.controlUrl}${path}`, { method: 'POST' });
   if (!res.ok) throw new Error(`POST /sandbox${path}: ${res.status} ${await res.text()}`);
@@ -71,7 +88,8 @@ const rulesOf = (pairId: string) => {
   return derivePairRules(p.record, p.overrides);
 };
 const chainOf = (pairId: string): Chain => chains.pair(pairId).chain as Chain;
-const shares = (counts: Map<string, number>) => Object.fromEntries([...counts].map(([id, n]) => [id, n / SESSION_SAMPLES]));
+const shares = (counts: Map<string, number>) =>
+  Object.fromEntries([...counts].map(([id, n]) => [id, n / SESSION_SAMPLES]));
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dltmm-e2e-'));
@@ -115,23 +133,34 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
       for (const id of pairs) {
         const s = sides(await chains.resting(id));
         if (s.buy && s.sell) bothOnChain.set(id, (bothOnChain.get(id) ?? 0) + 1);
-        if (total(m, 'dltmm_quote_presence', { pair: id, side: 'buy' }) === 1 && total(m, 'dltmm_quote_presence', { pair: id, side: 'sell' }) === 1) {
+        if (
+          total(m, 'dltmm_quote_presence', { pair: id, side: 'buy' }) === 1 &&
+          total(m, 'dltmm_quote_presence', { pair: id, side: 'sell' }) === 1
+        ) {
           bothInMetrics.set(id, (bothInMetrics.get(id) ?? 0) + 1);
         }
         const position = total(m, 'dltmm_position_base', { pair: id });
         const last = sandbox.state.pairByIdOrSymbol(id)?.market.lastPrice;
-        positions.push({ pairId: id, position, notional: last === undefined ? null : priceFromRaw(last, rulesOf(id).scales).mul(Math.abs(position)) });
+        positions.push({
+          pairId: id,
+          position,
+          notional: last === undefined ? null : priceFromRaw(last, rulesOf(id).scales).mul(Math.abs(position)),
+        });
       }
       await chains.pass(SAMPLE);
     }
-    for (const [id, s] of Object.entries(shares(bothOnChain))) expect({ pair: id, bothSidesOnChain: s >= 0.7 }).toEqual({ pair: id, bothSidesOnChain: true });
-    for (const [id, s] of Object.entries(shares(bothInMetrics))) expect({ pair: id, bothSidesInMetrics: s >= 0.7 }).toEqual({ pair: id, bothSidesInMetrics: true });
+    for (const [id, s] of Object.entries(shares(bothOnChain)))
+      expect({ pair: id, bothSidesOnChain: s >= 0.7 }).toEqual({ pair: id, bothSidesOnChain: true });
+    for (const [id, s] of Object.entries(shares(bothInMetrics)))
+      expect({ pair: id, bothSidesInMetrics: s >= 0.7 }).toEqual({ pair: id, bothSidesInMetrics: true });
 
     // Fills on both chains, from the chain's own record of the bot's orders, and in the bot's counters.
     const traded = new Map<string, Awaited<ReturnType<SandboxChains['traded']>>>();
     for (const id of pairs) traded.set(id, await chains.traded(id));
     for (const chain of ['evm', 'wasm'] as const) {
-      const gross = pairs.filter((id) => chainOf(id) === chain).reduce((n, id) => n + (traded.get(id)?.gross ?? 0n), 0n);
+      const gross = pairs
+        .filter((id) => chainOf(id) === chain)
+        .reduce((n, id) => n + (traded.get(id)?.gross ?? 0n), 0n);
       expect({ chain, traded: gross > 0n }).toEqual({ chain, traded: true });
     }
     const m = await bot.metrics();
@@ -149,7 +178,11 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     expect(chains.events.filter((e) => e.event.type === 'OrderRejected')).toEqual([]);
     const failed = chains.failed.map((f) => {
       const order = f.orderId === null || f.pairId === null ? undefined : traded.get(f.pairId)?.byOrder.get(f.orderId);
-      return { ...f, cancelOfFilledOrder: f.call.toLowerCase().startsWith('cancel') && order !== undefined && order.traded === order.quantity };
+      return {
+        ...f,
+        cancelOfFilledOrder:
+          f.call.toLowerCase().startsWith('cancel') && order !== undefined && order.traded === order.quantity,
+      };
     });
     expect(failed.filter((f) => !f.cancelOfFilledOrder)).toEqual([]);
 
@@ -158,7 +191,11 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     expect(total(m, 'dltmm_quotes_dropped_total', { rule: 'risk' })).toBeGreaterThan(0);
     const max = new Decimal(LIMITS.maxInventory);
     const maxNotional = new Decimal(LIMITS.maxNotional);
-    expect(positions.filter((p) => new Decimal(Math.abs(p.position)).gt(max) || (p.notional !== null && p.notional.gt(maxNotional)))).toEqual([]);
+    expect(
+      positions.filter(
+        (p) => new Decimal(Math.abs(p.position)).gt(max) || (p.notional !== null && p.notional.gt(maxNotional)),
+      ),
+    ).toEqual([]);
     // ... and the bot's position is what its fills on chain add up to.
     for (const id of pairs) {
       await until(`position of ${id} equal to the chain's`, 20_000, async () => {
@@ -169,7 +206,10 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
   }, 120_000);
 
   it('a halt pauses quoting on the halted pairs (one per chain) and quoting resumes after it', async () => {
-    const halted = [chains.pairs.find((p) => p.chain === 'evm')?.id as string, chains.pairs.find((p) => p.chain === 'wasm')?.id as string];
+    const halted = [
+      chains.pairs.find((p) => p.chain === 'evm')?.id as string,
+      chains.pairs.find((p) => p.chain === 'wasm')?.id as string,
+    ];
     for (const id of halted) await control(`/pairs/${id}/halt`);
     // The bot sees the halt (order book phase, trade info) and pauses those pairs.
     await until('halted pairs paused', 15_000, async () => {
@@ -180,7 +220,11 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     // An observation window: whatever the bot does now shows on the chains.
     await chains.pass(HALT_WATCH);
     await chains.sync();
-    for (const id of halted) expect({ pair: id, placed: chains.seen(id, 'OrderReceived', from[chainOf(id)]).length }).toEqual({ pair: id, placed: 0 });
+    for (const id of halted)
+      expect({ pair: id, placed: chains.seen(id, 'OrderReceived', from[chainOf(id)]).length }).toEqual({
+        pair: id,
+        placed: 0,
+      });
     const m = await bot.metrics();
     for (const id of halted) expect(total(m, 'dltmm_trading_state', { pair: id, mode: 'paused' })).toBe(1);
 
@@ -226,8 +270,15 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     }
     await until('kill switch tripped', 30_000, async () => total(await killed.metrics(), 'dltmm_kill_switch') === 1);
     const readiness = await killed.readiness();
-    expect({ ready: readiness.ready, killed: readiness.body.includes('killed') }).toEqual({ ready: false, killed: true });
-    await until('every order of the bot cancelled', 30_000, async () => (await chains.restingEverywhere()).length === 0);
+    expect({ ready: readiness.ready, killed: readiness.body.includes('killed') }).toEqual({
+      ready: false,
+      killed: true,
+    });
+    await until(
+      'every order of the bot cancelled',
+      30_000,
+      async () => (await chains.restingEverywhere()).length === 0,
+    );
 
     const from = { evm: await chains.head('evm'), wasm: await chains.head('wasm') };
     await chains.pass(KILLED_WATCH);

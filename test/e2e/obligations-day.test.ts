@@ -37,7 +37,15 @@ import { freePort } from '../../src/sandbox/net.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
 import { Traders } from '../support/sandbox/api/sandbox-clients.ts';
 import { BotProcess } from '../support/e2e/bot-process.ts';
-import { evmSnapshots, scalesOf, truthOf, WasmSnapshots, type ChainSnapshot, type Terms, type Truth } from '../support/e2e/chain-truth.ts';
+import {
+  evmSnapshots,
+  scalesOf,
+  truthOf,
+  WasmSnapshots,
+  type ChainSnapshot,
+  type Terms,
+  type Truth,
+} from '../support/e2e/chain-truth.ts';
 import { until } from '../support/e2e/poll.ts';
 import { SandboxChains } from '../support/e2e/sandbox-chains.ts';
 
@@ -52,14 +60,25 @@ const PHASE_POLL_MS = 250;
 /** Chain time has a resolution of one second on both chains (block timestamps, ledger close times). */
 const TIME_RESOLUTION_MS = 1_000;
 const TERMS: Terms = { maxSpreadBps: 100, minValue: '50', maxSizeRatio: 0.5 };
-const OBLIGATIONS = { maxSpreadBps: TERMS.maxSpreadBps, minValue: TERMS.minValue, presenceTarget: 80, maxSizeRatio: TERMS.maxSizeRatio };
+const OBLIGATIONS = {
+  maxSpreadBps: TERMS.maxSpreadBps,
+  minValue: TERMS.minValue,
+  presenceTarget: 80,
+  maxSizeRatio: TERMS.maxSizeRatio,
+};
 /** Sandbox minutes per wall second: the 5.5-minute halt lasts 5.5 s. */
 const SPEED = 60;
 /** Blocks (and ledgers) of quoting before the halt and after the resumption. */
 const QUOTING = { evm: 30, wasm: 15 };
 
 interface DayRun {
-  readonly report: { pairs: Array<{ pairId: string; compliance: { presentMs: number; continuousMs: number; presence: number | null; haltedMs: number } | null }>; charts: Array<{ id: string }> };
+  readonly report: {
+    pairs: Array<{
+      pairId: string;
+      compliance: { presentMs: number; continuousMs: number; presence: number | null; haltedMs: number } | null;
+    }>;
+    charts: Array<{ id: string }>;
+  };
   readonly html: string;
   readonly truth: Record<string, Truth>;
   readonly log: string;
@@ -86,9 +105,26 @@ function botConfig(name: string, manifest: string, port: number, obligations: bo
   const config = {
     sandbox: { manifest, strategy: 'wide.yaml' },
     calendar: { enabled: false },
-    pairs: [pair('EVM_CHAIN', 'BOND26', 'evm-mm', true), pair('WASM_CHAIN', 'FUND1', 'wasm-mm', true), pair('EVM_CHAIN', 'XBOND26', 'evm-mm', false), pair('WASM_CHAIN', 'GRN27', 'wasm-mm', false)],
-    risk: { maxNotional: '5000', maxOpenOrders: 8, dailyLossLimit: '1000', maxDrawdown: '1000', staleMarketDataMs: 15_000 },
-    engine: { tickMs: 1000, phasePollMs: PHASE_POLL_MS, balanceMaxAgeMs: 2000, inventoryCheckMs: 10_000, shutdownTimeoutMs: 30_000 },
+    pairs: [
+      pair('EVM_CHAIN', 'BOND26', 'evm-mm', true),
+      pair('WASM_CHAIN', 'FUND1', 'wasm-mm', true),
+      pair('EVM_CHAIN', 'XBOND26', 'evm-mm', false),
+      pair('WASM_CHAIN', 'GRN27', 'wasm-mm', false),
+    ],
+    risk: {
+      maxNotional: '5000',
+      maxOpenOrders: 8,
+      dailyLossLimit: '1000',
+      maxDrawdown: '1000',
+      staleMarketDataMs: 15_000,
+    },
+    engine: {
+      tickMs: 1000,
+      phasePollMs: PHASE_POLL_MS,
+      balanceMaxAgeMs: 2000,
+      inventoryCheckMs: 10_000,
+      shutdownTimeoutMs: 30_000,
+    },
     report: { sampleMs: 250, out: 'reports' },
     store: { path: `${name}.sqlite` },
     telemetry: { metricsPort: port, metricsHost: '127.0.0.1', logLevel: 'info' },
@@ -98,13 +134,20 @@ function botConfig(name: string, manifest: string, port: number, obligations: bo
   return path;
 }
 
-async function status(sandbox: Sandbox, pairId: string): Promise<{ tradingStatus: string; statusChangeReason: string; tradingHaltCounter: number }> {
+async function status(
+  sandbox: Sandbox,
+  pairId: string,
+): Promise<{ tradingStatus: string; statusChangeReason: string; tradingHaltCounter: number }> {
   const res = await fetch(`${sandbox.manifest.venue.restUrl}/tradingpairs/${pairId}/tradeinfo`);
   return (await res.json()) as { tradingStatus: string; statusChangeReason: string; tradingHaltCounter: number };
 }
 
 async function control(sandbox: Sandbox, path: string, body?: unknown): Promise<void> {
-  const res = await fetch(`${sandbox.manifest.venue.controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(`${sandbox.manifest.venue.controlUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   if (!res.ok) throw new Error(`POST /sandbox${path}: ${res.status} ${await res.text()}`);
 }
 
@@ -117,19 +160,28 @@ async function tripVolatilityHalt(sandbox: Sandbox, traders: Traders): Promise<v
   const p = sandbox.state.pairByIdOrSymbol(BOND);
   if (p === undefined) throw new Error('no BOND pair');
   const rules = derivePairRules(p.record, p.overrides);
-  const info = (await (await fetch(`${sandbox.manifest.venue.restUrl}/tradingpairs/${BOND}/tradeinfo`)).json()) as { lastPrice: string | null };
+  const info = (await (await fetch(`${sandbox.manifest.venue.restUrl}/tradingpairs/${BOND}/tradeinfo`)).json()) as {
+    lastPrice: string | null;
+  };
   const last = new Decimal(info.lastPrice ?? '100');
   const far = snapToTick(last.mul('1.07'), 'sell', rules.tick);
   // Two cross identifiers: one wallet's orders with the same one would be refused as a self-trade.
   const send = async (side: 'buy' | 'sell', quantity: Decimal, crossId: bigint) => {
     const o = encodeOrder('evm', { ...DEFAULT_ORDER_OPTIONS, side, quantity, price: far }, rules.scales, crossId);
-    const tx = await traders.book('BOND26EURe', traders.evmSigner('evm-trader')).getFunction(side === 'buy' ? 'newBuyOrder' : 'newSellOrder').send(o.orderData, o.reportingData, o.crossIdentifier, { gasLimit: 3_000_000 });
+    const tx = await traders
+      .book('BOND26EURe', traders.evmSigner('evm-trader'))
+      .getFunction(side === 'buy' ? 'newBuyOrder' : 'newSellOrder')
+      .send(o.orderData, o.reportingData, o.crossIdentifier, { gasLimit: 3_000_000 });
     const receipt = await tx.wait();
     if (receipt?.status !== 1) throw new Error(`the trader's ${side} failed`);
   };
   await send('sell', new Decimal(50), 1n);
-  const book = (await (await fetch(`${sandbox.manifest.venue.restUrl}/tradingpairs/${BOND}/orderbook?limit=1000`)).json()) as { sell: Array<{ quantity: string | number; limit: string | number }> };
-  const below = book.sell.filter((l) => new Decimal(String(l.limit)).lt(far)).reduce((n, l) => n.add(String(l.quantity)), new Decimal(0));
+  const book = (await (
+    await fetch(`${sandbox.manifest.venue.restUrl}/tradingpairs/${BOND}/orderbook?limit=1000`)
+  ).json()) as { sell: Array<{ quantity: string | number; limit: string | number }> };
+  const below = book.sell
+    .filter((l) => new Decimal(String(l.limit)).lt(far))
+    .reduce((n, l) => n.add(String(l.quantity)), new Decimal(0));
   await send('buy', below.add(20).div(rules.sizeIncrement).ceil().mul(rules.sizeIncrement), 2n);
 }
 
@@ -166,14 +218,30 @@ async function tradingDay(name: string, obligations: boolean): Promise<DayRun> {
 
     // The open (08:00), quoting, the halt and its automatic resumption, quoting, the close (17:00).
     await control(sandbox, '/clock/set', { time: '2026-03-02T06:59:58Z' });
-    await until('the open', 20_000, async () => (await status(sandbox, BOND)).tradingStatus === 'CONTINUOUS_TRADING' && (await status(sandbox, FUND)).tradingStatus === 'CONTINUOUS_TRADING');
+    await until(
+      'the open',
+      20_000,
+      async () =>
+        (await status(sandbox, BOND)).tradingStatus === 'CONTINUOUS_TRADING' &&
+        (await status(sandbox, FUND)).tradingStatus === 'CONTINUOUS_TRADING',
+    );
     await chains.pass(QUOTING);
     await tripVolatilityHalt(sandbox, traders);
     await until('the volatility halt', 10_000, async () => (await status(sandbox, BOND)).tradingHaltCounter === 1);
-    await until('the automatic resumption', 30_000, async () => (await status(sandbox, BOND)).statusChangeReason === 'AUTOMATIC_RESUME');
+    await until(
+      'the automatic resumption',
+      30_000,
+      async () => (await status(sandbox, BOND)).statusChangeReason === 'AUTOMATIC_RESUME',
+    );
     await chains.pass(QUOTING);
     await control(sandbox, '/clock/set', { time: '2026-03-02T15:59:58Z' });
-    await until('the close', 20_000, async () => (await status(sandbox, BOND)).tradingStatus === 'OUT_OF_TRADING' && (await status(sandbox, FUND)).tradingStatus === 'OUT_OF_TRADING');
+    await until(
+      'the close',
+      20_000,
+      async () =>
+        (await status(sandbox, BOND)).tradingStatus === 'OUT_OF_TRADING' &&
+        (await status(sandbox, FUND)).tradingStatus === 'OUT_OF_TRADING',
+    );
     // The bot sees the close through its phase poll; a few more blocks show it on both chains.
     await chains.pass({ evm: 4, wasm: 2 });
     b.signal('SIGTERM');
@@ -183,11 +251,18 @@ async function tradingDay(name: string, obligations: boolean): Promise<DayRun> {
     wasm.close();
 
     const out = join(dir, `${name}-report`);
-    await promisify(execFile)(NODE, ['src/cli/dlt-mm.ts', 'report', '--config', config, '--day', day, '--out', out], { cwd: ROOT });
+    await promisify(execFile)(NODE, ['src/cli/dlt-mm.ts', 'report', '--config', config, '--day', day, '--out', out], {
+      cwd: ROOT,
+    });
     const frame = dayFrame(day, { enabled: false, config: DEFAULT_CALENDAR });
     const window = { from: frame.from, to: frame.to };
-    const snapshots: Record<string, ChainSnapshot[]> = { [BOND]: await evmSnapshots(sandbox, chains, BOND, fromBlock, toBlock), [FUND]: wasm.snapshots };
-    const truth = Object.fromEntries(Object.entries(snapshots).map(([id, s]) => [id, truthOf(s, TERMS, scalesOf(sandbox, id), window)]));
+    const snapshots: Record<string, ChainSnapshot[]> = {
+      [BOND]: await evmSnapshots(sandbox, chains, BOND, fromBlock, toBlock),
+      [FUND]: wasm.snapshots,
+    };
+    const truth = Object.fromEntries(
+      Object.entries(snapshots).map(([id, s]) => [id, truthOf(s, TERMS, scalesOf(sandbox, id), window)]),
+    );
     return {
       report: JSON.parse(readFileSync(join(out, `dlt-mm-${day}.json`), 'utf8')) as DayRun['report'],
       html: join(out, `dlt-mm-${day}.html`),
@@ -223,15 +298,30 @@ describe('a trading day with obligations, on the accelerated clock', () => {
     for (const pairId of [BOND, FUND]) {
       const t = withObligations.truth[pairId] as Truth;
       const c = compliance(withObligations, pairId);
-      const seen = { pairId, truth: { presentMs: t.presentMs, continuousMs: t.continuousMs, quotes: t.quotes, phaseChanges: t.phaseChanges }, report: { presentMs: c.presentMs, continuousMs: c.continuousMs } };
+      const seen = {
+        pairId,
+        truth: { presentMs: t.presentMs, continuousMs: t.continuousMs, quotes: t.quotes, phaseChanges: t.phaseChanges },
+        report: { presentMs: c.presentMs, continuousMs: c.continuousMs },
+      };
       console.log(`presence of ${pairId}: ${JSON.stringify(seen)}`);
       // Within one block or ledger per quote; and tighter, by how the two measures differ at all: inclusions,
       // cancels and fills are read from the same blocks and ledgers by both and agree exactly, while a change
       // of the book's phase the bot sees through its phase poll, up to one block or ledger of chain time (one
       // second) plus two polls (one may be in flight) after the change.
-      const tolerance = Math.min(t.quotes * (pairId === BOND ? BLOCK_MS : LEDGER_MS), t.phaseChanges * (TIME_RESOLUTION_MS + 2 * PHASE_POLL_MS));
-      expect({ ...seen, presentWithin: Math.abs(c.presentMs - t.presentMs) <= tolerance, continuousWithin: Math.abs(c.continuousMs - t.continuousMs) <= tolerance }).toEqual({ ...seen, presentWithin: true, continuousWithin: true });
-      expect({ pairId, truthMeetsTarget: (t.ratio ?? 0) >= OBLIGATIONS.presenceTarget / 100, reportMeetsTarget: (c.presence ?? 0) >= OBLIGATIONS.presenceTarget / 100 }).toEqual({ pairId, truthMeetsTarget: true, reportMeetsTarget: true });
+      const tolerance = Math.min(
+        t.quotes * (pairId === BOND ? BLOCK_MS : LEDGER_MS),
+        t.phaseChanges * (TIME_RESOLUTION_MS + 2 * PHASE_POLL_MS),
+      );
+      expect({
+        ...seen,
+        presentWithin: Math.abs(c.presentMs - t.presentMs) <= tolerance,
+        continuousWithin: Math.abs(c.continuousMs - t.continuousMs) <= tolerance,
+      }).toEqual({ ...seen, presentWithin: true, continuousWithin: true });
+      expect({
+        pairId,
+        truthMeetsTarget: (t.ratio ?? 0) >= OBLIGATIONS.presenceTarget / 100,
+        reportMeetsTarget: (c.presence ?? 0) >= OBLIGATIONS.presenceTarget / 100,
+      }).toEqual({ pairId, truthMeetsTarget: true, reportMeetsTarget: true });
     }
     // The halt was seen and left out; after it, quotes were back within one block of the book reopening.
     const bond = withObligations.truth[BOND] as Truth;
@@ -245,7 +335,11 @@ describe('a trading day with obligations, on the accelerated clock', () => {
     without = await tradingDay('without', false);
     for (const pairId of [BOND, FUND]) {
       const t = without.truth[pairId] as Truth;
-      expect({ pairId, continuous: t.continuousMs > 20_000, presence: t.ratio }).toEqual({ pairId, continuous: true, presence: 0 });
+      expect({ pairId, continuous: t.continuousMs > 20_000, presence: t.ratio }).toEqual({
+        pairId,
+        continuous: true,
+        presence: 0,
+      });
       const withGuard = withObligations.truth[pairId] as Truth;
       expect(withGuard.ratio ?? 0).toBeGreaterThan((t.ratio ?? 0) + 0.5);
     }
@@ -260,7 +354,15 @@ describe('a trading day with obligations, on the accelerated clock', () => {
       browser = await chromium.launchPersistentContext(profile, {
         executablePath: '/usr/bin/chromium',
         headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+          '--disable-quic',
+        ],
       });
       const page = await browser.newPage();
       const problems: string[] = [];
@@ -275,17 +377,29 @@ describe('a trading day with obligations, on the accelerated clock', () => {
         figures.map((f) => {
           const svg = f.querySelector('svg');
           const box = svg?.getBoundingClientRect();
-          return { id: f.getAttribute('data-chart'), width: box?.width ?? 0, height: box?.height ?? 0, marks: svg?.querySelectorAll('path, rect, line, circle, text').length ?? 0 };
+          return {
+            id: f.getAttribute('data-chart'),
+            width: box?.width ?? 0,
+            height: box?.height ?? 0,
+            marks: svg?.querySelectorAll('path, rect, line, circle, text').length ?? 0,
+          };
         }),
       );
       expect(charts.map((c) => c.id)).toEqual(withObligations.report.charts.map((c) => c.id));
-      for (const c of charts) expect({ id: c.id, drawn: c.width > 100 && c.height > 50 && c.marks > 10 }).toEqual({ id: c.id, drawn: true });
+      for (const c of charts)
+        expect({ id: c.id, drawn: c.width > 100 && c.height > 50 && c.marks > 10 }).toEqual({ id: c.id, drawn: true });
       expect(problems).toEqual([]);
       expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
-      const rows = await page.$$eval('table.compliance tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
+      const rows = await page.$$eval('table.compliance tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')),
+      );
       // What the page showed, for the record.
-      console.log(`report page: ${charts.length} charts drawn (${charts.map((c) => `${c.id} ${Math.round(c.width)}x${Math.round(c.height)}`).join(', ')})`);
-      console.log(`compliance table: ${rows.map((r) => `${r[0]}: presence ${r[5]} against ${r[4]}, ${r[6]}; continuous ${r[7]}, present ${r[8]}, halted ${r[10]}`).join(' | ')}`);
+      console.log(
+        `report page: ${charts.length} charts drawn (${charts.map((c) => `${c.id} ${Math.round(c.width)}x${Math.round(c.height)}`).join(', ')})`,
+      );
+      console.log(
+        `compliance table: ${rows.map((r) => `${r[0]}: presence ${r[5]} against ${r[4]}, ${r[6]}; continuous ${r[7]}, present ${r[8]}, halted ${r[10]}`).join(' | ')}`,
+      );
       expect(rows.map((r) => r[6])).toEqual(['met', 'met']);
     } finally {
       await browser?.close();

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { orderCounts, placementUses, presence, responses, secondCancels, unusedApprovals, type CancelAttempt } from './analysis.ts';
+import {
+  orderCounts,
+  placementUses,
+  presence,
+  responses,
+  secondCancels,
+  unusedApprovals,
+  type CancelAttempt,
+} from './analysis.ts';
 import type { ChainTx, Draw, OrderTruth } from './model.ts';
 
 const approval = (hash: string, height: number, index = 0, token = '0xT', chain: 'evm' | 'wasm' = 'evm'): ChainTx => ({
@@ -16,7 +24,13 @@ const approval = (hash: string, height: number, index = 0, token = '0xT', chain:
   code: null,
   name: null,
 });
-const draw = (height: number, index = 1, token = '0xT'): Draw => ({ chain: 'evm', token, spender: '0xbook', height, index });
+const draw = (height: number, index = 1, token = '0xT'): Draw => ({
+  chain: 'evm',
+  token,
+  spender: '0xbook',
+  height,
+  index,
+});
 
 describe('unusedApprovals', () => {
   it('an approval is unused when the next approval of the same token and spender, or the end, comes before any draw', () => {
@@ -36,7 +50,10 @@ describe('unusedApprovals', () => {
 
   it('a placement on the book that needs the token is a use too', () => {
     const place: ChainTx = { ...approval('p1', 11), call: 'place', fn: 'new_buy_order', pairId: 'p', approval: null };
-    const uses = placementUses([place, { ...place, hash: 'p2', fn: 'new_sell_order' }, { ...place, hash: 'p3', success: false }], new Map([['p', { orderBook: '0xbook', base: '0xB', quote: '0xT' }]]));
+    const uses = placementUses(
+      [place, { ...place, hash: 'p2', fn: 'new_sell_order' }, { ...place, hash: 'p3', success: false }],
+      new Map([['p', { orderBook: '0xbook', base: '0xB', quote: '0xT' }]]),
+    );
     expect(uses).toEqual([
       { chain: 'evm', token: '0xT', spender: '0xbook', height: 11, index: 0 },
       { chain: 'evm', token: '0xB', spender: '0xbook', height: 11, index: 0 },
@@ -49,7 +66,15 @@ describe('unusedApprovals', () => {
   });
 });
 
-const attempt = (o: Partial<CancelAttempt>): CancelAttempt => ({ chain: 'evm', pairId: 'p', orderId: '7', txHash: null, atMs: 0, at: null, ...o });
+const attempt = (o: Partial<CancelAttempt>): CancelAttempt => ({
+  chain: 'evm',
+  pairId: 'p',
+  orderId: '7',
+  txHash: null,
+  atMs: 0,
+  at: null,
+  ...o,
+});
 
 describe('secondCancels', () => {
   it('counts attempts after an earlier cancel of the same order reached the chain', () => {
@@ -91,7 +116,16 @@ const order = (o: Partial<OrderTruth>): OrderTruth => ({
 
 describe('presence', () => {
   it('is the time-weighted union of resting intervals, clipped to the window', () => {
-    const published = { evm: new Map([[1, 0], [2, 100], [3, 200], [4, 300], [5, 400]]), wasm: new Map<number, number>() };
+    const published = {
+      evm: new Map([
+        [1, 0],
+        [2, 100],
+        [3, 200],
+        [4, 300],
+        [5, 400],
+      ]),
+      wasm: new Map<number, number>(),
+    };
     const orders = [
       order({ orderId: '1', restedHeight: 1, closedHeight: 3, closedBy: 'cancelled by us' }),
       order({ orderId: '2', restedHeight: 2, closedHeight: 4, closedBy: 'filled' }),
@@ -108,7 +142,15 @@ describe('presence', () => {
 
 describe('responses', () => {
   it('groups placements by the latest change published before the decision; next block only when all of them were', () => {
-    const published = { evm: new Map([[10, 1_000], [11, 3_000], [12, 5_000], [13, 7_000]]), wasm: new Map<number, number>() };
+    const published = {
+      evm: new Map([
+        [10, 1_000],
+        [11, 3_000],
+        [12, 5_000],
+        [13, 7_000],
+      ]),
+      wasm: new Map<number, number>(),
+    };
     const changes = new Map([['p', [10, 12]]]);
     const out = responses(
       [
@@ -131,7 +173,12 @@ describe('responses', () => {
 
   it('leaves out decisions taken inside excluded windows', () => {
     const published = { evm: new Map([[10, 1_000]]), wasm: new Map<number, number>() };
-    const out = responses([{ chain: 'evm', pairId: 'p', decidedMs: 1_500, height: 14 }], new Map([['p', [10]]]), published, [[1_000, 2_000]]);
+    const out = responses(
+      [{ chain: 'evm', pairId: 'p', decidedMs: 1_500, height: 14 }],
+      new Map([['p', [10]]]),
+      published,
+      [[1_000, 2_000]],
+    );
     expect(out[0]).toEqual({ chain: 'evm', answered: 0, inNext: 0, late: [] });
   });
 });
@@ -145,6 +192,14 @@ describe('orderCounts', () => {
         order({ orderId: '3', filled: 40n, closedBy: 'cancelled by the contract', closedHeight: 4 }),
         order({ orderId: '4', restedHeight: null, closedBy: 'rejected', closedHeight: 1 }),
       ]),
-    ).toEqual({ placed: 4, rested: 3, cancelledByUs: 1, filledInFull: 1, filledInPart: 1, rejectedAtMatching: 1, cancelledByContract: 1 });
+    ).toEqual({
+      placed: 4,
+      rested: 3,
+      cancelledByUs: 1,
+      filledInFull: 1,
+      filledInPart: 1,
+      rejectedAtMatching: 1,
+      cancelledByContract: 1,
+    });
   });
 });

@@ -29,8 +29,10 @@ export function orderCounts(orders: readonly OrderTruth[]): OrderCounts {
   };
 }
 
-const allowanceKey = (chain: Chain, token: string, spender: string) => `${chain}|${token.toLowerCase()}|${spender.toLowerCase()}`;
-const before = (a: { height: number; index: number }, b: { height: number; index: number }) => a.height < b.height || (a.height === b.height && a.index < b.index);
+const allowanceKey = (chain: Chain, token: string, spender: string) =>
+  `${chain}|${token.toLowerCase()}|${spender.toLowerCase()}`;
+const before = (a: { height: number; index: number }, b: { height: number; index: number }) =>
+  a.height < b.height || (a.height === b.height && a.index < b.index);
 
 /**
  * Approvals of ours that nothing used: the next thing that touched the same token and spender was another
@@ -39,12 +41,18 @@ const before = (a: { height: number; index: number }, b: { height: number; index
  * of ours on that book that needs the token (a no-prefund order relies on the allowance until it matches).
  */
 export function unusedApprovals(txs: readonly ChainTx[], draws: readonly Draw[]): ChainTx[] {
-  const approvals = txs.filter((t) => t.call === 'approve' && t.success && t.approval !== null).toSorted((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  const approvals = txs
+    .filter((t) => t.call === 'approve' && t.success && t.approval !== null)
+    .toSorted((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
   const unused: ChainTx[] = [];
   approvals.forEach((a, i) => {
     const k = allowanceKey(a.chain, a.approval?.token ?? '', a.approval?.spender ?? '');
-    const next = approvals.slice(i + 1).find((b) => allowanceKey(b.chain, b.approval?.token ?? '', b.approval?.spender ?? '') === k);
-    const drawn = draws.some((d) => allowanceKey(d.chain, d.token, d.spender) === k && before(a, d) && (next === undefined || before(d, next)));
+    const next = approvals
+      .slice(i + 1)
+      .find((b) => allowanceKey(b.chain, b.approval?.token ?? '', b.approval?.spender ?? '') === k);
+    const drawn = draws.some(
+      (d) => allowanceKey(d.chain, d.token, d.spender) === k && before(a, d) && (next === undefined || before(d, next)),
+    );
     if (!drawn) unused.push(a);
   });
   return unused;
@@ -90,7 +98,15 @@ export function secondCancels(attempts: readonly CancelAttempt[]): SecondCancel[
     if (first === undefined) continue;
     for (const a of list) {
       if (a === first || a.atMs < first.atMs) continue;
-      out.push({ chain: a.chain, pairId: a.pairId, orderId: a.orderId, txHash: a.txHash, atMs: a.atMs, reachedChain: a.at !== null, first: first.txHash ?? '' });
+      out.push({
+        chain: a.chain,
+        pairId: a.pairId,
+        orderId: a.orderId,
+        txHash: a.txHash,
+        atMs: a.atMs,
+        reachedChain: a.at !== null,
+        first: first.txHash ?? '',
+      });
     }
   }
   return out.toSorted((a, b) => a.atMs - b.atMs);
@@ -124,7 +140,13 @@ export interface Presence {
  * Time-weighted presence per pair and side over [from, to): an order rests from the publication of the block or
  * ledger that rested it to the publication of the one that removed it (or the end).
  */
-export function presence(orders: readonly OrderTruth[], pairs: readonly { chain: Chain; pairId: string }[], published: Readonly<Record<Chain, Published>>, from: number, to: number): Presence[] {
+export function presence(
+  orders: readonly OrderTruth[],
+  pairs: readonly { chain: Chain; pairId: string }[],
+  published: Readonly<Record<Chain, Published>>,
+  from: number,
+  to: number,
+): Presence[] {
   const out: Presence[] = [];
   for (const p of pairs) {
     for (const side of ['buy', 'sell'] as const) {
@@ -136,7 +158,12 @@ export function presence(orders: readonly OrderTruth[], pairs: readonly { chain:
         const end = o.closedHeight === null ? to : (published[o.chain].get(o.closedHeight) ?? to);
         intervals.push([start, end]);
       }
-      out.push({ chain: p.chain, pairId: p.pairId, side, share: to > from ? covered(intervals, from, to) / (to - from) : 0 });
+      out.push({
+        chain: p.chain,
+        pairId: p.pairId,
+        side,
+        share: to > from ? covered(intervals, from, to) / (to - from) : 0,
+      });
     }
   }
   return out;
@@ -200,12 +227,21 @@ export function responses(
  * Our placements that reached the chain as uses of an allowance: the token the order needs (a buy the quote
  * token, a sell the base token) and its order book as the spender.
  */
-export function placementUses(txs: readonly ChainTx[], books: ReadonlyMap<string, { readonly orderBook: string; readonly base: string; readonly quote: string }>): Draw[] {
+export function placementUses(
+  txs: readonly ChainTx[],
+  books: ReadonlyMap<string, { readonly orderBook: string; readonly base: string; readonly quote: string }>,
+): Draw[] {
   const out: Draw[] = [];
   for (const t of txs) {
     const book = t.pairId === null ? undefined : books.get(t.pairId);
     if (t.call !== 'place' || !t.success || book === undefined) continue;
-    out.push({ chain: t.chain, token: /buy/i.test(t.fn) ? book.quote : book.base, spender: book.orderBook, height: t.height, index: t.index });
+    out.push({
+      chain: t.chain,
+      token: /buy/i.test(t.fn) ? book.quote : book.base,
+      spender: book.orderBook,
+      height: t.height,
+      index: t.index,
+    });
   }
   return out;
 }

@@ -5,7 +5,13 @@ import { BookReplay, netFilledIn, remainingAt, restingAt } from './book-replay.t
 const US = '0xUs';
 const THEM = '0xThem';
 
-const received = (client: string, orderId: bigint, side: 1 | 2, quantity: bigint, crossIdentifier = 0xd1000001n): BookEvent => ({
+const received = (
+  client: string,
+  orderId: bigint,
+  side: 1 | 2,
+  quantity: bigint,
+  crossIdentifier = 0xd1000001n,
+): BookEvent => ({
   type: 'OrderReceived',
   client,
   orderId,
@@ -17,7 +23,13 @@ const received = (client: string, orderId: bigint, side: 1 | 2, quantity: bigint
   orderType: 0,
   executionCondition: 0,
 });
-const rested = (client: string, orderId: bigint, side: 1 | 2, quantity: bigint, price = 100n): BookEvent => ({ type: side === 1 ? 'NewBuyOrder' : 'NewSellOrder', client, orderId, quantity, price });
+const rested = (client: string, orderId: bigint, side: 1 | 2, quantity: bigint, price = 100n): BookEvent => ({
+  type: side === 1 ? 'NewBuyOrder' : 'NewSellOrder',
+  client,
+  orderId,
+  quantity,
+  price,
+});
 const trade = (client: string, orderId: bigint, takerSide: 1 | 2, quantity: bigint): BookEvent => ({
   type: takerSide === 1 ? 'NewBuyInitiatedTrade' : 'NewSellInitiatedTrade',
   client,
@@ -56,7 +68,16 @@ describe('BookReplay', () => {
       [5, trade(THEM, 4n, 1, 70n)],
     ]);
     const ours = r.orders.get(BookReplay.key('evm', 'p', 2n));
-    expect(ours).toMatchObject({ restedHeight: 2, filled: 100n, fills: [{ height: 3, quantity: 30n }, { height: 5, quantity: 70n }], closedHeight: 5, closedBy: 'filled' });
+    expect(ours).toMatchObject({
+      restedHeight: 2,
+      filled: 100n,
+      fills: [
+        { height: 3, quantity: 30n },
+        { height: 5, quantity: 70n },
+      ],
+      closedHeight: 5,
+      closedBy: 'filled',
+    });
     expect(r.orders.size).toBe(1);
     // Others changed the book at 1, 3 and 5.
     expect(r.changes.get('p')).toEqual([1, 3, 5]);
@@ -76,8 +97,14 @@ describe('BookReplay', () => {
       [3, cancel(US, 1n)],
       [4, cancel(US, 2n, 2)],
     ]);
-    expect(r.orders.get(BookReplay.key('evm', 'p', 1n))).toMatchObject({ closedHeight: 3, closedBy: 'cancelled by us' });
-    expect(r.orders.get(BookReplay.key('evm', 'p', 2n))).toMatchObject({ closedHeight: 4, closedBy: 'cancelled by the contract' });
+    expect(r.orders.get(BookReplay.key('evm', 'p', 1n))).toMatchObject({
+      closedHeight: 3,
+      closedBy: 'cancelled by us',
+    });
+    expect(r.orders.get(BookReplay.key('evm', 'p', 2n))).toMatchObject({
+      closedHeight: 4,
+      closedBy: 'cancelled by the contract',
+    });
     // Our own cancels are no book change by others.
     expect(r.changes.get('p')).toBeUndefined();
   });
@@ -85,11 +112,21 @@ describe('BookReplay', () => {
   it('records rejections at matching and automatic halts', () => {
     const r = replay([
       [1, received(US, 1n, 1, 10n)],
-      [1, { type: 'OrderRejected', client: US, orderId: 1n, reason: 2, quantityNotExecuted: 10n, side: 1, price: 100n }],
+      [
+        1,
+        { type: 'OrderRejected', client: US, orderId: 1n, reason: 2, quantityNotExecuted: 10n, side: 1, price: 100n },
+      ],
       [2, received(THEM, 2n, 1, 10n)],
-      [2, { type: 'OrderRejected', client: THEM, orderId: 2n, reason: 5, quantityNotExecuted: 10n, side: 1, price: 100n }],
+      [
+        2,
+        { type: 'OrderRejected', client: THEM, orderId: 2n, reason: 5, quantityNotExecuted: 10n, side: 1, price: 100n },
+      ],
     ]);
-    expect(r.orders.get(BookReplay.key('evm', 'p', 1n))).toMatchObject({ closedHeight: 1, closedBy: 'rejected', rejectReason: 2 });
+    expect(r.orders.get(BookReplay.key('evm', 'p', 1n))).toMatchObject({
+      closedHeight: 1,
+      closedBy: 'rejected',
+      rejectReason: 2,
+    });
     expect(r.halts.get('p')).toEqual([2]);
   });
 });

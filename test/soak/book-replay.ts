@@ -62,7 +62,11 @@ export class BookReplay {
         } else closed(o, CANCELLED_BY[cancel.cancellationType]);
       },
       orderChanged: (o) => {
-        if (this.#isOurs(chain, o.wallet) && (this.#current?.type === 'NewBuyInitiatedTrade' || this.#current?.type === 'NewSellInitiatedTrade')) this.#fill(chain, pairId, o, height());
+        if (
+          this.#isOurs(chain, o.wallet) &&
+          (this.#current?.type === 'NewBuyInitiatedTrade' || this.#current?.type === 'NewSellInitiatedTrade')
+        )
+          this.#fill(chain, pairId, o, height());
       },
     });
     this.#markets.set(pairId, m);
@@ -137,7 +141,14 @@ export class BookReplay {
 /** Our orders resting on the books after block or ledger `height` of `chain`. */
 export function restingAt(orders: Iterable<OrderTruth>, chain: Chain, height: number): OrderTruth[] {
   const out: OrderTruth[] = [];
-  for (const o of orders) if (o.chain === chain && o.restedHeight !== null && o.restedHeight <= height && (o.closedHeight === null || o.closedHeight > height)) out.push(o);
+  for (const o of orders)
+    if (
+      o.chain === chain &&
+      o.restedHeight !== null &&
+      o.restedHeight <= height &&
+      (o.closedHeight === null || o.closedHeight > height)
+    )
+      out.push(o);
   return out;
 }
 

@@ -46,7 +46,9 @@ export function readBotRecord(storePath: string, logPath: string): BotRecord {
   const store = openStoreReadOnly(storePath);
   const orders: BotOrder[] = [];
   try {
-    const rows = store.db.prepare('SELECT wallet, client_order_id, chain, pair_id, order_id, status, created_ms FROM orders').all() as Array<{
+    const rows = store.db
+      .prepare('SELECT wallet, client_order_id, chain, pair_id, order_id, status, created_ms FROM orders')
+      .all() as Array<{
       wallet: string;
       client_order_id: string;
       chain: Chain;
@@ -56,7 +58,9 @@ export function readBotRecord(storePath: string, logPath: string): BotRecord {
       created_ms: number;
     }>;
     const gone = new Map<string, number>();
-    for (const t of store.db.prepare('SELECT wallet, client_order_id, at_ms, to_status FROM order_transitions ORDER BY id').all() as Array<{ wallet: string; client_order_id: string; at_ms: number; to_status: string }>) {
+    for (const t of store.db
+      .prepare('SELECT wallet, client_order_id, at_ms, to_status FROM order_transitions ORDER BY id')
+      .all() as Array<{ wallet: string; client_order_id: string; at_ms: number; to_status: string }>) {
       const k = `${t.wallet}|${t.client_order_id}`;
       if (GONE.has(t.to_status) && !gone.has(k)) gone.set(k, Number(t.at_ms));
     }

@@ -30,7 +30,8 @@ export class PairIndex {
 
   constructor(sandbox: Sandbox) {
     for (const p of sandbox.manifest.pairs) {
-      const key = (a: { hex: string; strkey?: string | null }) => (p.chain === 'evm' ? a.hex.toLowerCase() : (a.strkey as string));
+      const key = (a: { hex: string; strkey?: string | null }) =>
+        p.chain === 'evm' ? a.hex.toLowerCase() : (a.strkey as string);
       this.books.set(key(p.orderBook), { pairId: p.id, chain: p.chain });
       this.tokens.add(key(p.baseToken));
       this.tokens.add(key(p.quoteToken));
@@ -42,7 +43,14 @@ export class PairIndex {
   }
 }
 
-const kindOf = (fn: string): Call => (/^new_?(buy|sell)_?order$/i.test(fn) ? 'place' : /^cancel_?(buy|sell)_?order$/i.test(fn) ? 'cancel' : fn === 'approve' ? 'approve' : 'other');
+const kindOf = (fn: string): Call =>
+  /^new_?(buy|sell)_?order$/i.test(fn)
+    ? 'place'
+    : /^cancel_?(buy|sell)_?order$/i.test(fn)
+      ? 'cancel'
+      : fn === 'approve'
+        ? 'approve'
+        : 'other';
 
 export function decodeEvmCall(index: PairIndex, to: string | null, data: string): DecodedCall {
   const target = (to ?? '').toLowerCase();
@@ -52,12 +60,25 @@ export function decodeEvmCall(index: PairIndex, to: string | null, data: string)
       const parsed = BOOK.parseTransaction({ data });
       if (parsed !== null) {
         const call = kindOf(parsed.name);
-        return { call, fn: parsed.name, pairId, orderId: call === 'cancel' ? (parsed.args[0] as bigint).toString() : null, approval: null };
+        return {
+          call,
+          fn: parsed.name,
+          pairId,
+          orderId: call === 'cancel' ? (parsed.args[0] as bigint).toString() : null,
+          approval: null,
+        };
       }
     }
     if (index.tokens.has(target)) {
       const parsed = TOKEN.parseTransaction({ data });
-      if (parsed?.name === 'approve') return { call: 'approve', fn: 'approve', pairId: null, orderId: null, approval: { token: target, spender: String(parsed.args[0]).toLowerCase() } };
+      if (parsed?.name === 'approve')
+        return {
+          call: 'approve',
+          fn: 'approve',
+          pairId: null,
+          orderId: null,
+          approval: { token: target, spender: String(parsed.args[0]).toLowerCase() },
+        };
     }
   } catch {
     // Not an order book or token call we know: reported as `other` below.
@@ -65,15 +86,30 @@ export function decodeEvmCall(index: PairIndex, to: string | null, data: string)
   return { call: 'other', fn: data.slice(0, 10), pairId, orderId: null, approval: null };
 }
 
-export function decodeWasmCall(index: PairIndex, call: { readonly contract: string; readonly fn: string; readonly args: readonly ScVal[] } | null): DecodedCall {
+export function decodeWasmCall(
+  index: PairIndex,
+  call: { readonly contract: string; readonly fn: string; readonly args: readonly ScVal[] } | null,
+): DecodedCall {
   if (call === null) return { call: 'other', fn: 'unknown', pairId: null, orderId: null, approval: null };
   const kind = kindOf(call.fn);
   const pairId = index.pairOf(call.contract);
   if (kind === 'approve' && index.tokens.has(call.contract)) {
-    return { call: 'approve', fn: call.fn, pairId: null, orderId: null, approval: { token: call.contract, spender: read.address(call.args[1], 'spender') } };
+    return {
+      call: 'approve',
+      fn: call.fn,
+      pairId: null,
+      orderId: null,
+      approval: { token: call.contract, spender: read.address(call.args[1], 'spender') },
+    };
   }
   if (pairId === null) return { call: 'other', fn: call.fn, pairId: null, orderId: null, approval: null };
-  return { call: kind, fn: call.fn, pairId, orderId: kind === 'cancel' ? read.u64(call.args[1], 'order_id').toString() : null, approval: null };
+  return {
+    call: kind,
+    fn: call.fn,
+    pairId,
+    orderId: kind === 'cancel' ? read.u64(call.args[1], 'order_id').toString() : null,
+    approval: null,
+  };
 }
 
 /** A chain A revert's data as the project decodes it. */

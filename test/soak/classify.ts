@@ -43,7 +43,11 @@ export function classify(i: Incident): Classification {
   if (i.call === 'cancel' && i.code === 'E_VENUE_ORDER_NOT_FOUND') return goneCancel(i);
   if (i.code === 'E_VENUE_MARKET_CLOSED') return closedMarket(i);
   if (i.code === 'TRY_AGAIN_LATER') {
-    return self(i.facts.sourceBusy === true ? 'source account already had a pending transaction' : 'TRY_AGAIN_LATER with no pending transaction of the source seen');
+    return self(
+      i.facts.sourceBusy === true
+        ? 'source account already had a pending transaction'
+        : 'TRY_AGAIN_LATER with no pending transaction of the source seen',
+    );
   }
   const rule = SELF_CAUSED[i.code];
   return self(rule ?? `no rule explains ${i.code} at ${i.stage}: counted as ours`);
@@ -57,7 +61,8 @@ function goneCancel(i: Incident): Classification {
   if (removal == null) return self('cancel of an order that never rested on the book');
   if (removal.how === 'cancelled by us') return self('second cancel: the order was already cancelled by us');
   if (f.botKnewGoneMs != null && f.botKnewGoneMs <= i.atMs) return self('cancel of an order we already knew was gone');
-  if (i.height !== null && i.height === removal.height) return race(`cancel met the order's removal (${removal.how}) in the same block or ledger`);
+  if (i.height !== null && i.height === removal.height)
+    return race(`cancel met the order's removal (${removal.how}) in the same block or ledger`);
   if (removal.nextPublishedMs === null || i.atMs < removal.nextPublishedMs) {
     return race(`order ${removal.how} in the newest block or ledger when the cancel left: not yet seeable`);
   }
@@ -69,6 +74,7 @@ function closedMarket(i: Incident): Classification {
   const halt = i.facts.halt;
   if (halt == null) return self('market closed with no halt on the chain: our status view was wrong');
   if (i.height !== null && i.height === halt.height) return race('order met the halt in the same block or ledger');
-  if (halt.nextPublishedMs === null || i.atMs < halt.nextPublishedMs) return race('halted in the newest block or ledger when the order left: not yet seeable');
+  if (halt.nextPublishedMs === null || i.atMs < halt.nextPublishedMs)
+    return race('halted in the newest block or ledger when the order left: not yet seeable');
   return self('order sent into a halt older than the newest block or ledger: our status view was stale');
 }

@@ -11,7 +11,10 @@ function state(o: Partial<ChainState>): ChainState {
   return { height: 1, resting: [], inflight: 0, positions: new Map(), ...o };
 }
 
-function snapshot(evm: [ChainState, ChainState], wasm: [ChainState, ChainState] = [state({}), state({})]): TruthSnapshot {
+function snapshot(
+  evm: [ChainState, ChainState],
+  wasm: [ChainState, ChainState] = [state({}), state({})],
+): TruthSnapshot {
   return {
     wallets: [
       { chain: 'evm', address: EVM },
@@ -30,7 +33,11 @@ const walletGauges = (live: number, unknown = 0, foreign = 0): MetricSample[] =>
     ['wasm', WASM],
   ].flatMap(([chain, wallet]) => [
     m('dltmm_orders_live', { chain: chain as string, wallet: wallet as string }, chain === 'evm' ? live : 0),
-    m('dltmm_orders_unknown_outcome', { chain: chain as string, wallet: wallet as string }, chain === 'evm' ? unknown : 0),
+    m(
+      'dltmm_orders_unknown_outcome',
+      { chain: chain as string, wallet: wallet as string },
+      chain === 'evm' ? unknown : 0,
+    ),
     m('dltmm_foreign_orders', { chain: chain as string, wallet: wallet as string }, chain === 'evm' ? foreign : 0),
   ]);
 const pairGauges = (position: number, buy: number, sell: number): MetricSample[] => [
@@ -38,19 +45,35 @@ const pairGauges = (position: number, buy: number, sell: number): MetricSample[]
   m('dltmm_quote_presence', { pair: 'a', side: 'buy' }, buy),
   m('dltmm_quote_presence', { pair: 'a', side: 'sell' }, sell),
 ];
-const failing = (checks: ReturnType<typeof compareGauges>) => checks.filter((c) => !c.equal).map((c) => `${c.gauge} ${c.subject}: ${c.value} vs ${c.truth}`);
+const failing = (checks: ReturnType<typeof compareGauges>) =>
+  checks.filter((c) => !c.equal).map((c) => `${c.gauge} ${c.subject}: ${c.value} vs ${c.truth}`);
 
 describe('compareGauges', () => {
-  const newest = state({ height: 9, resting: [ours('a', 'buy'), ours('a', 'sell')], inflight: 1, positions: new Map([['a', '0.3']]) });
+  const newest = state({
+    height: 9,
+    resting: [ours('a', 'buy'), ours('a', 'sell')],
+    inflight: 1,
+    positions: new Map([['a', '0.3']]),
+  });
   const before = state({ height: 8, resting: [ours('a', 'buy')], inflight: 1, positions: new Map([['a', '0.1']]) });
 
   it('accepts gauges between the truth after the block before the newest and after the newest, in-flight placements counted as live', () => {
-    expect(failing(compareGauges(1, [...walletGauges(3, 1), ...pairGauges(0.3, 1, 1)], snapshot([before, newest])))).toEqual([]);
-    expect(failing(compareGauges(1, [...walletGauges(2, 0), ...pairGauges(0.1, 1, 0)], snapshot([before, newest])))).toEqual([]);
+    expect(
+      failing(compareGauges(1, [...walletGauges(3, 1), ...pairGauges(0.3, 1, 1)], snapshot([before, newest]))),
+    ).toEqual([]);
+    expect(
+      failing(compareGauges(1, [...walletGauges(2, 0), ...pairGauges(0.1, 1, 0)], snapshot([before, newest]))),
+    ).toEqual([]);
   });
 
   it('flags a gauge outside both truths, and one the bot does not export', () => {
-    const checks = compareGauges(2, [...walletGauges(0, 2, 1), ...pairGauges(0.5, 0, 1)].filter((s) => s.name !== 'dltmm_quote_presence' || s.labels.side !== 'sell'), snapshot([before, newest]));
+    const checks = compareGauges(
+      2,
+      [...walletGauges(0, 2, 1), ...pairGauges(0.5, 0, 1)].filter(
+        (s) => s.name !== 'dltmm_quote_presence' || s.labels.side !== 'sell',
+      ),
+      snapshot([before, newest]),
+    );
     expect(failing(checks)).toEqual([
       'dltmm_orders_live 0xAbC: 0 vs 2..3',
       'dltmm_orders_unknown_outcome 0xAbC: 2 vs 0..1',
@@ -64,19 +87,25 @@ describe('compareGauges', () => {
 
   it('compares with the double nearest to the exact truth: a position summed in floating point is off', () => {
     const exact = state({ positions: new Map([['a', '0.3']]) });
-    expect(failing(compareGauges(1, [...walletGauges(0), ...pairGauges(0.1 + 0.2, 0, 0)], snapshot([exact, exact])))).toEqual(['dltmm_position_base a: 0.30000000000000004 vs 0.3']);
+    expect(
+      failing(compareGauges(1, [...walletGauges(0), ...pairGauges(0.1 + 0.2, 0, 0)], snapshot([exact, exact]))),
+    ).toEqual(['dltmm_position_base a: 0.30000000000000004 vs 0.3']);
   });
 
   it('counts resting orders of our wallets without the bot tag as foreign', () => {
     const foreign = state({ resting: [ours('a', 'buy'), { pairId: 'a', side: 'buy', crossId: 0x01000001n }] });
-    expect(failing(compareGauges(1, [...walletGauges(2, 0, 1), ...pairGauges(0, 1, 0)], snapshot([foreign, foreign])))).toEqual([]);
+    expect(
+      failing(compareGauges(1, [...walletGauges(2, 0, 1), ...pairGauges(0, 1, 0)], snapshot([foreign, foreign]))),
+    ).toEqual([]);
   });
 });
 
 describe('gaugeFingerprint', () => {
   it('changes with any compared gauge and ignores the others', () => {
     const a = [...walletGauges(1), m('dltmm_quote_spread_bps', { pair: 'a' }, 5)];
-    expect(gaugeFingerprint(a)).toBe(gaugeFingerprint([...walletGauges(1), m('dltmm_quote_spread_bps', { pair: 'a' }, 7)]));
+    expect(gaugeFingerprint(a)).toBe(
+      gaugeFingerprint([...walletGauges(1), m('dltmm_quote_spread_bps', { pair: 'a' }, 7)]),
+    );
     expect(gaugeFingerprint(a)).not.toBe(gaugeFingerprint(walletGauges(2)));
   });
 });

@@ -37,9 +37,18 @@ export class LiveBooks {
     this.#sandbox = sandbox;
     this.replay = new BookReplay(ours);
     const pairs = sandbox.manifest.pairs;
-    this.#evmBooks = new Map(pairs.filter((p) => p.chain === 'evm').map((p) => [p.orderBook.hex.toLowerCase(), { pairId: p.id, baseToken: p.baseToken.hex }]));
+    this.#evmBooks = new Map(
+      pairs
+        .filter((p) => p.chain === 'evm')
+        .map((p) => [p.orderBook.hex.toLowerCase(), { pairId: p.id, baseToken: p.baseToken.hex }]),
+    );
     this.#wasmBooks = new Map(
-      pairs.filter((p) => p.chain === 'wasm').map((p) => [p.orderBook.strkey as string, { pairId: p.id, base: p.baseToken.strkey as string, quote: p.quoteToken.strkey as string }]),
+      pairs
+        .filter((p) => p.chain === 'wasm')
+        .map((p) => [
+          p.orderBook.strkey as string,
+          { pairId: p.id, base: p.baseToken.strkey as string, quote: p.quoteToken.strkey as string },
+        ]),
     );
   }
 
@@ -57,8 +66,13 @@ export class LiveBooks {
     const url = this.#sandbox.evmNode.rpcUrl;
     for (let a = this.applied.evm + 1; a <= to; a += RANGE) {
       const b = Math.min(to, a + RANGE - 1);
-      const logs = (await rpc(url, 'eth_getLogs', [{ address: [...this.#evmBooks.keys()], fromBlock: toQuantity(a), toBlock: toQuantity(b) }])) as RawLog[];
-      const ordered = logs.toSorted((x, y) => Number(BigInt(x.blockNumber) - BigInt(y.blockNumber)) || Number(BigInt(x.logIndex) - BigInt(y.logIndex)));
+      const logs = (await rpc(url, 'eth_getLogs', [
+        { address: [...this.#evmBooks.keys()], fromBlock: toQuantity(a), toBlock: toQuantity(b) },
+      ])) as RawLog[];
+      const ordered = logs.toSorted(
+        (x, y) =>
+          Number(BigInt(x.blockNumber) - BigInt(y.blockNumber)) || Number(BigInt(x.logIndex) - BigInt(y.logIndex)),
+      );
       for (const log of ordered) {
         const book = this.#evmBooks.get(log.address.toLowerCase());
         const parsed = book === undefined ? null : BOOK.parseLog({ topics: log.topics, data: log.data });
@@ -66,7 +80,8 @@ export class LiveBooks {
         const args: Record<string, unknown> = {};
         parsed.fragment.inputs.forEach((input, i) => (args[input.name] = parsed.args[i]));
         const event = toBookEvent(parsed.name, args, book.baseToken);
-        if (event !== undefined) this.replay.apply({ chain: 'evm', pairId: book.pairId, height: Number(BigInt(log.blockNumber)), event });
+        if (event !== undefined)
+          this.replay.apply({ chain: 'evm', pairId: book.pairId, height: Number(BigInt(log.blockNumber)), event });
       }
       this.applied.evm = b;
     }
@@ -75,7 +90,9 @@ export class LiveBooks {
   #wasm(to: number): void {
     if (to <= this.applied.wasm) return;
     const from = this.applied.wasm + 1;
-    const events = this.#sandbox.emulator.events().query({ ledger: from, txIndex: 0, opIndex: 0, eventIndex: 0 }, to + 1, [], Number.MAX_SAFE_INTEGER);
+    const events = this.#sandbox.emulator
+      .events()
+      .query({ ledger: from, txIndex: 0, opIndex: 0, eventIndex: 0 }, to + 1, [], Number.MAX_SAFE_INTEGER);
     for (const e of events) {
       const book = this.#wasmBooks.get(e.contractId);
       if (book === undefined) continue;

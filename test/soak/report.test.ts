@@ -3,7 +3,15 @@ import type { OrderCounts } from './analysis.ts';
 import type { Incident } from './model.ts';
 import { render, rows, verdict, type SoakResult } from './report.ts';
 
-const counts: OrderCounts = { placed: 10, rested: 10, cancelledByUs: 8, filledInFull: 1, filledInPart: 1, rejectedAtMatching: 0, cancelledByContract: 0 };
+const counts: OrderCounts = {
+  placed: 10,
+  rested: 10,
+  cancelledByUs: 8,
+  filledInFull: 1,
+  filledInPart: 1,
+  rejectedAtMatching: 0,
+  cancelledByContract: 0,
+};
 
 const raceCancel: Incident = {
   chain: 'evm',
@@ -48,8 +56,18 @@ function result(o: Partial<SoakResult> = {}): SoakResult {
     responses: [{ chain: 'evm', answered: 4, inNext: 3, late: [2] }],
     rss: { first: 200 * 2 ** 20, last: 210 * 2 ** 20, max: 220 * 2 ** 20 },
     lagP99s: [0.01, 0.03, 0.02],
-    checks: [{ sample: 1, chain: 'evm', gauge: 'dltmm_orders_live', subject: '0xw', value: '12', truth: '12', equal: true }],
-    samples: [{ sample: 1, atMs: 5_000, reached: true, note: 'block 60, ledger 1010', venueList: { evm: { venue: 12, chain: 12 } } }],
+    checks: [
+      { sample: 1, chain: 'evm', gauge: 'dltmm_orders_live', subject: '0xw', value: '12', truth: '12', equal: true },
+    ],
+    samples: [
+      {
+        sample: 1,
+        atMs: 5_000,
+        reached: true,
+        note: 'block 60, ledger 1010',
+        venueList: { evm: { venue: 12, chain: 12 } },
+      },
+    ],
     shutdown: { code: 0, signal: null, seconds: 4.2, leftResting: 0 },
     botProblems: [['warn: chain A cancel reverted: ...', 3]],
     ...o,
@@ -65,8 +83,20 @@ describe('verdict', () => {
     const v = verdict(
       result({
         incidents: [raceCancel, allowance(1), allowance(2)],
-        secondCancels: [{ chain: 'evm', pairId: 'a', orderId: '23', txHash: null, atMs: 5, reachedChain: false, first: '0x1' }],
-        checks: [{ sample: 1, chain: 'evm', gauge: 'dltmm_orders_live', subject: '0xw', value: '0', truth: '12', equal: false }],
+        secondCancels: [
+          { chain: 'evm', pairId: 'a', orderId: '23', txHash: null, atMs: 5, reachedChain: false, first: '0x1' },
+        ],
+        checks: [
+          {
+            sample: 1,
+            chain: 'evm',
+            gauge: 'dltmm_orders_live',
+            subject: '0xw',
+            value: '0',
+            truth: '12',
+            equal: false,
+          },
+        ],
         samples: [
           { sample: 1, atMs: 5_000, reached: true, note: '', venueList: {} },
           { sample: 2, atMs: 6_000, reached: false, note: 'moved', venueList: {} },
@@ -90,7 +120,9 @@ describe('verdict', () => {
 
 describe('rows and render', () => {
   it('groups rejections by chain, stage, call, reason and rule, self-caused first, with the evidence', () => {
-    const r = rows(result({ incidents: [raceCancel, allowance(1), allowance(2)] })).filter((x) => x.area === 'rejections');
+    const r = rows(result({ incidents: [raceCancel, allowance(1), allowance(2)] })).filter(
+      (x) => x.area === 'rejections',
+    );
     expect(r).toEqual([
       {
         area: 'rejections',

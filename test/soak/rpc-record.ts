@@ -34,7 +34,10 @@ function pairsOf(x: RpcExchange): { call: JsonRpcCall; answer: JsonRpcAnswer | u
     const res = JSON.parse(x.response) as JsonRpcAnswer | JsonRpcAnswer[];
     const calls = Array.isArray(req) ? req : [req];
     const answers = Array.isArray(res) ? res : [res];
-    return calls.map((call) => ({ call, answer: answers.find((a) => a.id === call.id) ?? (answers.length === 1 ? answers[0] : undefined) }));
+    return calls.map((call) => ({
+      call,
+      answer: answers.find((a) => a.id === call.id) ?? (answers.length === 1 ? answers[0] : undefined),
+    }));
   } catch {
     return [];
   }
@@ -122,20 +125,41 @@ export class RpcRecorder {
   }
 
   #evmCall(atMs: number, params: unknown[], answer: JsonRpcAnswer | undefined): void {
-    const [request, tag] = params as [{ from?: unknown; to?: unknown; data?: unknown; input?: unknown } | undefined, unknown];
+    const [request, tag] = params as [
+      { from?: unknown; to?: unknown; data?: unknown; input?: unknown } | undefined,
+      unknown,
+    ];
     // Replays of a mined transaction name its block; a simulation asks about the latest state.
     if (request === undefined || (tag !== 'latest' && tag !== 'pending' && tag !== undefined)) return;
     if (String(request.from ?? '').toLowerCase() !== this.#evmWallet) return;
-    const d = decodeEvmCall(this.#index, typeof request.to === 'string' ? request.to : null, String(request.data ?? request.input ?? '0x'));
+    const d = decodeEvmCall(
+      this.#index,
+      typeof request.to === 'string' ? request.to : null,
+      String(request.data ?? request.input ?? '0x'),
+    );
     if (d.call !== 'place' && d.call !== 'cancel') return;
     const error = answer?.error as { data?: unknown } | undefined;
     const reason = error === undefined ? null : evmReason(typeof error.data === 'string' ? error.data : null);
-    this.evmSimulations.push({ chain: 'evm', atMs, method: 'simulate', hash: null, source: this.#evmWallet, call: d.call, fn: d.fn, pairId: d.pairId, orderId: d.orderId, ok: reason === null, code: reason?.code ?? null, name: reason?.name ?? null });
+    this.evmSimulations.push({
+      chain: 'evm',
+      atMs,
+      method: 'simulate',
+      hash: null,
+      source: this.#evmWallet,
+      call: d.call,
+      fn: d.fn,
+      pairId: d.pairId,
+      orderId: d.orderId,
+      ok: reason === null,
+      code: reason?.code ?? null,
+      name: reason?.name ?? null,
+    });
   }
 
   #wasm(x: RpcExchange): void {
     for (const { call, answer } of pairsOf(x)) {
-      const method = call.method === 'sendTransaction' ? 'send' : call.method === 'simulateTransaction' ? 'simulate' : null;
+      const method =
+        call.method === 'sendTransaction' ? 'send' : call.method === 'simulateTransaction' ? 'simulate' : null;
       if (method === null) continue;
       const envelope = (call.params as { transaction?: unknown } | null)?.transaction;
       if (typeof envelope !== 'string') continue;
@@ -147,8 +171,16 @@ export class RpcRecorder {
       }
       if ('unsupported' in parsed) continue;
       const body = parsed.tx.operations[0]?.body;
-      const invoke = body?.type === 24 && body.invokeHostFunctionOp.hostFunction.type === 0 ? body.invokeHostFunctionOp.hostFunction.invokeContract : null;
-      const d = decodeWasmCall(this.#index, invoke === null ? null : { contract: fromScAddress(invoke.contractAddress), fn: invoke.functionName.toString(), args: invoke.args });
+      const invoke =
+        body?.type === 24 && body.invokeHostFunctionOp.hostFunction.type === 0
+          ? body.invokeHostFunctionOp.hostFunction.invokeContract
+          : null;
+      const d = decodeWasmCall(
+        this.#index,
+        invoke === null
+          ? null
+          : { contract: fromScAddress(invoke.contractAddress), fn: invoke.functionName.toString(), args: invoke.args },
+      );
       // Reads (configuration, balances, allowances, phases) are simulated too; only write calls are ours to count.
       if (d.call === 'other') continue;
       const result = (answer?.result ?? {}) as { status?: unknown; error?: unknown; errorResultXdr?: unknown };
@@ -173,7 +205,20 @@ export class RpcRecorder {
           name = `${status} ${resultCode(result.errorResultXdr)}`.trim();
         }
       }
-      const sent: SentCall = { chain: 'wasm', atMs: x.sentMs, method, hash: method === 'send' ? parsed.hash : null, source: parsed.source, call: d.call, fn: d.fn, pairId: d.pairId, orderId: d.orderId, ok, code, name };
+      const sent: SentCall = {
+        chain: 'wasm',
+        atMs: x.sentMs,
+        method,
+        hash: method === 'send' ? parsed.hash : null,
+        source: parsed.source,
+        call: d.call,
+        fn: d.fn,
+        pairId: d.pairId,
+        orderId: d.orderId,
+        ok,
+        code,
+        name,
+      };
       if (code === 'TRY_AGAIN_LATER' && this.#pendingSources.has(parsed.source)) this.busyAnswers.add(sent);
       if (method === 'send' && ok) this.#pendingSources.add(parsed.source);
       this.calls.push(sent);

@@ -11,10 +11,15 @@ const USAGE = 'Usage: npm run soak [-- --minutes N] [--seed S]';
 
 function options(): { minutes: number; seed: number } {
   try {
-    const { values } = parseArgs({ options: { minutes: { type: 'string', default: '5' }, seed: { type: 'string', default: '1' } }, strict: true, allowPositionals: false });
+    const { values } = parseArgs({
+      options: { minutes: { type: 'string', default: '5' }, seed: { type: 'string', default: '1' } },
+      strict: true,
+      allowPositionals: false,
+    });
     const minutes = Number(values.minutes);
     const seed = Number(values.seed);
-    if (!(Number.isFinite(minutes) && minutes > 0) || !Number.isInteger(seed) || seed < 0) throw new Error('--minutes must be a positive number and --seed a non-negative integer');
+    if (!(Number.isFinite(minutes) && minutes > 0) || !Number.isInteger(seed) || seed < 0)
+      throw new Error('--minutes must be a positive number and --seed a non-negative integer');
     return { minutes, seed };
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n${USAGE}\n`);
@@ -32,7 +37,9 @@ process.once('SIGINT', () => {
 const say = (line: string) => process.stderr.write(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 try {
   const { result, dir } = await runSoak({ ...o, say }, abort.signal);
-  console.log(`dlt-mm soak: ${o.minutes} min on the sandbox, simulated market on (seed ${o.seed}); evidence in ${dir}\n`);
+  console.log(
+    `dlt-mm soak: ${o.minutes} min on the sandbox, simulated market on (seed ${o.seed}); evidence in ${dir}\n`,
+  );
   console.log(render(rows(result)));
   process.exitCode = verdict(result).ok ? 0 : 1;
 } catch (e) {

@@ -50,7 +50,15 @@ export async function baseBalances(
         out.set(p.id, book.base.balanceOf(wallets.wasm));
       } else {
         const at = evmBlock === undefined ? {} : { blockTag: evmBlock };
-        out.set(p.id, BigInt((await contractAt('EMoneyToken', p.baseToken.hex, provider).getFunction('balanceOf')(wallets.evm, at)) as bigint));
+        out.set(
+          p.id,
+          BigInt(
+            (await contractAt('EMoneyToken', p.baseToken.hex, provider).getFunction('balanceOf')(
+              wallets.evm,
+              at,
+            )) as bigint,
+          ),
+        );
       }
     }
   } finally {
@@ -77,14 +85,32 @@ export class StateSampler {
       const heads = { evm: await evmHead(), wasm: sandbox.emulator.latest.seq };
       const cut = Date.now();
       const before = await bot.metrics();
-      const wasmBalances = await baseBalances(sandbox, chains.wallets, chains.pairs.filter((p) => p.chain === 'wasm'));
-      const wasmBook = (await Promise.all(chains.pairs.filter((p) => p.chain === 'wasm').map((p) => chains.resting(p.id)))).flat();
+      const wasmBalances = await baseBalances(
+        sandbox,
+        chains.wallets,
+        chains.pairs.filter((p) => p.chain === 'wasm'),
+      );
+      const wasmBook = (
+        await Promise.all(chains.pairs.filter((p) => p.chain === 'wasm').map((p) => chains.resting(p.id)))
+      ).flat();
       const after = await bot.metrics();
-      if ((await evmHead()) !== heads.evm || sandbox.emulator.latest.seq !== heads.wasm || gaugeFingerprint(before) !== gaugeFingerprint(after)) continue;
+      if (
+        (await evmHead()) !== heads.evm ||
+        sandbox.emulator.latest.seq !== heads.wasm ||
+        gaugeFingerprint(before) !== gaugeFingerprint(after)
+      )
+        continue;
 
       await this.#d.live.catchUp(heads);
-      const evmBalances = await baseBalances(sandbox, chains.wallets, chains.pairs.filter((p) => p.chain === 'evm'), heads.evm);
-      const evmBook = (await Promise.all(chains.pairs.filter((p) => p.chain === 'evm').map((p) => chains.resting(p.id, heads.evm)))).flat();
+      const evmBalances = await baseBalances(
+        sandbox,
+        chains.wallets,
+        chains.pairs.filter((p) => p.chain === 'evm'),
+        heads.evm,
+      );
+      const evmBook = (
+        await Promise.all(chains.pairs.filter((p) => p.chain === 'evm').map((p) => chains.resting(p.id, heads.evm)))
+      ).flat();
       const balances = new Map([...wasmBalances, ...evmBalances]);
       const evm = await this.#states('evm', heads.evm, cut, balances);
       const wasm = await this.#states('wasm', heads.wasm, cut, balances);
@@ -109,26 +135,53 @@ export class StateSampler {
       this.samples.push({ sample: n, atMs: cut, reached: true, note, venueList });
       return;
     }
-    this.samples.push({ sample: n, atMs: Date.now(), reached: false, note: `the chains or the gauges moved during each of ${ATTEMPTS} readings`, venueList: {} });
+    this.samples.push({
+      sample: n,
+      atMs: Date.now(),
+      reached: false,
+      note: `the chains or the gauges moved during each of ${ATTEMPTS} readings`,
+      venueList: {},
+    });
   }
 
   /** The chain after the block or ledger before `head` and after `head`. */
-  async #states(chain: Chain, head: number, cut: number, balances: ReadonlyMap<string, bigint>): Promise<[ChainState, ChainState]> {
+  async #states(
+    chain: Chain,
+    head: number,
+    cut: number,
+    balances: ReadonlyMap<string, bigint>,
+  ): Promise<[ChainState, ChainState]> {
     const { sandbox, chains, recorder, live, timeline } = this.#d;
     const orders = [...live.replay.orders.values()];
-    const placements = recorder.calls.filter((c) => c.chain === chain && c.method === 'send' && c.ok && c.call === 'place' && c.atMs < cut);
+    const placements = recorder.calls.filter(
+      (c) => c.chain === chain && c.method === 'send' && c.ok && c.call === 'place' && c.atMs < cut,
+    );
     let inflight: (height: number) => Promise<number>;
     if (chain === 'evm') {
       inflight = async (height) => {
-        const used = Number(BigInt((await rpc(sandbox.evmNode.rpcUrl, 'eth_getTransactionCount', [chains.wallets.evm, `0x${height.toString(16)}`])) as string));
+        const used = Number(
+          BigInt(
+            (await rpc(sandbox.evmNode.rpcUrl, 'eth_getTransactionCount', [
+              chains.wallets.evm,
+              `0x${height.toString(16)}`,
+            ])) as string,
+          ),
+        );
         return new Set(placements.filter((c) => (c.nonce ?? -1) >= used).map((c) => c.nonce)).size;
       };
     } else {
-      inflight = (height) => Promise.resolve(placements.filter((c) => c.atMs > (timeline.published.wasm.get(height) ?? Number.POSITIVE_INFINITY)).length);
+      inflight = (height) =>
+        Promise.resolve(
+          placements.filter((c) => c.atMs > (timeline.published.wasm.get(height) ?? Number.POSITIVE_INFINITY)).length,
+        );
     }
     const pairs = chains.pairs.filter((p) => p.chain === chain);
     const at = async (height: number, positions: Map<string, string>): Promise<ChainState> => {
-      const resting = restingAt(orders, chain, height).map((o) => ({ pairId: o.pairId, side: o.side, crossId: BigInt(o.crossId) }));
+      const resting = restingAt(orders, chain, height).map((o) => ({
+        pairId: o.pairId,
+        side: o.side,
+        crossId: BigInt(o.crossId),
+      }));
       return { height, resting, inflight: await inflight(height), positions };
     };
     const newest = new Map<string, string>();
@@ -139,7 +192,11 @@ export class StateSampler {
       const scales = derivePairRules(venuePair.record, venuePair.overrides).scales;
       // Balance change since the start, plus what our resting sells lock in a pre-funded book.
       const moved = baseFromNative((balances.get(p.id) ?? 0n) - (this.#baseline.get(p.id) ?? 0n), scales);
-      const locked = p.prefunded ? restingAt(orders, chain, head).filter((o) => o.pairId === p.id && o.side === 'sell').reduce((n, o) => n + remainingAt(o, head), 0n) : 0n;
+      const locked = p.prefunded
+        ? restingAt(orders, chain, head)
+            .filter((o) => o.pairId === p.id && o.side === 'sell')
+            .reduce((n, o) => n + remainingAt(o, head), 0n)
+        : 0n;
       const position = moved.plus(quantityFromRaw(locked, scales));
       newest.set(p.id, position.toFixed());
       previous.set(p.id, position.minus(quantityFromRaw(netFilledIn(orders, p.id, head), scales)).toFixed());

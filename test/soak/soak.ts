@@ -17,7 +17,15 @@ import { BotProcess } from '../support/e2e/bot-process.ts';
 import { total } from '../support/e2e/metrics-text.ts';
 import { until } from '../support/e2e/poll.ts';
 import { SandboxChains } from '../support/e2e/sandbox-chains.ts';
-import { orderCounts, placementUses, presence, responses, secondCancels, unusedApprovals, type Placement } from './analysis.ts';
+import {
+  orderCounts,
+  placementUses,
+  presence,
+  responses,
+  secondCancels,
+  unusedApprovals,
+  type Placement,
+} from './analysis.ts';
 import { readBotRecord } from './bot-record.ts';
 import { PairIndex } from './calls.ts';
 import { readEvm } from './evm-record.ts';
@@ -90,10 +98,17 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
   signal.addEventListener('abort', () => void stopAll(), { once: true });
   try {
     const logger = pino({ level: 'warn' }, pino.destination({ dest: join(dir, 'sandbox.log'), sync: false }));
-    const sandbox: Sandbox = await startSandbox({ ports: { api: 0, evm: 0, wasm: 0 }, flow: { enabled: true, seed: o.seed }, manifest: join(dir, 'manifest.json'), logger });
+    const sandbox: Sandbox = await startSandbox({
+      ports: { api: 0, evm: 0, wasm: 0 },
+      flow: { enabled: true, seed: o.seed },
+      manifest: join(dir, 'manifest.json'),
+      logger,
+    });
     stops.push(() => sandbox.stop());
     const m = sandbox.manifest;
-    o.say(`sandbox ready: ${m.pairs.map((p) => `${p.symbol} (${p.chain})`).join(', ')}; a block every ${m.chains.evm.blockTimeMs} ms, a ledger every ${m.chains.wasm.ledgerIntervalMs} ms`);
+    o.say(
+      `sandbox ready: ${m.pairs.map((p) => `${p.symbol} (${p.chain})`).join(', ')}; a block every ${m.chains.evm.blockTimeMs} ms, a ledger every ${m.chains.wasm.ledgerIntervalMs} ms`,
+    );
 
     const index = new PairIndex(sandbox);
     const chains = new SandboxChains(sandbox);
@@ -101,16 +116,29 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
     const timeline = new Timeline(sandbox);
     stops.push(() => timeline.stop());
     await timeline.start();
-    const recorder = new RpcRecorder(index, { passphrase: m.chains.wasm.networkPassphrase, evmWallet: chains.wallets.evm });
+    const recorder = new RpcRecorder(index, {
+      passphrase: m.chains.wasm.networkPassphrase,
+      evmWallet: chains.wallets.evm,
+    });
     const urls = await recorder.start({ evm: m.chains.evm.rpcUrl, wasm: m.chains.wasm.rpcUrl });
     stops.push(() => recorder.stop());
     const mm = m.wallets.find((w) => w.chain === 'wasm' && w.marketMaker);
-    const sources = new Set([chains.wallets.wasm, ...(mm !== undefined && 'channelAccounts' in mm ? (mm.channelAccounts ?? []) : []).map((c) => c.publicKey)]);
+    const sources = new Set([
+      chains.wallets.wasm,
+      ...(mm !== undefined && 'channelAccounts' in mm ? (mm.channelAccounts ?? []) : []).map((c) => c.publicKey),
+    ]);
     const wasmRecord = new WasmRecord(sandbox, index, sources, () => recorder.ledgerClosed());
     stops.push(() => wasmRecord.stop());
 
     const botManifest = join(dir, 'bot-manifest.json');
-    writeFileSync(botManifest, JSON.stringify({ ...m, chains: { evm: { ...m.chains.evm, rpcUrl: urls.evm }, wasm: { ...m.chains.wasm, rpcUrl: urls.wasm } } }, null, 2));
+    writeFileSync(
+      botManifest,
+      JSON.stringify(
+        { ...m, chains: { evm: { ...m.chains.evm, rpcUrl: urls.evm }, wasm: { ...m.chains.wasm, rpcUrl: urls.wasm } } },
+        null,
+        2,
+      ),
+    );
     const baseline = await baseBalances(sandbox, chains.wallets, chains.pairs);
     const fromBlock = timeline.head.evm;
     const port = await freePort();
@@ -136,13 +164,17 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
       const r = rssOf(pid);
       if (r !== null) rss.max = Math.max(rss.max, r);
       const metrics = await bot.metrics().catch(() => null);
-      if (metrics !== null && metrics.some((s) => s.name === 'dltmm_nodejs_eventloop_lag_p99_seconds')) lagP99s.push(total(metrics, 'dltmm_nodejs_eventloop_lag_p99_seconds'));
+      if (metrics !== null && metrics.some((s) => s.name === 'dltmm_nodejs_eventloop_lag_p99_seconds'))
+        lagP99s.push(total(metrics, 'dltmm_nodejs_eventloop_lag_p99_seconds'));
     };
     const scraper = setInterval(() => void scrape(), SAMPLE_EVERY_MS);
     stops.push(() => clearInterval(scraper));
 
     const live = new LiveBooks(sandbox, chains.wallets);
-    const sampler = new StateSampler({ sandbox, chains, bot, timeline, recorder, live, crossIdTag: config.engine.crossIdTag }, baseline);
+    const sampler = new StateSampler(
+      { sandbox, chains, bot, timeline, recorder, live, crossIdTag: config.engine.crossIdTag },
+      baseline,
+    );
     const durationMs = o.minutes * 60_000;
     // The schedule of the run; a bot that exits early ends it.
     const scheduled = (ms: number) => Promise.race([at(ms), bot.exited]);
@@ -150,7 +182,9 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
       await scheduled(readyMs + (k * durationMs) / 4);
       if (!bot.running) break;
       await sampler.sample(k);
-      o.say(`state sample ${k}: ${sampler.samples.at(-1)?.reached === true ? 'gauges compared' : 'no consistent reading'} (${sampler.samples.at(-1)?.note ?? ''})`);
+      o.say(
+        `state sample ${k}: ${sampler.samples.at(-1)?.reached === true ? 'gauges compared' : 'no consistent reading'} (${sampler.samples.at(-1)?.note ?? ''})`,
+      );
     }
     await scheduled(readyMs + durationMs);
     clearInterval(scraper);
@@ -164,7 +198,10 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
     const stopMs = Date.now();
     o.say('SIGTERM');
     bot.signal('SIGTERM');
-    const exit = await Promise.race([bot.exited, at(Date.now() + config.engine.shutdownTimeoutMs + 30_000).then(() => null)]);
+    const exit = await Promise.race([
+      bot.exited,
+      at(Date.now() + config.engine.shutdownTimeoutMs + 30_000).then(() => null),
+    ]);
     if (exit === null) await bot.kill();
     const exited = exit ?? (await bot.exited);
     const shutdownSeconds = (Date.now() - stopMs) / 1000;
@@ -179,7 +216,13 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
       url: sandbox.evmNode.rpcUrl,
       index,
       wallet: chains.wallets.evm,
-      tokens: [...new Set(m.pairs.filter((p) => p.chain === 'evm').flatMap((p) => [p.baseToken.hex.toLowerCase(), p.quoteToken.hex.toLowerCase()]))],
+      tokens: [
+        ...new Set(
+          m.pairs
+            .filter((p) => p.chain === 'evm')
+            .flatMap((p) => [p.baseToken.hex.toLowerCase(), p.quoteToken.hex.toLowerCase()]),
+        ),
+      ],
       fromBlock,
       toBlock: timeline.head.evm,
     });
@@ -200,20 +243,34 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
       published: timeline.published,
     });
     const pairs = m.pairs.map((p) => ({ chain: p.chain as Chain, pairId: p.id, symbol: p.symbol }));
-    const address = (p: (typeof m.pairs)[number], a: { hex: string; strkey?: string | null }) => (p.chain === 'evm' ? a.hex.toLowerCase() : (a.strkey as string));
-    const books = new Map(m.pairs.map((p) => [p.id, { orderBook: address(p, p.orderBook), base: address(p, p.baseToken), quote: address(p, p.quoteToken) }]));
+    const address = (p: (typeof m.pairs)[number], a: { hex: string; strkey?: string | null }) =>
+      p.chain === 'evm' ? a.hex.toLowerCase() : (a.strkey as string);
+    const books = new Map(
+      m.pairs.map((p) => [
+        p.id,
+        { orderBook: address(p, p.orderBook), base: address(p, p.baseToken), quote: address(p, p.quoteToken) },
+      ]),
+    );
     const placements: Placement[] = [];
     for (const x of ours) {
       const decided = botRecord.byClientId.get(`${x.chain}|${x.crossId}`);
-      if (decided !== undefined) placements.push({ chain: x.chain, pairId: x.pairId, decidedMs: decided.createdMs, height: x.receivedHeight });
+      if (decided !== undefined)
+        placements.push({ chain: x.chain, pairId: x.pairId, decidedMs: decided.createdMs, height: x.receivedHeight });
     }
     const result: SoakResult = {
       minutes: o.minutes,
       pairs,
-      counts: { evm: orderCounts(ours.filter((x) => x.chain === 'evm')), wasm: orderCounts(ours.filter((x) => x.chain === 'wasm')) },
+      counts: {
+        evm: orderCounts(ours.filter((x) => x.chain === 'evm')),
+        wasm: orderCounts(ours.filter((x) => x.chain === 'wasm')),
+      },
       txs,
       incidents,
-      unusedApprovals: unusedApprovals(txs, [...evm.draws, ...wasmRecord.draws(chains.wallets.wasm), ...placementUses(txs, books)]),
+      unusedApprovals: unusedApprovals(txs, [
+        ...evm.draws,
+        ...wasmRecord.draws(chains.wallets.wasm),
+        ...placementUses(txs, books),
+      ]),
       secondCancels: secondCancels(cancels),
       presence: presence(ours, pairs, timeline.published, readyMs, stopMs),
       responses: responses(placements, replay.changes, timeline.published, []),
@@ -232,7 +289,10 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
           orders: ours,
           calls: recorder.calls,
           evmSimulations: recorder.evmSimulations,
-          published: { evm: Object.fromEntries(timeline.published.evm), wasm: Object.fromEntries(timeline.published.wasm) },
+          published: {
+            evm: Object.fromEntries(timeline.published.evm),
+            wasm: Object.fromEntries(timeline.published.wasm),
+          },
           bookChanges: Object.fromEntries(replay.changes),
           halts: Object.fromEntries(replay.halts),
         },

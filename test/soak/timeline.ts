@@ -47,7 +47,8 @@ export class Timeline {
   #see(chain: Chain, height: number): void {
     if (height <= this.head[chain]) return;
     const now = Date.now();
-    for (let h = this.head[chain] < 0 ? height : this.head[chain] + 1; h <= height; h++) this.published[chain].set(h, now);
+    for (let h = this.head[chain] < 0 ? height : this.head[chain] + 1; h <= height; h++)
+      this.published[chain].set(h, now);
     this.head[chain] = height;
     for (const l of [...this.#listeners]) l(chain, height);
   }
@@ -76,6 +77,10 @@ export class Timeline {
   /** Resolves once both chains have moved on by the given numbers of blocks and ledgers. */
   pass(blocks: Readonly<Record<Chain, number>>, timeoutMs = 60_000): Promise<void> {
     const from = { ...this.head };
-    return this.when(`${blocks.evm} blocks and ${blocks.wasm} ledgers`, () => this.head.evm - from.evm >= blocks.evm && this.head.wasm - from.wasm >= blocks.wasm, timeoutMs);
+    return this.when(
+      `${blocks.evm} blocks and ${blocks.wasm} ledgers`,
+      () => this.head.evm - from.evm >= blocks.evm && this.head.wasm - from.wasm >= blocks.wasm,
+      timeoutMs,
+    );
   }
 }

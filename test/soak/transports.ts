@@ -32,7 +32,8 @@ export interface SoakOptions {
   /** Revoke every token once, this long into the run (a 401 then makes the bot renew and retry). */
   readonly revokeAtMs?: number;
   /** Ends the run: a duration, or a condition checked every second (with a deadline). */
-  readonly stop: { readonly afterMs: number } | { readonly when: (p: SoakProgress) => boolean; readonly deadlineMs: number };
+  readonly stop:
+    { readonly afterMs: number } | { readonly when: (p: SoakProgress) => boolean; readonly deadlineMs: number };
   /** Progress lines (default none). */
   readonly log?: (line: string) => void;
 }
@@ -60,7 +61,11 @@ export interface SoakReport {
   /** Participant calls that ended in an error, by code (E_REST_AUTH is a 401 after the renewal). */
   readonly failedCalls: Record<string, number>;
   readonly participantCalls: { readonly ok: number; readonly failed: number };
-  readonly tokens: { readonly requested: Record<string, number>; readonly issuedBySandbox: number; readonly refusedBySandbox: number };
+  readonly tokens: {
+    readonly requested: Record<string, number>;
+    readonly issuedBySandbox: number;
+    readonly refusedBySandbox: number;
+  };
   readonly websocket: {
     readonly keepAlivesSent: number;
     readonly keepAlivesReceived: number;
@@ -71,14 +76,19 @@ export interface SoakReport {
   };
 }
 
-async function series(metrics: Metrics, name: string): Promise<{ labels: Record<string, string | number>; value: number }[]> {
+async function series(
+  metrics: Metrics,
+  name: string,
+): Promise<{ labels: Record<string, string | number>; value: number }[]> {
   const m = metrics.registry.getSingleMetric(name);
   if (m === undefined) return [];
   return (await m.get()).values.map((v) => ({ labels: v.labels as Record<string, string | number>, value: v.value }));
 }
 
 async function sum(metrics: Metrics, name: string, match: Record<string, string> = {}): Promise<number> {
-  return (await series(metrics, name)).filter((s) => Object.entries(match).every(([k, v]) => String(s.labels[k]) === v)).reduce((a, s) => a + s.value, 0);
+  return (await series(metrics, name))
+    .filter((s) => Object.entries(match).every(([k, v]) => String(s.labels[k]) === v))
+    .reduce((a, s) => a + s.value, 0);
 }
 
 export async function runTransportSoak(o: SoakOptions): Promise<SoakReport> {
@@ -90,7 +100,14 @@ export async function runTransportSoak(o: SoakOptions): Promise<SoakReport> {
     stringify({
       sandbox: { embedded: true, strategy: LADDER, flow: true },
       calendar: { enabled: false },
-      risk: { maxNotional: '5000', maxOpenOrders: 8, maxOrderValue: '2000', dailyLossLimit: '500', maxDrawdown: '1000', staleMarketDataMs: 15_000 },
+      risk: {
+        maxNotional: '5000',
+        maxOpenOrders: 8,
+        maxOrderValue: '2000',
+        dailyLossLimit: '500',
+        maxDrawdown: '1000',
+        staleMarketDataMs: 15_000,
+      },
       engine: { tickMs: 2_000, shutdownTimeoutMs: 60_000 },
       telemetry: { metricsPort: 0, metricsHost: '127.0.0.1', logLevel: 'warn' },
     }),
@@ -110,14 +127,22 @@ export async function runTransportSoak(o: SoakOptions): Promise<SoakReport> {
       configPath,
       io,
       tty: false,
-      sandbox: { api: { tokenLifetimeSeconds: o.tokenLifetimeSeconds, wsKeepAliveMs: o.keepAliveMs, wsConnectionTimeoutMs: o.connectionTimeoutMs } },
+      sandbox: {
+        api: {
+          tokenLifetimeSeconds: o.tokenLifetimeSeconds,
+          wsKeepAliveMs: o.keepAliveMs,
+          wsConnectionTimeoutMs: o.connectionTimeoutMs,
+        },
+      },
     });
     const p = parts;
     const sandbox = p.sandbox;
     if (sandbox === null) throw new Error('the soak needs the embedded sandbox');
     await p.bot.start();
     const started = performance.now();
-    log(`bot trading ${p.bot.loops.size} pairs; tokens expire every ${o.tokenLifetimeSeconds} s, keep-alives every ${o.keepAliveMs} ms`);
+    log(
+      `bot trading ${p.bot.loops.size} pairs; tokens expire every ${o.tokenLifetimeSeconds} s, keep-alives every ${o.keepAliveMs} ms`,
+    );
 
     // Participant calls through the bot's own REST client, one round at a time.
     const wallets = sandbox.manifest.wallets.filter((w) => w.marketMaker).map((w) => w.address);
@@ -125,7 +150,10 @@ export async function runTransportSoak(o: SoakOptions): Promise<SoakReport> {
     const failedCalls: Record<string, number> = {};
     let round: Promise<void> | undefined;
     const callRound = async () => {
-      const results = await Promise.allSettled([...wallets.map((a) => p.venue.rest.getWalletOrders(a)), p.venue.rest.getParticipantOrders(sandbox.manifest.venue.participantId)]);
+      const results = await Promise.allSettled([
+        ...wallets.map((a) => p.venue.rest.getWalletOrders(a)),
+        p.venue.rest.getParticipantOrders(sandbox.manifest.venue.participantId),
+      ]);
       for (const r of results) {
         if (r.status === 'fulfilled') calls.ok += 1;
         else {
@@ -141,7 +169,11 @@ export async function runTransportSoak(o: SoakOptions): Promise<SoakReport> {
       });
     }, o.participantCallMs);
 
-    const progress = (): SoakProgress => ({ elapsedMs: performance.now() - started, tokensIssued: sandbox.tokens.issued, participantCalls: { ...calls } });
+    const progress = (): SoakProgress => ({
+      elapsedMs: performance.now() - started,
+      tokensIssued: sandbox.tokens.issued,
+      participantCalls: { ...calls },
+    });
     const stop = o.stop;
     let lastLog = 0;
     let revoked = o.revokeAtMs === undefined;
@@ -154,7 +186,9 @@ export async function runTransportSoak(o: SoakOptions): Promise<SoakReport> {
         }
         if (now.elapsedMs - lastLog >= 30_000) {
           lastLog = now.elapsedMs;
-          log(`${Math.round(now.elapsedMs / 1000)} s: ${now.tokensIssued} tokens issued, participant calls ok ${now.participantCalls.ok} failed ${now.participantCalls.failed}`);
+          log(
+            `${Math.round(now.elapsedMs / 1000)} s: ${now.tokensIssued} tokens issued, participant calls ok ${now.participantCalls.ok} failed ${now.participantCalls.failed}`,
+          );
         }
         const done = 'afterMs' in stop ? now.elapsedMs >= stop.afterMs : stop.when(now);
         if (done) {
@@ -162,7 +196,9 @@ export async function runTransportSoak(o: SoakOptions): Promise<SoakReport> {
           resolve();
         } else if (!('afterMs' in stop) && now.elapsedMs > stop.deadlineMs) {
           clearInterval(check);
-          reject(new Error(`soak: the stop condition did not hold within ${stop.deadlineMs} ms (${JSON.stringify(now)})`));
+          reject(
+            new Error(`soak: the stop condition did not hold within ${stop.deadlineMs} ms (${JSON.stringify(now)})`),
+          );
         }
       }, 1_000);
     });
@@ -181,13 +217,21 @@ export async function runTransportSoak(o: SoakOptions): Promise<SoakReport> {
     await m.text();
     for (const pair of pairs) {
       const metric = await sum(m, 'dltmm_venue_book_ws_share', { market: pair.market });
-      if (Math.abs(metric - pair.wsShare) > 0.001) throw new Error(`soak: dltmm_venue_book_ws_share of ${pair.market} is ${metric}, the feed says ${pair.wsShare}`);
+      if (Math.abs(metric - pair.wsShare) > 0.001)
+        throw new Error(
+          `soak: dltmm_venue_book_ws_share of ${pair.market} is ${metric}, the feed says ${pair.wsShare}`,
+        );
     }
     const unauthorized: Record<string, number> = {};
-    for (const s of await series(m, 'dltmm_venue_rest_requests_total')) if (String(s.labels.status) === '401') unauthorized[String(s.labels.endpoint)] = s.value;
+    for (const s of await series(m, 'dltmm_venue_rest_requests_total'))
+      if (String(s.labels.status) === '401') unauthorized[String(s.labels.endpoint)] = s.value;
     const requested: Record<string, number> = {};
-    for (const s of await series(m, 'dltmm_venue_auth_token_requests_total')) requested[String(s.labels.outcome)] = s.value;
-    const status = (await (await fetch(`${sandbox.manifest.venue.controlUrl}/status`)).json()) as { tokens: { issued: number; refused: number }; websocket: { keepAlives: number } };
+    for (const s of await series(m, 'dltmm_venue_auth_token_requests_total'))
+      requested[String(s.labels.outcome)] = s.value;
+    const status = (await (await fetch(`${sandbox.manifest.venue.controlUrl}/status`)).json()) as {
+      tokens: { issued: number; refused: number };
+      websocket: { keepAlives: number };
+    };
     return {
       durationS,
       pairs,
@@ -219,7 +263,10 @@ export function formatReport(r: SoakReport): string {
   const lines = [
     `duration ${r.durationS.toFixed(1)} s`,
     'book fed by the WebSocket (metric dltmm_venue_book_ws_share):',
-    ...r.pairs.map((p) => `  ${p.market.padEnd(12)} ws ${(p.wsShare * 100).toFixed(3)} %   (ws ${p.ws.toFixed(1)} s, rest fallback ${p.rest.toFixed(1)} s, no data yet ${p.none.toFixed(1)} s)`),
+    ...r.pairs.map(
+      (p) =>
+        `  ${p.market.padEnd(12)} ws ${(p.wsShare * 100).toFixed(3)} %   (ws ${p.ws.toFixed(1)} s, rest fallback ${p.rest.toFixed(1)} s, no data yet ${p.none.toFixed(1)} s)`,
+    ),
     `HTTP 401 answers to the bot: ${JSON.stringify(r.unauthorized)}`,
     `participant calls: ${r.participantCalls.ok} ok, ${r.participantCalls.failed} failed ${JSON.stringify(r.failedCalls)}`,
     `tokens: requested by the bot ${JSON.stringify(r.tokens.requested)}, issued by the sandbox ${r.tokens.issuedBySandbox}, refused ${r.tokens.refusedBySandbox}`,

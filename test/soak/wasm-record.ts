@@ -30,8 +30,22 @@ export class WasmRecord {
         this.#applied.set(t.hash, { ledger, index: t.applicationOrder, contract: t.call?.contract ?? null });
         if (!this.#sources.has(t.source)) continue;
         const d = decodeWasmCall(index, t.call);
-        const reason = t.success || t.error === null ? null : t.error.type === 0 ? wasmReason(t.error.contractCode) : { code: 'E_VENUE_HOST_ERROR', name: describeScError(t.error) };
-        this.txs.push({ chain: 'wasm', hash: t.hash, height: ledger, index: t.applicationOrder, ...d, success: t.success, code: reason?.code ?? null, name: reason?.name ?? null });
+        const reason =
+          t.success || t.error === null
+            ? null
+            : t.error.type === 0
+              ? wasmReason(t.error.contractCode)
+              : { code: 'E_VENUE_HOST_ERROR', name: describeScError(t.error) };
+        this.txs.push({
+          chain: 'wasm',
+          hash: t.hash,
+          height: ledger,
+          index: t.applicationOrder,
+          ...d,
+          success: t.success,
+          code: reason?.code ?? null,
+          name: reason?.name ?? null,
+        });
       }
       for (const hash of closed.dropped) this.dropped.push({ hash, ledger });
       onClose();
@@ -50,11 +64,24 @@ export class WasmRecord {
   /** Token movements out of `wallet` in the retained ledgers, each with the contract its transaction called. */
   draws(wallet: string): Draw[] {
     const draws: Draw[] = [];
-    const all = this.#sandbox.emulator.events().query({ ledger: 0, txIndex: 0, opIndex: 0, eventIndex: 0 }, Number.MAX_SAFE_INTEGER, [], Number.MAX_SAFE_INTEGER);
+    const all = this.#sandbox.emulator
+      .events()
+      .query(
+        { ledger: 0, txIndex: 0, opIndex: 0, eventIndex: 0 },
+        Number.MAX_SAFE_INTEGER,
+        [],
+        Number.MAX_SAFE_INTEGER,
+      );
     for (const e of all) {
       if (!this.#index.tokens.has(e.contractId)) continue;
       const [name, from] = e.topics;
-      if (name?.type !== 15 || name.sym.toString() !== 'transfer' || from?.type !== 18 || read.address(from, 'from') !== wallet) continue;
+      if (
+        name?.type !== 15 ||
+        name.sym.toString() !== 'transfer' ||
+        from?.type !== 18 ||
+        read.address(from, 'from') !== wallet
+      )
+        continue;
       const tx = this.#applied.get(e.txHash);
       if (tx === undefined || tx.contract === null) continue;
       draws.push({ chain: 'wasm', token: e.contractId, spender: tx.contract, height: tx.ledger, index: tx.index });

@@ -52,7 +52,9 @@ export class TestClock implements Clock {
   advance(ms: number): void {
     const target = this.#now + ms;
     for (;;) {
-      const due = this.#timers.filter((t) => !t.cancelled && t.at <= target).toSorted((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      const due = this.#timers
+        .filter((t) => !t.cancelled && t.at <= target)
+        .toSorted((a, b) => a.at - b.at || a.seq - b.seq)[0];
       if (due === undefined) break;
       this.#now = Math.max(this.#now, due.at);
       if (due.every === null) this.#timers = this.#timers.filter((t) => t !== due);
@@ -72,7 +74,12 @@ export class TestClock implements Clock {
 
   /** This clock's time and timers with another way to sleep (one that records, or that a test steps by hand). */
   withSleep(sleep: Sleep): Clock {
-    return { now: () => this.now(), setTimer: (fn, ms) => this.setTimer(fn, ms), setRepeating: (fn, ms) => this.setRepeating(fn, ms), sleep };
+    return {
+      now: () => this.now(),
+      setTimer: (fn, ms) => this.setTimer(fn, ms),
+      setRepeating: (fn, ms) => this.setRepeating(fn, ms),
+      sleep,
+    };
   }
 }
 

@@ -14,14 +14,19 @@ function tsFiles(dir: string): string[] {
 
 function imports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm), ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
-    (m) => m[1] as string,
-  );
+  return [
+    ...text.matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1] as string);
 }
 
 /** What Node loads with a module: static imports and re-exports, but not `import type` (erased) nor `import()`. */
 function loadedWith(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)(?!\s+type\b)[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)]
+  return [
+    ...readFileSync(file, 'utf8').matchAll(
+      /^\s*(?:import|export)(?!\s+type\b)[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm,
+    ),
+  ]
     .map((m) => (m[1] ?? m[2]) as string)
     .filter((spec) => spec.startsWith('.'))
     .map((spec) => resolve(file, '..', spec));
@@ -88,27 +93,42 @@ describe('architecture', () => {
       for (const spec of imports(file)) {
         if (!spec.startsWith('.')) continue;
         const target = relative(join(root, 'src'), resolve(file, '..', spec)).split('/')[0] as string;
-        if (!(ALLOWED[layer] ?? []).includes(target)) wrong.push(`${relative(root, file)} imports ${spec} (${layer} -> ${target})`);
+        if (!(ALLOWED[layer] ?? []).includes(target))
+          wrong.push(`${relative(root, file)} imports ${spec} (${layer} -> ${target})`);
       }
     }
     expect(wrong).toEqual([]);
   });
 
   it('relative imports name their .ts file, as Node type stripping needs', () => {
-    const wrong = files.flatMap((f) => imports(f).filter((s) => s.startsWith('.') && !s.endsWith('.ts')).map((s) => `${relative(root, f)}: ${s}`));
+    const wrong = files.flatMap((f) =>
+      imports(f)
+        .filter((s) => s.startsWith('.') && !s.endsWith('.ts'))
+        .map((s) => `${relative(root, f)}: ${s}`),
+    );
     expect(wrong).toEqual([]);
   });
 
   it('the core does no I/O, reads no clock and draws no randomness', () => {
     const wrong: string[] = [];
     // The system clock is the one exception, and no other module of the core may use it.
-    for (const file of files.filter((f) => relative(join(root, 'src'), f).startsWith('core/') && relative(join(root, 'src'), f) !== SYSTEM_CLOCK)) {
-      if (imports(file).some((s) => s.endsWith('/system-clock.ts') || s === './system-clock.ts')) wrong.push(`${relative(root, file)} imports the system clock`);
+    for (const file of files.filter(
+      (f) => relative(join(root, 'src'), f).startsWith('core/') && relative(join(root, 'src'), f) !== SYSTEM_CLOCK,
+    )) {
+      if (imports(file).some((s) => s.endsWith('/system-clock.ts') || s === './system-clock.ts'))
+        wrong.push(`${relative(root, file)} imports the system clock`);
       const text = readFileSync(file, 'utf8');
       for (const spec of imports(file)) {
         if (!spec.startsWith('.') && !CORE_PACKAGES.has(spec)) wrong.push(`${relative(root, file)} imports ${spec}`);
       }
-      for (const pattern of [/Date\.now\(/, /new Date\(\)/, /Math\.random\(/, /\bprocess\.\w/, /setTimeout\(|setInterval\(/, /performance\.now\(/]) {
+      for (const pattern of [
+        /Date\.now\(/,
+        /new Date\(\)/,
+        /Math\.random\(/,
+        /\bprocess\.\w/,
+        /setTimeout\(|setInterval\(/,
+        /performance\.now\(/,
+      ]) {
         if (pattern.test(text)) wrong.push(`${relative(root, file)} uses ${pattern.source}`);
       }
     }
@@ -117,7 +137,9 @@ describe('architecture', () => {
 
   it('time has one interface: only the core declares a clock or a sleep', () => {
     const declares = /^\s*export\s+(?:interface|type)\s+(?:Clock|Sleep|Timer)\b/m;
-    const wrong = files.filter((f) => relative(join(root, 'src'), f) !== 'core/clock.ts' && declares.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
+    const wrong = files
+      .filter((f) => relative(join(root, 'src'), f) !== 'core/clock.ts' && declares.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f));
     expect(wrong).toEqual([]);
   });
 
@@ -132,27 +154,50 @@ describe('architecture', () => {
   });
 
   it('outside the wallet engine, code uses its face only: no part is built or reached, only its types are named', () => {
-    const PARTS = ['orders/order-manager.ts', 'orders/outcome-settler.ts', 'tracking/tx-applier.ts', 'tracking/event-tracker.ts', 'recovery/reconciler.ts', 'inventory/inventory-check.ts'];
+    const PARTS = [
+      'orders/order-manager.ts',
+      'orders/outcome-settler.ts',
+      'tracking/tx-applier.ts',
+      'tracking/event-tracker.ts',
+      'recovery/reconciler.ts',
+      'inventory/inventory-check.ts',
+    ];
     const wrong: string[] = [];
     for (const file of files.filter((f) => !relative(join(root, 'src'), f).startsWith('engine/wallet/'))) {
       const text = readFileSync(file, 'utf8');
-      if (/\b(?:WalletParts|assembleWallet)\b/.test(text)) wrong.push(`${relative(root, file)} reaches the parts of a wallet engine`);
+      if (/\b(?:WalletParts|assembleWallet)\b/.test(text))
+        wrong.push(`${relative(root, file)} reaches the parts of a wallet engine`);
       for (const m of text.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)'/gm)) {
         const spec = m[2] as string;
-        if (m[1] === undefined && spec.includes('engine/wallet/') && PARTS.some((part) => spec.endsWith(`wallet/${part}`))) wrong.push(`${relative(root, file)} imports the part ${spec}`);
-        if (m[1] === undefined && spec.startsWith('../wallet/') && PARTS.some((part) => spec === `../wallet/${part}`)) wrong.push(`${relative(root, file)} imports the part ${spec}`);
+        if (
+          m[1] === undefined &&
+          spec.includes('engine/wallet/') &&
+          PARTS.some((part) => spec.endsWith(`wallet/${part}`))
+        )
+          wrong.push(`${relative(root, file)} imports the part ${spec}`);
+        if (m[1] === undefined && spec.startsWith('../wallet/') && PARTS.some((part) => spec === `../wallet/${part}`))
+          wrong.push(`${relative(root, file)} imports the part ${spec}`);
       }
     }
     expect(wrong).toEqual([]);
   });
 
   it('src/engine holds folders only', () => {
-    expect(readdirSync(join(root, 'src', 'engine')).filter((name) => !statSync(join(root, 'src', 'engine', name)).isDirectory())).toEqual([]);
+    expect(
+      readdirSync(join(root, 'src', 'engine')).filter(
+        (name) => !statSync(join(root, 'src', 'engine', name)).isDirectory(),
+      ),
+    ).toEqual([]);
   });
 
   it('the wallet engine reaches the state file through its repositories: no SQL outside src/store', () => {
     const wrong = files
-      .filter((f) => !relative(join(root, 'src'), f).startsWith('store/') && !relative(join(root, 'src'), f).startsWith('sandbox/') && !relative(join(root, 'src'), f).startsWith('cli/'))
+      .filter(
+        (f) =>
+          !relative(join(root, 'src'), f).startsWith('store/') &&
+          !relative(join(root, 'src'), f).startsWith('sandbox/') &&
+          !relative(join(root, 'src'), f).startsWith('cli/'),
+      )
       .filter((f) => /\bdb\.prepare\(|\.db\b\s*\./.test(readFileSync(f, 'utf8')))
       .map((f) => relative(root, f));
     expect(wrong).toEqual([]);
@@ -178,10 +223,13 @@ describe('architecture', () => {
       const name = relative(join(root, 'src'), file);
       const lines = readFileSync(file, 'utf8').split('\n').length - 1;
       const allowed = LONGER_FOR_NOW[name];
-      if (allowed === undefined && lines > MAX_LINES) wrong.push(`${name}: ${lines} lines (at most ${MAX_LINES}; split it along its concerns)`);
-      if (allowed !== undefined && lines > allowed) wrong.push(`${name}: ${lines} lines, more than the ${allowed} it had when the limit came`);
+      if (allowed === undefined && lines > MAX_LINES)
+        wrong.push(`${name}: ${lines} lines (at most ${MAX_LINES}; split it along its concerns)`);
+      if (allowed !== undefined && lines > allowed)
+        wrong.push(`${name}: ${lines} lines, more than the ${allowed} it had when the limit came`);
     }
-    for (const name of Object.keys(LONGER_FOR_NOW)) if (!files.includes(join(root, 'src', name))) wrong.push(`${name}: listed in LONGER_FOR_NOW but gone`);
+    for (const name of Object.keys(LONGER_FOR_NOW))
+      if (!files.includes(join(root, 'src', name))) wrong.push(`${name}: listed in LONGER_FOR_NOW but gone`);
     expect(wrong).toEqual([]);
   });
 });

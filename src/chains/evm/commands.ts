@@ -23,7 +23,12 @@ export function bytesCall(selectorHex: string, args: readonly Uint8Array[]): str
   for (const a of args) {
     heads.push(word(offset));
     const padded = Math.ceil(a.length / 32) * 32;
-    tails.push(word(a.length) + Buffer.from(a).toString('hex').padEnd(padded * 2, '0'));
+    tails.push(
+      word(a.length) +
+        Buffer.from(a)
+          .toString('hex')
+          .padEnd(padded * 2, '0'),
+    );
     offset += 32 + padded;
   }
   return `0x${selectorHex}${heads.join('')}${tails.join('')}`;

@@ -41,7 +41,11 @@ export function tradeQueries(events: readonly ChainEvent[], ctx: DecodeContext):
   return [...blocks].map(([blockHash, b]) => ({
     height: b.height,
     txs: b.txs,
-    filter: { blockHash, address: [...new Set([...b.txs.values()].flatMap((books) => [...books]))], topics: [TRADE_TOPICS] },
+    filter: {
+      blockHash,
+      address: [...new Set([...b.txs.values()].flatMap((books) => [...books]))],
+      topics: [TRADE_TOPICS],
+    },
   }));
 }
 

@@ -11,7 +11,23 @@ import { DltError } from '../../core/errors.ts';
 import type { StateStore } from '../../store/state-store.ts';
 import type { TxJournal } from '../../store/tx-journal.ts';
 import { createLogger, type Logger } from '../../telemetry/logger.ts';
-import type { ChainAdapter, Allowance, Balances, BalancesAt, Command, EventCursor, Follower, FollowerNotice, InFlightTx, OnChainPairState, OrderProbe, Outcome, PairBinding, Submission, TokenRole } from '../types.ts';
+import type {
+  ChainAdapter,
+  Allowance,
+  Balances,
+  BalancesAt,
+  Command,
+  EventCursor,
+  Follower,
+  FollowerNotice,
+  InFlightTx,
+  OnChainPairState,
+  OrderProbe,
+  Outcome,
+  PairBinding,
+  Submission,
+  TokenRole,
+} from '../types.ts';
 import { BlockCache } from './block-cache.ts';
 import { decodeContextOf, EvmFollower, storedCursor } from './follower.ts';
 import { FeeOracle } from './fee-oracle.ts';
@@ -19,8 +35,24 @@ import { GasLimits } from './gas-limits.ts';
 import { httpTransport, rpcFailure, rpcFailureOf } from './json-rpc.ts';
 import { createEvmMetrics, type EvmMetrics } from './metrics.ts';
 import { NonceSequencer } from './nonce-sequencer.ts';
-import { resolveOptions, systemClock, type Clock, type EvmAdapterOptions, type ResolvedOptions, type Sleep } from './options.ts';
-import { checkTokens, readClientInfo, readConfig, readPhase, readTokenAllowance, readTokenBalance, type ClientInfo, type OrderBookConfig } from './pair-reads.ts';
+import {
+  resolveOptions,
+  systemClock,
+  type Clock,
+  type EvmAdapterOptions,
+  type ResolvedOptions,
+  type Sleep,
+} from './options.ts';
+import {
+  checkTokens,
+  readClientInfo,
+  readConfig,
+  readPhase,
+  readTokenAllowance,
+  readTokenBalance,
+  type ClientInfo,
+  type OrderBookConfig,
+} from './pair-reads.ts';
 import { OrderFlow } from './order-flow.ts';
 import { outcomeOfReceipt, type MinedCommand } from './receipt-outcome.ts';
 import { RpcClient, type Receipt } from './rpc-client.ts';
@@ -69,11 +101,22 @@ export class EvmAdapter implements ChainAdapter {
     this.#sleep = this.#clock.sleep;
     this.#journal = o.journal;
     this.#state = o.state ?? null;
-    this.#rpc = new RpcClient(o.transport ?? httpTransport(o.rpcUrl, { timeoutMs: this.options.rpcTimeoutMs }), this.#metrics, this.#logger);
+    this.#rpc = new RpcClient(
+      o.transport ?? httpTransport(o.rpcUrl, { timeoutMs: this.options.rpcTimeoutMs }),
+      this.#metrics,
+      this.#logger,
+    );
     this.#blocks = new BlockCache(this.#rpc);
     const fees = new FeeOracle(this.#rpc, this.options.fees, this.#clock, this.#logger);
     this.#sequencer = new NonceSequencer(this.#rpc, this.wallet, this.#metrics, this.#logger);
-    const common = { rpc: this.#rpc, signer, fees, journal: this.#journal, metrics: this.#metrics, logger: this.#logger };
+    const common = {
+      rpc: this.#rpc,
+      signer,
+      fees,
+      journal: this.#journal,
+      metrics: this.#metrics,
+      logger: this.#logger,
+    };
     this.#watcher = new TxWatcher({
       ...common,
       clock: this.#clock,
@@ -88,7 +131,13 @@ export class EvmAdapter implements ChainAdapter {
           context: slot.command.context,
         }),
     });
-    const sender = new TxSender({ ...common, sequencer: this.#sequencer, watcher: this.#watcher, maxResyncs: this.options.maxNonceResyncs, onTiming: o.onSubmitTiming });
+    const sender = new TxSender({
+      ...common,
+      sequencer: this.#sequencer,
+      watcher: this.#watcher,
+      maxResyncs: this.options.maxNonceResyncs,
+      onTiming: o.onSubmitTiming,
+    });
     this.#flow = new OrderFlow({
       rpc: this.#rpc,
       sender,
@@ -108,14 +157,22 @@ export class EvmAdapter implements ChainAdapter {
     this.#init ??= (async () => {
       const chainId = await this.#rpc.chainId();
       if (chainId !== this.#expectedChainId) {
-        throw new DltError('E_CONFIG_INVALID', `the chain A node reports chain id ${chainId}, the wallet signs for ${this.#expectedChainId}`, {
-          details: { expected: this.#expectedChainId.toString(), actual: chainId.toString() },
-        });
+        throw new DltError(
+          'E_CONFIG_INVALID',
+          `the chain A node reports chain id ${chainId}, the wallet signs for ${this.#expectedChainId}`,
+          {
+            details: { expected: this.#expectedChainId.toString(), actual: chainId.toString() },
+          },
+        );
       }
       const open = this.#journal.open('evm', this.wallet);
       this.#watcher.restore(open);
       await this.#sequencer.init(open.map((r) => r.sequence));
-      if (open.length > 0) this.#logger.warn({ unsettled: open.map((r) => r.txHash) }, 'chain A transactions of an earlier run are unsettled; following them');
+      if (open.length > 0)
+        this.#logger.warn(
+          { unsettled: open.map((r) => r.txHash) },
+          'chain A transactions of an earlier run are unsettled; following them',
+        );
       this.#watcher.start();
     })();
     this.#init.catch(() => {
@@ -132,7 +189,13 @@ export class EvmAdapter implements ChainAdapter {
     const ctx = decodeContextOf([...this.#pairs.values()], this.wallet);
     // The outcome stands once its block is confirmed: the followers report when it is, events or not.
     for (const f of this.#followers) f.confirmAt(receipt.blockNumber);
-    return outcomeOfReceipt(receipt, command, ctx, { rpc: this.#rpc, blocks: this.#blocks, metrics: this.#metrics, logger: this.#logger, wallet: this.wallet.toLowerCase() });
+    return outcomeOfReceipt(receipt, command, ctx, {
+      rpc: this.#rpc,
+      blocks: this.#blocks,
+      metrics: this.#metrics,
+      logger: this.#logger,
+      wallet: this.wallet.toLowerCase(),
+    });
   }
 
   async #config(pair: PairBinding): Promise<OrderBookConfig> {
@@ -149,7 +212,15 @@ export class EvmAdapter implements ChainAdapter {
     this.#configs.delete(pair.orderBook.toLowerCase());
     const [config, phase] = await Promise.all([this.#config(pair), readPhase(this.#rpc, this.wallet, pair.orderBook)]);
     // Contract v1 on chain A locks at placement; there is no no-prefund entry in its configuration.
-    return { phase, open: isPhaseOpen('evm', phase), scales: config.scales, makerBps: config.makerBps, takerBps: config.takerBps, marketMakerBps: config.marketMakerBps, prefunded: true };
+    return {
+      phase,
+      open: isPhaseOpen('evm', phase),
+      scales: config.scales,
+      makerBps: config.makerBps,
+      takerBps: config.takerBps,
+      marketMakerBps: config.marketMakerBps,
+      prefunded: true,
+    };
   }
 
   async readBalances(pair: PairBinding): Promise<Balances> {
@@ -178,7 +249,13 @@ export class EvmAdapter implements ChainAdapter {
   }
 
   async readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance> {
-    const amount = await readTokenAllowance(this.#rpc, this.wallet, token === 'base' ? pair.baseToken : pair.quoteToken, this.wallet, pair.orderBook);
+    const amount = await readTokenAllowance(
+      this.#rpc,
+      this.wallet,
+      token === 'base' ? pair.baseToken : pair.quoteToken,
+      this.wallet,
+      pair.orderBook,
+    );
     return { amount, expiresAtLedger: null };
   }
 
@@ -203,20 +280,44 @@ export class EvmAdapter implements ChainAdapter {
       // A whitelist of another interface than the sandbox's (readClientInfo is not in the specification) is
       // not a reason to refuse trading; a node that does not answer is.
       if (rpcFailureOf(e)?.kind === 'transport') throw e;
-      this.#logger.warn({ pairId: pair.pairId, whitelist: config.whitelist, err: e }, 'the whitelist does not answer readClientInfo; registry check skipped');
+      this.#logger.warn(
+        { pairId: pair.pairId, whitelist: config.whitelist, err: e },
+        'the whitelist does not answer readClientInfo; registry check skipped',
+      );
       return;
     }
     const missing: DltError[] = [];
     const details = { pairId: pair.pairId, wallet: this.wallet, clientInfo: { ...info, id: info.id.toString() } };
     const none = info.id === 0n && !info.canBuy && !info.canSell && !info.canCancel;
-    if (none) missing.push(new DltError('E_VENUE_CLIENT_NOT_FOUND', `wallet ${this.wallet} is not in the venue's whitelist`, { details }));
+    if (none)
+      missing.push(
+        new DltError('E_VENUE_CLIENT_NOT_FOUND', `wallet ${this.wallet} is not in the venue's whitelist`, { details }),
+      );
     else {
-      if (!info.canBuy) missing.push(new DltError('E_VENUE_NOT_ALLOWED_TO_BUY', `wallet ${this.wallet} may not buy on ${pair.symbol}`, { details }));
-      if (!info.canSell) missing.push(new DltError('E_VENUE_NOT_ALLOWED_TO_SELL', `wallet ${this.wallet} may not sell on ${pair.symbol}`, { details }));
-      if (!info.canCancel) missing.push(new DltError('E_VENUE_NOT_ALLOWED_TO_CANCEL', `wallet ${this.wallet} may not cancel on ${pair.symbol}`, { details }));
+      if (!info.canBuy)
+        missing.push(
+          new DltError('E_VENUE_NOT_ALLOWED_TO_BUY', `wallet ${this.wallet} may not buy on ${pair.symbol}`, {
+            details,
+          }),
+        );
+      if (!info.canSell)
+        missing.push(
+          new DltError('E_VENUE_NOT_ALLOWED_TO_SELL', `wallet ${this.wallet} may not sell on ${pair.symbol}`, {
+            details,
+          }),
+        );
+      if (!info.canCancel)
+        missing.push(
+          new DltError('E_VENUE_NOT_ALLOWED_TO_CANCEL', `wallet ${this.wallet} may not cancel on ${pair.symbol}`, {
+            details,
+          }),
+        );
     }
     const first = missing[0];
-    if (first !== undefined) throw new DltError(first.code, missing.map((m) => m.message).join('; '), { details: { ...details, missing: missing.map((m) => m.code) } });
+    if (first !== undefined)
+      throw new DltError(first.code, missing.map((m) => m.message).join('; '), {
+        details: { ...details, missing: missing.map((m) => m.code) },
+      });
     const native = await this.#rpc.balance(this.wallet);
     if (native === 0n) this.#logger.warn({ pairId: pair.pairId }, 'the wallet holds no native token to pay fees');
   }
@@ -228,7 +329,12 @@ export class EvmAdapter implements ChainAdapter {
 
   submit(command: Command): Promise<Submission> {
     const startedAt = performance.now();
-    if (this.#closed) return Promise.resolve(refusedSubmission(new DltError('E_CHAIN_RPC', 'the chain A adapter is closed', { details: { kind: command.kind } })));
+    if (this.#closed)
+      return Promise.resolve(
+        refusedSubmission(
+          new DltError('E_CHAIN_RPC', 'the chain A adapter is closed', { details: { kind: command.kind } }),
+        ),
+      );
     this.#register(command.pair);
     return command.kind === 'place' ? this.#flow.place(command, startedAt) : this.#flow.cancel(command, startedAt);
   }
@@ -246,10 +352,24 @@ export class EvmAdapter implements ChainAdapter {
     });
   }
 
-  follow(pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (notice: FollowerNotice) => Promise<void>): Follower {
+  follow(
+    pairs: readonly PairBinding[],
+    from: EventCursor | null,
+    onNotice: (notice: FollowerNotice) => Promise<void>,
+  ): Follower {
     for (const p of pairs) this.#register(p);
     const follower = new EvmFollower(
-      { rpc: this.#rpc, blocks: this.#blocks, clock: this.#clock, sleep: this.#sleep, options: this.options.follower, metrics: this.#metrics, logger: this.#logger, wallet: this.wallet, state: this.#state },
+      {
+        rpc: this.#rpc,
+        blocks: this.#blocks,
+        clock: this.#clock,
+        sleep: this.#sleep,
+        options: this.options.follower,
+        metrics: this.#metrics,
+        logger: this.#logger,
+        wallet: this.wallet,
+        state: this.#state,
+      },
       pairs,
       from,
       onNotice,
@@ -279,25 +399,38 @@ export class EvmAdapter implements ChainAdapter {
     this.#register(pair);
     const head = await this.#rpc.block('latest');
     if (head === null) throw rpcFailure('eth_getBlockByNumber', 'malformed', 'the node has no latest block');
-    const call = { from: this.wallet, to: pair.orderBook, data: cancelCalldata({ kind: 'cancel', pair, side, orderId }) };
+    const call = {
+      from: this.wallet,
+      to: pair.orderBook,
+      data: cancelCalldata({ kind: 'cancel', pair, side, orderId }),
+    };
     try {
       await this.#rpc.call(call, head.number);
       return { onBook: true, height: head.number };
     } catch (e) {
       const f = rpcFailureOf(e);
-      if (f === null || f.kind !== 'rpc' || f.data === null) return { onBook: null, height: head.number, reason: e instanceof Error ? e.message : String(e) };
+      if (f === null || f.kind !== 'rpc' || f.data === null)
+        return { onBook: null, height: head.number, reason: e instanceof Error ? e.message : String(e) };
       const error = revertError(f.data, { pair: pair.pairId, orderId: orderId.toString(), probe: true });
-      return error.code === 'E_VENUE_ORDER_NOT_FOUND' ? { onBook: false, height: head.number } : { onBook: null, height: head.number, reason: `${error.code}: ${error.message}` };
+      return error.code === 'E_VENUE_ORDER_NOT_FOUND'
+        ? { onBook: false, height: head.number }
+        : { onBook: null, height: head.number, reason: `${error.code}: ${error.message}` };
     }
   }
 
   unsettled(): InFlightTx[] {
-    return this.#watcher
-      .inFlightNonces()
-      .flatMap((n) => {
-        const slot = this.#watcher.slotAt(n);
-        return slot === undefined ? [] : [{ txHash: slot.latest.signed.hash, kind: slot.command.kind, context: { ...slot.command.context, nonce: n.toString() } }];
-      });
+    return this.#watcher.inFlightNonces().flatMap((n) => {
+      const slot = this.#watcher.slotAt(n);
+      return slot === undefined
+        ? []
+        : [
+            {
+              txHash: slot.latest.signed.hash,
+              kind: slot.command.kind,
+              context: { ...slot.command.context, nonce: n.toString() },
+            },
+          ];
+    });
   }
 
   async close(): Promise<void> {

@@ -52,9 +52,13 @@ export class FeeOracle {
     }
     const c = this.#current!;
     if (c.baseFee >= this.#options.maxFeePerGasCap) {
-      throw new DltError('E_CHAIN_TX_REFUSED', `next base fee ${c.baseFee} wei is at or above the fee cap ${this.#options.maxFeePerGasCap} wei`, {
-        details: { baseFee: c.baseFee.toString(), cap: this.#options.maxFeePerGasCap.toString() },
-      });
+      throw new DltError(
+        'E_CHAIN_TX_REFUSED',
+        `next base fee ${c.baseFee} wei is at or above the fee cap ${this.#options.maxFeePerGasCap} wei`,
+        {
+          details: { baseFee: c.baseFee.toString(), cap: this.#options.maxFeePerGasCap.toString() },
+        },
+      );
     }
     return c.fees;
   }
@@ -71,7 +75,11 @@ export class FeeOracle {
     let maxFee = baseFee * o.baseFeeMultiplier + priority;
     if (maxFee > o.maxFeePerGasCap) maxFee = o.maxFeePerGasCap;
     if (priority > maxFee) priority = maxFee;
-    this.#current = { fees: { maxFeePerGas: maxFee, maxPriorityFeePerGas: priority }, baseFee, atMs: this.#clock.now() };
+    this.#current = {
+      fees: { maxFeePerGas: maxFee, maxPriorityFeePerGas: priority },
+      baseFee,
+      atMs: this.#clock.now(),
+    };
   }
 
   /**

@@ -51,7 +51,10 @@ export function decodeContextOf(pairs: readonly PairBinding[], wallet: string): 
   const books = new Map(pairs.map((p) => [p.orderBook.toLowerCase(), p.pairId]));
   const tokens = new Map<string, { role: 'base' | 'quote'; pairIds: string[] }>();
   for (const p of pairs) {
-    for (const [role, address] of [['base', p.baseToken], ['quote', p.quoteToken]] as const) {
+    for (const [role, address] of [
+      ['base', p.baseToken],
+      ['quote', p.quoteToken],
+    ] as const) {
       const t = tokens.get(address.toLowerCase());
       if (t === undefined) tokens.set(address.toLowerCase(), { role, pairIds: [p.pairId] });
       else if (!t.pairIds.includes(p.pairId)) t.pairIds.push(p.pairId);
@@ -62,7 +65,8 @@ export function decodeContextOf(pairs: readonly PairBinding[], wallet: string): 
 
 const HEADER_BATCH = 16;
 
-const byChainOrder = (a: RawLog, b: RawLog) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1);
+const byChainOrder = (a: RawLog, b: RawLog) =>
+  a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1;
 
 export class EvmFollower implements Follower {
   readonly #d: FollowerDeps;
@@ -83,7 +87,12 @@ export class EvmFollower implements Follower {
   #loop: Promise<void> | null = null;
   #stopped = false;
 
-  constructor(deps: FollowerDeps, pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (n: FollowerNotice) => Promise<void>) {
+  constructor(
+    deps: FollowerDeps,
+    pairs: readonly PairBinding[],
+    from: EventCursor | null,
+    onNotice: (n: FollowerNotice) => Promise<void>,
+  ) {
     if (from !== null && from.chain !== 'evm') throw new TypeError('a chain B cursor cannot resume a chain A follower');
     this.#d = deps;
     this.#ctx = decodeContextOf(pairs, deps.wallet);
@@ -135,7 +144,10 @@ export class EvmFollower implements Follower {
     if (head === null) throw rpcFailure('eth_getBlockByNumber', 'malformed', 'the node has no latest block');
     this.#d.blocks.remember(head);
     if (this.#confirmed === null) {
-      const start = this.#from === null ? { height: head.number, hash: head.hash } : { height: this.#from.height, hash: this.#from.blockHash };
+      const start =
+        this.#from === null
+          ? { height: head.number, hash: head.hash }
+          : { height: this.#from.height, hash: this.#from.blockHash };
       this.#confirmed = start;
       this.#tip = start;
       this.#reported = start.height;
@@ -149,7 +161,7 @@ export class EvmFollower implements Follower {
     }
     if (!(await this.#tipStillOnChain(head))) await this.#reorganised();
     const range = BigInt(this.#d.options.maxBlockRange);
-    for (let from = (this.#tip as Position).height + 1n; from <= head.number && !this.#stopped; ) {
+    for (let from = (this.#tip as Position).height + 1n; from <= head.number && !this.#stopped;) {
       const to = from + range - 1n < head.number ? from + range - 1n : head.number;
       if (head.number - from + 1n > range) await this.#lag(head.number - from + 1n);
       if (!(await this.#read(from, to, head))) return;
@@ -184,7 +196,10 @@ export class EvmFollower implements Follower {
     if (this.#tentative.length > 0) {
       const keys = this.#tentative.map((e) => e.key);
       this.#d.metrics?.reorgRollbacks.inc();
-      this.#d.logger.warn({ from: (confirmed.height + 1n).toString(), withdrawn: keys.length }, 'chain A reorganisation: tentative events withdrawn');
+      this.#d.logger.warn(
+        { from: (confirmed.height + 1n).toString(), withdrawn: keys.length },
+        'chain A reorganisation: tentative events withdrawn',
+      );
       for (const e of this.#tentative) this.#due.add(e.height);
       await this.#deliver({ kind: 'rollback', keys });
       this.#tentative = [];
@@ -195,12 +210,18 @@ export class EvmFollower implements Follower {
       return;
     }
     // Deeper than the confirmation depth (or the stored cursor's block is gone): confirmed events may be wrong.
-    const back = confirmed.height > BigInt(this.#d.options.reorgLookbackBlocks) ? confirmed.height - BigInt(this.#d.options.reorgLookbackBlocks) : 0n;
+    const back =
+      confirmed.height > BigInt(this.#d.options.reorgLookbackBlocks)
+        ? confirmed.height - BigInt(this.#d.options.reorgLookbackBlocks)
+        : 0n;
     const at = await this.#d.rpc.block(back);
     if (at === null) throw rpcFailure('eth_getBlockByNumber', 'malformed', `the node has no block ${back}`);
     this.#d.blocks.forgetFrom(back + 1n);
     this.#d.metrics?.followerGaps.inc();
-    this.#d.logger.error({ cursor: confirmed.height.toString(), cursorHash: confirmed.hash, rereadFrom: (back + 1n).toString() }, 'chain A confirmed block changed: reconcile in full');
+    this.#d.logger.error(
+      { cursor: confirmed.height.toString(), cursorHash: confirmed.hash, rereadFrom: (back + 1n).toString() },
+      'chain A confirmed block changed: reconcile in full',
+    );
     await this.#deliver({ kind: 'gap', from: cursorOf(confirmed), oldestAvailable: back + 1n });
     this.#confirmed = { height: back, hash: at.hash };
     this.#tip = this.#confirmed;
@@ -213,9 +234,15 @@ export class EvmFollower implements Follower {
     const tokens = [...this.#ctx.tokens.keys()];
     const rpc = this.#d.rpc;
     const replies = await Promise.all([
-      books.length === 0 ? [] : rpc.logs({ fromBlock: from, toBlock: to, address: books, topics: [LIFECYCLE_TOPICS, wallet] }),
-      tokens.length === 0 ? [] : rpc.logs({ fromBlock: from, toBlock: to, address: tokens, topics: [TOPICS.Transfer, wallet] }),
-      tokens.length === 0 ? [] : rpc.logs({ fromBlock: from, toBlock: to, address: tokens, topics: [TOPICS.Transfer, null, wallet] }),
+      books.length === 0
+        ? []
+        : rpc.logs({ fromBlock: from, toBlock: to, address: books, topics: [LIFECYCLE_TOPICS, wallet] }),
+      tokens.length === 0
+        ? []
+        : rpc.logs({ fromBlock: from, toBlock: to, address: tokens, topics: [TOPICS.Transfer, wallet] }),
+      tokens.length === 0
+        ? []
+        : rpc.logs({ fromBlock: from, toBlock: to, address: tokens, topics: [TOPICS.Transfer, null, wallet] }),
     ]);
     const seen = new Set<string>();
     const logs = this.#parse(replies.flat(), from, to, seen);
@@ -227,11 +254,18 @@ export class EvmFollower implements Follower {
       for (const h of batch) headers.set(h.number, h);
     }
     if (logs.some((l) => headers.get(l.blockNumber)?.hash !== l.blockHash)) {
-      this.#d.logger.warn({ from: from.toString(), to: to.toString() }, 'chain A logs and blocks disagree (reorganisation under way); reading again');
+      this.#d.logger.warn(
+        { from: from.toString(), to: to.toString() },
+        'chain A logs and blocks disagree (reorganisation under way); reading again',
+      );
       this.#d.blocks.forgetFrom(from);
       return false;
     }
-    const ours = this.#decode(logs, headers, (e) => e.type === 'Transfer' || e.client.toLowerCase() === this.#ctx.wallet);
+    const ours = this.#decode(
+      logs,
+      headers,
+      (e) => e.type === 'Transfer' || e.client.toLowerCase() === this.#ctx.wallet,
+    );
     const trades = await this.#counterpartyTrades(ours, headers, seen);
     // The trade events join their transactions in log order, so the engine sees each transaction whole.
     const events = [...ours, ...trades].toSorted((a, b) => byChainOrder(a.log, b.log)).map((d) => d.event);
@@ -242,9 +276,14 @@ export class EvmFollower implements Follower {
     const fresh = events.filter((e) => e.height > limit);
     const upTo = to < limit ? to : limit;
     let next = confirmed;
-    if (upTo > confirmed.height) next = { height: upTo, hash: upTo === end.number ? end.hash : (await this.#d.blocks.header(upTo)).hash };
+    if (upTo > confirmed.height)
+      next = { height: upTo, hash: upTo === end.number ? end.hash : (await this.#d.blocks.header(upTo)).hash };
     const due = [...this.#due].filter((h) => h <= next.height);
-    if (promoted.length > 0 || due.length > 0 || next.height - this.#reported >= BigInt(this.#d.options.cursorHeartbeatBlocks)) {
+    if (
+      promoted.length > 0 ||
+      due.length > 0 ||
+      next.height - this.#reported >= BigInt(this.#d.options.cursorHeartbeatBlocks)
+    ) {
       await this.#deliver({ kind: 'events', events: promoted, confirmed: true, cursor: cursorOf(next) });
       for (const h of due) this.#due.delete(h);
       this.#reported = next.height;
@@ -265,14 +304,23 @@ export class EvmFollower implements Follower {
    * The trade events of other clients in the transactions where our tokens moved with a book; the block's
    * header was checked, and the query by its hash answers for that block or fails the round.
    */
-  async #counterpartyTrades(ours: readonly Decoded[], headers: ReadonlyMap<bigint, { timestampMs: number }>, seen: Set<string>): Promise<Decoded[]> {
-    const queries = tradeQueries(ours.map((d) => d.event), this.#ctx);
+  async #counterpartyTrades(
+    ours: readonly Decoded[],
+    headers: ReadonlyMap<bigint, { timestampMs: number }>,
+    seen: Set<string>,
+  ): Promise<Decoded[]> {
+    const queries = tradeQueries(
+      ours.map((d) => d.event),
+      this.#ctx,
+    );
     const out: Decoded[] = [];
     for (let i = 0; i < queries.length; i += HEADER_BATCH) {
       const batch = queries.slice(i, i + HEADER_BATCH);
       const replies = await Promise.all(batch.map((q) => this.#d.rpc.blockLogs(q.filter)));
       batch.forEach((q, k) => {
-        const logs = this.#parse(replies[k] ?? [], q.height, q.height, seen, q.filter.blockHash).filter((l) => isWanted(q, l));
+        const logs = this.#parse(replies[k] ?? [], q.height, q.height, seen, q.filter.blockHash).filter((l) =>
+          isWanted(q, l),
+        );
         out.push(...this.#decode(logs, headers, (e) => e.type === 'Trade'));
       });
     }
@@ -285,8 +333,10 @@ export class EvmFollower implements Follower {
       try {
         const l = parseRawLog(item);
         if (l.removed) continue;
-        if (l.blockNumber < from || l.blockNumber > to) throw new Malformed(`log of block ${l.blockNumber} outside the range asked for`);
-        if (blockHash !== undefined && l.blockHash !== blockHash) throw new Malformed(`log of block ${l.blockHash}, not of the block asked for`);
+        if (l.blockNumber < from || l.blockNumber > to)
+          throw new Malformed(`log of block ${l.blockNumber} outside the range asked for`);
+        if (blockHash !== undefined && l.blockHash !== blockHash)
+          throw new Malformed(`log of block ${l.blockHash}, not of the block asked for`);
         const key = `${l.txHash}:${l.logIndex}`;
         // A wallet's transfer to itself answers both token queries.
         if (seen.has(key)) continue;
@@ -299,7 +349,11 @@ export class EvmFollower implements Follower {
     return out.toSorted(byChainOrder);
   }
 
-  #decode(logs: readonly RawLog[], headers: ReadonlyMap<bigint, { timestampMs: number }>, keep: (e: ChainEvent) => boolean): Decoded[] {
+  #decode(
+    logs: readonly RawLog[],
+    headers: ReadonlyMap<bigint, { timestampMs: number }>,
+    keep: (e: ChainEvent) => boolean,
+  ): Decoded[] {
     const out: Decoded[] = [];
     for (const l of logs) {
       try {

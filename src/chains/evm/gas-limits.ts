@@ -15,7 +15,12 @@ export class GasLimits {
   readonly #logger: Logger;
   readonly #estimates = new Map<string, bigint>();
 
-  constructor(rpc: RpcClient, limits: Readonly<Record<TxKind, bigint | 'estimate'>>, headroomPercent: bigint, logger: Logger) {
+  constructor(
+    rpc: RpcClient,
+    limits: Readonly<Record<TxKind, bigint | 'estimate'>>,
+    headroomPercent: bigint,
+    logger: Logger,
+  ) {
     this.#rpc = rpc;
     this.#limits = limits;
     this.#headroomPercent = headroomPercent;
@@ -35,7 +40,10 @@ export class GasLimits {
       const gas = await this.#rpc.estimateGas(call);
       const limit = (gas * (100n + this.#headroomPercent)) / 100n;
       this.#estimates.set(key, limit);
-      this.#logger.info({ kind, to: call.to, estimate: gas.toString(), limit: limit.toString() }, 'chain A gas limit estimated');
+      this.#logger.info(
+        { kind, to: call.to, estimate: gas.toString(), limit: limit.toString() },
+        'chain A gas limit estimated',
+      );
       return limit;
     } catch (e) {
       this.#logger.warn({ kind, to: call.to, err: e }, 'chain A gas estimate failed; using the default limit');

@@ -22,7 +22,12 @@ export interface RpcFailure {
   readonly data: string | null;
 }
 
-export function rpcFailure(method: string, kind: RpcFailureKind, message: string, extra: { rpcCode?: number; data?: string | null; cause?: unknown } = {}): DltError {
+export function rpcFailure(
+  method: string,
+  kind: RpcFailureKind,
+  message: string,
+  extra: { rpcCode?: number; data?: string | null; cause?: unknown } = {},
+): DltError {
   return new DltError('E_CHAIN_RPC', `${method}: ${message}`, {
     details: { method, kind, rpcCode: extra.rpcCode ?? null, rpcMessage: message, data: extra.data ?? null },
     cause: extra.cause,
@@ -59,6 +64,13 @@ export function errorData(error: { data?: unknown }): string | null {
 
 export function httpTransport(url: string, options: { timeoutMs: number }): RpcTransport {
   return jsonRpcOverHttp(url, options, (method, kind, message, error) =>
-    rpcFailure(method, kind, message, error === undefined ? {} : { ...(error.rpcCode === undefined ? {} : { rpcCode: error.rpcCode }), data: errorData(error.object) }),
+    rpcFailure(
+      method,
+      kind,
+      message,
+      error === undefined
+        ? {}
+        : { ...(error.rpcCode === undefined ? {} : { rpcCode: error.rpcCode }), data: errorData(error.object) },
+    ),
   );
 }

@@ -58,7 +58,8 @@ export function parseRawLog(v: unknown): RawLog {
   if (typeof v !== 'object' || v === null) throw new Malformed('log is not an object');
   const l = v as Record<string, unknown>;
   if (typeof l.address !== 'string' || !ADDRESS.test(l.address)) throw new Malformed('log address is not an address');
-  if (!Array.isArray(l.topics) || l.topics.length === 0 || l.topics.length > 4) throw new Malformed('log topics are not 1 to 4 hashes');
+  if (!Array.isArray(l.topics) || l.topics.length === 0 || l.topics.length > 4)
+    throw new Malformed('log topics are not 1 to 4 hashes');
   const topics = l.topics.map((t, i) => hash(t, `topic ${i}`));
   if (typeof l.data !== 'string' || !DATA.test(l.data)) throw new Malformed('log data is not hex');
   const logIndex = quantity(l.logIndex, 'log index');
@@ -89,7 +90,8 @@ function checksum(lower: string): string {
 
 function words(log: RawLog, min: number): number {
   const n = (log.data.length - 2) / 64;
-  if (!Number.isInteger(n) || n < min) throw new Malformed(`data has ${(log.data.length - 2) / 2} bytes, expected at least ${min} words`);
+  if (!Number.isInteger(n) || n < min)
+    throw new Malformed(`data has ${(log.data.length - 2) / 2} bytes, expected at least ${min} words`);
   return n;
 }
 
@@ -117,7 +119,8 @@ function topic(log: RawLog, i: number): string {
 }
 
 function needTopics(log: RawLog, n: number, name: string): void {
-  if (log.topics.length !== n) throw new Malformed(`${name} has ${log.topics.length} topics, expected ${n} (indexed parameters)`);
+  if (log.topics.length !== n)
+    throw new Malformed(`${name} has ${log.topics.length} topics, expected ${n} (indexed parameters)`);
 }
 
 const side = (code: number, what: string) => {
@@ -133,7 +136,13 @@ const side = (code: number, what: string) => {
 export function decodeLog(log: RawLog, ctx: DecodeContext, timeMs: number): ChainEvent | null {
   const t0 = log.topics[0];
   const pairId = ctx.books.get(log.address);
-  const meta: Meta = { key: `${log.txHash}:${log.logIndex}`, txHash: log.txHash, height: log.blockNumber, blockHash: log.blockHash, timeMs };
+  const meta: Meta = {
+    key: `${log.txHash}:${log.logIndex}`,
+    txHash: log.txHash,
+    height: log.blockNumber,
+    blockHash: log.blockHash,
+    timeMs,
+  };
   if (pairId === undefined) return t0 === TOPICS.Transfer ? decodeTransfer(log, ctx, meta) : null;
   const m = { ...meta, pairId };
   switch (t0) {
@@ -232,5 +241,13 @@ function decodeTransfer(log: RawLog, ctx: DecodeContext, meta: Meta): ChainEvent
   const viaBook = ctx.books.get(counterparty);
   const pairId = viaBook !== undefined && token.pairIds.includes(viaBook) ? viaBook : (token.pairIds[0] as string);
   const w = word(log.data, 0);
-  return { ...meta, pairId, type: 'Transfer', token: token.role, from: fromAddress, to: toAddress, amount: BigInt(`0x${w}`) };
+  return {
+    ...meta,
+    pairId,
+    type: 'Transfer',
+    token: token.role,
+    from: fromAddress,
+    to: toAddress,
+    amount: BigInt(`0x${w}`),
+  };
 }

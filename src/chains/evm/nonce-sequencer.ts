@@ -38,7 +38,10 @@ export class NonceSequencer {
   async init(unsettled: Iterable<bigint>): Promise<void> {
     const pending = await this.#rpc.transactionCount(this.#wallet, 'pending');
     this.#next = above(pending, unsettled);
-    this.#logger.info({ wallet: this.#wallet, pending: pending.toString(), next: this.#next.toString() }, 'chain A nonces ready');
+    this.#logger.info(
+      { wallet: this.#wallet, pending: pending.toString(), next: this.#next.toString() },
+      'chain A nonces ready',
+    );
   }
 
   allocate(): bigint {
@@ -50,7 +53,8 @@ export class NonceSequencer {
 
   /** Gives back the number just handed out, whose transaction the node refused outright. */
   release(nonce: bigint): void {
-    if (this.#next !== nonce + 1n) throw new Error(`nonce ${nonce} is not the last one handed out (next ${this.#next})`);
+    if (this.#next !== nonce + 1n)
+      throw new Error(`nonce ${nonce} is not the last one handed out (next ${this.#next})`);
     this.#next = nonce;
   }
 
@@ -64,7 +68,13 @@ export class NonceSequencer {
     this.#next = above(pending, inFlight);
     this.#metrics?.nonceResyncs.inc({ reason });
     this.#logger.warn(
-      { wallet: this.#wallet, reason, pending: pending.toString(), before: before?.toString(), next: this.#next.toString() },
+      {
+        wallet: this.#wallet,
+        reason,
+        pending: pending.toString(),
+        before: before?.toString(),
+        next: this.#next.toString(),
+      },
       'chain A nonce resync',
     );
     return pending;

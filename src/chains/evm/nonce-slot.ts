@@ -99,7 +99,8 @@ export class NonceSlot {
   expire(nowMs: number): boolean {
     const due = this.#waiters.filter((w) => nowMs >= w.deadlineMs);
     this.#waiters = this.#waiters.filter((w) => nowMs < w.deadlineMs);
-    for (const w of due) w.resolve({ kind: 'unknown', txHash: this.latest.signed.hash, reason: 'not settled by the deadline' });
+    for (const w of due)
+      w.resolve({ kind: 'unknown', txHash: this.latest.signed.hash, reason: 'not settled by the deadline' });
     if (nowMs < this.deadlineMs || this.#reported) return false;
     this.reportUnknown('not settled by the outcome deadline');
     return true;

@@ -108,7 +108,11 @@ export interface EvmAdapterOptions {
 }
 
 /** Defaults measured on the sandbox order book: a resting placement uses ~194k gas, a sell matching 10 resting buys ~529k. */
-export const DEFAULT_GAS_LIMITS: Readonly<Record<TxKind, bigint>> = { place: 800_000n, cancel: 150_000n, approve: 100_000n };
+export const DEFAULT_GAS_LIMITS: Readonly<Record<TxKind, bigint>> = {
+  place: 800_000n,
+  cancel: 150_000n,
+  approve: 100_000n,
+};
 export const SELF_TRANSFER_GAS = 21_000n;
 const GWEI = 1_000_000_000n;
 

@@ -72,7 +72,13 @@ export class OrderFlow {
       if (c.signal?.aborted === true) return this.#withdrawn(context, c.signal.reason);
       const refused = await this.#placeChecks(c, sim, call, context, startedAt);
       if (refused !== null) return refused;
-      const submission = await this.#d.sender.send({ kind: 'place', clientOrderId: c.clientOrderId, context, payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('place', call) }, startedAt });
+      const submission = await this.#d.sender.send({
+        kind: 'place',
+        clientOrderId: c.clientOrderId,
+        context,
+        payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('place', call) },
+        startedAt,
+      });
       this.#account(c, submission);
       return submission;
     });
@@ -97,9 +103,18 @@ export class OrderFlow {
         // The engine saw the order leave the book while the cancel waited: never signed.
         if (c.signal?.aborted === true) return this.#moot(context, c.signal.reason);
         const verdict = early === null ? null : await early;
-        const refused = verdict !== null ? this.#simulatedRevert('cancel', context, verdict) : await this.#simulation(call, context, 'cancel');
+        const refused =
+          verdict !== null
+            ? this.#simulatedRevert('cancel', context, verdict)
+            : await this.#simulation(call, context, 'cancel');
         if (refused !== null) return refused;
-        return this.#d.sender.send({ kind: 'cancel', clientOrderId: null, context, payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('cancel', call) }, startedAt });
+        return this.#d.sender.send({
+          kind: 'cancel',
+          clientOrderId: null,
+          context,
+          payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('cancel', call) },
+          startedAt,
+        });
       },
       true,
     );
@@ -116,7 +131,12 @@ export class OrderFlow {
    * Runs a command's part in the lane (`urgent`: ahead of placements still waiting); a typed failure on the way
    * (a read, the chain id check) refuses it unsigned.
    */
-  #inLane(kind: TxKind, context: Record<string, unknown>, job: () => Promise<Submission>, urgent = false): Promise<Submission> {
+  #inLane(
+    kind: TxKind,
+    context: Record<string, unknown>,
+    job: () => Promise<Submission>,
+    urgent = false,
+  ): Promise<Submission> {
     return this.#d.sender.enqueue(async () => {
       try {
         await this.#d.ready();
@@ -129,13 +149,22 @@ export class OrderFlow {
   }
 
   #moot(context: Record<string, unknown>, reason: unknown): Submission {
-    const error = reason instanceof DltError ? reason : new DltError('E_ORDER_STATE', 'the cancel became moot before it was signed');
-    this.#d.logger.debug({ ...context, ...errorFields(error) }, 'chain A cancel not sent: the order already left the book');
+    const error =
+      reason instanceof DltError
+        ? reason
+        : new DltError('E_ORDER_STATE', 'the cancel became moot before it was signed');
+    this.#d.logger.debug(
+      { ...context, ...errorFields(error) },
+      'chain A cancel not sent: the order already left the book',
+    );
     return refusedSubmission(error);
   }
 
   #withdrawn(context: Record<string, unknown>, reason: unknown): Submission {
-    const error = reason instanceof DltError ? reason : new DltError('E_ORDER_WITHDRAWN', 'placement withdrawn before it was signed');
+    const error =
+      reason instanceof DltError
+        ? reason
+        : new DltError('E_ORDER_WITHDRAWN', 'placement withdrawn before it was signed');
     this.#d.metrics?.submissions.inc({ kind: 'place', outcome: 'withdrawn' });
     this.#d.logger.info({ ...context, ...errorFields(error) }, 'chain A placement withdrawn before signing');
     return refusedSubmission(error);
@@ -147,7 +176,8 @@ export class OrderFlow {
   }
 
   #simulateIfIdle(call: CallRequest, context: Record<string, unknown>, place?: PlaceCommand): Simulation | null {
-    if (this.#d.options.simulation !== 'when-idle' || this.#d.watcher.size > 0 || this.#d.sender.queued > 0) return null;
+    if (this.#d.options.simulation !== 'when-idle' || this.#d.watcher.size > 0 || this.#d.sender.queued > 0)
+      return null;
     const allowance = place === undefined ? null : this.#readAllowance(place.pair, place.approval.token);
     // A failed read is retried in the lane; it must not surface as an unhandled rejection meanwhile.
     allowance?.catch(() => undefined);
@@ -155,7 +185,13 @@ export class OrderFlow {
   }
 
   #readAllowance(pair: PairBinding, token: TokenRole): Promise<bigint> {
-    return readTokenAllowance(this.#d.rpc, this.#d.wallet, token === 'base' ? pair.baseToken : pair.quoteToken, this.#d.wallet, pair.orderBook);
+    return readTokenAllowance(
+      this.#d.rpc,
+      this.#d.wallet,
+      token === 'base' ? pair.baseToken : pair.quoteToken,
+      this.#d.wallet,
+      pair.orderBook,
+    );
   }
 
   /**
@@ -164,14 +200,21 @@ export class OrderFlow {
    * come before it takes tokens, so a simulated revert other than an allowance error stands whatever the
    * top-up does; an allowance error stands only when no top-up goes ahead of the order.
    */
-  async #placeChecks(c: PlaceCommand, sim: Simulation | null, call: CallRequest, context: Record<string, unknown>, startedAt: number): Promise<Submission | null> {
+  async #placeChecks(
+    c: PlaceCommand,
+    sim: Simulation | null,
+    call: CallRequest,
+    context: Record<string, unknown>,
+    startedAt: number,
+  ): Promise<Submission | null> {
     if (this.#d.options.simulation === 'always') {
       const approve = await this.#topUp(c.pair, c.approval.token, c.approval.amount, startedAt, null);
       if (approve !== null && wasRefused(approve)) return approve;
       return this.#simulation(call, context, 'place');
     }
     const verdict = await this.#verdict(sim);
-    if (verdict !== null && verdict.code !== 'E_VENUE_INSUFFICIENT_ALLOWANCE') return this.#simulatedRevert('place', context, verdict);
+    if (verdict !== null && verdict.code !== 'E_VENUE_INSUFFICIENT_ALLOWANCE')
+      return this.#simulatedRevert('place', context, verdict);
     const fresh = sim !== null && this.#d.sender.sentCount === sim.sentBefore ? sim.allowance : null;
     const approve = await this.#topUp(c.pair, c.approval.token, c.approval.amount, startedAt, fresh);
     if (approve !== null && wasRefused(approve)) return approve;
@@ -209,7 +252,8 @@ export class OrderFlow {
       return null;
     } catch (e) {
       const f = rpcFailureOf(e);
-      if (f !== null && f.kind === 'rpc' && f.data !== null) return revertError(f.data, { ...context, simulated: true });
+      if (f !== null && f.kind === 'rpc' && f.data !== null)
+        return revertError(f.data, { ...context, simulated: true });
       this.#d.logger.warn({ ...context, err: e }, 'chain A simulation did not run; sending without it');
       return null;
     }
@@ -218,13 +262,20 @@ export class OrderFlow {
   #refusedUnsigned(kind: TxKind, context: Record<string, unknown>, error: DltError): Submission {
     this.#d.metrics?.submissions.inc({ kind, outcome: 'refused' });
     const fields = { ...context, kind, ...errorFields(error) };
-    if (isVenueRace(kind, error)) this.#d.logger.info(fields, `chain A ${kind} not sent: the order is no longer on the book`);
+    if (isVenueRace(kind, error))
+      this.#d.logger.info(fields, `chain A ${kind} not sent: the order is no longer on the book`);
     else this.#d.logger.warn(fields, `chain A ${kind} refused before signing: ${error.message}`);
     return refusedSubmission(error);
   }
 
   /** Approves ahead of a placement when the projection does not cover it; null when nothing was needed. */
-  async #topUp(pair: PairBinding, token: TokenRole, need: bigint, startedAt: number, prefetched: Promise<bigint> | null): Promise<Submission | null> {
+  async #topUp(
+    pair: PairBinding,
+    token: TokenRole,
+    need: bigint,
+    startedAt: number,
+    prefetched: Promise<bigint> | null,
+  ): Promise<Submission | null> {
     const address = token === 'base' ? pair.baseToken : pair.quoteToken;
     // With nothing in flight the chain's allowance is exact; under pipelining the projection is.
     if (this.#budget.projected(pair, token) === null || this.#d.watcher.size === 0) {
@@ -233,14 +284,34 @@ export class OrderFlow {
     }
     const amount = this.#budget.topUp(pair, token, need);
     if (amount === null) return null;
-    const context = { pairId: pair.pairId, symbol: pair.symbol, tokenRole: token, spender: pair.orderBook, amount: amount === MaxUint256 ? 'unlimited' : amount.toString() };
+    const context = {
+      pairId: pair.pairId,
+      symbol: pair.symbol,
+      tokenRole: token,
+      spender: pair.orderBook,
+      amount: amount === MaxUint256 ? 'unlimited' : amount.toString(),
+    };
     const call = { from: this.#d.wallet, to: address, data: approveCalldata(pair.orderBook, amount) };
-    const submission = await this.#d.sender.send({ kind: 'approve', clientOrderId: null, context, payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('approve', call) }, startedAt });
+    const submission = await this.#d.sender.send({
+      kind: 'approve',
+      clientOrderId: null,
+      context,
+      payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('approve', call) },
+      startedAt,
+    });
     if (wasRefused(submission)) return submission;
     this.#budget.approved(pair, token, amount);
     void submission.outcome.then((o) => {
       if (o.kind === 'accepted') {
-        this.#d.state?.setApproval({ chain: 'evm', wallet: this.#d.wallet, token: address, spender: pair.orderBook, amount, expiresAtLedger: null, txHash: o.txHash });
+        this.#d.state?.setApproval({
+          chain: 'evm',
+          wallet: this.#d.wallet,
+          token: address,
+          spender: pair.orderBook,
+          amount,
+          expiresAtLedger: null,
+          txHash: o.txHash,
+        });
       } else if (o.kind === 'rejected') {
         this.#budget.invalidate(pair, token);
       }

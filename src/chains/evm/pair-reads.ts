@@ -33,7 +33,15 @@ export interface ClientInfo {
 }
 
 /** One view call; a failure or an answer that does not decode names the function and the contract. */
-async function view(rpc: RpcClient, from: string, to: string, iface: typeof orderBookInterface, fn: string, args: readonly unknown[] = [], tag: bigint | 'latest' = 'latest'): Promise<readonly unknown[]> {
+async function view(
+  rpc: RpcClient,
+  from: string,
+  to: string,
+  iface: typeof orderBookInterface,
+  fn: string,
+  args: readonly unknown[] = [],
+  tag: bigint | 'latest' = 'latest',
+): Promise<readonly unknown[]> {
   let data: string;
   try {
     data = await rpc.call({ from, to, data: iface.encodeFunctionData(fn, args) }, tag);
@@ -41,14 +49,23 @@ async function view(rpc: RpcClient, from: string, to: string, iface: typeof orde
     const f = rpcFailureOf(e);
     if (f === null || f.kind !== 'rpc') throw e;
     // The contract refused the call: most likely the address does not hold the contract the specification names.
-    throw rpcFailure('eth_call', 'rpc', `${fn} of ${to} failed: ${f.rpcMessage}`, { ...(f.rpcCode === null ? {} : { rpcCode: f.rpcCode }), data: f.data, cause: e });
+    throw rpcFailure('eth_call', 'rpc', `${fn} of ${to} failed: ${f.rpcMessage}`, {
+      ...(f.rpcCode === null ? {} : { rpcCode: f.rpcCode }),
+      data: f.data,
+      cause: e,
+    });
   }
   try {
     return iface.decodeFunctionResult(fn, data);
   } catch {
-    throw rpcFailure('eth_call', 'malformed', `${fn} of ${to} answered ${(data.length - 2) / 2} bytes that do not decode as ${iface.getFunction(fn)?.format('sighash') ?? fn} returns`, {
-      data,
-    });
+    throw rpcFailure(
+      'eth_call',
+      'malformed',
+      `${fn} of ${to} answered ${(data.length - 2) / 2} bytes that do not decode as ${iface.getFunction(fn)?.format('sighash') ?? fn} returns`,
+      {
+        data,
+      },
+    );
   }
 }
 
@@ -100,14 +117,28 @@ export async function readConfig(rpc: RpcClient, from: string, orderBook: string
 }
 
 /** Checks that the contract's tokens are the pair's (a wrong address in the REST record must not trade). */
-export function checkTokens(config: OrderBookConfig, pair: { readonly pairId: string; readonly baseToken: string; readonly quoteToken: string; readonly orderBook: string }): void {
+export function checkTokens(
+  config: OrderBookConfig,
+  pair: {
+    readonly pairId: string;
+    readonly baseToken: string;
+    readonly quoteToken: string;
+    readonly orderBook: string;
+  },
+): void {
   const wrong: string[] = [];
-  if (config.baseToken.toLowerCase() !== pair.baseToken.toLowerCase()) wrong.push(`base token ${config.baseToken} (pair says ${pair.baseToken})`);
-  if (config.quoteToken.toLowerCase() !== pair.quoteToken.toLowerCase()) wrong.push(`quote token ${config.quoteToken} (pair says ${pair.quoteToken})`);
+  if (config.baseToken.toLowerCase() !== pair.baseToken.toLowerCase())
+    wrong.push(`base token ${config.baseToken} (pair says ${pair.baseToken})`);
+  if (config.quoteToken.toLowerCase() !== pair.quoteToken.toLowerCase())
+    wrong.push(`quote token ${config.quoteToken} (pair says ${pair.quoteToken})`);
   if (wrong.length > 0) {
-    throw new DltError('E_PAIR_INVALID', `order book ${pair.orderBook} of pair ${pair.pairId} trades other tokens: ${wrong.join('; ')}`, {
-      details: { pairId: pair.pairId, orderBook: pair.orderBook, wrong },
-    });
+    throw new DltError(
+      'E_PAIR_INVALID',
+      `order book ${pair.orderBook} of pair ${pair.pairId} trades other tokens: ${wrong.join('; ')}`,
+      {
+        details: { pairId: pair.pairId, orderBook: pair.orderBook, wrong },
+      },
+    );
   }
 }
 
@@ -117,24 +148,41 @@ export async function readPhase(rpc: RpcClient, from: string, orderBook: string)
 }
 
 /** `balanceOf` at the latest block, or at block `tag`. */
-export async function readTokenBalance(rpc: RpcClient, from: string, token: string, owner: string, tag: bigint | 'latest' = 'latest'): Promise<bigint> {
+export async function readTokenBalance(
+  rpc: RpcClient,
+  from: string,
+  token: string,
+  owner: string,
+  tag: bigint | 'latest' = 'latest',
+): Promise<bigint> {
   const [v] = (await view(rpc, from, token, erc20Interface, 'balanceOf', [owner], tag)) as [bigint];
   return v;
 }
 
-export async function readTokenAllowance(rpc: RpcClient, from: string, token: string, owner: string, spender: string): Promise<bigint> {
+export async function readTokenAllowance(
+  rpc: RpcClient,
+  from: string,
+  token: string,
+  owner: string,
+  spender: string,
+): Promise<bigint> {
   const [v] = (await view(rpc, from, token, erc20Interface, 'allowance', [owner, spender])) as [bigint];
   return v;
 }
 
-export async function readClientInfo(rpc: RpcClient, from: string, whitelist: string, client: string): Promise<ClientInfo> {
-  const [id, canTransfer, canBuy, canSell, canCancel, isMarketMaker] = (await view(rpc, from, whitelist, whitelistInterface, 'readClientInfo', [client])) as [
-    bigint,
-    boolean,
-    boolean,
-    boolean,
-    boolean,
-    boolean,
-  ];
+export async function readClientInfo(
+  rpc: RpcClient,
+  from: string,
+  whitelist: string,
+  client: string,
+): Promise<ClientInfo> {
+  const [id, canTransfer, canBuy, canSell, canCancel, isMarketMaker] = (await view(
+    rpc,
+    from,
+    whitelist,
+    whitelistInterface,
+    'readClientInfo',
+    [client],
+  )) as [bigint, boolean, boolean, boolean, boolean, boolean];
   return { id, canTransfer, canBuy, canSell, canCancel, isMarketMaker };
 }

@@ -37,7 +37,12 @@ export interface MinedCommand {
 }
 
 /** Order book events of a receipt in log order; malformed logs are counted and skipped. */
-export function receiptEvents(receipt: Receipt, ctx: DecodeContext, timeMs: number, deps: Pick<OutcomeDeps, 'metrics' | 'logger'>): ChainEvent[] {
+export function receiptEvents(
+  receipt: Receipt,
+  ctx: DecodeContext,
+  timeMs: number,
+  deps: Pick<OutcomeDeps, 'metrics' | 'logger'>,
+): ChainEvent[] {
   const out: ChainEvent[] = [];
   for (const raw of receipt.logs) {
     try {
@@ -51,7 +56,12 @@ export function receiptEvents(receipt: Receipt, ctx: DecodeContext, timeMs: numb
   return out;
 }
 
-export async function outcomeOfReceipt(receipt: Receipt, command: MinedCommand, ctx: DecodeContext, deps: OutcomeDeps): Promise<Outcome> {
+export async function outcomeOfReceipt(
+  receipt: Receipt,
+  command: MinedCommand,
+  ctx: DecodeContext,
+  deps: OutcomeDeps,
+): Promise<Outcome> {
   const block = { height: receipt.blockNumber, hash: receipt.blockHash };
   if (command.cancelledBySelfTransfer) {
     return {
@@ -59,9 +69,18 @@ export async function outcomeOfReceipt(receipt: Receipt, command: MinedCommand, 
       txHash: receipt.txHash,
       included: false,
       block,
-      error: new DltError('E_CHAIN_TX_EXPIRED', `not mined in time; nonce ${command.nonce} was cancelled with a zero-value self-transfer`, {
-        details: { ...command.context, reason: 'cancelled', nonce: command.nonce.toString(), cancelTxHash: receipt.txHash },
-      }),
+      error: new DltError(
+        'E_CHAIN_TX_EXPIRED',
+        `not mined in time; nonce ${command.nonce} was cancelled with a zero-value self-transfer`,
+        {
+          details: {
+            ...command.context,
+            reason: 'cancelled',
+            nonce: command.nonce.toString(),
+            cancelTxHash: receipt.txHash,
+          },
+        },
+      ),
     };
   }
   if (receipt.status === 1) {
@@ -69,20 +88,40 @@ export async function outcomeOfReceipt(receipt: Receipt, command: MinedCommand, 
     const events = receiptEvents(receipt, ctx, header?.timestampMs ?? 0, deps);
     const received = events.find((e) => e.type === 'OrderReceived' && e.client.toLowerCase() === deps.wallet);
     const cancelled = events.find((e) => e.type === 'OrderCancelled');
-    const orderId = received?.type === 'OrderReceived' ? received.orderId : cancelled?.type === 'OrderCancelled' ? cancelled.orderId : null;
+    const orderId =
+      received?.type === 'OrderReceived'
+        ? received.orderId
+        : cancelled?.type === 'OrderCancelled'
+          ? cancelled.orderId
+          : null;
     return { kind: 'accepted', txHash: receipt.txHash, height: receipt.blockNumber, orderId, events, block };
   }
   const error = await replayRevert(receipt, command, deps);
   deps.metrics?.reverts.inc({ name: revertLabel(error) });
-  const fields = { ...command.context, txHash: receipt.txHash, block: receipt.blockNumber.toString(), ...errorFields(error) };
-  if (isVenueRace(command.kind, error)) deps.logger.info(fields, `chain A ${command.kind} met an order already gone (a fill or cancellation in the same block)`);
+  const fields = {
+    ...command.context,
+    txHash: receipt.txHash,
+    block: receipt.blockNumber.toString(),
+    ...errorFields(error),
+  };
+  if (isVenueRace(command.kind, error))
+    deps.logger.info(
+      fields,
+      `chain A ${command.kind} met an order already gone (a fill or cancellation in the same block)`,
+    );
   else deps.logger.warn(fields, `chain A ${command.kind} reverted: ${error.message}`);
   return { kind: 'rejected', txHash: receipt.txHash, included: true, error, block };
 }
 
 async function replayRevert(receipt: Receipt, command: MinedCommand, deps: OutcomeDeps): Promise<DltError> {
   const context = { ...command.context, txHash: receipt.txHash, block: receipt.blockNumber.toString() };
-  const call = { from: deps.wallet, to: command.payload.to, data: command.payload.data, value: command.payload.value, gas: command.payload.gasLimit };
+  const call = {
+    from: deps.wallet,
+    to: command.payload.to,
+    data: command.payload.data,
+    value: command.payload.value,
+    gas: command.payload.gasLimit,
+  };
   for (const at of [receipt.blockNumber, receipt.blockNumber - 1n]) {
     try {
       await deps.rpc.call(call, at);
@@ -93,7 +132,12 @@ async function replayRevert(receipt: Receipt, command: MinedCommand, deps: Outco
   }
   if (receipt.gasUsed >= command.payload.gasLimit) {
     return new DltError('E_VENUE_CONTRACT_ERROR', `ran out of gas at its limit of ${command.payload.gasLimit}`, {
-      details: { ...context, name: '(out of gas)', gasUsed: receipt.gasUsed.toString(), gasLimit: command.payload.gasLimit.toString() },
+      details: {
+        ...context,
+        name: '(out of gas)',
+        gasUsed: receipt.gasUsed.toString(),
+        gasLimit: command.payload.gasLimit.toString(),
+      },
     });
   }
   return revertError(null, { ...context, note: 'the replay did not reproduce the revert' });

@@ -56,6 +56,7 @@ function withContext(e: DltError, context: Readonly<Record<string, unknown>>): D
 export function revertLabel(e: DltError): string {
   const name = e.details.name;
   if (typeof name !== 'string') return 'other';
-  if (name.startsWith(EVM_ERROR_PREFIX) || name.startsWith('ERC20') || name in EVM_EXTERNAL_ERRORS || name === 'Panic') return name;
+  if (name.startsWith(EVM_ERROR_PREFIX) || name.startsWith('ERC20') || name in EVM_EXTERNAL_ERRORS || name === 'Panic')
+    return name;
   return name === '(no revert data)' ? 'no_data' : 'other';
 }

@@ -56,17 +56,20 @@ const HASH = /^0x[0-9a-fA-F]{64}$/;
 const DATA = /^0x(?:[0-9a-fA-F]{2})*$/;
 
 export function quantity(v: unknown, method: string, what: string): bigint {
-  if (typeof v !== 'string' || !QUANTITY.test(v)) throw rpcFailure(method, 'malformed', `${what} is not a hex quantity: ${JSON.stringify(v)?.slice(0, 80)}`);
+  if (typeof v !== 'string' || !QUANTITY.test(v))
+    throw rpcFailure(method, 'malformed', `${what} is not a hex quantity: ${JSON.stringify(v)?.slice(0, 80)}`);
   return BigInt(v);
 }
 
 function hash(v: unknown, method: string, what: string): string {
-  if (typeof v !== 'string' || !HASH.test(v)) throw rpcFailure(method, 'malformed', `${what} is not a 32-byte hash: ${JSON.stringify(v)?.slice(0, 80)}`);
+  if (typeof v !== 'string' || !HASH.test(v))
+    throw rpcFailure(method, 'malformed', `${what} is not a 32-byte hash: ${JSON.stringify(v)?.slice(0, 80)}`);
   return v.toLowerCase();
 }
 
 function object(v: unknown, method: string, what: string): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw rpcFailure(method, 'malformed', `${what} is not an object`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw rpcFailure(method, 'malformed', `${what} is not an object`);
   return v as Record<string, unknown>;
 }
 
@@ -127,12 +130,18 @@ export class RpcClient {
       if (v === null) return null;
       const b = object(v, m, 'block');
       const seconds = quantity(b.timestamp, m, 'block timestamp');
-      return { number: quantity(b.number, m, 'block number'), hash: hash(b.hash, m, 'block hash'), timestampMs: Number(seconds) * 1000 };
+      return {
+        number: quantity(b.number, m, 'block number'),
+        hash: hash(b.hash, m, 'block hash'),
+        timestampMs: Number(seconds) * 1000,
+      };
     });
   }
 
   transactionCount(address: string, tag: 'latest' | 'pending'): Promise<bigint> {
-    return this.#read('eth_getTransactionCount', [address, tag], (v) => quantity(v, 'eth_getTransactionCount', 'nonce'));
+    return this.#read('eth_getTransactionCount', [address, tag], (v) =>
+      quantity(v, 'eth_getTransactionCount', 'nonce'),
+    );
   }
 
   receipt(txHash: string): Promise<Receipt | null> {
@@ -149,7 +158,10 @@ export class RpcClient {
         blockHash: hash(r.blockHash, m, 'receipt block hash'),
         status: status === 1n ? 1 : 0,
         gasUsed: quantity(r.gasUsed, m, 'receipt gas used'),
-        effectiveGasPrice: r.effectiveGasPrice === undefined || r.effectiveGasPrice === null ? null : quantity(r.effectiveGasPrice, m, 'receipt effective gas price'),
+        effectiveGasPrice:
+          r.effectiveGasPrice === undefined || r.effectiveGasPrice === null
+            ? null
+            : quantity(r.effectiveGasPrice, m, 'receipt effective gas price'),
         logs: r.logs as unknown[],
       };
     });
@@ -158,7 +170,8 @@ export class RpcClient {
   /** `eth_call`; a revert rejects with an `E_CHAIN_RPC` error whose details carry the revert data. */
   call(tx: CallRequest, tag: bigint | 'latest' | 'pending' = 'latest'): Promise<string> {
     return this.#read('eth_call', [callObject(tx), typeof tag === 'bigint' ? toQuantity(tag) : tag], (v) => {
-      if (typeof v !== 'string' || !DATA.test(v)) throw rpcFailure('eth_call', 'malformed', 'call result is not hex data');
+      if (typeof v !== 'string' || !DATA.test(v))
+        throw rpcFailure('eth_call', 'malformed', 'call result is not hex data');
       return v;
     });
   }
@@ -172,12 +185,19 @@ export class RpcClient {
   }
 
   balance(address: string, tag: bigint | 'latest' = 'latest'): Promise<bigint> {
-    return this.#read('eth_getBalance', [address, typeof tag === 'bigint' ? toQuantity(tag) : tag], (v) => quantity(v, 'eth_getBalance', 'balance'));
+    return this.#read('eth_getBalance', [address, typeof tag === 'bigint' ? toQuantity(tag) : tag], (v) =>
+      quantity(v, 'eth_getBalance', 'balance'),
+    );
   }
 
   /** Logs of a bounded range, unchecked (each is checked by the decoder). */
   logs(filter: LogFilter): Promise<unknown[]> {
-    const params = { fromBlock: toQuantity(filter.fromBlock), toBlock: toQuantity(filter.toBlock), address: filter.address, topics: filter.topics };
+    const params = {
+      fromBlock: toQuantity(filter.fromBlock),
+      toBlock: toQuantity(filter.toBlock),
+      address: filter.address,
+      topics: filter.topics,
+    };
     return this.#read('eth_getLogs', [params], (v) => {
       if (!Array.isArray(v)) throw rpcFailure('eth_getLogs', 'malformed', 'logs are not an array');
       return v as unknown[];
@@ -186,17 +206,22 @@ export class RpcClient {
 
   /** Logs of one block by hash, unchecked like `logs`. */
   blockLogs(filter: BlockLogFilter): Promise<unknown[]> {
-    return this.#read('eth_getLogs', [{ blockHash: filter.blockHash, address: filter.address, topics: filter.topics }], (v) => {
-      if (!Array.isArray(v)) throw rpcFailure('eth_getLogs', 'malformed', 'logs are not an array');
-      return v as unknown[];
-    });
+    return this.#read(
+      'eth_getLogs',
+      [{ blockHash: filter.blockHash, address: filter.address, topics: filter.topics }],
+      (v) => {
+        if (!Array.isArray(v)) throw rpcFailure('eth_getLogs', 'malformed', 'logs are not an array');
+        return v as unknown[];
+      },
+    );
   }
 
   feeHistory(blocks: number): Promise<FeeHistory> {
     const m = 'eth_feeHistory';
     return this.#read(m, [toQuantity(BigInt(blocks)), 'latest', []], (v) => {
       const h = object(v, m, 'fee history');
-      if (!Array.isArray(h.baseFeePerGas) || h.baseFeePerGas.length === 0) throw rpcFailure(m, 'malformed', 'baseFeePerGas is not a list');
+      if (!Array.isArray(h.baseFeePerGas) || h.baseFeePerGas.length === 0)
+        throw rpcFailure(m, 'malformed', 'baseFeePerGas is not a list');
       return { baseFees: h.baseFeePerGas.map((x) => quantity(x, m, 'base fee')) };
     });
   }

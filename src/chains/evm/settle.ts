@@ -36,7 +36,9 @@ export async function settleTransaction(txHash: string, d: SettleDeps): Promise<
   if (record === undefined) {
     return { kind: 'unknown', txHash: hash, reason: 'the transaction is not in this wallet journal' };
   }
-  const siblings = commandGroups(d.journal.atSequence('evm', record.source, record.sequence)).find((g) => g.some((r) => r.txHash === hash)) ?? [record];
+  const siblings = commandGroups(d.journal.atSequence('evm', record.source, record.sequence)).find((g) =>
+    g.some((r) => r.txHash === hash),
+  ) ?? [record];
   const original = siblings.find((r) => r.kind !== 'replace' && r.kind !== 'noop') ?? record;
   const command: Omit<MinedCommand, 'cancelledBySelfTransfer'> = {
     kind: kindOf(original),
@@ -53,7 +55,12 @@ export async function settleTransaction(txHash: string, d: SettleDeps): Promise<
     if (siblings.some((r) => slot.hashes.includes(r.txHash))) return slot.wait(d.deadlineMs);
     // A later command of ours was given the nonce: whichever of the two the chain mines decides.
     await slot.wait(d.deadlineMs);
-    if (!slot.settled) return { kind: 'unknown', txHash: hash, reason: `nonce ${record.sequence} is held by another transaction of this bot` };
+    if (!slot.settled)
+      return {
+        kind: 'unknown',
+        txHash: hash,
+        reason: `nonce ${record.sequence} is held by another transaction of this bot`,
+      };
     return settleTransaction(txHash, d);
   }
   const mined = await d.rpc.transactionCount(d.wallet, 'latest');
@@ -62,9 +69,13 @@ export async function settleTransaction(txHash: string, d: SettleDeps): Promise<
       kind: 'rejected',
       txHash: hash,
       included: false,
-      error: new DltError('E_CHAIN_TX_EXPIRED', `nonce ${record.sequence} was used by a transaction this bot did not send; ours never applied`, {
-        details: { reason: 'superseded', nonce: record.sequence.toString(), hashes: siblings.map((s) => s.txHash) },
-      }),
+      error: new DltError(
+        'E_CHAIN_TX_EXPIRED',
+        `nonce ${record.sequence} was used by a transaction this bot did not send; ours never applied`,
+        {
+          details: { reason: 'superseded', nonce: record.sequence.toString(), hashes: siblings.map((s) => s.txHash) },
+        },
+      ),
     };
   }
   if (siblings.some((r) => r.status === 'included' || r.status === 'failed')) {

@@ -115,8 +115,16 @@ export class TxSender {
       if (r.kind === 'sent' || r.kind === 'known' || r.kind === 'uncertain') {
         if (r.kind !== 'uncertain') d.journal.mark(signed.hash, 'sent');
         this.#sent += 1;
-        const slot = d.watcher.track(signed, { kind: req.kind, clientOrderId: req.clientOrderId, context: req.context, restored: false }, r.kind === 'uncertain');
-        if (r.kind === 'uncertain') d.logger.warn({ ...log, answer: r.message }, `chain A ${req.kind} sent, node answer unclear; the receipt decides`);
+        const slot = d.watcher.track(
+          signed,
+          { kind: req.kind, clientOrderId: req.clientOrderId, context: req.context, restored: false },
+          r.kind === 'uncertain',
+        );
+        if (r.kind === 'uncertain')
+          d.logger.warn(
+            { ...log, answer: r.message },
+            `chain A ${req.kind} sent, node answer unclear; the receipt decides`,
+          );
         else d.logger.info(log, `chain A ${req.kind} sent`);
         return { txHash: signed.hash, outcome: slot.outcome };
       }
@@ -132,13 +140,19 @@ export class TxSender {
       const pending = await d.sequencer.resync(r.kind, d.watcher.takenNonces());
       if (r.kind === 'nonce_too_high') await d.watcher.rebroadcastFrom(pending);
       if (resyncs >= d.maxResyncs) return this.#refused(req, refusal, signed.hash);
-      d.logger.warn({ ...log, refusal: r.kind, message: r.message }, `chain A ${req.kind} to be signed again after a nonce resync`);
+      d.logger.warn(
+        { ...log, refusal: r.kind, message: r.message },
+        `chain A ${req.kind} to be signed again after a nonce resync`,
+      );
     }
   }
 
   #refused(req: SendRequest, error: DltError, txHash: string | null): Submission {
     this.#d.metrics?.submissions.inc({ kind: req.kind, outcome: 'refused' });
-    this.#d.logger.warn({ ...req.context, kind: req.kind, txHash, err: error }, `chain A ${req.kind} refused: ${error.message}`);
+    this.#d.logger.warn(
+      { ...req.context, kind: req.kind, txHash, err: error },
+      `chain A ${req.kind} refused: ${error.message}`,
+    );
     return refusedSubmission(error, txHash);
   }
 }

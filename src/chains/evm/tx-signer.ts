@@ -32,7 +32,9 @@ export class TxSigner {
     try {
       this.#key = new SigningKey(privateKey);
     } catch {
-      throw new DltError('E_CONFIG_INVALID', 'the chain A private key is not a 32-byte hex key', { details: { what: 'privateKey' } });
+      throw new DltError('E_CONFIG_INVALID', 'the chain A private key is not a 32-byte hex key', {
+        details: { what: 'privateKey' },
+      });
     }
     this.address = computeAddress(this.#key.publicKey);
     this.#chainId = chainId;
@@ -69,7 +71,10 @@ export function decodeSigned(raw: string): SignedTx {
     hash: tx.hash,
     raw,
     nonce: BigInt(tx.nonce),
-    fees: { maxFeePerGas: tx.maxFeePerGas ?? tx.gasPrice ?? 0n, maxPriorityFeePerGas: tx.maxPriorityFeePerGas ?? tx.gasPrice ?? 0n },
+    fees: {
+      maxFeePerGas: tx.maxFeePerGas ?? tx.gasPrice ?? 0n,
+      maxPriorityFeePerGas: tx.maxPriorityFeePerGas ?? tx.gasPrice ?? 0n,
+    },
     payload: { to: tx.to, data: tx.data, value: tx.value, gasLimit: tx.gasLimit },
   };
 }

@@ -107,12 +107,17 @@ export class TxWatcher {
       // The command's own record names its kind (records of one millisecond may come in any order).
       const first = group.find((r) => r.kind !== 'replace' && r.kind !== 'noop') ?? (group[0] as TxRecord);
       const kind: TxKind = first.kind === 'cancel' || first.kind === 'approve' ? first.kind : 'place';
-      const slot = new NonceSlot(nonce, { kind, clientOrderId: first.clientOrderId, context: { restoredFrom: first.txHash }, restored: true }, now + this.#d.options.outcomeTimeoutMs);
+      const slot = new NonceSlot(
+        nonce,
+        { kind, clientOrderId: first.clientOrderId, context: { restoredFrom: first.txHash }, restored: true },
+        now + this.#d.options.outcomeTimeoutMs,
+      );
       // Every replacement pays more than the one before: fees give the order the clock may not.
       const later = group.filter((x) => x !== first).map((r) => ({ r, signed: decodeSigned(r.raw) }));
       later.sort((a, b) => (a.signed.fees.maxFeePerGas < b.signed.fees.maxFeePerGas ? -1 : 1));
       slot.attempts.push({ signed: decodeSigned(first.raw), role: 'original', sentAtMs: first.updatedMs });
-      for (const { r, signed } of later) slot.attempts.push({ signed, role: r.kind === 'noop' ? 'cancel' : 'bump', sentAtMs: r.updatedMs });
+      for (const { r, signed } of later)
+        slot.attempts.push({ signed, role: r.kind === 'noop' ? 'cancel' : 'bump', sentAtMs: r.updatedMs });
       slot.uncertain = true;
       this.#slots.set(nonce, slot);
     }
@@ -167,20 +172,30 @@ export class TxWatcher {
     const slots = [...this.#slots.values()].toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
     // A few at a time: a block with hundreds of our transactions must not stall the sending lane's event loop.
     const done = slots.filter((s) => s.nonce < mined);
-    for (let i = 0; i < done.length; i += SETTLE_BATCH) await Promise.all(done.slice(i, i + SETTLE_BATCH).map((s) => this.#settleMined(s).catch((e: unknown) => this.#failed(s, e))));
-    for (const s of slots.filter((x) => x.nonce >= mined)) await this.#checkPending(s).catch((e: unknown) => this.#failed(s, e));
+    for (let i = 0; i < done.length; i += SETTLE_BATCH)
+      await Promise.all(
+        done.slice(i, i + SETTLE_BATCH).map((s) => this.#settleMined(s).catch((e: unknown) => this.#failed(s, e))),
+      );
+    for (const s of slots.filter((x) => x.nonce >= mined))
+      await this.#checkPending(s).catch((e: unknown) => this.#failed(s, e));
     const now = this.#d.clock.now();
     for (const s of this.#slots.values()) {
       if (!s.expire(now)) continue;
       this.#d.metrics?.submissions.inc({ kind: s.command.kind, outcome: 'unknown' });
-      this.#d.logger.warn({ ...s.command.context, nonce: s.nonce.toString(), txHash: s.latest.signed.hash }, `chain A ${s.command.kind} outcome unknown at the deadline; still followed`);
+      this.#d.logger.warn(
+        { ...s.command.context, nonce: s.nonce.toString(), txHash: s.latest.signed.hash },
+        `chain A ${s.command.kind} outcome unknown at the deadline; still followed`,
+      );
     }
     this.#d.metrics?.inFlight.set(this.#slots.size);
   }
 
   /** One nonce's trouble (an unreadable receipt, a node error) waits for the next poll without holding up the others. */
   #failed(slot: NonceSlot, e: unknown): void {
-    this.#d.logger.warn({ ...slot.command.context, nonce: slot.nonce.toString(), err: e }, 'chain A receipt check failed; retrying at the next poll');
+    this.#d.logger.warn(
+      { ...slot.command.context, nonce: slot.nonce.toString(), err: e },
+      'chain A receipt check failed; retrying at the next poll',
+    );
   }
 
   async #settleMined(slot: NonceSlot): Promise<void> {
@@ -188,21 +203,34 @@ export class TxWatcher {
       const receipt = await this.#d.rpc.receipt(attempt.signed.hash);
       if (receipt === null) continue;
       const outcome = await this.#d.outcomeOf(receipt, slot, attempt);
-      const fee = receipt.effectiveGasPrice === null || receipt.effectiveGasPrice === undefined ? null : receipt.gasUsed * receipt.effectiveGasPrice;
+      const fee =
+        receipt.effectiveGasPrice === null || receipt.effectiveGasPrice === undefined
+          ? null
+          : receipt.gasUsed * receipt.effectiveGasPrice;
       this.#finish(slot, outcome, attempt.signed.hash, receipt.status === 1 ? 'included' : 'failed', fee);
       return;
     }
     // A node behind a load balancer may count the nonce before it serves the receipt: wait a few polls.
     slot.missingPolls += 1;
     if (slot.missingPolls < this.#d.options.supersededAfterPolls) return;
-    const error = new DltError('E_CHAIN_TX_EXPIRED', `nonce ${slot.nonce} was used by a transaction this bot did not send; ours never applied`, {
-      details: { ...slot.command.context, reason: 'superseded', nonce: slot.nonce.toString(), hashes: slot.hashes },
-    });
+    const error = new DltError(
+      'E_CHAIN_TX_EXPIRED',
+      `nonce ${slot.nonce} was used by a transaction this bot did not send; ours never applied`,
+      {
+        details: { ...slot.command.context, reason: 'superseded', nonce: slot.nonce.toString(), hashes: slot.hashes },
+      },
+    );
     this.#d.metrics?.nonceResyncs.inc({ reason: 'superseded' });
     this.#finish(slot, { kind: 'rejected', txHash: slot.latest.signed.hash, included: false, error }, null, 'dropped');
   }
 
-  #finish(slot: NonceSlot, outcome: Outcome, minedHash: string | null, status: 'included' | 'failed' | 'dropped', fee: bigint | null = null): void {
+  #finish(
+    slot: NonceSlot,
+    outcome: Outcome,
+    minedHash: string | null,
+    status: 'included' | 'failed' | 'dropped',
+    fee: bigint | null = null,
+  ): void {
     if (slot.nonce + 1n > this.#highWater) this.#highWater = slot.nonce + 1n;
     for (const a of slot.attempts) {
       if (a.signed.hash === minedHash) this.#d.journal.mark(a.signed.hash, status, null, fee);
@@ -211,10 +239,20 @@ export class TxWatcher {
     }
     this.#slots.delete(slot.nonce);
     if (this.#slots.size === 0) for (const w of this.#idleWaiters.splice(0)) w();
-    const label = outcome.kind === 'rejected' && outcome.error.code === 'E_CHAIN_TX_EXPIRED' ? String(outcome.error.details.reason ?? 'expired') : outcome.kind;
+    const label =
+      outcome.kind === 'rejected' && outcome.error.code === 'E_CHAIN_TX_EXPIRED'
+        ? String(outcome.error.details.reason ?? 'expired')
+        : outcome.kind;
     this.#d.metrics?.submissions.inc({ kind: slot.command.kind, outcome: label === 'cancelled' ? 'expired' : label });
     this.#d.logger.info(
-      { ...slot.command.context, kind: slot.command.kind, nonce: slot.nonce.toString(), txHash: outcome.txHash, outcome: outcome.kind, ...(outcome.kind === 'rejected' ? errorFields(outcome.error) : {}) },
+      {
+        ...slot.command.context,
+        kind: slot.command.kind,
+        nonce: slot.nonce.toString(),
+        txHash: outcome.txHash,
+        outcome: outcome.kind,
+        ...(outcome.kind === 'rejected' ? errorFields(outcome.error) : {}),
+      },
       `chain A ${slot.command.kind} settled: ${label}`,
     );
     slot.settle(outcome);
@@ -263,13 +301,18 @@ export class TxWatcher {
     if (fees === null) {
       // At the fee cap nothing can replace it; send it again in case the pool dropped it (unless it is to be
       // taken back: a stale placement from before a restart, or a command a reorganisation dropped), and wait.
-      this.#d.logger.warn({ ...slot.command.context, nonce: slot.nonce.toString() }, 'chain A transaction stuck at the fee cap; nothing can replace it');
+      this.#d.logger.warn(
+        { ...slot.command.context, nonce: slot.nonce.toString() },
+        'chain A transaction stuck at the fee cap; nothing can replace it',
+      );
       if (!this.#takeBack(slot)) await broadcast(this.#d.rpc, previous.signed.raw);
       previous.sentAtMs = this.#d.clock.now();
       return;
     }
     const cancelling = role === 'cancel' || previous.role === 'cancel';
-    const payload: TxPayload = cancelling ? { to: this.#d.signer.address, data: '0x', value: 0n, gasLimit: SELF_TRANSFER_GAS } : previous.signed.payload;
+    const payload: TxPayload = cancelling
+      ? { to: this.#d.signer.address, data: '0x', value: 0n, gasLimit: SELF_TRANSFER_GAS }
+      : previous.signed.payload;
     const signed = this.#d.signer.sign(payload, slot.nonce, fees);
     // Signing is deterministic: the same nonce, payload and fees give a transaction already sent.
     if (slot.hashes.includes(signed.hash)) return;
@@ -285,18 +328,32 @@ export class TxWatcher {
       raw: signed.raw,
     });
     const r = await broadcast(this.#d.rpc, signed.raw);
-    const log = { ...slot.command.context, nonce: slot.nonce.toString(), replaces: previous.signed.hash, txHash: signed.hash, maxFeePerGas: fees.maxFeePerGas.toString() };
+    const log = {
+      ...slot.command.context,
+      nonce: slot.nonce.toString(),
+      replaces: previous.signed.hash,
+      txHash: signed.hash,
+      maxFeePerGas: fees.maxFeePerGas.toString(),
+    };
     if (r.kind === 'sent' || r.kind === 'known' || r.kind === 'uncertain') {
       slot.attempts.push({ signed, role: cancelling ? 'cancel' : 'bump', sentAtMs: this.#d.clock.now() });
       slot.uncertain = r.kind === 'uncertain';
       if (r.kind !== 'uncertain') this.#d.journal.mark(signed.hash, 'sent');
       this.#d.metrics?.replacements.inc({ reason: cancelling ? 'cancel' : 'fee_bump' });
-      this.#d.logger.warn(log, cancelling ? `chain A nonce cancelled with a self-transfer (first ${first.signed.hash})` : 'chain A transaction replaced with higher fees');
+      this.#d.logger.warn(
+        log,
+        cancelling
+          ? `chain A nonce cancelled with a self-transfer (first ${first.signed.hash})`
+          : 'chain A transaction replaced with higher fees',
+      );
       return;
     }
     // Refused: the nonce was mined meanwhile (the next poll settles it) or the node wants more; try again later.
     this.#d.journal.mark(signed.hash, 'dropped');
-    this.#d.logger.warn({ ...log, refusal: r.kind, message: 'message' in r ? r.message : '' }, 'chain A replacement refused by the node');
+    this.#d.logger.warn(
+      { ...log, refusal: r.kind, message: 'message' in r ? r.message : '' },
+      'chain A replacement refused by the node',
+    );
   }
 
   /**
@@ -305,7 +362,9 @@ export class TxWatcher {
    */
   async rebroadcastFrom(pending: bigint): Promise<void> {
     await this.reclaimOrphans();
-    const slots = [...this.#slots.values()].filter((s) => s.nonce >= pending).toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
+    const slots = [...this.#slots.values()]
+      .filter((s) => s.nonce >= pending)
+      .toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
     for (const s of slots) {
       if (this.#takeBack(s)) await this.#replace(s, 'cancel');
       else await broadcast(this.#d.rpc, s.latest.signed.raw);
@@ -333,11 +392,22 @@ export class TxWatcher {
       const first = group.find((r) => r.kind !== 'replace' && r.kind !== 'noop') ?? (group[0] as TxRecord);
       const mined = group.find((r) => MINED.has(r.status)) as TxRecord;
       const kind: TxKind = first.kind === 'cancel' || first.kind === 'approve' ? first.kind : 'place';
-      const slot = new NonceSlot(n, { kind, clientOrderId: first.clientOrderId, context: { orphanedFrom: mined.txHash, clientOrderId: first.clientOrderId?.toString() ?? null }, restored: false, orphaned: true }, this.#d.clock.now() + this.#d.options.outcomeTimeoutMs);
+      const slot = new NonceSlot(
+        n,
+        {
+          kind,
+          clientOrderId: first.clientOrderId,
+          context: { orphanedFrom: mined.txHash, clientOrderId: first.clientOrderId?.toString() ?? null },
+          restored: false,
+          orphaned: true,
+        },
+        this.#d.clock.now() + this.#d.options.outcomeTimeoutMs,
+      );
       const later = group.filter((r) => r !== first).map((r) => ({ r, signed: decodeSigned(r.raw) }));
       later.sort((a, b) => (a.signed.fees.maxFeePerGas < b.signed.fees.maxFeePerGas ? -1 : 1));
       slot.attempts.push({ signed: decodeSigned(first.raw), role: 'original', sentAtMs: first.updatedMs });
-      for (const { r, signed } of later) slot.attempts.push({ signed, role: r.kind === 'noop' ? 'cancel' : 'bump', sentAtMs: r.updatedMs });
+      for (const { r, signed } of later)
+        slot.attempts.push({ signed, role: r.kind === 'noop' ? 'cancel' : 'bump', sentAtMs: r.updatedMs });
       // An approval, or a self-transfer that had already taken the nonce, is sent again as it was; anything
       // else gets its nonce taken back at the next poll.
       slot.uncertain = kind === 'approve' || slot.cancelling;
@@ -345,7 +415,10 @@ export class TxWatcher {
       this.#slots.set(n, slot);
       taken.push(n);
       this.#d.metrics?.nonceResyncs.inc({ reason: 'reorg' });
-      this.#d.logger.warn({ ...slot.command.context, kind, nonce: n.toString(), txHash: mined.txHash }, `chain A ${kind} mined, then dropped by a reorganisation: ${kind === 'approve' ? 'sending it again' : 'taking its nonce back'}`);
+      this.#d.logger.warn(
+        { ...slot.command.context, kind, nonce: n.toString(), txHash: mined.txHash },
+        `chain A ${kind} mined, then dropped by a reorganisation: ${kind === 'approve' ? 'sending it again' : 'taking its nonce back'}`,
+      );
     }
     if (taken.length > 0) {
       this.#d.metrics?.inFlight.set(this.#slots.size);

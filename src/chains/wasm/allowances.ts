@@ -32,7 +32,12 @@ export interface KeeperDeps {
   /** The latest ledger the adapter knows of (asks the node when it knows none). */
   readonly latestLedger: () => Promise<number>;
   /** Sends `approve(wallet, orderBook, amount, expirationLedger)` on the token. */
-  readonly approve: (pair: PairBinding, role: TokenRole, amount: bigint, expirationLedger: number) => Promise<Submission>;
+  readonly approve: (
+    pair: PairBinding,
+    role: TokenRole,
+    amount: bigint,
+    expirationLedger: number,
+  ) => Promise<Submission>;
 }
 
 interface Entry {
@@ -71,7 +76,9 @@ export class AllowanceKeeper {
 
   /** The expiry the adapter recorded for this approval; null when it never approved it. */
   recordedExpiry(pair: PairBinding, role: TokenRole): number | null {
-    return this.#d.state.approval('wasm', this.#d.wallet, this.#token(pair, role), pair.orderBook)?.expiresAtLedger ?? null;
+    return (
+      this.#d.state.approval('wasm', this.#d.wallet, this.#token(pair, role), pair.orderBook)?.expiresAtLedger ?? null
+    );
   }
 
   /** Reserved by orders in flight on this allowance. */
@@ -121,13 +128,35 @@ export class AllowanceKeeper {
   async #approve(pair: PairBinding, role: TokenRole, amount: bigint, latest: number): Promise<Submission> {
     const expiration = latest + this.#d.options.lifetimeLedgers;
     const key = this.#key(pair, role);
-    this.#d.logger.info({ pair: pair.pairId, tokenRole: role, amount: amount.toString(), expirationLedger: expiration, inFlight: this.reservedFor(pair, role).toString() }, 'approving the order book');
+    this.#d.logger.info(
+      {
+        pair: pair.pairId,
+        tokenRole: role,
+        amount: amount.toString(),
+        expirationLedger: expiration,
+        inFlight: this.reservedFor(pair, role).toString(),
+      },
+      'approving the order book',
+    );
     const submission = await this.#d.approve(pair, role, amount, expiration);
     void submission.outcome.then((o) => {
       if (o.kind !== 'accepted') return;
-      this.#d.state.setApproval({ chain: 'wasm', wallet: this.#d.wallet, token: this.#token(pair, role), spender: pair.orderBook, amount, expiresAtLedger: expiration, txHash: o.txHash });
+      this.#d.state.setApproval({
+        chain: 'wasm',
+        wallet: this.#d.wallet,
+        token: this.#token(pair, role),
+        spender: pair.orderBook,
+        amount,
+        expiresAtLedger: expiration,
+        txHash: o.txHash,
+      });
       // The approval set the allowance; orders still in flight may land after it and take from it.
-      const e = this.#entries.get(key) ?? { available: 0n, expiresAtLedger: null, reserved: new Map<number, bigint>(), stale: false };
+      const e = this.#entries.get(key) ?? {
+        available: 0n,
+        expiresAtLedger: null,
+        reserved: new Map<number, bigint>(),
+        stale: false,
+      };
       e.available = amount - this.reservedFor(pair, role);
       e.expiresAtLedger = expiration;
       // Orders that landed before it took from the old allowance: the figure is low, read it again when idle.
@@ -155,10 +184,14 @@ export class AllowanceKeeper {
     // The outcome handler registered in #approve has already recorded the approval and the new figure.
     if (outcome.kind === 'accepted') return null;
     const why = outcome.kind === 'rejected' ? outcome.error.message : outcome.reason;
-    return new DltError('E_VENUE_INSUFFICIENT_ALLOWANCE', `the ${role} approval this order needs did not go through: ${why}`, {
-      details: { pair: pair.pairId, tokenRole: role, need: need.amount.toString() },
-      cause: outcome.kind === 'rejected' ? outcome.error : undefined,
-    });
+    return new DltError(
+      'E_VENUE_INSUFFICIENT_ALLOWANCE',
+      `the ${role} approval this order needs did not go through: ${why}`,
+      {
+        details: { pair: pair.pairId, tokenRole: role, need: need.amount.toString() },
+        cause: outcome.kind === 'rejected' ? outcome.error : undefined,
+      },
+    );
   }
 
   /**
@@ -168,7 +201,12 @@ export class AllowanceKeeper {
   reserve(pair: PairBinding, role: TokenRole, amount: bigint, prefunded: boolean): Reservation | null {
     if (!prefunded) return null;
     const key = this.#key(pair, role);
-    const e = this.#entries.get(key) ?? { available: 0n, expiresAtLedger: this.recordedExpiry(pair, role), reserved: new Map<number, bigint>(), stale: true };
+    const e = this.#entries.get(key) ?? {
+      available: 0n,
+      expiresAtLedger: this.recordedExpiry(pair, role),
+      reserved: new Map<number, bigint>(),
+      stale: true,
+    };
     this.#entries.set(key, e);
     const id = this.#nextId++;
     e.reserved.set(id, amount);

@@ -13,7 +13,12 @@ export function placeCall(orderBook: string, user: string, order: EncodedOrder):
   return {
     contract: orderBook,
     fn: order.side === 'buy' ? 'new_buy_order' : 'new_sell_order',
-    args: [new Address(user).toScVal(), nativeToScVal(order.orderData), nativeToScVal(order.crossIdentifier), nativeToScVal(order.reportingData)],
+    args: [
+      new Address(user).toScVal(),
+      nativeToScVal(order.orderData),
+      nativeToScVal(order.crossIdentifier),
+      nativeToScVal(order.reportingData),
+    ],
   };
 }
 
@@ -25,10 +30,21 @@ export function cancelCall(orderBook: string, user: string, side: Side, orderId:
   };
 }
 
-export function approveCall(token: string, from: string, spender: string, amount: bigint, expirationLedger: number): Invocation {
+export function approveCall(
+  token: string,
+  from: string,
+  spender: string,
+  amount: bigint,
+  expirationLedger: number,
+): Invocation {
   return {
     contract: token,
     fn: 'approve',
-    args: [new Address(from).toScVal(), new Address(spender).toScVal(), nativeToScVal(amount, { type: 'i128' }), nativeToScVal(expirationLedger, { type: 'u32' })],
+    args: [
+      new Address(from).toScVal(),
+      new Address(spender).toScVal(),
+      nativeToScVal(amount, { type: 'i128' }),
+      nativeToScVal(expirationLedger, { type: 'u32' }),
+    ],
   };
 }

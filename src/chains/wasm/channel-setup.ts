@@ -31,29 +31,43 @@ export interface ChannelSetup {
 
 const MAX_OPS = 100;
 
-export async function createChannelAccounts(s: ChannelSetup): Promise<{ readonly accounts: readonly Keypair[]; readonly txHashes: readonly string[] }> {
-  if (!Number.isInteger(s.count) || s.count < 1) throw new DltError('E_USAGE', `channel account count must be a positive integer, got ${s.count}`);
+export async function createChannelAccounts(
+  s: ChannelSetup,
+): Promise<{ readonly accounts: readonly Keypair[]; readonly txHashes: readonly string[] }> {
+  if (!Number.isInteger(s.count) || s.count < 1)
+    throw new DltError('E_USAGE', `channel account count must be a positive integer, got ${s.count}`);
   const clock = s.clock ?? systemClock;
   const sleep = (s.clock ?? systemClock).sleep;
-  const rpc = new WasmRpc(s.transport ?? httpTransport(s.rpcUrl, { timeoutMs: 10_000 }), createWasmMetrics(createMetrics()));
+  const rpc = new WasmRpc(
+    s.transport ?? httpTransport(s.rpcUrl, { timeoutMs: 10_000 }),
+    createWasmMetrics(createMetrics()),
+  );
   const accounts = Array.from({ length: s.count }, () => s.newKey?.() ?? Keypair.random());
   const txHashes: string[] = [];
   for (let i = 0; i < accounts.length; i += MAX_OPS) {
     const batch = accounts.slice(i, i + MAX_OPS);
     const funder = await rpc.account(s.funder.publicKey());
-    if (funder === null) throw new DltError('E_CHAIN_TX_REFUSED', `funding account ${s.funder.publicKey()} does not exist`);
+    if (funder === null)
+      throw new DltError('E_CHAIN_TX_REFUSED', `funding account ${s.funder.publicKey()} does not exist`);
     const maxTime = Math.floor(clock.now() / 1000) + (s.timeoutSeconds ?? 60);
     const builder = new TransactionBuilder(new Account(s.funder.publicKey(), funder.seqNum.toString()), {
       fee: String(100 * batch.length),
       networkPassphrase: s.networkPassphrase,
     });
-    for (const kp of batch) builder.addOperation(Operation.createAccount({ destination: kp.publicKey(), startingBalance: s.startingBalance ?? '10' }));
+    for (const kp of batch)
+      builder.addOperation(
+        Operation.createAccount({ destination: kp.publicKey(), startingBalance: s.startingBalance ?? '10' }),
+      );
     const tx = builder.setTimebounds(0, maxTime).build();
     tx.sign(s.funder);
     const hash = Buffer.from(tx.hash()).toString('hex');
     const sent = await rpc.send(tx.toXDR());
     if (sent.status === 'ERROR' || sent.status === 'TRY_AGAIN_LATER') {
-      throw new DltError('E_CHAIN_TX_REFUSED', `channel account creation refused: ${sent.status === 'ERROR' ? sendErrorName(sent.errorResultXdr) : 'TRY_AGAIN_LATER'}`, { details: { txHash: hash } });
+      throw new DltError(
+        'E_CHAIN_TX_REFUSED',
+        `channel account creation refused: ${sent.status === 'ERROR' ? sendErrorName(sent.errorResultXdr) : 'TRY_AGAIN_LATER'}`,
+        { details: { txHash: hash } },
+      );
     }
     for (;;) {
       let reply;
@@ -64,9 +78,16 @@ export async function createChannelAccounts(s: ChannelSetup): Promise<{ readonly
         reply = null;
       }
       if (reply?.status === 'SUCCESS') break;
-      if (reply?.status === 'FAILED') throw new DltError('E_CHAIN_TX_REFUSED', 'channel account creation failed on chain (funding balance, or an account already exists)', { details: { txHash: hash } });
+      if (reply?.status === 'FAILED')
+        throw new DltError(
+          'E_CHAIN_TX_REFUSED',
+          'channel account creation failed on chain (funding balance, or an account already exists)',
+          { details: { txHash: hash } },
+        );
       if (reply !== null && reply.latestLedgerCloseTime !== null && reply.latestLedgerCloseTime > BigInt(maxTime)) {
-        throw new DltError('E_CHAIN_TX_EXPIRED', 'channel account creation expired without inclusion', { details: { txHash: hash } });
+        throw new DltError('E_CHAIN_TX_EXPIRED', 'channel account creation expired without inclusion', {
+          details: { txHash: hash },
+        });
       }
       await sleep(s.pollIntervalMs ?? 1000);
     }

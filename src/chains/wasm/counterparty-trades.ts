@@ -52,7 +52,10 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
 
 /** getEvents filters for the books' trade events: five books to a filter, five filters to a request. */
 export function tradeFilterGroups(books: readonly string[]): Json[][] {
-  const topics = [[encodeScVal(scv.sym('NewBuyInitiatedTrade')), '**'], [encodeScVal(scv.sym('NewSellInitiatedTrade')), '**']];
+  const topics = [
+    [encodeScVal(scv.sym('NewBuyInitiatedTrade')), '**'],
+    [encodeScVal(scv.sym('NewSellInitiatedTrade')), '**'],
+  ];
   return chunk(
     chunk(books, 5).map((ids) => ({ type: 'contract', contractIds: ids, topics })),
     5,

@@ -29,7 +29,10 @@ export interface BuildInput {
 }
 
 export function buildInvocation(i: BuildInput): Transaction {
-  return new TransactionBuilder(new Account(i.source, i.sequence.toString()), { fee: String(i.feeStroops), networkPassphrase: i.passphrase })
+  return new TransactionBuilder(new Account(i.source, i.sequence.toString()), {
+    fee: String(i.feeStroops),
+    networkPassphrase: i.passphrase,
+  })
     .addOperation(new Contract(i.call.contract).call(i.call.fn, ...i.call.args))
     .setTimebounds(0, i.maxTime)
     .build();
@@ -69,23 +72,47 @@ function networkIdOf(passphrase: string): Uint8Array {
  * network, the nonce, the expiry ledger and the invocation (and the address, for the newer credentials);
  * the signature is the account contract's vector of `{public_key, signature}`.
  */
-export function signAuthEntry(b64: string, signer: Ed25519Signer, validUntilLedger: number, passphrase: string): string {
+export function signAuthEntry(
+  b64: string,
+  signer: Ed25519Signer,
+  validUntilLedger: number,
+  passphrase: string,
+): string {
   const entry = xdr.SorobanAuthorizationEntry.schema.decode(Buffer.from(b64, 'base64'));
   const creds = entry.credentials;
   if (creds.type === 0) return b64;
-  if (creds.type !== 1 && creds.type !== 2) throw new DltError('E_VENUE_HOST_ERROR', `authorization credentials of kind ${creds.type} are not supported`);
+  if (creds.type !== 1 && creds.type !== 2)
+    throw new DltError('E_VENUE_HOST_ERROR', `authorization credentials of kind ${creds.type} are not supported`);
   const address = creds.type === 1 ? creds.address : creds.addressV2;
   const who = addressOf(address.address, 'authorization entry');
   if (who !== signer.publicKey) {
-    throw new DltError('E_VENUE_HOST_ERROR', `the call needs an authorization by ${who}, which this adapter does not hold a key for`, { details: { address: who } });
+    throw new DltError(
+      'E_VENUE_HOST_ERROR',
+      `the call needs an authorization by ${who}, which this adapter does not hold a key for`,
+      { details: { address: who } },
+    );
   }
   const networkId = networkIdOf(passphrase);
   const preimage: xdr.HashIdPreimageWire =
     creds.type === 1
-      ? { type: 9, sorobanAuthorization: { networkId, nonce: address.nonce, signatureExpirationLedger: validUntilLedger, invocation: entry.rootInvocation } }
+      ? {
+          type: 9,
+          sorobanAuthorization: {
+            networkId,
+            nonce: address.nonce,
+            signatureExpirationLedger: validUntilLedger,
+            invocation: entry.rootInvocation,
+          },
+        }
       : {
           type: 10,
-          sorobanAuthorizationWithAddress: { networkId, nonce: address.nonce, signatureExpirationLedger: validUntilLedger, address: address.address, invocation: entry.rootInvocation },
+          sorobanAuthorizationWithAddress: {
+            networkId,
+            nonce: address.nonce,
+            signatureExpirationLedger: validUntilLedger,
+            address: address.address,
+            invocation: entry.rootInvocation,
+          },
         };
   const payload = createHash('sha256').update(xdr.HashIdPreimage.schema.encode(preimage)).digest();
   const signature: xdr.ScValWire = {
@@ -100,15 +127,24 @@ export function signAuthEntry(b64: string, signer: Ed25519Signer, validUntilLedg
       },
     ],
   };
-  const signed: xdr.SorobanAddressCredentialsWire = { ...address, signatureExpirationLedger: validUntilLedger, signature };
-  const out: xdr.SorobanAuthorizationEntryWire = { ...entry, credentials: creds.type === 1 ? { type: 1, address: signed } : { type: 2, addressV2: signed } };
+  const signed: xdr.SorobanAddressCredentialsWire = {
+    ...address,
+    signatureExpirationLedger: validUntilLedger,
+    signature,
+  };
+  const out: xdr.SorobanAuthorizationEntryWire = {
+    ...entry,
+    credentials: creds.type === 1 ? { type: 1, address: signed } : { type: 2, addressV2: signed },
+  };
   return Buffer.from(xdr.SorobanAuthorizationEntry.schema.encode(out)).toString('base64');
 }
 
 /** Signs the authorization entries that need the trading account, assembles and signs the envelope. */
 export function signInvocation(s: SignInput): SignedTx {
   const signed = s.auth.map((b64) => signAuthEntry(b64, s.trading, s.authValidUntilLedger, s.passphrase));
-  const [first, ...others] = Array.isArray(s.simulation.results) ? (s.simulation.results as Record<string, unknown>[]) : [];
+  const [first, ...others] = Array.isArray(s.simulation.results)
+    ? (s.simulation.results as Record<string, unknown>[])
+    : [];
   const simulation = { ...s.simulation, results: [{ ...first, auth: signed }, ...others] };
   const tx = rpc.assembleTransaction(s.raw, simulation as unknown as rpc.Api.RawSimulateTransactionResponse).build();
   const hash = tx.hash();
@@ -122,10 +158,18 @@ export function signInvocation(s: SignInput): SignedTx {
 }
 
 /** Source, sequence number and upper time bound of a signed envelope (from the journal, after a restart). */
-export function envelopeInfo(envelope: string, passphrase: string): { source: string; sequence: bigint; maxTime: bigint; hash: string } | null {
+export function envelopeInfo(
+  envelope: string,
+  passphrase: string,
+): { source: string; sequence: bigint; maxTime: bigint; hash: string } | null {
   try {
     const tx = new Transaction(envelope, passphrase);
-    return { source: tx.source, sequence: BigInt(tx.sequence), maxTime: BigInt(tx.timeBounds?.maxTime ?? '0'), hash: Buffer.from(tx.hash()).toString('hex') };
+    return {
+      source: tx.source,
+      sequence: BigInt(tx.sequence),
+      maxTime: BigInt(tx.timeBounds?.maxTime ?? '0'),
+      hash: Buffer.from(tx.hash()).toString('hex'),
+    };
   } catch {
     return null;
   }

@@ -8,7 +8,19 @@
  */
 import { SIDE_BY_CODE, cancellationTypeOf, type Side } from '../../core/order-terms.ts';
 import type { ChainEvent, EventMeta, PairBinding, TokenRole } from '../types.ts';
-import { address, decodeScVal, fields, integer, isInteger, Malformed, small, text, unsigned, vec, type ScVal } from './scval.ts';
+import {
+  address,
+  decodeScVal,
+  fields,
+  integer,
+  isInteger,
+  Malformed,
+  small,
+  text,
+  unsigned,
+  vec,
+  type ScVal,
+} from './scval.ts';
 
 /** What the decoder needs to know: whose events, and which contract is which pair's book or token. */
 export class EventBindings {
@@ -45,7 +57,13 @@ function payload(data: ScVal): ScVal[] {
   return d.length > 0 && d[d.length - 1]?.type === 9 ? d.slice(0, -1) : d;
 }
 
-function bookEvent(name: string, pair: PairBinding, topics: readonly ScVal[], data: ScVal, where: Where): ChainEvent | null {
+function bookEvent(
+  name: string,
+  pair: PairBinding,
+  topics: readonly ScVal[],
+  data: ScVal,
+  where: Where,
+): ChainEvent | null {
   const meta = { ...where, pairId: pair.pairId };
   const client = () => address(topics[1], 'topic[1] client');
   const topicId = () => unsigned(topics[2], 'topic[2] order_id');
@@ -71,7 +89,15 @@ function bookEvent(name: string, pair: PairBinding, topics: readonly ScVal[], da
     case 'NewBuyOrder':
     case 'NewSellOrder': {
       const d = payload(data);
-      return { ...meta, type: 'OrderResting', orderId: unsigned(d[0], 'order_id'), client: client(), side: sideNamed(name), quantity: unsigned(d[1], 'quantity'), price: unsigned(d[2], 'price') };
+      return {
+        ...meta,
+        type: 'OrderResting',
+        orderId: unsigned(d[0], 'order_id'),
+        client: client(),
+        side: sideNamed(name),
+        quantity: unsigned(d[1], 'quantity'),
+        price: unsigned(d[2], 'price'),
+      };
     }
     case 'NewBuyInitiatedTrade':
     case 'NewSellInitiatedTrade': {
@@ -126,7 +152,13 @@ function bookEvent(name: string, pair: PairBinding, topics: readonly ScVal[], da
 }
 
 /** SEP-41 `transfer`: topics `["transfer", from, to, ...]`, data the i128 amount or a map with `amount`. */
-function transferEvent(b: EventBindings, token: { pair: PairBinding; role: TokenRole }, topics: readonly ScVal[], data: ScVal, where: Where): ChainEvent | null {
+function transferEvent(
+  b: EventBindings,
+  token: { pair: PairBinding; role: TokenRole },
+  topics: readonly ScVal[],
+  data: ScVal,
+  where: Where,
+): ChainEvent | null {
   const from = address(topics[1], 'topic[1] from');
   const to = address(topics[2], 'topic[2] to');
   if (from !== b.wallet && to !== b.wallet) return null;
@@ -140,7 +172,14 @@ function transferEvent(b: EventBindings, token: { pair: PairBinding; role: Token
  * of event); throws `Malformed` when an event that should be ours cannot be read. `anyClient` keeps the order
  * book events of other clients too (the trade event of an incoming order that filled ours).
  */
-export function decodeContractEvent(b: EventBindings, contractId: string, topics: readonly ScVal[], data: ScVal, where: Where, anyClient = false): ChainEvent | null {
+export function decodeContractEvent(
+  b: EventBindings,
+  contractId: string,
+  topics: readonly ScVal[],
+  data: ScVal,
+  where: Where,
+  anyClient = false,
+): ChainEvent | null {
   const book = b.books.get(contractId);
   const token = book === undefined ? b.tokens.get(contractId) : undefined;
   if (book === undefined && token === undefined) return null;
@@ -177,6 +216,12 @@ export function decodeRpcEvent(b: EventBindings, raw: unknown, anyClient = false
   const data = decodeScVal(o.value);
   const closedAt = Date.parse(field(o, 'ledgerClosedAt', isString));
   if (Number.isNaN(closedAt)) throw new Malformed('ledgerClosedAt is not a date');
-  const where: Where = { key: field(o, 'id', isString), txHash: field(o, 'txHash', isString), height: BigInt(field(o, 'ledger', isNumber)), blockHash: null, timeMs: closedAt };
+  const where: Where = {
+    key: field(o, 'id', isString),
+    txHash: field(o, 'txHash', isString),
+    height: BigInt(field(o, 'ledger', isNumber)),
+    blockHash: null,
+    timeMs: closedAt,
+  };
   return decodeContractEvent(b, contractId, topics, data, where, anyClient);
 }

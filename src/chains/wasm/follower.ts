@@ -47,7 +47,14 @@ export function filterGroups(wallet: string, pairs: readonly PairBinding[]): Jso
   const tokens = [...new Set(pairs.flatMap((p) => [p.baseToken, p.quoteToken]))];
   const filters: Json[] = [
     ...chunk(books, 5).map((ids) => ({ type: 'contract', contractIds: ids, topics: [['*', me, '**']] })),
-    ...chunk(tokens, 5).map((ids) => ({ type: 'contract', contractIds: ids, topics: [[transfer, me, '**'], [transfer, '*', me, '**']] })),
+    ...chunk(tokens, 5).map((ids) => ({
+      type: 'contract',
+      contractIds: ids,
+      topics: [
+        [transfer, me, '**'],
+        [transfer, '*', me, '**'],
+      ],
+    })),
   ];
   return chunk(filters, 5);
 }
@@ -65,7 +72,9 @@ export function compareIds(a: string, b: string): number {
 }
 
 function isRangeError(e: unknown): boolean {
-  return rpcErrorCode(e) === -32600 || (e instanceof Error && /ledger range|oldest ledger|must be between/i.test(e.message));
+  return (
+    rpcErrorCode(e) === -32600 || (e instanceof Error && /ledger range|oldest ledger|must be between/i.test(e.message))
+  );
 }
 
 class GapFound extends Error {}
@@ -82,7 +91,10 @@ function inWindow(id: string, from: Position, end: string): boolean {
  * The window without its last transaction, ending at the event before it, so no notice carries part of a
  * transaction; unchanged when the window holds that transaction only (it is longer than a page: it goes on).
  */
-function wholeTransactions<T extends { readonly id: string }>(raw: readonly T[], end: string): { raw: T[]; end: string } {
+function wholeTransactions<T extends { readonly id: string }>(
+  raw: readonly T[],
+  end: string,
+): { raw: T[]; end: string } {
   const last = transactionOfEventId(end);
   const kept = raw.filter((r) => {
     const tx = transactionOfEventId(r.id);
@@ -104,7 +116,12 @@ export class EventFollower implements Follower {
   #position: Position | null;
   #lastDeliveredLedger = 0;
 
-  constructor(d: FollowerDeps, pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (n: FollowerNotice) => Promise<void>) {
+  constructor(
+    d: FollowerDeps,
+    pairs: readonly PairBinding[],
+    from: EventCursor | null,
+    onNotice: (n: FollowerNotice) => Promise<void>,
+  ) {
     this.#d = d;
     this.#bindings = new EventBindings(d.wallet, pairs);
     this.#groups = filterGroups(d.wallet, pairs);
@@ -129,7 +146,10 @@ export class EventFollower implements Follower {
       try {
         await this.#round();
       } catch (e) {
-        this.#d.logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'event follower round failed; retrying on the next poll');
+        this.#d.logger.warn(
+          { err: e instanceof Error ? e.message : String(e) },
+          'event follower round failed; retrying on the next poll',
+        );
       }
       try {
         await this.#d.sleep(this.#d.options.pollIntervalMs, AbortSignal.any([this.#stop.signal, this.#wake.signal]));
@@ -151,7 +171,12 @@ export class EventFollower implements Follower {
       // Starting from nothing, the follower says where it starts before anything else, so that the position is
       // durable at once: a process killed before its first event would otherwise restart from the ledger of
       // that later moment and never see what happened in between.
-      await this.#onNotice({ kind: 'events', events: [], confirmed: true, cursor: { chain: 'wasm', cursor: start, height: BigInt(latest.sequence) } });
+      await this.#onNotice({
+        kind: 'events',
+        events: [],
+        confirmed: true,
+        cursor: { chain: 'wasm', cursor: start, height: BigInt(latest.sequence) },
+      });
       this.#position = { cursor: start };
       this.#lastDeliveredLedger = latest.sequence;
     }
@@ -194,19 +219,32 @@ export class EventFollower implements Follower {
     this.#position = { cursor: end };
     const behind = Math.max(0, latest - height);
     this.#d.metrics.followerLag.set(behind);
-    await this.#onNotice({ kind: 'lag', behind: BigInt(behind), covered: BigInt(this.#completeThrough(this.#position)) });
+    await this.#onNotice({
+      kind: 'lag',
+      behind: BigInt(behind),
+      covered: BigInt(this.#completeThrough(this.#position)),
+    });
   }
 
   /**
    * The trade events of other clients in the window's transactions where our tokens moved with a book: one
    * query per ledger, a few ledgers at a time, and only events inside the window (a resume never repeats one).
    */
-  async #counterpartyTrades(ours: readonly ChainEvent[], from: Position, end: string, seen: Set<string>): Promise<ChainEvent[]> {
+  async #counterpartyTrades(
+    ours: readonly ChainEvent[],
+    from: Position,
+    end: string,
+    seen: Set<string>,
+  ): Promise<ChainEvent[]> {
     const queries = tradeQueries(ours, this.#bindings);
     const out: ChainEvent[] = [];
     for (let i = 0; i < queries.length; i += LEDGER_BATCH) {
       const batch = queries.slice(i, i + LEDGER_BATCH);
-      const replies = await Promise.all(batch.map((q) => Promise.all(tradeFilterGroups(q.books).map((filters) => this.#ledgerEvents(q.ledger, filters)))));
+      const replies = await Promise.all(
+        batch.map((q) =>
+          Promise.all(tradeFilterGroups(q.books).map((filters) => this.#ledgerEvents(q.ledger, filters))),
+        ),
+      );
       batch.forEach((q, k) => {
         for (const raw of (replies[k] ?? []).flat()) {
           const id = rawEventId(raw);
@@ -248,7 +286,10 @@ export class EventFollower implements Follower {
   }
 
   /** Pages one filter group from the position; the scanned end is the last cursor the node gave, cut when a page limit stopped it. */
-  async #scan(filters: Json[], from: Position): Promise<{ events: Array<{ id: string; raw: unknown }>; end: string; cut: boolean; latestLedger: number }> {
+  async #scan(
+    filters: Json[],
+    from: Position,
+  ): Promise<{ events: Array<{ id: string; raw: unknown }>; end: string; cut: boolean; latestLedger: number }> {
     const events: Array<{ id: string; raw: unknown }> = [];
     let page: EventsPage;
     let request = 'cursor' in from ? { cursor: from.cursor } : { startLedger: from.startLedger };
@@ -270,7 +311,12 @@ export class EventFollower implements Follower {
       if (page.events.length < this.#d.options.pageLimit || n + 1 >= this.#d.options.maxPagesPerRound) break;
       request = { cursor: page.cursor };
     }
-    return { events, end: page.cursor, cut: page.events.length >= this.#d.options.pageLimit, latestLedger: page.latestLedger };
+    return {
+      events,
+      end: page.cursor,
+      cut: page.events.length >= this.#d.options.pageLimit,
+      latestLedger: page.latestLedger,
+    };
   }
 
   /** The last ledger whose events are all behind the position. */
@@ -288,11 +334,17 @@ export class EventFollower implements Follower {
     const health = await this.#d.rpc.health();
     if (this.#positionLedger(from) >= health.oldestLedger) return;
     this.#position = { startLedger: health.oldestLedger };
-    if (this.#completeThrough(from) + 1 >= health.oldestLedger) throw new GapFound('repositioned at the oldest retained ledger');
+    if (this.#completeThrough(from) + 1 >= health.oldestLedger)
+      throw new GapFound('repositioned at the oldest retained ledger');
     this.#d.metrics.followerGaps.inc();
-    const fromCursor: EventCursor | null = 'cursor' in from ? { chain: 'wasm', cursor: from.cursor, height: BigInt(this.#positionLedger(from)) } : null;
+    const fromCursor: EventCursor | null =
+      'cursor' in from ? { chain: 'wasm', cursor: from.cursor, height: BigInt(this.#positionLedger(from)) } : null;
     this.#d.logger.error(
-      { from: 'cursor' in from ? from.cursor : from.startLedger, oldestAvailable: health.oldestLedger, err: cause instanceof Error ? cause.message : String(cause) },
+      {
+        from: 'cursor' in from ? from.cursor : from.startLedger,
+        oldestAvailable: health.oldestLedger,
+        err: cause instanceof Error ? cause.message : String(cause),
+      },
       'chain B events were lost: the cursor is older than the node retains; a full reconciliation is needed',
     );
     await this.#onNotice({ kind: 'gap', from: fromCursor, oldestAvailable: BigInt(health.oldestLedger) });

@@ -17,7 +17,12 @@ export interface RpcFailureDetails {
   readonly kind: 'transport' | 'rpc' | 'malformed';
 }
 
-export function rpcFailure(method: string, kind: RpcFailureDetails['kind'], message: string, extra: { rpcCode?: number; cause?: unknown } = {}): DltError {
+export function rpcFailure(
+  method: string,
+  kind: RpcFailureDetails['kind'],
+  message: string,
+  extra: { rpcCode?: number; cause?: unknown } = {},
+): DltError {
   return new DltError('E_CHAIN_RPC', `${method}: ${message}`, {
     details: { method, kind, ...(extra.rpcCode === undefined ? {} : { rpcCode: extra.rpcCode }) },
     cause: extra.cause,
@@ -31,9 +36,13 @@ export function rpcFailureKind(e: unknown): RpcFailureDetails['kind'] | null {
 }
 
 export function rpcErrorCode(e: unknown): number | null {
-  return e instanceof DltError && e.code === 'E_CHAIN_RPC' && typeof e.details.rpcCode === 'number' ? e.details.rpcCode : null;
+  return e instanceof DltError && e.code === 'E_CHAIN_RPC' && typeof e.details.rpcCode === 'number'
+    ? e.details.rpcCode
+    : null;
 }
 
 export function httpTransport(url: string, options: { timeoutMs: number }): RpcTransport {
-  return jsonRpcOverHttp(url, options, (method, kind, message, error) => rpcFailure(method, kind, message, error?.rpcCode === undefined ? {} : { rpcCode: error.rpcCode }));
+  return jsonRpcOverHttp(url, options, (method, kind, message, error) =>
+    rpcFailure(method, kind, message, error?.rpcCode === undefined ? {} : { rpcCode: error.rpcCode }),
+  );
 }

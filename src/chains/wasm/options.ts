@@ -79,7 +79,11 @@ export interface WasmAdapterOptions {
   /** After the upper time bound, how long an unreachable node may keep the outcome open before it is `unknown` (default 60,000). */
   readonly outcomeGraceMs?: number;
   /** TRY_AGAIN_LATER: attempts and backoff (defaults 8, 500 ms doubling up to 5000 ms). */
-  readonly tryAgainLater?: { readonly maxAttempts?: number; readonly baseDelayMs?: number; readonly maxDelayMs?: number };
+  readonly tryAgainLater?: {
+    readonly maxAttempts?: number;
+    readonly baseDelayMs?: number;
+    readonly maxDelayMs?: number;
+  };
   /** txBAD_SEQ: sequence reloads before the command is refused (default 3). */
   readonly maxSequenceResyncs?: number;
   /** Per RPC request (default 10,000). */

@@ -51,23 +51,53 @@ const MAX_REREADS = 3;
  * The outcome of a transaction the node found. `complete` is false when its events could not be read (the
  * outcome then has none and no order id): worth asking again, since the reply, not the chain, was at fault.
  */
-export function readOutcome(reply: Found, tx: TrackedTx, metrics: WasmMetrics, logger: Logger): { outcome: Outcome; complete: boolean } {
+export function readOutcome(
+  reply: Found,
+  tx: TrackedTx,
+  metrics: WasmMetrics,
+  logger: Logger,
+): { outcome: Outcome; complete: boolean } {
   if (reply.status === 'FAILED') {
-    return { outcome: { kind: 'rejected', txHash: tx.hash, included: true, error: errorFromFailedTx(reply, { ...tx.context, txHash: tx.hash, ledger: reply.ledger }) }, complete: true };
+    return {
+      outcome: {
+        kind: 'rejected',
+        txHash: tx.hash,
+        included: true,
+        error: errorFromFailedTx(reply, { ...tx.context, txHash: tx.hash, ledger: reply.ledger }),
+      },
+      complete: true,
+    };
   }
   const events: ChainEvent[] = [];
-  const where = { txHash: tx.hash, height: BigInt(reply.ledger), blockHash: null, timeMs: Number(reply.createdAt) * 1000 };
+  const where = {
+    txHash: tx.hash,
+    height: BigInt(reply.ledger),
+    blockHash: null,
+    timeMs: Number(reply.createdAt) * 1000,
+  };
   let raw: ReturnType<typeof transactionEvents>;
   try {
     raw = transactionEvents(reply);
   } catch (e) {
     metrics.malformed.inc({ source: 'transaction' });
     logger.warn({ txHash: tx.hash, err: (e as Error).message }, 'transaction meta does not decode');
-    return { outcome: { kind: 'accepted', txHash: tx.hash, height: BigInt(reply.ledger), orderId: tx.kind === 'place' ? null : tx.orderId, events: [] }, complete: false };
+    return {
+      outcome: {
+        kind: 'accepted',
+        txHash: tx.hash,
+        height: BigInt(reply.ledger),
+        orderId: tx.kind === 'place' ? null : tx.orderId,
+        events: [],
+      },
+      complete: false,
+    };
   }
   for (const e of raw) {
     if (e.contractId !== tx.pair.orderBook) continue;
-    const key = reply.applicationOrder === null ? `${tx.hash}:${e.opIndex}:${e.eventIndex}` : eventId(reply.ledger, reply.applicationOrder, e.opIndex, e.eventIndex);
+    const key =
+      reply.applicationOrder === null
+        ? `${tx.hash}:${e.opIndex}:${e.eventIndex}`
+        : eventId(reply.ledger, reply.applicationOrder, e.opIndex, e.eventIndex);
     try {
       const decoded = decodeContractEvent(tx.bindings, e.contractId, e.topics, e.data, { ...where, key });
       if (decoded !== null) events.push(decoded);
@@ -80,8 +110,15 @@ export function readOutcome(reply: Found, tx: TrackedTx, metrics: WasmMetrics, l
   const received = events.find((e) => e.type === 'OrderReceived');
   const cancelled = events.find((e) => e.type === 'OrderCancelled');
   const orderId =
-    tx.kind === 'place' ? (received?.type === 'OrderReceived' ? received.orderId : null) : (tx.orderId ?? (cancelled?.type === 'OrderCancelled' ? cancelled.orderId : null));
-  return { outcome: { kind: 'accepted', txHash: tx.hash, height: BigInt(reply.ledger), orderId, events }, complete: true };
+    tx.kind === 'place'
+      ? received?.type === 'OrderReceived'
+        ? received.orderId
+        : null
+      : (tx.orderId ?? (cancelled?.type === 'OrderCancelled' ? cancelled.orderId : null));
+  return {
+    outcome: { kind: 'accepted', txHash: tx.hash, height: BigInt(reply.ledger), orderId, events },
+    complete: true,
+  };
 }
 
 export function outcomeOfReply(reply: Found, tx: TrackedTx, metrics: WasmMetrics, logger: Logger): Outcome {
@@ -93,9 +130,13 @@ function expired(tx: TrackedTx): Outcome {
     kind: 'rejected',
     txHash: tx.hash,
     included: false,
-    error: new DltError('E_CHAIN_TX_EXPIRED', `transaction ${tx.hash} passed its time bound (${tx.maxTime}) without inclusion; it never applied`, {
-      details: { ...tx.context, txHash: tx.hash, maxTime: tx.maxTime.toString() },
-    }),
+    error: new DltError(
+      'E_CHAIN_TX_EXPIRED',
+      `transaction ${tx.hash} passed its time bound (${tx.maxTime}) without inclusion; it never applied`,
+      {
+        details: { ...tx.context, txHash: tx.hash, maxTime: tx.maxTime.toString() },
+      },
+    ),
   };
 }
 
@@ -111,12 +152,18 @@ export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowled
   let unreadable: Outcome | null = null;
   let rereads = 0;
   for (;;) {
-    if (ctx.signal.aborted) return unreadable ?? { kind: 'unknown', txHash: tx.hash, reason: 'the adapter closed before the chain decided' };
+    if (ctx.signal.aborted)
+      return unreadable ?? { kind: 'unknown', txHash: tx.hash, reason: 'the adapter closed before the chain decided' };
     try {
       const reply = await ctx.rpc.transaction(tx.hash);
       if (reply.status !== 'NOT_FOUND') {
         const read = readOutcome(reply, tx, ctx.metrics, ctx.logger);
-        ctx.journal.mark(tx.hash, reply.status === 'SUCCESS' ? 'included' : 'failed', null, feeChargedOf(reply.resultXdr));
+        ctx.journal.mark(
+          tx.hash,
+          reply.status === 'SUCCESS' ? 'included' : 'failed',
+          null,
+          feeChargedOf(reply.resultXdr),
+        );
         if (read.complete || ++rereads > MAX_REREADS) return read.outcome;
         unreadable = read.outcome;
         lastProblem = 'events unreadable';
@@ -141,11 +188,18 @@ export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowled
     } catch (e) {
       if (!isDltError(e)) throw e;
       lastProblem = e.message;
-      ctx.logger.warn({ txHash: tx.hash, code: e.code, err: e.message }, 'could not learn the fate of a transaction; asking again');
+      ctx.logger.warn(
+        { txHash: tx.hash, code: e.code, err: e.message },
+        'could not learn the fate of a transaction; asking again',
+      );
     }
     if (ctx.clock.now() > deadlineMs) {
       if (unreadable !== null) return unreadable;
-      return { kind: 'unknown', txHash: tx.hash, reason: `no decision by ${new Date(deadlineMs).toISOString()}: ${lastProblem}` };
+      return {
+        kind: 'unknown',
+        txHash: tx.hash,
+        reason: `no decision by ${new Date(deadlineMs).toISOString()}: ${lastProblem}`,
+      };
     }
     try {
       await ctx.sleep(ctx.pollIntervalMs, ctx.signal);

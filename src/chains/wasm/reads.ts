@@ -34,7 +34,10 @@ export class ChainReader {
 
   /** A view with the ledger the node simulated it on. */
   async viewAt(contract: string, fn: string, args: xdr.ScVal[] = []): Promise<{ value: ScVal; ledger: number }> {
-    const tx = new TransactionBuilder(new Account(this.#wallet, '0'), { fee: '100', networkPassphrase: this.#passphrase })
+    const tx = new TransactionBuilder(new Account(this.#wallet, '0'), {
+      fee: '100',
+      networkPassphrase: this.#passphrase,
+    })
       .addOperation(new Contract(contract).call(fn, ...args))
       .setTimeout(0)
       .build();
@@ -43,28 +46,46 @@ export class ChainReader {
     try {
       return { value: decodeScVal(sim.retval), ledger: sim.latestLedger };
     } catch (e) {
-      throw new DltError('E_CHAIN_RPC', `${fn}: simulation returned no readable value`, { details: { contract, fn, kind: 'malformed' }, cause: e });
+      throw new DltError('E_CHAIN_RPC', `${fn}: simulation returned no readable value`, {
+        details: { contract, fn, kind: 'malformed' },
+        cause: e,
+      });
     }
   }
 
   /** Simulates a call that would change state (nothing is signed): whether it would succeed, or its refusal. */
-  async simulates(contract: string, fn: string, args: xdr.ScVal[]): Promise<{ ok: true; ledger: number } | { ok: false; error: DltError; ledger: number }> {
-    const tx = new TransactionBuilder(new Account(this.#wallet, '0'), { fee: '100', networkPassphrase: this.#passphrase })
+  async simulates(
+    contract: string,
+    fn: string,
+    args: xdr.ScVal[],
+  ): Promise<{ ok: true; ledger: number } | { ok: false; error: DltError; ledger: number }> {
+    const tx = new TransactionBuilder(new Account(this.#wallet, '0'), {
+      fee: '100',
+      networkPassphrase: this.#passphrase,
+    })
       .addOperation(new Contract(contract).call(fn, ...args))
       .setTimeout(0)
       .build();
     const sim = await this.#rpc.simulate(tx.toXDR());
-    return sim.ok ? { ok: true, ledger: sim.latestLedger } : { ok: false, error: errorFromSimulation(sim.error, { contract, fn }), ledger: sim.latestLedger };
+    return sim.ok
+      ? { ok: true, ledger: sim.latestLedger }
+      : { ok: false, error: errorFromSimulation(sim.error, { contract, fn }), ledger: sim.latestLedger };
   }
 
   async pairState(pair: PairBinding): Promise<OnChainPairState> {
-    const [config, phaseVal] = await Promise.all([this.view(pair.orderBook, 'get_config'), this.view(pair.orderBook, 'get_order_book_phase')]);
+    const [config, phaseVal] = await Promise.all([
+      this.view(pair.orderBook, 'get_config'),
+      this.view(pair.orderBook, 'get_order_book_phase'),
+    ]);
     const phase = phaseOf(phaseVal);
     let f: Map<string, ScVal>;
     try {
       f = fields(config, 'get_config');
     } catch {
-      this.#logger.warn({ pair: pair.pairId }, 'get_config is not a struct; using the REST pair record for scales and commissions');
+      this.#logger.warn(
+        { pair: pair.pairId },
+        'get_config is not a struct; using the REST pair record for scales and commissions',
+      );
       f = new Map();
     }
     const warnings: string[] = [];
@@ -85,11 +106,22 @@ export class ChainReader {
     };
     const makerBps = Number(pick(['maker_commission'], BigInt(r.commissions.makerBps), 'maker_commission'));
     const takerBps = Number(pick(['taker_commission'], BigInt(r.commissions.takerBps), 'taker_commission'));
-    const marketMakerBps = Number(pick(['market_maker_commission'], BigInt(r.commissions.marketMakerBps), 'market_maker_commission'));
+    const marketMakerBps = Number(
+      pick(['market_maker_commission'], BigInt(r.commissions.marketMakerBps), 'market_maker_commission'),
+    );
     const noPrefund = noPrefundOf(f.get('no_prefund_config'));
     if (noPrefund === null) warnings.push('no_prefund_config (taken as pre-funded)');
-    if (warnings.length > 0) this.#logger.warn({ pair: pair.pairId, missing: warnings }, 'get_config lacks fields; REST values used');
-    return { phase, open: isPhaseOpen('wasm', typeof phase === 'string' ? phase : null), scales, makerBps, takerBps, marketMakerBps, prefunded: noPrefund !== true };
+    if (warnings.length > 0)
+      this.#logger.warn({ pair: pair.pairId, missing: warnings }, 'get_config lacks fields; REST values used');
+    return {
+      phase,
+      open: isPhaseOpen('wasm', typeof phase === 'string' ? phase : null),
+      scales,
+      makerBps,
+      takerBps,
+      marketMakerBps,
+      prefunded: noPrefund !== true,
+    };
   }
 
   async tokenBalance(token: string): Promise<bigint> {
@@ -103,35 +135,69 @@ export class ChainReader {
   }
 
   async allowance(token: string, spender: string): Promise<bigint> {
-    return integer(await this.view(token, 'allowance', [new Address(this.#wallet).toScVal(), new Address(spender).toScVal()]), 'allowance');
+    return integer(
+      await this.view(token, 'allowance', [new Address(this.#wallet).toScVal(), new Address(spender).toScVal()]),
+      'allowance',
+    );
   }
 
   async native(): Promise<bigint> {
     const account = await this.#rpc.account(this.#wallet);
-    if (account === null) throw new DltError('E_CHAIN_TX_REFUSED', `trading account ${this.#wallet} does not exist`, { details: { wallet: this.#wallet } });
+    if (account === null)
+      throw new DltError('E_CHAIN_TX_REFUSED', `trading account ${this.#wallet} does not exist`, {
+        details: { wallet: this.#wallet },
+      });
     return account.balance;
   }
 
   /** Trustline and authorization of the wallet for both tokens of the pair; a clear error for the first problem. */
   async checkTrustlines(pair: PairBinding): Promise<void> {
     const roles: TokenRole[] = ['base', 'quote'];
-    const assets = await Promise.all(roles.map(async (role) => ({ role, token: role === 'base' ? pair.baseToken : pair.quoteToken, asset: assetOf(text(await this.view(role === 'base' ? pair.baseToken : pair.quoteToken, 'name'), 'name')) })));
-    const keyed = assets.flatMap((a) => (a.asset === null || a.asset === 'native' ? [] : [{ ...a, key: trustlineKey(this.#wallet, a.asset) }]));
-    const { entries } = keyed.length === 0 ? { entries: new Map<string, xdr.LedgerEntryDataWire>() } : await this.#rpc.ledgerEntries(keyed.map((k) => k.key));
+    const assets = await Promise.all(
+      roles.map(async (role) => ({
+        role,
+        token: role === 'base' ? pair.baseToken : pair.quoteToken,
+        asset: assetOf(text(await this.view(role === 'base' ? pair.baseToken : pair.quoteToken, 'name'), 'name')),
+      })),
+    );
+    const keyed = assets.flatMap((a) =>
+      a.asset === null || a.asset === 'native' ? [] : [{ ...a, key: trustlineKey(this.#wallet, a.asset) }],
+    );
+    const { entries } =
+      keyed.length === 0
+        ? { entries: new Map<string, xdr.LedgerEntryDataWire>() }
+        : await this.#rpc.ledgerEntries(keyed.map((k) => k.key));
     for (const a of assets) {
       const details = { pair: pair.pairId, tokenRole: a.role, contract: a.token, wallet: this.#wallet };
       if (a.asset === 'native') continue;
       if (a.asset === null) {
         // Not a classic asset's contract: ask the token itself.
-        const authorized = bool(await this.view(a.token, 'authorized', [new Address(this.#wallet).toScVal()]), 'authorized');
-        if (!authorized) throw new DltError('E_VENUE_TOKEN_NOT_AUTHORIZED', `${this.#wallet} is not authorized for the ${a.role} token ${a.token}`, { details });
+        const authorized = bool(
+          await this.view(a.token, 'authorized', [new Address(this.#wallet).toScVal()]),
+          'authorized',
+        );
+        if (!authorized)
+          throw new DltError(
+            'E_VENUE_TOKEN_NOT_AUTHORIZED',
+            `${this.#wallet} is not authorized for the ${a.role} token ${a.token}`,
+            { details },
+          );
         continue;
       }
       const entry = entries.get(WasmRpc.keyB64(trustlineKey(this.#wallet, a.asset)));
       const named = { ...details, asset: `${a.asset.code}:${a.asset.issuer}` };
-      if (entry === undefined) throw new DltError('E_VENUE_TRUSTLINE_MISSING', `${this.#wallet} has no trustline for the ${a.role} token ${a.asset.code} (contract error #13)`, { details: named });
+      if (entry === undefined)
+        throw new DltError(
+          'E_VENUE_TRUSTLINE_MISSING',
+          `${this.#wallet} has no trustline for the ${a.role} token ${a.asset.code} (contract error #13)`,
+          { details: named },
+        );
       if (entry.type !== 1 || (entry.trustLine.flags & 1) === 0) {
-        throw new DltError('E_VENUE_TOKEN_NOT_AUTHORIZED', `${this.#wallet} is not authorized to hold the ${a.role} token ${a.asset.code} (contract error #11)`, { details: named });
+        throw new DltError(
+          'E_VENUE_TOKEN_NOT_AUTHORIZED',
+          `${this.#wallet} is not authorized to hold the ${a.role} token ${a.asset.code} (contract error #11)`,
+          { details: named },
+        );
       }
     }
   }
@@ -177,7 +243,9 @@ function trustlineKey(account: string, a: ClassicAsset): xdr.LedgerKeyWire {
   const code = new Uint8Array(a.code.length <= 4 ? 4 : 12);
   code.set(Buffer.from(a.code, 'ascii'));
   const issuer = { type: 0 as const, ed25519: StrKey.decodeEd25519PublicKey(a.issuer) };
-  const asset: xdr.TrustLineAssetWire = code.length === 4 ? { type: 1, alphaNum4: { assetCode: code, issuer } } : { type: 2, alphaNum12: { assetCode: code, issuer } };
+  const asset: xdr.TrustLineAssetWire =
+    code.length === 4
+      ? { type: 1, alphaNum4: { assetCode: code, issuer } }
+      : { type: 2, alphaNum12: { assetCode: code, issuer } };
   return { type: 1, trustLine: { accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(account) }, asset } };
 }
-

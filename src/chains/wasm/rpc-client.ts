@@ -69,7 +69,8 @@ export interface EventsRequest {
 }
 
 function obj(v: unknown, method: string): Json {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw rpcFailure(method, 'malformed', 'result is not an object');
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw rpcFailure(method, 'malformed', 'result is not an object');
   return v as Json;
 }
 
@@ -115,7 +116,10 @@ export class WasmRpc {
   async call(method: string, params: unknown): Promise<unknown> {
     try {
       const reply = await this.#transport(method, params);
-      const latest = typeof reply === 'object' && reply !== null ? (reply as Json).latestLedger ?? (reply as Json).sequence : undefined;
+      const latest =
+        typeof reply === 'object' && reply !== null
+          ? ((reply as Json).latestLedger ?? (reply as Json).sequence)
+          : undefined;
       if (typeof latest === 'number' && latest >= this.#lastSeenLedger) {
         this.#lastSeenLedger = latest;
         this.#lastSeenAtMs = this.#now();
@@ -123,7 +127,8 @@ export class WasmRpc {
       return reply;
     } catch (e) {
       this.#metrics.rpcErrors.inc({ method, kind: rpcFailureKind(e) ?? 'transport' });
-      if (rpcFailureKind(e) === null) throw rpcFailure(method, 'transport', e instanceof Error ? e.message : String(e), { cause: e });
+      if (rpcFailureKind(e) === null)
+        throw rpcFailure(method, 'transport', e instanceof Error ? e.message : String(e), { cause: e });
       throw e;
     }
   }
@@ -149,12 +154,17 @@ export class WasmRpc {
   health(): Promise<{ latestLedger: number; oldestLedger: number }> {
     return this.#read('getHealth', null, (r) => {
       const o = obj(r, 'getHealth');
-      return { latestLedger: num(o.latestLedger, 'getHealth', 'latestLedger'), oldestLedger: num(o.oldestLedger, 'getHealth', 'oldestLedger') };
+      return {
+        latestLedger: num(o.latestLedger, 'getHealth', 'latestLedger'),
+        oldestLedger: num(o.oldestLedger, 'getHealth', 'oldestLedger'),
+      };
     });
   }
 
   /** Found entries by base64 key (as `keyB64` writes it); absent keys are simply missing from the map. */
-  ledgerEntries(keys: readonly xdr.LedgerKeyWire[]): Promise<{ entries: Map<string, xdr.LedgerEntryDataWire>; latestLedger: number }> {
+  ledgerEntries(
+    keys: readonly xdr.LedgerKeyWire[],
+  ): Promise<{ entries: Map<string, xdr.LedgerEntryDataWire>; latestLedger: number }> {
     const encoded = keys.map((k) => WasmRpc.keyB64(k));
     return this.#read('getLedgerEntries', { keys: encoded }, (r) => {
       const o = obj(r, 'getLedgerEntries');
@@ -164,7 +174,10 @@ export class WasmRpc {
       for (const e of list) {
         const entry = obj(e, 'getLedgerEntries');
         try {
-          entries.set(str(entry.key, 'getLedgerEntries', 'key'), xdr.LedgerEntryData.schema.decode(Buffer.from(str(entry.xdr, 'getLedgerEntries', 'xdr'), 'base64')));
+          entries.set(
+            str(entry.key, 'getLedgerEntries', 'key'),
+            xdr.LedgerEntryData.schema.decode(Buffer.from(str(entry.xdr, 'getLedgerEntries', 'xdr'), 'base64')),
+          );
         } catch (err) {
           if (rpcFailureKind(err) !== null) throw err;
           throw rpcFailure('getLedgerEntries', 'malformed', 'entry xdr does not decode');
@@ -180,11 +193,15 @@ export class WasmRpc {
 
   /** Sequence number and native balance (stroops) of an account; null when it does not exist. */
   async account(g: string): Promise<{ seqNum: bigint; balance: bigint } | null> {
-    const key: xdr.LedgerKeyWire = { type: 0, account: { accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(g) } } };
+    const key: xdr.LedgerKeyWire = {
+      type: 0,
+      account: { accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(g) } },
+    };
     const { entries } = await this.ledgerEntries([key]);
     const [data] = [...entries.values()];
     if (data === undefined) return null;
-    if (data.type !== 0) throw rpcFailure('getLedgerEntries', 'malformed', 'account key answered with another entry type');
+    if (data.type !== 0)
+      throw rpcFailure('getLedgerEntries', 'malformed', 'account key answered with another entry type');
     return { seqNum: data.account.seqNum, balance: data.account.balance };
   }
 
@@ -192,13 +209,22 @@ export class WasmRpc {
     return this.#read('simulateTransaction', { transaction: txB64 }, (r) => {
       const o = obj(r, 'simulateTransaction');
       const latestLedger = num(o.latestLedger, 'simulateTransaction', 'latestLedger');
-      if (typeof o.error === 'string' && o.error.length > 0) return { ok: false as const, error: o.error, latestLedger };
+      if (typeof o.error === 'string' && o.error.length > 0)
+        return { ok: false as const, error: o.error, latestLedger };
       str(o.transactionData, 'simulateTransaction', 'transactionData');
       const results = Array.isArray(o.results) ? o.results : null;
       const first = results?.[0] as Json | undefined;
-      if (first === undefined || typeof first !== 'object' || first === null) throw rpcFailure('simulateTransaction', 'malformed', 'no results');
-      if (!Array.isArray(first.auth ?? [])) throw rpcFailure('simulateTransaction', 'malformed', 'results[0].auth is not an array');
-      return { ok: true as const, raw: o, auth: strings(first.auth), retval: typeof first.xdr === 'string' ? first.xdr : null, latestLedger };
+      if (first === undefined || typeof first !== 'object' || first === null)
+        throw rpcFailure('simulateTransaction', 'malformed', 'no results');
+      if (!Array.isArray(first.auth ?? []))
+        throw rpcFailure('simulateTransaction', 'malformed', 'results[0].auth is not an array');
+      return {
+        ok: true as const,
+        raw: o,
+        auth: strings(first.auth),
+        retval: typeof first.xdr === 'string' ? first.xdr : null,
+        latestLedger,
+      };
     });
   }
 
@@ -221,13 +247,18 @@ export class WasmRpc {
   transaction(hash: string): Promise<TxReply> {
     return this.#read('getTransaction', { hash }, (r) => {
       const o = obj(r, 'getTransaction');
-      const position = { latestLedger: num(o.latestLedger, 'getTransaction', 'latestLedger'), latestLedgerCloseTime: optSeconds(o.latestLedgerCloseTime) };
+      const position = {
+        latestLedger: num(o.latestLedger, 'getTransaction', 'latestLedger'),
+        latestLedgerCloseTime: optSeconds(o.latestLedgerCloseTime),
+      };
       if (o.status === 'NOT_FOUND') return { status: 'NOT_FOUND' as const, ...position };
-      if (o.status !== 'SUCCESS' && o.status !== 'FAILED') throw rpcFailure('getTransaction', 'malformed', `unknown status ${JSON.stringify(o.status)}`);
+      if (o.status !== 'SUCCESS' && o.status !== 'FAILED')
+        throw rpcFailure('getTransaction', 'malformed', `unknown status ${JSON.stringify(o.status)}`);
       const createdAt = optSeconds(o.createdAt);
       if (createdAt === null) throw rpcFailure('getTransaction', 'malformed', 'createdAt is missing');
       const events = typeof o.events === 'object' && o.events !== null ? (o.events as Json) : null;
-      const contractEvents = events !== null && Array.isArray(events.contractEventsXdr) ? events.contractEventsXdr.map(strings) : null;
+      const contractEvents =
+        events !== null && Array.isArray(events.contractEventsXdr) ? events.contractEventsXdr.map(strings) : null;
       return {
         status: o.status,
         ...position,

@@ -84,13 +84,15 @@ export function text(v: ScVal | undefined, what: string): string {
 }
 
 export function vec(v: ScVal | undefined, what: string): ScVal[] {
-  if (v?.type !== 16 || v.vec === null) throw new Malformed(`${what}: expected a vector, got ScVal type ${v?.type ?? 'none'}`);
+  if (v?.type !== 16 || v.vec === null)
+    throw new Malformed(`${what}: expected a vector, got ScVal type ${v?.type ?? 'none'}`);
   return v.vec;
 }
 
 /** A map with symbol or string keys (a Soroban struct), as a Map. */
 export function fields(v: ScVal | undefined, what: string): Map<string, ScVal> {
-  if (v?.type !== 17 || v.map === null) throw new Malformed(`${what}: expected a map, got ScVal type ${v?.type ?? 'none'}`);
+  if (v?.type !== 17 || v.map === null)
+    throw new Malformed(`${what}: expected a map, got ScVal type ${v?.type ?? 'none'}`);
   const out = new Map<string, ScVal>();
   for (const e of v.map) {
     if (e.key.type === 15) out.set(e.key.sym.toString(), e.val);
@@ -126,7 +128,8 @@ export function address(v: ScVal | undefined, what: string): string {
 }
 
 export function scAddress(strkey: string): xdr.ScAddressWire {
-  if (StrKey.isValidEd25519PublicKey(strkey)) return { type: 0, accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(strkey) } };
+  if (StrKey.isValidEd25519PublicKey(strkey))
+    return { type: 0, accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(strkey) } };
   if (StrKey.isValidContract(strkey)) return { type: 1, contractId: StrKey.decodeContract(strkey) };
   throw new Malformed(`${strkey} is not an account or contract address`);
 }

@@ -88,7 +88,14 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
       if (held.sequence === null) {
         const account = await d.rpc.account(held.address);
         if (account === null) {
-          return refuse(new DltError('E_CHAIN_TX_REFUSED', `source account ${held.address} does not exist; create and fund it first`, { details: { source: held.address } }), null);
+          return refuse(
+            new DltError(
+              'E_CHAIN_TX_REFUSED',
+              `source account ${held.address} does not exist; create and fund it first`,
+              { details: { source: held.address } },
+            ),
+            null,
+          );
         }
         held.sequence = account.seqNum;
       }
@@ -142,7 +149,10 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
       } catch (e) {
         if (!isDltError(e, 'E_CHAIN_RPC')) throw e;
         d.journal.mark(signed.hash, 'sent');
-        log.warn({ txHash: signed.hash, err: e.message }, 'no answer to sendTransaction; the outcome poller will find out');
+        log.warn(
+          { txHash: signed.hash, err: e.message },
+          'no answer to sendTransaction; the outcome poller will find out',
+        );
         return { kind: 'sent', source: held, signed, acknowledged: false };
       }
       if (reply.status === 'PENDING' || reply.status === 'DUPLICATE') {
@@ -155,10 +165,21 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
       if (reply.status === 'TRY_AGAIN_LATER') {
         d.metrics.tryAgainLater.inc();
         if (++tryAgain >= d.options.tryAgainLater.maxAttempts) {
-          return refuse(new DltError('E_CHAIN_TX_REFUSED', `node answered TRY_AGAIN_LATER ${tryAgain} times`, { details: { ...intent.context, source: held.address } }), signed.hash);
+          return refuse(
+            new DltError('E_CHAIN_TX_REFUSED', `node answered TRY_AGAIN_LATER ${tryAgain} times`, {
+              details: { ...intent.context, source: held.address },
+            }),
+            signed.hash,
+          );
         }
-        const delay = Math.min(d.options.tryAgainLater.baseDelayMs * 2 ** (tryAgain - 1), d.options.tryAgainLater.maxDelayMs);
-        log.warn({ txHash: signed.hash, attempt: tryAgain, delayMs: delay }, 'TRY_AGAIN_LATER: rebuilding on the current sequence number after a pause');
+        const delay = Math.min(
+          d.options.tryAgainLater.baseDelayMs * 2 ** (tryAgain - 1),
+          d.options.tryAgainLater.maxDelayMs,
+        );
+        log.warn(
+          { txHash: signed.hash, attempt: tryAgain, delayMs: delay },
+          'TRY_AGAIN_LATER: rebuilding on the current sequence number after a pause',
+        );
         // The pause holds no source: a cancel may use it meanwhile. Nothing applied: the number is reloaded.
         d.metrics.sequenceResyncs.inc({ reason: 'try_again_later' });
         release({ kind: 'notApplied' });
@@ -174,17 +195,34 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
       if (name === 'txBAD_SEQ' && resyncs < d.options.maxSequenceResyncs) {
         resyncs++;
         d.metrics.sequenceResyncs.inc({ reason: 'bad_seq' });
-        log.warn({ txHash: signed.hash, sequence: signed.sequence.toString() }, 'txBAD_SEQ: reloading the sequence number');
+        log.warn(
+          { txHash: signed.hash, sequence: signed.sequence.toString() },
+          'txBAD_SEQ: reloading the sequence number',
+        );
         held.sequence = null;
         continue;
       }
       if (name === 'txTOO_LATE') {
-        return refuse(new DltError('E_CHAIN_TX_EXPIRED', 'node refused the transaction as too late; it never applied', { details: { ...intent.context, result: name } }), signed.hash);
+        return refuse(
+          new DltError('E_CHAIN_TX_EXPIRED', 'node refused the transaction as too late; it never applied', {
+            details: { ...intent.context, result: name },
+          }),
+          signed.hash,
+        );
       }
-      return refuse(new DltError('E_CHAIN_TX_REFUSED', `node refused the transaction: ${name}`, { details: { ...intent.context, result: name, source: held.address } }), signed.hash);
+      return refuse(
+        new DltError('E_CHAIN_TX_REFUSED', `node refused the transaction: ${name}`, {
+          details: { ...intent.context, result: name, source: held.address },
+        }),
+        signed.hash,
+      );
     }
   } catch (e) {
-    const error = signal.aborted ? abortError(signal, e, 'the adapter is closing') : isDltError(e) ? e : new DltError('E_CHAIN_RPC', `submission failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    const error = signal.aborted
+      ? abortError(signal, e, 'the adapter is closing')
+      : isDltError(e)
+        ? e
+        : new DltError('E_CHAIN_RPC', `submission failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     return refuse(error, lastHash);
   }
 }

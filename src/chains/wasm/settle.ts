@@ -42,7 +42,11 @@ export async function settleTransaction(ctx: OutcomeContext, r: SettleRequest): 
     return { kind: 'unknown', txHash: r.hash, reason: `the node could not be asked: ${e.message}` };
   }
   if (record === undefined || info === null) {
-    return { kind: 'unknown', txHash: r.hash, reason: 'the node does not know the transaction and the journal has no envelope for it' };
+    return {
+      kind: 'unknown',
+      txHash: r.hash,
+      reason: 'the node does not know the transaction and the journal has no envelope for it',
+    };
   }
   return awaitOutcome(ctx, tracked, false);
 }

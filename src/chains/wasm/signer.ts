@@ -21,7 +21,11 @@ export class Ed25519Signer {
     this.publicKey = keypair.publicKey();
     this.rawPublicKey = StrKey.decodeEd25519PublicKey(this.publicKey);
     this.hint = this.rawPublicKey.slice(-4);
-    this.#key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, keypair.rawSecretKey()]), format: 'der', type: 'pkcs8' });
+    this.#key = createPrivateKey({
+      key: Buffer.concat([PKCS8_ED25519, keypair.rawSecretKey()]),
+      format: 'der',
+      type: 'pkcs8',
+    });
   }
 
   sign(data: Uint8Array): Uint8Array {

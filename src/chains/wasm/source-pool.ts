@@ -55,8 +55,18 @@ export class SourcePool {
   /** The wait for the first resting source to become usable, while someone waits. */
   #timer: AbortController | null = null;
 
-  constructor(keys: readonly Keypair[], clock: Pick<Clock, 'now'>, sleep: Sleep, options: { reserveForUrgent?: number } = {}) {
-    this.sources = keys.map((key) => ({ signer: new Ed25519Signer(key), address: key.publicKey(), sequence: null, restUntilMs: 0 }));
+  constructor(
+    keys: readonly Keypair[],
+    clock: Pick<Clock, 'now'>,
+    sleep: Sleep,
+    options: { reserveForUrgent?: number } = {},
+  ) {
+    this.sources = keys.map((key) => ({
+      signer: new Ed25519Signer(key),
+      address: key.publicKey(),
+      sequence: null,
+      restUntilMs: 0,
+    }));
     this.#free = [...this.sources];
     this.#clock = clock;
     this.#sleep = sleep;

@@ -45,20 +45,34 @@ function fromWire(events: readonly xdr.ContractEventWire[], opIndex: number): Tx
   const out: TxEvent[] = [];
   events.forEach((e, eventIndex) => {
     if (e.type !== 1 || e.contractId === null || e.body.v !== 0) return;
-    out.push({ contractId: StrKey.encodeContract(Buffer.from(e.contractId)), topics: e.body.v0.topics, data: e.body.v0.data, opIndex, eventIndex });
+    out.push({
+      contractId: StrKey.encodeContract(Buffer.from(e.contractId)),
+      topics: e.body.v0.topics,
+      data: e.body.v0.data,
+      opIndex,
+      eventIndex,
+    });
   });
   return out;
 }
 
 /** Contract events of the transaction; throws when neither the meta nor the events list decodes. */
-export function transactionEvents(reply: { resultMetaXdr: string | null; contractEventsXdr: ReadonlyArray<readonly string[]> | null }): TxEvent[] {
+export function transactionEvents(reply: {
+  resultMetaXdr: string | null;
+  contractEventsXdr: ReadonlyArray<readonly string[]> | null;
+}): TxEvent[] {
   if (reply.resultMetaXdr !== null) {
     const meta = xdr.TransactionMeta.schema.decode(Buffer.from(reply.resultMetaXdr, 'base64'));
     if (meta.v === 4) return meta.v4.operations.flatMap((op, i) => fromWire(op.events, i));
     if (meta.v === 3) return meta.v3.sorobanMeta === null ? [] : fromWire(meta.v3.sorobanMeta.events, 0);
   }
   if (reply.contractEventsXdr !== null) {
-    return reply.contractEventsXdr.flatMap((list, i) => fromWire(list.map((b64) => xdr.ContractEvent.schema.decode(Buffer.from(b64, 'base64'))), i));
+    return reply.contractEventsXdr.flatMap((list, i) =>
+      fromWire(
+        list.map((b64) => xdr.ContractEvent.schema.decode(Buffer.from(b64, 'base64'))),
+        i,
+      ),
+    );
   }
   throw new Error('the transaction reply carries neither a readable meta nor an events list');
 }

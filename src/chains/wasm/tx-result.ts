@@ -39,8 +39,30 @@ const HOST_FN_CODES: Readonly<Record<number, string>> = {
   [-5]: 'INSUFFICIENT_REFUNDABLE_FEE',
 };
 
-const SC_ERROR_TYPES = ['Contract', 'WasmVm', 'Context', 'Storage', 'Object', 'Crypto', 'Events', 'Budget', 'Value', 'Auth'];
-const SC_ERROR_CODES = ['ArithDomain', 'IndexBounds', 'InvalidInput', 'MissingValue', 'ExistingValue', 'ExceededLimit', 'InvalidAction', 'InternalError', 'UnexpectedType', 'UnexpectedSize'];
+const SC_ERROR_TYPES = [
+  'Contract',
+  'WasmVm',
+  'Context',
+  'Storage',
+  'Object',
+  'Crypto',
+  'Events',
+  'Budget',
+  'Value',
+  'Auth',
+];
+const SC_ERROR_CODES = [
+  'ArithDomain',
+  'IndexBounds',
+  'InvalidInput',
+  'MissingValue',
+  'ExistingValue',
+  'ExceededLimit',
+  'InvalidAction',
+  'InternalError',
+  'UnexpectedType',
+  'UnexpectedSize',
+];
 
 /** The admission result code of a `sendTransaction` ERROR, by name; `unknown` when it does not decode. */
 export function sendErrorName(errorResultXdr: string | null): string {
@@ -60,9 +82,13 @@ export function errorFromSimulation(text: string, context: Record<string, unknow
   const host = /Error\((\w+), (\w+)\)/.exec(text);
   const firstLine = text.split('\n')[0]?.slice(0, 300) ?? '';
   if (host !== null) {
-    return new DltError('E_VENUE_HOST_ERROR', `simulation refused: Error(${host[1]}, ${host[2]})`, { details: { ...context, hostError: `${host[1]}, ${host[2]}`, text: firstLine } });
+    return new DltError('E_VENUE_HOST_ERROR', `simulation refused: Error(${host[1]}, ${host[2]})`, {
+      details: { ...context, hostError: `${host[1]}, ${host[2]}`, text: firstLine },
+    });
   }
-  return new DltError('E_VENUE_HOST_ERROR', `simulation refused: ${firstLine}`, { details: { ...context, text: firstLine } });
+  return new DltError('E_VENUE_HOST_ERROR', `simulation refused: ${firstLine}`, {
+    details: { ...context, text: firstLine },
+  });
 }
 
 function describeScError(e: xdr.ScErrorWire): string {
@@ -84,7 +110,10 @@ function errorOf(events: readonly xdr.DiagnosticEventWire[]): xdr.ScErrorWire | 
   return host;
 }
 
-function diagnosticsOf(reply: { diagnosticEventsXdr: readonly string[]; resultMetaXdr: string | null }): xdr.DiagnosticEventWire[] {
+function diagnosticsOf(reply: {
+  diagnosticEventsXdr: readonly string[];
+  resultMetaXdr: string | null;
+}): xdr.DiagnosticEventWire[] {
   const out: xdr.DiagnosticEventWire[] = [];
   for (const b64 of reply.diagnosticEventsXdr) {
     try {
@@ -109,7 +138,15 @@ function diagnosticsOf(reply: { diagnosticEventsXdr: readonly string[]; resultMe
 export function feeChargedOf(resultXdr: string | null): bigint | null {
   if (resultXdr === null) return null;
   try {
-    return BigInt(String((xdr.TransactionResult.schema.decode(Buffer.from(resultXdr, 'base64')) as { feeCharged: bigint | number | string }).feeCharged));
+    return BigInt(
+      String(
+        (
+          xdr.TransactionResult.schema.decode(Buffer.from(resultXdr, 'base64')) as {
+            feeCharged: bigint | number | string;
+          }
+        ).feeCharged,
+      ),
+    );
   } catch {
     return null;
   }
@@ -121,7 +158,8 @@ function hostFunctionResult(resultXdr: string | null): string | null {
     const r = xdr.TransactionResult.schema.decode(Buffer.from(resultXdr, 'base64'));
     const res = r.result as { code: number; results?: xdr.OperationResultWire[] };
     const op = res.results?.[0];
-    if (op?.code === 0 && op.tr.type === 24) return HOST_FN_CODES[op.tr.invokeHostFunctionResult.code] ?? `code ${op.tr.invokeHostFunctionResult.code}`;
+    if (op?.code === 0 && op.tr.type === 24)
+      return HOST_FN_CODES[op.tr.invokeHostFunctionResult.code] ?? `code ${op.tr.invokeHostFunctionResult.code}`;
     return TX_CODES[res.code] ?? `tx code ${res.code}`;
   } catch {
     return null;
@@ -135,9 +173,16 @@ export function errorFromFailedTx(
 ): DltError {
   const err = errorOf(diagnosticsOf(reply));
   if (err?.type === 0) return fromWasmContractCode(err.contractCode, context);
-  if (err !== null) return new DltError('E_VENUE_HOST_ERROR', `transaction failed: ${describeScError(err)}`, { details: { ...context, hostError: describeScError(err) } });
+  if (err !== null)
+    return new DltError('E_VENUE_HOST_ERROR', `transaction failed: ${describeScError(err)}`, {
+      details: { ...context, hostError: describeScError(err) },
+    });
   const result = hostFunctionResult(reply.resultXdr);
-  return new DltError('E_VENUE_CONTRACT_ERROR', `transaction failed without a diagnostic event (${result ?? 'result unreadable'})`, {
-    details: { ...context, result },
-  });
+  return new DltError(
+    'E_VENUE_CONTRACT_ERROR',
+    `transaction failed without a diagnostic event (${result ?? 'result unreadable'})`,
+    {
+      details: { ...context, result },
+    },
+  );
 }

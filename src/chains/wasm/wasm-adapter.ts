@@ -37,7 +37,14 @@ import { EventBindings } from './event-decoder.ts';
 import { EventFollower } from './follower.ts';
 import { httpTransport } from './json-rpc.ts';
 import { createWasmMetrics, type WasmMetrics } from './metrics.ts';
-import { resolveOptions, systemClock, type Clock, type ResolvedOptions, type Sleep, type WasmAdapterOptions } from './options.ts';
+import {
+  resolveOptions,
+  systemClock,
+  type Clock,
+  type ResolvedOptions,
+  type Sleep,
+  type WasmAdapterOptions,
+} from './options.ts';
 import { awaitOutcome, type OutcomeContext, type TrackedTx } from './outcome.ts';
 import { settleTransaction } from './settle.ts';
 import { ChainReader } from './reads.ts';
@@ -81,7 +88,11 @@ export class WasmChainAdapter implements ChainAdapter {
     this.#logger = (o.logger ?? silentLogger()).child({ chain: 'wasm', wallet: this.wallet });
     this.#clock = o.clock ?? systemClock;
     this.#sleep = this.#clock.sleep;
-    this.#rpc = new WasmRpc(o.transport ?? httpTransport(o.rpcUrl, { timeoutMs: this.#r.rpcTimeoutMs }), this.metrics, () => this.#clock.now());
+    this.#rpc = new WasmRpc(
+      o.transport ?? httpTransport(o.rpcUrl, { timeoutMs: this.#r.rpcTimeoutMs }),
+      this.metrics,
+      () => this.#clock.now(),
+    );
     const channels = o.channelKeys ?? [];
     this.#pool = new SourcePool(channels.length > 0 ? channels : [o.tradingKey], this.#clock, this.#sleep);
     this.#reader = new ChainReader(this.#rpc, this.wallet, o.networkPassphrase, this.#logger);
@@ -123,7 +134,11 @@ export class WasmChainAdapter implements ChainAdapter {
   }
 
   async readBalances(pair: PairBinding): Promise<Balances> {
-    const [base, quote, native] = await Promise.all([this.#reader.tokenBalance(pair.baseToken), this.#reader.tokenBalance(pair.quoteToken), this.#reader.native()]);
+    const [base, quote, native] = await Promise.all([
+      this.#reader.tokenBalance(pair.baseToken),
+      this.#reader.tokenBalance(pair.quoteToken),
+      this.#reader.native(),
+    ]);
     return { base, quote, native };
   }
 
@@ -133,10 +148,19 @@ export class WasmChainAdapter implements ChainAdapter {
    */
   async readBalancesAt(pair: PairBinding, _at: bigint | null): Promise<BalancesAt> {
     for (let attempt = 0; ; attempt++) {
-      const [base, quote, native] = await Promise.all([this.#reader.tokenBalanceAt(pair.baseToken), this.#reader.tokenBalanceAt(pair.quoteToken), this.#reader.native()]);
-      if (base.ledger === quote.ledger) return { base: base.amount, quote: quote.amount, native, height: BigInt(base.ledger) };
+      const [base, quote, native] = await Promise.all([
+        this.#reader.tokenBalanceAt(pair.baseToken),
+        this.#reader.tokenBalanceAt(pair.quoteToken),
+        this.#reader.native(),
+      ]);
+      if (base.ledger === quote.ledger)
+        return { base: base.amount, quote: quote.amount, native, height: BigInt(base.ledger) };
       if (attempt >= 2) {
-        throw new DltError('E_CHAIN_RPC', `balances of ${pair.pairId} were read on different ledgers (${base.ledger}, ${quote.ledger}) three times`, { details: { kind: 'transport', pair: pair.pairId } });
+        throw new DltError(
+          'E_CHAIN_RPC',
+          `balances of ${pair.pairId} were read on different ledgers (${base.ledger}, ${quote.ledger}) three times`,
+          { details: { kind: 'transport', pair: pair.pairId } },
+        );
       }
     }
   }
@@ -161,7 +185,10 @@ export class WasmChainAdapter implements ChainAdapter {
   submit(command: Command): Promise<Submission> {
     const startedMs = this.#clock.now();
     if (command.kind === 'cancel') {
-      if (this.#closing.signal.aborted) return Promise.resolve(refused(new DltError('E_CHAIN_RPC', 'the chain B adapter is closed', { details: { kind: 'transport' } })));
+      if (this.#closing.signal.aborted)
+        return Promise.resolve(
+          refused(new DltError('E_CHAIN_RPC', 'the chain B adapter is closed', { details: { kind: 'transport' } })),
+        );
       return this.#cancel(command, startedMs);
     }
     return this.#inLane(() => this.#place(command, startedMs));
@@ -170,7 +197,8 @@ export class WasmChainAdapter implements ChainAdapter {
   /** Placements and approvals run one after another, in the order they were given. */
   #inLane<T>(work: () => Promise<T>): Promise<T> {
     const run = this.#lane.then(() => {
-      if (this.#closing.signal.aborted) throw new DltError('E_CHAIN_RPC', 'the chain B adapter is closed', { details: { kind: 'transport' } });
+      if (this.#closing.signal.aborted)
+        throw new DltError('E_CHAIN_RPC', 'the chain B adapter is closed', { details: { kind: 'transport' } });
       return work();
     });
     this.#lane = run.catch(() => undefined);
@@ -185,10 +213,18 @@ export class WasmChainAdapter implements ChainAdapter {
       quantity: formatDecimal(c.terms.quantity),
       clientOrderId: c.clientOrderId.toString(),
     };
-    if (c.pair.chain !== 'wasm') return this.#refuse('place', new DltError('E_PAIR_INVALID', `pair ${c.pair.pairId} is not a chain B pair`, { details: context }));
+    if (c.pair.chain !== 'wasm')
+      return this.#refuse(
+        'place',
+        new DltError('E_PAIR_INVALID', `pair ${c.pair.pairId} is not a chain B pair`, { details: context }),
+      );
     let call;
     try {
-      call = placeCall(c.pair.orderBook, this.wallet, encodeOrder('wasm', c.terms, c.pair.rules.scales, c.clientOrderId, c.reporting));
+      call = placeCall(
+        c.pair.orderBook,
+        this.wallet,
+        encodeOrder('wasm', c.terms, c.pair.rules.scales, c.clientOrderId, c.reporting),
+      );
     } catch (e) {
       if (!isDltError(e)) throw e;
       return this.#refuse('place', e, context);
@@ -227,19 +263,48 @@ export class WasmChainAdapter implements ChainAdapter {
 
   #cancel(c: CancelCommand, startedMs: number): Promise<Submission> {
     const context = { pair: c.pair.pairId, side: c.side, orderId: c.orderId.toString() };
-    if (c.pair.chain !== 'wasm') return Promise.resolve(this.#refuse('cancel', new DltError('E_PAIR_INVALID', `pair ${c.pair.pairId} is not a chain B pair`, { details: context })));
+    if (c.pair.chain !== 'wasm')
+      return Promise.resolve(
+        this.#refuse(
+          'cancel',
+          new DltError('E_PAIR_INVALID', `pair ${c.pair.pairId} is not a chain B pair`, { details: context }),
+        ),
+      );
     const signal = c.signal === undefined ? this.#closing.signal : AbortSignal.any([this.#closing.signal, c.signal]);
-    return this.#send({ kind: 'cancel', call: cancelCall(c.pair.orderBook, this.wallet, c.side, c.orderId), clientOrderId: null, context, startedMs }, c.pair, c.orderId, signal);
+    return this.#send(
+      {
+        kind: 'cancel',
+        call: cancelCall(c.pair.orderBook, this.wallet, c.side, c.orderId),
+        clientOrderId: null,
+        context,
+        startedMs,
+      },
+      c.pair,
+      c.orderId,
+      signal,
+    );
   }
 
   #approve(pair: PairBinding, role: TokenRole, amount: bigint, expirationLedger: number): Promise<Submission> {
     const token = role === 'base' ? pair.baseToken : pair.quoteToken;
     const context = { pair: pair.pairId, tokenRole: role, amount: amount.toString(), expirationLedger };
-    return this.#send({ kind: 'approve', call: approveCall(token, this.wallet, pair.orderBook, amount, expirationLedger), clientOrderId: null, context, startedMs: this.#clock.now() }, pair, null);
+    return this.#send(
+      {
+        kind: 'approve',
+        call: approveCall(token, this.wallet, pair.orderBook, amount, expirationLedger),
+        clientOrderId: null,
+        context,
+        startedMs: this.#clock.now(),
+      },
+      pair,
+      null,
+    );
   }
 
   #withdrawn(context: Record<string, unknown>, reason: unknown): Submission {
-    const error = isDltError(reason) ? reason : new DltError('E_ORDER_WITHDRAWN', 'placement withdrawn before it was signed');
+    const error = isDltError(reason)
+      ? reason
+      : new DltError('E_ORDER_WITHDRAWN', 'placement withdrawn before it was signed');
     this.metrics.submissions.inc({ kind: 'place', outcome: 'withdrawn' });
     this.#logger.info({ ...context, ...errorFields(error) }, 'placement withdrawn before signing');
     return refused(error);
@@ -281,18 +346,28 @@ export class WasmChainAdapter implements ChainAdapter {
     };
   }
 
-  async #send(intent: TxIntent, pair: PairBinding, orderId: bigint | null, signal: AbortSignal = this.#closing.signal): Promise<Submission> {
+  async #send(
+    intent: TxIntent,
+    pair: PairBinding,
+    orderId: bigint | null,
+    signal: AbortSignal = this.#closing.signal,
+  ): Promise<Submission> {
     const res = await sendInvocation(this.#senderDeps(), intent, signal);
-    if (res.kind === 'refused' && res.error.code === 'E_ORDER_WITHDRAWN') return this.#withdrawn(intent.context, res.error);
+    if (res.kind === 'refused' && res.error.code === 'E_ORDER_WITHDRAWN')
+      return this.#withdrawn(intent.context, res.error);
     if (res.kind === 'refused' && intent.kind === 'cancel' && res.error.code === 'E_ORDER_STATE' && signal.aborted) {
       // The engine saw the order leave the book while the cancel waited: never simulated nor signed.
-      this.#logger.debug({ ...intent.context, ...errorFields(res.error) }, 'cancel not sent: the order already left the book');
+      this.#logger.debug(
+        { ...intent.context, ...errorFields(res.error) },
+        'cancel not sent: the order already left the book',
+      );
       return refused(res.error);
     }
     if (res.kind === 'refused') {
       this.metrics.submissions.inc({ kind: intent.kind, outcome: 'refused' });
       const fields = { ...intent.context, kind: intent.kind, txHash: res.txHash, ...errorFields(res.error) };
-      if (isVenueRace(intent.kind, res.error)) this.#logger.info(fields, 'cancel not sent: the order is no longer on the book');
+      if (isVenueRace(intent.kind, res.error))
+        this.#logger.info(fields, 'cancel not sent: the order is no longer on the book');
       else this.#logger.warn(fields, 'command refused');
       return refused(res.error, res.txHash);
     }
@@ -308,10 +383,19 @@ export class WasmChainAdapter implements ChainAdapter {
       context: intent.context,
     };
     const outcome = awaitOutcome(this.#outcomeContext(), tracked, res.acknowledged)
-      .catch((e: unknown): Outcome => ({ kind: 'unknown', txHash: signed.hash, reason: e instanceof Error ? e.message : String(e) }))
+      .catch((e: unknown): Outcome => ({
+        kind: 'unknown',
+        txHash: signed.hash,
+        reason: e instanceof Error ? e.message : String(e),
+      }))
       .then((o) => {
-        if (o.kind === 'unknown') this.#pool.release(source, { kind: 'unknown', restUntilMs: Number(signed.maxTime) * 1000 + this.#r.outcomeGraceMs });
-        else if (o.kind === 'accepted' || o.included) this.#pool.release(source, { kind: 'included', sequence: signed.sequence });
+        if (o.kind === 'unknown')
+          this.#pool.release(source, {
+            kind: 'unknown',
+            restUntilMs: Number(signed.maxTime) * 1000 + this.#r.outcomeGraceMs,
+          });
+        else if (o.kind === 'accepted' || o.included)
+          this.#pool.release(source, { kind: 'included', sequence: signed.sequence });
         else {
           this.metrics.sequenceResyncs.inc({ reason: 'not_applied' });
           this.#pool.release(source, { kind: 'notApplied' });
@@ -327,20 +411,45 @@ export class WasmChainAdapter implements ChainAdapter {
   #logOutcome(intent: TxIntent, o: Outcome): void {
     this.metrics.submissions.inc({ kind: intent.kind, outcome: o.kind });
     const base = { ...intent.context, kind: intent.kind, txHash: o.txHash, outcome: o.kind };
-    if (o.kind === 'accepted') this.#logger.info({ ...base, orderId: o.orderId?.toString() ?? null, ledger: o.height.toString(), events: o.events.length }, 'transaction included');
-    else if (o.kind === 'rejected' && isVenueRace(intent.kind, o.error)) this.#logger.info({ ...base, included: o.included, ...errorFields(o.error) }, 'cancel met an order already gone (a fill or cancellation in the same ledger)');
-    else if (o.kind === 'rejected') this.#logger.warn({ ...base, included: o.included, ...errorFields(o.error) }, 'transaction rejected');
+    if (o.kind === 'accepted')
+      this.#logger.info(
+        { ...base, orderId: o.orderId?.toString() ?? null, ledger: o.height.toString(), events: o.events.length },
+        'transaction included',
+      );
+    else if (o.kind === 'rejected' && isVenueRace(intent.kind, o.error))
+      this.#logger.info(
+        { ...base, included: o.included, ...errorFields(o.error) },
+        'cancel met an order already gone (a fill or cancellation in the same ledger)',
+      );
+    else if (o.kind === 'rejected')
+      this.#logger.warn({ ...base, included: o.included, ...errorFields(o.error) }, 'transaction rejected');
     else this.#logger.warn({ ...base, reason: o.reason }, 'transaction outcome unknown');
   }
 
   /** The fate of a transaction sent earlier, by this process or one before it (see `settle.ts`). */
   settle(txHash: string, pair: PairBinding): Promise<Outcome> {
-    return settleTransaction(this.#outcomeContext(), { hash: txHash, pair, wallet: this.wallet, passphrase: this.#o.networkPassphrase });
+    return settleTransaction(this.#outcomeContext(), {
+      hash: txHash,
+      pair,
+      wallet: this.wallet,
+      passphrase: this.#o.networkPassphrase,
+    });
   }
 
-  follow(pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (notice: FollowerNotice) => Promise<void>): Follower {
+  follow(
+    pairs: readonly PairBinding[],
+    from: EventCursor | null,
+    onNotice: (notice: FollowerNotice) => Promise<void>,
+  ): Follower {
     const follower = new EventFollower(
-      { rpc: this.#rpc, metrics: this.metrics, logger: this.#logger, sleep: this.#sleep, options: this.#r.follower, wallet: this.wallet },
+      {
+        rpc: this.#rpc,
+        metrics: this.metrics,
+        logger: this.#logger,
+        sleep: this.#sleep,
+        options: this.#r.follower,
+        wallet: this.wallet,
+      },
       pairs,
       from,
       onNotice,
@@ -361,7 +470,9 @@ export class WasmChainAdapter implements ChainAdapter {
     try {
       const r = await this.#reader.simulates(call.contract, call.fn, [...call.args]);
       if (r.ok) return { onBook: true, height: BigInt(r.ledger) };
-      return r.error.code === 'E_VENUE_ORDER_NOT_FOUND' ? { onBook: false, height: BigInt(r.ledger) } : { onBook: null, height: BigInt(r.ledger), reason: `${r.error.code}: ${r.error.message}` };
+      return r.error.code === 'E_VENUE_ORDER_NOT_FOUND'
+        ? { onBook: false, height: BigInt(r.ledger) }
+        : { onBook: null, height: BigInt(r.ledger), reason: `${r.error.code}: ${r.error.message}` };
     } catch (e) {
       if (!isDltError(e)) throw e;
       return { onBook: null, height: 0n, reason: `${e.code}: ${e.message}` };

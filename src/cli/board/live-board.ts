@@ -60,7 +60,10 @@ export class LiveBoard {
     } catch (e) {
       if (!this.#failed) this.#o.onError(e);
       this.#failed = true;
-      return `dlt-mm: the board cannot be drawn (${e instanceof Error ? e.message : String(e)}); the log has the details`.slice(0, width);
+      return `dlt-mm: the board cannot be drawn (${e instanceof Error ? e.message : String(e)}); the log has the details`.slice(
+        0,
+        width,
+      );
     }
   }
 

@@ -82,9 +82,11 @@ export function pairState(input: {
   if (phase === 'stopping') return { kind: 'stopping', detail: 'cancelling every order' };
   if (phase === 'stopped') return { kind: 'stopped', detail: 'shut down' };
   if (risk === null || phase === 'starting') return { kind: 'starting', detail: 'reconciling' };
-  if (tradingStatus !== null && HALTED.test(tradingStatus)) return { kind: 'halted', detail: statusReason ?? tradingStatus };
+  if (tradingStatus !== null && HALTED.test(tradingStatus))
+    return { kind: 'halted', detail: statusReason ?? tradingStatus };
   if (risk.mode === 'active') return { kind: 'active', detail: '' };
   const others = risk.reasons.filter((r) => r !== 'market-closed');
-  if (others.length === 0 && tradingStatus !== null && tradingStatus !== 'CONTINUOUS_TRADING') return { kind: 'closed', detail: statusReason ?? tradingStatus };
+  if (others.length === 0 && tradingStatus !== null && tradingStatus !== 'CONTINUOUS_TRADING')
+    return { kind: 'closed', detail: statusReason ?? tradingStatus };
   return { kind: 'paused', detail: risk.reasons.join(', ') };
 }

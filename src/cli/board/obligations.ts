@@ -32,7 +32,9 @@ export interface ObligationsProvider {
 const bps = (v: number | null): Decimal | null => (v === null ? null : new Decimal(v.toFixed(2)));
 
 /** The obligation tracker's last round, as the board's columns read it. */
-export function trackerObligations(tracker: { snapshot(pairId: string): ObligationSnapshot | null }): ObligationsProvider {
+export function trackerObligations(tracker: {
+  snapshot(pairId: string): ObligationSnapshot | null;
+}): ObligationsProvider {
   return {
     status(pairId) {
       const s = tracker.snapshot(pairId);

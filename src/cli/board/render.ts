@@ -64,7 +64,13 @@ function line(cells: readonly Cell[], o: RenderOptions): string {
   while (segments.length > 0 && segments.at(-1)!.text.trimEnd() === '') segments.pop();
   const tail = segments.at(-1);
   if (tail !== undefined) tail.text = tail.text.trimEnd();
-  return segments.map((s) => (o.color && s.style !== undefined && s.text !== '' ? styleText(s.style, s.text, { validateStream: false }) : s.text)).join('');
+  return segments
+    .map((s) =>
+      o.color && s.style !== undefined && s.text !== ''
+        ? styleText(s.style, s.text, { validateStream: false })
+        : s.text,
+    )
+    .join('');
 }
 
 function plain(text: string, o: RenderOptions, style?: Style): string {
@@ -78,7 +84,8 @@ const signed = (d: Decimal, places?: number): string => {
 };
 const level = (l: Level | null): string => (l === null ? NONE : `${l.price.toFixed()} x ${l.size.toFixed()}`);
 const percent = (ratio: number): string => `${(ratio * 100).toFixed(1)}%`;
-const spreadText = (d: Decimal, unit: 'bps' | 'quote'): string => (unit === 'bps' ? `${d.toDecimalPlaces(1).toFixed(1)}bp` : d.toFixed());
+const spreadText = (d: Decimal, unit: 'bps' | 'quote'): string =>
+  unit === 'bps' ? `${d.toDecimalPlaces(1).toFixed(1)}bp` : d.toFixed();
 const shortAddress = (a: string): string => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
 
 interface Column {
@@ -114,7 +121,11 @@ interface Value {
 }
 
 function cells(columns: readonly Column[], values: readonly Value[], firstWidth?: number): Cell[] {
-  return columns.map((c, i) => ({ width: i === 0 && firstWidth !== undefined ? firstWidth : c.width, right: c.right === true, ...(values[i] ?? { text: '' }) }));
+  return columns.map((c, i) => ({
+    width: i === 0 && firstWidth !== undefined ? firstWidth : c.width,
+    right: c.right === true,
+    ...(values[i] ?? { text: '' }),
+  }));
 }
 
 function heads(columns: readonly Column[], firstWidth?: number): Cell[] {
@@ -130,14 +141,18 @@ function spreadValue(row: PairRow): Value {
   const ob: ObligationStatus | null = row.obligations;
   if (ob === null) return { text: `${row.spreadBps === null ? NONE : spreadText(row.spreadBps, 'bps')} / ${NONE}` };
   const over = ob.spread !== null && ob.maxSpread !== null && ob.spread.gt(ob.maxSpread);
-  return { text: `${ob.spread === null ? NONE : spreadText(ob.spread, ob.spreadUnit)} / ${ob.maxSpread === null ? NONE : spreadText(ob.maxSpread, ob.spreadUnit)}`, style: over ? 'red' : undefined };
+  return {
+    text: `${ob.spread === null ? NONE : spreadText(ob.spread, ob.spreadUnit)} / ${ob.maxSpread === null ? NONE : spreadText(ob.maxSpread, ob.spreadUnit)}`,
+    style: over ? 'red' : undefined,
+  };
 }
 
 function presenceValue(row: PairRow): Value {
   const ob = row.obligations;
   if (ob === null) return { text: `${NONE} / ${NONE}` };
   const below = ob.presence !== null && ob.presence < ob.presenceTarget;
-  const style: Style | undefined = ob.compliant === false ? 'red' : below ? 'yellow' : ob.compliant === true ? 'green' : undefined;
+  const style: Style | undefined =
+    ob.compliant === false ? 'red' : below ? 'yellow' : ob.compliant === true ? 'green' : undefined;
   return { text: `${ob.presence === null ? NONE : percent(ob.presence)} / ${percent(ob.presenceTarget)}`, style };
 }
 
@@ -152,27 +167,44 @@ function pairValues(row: PairRow): Value[] {
     { text: signed(row.pnl, 2), style: row.pnl.lt(0) ? 'red' : undefined },
     presenceValue(row),
     { text: String(row.fills) },
-    { text: row.state.detail === '' ? row.state.kind : `${row.state.kind}: ${row.state.detail}`, style: STATE_STYLE[row.state.kind] },
+    {
+      text: row.state.detail === '' ? row.state.kind : `${row.state.kind}: ${row.state.detail}`,
+      style: STATE_STYLE[row.state.kind],
+    },
   ];
 }
 
 function walletValues(w: WalletRow): Value[] {
-  return [{ text: shortAddress(w.address) }, { text: w.chain }, { text: w.native === null ? NONE : w.native.toDecimalPlaces(6).toFixed() }, { text: String(w.inFlight) }];
+  return [
+    { text: shortAddress(w.address) },
+    { text: w.chain },
+    { text: w.native === null ? NONE : w.native.toDecimalPlaces(6).toFixed() },
+    { text: String(w.inFlight) },
+  ];
 }
 
 const clock = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
 export function renderBoard(m: BoardModel, o: RenderOptions): string[] {
   const symbolWidth = Math.max(8, ...m.pairs.map((p) => p.symbol.length));
-  const header = [`dlt-mm ${m.phase}`, clock(m.atMs), `${m.pairs.length} pair(s)`, m.logPath === null ? 'log: standard output' : `log: ${m.logPath}`];
-  if (m.phase === 'starting' || m.phase === 'trading' || m.phase === 'killed') header.push('Ctrl-C stops and cancels every order');
+  const header = [
+    `dlt-mm ${m.phase}`,
+    clock(m.atMs),
+    `${m.pairs.length} pair(s)`,
+    m.logPath === null ? 'log: standard output' : `log: ${m.logPath}`,
+  ];
+  if (m.phase === 'starting' || m.phase === 'trading' || m.phase === 'killed')
+    header.push('Ctrl-C stops and cancels every order');
   const lines = [plain(header.join('  ·  '), o, 'bold'), ''];
   lines.push(line(heads(PAIR_COLUMNS, symbolWidth), o));
   for (const p of m.pairs) lines.push(line(cells(PAIR_COLUMNS, pairValues(p), symbolWidth), o));
   if (m.pairs.length === 0) lines.push(plain('(no pair trading yet)', o, 'dim'));
   lines.push('', line(heads(WALLET_COLUMNS), o));
   for (const w of m.wallets) lines.push(line(cells(WALLET_COLUMNS, walletValues(w)), o));
-  lines.push('', plain(m.warningCount === 0 ? 'No warnings' : `Last warnings (${m.warningCount} since start)`, o, 'bold'));
+  lines.push(
+    '',
+    plain(m.warningCount === 0 ? 'No warnings' : `Last warnings (${m.warningCount} since start)`, o, 'bold'),
+  );
   for (const w of m.warnings) lines.push(plain(w.text, o, w.level === 'warn' ? 'yellow' : 'red'));
   return lines;
 }

@@ -30,7 +30,11 @@ export interface BoardBot {
 export interface BoardEngine {
   readonly chain: 'evm' | 'wasm';
   readonly wallet: string;
-  pair(pairId: string): { readonly binding: { readonly chain: 'evm' | 'wasm'; readonly rules: { readonly scales: PairScales } } } | undefined;
+  pair(
+    pairId: string,
+  ):
+    | { readonly binding: { readonly chain: 'evm' | 'wasm'; readonly rules: { readonly scales: PairScales } } }
+    | undefined;
   liveOrders(pairId: string): readonly StoredOrder[];
   transactionsInFlight(): number;
 }

@@ -40,7 +40,9 @@ export function tuningOf(config: BotConfig, connection: Connection, pairs: reado
   const gwei = config.chains.evm?.maxFeePerGasGwei;
   return {
     evmConfirmations: connection.sandbox ? 1 : (config.chains.evm?.confirmations ?? 2),
-    ...(gwei === undefined ? {} : { maxFeePerGasCap: toScaled(new Decimal(gwei), 10n ** 9n, 'chains.evm.maxFeePerGasGwei') }),
+    ...(gwei === undefined
+      ? {}
+      : { maxFeePerGasCap: toScaled(new Decimal(gwei), 10n ** 9n, 'chains.evm.maxFeePerGasGwei') }),
     ...(config.chains.wasm === undefined ? {} : { approvalLedgers: config.chains.wasm.approvalLedgers }),
     ...(Object.keys(budgets).length === 0 ? {} : { budgets }),
   };

@@ -52,26 +52,66 @@ export interface CommandOptions {
 export async function commandParts(source: string, io: CliIo, options: CommandOptions): Promise<CommandParts> {
   const setup = checkedSetup(source, io, { strategies: false });
   if (setup.embedded) {
-    throw new DltError('E_USAGE', 'orders and cancel-all act on a running venue: point sandbox.manifest at a running sandbox, or configure venue, chains and wallets');
+    throw new DltError(
+      'E_USAGE',
+      'orders and cancel-all act on a running venue: point sandbox.manifest at a running sandbox, or configure venue, chains and wallets',
+    );
   }
   const connection = connectionOf(setup, setup.manifest);
   const v = connection.venue;
-  const tokens = tokenSourceOf(v.auth, { logger: options.logger, metrics: options.metrics, timeoutMs: v.config.requestTimeoutMs });
-  const rest = new VenueRestClient(new RestTransport({ baseUrl: v.config.restUrl, ...(tokens === undefined ? {} : { tokens }), timeoutMs: v.config.requestTimeoutMs, logger: options.logger, metrics: options.metrics }));
+  const tokens = tokenSourceOf(v.auth, {
+    logger: options.logger,
+    metrics: options.metrics,
+    timeoutMs: v.config.requestTimeoutMs,
+  });
+  const rest = new VenueRestClient(
+    new RestTransport({
+      baseUrl: v.config.restUrl,
+      ...(tokens === undefined ? {} : { tokens }),
+      timeoutMs: v.config.requestTimeoutMs,
+      logger: options.logger,
+      metrics: options.metrics,
+    }),
+  );
   const listed = await rest.listTradingPairs();
   const store = options.trade ? openStore(setup.statePath) : openStoreReadOnly(setup.statePath);
   let wallets: CommandWallet[];
   let closeWallets: (() => Promise<void>) | null = null;
   try {
     if (options.trade) {
-      const opened = await openTradingWallets({ config: setup.config, connection, listed, store, logger: options.logger, metrics: options.metrics, clock: systemClock, rest: { walletOrders: (a) => rest.getWalletOrders(a) }, ensureReady: false });
+      const opened = await openTradingWallets({
+        config: setup.config,
+        connection,
+        listed,
+        store,
+        logger: options.logger,
+        metrics: options.metrics,
+        clock: systemClock,
+        rest: { walletOrders: (a) => rest.getWalletOrders(a) },
+        ensureReady: false,
+      });
       closeWallets = opened.close;
-      wallets = opened.wallets.map((w) => ({ id: w.id, chain: w.chain, address: w.adapter.wallet, pairs: w.pairs.map((p) => p.binding), adapter: w.adapter, engine: w.engine }));
+      wallets = opened.wallets.map((w) => ({
+        id: w.id,
+        chain: w.chain,
+        address: w.adapter.wallet,
+        pairs: w.pairs.map((p) => p.binding),
+        adapter: w.adapter,
+        engine: w.engine,
+      }));
     } else {
       wallets = [];
       for (const w of connection.wallets) {
         const pairs = walletPairs(listed, w, setup.config).map((p) => p.binding);
-        if (pairs.length > 0) wallets.push({ id: w.id, chain: w.chain, address: await walletAddressOf(w.chain, w.key), pairs, adapter: null, engine: null });
+        if (pairs.length > 0)
+          wallets.push({
+            id: w.id,
+            chain: w.chain,
+            address: await walletAddressOf(w.chain, w.key),
+            pairs,
+            adapter: null,
+            engine: null,
+          });
       }
     }
   } catch (e) {
@@ -86,7 +126,10 @@ export async function commandParts(source: string, io: CliIo, options: CommandOp
       // An adapter closed with an outcome open leaves it unknown: every transaction sent is waited for first.
       const open = await Promise.all(wallets.map(async (w) => ({ w, open: (await w.engine?.drain(drainMs)) ?? [] })));
       for (const { w, open: txs } of open) {
-        for (const t of txs) io.stderr(`${w.id}: transaction ${t.txHash} (${t.kind}) not decided by the chain yet; the next start settles it\n`);
+        for (const t of txs)
+          io.stderr(
+            `${w.id}: transaction ${t.txHash} (${t.kind}) not decided by the chain yet; the next start settles it\n`,
+          );
       }
       await closeWallets?.();
       store.close();

@@ -18,7 +18,10 @@ export interface WalletSetup {
   readonly channels: readonly string[];
   readonly marketMaker: boolean;
   /** Pairs from the configuration (blockChain, base, quote), or pair ids a sandbox manifest assigns. */
-  readonly pairs: ReadonlyArray<{ readonly blockChain: PairConfig['blockChain']; readonly base: string; readonly quote: string } | { readonly id: string }>;
+  readonly pairs: ReadonlyArray<
+    | { readonly blockChain: PairConfig['blockChain']; readonly base: string; readonly quote: string }
+    | { readonly id: string }
+  >;
 }
 
 export interface VenueAccess {
@@ -40,7 +43,9 @@ export interface Connection {
 /** A sandbox's participant authentication: its client credentials when it issues tokens, else its fixed token. */
 export function manifestAuth(venue: BotManifest['venue']): VenueAuth {
   const o = venue.oauth;
-  return o === undefined ? { kind: 'static', token: venue.accessToken } : { kind: 'client-credentials', tokenUrl: o.tokenUrl, clientId: o.clientId, clientSecret: o.clientSecret };
+  return o === undefined
+    ? { kind: 'static', token: venue.accessToken }
+    : { kind: 'client-credentials', tokenUrl: o.tokenUrl, clientId: o.clientId, clientSecret: o.clientSecret };
 }
 
 /** The sandbox's venue and chains, its market-maker wallets with the pairs it assigns them. */
@@ -66,7 +71,14 @@ function fromManifest(m: BotManifest): Connection {
     ...(m.chains.wasm === undefined ? {} : { wasm: m.chains.wasm }),
     wallets: m.wallets
       .filter((w) => w.marketMaker)
-      .map((w) => ({ id: w.name, chain: w.chain, key: w.key, channels: (w.channelAccounts ?? []).map((c) => c.secret), marketMaker: true, pairs: w.pairIds.map((id) => ({ id })) })),
+      .map((w) => ({
+        id: w.name,
+        chain: w.chain,
+        key: w.key,
+        channels: (w.channelAccounts ?? []).map((c) => c.secret),
+        marketMaker: true,
+        pairs: w.pairIds.map((id) => ({ id })),
+      })),
     sandbox: true,
   };
 }
@@ -95,7 +107,9 @@ export function connectionOf(setup: Setup, manifest: BotManifest | null): Connec
       key: readSecret(w.key, `wallets.${i}.key`, env),
       channels: w.channelAccounts.map((c, j) => readSecret(c, `wallets.${i}.channelAccounts.${j}`, env)),
       marketMaker: w.marketMaker,
-      pairs: enabled.filter((p) => p.wallet === w.id).map((p) => ({ blockChain: p.blockChain, base: p.base, quote: p.quote })),
+      pairs: enabled
+        .filter((p) => p.wallet === w.id)
+        .map((p) => ({ blockChain: p.blockChain, base: p.base, quote: p.quote })),
     })),
     sandbox: false,
   };

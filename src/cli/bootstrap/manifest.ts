@@ -43,7 +43,8 @@ export interface BotManifest {
     readonly apiKey: string;
     readonly participantId: string;
     readonly accessToken: string;
-    readonly oauth?: { readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string } | undefined;
+    readonly oauth?:
+      { readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string } | undefined;
   };
   readonly chains: {
     readonly evm?: { readonly rpcUrl: string; readonly chainId: number } | undefined;
@@ -60,7 +61,10 @@ export interface BotManifest {
 }
 
 /** The manifest, or the problems that make it unusable (each prefixed with `where`). */
-export function readManifest(text: string, where: string): { readonly manifest: BotManifest | null; readonly problems: readonly string[] } {
+export function readManifest(
+  text: string,
+  where: string,
+): { readonly manifest: BotManifest | null; readonly problems: readonly string[] } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -68,5 +72,7 @@ export function readManifest(text: string, where: string): { readonly manifest: 
     return { manifest: null, problems: [`${where}: not JSON (${(e as Error).message})`] };
   }
   const r = manifestSchema.safeParse(value);
-  return r.success ? { manifest: r.data, problems: [] } : { manifest: null, problems: describeIssues(r.error).map((p) => `${where}: ${p}`) };
+  return r.success
+    ? { manifest: r.data, problems: [] }
+    : { manifest: null, problems: describeIssues(r.error).map((p) => `${where}: ${p}`) };
 }

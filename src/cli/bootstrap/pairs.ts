@@ -11,14 +11,33 @@ import { derivePairRules } from '../../core/rules.ts';
 import type { WalletSetup } from './connection.ts';
 
 /** The pairs entry of `walletId` that configures the listed `pair` (enabled or not), if any. */
-export function configuredEntry(pairs: readonly PairConfig[], walletId: string, pair: TradingPair): PairConfig | undefined {
+export function configuredEntry(
+  pairs: readonly PairConfig[],
+  walletId: string,
+  pair: TradingPair,
+): PairConfig | undefined {
   const chain = pair.blockChain === undefined ? null : chainKindOf(pair.blockChain);
-  return pairs.find((p) => p.wallet === walletId && chainKindOf(p.blockChain) === chain && p.base === pair.baseTokenData?.symbol && p.quote === pair.quoteTokenSymbol);
+  return pairs.find(
+    (p) =>
+      p.wallet === walletId &&
+      chainKindOf(p.blockChain) === chain &&
+      p.base === pair.baseTokenData?.symbol &&
+      p.quote === pair.quoteTokenSymbol,
+  );
 }
 
 /** The pair as the engine trades it, with the entry's overrides (tick, minimum size, value margin). */
 export function bindingOf(pair: TradingPair, entry: PairConfig | undefined): PairBinding {
-  const rules = derivePairRules(pair, entry === undefined ? {} : { ...(entry.tick === undefined ? {} : { tick: entry.tick }), ...(entry.minimumSize === undefined ? {} : { minimumSize: entry.minimumSize }), valueMarginBps: entry.valueMarginBps });
+  const rules = derivePairRules(
+    pair,
+    entry === undefined
+      ? {}
+      : {
+          ...(entry.tick === undefined ? {} : { tick: entry.tick }),
+          ...(entry.minimumSize === undefined ? {} : { minimumSize: entry.minimumSize }),
+          valueMarginBps: entry.valueMarginBps,
+        },
+  );
   return {
     pairId: pair.id,
     symbol: pair.symbol ?? pair.id,
@@ -44,9 +63,16 @@ export interface WalletPair {
 export function walletPairs(listed: readonly TradingPair[], wallet: WalletSetup, config: BotConfig): WalletPair[] {
   return wallet.pairs
     .map((q) => {
-      const p = 'id' in q ? listed.find((x) => x.id === q.id) : resolvePair(listed, { blockChain: q.blockChain, baseSymbol: q.base, quoteSymbol: q.quote });
+      const p =
+        'id' in q
+          ? listed.find((x) => x.id === q.id)
+          : resolvePair(listed, { blockChain: q.blockChain, baseSymbol: q.base, quoteSymbol: q.quote });
       if (p === undefined || p.blockChain === undefined || chainKindOf(p.blockChain) !== wallet.chain) {
-        throw new DltError('E_PAIR_NOT_FOUND', `wallet ${wallet.id}: pair ${JSON.stringify(q)} is not listed on ${wallet.chain}`, { details: { wallet: wallet.id } });
+        throw new DltError(
+          'E_PAIR_NOT_FOUND',
+          `wallet ${wallet.id}: pair ${JSON.stringify(q)} is not listed on ${wallet.chain}`,
+          { details: { wallet: wallet.id } },
+        );
       }
       const entry = configuredEntry(config.pairs, wallet.id, p);
       return { pair: p, binding: bindingOf(p, entry), entry };

@@ -96,7 +96,10 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     const c = connectionOf(setup, sandbox?.manifest ?? setup.manifest);
     const secrets = [c.venue.apiKey, ...authSecrets(c.venue.auth), ...c.wallets.flatMap((w) => [w.key, ...w.channels])];
     const storePath = setup.statePath;
-    const output = options.logTo === undefined ? { format: options.tty ? ('human' as const) : ('json' as const) } : { format: 'json' as const, destination: options.logTo(logPathBeside(storePath)) };
+    const output =
+      options.logTo === undefined
+        ? { format: options.tty ? ('human' as const) : ('json' as const) }
+        : { format: 'json' as const, destination: options.logTo(logPathBeside(storePath)) };
     const logger = createLogger({ level: config.telemetry.logLevel, name: 'dlt-mm', knownSecrets: secrets, ...output });
     const metrics = createMetrics({ processMetrics: true });
 
@@ -105,13 +108,27 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     const store = openStore(storePath);
     undo.push(() => store.close());
 
-    const venue = createVenueClients(c.venue.config, { apiKey: c.venue.apiKey, ...(c.venue.auth === undefined ? {} : { auth: c.venue.auth }) }, { logger, metrics });
+    const venue = createVenueClients(
+      c.venue.config,
+      { apiKey: c.venue.apiKey, ...(c.venue.auth === undefined ? {} : { auth: c.venue.auth }) },
+      { logger, metrics },
+    );
     undo.push(() => venue.close());
     // The connection opens now; the bot's subscriptions go out as it adds its markets (on connect if later).
     venue.marketData.start();
     const listed = await venue.rest.listTradingPairs();
 
-    const opened = await openTradingWallets({ config, connection: c, listed, store, logger, metrics, clock: systemClock, rest: { walletOrders: (a) => venue.rest.getWalletOrders(a) }, ensureReady: true });
+    const opened = await openTradingWallets({
+      config,
+      connection: c,
+      listed,
+      store,
+      logger,
+      metrics,
+      clock: systemClock,
+      rest: { walletOrders: (a) => venue.rest.getWalletOrders(a) },
+      ensureReady: true,
+    });
     undo.push(() => opened.close());
     const catalog = new StrategyCatalog((p) => io.readFile(p));
     const obligationPairs: ObligationPair[] = [];
@@ -123,7 +140,11 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         const strategyPath = setup.strategyPath(entry);
         catalog.load(strategyPath);
         const limits = resolveLimits(config.risk, entry?.risk);
-        obligationPairs.push({ binding, wallet: w.adapter.wallet, obligations: entry?.obligations ?? (entry === undefined ? (config.sandbox?.obligations ?? null) : null) });
+        obligationPairs.push({
+          binding,
+          wallet: w.adapter.wallet,
+          obligations: entry?.obligations ?? (entry === undefined ? (config.sandbox?.obligations ?? null) : null),
+        });
         pairs.push({
           binding,
           walletId: w.id,
@@ -136,7 +157,15 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     const engines = opened.wallets.map((w) => w.engine);
     const calendar = { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays };
     const calendarUse = { enabled: config.calendar.enabled && !embedded, config: calendar };
-    const obligations = new ObligationTracker({ store, pairs: obligationPairs, calendar: calendarUse, sampleMs: config.report.sampleMs, clock: systemClock, logger: logger.child({ component: 'obligations' }), metrics });
+    const obligations = new ObligationTracker({
+      store,
+      pairs: obligationPairs,
+      calendar: calendarUse,
+      sampleMs: config.report.sampleMs,
+      clock: systemClock,
+      logger: logger.child({ component: 'obligations' }),
+      metrics,
+    });
     // The obligation tracker reads our quotes from the same confirmed events, after the engine applied them.
     for (const e of engines) e.onConfirmedEvents((events) => obligations.onChainEvents(e.chain, e.wallet, events));
     const bot = new Bot({
@@ -171,7 +200,11 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     }).catch((e: unknown) => {
       const code = (e as { code?: unknown }).code;
       if (code !== 'EADDRINUSE') throw e;
-      throw new DltError('E_CONFIG_INVALID', `telemetry.metricsPort ${config.telemetry.metricsPort} is already in use (another bot?); stop it or choose another port`, { cause: e });
+      throw new DltError(
+        'E_CONFIG_INVALID',
+        `telemetry.metricsPort ${config.telemetry.metricsPort} is already in use (another bot?); stop it or choose another port`,
+        { cause: e },
+      );
     });
     undo.push(() => telemetry.close());
     return { config, logger, metrics, store, venue, bot, telemetry, sandbox, engines, obligations, close };

@@ -6,7 +6,13 @@
  */
 import { dirname, resolve } from 'node:path';
 import type { BotConfig, PairConfig } from '../../core/config/bot-config.ts';
-import { parseBotConfig, parseStrategyConfig, readSecret, secretRefsOf, type ConfigEnvironment } from '../../core/config/load.ts';
+import {
+  parseBotConfig,
+  parseStrategyConfig,
+  readSecret,
+  secretRefsOf,
+  type ConfigEnvironment,
+} from '../../core/config/load.ts';
 import { DltError } from '../../core/errors.ts';
 import type { CliIo } from '../io.ts';
 import { readManifest, type BotManifest } from './manifest.ts';
@@ -33,7 +39,10 @@ export function readConfigFile(path: string, source: string, io: CliIo): string 
   try {
     return io.readFile(path);
   } catch (cause) {
-    throw new DltError('E_CONFIG_READ', `${source}: cannot be read (${(cause as Error).message})`, { cause, details: { path } });
+    throw new DltError('E_CONFIG_READ', `${source}: cannot be read (${(cause as Error).message})`, {
+      cause,
+      details: { path },
+    });
   }
 }
 
@@ -68,7 +77,8 @@ function problemsOf(s: Setup, io: CliIo, needs: SetupNeeds): string[] {
     };
     config.pairs.forEach((p, i) => strategyFile(s.strategyPath(p), `pairs.${i}.strategy`));
     // Sandbox pairs without a pairs entry of their own trade the sandbox's strategy.
-    if (s.embedded || config.sandbox?.manifest !== undefined) strategyFile(s.strategyPath(undefined), 'sandbox.strategy');
+    if (s.embedded || config.sandbox?.manifest !== undefined)
+      strategyFile(s.strategyPath(undefined), 'sandbox.strategy');
   }
   return problems;
 }
@@ -90,7 +100,9 @@ export function checkedSetup(source: string, io: CliIo, needs: SetupNeeds = {}):
     try {
       text = io.readFile(path);
     } catch (e) {
-      problems.push(`sandbox.manifest: ${config.sandbox.manifest} cannot be read (${(e as Error).message}); is the sandbox running?`);
+      problems.push(
+        `sandbox.manifest: ${config.sandbox.manifest} cannot be read (${(e as Error).message}); is the sandbox running?`,
+      );
     }
     if (text !== null) {
       const read = readManifest(text, `sandbox.manifest ${config.sandbox.manifest}`);
@@ -110,7 +122,9 @@ export function checkedSetup(source: string, io: CliIo, needs: SetupNeeds = {}):
   };
   problems.push(...problemsOf(setup, io, needs));
   if (problems.length > 0) {
-    throw new DltError('E_CONFIG_INVALID', `${source} has ${problems.length} problem(s):\n  ${problems.join('\n  ')}`, { details: { source, problems } });
+    throw new DltError('E_CONFIG_INVALID', `${source} has ${problems.length} problem(s):\n  ${problems.join('\n  ')}`, {
+      details: { source, problems },
+    });
   }
   return setup;
 }

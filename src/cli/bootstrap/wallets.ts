@@ -42,7 +42,9 @@ export interface WalletOptions {
 }
 
 /** Every wallet that trades at least one pair; the adapters and engines built are closed by `close`. */
-export async function openTradingWallets(o: WalletOptions): Promise<{ readonly wallets: readonly TradingWallet[]; close(): Promise<void> }> {
+export async function openTradingWallets(
+  o: WalletOptions,
+): Promise<{ readonly wallets: readonly TradingWallet[]; close(): Promise<void> }> {
   const wallets: TradingWallet[] = [];
   const close = async () => {
     for (const w of wallets.splice(0).toReversed()) {

@@ -49,12 +49,23 @@ async function cancelForeign(adapter: ChainAdapter, pair: PairBinding, f: Foreig
 
 export async function cancelAllCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = usageArgs(
-    () => parseArgs({ args, options: { config: { type: 'string' }, pair: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' } }, strict: true }),
+    () =>
+      parseArgs({
+        args,
+        options: {
+          config: { type: 'string' },
+          pair: { type: 'string' },
+          timeout: { type: 'string' },
+          json: { type: 'boolean' },
+        },
+        strict: true,
+      }),
     CANCEL_ALL_USAGE,
   );
   if (values.config === undefined) throw new DltError('E_USAGE', `--config is required\n${CANCEL_ALL_USAGE}`);
   const timeoutMs = values.timeout === undefined ? 120_000 : Number(values.timeout) * 1000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new DltError('E_USAGE', `--timeout must be a positive number of seconds\n${CANCEL_ALL_USAGE}`);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new DltError('E_USAGE', `--timeout must be a positive number of seconds\n${CANCEL_ALL_USAGE}`);
   const logger = createLogger({ level: 'warn', destination: { write: (line: string) => io.stderr(line) } });
   const w = await commandParts(values.config, io, { trade: true, logger, metrics: new Metrics() });
   const lines: CancelLine[] = [];
@@ -66,7 +77,8 @@ export async function cancelAllCommand(args: string[], io: CliIo): Promise<numbe
       const pairs = wallet.pairs.filter((p) => values.pair === undefined || p.pairId === values.pair);
       if (pairs.length === 0) continue;
       const report = await engine.start();
-      for (const id of report.adopted) io.stderr(`${wallet.id}: adopted order 0x${id.toString(16)}, ours but unknown to the store\n`);
+      for (const id of report.adopted)
+        io.stderr(`${wallet.id}: adopted order 0x${id.toString(16)}, ours but unknown to the store\n`);
       const results = await Promise.all(pairs.map((p) => engine.cancelAll({ pairId: p.pairId, timeoutMs })));
       for (const [i, r] of results.entries()) {
         const s = (pairs[i] as PairBinding).rules.scales;
@@ -83,11 +95,23 @@ export async function cancelAllCommand(args: string[], io: CliIo): Promise<numbe
           });
         }
       }
-      for (const f of w.store.foreign.open(wallet.chain, wallet.address).filter((x) => pairs.some((p) => p.pairId === x.pairId))) {
+      for (const f of w.store.foreign
+        .open(wallet.chain, wallet.address)
+        .filter((x) => pairs.some((p) => p.pairId === x.pairId))) {
         const pair = pairs.find((p) => p.pairId === f.pairId) as PairBinding;
         const result = await cancelForeign(adapter, pair, f);
-        if (result === 'cancelled' || result === 'gone') w.store.foreign.gone(wallet.chain, wallet.address, f.pairId, f.orderId);
-        lines.push({ wallet: wallet.address, pairId: f.pairId, clientOrderId: null, orderId: f.orderId.toString(), side: f.side, price: f.price?.toString() ?? null, remaining: f.quantity?.toString() ?? null, result: `${result} (not ours)` });
+        if (result === 'cancelled' || result === 'gone')
+          w.store.foreign.gone(wallet.chain, wallet.address, f.pairId, f.orderId);
+        lines.push({
+          wallet: wallet.address,
+          pairId: f.pairId,
+          clientOrderId: null,
+          orderId: f.orderId.toString(),
+          side: f.side,
+          price: f.price?.toString() ?? null,
+          remaining: f.quantity?.toString() ?? null,
+          result: `${result} (not ours)`,
+        });
       }
     }
   } finally {
@@ -96,7 +120,10 @@ export async function cancelAllCommand(args: string[], io: CliIo): Promise<numbe
   const open = lines.filter((l) => l.result.startsWith('open'));
   if (values.json === true) io.stdout(`${JSON.stringify({ orders: lines, open: open.length }, null, 2)}\n`);
   else {
-    for (const l of lines) io.stdout(`${l.wallet.slice(0, 10)}…  ${l.pairId}  ${l.clientOrderId ?? '-'}  order ${l.orderId ?? '-'}  ${l.side ?? '?'} ${l.remaining ?? '?'} @ ${l.price ?? '?'}  -> ${l.result}\n`);
+    for (const l of lines)
+      io.stdout(
+        `${l.wallet.slice(0, 10)}…  ${l.pairId}  ${l.clientOrderId ?? '-'}  order ${l.orderId ?? '-'}  ${l.side ?? '?'} ${l.remaining ?? '?'} @ ${l.price ?? '?'}  -> ${l.result}\n`,
+      );
     io.stdout(`${lines.length} order(s) handled, ${open.length} still open\n`);
   }
   return open.length === 0 ? EXIT_OK : EXIT_REFUSED;

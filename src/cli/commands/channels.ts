@@ -39,19 +39,27 @@ export async function channelsCommand(args: string[], io: CliIo): Promise<number
     CHANNELS_USAGE,
   );
   const missing = (['rpc-url', 'passphrase', 'funder-env', 'count', 'out'] as const).filter((k) => v[k] === undefined);
-  if (missing.length > 0) throw new DltError('E_USAGE', `missing ${missing.map((m) => `--${m}`).join(', ')}\n${CHANNELS_USAGE}`);
+  if (missing.length > 0)
+    throw new DltError('E_USAGE', `missing ${missing.map((m) => `--${m}`).join(', ')}\n${CHANNELS_USAGE}`);
   const count = Number(v.count);
-  if (!Number.isInteger(count) || count < 1 || count > 100) throw new DltError('E_USAGE', `--count must be 1..100\n${CHANNELS_USAGE}`);
-  if (v.balance !== undefined && !/^[0-9]+(\.[0-9]{1,7})?$/.test(v.balance)) throw new DltError('E_USAGE', `--balance must be an XLM amount\n${CHANNELS_USAGE}`);
+  if (!Number.isInteger(count) || count < 1 || count > 100)
+    throw new DltError('E_USAGE', `--count must be 1..100\n${CHANNELS_USAGE}`);
+  if (v.balance !== undefined && !/^[0-9]+(\.[0-9]{1,7})?$/.test(v.balance))
+    throw new DltError('E_USAGE', `--balance must be an XLM amount\n${CHANNELS_USAGE}`);
   const seed = io.env[v['funder-env'] as string];
   if (seed === undefined || seed.trim() === '') {
-    throw new DltError('E_CONFIG_SECRET', `environment variable ${v['funder-env']} with the funding account's seed is not set`);
+    throw new DltError(
+      'E_CONFIG_SECRET',
+      `environment variable ${v['funder-env']} with the funding account's seed is not set`,
+    );
   }
   let funder: Keypair;
   try {
     funder = Keypair.fromSecret(seed.trim());
   } catch (cause) {
-    throw new DltError('E_CONFIG_SECRET', `environment variable ${v['funder-env']} does not hold a secret seed`, { cause });
+    throw new DltError('E_CONFIG_SECRET', `environment variable ${v['funder-env']} does not hold a secret seed`, {
+      cause,
+    });
   }
   const created = await createChannelAccounts({
     rpcUrl: v['rpc-url'] as string,

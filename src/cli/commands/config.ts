@@ -26,7 +26,10 @@ function readText(path: string, io: CliIo): string {
   try {
     return io.readFile(path);
   } catch (cause) {
-    throw new DltError('E_CONFIG_READ', `${path}: cannot be read (${(cause as Error).message})`, { cause, details: { path } });
+    throw new DltError('E_CONFIG_READ', `${path}: cannot be read (${(cause as Error).message})`, {
+      cause,
+      details: { path },
+    });
   }
 }
 
@@ -39,7 +42,8 @@ export function configCommand(args: string[], io: CliIo): number {
   const [verb, ...rest] = args;
   if (verb === 'check') {
     const file = rest[0];
-    if (file === undefined || rest.length !== 1) throw new DltError('E_USAGE', `config check takes one file\n${CONFIG_USAGE}`);
+    if (file === undefined || rest.length !== 1)
+      throw new DltError('E_USAGE', `config check takes one file\n${CONFIG_USAGE}`);
     const path = resolve(io.cwd, file);
     const text = readText(path, io);
     if (isStrategyText(text)) {

@@ -58,17 +58,30 @@ export async function inventoryCommand(args: string[], io: CliIo): Promise<numbe
     () =>
       parseArgs({
         args,
-        options: { config: { type: 'string' }, wallet: { type: 'string' }, note: { type: 'string' }, json: { type: 'boolean' } },
+        options: {
+          config: { type: 'string' },
+          wallet: { type: 'string' },
+          note: { type: 'string' },
+          json: { type: 'boolean' },
+        },
         allowPositionals: true,
         strict: true,
       }),
     INVENTORY_USAGE,
   );
   const action = positionals[0];
-  if (positionals.length > 1 || (action !== undefined && action !== 'rebaseline')) throw new DltError('E_USAGE', `unknown inventory action ${JSON.stringify(positionals.join(' '))}\n${INVENTORY_USAGE}`);
+  if (positionals.length > 1 || (action !== undefined && action !== 'rebaseline'))
+    throw new DltError(
+      'E_USAGE',
+      `unknown inventory action ${JSON.stringify(positionals.join(' '))}\n${INVENTORY_USAGE}`,
+    );
   if (values.config === undefined) throw new DltError('E_USAGE', `--config is required\n${INVENTORY_USAGE}`);
   const note = values.note?.trim() ?? '';
-  if (action === 'rebaseline' && note === '') throw new DltError('E_USAGE', `rebaseline needs --note <why> (it is kept with the resolved alerts)\n${INVENTORY_USAGE}`);
+  if (action === 'rebaseline' && note === '')
+    throw new DltError(
+      'E_USAGE',
+      `rebaseline needs --note <why> (it is kept with the resolved alerts)\n${INVENTORY_USAGE}`,
+    );
   const logger = createLogger({ level: 'warn', destination: { write: (line: string) => io.stderr(line) } });
   const w = await commandParts(values.config, io, { trade: true, logger, metrics: new Metrics() });
   const lines: InventoryLine[] = [];
@@ -83,13 +96,16 @@ export async function inventoryCommand(args: string[], io: CliIo): Promise<numbe
       // depth can still explain (our orders filled while we look) is not decided, and raises nothing.
       const reconciled = await engine.start();
       const openAlerts = (token: TokenInventory) =>
-        w.store.alerts.open({ chain: wallet.chain, wallet: wallet.address, kind: 'inventory-mismatch' }).filter((a) => a.pairId !== null && token.pairs.includes(a.pairId)).length;
+        w.store.alerts
+          .open({ chain: wallet.chain, wallet: wallet.address, kind: 'inventory-mismatch' })
+          .filter((a) => a.pairId !== null && token.pairs.includes(a.pairId)).length;
       if (action === 'rebaseline') {
         // The alerts as they were, for the report: re-basing resolves them.
         const before = await engine.compareInventory();
         const alertsBefore = new Map(before.comparable ? before.tokens.map((t) => [t.token, openAlerts(t)]) : []);
         const report = await engine.rebaselineInventory(note);
-        for (const t of report.tokens) lines.push(line(wallet, t, alertsBefore.get(t.token) ?? 0, t.difference === 0n ? '' : 're-based', true));
+        for (const t of report.tokens)
+          lines.push(line(wallet, t, alertsBefore.get(t.token) ?? 0, t.difference === 0n ? '' : 're-based', true));
         continue;
       }
       const report = reconciled.inventory;
@@ -104,7 +120,13 @@ export async function inventoryCommand(args: string[], io: CliIo): Promise<numbe
     await w.close();
   }
 
-  function line(wallet: (typeof w.wallets)[number], t: TokenInventory, alerts: number, done: string, decided: boolean): InventoryLine {
+  function line(
+    wallet: (typeof w.wallets)[number],
+    t: TokenInventory,
+    alerts: number,
+    done: string,
+    decided: boolean,
+  ): InventoryLine {
     const { symbol, scale } = tokenOf(wallet.pairs, t.token);
     const human = (v: bigint) => formatDecimal(fromScaled(v, scale, `${symbol} amount`));
     return {
@@ -133,7 +155,11 @@ export async function inventoryCommand(args: string[], io: CliIo): Promise<numbe
       );
     }
     const differing = lines.filter((l) => l.difference !== '0' && l.action === '' && l.decided).length;
-    io.stdout(action === 'rebaseline' ? `${lines.filter((l) => l.action !== '').length} token(s) re-based\n` : `${lines.length} token(s), ${differing} differing\n`);
+    io.stdout(
+      action === 'rebaseline'
+        ? `${lines.filter((l) => l.action !== '').length} token(s) re-based\n`
+        : `${lines.length} token(s), ${differing} differing\n`,
+    );
   }
   return refused === 0 ? EXIT_OK : EXIT_REFUSED;
 }

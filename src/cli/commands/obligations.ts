@@ -28,14 +28,23 @@ export const OBLIGATIONS_USAGE = `  dlt-mm obligations declare --config <file> -
 function time(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   const t = Date.parse(v);
-  if (!Number.isFinite(t)) throw new DltError('E_USAGE', `${flag}: ${JSON.stringify(v)} is not an ISO 8601 time like 2026-03-02T10:15:00Z`);
+  if (!Number.isFinite(t))
+    throw new DltError('E_USAGE', `${flag}: ${JSON.stringify(v)} is not an ISO 8601 time like 2026-03-02T10:15:00Z`);
   return t;
 }
 
 /** The running bot's endpoint answer; null when nothing listens there (the bot is not running). */
-async function viaEndpoint(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> } | null> {
+async function viaEndpoint(
+  url: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> } | null> {
   try {
-    const res = await fetch(url, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+      signal: AbortSignal.timeout(10_000),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   } catch (e) {
     const code = (e as { cause?: { code?: string } }).cause?.code;
@@ -74,28 +83,48 @@ export async function obligationsCommand(args: string[], io: CliIo): Promise<num
   if (values.config === undefined) throw new DltError('E_USAGE', `--config is required\n${OBLIGATIONS_USAGE}`);
   const { config, statePath } = checkedSetup(values.config, io, { strategies: false, connection: false });
   const port = config.telemetry.metricsPort;
-  const host = config.telemetry.metricsHost === '0.0.0.0' || config.telemetry.metricsHost === '::' ? '127.0.0.1' : config.telemetry.metricsHost;
+  const host =
+    config.telemetry.metricsHost === '0.0.0.0' || config.telemetry.metricsHost === '::'
+      ? '127.0.0.1'
+      : config.telemetry.metricsHost;
   const endpoint = `http://${host.includes(':') ? `[${host}]` : host}:${port}/obligations`;
 
   if (verb === 'declare') {
-    if (values.reason === undefined || values.reason.trim() === '') throw new DltError('E_USAGE', `--reason is required: the circumstances in words\n${OBLIGATIONS_USAGE}`);
+    if (values.reason === undefined || values.reason.trim() === '')
+      throw new DltError('E_USAGE', `--reason is required: the circumstances in words\n${OBLIGATIONS_USAGE}`);
     const kind = values.kind ?? 'exception';
-    if (kind !== 'exception' && kind !== 'stressed') throw new DltError('E_USAGE', `--kind: exception or stressed\n${OBLIGATIONS_USAGE}`);
+    if (kind !== 'exception' && kind !== 'stressed')
+      throw new DltError('E_USAGE', `--kind: exception or stressed\n${OBLIGATIONS_USAGE}`);
     const fromMs = time(values.from, '--from') ?? Date.now();
     const toMs = time(values.to, '--to') ?? null;
     if (toMs !== null && toMs <= fromMs) throw new DltError('E_USAGE', '--to must be after --from');
-    const body = { kind, reason: values.reason.trim(), pair: values.pair ?? null, from: new Date(fromMs).toISOString(), ...(toMs === null ? {} : { to: new Date(toMs).toISOString() }) };
+    const body = {
+      kind,
+      reason: values.reason.trim(),
+      pair: values.pair ?? null,
+      from: new Date(fromMs).toISOString(),
+      ...(toMs === null ? {} : { to: new Date(toMs).toISOString() }),
+    };
     const answer = port === 0 ? null : await viaEndpoint(`${endpoint}/windows`, body);
     if (answer !== null) {
-      if (answer.status !== 201) throw new DltError('E_USAGE', `the bot refused: ${String(answer.body.error ?? answer.status)}`);
+      if (answer.status !== 201)
+        throw new DltError('E_USAGE', `the bot refused: ${String(answer.body.error ?? answer.status)}`);
       io.stdout(`declared through the running bot: ${show(answer.body as unknown as ObligationWindow)}\n`);
       return EXIT_OK;
     }
     const store = openStore(statePath, Date.now, {});
     try {
       const known = store.obligations.pairs().map((p) => p.pairId);
-      if (values.pair !== undefined && known.length > 0 && !known.includes(values.pair)) throw new DltError('E_USAGE', `--pair: no pair ${values.pair} in the state file (${known.join(', ')})`);
-      const w = store.obligations.declare({ kind, pairId: values.pair ?? null, fromMs, toMs, reason: values.reason.trim(), source: 'command' });
+      if (values.pair !== undefined && known.length > 0 && !known.includes(values.pair))
+        throw new DltError('E_USAGE', `--pair: no pair ${values.pair} in the state file (${known.join(', ')})`);
+      const w = store.obligations.declare({
+        kind,
+        pairId: values.pair ?? null,
+        fromMs,
+        toMs,
+        reason: values.reason.trim(),
+        source: 'command',
+      });
       io.stdout(`declared in ${statePath}: ${show(w)}\n`);
     } finally {
       store.close();
@@ -105,11 +134,14 @@ export async function obligationsCommand(args: string[], io: CliIo): Promise<num
 
   if (verb === 'end') {
     const id = Number(values.id);
-    if (!Number.isInteger(id) || id <= 0) throw new DltError('E_USAGE', `--id: the number of the window (dlt-mm obligations list)\n${OBLIGATIONS_USAGE}`);
+    if (!Number.isInteger(id) || id <= 0)
+      throw new DltError('E_USAGE', `--id: the number of the window (dlt-mm obligations list)\n${OBLIGATIONS_USAGE}`);
     const atMs = time(values.at, '--at') ?? Date.now();
-    const answer = port === 0 ? null : await viaEndpoint(`${endpoint}/windows/${id}/end`, { at: new Date(atMs).toISOString() });
+    const answer =
+      port === 0 ? null : await viaEndpoint(`${endpoint}/windows/${id}/end`, { at: new Date(atMs).toISOString() });
     if (answer !== null) {
-      if (answer.status !== 200) throw new DltError('E_USAGE', `the bot refused: ${String(answer.body.error ?? answer.status)}`);
+      if (answer.status !== 200)
+        throw new DltError('E_USAGE', `the bot refused: ${String(answer.body.error ?? answer.status)}`);
       io.stdout(`ended through the running bot: ${show(answer.body as unknown as ObligationWindow)}\n`);
       return EXIT_OK;
     }
@@ -127,7 +159,8 @@ export async function obligationsCommand(args: string[], io: CliIo): Promise<num
   if (verb === 'list') {
     const day = values.day ?? toVenueLocal(Date.now()).date;
     if (!isDate(day)) throw new DltError('E_USAGE', `--day: ${JSON.stringify(day)} is not a date YYYY-MM-DD`);
-    if (!existsSync(statePath)) throw new DltError('E_USAGE', `no state file at ${statePath}: the bot has not run with this configuration`);
+    if (!existsSync(statePath))
+      throw new DltError('E_USAGE', `no state file at ${statePath}: the bot has not run with this configuration`);
     const frame = dayFrame(day, { enabled: false, config: DEFAULT_CALENDAR });
     const store = openStoreReadOnly(statePath);
     try {

@@ -27,7 +27,8 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
     if (fallback !== undefined) return fallback;
     throw usage(`--${name} is required`);
   }
-  if (!(allowed as readonly string[]).includes(value)) throw usage(`--${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw usage(`--${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
   return value as T;
 }
 
@@ -37,7 +38,9 @@ function loadPair(path: string | undefined, io: CliIo) {
   try {
     json = JSON.parse(io.readFile(path));
   } catch (cause) {
-    throw new DltError('E_USAGE', `--pair-file ${path}: cannot read a JSON TradingPair (${(cause as Error).message})`, { cause });
+    throw new DltError('E_USAGE', `--pair-file ${path}: cannot read a JSON TradingPair (${(cause as Error).message})`, {
+      cause,
+    });
   }
   return parseTradingPair(json, path);
 }
@@ -91,8 +94,10 @@ function encode(chain: ChainKind, v: Values, io: CliIo): number {
   const validity = oneOf<Validity>(v.validity, ['gfd', 'gtd'], 'validity', 'gfd');
   if (v.qty === undefined) throw usage('--qty is required');
   if (v.price === undefined && type === 'limit') throw usage('--price is required for a limit order');
-  if (v.lifetime !== undefined && !/^[0-9]+$/.test(v.lifetime)) throw usage('--lifetime must be a whole number of days');
-  if (v['cross-id'] !== undefined && !/^[0-9]+$/.test(v['cross-id'])) throw usage('--cross-id must be a non-negative integer');
+  if (v.lifetime !== undefined && !/^[0-9]+$/.test(v.lifetime))
+    throw usage('--lifetime must be a whole number of days');
+  if (v['cross-id'] !== undefined && !/^[0-9]+$/.test(v['cross-id']))
+    throw usage('--cross-id must be a non-negative integer');
   const terms: OrderTerms = {
     side,
     quantity: parseHumanDecimal(v.qty, '--qty'),
@@ -107,7 +112,14 @@ function encode(chain: ChainKind, v: Values, io: CliIo): number {
   const crossId = v['cross-id'] === undefined ? 0n : BigInt(v['cross-id']);
   const reporting = v.reporting === undefined ? undefined : parseReportingPair(v.reporting);
   const encoded = encodeOrder(chain, terms, rules.scales, crossId, reporting);
-  const approval = approvalFor(side, terms.quantity, terms.price, rules.scales, rules.commissions, v['market-maker'] === true);
+  const approval = approvalFor(
+    side,
+    terms.quantity,
+    terms.price,
+    rules.scales,
+    rules.commissions,
+    v['market-maker'] === true,
+  );
   const prefix = chain === 'evm' ? '0x' : '';
   const method =
     chain === 'evm'
@@ -165,7 +177,11 @@ function decode(chain: ChainKind, v: Values, io: CliIo): number {
   const rules = derivePairRules(pair);
   checkChain(chain, rules.chain);
   if (v['order-data'] === undefined) throw usage('--order-data is required');
-  const decoded = decodeOrder(chain, { orderData: v['order-data'], crossIdentifier: v['cross-id'], reportingData: v.reporting }, rules.scales);
+  const decoded = decodeOrder(
+    chain,
+    { orderData: v['order-data'], crossIdentifier: v['cross-id'], reportingData: v.reporting },
+    rules.scales,
+  );
   const out = {
     chain,
     pairId: pair.id,
@@ -178,7 +194,9 @@ function decode(chain: ChainKind, v: Values, io: CliIo): number {
     validity: decoded.raw.validity,
     lifetimeDays: decoded.raw.lifetimeDays,
     crossIdentifier: decoded.crossIdentifier?.toString() ?? null,
-    reporting: decoded.reporting ? { a: decoded.reporting.a, b: decoded.reporting.b, free: decoded.reporting.free.toString() } : null,
+    reporting: decoded.reporting
+      ? { a: decoded.reporting.a, b: decoded.reporting.b, free: decoded.reporting.free.toString() }
+      : null,
   };
   if (v.json) {
     io.stdout(`${JSON.stringify(out, null, 2)}\n`);
@@ -191,7 +209,10 @@ function decode(chain: ChainKind, v: Values, io: CliIo): number {
     `terms            ${out.type} ${out.condition} ${out.validity}${out.validity === 'gtd' ? ` lifetime ${out.lifetimeDays} days` : ''}`,
   ];
   if (out.crossIdentifier !== null) lines.push(`crossIdentifier  ${out.crossIdentifier}`);
-  if (out.reporting !== null) lines.push(`reporting        ${out.reporting.a},${out.reporting.b}${out.reporting.free === '0' ? '' : ` free ${out.reporting.free}`}`);
+  if (out.reporting !== null)
+    lines.push(
+      `reporting        ${out.reporting.a},${out.reporting.b}${out.reporting.free === '0' ? '' : ` free ${out.reporting.free}`}`,
+    );
   io.stdout(`${lines.join('\n')}\n`);
   return EXIT_OK;
 }

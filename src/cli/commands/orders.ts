@@ -35,21 +35,35 @@ export interface OrderRow {
   readonly difference: string;
 }
 
-
 export async function ordersCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = usageArgs(() => parseArgs({ args, options: { config: { type: 'string' }, pair: { type: 'string' }, json: { type: 'boolean' } }, strict: true }), ORDERS_USAGE);
+  const { values } = usageArgs(
+    () =>
+      parseArgs({
+        args,
+        options: { config: { type: 'string' }, pair: { type: 'string' }, json: { type: 'boolean' } },
+        strict: true,
+      }),
+    ORDERS_USAGE,
+  );
   if (values.config === undefined) throw new DltError('E_USAGE', `--config is required\n${ORDERS_USAGE}`);
   const logger = createLogger({ level: 'warn', destination: { write: (line: string) => io.stderr(line) } });
   const w = await commandParts(values.config, io, { trade: false, logger, metrics: new Metrics() });
   const rows: OrderRow[] = [];
   try {
     for (const wallet of w.wallets) {
-      const pairs = new Map<string, PairBinding>(wallet.pairs.filter((p) => values.pair === undefined || p.pairId === values.pair).map((p) => [p.pairId, p]));
-      const listed = (await w.rest.getWalletOrders(wallet.address)).map(readVenueOrder).filter((v) => v.pairId === null || pairs.has(v.pairId));
+      const pairs = new Map<string, PairBinding>(
+        wallet.pairs.filter((p) => values.pair === undefined || p.pairId === values.pair).map((p) => [p.pairId, p]),
+      );
+      const listed = (await w.rest.getWalletOrders(wallet.address))
+        .map(readVenueOrder)
+        .filter((v) => v.pairId === null || pairs.has(v.pairId));
       const matched = new Set<string>();
       for (const o of w.store.orders.live({ wallet: wallet.address }).filter((x) => pairs.has(x.pairId))) {
         const s = (pairs.get(o.pairId) as PairBinding).rules.scales;
-        const v = o.orderId === null ? undefined : listed.find((x) => x.orderId === o.orderId && (x.pairId === null || x.pairId === o.pairId));
+        const v =
+          o.orderId === null
+            ? undefined
+            : listed.find((x) => x.orderId === o.orderId && (x.pairId === null || x.pairId === o.pairId));
         if (v !== undefined) matched.add(`${o.pairId}#${v.orderId}`);
         const remaining = quantityFromRaw(remainingOf(o), s);
         const difference =
@@ -77,7 +91,8 @@ export async function ordersCommand(args: string[], io: CliIo): Promise<number> 
       for (const v of listed) {
         const pairId = v.pairId ?? '?';
         if (matched.has(`${pairId}#${v.orderId}`)) continue;
-        const foreign = v.pairId === null ? undefined : w.store.foreign.get(wallet.chain, wallet.address, v.pairId, v.orderId);
+        const foreign =
+          v.pairId === null ? undefined : w.store.foreign.get(wallet.chain, wallet.address, v.pairId, v.orderId);
         rows.push({
           wallet: wallet.address,
           chain: wallet.chain,
@@ -89,7 +104,8 @@ export async function ordersCommand(args: string[], io: CliIo): Promise<number> 
           storeStatus: null,
           storeRemaining: null,
           venueRemaining: v.remaining === null ? null : formatDecimal(v.remaining),
-          difference: foreign === undefined ? 'not in the store' : `not ours (cross identifier ${foreign.crossId ?? 'unknown'})`,
+          difference:
+            foreign === undefined ? 'not in the store' : `not ours (cross identifier ${foreign.crossId ?? 'unknown'})`,
         });
       }
     }
@@ -103,7 +119,18 @@ export async function ordersCommand(args: string[], io: CliIo): Promise<number> 
 
 function renderTable(rows: readonly OrderRow[]): string {
   if (rows.length === 0) return 'no live orders in the store or at the venue\n';
-  const head = ['wallet', 'pair', 'client id', 'order id', 'side', 'price', 'store', 'store open', 'venue open', 'difference'];
+  const head = [
+    'wallet',
+    'pair',
+    'client id',
+    'order id',
+    'side',
+    'price',
+    'store',
+    'store open',
+    'venue open',
+    'difference',
+  ];
   const cells = rows.map((r) => [
     `${r.wallet.slice(0, 10)}…`,
     r.pairId,
@@ -117,7 +144,11 @@ function renderTable(rows: readonly OrderRow[]): string {
     r.difference === '' ? '' : `≠ ${r.difference}`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
-  const line = (c: readonly string[]) => c.map((x, i) => x.padEnd(widths[i] as number)).join('  ').trimEnd();
+  const line = (c: readonly string[]) =>
+    c
+      .map((x, i) => x.padEnd(widths[i] as number))
+      .join('  ')
+      .trimEnd();
   const differences = rows.filter((r) => r.difference !== '').length;
   return `${[line(head), ...cells.map(line)].join('\n')}\n${rows.length} order(s), ${differences} difference(s)\n`;
 }

@@ -29,17 +29,34 @@ export interface ReportFiles {
 }
 
 /** Writes the report of `day` and returns the files' paths. `nowMs`: when the report is made. */
-export async function writeReport(configPath: string, io: CliIo, options: { day?: string; out?: string; nowMs: number }): Promise<ReportFiles> {
-  const { config, configPath: fullPath, statePath } = checkedSetup(configPath, io, { strategies: false, connection: false });
+export async function writeReport(
+  configPath: string,
+  io: CliIo,
+  options: { day?: string; out?: string; nowMs: number },
+): Promise<ReportFiles> {
+  const {
+    config,
+    configPath: fullPath,
+    statePath,
+  } = checkedSetup(configPath, io, { strategies: false, connection: false });
   const day = options.day ?? toVenueLocal(options.nowMs).date;
-  if (!isDate(day)) throw new DltError('E_USAGE', `--day: ${JSON.stringify(day)} is not a date YYYY-MM-DD\n${REPORT_USAGE}`);
-  if (!existsSync(statePath)) throw new DltError('E_USAGE', `no state file at ${statePath}: the bot has not run with this configuration`);
+  if (!isDate(day))
+    throw new DltError('E_USAGE', `--day: ${JSON.stringify(day)} is not a date YYYY-MM-DD\n${REPORT_USAGE}`);
+  if (!existsSync(statePath))
+    throw new DltError('E_USAGE', `no state file at ${statePath}: the bot has not run with this configuration`);
   const out =
-    options.out !== undefined ? resolve(io.cwd, options.out) : config.sandbox?.embedded === true ? resolve(io.cwd, '.sandbox', 'reports') : resolve(dirname(fullPath), config.report.out);
+    options.out !== undefined
+      ? resolve(io.cwd, options.out)
+      : config.sandbox?.embedded === true
+        ? resolve(io.cwd, '.sandbox', 'reports')
+        : resolve(dirname(fullPath), config.report.out);
   const store = openStoreReadOnly(statePath);
   let report;
   try {
-    report = buildDayReport(store, day, options.nowMs, { enabled: config.calendar.enabled && config.sandbox?.embedded !== true, config: { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays } });
+    report = buildDayReport(store, day, options.nowMs, {
+      enabled: config.calendar.enabled && config.sandbox?.embedded !== true,
+      config: { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays },
+    });
   } finally {
     store.close();
   }
@@ -48,7 +65,10 @@ export async function writeReport(configPath: string, io: CliIo, options: { day?
   const csv = reportCsv(report);
   const csvFiles = Object.entries(csv).map(([name, text]) => ({ path: `${stem}-${name}.csv`, text }));
   const json = `${stem}.json`;
-  io.writeFile(json, `${JSON.stringify({ ...report, charts: charts.map((c) => ({ id: c.id, title: c.title, spec: c.spec })) }, null, 2)}\n`);
+  io.writeFile(
+    json,
+    `${JSON.stringify({ ...report, charts: charts.map((c) => ({ id: c.id, title: c.title, spec: c.spec })) }, null, 2)}\n`,
+  );
   for (const f of csvFiles) io.writeFile(f.path, f.text);
   const html = `${stem}.html`;
   io.writeFile(html, reportHtml(report, charts, { json: basename(json), csv: csvFiles.map((f) => basename(f.path)) }));
@@ -56,9 +76,24 @@ export async function writeReport(configPath: string, io: CliIo, options: { day?
 }
 
 export async function reportCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = usageArgs(() => parseArgs({ args, options: { config: { type: 'string' }, day: { type: 'string' }, out: { type: 'string' } }, strict: true, allowPositionals: false }), REPORT_USAGE);
+  const { values } = usageArgs(
+    () =>
+      parseArgs({
+        args,
+        options: { config: { type: 'string' }, day: { type: 'string' }, out: { type: 'string' } },
+        strict: true,
+        allowPositionals: false,
+      }),
+    REPORT_USAGE,
+  );
   if (values.config === undefined) throw new DltError('E_USAGE', `--config is required\n${REPORT_USAGE}`);
-  const files = await writeReport(values.config, io, { ...(values.day === undefined ? {} : { day: values.day }), ...(values.out === undefined ? {} : { out: values.out }), nowMs: Date.now() });
-  io.stdout(`report ${files.html}\n  data ${files.json}\n  tables ${files.csv.join(' ')}\n  ${files.charts.length} charts\n`);
+  const files = await writeReport(values.config, io, {
+    ...(values.day === undefined ? {} : { day: values.day }),
+    ...(values.out === undefined ? {} : { out: values.out }),
+    nowMs: Date.now(),
+  });
+  io.stdout(
+    `report ${files.html}\n  data ${files.json}\n  tables ${files.csv.join(' ')}\n  ${files.charts.length} charts\n`,
+  );
   return EXIT_OK;
 }

@@ -34,7 +34,13 @@ const BOARD_REDRAW_MS = 1_000;
 
 export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = usageArgs(
-    () => parseArgs({ args, options: { config: { type: 'string' }, 'log-file': { type: 'string' } }, strict: true, allowPositionals: false }),
+    () =>
+      parseArgs({
+        args,
+        options: { config: { type: 'string' }, 'log-file': { type: 'string' } },
+        strict: true,
+        allowPositionals: false,
+      }),
     RUN_USAGE,
   );
   const tty = process.stdout.isTTY === true;
@@ -49,7 +55,12 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
           return teeLines(tty ? [file, warnings] : [file, { write: (line) => io.stdout(line) }]);
         }
       : undefined;
-  const parts = await composeRun({ configPath: values.config ?? 'config/local.yaml', io, tty, ...(logTo === undefined ? {} : { logTo }) });
+  const parts = await composeRun({
+    configPath: values.config ?? 'config/local.yaml',
+    io,
+    tty,
+    ...(logTo === undefined ? {} : { logTo }),
+  });
   const { bot, logger, sandbox, telemetry } = parts;
   // Shown relative to the working directory when it lies below it.
   const logPath = log.file === null ? null : shortPath(io.cwd, log.file.path);
@@ -116,8 +127,15 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       board?.stop();
       await parts.close();
       if (clean) logger.info('stopped; no order of ours is left on the book');
-      else logger.error('stopped; some orders or transactions could not be confirmed within the deadline (named above): run dlt-mm orders, then dlt-mm cancel-all');
-      say(clean ? 'stopped; no order of ours is left on the book' : 'stopped; some orders or transactions could not be confirmed within the deadline (named above): run dlt-mm orders, then dlt-mm cancel-all');
+      else
+        logger.error(
+          'stopped; some orders or transactions could not be confirmed within the deadline (named above): run dlt-mm orders, then dlt-mm cancel-all',
+        );
+      say(
+        clean
+          ? 'stopped; no order of ours is left on the book'
+          : 'stopped; some orders or transactions could not be confirmed within the deadline (named above): run dlt-mm orders, then dlt-mm cancel-all',
+      );
       // The shutdown itself completed: exit 0 either way; the log says what is left to check.
       return EXIT_OK;
     })();

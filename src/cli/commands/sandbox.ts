@@ -25,7 +25,8 @@ const DEFAULT_CONFIG = 'config/sandbox.yaml';
 type Setter = (v: string) => Record<string, unknown>;
 
 function int(flag: string, v: string): number {
-  if (!/^[0-9]{1,10}$/.test(v)) throw new DltError('E_USAGE', `${flag} takes a whole number, got ${JSON.stringify(v)}\n${SANDBOX_USAGE}`);
+  if (!/^[0-9]{1,10}$/.test(v))
+    throw new DltError('E_USAGE', `${flag} takes a whole number, got ${JSON.stringify(v)}\n${SANDBOX_USAGE}`);
   return Number(v);
 }
 
@@ -67,7 +68,10 @@ export function parseSandboxArgs(args: readonly string[]): SandboxArgs {
     }
     const value = args[i + 1];
     if (value === undefined || (!['--config', '--log-level'].includes(flag) && FLAGS[flag] === undefined)) {
-      throw new DltError('E_USAGE', `${FLAGS[flag] === undefined && flag !== '--config' && flag !== '--log-level' ? 'unknown option' : 'missing value for'} ${flag}\n${SANDBOX_USAGE}`);
+      throw new DltError(
+        'E_USAGE',
+        `${FLAGS[flag] === undefined && flag !== '--config' && flag !== '--log-level' ? 'unknown option' : 'missing value for'} ${flag}\n${SANDBOX_USAGE}`,
+      );
     }
     i++;
     if (flag === '--config') configFile = value;
@@ -105,12 +109,16 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     try {
       text = io.readFile(resolve(io.cwd, file));
     } catch (cause) {
-      throw new DltError('E_CONFIG_READ', `${file}: cannot be read (${(cause as Error).message})`, { cause, details: { path: file } });
+      throw new DltError('E_CONFIG_READ', `${file}: cannot be read (${(cause as Error).message})`, {
+        cause,
+        details: { path: file },
+      });
     }
     fromFile = readSandboxYaml(text, file);
   }
   const levels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
-  if (!levels.includes(parsed.logLevel)) throw new DltError('E_USAGE', `--log-level must be one of ${levels.join(', ')}\n${SANDBOX_USAGE}`);
+  if (!levels.includes(parsed.logLevel))
+    throw new DltError('E_USAGE', `--log-level must be one of ${levels.join(', ')}\n${SANDBOX_USAGE}`);
   const logger = pino({ level: parsed.logLevel }, pino.destination(2));
   const signal = stopSignal(io);
   const sandbox = await startSandbox({ ...mergeSettings(fromFile, parsed.settings), logger, cwd: io.cwd });

@@ -20,15 +20,35 @@ export interface RenderedChart extends Chart {
 const WIDTH = 820;
 const HEIGHT = 170;
 const MAX_POINTS = 1_500;
-const STATE_COLOURS = { present: '#2e9e4f', absent: '#d9d9d9', halted: '#f28e2b', exception: '#8a5ac2', closed: '#9aa4ad', down: '#d62728', unobserved: '#ffffff' };
+const STATE_COLOURS = {
+  present: '#2e9e4f',
+  absent: '#d9d9d9',
+  halted: '#f28e2b',
+  exception: '#8a5ac2',
+  closed: '#9aa4ad',
+  down: '#d62728',
+  unobserved: '#ffffff',
+};
 
-const berlin = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+const berlin = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/Berlin',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
 
 /** The Berlin wall-clock reading of an instant, as if it were UTC (so that a UTC scale shows Berlin time). */
 export function berlinWall(ms: number): number {
   const p: Record<string, string> = {};
   for (const x of berlin.formatToParts(new Date(ms))) p[x.type] = x.value;
-  return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) + (ms % 1000);
+  return (
+    Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) +
+    (ms % 1000)
+  );
 }
 
 function thin<T>(rows: readonly T[]): T[] {
@@ -65,7 +85,10 @@ const base = (title: string) => ({
 
 /** The stretch the charts show: from the first observed moment of the day to its end (or now). */
 export function chartDomain(report: DayReport): [number, number] {
-  const starts = report.pairs.flatMap((p) => [...p.segments.filter((s) => s.state !== 'unobserved').map((s) => s.from), ...p.samples.map((s) => s.atMs)]);
+  const starts = report.pairs.flatMap((p) => [
+    ...p.segments.filter((s) => s.state !== 'unobserved').map((s) => s.from),
+    ...p.samples.map((s) => s.atMs),
+  ]);
   const from = starts.length === 0 ? report.from : Math.min(...starts);
   return [berlinWall(from), berlinWall(Math.max(report.to, from + 1_000))];
 }
@@ -90,7 +113,11 @@ function pnlChart(p: PairDay, domain: [number, number]): Chart {
       ...base(`${p.symbol}: PnL (realised, unrealised at the mark, fees paid), quote units`),
       data: { values: rows },
       mark: { type: 'line', interpolate: 'step-after', strokeWidth: 1.5 },
-      encoding: { x: timeAxis(domain), y: { field: 'value', type: 'quantitative', title: 'quote units' }, color: { field: 'series', type: 'nominal', title: null } },
+      encoding: {
+        x: timeAxis(domain),
+        y: { field: 'value', type: 'quantitative', title: 'quote units' },
+        color: { field: 'series', type: 'nominal', title: null },
+      },
     } as TopLevelSpec,
   };
 }
@@ -127,8 +154,24 @@ function spreadChart(p: PairDay, domain: [number, number]): Chart {
       encoding: {
         x: timeAxis(domain),
         y: { field: 'value', type: 'quantitative', title: 'bp of the midpoint' },
-        color: { field: 'series', type: 'nominal', title: null, scale: { domain: ['our spread', 'maximum'], range: ['#1f77b4', '#d62728'] } },
-        strokeDash: { field: 'series', type: 'nominal', legend: null, scale: { domain: ['our spread', 'maximum'], range: [[1, 0], [6, 3]] } },
+        color: {
+          field: 'series',
+          type: 'nominal',
+          title: null,
+          scale: { domain: ['our spread', 'maximum'], range: ['#1f77b4', '#d62728'] },
+        },
+        strokeDash: {
+          field: 'series',
+          type: 'nominal',
+          legend: null,
+          scale: {
+            domain: ['our spread', 'maximum'],
+            range: [
+              [1, 0],
+              [6, 3],
+            ],
+          },
+        },
       },
     } as TopLevelSpec,
   };
@@ -138,8 +181,15 @@ function presenceChart(p: PairDay, domain: [number, number]): Chart {
   const target = p.compliance?.target ?? 0;
   const bands = p.segments
     .filter((s) => s.state !== 'unobserved')
-    .map((s) => ({ t: berlinWall(s.from), t2: berlinWall(s.to), status: s.state === 'continuous' ? (s.present ? 'present' : 'absent') : s.state }));
-  const ratio = thin(p.samples.filter((s) => s.presence !== null)).map((s) => ({ t: berlinWall(s.atMs), presence: s.presence }));
+    .map((s) => ({
+      t: berlinWall(s.from),
+      t2: berlinWall(s.to),
+      status: s.state === 'continuous' ? (s.present ? 'present' : 'absent') : s.state,
+    }));
+  const ratio = thin(p.samples.filter((s) => s.presence !== null)).map((s) => ({
+    t: berlinWall(s.atMs),
+    presence: s.presence,
+  }));
   const statuses = Object.keys(STATE_COLOURS).filter((k) => k !== 'unobserved');
   const title = `${p.symbol}: presence within the terms over the day (target ${Math.round(target * 1000) / 10} %, dashed); halts, closed hours, exceptions and downtime shaded`;
   return {
@@ -154,15 +204,28 @@ function presenceChart(p: PairDay, domain: [number, number]): Chart {
           encoding: {
             x: timeAxis(domain),
             x2: { field: 't2' },
-            y: { datum: 0, type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '%', title: 'presence so far' } },
+            y: {
+              datum: 0,
+              type: 'quantitative',
+              scale: { domain: [0, 1] },
+              axis: { format: '%', title: 'presence so far' },
+            },
             y2: { datum: 1 },
-            color: { field: 'status', type: 'nominal', title: null, scale: { domain: statuses, range: statuses.map((s) => STATE_COLOURS[s as keyof typeof STATE_COLOURS]) } },
+            color: {
+              field: 'status',
+              type: 'nominal',
+              title: null,
+              scale: { domain: statuses, range: statuses.map((s) => STATE_COLOURS[s as keyof typeof STATE_COLOURS]) },
+            },
           },
         },
         {
           data: { values: ratio },
           mark: { type: 'line', color: '#111', strokeWidth: 1.5 },
-          encoding: { x: timeAxis(domain, false), y: { field: 'presence', type: 'quantitative', scale: { domain: [0, 1] } } },
+          encoding: {
+            x: timeAxis(domain, false),
+            y: { field: 'presence', type: 'quantitative', scale: { domain: [0, 1] } },
+          },
         },
         {
           data: { values: [{ target }] },
@@ -175,24 +238,50 @@ function presenceChart(p: PairDay, domain: [number, number]): Chart {
 }
 
 function fillsChart(p: PairDay, domain: [number, number]): Chart {
-  const marks = thin(p.samples.filter((s) => s.mark !== null)).map((s) => ({ t: berlinWall(s.atMs), mark: Number(s.mark) }));
-  const fills = p.fills.map((f) => ({ t: berlinWall(f.atMs), price: Number(f.price), quantity: Number(f.quantity), side: f.side, role: f.role }));
+  const marks = thin(p.samples.filter((s) => s.mark !== null)).map((s) => ({
+    t: berlinWall(s.atMs),
+    mark: Number(s.mark),
+  }));
+  const fills = p.fills.map((f) => ({
+    t: berlinWall(f.atMs),
+    price: Number(f.price),
+    quantity: Number(f.quantity),
+    side: f.side,
+    role: f.role,
+  }));
   return {
     id: `fills-${p.pairId}`,
     title: `${p.symbol}: our fills (${p.fills.length}) against the mark`,
     spec: {
       ...base(`${p.symbol}: our fills (${p.fills.length}) against the mark`),
       layer: [
-        { data: { values: marks }, mark: { type: 'line', color: '#999', strokeWidth: 1 }, encoding: { x: timeAxis(domain), y: { field: 'mark', type: 'quantitative', scale: { zero: false }, title: 'price' } } },
+        {
+          data: { values: marks },
+          mark: { type: 'line', color: '#999', strokeWidth: 1 },
+          encoding: {
+            x: timeAxis(domain),
+            y: { field: 'mark', type: 'quantitative', scale: { zero: false }, title: 'price' },
+          },
+        },
         {
           data: { values: fills },
           mark: { type: 'point', filled: true, opacity: 0.85 },
           encoding: {
             x: timeAxis(domain, false),
             y: { field: 'price', type: 'quantitative', scale: { zero: false } },
-            color: { field: 'side', type: 'nominal', scale: { domain: ['buy', 'sell'], range: ['#2e9e4f', '#d62728'] }, title: null },
+            color: {
+              field: 'side',
+              type: 'nominal',
+              scale: { domain: ['buy', 'sell'], range: ['#2e9e4f', '#d62728'] },
+              title: null,
+            },
             size: { field: 'quantity', type: 'quantitative', title: 'base units' },
-            shape: { field: 'role', type: 'nominal', scale: { domain: ['maker', 'taker'], range: ['circle', 'triangle-up'] }, title: null },
+            shape: {
+              field: 'role',
+              type: 'nominal',
+              scale: { domain: ['maker', 'taker'], range: ['circle', 'triangle-up'] },
+              title: null,
+            },
           },
         },
       ],
@@ -209,7 +298,11 @@ function rejectionsChart(report: DayReport): Chart {
       height: Math.max(60, 22 * new Set(report.rejections.map((r) => r.reason)).size),
       data: { values: report.rejections.map((r) => ({ reason: r.reason, pair: r.pairId, count: r.count })) },
       mark: 'bar',
-      encoding: { y: { field: 'reason', type: 'nominal', title: null }, x: { field: 'count', type: 'quantitative', title: 'orders', axis: { tickMinStep: 1, format: 'd' } }, color: { field: 'pair', type: 'nominal' } },
+      encoding: {
+        y: { field: 'reason', type: 'nominal', title: null },
+        x: { field: 'count', type: 'quantitative', title: 'orders', axis: { tickMinStep: 1, format: 'd' } },
+        color: { field: 'pair', type: 'nominal' },
+      },
     } as TopLevelSpec,
   };
 }
@@ -231,7 +324,12 @@ function transactionsChart(report: DayReport): Chart {
       encoding: {
         y: { field: 'what', type: 'nominal', title: null },
         x: { field: 'count', type: 'quantitative', title: 'transactions', axis: { tickMinStep: 1, format: 'd' } },
-        color: { field: 'status', type: 'nominal', title: null, scale: { domain: ['included', 'failed on chain', 'not included'], range: ['#2e9e4f', '#d62728', '#9aa4ad'] } },
+        color: {
+          field: 'status',
+          type: 'nominal',
+          title: null,
+          scale: { domain: ['included', 'failed on chain', 'not included'], range: ['#2e9e4f', '#d62728', '#9aa4ad'] },
+        },
       },
     } as TopLevelSpec,
   };

@@ -54,7 +54,13 @@ export interface PairDay {
   readonly samples: readonly PairSample[];
   readonly fills: readonly FillRow[];
   readonly breaches: readonly Breach[];
-  readonly orders: { readonly placed: number; readonly rested: number; readonly filled: number; readonly cancelled: number; readonly rejected: number };
+  readonly orders: {
+    readonly placed: number;
+    readonly rested: number;
+    readonly filled: number;
+    readonly cancelled: number;
+    readonly rejected: number;
+  };
   readonly rejections: ReadonlyArray<{ readonly reason: string; readonly count: number }>;
   /** First and last sample: PnL and position as the bot had them (cumulative since its state file began). */
   readonly start: PairSample | null;
@@ -93,7 +99,12 @@ export interface DayReport {
 const NATIVE_DECIMALS = { evm: 18, wasm: 7 } as const;
 
 function scalesOf(p: ReportPair): PairScales {
-  return { baseInternal: BigInt(p.scales.baseInternal), quoteInternal: BigInt(p.scales.quoteInternal), baseNative: BigInt(p.scales.baseNative), quoteNative: BigInt(p.scales.quoteNative) };
+  return {
+    baseInternal: BigInt(p.scales.baseInternal),
+    quoteInternal: BigInt(p.scales.quoteInternal),
+    baseNative: BigInt(p.scales.baseNative),
+    quoteNative: BigInt(p.scales.quoteNative),
+  };
 }
 
 function calendarOf(pairs: readonly ReportPair[], fallback: CalendarUse): CalendarUse {
@@ -103,7 +114,13 @@ function calendarOf(pairs: readonly ReportPair[], fallback: CalendarUse): Calend
 }
 
 /** Terms that nothing meets: for the market states of a pair without obligations. */
-const NO_TERMS = { maxSpread: { unit: 'bps' as const, value: new Decimal(0) }, minSize: { unit: 'base' as const, value: new Decimal('1e30') }, target: 1, maxSizeRatio: 0, stressedSpreadMultiplier: new Decimal(1) };
+const NO_TERMS = {
+  maxSpread: { unit: 'bps' as const, value: new Decimal(0) },
+  minSize: { unit: 'base' as const, value: new Decimal('1e30') },
+  target: 1,
+  maxSizeRatio: 0,
+  stressedSpreadMultiplier: new Decimal(1),
+};
 
 const interval = (w: ObligationWindow): Interval => ({ from: w.fromMs, to: w.toMs ?? Number.MAX_SAFE_INTEGER });
 
@@ -139,8 +156,12 @@ function pairDay(store: Store, p: ReportPair, frame: DayFrame, to: number): Pair
           exceptionMs: measured.exceptionMs,
           closedMs: measured.closedMs,
           met: measured.ratio === null ? null : measured.ratio >= obligations.presenceTarget / 100,
-          maxSpread: obligations.maxSpreadBps !== undefined ? `${obligations.maxSpreadBps} bp` : `${obligations.maxSpread} quote`,
-          minSize: obligations.minSize !== undefined ? `${obligations.minSize} base` : `${obligations.minValue} quote value`,
+          maxSpread:
+            obligations.maxSpreadBps !== undefined
+              ? `${obligations.maxSpreadBps} bp`
+              : `${obligations.maxSpread} quote`,
+          minSize:
+            obligations.minSize !== undefined ? `${obligations.minSize} base` : `${obligations.minValue} quote value`,
           maxSizeRatio: obligations.maxSizeRatio,
           guard: obligations.guard,
         };
@@ -201,10 +222,31 @@ function pairDay(store: Store, p: ReportPair, frame: DayFrame, to: number): Pair
 }
 
 function transactions(store: Store, from: number, to: number): TxGroup[] {
-  const groups = new Map<string, { chain: 'evm' | 'wasm'; wallet: string; kind: string; sent: number; included: number; failed: number; other: number; fee: bigint }>();
+  const groups = new Map<
+    string,
+    {
+      chain: 'evm' | 'wasm';
+      wallet: string;
+      kind: string;
+      sent: number;
+      included: number;
+      failed: number;
+      other: number;
+      fee: bigint;
+    }
+  >();
   for (const t of store.transactions.signedBetween(from, to)) {
     const key = `${t.chain}|${t.wallet}|${t.kind}`;
-    const g = groups.get(key) ?? { chain: t.chain, wallet: t.wallet, kind: t.kind, sent: 0, included: 0, failed: 0, other: 0, fee: 0n };
+    const g = groups.get(key) ?? {
+      chain: t.chain,
+      wallet: t.wallet,
+      kind: t.kind,
+      sent: 0,
+      included: 0,
+      failed: 0,
+      other: 0,
+      fee: 0n,
+    };
     g.sent += 1;
     if (t.status === 'included') g.included += 1;
     else if (t.status === 'failed') g.failed += 1;
@@ -213,8 +255,14 @@ function transactions(store: Store, from: number, to: number): TxGroup[] {
     groups.set(key, g);
   }
   return [...groups.values()]
-    .toSorted((a, b) => a.chain.localeCompare(b.chain) || a.wallet.localeCompare(b.wallet) || a.kind.localeCompare(b.kind))
-    .map((g) => ({ ...g, fee: g.fee.toString(), feeNative: new Decimal(g.fee.toString()).div(new Decimal(10).pow(NATIVE_DECIMALS[g.chain])).toFixed() }));
+    .toSorted(
+      (a, b) => a.chain.localeCompare(b.chain) || a.wallet.localeCompare(b.wallet) || a.kind.localeCompare(b.kind),
+    )
+    .map((g) => ({
+      ...g,
+      fee: g.fee.toString(),
+      feeNative: new Decimal(g.fee.toString()).div(new Decimal(10).pow(NATIVE_DECIMALS[g.chain])).toFixed(),
+    }));
 }
 
 /** The report of `day` (YYYY-MM-DD, venue local) as of `nowMs`. */

@@ -7,8 +7,18 @@ import type { DayReport, PairDay } from './data.ts';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-const berlinTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
-const berlinDateTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', dateStyle: 'medium', timeStyle: 'medium' });
+const berlinTime = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/Berlin',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+const berlinDateTime = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/Berlin',
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+});
 
 export function duration(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -33,7 +43,15 @@ function complianceTable(report: DayReport): string {
       const c = p.compliance!;
       const verdict = c.met === null ? 'no continuous trading' : c.met ? 'met' : 'missed';
       const cls = c.met === null ? '' : c.met ? 'ok' : 'bad';
-      const breaches = p.breaches.length === 0 ? '–' : p.breaches.map((b) => `${esc(b.limit)} at ${berlinTime.format(b.startedMs)}${b.endedMs === null ? '' : `–${berlinTime.format(b.endedMs)}`}`).join('<br>');
+      const breaches =
+        p.breaches.length === 0
+          ? '–'
+          : p.breaches
+              .map(
+                (b) =>
+                  `${esc(b.limit)} at ${berlinTime.format(b.startedMs)}${b.endedMs === null ? '' : `–${berlinTime.format(b.endedMs)}`}`,
+              )
+              .join('<br>');
       return `<tr data-pair="${esc(p.pairId)}"><td>${esc(p.symbol)}<br><small>${esc(p.pairId)}</small></td><td>${esc(c.maxSpread)}</td><td>${esc(c.minSize)}</td><td>${c.maxSizeRatio}</td><td class="num">${pct(c.target)}</td><td class="num presence">${pct(c.presence)}</td><td class="${cls}">${verdict}</td><td class="num">${duration(c.continuousMs)}</td><td class="num">${duration(c.presentMs)}</td><td class="num">${duration(c.downMs)}</td><td class="num">${duration(c.haltedMs)}</td><td class="num">${duration(c.exceptionMs)}</td><td>${c.guard ? 'on' : 'measured only'}</td><td>${breaches}</td></tr>`;
     })
     .join('\n');
@@ -48,7 +66,8 @@ function figure(c: RenderedChart): string {
 function pairSection(p: PairDay, charts: readonly RenderedChart[]): string {
   const mine = charts.filter((c) => c.id.endsWith(`-${p.pairId}`));
   const end = p.end;
-  const startTotal = p.start === null ? null : Number(p.start.realised) + Number(p.start.unrealised) - Number(p.start.fees);
+  const startTotal =
+    p.start === null ? null : Number(p.start.realised) + Number(p.start.unrealised) - Number(p.start.fees);
   const endTotal = end === null ? null : Number(end.realised) + Number(end.unrealised) - Number(end.fees);
   const figures = [
     ['Chain', p.chain === 'evm' ? 'chain A (EVM)' : 'chain B (Soroban)'],
@@ -57,7 +76,10 @@ function pairSection(p: PairDay, charts: readonly RenderedChart[]): string {
     ['Realised / unrealised / fees', `${money(end?.realised)} / ${money(end?.unrealised)} / ${money(end?.fees)}`],
     ['Position at the end', money(end?.position)],
     ['Fills', String(p.fills.length)],
-    ['Orders placed / rested / filled / cancelled / rejected', `${p.orders.placed} / ${p.orders.rested} / ${p.orders.filled} / ${p.orders.cancelled} / ${p.orders.rejected}`],
+    [
+      'Orders placed / rested / filled / cancelled / rejected',
+      `${p.orders.placed} / ${p.orders.rested} / ${p.orders.filled} / ${p.orders.cancelled} / ${p.orders.rejected}`,
+    ],
   ];
   return `<section class="pair" id="pair-${esc(p.pairId)}"><h2>${esc(p.symbol)} <small>${esc(p.pairId)}</small></h2>
 <dl class="figures">${figures.map(([k, v]) => `<dt>${esc(k as string)}</dt><dd>${esc(v as string)}</dd>`).join('')}</dl>
@@ -67,13 +89,18 @@ ${mine.map(figure).join('\n')}</section>`;
 function transactionsTable(report: DayReport): string {
   if (report.transactions.length === 0) return '<p>No transactions were sent this day.</p>';
   const rows = report.transactions
-    .map((g) => `<tr><td>${g.chain === 'evm' ? 'chain A' : 'chain B'}</td><td><small>${esc(g.wallet)}</small></td><td>${esc(g.kind)}</td><td class="num">${g.sent}</td><td class="num">${g.included}</td><td class="num">${g.failed}</td><td class="num">${g.other}</td><td class="num">${esc(g.feeNative)}</td><td class="num">${esc(g.fee)}</td></tr>`)
+    .map(
+      (g) =>
+        `<tr><td>${g.chain === 'evm' ? 'chain A' : 'chain B'}</td><td><small>${esc(g.wallet)}</small></td><td>${esc(g.kind)}</td><td class="num">${g.sent}</td><td class="num">${g.included}</td><td class="num">${g.failed}</td><td class="num">${g.other}</td><td class="num">${esc(g.feeNative)}</td><td class="num">${esc(g.fee)}</td></tr>`,
+    )
     .join('\n');
   const totals = (['evm', 'wasm'] as const).flatMap((chain) => {
     const gs = report.transactions.filter((g) => g.chain === chain);
     if (gs.length === 0) return [];
     const fee = gs.reduce((n, g) => n + BigInt(g.fee), 0n);
-    return [`${chain === 'evm' ? 'chain A' : 'chain B'}: ${gs.reduce((n, g) => n + g.sent, 0)} sent, fees ${fee.toString()} ${chain === 'evm' ? 'wei' : 'stroops'}`];
+    return [
+      `${chain === 'evm' ? 'chain A' : 'chain B'}: ${gs.reduce((n, g) => n + g.sent, 0)} sent, fees ${fee.toString()} ${chain === 'evm' ? 'wei' : 'stroops'}`,
+    ];
   });
   return `<table><thead><tr><th>Chain</th><th>Wallet</th><th>Kind</th><th>Sent</th><th>Included</th><th>Failed on chain</th><th>Not included</th><th>Fees (native token)</th><th>Fees (wei / stroops)</th></tr></thead><tbody>${rows}</tbody></table><p class="note">${esc(totals.join('; '))}. A transaction's fee is what the chain charged once it was included (chain A: gas used times the effective gas price; chain B: the fee charged).</p>`;
 }
@@ -84,8 +111,14 @@ function rejectionsTable(report: DayReport): string {
 }
 
 function windowsList(report: DayReport): string {
-  const windows = report.windows.length === 0 ? '<p>No exceptional-circumstance or stressed-market window was declared.</p>' : `<ul>${report.windows.map((w) => `<li>#${w.id} ${esc(w.kind)} (${esc(w.pairId ?? 'all pairs')}): ${berlinDateTime.format(w.fromMs)} – ${w.toMs === null ? 'open-ended' : berlinDateTime.format(w.toMs)}: ${esc(w.reason)} <small>(${esc(w.source)})</small></li>`).join('')}</ul>`;
-  const runs = report.runs.length === 0 ? '<p>The bot did not run this day.</p>' : `<ul>${report.runs.map((r) => `<li>${berlinDateTime.format(r.from)} – ${berlinDateTime.format(r.to)} (${duration(r.to - r.from)})</li>`).join('')}</ul>`;
+  const windows =
+    report.windows.length === 0
+      ? '<p>No exceptional-circumstance or stressed-market window was declared.</p>'
+      : `<ul>${report.windows.map((w) => `<li>#${w.id} ${esc(w.kind)} (${esc(w.pairId ?? 'all pairs')}): ${berlinDateTime.format(w.fromMs)} – ${w.toMs === null ? 'open-ended' : berlinDateTime.format(w.toMs)}: ${esc(w.reason)} <small>(${esc(w.source)})</small></li>`).join('')}</ul>`;
+  const runs =
+    report.runs.length === 0
+      ? '<p>The bot did not run this day.</p>'
+      : `<ul>${report.runs.map((r) => `<li>${berlinDateTime.format(r.from)} – ${berlinDateTime.format(r.to)} (${duration(r.to - r.from)})</li>`).join('')}</ul>`;
   return `<h3>Declared windows</h3>${windows}<h3>Runs of the bot</h3>${runs}`;
 }
 
@@ -97,7 +130,11 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}td.ok{background:#e3f5
 dl.figures{display:grid;grid-template-columns:max-content auto;gap:2px 14px;margin:6px 0 10px}dt{color:#555}dd{margin:0;font-variant-numeric:tabular-nums}
 svg{max-width:100%;height:auto}`;
 
-export function reportHtml(report: DayReport, charts: readonly RenderedChart[], files: { json: string; csv: readonly string[] }): string {
+export function reportHtml(
+  report: DayReport,
+  charts: readonly RenderedChart[],
+  files: { json: string; csv: readonly string[] },
+): string {
   const global = charts.filter((c) => c.id === 'transactions' || c.id === 'rejections');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -107,8 +144,14 @@ export function reportHtml(report: DayReport, charts: readonly RenderedChart[], 
 <p>Times are Europe/Berlin. From ${berlinDateTime.format(report.from)} to ${berlinDateTime.format(report.to)}; made ${berlinDateTime.format(report.generatedMs)}. Calendar: ${report.calendar.enabled ? `${esc(report.calendar.open)}–${esc(report.calendar.close)} on trading days` : 'off (the venue says when it trades)'}.</p></header>
 <section id="compliance"><h2>Market-making obligations</h2>${complianceTable(report)}</section>
 ${report.pairs.map((p) => pairSection(p, charts)).join('\n')}
-<section id="transactions"><h2>Transactions sent and their chain cost</h2>${transactionsTable(report)}${global.filter((c) => c.id === 'transactions').map(figure).join('')}</section>
-<section id="rejections"><h2>Rejections by reason</h2>${rejectionsTable(report)}${global.filter((c) => c.id === 'rejections').map(figure).join('')}</section>
+<section id="transactions"><h2>Transactions sent and their chain cost</h2>${transactionsTable(report)}${global
+    .filter((c) => c.id === 'transactions')
+    .map(figure)
+    .join('')}</section>
+<section id="rejections"><h2>Rejections by reason</h2>${rejectionsTable(report)}${global
+    .filter((c) => c.id === 'rejections')
+    .map(figure)
+    .join('')}</section>
 <section id="windows"><h2>Exceptional circumstances and runs</h2>${windowsList(report)}</section>
 <footer class="note"><p>The same data: ${esc(files.json)}, ${files.csv.map(esc).join(', ')}.</p></footer>
 </body></html>
@@ -129,19 +172,101 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export function reportCsv(report: DayReport): Record<'samples' | 'compliance' | 'fills' | 'transactions', string> {
   return {
     samples: csv([
-      ['pair', 'time', 'mark', 'position', 'realised', 'unrealised', 'fees', 'bid', 'ask', 'spread_bps', 'max_spread_bps', 'compliant', 'presence'],
-      ...report.pairs.flatMap((p) => p.samples.map((s) => [p.pairId, iso(s.atMs), s.mark, s.position, s.realised, s.unrealised, s.fees, s.bid, s.ask, s.spreadBps, s.maxSpreadBps, s.compliant, s.presence])),
+      [
+        'pair',
+        'time',
+        'mark',
+        'position',
+        'realised',
+        'unrealised',
+        'fees',
+        'bid',
+        'ask',
+        'spread_bps',
+        'max_spread_bps',
+        'compliant',
+        'presence',
+      ],
+      ...report.pairs.flatMap((p) =>
+        p.samples.map((s) => [
+          p.pairId,
+          iso(s.atMs),
+          s.mark,
+          s.position,
+          s.realised,
+          s.unrealised,
+          s.fees,
+          s.bid,
+          s.ask,
+          s.spreadBps,
+          s.maxSpreadBps,
+          s.compliant,
+          s.presence,
+        ]),
+      ),
     ]),
     compliance: csv([
-      ['pair', 'symbol', 'target', 'presence', 'met', 'continuous_s', 'present_s', 'down_s', 'halted_s', 'exception_s', 'max_spread', 'min_size', 'size_ratio', 'guard', 'breaches'],
+      [
+        'pair',
+        'symbol',
+        'target',
+        'presence',
+        'met',
+        'continuous_s',
+        'present_s',
+        'down_s',
+        'halted_s',
+        'exception_s',
+        'max_spread',
+        'min_size',
+        'size_ratio',
+        'guard',
+        'breaches',
+      ],
       ...report.pairs.flatMap((p) => {
         const c = p.compliance;
         return c === null
           ? []
-          : [[p.pairId, p.symbol, c.target, c.presence, c.met, c.continuousMs / 1000, c.presentMs / 1000, c.downMs / 1000, c.haltedMs / 1000, c.exceptionMs / 1000, c.maxSpread, c.minSize, c.maxSizeRatio, c.guard, p.breaches.map((b) => b.limit).join(' ')]];
+          : [
+              [
+                p.pairId,
+                p.symbol,
+                c.target,
+                c.presence,
+                c.met,
+                c.continuousMs / 1000,
+                c.presentMs / 1000,
+                c.downMs / 1000,
+                c.haltedMs / 1000,
+                c.exceptionMs / 1000,
+                c.maxSpread,
+                c.minSize,
+                c.maxSizeRatio,
+                c.guard,
+                p.breaches.map((b) => b.limit).join(' '),
+              ],
+            ];
       }),
     ]),
-    fills: csv([['pair', 'time', 'side', 'role', 'quantity', 'price', 'fee', 'tx_hash'], ...report.pairs.flatMap((p) => p.fills.map((f) => [p.pairId, iso(f.atMs), f.side, f.role, f.quantity, f.price, f.fee, f.txHash]))]),
-    transactions: csv([['chain', 'wallet', 'kind', 'sent', 'included', 'failed', 'not_included', 'fee_base_units', 'fee_native'], ...report.transactions.map((g) => [g.chain, g.wallet, g.kind, g.sent, g.included, g.failed, g.other, g.fee, g.feeNative])]),
+    fills: csv([
+      ['pair', 'time', 'side', 'role', 'quantity', 'price', 'fee', 'tx_hash'],
+      ...report.pairs.flatMap((p) =>
+        p.fills.map((f) => [p.pairId, iso(f.atMs), f.side, f.role, f.quantity, f.price, f.fee, f.txHash]),
+      ),
+    ]),
+    transactions: csv([
+      ['chain', 'wallet', 'kind', 'sent', 'included', 'failed', 'not_included', 'fee_base_units', 'fee_native'],
+      ...report.transactions.map((g) => [
+        g.chain,
+        g.wallet,
+        g.kind,
+        g.sent,
+        g.included,
+        g.failed,
+        g.other,
+        g.fee,
+        g.feeNative,
+      ]),
+    ]),
   };
 }

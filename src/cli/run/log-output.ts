@@ -23,7 +23,11 @@ export class LogFile implements LineSink {
       mkdirSync(dirname(path), { recursive: true });
       this.#fd = openSync(path, 'a', 0o600);
     } catch (e) {
-      throw new DltError('E_USAGE', `cannot write the log file ${path}: ${(e as Error).message}; choose another with --log-file`, { cause: e });
+      throw new DltError(
+        'E_USAGE',
+        `cannot write the log file ${path}: ${(e as Error).message}; choose another with --log-file`,
+        { cause: e },
+      );
     }
   }
 

@@ -13,11 +13,22 @@ export const riskLimitsSchema = z.strictObject({
   maxNotional: humanDecimal.optional().describe('Largest position value at the mark, quote units'),
   maxOpenOrders: z.number().int().min(0).optional().describe('Most live orders at once on the pair'),
   maxOrderValue: humanDecimal.optional().describe('Largest single order value, quote units'),
-  dailyLossLimit: humanDecimal.optional().describe('Loss since the start of the trading day that trips the kill switch, quote units'),
+  dailyLossLimit: humanDecimal
+    .optional()
+    .describe('Loss since the start of the trading day that trips the kill switch, quote units'),
   maxDrawdown: humanDecimal.optional().describe('Fall from the highest PnL that trips the kill switch, quote units'),
-  staleMarketDataMs: durationMs.optional().describe('Quotes are pulled when market data is older than this (default 15000)'),
-  maxConsecutiveFailures: z.number().int().min(1).optional().describe('Failed transactions in a row before the pair stops (default 5)'),
-  failureBackoffMs: durationMs.optional().describe('First back-off after a failed transaction, doubling (default 2000)'),
+  staleMarketDataMs: durationMs
+    .optional()
+    .describe('Quotes are pulled when market data is older than this (default 15000)'),
+  maxConsecutiveFailures: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Failed transactions in a row before the pair stops (default 5)'),
+  failureBackoffMs: durationMs
+    .optional()
+    .describe('First back-off after a failed transaction, doubling (default 2000)'),
   failureBackoffMaxMs: durationMs.optional().describe('Longest back-off (default 60000)'),
   nativeAlert: humanDecimal.optional().describe('Native fee balance below which an alert is logged'),
   nativeStop: humanDecimal.optional().describe('Native fee balance below which the wallet stops trading'),
@@ -41,7 +52,9 @@ export const pairConfigSchema = z.strictObject({
   wallet: z.string().min(1).describe('Id of the wallet (under wallets) that trades this pair'),
   strategy: z.string().min(1).describe('Strategy file, relative to the config file'),
   enabled: z.boolean().default(true).describe('A disabled pair is not traded'),
-  tick: tickOverride.optional().describe('Tick override; the venue tables are not public, so this wins over tickSizeMode'),
+  tick: tickOverride
+    .optional()
+    .describe('Tick override; the venue tables are not public, so this wins over tickSizeMode'),
   minimumSize: humanDecimal.optional().describe('Minimum order size; default one minimumSizeIncrement'),
   valueMarginBps: bps.default(200).describe('Safety margin above minimumOrderValue, in basis points'),
   reporting: z
@@ -54,10 +67,16 @@ export const pairConfigSchema = z.strictObject({
       quote: humanDecimal.optional().describe('Quote units kept approved beyond the next order (buys)'),
     })
     .optional()
-    .describe('Allowance kept approved ahead of orders, so that most orders need no approval of their own; default four times the need of the order at hand, never unlimited'),
-  refreshCost: humanDecimal.default('0').describe('Chain cost of re-placing a level (its bid and ask), quote units; widens the fee-aware minimum spread'),
+    .describe(
+      'Allowance kept approved ahead of orders, so that most orders need no approval of their own; default four times the need of the order at hand, never unlimited',
+    ),
+  refreshCost: humanDecimal
+    .default('0')
+    .describe('Chain cost of re-placing a level (its bid and ask), quote units; widens the fee-aware minimum spread'),
   risk: riskLimitsSchema.optional().describe('Overrides of the risk defaults for this pair'),
-  obligations: obligationsSchema.optional().describe('Market-making obligations of this pair: measured, and kept by the quote guard'),
+  obligations: obligationsSchema
+    .optional()
+    .describe('Market-making obligations of this pair: measured, and kept by the quote guard'),
 });
 
 export const walletConfigSchema = z.strictObject({
@@ -74,36 +93,74 @@ export const walletConfigSchema = z.strictObject({
 export const botConfigSchema = z.strictObject({
   sandbox: z
     .strictObject({
-      embedded: z.boolean().default(false).describe('Start the local sandbox in-process and take every address and credential from it'),
+      embedded: z
+        .boolean()
+        .default(false)
+        .describe('Start the local sandbox in-process and take every address and credential from it'),
       manifest: z.string().optional().describe('Use a running sandbox described by this manifest file'),
-      strategy: z.string().default('../strategies/ladder.yaml').describe('Strategy of every sandbox pair when `pairs` is empty'),
-      portBase: z.number().int().min(1024).max(65000).optional().describe('Embedded sandbox: API on this port, chain A +1, chain B +2 (default: free ports)'),
+      strategy: z
+        .string()
+        .default('../strategies/ladder.yaml')
+        .describe('Strategy of every sandbox pair when `pairs` is empty'),
+      portBase: z
+        .number()
+        .int()
+        .min(1024)
+        .max(65000)
+        .optional()
+        .describe('Embedded sandbox: API on this port, chain A +1, chain B +2 (default: free ports)'),
       flow: z.boolean().default(true).describe('Embedded sandbox: run the simulated market'),
-      obligations: obligationsSchema.optional().describe('Market-making obligations of every sandbox pair without a pairs entry of its own'),
+      obligations: obligationsSchema
+        .optional()
+        .describe('Market-making obligations of every sandbox pair without a pairs entry of its own'),
     })
     .optional(),
   venue: z
     .strictObject({
       restUrl: z.url().describe('REST base URL including /api/v1'),
       wsUrl: z.url().describe('Market-data WebSocket: the AppSync Events realtime URL, wss://<host>/event/realtime'),
-      wsHost: z.string().min(1).describe('HTTP host of the Events API, sent as authorization.host (e.g. <id>.appsync-api.<region>.amazonaws.com)'),
-      dateHeader: z.string().regex(/^x-[a-z0-9-]+-date$/).default('x-amz-date').describe('Date field of the WebSocket authorization'),
+      wsHost: z
+        .string()
+        .min(1)
+        .describe(
+          'HTTP host of the Events API, sent as authorization.host (e.g. <id>.appsync-api.<region>.amazonaws.com)',
+        ),
+      dateHeader: z
+        .string()
+        .regex(/^x-[a-z0-9-]+-date$/)
+        .default('x-amz-date')
+        .describe('Date field of the WebSocket authorization'),
       apiKey: secretRef.describe('x-api-key of the WebSocket authorization'),
-      accessToken: secretRef.optional().describe('A fixed bearer token for participant and wallet order endpoints, instead of venue.oauth'),
+      accessToken: secretRef
+        .optional()
+        .describe('A fixed bearer token for participant and wallet order endpoints, instead of venue.oauth'),
       oauth: z
         .strictObject({
-          tokenUrl: z.url().describe('Token endpoint of the OAuth2 client-credentials grant (https; plain http only on this machine)'),
+          tokenUrl: z
+            .url()
+            .describe('Token endpoint of the OAuth2 client-credentials grant (https; plain http only on this machine)'),
           clientId: secretRef.describe('Client id'),
           clientSecret: secretRef.describe('Client secret'),
           scope: z.string().min(1).optional().describe('Space-separated scopes to ask for; none by default'),
-          clientAuth: z.enum(['basic', 'post']).default('basic').describe('How the client authenticates at the token endpoint: HTTP Basic (client_secret_basic) or the form body (client_secret_post)'),
+          clientAuth: z
+            .enum(['basic', 'post'])
+            .default('basic')
+            .describe(
+              'How the client authenticates at the token endpoint: HTTP Basic (client_secret_basic) or the form body (client_secret_post)',
+            ),
         })
         .optional()
-        .describe('Bearer tokens of the participant and wallet order endpoints from an OAuth2 client-credentials grant, renewed ahead of expiry'),
+        .describe(
+          'Bearer tokens of the participant and wallet order endpoints from an OAuth2 client-credentials grant, renewed ahead of expiry',
+        ),
       participantId: z.string().min(1).optional().describe('Participant id of the participant order endpoint'),
       requestTimeoutMs: durationMs.default(10_000).describe('Timeout of one REST request'),
-      tradeInfoPollMs: durationMs.default(5_000).describe('How often each pair\'s trade info (status, last price) is read'),
-      marketDataStaleMs: durationMs.default(10_000).describe('A market without a WebSocket message this long is stale and served from REST snapshots'),
+      tradeInfoPollMs: durationMs
+        .default(5_000)
+        .describe("How often each pair's trade info (status, last price) is read"),
+      marketDataStaleMs: durationMs
+        .default(10_000)
+        .describe('A market without a WebSocket message this long is stale and served from REST snapshots'),
     })
     .optional(),
   chains: z
@@ -111,9 +168,21 @@ export const botConfigSchema = z.strictObject({
       evm: z
         .strictObject({
           rpcUrl: z.url().describe('Chain A JSON-RPC endpoint'),
-          chainId: z.number().int().positive().default(80002).describe('Checked against eth_chainId before the first transaction'),
-          confirmations: z.number().int().min(0).default(2).describe('Blocks on top before an event is final (fills, cancellations); a sandbox uses 1'),
-          maxFeePerGasGwei: humanDecimal.optional().describe('Cap on the EIP-1559 max fee per gas, gwei (default 500); a base fee above it refuses to sign'),
+          chainId: z
+            .number()
+            .int()
+            .positive()
+            .default(80002)
+            .describe('Checked against eth_chainId before the first transaction'),
+          confirmations: z
+            .number()
+            .int()
+            .min(0)
+            .default(2)
+            .describe('Blocks on top before an event is final (fills, cancellations); a sandbox uses 1'),
+          maxFeePerGasGwei: humanDecimal
+            .optional()
+            .describe('Cap on the EIP-1559 max fee per gas, gwei (default 500); a base fee above it refuses to sign'),
         })
         .optional(),
       wasm: z
@@ -136,26 +205,65 @@ export const botConfigSchema = z.strictObject({
   risk: riskLimitsSchema.default({}).describe('Risk limit defaults of every pair'),
   engine: z
     .strictObject({
-      tickMs: durationMs.default(5_000).describe('Recompute every pair at least this often (time-based parameters, back-off ends)'),
+      tickMs: durationMs
+        .default(5_000)
+        .describe('Recompute every pair at least this often (time-based parameters, back-off ends)'),
       phasePollMs: durationMs.default(5_000).describe('Read each order book phase this often'),
       balanceMaxAgeMs: durationMs.default(10_000).describe('Read balances again after this long even without activity'),
-      inventoryCheckMs: durationMs.default(60_000).describe('Compare derived inventory with on-chain balances this often'),
-      shutdownTimeoutMs: durationMs.default(60_000).describe('SIGTERM: how long to wait for the cancellations to be final'),
-      crossIdTag: z.number().int().min(1).max(255).default(0xd1).describe('High byte of our client order ids (cross identifiers); tells our orders from others'),
+      inventoryCheckMs: durationMs
+        .default(60_000)
+        .describe('Compare derived inventory with on-chain balances this often'),
+      shutdownTimeoutMs: durationMs
+        .default(60_000)
+        .describe('SIGTERM: how long to wait for the cancellations to be final'),
+      crossIdTag: z
+        .number()
+        .int()
+        .min(1)
+        .max(255)
+        .default(0xd1)
+        .describe('High byte of our client order ids (cross identifiers); tells our orders from others'),
     })
-    .default({ tickMs: 5_000, phasePollMs: 5_000, balanceMaxAgeMs: 10_000, inventoryCheckMs: 60_000, shutdownTimeoutMs: 60_000, crossIdTag: 0xd1 }),
+    .default({
+      tickMs: 5_000,
+      phasePollMs: 5_000,
+      balanceMaxAgeMs: 10_000,
+      inventoryCheckMs: 60_000,
+      shutdownTimeoutMs: 60_000,
+      crossIdTag: 0xd1,
+    }),
   report: z
     .strictObject({
-      sampleMs: z.number().int().min(100).default(5_000).describe('How often each pair\'s mark, position, PnL, quoted spread and presence are written down for the trading-day report'),
-      out: z.string().min(1).default('reports').describe('Directory of dlt-mm report, relative to the config file (--out wins)'),
+      sampleMs: z
+        .number()
+        .int()
+        .min(100)
+        .default(5_000)
+        .describe(
+          "How often each pair's mark, position, PnL, quoted spread and presence are written down for the trading-day report",
+        ),
+      out: z
+        .string()
+        .min(1)
+        .default('reports')
+        .describe('Directory of dlt-mm report, relative to the config file (--out wins)'),
     })
     .default({ sampleMs: 5_000, out: 'reports' }),
-  store: z.strictObject({ path: z.string().min(1).default('state/dlt-mm.sqlite').describe('SQLite state file, relative to the config file') }).default({ path: 'state/dlt-mm.sqlite' }),
+  store: z
+    .strictObject({
+      path: z.string().min(1).default('state/dlt-mm.sqlite').describe('SQLite state file, relative to the config file'),
+    })
+    .default({ path: 'state/dlt-mm.sqlite' }),
   telemetry: z
     .strictObject({
       metricsPort: z.number().int().min(0).max(65535).default(9464).describe('Port of /metrics, /healthz and /readyz'),
       metricsHost: z.string().default('0.0.0.0').describe('Interface the telemetry server listens on'),
-      logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info').describe('Least level logged; JSON lines on standard output, or in the log file when a terminal shows the board'),
+      logLevel: z
+        .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal'])
+        .default('info')
+        .describe(
+          'Least level logged; JSON lines on standard output, or in the log file when a terminal shows the board',
+        ),
     })
     .default({ metricsPort: 9464, metricsHost: '0.0.0.0', logLevel: 'info' }),
 });
@@ -168,28 +276,46 @@ export type WalletConfig = z.infer<typeof walletConfigSchema>;
 export function crossCheckBotConfig(config: BotConfig): string[] {
   const problems: string[] = [];
   const embedded = config.sandbox?.embedded === true || config.sandbox?.manifest !== undefined;
-  if (!embedded && config.venue === undefined) problems.push('venue: required unless sandbox.embedded or sandbox.manifest is set');
+  if (!embedded && config.venue === undefined)
+    problems.push('venue: required unless sandbox.embedded or sandbox.manifest is set');
   // A sandbox names its own venue and wallets: keys that would be ignored beside it are refused instead.
-  const sandboxKey = config.sandbox?.embedded === true ? 'sandbox.embedded' : config.sandbox?.manifest !== undefined ? 'sandbox.manifest' : null;
-  if (sandboxKey !== null && config.venue !== undefined) problems.push(`venue: not used with ${sandboxKey} (the sandbox names its venue); remove one of them`);
-  if (sandboxKey !== null && config.wallets.length > 0) problems.push(`wallets: not used with ${sandboxKey} (the sandbox's market-maker wallets trade); remove one of them`);
-  if (config.sandbox?.embedded === true && config.sandbox.manifest !== undefined) problems.push('sandbox: set sandbox.embedded or sandbox.manifest, not both');
+  const sandboxKey =
+    config.sandbox?.embedded === true
+      ? 'sandbox.embedded'
+      : config.sandbox?.manifest !== undefined
+        ? 'sandbox.manifest'
+        : null;
+  if (sandboxKey !== null && config.venue !== undefined)
+    problems.push(`venue: not used with ${sandboxKey} (the sandbox names its venue); remove one of them`);
+  if (sandboxKey !== null && config.wallets.length > 0)
+    problems.push(
+      `wallets: not used with ${sandboxKey} (the sandbox's market-maker wallets trade); remove one of them`,
+    );
+  if (config.sandbox?.embedded === true && config.sandbox.manifest !== undefined)
+    problems.push('sandbox: set sandbox.embedded or sandbox.manifest, not both');
   if (config.venue !== undefined) {
-    if (config.venue.accessToken !== undefined && config.venue.oauth !== undefined) problems.push('venue: set venue.oauth or venue.accessToken, not both');
-    if (config.venue.accessToken === undefined && config.venue.oauth === undefined) problems.push('venue: venue.oauth (client credentials) or venue.accessToken is required: the order endpoints need a bearer token');
+    if (config.venue.accessToken !== undefined && config.venue.oauth !== undefined)
+      problems.push('venue: set venue.oauth or venue.accessToken, not both');
+    if (config.venue.accessToken === undefined && config.venue.oauth === undefined)
+      problems.push(
+        'venue: venue.oauth (client credentials) or venue.accessToken is required: the order endpoints need a bearer token',
+      );
   }
   const wallets = new Map<string, (typeof config.wallets)[number]>();
   config.wallets.forEach((w, i) => {
     if (wallets.has(w.id)) problems.push(`wallets.${i}.id: duplicate wallet id ${JSON.stringify(w.id)}`);
     wallets.set(w.id, w);
-    if (w.chain === 'evm' && w.channelAccounts.length > 0) problems.push(`wallets.${i}.channelAccounts: only chain B wallets have channel accounts`);
-    if (!embedded && config.chains[w.chain] === undefined) problems.push(`wallets.${i}: chains.${w.chain} is not configured`);
+    if (w.chain === 'evm' && w.channelAccounts.length > 0)
+      problems.push(`wallets.${i}.channelAccounts: only chain B wallets have channel accounts`);
+    if (!embedded && config.chains[w.chain] === undefined)
+      problems.push(`wallets.${i}: chains.${w.chain} is not configured`);
   });
   config.pairs.forEach((p, i) => {
     const w = wallets.get(p.wallet);
     if (!embedded && w === undefined) problems.push(`pairs.${i}.wallet: no wallet with id ${JSON.stringify(p.wallet)}`);
     const chain = p.blockChain.startsWith('EVM') ? 'evm' : 'wasm';
-    if (w !== undefined && w.chain !== chain) problems.push(`pairs.${i}.wallet: wallet ${w.id} is on ${w.chain}, the pair on ${chain}`);
+    if (w !== undefined && w.chain !== chain)
+      problems.push(`pairs.${i}.wallet: wallet ${w.id} is on ${w.chain}, the pair on ${chain}`);
   });
   return problems;
 }

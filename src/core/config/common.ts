@@ -3,14 +3,21 @@ import { z } from 'zod';
 
 /** A secret is never written inline: it names an environment variable or a file. */
 export const secretRef = z
-  .union([
-    z.strictObject({ env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'environment variable names are upper case') }),
-    z.strictObject({ file: z.string().min(1) }),
-  ], { error: 'a secret must be {env: NAME} or {file: path}; secrets are never written inline' })
-  .describe('Where a secret comes from: {env: NAME} reads an environment variable, {file: path} reads a file (trimmed).');
+  .union(
+    [
+      z.strictObject({ env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'environment variable names are upper case') }),
+      z.strictObject({ file: z.string().min(1) }),
+    ],
+    { error: 'a secret must be {env: NAME} or {file: path}; secrets are never written inline' },
+  )
+  .describe(
+    'Where a secret comes from: {env: NAME} reads an environment variable, {file: path} reads a file (trimmed).',
+  );
 export type SecretRef = z.infer<typeof secretRef>;
 
-export const humanDecimal = z.string().regex(/^[0-9]+(?:\.[0-9]+)?$/, 'expected a non-negative decimal string like "0.5"');
+export const humanDecimal = z
+  .string()
+  .regex(/^[0-9]+(?:\.[0-9]+)?$/, 'expected a non-negative decimal string like "0.5"');
 export const bps = z.number().int().min(0).max(10_000);
 export const durationMs = z.number().int().min(0);
 export const loopbackOrAnyUrl = z.url();

@@ -56,7 +56,9 @@ export function readSecret(ref: SecretRef, where: string, environment: ConfigEnv
   if ('env' in ref) {
     const value = environment.env[ref.env];
     if (value === undefined || value.trim() === '') {
-      throw new DltError('E_CONFIG_SECRET', `${where}: environment variable ${ref.env} is not set`, { details: { where, env: ref.env } });
+      throw new DltError('E_CONFIG_SECRET', `${where}: environment variable ${ref.env} is not set`, {
+        details: { where, env: ref.env },
+      });
     }
     return value.trim();
   }
@@ -64,9 +66,15 @@ export function readSecret(ref: SecretRef, where: string, environment: ConfigEnv
   try {
     text = environment.readFile(ref.file);
   } catch (cause) {
-    throw new DltError('E_CONFIG_SECRET', `${where}: secret file ${ref.file} cannot be read`, { details: { where, file: ref.file }, cause });
+    throw new DltError('E_CONFIG_SECRET', `${where}: secret file ${ref.file} cannot be read`, {
+      details: { where, file: ref.file },
+      cause,
+    });
   }
-  if (text.trim() === '') throw new DltError('E_CONFIG_SECRET', `${where}: secret file ${ref.file} is empty`, { details: { where, file: ref.file } });
+  if (text.trim() === '')
+    throw new DltError('E_CONFIG_SECRET', `${where}: secret file ${ref.file} is empty`, {
+      details: { where, file: ref.file },
+    });
   return text.trim();
 }
 
@@ -77,7 +85,10 @@ export function secretRefsOf(config: BotConfig): Array<{ where: string; ref: Sec
     out.push({ where: 'venue.apiKey', ref: config.venue.apiKey });
     if (config.venue.accessToken !== undefined) out.push({ where: 'venue.accessToken', ref: config.venue.accessToken });
     if (config.venue.oauth !== undefined) {
-      out.push({ where: 'venue.oauth.clientId', ref: config.venue.oauth.clientId }, { where: 'venue.oauth.clientSecret', ref: config.venue.oauth.clientSecret });
+      out.push(
+        { where: 'venue.oauth.clientId', ref: config.venue.oauth.clientId },
+        { where: 'venue.oauth.clientSecret', ref: config.venue.oauth.clientSecret },
+      );
     }
   }
   config.wallets.forEach((w, i) => {
@@ -98,8 +109,12 @@ export function checkSecrets(config: BotConfig, source: string, environment: Con
     }
   }
   if (problems.length > 0) {
-    throw new DltError('E_CONFIG_SECRET', `${source}: ${problems.length} secret(s) unavailable:\n  ${problems.join('\n  ')}`, {
-      details: { source, problems },
-    });
+    throw new DltError(
+      'E_CONFIG_SECRET',
+      `${source}: ${problems.length} secret(s) unavailable:\n  ${problems.join('\n  ')}`,
+      {
+        details: { source, problems },
+      },
+    );
   }
 }

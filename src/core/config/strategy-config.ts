@@ -13,8 +13,8 @@ export const REFERENCE_SOURCES = ['mid', 'microprice', 'last', 'static'] as cons
 const referenceSource = z
   .enum(REFERENCE_SOURCES)
   .describe(
-    'mid: halfway between the best bid and ask of others; microprice: the best bid and ask weighted by the opposite side\'s size; ' +
-      'last: the last execution price; static: the pair\'s static reference price. Book sources need both sides.',
+    "mid: halfway between the best bid and ask of others; microprice: the best bid and ask weighted by the opposite side's size; " +
+      "last: the last execution price; static: the pair's static reference price. Book sources need both sides.",
   );
 
 const common = {
@@ -35,13 +35,17 @@ const common = {
         .describe('Keep a live order while its price is within this many ticks of the desired price'),
       sizeTolerance: humanDecimal
         .default('0')
-        .describe('Keep a live order while its remaining size differs from the desired size by at most this (base units)'),
+        .describe(
+          'Keep a live order while its remaining size differs from the desired size by at most this (base units)',
+        ),
     })
     .prefault({})
     .describe('When a live order is left alone rather than replaced'),
   minSpreadBps: bps
     .default(10)
-    .describe('Margin a bid and ask pair must earn after the maker commission on both legs and the refresh cost, in bp of the centre'),
+    .describe(
+      'Margin a bid and ask pair must earn after the maker commission on both legs and the refresh cost, in bp of the centre',
+    ),
 };
 
 const ladder = z
@@ -89,7 +93,10 @@ const volatility = z
 
 const avellanedaStoikov = z
   .strictObject({
-    riskAversion: z.number().positive().describe('gamma, dimensionless: reservation shift and spread per lot of inventory'),
+    riskAversion: z
+      .number()
+      .positive()
+      .describe('gamma, dimensionless: reservation shift and spread per lot of inventory'),
     orderBookLiquidity: z
       .number()
       .positive()
@@ -106,7 +113,12 @@ const avellanedaStoikov = z
   .describe('Avellaneda-Stoikov model parameters');
 
 export const strategyConfigSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('ladder').describe('A spread ladder around the reference'), ...common, ladder, skew: skew.optional() }),
+  z.strictObject({
+    kind: z.literal('ladder').describe('A spread ladder around the reference'),
+    ...common,
+    ladder,
+    skew: skew.optional(),
+  }),
   z.strictObject({
     kind: z.literal('avellaneda-stoikov').describe('Avellaneda-Stoikov reservation price and optimal spread'),
     ...common,

@@ -15,7 +15,14 @@ export function encodeEvmOrderData(order: RawOrder): Uint8Array {
     throw new DltError(
       'E_ENCODING_UNSUPPORTED',
       `chain A order book v1 accepts only limit, standard, GFD orders (two-field encoding); got ${order.type} ${order.condition} ${order.validity}`,
-      { details: { type: order.type, condition: order.condition, validity: order.validity, lifetimeDays: order.lifetimeDays } },
+      {
+        details: {
+          type: order.type,
+          condition: order.condition,
+          validity: order.validity,
+          lifetimeDays: order.lifetimeDays,
+        },
+      },
     );
   }
   const problems = checkRawAmounts(order.quantity, order.price, 'limit');
@@ -34,8 +41,14 @@ export function decodeEvmOrderData(bytes: Uint8Array): RawOrder {
     );
   }
   const [quantity, price] = readWords(bytes) as [bigint, bigint];
-  for (const [name, v] of [['quantity', quantity], ['price', price]] as const) {
-    if (v > UINT64_MAX) throw new DltError('E_ENCODING_FIELD', `orderData ${name} does not fit in uint64`, { details: { [name]: v.toString() } });
+  for (const [name, v] of [
+    ['quantity', quantity],
+    ['price', price],
+  ] as const) {
+    if (v > UINT64_MAX)
+      throw new DltError('E_ENCODING_FIELD', `orderData ${name} does not fit in uint64`, {
+        details: { [name]: v.toString() },
+      });
   }
   const problems = checkRawAmounts(quantity, price, 'limit');
   if (problems.length > 0) throw rulesBroken(problems);
@@ -45,40 +58,59 @@ export function decodeEvmOrderData(bytes: Uint8Array): RawOrder {
 export function encodeEvmReportingData(r: ReportingData): Uint8Array {
   checkReporting(r);
   if (r.free !== 0n) {
-    throw new DltError('E_ENCODING_REPORTING', 'chain A reporting data is the ABI tuple (uint32, uint32); free bits do not fit', {
-      details: { free: r.free.toString() },
-    });
+    throw new DltError(
+      'E_ENCODING_REPORTING',
+      'chain A reporting data is the ABI tuple (uint32, uint32); free bits do not fit',
+      {
+        details: { free: r.free.toString() },
+      },
+    );
   }
   return concatBytes([uintToWord(BigInt(r.a)), uintToWord(BigInt(r.b))]);
 }
 
 export function decodeEvmReportingData(bytes: Uint8Array): ReportingData {
   if (bytes.length !== 64) {
-    throw new DltError('E_ENCODING_REPORTING', `chain A reportingData must be two ABI words (64 bytes), got ${bytes.length}`, {
-      details: { bytes: bytes.length },
-    });
+    throw new DltError(
+      'E_ENCODING_REPORTING',
+      `chain A reportingData must be two ABI words (64 bytes), got ${bytes.length}`,
+      {
+        details: { bytes: bytes.length },
+      },
+    );
   }
   const [a, b] = readWords(bytes) as [bigint, bigint];
   if (a > UINT32_MAX || b > UINT32_MAX) {
-    throw new DltError('E_ENCODING_REPORTING', 'chain A reportingData values must be uint32', { details: { a: a.toString(), b: b.toString() } });
+    throw new DltError('E_ENCODING_REPORTING', 'chain A reportingData values must be uint32', {
+      details: { a: a.toString(), b: b.toString() },
+    });
   }
   return { a: Number(a), b: Number(b), free: 0n };
 }
 
 export function encodeEvmCrossIdentifier(id: bigint): Uint8Array {
   if (id < 0n || id > UINT32_MAX) {
-    throw new DltError('E_ENCODING_CROSS_ID', `cross identifier ${id} is not a uint32`, { details: { id: id.toString() } });
+    throw new DltError('E_ENCODING_CROSS_ID', `cross identifier ${id} is not a uint32`, {
+      details: { id: id.toString() },
+    });
   }
   return uintToWord(id);
 }
 
 export function decodeEvmCrossIdentifier(bytes: Uint8Array): bigint {
   if (bytes.length !== 32) {
-    throw new DltError('E_ENCODING_CROSS_ID', `chain A crossIdentifier must be one ABI word (32 bytes), got ${bytes.length}`, {
-      details: { bytes: bytes.length },
-    });
+    throw new DltError(
+      'E_ENCODING_CROSS_ID',
+      `chain A crossIdentifier must be one ABI word (32 bytes), got ${bytes.length}`,
+      {
+        details: { bytes: bytes.length },
+      },
+    );
   }
   const [id] = readWords(bytes) as [bigint];
-  if (id > UINT32_MAX) throw new DltError('E_ENCODING_CROSS_ID', `cross identifier ${id} is not a uint32`, { details: { id: id.toString() } });
+  if (id > UINT32_MAX)
+    throw new DltError('E_ENCODING_CROSS_ID', `cross identifier ${id} is not a uint32`, {
+      details: { id: id.toString() },
+    });
   return id;
 }

@@ -7,7 +7,9 @@ export const WORD_BYTES = 32;
 export function hexToBytes(hex: string, what: string): Uint8Array {
   const body = hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
   if (!/^[0-9a-fA-F]*$/.test(body)) {
-    throw new DltError('E_ENCODING_HEX', `${what}: contains characters that are not hex digits`, { details: { what, hex } });
+    throw new DltError('E_ENCODING_HEX', `${what}: contains characters that are not hex digits`, {
+      details: { what, hex },
+    });
   }
   if (body.length % 2 !== 0) {
     throw new DltError('E_ENCODING_HEX', `${what}: odd number of hex characters (${body.length})`, {

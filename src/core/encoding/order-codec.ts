@@ -93,11 +93,15 @@ export function decodeOrder(chain: ChainKind, hex: EncodedHex, scales: PairScale
   const cross =
     hex.crossIdentifier === undefined
       ? null
-      : (chain === 'evm' ? decodeEvmCrossIdentifier : decodeWasmCrossIdentifier)(hexToBytes(hex.crossIdentifier, 'crossIdentifier'));
+      : (chain === 'evm' ? decodeEvmCrossIdentifier : decodeWasmCrossIdentifier)(
+          hexToBytes(hex.crossIdentifier, 'crossIdentifier'),
+        );
   const reporting =
     hex.reportingData === undefined
       ? null
-      : (chain === 'evm' ? decodeEvmReportingData : decodeWasmReportingData)(hexToBytes(hex.reportingData, 'reportingData'));
+      : (chain === 'evm' ? decodeEvmReportingData : decodeWasmReportingData)(
+          hexToBytes(hex.reportingData, 'reportingData'),
+        );
   return {
     raw,
     quantity: quantityFromRaw(raw.quantity, scales),

@@ -17,13 +17,20 @@ export interface ReportingData {
 export const ZERO_REPORTING: ReportingData = { a: 0, b: 0, free: 0n };
 
 export function checkReporting(r: ReportingData): void {
-  for (const [name, v] of [['a', r.a], ['b', r.b]] as const) {
+  for (const [name, v] of [
+    ['a', r.a],
+    ['b', r.b],
+  ] as const) {
     if (!Number.isInteger(v) || v < 0 || BigInt(v) > UINT32_MAX) {
-      throw new DltError('E_ENCODING_REPORTING', `reporting value ${name}=${v} is not a uint32`, { details: { [name]: v } });
+      throw new DltError('E_ENCODING_REPORTING', `reporting value ${name}=${v} is not a uint32`, {
+        details: { [name]: v },
+      });
     }
   }
   if (r.free < 0n || r.free >= 1n << 192n) {
-    throw new DltError('E_ENCODING_REPORTING', 'free reporting bits do not fit in bits 64..255', { details: { free: r.free.toString() } });
+    throw new DltError('E_ENCODING_REPORTING', 'free reporting bits do not fit in bits 64..255', {
+      details: { free: r.free.toString() },
+    });
   }
 }
 
@@ -31,9 +38,13 @@ export function checkReporting(r: ReportingData): void {
 export function parseReportingPair(text: string): ReportingData {
   const parts = text.split(',');
   if (parts.length !== 2 || parts.some((p) => !/^[0-9]{1,10}$/.test(p.trim()))) {
-    throw new DltError('E_ENCODING_REPORTING', `reporting data ${JSON.stringify(text)} is not two uint32 values "A,B"`, {
-      details: { text },
-    });
+    throw new DltError(
+      'E_ENCODING_REPORTING',
+      `reporting data ${JSON.stringify(text)} is not two uint32 values "A,B"`,
+      {
+        details: { text },
+      },
+    );
   }
   const r = { a: Number(parts[0]), b: Number(parts[1]), free: 0n };
   checkReporting(r);

@@ -68,7 +68,9 @@ export function parseWasmOrderDataHex(hex: string): Uint8Array {
 function field<T>(table: Map<number, T>, value: bigint, name: string): T {
   const found = value <= 255n ? table.get(Number(value)) : undefined;
   if (found === undefined) {
-    throw new DltError('E_ENCODING_FIELD', `order_data ${name} value ${value} is not defined`, { details: { [name]: value.toString() } });
+    throw new DltError('E_ENCODING_FIELD', `order_data ${name} value ${value} is not defined`, {
+      details: { [name]: value.toString() },
+    });
   }
   return found;
 }
@@ -81,8 +83,14 @@ export function decodeWasmOrderData(bytes: Uint8Array): RawOrder {
   }
   const words = readWords(bytes);
   const [quantity, price] = words as [bigint, bigint];
-  for (const [name, v] of [['quantity', quantity], ['price', price]] as const) {
-    if (v > UINT64_MAX) throw new DltError('E_ENCODING_FIELD', `order_data ${name} does not fit in uint64`, { details: { [name]: v.toString() } });
+  for (const [name, v] of [
+    ['quantity', quantity],
+    ['price', price],
+  ] as const) {
+    if (v > UINT64_MAX)
+      throw new DltError('E_ENCODING_FIELD', `order_data ${name} does not fit in uint64`, {
+        details: { [name]: v.toString() },
+      });
   }
   const type = field(ORDER_TYPE_BY_CODE, words[2] ?? 0n, 'orderType');
   const condition = field(EXECUTION_CONDITION_BY_CODE, words[3] ?? 0n, 'executionCondition');
@@ -94,7 +102,9 @@ export function decodeWasmOrderData(bytes: Uint8Array): RawOrder {
     });
   }
   if (lifetimeWord !== undefined && lifetimeWord > 90n) {
-    throw new DltError('E_RULE_LIFETIME', `lifetime ${lifetimeWord} days is outside 0..90`, { details: { lifetimeDays: lifetimeWord.toString() } });
+    throw new DltError('E_RULE_LIFETIME', `lifetime ${lifetimeWord} days is outside 0..90`, {
+      details: { lifetimeDays: lifetimeWord.toString() },
+    });
   }
   const order: RawOrder = { quantity, price, type, condition, validity, lifetimeDays: Number(lifetimeWord ?? 0n) };
   const combination = checkOrderOptions(order);
@@ -106,7 +116,9 @@ export function decodeWasmOrderData(bytes: Uint8Array): RawOrder {
 
 export function encodeWasmCrossIdentifier(id: bigint): Uint8Array {
   if (id < 0n || id > UINT32_MAX) {
-    throw new DltError('E_ENCODING_CROSS_ID', `cross identifier ${id} is not a uint32`, { details: { id: id.toString() } });
+    throw new DltError('E_ENCODING_CROSS_ID', `cross identifier ${id} is not a uint32`, {
+      details: { id: id.toString() },
+    });
   }
   return uintToBytes(id, 4);
 }

@@ -66,7 +66,8 @@ export class BalanceCache {
   #startRead(nowMs: number): Promise<Balances> {
     const generation = this.#generation;
     const value = this.#o.read().then((v) => {
-      if (this.#balances === null || generation >= this.#balances.generation) this.#balances = { value: v, atMs: nowMs, generation };
+      if (this.#balances === null || generation >= this.#balances.generation)
+        this.#balances = { value: v, atMs: nowMs, generation };
       this.#o.onRead(v);
       return v;
     });
@@ -83,7 +84,8 @@ export class BalanceCache {
     this.#onWire = ended;
     void ended.then(() => {
       if (this.#onWire === ended) this.#onWire = null;
-      if (!this.#stopped && this.#onWire === null && this.#generation > generation) this.#startRead(this.#o.clock.now());
+      if (!this.#stopped && this.#onWire === null && this.#generation > generation)
+        this.#startRead(this.#o.clock.now());
     });
     return value;
   }

@@ -12,7 +12,13 @@ import type { PairStatus } from './venue-status.ts';
 const HALT_POLL_MS = 500;
 
 function isHalted(s: PairStatus): boolean {
-  return s.tradingStatus?.includes('HALT') === true || s.phase === 3 || s.phase === 4 || s.phase === 'ManualHalt' || s.phase === 'AutomaticHalt';
+  return (
+    s.tradingStatus?.includes('HALT') === true ||
+    s.phase === 3 ||
+    s.phase === 4 ||
+    s.phase === 'ManualHalt' ||
+    s.phase === 'AutomaticHalt'
+  );
 }
 
 export interface PollTimings {
@@ -23,7 +29,11 @@ export interface PollTimings {
 }
 
 export interface Polled {
-  statuses(): Iterable<{ readonly current: PairStatus; refreshTradeInfo(nowMs: number): Promise<void>; refreshPhase(): Promise<void> }>;
+  statuses(): Iterable<{
+    readonly current: PairStatus;
+    refreshTradeInfo(nowMs: number): Promise<void>;
+    refreshPhase(): Promise<void>;
+  }>;
   readonly engines: readonly WalletEngine[];
   /** Every pair's loop recomputes. */
   tick(): void;
@@ -49,13 +59,19 @@ export function startPolls(clock: Clock, t: PollTimings, p: Polled, logger: Logg
     });
   }
   every(t.inventoryCheckMs, () => {
-    for (const e of p.engines) if (e.readiness.ready) void e.verifyInventory().catch((err: unknown) => logger.warn({ err }, 'inventory check failed'));
+    for (const e of p.engines)
+      if (e.readiness.ready)
+        void e.verifyInventory().catch((err: unknown) => logger.warn({ err }, 'inventory check failed'));
   });
   return timers;
 }
 
 /** Cancels every live order of every wallet, waiting until final or `timeoutMs`; true when nothing is left open. */
-export async function cancelEverything(wallets: readonly { readonly id: string; readonly engine: WalletEngine }[], logger: Logger, timeoutMs: number): Promise<boolean> {
+export async function cancelEverything(
+  wallets: readonly { readonly id: string; readonly engine: WalletEngine }[],
+  logger: Logger,
+  timeoutMs: number,
+): Promise<boolean> {
   const reports = await Promise.all(
     wallets.map((w) =>
       w.engine.cancelAll({ timeoutMs }).catch((e: unknown) => {
@@ -75,7 +91,11 @@ export async function drainEverything(engines: readonly WalletEngine[], logger: 
   for (const { engine, open: txs } of open) {
     if (txs.length === 0) continue;
     logger.error(
-      { wallet: engine.wallet, chain: engine.chain, unsettled: txs.map((t) => ({ txHash: t.txHash, kind: t.kind, ...t.context })) },
+      {
+        wallet: engine.wallet,
+        chain: engine.chain,
+        unsettled: txs.map((t) => ({ txHash: t.txHash, kind: t.kind, ...t.context })),
+      },
       'shutdown deadline passed before the chain decided these transactions; the next start settles them from the journal',
     );
   }

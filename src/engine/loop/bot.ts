@@ -91,7 +91,9 @@ export class Bot {
   /** Ready while trading with every wallet reconciled; otherwise why not (each wallet that is not ready says why). */
   readiness(): { ready: boolean; detail: string } {
     if (this.#phase !== 'trading') return { ready: false, detail: `${this.#phase}: ${this.#readyDetail}` };
-    const waiting = this.#o.wallets.filter((w) => !w.engine.readiness.ready).map((w) => `wallet ${w.id} (${w.engine.chain}) not ready: ${w.engine.readiness.detail}`);
+    const waiting = this.#o.wallets
+      .filter((w) => !w.engine.readiness.ready)
+      .map((w) => `wallet ${w.id} (${w.engine.chain}) not ready: ${w.engine.readiness.detail}`);
     return waiting.length === 0 ? { ready: true, detail: 'trading' } : { ready: false, detail: waiting.join('; ') };
   }
 
@@ -115,7 +117,13 @@ export class Bot {
         const p = this.pnl.get(id);
         if (p === undefined) return null;
         const s = p.state;
-        return { mark: p.mark, position: s.position, realised: s.realised, fees: s.fees, unrealised: p.mark === null ? new Decimal(0) : unrealised(s, p.mark) };
+        return {
+          mark: p.mark,
+          position: s.position,
+          realised: s.realised,
+          fees: s.fees,
+          unrealised: p.mark === null ? new Decimal(0) : unrealised(s, p.mark),
+        };
       },
     });
     await Promise.all(
@@ -123,7 +131,11 @@ export class Bot {
         const report = await w.engine.reconcileUntilReady();
         const where = { wallet: w.engine.wallet, chain: w.engine.chain };
         if (report?.ready === true) o.logger.info({ ...where, report }, 'wallet reconciled');
-        else o.logger.warn({ ...where, detail: w.engine.readiness.detail }, 'wallet not ready; its pairs wait until a reconciliation succeeds');
+        else
+          o.logger.warn(
+            { ...where, detail: w.engine.readiness.detail },
+            'wallet not ready; its pairs wait until a reconciliation succeeds',
+          );
       }),
     );
     const now = o.clock.now();
@@ -160,22 +172,36 @@ export class Bot {
         metrics: this.metrics,
         ...(o.obligations === undefined
           ? {}
-          : { obligations: { terms: (nowMs: number) => o.obligations?.guardTerms(id, nowMs) ?? null, outcome: (r, nowMs) => o.obligations?.guardOutcome(id, r, nowMs) } }),
+          : {
+              obligations: {
+                terms: (nowMs: number) => o.obligations?.guardTerms(id, nowMs) ?? null,
+                outcome: (r, nowMs) => o.obligations?.guardOutcome(id, r, nowMs),
+              },
+            }),
       });
       this.loops.set(id, loop);
       this.statuses.set(id, status);
       this.pnl.set(id, pnl);
     }
     // Every pair's trade information and phase at once: a restart quotes as soon as all of them are known.
-    await Promise.all([...this.statuses.values()].flatMap((status) => [status.refreshTradeInfo(now), status.refreshPhase()]));
+    await Promise.all(
+      [...this.statuses.values()].flatMap((status) => [status.refreshTradeInfo(now), status.refreshPhase()]),
+    );
     this.risk.onEvent((e) => {
-      if (e.type === 'killed') this.#killing ??= this.#kill(`${e.pairId}: ${e.reason}`).catch((err: unknown) => o.logger.error({ err }, 'kill switch: cancelling every order failed'));
+      if (e.type === 'killed')
+        this.#killing ??= this.#kill(`${e.pairId}: ${e.reason}`).catch((err: unknown) =>
+          o.logger.error({ err }, 'kill switch: cancelling every order failed'),
+        );
       else if (e.type === 'stopped') {
         o.logger.error({ pair: e.pairId, reason: e.reason }, 'pair stopped; an operator must restart the bot');
         const loop = this.loops.get(e.pairId);
         const wallet = o.pairs.find((p) => p.binding.pairId === e.pairId)?.walletId;
-        if (loop !== undefined && wallet !== undefined) void this.#wallet(wallet).engine.cancelAll({ pairId: e.pairId }).catch(() => undefined);
-      } else o.logger.warn({ wallet: e.wallet, balance: e.balance.toFixed(), level: e.level }, 'native fee balance low');
+        if (loop !== undefined && wallet !== undefined)
+          void this.#wallet(wallet)
+            .engine.cancelAll({ pairId: e.pairId })
+            .catch(() => undefined);
+      } else
+        o.logger.warn({ wallet: e.wallet, balance: e.balance.toFixed(), level: e.level }, 'native fee balance low');
     });
     derivePairGauges(o.metrics, this.loops, (pairId) => this.risk.state(pairId, o.clock.now()).mode);
     for (const w of o.wallets) {
@@ -206,7 +232,14 @@ export class Bot {
     o.feed.on('fresh', (symbol) => this.loops.get(symbolToPair.get(symbol) ?? '')?.trigger());
     for (const p of o.pairs) o.feed.add({ symbol: p.binding.symbol, pairId: p.binding.pairId });
     const engines = o.wallets.map((w) => w.engine);
-    this.#timers.push(...startPolls(o.clock, o.timings, { statuses: () => this.statuses.values(), engines, tick: () => this.triggerAll() }, o.logger));
+    this.#timers.push(
+      ...startPolls(
+        o.clock,
+        o.timings,
+        { statuses: () => this.statuses.values(), engines, tick: () => this.triggerAll() },
+        o.logger,
+      ),
+    );
     this.#phase = 'trading';
     this.#readyDetail = '';
     this.triggerAll();
@@ -252,7 +285,10 @@ export class Bot {
     this.#phase = 'killed';
     this.#readyDetail = reason;
     this.metrics.killSwitch.set(1);
-    this.#o.logger.fatal({ reason }, 'kill switch tripped: cancelling every order; the bot stays stopped until an operator restarts it');
+    this.#o.logger.fatal(
+      { reason },
+      'kill switch tripped: cancelling every order; the bot stays stopped until an operator restarts it',
+    );
     // Placements queued or not signed yet are withdrawn at once, before the loops finish their rounds.
     for (const w of this.#o.wallets) w.engine.halt(`kill switch: ${reason}`);
     await this.#stopLoops();
@@ -272,7 +308,11 @@ export class Bot {
     // Every outcome sent (cancellations that met a fill, approvals, placements withdrawn late) is settled
     // before the adapters close, within what is left of the deadline; what is not is named.
     const left = Math.max(0, deadlineMs - (this.#o.clock.now() - started));
-    const settled = await drainEverything(this.#o.wallets.map((w) => w.engine), this.#o.logger, left);
+    const settled = await drainEverything(
+      this.#o.wallets.map((w) => w.engine),
+      this.#o.logger,
+      left,
+    );
     this.#o.obligations?.stop();
     for (const w of this.#o.wallets) await w.engine.stop();
     this.#phase = 'stopped';

@@ -13,15 +13,25 @@ import { lockOf } from '../wallet/fills/amounts.ts';
 import { makerRateOf, type PairRuntime } from '../wallet/pair-runtime.ts';
 import { priceFromRaw, priceToRaw, quantityFromRaw, type PairScales } from '../../core/units.ts';
 
-
-export function pairInventory(runtime: PairRuntime, marketMaker: boolean, balances: Balances, live: readonly StoredOrder[], quoteShare: Decimal): Inventory {
+export function pairInventory(
+  runtime: PairRuntime,
+  marketMaker: boolean,
+  balances: Balances,
+  live: readonly StoredOrder[],
+  quoteShare: Decimal,
+): Inventory {
   const s = runtime.binding.rules.scales;
   let lockedBase = 0n;
   let lockedQuote = 0n;
   for (const o of live) {
     if (!isOnBook(o.status)) continue;
     const lock = lockOf(
-      { side: o.side, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(runtime, marketMaker) },
+      {
+        side: o.side,
+        price: o.price,
+        remaining: remainingOf(o),
+        lockRateBps: o.lockRateBps ?? makerRateOf(runtime, marketMaker),
+      },
       s,
       o.prefunded ?? runtime.prefunded,
     );
@@ -39,19 +49,28 @@ export function liveQuotes(binding: PairBinding, live: readonly StoredOrder[]): 
   const s = binding.rules.scales;
   return live
     .filter((o) => isQuoting(o.status) && remainingOf(o) > 0n)
-    .map((o) => ({ id: o.clientOrderId.toString(), side: o.side, price: priceFromRaw(o.price, s), quantity: quantityFromRaw(remainingOf(o), s) }));
+    .map((o) => ({
+      id: o.clientOrderId.toString(),
+      side: o.side,
+      price: priceFromRaw(o.price, s),
+      quantity: quantityFromRaw(remainingOf(o), s),
+    }));
 }
-
 
 /** Whether `quote` would trade with an order of ours of the other side that is or may be on the book. */
 export function crossesOurs(live: readonly StoredOrder[], quote: DesiredQuote, scales: PairScales): boolean {
   const price = priceToRaw(quote.price, scales);
-  return live.some((o) => isLive(o.status) && o.side !== quote.side && (quote.side === 'buy' ? o.price <= price : o.price >= price));
+  return live.some(
+    (o) => isLive(o.status) && o.side !== quote.side && (quote.side === 'buy' ? o.price <= price : o.price >= price),
+  );
 }
 
 /** Whether an order of ours rests on each side of the book (as far as the chain has told us). */
 export function presenceOf(live: readonly StoredOrder[]): { buy: boolean; sell: boolean } {
   // A cancel in flight leaves the order on the book until it is included; one found gone is not there.
-  const resting = live.filter((o) => (isCancellable(o.status) || (o.status === 'cancelRequested' && o.cancelTxHash !== null)) && remainingOf(o) > 0n);
+  const resting = live.filter(
+    (o) =>
+      (isCancellable(o.status) || (o.status === 'cancelRequested' && o.cancelTxHash !== null)) && remainingOf(o) > 0n,
+  );
   return { buy: resting.some((o) => o.side === 'buy'), sell: resting.some((o) => o.side === 'sell') };
 }

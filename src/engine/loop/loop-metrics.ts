@@ -44,20 +44,48 @@ export function loopMetrics(m: Metrics): LoopMetrics {
       labelNames: ['chain'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64],
     }),
-    recomputes: m.counter({ name: 'quote_recomputes_total', help: 'Quote recomputations by outcome', labelNames: ['pair', 'outcome'] }),
-    actions: m.counter({ name: 'quote_actions_total', help: 'Order actions sent by the strategy loop', labelNames: ['pair', 'type', 'result'] }),
-    dropped: m.counter({ name: 'quotes_dropped_total', help: 'Quotes dropped or changed on their way to the venue, by rule', labelNames: ['pair', 'rule'] }),
-    rejections: m.counter({ name: 'order_rejections_total', help: 'Our orders the venue or chain rejected, by reason', labelNames: ['pair', 'reason'] }),
-    spread: m.gauge({ name: 'quote_spread_bps', help: 'Distance between our best ask and best bid, in basis points of the mid', labelNames: ['pair'] }),
+    recomputes: m.counter({
+      name: 'quote_recomputes_total',
+      help: 'Quote recomputations by outcome',
+      labelNames: ['pair', 'outcome'],
+    }),
+    actions: m.counter({
+      name: 'quote_actions_total',
+      help: 'Order actions sent by the strategy loop',
+      labelNames: ['pair', 'type', 'result'],
+    }),
+    dropped: m.counter({
+      name: 'quotes_dropped_total',
+      help: 'Quotes dropped or changed on their way to the venue, by rule',
+      labelNames: ['pair', 'rule'],
+    }),
+    rejections: m.counter({
+      name: 'order_rejections_total',
+      help: 'Our orders the venue or chain rejected, by reason',
+      labelNames: ['pair', 'reason'],
+    }),
+    spread: m.gauge({
+      name: 'quote_spread_bps',
+      help: 'Distance between our best ask and best bid, in basis points of the mid',
+      labelNames: ['pair'],
+    }),
     position: m.gauge({ name: 'position_base', help: 'Base position from fills (human units)', labelNames: ['pair'] }),
-    pnl: m.gauge({ name: 'pnl_quote', help: 'PnL in quote units: realised, unrealised at the mark, fees, total', labelNames: ['pair', 'kind'] }),
+    pnl: m.gauge({
+      name: 'pnl_quote',
+      help: 'PnL in quote units: realised, unrealised at the mark, fees, total',
+      labelNames: ['pair', 'kind'],
+    }),
     killSwitch: m.gauge({ name: 'kill_switch', help: '1 once the kill switch has tripped (until restart)' }),
     marketOpen: m.gauge({
       name: 'market_open',
       help: '1 while the pair may trade: calendar (when enabled), trading status and order book phase all open; market is the symbol',
       labelNames: ['pair', 'market'],
     }),
-    nativeBalance: m.gauge({ name: 'native_balance', help: 'Native fee token balance of the wallet at its last read (human units)', labelNames: ['chain', 'wallet'] }),
+    nativeBalance: m.gauge({
+      name: 'native_balance',
+      help: 'Native fee token balance of the wallet at its last read (human units)',
+      labelNames: ['chain', 'wallet'],
+    }),
     nativeAlertLevel: m.gauge({
       name: 'native_alert_level',
       help: 'Native fee balance below which the risk limits raise an alert (risk.nativeAlert; absent when none is set)',
@@ -67,35 +95,65 @@ export function loopMetrics(m: Metrics): LoopMetrics {
 }
 
 /** Presence of our quotes per side and the trading mode of each pair, read at scrape time. */
-export function derivePairGauges(m: Metrics, loops: ReadonlyMap<string, PairLoop>, mode: (pairId: string) => string): void {
-  m.derivedGauge({ name: 'quote_presence', help: '1 while an order of ours rests on the side of the book', labelNames: ['pair', 'side'] }, () =>
-    [...loops].flatMap(([pair, loop]) => {
-      const p = loop.presence();
-      return [
-        { labels: { pair, side: 'buy' }, value: p.buy ? 1 : 0 },
-        { labels: { pair, side: 'sell' }, value: p.sell ? 1 : 0 },
-      ];
-    }),
+export function derivePairGauges(
+  m: Metrics,
+  loops: ReadonlyMap<string, PairLoop>,
+  mode: (pairId: string) => string,
+): void {
+  m.derivedGauge(
+    {
+      name: 'quote_presence',
+      help: '1 while an order of ours rests on the side of the book',
+      labelNames: ['pair', 'side'],
+    },
+    () =>
+      [...loops].flatMap(([pair, loop]) => {
+        const p = loop.presence();
+        return [
+          { labels: { pair, side: 'buy' }, value: p.buy ? 1 : 0 },
+          { labels: { pair, side: 'sell' }, value: p.sell ? 1 : 0 },
+        ];
+      }),
   );
-  m.derivedGauge({ name: 'trading_state', help: '1 for the current trading mode of the pair (active, paused, stopped, killed)', labelNames: ['pair', 'mode'] }, () =>
-    [...loops.keys()].flatMap((pair) => {
-      const now = mode(pair);
-      return TRADING_MODES.map((m) => ({ labels: { pair, mode: m }, value: m === now ? 1 : 0 }));
-    }),
+  m.derivedGauge(
+    {
+      name: 'trading_state',
+      help: '1 for the current trading mode of the pair (active, paused, stopped, killed)',
+      labelNames: ['pair', 'mode'],
+    },
+    () =>
+      [...loops.keys()].flatMap((pair) => {
+        const now = mode(pair);
+        return TRADING_MODES.map((m) => ({ labels: { pair, mode: m }, value: m === now ? 1 : 0 }));
+      }),
   );
 }
 
 const TRADING_MODES = ['active', 'paused', 'stopped', 'killed'] as const;
 
 /** The spread of our best quotes, in basis points of their midpoint; unchanged when a side has none. */
-export function recordSpread(metrics: LoopMetrics, pairId: string, quotes: readonly { readonly side: 'buy' | 'sell'; readonly price: Decimal }[]): void {
-  const bid = quotes.filter((q) => q.side === 'buy').reduce<Decimal | null>((b, q) => (b === null || q.price.gt(b) ? q.price : b), null);
-  const ask = quotes.filter((q) => q.side === 'sell').reduce<Decimal | null>((a, q) => (a === null || q.price.lt(a) ? q.price : a), null);
-  if (bid !== null && ask !== null) metrics.spread.set({ pair: pairId }, ask.sub(bid).div(ask.add(bid).div(2)).mul(10_000).toNumber());
+export function recordSpread(
+  metrics: LoopMetrics,
+  pairId: string,
+  quotes: readonly { readonly side: 'buy' | 'sell'; readonly price: Decimal }[],
+): void {
+  const bid = quotes
+    .filter((q) => q.side === 'buy')
+    .reduce<Decimal | null>((b, q) => (b === null || q.price.gt(b) ? q.price : b), null);
+  const ask = quotes
+    .filter((q) => q.side === 'sell')
+    .reduce<Decimal | null>((a, q) => (a === null || q.price.lt(a) ? q.price : a), null);
+  if (bid !== null && ask !== null)
+    metrics.spread.set({ pair: pairId }, ask.sub(bid).div(ask.add(bid).div(2)).mul(10_000).toNumber());
 }
 
 /** The wallet's native fee balance, and the level below which it alerts. */
-export function recordNative(metrics: LoopMetrics, labels: { readonly chain: string; readonly wallet: string }, native: Decimal, alertAt: Decimal | null): void {
+export function recordNative(
+  metrics: LoopMetrics,
+  labels: { readonly chain: string; readonly wallet: string },
+  native: Decimal,
+  alertAt: Decimal | null,
+): void {
   metrics.nativeBalance.set(labels, native.toNumber());
   if (alertAt !== null) metrics.nativeAlertLevel.set(labels, alertAt.toNumber());
 }

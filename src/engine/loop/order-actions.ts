@@ -57,7 +57,8 @@ export class OrderActions {
       if (action.type === 'cancel') {
         // A cancellation the chain refused (the order already filled, say) is settled by the order engine;
         // asking again at every recomputation would only repeat the refusal.
-        for (const [id, at] of this.#cancelAsked) if (o.clock.now() - at >= CANCEL_RETRY_MS) this.#cancelAsked.delete(id);
+        for (const [id, at] of this.#cancelAsked)
+          if (o.clock.now() - at >= CANCEL_RETRY_MS) this.#cancelAsked.delete(id);
         if (this.#cancelAsked.has(action.orderId)) return false;
         // Only a resting order can be cancelled; one still being placed is cancelled in a later round.
         const status = engine.order(BigInt(action.orderId))?.status;
@@ -72,7 +73,10 @@ export class OrderActions {
           price: action.quote.price,
           ...(decision === null ? {} : { decision }),
         };
-        const placed = action.type === 'place' ? await engine.place(cmd) : (await engine.replace(BigInt(action.orderId), cmd)).placed;
+        const placed =
+          action.type === 'place'
+            ? await engine.place(cmd)
+            : (await engine.replace(BigInt(action.orderId), cmd)).placed;
         this.#watchOutcome(placed.settled, o.clock.now());
       } else return false;
       o.metrics.actions.inc({ pair: pairId, type: action.type, result: 'sent' });
@@ -82,7 +86,8 @@ export class OrderActions {
       const code = e instanceof DltError ? e.code : 'unexpected';
       o.metrics.actions.inc({ pair: pairId, type: action.type, result: code });
       // The order changed status between the decision and the queue (a fill, a replacement's cancel): benign.
-      if (code === 'E_ORDER_STATE' || code === 'E_ORDER_WITHDRAWN') o.logger.debug({ ...failureFields(e), pair: pairId, action: action.type }, 'order action no longer applies');
+      if (code === 'E_ORDER_STATE' || code === 'E_ORDER_WITHDRAWN')
+        o.logger.debug({ ...failureFields(e), pair: pairId, action: action.type }, 'order action no longer applies');
       else o.failures.failed('action', e, 'order action refused', { pair: pairId, action: action.type }, 'warn');
       if (code === MARKET_NOT_OPEN) this.#marketNotOpen();
       else if (!NOT_A_FAILURE.has(code)) o.risk.txFailed(pairId, o.clock.now(), code);
@@ -90,7 +95,10 @@ export class OrderActions {
     }
   }
 
-  #watchOutcome(settled: Promise<{ status: string; rejection: { code: string | null; reason: string } | null }>, sentMs: number): void {
+  #watchOutcome(
+    settled: Promise<{ status: string; rejection: { code: string | null; reason: string } | null }>,
+    sentMs: number,
+  ): void {
     const o = this.#o;
     const chain = o.engine.chain;
     settled.then(

@@ -115,7 +115,17 @@ export class PairLoop {
       logger: o.logger,
       pairId: this.#pairId,
     });
-    this.#actions = new OrderActions({ pairId: this.#pairId, engine: o.engine, status: o.status, risk: o.risk, clock: o.clock, logger: o.logger, metrics: o.metrics, failures: this.#failures, onOutcome: () => this.trigger() });
+    this.#actions = new OrderActions({
+      pairId: this.#pairId,
+      engine: o.engine,
+      status: o.status,
+      risk: o.risk,
+      clock: o.clock,
+      logger: o.logger,
+      metrics: o.metrics,
+      failures: this.#failures,
+      onOutcome: () => this.trigger(),
+    });
   }
 
   get pairId(): string {
@@ -197,9 +207,19 @@ export class PairLoop {
     this.#modes.log(state);
     if (state.mode !== 'active') {
       o.metrics.recomputes.inc({ pair: this.#pairId, outcome: state.mode });
-      this.last = { atMs: nowMs, mode: state.mode === 'paused' ? `paused (${state.reasons.join(', ')})` : state.mode, quotes: [], reference: null };
+      this.last = {
+        atMs: nowMs,
+        mode: state.mode === 'paused' ? `paused (${state.reasons.join(', ')})` : state.mode,
+        quotes: [],
+        reference: null,
+      };
       // Stale data pulls our quotes; a closed or halted market keeps them for the venue's clearing.
-      if (state.mode === 'paused' && state.reasons.includes('stale-market-data') && !state.reasons.includes('market-closed')) await this.#pullQuotes();
+      if (
+        state.mode === 'paused' &&
+        state.reasons.includes('stale-market-data') &&
+        !state.reasons.includes('market-closed')
+      )
+        await this.#pullQuotes();
       return;
     }
     if (book === undefined) {
@@ -215,11 +235,26 @@ export class PairLoop {
       marketViewOf(book, status, nowMs, o.calendar),
       inventory,
       o.runtime.binding.rules,
-      { marketMaker: o.marketMaker, refreshCost: o.refreshCost, liveOrders: liveQuotes(o.runtime.binding, live), ...(terms === null ? {} : { obligations: terms }) },
+      {
+        marketMaker: o.marketMaker,
+        refreshCost: o.refreshCost,
+        liveOrders: liveQuotes(o.runtime.binding, live),
+        ...(terms === null ? {} : { obligations: terms }),
+      },
       this.#state,
       (quotes) => {
         const g = gateQuotes({ quotes, position: o.pnl.position, mark, limits });
-        return { quotes: g.quotes, reasons: g.cuts.map((c) => ({ side: c.side, level: c.level, rule: 'risk' as const, action: 'dropped' as const, detail: `${c.rule}: ${c.detail}`, limit: c.rule })) };
+        return {
+          quotes: g.quotes,
+          reasons: g.cuts.map((c) => ({
+            side: c.side,
+            level: c.level,
+            rule: 'risk' as const,
+            action: 'dropped' as const,
+            detail: `${c.rule}: ${c.detail}`,
+            limit: c.rule,
+          })),
+        };
       },
     );
     this.#state = computed.nextState;
@@ -241,11 +276,13 @@ export class PairLoop {
         continue;
       }
       const sent = await this.#actions.send(action, decision);
-      if (sent && first && marketEventMs !== null) o.metrics.quoteLatency.observe({ pair: this.#pairId }, (o.clock.now() - marketEventMs) / 1000);
+      if (sent && first && marketEventMs !== null)
+        o.metrics.quoteLatency.observe({ pair: this.#pairId }, (o.clock.now() - marketEventMs) / 1000);
       if (sent) first = false;
       if (!sent && action.type !== 'cancel') break;
     }
-    if (!first && marketEventMs !== null) o.metrics.roundLatency.observe({ pair: this.#pairId }, (o.clock.now() - marketEventMs) / 1000);
+    if (!first && marketEventMs !== null)
+      o.metrics.roundLatency.observe({ pair: this.#pairId }, (o.clock.now() - marketEventMs) / 1000);
     recordSpread(o.metrics, this.#pairId, r.quotes);
   }
 

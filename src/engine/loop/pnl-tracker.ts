@@ -66,4 +66,3 @@ export class PnlTracker {
     return this.#seen.size;
   }
 }
-

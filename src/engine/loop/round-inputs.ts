@@ -22,7 +22,14 @@ export interface CalendarUse {
 
 /** Whether the pair's book is open for trading now: its status and phase, and the calendar when it is used. */
 export function marketOpenNow(status: PairStatus, chain: ChainKind, nowMs: number, calendar: CalendarUse): boolean {
-  return isMarketOpen({ nowMs, tradingStatus: status.tradingStatus, chain, phase: status.phase, calendar: calendar.config, useCalendar: calendar.enabled });
+  return isMarketOpen({
+    nowMs,
+    tradingStatus: status.tradingStatus,
+    chain,
+    phase: status.phase,
+    calendar: calendar.config,
+    useCalendar: calendar.enabled,
+  });
 }
 
 /** The midpoint of the best bid and ask; null when a side is empty. */
@@ -39,7 +46,12 @@ export function marketViewOf(book: MarketBook, status: PairStatus, nowMs: number
     asks: book.sell.map((l) => ({ price: l.limit, quantity: l.quantity })),
     lastPrice: status.lastPrice,
     staticReferencePrice: status.staticReferencePrice,
-    tradeInfo: { lastPrice: status.lastPrice, previousClose: status.staticReferencePrice, tradeVolume24h: status.tradeVolume24h, tradingHaltCounter: status.haltCounter },
+    tradeInfo: {
+      lastPrice: status.lastPrice,
+      previousClose: status.staticReferencePrice,
+      tradeVolume24h: status.tradeVolume24h,
+      tradingHaltCounter: status.haltCounter,
+    },
     nowMs,
     // The session's close from the calendar; without a calendar (an always-open venue) it is unknown.
     msUntilClose: calendar.enabled ? msUntilClose(nowMs, calendar.config) : null,
@@ -65,7 +77,14 @@ export function decisionOf(d: DecisionInputs): Decision {
     strategy: d.strategy.name,
     configHash: d.strategy.hash,
     params: d.strategy.config,
-    market: { reference: r.reference, bestBid: d.book.buy[0] ?? null, bestAsk: d.book.sell[0] ?? null, lastPrice: d.status.lastPrice, inventory: d.inventory, diagnostics: r.diagnostics },
+    market: {
+      reference: r.reference,
+      bestBid: d.book.buy[0] ?? null,
+      bestAsk: d.book.sell[0] ?? null,
+      lastPrice: d.status.lastPrice,
+      inventory: d.inventory,
+      diagnostics: r.diagnostics,
+    },
     risk: { state: d.state.mode, limits: d.limits, reasons: r.reasons.filter((x) => x.rule === 'risk') },
   };
 }
@@ -83,7 +102,12 @@ export class ModeLog {
   }
 
   log(state: TradingState): void {
-    const now = state.mode === 'paused' ? `paused: ${state.reasons.join(', ')}` : state.mode === 'active' ? 'active' : `${state.mode}: ${state.reason}`;
+    const now =
+      state.mode === 'paused'
+        ? `paused: ${state.reasons.join(', ')}`
+        : state.mode === 'active'
+          ? 'active'
+          : `${state.mode}: ${state.reason}`;
     if (now === this.#logged) return;
     const was = this.#logged;
     this.#logged = now;
@@ -91,7 +115,10 @@ export class ModeLog {
     else if (state.mode === 'paused') {
       // Outside trading hours is the venue's schedule; every other reason is worth a warning.
       const quiet = state.reasons.every((r) => r === 'market-closed');
-      this.#logger[quiet ? 'info' : 'warn']({ pair: this.#pairId, reasons: state.reasons, untilMs: state.untilMs }, `pair paused: ${state.reasons.join(', ')}`);
+      this.#logger[quiet ? 'info' : 'warn'](
+        { pair: this.#pairId, reasons: state.reasons, untilMs: state.untilMs },
+        `pair paused: ${state.reasons.join(', ')}`,
+      );
     }
   }
 }

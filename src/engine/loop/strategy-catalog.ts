@@ -44,6 +44,10 @@ export class StrategyCatalog {
   #parse(path: string): StrategyHandle {
     const text = this.#read(path);
     const config = parseStrategyConfig(text, path);
-    return { name: basename(path).replace(/\.ya?ml$/, ''), hash: createHash('sha256').update(text).digest('hex').slice(0, 16), config };
+    return {
+      name: basename(path).replace(/\.ya?ml$/, ''),
+      hash: createHash('sha256').update(text).digest('hex').slice(0, 16),
+      config,
+    };
   }
 }

@@ -37,7 +37,14 @@ export class VenueStatus {
   #status: PairStatus;
 
   /** `now`: when given, a book that opens again (the end of a halt) has its trade info read at once. */
-  constructor(binding: PairBinding, rest: TradeInfoSource, adapter: ChainAdapter, logger: Logger, onChange: () => void, clock?: Pick<Clock, 'now'>) {
+  constructor(
+    binding: PairBinding,
+    rest: TradeInfoSource,
+    adapter: ChainAdapter,
+    logger: Logger,
+    onChange: () => void,
+    clock?: Pick<Clock, 'now'>,
+  ) {
     this.#binding = binding;
     this.#clock = clock;
     this.#rest = rest;
@@ -87,7 +94,10 @@ export class VenueStatus {
         tradeInfoAtMs: nowMs,
       });
     } catch (e) {
-      this.#logger.warn({ err: e, pair: this.#binding.pairId }, 'trade info read failed; keeping the last known status');
+      this.#logger.warn(
+        { err: e, pair: this.#binding.pairId },
+        'trade info read failed; keeping the last known status',
+      );
     }
   }
 
@@ -99,7 +109,10 @@ export class VenueStatus {
       // The trading status follows the phase on its own (slower) poll: read it now, so quoting resumes at once.
       if (reopened && this.#clock !== undefined) await this.refreshTradeInfo(this.#clock.now());
     } catch (e) {
-      this.#logger.warn({ err: e, pair: this.#binding.pairId }, 'order book phase read failed; treating the book as not open');
+      this.#logger.warn(
+        { err: e, pair: this.#binding.pairId },
+        'order book phase read failed; treating the book as not open',
+      );
       this.#set({ ...this.#status, phase: null, phaseOpen: false });
     }
   }

@@ -34,24 +34,34 @@ function time(v: unknown, field: string, fallback: number | null): number | null
   return t;
 }
 
-export function obligationRoutes(tracker: ObligationTracker, clock: Pick<Clock, 'now'>): (req: ControlRequest) => ControlAnswer | null {
+export function obligationRoutes(
+  tracker: ObligationTracker,
+  clock: Pick<Clock, 'now'>,
+): (req: ControlRequest) => ControlAnswer | null {
   return (req) => {
     if (req.path !== '/obligations' && !req.path.startsWith('/obligations/')) return null;
-    if (!LOOPBACK.has(req.remoteAddress ?? '')) return { status: 403, body: { error: 'the obligation endpoint answers loopback callers only' } };
+    if (!LOOPBACK.has(req.remoteAddress ?? ''))
+      return { status: 403, body: { error: 'the obligation endpoint answers loopback callers only' } };
     try {
-      if (req.method === 'GET' && req.path === '/obligations') return { status: 200, body: { snapshots: tracker.snapshots(), windows: tracker.windows() } };
+      if (req.method === 'GET' && req.path === '/obligations')
+        return { status: 200, body: { snapshots: tracker.snapshots(), windows: tracker.windows() } };
       const body = (req.body ?? {}) as Record<string, unknown>;
       if (typeof body !== 'object' || Array.isArray(body)) throw new BadRequest('expected a JSON object');
       if (req.method === 'POST' && req.path === '/obligations/windows') {
         const kind = body.kind ?? 'exception';
         if (kind !== 'exception' && kind !== 'stressed') throw new BadRequest('kind: exception or stressed');
-        if (typeof body.reason !== 'string' || body.reason.trim() === '') throw new BadRequest('reason: required, the circumstances in words');
+        if (typeof body.reason !== 'string' || body.reason.trim() === '')
+          throw new BadRequest('reason: required, the circumstances in words');
         const pair = body.pair === undefined || body.pair === null ? null : String(body.pair);
-        if (pair !== null && !tracker.pairIds.includes(pair)) throw new BadRequest(`pair: no traded pair ${pair} (traded: ${tracker.pairIds.join(', ')})`);
+        if (pair !== null && !tracker.pairIds.includes(pair))
+          throw new BadRequest(`pair: no traded pair ${pair} (traded: ${tracker.pairIds.join(', ')})`);
         const fromMs = time(body.from, 'from', clock.now()) as number;
         const toMs = time(body.to, 'to', null);
         if (toMs !== null && toMs <= fromMs) throw new BadRequest('to: must be after from');
-        return { status: 201, body: tracker.declare({ kind, pairId: pair, fromMs, toMs, reason: body.reason.trim(), source: 'endpoint' }) };
+        return {
+          status: 201,
+          body: tracker.declare({ kind, pairId: pair, fromMs, toMs, reason: body.reason.trim(), source: 'endpoint' }),
+        };
       }
       const end = /^\/obligations\/windows\/(\d+)\/end$/.exec(req.path);
       if (req.method === 'POST' && end !== null) {

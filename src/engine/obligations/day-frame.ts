@@ -29,7 +29,11 @@ function minutesOf(hhmm: string): number {
 }
 
 export function isDate(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T12:00:00Z`)) && new Date(`${text}T12:00:00Z`).toISOString().startsWith(text);
+  return (
+    /^\d{4}-\d{2}-\d{2}$/.test(text) &&
+    !Number.isNaN(Date.parse(`${text}T12:00:00Z`)) &&
+    new Date(`${text}T12:00:00Z`).toISOString().startsWith(text)
+  );
 }
 
 export function dayFrame(date: string, calendar: CalendarUse): DayFrame {
@@ -38,7 +42,17 @@ export function dayFrame(date: string, calendar: CalendarUse): DayFrame {
   if (!calendar.enabled) return { date, from, to, schedule: [{ from, to }] };
   const weekday = toVenueLocal(venueLocalToInstant(date, 720)).weekday;
   if (!isTradingDay(date, weekday, calendar.config)) return { date, from, to, schedule: [] };
-  return { date, from, to, schedule: [{ from: venueLocalToInstant(date, minutesOf(calendar.config.open)), to: venueLocalToInstant(date, minutesOf(calendar.config.close)) }] };
+  return {
+    date,
+    from,
+    to,
+    schedule: [
+      {
+        from: venueLocalToInstant(date, minutesOf(calendar.config.open)),
+        to: venueLocalToInstant(date, minutesOf(calendar.config.close)),
+      },
+    ],
+  };
 }
 
 export function dayOf(nowMs: number, calendar: CalendarUse): DayFrame {

@@ -49,11 +49,27 @@ const HALTED_PHASES = new Set<number | string>([3, 4, 'ManualHalt', 'AutomaticHa
 const AUTOMATIC_PHASES = new Set<number | string>([4, 'AutomaticHalt']);
 
 /** The market a status shows: the order book phase on chain first; the venue's trading status without one. */
-export function marketStateOf(status: PairStatus, chain: 'evm' | 'wasm', nowMs: number, calendar: CalendarUse): { state: MarketState; automaticHalt: boolean } {
-  const automaticHalt = status.phase !== null ? AUTOMATIC_PHASES.has(status.phase) : status.tradingStatus === 'AUTOMATIC_TRADING_HALT';
+export function marketStateOf(
+  status: PairStatus,
+  chain: 'evm' | 'wasm',
+  nowMs: number,
+  calendar: CalendarUse,
+): { state: MarketState; automaticHalt: boolean } {
+  const automaticHalt =
+    status.phase !== null ? AUTOMATIC_PHASES.has(status.phase) : status.tradingStatus === 'AUTOMATIC_TRADING_HALT';
   if (status.phase !== null) {
     if (HALTED_PHASES.has(status.phase)) return { state: 'halted', automaticHalt };
-    if (isMarketOpen({ nowMs, tradingStatus: 'CONTINUOUS_TRADING', chain, phase: status.phase, calendar: calendar.config, useCalendar: calendar.enabled })) return { state: 'continuous', automaticHalt };
+    if (
+      isMarketOpen({
+        nowMs,
+        tradingStatus: 'CONTINUOUS_TRADING',
+        chain,
+        phase: status.phase,
+        calendar: calendar.config,
+        useCalendar: calendar.enabled,
+      })
+    )
+      return { state: 'continuous', automaticHalt };
     return { state: 'closed', automaticHalt };
   }
   if (status.tradingStatus?.includes('HALT') === true) return { state: 'halted', automaticHalt };
@@ -67,21 +83,80 @@ export function registerObligationGauges(m: Metrics, snapshots: () => Obligation
       const v = f(s);
       return v === null || !Number.isFinite(v) ? [] : [{ labels: { pair: s.pairId }, value: v }];
     });
-  m.derivedGauge({ name: 'obligation_presence_ratio', help: 'Share of today\'s continuous trading time our quotes met the market-making obligations', labelNames: ['pair'] }, each((s) => s.presence));
-  m.derivedGauge({ name: 'obligation_target_ratio', help: 'Presence target of the market-making obligations', labelNames: ['pair'] }, each((s) => s.target));
-  m.derivedGauge({ name: 'obligation_compliant', help: '1 while our resting quotes meet the market-making obligations', labelNames: ['pair'] }, each((s) => (s.compliantNow ? 1 : 0)));
-  m.derivedGauge({ name: 'obligation_spread_bps', help: 'Spread of our best bid and ask, bp of their midpoint', labelNames: ['pair'] }, each((s) => s.spreadBps));
-  m.derivedGauge({ name: 'obligation_max_spread_bps', help: 'Maximum spread of the obligations in force, bp', labelNames: ['pair'] }, each((s) => s.maxSpreadBps));
-  m.derivedGauge({ name: 'obligation_min_size', help: 'Minimum size of each side (base units, or quote value with unit=quote)', labelNames: ['pair', 'unit'] }, () =>
-    snapshots().map((s) => ({ labels: { pair: s.pairId, unit: s.sizeUnit }, value: Number(s.minSize) })),
+  m.derivedGauge(
+    {
+      name: 'obligation_presence_ratio',
+      help: "Share of today's continuous trading time our quotes met the market-making obligations",
+      labelNames: ['pair'],
+    },
+    each((s) => s.presence),
   );
-  m.derivedGauge({ name: 'obligation_size', help: 'Size of our best bid and ask in the unit of the minimum', labelNames: ['pair', 'side', 'unit'] }, () =>
-    snapshots().flatMap((s) => [
-      ...(s.bidSize === null ? [] : [{ labels: { pair: s.pairId, side: 'buy', unit: s.sizeUnit }, value: Number(s.bidSize) }]),
-      ...(s.askSize === null ? [] : [{ labels: { pair: s.pairId, side: 'sell', unit: s.sizeUnit }, value: Number(s.askSize) }]),
-    ]),
+  m.derivedGauge(
+    { name: 'obligation_target_ratio', help: 'Presence target of the market-making obligations', labelNames: ['pair'] },
+    each((s) => s.target),
   );
-  m.derivedGauge({ name: 'obligation_absence_left_seconds', help: 'Absence the day can still take before its presence target is out of reach', labelNames: ['pair'] }, each((s) => s.absenceLeftMs / 1000));
-  m.derivedGauge({ name: 'obligation_continuous_seconds', help: 'Continuous trading time counted today', labelNames: ['pair'] }, each((s) => s.continuousMs / 1000));
-  m.derivedGauge({ name: 'obligation_present_seconds', help: 'Of the continuous trading time today, seconds our quotes met the obligations', labelNames: ['pair'] }, each((s) => s.presentMs / 1000));
+  m.derivedGauge(
+    {
+      name: 'obligation_compliant',
+      help: '1 while our resting quotes meet the market-making obligations',
+      labelNames: ['pair'],
+    },
+    each((s) => (s.compliantNow ? 1 : 0)),
+  );
+  m.derivedGauge(
+    {
+      name: 'obligation_spread_bps',
+      help: 'Spread of our best bid and ask, bp of their midpoint',
+      labelNames: ['pair'],
+    },
+    each((s) => s.spreadBps),
+  );
+  m.derivedGauge(
+    { name: 'obligation_max_spread_bps', help: 'Maximum spread of the obligations in force, bp', labelNames: ['pair'] },
+    each((s) => s.maxSpreadBps),
+  );
+  m.derivedGauge(
+    {
+      name: 'obligation_min_size',
+      help: 'Minimum size of each side (base units, or quote value with unit=quote)',
+      labelNames: ['pair', 'unit'],
+    },
+    () => snapshots().map((s) => ({ labels: { pair: s.pairId, unit: s.sizeUnit }, value: Number(s.minSize) })),
+  );
+  m.derivedGauge(
+    {
+      name: 'obligation_size',
+      help: 'Size of our best bid and ask in the unit of the minimum',
+      labelNames: ['pair', 'side', 'unit'],
+    },
+    () =>
+      snapshots().flatMap((s) => [
+        ...(s.bidSize === null
+          ? []
+          : [{ labels: { pair: s.pairId, side: 'buy', unit: s.sizeUnit }, value: Number(s.bidSize) }]),
+        ...(s.askSize === null
+          ? []
+          : [{ labels: { pair: s.pairId, side: 'sell', unit: s.sizeUnit }, value: Number(s.askSize) }]),
+      ]),
+  );
+  m.derivedGauge(
+    {
+      name: 'obligation_absence_left_seconds',
+      help: 'Absence the day can still take before its presence target is out of reach',
+      labelNames: ['pair'],
+    },
+    each((s) => s.absenceLeftMs / 1000),
+  );
+  m.derivedGauge(
+    { name: 'obligation_continuous_seconds', help: 'Continuous trading time counted today', labelNames: ['pair'] },
+    each((s) => s.continuousMs / 1000),
+  );
+  m.derivedGauge(
+    {
+      name: 'obligation_present_seconds',
+      help: 'Of the continuous trading time today, seconds our quotes met the obligations',
+      labelNames: ['pair'],
+    },
+    each((s) => s.presentMs / 1000),
+  );
 }

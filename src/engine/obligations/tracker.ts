@@ -25,7 +25,14 @@
 import type { ChainEvent, PairBinding } from '../../chains/types.ts';
 import { obligationTerms, type ObligationsConfig } from '../../core/config/obligations-config.ts';
 import { Decimal } from '../../core/decimal.ts';
-import { absenceLeftMs, assessQuotes, measurePresence, ObligationRules, type Interval, type MarketState } from '../../core/obligations.ts';
+import {
+  absenceLeftMs,
+  assessQuotes,
+  measurePresence,
+  ObligationRules,
+  type Interval,
+  type MarketState,
+} from '../../core/obligations.ts';
 import { priceFromRaw } from '../../core/units.ts';
 import type { ObligationWindow, WindowKind } from '../../store/obligation-store.ts';
 import type { Store } from '../../store/store.ts';
@@ -104,10 +111,26 @@ export class ObligationTracker {
   constructor(options: ObligationTrackerOptions) {
     this.#o = options;
     for (const pair of options.pairs) {
-      const rules = pair.obligations === null ? null : new ObligationRules(obligationTerms(pair.obligations), pair.binding.rules.scales);
-      this.#pairs.set(pair.binding.pairId, { pair, rules, market: null, settled: null, snapshot: null, alert: 'ok', breach: null, lastSampleMs: Number.NEGATIVE_INFINITY });
+      const rules =
+        pair.obligations === null
+          ? null
+          : new ObligationRules(obligationTerms(pair.obligations), pair.binding.rules.scales);
+      this.#pairs.set(pair.binding.pairId, {
+        pair,
+        rules,
+        market: null,
+        settled: null,
+        snapshot: null,
+        alert: 'ok',
+        breach: null,
+        lastSampleMs: Number.NEGATIVE_INFINITY,
+      });
     }
-    this.#breaches = options.metrics.counter({ name: 'obligation_breaches_total', help: 'Times a limit forced the quotes outside the market-making obligations', labelNames: ['pair', 'limit'] });
+    this.#breaches = options.metrics.counter({
+      name: 'obligation_breaches_total',
+      help: 'Times a limit forced the quotes outside the market-making obligations',
+      labelNames: ['pair', 'limit'],
+    });
     registerObligationGauges(this.#o.metrics, () => this.snapshots());
   }
 
@@ -133,7 +156,12 @@ export class ObligationTracker {
         symbol: b.symbol,
         chain: b.chain,
         wallet: t.pair.wallet,
-        scales: { baseInternal: s.baseInternal.toString(), quoteInternal: s.quoteInternal.toString(), baseNative: s.baseNative.toString(), quoteNative: s.quoteNative.toString() },
+        scales: {
+          baseInternal: s.baseInternal.toString(),
+          quoteInternal: s.quoteInternal.toString(),
+          baseNative: s.baseNative.toString(),
+          quoteNative: s.quoteNative.toString(),
+        },
         obligations: t.pair.obligations,
         calendar: { enabled: o.calendar.enabled, ...o.calendar.config },
       });
@@ -149,7 +177,8 @@ export class ObligationTracker {
     this.#timer = null;
     const now = this.#o.clock.now();
     this.tick();
-    for (const t of this.#pairs.values()) if (t.breach !== null) this.#o.store.obligations.closeBreach(t.breach.id, now);
+    for (const t of this.#pairs.values())
+      if (t.breach !== null) this.#o.store.obligations.closeBreach(t.breach.id, now);
     if (this.#run !== null) this.#o.store.obligations.stopRun(this.#run, now);
     this.#run = null;
   }
@@ -185,13 +214,27 @@ export class ObligationTracker {
       return;
     }
     t.market = seen;
-    const detail = `${status.tradingStatus ?? 'status unknown'} ${status.statusChangeReason ?? ''} phase ${String(status.phase)}`.replace(/\s+/g, ' ');
+    const detail =
+      `${status.tradingStatus ?? 'status unknown'} ${status.statusChangeReason ?? ''} phase ${String(status.phase)}`.replace(
+        /\s+/g,
+        ' ',
+      );
     this.#o.store.obligations.recordMarket(pairId, nowMs, seen.state, detail);
     this.#reopen(t, nowMs);
-    this.#o.logger.info({ pair: pairId, market: seen.state, was: before?.state ?? null, detail }, `market ${seen.state}`);
+    this.#o.logger.info(
+      { pair: pairId, market: seen.state, was: before?.state ?? null, detail },
+      `market ${seen.state}`,
+    );
     const afterHalt = t.pair.obligations?.stressedAfterHaltMs ?? 0;
     if (before?.state === 'halted' && before.automaticHalt && seen.state === 'continuous' && afterHalt > 0) {
-      this.declare({ kind: 'stressed', pairId, fromMs: nowMs, toMs: nowMs + afterHalt, reason: 'after a volatility halt', source: 'halt' });
+      this.declare({
+        kind: 'stressed',
+        pairId,
+        fromMs: nowMs,
+        toMs: nowMs + afterHalt,
+        reason: 'after a volatility halt',
+        source: 'halt',
+      });
     }
   }
 
@@ -202,11 +245,37 @@ export class ObligationTracker {
     for (const e of events) {
       if (e.type !== 'OrderResting' && e.type !== 'OrderCancelled') continue;
       const t = this.#pairs.get(e.pairId);
-      if (t === undefined || t.pair.binding.chain !== chain || !sameAddress(e.client, wallet) || !sameAddress(t.pair.wallet, wallet)) continue;
+      if (
+        t === undefined ||
+        t.pair.binding.chain !== chain ||
+        !sameAddress(e.client, wallet) ||
+        !sameAddress(t.pair.wallet, wallet)
+      )
+        continue;
       // Only orders of this bot: one the store does not know (placed by someone else with our wallet) is no quote of ours.
       if (store.orders.byVenueId(chain, e.pairId, e.orderId) === undefined) continue;
-      if (e.type === 'OrderResting') store.obligations.rested({ chain, wallet: t.pair.wallet, pairId: e.pairId, orderId: e.orderId, side: e.side, price: e.price, quantity: e.quantity, atMs: e.timeMs, height: e.height });
-      else store.obligations.ended({ chain, wallet: t.pair.wallet, pairId: e.pairId, orderId: e.orderId, atMs: e.timeMs, height: e.height, kind: 'cancel' });
+      if (e.type === 'OrderResting')
+        store.obligations.rested({
+          chain,
+          wallet: t.pair.wallet,
+          pairId: e.pairId,
+          orderId: e.orderId,
+          side: e.side,
+          price: e.price,
+          quantity: e.quantity,
+          atMs: e.timeMs,
+          height: e.height,
+        });
+      else
+        store.obligations.ended({
+          chain,
+          wallet: t.pair.wallet,
+          pairId: e.pairId,
+          orderId: e.orderId,
+          atMs: e.timeMs,
+          height: e.height,
+          kind: 'cancel',
+        });
       this.#reopen(t, e.timeMs);
       touched.add(e.pairId);
     }
@@ -228,12 +297,18 @@ export class ObligationTracker {
       const id = store.openBreach(pairId, outcome.limit, outcome.detail, nowMs);
       t.breach = { id, limit: outcome.limit, detail: outcome.detail, sinceMs: nowMs };
       this.#breaches.inc({ pair: pairId, limit: outcome.limit });
-      this.#o.logger.warn({ pair: pairId, limit: outcome.limit, detail: outcome.detail }, `market-making obligations breached: ${outcome.limit} keeps our quotes outside the terms`);
+      this.#o.logger.warn(
+        { pair: pairId, limit: outcome.limit, detail: outcome.detail },
+        `market-making obligations breached: ${outcome.limit} keeps our quotes outside the terms`,
+      );
       return;
     }
     if (t.breach !== null) {
       store.closeBreach(t.breach.id, nowMs);
-      this.#o.logger.info({ pair: pairId, limit: t.breach.limit, sinceMs: t.breach.sinceMs }, 'market-making obligations met again');
+      this.#o.logger.info(
+        { pair: pairId, limit: t.breach.limit, sinceMs: t.breach.sinceMs },
+        'market-making obligations met again',
+      );
       t.breach = null;
     }
   }
@@ -244,7 +319,9 @@ export class ObligationTracker {
     if (t === undefined || t.rules === null || t.pair.obligations?.guard !== true) return null;
     const terms = t.rules.terms;
     const stressed = this.#windowsAt(pairId, nowMs, 'stressed');
-    const maxSpread = stressed ? { ...terms.maxSpread, value: terms.maxSpread.value.mul(terms.stressedSpreadMultiplier) } : terms.maxSpread;
+    const maxSpread = stressed
+      ? { ...terms.maxSpread, value: terms.maxSpread.value.mul(terms.stressedSpreadMultiplier) }
+      : terms.maxSpread;
     return { maxSpread, minSize: terms.minSize, maxSizeRatio: terms.maxSizeRatio };
   }
 
@@ -252,8 +329,12 @@ export class ObligationTracker {
   declare(w: Omit<ObligationWindow, 'id' | 'declaredMs'>): ObligationWindow {
     if (w.pairId !== null && !this.#pairs.has(w.pairId)) throw new Error(`no pair ${w.pairId} is traded`);
     const made = this.#o.store.obligations.declare(w);
-    for (const t of this.#pairs.values()) if (w.pairId === null || t.pair.binding.pairId === w.pairId) this.#reopen(t, w.fromMs);
-    this.#o.logger.info({ window: made }, `${w.kind === 'exception' ? 'exceptional circumstances' : 'stressed market'} declared: ${w.reason}`);
+    for (const t of this.#pairs.values())
+      if (w.pairId === null || t.pair.binding.pairId === w.pairId) this.#reopen(t, w.fromMs);
+    this.#o.logger.info(
+      { window: made },
+      `${w.kind === 'exception' ? 'exceptional circumstances' : 'stressed market'} declared: ${w.reason}`,
+    );
     return made;
   }
 
@@ -261,7 +342,10 @@ export class ObligationTracker {
     const ended = this.#o.store.obligations.endWindow(id, atMs);
     if (ended !== null) {
       for (const t of this.#pairs.values()) this.#reopen(t, atMs);
-      this.#o.logger.info({ window: ended }, `${ended.kind === 'exception' ? 'exceptional circumstances' : 'stressed market'} window ended`);
+      this.#o.logger.info(
+        { window: ended },
+        `${ended.kind === 'exception' ? 'exceptional circumstances' : 'stressed market'} window ended`,
+      );
     }
     return ended;
   }
@@ -293,11 +377,19 @@ export class ObligationTracker {
     const b = t.pair.binding;
     for (const q of store.obligations.open(b.pairId)) {
       const order = store.orders.byVenueId(q.chain, q.pairId, q.orderId);
-      if (order === undefined || (order.status !== 'filled' && order.status !== 'cancelled' && order.status !== 'rejected')) continue;
-      const fills = store.orders.fills({ pairId: q.pairId, wallet: order.wallet }).filter((f) => f.clientOrderId === order.clientOrderId && f.role === 'maker');
+      if (
+        order === undefined ||
+        (order.status !== 'filled' && order.status !== 'cancelled' && order.status !== 'rejected')
+      )
+        continue;
+      const fills = store.orders
+        .fills({ pairId: q.pairId, wallet: order.wallet })
+        .filter((f) => f.clientOrderId === order.clientOrderId && f.role === 'maker');
       const last = fills.at(-1);
       const filled = order.status === 'filled' && last !== undefined;
-      const end = filled ? { atMs: last.atMs, height: last.height, kind: 'filled' as const } : { atMs: Math.min(order.updatedMs, nowMs), height: null, kind: 'store' as const };
+      const end = filled
+        ? { atMs: last.atMs, height: last.height, kind: 'filled' as const }
+        : { atMs: Math.min(order.updatedMs, nowMs), height: null, kind: 'store' as const };
       store.obligations.ended({ chain: q.chain, wallet: q.wallet, pairId: q.pairId, orderId: q.orderId, ...end });
       this.#reopen(t, end.atMs);
     }
@@ -331,7 +423,8 @@ export class ObligationTracker {
     const o = this.#o;
     const pairId = t.pair.binding.pairId;
     const frame = dayOf(now, o.calendar);
-    if (t.settled === null || t.settled.day !== frame.date) t.settled = { day: frame.date, upTo: frame.from, continuousMs: 0, presentMs: 0 };
+    if (t.settled === null || t.settled.day !== frame.date)
+      t.settled = { day: frame.date, upTo: frame.from, continuousMs: 0, presentMs: 0 };
     const s = t.settled;
     if (now - s.upTo > SETTLE_AFTER_MS) {
       const upTo = now - KEEP_OPEN_MS;
@@ -380,9 +473,19 @@ export class ObligationTracker {
     const margin = t.pair.obligations?.alertMarginMs ?? 0;
     const state = s.absenceLeftMs < 0 ? 'unreachable' : s.absenceLeftMs < margin ? 'at-risk' : 'ok';
     if (state === t.alert) return;
-    const fields = { pair: s.pairId, presence: s.presence, target: s.target, absenceLeftMinutes: Math.round(s.absenceLeftMs / 600) / 100, day: s.day };
+    const fields = {
+      pair: s.pairId,
+      presence: s.presence,
+      target: s.target,
+      absenceLeftMinutes: Math.round(s.absenceLeftMs / 600) / 100,
+      day: s.day,
+    };
     if (state === 'unreachable') this.#o.logger.error(fields, 'market-making presence target out of reach for today');
-    else if (state === 'at-risk') this.#o.logger.warn(fields, `market-making presence target at risk: ${fields.absenceLeftMinutes} min of absence left today`);
+    else if (state === 'at-risk')
+      this.#o.logger.warn(
+        fields,
+        `market-making presence target at risk: ${fields.absenceLeftMinutes} min of absence left today`,
+      );
     else this.#o.logger.info(fields, 'market-making presence target within reach again');
     t.alert = state;
   }
@@ -398,7 +501,13 @@ export class ObligationTracker {
     const ask = asks.length === 0 ? null : asks.reduce((a, b) => (b < a ? b : a));
     const s = t.snapshot;
     const zero = new Decimal(0);
-    const spreadBps = bid !== null && ask !== null && ask + bid > 0n ? new Decimal((ask - bid).toString()).mul(20_000).div((ask + bid).toString()).toNumber() : null;
+    const spreadBps =
+      bid !== null && ask !== null && ask + bid > 0n
+        ? new Decimal((ask - bid).toString())
+            .mul(20_000)
+            .div((ask + bid).toString())
+            .toNumber()
+        : null;
     this.#o.store.obligations.addSample({
       pairId,
       atMs: now,

@@ -45,7 +45,8 @@ const dec = (s: string | undefined): Decimal | null => (s === undefined ? null :
 
 /** Pair overrides win over the defaults, key by key. */
 export function resolveLimits(defaults: RiskLimitsInput, pair: RiskLimitsInput = {}): RiskLimits {
-  const pick = <K extends keyof RiskLimitsInput>(k: K): RiskLimitsInput[K] => (pair[k] !== undefined ? pair[k] : defaults[k]);
+  const pick = <K extends keyof RiskLimitsInput>(k: K): RiskLimitsInput[K] =>
+    pair[k] !== undefined ? pair[k] : defaults[k];
   return {
     maxInventory: dec(pick('maxInventory')),
     maxNotional: dec(pick('maxNotional')),

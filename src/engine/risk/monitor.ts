@@ -18,7 +18,12 @@ export type TradingState =
 export type RiskEvent =
   | { readonly type: 'killed'; readonly pairId: string; readonly reason: string }
   | { readonly type: 'stopped'; readonly pairId: string; readonly reason: string }
-  | { readonly type: 'native-low'; readonly wallet: string; readonly balance: Decimal; readonly level: 'alert' | 'stop' };
+  | {
+      readonly type: 'native-low';
+      readonly wallet: string;
+      readonly balance: Decimal;
+      readonly level: 'alert' | 'stop';
+    };
 
 interface PairRisk {
   readonly limits: RiskLimits;
@@ -164,7 +169,8 @@ export class RiskMonitor {
     if (p.stopped !== null) return { mode: 'stopped', reason: p.stopped };
     const reasons: PauseReason[] = [...p.flags];
     let untilMs: number | null = null;
-    if (p.lastMarketDataMs === null || nowMs - p.lastMarketDataMs > p.limits.staleMarketDataMs) reasons.push('stale-market-data');
+    if (p.lastMarketDataMs === null || nowMs - p.lastMarketDataMs > p.limits.staleMarketDataMs)
+      reasons.push('stale-market-data');
     if (nowMs < p.backoffUntilMs) {
       reasons.push('tx-backoff');
       untilMs = p.backoffUntilMs;

@@ -16,7 +16,12 @@ export interface PnlState {
   readonly fees: Decimal;
 }
 
-export const ZERO_PNL: PnlState = { position: new Decimal(0), averageCost: new Decimal(0), realised: new Decimal(0), fees: new Decimal(0) };
+export const ZERO_PNL: PnlState = {
+  position: new Decimal(0),
+  averageCost: new Decimal(0),
+  realised: new Decimal(0),
+  fees: new Decimal(0),
+};
 
 export interface PnlFill {
   readonly side: Side;
@@ -32,7 +37,12 @@ export function applyFill(s: PnlState, f: PnlFill): PnlState {
   // Same direction (or from flat): the average cost moves; opposite direction: realise against it.
   if (s.position.isZero() || s.position.isPositive() === signed.isPositive()) {
     const cost = s.position.abs().mul(s.averageCost).add(f.quantity.mul(f.price));
-    return { position, averageCost: position.isZero() ? new Decimal(0) : cost.div(position.abs()), realised: s.realised, fees };
+    return {
+      position,
+      averageCost: position.isZero() ? new Decimal(0) : cost.div(position.abs()),
+      realised: s.realised,
+      fees,
+    };
   }
   const closing = Decimal.min(f.quantity, s.position.abs());
   const perUnit = s.position.isPositive() ? f.price.sub(s.averageCost) : s.averageCost.sub(f.price);

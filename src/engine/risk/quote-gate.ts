@@ -44,7 +44,8 @@ export function gateQuotes(input: GateInput): GateResult {
     const max = limits.maxOrderValue;
     quotes = quotes.filter((q) => {
       const over = q.price.mul(q.quantity).gt(max);
-      if (over) cuts.push({ side: q.side, level: q.level, rule: 'maxOrderValue', detail: `value above ${max.toFixed()}` });
+      if (over)
+        cuts.push({ side: q.side, level: q.level, rule: 'maxOrderValue', detail: `value above ${max.toFixed()}` });
       return !over;
     });
   }
@@ -61,7 +62,12 @@ export function gateQuotes(input: GateInput): GateResult {
           keep.add(q);
           room = room.sub(q.quantity);
         } else {
-          cuts.push({ side, level: q.level, rule: limits.maxInventory !== null ? 'maxInventory' : 'maxNotional', detail: `would pass the position cap ${cap.toFixed()}` });
+          cuts.push({
+            side,
+            level: q.level,
+            rule: limits.maxInventory !== null ? 'maxInventory' : 'maxNotional',
+            detail: `would pass the position cap ${cap.toFixed()}`,
+          });
         }
       }
       quotes = quotes.filter((q) => q.side !== side || keep.has(q));
@@ -72,7 +78,13 @@ export function gateQuotes(input: GateInput): GateResult {
     // Keep the nearest levels of both sides, alternating, so that neither side is emptied first.
     const ordered = quotes.toSorted((a, b) => a.level - b.level || (a.side === 'buy' ? -1 : 1));
     const kept = ordered.slice(0, limits.maxOpenOrders);
-    for (const q of ordered.slice(limits.maxOpenOrders)) cuts.push({ side: q.side, level: q.level, rule: 'maxOpenOrders', detail: `more than ${limits.maxOpenOrders} orders` });
+    for (const q of ordered.slice(limits.maxOpenOrders))
+      cuts.push({
+        side: q.side,
+        level: q.level,
+        rule: 'maxOpenOrders',
+        detail: `more than ${limits.maxOpenOrders} orders`,
+      });
     quotes = quotes.filter((q) => kept.includes(q));
   }
   return { quotes, cuts };

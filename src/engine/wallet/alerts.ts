@@ -1,10 +1,28 @@
 /** Raising an alert: stored (it pauses the pair when it says so), counted and logged. */
 import type { WalletContext } from './wallet-context.ts';
 
-export function raiseAlert(ctx: WalletContext, pairId: string | null, kind: string, message: string, details: unknown, pauses = true): number {
-  const { id, created } = ctx.repos.alerts.raise({ chain: ctx.chain, wallet: ctx.wallet, pairId, kind, message, details, pauses });
+export function raiseAlert(
+  ctx: WalletContext,
+  pairId: string | null,
+  kind: string,
+  message: string,
+  details: unknown,
+  pauses = true,
+): number {
+  const { id, created } = ctx.repos.alerts.raise({
+    chain: ctx.chain,
+    wallet: ctx.wallet,
+    pairId,
+    kind,
+    message,
+    details,
+    pauses,
+  });
   if (created) ctx.metrics.alerts.inc({ chain: ctx.chain, kind });
-  ctx.logger.error({ alert: id, pairId, kind, details }, `${message}${pauses ? '; trading on the pair pauses until it is explained' : ''}`);
+  ctx.logger.error(
+    { alert: id, pairId, kind, details },
+    `${message}${pauses ? '; trading on the pair pauses until it is explained' : ''}`,
+  );
   return id;
 }
 

@@ -56,9 +56,13 @@ export interface WalletParts {
 }
 
 /** Reads each pair's on-chain configuration (funding mode, commissions) and builds the parts and the engine. */
-export async function assembleWallet(options: WalletEngineOptions): Promise<{ readonly engine: WalletEngine; readonly parts: WalletParts }> {
+export async function assembleWallet(
+  options: WalletEngineOptions,
+): Promise<{ readonly engine: WalletEngine; readonly parts: WalletParts }> {
   const states = await Promise.all(options.pairs.map((b) => options.adapter.readPairState(b)));
-  const pairs = new Map<string, PairRuntime>(options.pairs.map((b, i) => [b.pairId, pairRuntime(b, states[i] as Awaited<(typeof states)[number]>)]));
+  const pairs = new Map<string, PairRuntime>(
+    options.pairs.map((b, i) => [b.pairId, pairRuntime(b, states[i] as Awaited<(typeof states)[number]>)]),
+  );
   const signals = walletSignals();
   const adapter = observeAdapter(options.adapter, signals);
   const ctx: WalletContext = {
@@ -91,7 +95,6 @@ export async function assembleWallet(options: WalletEngineOptions): Promise<{ re
   const parts: WalletParts = { ctx, adapter, applier, tracker, settler, manager, inventory, reconciler };
   return { engine: new WalletEngine(parts, options), parts };
 }
-
 
 /** Reads each pair's on-chain configuration (funding mode, commissions) and builds the engine. */
 export async function createWalletEngine(options: WalletEngineOptions): Promise<WalletEngine> {

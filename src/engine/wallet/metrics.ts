@@ -24,23 +24,52 @@ export interface EngineMetrics {
 
 export function engineMetrics(m: Metrics): EngineMetrics {
   return {
-    eventsApplied: m.counter({ name: 'order_events_applied_total', help: 'Order events applied through the transition table', labelNames: ['chain', 'event'] }),
+    eventsApplied: m.counter({
+      name: 'order_events_applied_total',
+      help: 'Order events applied through the transition table',
+      labelNames: ['chain', 'event'],
+    }),
     eventsRefused: m.counter({
       name: 'order_events_refused_total',
       help: 'Order events the transition table refused (impossible transition, duplicate or oversized fill); nothing changed',
       labelNames: ['chain', 'event'],
     }),
-    fills: m.counter({ name: 'fills_total', help: 'Fills of our orders, maker and taker', labelNames: ['chain', 'pair', 'role'] }),
-    alerts: m.counter({ name: 'alerts_total', help: 'Alerts raised (mismatches, unexplained fills, foreign orders)', labelNames: ['chain', 'kind'] }),
+    fills: m.counter({
+      name: 'fills_total',
+      help: 'Fills of our orders, maker and taker',
+      labelNames: ['chain', 'pair', 'role'],
+    }),
+    alerts: m.counter({
+      name: 'alerts_total',
+      help: 'Alerts raised (mismatches, unexplained fills, foreign orders)',
+      labelNames: ['chain', 'kind'],
+    }),
     inventoryMismatch: m.gauge({
       name: 'inventory_mismatch',
       help: 'On-chain balance minus the balance derived from fills and locks, native units (0 when they agree)',
       labelNames: ['chain', 'wallet', 'token'],
     }),
-    commands: m.counter({ name: 'order_commands_total', help: 'Order commands by result', labelNames: ['chain', 'command', 'result'] }),
-    reconciliations: m.counter({ name: 'reconciliations_total', help: 'Reconciliation runs by result', labelNames: ['chain', 'result'] }),
-    reconcileSeconds: m.histogram({ name: 'reconcile_seconds', help: 'Duration of a reconciliation', labelNames: ['chain'], buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60] }),
-    followerLag: m.gauge({ name: 'event_follower_behind', help: 'Blocks or ledgers the event follower is behind the head', labelNames: ['chain'] }),
+    commands: m.counter({
+      name: 'order_commands_total',
+      help: 'Order commands by result',
+      labelNames: ['chain', 'command', 'result'],
+    }),
+    reconciliations: m.counter({
+      name: 'reconciliations_total',
+      help: 'Reconciliation runs by result',
+      labelNames: ['chain', 'result'],
+    }),
+    reconcileSeconds: m.histogram({
+      name: 'reconcile_seconds',
+      help: 'Duration of a reconciliation',
+      labelNames: ['chain'],
+      buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60],
+    }),
+    followerLag: m.gauge({
+      name: 'event_follower_behind',
+      help: 'Blocks or ledgers the event follower is behind the head',
+      labelNames: ['chain'],
+    }),
     withdrawn: m.counter({
       name: 'reorg_withdrawals_total',
       help: 'Chain A transactions whose applied changes were withdrawn because a reorganisation removed their block (kind: place, cancel or events)',
@@ -53,16 +82,39 @@ export function engineMetrics(m: Metrics): EngineMetrics {
 export function deriveStateGauges(m: Metrics, ctx: WalletContext): void {
   const labels = { chain: ctx.chain, wallet: ctx.wallet };
   // An order recorded but not signed yet (`intended`) cannot be on the book: it is not counted.
-  m.derivedGauge({ name: 'orders_live', help: 'Orders that are or may be on the book (sent and not final)', labelNames: ['chain', 'wallet'] }, () => [
-    { labels, value: ctx.repos.orders.live({ wallet: ctx.wallet }).filter((o) => isLive(o.status)).length },
-  ]);
-  m.derivedGauge({ name: 'orders_unknown_outcome', help: 'Orders whose placement the chain has not settled after its outcome deadline', labelNames: ['chain', 'wallet'] }, () => [
-    { labels, value: ctx.repos.orders.live({ wallet: ctx.wallet }).filter((o) => o.status === 'unknown').length },
-  ]);
-  m.derivedGauge({ name: 'foreign_orders', help: 'Resting orders of our wallets that are not ours', labelNames: ['chain', 'wallet'] }, () => [
-    { labels, value: ctx.repos.foreign.open(ctx.chain, ctx.wallet).length },
-  ]);
-  m.derivedGauge({ name: 'pair_paused', help: '1 while trading on the pair is paused by an open alert', labelNames: ['chain', 'pair'] }, () =>
-    [...ctx.pairs.keys()].map((pair) => ({ labels: { chain: ctx.chain, pair }, value: isPaused(ctx, pair) ? 1 : 0 })),
+  m.derivedGauge(
+    {
+      name: 'orders_live',
+      help: 'Orders that are or may be on the book (sent and not final)',
+      labelNames: ['chain', 'wallet'],
+    },
+    () => [{ labels, value: ctx.repos.orders.live({ wallet: ctx.wallet }).filter((o) => isLive(o.status)).length }],
+  );
+  m.derivedGauge(
+    {
+      name: 'orders_unknown_outcome',
+      help: 'Orders whose placement the chain has not settled after its outcome deadline',
+      labelNames: ['chain', 'wallet'],
+    },
+    () => [
+      { labels, value: ctx.repos.orders.live({ wallet: ctx.wallet }).filter((o) => o.status === 'unknown').length },
+    ],
+  );
+  m.derivedGauge(
+    {
+      name: 'foreign_orders',
+      help: 'Resting orders of our wallets that are not ours',
+      labelNames: ['chain', 'wallet'],
+    },
+    () => [{ labels, value: ctx.repos.foreign.open(ctx.chain, ctx.wallet).length }],
+  );
+  m.derivedGauge(
+    {
+      name: 'pair_paused',
+      help: '1 while trading on the pair is paused by an open alert',
+      labelNames: ['chain', 'pair'],
+    },
+    () =>
+      [...ctx.pairs.keys()].map((pair) => ({ labels: { chain: ctx.chain, pair }, value: isPaused(ctx, pair) ? 1 : 0 })),
   );
 }

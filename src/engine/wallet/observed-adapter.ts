@@ -11,7 +11,10 @@ function pairsOfNotice(notice: FollowerNotice): string[] {
   return notice.kind === 'events' ? [...new Set(notice.events.map((e) => e.pairId))] : [];
 }
 
-export function observeAdapter(adapter: ChainAdapter, signals: Pick<WalletSignals, 'activity' | 'confirmedEvents'>): ChainAdapter {
+export function observeAdapter(
+  adapter: ChainAdapter,
+  signals: Pick<WalletSignals, 'activity' | 'confirmedEvents'>,
+): ChainAdapter {
   return {
     chain: adapter.chain,
     wallet: adapter.wallet,
@@ -40,7 +43,8 @@ export function observeAdapter(adapter: ChainAdapter, signals: Pick<WalletSignal
         await onNotice(notice);
         const pairIds = pairsOfNotice(notice);
         if (pairIds.length > 0) signals.activity.emit({ pairIds, cause: 'events' });
-        if (notice.kind === 'events' && notice.confirmed && notice.events.length > 0) signals.confirmedEvents.emit(notice.events);
+        if (notice.kind === 'events' && notice.confirmed && notice.events.length > 0)
+          signals.confirmedEvents.emit(notice.events);
       });
     },
   };

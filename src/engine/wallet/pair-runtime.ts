@@ -31,14 +31,18 @@ export function pairRuntime(binding: PairBinding, state: OnChainPairState): Pair
   const ref = r.staticReferencePrice;
   // Every order's limit is inside the collar and every execution inside the static threshold: execution
   // prices are bounded by the narrower of the two bands that are switched on.
-  const widths = [r.priceCollarBps > 0n ? new Decimal(r.priceCollarBps.toString()) : null, r.staticThresholdBps > 0 ? new Decimal(r.staticThresholdBps) : null].filter(
-    (x): x is Decimal => x !== null,
-  );
+  const widths = [
+    r.priceCollarBps > 0n ? new Decimal(r.priceCollarBps.toString()) : null,
+    r.staticThresholdBps > 0 ? new Decimal(r.staticThresholdBps) : null,
+  ].filter((x): x is Decimal => x !== null);
   if (ref !== null && widths.length > 0) {
     const w = Decimal.min(...widths);
     const lo = ref.mul(BPS.sub(w)).div(BPS);
     const hi = ref.mul(BPS.add(w)).div(BPS);
-    priceBounds = { lo: priceToRaw(lo.mul(s.quoteInternal.toString()).floor().div(s.quoteInternal.toString()), s), hi: priceToRaw(hi.mul(s.quoteInternal.toString()).ceil().div(s.quoteInternal.toString()), s) };
+    priceBounds = {
+      lo: priceToRaw(lo.mul(s.quoteInternal.toString()).floor().div(s.quoteInternal.toString()), s),
+      hi: priceToRaw(hi.mul(s.quoteInternal.toString()).ceil().div(s.quoteInternal.toString()), s),
+    };
   }
   return {
     binding,

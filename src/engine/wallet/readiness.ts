@@ -72,7 +72,11 @@ export class Readiness {
   async attempt(why: string): Promise<ReconcileReport | null> {
     const labels = this.#o.labels;
     if (this.#stopping.signal.aborted) return null;
-    if (!this.#readiness.ready) this.#readiness = { ...this.#readiness, detail: `reconciling (${why}${this.#attempts > 0 ? `, attempt ${this.#attempts + 1}` : ''})` };
+    if (!this.#readiness.ready)
+      this.#readiness = {
+        ...this.#readiness,
+        detail: `reconciling (${why}${this.#attempts > 0 ? `, attempt ${this.#attempts + 1}` : ''})`,
+      };
     else this.#set({ ready: false, detail: `reconciling (${why})`, reason: 'reconciling' });
     try {
       const report = await this.#o.reconcile();
@@ -85,14 +89,32 @@ export class Readiness {
       this.#attempts++;
       const reason = report.inventory.comparable ? 'not comparable' : report.inventory.reason;
       // One stable signature, so that the count goes on while the number of unsettled orders changes.
-      this.#failures.failed('reconcile', new Error('not ready'), 'reconciliation left the wallet not ready; trying again', { ...labels, attempt: this.#attempts, reason }, 'warn');
-      this.#set({ ready: false, detail: `not ready: ${reason}; trying again in ${this.#delay() / 1000} s (attempt ${this.#attempts})`, reason: 'unsettled' });
+      this.#failures.failed(
+        'reconcile',
+        new Error('not ready'),
+        'reconciliation left the wallet not ready; trying again',
+        { ...labels, attempt: this.#attempts, reason },
+        'warn',
+      );
+      this.#set({
+        ready: false,
+        detail: `not ready: ${reason}; trying again in ${this.#delay() / 1000} s (attempt ${this.#attempts})`,
+        reason: 'unsettled',
+      });
       return report;
     } catch (e) {
       this.#attempts++;
       const code = isDltError(e) ? e.code : 'unexpected';
-      this.#failures.failed('reconcile', e, 'reconciliation failed; the wallet is not ready; trying again', { ...labels, attempt: this.#attempts, retryInMs: this.#delay() });
-      this.#set({ ready: false, detail: `reconciliation failed (${code}: ${e instanceof Error ? e.message : String(e)}); trying again in ${this.#delay() / 1000} s (attempt ${this.#attempts})`, reason: code });
+      this.#failures.failed('reconcile', e, 'reconciliation failed; the wallet is not ready; trying again', {
+        ...labels,
+        attempt: this.#attempts,
+        retryInMs: this.#delay(),
+      });
+      this.#set({
+        ready: false,
+        detail: `reconciliation failed (${code}: ${e instanceof Error ? e.message : String(e)}); trying again in ${this.#delay() / 1000} s (attempt ${this.#attempts})`,
+        reason: code,
+      });
       return null;
     }
   }

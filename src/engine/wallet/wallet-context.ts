@@ -30,12 +30,26 @@ export function pairOf(ctx: WalletContext, pairId: string): PairRuntime {
 }
 
 /** The repositories of the state file that a wallet's engine reads and writes, and a way to change several at once. */
-export interface WalletRepositories extends Pick<Store, 'orders' | 'transactions' | 'state' | 'events' | 'inventory' | 'alerts' | 'foreign' | 'pendingFills' | 'applications'> {
+export interface WalletRepositories extends Pick<
+  Store,
+  'orders' | 'transactions' | 'state' | 'events' | 'inventory' | 'alerts' | 'foreign' | 'pendingFills' | 'applications'
+> {
   /** Runs `fn` as one change of the state file: all of it or nothing. */
   atomically<T>(fn: () => T): T;
 }
 
 export function walletRepositories(store: Store): WalletRepositories {
   const { orders, transactions, state, events, inventory, alerts, foreign, pendingFills, applications } = store;
-  return { orders, transactions, state, events, inventory, alerts, foreign, pendingFills, applications, atomically: (fn) => store.atomically(fn) };
+  return {
+    orders,
+    transactions,
+    state,
+    events,
+    inventory,
+    alerts,
+    foreign,
+    pendingFills,
+    applications,
+    atomically: (fn) => store.atomically(fn),
+  };
 }

@@ -51,22 +51,50 @@ export class WalletEngine {
       ...(options.reconcileRetry === undefined ? {} : { retry: options.reconcileRetry }),
     });
     options.metrics.derivedGauge(
-      { name: 'wallet_ready', help: '1 when the wallet is reconciled and may trade; 0 with the reason it may not (an error code, reconciling, unsettled)', labelNames: ['chain', 'wallet', 'reason'] },
-      () => [{ labels: { chain: ctx.chain, wallet: ctx.wallet, reason: this.#readiness.current.reason }, value: this.#readiness.current.ready ? 1 : 0 }],
+      {
+        name: 'wallet_ready',
+        help: '1 when the wallet is reconciled and may trade; 0 with the reason it may not (an error code, reconciling, unsettled)',
+        labelNames: ['chain', 'wallet', 'reason'],
+      },
+      () => [
+        {
+          labels: { chain: ctx.chain, wallet: ctx.wallet, reason: this.#readiness.current.reason },
+          value: this.#readiness.current.ready ? 1 : 0,
+        },
+      ],
     );
     options.metrics.derivedGauge(
-      { name: 'events_covered', help: 'Block (chain A) or ledger (chain B) up to which every event of the wallet has been applied to the state', labelNames: ['chain', 'wallet'] },
+      {
+        name: 'events_covered',
+        help: 'Block (chain A) or ledger (chain B) up to which every event of the wallet has been applied to the state',
+        labelNames: ['chain', 'wallet'],
+      },
       () => {
         const covered = parts.tracker.covered;
         return covered === null ? [] : [{ labels: { chain: ctx.chain, wallet: ctx.wallet }, value: Number(covered) }];
       },
     );
     // A gap in the events is a reconciliation like the first, retried the same way until it succeeds.
-    ctx.signals.gap.on(() => void this.#readiness.attempt('after a gap in the events').then((r) => (r?.ready === true ? undefined : this.#readiness.keepTrying())));
-    ctx.signals.outcomeAnswered.on(({ clientOrderId, kind, outcome }) => void (kind === 'cancel' ? parts.settler.cancellation(clientOrderId, outcome) : parts.settler.placement(clientOrderId, outcome)));
+    ctx.signals.gap.on(
+      () =>
+        void this.#readiness
+          .attempt('after a gap in the events')
+          .then((r) => (r?.ready === true ? undefined : this.#readiness.keepTrying())),
+    );
+    ctx.signals.outcomeAnswered.on(
+      ({ clientOrderId, kind, outcome }) =>
+        void (kind === 'cancel'
+          ? parts.settler.cancellation(clientOrderId, outcome)
+          : parts.settler.placement(clientOrderId, outcome)),
+    );
     ctx.signals.settleAgain.on((cid) => this.#settleAgain(cid));
     ctx.signals.cancelRequested.on((ids) => {
-      for (const id of ids) void parts.manager.cancel(id).catch((e: unknown) => ctx.logger.warn({ err: e, clientOrderId: id }, 'cancelling a candidate of parked fills failed'));
+      for (const id of ids)
+        void parts.manager
+          .cancel(id)
+          .catch((e: unknown) =>
+            ctx.logger.warn({ err: e, clientOrderId: id }, 'cancelling a candidate of parked fills failed'),
+          );
     });
   }
 
@@ -115,7 +143,9 @@ export class WalletEngine {
 
   /** The wallet's orders that may be on the book (of one pair). */
   liveOrders(pairId?: string): StoredOrder[] {
-    return this.#ctx.repos.orders.live(pairId === undefined ? { wallet: this.wallet } : { wallet: this.wallet, pairId });
+    return this.#ctx.repos.orders.live(
+      pairId === undefined ? { wallet: this.wallet } : { wallet: this.wallet, pairId },
+    );
   }
 
   order(clientOrderId: bigint): StoredOrder | undefined {
@@ -174,7 +204,10 @@ export class WalletEngine {
       })
       .catch((e: unknown) => {
         if (this.#stopped) return;
-        this.#ctx.logger.warn({ err: e, clientOrderId: cid }, 'settling a withdrawn outcome failed; trying again later');
+        this.#ctx.logger.warn(
+          { err: e, clientOrderId: cid },
+          'settling a withdrawn outcome failed; trying again later',
+        );
         void this.#p.settler.later(cid);
       })
       .finally(() => this.#settlingAgain.delete(run));
@@ -231,7 +264,8 @@ export class WalletEngine {
     );
     const settled = (async () => {
       await this.idle();
-      while (this.#p.adapter.unsettled().length > 0 && !abort.signal.aborted && this.#ctx.clock.now() < deadline) await this.#ctx.clock.sleep(pollMs, abort.signal).catch(() => undefined);
+      while (this.#p.adapter.unsettled().length > 0 && !abort.signal.aborted && this.#ctx.clock.now() < deadline)
+        await this.#ctx.clock.sleep(pollMs, abort.signal).catch(() => undefined);
       return 'settled' as const;
     })();
     await Promise.race([settled, timeout]);

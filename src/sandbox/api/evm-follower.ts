@@ -152,8 +152,13 @@ export class EvmFollower {
     while (this.processedBlock < latest) {
       const from = this.processedBlock + 1;
       const to = Math.min(latest, from + this.#o.maxBlockRange - 1);
-      const logs = (await rpc(this.#o.rpcUrl, 'eth_getLogs', [{ fromBlock: toQuantity(from), toBlock: toQuantity(to), address: addresses }])) as RawLog[];
-      const ordered = logs.toSorted((x, y) => Number(BigInt(x.blockNumber) - BigInt(y.blockNumber)) || Number(BigInt(x.logIndex) - BigInt(y.logIndex)));
+      const logs = (await rpc(this.#o.rpcUrl, 'eth_getLogs', [
+        { fromBlock: toQuantity(from), toBlock: toQuantity(to), address: addresses },
+      ])) as RawLog[];
+      const ordered = logs.toSorted(
+        (x, y) =>
+          Number(BigInt(x.blockNumber) - BigInt(y.blockNumber)) || Number(BigInt(x.logIndex) - BigInt(y.logIndex)),
+      );
       const now = this.#o.nowMs();
       for (const log of ordered) this.#apply(log, now);
       this.processedBlock = to;
@@ -170,7 +175,10 @@ export class EvmFollower {
       parsed = this.#iface.parseLog({ topics: log.topics, data: log.data });
     } catch (e) {
       // A log that is not decodable is skipped rather than retried: the range must apply exactly once.
-      this.#o.logger?.warn({ err: e, tx: log.transactionHash, index: log.logIndex }, 'chain A log not decodable; skipped');
+      this.#o.logger?.warn(
+        { err: e, tx: log.transactionHash, index: log.logIndex },
+        'chain A log not decodable; skipped',
+      );
       return;
     }
     if (parsed === null) return;

@@ -37,7 +37,12 @@ export interface FaultDecision {
 }
 
 function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 export class RestFaults {
@@ -87,7 +92,8 @@ export class RestFaults {
       delayMs = Math.max(delayMs, r.delayMs ?? 0);
       if (status === undefined && r.status !== undefined) {
         status = r.status;
-        if (r.retryAfterSeconds !== undefined && (r.status === 429 || r.status === 503)) headers['retry-after'] = String(r.retryAfterSeconds);
+        if (r.retryAfterSeconds !== undefined && (r.status === 429 || r.status === 503))
+          headers['retry-after'] = String(r.retryAfterSeconds);
       }
     }
     this.#rules = this.#rules.filter((r) => r.remaining === undefined || r.remaining > 0);

@@ -24,7 +24,12 @@ export class HttpError extends Error {
   readonly details: readonly string[];
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(status: number, message: string, details: readonly string[] = [], headers: Readonly<Record<string, string>> = {}) {
+  constructor(
+    status: number,
+    message: string,
+    details: readonly string[] = [],
+    headers: Readonly<Record<string, string>> = {},
+  ) {
     super(message);
     this.name = 'HttpError';
     this.status = status;
@@ -50,6 +55,19 @@ export interface AppErrorBody {
   readonly details: readonly string[];
 }
 
-export function appErrorBody(status: number, message: string, path: string, nowMs: number, details: readonly string[] = []): AppErrorBody {
-  return { code: STATUS_CODES[status] ?? `HTTP_${status}`, message, status, path, timestamp: new Date(nowMs).toISOString(), details };
+export function appErrorBody(
+  status: number,
+  message: string,
+  path: string,
+  nowMs: number,
+  details: readonly string[] = [],
+): AppErrorBody {
+  return {
+    code: STATUS_CODES[status] ?? `HTTP_${status}`,
+    message,
+    status,
+    path,
+    timestamp: new Date(nowMs).toISOString(),
+    details,
+  };
 }

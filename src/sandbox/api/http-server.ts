@@ -52,7 +52,12 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
@@ -84,9 +89,14 @@ function parseJsonBody(text: string): unknown {
 
 export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   const fail = (res: ServerResponse, e: unknown, path: string) => {
-    if (e instanceof HttpError) return sendJson(res, e.status, appErrorBody(e.status, e.message, path, o.context.nowMs(), e.details), e.headers);
+    if (e instanceof HttpError)
+      return sendJson(res, e.status, appErrorBody(e.status, e.message, path, o.context.nowMs(), e.details), e.headers);
     o.onError?.(e, path);
-    sendJson(res, 500, appErrorBody(500, 'internal error', path, o.context.nowMs(), [e instanceof Error ? e.message : String(e)]));
+    sendJson(
+      res,
+      500,
+      appErrorBody(500, 'internal error', path, o.context.nowMs(), [e instanceof Error ? e.message : String(e)]),
+    );
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -97,22 +107,44 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
         const below = path.slice(API_PREFIX.length) || '/';
         const fault = o.faults.decide(below);
         if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
-        if (fault.status !== undefined) throw new HttpError(fault.status, `injected fault: HTTP ${fault.status}`, [], fault.headers);
-        const body = routeApi({ method: req.method ?? 'GET', path: below, params: url.searchParams, authorization: req.headers.authorization }, o.context);
+        if (fault.status !== undefined)
+          throw new HttpError(fault.status, `injected fault: HTTP ${fault.status}`, [], fault.headers);
+        const body = routeApi(
+          {
+            method: req.method ?? 'GET',
+            path: below,
+            params: url.searchParams,
+            authorization: req.headers.authorization,
+          },
+          o.context,
+        );
         return sendJson(res, 200, body);
       }
       if (path === TOKEN_PATH && o.tokens !== undefined) {
-        if (req.method !== 'POST') throw new HttpError(405, `${req.method} is not allowed; the token endpoint takes POST`, [], { allow: 'POST' });
+        if (req.method !== 'POST')
+          throw new HttpError(405, `${req.method} is not allowed; the token endpoint takes POST`, [], {
+            allow: 'POST',
+          });
         const answer = o.tokens.grant(req.headers.authorization, req.headers['content-type'], await readBody(req));
         return sendJson(res, answer.status, answer.body, answer.headers);
       }
       if ((path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) && o.control !== undefined) {
         const body = parseJsonBody(await readBody(req));
-        const answer = await o.control({ method: req.method ?? 'GET', path: path.slice(CONTROL_PREFIX.length) || '/', params: url.searchParams, body });
+        const answer = await o.control({
+          method: req.method ?? 'GET',
+          path: path.slice(CONTROL_PREFIX.length) || '/',
+          params: url.searchParams,
+          body,
+        });
         return sendJson(res, 200, answer ?? { ok: true });
       }
       if (path === '/' && req.method === 'GET') {
-        return sendJson(res, 200, { rest: API_PREFIX, websocket: WS_PATH, token: TOKEN_PATH, control: `${CONTROL_PREFIX}/` });
+        return sendJson(res, 200, {
+          rest: API_PREFIX,
+          websocket: WS_PATH,
+          token: TOKEN_PATH,
+          control: `${CONTROL_PREFIX}/`,
+        });
       }
       throw new HttpError(404, `No resource ${path}`);
     } catch (e) {
@@ -123,7 +155,8 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((e: unknown) => fail(res, e, req.url ?? '/'));
   };
-  const server: Server = o.tls === undefined ? createServer(listener) : createTlsServer({ key: o.tls.key, cert: o.tls.cert }, listener);
+  const server: Server =
+    o.tls === undefined ? createServer(listener) : createTlsServer({ key: o.tls.key, cert: o.tls.cert }, listener);
   server.on('upgrade', (req, socket, head) => {
     const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
     if (path !== WS_PATH) {

@@ -70,10 +70,16 @@ export function instrumentSummary(src: InstrumentSource): Record<string, unknown
 }
 
 function issuerData(s: InstrumentSeed): Record<string, unknown> {
-  const city = s.domicile === 'LU' ? { areaCode: 'L-2449', city: 'Luxembourg', street: 'Boulevard Royal 12' } : { areaCode: '60311', city: 'Frankfurt am Main', street: 'Neue Mainzer Strasse 1' };
+  const city =
+    s.domicile === 'LU'
+      ? { areaCode: 'L-2449', city: 'Luxembourg', street: 'Boulevard Royal 12' }
+      : { areaCode: '60311', city: 'Frankfurt am Main', street: 'Neue Mainzer Strasse 1' };
   return {
     companyName: s.issuerName,
-    website: `https://${s.issuerName.toLowerCase().replace(/[^a-z]+/g, '-').replace(/^-|-$/g, '')}.invalid`,
+    website: `https://${s.issuerName
+      .toLowerCase()
+      .replace(/[^a-z]+/g, '-')
+      .replace(/^-|-$/g, '')}.invalid`,
     legalAddress: { countryCode: s.domicile, ...city },
     legalEntityIdentifier: s.issuerLei,
   };
@@ -81,7 +87,14 @@ function issuerData(s: InstrumentSeed): Record<string, unknown> {
 
 function derivativeGroups(src: InstrumentSource): Record<string, unknown> {
   const s = src.seed;
-  const underlying = { isin: src.isin, issuerLei: s.issuerLei, index: 'OTHR', indexName: 'NONE', indexTermUnit: 'YEAR', indexTermValue: 0 };
+  const underlying = {
+    isin: src.isin,
+    issuerLei: s.issuerLei,
+    index: 'OTHR',
+    indexName: 'NONE',
+    indexTermUnit: 'YEAR',
+    indexTermValue: 0,
+  };
   return {
     derivativeData: {
       expiryDate: s.maturityDate ?? null,
@@ -127,10 +140,18 @@ function derivativeGroups(src: InstrumentSource): Record<string, unknown> {
       underlyingInterestRateDerivativeReferenceRateName: 'EURIBOR 6M',
       underlyingInterestRateDerivativeTermUnit: 'YEAR',
       underlyingInterestRateDerivativeTermValue: 1,
-      underlyingInterestRateDerivativeBond: { issuerLei: s.issuerLei, maturityDate: s.maturityDate ?? null, issuanceDate: '2025-01-02' },
+      underlyingInterestRateDerivativeBond: {
+        issuerLei: s.issuerLei,
+        maturityDate: s.maturityDate ?? null,
+        issuanceDate: '2025-01-02',
+      },
       underlyingInterestRateDerivativeSwap: { notionalCurrency: 'EUR', maturityDate: s.maturityDate ?? null },
     },
-    foreignExchangeDerivativeData: { notionalCurrency2: 'USD', foreignExchangeType: 'FXMJ', foreignExchangeContractSubType: 'DLVB' },
+    foreignExchangeDerivativeData: {
+      notionalCurrency2: 'USD',
+      foreignExchangeType: 'FXMJ',
+      foreignExchangeContractSubType: 'DLVB',
+    },
     emissionAllowanceData: { subType: 'OTHR' },
     contractsForDifferenceData: { underlyingType: 'OTHR', notionalCurrency1: 'EUR', notionalCurrency2: 'EUR' },
     // The specification names the group but publishes none of its fields.
@@ -179,7 +200,11 @@ export function instrumentDetail(src: InstrumentSource): Record<string, unknown>
       { entityType: 'MARKET_MAKER', entityId: 'sandbox-market-maker', entityName: 'Sandbox Liquidity Partners' },
       { entityType: 'REGISTRAR', entityId: 'sandbox-registrar', entityName: 'Sandbox Registrar AG' },
     ],
-    availability: { classification: ['RETAIL', 'PROFESSIONAL'], distribution: ['NATURAL_PERSON', 'LEGAL_ENTITY'], jurisdictions: ['DE', 'AT', 'LU'] },
+    availability: {
+      classification: ['RETAIL', 'PROFESSIONAL'],
+      distribution: ['NATURAL_PERSON', 'LEGAL_ENTITY'],
+      jurisdictions: ['DE', 'AT', 'LU'],
+    },
     displayData: {
       assetType: bond ? 'D_DEBT_INSTRUMENTS' : 'C_COLLECTIVE_INVESTMENT_VEHICLES',
       subAssetType: bond ? 'D_B' : 'C_E',
@@ -213,7 +238,14 @@ export function instrumentDetail(src: InstrumentSource): Record<string, unknown>
       bondSeniority: 'SNDB',
       bondType: bond ? 'CRPB' : 'OTHR',
       bondIssuanceDate: '2025-01-02',
-      indexBenchmark: { isin: src.isin, index: 'EURI', indexName: 'EURIBOR 6M', indexTermUnit: 'MNTH', indexTermValue: 6, basePointSpread: 0 },
+      indexBenchmark: {
+        isin: src.isin,
+        index: 'EURI',
+        indexName: 'EURIBOR 6M',
+        indexTermUnit: 'MNTH',
+        indexTermValue: 6,
+        basePointSpread: 0,
+      },
     },
     ...derivativeGroups(src),
     internalId: instrumentId(src.symbol),

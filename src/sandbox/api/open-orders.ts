@@ -56,7 +56,10 @@ export class LaggedOrders {
     const key = this.#key(order);
     const t = this.#tracked.get(key);
     if (t === undefined) {
-      this.#tracked.set(key, { order: { ...order, remaining: order.remaining, modifiedAtMs: order.placedAtMs }, versions: [{ atMs: at, stampMs: order.placedAtMs, remaining: order.remaining }] });
+      this.#tracked.set(key, {
+        order: { ...order, remaining: order.remaining, modifiedAtMs: order.placedAtMs },
+        versions: [{ atMs: at, stampMs: order.placedAtMs, remaining: order.remaining }],
+      });
     } else {
       t.versions.push({ atMs: at, stampMs, remaining: order.remaining });
     }
@@ -85,7 +88,9 @@ export class LaggedOrders {
       const o = { ...t.order, remaining: state.remaining, modifiedAtMs: state.stampMs };
       if (filter(o)) out.push(o);
     }
-    return out.toSorted((a, b) => (a.pairId === b.pairId ? (a.orderId < b.orderId ? -1 : 1) : a.pairId < b.pairId ? -1 : 1));
+    return out.toSorted((a, b) =>
+      a.pairId === b.pairId ? (a.orderId < b.orderId ? -1 : 1) : a.pairId < b.pairId ? -1 : 1,
+    );
   }
 
   #prune(at: number): void {

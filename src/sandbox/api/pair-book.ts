@@ -104,7 +104,11 @@ export class PairBook {
     for (const o of this.side(side)) {
       const last = out[out.length - 1];
       if (last !== undefined && last.price === o.price) {
-        out[out.length - 1] = { price: o.price, quantity: last.quantity + o.remaining, orderCount: last.orderCount + 1 };
+        out[out.length - 1] = {
+          price: o.price,
+          quantity: last.quantity + o.remaining,
+          orderCount: last.orderCount + 1,
+        };
       } else {
         if (out.length >= limit) break;
         out.push({ price: o.price, quantity: o.remaining, orderCount: 1 });

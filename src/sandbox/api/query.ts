@@ -20,7 +20,8 @@ export function parseLimit(params: URLSearchParams, name = 'limit', max = MAX_LE
 export function parseNonNegativeInteger(params: URLSearchParams, name: string): number | undefined {
   const raw = params.get(name);
   if (raw === null) return undefined;
-  if (!/^[0-9]{1,18}$/.test(raw)) throw badRequest(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  if (!/^[0-9]{1,18}$/.test(raw))
+    throw badRequest(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
@@ -38,7 +39,8 @@ export function parseInstant(params: URLSearchParams, name: string): number | un
   const raw = params.get(name);
   if (raw === null) return undefined;
   const ms = /^[0-9]{1,16}$/.test(raw) ? Number(raw) : /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : Number.NaN;
-  if (!Number.isFinite(ms)) throw badRequest(`${name} must be epoch milliseconds or an ISO 8601 date-time, got ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(ms))
+    throw badRequest(`${name} must be epoch milliseconds or an ISO 8601 date-time, got ${JSON.stringify(raw)}`);
   return ms;
 }
 
@@ -46,18 +48,34 @@ export function parseInstant(params: URLSearchParams, name: string): number | un
 export function parseUnixSeconds(params: URLSearchParams, name: string): number | undefined {
   const raw = params.get(name);
   if (raw === null) return undefined;
-  const ms = /^[0-9]{1,11}$/.test(raw) ? Number(raw) * 1000 : /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : Number.NaN;
-  if (!Number.isFinite(ms)) throw badRequest(`${name} must be a unix timestamp in seconds or an ISO 8601 date-time, got ${JSON.stringify(raw)}`);
+  const ms = /^[0-9]{1,11}$/.test(raw)
+    ? Number(raw) * 1000
+    : /^\d{4}-\d{2}-\d{2}T/.test(raw)
+      ? Date.parse(raw)
+      : Number.NaN;
+  if (!Number.isFinite(ms))
+    throw badRequest(
+      `${name} must be a unix timestamp in seconds or an ISO 8601 date-time, got ${JSON.stringify(raw)}`,
+    );
   return ms;
 }
 
 /** The position a list cursor stands for: after the order `[pairId, orderId]`. Issued by `orderCursor`. */
-export function parseOrderCursor(params: URLSearchParams): { readonly pairId: string; readonly orderId: bigint } | undefined {
+export function parseOrderCursor(
+  params: URLSearchParams,
+): { readonly pairId: string; readonly orderId: bigint } | undefined {
   const raw = params.get('cursor');
   if (raw === null || raw === '') return undefined;
   try {
     const v: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && /^[0-9]{1,20}$/.test(v[1])) return { pairId: v[0], orderId: BigInt(v[1]) };
+    if (
+      Array.isArray(v) &&
+      v.length === 2 &&
+      typeof v[0] === 'string' &&
+      typeof v[1] === 'string' &&
+      /^[0-9]{1,20}$/.test(v[1])
+    )
+      return { pairId: v[0], orderId: BigInt(v[1]) };
   } catch {
     // Not one of ours: refused below.
   }
@@ -80,7 +98,8 @@ export const OHLC_INTERVALS: Readonly<Record<string, number>> = {
 export function parseInterval(params: URLSearchParams): { name: string; ms: number } {
   const name = params.get('interval') ?? '1m';
   const ms = OHLC_INTERVALS[name];
-  if (ms === undefined) throw badRequest(`interval must be one of ${Object.keys(OHLC_INTERVALS).join(', ')}, got ${JSON.stringify(name)}`);
+  if (ms === undefined)
+    throw badRequest(`interval must be one of ${Object.keys(OHLC_INTERVALS).join(', ')}, got ${JSON.stringify(name)}`);
   return { name, ms };
 }
 

@@ -64,7 +64,9 @@ export function tradeInfo(p: VenuePair, nowMs: number): Record<string, unknown> 
 /** `pricelevels`: one `{quantity, limit, orderCount}` per price, best first, at most `limit` per side. */
 export function priceLevels(p: VenuePair, limit?: number): Record<string, unknown> {
   const side = (s: 'buy' | 'sell') =>
-    p.market.book.levels(s, limit).map((l) => ({ quantity: quantity(p, l.quantity), limit: price(p, l.price), orderCount: l.orderCount }));
+    p.market.book
+      .levels(s, limit)
+      .map((l) => ({ quantity: quantity(p, l.quantity), limit: price(p, l.price), orderCount: l.orderCount }));
   return { tradingPairId: p.id, buy: side('buy'), sell: side('sell') };
 }
 
@@ -110,5 +112,12 @@ export function orderRecord(p: VenuePair, o: OpenOrder): Record<string, unknown>
 
 /** OHLC point: `x` the interval start as a unix timestamp (seconds), `o` `h` `l` `c` prices and `v` the volume, as decimal strings. */
 export function ohlcPoint(p: VenuePair, c: Candle): Record<string, unknown> {
-  return { x: Math.floor(c.startMs / 1000), o: price(p, c.open), h: price(p, c.high), l: price(p, c.low), c: price(p, c.close), v: quantity(p, c.volume) };
+  return {
+    x: Math.floor(c.startMs / 1000),
+    o: price(p, c.open),
+    h: price(p, c.high),
+    l: price(p, c.low),
+    c: price(p, c.close),
+    v: quantity(p, c.volume),
+  };
 }

@@ -63,7 +63,8 @@ function instrumentSources(state: VenueState): InstrumentSource[] {
 function requireBearer(req: ApiRequest, ctx: ApiContext): void {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.authorization ?? '');
   const token = m?.[1];
-  if (token === undefined) throw new HttpError(401, 'Full authentication is required', [], { 'www-authenticate': 'Bearer' });
+  if (token === undefined)
+    throw new HttpError(401, 'Full authentication is required', [], { 'www-authenticate': 'Bearer' });
   if (token === ctx.accessToken) return;
   const check = ctx.tokens?.check(token) ?? 'unknown';
   if (check === 'valid') return;
@@ -92,7 +93,10 @@ function ordersBody(req: ApiRequest, ctx: ApiContext, filter: (wallet: string) =
   const count = parseBoolean(req.params, 'count') ?? false;
   const after = parseOrderCursor(req.params);
   const orders = ctx.state.orders.list((o) => filter(o.wallet) && (pair === null || pair === '' || o.pairId === pair));
-  const start = after === undefined ? 0 : orders.findIndex((o) => o.pairId > after.pairId || (o.pairId === after.pairId && o.orderId > after.orderId));
+  const start =
+    after === undefined
+      ? 0
+      : orders.findIndex((o) => o.pairId > after.pairId || (o.pairId === after.pairId && o.orderId > after.orderId));
   const page = start < 0 ? [] : orders.slice(start, start + limit);
   const last = page.at(-1);
   const more = start >= 0 && start + limit < orders.length && last !== undefined;
@@ -100,7 +104,11 @@ function ordersBody(req: ApiRequest, ctx: ApiContext, filter: (wallet: string) =
     const p = ctx.state.pair(o.pairId);
     return p === undefined ? [] : [orderRecord(p, o)];
   });
-  return { items, ...(more ? { next_cursor: orderCursor(last.pairId, last.orderId) } : {}), ...(count ? { total_count: orders.length } : {}) };
+  return {
+    items,
+    ...(more ? { next_cursor: orderCursor(last.pairId, last.orderId) } : {}),
+    ...(count ? { total_count: orders.length } : {}),
+  };
 }
 
 function tradingPairList(req: ApiRequest, ctx: ApiContext): Record<string, unknown> {
@@ -127,7 +135,8 @@ function ohlc(req: ApiRequest, ctx: ApiContext, p: VenuePair): Record<string, un
 
 /** Answers one API request; throws HttpError for every refusal. */
 export function routeApi(req: ApiRequest, ctx: ApiContext): unknown {
-  if (req.method !== 'GET') throw new HttpError(405, `${req.method} is not allowed; the venue API is read-only`, [], { allow: 'GET' });
+  if (req.method !== 'GET')
+    throw new HttpError(405, `${req.method} is not allowed; the venue API is read-only`, [], { allow: 'GET' });
   const seg = req.path.split('/').slice(1);
   const [head, id, tail, ...rest] = seg;
   if (rest.length > 0) throw notFound(`No resource ${req.path}`);
@@ -137,7 +146,11 @@ export function routeApi(req: ApiRequest, ctx: ApiContext): unknown {
       if (id === undefined) {
         const f = parseInstrumentFilter(req.params);
         return sources
-          .filter((s) => (f.primaryMarket === undefined || s.seed.primaryMarket === f.primaryMarket) && (f.secondaryMarket === undefined || f.secondaryMarket))
+          .filter(
+            (s) =>
+              (f.primaryMarket === undefined || s.seed.primaryMarket === f.primaryMarket) &&
+              (f.secondaryMarket === undefined || f.secondaryMarket),
+          )
           .map(instrumentSummary);
       }
       if (tail !== undefined) break;
@@ -177,7 +190,9 @@ export function routeApi(req: ApiRequest, ctx: ApiContext): unknown {
       requireBearer(req, ctx);
       const address = pathSegment(id, 'wallet address');
       if (!EVM_ADDRESS.test(address) && !WASM_ACCOUNT.test(address)) {
-        throw badRequest(`wallet address ${JSON.stringify(address)} is neither a chain A address (0x and 40 hex digits) nor a chain B account (G...)`);
+        throw badRequest(
+          `wallet address ${JSON.stringify(address)} is neither a chain A address (0x and 40 hex digits) nor a chain B account (G...)`,
+        );
       }
       if (!ctx.state.ownsWallet(address)) throw notFound(`No wallet ${address} of this participant`);
       const key = walletKey(address);

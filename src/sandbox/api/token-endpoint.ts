@@ -66,7 +66,8 @@ export class TokenIssuer {
     let id: string | undefined;
     let secret: string | undefined;
     if (basic !== null) {
-      if (form.has('client_secret')) return this.#error(400, 'invalid_request', 'use one client authentication method, not two');
+      if (form.has('client_secret'))
+        return this.#error(400, 'invalid_request', 'use one client authentication method, not two');
       const decoded = Buffer.from(basic[1] as string, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
       if (colon < 0) return this.#error(401, 'invalid_client', 'malformed Basic credentials', true);
@@ -80,10 +81,17 @@ export class TokenIssuer {
       id = form.get('client_id') ?? undefined;
       secret = form.get('client_secret') ?? undefined;
     }
-    if (id === undefined || secret === undefined) return this.#error(401, 'invalid_client', 'client authentication is required', basic !== null);
-    if (!same(id, this.#o.clientId) || !same(secret, this.#o.clientSecret)) return this.#error(401, 'invalid_client', 'Client authentication failed', basic !== null);
+    if (id === undefined || secret === undefined)
+      return this.#error(401, 'invalid_client', 'client authentication is required', basic !== null);
+    if (!same(id, this.#o.clientId) || !same(secret, this.#o.clientSecret))
+      return this.#error(401, 'invalid_client', 'Client authentication failed', basic !== null);
     const grantType = form.get('grant_type');
-    if (grantType !== 'client_credentials') return this.#error(400, 'unsupported_grant_type', `grant_type ${JSON.stringify(grantType)} is not supported; use client_credentials`);
+    if (grantType !== 'client_credentials')
+      return this.#error(
+        400,
+        'unsupported_grant_type',
+        `grant_type ${JSON.stringify(grantType)} is not supported; use client_credentials`,
+      );
     const token = randomBytes(32).toString('base64url');
     const now = this.#now();
     this.#prune(now);
@@ -93,7 +101,12 @@ export class TokenIssuer {
     return {
       status: 200,
       headers: NO_STORE,
-      body: { access_token: token, token_type: 'Bearer', expires_in: this.#o.lifetimeSeconds, ...(scope === null || scope === '' ? {} : { scope }) },
+      body: {
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: this.#o.lifetimeSeconds,
+        ...(scope === null || scope === '' ? {} : { scope }),
+      },
     };
   }
 

@@ -39,7 +39,11 @@ export class TradeLog {
     this.#trades.push(trade);
     const cutoff = trade.atMs - this.#retentionMs;
     let drop = 0;
-    while (drop < this.#trades.length && ((this.#trades[drop] as TradeRecord).atMs < cutoff || this.#trades.length - drop > MAX_TRADES)) drop++;
+    while (
+      drop < this.#trades.length &&
+      ((this.#trades[drop] as TradeRecord).atMs < cutoff || this.#trades.length - drop > MAX_TRADES)
+    )
+      drop++;
     if (drop > 0) this.#trades = this.#trades.slice(drop);
   }
 
@@ -96,7 +100,15 @@ export class TradeLog {
           trades: c.trades + 1,
         };
       } else {
-        out.push({ startMs, open: t.price, high: t.price, low: t.price, close: t.price, volume: t.quantity, trades: 1 });
+        out.push({
+          startMs,
+          open: t.price,
+          high: t.price,
+          low: t.price,
+          close: t.price,
+          volume: t.quantity,
+          trades: 1,
+        });
       }
     }
     return out.slice(Math.max(0, out.length - limit));

@@ -78,7 +78,11 @@ export interface VenuePair {
   readonly instrument: InstrumentSeed;
   /** Rule overrides the contracts were deployed with (a minimum size other than one increment, a tick table). */
   readonly overrides: PairOverrides;
-  readonly addresses: { readonly orderBook: ChainAddresses; readonly base: ChainAddresses; readonly quote: ChainAddresses };
+  readonly addresses: {
+    readonly orderBook: ChainAddresses;
+    readonly base: ChainAddresses;
+    readonly quote: ChainAddresses;
+  };
   readonly market: PairMarket;
   status: PairStatus;
 }
@@ -101,7 +105,13 @@ export class VenueState {
   readonly #pairs: VenuePair[] = [];
   readonly #walletKeys: Set<string>;
 
-  constructor(options: { participantId: string; wallets: readonly ParticipantWallet[]; orderLagMs: number; wallNow?: () => number; venueNow?: () => number }) {
+  constructor(options: {
+    participantId: string;
+    wallets: readonly ParticipantWallet[];
+    orderLagMs: number;
+    wallNow?: () => number;
+    venueNow?: () => number;
+  }) {
     this.participantId = options.participantId;
     this.wallets = options.wallets;
     this.#walletKeys = new Set(options.wallets.map((w) => walletKey(w.address)));
@@ -110,7 +120,9 @@ export class VenueState {
 
   addPair(p: VenuePair): void {
     if (this.#pairs.some((x) => x.id === p.id || x.symbol === p.symbol)) {
-      throw new DltError('E_SANDBOX', `pair id ${p.id} or symbol ${p.symbol} is already used`, { details: { part: 'venue-state', id: p.id } });
+      throw new DltError('E_SANDBOX', `pair id ${p.id} or symbol ${p.symbol} is already used`, {
+        details: { part: 'venue-state', id: p.id },
+      });
     }
     this.#pairs.push(p);
     p.market.listen({
@@ -147,7 +159,8 @@ export class VenueState {
 
   setStatus(pairId: string, patch: Partial<PairStatus>): PairStatus {
     const p = this.pair(pairId);
-    if (p === undefined) throw new DltError('E_SANDBOX', `no pair ${pairId}`, { details: { part: 'venue-state', pairId } });
+    if (p === undefined)
+      throw new DltError('E_SANDBOX', `no pair ${pairId}`, { details: { part: 'venue-state', pairId } });
     p.status = { ...p.status, ...patch };
     return p.status;
   }

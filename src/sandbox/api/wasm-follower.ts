@@ -57,9 +57,11 @@ export class WasmFollower {
     this.#o = options;
     for (const b of options.books) this.#books.set(b.orderBook, b);
     const ids = options.books.map((b) => b.orderBook);
-    if (ids.length > IDS_PER_FILTER * MAX_FILTERS) throw new RangeError(`at most ${IDS_PER_FILTER * MAX_FILTERS} chain B order books can be followed`);
+    if (ids.length > IDS_PER_FILTER * MAX_FILTERS)
+      throw new RangeError(`at most ${IDS_PER_FILTER * MAX_FILTERS} chain B order books can be followed`);
     this.#filters = [];
-    for (let i = 0; i < ids.length; i += IDS_PER_FILTER) this.#filters.push({ type: 'contract', contractIds: ids.slice(i, i + IDS_PER_FILTER) });
+    for (let i = 0; i < ids.length; i += IDS_PER_FILTER)
+      this.#filters.push({ type: 'contract', contractIds: ids.slice(i, i + IDS_PER_FILTER) });
   }
 
   /** Follows every ledger close from now on, after catching up with what is already there. */
@@ -93,7 +95,12 @@ export class WasmFollower {
         // other failure is retried from the same cursor at the next close, so nothing is applied twice.
         const at = this.#cursor === undefined ? undefined : parseCursor(this.#cursor)?.ledger;
         const lost = at !== undefined && at < this.#o.emulator.oldest.seq;
-        this.#o.logger?.warn({ err: e, lost }, lost ? 'chain B indexer fell behind the retention window; resuming at the oldest ledger' : 'chain B indexer query failed; retrying');
+        this.#o.logger?.warn(
+          { err: e, lost },
+          lost
+            ? 'chain B indexer fell behind the retention window; resuming at the oldest ledger'
+            : 'chain B indexer query failed; retrying',
+        );
         if (lost) this.#cursor = undefined;
         return this.processedLedger;
       }
@@ -112,7 +119,10 @@ export class WasmFollower {
     const book = this.#books.get(e.contractId);
     if (book === undefined) return;
     try {
-      const decoded = decodeBookEvent(e.topic.map(decodeScVal), decodeScVal(e.value), { base: book.baseToken, quote: book.quoteToken });
+      const decoded = decodeBookEvent(e.topic.map(decodeScVal), decodeScVal(e.value), {
+        base: book.baseToken,
+        quote: book.quoteToken,
+      });
       if (decoded === undefined) return;
       book.market.apply(decoded, now);
       this.eventsApplied += 1;

@@ -44,7 +44,13 @@ export function parseCompactUtc(text: string): number | undefined {
   const ms = Date.UTC(y, mo - 1, d, h, mi, s);
   const back = new Date(ms);
   // Refuses impossible dates that Date.UTC would roll over (Feb 30th, hour 25).
-  if (back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d || back.getUTCHours() !== h || back.getUTCMinutes() !== mi) return undefined;
+  if (
+    back.getUTCMonth() !== mo - 1 ||
+    back.getUTCDate() !== d ||
+    back.getUTCHours() !== h ||
+    back.getUTCMinutes() !== mi
+  )
+    return undefined;
   return ms;
 }
 
@@ -57,7 +63,10 @@ export function parseChannel(channel: string): ChannelTarget | undefined {
 
 /** The subprotocols a handshake offered (`Sec-WebSocket-Protocol`, comma separated). */
 export function offeredProtocols(header: string | undefined): string[] {
-  return (header ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  return (header ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
 }
 
 /** The authorization object of a `header-<base64url JSON>` subprotocol; undefined when absent or unreadable. */
@@ -66,7 +75,9 @@ export function headerAuthorization(protocols: readonly string[]): Record<string
   if (header === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(Buffer.from(header.slice('header-'.length), 'base64url').toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -74,13 +85,16 @@ export function headerAuthorization(protocols: readonly string[]): Record<string
 
 /** Checks an authorization object (connection header or subscribe): undefined when it passes. */
 export function checkAuthorization(auth: unknown, cfg: WsAuthConfig, nowMs: number): EventError | undefined {
-  if (auth === null || typeof auth !== 'object' || Array.isArray(auth)) return { errorType: UNAUTHORIZED, message: 'authorization is missing' };
+  if (auth === null || typeof auth !== 'object' || Array.isArray(auth))
+    return { errorType: UNAUTHORIZED, message: 'authorization is missing' };
   const a = auth as Record<string, unknown>;
   if (a['x-api-key'] !== cfg.apiKey) return { errorType: UNAUTHORIZED, message: NOT_AUTHORIZED_MESSAGE };
-  if (typeof a.host !== 'string' || a.host === '') return { errorType: UNAUTHORIZED, message: 'authorization.host must be a non-empty string' };
+  if (typeof a.host !== 'string' || a.host === '')
+    return { errorType: UNAUTHORIZED, message: 'authorization.host must be a non-empty string' };
   const dateText = a[cfg.dateHeader];
   const date = typeof dateText === 'string' ? parseCompactUtc(dateText) : undefined;
-  if (date === undefined) return { errorType: UNAUTHORIZED, message: `${cfg.dateHeader} must be a UTC time in the form YYYYMMDDTHHMMSSZ` };
+  if (date === undefined)
+    return { errorType: UNAUTHORIZED, message: `${cfg.dateHeader} must be a UTC time in the form YYYYMMDDTHHMMSSZ` };
   if (Math.abs(date - nowMs) > cfg.toleranceMs) {
     return {
       errorType: UNAUTHORIZED,
@@ -91,19 +105,37 @@ export function checkAuthorization(auth: unknown, cfg: WsAuthConfig, nowMs: numb
 }
 
 function fail(errorType: string, message: string, id?: string, channel?: string): SubscribeCheck {
-  return { ok: false, error: { errorType, message }, ...(id === undefined ? {} : { id }), ...(channel === undefined ? {} : { channel }) };
+  return {
+    ok: false,
+    error: { errorType, message },
+    ...(id === undefined ? {} : { id }),
+    ...(channel === undefined ? {} : { channel }),
+  };
 }
 
-export function checkSubscribe(msg: Record<string, unknown>, cfg: WsAuthConfig, nowMs: number, knownSymbol: (s: string) => boolean): SubscribeCheck {
+export function checkSubscribe(
+  msg: Record<string, unknown>,
+  cfg: WsAuthConfig,
+  nowMs: number,
+  knownSymbol: (s: string) => boolean,
+): SubscribeCheck {
   const id = typeof msg.id === 'string' && msg.id !== '' && msg.id.length <= 255 ? msg.id : undefined;
   const channel = typeof msg.channel === 'string' ? msg.channel : undefined;
-  if (id === undefined) return fail(BAD_REQUEST, 'id must be a non-empty string (a UUID chosen by the client)', undefined, channel);
+  if (id === undefined)
+    return fail(BAD_REQUEST, 'id must be a non-empty string (a UUID chosen by the client)', undefined, channel);
   if (channel === undefined) return fail(BAD_REQUEST, 'channel must be a string', id);
   const refused = checkAuthorization(msg.authorization, cfg, nowMs);
   if (refused !== undefined) return fail(refused.errorType, refused.message, id, channel);
   const target = parseChannel(channel);
-  if (target === undefined) return fail(BAD_REQUEST, `Invalid Channel Format: ${JSON.stringify(channel)}; use orderbook/* or orderbook/bytradingpair/<symbol>`, id, channel);
-  if (target.kind === 'pair' && !knownSymbol(target.symbol)) return fail(BAD_REQUEST, `no market ${target.symbol}`, id, channel);
+  if (target === undefined)
+    return fail(
+      BAD_REQUEST,
+      `Invalid Channel Format: ${JSON.stringify(channel)}; use orderbook/* or orderbook/bytradingpair/<symbol>`,
+      id,
+      channel,
+    );
+  if (target.kind === 'pair' && !knownSymbol(target.symbol))
+    return fail(BAD_REQUEST, `no market ${target.symbol}`, id, channel);
   return { ok: true, id, channel, target };
 }
 
@@ -127,7 +159,10 @@ function levels(ls: readonly WsLevel[]): string {
 
 /** The specification's data message `{"channel":"orderbook","data":[{symbol, buy, sell, time}...]}` with numeric levels. */
 export function dataMessage(markets: readonly WsMarket[]): string {
-  const data = markets.map((m) => `{"symbol":${JSON.stringify(m.symbol)},"buy":${levels(m.buy)},"sell":${levels(m.sell)},"time":${JSON.stringify(m.time)}}`);
+  const data = markets.map(
+    (m) =>
+      `{"symbol":${JSON.stringify(m.symbol)},"buy":${levels(m.buy)},"sell":${levels(m.sell)},"time":${JSON.stringify(m.time)}}`,
+  );
   return `{"channel":"orderbook","data":[${data.join(',')}]}`;
 }
 

@@ -75,12 +75,18 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 function refuseUpgrade(socket: Duplex, status: 400 | 401, error: EventError): void {
   const body = JSON.stringify({ errors: [error] });
   const reason = status === 400 ? 'Bad Request' : 'Unauthorized';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 export class MarketDataServer {
   readonly #o: MarketDataServerOptions;
-  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, handleProtocols: (offered) => (offered.has(EVENT_WS_PROTOCOL) ? EVENT_WS_PROTOCOL : false) });
+  readonly #wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 64 * 1024,
+    handleProtocols: (offered) => (offered.has(EVENT_WS_PROTOCOL) ? EVENT_WS_PROTOCOL : false),
+  });
   readonly #connections = new Set<Connection>();
   readonly #dirty = new Set<string>();
   #flushTimer: NodeJS.Timeout | undefined;
@@ -112,12 +118,18 @@ export class MarketDataServer {
     const protocols = offeredProtocols(req.headers['sec-websocket-protocol']);
     if (!protocols.includes(EVENT_WS_PROTOCOL)) {
       this.refused += 1;
-      return refuseUpgrade(socket, 400, { errorType: BAD_REQUEST, message: `offer the subprotocol ${EVENT_WS_PROTOCOL}` });
+      return refuseUpgrade(socket, 400, {
+        errorType: BAD_REQUEST,
+        message: `offer the subprotocol ${EVENT_WS_PROTOCOL}`,
+      });
     }
     const auth = headerAuthorization(protocols);
     if (auth === undefined) {
       this.refused += 1;
-      return refuseUpgrade(socket, 401, { errorType: UNAUTHORIZED, message: 'offer the authorization as a header-<base64url JSON> subprotocol' });
+      return refuseUpgrade(socket, 401, {
+        errorType: UNAUTHORIZED,
+        message: 'offer the authorization as a header-<base64url JSON> subprotocol',
+      });
     }
     const refused = checkAuthorization(auth, this.#o.auth, this.#authNow());
     this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, refused));
@@ -188,7 +200,10 @@ export class MarketDataServer {
       msg = undefined;
     }
     if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) {
-      return this.#reply(conn, { type: 'error', errors: [{ errorType: BAD_REQUEST, message: 'messages must be JSON objects (text frames)' }] });
+      return this.#reply(conn, {
+        type: 'error',
+        errors: [{ errorType: BAD_REQUEST, message: 'messages must be JSON objects (text frames)' }],
+      });
     }
     const m = msg as Record<string, unknown>;
     const id = typeof m.id === 'string' ? { id: m.id } : {};
@@ -196,15 +211,33 @@ export class MarketDataServer {
       case 'connection_init':
         return this.#init(conn);
       case 'subscribe':
-        if (!conn.acknowledged) return this.#reply(conn, { ...id, type: 'subscribe_error', errors: [{ errorType: BAD_REQUEST, message: 'send connection_init and wait for connection_ack first' }] });
+        if (!conn.acknowledged)
+          return this.#reply(conn, {
+            ...id,
+            type: 'subscribe_error',
+            errors: [{ errorType: BAD_REQUEST, message: 'send connection_init and wait for connection_ack first' }],
+          });
         return this.#subscribe(conn, m);
       case 'unsubscribe':
-        if (typeof m.id === 'string' && conn.subscriptions.delete(m.id)) return this.#reply(conn, { id: m.id, type: 'unsubscribe_success' });
-        return this.#reply(conn, { ...id, type: 'unsubscribe_error', errors: [{ errorType: BAD_REQUEST, message: `no subscription with id ${JSON.stringify(m.id)}` }] });
+        if (typeof m.id === 'string' && conn.subscriptions.delete(m.id))
+          return this.#reply(conn, { id: m.id, type: 'unsubscribe_success' });
+        return this.#reply(conn, {
+          ...id,
+          type: 'unsubscribe_error',
+          errors: [{ errorType: BAD_REQUEST, message: `no subscription with id ${JSON.stringify(m.id)}` }],
+        });
       case 'publish':
-        return this.#reply(conn, { ...id, type: 'publish_error', errors: [{ errorType: UNAUTHORIZED, message: 'the orderbook channels are published by the venue only' }] });
+        return this.#reply(conn, {
+          ...id,
+          type: 'publish_error',
+          errors: [{ errorType: UNAUTHORIZED, message: 'the orderbook channels are published by the venue only' }],
+        });
       default:
-        return this.#reply(conn, { ...id, type: 'error', errors: [{ errorType: BAD_REQUEST, message: `unknown message type ${JSON.stringify(m.type)}` }] });
+        return this.#reply(conn, {
+          ...id,
+          type: 'error',
+          errors: [{ errorType: BAD_REQUEST, message: `unknown message type ${JSON.stringify(m.type)}` }],
+        });
     }
   }
 
@@ -226,9 +259,20 @@ export class MarketDataServer {
   #subscribe(conn: Connection, m: Record<string, unknown>): void {
     const state = this.#o.state;
     const check = checkSubscribe(m, this.#o.auth, this.#authNow(), (s) => state.pairBySymbol(s) !== undefined);
-    if (!check.ok) return this.#reply(conn, { ...(check.id === undefined ? {} : { id: check.id }), type: 'subscribe_error', errors: [check.error] });
+    if (!check.ok)
+      return this.#reply(conn, {
+        ...(check.id === undefined ? {} : { id: check.id }),
+        type: 'subscribe_error',
+        errors: [check.error],
+      });
     if (conn.subscriptions.has(check.id)) {
-      return this.#reply(conn, { id: check.id, type: 'subscribe_error', errors: [{ errorType: BAD_REQUEST, message: `subscription id ${check.id} is already in use on this connection` }] });
+      return this.#reply(conn, {
+        id: check.id,
+        type: 'subscribe_error',
+        errors: [
+          { errorType: BAD_REQUEST, message: `subscription id ${check.id} is already in use on this connection` },
+        ],
+      });
     }
     conn.subscriptions.set(check.id, check.target);
     this.#reply(conn, { id: check.id, type: 'subscribe_success' });
@@ -249,19 +293,32 @@ export class MarketDataServer {
   #send(changed: ReadonlySet<string> | undefined): void {
     if (this.stalled || this.#connections.size === 0) return;
     const pairs = this.#o.state.activePairs().filter((p) => changed === undefined || changed.has(p.id));
-    for (const conn of this.#connections) for (const [id, target] of conn.subscriptions) this.#sendTo(conn, id, target, pairs);
+    for (const conn of this.#connections)
+      for (const [id, target] of conn.subscriptions) this.#sendTo(conn, id, target, pairs);
   }
 
   #sendTo(conn: Connection, id: string, target: ChannelTarget, candidates: readonly VenuePair[]): void {
     const pairs = candidates.filter((p) => target.kind === 'all' || p.symbol === target.symbol);
-    if (pairs.length === 0 || conn.socket.readyState !== conn.socket.OPEN || conn.socket.bufferedAmount > MAX_BUFFERED_BYTES) return;
+    if (
+      pairs.length === 0 ||
+      conn.socket.readyState !== conn.socket.OPEN ||
+      conn.socket.bufferedAmount > MAX_BUFFERED_BYTES
+    )
+      return;
     const time = new Date(this.#o.nowMs()).toISOString();
-    const markets: WsMarket[] = pairs.map((p) => ({ symbol: p.symbol, buy: this.#levels(p, 'buy'), sell: this.#levels(p, 'sell'), time }));
+    const markets: WsMarket[] = pairs.map((p) => ({
+      symbol: p.symbol,
+      buy: this.#levels(p, 'buy'),
+      sell: this.#levels(p, 'sell'),
+      time,
+    }));
     conn.socket.send(dataEnvelope(id, dataMessage(markets)));
     this.sent += 1;
   }
 
   #levels(p: VenuePair, side: 'buy' | 'sell') {
-    return p.market.book.levels(side, this.#o.depth).map((l) => ({ limit: price(p, l.price), totalQuantity: quantity(p, l.quantity), orderCount: l.orderCount }));
+    return p.market.book
+      .levels(side, this.#o.depth)
+      .map((l) => ({ limit: price(p, l.price), totalQuantity: quantity(p, l.quantity), orderCount: l.orderCount }));
   }
 }

@@ -33,7 +33,9 @@ export interface OrderBookArgs {
 export function versionBytes(version: string): string {
   const bytes = toUtf8Bytes(version);
   if (bytes.length > 11) {
-    throw new DltError('E_SANDBOX', `order book version "${version}" is longer than 11 bytes`, { details: { part: 'evm-deploy', version } });
+    throw new DltError('E_SANDBOX', `order book version "${version}" is longer than 11 bytes`, {
+      details: { part: 'evm-deploy', version },
+    });
   }
   return zeroPadBytes(bytes, 11);
 }
@@ -111,5 +113,13 @@ export interface ClientFlags {
 }
 
 export function setClient(registry: Contract, address: string, f: ClientFlags): Promise<void> {
-  return send(registry, 'setClient', [address, f.clientId, f.canTransfer, f.canBuy, f.canSell, f.canCancel, f.isMarketMaker]);
+  return send(registry, 'setClient', [
+    address,
+    f.clientId,
+    f.canTransfer,
+    f.canBuy,
+    f.canSell,
+    f.canCancel,
+    f.isMarketMaker,
+  ]);
 }

@@ -3,7 +3,17 @@
  * keys, native-token funding, contract deployment from the compiled artefacts, and switching automine on
  * for bulk set-up.
  */
-import { Contract, ContractFactory, JsonRpcProvider, Network, Wallet, keccak256, toQuantity, toUtf8Bytes, type ContractRunner } from 'ethers';
+import {
+  Contract,
+  ContractFactory,
+  JsonRpcProvider,
+  Network,
+  Wallet,
+  keccak256,
+  toQuantity,
+  toUtf8Bytes,
+  type ContractRunner,
+} from 'ethers';
 import { loadArtifacts, type ContractName } from './compile.ts';
 import { EVM_CHAIN_ID } from './node.ts';
 
@@ -13,7 +23,12 @@ import { EVM_CHAIN_ID } from './node.ts';
  * transaction sees it.
  */
 export function sandboxProvider(rpcUrl: string, chainId = EVM_CHAIN_ID): JsonRpcProvider {
-  return new JsonRpcProvider(rpcUrl, Network.from(chainId), { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1, pollingInterval: 100 });
+  return new JsonRpcProvider(rpcUrl, Network.from(chainId), {
+    staticNetwork: true,
+    batchMaxCount: 1,
+    cacheTimeout: -1,
+    pollingInterval: 100,
+  });
 }
 
 /**
@@ -31,7 +46,11 @@ export function sandboxWallet(label: string, provider: JsonRpcProvider): Wallet 
 export const DEFAULT_NATIVE_BALANCE = 10n ** 21n; // 1000 native test tokens for gas
 
 /** Sets an account's native balance (gas money); a node-level call, not a transaction. */
-export async function fundNative(provider: JsonRpcProvider, address: string, wei: bigint = DEFAULT_NATIVE_BALANCE): Promise<void> {
+export async function fundNative(
+  provider: JsonRpcProvider,
+  address: string,
+  wei: bigint = DEFAULT_NATIVE_BALANCE,
+): Promise<void> {
   await provider.send('hardhat_setBalance', [address, toQuantity(wei)]);
 }
 

@@ -51,7 +51,13 @@ interface Solc {
 
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
-  contracts?: Record<string, Record<string, { abi: Record<string, unknown>[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>;
+  contracts?: Record<
+    string,
+    Record<
+      string,
+      { abi: Record<string, unknown>[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }
+    >
+  >;
 }
 
 /** Every Solidity source of the venue, by file name (the standard JSON `sources` object). */
@@ -82,18 +88,31 @@ function cachePath(hash: string): string {
 function compileNow(sources: Record<string, { content: string }>, hash: string): Artifacts {
   const require = createRequire(import.meta.url);
   const solc = require('solc') as Solc;
-  const output = JSON.parse(solc.compile(JSON.stringify({ language: 'Solidity', sources, settings: SETTINGS }))) as SolcOutput;
+  const output = JSON.parse(
+    solc.compile(JSON.stringify({ language: 'Solidity', sources, settings: SETTINGS })),
+  ) as SolcOutput;
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) {
-    throw new DltError('E_SANDBOX', `chain A contracts do not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`, {
-      details: { part: 'evm-compile', errors: errors.map((e) => e.formattedMessage) },
-    });
+    throw new DltError(
+      'E_SANDBOX',
+      `chain A contracts do not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`,
+      {
+        details: { part: 'evm-compile', errors: errors.map((e) => e.formattedMessage) },
+      },
+    );
   }
   const contracts = {} as Record<ContractName, Artifact>;
   for (const name of CONTRACT_NAMES) {
     const out = output.contracts?.[`${name}.sol`]?.[name];
-    if (!out) throw new DltError('E_SANDBOX', `compiler output lacks ${name}`, { details: { part: 'evm-compile', contract: name } });
-    contracts[name] = { abi: out.abi, bytecode: `0x${out.evm.bytecode.object}`, deployedSize: out.evm.deployedBytecode.object.length / 2 };
+    if (!out)
+      throw new DltError('E_SANDBOX', `compiler output lacks ${name}`, {
+        details: { part: 'evm-compile', contract: name },
+      });
+    contracts[name] = {
+      abi: out.abi,
+      bytecode: `0x${out.evm.bytecode.object}`,
+      deployedSize: out.evm.deployedBytecode.object.length / 2,
+    };
   }
   return { hash, compiler: solc.version(), contracts };
 }
@@ -121,7 +140,9 @@ export function loadArtifacts(): Artifacts {
   writeFileSync(tmp, JSON.stringify(artifacts));
   renameSync(tmp, file);
   // Artefacts of earlier sources are never read again; a process still wanting one would recompile.
-  for (const old of readdirSync(CACHE_DIR).filter((f) => /^evm-artifacts-[0-9a-f]+\.json$/.test(f) && join(CACHE_DIR, f) !== file)) {
+  for (const old of readdirSync(CACHE_DIR).filter(
+    (f) => /^evm-artifacts-[0-9a-f]+\.json$/.test(f) && join(CACHE_DIR, f) !== file,
+  )) {
     rmSync(join(CACHE_DIR, old), { force: true });
   }
   memo = artifacts;
@@ -134,6 +155,8 @@ if (import.meta.main) {
   console.log(`${a.compiler} (cache ${a.hash}) in ${Math.round(performance.now() - t0)} ms`);
   for (const name of CONTRACT_NAMES) {
     const size = a.contracts[name].deployedSize;
-    console.log(`${name.padEnd(16)} ${String(size).padStart(6)} bytes${size > CODE_SIZE_LIMIT ? '  OVER THE 24 KiB LIMIT' : ''}`);
+    console.log(
+      `${name.padEnd(16)} ${String(size).padStart(6)} bytes${size > CODE_SIZE_LIMIT ? '  OVER THE 24 KiB LIMIT' : ''}`,
+    );
   }
 }

@@ -89,9 +89,13 @@ async function startOn(port: number, options: EvmNodeOptions): Promise<EvmNode> 
   const chainId = options.chainId ?? EVM_CHAIN_ID;
   const automine = options.automine ?? options.blockTimeMs === undefined;
   if (options.blockTimeMs !== undefined && !(Number.isInteger(options.blockTimeMs) && options.blockTimeMs > 0)) {
-    throw new DltError('E_SANDBOX', `block time must be a positive whole number of milliseconds, got ${options.blockTimeMs}`, {
-      details: { part: 'evm-node', blockTimeMs: options.blockTimeMs },
-    });
+    throw new DltError(
+      'E_SANDBOX',
+      `block time must be a positive whole number of milliseconds, got ${options.blockTimeMs}`,
+      {
+        details: { part: 'evm-node', blockTimeMs: options.blockTimeMs },
+      },
+    );
   }
   const ownDir = options.instanceDir === undefined;
   const dir = options.instanceDir ?? join(PROJECT_ROOT, '.sandbox', `evm-node-${port}-${process.pid}`);
@@ -99,19 +103,26 @@ async function startOn(port: number, options: EvmNodeOptions): Promise<EvmNode> 
   const configFile = join(dir, 'hardhat.config.mjs');
   writeFileSync(configFile, hardhatConfig(dir, chainId, automine, options.blockTimeMs));
 
-  const child = spawn(process.execPath, [HOST_SCRIPT, '--config', configFile, 'node', '--port', String(port), '--hostname', LOOPBACK], {
-    cwd: PROJECT_ROOT,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    // A group of its own: a Ctrl-C in the terminal must not stop the chain under a bot that is still
-    // cancelling its orders on it. The node still ends with its owner (node-host.ts: stdin closes).
-    detached: true,
-    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
-  });
+  const child = spawn(
+    process.execPath,
+    [HOST_SCRIPT, '--config', configFile, 'node', '--port', String(port), '--hostname', LOOPBACK],
+    {
+      cwd: PROJECT_ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // A group of its own: a Ctrl-C in the terminal must not stop the chain under a bot that is still
+      // cancelling its orders on it. The node still ends with its owner (node-host.ts: stdin closes).
+      detached: true,
+      env: { ...process.env, HARDHAT_DISABLE_TELEMETRY: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
+    },
+  );
   running.add(child);
   const log = createWriteStream(join(dir, 'node.log'), { flags: 'a' });
   let tail = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  exited.then(() => running.delete(child), () => undefined);
+  exited.then(
+    () => running.delete(child),
+    () => undefined,
+  );
 
   const ready = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -126,7 +137,10 @@ async function startOn(port: number, options: EvmNodeOptions): Promise<EvmNode> 
   });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${options.startTimeoutMs ?? 60_000} ms`)), options.startTimeoutMs ?? 60_000);
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${options.startTimeoutMs ?? 60_000} ms`)),
+      options.startTimeoutMs ?? 60_000,
+    );
   });
 
   const rpcUrl = `http://${LOOPBACK}:${port}/`;
@@ -148,7 +162,8 @@ async function startOn(port: number, options: EvmNodeOptions): Promise<EvmNode> 
     await Promise.race([ready, timeout]);
     listening = true;
     const answered = await rpc(rpcUrl, 'eth_chainId', []);
-    if (BigInt(answered as string) !== BigInt(chainId)) throw new Error(`node reports chain id ${String(answered)}, expected ${chainId}`);
+    if (BigInt(answered as string) !== BigInt(chainId))
+      throw new Error(`node reports chain id ${String(answered)}, expected ${chainId}`);
     // The node task switches request logging on; it costs time on every call.
     if (options.logRequests !== true) await rpc(rpcUrl, 'hardhat_setLoggingEnabled', [false]);
   } catch (e) {
@@ -168,7 +183,11 @@ async function startOn(port: number, options: EvmNodeOptions): Promise<EvmNode> 
 
 /** One JSON-RPC call over HTTP (used before any client library is attached). */
 export async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const res = await httpExchange(new URL(url), { method: 'POST', contentType: 'application/json', body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })) });
+  const res = await httpExchange(new URL(url), {
+    method: 'POST',
+    contentType: 'application/json',
+    body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })),
+  });
   const body = JSON.parse(res.body.toString('utf8')) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
@@ -185,5 +204,7 @@ async function waitPortFree(port: number): Promise<void> {
     if (free) return;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new DltError('E_SANDBOX', `port ${port} is still in use after the node stopped`, { details: { part: 'evm-node', port } });
+  throw new DltError('E_SANDBOX', `port ${port} is still in use after the node stopped`, {
+    details: { part: 'evm-node', port },
+  });
 }

@@ -15,7 +15,9 @@ type AddressKey = 'smartContractOrderBook' | 'smartContractBase' | 'smartContrac
  * A TradingPair before deployment: the contract addresses are what deployment adds. (A key-remapping mapped
  * type, since `Omit` would drop every known field of the loose TradingPair record.)
  */
-export type PairDefinition = { [K in keyof TradingPair as K extends AddressKey ? never : K]: TradingPair[K] } & Partial<Pick<TradingPair, AddressKey>>;
+export type PairDefinition = { [K in keyof TradingPair as K extends AddressKey ? never : K]: TradingPair[K] } & Partial<
+  Pick<TradingPair, AddressKey>
+>;
 
 export interface EvmBookSettings {
   readonly params: BookParams;
@@ -28,7 +30,10 @@ const PLACEHOLDER = '0x0000000000000000000000000000000000000000';
 export const DEFAULT_BOOK_VERSION = '1.0.0';
 
 /** The pair with placeholder addresses, validated against the specification's TradingPair schema. */
-export function completePair(def: PairDefinition, addresses: { orderBook?: string; base?: string; quote?: string } = {}): TradingPair {
+export function completePair(
+  def: PairDefinition,
+  addresses: { orderBook?: string; base?: string; quote?: string } = {},
+): TradingPair {
   return parseTradingPair(
     {
       ...def,
@@ -54,9 +59,13 @@ export function bookSettingsFromPair(
     });
   }
   if (s.baseNative % s.baseInternal !== 0n) {
-    throw new DltError('E_SANDBOX', `pair ${pair.id}: baseTokenNativeScale must be a multiple of baseTokenInternalScale`, {
-      details: { part: 'evm-deploy', pairId: pair.id },
-    });
+    throw new DltError(
+      'E_SANDBOX',
+      `pair ${pair.id}: baseTokenNativeScale must be a multiple of baseTokenInternalScale`,
+      {
+        details: { part: 'evm-deploy', pairId: pair.id },
+      },
+    );
   }
   const tickTable: TickRow[] =
     rules.tick.kind === 'fixed'
@@ -88,9 +97,13 @@ export function bookSettingsFromPair(
 export function decimalsOf(nativeScale: bigint, what: string): number {
   const digits = nativeScale.toString();
   if (!/^10*$/.test(digits) || digits.length > 78) {
-    throw new DltError('E_SANDBOX', `${what}: native scale ${digits} is not a power of ten, so it has no ERC-20 decimals`, {
-      details: { part: 'evm-deploy', nativeScale: digits },
-    });
+    throw new DltError(
+      'E_SANDBOX',
+      `${what}: native scale ${digits} is not a power of ten, so it has no ERC-20 decimals`,
+      {
+        details: { part: 'evm-deploy', nativeScale: digits },
+      },
+    );
   }
   return digits.length - 1;
 }

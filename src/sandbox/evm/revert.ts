@@ -35,7 +35,8 @@ export function revertData(error: unknown): string | undefined {
   let e = error as Record<string, unknown> | undefined;
   for (let depth = 0; e && depth < 6; depth++) {
     if (typeof e.data === 'string' && isHexString(e.data) && e.data.length >= 10) return e.data;
-    e = (e.error ?? (e.info as Record<string, unknown> | undefined)?.error ?? e.cause) as Record<string, unknown> | undefined;
+    e = (e.error ?? (e.info as Record<string, unknown> | undefined)?.error ?? e.cause) as
+      Record<string, unknown> | undefined;
   }
   return undefined;
 }

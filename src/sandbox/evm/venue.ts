@@ -100,7 +100,11 @@ function keyed(label: string): KeyedAccount {
 
 export async function deployVenue(rpcUrl: string, spec: VenueSpec): Promise<EvmVenue> {
   // Everything that can be refused is checked before the first transaction.
-  const planned = spec.pairs.map((p) => ({ spec: p, settings: bookSettingsFromPair(p.pair, p.overrides ?? {}), baseSymbol: p.pair.baseTokenData?.symbol ?? `${p.pair.id}-BASE` }));
+  const planned = spec.pairs.map((p) => ({
+    spec: p,
+    settings: bookSettingsFromPair(p.pair, p.overrides ?? {}),
+    baseSymbol: p.pair.baseTokenData?.symbol ?? `${p.pair.id}-BASE`,
+  }));
   const symbols = new Set(planned.flatMap((s) => [s.baseSymbol, s.spec.pair.quoteTokenSymbol]));
   for (const w of spec.wallets ?? []) unknownSymbols(w, symbols);
   const provider = sandboxProvider(rpcUrl);
@@ -120,14 +124,21 @@ export async function deployVenue(rpcUrl: string, spec: VenueSpec): Promise<EvmV
         const known = tokens[symbol];
         if (known) {
           if (known.kind !== kind || known.nativeScale !== nativeScale) {
-            throw new DltError('E_SANDBOX', `token ${symbol} is used as ${known.kind} with scale ${known.nativeScale} and as ${kind} with ${nativeScale}`, {
-              details: { part: 'evm-deploy', symbol },
-            });
+            throw new DltError(
+              'E_SANDBOX',
+              `token ${symbol} is used as ${known.kind} with scale ${known.nativeScale} and as ${kind} with ${nativeScale}`,
+              {
+                details: { part: 'evm-deploy', symbol },
+              },
+            );
           }
           return contracts.get(symbol) as Contract;
         }
         const decimals = decimalsOf(nativeScale, symbol);
-        const c = kind === 'base' ? await deployBaseToken(operator, symbol, decimals) : await deployQuoteToken(operator, symbol, decimals);
+        const c =
+          kind === 'base'
+            ? await deployBaseToken(operator, symbol, decimals)
+            : await deployQuoteToken(operator, symbol, decimals);
         tokens[symbol] = { symbol, kind, address: await c.getAddress(), nativeScale, decimals };
         contracts.set(symbol, c);
         return c;
@@ -184,12 +195,31 @@ export async function deployVenue(rpcUrl: string, spec: VenueSpec): Promise<EvmV
           if (allowance === undefined) continue;
           const value = allowance === 'unlimited' ? MaxUint256 : native(allowance, t, `${w.name} allowance`);
           for (const pair of pairs.filter((x) => x.baseToken === t.address || x.quoteToken === t.address)) {
-            await send(contractAt(t.kind === 'base' ? 'RestrictedToken' : 'EMoneyToken', t.address, signer), 'approve', [pair.orderBook, value]);
+            await send(
+              contractAt(t.kind === 'base' ? 'RestrictedToken' : 'EMoneyToken', t.address, signer),
+              'approve',
+              [pair.orderBook, value],
+            );
           }
         }
-        wallets.push({ name: w.name, address: signer.address, privateKey, clientId, marketMaker: w.marketMaker ?? false });
+        wallets.push({
+          name: w.name,
+          address: signer.address,
+          privateKey,
+          clientId,
+          marketMaker: w.marketMaker ?? false,
+        });
       }
-      return { rpcUrl, chainId, operator: operatorAccount, commissionWallet, registry: registryAddress, tokens, pairs, wallets };
+      return {
+        rpcUrl,
+        chainId,
+        operator: operatorAccount,
+        commissionWallet,
+        registry: registryAddress,
+        tokens,
+        pairs,
+        wallets,
+      };
     });
   } finally {
     provider.destroy();
@@ -210,7 +240,10 @@ function unknownSymbols(w: SandboxWalletSpec, symbols: ReadonlySet<string>): voi
 }
 
 /** Starts a node and deploys a venue on it; `stop()` stops the node. */
-export async function startEvmVenue(nodeOptions: EvmNodeOptions, spec: VenueSpec): Promise<{ node: EvmNode; venue: EvmVenue; stop(): Promise<void> }> {
+export async function startEvmVenue(
+  nodeOptions: EvmNodeOptions,
+  spec: VenueSpec,
+): Promise<{ node: EvmNode; venue: EvmVenue; stop(): Promise<void> }> {
   const node = await startEvmNode(nodeOptions);
   try {
     const venue = await deployVenue(node.rpcUrl, spec);

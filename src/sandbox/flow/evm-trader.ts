@@ -34,7 +34,13 @@ export class EvmTrader {
     return this.sender.address;
   }
 
-  async place(orderBook: string, scales: PairScales, side: Side, quantity: Decimal, price: Decimal): Promise<EvmPlacement> {
+  async place(
+    orderBook: string,
+    scales: PairScales,
+    side: Side,
+    quantity: Decimal,
+    price: Decimal,
+  ): Promise<EvmPlacement> {
     const o = encodeOrder('evm', { ...DEFAULT_ORDER_OPTIONS, side, quantity, price }, scales);
     const fn = side === 'buy' ? 'newBuyOrder' : 'newSellOrder';
     const data = this.#iface.encodeFunctionData(fn, [o.orderData, o.reportingData, o.crossIdentifier]);

@@ -42,7 +42,10 @@ export interface FlowTraders {
   readonly evmTaker?: EvmTrader;
   readonly evmFollower?: EvmFollower;
   /** Chain B: per pair id, one wallet per maker side and a taker. */
-  readonly wasm?: ReadonlyMap<string, { readonly bid: WasmTrader; readonly ask: WasmTrader; readonly taker: WasmTrader }>;
+  readonly wasm?: ReadonlyMap<
+    string,
+    { readonly bid: WasmTrader; readonly ask: WasmTrader; readonly taker: WasmTrader }
+  >;
 }
 
 export interface FlowStats {
@@ -78,8 +81,22 @@ export class MarketFlow {
     const root = new SeededRandom(settings.seed);
     this.#runtimes = pairs.map((fp) => {
       const random = root.fork(fp.pair.id);
-      const band = Math.max(10, Math.floor(Math.min(fp.rules.staticThresholdBps || 1000, Number(fp.rules.priceCollarBps) || 1000) * 0.5));
-      return { fp, random, busy: new Set(), lastStepMs: performance.now(), fair: new FairValue({ start: fp.pair.status.staticReferencePrice, volatility: settings.volatility, bandBps: band, random: random.fork('fair') }) };
+      const band = Math.max(
+        10,
+        Math.floor(Math.min(fp.rules.staticThresholdBps || 1000, Number(fp.rules.priceCollarBps) || 1000) * 0.5),
+      );
+      return {
+        fp,
+        random,
+        busy: new Set(),
+        lastStepMs: performance.now(),
+        fair: new FairValue({
+          start: fp.pair.status.staticReferencePrice,
+          volatility: settings.volatility,
+          bandBps: band,
+          random: random.fork('fair'),
+        }),
+      };
     });
   }
 
@@ -118,7 +135,15 @@ export class MarketFlow {
   async seed(closeLedger?: () => void): Promise<void> {
     // Closed books (calendar mode outside trading hours) get their quotes from the maker at the open.
     const open = this.#runtimes.filter((rt) => rt.fp.pair.status.tradingStatus === 'CONTINUOUS_TRADING');
-    const ladders = open.map((rt) => ({ rt, ladder: makerLadder(rt.fair.value, withReference(rt.fp.rules, rt.fp.pair.status.staticReferencePrice), this.#settings.maker, rt.random) }));
+    const ladders = open.map((rt) => ({
+      rt,
+      ladder: makerLadder(
+        rt.fair.value,
+        withReference(rt.fp.rules, rt.fp.pair.status.staticReferencePrice),
+        this.#settings.maker,
+        rt.random,
+      ),
+    }));
     const failed = (e: unknown) => {
       this.stats.failures += 1;
       this.#logger?.warn({ err: e }, 'first quote of the simulated market failed');
@@ -138,7 +163,13 @@ export class MarketFlow {
         return (['buy', 'sell'] as const).flatMap((side) => {
           const q = ladder.filter((x) => x.side === side)[level];
           const trader = side === 'buy' ? w.bid : w.ask;
-          return q === undefined ? [] : [trader.sendOrder(rt.fp.orderBook, rt.fp.pair.scales, q.side, q.quantity, q.price).then((hash) => ({ trader, hash }), failed)];
+          return q === undefined
+            ? []
+            : [
+                trader
+                  .sendOrder(rt.fp.orderBook, rt.fp.pair.scales, q.side, q.quantity, q.price)
+                  .then((hash) => ({ trader, hash }), failed),
+              ];
         });
       });
       const sent = (await Promise.all(sends)).filter((x) => x !== undefined);
@@ -230,7 +261,9 @@ export class MarketFlow {
             await trader.outcome(await trader.sendCancel(rt.fp.orderBook, side, cancel));
             this.stats.cancelled += 1;
           } else if (place !== undefined) {
-            const out = await trader.outcome(await trader.sendOrder(rt.fp.orderBook, p.scales, side, place.quantity, place.price));
+            const out = await trader.outcome(
+              await trader.sendOrder(rt.fp.orderBook, p.scales, side, place.quantity, place.price),
+            );
             if (out.status === 'SUCCESS') this.stats.placed += 1;
           }
         }),
@@ -253,13 +286,21 @@ export class MarketFlow {
     if (!this.#running || p.status.tradingStatus !== 'CONTINUOUS_TRADING') return;
     const level = (side: 'buy' | 'sell') => {
       const l = p.market.book.levels(side, 1)[0];
-      return l === undefined ? undefined : { price: priceFromRaw(l.price, p.scales), quantity: quantityFromRaw(l.quantity, p.scales) };
+      return l === undefined
+        ? undefined
+        : { price: priceFromRaw(l.price, p.scales), quantity: quantityFromRaw(l.quantity, p.scales) };
     };
     const last = p.market.lastPrice;
     const rules = withReference(rt.fp.rules, p.status.staticReferencePrice);
     const bestAsk = level('sell');
     const bestBid = level('buy');
-    const order = takerOrder({ ...(bestAsk === undefined ? {} : { bestAsk }), ...(bestBid === undefined ? {} : { bestBid }) }, rt.fair.value, last === undefined ? undefined : priceFromRaw(last, p.scales), rules, rt.random);
+    const order = takerOrder(
+      { ...(bestAsk === undefined ? {} : { bestAsk }), ...(bestBid === undefined ? {} : { bestBid }) },
+      rt.fair.value,
+      last === undefined ? undefined : priceFromRaw(last, p.scales),
+      rules,
+      rt.random,
+    );
     if (order === undefined) return;
     await this.#exclusive(rt, 'taker', async () => {
       this.stats.takerOrders += 1;
@@ -267,15 +308,20 @@ export class MarketFlow {
         const taker = this.#traders.evmTaker;
         if (taker === undefined) return;
         const placed = await taker.place(rt.fp.orderBook, p.scales, order.side, order.quantity, order.price);
-        if (placed.rested > 0n && placed.orderId !== undefined) await taker.cancel(rt.fp.orderBook, order.side, placed.orderId);
+        if (placed.rested > 0n && placed.orderId !== undefined)
+          await taker.cancel(rt.fp.orderBook, order.side, placed.orderId);
         return;
       }
       const taker = this.#traders.wasm?.get(p.id)?.taker;
       if (taker === undefined) return;
       const market = rt.random.next() < 0.5;
       const hash = market
-        ? await taker.sendOrder(rt.fp.orderBook, p.scales, order.side, order.quantity, new Decimal(0), { type: 'market' })
-        : await taker.sendOrder(rt.fp.orderBook, p.scales, order.side, order.quantity, order.price, { condition: 'ioc' });
+        ? await taker.sendOrder(rt.fp.orderBook, p.scales, order.side, order.quantity, new Decimal(0), {
+            type: 'market',
+          })
+        : await taker.sendOrder(rt.fp.orderBook, p.scales, order.side, order.quantity, order.price, {
+            condition: 'ioc',
+          });
       await taker.outcome(hash);
     });
   }

@@ -54,8 +54,15 @@ export function makerLadder(fair: Decimal, rules: PairRules, s: MakerSettings, r
   for (const side of ['buy', 'sell'] as const) {
     let previous: Decimal | undefined;
     for (let i = 0; i < s.levels; i++) {
-      const offset = new Decimal(s.spreadBps).div(2).add(s.stepBps * i).div(BPS);
-      let price = snapToTick(side === 'buy' ? fair.mul(new Decimal(1).sub(offset)) : fair.mul(new Decimal(1).add(offset)), side, rules.tick);
+      const offset = new Decimal(s.spreadBps)
+        .div(2)
+        .add(s.stepBps * i)
+        .div(BPS);
+      let price = snapToTick(
+        side === 'buy' ? fair.mul(new Decimal(1).sub(offset)) : fair.mul(new Decimal(1).add(offset)),
+        side,
+        rules.tick,
+      );
       if (previous !== undefined && (side === 'buy' ? price.gte(previous) : price.lte(previous))) {
         price = side === 'buy' ? tickDown(previous, rules.tick) : tickUp(previous, rules.tick);
       }
@@ -73,17 +80,27 @@ export function makerLadder(fair: Decimal, rules: PairRules, s: MakerSettings, r
  * (not nearer the fair value than a quarter of the spread, not further than the ladder's far end plus half a
  * spread), the rest cancelled; free places are filled with ladder prices not yet taken.
  */
-export function reconcileSide(side: Side, own: readonly OwnOrder[], ladder: readonly Quote[], fair: Decimal, s: MakerSettings): { cancel: bigint[]; place: Quote[] } {
+export function reconcileSide(
+  side: Side,
+  own: readonly OwnOrder[],
+  ladder: readonly Quote[],
+  fair: Decimal,
+  s: MakerSettings,
+): { cancel: bigint[]; place: Quote[] } {
   const near = new Decimal(s.spreadBps).div(4).div(BPS);
   const far = new Decimal(s.spreadBps).add(s.stepBps * Math.max(0, s.levels - 1)).div(BPS);
   const [lo, hi] =
-    side === 'buy' ? [fair.mul(new Decimal(1).sub(far)), fair.mul(new Decimal(1).sub(near))] : [fair.mul(new Decimal(1).add(near)), fair.mul(new Decimal(1).add(far))];
+    side === 'buy'
+      ? [fair.mul(new Decimal(1).sub(far)), fair.mul(new Decimal(1).sub(near))]
+      : [fair.mul(new Decimal(1).add(near)), fair.mul(new Decimal(1).add(far))];
   const better = (a: OwnOrder, b: OwnOrder) => (side === 'buy' ? b.price.cmp(a.price) : a.price.cmp(b.price));
   const inside = own.filter((o) => o.price.gte(lo) && o.price.lte(hi)).toSorted(better);
   const keep = inside.slice(0, s.levels);
   const cancel = own.filter((o) => !keep.includes(o)).map((o) => o.orderId);
   const taken = new Set(keep.map((o) => o.price.toFixed()));
-  const place = ladder.filter((q) => q.side === side && !taken.has(q.price.toFixed())).slice(0, Math.max(0, s.levels - keep.length));
+  const place = ladder
+    .filter((q) => q.side === side && !taken.has(q.price.toFixed()))
+    .slice(0, Math.max(0, s.levels - keep.length));
   return { cancel, place };
 }
 
@@ -106,14 +123,24 @@ export interface TakerOrder {
  * is nothing to hit, or when the level is so far from the last price (or the reference) that the trade would
  * risk a volatility halt.
  */
-export function takerOrder(top: BookTop, fair: Decimal, last: Decimal | undefined, rules: PairRules, random: SeededRandom): TakerOrder | undefined {
+export function takerOrder(
+  top: BookTop,
+  fair: Decimal,
+  last: Decimal | undefined,
+  rules: PairRules,
+  random: SeededRandom,
+): TakerOrder | undefined {
   const lean = last === undefined ? 0 : Math.max(-0.35, Math.min(0.35, fair.sub(last).div(fair).mul(20).toNumber()));
   const side: Side = random.next() < 0.5 + lean ? 'buy' : 'sell';
   const level = side === 'buy' ? top.bestAsk : top.bestBid;
   if (level === undefined) return undefined;
   const within = (reference: Decimal | null | undefined, bps: number) =>
-    reference === null || reference === undefined || bps === 0 || level.price.sub(reference).abs().mul(BPS).lte(reference.mul(bps).mul(0.8));
-  if (!within(last, rules.dynamicThresholdBps) || !within(rules.staticReferencePrice, rules.staticThresholdBps)) return undefined;
+    reference === null ||
+    reference === undefined ||
+    bps === 0 ||
+    level.price.sub(reference).abs().mul(BPS).lte(reference.mul(bps).mul(0.8));
+  if (!within(last, rules.dynamicThresholdBps) || !within(rules.staticReferencePrice, rules.staticThresholdBps))
+    return undefined;
   const wanted = sizeFor(level.price, rules, random.int(0, 3));
   if (wanted === undefined) return undefined;
   let quantity = wanted.gt(level.quantity) ? level.quantity : wanted;

@@ -54,7 +54,9 @@ export class WasmTrader {
     tx.sign(this.keypair);
     const sent = await this.#o.server.sendTransaction(tx);
     if (sent.status !== 'PENDING') {
-      throw new DltError('E_CHAIN_TX_REFUSED', `chain B node answered ${sent.status} to ${fn} from ${this.address}`, { details: { status: sent.status } });
+      throw new DltError('E_CHAIN_TX_REFUSED', `chain B node answered ${sent.status} to ${fn} from ${this.address}`, {
+        details: { status: sent.status },
+      });
     }
     return sent.hash;
   }
@@ -67,11 +69,22 @@ export class WasmTrader {
       if (r.status === 'SUCCESS' || r.status === 'FAILED') return { status: r.status, ledger: r.ledger };
       await new Promise((resolve) => setTimeout(resolve, this.#o.pollMs));
     }
-    throw new DltError('E_SANDBOX', `no outcome for chain B transaction ${hash} ${this.#stopped ? '(trader stopped)' : 'in time'}`, { details: { part: 'wasm-trader', hash } });
+    throw new DltError(
+      'E_SANDBOX',
+      `no outcome for chain B transaction ${hash} ${this.#stopped ? '(trader stopped)' : 'in time'}`,
+      { details: { part: 'wasm-trader', hash } },
+    );
   }
 
   /** `new_buy_order` / `new_sell_order` with the core's order encoding; sends it and returns the hash. */
-  sendOrder(orderBook: string, scales: PairScales, side: Side, quantity: Decimal, price: Decimal, options: Partial<OrderOptions> = {}): Promise<string> {
+  sendOrder(
+    orderBook: string,
+    scales: PairScales,
+    side: Side,
+    quantity: Decimal,
+    price: Decimal,
+    options: Partial<OrderOptions> = {},
+  ): Promise<string> {
     const o = encodeOrder('wasm', { ...DEFAULT_ORDER_OPTIONS, ...options, side, quantity, price }, scales);
     return this.send(orderBook, side === 'buy' ? 'new_buy_order' : 'new_sell_order', [
       Address.fromString(this.address).toScVal(),
@@ -82,6 +95,9 @@ export class WasmTrader {
   }
 
   sendCancel(orderBook: string, side: Side, orderId: bigint): Promise<string> {
-    return this.send(orderBook, side === 'buy' ? 'cancel_buy_order' : 'cancel_sell_order', [Address.fromString(this.address).toScVal(), nativeToScVal(orderId, { type: 'u64' })]);
+    return this.send(orderBook, side === 'buy' ? 'cancel_buy_order' : 'cancel_sell_order', [
+      Address.fromString(this.address).toScVal(),
+      nativeToScVal(orderId, { type: 'u64' }),
+    ]);
   }
 }

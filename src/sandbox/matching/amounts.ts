@@ -18,9 +18,13 @@ export function ceilValue(price: bigint, quantity: bigint, scales: PairScales): 
 /** Base quantity in native units; sandbox pairs have bN a multiple of bI, so this is exact. */
 export function baseNative(quantity: bigint, scales: PairScales): bigint {
   if (scales.baseNative % scales.baseInternal !== 0n) {
-    throw new DltError('E_SCALE_FORMAT', 'sandbox pairs need baseTokenNativeScale to be a multiple of baseTokenInternalScale', {
-      details: { baseNative: scales.baseNative.toString(), baseInternal: scales.baseInternal.toString() },
-    });
+    throw new DltError(
+      'E_SCALE_FORMAT',
+      'sandbox pairs need baseTokenNativeScale to be a multiple of baseTokenInternalScale',
+      {
+        details: { baseNative: scales.baseNative.toString(), baseInternal: scales.baseInternal.toString() },
+      },
+    );
   }
   return quantity * (scales.baseNative / scales.baseInternal);
 }

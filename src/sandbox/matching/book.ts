@@ -57,7 +57,10 @@ export function cloneBook(book: Book): Book {
 const PACK = 1n << 64n;
 
 /** Price levels best first, quantity summed per price, at most `depth` levels. */
-export function levels(orders: readonly RestingOrder[], depth: number): Array<{ price: bigint; quantity: bigint; count: number }> {
+export function levels(
+  orders: readonly RestingOrder[],
+  depth: number,
+): Array<{ price: bigint; quantity: bigint; count: number }> {
   const out: Array<{ price: bigint; quantity: bigint; count: number }> = [];
   for (const o of orders) {
     const last = out[out.length - 1];

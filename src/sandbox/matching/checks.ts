@@ -31,26 +31,45 @@ export function tickAtRaw(price: bigint, table: readonly TickRow[]): bigint {
 export function checkOrder(book: Book, order: IncomingOrder): void {
   const p = book.params;
   if (order.quantity <= 0n || (order.type === 'limit' && order.price <= 0n)) {
-    fail('E_VENUE_INVALID_ORDER_DATA', 'quantity and limit price must be positive', { quantity: order.quantity, price: order.price });
+    fail('E_VENUE_INVALID_ORDER_DATA', 'quantity and limit price must be positive', {
+      quantity: order.quantity,
+      price: order.price,
+    });
   }
   if (order.quantity < p.minimumSize || (order.quantity - p.minimumSize) % p.sizeIncrement !== 0n) {
-    fail('E_VENUE_VOLUME_BELOW_MIN_RANGE', `size ${order.quantity} is not ${p.minimumSize} plus a multiple of ${p.sizeIncrement}`, {
-      quantity: order.quantity,
-    });
+    fail(
+      'E_VENUE_VOLUME_BELOW_MIN_RANGE',
+      `size ${order.quantity} is not ${p.minimumSize} plus a multiple of ${p.sizeIncrement}`,
+      {
+        quantity: order.quantity,
+      },
+    );
   }
   if (order.type === 'market') return;
   const tick = tickAtRaw(order.price, p.tickTable);
-  if (order.price % tick !== 0n) fail('E_VENUE_OFF_TICK', `price ${order.price} is not a multiple of tick ${tick}`, { price: order.price, tick });
+  if (order.price % tick !== 0n)
+    fail('E_VENUE_OFF_TICK', `price ${order.price} is not a multiple of tick ${tick}`, { price: order.price, tick });
   const ref = book.staticReferencePrice;
   if (p.priceCollarBps > 0 && abs(order.price - ref) * 10_000n > ref * BigInt(p.priceCollarBps)) {
-    if (order.price > ref) fail('E_VENUE_PRICE_ABOVE_MAX_RANGE', `price ${order.price} above the collar around ${ref}`, { price: order.price });
-    fail('E_VENUE_PRICE_BELOW_MIN_RANGE', `price ${order.price} below the collar around ${ref}`, { price: order.price });
+    if (order.price > ref)
+      fail('E_VENUE_PRICE_ABOVE_MAX_RANGE', `price ${order.price} above the collar around ${ref}`, {
+        price: order.price,
+      });
+    fail('E_VENUE_PRICE_BELOW_MIN_RANGE', `price ${order.price} below the collar around ${ref}`, {
+      price: order.price,
+    });
   }
   if (compareValue(order.price, order.quantity, p.minimumOrderValue, p.scales) <= 0) {
-    fail('E_VENUE_VALUE_BELOW_MIN_RANGE', 'order value does not exceed minimumOrderValue', { price: order.price, quantity: order.quantity });
+    fail('E_VENUE_VALUE_BELOW_MIN_RANGE', 'order value does not exceed minimumOrderValue', {
+      price: order.price,
+      quantity: order.quantity,
+    });
   }
   if (compareValue(order.price, order.quantity, p.maximumOrderValue, p.scales) > 0) {
-    fail('E_VENUE_VALUE_ABOVE_MAX_RANGE', 'order value above maximumOrderValue', { price: order.price, quantity: order.quantity });
+    fail('E_VENUE_VALUE_ABOVE_MAX_RANGE', 'order value above maximumOrderValue', {
+      price: order.price,
+      quantity: order.quantity,
+    });
   }
 }
 
@@ -58,8 +77,10 @@ export function checkOrder(book: Book, order: IncomingOrder): void {
 export function volatilityReason(book: Book, price: bigint): number {
   const p = book.params;
   const ref = book.staticReferencePrice;
-  if (p.staticThresholdBps > 0 && abs(price - ref) * 10_000n > ref * BigInt(p.staticThresholdBps)) return price > ref ? 3 : 4;
+  if (p.staticThresholdBps > 0 && abs(price - ref) * 10_000n > ref * BigInt(p.staticThresholdBps))
+    return price > ref ? 3 : 4;
   const last = book.lastPrice;
-  if (p.dynamicThresholdBps > 0 && abs(price - last) * 10_000n > last * BigInt(p.dynamicThresholdBps)) return price > last ? 5 : 6;
+  if (p.dynamicThresholdBps > 0 && abs(price - last) * 10_000n > last * BigInt(p.dynamicThresholdBps))
+    return price > last ? 5 : 6;
   return 0;
 }

@@ -26,7 +26,10 @@ function cancelResting(book: Book, ctx: BookContext, order: RestingOrder, by: Ca
   const p = book.params;
   const token = order.side === 'buy' ? 'quote' : 'base';
   if (p.prefunded) {
-    const amount = order.side === 'buy' ? lockFor(order.price, order.remaining, order.lockRateBps, p.scales) : baseNative(order.remaining, p.scales);
+    const amount =
+      order.side === 'buy'
+        ? lockFor(order.price, order.remaining, order.lockRateBps, p.scales)
+        : baseNative(order.remaining, p.scales);
     if (amount > 0n) ctx.ledger.transfer(token, p.self, order.wallet, amount);
   }
   return {
@@ -53,7 +56,13 @@ function canFund(book: Book, ctx: BookContext, r: RestingOrder, fill: bigint, ow
   return ok;
 }
 
-export function submitOrder(book: Book, ctx: BookContext, wallet: string, side: Side, decode: () => IncomingOrder): SubmitResult {
+export function submitOrder(
+  book: Book,
+  ctx: BookContext,
+  wallet: string,
+  side: Side,
+  decode: () => IncomingOrder,
+): SubmitResult {
   const client = checkAccess(book, ctx, wallet, side);
   const order = decode();
   checkOrder(book, order);
@@ -74,7 +83,15 @@ export function submitOrder(book: Book, ctx: BookContext, wallet: string, side: 
     },
   ];
   const reject = (reason: number, quantityNotExecuted: bigint) =>
-    events.push({ type: 'OrderRejected', client: wallet, orderId, reason, quantityNotExecuted, side: SIDE_CODE[side], price: order.price });
+    events.push({
+      type: 'OrderRejected',
+      client: wallet,
+      orderId,
+      reason,
+      quantityNotExecuted,
+      side: SIDE_CODE[side],
+      price: order.price,
+    });
 
   // 1. Collect crossing resting orders, best price then oldest, up to maximumMatches.
   const opposite = sideOf(book, side === 'buy' ? 'sell' : 'buy');
@@ -145,7 +162,13 @@ export function submitOrder(book: Book, ctx: BookContext, wallet: string, side: 
       if (f.resting.remaining === 0n) removeResting(book, f.resting.side, f.resting.id);
     }
     book.lastPrice = price;
-    events.push({ type: side === 'buy' ? 'NewBuyInitiatedTrade' : 'NewSellInitiatedTrade', client: wallet, orderId, quantity: collected, price });
+    events.push({
+      type: side === 'buy' ? 'NewBuyInitiatedTrade' : 'NewSellInitiatedTrade',
+      client: wallet,
+      orderId,
+      quantity: collected,
+      price,
+    });
   }
 
   // 9. The remainder.
@@ -165,7 +188,13 @@ export function submitOrder(book: Book, ctx: BookContext, wallet: string, side: 
         validity: order.validity,
         expiresAt: order.validity === 'gtd' ? ctx.nowSeconds + lifetime * DAY : null,
       });
-      events.push({ type: side === 'buy' ? 'NewBuyOrder' : 'NewSellOrder', client: wallet, orderId, quantity: remainder, price: order.price });
+      events.push({
+        type: side === 'buy' ? 'NewBuyOrder' : 'NewSellOrder',
+        client: wallet,
+        orderId,
+        quantity: remainder,
+        price: order.price,
+      });
     }
   }
   return { orderId, events };
@@ -186,14 +215,26 @@ function fund(
   makerRate: number,
 ): void {
   const p = book.params;
-  const restLock = p.prefunded && restQty > 0n ? (side === 'buy' ? lockFor(limit, restQty, makerRate, p.scales) : baseNative(restQty, p.scales)) : 0n;
+  const restLock =
+    p.prefunded && restQty > 0n
+      ? side === 'buy'
+        ? lockFor(limit, restQty, makerRate, p.scales)
+        : baseNative(restQty, p.scales)
+      : 0n;
   const base = takerPays.base + (side === 'sell' ? restLock : 0n);
   const quote = takerPays.quote + (side === 'buy' ? restLock : 0n);
   if (base > 0n) ctx.ledger.transferFrom('base', p.self, wallet, p.self, base);
   if (quote > 0n) ctx.ledger.transferFrom('quote', p.self, wallet, p.self, quote);
 }
 
-export function cancelOrder(book: Book, ctx: BookContext, caller: string, side: Side, orderId: bigint, by: 'ByParticipant' | 'ByAdmin'): BookEvent[] {
+export function cancelOrder(
+  book: Book,
+  ctx: BookContext,
+  caller: string,
+  side: Side,
+  orderId: bigint,
+  by: 'ByParticipant' | 'ByAdmin',
+): BookEvent[] {
   if (by === 'ByParticipant') {
     const client = ctx.client(caller);
     if (client === undefined) fail('E_VENUE_CLIENT_NOT_FOUND', `${caller} is not in the client registry`, { caller });
@@ -201,7 +242,8 @@ export function cancelOrder(book: Book, ctx: BookContext, caller: string, side: 
   }
   const order = sideOf(book, side).find((o) => o.id === orderId);
   if (order === undefined) fail('E_VENUE_ORDER_NOT_FOUND', `no resting ${side} order ${orderId}`, { orderId, side });
-  if (by === 'ByParticipant' && order.wallet !== caller) fail('E_VENUE_NOT_ALLOWED_TO_CANCEL', `order ${orderId} belongs to another wallet`, { orderId });
+  if (by === 'ByParticipant' && order.wallet !== caller)
+    fail('E_VENUE_NOT_ALLOWED_TO_CANCEL', `order ${orderId} belongs to another wallet`, { orderId });
   return [cancelResting(book, ctx, order, by)];
 }
 
@@ -212,5 +254,3 @@ export function clearOrders(book: Book, ctx: BookContext): BookEvent[] {
     .toSorted((a, b) => (a.id < b.id ? -1 : 1));
   return due.map((o) => cancelResting(book, ctx, o, 'ByContract'));
 }
-
-

@@ -40,16 +40,27 @@ function plan(fills: readonly Fill[], p: BookParams, at: bigint, side: Side, tak
     if (side === 'buy' || !p.prefunded) return { fill, bv, sv, mc, released: 0n, paid: bv + mc, shortfall: 0n };
     // The lock always equals lockFor(limit, remaining): a fill releases the difference, which can be one unit
     // short of what the fill owes because the lock's commission was rounded on the whole quantity.
-    const released = lockFor(r.price, r.remaining, r.lockRateBps, p.scales) - lockFor(r.price, r.remaining - fill.quantity, r.lockRateBps, p.scales);
+    const released =
+      lockFor(r.price, r.remaining, r.lockRateBps, p.scales) -
+      lockFor(r.price, r.remaining - fill.quantity, r.lockRateBps, p.scales);
     const paid = min(bv + mc, released);
     return { fill, bv, sv, mc, released, paid, shortfall: bv + mc - paid };
   });
   const sum = (f: (x: Priced) => bigint) => priced.reduce((s, x) => s + f(x), 0n);
-  const tc = commissionOf(sum((x) => (side === 'buy' ? x.bv : x.sv)), takerRate);
+  const tc = commissionOf(
+    sum((x) => (side === 'buy' ? x.bv : x.sv)),
+    takerRate,
+  );
   return { priced, tc, subsidy: sum((x) => x.sv - x.bv), makerNet: sum((x) => x.mc - x.shortfall) };
 }
 
-export function settleMatch(p: BookParams, fills: readonly Fill[], at: bigint, side: Side, takerRate: number): SettlementPlan {
+export function settleMatch(
+  p: BookParams,
+  fills: readonly Fill[],
+  at: bigint,
+  side: Side,
+  takerRate: number,
+): SettlementPlan {
   let s = plan(fills, p, at, side, takerRate, true);
   // Rounding is given away only while the commissions, less any lock shortfall, can pay for it.
   if (s.tc + s.makerNet < s.subsidy) s = plan(fills, p, at, side, takerRate, false);
@@ -62,7 +73,14 @@ export function settleMatch(p: BookParams, fills: readonly Fill[], at: bigint, s
       takerPays: { base: 0n, quote: priced.reduce((n, x) => n + x.bv, 0n) + tc },
       execute(ctx, taker) {
         for (const x of priced) {
-          if (!p.prefunded) ctx.ledger.transferFrom('base', p.self, x.fill.resting.wallet, p.self, baseNative(x.fill.quantity, p.scales));
+          if (!p.prefunded)
+            ctx.ledger.transferFrom(
+              'base',
+              p.self,
+              x.fill.resting.wallet,
+              p.self,
+              baseNative(x.fill.quantity, p.scales),
+            );
         }
         ctx.ledger.transfer('base', p.self, taker, baseNative(matched, p.scales));
         for (const x of priced) {

@@ -34,7 +34,10 @@ export function evmBookOperator(sender: EvmSender, rpcUrl: string, orderBook: st
   const iface = new Interface(loadArtifacts().contracts.OrderBook.abi as never);
   const send = async (fn: string, args: unknown[], gas: bigint) => {
     const receipt = await sender.send(orderBook, iface.encodeFunctionData(fn, args), gas);
-    if (!receipt.status) throw new DltError('E_SANDBOX', `chain A ${fn} on ${orderBook} reverted`, { details: { part: 'operator', fn, hash: receipt.hash } });
+    if (!receipt.status)
+      throw new DltError('E_SANDBOX', `chain A ${fn} on ${orderBook} reverted`, {
+        details: { part: 'operator', fn, hash: receipt.hash },
+      });
   };
   const view = async (fn: string): Promise<bigint> => {
     const out = await ethCall(rpcUrl, orderBook, iface.encodeFunctionData(fn, []));
@@ -46,14 +49,19 @@ export function evmBookOperator(sender: EvmSender, rpcUrl: string, orderBook: st
     setStaticReferencePrice: (priceRaw) => send('setStaticReferencePrice', [priceRaw], OPERATOR_GAS),
     async clearOrders() {
       const data = iface.encodeFunctionData('clearOrders', []);
-      const estimate = BigInt((await rpc(rpcUrl, 'eth_estimateGas', [{ from: sender.address, to: orderBook, data }])) as string);
+      const estimate = BigInt(
+        (await rpc(rpcUrl, 'eth_estimateGas', [{ from: sender.address, to: orderBook, data }])) as string,
+      );
       const gas = estimate + estimate / 4n + 50_000n;
       await send('clearOrders', [], gas > MAX_CLEAR_GAS ? MAX_CLEAR_GAS : gas);
     },
     async readPhase() {
       const code = Number(await view('getOrderBookPhase'));
       const phase = phaseOfCode(code);
-      if (phase === undefined) throw new DltError('E_SANDBOX', `chain A book ${orderBook} reports phase ${code}`, { details: { part: 'operator' } });
+      if (phase === undefined)
+        throw new DltError('E_SANDBOX', `chain A book ${orderBook} reports phase ${code}`, {
+          details: { part: 'operator' },
+        });
       return phase;
     },
     readLastPrice: () => view('getLastPrice'),
@@ -66,7 +74,10 @@ export function wasmBookOperator(emu: WasmEmulator, venue: Venue, d: BookDeploym
   const admin = venue.operator.publicKey();
   const view = (fn: string) => {
     const out = emu.read({ source: admin, contract: d.book.address, fn, args: [] });
-    if (!out.ok) throw new DltError('E_SANDBOX', `chain B ${fn} on ${d.book.address} failed: ${out.message}`, { details: { part: 'operator' } });
+    if (!out.ok)
+      throw new DltError('E_SANDBOX', `chain B ${fn} on ${d.book.address} failed: ${out.message}`, {
+        details: { part: 'operator' },
+      });
     return out.value;
   };
   return {
@@ -77,7 +88,8 @@ export function wasmBookOperator(emu: WasmEmulator, venue: Venue, d: BookDeploym
     async readPhase() {
       const name = read.symbol(view('get_order_book_phase'), 'phase');
       const phase = PHASE_BY_NAME.get(name);
-      if (phase === undefined) throw new DltError('E_SANDBOX', `chain B book reports phase ${name}`, { details: { part: 'operator' } });
+      if (phase === undefined)
+        throw new DltError('E_SANDBOX', `chain B book reports phase ${name}`, { details: { part: 'operator' } });
       return phase;
     },
     readLastPrice: async () => read.u64(view('get_last_price'), 'last price'),

@@ -45,7 +45,9 @@ export class SandboxClock {
     this.mode = options.mode ?? 'real';
     this.speed = this.mode === 'accelerated' ? (options.speed ?? 60) : 1;
     if (!(Number.isFinite(this.speed) && this.speed > 0)) {
-      throw new DltError('E_SANDBOX', `clock speed must be a positive number, got ${options.speed}`, { details: { part: 'clock' } });
+      throw new DltError('E_SANDBOX', `clock speed must be a positive number, got ${options.speed}`, {
+        details: { part: 'clock' },
+      });
     }
     this.#wall = options.wallMs ?? Date.now;
     this.#wallStart = this.#wall();
@@ -72,7 +74,9 @@ export class SandboxClock {
   /** Moves sandbox time forward by `ms` (>= 0). */
   advance(ms: number): number {
     if (!(Number.isFinite(ms) && ms >= 0)) {
-      throw new DltError('E_SANDBOX', `the clock only moves forward; cannot advance by ${ms} ms`, { details: { part: 'clock', ms } });
+      throw new DltError('E_SANDBOX', `the clock only moves forward; cannot advance by ${ms} ms`, {
+        details: { part: 'clock', ms },
+      });
     }
     this.#offset += Math.round(ms);
     return this.nowMs();
@@ -81,11 +85,18 @@ export class SandboxClock {
   /** Sets sandbox time to `ms`, which must not be before the current time. */
   set(ms: number): number {
     const now = this.nowMs();
-    if (!Number.isFinite(ms)) throw new DltError('E_SANDBOX', `clock time must be a finite epoch millisecond value, got ${ms}`, { details: { part: 'clock' } });
-    if (ms < now) {
-      throw new DltError('E_SANDBOX', `the clock only moves forward; ${new Date(ms).toISOString()} is before ${new Date(now).toISOString()}`, {
-        details: { part: 'clock', ms, now },
+    if (!Number.isFinite(ms))
+      throw new DltError('E_SANDBOX', `clock time must be a finite epoch millisecond value, got ${ms}`, {
+        details: { part: 'clock' },
       });
+    if (ms < now) {
+      throw new DltError(
+        'E_SANDBOX',
+        `the clock only moves forward; ${new Date(ms).toISOString()} is before ${new Date(now).toISOString()}`,
+        {
+          details: { part: 'clock', ms, now },
+        },
+      );
     }
     return this.advance(ms - now);
   }

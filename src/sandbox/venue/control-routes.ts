@@ -32,19 +32,29 @@ export interface ControlTarget {
   manifest(): unknown;
 }
 
-const advanceSchema = z.strictObject({ ms: z.number().int().min(0).optional(), seconds: z.number().min(0).optional(), minutes: z.number().min(0).optional(), hours: z.number().min(0).optional() });
+const advanceSchema = z.strictObject({
+  ms: z.number().int().min(0).optional(),
+  seconds: z.number().min(0).optional(),
+  minutes: z.number().min(0).optional(),
+  hours: z.number().min(0).optional(),
+});
 const setSchema = z.strictObject({ time: z.union([z.iso.datetime({ offset: true }), z.number().int().min(0)]) });
 const stallSchema = z.strictObject({ ms: z.number().int().min(1).max(3_600_000) });
 const rpcSchema = rpcFaultSchema.extend({ chain: z.enum(['evm', 'wasm']) });
 
 function body<T>(schema: z.ZodType<T>, value: unknown): T {
   const r = schema.safeParse(value ?? {});
-  if (!r.success) throw badRequest('invalid request body', r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`));
+  if (!r.success)
+    throw badRequest(
+      'invalid request body',
+      r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`),
+    );
   return r.data;
 }
 
 function allow(req: ControlRequest, method: 'GET' | 'POST' | 'DELETE'): void {
-  if (req.method !== method) throw new HttpError(405, `${req.method} ${req.path}: use ${method}`, [], { allow: method });
+  if (req.method !== method)
+    throw new HttpError(405, `${req.method} ${req.path}: use ${method}`, [], { allow: method });
 }
 
 /** Runs a sandbox action; its DltErrors become 400, 404 or 409. */
@@ -134,8 +144,18 @@ export function controlHandler(t: ControlTarget): ControlHandler {
   };
 }
 
-async function faults(t: ControlTarget, req: ControlRequest, a: string | undefined, b: string | undefined): Promise<unknown> {
-  const list = () => ({ rest: t.restFaults.list(), rpc: { evm: t.rpc.evm.faults(), wasm: t.rpc.wasm.faults() }, wsStalled: t.ws.stalled, wsSilent: t.ws.silent });
+async function faults(
+  t: ControlTarget,
+  req: ControlRequest,
+  a: string | undefined,
+  b: string | undefined,
+): Promise<unknown> {
+  const list = () => ({
+    rest: t.restFaults.list(),
+    rpc: { evm: t.rpc.evm.faults(), wasm: t.rpc.wasm.faults() },
+    wsStalled: t.ws.stalled,
+    wsSilent: t.ws.silent,
+  });
   if (a === undefined) {
     if (req.method === 'DELETE') {
       t.restFaults.clear();

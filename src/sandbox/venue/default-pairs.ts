@@ -15,7 +15,10 @@ import type { PairDefinition } from '../evm/pair-params.ts';
 export interface SandboxPairDefinition {
   readonly chain: 'evm' | 'wasm';
   /** The TradingPair as REST serves it, without the contract addresses deployment adds. */
-  readonly pair: PairDefinition & { readonly symbol: string; readonly baseTokenData: { readonly symbol: string; readonly isin: string; readonly dti: string } };
+  readonly pair: PairDefinition & {
+    readonly symbol: string;
+    readonly baseTokenData: { readonly symbol: string; readonly isin: string; readonly dti: string };
+  };
   /** Chain B only: false deploys a no-prefund book (`no_prefund_config`). Chain A v1 is always pre-funded. */
   readonly prefunded: boolean;
   readonly overrides?: PairOverrides;

@@ -9,7 +9,12 @@ import { parseHumanDecimal } from '../../core/decimal.ts';
 import { pairScales } from '../../core/pair.ts';
 import { toScaled } from '../../core/units.ts';
 import { completePair } from '../evm/pair-params.ts';
-import { deployVenue as deployEvmVenue, type DeployedPair, type EvmVenue, type SandboxWalletSpec } from '../evm/venue.ts';
+import {
+  deployVenue as deployEvmVenue,
+  type DeployedPair,
+  type EvmVenue,
+  type SandboxWalletSpec,
+} from '../evm/venue.ts';
 import { sha256 } from '../wasm/crypto.ts';
 import { deployPair, deployVenue as deployWasmVenue, type BookDeployment, type Venue } from '../wasm/deploy.ts';
 import type { WasmEmulator } from '../wasm/emulator.ts';
@@ -73,7 +78,11 @@ export function flowWasmNames(pairId: string): { bid: string; ask: string; taker
   return { bid: `flow-maker-bid-${pairId}`, ask: `flow-maker-ask-${pairId}`, taker: `flow-taker-${pairId}` };
 }
 
-export async function deploySandbox(evmRpcUrl: string, emu: WasmEmulator, defs: readonly SandboxPairDefinition[]): Promise<DeployedSandbox> {
+export async function deploySandbox(
+  evmRpcUrl: string,
+  emu: WasmEmulator,
+  defs: readonly SandboxPairDefinition[],
+): Promise<DeployedSandbox> {
   const evmDefs = defs.filter((d) => d.chain === 'evm');
   const wasmDefs = defs.filter((d) => d.chain === 'wasm');
   const evmSymbols = [...new Set(evmDefs.flatMap((d) => [d.pair.baseTokenData.symbol, d.pair.quoteTokenSymbol]))];
@@ -97,19 +106,32 @@ export async function deploySandbox(evmRpcUrl: string, emu: WasmEmulator, defs: 
     address: w.address,
     key: w.privateKey,
     marketMaker: w.marketMaker,
-    balances: Object.entries(evmWallets[i]?.balances ?? {}).map(([symbol, amount]) => ({ symbol, token: evm.tokens[symbol]?.address ?? '', amount })),
+    balances: Object.entries(evmWallets[i]?.balances ?? {}).map(([symbol, amount]) => ({
+      symbol,
+      token: evm.tokens[symbol]?.address ?? '',
+      amount,
+    })),
     pairIds: evm.pairs.map((p) => p.id),
   }));
 
   const wasm = deployWasmVenue(emu, wasmKeypair('operator'));
   const wasmBooks = new Map<string, BookDeployment>();
   for (const d of wasmDefs) {
-    wasmBooks.set(d.pair.id, deployPair(emu, wasm, { pair: completePair(d.pair), prefunded: d.prefunded, ...(d.overrides === undefined ? {} : { overrides: d.overrides }) }));
+    wasmBooks.set(
+      d.pair.id,
+      deployPair(emu, wasm, {
+        pair: completePair(d.pair),
+        prefunded: d.prefunded,
+        ...(d.overrides === undefined ? {} : { overrides: d.overrides }),
+      }),
+    );
   }
   const wasmSpecs: { name: string; role: WalletRole; mm: boolean; pairIds: string[] }[] = [
     { name: 'wasm-mm', role: 'participant', mm: true, pairIds: [...wasmBooks.keys()] },
     { name: 'wasm-trader', role: 'participant', mm: false, pairIds: [...wasmBooks.keys()] },
-    ...[...wasmBooks.keys()].flatMap((id) => Object.values(flowWasmNames(id)).map((name) => ({ name, role: 'flow' as const, mm: false, pairIds: [id] }))),
+    ...[...wasmBooks.keys()].flatMap((id) =>
+      Object.values(flowWasmNames(id)).map((name) => ({ name, role: 'flow' as const, mm: false, pairIds: [id] })),
+    ),
   ];
   let clientId = 1n;
   for (const spec of wasmSpecs) {
@@ -132,8 +154,24 @@ export async function deploySandbox(evmRpcUrl: string, emu: WasmEmulator, defs: 
       balances.push({ symbol: def.pair.baseTokenData.symbol, token: d.addresses.base.hex, amount: base });
       balances.push({ symbol: def.pair.quoteTokenSymbol, token: d.addresses.quote.hex, amount: quote });
     }
-    setClient(emu, wasm, who, { id: clientId++, canBuy: true, canSell: true, canCancel: true, canTransfer: true, isMarketMaker: spec.mm });
-    wallets.push({ name: spec.name, chain: 'wasm', role: spec.role, address: who, key: kp.secret(), marketMaker: spec.mm, balances, pairIds: spec.pairIds });
+    setClient(emu, wasm, who, {
+      id: clientId++,
+      canBuy: true,
+      canSell: true,
+      canCancel: true,
+      canTransfer: true,
+      isMarketMaker: spec.mm,
+    });
+    wallets.push({
+      name: spec.name,
+      chain: 'wasm',
+      role: spec.role,
+      address: who,
+      key: kp.secret(),
+      marketMaker: spec.mm,
+      balances,
+      pairIds: spec.pairIds,
+    });
   }
   const channelAccounts: ChannelAccount[] = [];
   for (let i = 1; i <= CHANNELS; i++) {
@@ -144,4 +182,3 @@ export async function deploySandbox(evmRpcUrl: string, emu: WasmEmulator, defs: 
   emu.closeLedger();
   return { evm, evmPairs: new Map(evm.pairs.map((p) => [p.id, p])), wasm, wasmBooks, wallets, channelAccounts };
 }
-

@@ -57,7 +57,9 @@ export class EvmSender {
   }
 
   async #submit(to: string, data: string, gasLimit: bigint): Promise<string> {
-    this.#nonce ??= Number(BigInt((await rpc(this.#o.rpcUrl, 'eth_getTransactionCount', [this.address, 'pending'])) as string));
+    this.#nonce ??= Number(
+      BigInt((await rpc(this.#o.rpcUrl, 'eth_getTransactionCount', [this.address, 'pending'])) as string),
+    );
     const nonce = this.#nonce;
     const raw = await this.#wallet.signTransaction({
       type: 2,
@@ -75,7 +77,11 @@ export class EvmSender {
       return hash;
     } catch (e) {
       this.#nonce = undefined;
-      throw new DltError('E_CHAIN_TX_REFUSED', `chain A node refused the transaction of ${this.address}: ${(e as Error).message}`, { cause: e, details: { nonce } });
+      throw new DltError(
+        'E_CHAIN_TX_REFUSED',
+        `chain A node refused the transaction of ${this.address}: ${(e as Error).message}`,
+        { cause: e, details: { nonce } },
+      );
     }
   }
 
@@ -84,11 +90,18 @@ export class EvmSender {
     while (!this.#stopped && performance.now() < deadline) {
       const r = (await rpc(this.#o.rpcUrl, 'eth_getTransactionReceipt', [hash])) as Record<string, unknown> | null;
       if (r !== null) {
-        return { hash, status: r.status === '0x1', blockNumber: Number(BigInt(r.blockNumber as string)), logs: r.logs as EvmReceipt['logs'] };
+        return {
+          hash,
+          status: r.status === '0x1',
+          blockNumber: Number(BigInt(r.blockNumber as string)),
+          logs: r.logs as EvmReceipt['logs'],
+        };
       }
       await new Promise((resolve) => setTimeout(resolve, this.#o.pollMs));
     }
-    throw new DltError('E_SANDBOX', `no receipt for ${hash} ${this.#stopped ? '(sender stopped)' : 'in time'}`, { details: { part: 'evm-sender', hash } });
+    throw new DltError('E_SANDBOX', `no receipt for ${hash} ${this.#stopped ? '(sender stopped)' : 'in time'}`, {
+      details: { part: 'evm-sender', hash },
+    });
   }
 }
 
@@ -101,4 +114,3 @@ export async function blockNumber(rpcUrl: string): Promise<number> {
 export async function ethCall(rpcUrl: string, to: string, data: string): Promise<string> {
   return (await rpc(rpcUrl, 'eth_call', [{ to, data }, 'latest'])) as string;
 }
-

@@ -43,12 +43,14 @@ export function buildFlow(s: FlowSetup): FlowHandle {
     if (w === undefined) throw new Error(`simulated trader wallet ${name} was not deployed`);
     return w.key;
   };
-  const evmSender = (name: string) => new EvmSender({ rpcUrl: s.evmRpcUrl, privateKey: key(name), chainId: s.deployed.evm.chainId, pollMs: s.pollMs });
+  const evmSender = (name: string) =>
+    new EvmSender({ rpcUrl: s.evmRpcUrl, privateKey: key(name), chainId: s.deployed.evm.chainId, pollMs: s.pollMs });
   const hasEvm = s.state.pairs.some((p) => p.chain === 'evm');
   const evmMaker = hasEvm ? new EvmTrader(evmSender('flow-maker-evm')) : undefined;
   const evmTaker = hasEvm ? new EvmTrader(evmSender('flow-taker-evm')) : undefined;
   const wasmPollMs = Math.max(20, Math.min(200, Math.floor((s.config.wasm.ledgerIntervalMs || 200) / 4)));
-  const wasmTrader = (name: string) => new WasmTrader({ server: s.wasmServer, secret: key(name), passphrase: s.passphrase, pollMs: wasmPollMs });
+  const wasmTrader = (name: string) =>
+    new WasmTrader({ server: s.wasmServer, secret: key(name), passphrase: s.passphrase, pollMs: wasmPollMs });
   const wasm = new Map(
     s.state.pairs
       .filter((p) => p.chain === 'wasm')
@@ -59,9 +61,24 @@ export function buildFlow(s: FlowSetup): FlowHandle {
   );
   const f = s.config.flow;
   const market = new MarketFlow(
-    s.state.pairs.map((p) => ({ pair: p, rules: derivePairRules(p.record, p.overrides), orderBook: p.chain === 'evm' ? p.addresses.orderBook.hex : (p.addresses.orderBook.strkey as string) })),
-    { ...(evmMaker === undefined ? {} : { evmMaker }), ...(evmTaker === undefined ? {} : { evmTaker }), evmFollower: s.evmFollower, wasm },
-    { seed: f.seed, volatility: f.volatility, takerIntervalMs: f.takerIntervalMs, makerTickMs: f.makerTickMs, maker: { levels: f.levels, spreadBps: f.spreadBps, stepBps: f.stepBps } },
+    s.state.pairs.map((p) => ({
+      pair: p,
+      rules: derivePairRules(p.record, p.overrides),
+      orderBook: p.chain === 'evm' ? p.addresses.orderBook.hex : (p.addresses.orderBook.strkey as string),
+    })),
+    {
+      ...(evmMaker === undefined ? {} : { evmMaker }),
+      ...(evmTaker === undefined ? {} : { evmTaker }),
+      evmFollower: s.evmFollower,
+      wasm,
+    },
+    {
+      seed: f.seed,
+      volatility: f.volatility,
+      takerIntervalMs: f.takerIntervalMs,
+      makerTickMs: f.makerTickMs,
+      maker: { levels: f.levels, spreadBps: f.spreadBps, stepBps: f.stepBps },
+    },
     s.logger,
   );
   return {
@@ -69,7 +86,12 @@ export function buildFlow(s: FlowSetup): FlowHandle {
     running: () => market.running,
     start: async () => market.start(),
     stop: () => market.stop(),
-    describe: () => ({ running: market.running, stats: { ...market.stats }, fairValues: market.fairValues(), settings: f }),
+    describe: () => ({
+      running: market.running,
+      stats: { ...market.stats },
+      fairValues: market.fairValues(),
+      settings: f,
+    }),
     async dispose() {
       // Abandon receipt waits first, so that stopping does not wait for the next block or ledger.
       for (const t of [evmMaker, evmTaker]) t?.sender.stop();

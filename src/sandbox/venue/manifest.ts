@@ -21,10 +21,21 @@ export interface ManifestInput {
   readonly apiKey: string;
   readonly accessToken: string;
   /** The token endpoint's client credentials. */
-  readonly oauth: { readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string; readonly expiresIn: number };
+  readonly oauth: {
+    readonly tokenUrl: string;
+    readonly clientId: string;
+    readonly clientSecret: string;
+    readonly expiresIn: number;
+  };
   readonly participantId: string;
   readonly dateHeader: string;
-  readonly evm: { readonly rpcUrl: string; readonly chainId: number; readonly registry: string; readonly commissionWallet: string; readonly blockTimeMs: number };
+  readonly evm: {
+    readonly rpcUrl: string;
+    readonly chainId: number;
+    readonly registry: string;
+    readonly commissionWallet: string;
+    readonly blockTimeMs: number;
+  };
   readonly wasm: {
     readonly rpcUrl: string;
     readonly friendbotUrl: string;
@@ -54,12 +65,23 @@ export function buildManifest(m: ManifestInput) {
       controlUrl: `${m.apiOrigin}/sandbox`,
       apiKey: m.apiKey,
       accessToken: m.accessToken,
-      oauth: { tokenUrl: m.oauth.tokenUrl, clientId: m.oauth.clientId, clientSecret: m.oauth.clientSecret, expiresIn: m.oauth.expiresIn },
+      oauth: {
+        tokenUrl: m.oauth.tokenUrl,
+        clientId: m.oauth.clientId,
+        clientSecret: m.oauth.clientSecret,
+        expiresIn: m.oauth.expiresIn,
+      },
       participantId: m.participantId,
       dateHeader: m.dateHeader,
     },
     chains: {
-      evm: { rpcUrl: m.evm.rpcUrl, chainId: m.evm.chainId, registry: m.evm.registry, commissionWallet: m.evm.commissionWallet, blockTimeMs: m.evm.blockTimeMs },
+      evm: {
+        rpcUrl: m.evm.rpcUrl,
+        chainId: m.evm.chainId,
+        registry: m.evm.registry,
+        commissionWallet: m.evm.commissionWallet,
+        blockTimeMs: m.evm.blockTimeMs,
+      },
       wasm: {
         rpcUrl: m.wasm.rpcUrl,
         friendbotUrl: m.wasm.friendbotUrl,
@@ -94,7 +116,9 @@ export function buildManifest(m: ManifestInput) {
         balances: w.balances,
         ...(w.chain === 'wasm' && w.marketMaker ? { channelAccounts: m.channelAccounts } : {}),
       })),
-    simulatedTraders: m.wallets.filter((w) => w.role === 'flow').map((w) => ({ name: w.name, chain: w.chain, address: w.address })),
+    simulatedTraders: m.wallets
+      .filter((w) => w.role === 'flow')
+      .map((w) => ({ name: w.name, chain: w.chain, address: w.address })),
   };
 }
 
@@ -109,8 +133,17 @@ export function writeManifest(path: string, manifest: Manifest): void {
 /** Removes the manifest if it is still this sandbox's (another one may have written it since). */
 export function removeManifest(path: string, manifest: Manifest): void {
   try {
-    const current = JSON.parse(readFileSync(path, 'utf8')) as { startedAt?: unknown; pid?: unknown; venue?: { restUrl?: unknown } };
-    if (current.startedAt === manifest.startedAt && current.pid === manifest.pid && current.venue?.restUrl === manifest.venue.restUrl) rmSync(path, { force: true });
+    const current = JSON.parse(readFileSync(path, 'utf8')) as {
+      startedAt?: unknown;
+      pid?: unknown;
+      venue?: { restUrl?: unknown };
+    };
+    if (
+      current.startedAt === manifest.startedAt &&
+      current.pid === manifest.pid &&
+      current.venue?.restUrl === manifest.venue.restUrl
+    )
+      rmSync(path, { force: true });
   } catch {
     // Already gone or unreadable: nothing of ours to remove.
   }

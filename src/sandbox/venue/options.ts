@@ -30,19 +30,46 @@ export const sandboxConfigSchema = z.strictObject({
         .min(1)
         .max(120_960)
         .default(720)
-        .describe('Ledgers of transactions and events the chain B RPC keeps (getTransaction, getEvents); kept in memory, so bounded'),
+        .describe(
+          'Ledgers of transactions and events the chain B RPC keeps (getTransaction, getEvents); kept in memory, so bounded',
+        ),
       networkPassphrase: z.string().min(1).default(Networks.STANDALONE),
     })
     .prefault({}),
   api: z
     .strictObject({
       apiKey: z.string().min(8).max(255).optional().describe('WebSocket x-api-key; default random per start'),
-      accessToken: z.string().min(8).max(255).optional().describe('A fixed REST bearer token, never expiring; default random per start'),
-      clientId: z.string().min(1).max(255).default('dlt-mm-sandbox').describe('Client id of the token endpoint (client-credentials grant)'),
-      clientSecret: z.string().min(8).max(255).optional().describe('Client secret of the token endpoint; default random per start'),
-      tokenLifetimeSeconds: z.number().int().min(1).max(86_400).default(3600).describe('expires_in of the tokens the token endpoint grants (wall time)'),
+      accessToken: z
+        .string()
+        .min(8)
+        .max(255)
+        .optional()
+        .describe('A fixed REST bearer token, never expiring; default random per start'),
+      clientId: z
+        .string()
+        .min(1)
+        .max(255)
+        .default('dlt-mm-sandbox')
+        .describe('Client id of the token endpoint (client-credentials grant)'),
+      clientSecret: z
+        .string()
+        .min(8)
+        .max(255)
+        .optional()
+        .describe('Client secret of the token endpoint; default random per start'),
+      tokenLifetimeSeconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(86_400)
+        .default(3600)
+        .describe('expires_in of the tokens the token endpoint grants (wall time)'),
       participantId: z.string().min(1).max(255).default('P-SANDBOX-0001'),
-      dateHeader: z.string().regex(/^x-[a-z0-9-]+-date$/).default('x-amz-date').describe('Date field of the WebSocket authorization'),
+      dateHeader: z
+        .string()
+        .regex(/^x-[a-z0-9-]+-date$/)
+        .default('x-amz-date')
+        .describe('Date field of the WebSocket authorization'),
       dateToleranceMs: positiveMs(300_000),
       orderLagMs: ms(1000).describe('Participant and wallet order lists lag the chain by this much'),
       wsCoalesceMs: ms(100),
@@ -52,14 +79,26 @@ export const sandboxConfigSchema = z.strictObject({
       wsConnectionTimeoutMs: positiveMs(300_000).describe('connectionTimeoutMs announced in connection_ack'),
     })
     .prefault({})
-    .refine((a) => a.wsConnectionTimeoutMs > a.wsKeepAliveMs, { message: 'wsConnectionTimeoutMs must be longer than wsKeepAliveMs, or every client gives up between two keep-alives', path: ['wsConnectionTimeoutMs'] }),
-  indexer: z.strictObject({ pollMs: positiveMs(200), maxBlockRange: z.number().int().min(1).max(10_000).default(500) }).prefault({}),
+    .refine((a) => a.wsConnectionTimeoutMs > a.wsKeepAliveMs, {
+      message:
+        'wsConnectionTimeoutMs must be longer than wsKeepAliveMs, or every client gives up between two keep-alives',
+      path: ['wsConnectionTimeoutMs'],
+    }),
+  indexer: z
+    .strictObject({ pollMs: positiveMs(200), maxBlockRange: z.number().int().min(1).max(10_000).default(500) })
+    .prefault({}),
   trading: z
     .strictObject({
       mode: z.enum(['always-open', 'calendar']).default('always-open'),
       holidays: z.array(z.iso.date()).default([]),
-      open: z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/).default('08:00'),
-      close: z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/).default('17:00'),
+      open: z
+        .string()
+        .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/)
+        .default('08:00'),
+      close: z
+        .string()
+        .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/)
+        .default('17:00'),
       clearingDelayMinutes: z.number().int().min(0).max(600).default(5),
       firstHaltPauseMs: positiveMs(330_000),
       secondHaltPauseMs: positiveMs(930_000),
@@ -78,7 +117,12 @@ export const sandboxConfigSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().default(true),
       seed: z.number().int().min(0).max(4_294_967_295).default(1),
-      volatility: z.number().min(0).max(1).default(0.02).describe('Fair value: relative standard deviation per sqrt(hour)'),
+      volatility: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(0.02)
+        .describe('Fair value: relative standard deviation per sqrt(hour)'),
       takerIntervalMs: positiveMs(8000),
       makerTickMs: positiveMs(2000),
       levels: z.number().int().min(1).max(10).default(3),
@@ -86,7 +130,10 @@ export const sandboxConfigSchema = z.strictObject({
       stepBps: z.number().int().min(1).max(1000).default(25),
     })
     .prefault({}),
-  manifest: z.union([z.string().min(1), z.literal(false)]).optional().describe('Manifest path; false writes none'),
+  manifest: z
+    .union([z.string().min(1), z.literal(false)])
+    .optional()
+    .describe('Manifest path; false writes none'),
 });
 
 export type SandboxConfigInput = z.input<typeof sandboxConfigSchema>;
@@ -97,7 +144,9 @@ export function parseSandboxConfig(input: unknown, where = 'sandbox settings'): 
   const r = sandboxConfigSchema.safeParse(input ?? {});
   if (!r.success) {
     const problems = r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new DltError('E_CONFIG_INVALID', `${where} has problems:\n  ${problems.join('\n  ')}`, { details: { problems } });
+    throw new DltError('E_CONFIG_INVALID', `${where} has problems:\n  ${problems.join('\n  ')}`, {
+      details: { problems },
+    });
   }
   return r.data;
 }
@@ -108,10 +157,14 @@ export function readSandboxYaml(text: string, where: string): Record<string, unk
   try {
     value = parseYaml(text);
   } catch (e) {
-    throw new DltError('E_CONFIG_READ', `${where}: not valid YAML (${(e as Error).message})`, { cause: e, details: { path: where } });
+    throw new DltError('E_CONFIG_READ', `${where}: not valid YAML (${(e as Error).message})`, {
+      cause: e,
+      details: { path: where },
+    });
   }
   if (value === null || value === undefined) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new DltError('E_CONFIG_READ', `${where}: expected a mapping at the top`, { details: { path: where } });
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new DltError('E_CONFIG_READ', `${where}: expected a mapping at the top`, { details: { path: where } });
   return value as Record<string, unknown>;
 }
 

@@ -12,21 +12,31 @@ import { completePair } from '../evm/pair-params.ts';
 import type { SandboxPairDefinition } from './default-pairs.ts';
 import type { DeployedSandbox } from './deploy.ts';
 
-export function venuePairs(defs: readonly SandboxPairDefinition[], deployed: DeployedSandbox, nowMs: number): VenuePair[] {
+export function venuePairs(
+  defs: readonly SandboxPairDefinition[],
+  deployed: DeployedSandbox,
+  nowMs: number,
+): VenuePair[] {
   const created = new Date(nowMs).toISOString();
   return defs.map((def) => {
     let addresses: { orderBook: ChainAddresses; base: ChainAddresses; quote: ChainAddresses };
     if (def.chain === 'evm') {
       const d = deployed.evmPairs.get(def.pair.id);
-      if (d === undefined) throw new DltError('E_SANDBOX', `pair ${def.pair.id} was not deployed`, { details: { part: 'deploy' } });
+      if (d === undefined)
+        throw new DltError('E_SANDBOX', `pair ${def.pair.id} was not deployed`, { details: { part: 'deploy' } });
       addresses = { orderBook: { hex: d.orderBook }, base: { hex: d.baseToken }, quote: { hex: d.quoteToken } };
     } else {
       const d = deployed.wasmBooks.get(def.pair.id);
-      if (d === undefined) throw new DltError('E_SANDBOX', `pair ${def.pair.id} was not deployed`, { details: { part: 'deploy' } });
+      if (d === undefined)
+        throw new DltError('E_SANDBOX', `pair ${def.pair.id} was not deployed`, { details: { part: 'deploy' } });
       addresses = { orderBook: d.addresses.orderBook, base: d.addresses.base, quote: d.addresses.quote };
     }
     const record: TradingPair = {
-      ...completePair(def.pair, { orderBook: addresses.orderBook.hex, base: addresses.base.hex, quote: addresses.quote.hex }),
+      ...completePair(def.pair, {
+        orderBook: addresses.orderBook.hex,
+        base: addresses.base.hex,
+        quote: addresses.quote.hex,
+      }),
       creationDate: created,
       modificationDate: created,
     };

@@ -42,7 +42,11 @@ function methodsOf(body: string): { ids: unknown[]; methods: string[]; batch: bo
     const parsed = JSON.parse(body) as unknown;
     const list = Array.isArray(parsed) ? parsed : [parsed];
     const calls = list.filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null);
-    return { ids: calls.map((c) => c.id ?? null), methods: calls.map((c) => String(c.method)), batch: Array.isArray(parsed) };
+    return {
+      ids: calls.map((c) => c.id ?? null),
+      methods: calls.map((c) => String(c.method)),
+      batch: Array.isArray(parsed),
+    };
   } catch {
     return { ids: [], methods: [], batch: false };
   }
@@ -90,9 +94,18 @@ export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy>
       contentType: req.headers['content-type'] ?? 'application/json',
       ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
     });
-    res.writeHead(answer.status, { 'content-type': answer.contentType ?? 'application/json', 'content-length': answer.body.length });
+    res.writeHead(answer.status, {
+      'content-type': answer.contentType ?? 'application/json',
+      'content-length': answer.body.length,
+    });
     res.end(answer.body);
-    options.observe?.({ sentMs, answeredMs: Date.now(), request: body.toString('utf8'), status: answer.status, response: answer.body.toString('utf8') });
+    options.observe?.({
+      sentMs,
+      answeredMs: Date.now(),
+      request: body.toString('utf8'),
+      status: answer.status,
+      response: answer.body.toString('utf8'),
+    });
   };
 
   const server: Server = createServer((req, res) => {
@@ -108,7 +121,11 @@ export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy>
         return void res.end('injected fault: service unavailable');
       }
       if (rule?.mode === 'error') {
-        const errors = calls.ids.map((id) => ({ jsonrpc: '2.0', id, error: { code: -32603, message: 'injected fault: internal error' } }));
+        const errors = calls.ids.map((id) => ({
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32603, message: 'injected fault: internal error' },
+        }));
         const text = JSON.stringify(calls.batch ? errors : errors[0]);
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
         return void res.end(text);
@@ -129,7 +146,13 @@ export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy>
     port,
     addFault(spec) {
       const s = rpcFaultSchema.parse(spec);
-      rules.push({ mode: s.mode, hits: 0, ...(s.rate === undefined ? {} : { rate: s.rate }), ...(s.methods === undefined ? {} : { methods: s.methods }), ...(s.count === undefined ? {} : { remaining: s.count }) });
+      rules.push({
+        mode: s.mode,
+        hits: 0,
+        ...(s.rate === undefined ? {} : { rate: s.rate }),
+        ...(s.methods === undefined ? {} : { methods: s.methods }),
+        ...(s.count === undefined ? {} : { remaining: s.count }),
+      });
     },
     clearFaults() {
       rules = [];

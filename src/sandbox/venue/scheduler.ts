@@ -39,7 +39,9 @@ export interface SchedulerOptions {
   readonly logger?: Logger;
 }
 
-type Agenda = { readonly at: number; readonly kind: 'open' | 'close' | 'clearing' } | { readonly at: number; readonly kind: 'resume'; readonly pairId: string };
+type Agenda =
+  | { readonly at: number; readonly kind: 'open' | 'close' | 'clearing' }
+  | { readonly at: number; readonly kind: 'resume'; readonly pairId: string };
 
 export class TradingScheduler {
   readonly #o: SchedulerOptions;
@@ -52,7 +54,8 @@ export class TradingScheduler {
 
   constructor(options: SchedulerOptions) {
     this.#o = options;
-    for (const p of options.state.pairs) p.market.listen({ volatility: (id) => void this.#enqueue(() => this.#onVolatility(id)).catch(() => undefined) });
+    for (const p of options.state.pairs)
+      p.market.listen({ volatility: (id) => void this.#enqueue(() => this.#onVolatility(id)).catch(() => undefined) });
   }
 
   /** Sets every book to the status its mode and the calendar call for now, then ticks on a timer. */
@@ -63,11 +66,16 @@ export class TradingScheduler {
     await this.#enqueue(() =>
       Promise.all(
         this.#o.state.pairs.map((p) =>
-          open ? this.#change(p, 'open', 'CONTINUOUS_TRADING', 'START_OF_TRADING_DAY', now, { tradingHaltCounter: 0 }) : this.#change(p, 'closed', 'OUT_OF_TRADING', 'END_OF_TRADING_DAY', now),
+          open
+            ? this.#change(p, 'open', 'CONTINUOUS_TRADING', 'START_OF_TRADING_DAY', now, { tradingHaltCounter: 0 })
+            : this.#change(p, 'closed', 'OUT_OF_TRADING', 'END_OF_TRADING_DAY', now),
         ),
       ),
     );
-    this.#timer = setInterval(() => void this.tick().catch((e: unknown) => this.#o.logger?.warn({ err: e }, 'scheduler tick failed')), this.#o.tickMs);
+    this.#timer = setInterval(
+      () => void this.tick().catch((e: unknown) => this.#o.logger?.warn({ err: e }, 'scheduler tick failed')),
+      this.#o.tickMs,
+    );
     this.#timer.unref();
   }
 
@@ -102,7 +110,9 @@ export class TradingScheduler {
     return this.#enqueue(async () => {
       const p = this.#pair(pairId);
       if (p.status.tradingStatus !== 'MANUAL_TRADING_HALT' && p.status.tradingStatus !== 'AUTOMATIC_TRADING_HALT') {
-        throw new DltError('E_SANDBOX', `pair ${pairId} is ${p.status.tradingStatus}, not halted`, { details: { part: 'scheduler', conflict: true } });
+        throw new DltError('E_SANDBOX', `pair ${pairId} is ${p.status.tradingStatus}, not halted`, {
+          details: { part: 'scheduler', conflict: true },
+        });
       }
       await this.#manual(pairId, 'open', 'CONTINUOUS_TRADING', 'MANUAL_MARKET_OPEN');
     });
@@ -121,19 +131,34 @@ export class TradingScheduler {
 
   #pair(pairId: string): VenuePair {
     const p = this.#o.state.pair(pairId);
-    if (p === undefined) throw new DltError('E_SANDBOX', `no pair ${pairId}`, { details: { part: 'scheduler', notFound: true } });
+    if (p === undefined)
+      throw new DltError('E_SANDBOX', `no pair ${pairId}`, { details: { part: 'scheduler', notFound: true } });
     return p;
   }
 
   #operator(p: VenuePair): BookOperator {
     const op = this.#o.operators.get(p.id);
-    if (op === undefined) throw new DltError('E_SANDBOX', `no operator for pair ${p.id}`, { details: { part: 'scheduler' } });
+    if (op === undefined)
+      throw new DltError('E_SANDBOX', `no operator for pair ${p.id}`, { details: { part: 'scheduler' } });
     return op;
   }
 
-  async #change(p: VenuePair, phase: Phase, status: TradingStatus, reason: StatusReason, at: number, extra: { tradingHaltCounter?: number } = {}): Promise<void> {
+  async #change(
+    p: VenuePair,
+    phase: Phase,
+    status: TradingStatus,
+    reason: StatusReason,
+    at: number,
+    extra: { tradingHaltCounter?: number } = {},
+  ): Promise<void> {
     await this.#operator(p).setPhase(phase);
-    this.#o.state.setStatus(p.id, { phase, tradingStatus: status, statusChangeReason: reason, changedAtMs: at, ...extra });
+    this.#o.state.setStatus(p.id, {
+      phase,
+      tradingStatus: status,
+      statusChangeReason: reason,
+      changedAtMs: at,
+      ...extra,
+    });
     this.#o.logger?.info({ pair: p.id, status, reason }, 'trading status changed');
   }
 
@@ -148,8 +173,16 @@ export class TradingScheduler {
     if (this.#o.mode === 'calendar') {
       // Starting one clearing delay back keeps a session whose close has passed but whose clearing has not.
       const back = this.#o.calendar.clearingDelayMinutes * 60_000;
-      for (let s = nextSession(from - back, this.#o.calendar); s.openMs <= to; s = nextSession(s.closeMs, this.#o.calendar)) {
-        for (const [kind, at] of [['open', s.openMs], ['close', s.closeMs], ['clearing', s.clearingMs]] as const) {
+      for (
+        let s = nextSession(from - back, this.#o.calendar);
+        s.openMs <= to;
+        s = nextSession(s.closeMs, this.#o.calendar)
+      ) {
+        for (const [kind, at] of [
+          ['open', s.openMs],
+          ['close', s.closeMs],
+          ['clearing', s.clearingMs],
+        ] as const) {
           if (at > from && at <= to) out.push({ at, kind });
         }
       }
@@ -213,9 +246,16 @@ export class TradingScheduler {
     if (phase !== 'automaticHalt') return;
     const now = this.#o.nowMs();
     const count = p.status.tradingHaltCounter + 1;
-    this.#o.state.setStatus(p.id, { phase, tradingStatus: 'AUTOMATIC_TRADING_HALT', statusChangeReason: 'VOLATILITY_HALT', changedAtMs: now, tradingHaltCounter: count });
+    this.#o.state.setStatus(p.id, {
+      phase,
+      tradingStatus: 'AUTOMATIC_TRADING_HALT',
+      statusChangeReason: 'VOLATILITY_HALT',
+      changedAtMs: now,
+      tradingHaltCounter: count,
+    });
     const pause = count === 1 ? this.#o.firstHaltPauseMs : this.#o.secondHaltPauseMs;
-    const calendarAllows = this.#o.mode === 'always-open' || nextSession(now, this.#o.calendar).closeMs - now > this.#o.resumeCutoffMs;
+    const calendarAllows =
+      this.#o.mode === 'always-open' || nextSession(now, this.#o.calendar).closeMs - now > this.#o.resumeCutoffMs;
     if (calendarAllows) this.#resumeAt.set(p.id, now + pause);
     this.#o.logger?.info({ pair: p.id, count, resumeInMs: calendarAllows ? pause : null }, 'automatic trading halt');
   }

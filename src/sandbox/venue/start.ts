@@ -60,12 +60,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const logger = givenLogger ?? pino({ level: 'silent' });
   const defs = givenPairs ?? DEFAULT_PAIRS;
   const started = performance.now();
-  const clock = new SandboxClock({ mode: config.clock.mode, speed: config.clock.speed, ...(config.clock.start === undefined ? {} : { startMs: Date.parse(config.clock.start) }) });
+  const clock = new SandboxClock({
+    mode: config.clock.mode,
+    speed: config.clock.speed,
+    ...(config.clock.start === undefined ? {} : { startMs: Date.parse(config.clock.start) }),
+  });
   const random = new SeededRandom(config.flow.seed);
   const apiKey = config.api.apiKey ?? randomBytes(16).toString('hex');
   const accessToken = config.api.accessToken ?? randomBytes(24).toString('base64url');
   const clientSecret = config.api.clientSecret ?? randomBytes(24).toString('base64url');
-  const tokens = new TokenIssuer({ clientId: config.api.clientId, clientSecret, lifetimeSeconds: config.api.tokenLifetimeSeconds });
+  const tokens = new TokenIssuer({
+    clientId: config.api.clientId,
+    clientSecret,
+    lifetimeSeconds: config.api.tokenLifetimeSeconds,
+  });
   const undo: (() => Promise<void> | void)[] = [];
   const cleanup = async () => {
     for (const fn of undo.splice(0).toReversed()) {
@@ -80,27 +88,53 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   try {
     // The node boots in its own process while this one compiles the contracts (cached after the first run).
     const nodePromise = startEvmNode({ blockTimeMs: config.evm.blockTimeMs, automine: false });
-    undo.push(() => nodePromise.then((n) => n.stop(), () => undefined));
+    undo.push(() =>
+      nodePromise.then(
+        (n) => n.stop(),
+        () => undefined,
+      ),
+    );
     loadArtifacts();
-    const emu = new WasmEmulator({ passphrase: config.wasm.networkPassphrase, ledgerIntervalMs: config.wasm.ledgerIntervalMs, retentionLedgers: config.wasm.retentionLedgers });
+    const emu = new WasmEmulator({
+      passphrase: config.wasm.networkPassphrase,
+      ledgerIntervalMs: config.wasm.ledgerIntervalMs,
+      retentionLedgers: config.wasm.retentionLedgers,
+    });
     undo.push(() => emu.stop());
     const wasmRpc = await startRpcServer(emu, { port: 0 });
     undo.push(() => wasmRpc.close());
-    const wasmProxy = await startRpcProxy({ port: config.ports.wasm, target: wasmRpc.url, random: forked(random, 'wasm faults') });
+    const wasmProxy = await startRpcProxy({
+      port: config.ports.wasm,
+      target: wasmRpc.url,
+      random: forked(random, 'wasm faults'),
+    });
     undo.push(() => wasmProxy.close());
     const node = await nodePromise;
-    const evmProxy = await startRpcProxy({ port: config.ports.evm, target: node.rpcUrl, random: forked(random, 'evm faults') });
+    const evmProxy = await startRpcProxy({
+      port: config.ports.evm,
+      target: node.rpcUrl,
+      random: forked(random, 'evm faults'),
+    });
     undo.push(() => evmProxy.close());
     logger.info({ ms: Math.round(performance.now() - started) }, 'chain nodes up');
 
     const deployed = await deploySandbox(node.rpcUrl, emu, defs);
-    const participantWallets = deployed.wallets.filter((w) => w.role === 'participant').map((w) => ({ name: w.name, chain: w.chain, address: w.address }));
-    const state = new VenueState({ participantId: config.api.participantId, wallets: participantWallets, orderLagMs: config.api.orderLagMs, venueNow: () => clock.nowMs() });
+    const participantWallets = deployed.wallets
+      .filter((w) => w.role === 'participant')
+      .map((w) => ({ name: w.name, chain: w.chain, address: w.address }));
+    const state = new VenueState({
+      participantId: config.api.participantId,
+      wallets: participantWallets,
+      orderLagMs: config.api.orderLagMs,
+      venueNow: () => clock.nowMs(),
+    });
     for (const p of venuePairs(defs, deployed, clock.nowMs())) state.addPair(p);
 
     const evmFollower = new EvmFollower({
       rpcUrl: node.rpcUrl,
-      books: state.pairs.filter((p) => p.chain === 'evm').map((p) => ({ orderBook: p.addresses.orderBook.hex, baseToken: p.addresses.base.hex, market: p.market })),
+      books: state.pairs
+        .filter((p) => p.chain === 'evm')
+        .map((p) => ({ orderBook: p.addresses.orderBook.hex, baseToken: p.addresses.base.hex, market: p.market })),
       nowMs: () => clock.nowMs(),
       pollMs: config.indexer.pollMs,
       maxBlockRange: config.indexer.maxBlockRange,
@@ -111,7 +145,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       emulator: emu,
       books: state.pairs
         .filter((p) => p.chain === 'wasm')
-        .map((p) => ({ orderBook: p.addresses.orderBook.strkey as string, baseToken: p.addresses.base.strkey as string, quoteToken: p.addresses.quote.strkey as string, market: p.market })),
+        .map((p) => ({
+          orderBook: p.addresses.orderBook.strkey as string,
+          baseToken: p.addresses.base.strkey as string,
+          quoteToken: p.addresses.quote.strkey as string,
+          market: p.market,
+        })),
       nowMs: () => clock.nowMs(),
       logger,
     });
@@ -120,19 +159,35 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     wasmFollower.start();
 
     const pollMs = Math.max(20, Math.min(100, Math.floor(config.evm.blockTimeMs / 4)));
-    const operatorSender = new EvmSender({ rpcUrl: node.rpcUrl, privateKey: deployed.evm.operator.privateKey, chainId: deployed.evm.chainId, pollMs });
+    const operatorSender = new EvmSender({
+      rpcUrl: node.rpcUrl,
+      privateKey: deployed.evm.operator.privateKey,
+      chainId: deployed.evm.chainId,
+      pollMs,
+    });
     undo.push(() => operatorSender.stop());
     const operators = new Map<string, BookOperator>();
     for (const p of state.pairs) {
       const book = deployed.wasmBooks.get(p.id);
-      operators.set(p.id, book === undefined ? evmBookOperator(operatorSender, node.rpcUrl, p.addresses.orderBook.hex) : wasmBookOperator(emu, deployed.wasm, book));
+      operators.set(
+        p.id,
+        book === undefined
+          ? evmBookOperator(operatorSender, node.rpcUrl, p.addresses.orderBook.hex)
+          : wasmBookOperator(emu, deployed.wasm, book),
+      );
     }
     const scheduler = new TradingScheduler({
       state,
       operators,
       nowMs: () => clock.nowMs(),
       mode: config.trading.mode,
-      calendar: { ...DEFAULT_CALENDAR, holidays: config.trading.holidays, open: config.trading.open, close: config.trading.close, clearingDelayMinutes: config.trading.clearingDelayMinutes },
+      calendar: {
+        ...DEFAULT_CALENDAR,
+        holidays: config.trading.holidays,
+        open: config.trading.open,
+        close: config.trading.close,
+        clearingDelayMinutes: config.trading.clearingDelayMinutes,
+      },
       firstHaltPauseMs: config.trading.firstHaltPauseMs,
       secondHaltPauseMs: config.trading.secondHaltPauseMs,
       resumeCutoffMs: config.trading.resumeCutoffMs,
@@ -142,7 +197,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     undo.push(() => scheduler.stop());
 
     const wasmServer = new stellarRpc.Server(wasmRpc.url, { allowHttp: true });
-    const flow = buildFlow({ config, state, deployed, evmRpcUrl: node.rpcUrl, wasmServer, evmFollower, passphrase: emu.passphrase, pollMs, logger });
+    const flow = buildFlow({
+      config,
+      state,
+      deployed,
+      evmRpcUrl: node.rpcUrl,
+      wasmServer,
+      evmFollower,
+      passphrase: emu.passphrase,
+      pollMs,
+      logger,
+    });
     undo.push(() => flow.dispose());
     // Opening the books and the first quotes do not wait for interval blocks or ledger closes.
     const provider = sandboxProvider(node.rpcUrl);
@@ -183,13 +248,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         statusChangeReason: p.status.statusChangeReason,
         phase: p.status.phase,
         tradingHaltCounter: p.status.tradingHaltCounter,
-        resumeAt: scheduler.resumeAt(p.id) === undefined ? null : new Date(scheduler.resumeAt(p.id) as number).toISOString(),
+        resumeAt:
+          scheduler.resumeAt(p.id) === undefined ? null : new Date(scheduler.resumeAt(p.id) as number).toISOString(),
         restingOrders: p.market.book.size,
         trades: p.market.trades.count,
       })),
       indexer: { evmBlock: evmFollower.processedBlock, wasmLedger: wasmFollower.processedLedger },
       tokens: { issued: tokens.issued, refused: tokens.refused, lifetimeSeconds: tokens.lifetimeSeconds },
-      websocket: { connections: ws.connections, dataMessages: ws.sent, keepAlives: ws.keepAlives, refused: ws.refused, stalled: ws.stalled, silent: ws.silent },
+      websocket: {
+        connections: ws.connections,
+        dataMessages: ws.sent,
+        keepAlives: ws.keepAlives,
+        refused: ws.refused,
+        stalled: ws.stalled,
+        silent: ws.silent,
+      },
       clearings: scheduler.clearings,
       flow: flow.describe(),
     });
@@ -230,10 +303,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       apiOrigin: api.origin,
       apiKey,
       accessToken,
-      oauth: { tokenUrl: `${api.origin}${TOKEN_PATH}`, clientId: config.api.clientId, clientSecret, expiresIn: config.api.tokenLifetimeSeconds },
+      oauth: {
+        tokenUrl: `${api.origin}${TOKEN_PATH}`,
+        clientId: config.api.clientId,
+        clientSecret,
+        expiresIn: config.api.tokenLifetimeSeconds,
+      },
       participantId: config.api.participantId,
       dateHeader: config.api.dateHeader,
-      evm: { rpcUrl: evmProxy.url, chainId: deployed.evm.chainId, registry: deployed.evm.registry, commissionWallet: deployed.evm.commissionWallet.address, blockTimeMs: config.evm.blockTimeMs },
+      evm: {
+        rpcUrl: evmProxy.url,
+        chainId: deployed.evm.chainId,
+        registry: deployed.evm.registry,
+        commissionWallet: deployed.evm.commissionWallet.address,
+        blockTimeMs: config.evm.blockTimeMs,
+      },
       wasm: {
         rpcUrl: wasmProxy.url,
         friendbotUrl: `http://127.0.0.1:${wasmProxy.port}/friendbot`,
@@ -248,7 +332,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       flowEnabled: config.flow.enabled,
     });
     const manifestSetting = config.manifest ?? defaultManifestPath(api.port);
-    const manifestPath = manifestSetting === false ? null : isAbsolute(manifestSetting) ? manifestSetting : join(cwd ?? PROJECT_ROOT, manifestSetting);
+    const manifestPath =
+      manifestSetting === false
+        ? null
+        : isAbsolute(manifestSetting)
+          ? manifestSetting
+          : join(cwd ?? PROJECT_ROOT, manifestSetting);
     const written = manifest;
     if (manifestPath !== null) {
       writeManifest(manifestPath, written);
@@ -280,6 +369,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   } catch (e) {
     await cleanup();
     if (e instanceof DltError) throw e;
-    throw new DltError('E_SANDBOX', `sandbox did not start: ${(e as Error).message}`, { cause: e, details: { part: 'sandbox' } });
+    throw new DltError('E_SANDBOX', `sandbox did not start: ${(e as Error).message}`, {
+      cause: e,
+      details: { part: 'sandbox' },
+    });
   }
 }

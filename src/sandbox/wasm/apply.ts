@@ -43,14 +43,23 @@ interface OpOutcome {
   readonly changes: xdr.LedgerEntryChangeWire[];
 }
 
-export function applyTransaction(world: World, p: ParsedTx, ledgerSeq: number, closeTime: bigint, order: number): AppliedTx {
+export function applyTransaction(
+  world: World,
+  p: ParsedTx,
+  ledgerSeq: number,
+  closeTime: bigint,
+  order: number,
+): AppliedTx {
   const account = world.accounts.get(p.source) as AccountState;
   const before = accountEntry(account);
   const fee = minimumFee(p) < p.fee ? minimumFee(p) : p.fee;
   account.balance -= fee;
   account.seqNum = p.seqNum;
   account.lastModified = ledgerSeq;
-  const feeChanges: xdr.LedgerEntryChangeWire[] = [{ type: 3, state: before }, { type: 1, updated: accountEntry(account) }];
+  const feeChanges: xdr.LedgerEntryChangeWire[] = [
+    { type: 3, state: before },
+    { type: 1, updated: accountEntry(account) },
+  ];
 
   let events: readonly EmittedEvent[] = [];
   let returnValue: ScVal | null = null;
@@ -70,15 +79,32 @@ export function applyTransaction(world: World, p: ParsedTx, ledgerSeq: number, c
       }
       const c = hf.invokeContract;
       call = { contract: fromScAddress(c.contractAddress), fn: c.functionName.toString(), args: c.args };
-      const out = runInvocation({ world, ledgerSeq, closeTime, auth: new EnforcingAuth(body.invokeHostFunctionOp.auth) }, { source: opSource, ...call });
+      const out = runInvocation(
+        { world, ledgerSeq, closeTime, auth: new EnforcingAuth(body.invokeHostFunctionOp.auth) },
+        { source: opSource, ...call },
+      );
       if (out.ok) {
         events = out.events;
         returnValue = out.value;
-        outcomes.push({ ok: true, result: { code: 0, tr: { type: 24, invokeHostFunctionResult: { code: 0, success: sha256(xdr.ScVal.schema.encode(out.value)) } } }, changes: [] });
+        outcomes.push({
+          ok: true,
+          result: {
+            code: 0,
+            tr: {
+              type: 24,
+              invokeHostFunctionResult: { code: 0, success: sha256(xdr.ScVal.schema.encode(out.value)) },
+            },
+          },
+          changes: [],
+        });
       } else {
         error = out.error;
         diagnostics.push(errorEvent(call.contract, out.error, out.message));
-        outcomes.push({ ok: false, result: { code: 0, tr: { type: 24, invokeHostFunctionResult: { code: -2 } } }, changes: [] });
+        outcomes.push({
+          ok: false,
+          result: { code: 0, tr: { type: 24, invokeHostFunctionResult: { code: -2 } } },
+          changes: [],
+        });
       }
     } else if (body.type === 0) outcomes.push(createAccount(world, journal, opSource, body.createAccountOp, ledgerSeq));
     else if (body.type === 1) outcomes.push(payNative(world, journal, opSource, body.paymentOp, ledgerSeq));
@@ -90,7 +116,9 @@ export function applyTransaction(world: World, p: ParsedTx, ledgerSeq: number, c
 
   const result: xdr.TransactionResultWire = {
     feeCharged: fee,
-    result: success ? { code: TX.success, results: outcomes.map((o) => o.result) } : { code: TX.failed, results: outcomes.map((o) => o.result) },
+    result: success
+      ? { code: TX.success, results: outcomes.map((o) => o.result) }
+      : { code: TX.failed, results: outcomes.map((o) => o.result) },
     ext: { v: 0 },
   };
   const meta: xdr.TransactionMetaWire = {
@@ -98,7 +126,11 @@ export function applyTransaction(world: World, p: ParsedTx, ledgerSeq: number, c
     v4: {
       ext: { v: 0 },
       txChangesBefore: feeChanges,
-      operations: outcomes.map((o) => ({ ext: { v: 0 }, changes: success ? o.changes : [], events: success ? events.map(contractEventWire) : [] })),
+      operations: outcomes.map((o) => ({
+        ext: { v: 0 },
+        changes: success ? o.changes : [],
+        events: success ? events.map(contractEventWire) : [],
+      })),
       txChangesAfter: [],
       sorobanMeta: p.soroban === null ? null : { ext: { v: 0 }, returnValue },
       events: [],
@@ -124,14 +156,28 @@ export function applyTransaction(world: World, p: ParsedTx, ledgerSeq: number, c
 }
 
 function createFailed(code: number): OpOutcome {
-  return { ok: false, result: { code: 0, tr: { type: 0, createAccountResult: { code } } } as xdr.OperationResultWire, changes: [] };
+  return {
+    ok: false,
+    result: { code: 0, tr: { type: 0, createAccountResult: { code } } } as xdr.OperationResultWire,
+    changes: [],
+  };
 }
 
 function paymentFailed(code: number): OpOutcome {
-  return { ok: false, result: { code: 0, tr: { type: 1, paymentResult: { code } } } as xdr.OperationResultWire, changes: [] };
+  return {
+    ok: false,
+    result: { code: 0, tr: { type: 1, paymentResult: { code } } } as xdr.OperationResultWire,
+    changes: [],
+  };
 }
 
-function createAccount(world: World, journal: Journal, source: string, op: xdr.CreateAccountOpWire, ledgerSeq: number): OpOutcome {
+function createAccount(
+  world: World,
+  journal: Journal,
+  source: string,
+  op: xdr.CreateAccountOpWire,
+  ledgerSeq: number,
+): OpOutcome {
   const dest = StrKey.encodeEd25519PublicKey(op.destination.ed25519);
   const from = world.accounts.get(source);
   if (from === undefined) return { ok: false, result: { code: -2 }, changes: [] };
@@ -139,12 +185,27 @@ function createAccount(world: World, journal: Journal, source: string, op: xdr.C
   if (world.accounts.has(dest)) return createFailed(-4);
   if (from.balance < op.startingBalance) return createFailed(-2);
   debit(journal, from, op.startingBalance, ledgerSeq);
-  const created: AccountState = { id: dest, balance: op.startingBalance, seqNum: BigInt(ledgerSeq) << 32n, lastModified: ledgerSeq };
+  const created: AccountState = {
+    id: dest,
+    balance: op.startingBalance,
+    seqNum: BigInt(ledgerSeq) << 32n,
+    lastModified: ledgerSeq,
+  };
   journal.set(world.accounts, dest, created);
-  return { ok: true, result: { code: 0, tr: { type: 0, createAccountResult: { code: 0 } } } as xdr.OperationResultWire, changes: [{ type: 0, created: accountEntry(created) }] };
+  return {
+    ok: true,
+    result: { code: 0, tr: { type: 0, createAccountResult: { code: 0 } } } as xdr.OperationResultWire,
+    changes: [{ type: 0, created: accountEntry(created) }],
+  };
 }
 
-function payNative(world: World, journal: Journal, source: string, op: xdr.PaymentOpWire, ledgerSeq: number): OpOutcome {
+function payNative(
+  world: World,
+  journal: Journal,
+  source: string,
+  op: xdr.PaymentOpWire,
+  ledgerSeq: number,
+): OpOutcome {
   if (op.asset.type !== 0) return { ok: false, result: { code: -3 }, changes: [] };
   const from = world.accounts.get(source);
   const to = world.accounts.get(muxedToAccount(op.destination));
@@ -154,7 +215,11 @@ function payNative(world: World, journal: Journal, source: string, op: xdr.Payme
   if (from.balance < op.amount) return paymentFailed(-2);
   debit(journal, from, op.amount, ledgerSeq);
   debit(journal, to, -op.amount, ledgerSeq);
-  return { ok: true, result: { code: 0, tr: { type: 1, paymentResult: { code: 0 } } } as xdr.OperationResultWire, changes: [] };
+  return {
+    ok: true,
+    result: { code: 0, tr: { type: 1, paymentResult: { code: 0 } } } as xdr.OperationResultWire,
+    changes: [],
+  };
 }
 
 function debit(journal: Journal, a: AccountState, amount: bigint, ledgerSeq: number): void {

@@ -19,12 +19,19 @@ export const TRUSTED: AuthTracker = { require: () => undefined };
 function functionOf(frame: Frame): xdr.SorobanAuthorizedFunctionWire {
   return {
     type: 0,
-    contractFn: { contractAddress: toScAddress(frame.contract), functionName: new xdr.XdrString(frame.fn), args: [...frame.args] },
+    contractFn: {
+      contractAddress: toScAddress(frame.contract),
+      functionName: new xdr.XdrString(frame.fn),
+      args: [...frame.args],
+    },
   };
 }
 
 function nonceKey(address: string, nonce: bigint): xdr.LedgerKeyWire {
-  return { type: 6, contractData: { contract: toScAddress(address), key: { type: 21, nonceKey: { nonce } }, durability: 0 } };
+  return {
+    type: 6,
+    contractData: { contract: toScAddress(address), key: { type: 21, nonceKey: { nonce } }, durability: 0 },
+  };
 }
 
 export class RecordingAuth implements AuthTracker {
@@ -36,13 +43,17 @@ export class RecordingAuth implements AuthTracker {
   }
 
   require(env: Env, address: string, frame: Frame): void {
-    if (StrKey.isValidContract(address)) throw hostFail('auth', 'invalidAction', `contract ${address} did not invoke ${frame.fn}`);
+    if (StrKey.isValidContract(address))
+      throw hostFail('auth', 'invalidAction', `contract ${address} did not invoke ${frame.fn}`);
     if (this.recorded.some((r) => r.address === address && r.frame === frame)) return;
     const nonce = address === env.source ? null : this.randomNonce();
     this.recorded.push({ address, frame, nonce });
     if (nonce !== null) {
       env.footprint?.touch(nonceKey(address, nonce), true);
-      env.footprint?.touch({ type: 0, account: { accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(address) } } }, false);
+      env.footprint?.touch(
+        { type: 0, account: { accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(address) } } },
+        false,
+      );
     }
   }
 
@@ -51,7 +62,10 @@ export class RecordingAuth implements AuthTracker {
       credentials:
         nonce === null
           ? { type: 0 }
-          : { type: 1, address: { address: toScAddress(address), nonce, signatureExpirationLedger: 0, signature: { type: 1 } } },
+          : {
+              type: 1,
+              address: { address: toScAddress(address), nonce, signatureExpirationLedger: 0, signature: { type: 1 } },
+            },
       rootInvocation: { function: functionOf(frame), subInvocations: [] },
     }));
   }
@@ -72,12 +86,18 @@ export class EnforcingAuth implements AuthTracker {
   }
 
   require(env: Env, address: string, frame: Frame): void {
-    if (StrKey.isValidContract(address)) throw hostFail('auth', 'invalidAction', `contract ${address} did not invoke ${frame.fn}`);
+    if (StrKey.isValidContract(address))
+      throw hostFail('auth', 'invalidAction', `contract ${address} did not invoke ${frame.fn}`);
     const want = xdr.SorobanAuthorizedFunction.schema.encode(functionOf(frame));
     for (const [i, entry] of this.entries.entries()) {
       if (this.used.has(i)) continue;
       const creds = addressCredentials(entry.credentials);
-      if (entry.credentials.type === 0 ? address !== env.source : creds === null || fromScAddress(creds.address) !== address) continue;
+      if (
+        entry.credentials.type === 0
+          ? address !== env.source
+          : creds === null || fromScAddress(creds.address) !== address
+      )
+        continue;
       if (!bytesEqual(xdr.SorobanAuthorizedFunction.schema.encode(entry.rootInvocation.function), want)) continue;
       if (creds !== null) verifyAddressEntry(env, address, entry, creds);
       this.used.add(i);
@@ -89,10 +109,15 @@ export class EnforcingAuth implements AuthTracker {
 
 function verifyAddressEntry(env: Env, address: string, entry: AuthEntry, creds: AddressCredentials): void {
   if (env.ledgerSeq > creds.signatureExpirationLedger) {
-    throw hostFail('auth', 'invalidAction', `signature of ${address} expired at ledger ${creds.signatureExpirationLedger}`);
+    throw hostFail(
+      'auth',
+      'invalidAction',
+      `signature of ${address} expired at ledger ${creds.signatureExpirationLedger}`,
+    );
   }
   const used = `${address}:${creds.nonce}`;
-  if (env.world.nonces.has(used)) throw hostFail('auth', 'existingValue', `nonce ${creds.nonce} of ${address} was already used`);
+  if (env.world.nonces.has(used))
+    throw hostFail('auth', 'existingValue', `nonce ${creds.nonce} of ${address} was already used`);
   const account = env.world.accounts.get(address);
   if (account === undefined) throw hostFail('auth', 'invalidAction', `account ${address} does not exist`);
   const preimage: xdr.HashIdPreimageWire =
@@ -119,7 +144,10 @@ function verifyAddressEntry(env: Env, address: string, entry: AuthEntry, creds: 
   const payload = sha256(xdr.HashIdPreimage.schema.encode(preimage));
   const master = StrKey.decodeEd25519PublicKey(address);
   const signatures = signaturesOf(creds.signature);
-  if (signatures.length === 0 || !signatures.every((s) => bytesEqual(s.publicKey, master) && verifyEd25519(s.publicKey, payload, s.signature))) {
+  if (
+    signatures.length === 0 ||
+    !signatures.every((s) => bytesEqual(s.publicKey, master) && verifyEd25519(s.publicKey, payload, s.signature))
+  ) {
     throw hostFail('auth', 'invalidAction', `signature of ${address} does not verify`);
   }
   env.journal.set(env.world.nonces, used, creds.signatureExpirationLedger);

@@ -24,7 +24,13 @@ export function genesisLedger(seq: number, closeTime: bigint): LedgerRecord {
 }
 
 /** Seals ledger `seq`; `txDigest` stands for the applied transactions' results. */
-export function sealLedger(prev: LedgerRecord | null, seq: number, closeTime: bigint, txDigest: Uint8Array, txCount: number): LedgerRecord {
+export function sealLedger(
+  prev: LedgerRecord | null,
+  seq: number,
+  closeTime: bigint,
+  txDigest: Uint8Array,
+  txCount: number,
+): LedgerRecord {
   const header: xdr.LedgerHeaderWire = {
     ledgerVersion: PROTOCOL_VERSION,
     previousLedgerHash: prev?.hash ?? ZERO_HASH,

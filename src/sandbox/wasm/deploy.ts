@@ -36,7 +36,10 @@ export function contractAddress(strkey: string): ContractAddress {
 export function deriveContractId(networkId: Uint8Array, deployer: string, salt: string): string {
   const preimage: xdr.HashIdPreimageWire = {
     type: 8,
-    contractId: { networkId, contractIdPreimage: { type: 0, fromAddress: { address: toScAddress(deployer), salt: sha256(Buffer.from(salt)) } } },
+    contractId: {
+      networkId,
+      contractIdPreimage: { type: 0, fromAddress: { address: toScAddress(deployer), salt: sha256(Buffer.from(salt)) } },
+    },
   };
   return StrKey.encodeContract(sha256(xdr.HashIdPreimage.schema.encode(preimage)));
 }
@@ -53,7 +56,11 @@ export interface Venue {
 /** Creates the operator account and the venue-wide client registry. */
 export function deployVenue(emu: WasmEmulator, operator: Keypair, name = 'venue'): Venue {
   emu.fundAccount(operator.publicKey(), ACCOUNT_STROOPS);
-  const registry = new RegistryContract(deriveContractId(emu.world.networkId, operator.publicKey(), `${name}:registry`), operator.publicKey(), wasmHashOf('client registry'));
+  const registry = new RegistryContract(
+    deriveContractId(emu.world.networkId, operator.publicKey(), `${name}:registry`),
+    operator.publicKey(),
+    wasmHashOf('client registry'),
+  );
   emu.addContract(registry);
   return { operator, registry };
 }
@@ -73,7 +80,12 @@ export interface BookDeployment {
   readonly baseIssuer: Keypair;
   readonly quoteIssuer: Keypair;
   readonly commissionWallet: string;
-  readonly addresses: { readonly orderBook: ContractAddress; readonly base: ContractAddress; readonly quote: ContractAddress; readonly registry: ContractAddress };
+  readonly addresses: {
+    readonly orderBook: ContractAddress;
+    readonly base: ContractAddress;
+    readonly quote: ContractAddress;
+    readonly registry: ContractAddress;
+  };
 }
 
 export interface RawBookSpec {
@@ -97,9 +109,26 @@ export function deployBook(emu: WasmEmulator, venue: Venue, spec: RawBookSpec): 
   const baseIssuer = issuerFor(spec.name, spec.base.code);
   const quoteIssuer = issuerFor(spec.name, spec.quote.code);
   for (const k of [baseIssuer, quoteIssuer]) emu.fundAccount(k.publicKey(), ACCOUNT_STROOPS);
-  const base = new TokenContract({ code: spec.base.code, issuer: baseIssuer.publicKey(), decimals: spec.base.decimals, authRequired: spec.base.authRequired ?? false }, emu.passphrase);
-  const quote = new TokenContract({ code: spec.quote.code, issuer: quoteIssuer.publicKey(), decimals: spec.quote.decimals, authRequired: spec.quote.authRequired ?? false }, emu.passphrase);
-  const commissionWallet = spec.commissionWallet ?? Keypair.fromRawEd25519Seed(sha256(Buffer.from(`${spec.name}:commission`))).publicKey();
+  const base = new TokenContract(
+    {
+      code: spec.base.code,
+      issuer: baseIssuer.publicKey(),
+      decimals: spec.base.decimals,
+      authRequired: spec.base.authRequired ?? false,
+    },
+    emu.passphrase,
+  );
+  const quote = new TokenContract(
+    {
+      code: spec.quote.code,
+      issuer: quoteIssuer.publicKey(),
+      decimals: spec.quote.decimals,
+      authRequired: spec.quote.authRequired ?? false,
+    },
+    emu.passphrase,
+  );
+  const commissionWallet =
+    spec.commissionWallet ?? Keypair.fromRawEd25519Seed(sha256(Buffer.from(`${spec.name}:commission`))).publicKey();
   emu.fundAccount(commissionWallet, ACCOUNT_STROOPS);
   const address = deriveContractId(emu.world.networkId, venue.operator.publicKey(), `${spec.name}:order-book`);
   const version = spec.version ?? '2.1.0';
@@ -185,8 +214,16 @@ export function deployPair(emu: WasmEmulator, venue: Venue, spec: PairSpec): Boo
   return deployBook(emu, venue, {
     name: spec.name ?? pair.id,
     params: bookParamsOf(pair, spec.overrides ?? {}, spec.prefunded),
-    base: { code: (pair.baseTokenData?.symbol ?? 'BASE').slice(0, 12), decimals: decimalsOf(scales.baseNative), authRequired: spec.authRequired ?? false },
-    quote: { code: pair.quoteTokenSymbol.slice(0, 12), decimals: decimalsOf(scales.quoteNative), authRequired: spec.authRequired ?? false },
+    base: {
+      code: (pair.baseTokenData?.symbol ?? 'BASE').slice(0, 12),
+      decimals: decimalsOf(scales.baseNative),
+      authRequired: spec.authRequired ?? false,
+    },
+    quote: {
+      code: pair.quoteTokenSymbol.slice(0, 12),
+      decimals: decimalsOf(scales.quoteNative),
+      authRequired: spec.authRequired ?? false,
+    },
     commissionWallet: spec.commissionWallet,
     liquidityBand: pair.liquidityBand ?? 0,
     version: pair.orderBookVersion ?? '2.1.0',

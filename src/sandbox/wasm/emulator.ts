@@ -19,7 +19,6 @@ import { checkTransaction, minimumFee, parseEnvelope, TX, type ParsedTx } from '
 import type { Clock } from '../../core/clock.ts';
 import { systemClock } from '../../core/system-clock.ts';
 
-
 export interface EmulatorOptions {
   readonly passphrase?: string;
   readonly clock?: Pick<Clock, 'now'>;
@@ -76,7 +75,13 @@ export class WasmEmulator {
 
   constructor(options: EmulatorOptions = {}) {
     const passphrase = options.passphrase ?? Networks.STANDALONE;
-    this.world = { passphrase, networkId: sha256(Buffer.from(passphrase)), contracts: new Map(), accounts: new Map(), nonces: new Map() };
+    this.world = {
+      passphrase,
+      networkId: sha256(Buffer.from(passphrase)),
+      contracts: new Map(),
+      accounts: new Map(),
+      nonces: new Map(),
+    };
     this.clock = options.clock ?? systemClock;
     this.ledgerIntervalMs = options.ledgerIntervalMs ?? 5000;
     this.retentionLedgers = options.retentionLedgers ?? 120_960;
@@ -143,8 +148,12 @@ export class WasmEmulator {
     const code = checkTransaction(parsed, this.world, this.nowSeconds());
     if (code !== null) return this.refuse(parsed.hash, code, minimumFee(parsed));
     if (this.queueCapacity !== null && this.pending.length >= this.queueCapacity) {
-      const lowest = this.pending.reduce<ParsedTx | null>((low, p) => (low === null || inclusionBid(p) < inclusionBid(low) ? p : low), null);
-      if (lowest === null || inclusionBid(parsed) <= inclusionBid(lowest)) return { status: 'TRY_AGAIN_LATER', hash: parsed.hash };
+      const lowest = this.pending.reduce<ParsedTx | null>(
+        (low, p) => (low === null || inclusionBid(p) < inclusionBid(low) ? p : low),
+        null,
+      );
+      if (lowest === null || inclusionBid(parsed) <= inclusionBid(lowest))
+        return { status: 'TRY_AGAIN_LATER', hash: parsed.hash };
       this.pending.splice(this.pending.indexOf(lowest), 1);
       this.pendingBySource.delete(lowest.source);
     }
@@ -155,7 +164,11 @@ export class WasmEmulator {
 
   private refuse(hash: string, code: number, fee: bigint): SendResult {
     const result = { feeCharged: fee, result: { code }, ext: { v: 0 } } as xdr.TransactionResultWire;
-    return { status: 'ERROR', hash, errorResultXdr: Buffer.from(xdr.TransactionResult.schema.encode(result)).toString('base64') };
+    return {
+      status: 'ERROR',
+      hash,
+      errorResultXdr: Buffer.from(xdr.TransactionResult.schema.encode(result)).toString('base64'),
+    };
   }
 
   /** Closes the next ledger: applies the queue in order, drops what expired, records results and events. */
@@ -176,7 +189,9 @@ export class WasmEmulator {
       }
       applied.push(applyTransaction(this.world, p, seq, closeTime, ++order));
     }
-    const digest = sha256(Buffer.from([...this.controls.map((c) => c.hash), ...applied.map((t) => t.resultB64)].join('|')));
+    const digest = sha256(
+      Buffer.from([...this.controls.map((c) => c.hash), ...applied.map((t) => t.resultB64)].join('|')),
+    );
     const ledger = sealLedger(this.latest, seq, closeTime, digest, applied.length + this.controls.length);
     this.latestLedger = ledger;
     this.ledgers.push({ seq, closeTime });
@@ -192,7 +207,10 @@ export class WasmEmulator {
   private recordEvents(ledger: LedgerRecord, applied: readonly AppliedTx[]): StoredEvent[] {
     const closedAt = new Date(Number(ledger.closeTime) * 1000).toISOString().replace('.000Z', 'Z');
     const out: StoredEvent[] = [];
-    const batches = [...this.controls.map((c) => ({ hash: c.hash, events: c.events })), ...applied.map((t) => ({ hash: t.hash, events: t.events }))];
+    const batches = [
+      ...this.controls.map((c) => ({ hash: c.hash, events: c.events })),
+      ...applied.map((t) => ({ hash: t.hash, events: t.events })),
+    ];
     batches.forEach((b, i) => {
       b.events.forEach((e, eventIndex) => {
         const pos = { ledger: ledger.seq, txIndex: i + 1, opIndex: 0, eventIndex };
@@ -257,7 +275,12 @@ export class WasmEmulator {
       existing.lastModified = this.latest.seq;
       return existing;
     }
-    const created: AccountState = { id: publicKey, balance: stroops, seqNum: BigInt(this.latest.seq) << 32n, lastModified: this.latest.seq };
+    const created: AccountState = {
+      id: publicKey,
+      balance: stroops,
+      seqNum: BigInt(this.latest.seq) << 32n,
+      lastModified: this.latest.seq,
+    };
     this.world.accounts.set(publicKey, created);
     return created;
   }
@@ -271,9 +294,14 @@ export class WasmEmulator {
    * authorized); its events appear with that ledger. A failed call changes nothing.
    */
   control(req: InvocationRequest): InvocationOutcome {
-    const out = runInvocation({ world: this.world, ledgerSeq: this.latest.seq + 1, closeTime: this.nextCloseTime(), auth: TRUSTED }, req);
+    const out = runInvocation(
+      { world: this.world, ledgerSeq: this.latest.seq + 1, closeTime: this.nextCloseTime(), auth: TRUSTED },
+      req,
+    );
     if (out.ok) {
-      const hash = Buffer.from(sha256(Buffer.from(`control:${this.latest.seq + 1}:${++this.controlCounter}`))).toString('hex');
+      const hash = Buffer.from(sha256(Buffer.from(`control:${this.latest.seq + 1}:${++this.controlCounter}`))).toString(
+        'hex',
+      );
       this.controls.push({ hash, events: out.events });
     }
     return out;
@@ -281,7 +309,16 @@ export class WasmEmulator {
 
   /** A read-only call against the current state (nothing is kept). */
   read(req: InvocationRequest): InvocationOutcome {
-    return runInvocation({ world: this.world, ledgerSeq: this.latest.seq + 1, closeTime: this.nextCloseTime(), auth: TRUSTED, dryRun: true }, req);
+    return runInvocation(
+      {
+        world: this.world,
+        ledgerSeq: this.latest.seq + 1,
+        closeTime: this.nextCloseTime(),
+        auth: TRUSTED,
+        dryRun: true,
+      },
+      req,
+    );
   }
 }
 

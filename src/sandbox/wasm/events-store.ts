@@ -52,7 +52,12 @@ export function parseCursor(s: string): Position | undefined {
   const toid = BigInt(m[1] as string);
   const eventIndex = Number(m[2]);
   if (toid >= 1n << 63n || eventIndex > EVENT_MAX) return undefined;
-  return { ledger: Number(toid >> 32n), txIndex: Number((toid >> 12n) & BigInt(TX_MASK)), opIndex: Number(toid & BigInt(OP_MASK)), eventIndex };
+  return {
+    ledger: Number(toid >> 32n),
+    txIndex: Number((toid >> 12n) & BigInt(TX_MASK)),
+    opIndex: Number(toid & BigInt(OP_MASK)),
+    eventIndex,
+  };
 }
 
 function compare(a: Position, b: Position): number {

@@ -9,8 +9,30 @@ import { contractErrorForCode } from '../../core/venue-errors.ts';
 
 export type ScErrorWire = xdr.ScErrorWire;
 
-const TYPES = ['contract', 'wasmVm', 'context', 'storage', 'object', 'crypto', 'events', 'budget', 'value', 'auth'] as const;
-const TYPE_NAMES = ['Contract', 'WasmVm', 'Context', 'Storage', 'Object', 'Crypto', 'Events', 'Budget', 'Value', 'Auth'];
+const TYPES = [
+  'contract',
+  'wasmVm',
+  'context',
+  'storage',
+  'object',
+  'crypto',
+  'events',
+  'budget',
+  'value',
+  'auth',
+] as const;
+const TYPE_NAMES = [
+  'Contract',
+  'WasmVm',
+  'Context',
+  'Storage',
+  'Object',
+  'Crypto',
+  'Events',
+  'Budget',
+  'Value',
+  'Auth',
+];
 const CODES = [
   'arithDomain',
   'indexBounds',

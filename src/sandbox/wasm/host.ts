@@ -80,7 +80,10 @@ export class Footprint {
 
   split(): { readOnly: LedgerKey[]; readWrite: LedgerKey[] } {
     const entries = [...this.keys.entries()].toSorted((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, v]) => v);
-    return { readOnly: entries.filter((e) => !e.write).map((e) => e.key), readWrite: entries.filter((e) => e.write).map((e) => e.key) };
+    return {
+      readOnly: entries.filter((e) => !e.write).map((e) => e.key),
+      readWrite: entries.filter((e) => e.write).map((e) => e.key),
+    };
   }
 }
 
@@ -116,10 +119,19 @@ export function emit(env: Env, contract: string, topics: ScVal[], data: ScVal): 
 }
 
 export function contractDataKey(contract: string, key: ScVal, durability: 'persistent' | 'temporary'): LedgerKey {
-  return { type: 6, contractData: { contract: toScAddress(contract), key, durability: durability === 'persistent' ? 1 : 0 } };
+  return {
+    type: 6,
+    contractData: { contract: toScAddress(contract), key, durability: durability === 'persistent' ? 1 : 0 },
+  };
 }
 
-export function touchData(env: Env, contract: string, key: ScVal, durability: 'persistent' | 'temporary', write: boolean): void {
+export function touchData(
+  env: Env,
+  contract: string,
+  key: ScVal,
+  durability: 'persistent' | 'temporary',
+  write: boolean,
+): void {
   env.footprint?.touch(contractDataKey(contract, key, durability), write);
 }
 

@@ -28,7 +28,12 @@ export interface InvocationContext {
 
 export type InvocationOutcome =
   | { readonly ok: true; readonly value: ScVal; readonly events: readonly EmittedEvent[] }
-  | { readonly ok: false; readonly error: ScErrorWire; readonly message: string; readonly events: readonly EmittedEvent[] };
+  | {
+      readonly ok: false;
+      readonly error: ScErrorWire;
+      readonly message: string;
+      readonly events: readonly EmittedEvent[];
+    };
 
 export function runInvocation(ctx: InvocationContext, req: InvocationRequest): InvocationOutcome {
   const journal = new Journal();
@@ -55,7 +60,12 @@ export function runInvocation(ctx: InvocationContext, req: InvocationRequest): I
 }
 
 export function contractEventWire(e: EmittedEvent): xdr.ContractEventWire {
-  return { ext: { v: 0 }, contractId: StrKey.decodeContract(e.contract), type: 1, body: { v: 0, v0: { topics: e.topics, data: e.data } } };
+  return {
+    ext: { v: 0 },
+    contractId: StrKey.decodeContract(e.contract),
+    type: 1,
+    body: { v: 0, v0: { topics: e.topics, data: e.data } },
+  };
 }
 
 /** The host's diagnostic event for a failed call: topics `["error", Error(..)]`, data the message. */

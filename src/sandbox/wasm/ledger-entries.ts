@@ -60,7 +60,14 @@ export function findEntry(world: World, key: xdr.LedgerKeyWire, ledgerSeq: numbe
       return {
         data: {
           type: 1,
-          trustLine: { accountId: key.trustLine.accountId, asset: key.trustLine.asset, balance: h.amount, limit: INT64_MAX, flags: h.authorized ? 1 : 0, ext: { v: 0 } },
+          trustLine: {
+            accountId: key.trustLine.accountId,
+            asset: key.trustLine.asset,
+            balance: h.amount,
+            limit: INT64_MAX,
+            flags: h.authorized ? 1 : 0,
+            ext: { v: 0 },
+          },
         },
         lastModified: h.lastModified,
       };
@@ -73,7 +80,16 @@ export function findEntry(world: World, key: xdr.LedgerKeyWire, ledgerSeq: numbe
       if (dataKey.type === 20) {
         if (durability !== 1) return undefined;
         return {
-          data: { type: 6, contractData: { ext: { v: 0 }, contract, key: dataKey, durability, val: { type: 19, instance: { executable: impl.executable, storage: null } } } },
+          data: {
+            type: 6,
+            contractData: {
+              ext: { v: 0 },
+              contract,
+              key: dataKey,
+              durability,
+              val: { type: 19, instance: { executable: impl.executable, storage: null } },
+            },
+          },
           lastModified: 1,
           liveUntil: ledgerSeq + LIVE_FOR,
         };

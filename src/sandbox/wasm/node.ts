@@ -13,7 +13,9 @@ export interface WasmNode {
   stop(): Promise<void>;
 }
 
-export async function startWasmNode(options: EmulatorOptions & { readonly port?: number; readonly host?: string } = {}): Promise<WasmNode> {
+export async function startWasmNode(
+  options: EmulatorOptions & { readonly port?: number; readonly host?: string } = {},
+): Promise<WasmNode> {
   const emulator = new WasmEmulator(options);
   const rpc = await startRpcServer(emulator, { port: options.port ?? DEFAULT_WASM_RPC_PORT, host: options.host });
   emulator.start();

@@ -20,7 +20,9 @@ export function controlCall(emu: WasmEmulator, source: string, contract: string,
   const out = emu.control({ source, contract, fn, args });
   if (out.ok) return out.value;
   if (out.error.type === 0) throw fromWasmContractCode(out.error.contractCode, { fn, message: out.message });
-  throw new DltError('E_VENUE_HOST_ERROR', `${fn}: ${describeScError(out.error)}: ${out.message}`, { details: { scError: out.error } });
+  throw new DltError('E_VENUE_HOST_ERROR', `${fn}: ${describeScError(out.error)}: ${out.message}`, {
+    details: { scError: out.error },
+  });
 }
 
 function admin(venue: Venue): string {
@@ -32,7 +34,13 @@ export function setPhase(emu: WasmEmulator, venue: Venue, d: BookDeployment, pha
 }
 
 export function adminCancel(emu: WasmEmulator, venue: Venue, d: BookDeployment, side: Side, orderId: bigint): void {
-  controlCall(emu, admin(venue), d.book.address, side === 'buy' ? 'admin_cancel_buy_order' : 'admin_cancel_sell_order', [scv.address(admin(venue)), scv.u64(orderId)]);
+  controlCall(
+    emu,
+    admin(venue),
+    d.book.address,
+    side === 'buy' ? 'admin_cancel_buy_order' : 'admin_cancel_sell_order',
+    [scv.address(admin(venue)), scv.u64(orderId)],
+  );
 }
 
 export function clearOrders(emu: WasmEmulator, venue: Venue, d: BookDeployment): void {
@@ -40,26 +48,38 @@ export function clearOrders(emu: WasmEmulator, venue: Venue, d: BookDeployment):
 }
 
 export function setStaticReferencePrice(emu: WasmEmulator, venue: Venue, d: BookDeployment, priceRaw: bigint): void {
-  controlCall(emu, admin(venue), d.book.address, 'set_static_reference_price', [scv.address(admin(venue)), scv.u64(priceRaw)]);
+  controlCall(emu, admin(venue), d.book.address, 'set_static_reference_price', [
+    scv.address(admin(venue)),
+    scv.u64(priceRaw),
+  ]);
 }
 
 export function setClient(emu: WasmEmulator, venue: Venue, client: string, record: ClientRecord): void {
-  controlCall(emu, admin(venue), venue.registry.address, 'set_client', [scv.address(admin(venue)), clientStruct(client, record)]);
+  controlCall(emu, admin(venue), venue.registry.address, 'set_client', [
+    scv.address(admin(venue)),
+    clientStruct(client, record),
+  ]);
 }
 
 export function removeClient(emu: WasmEmulator, venue: Venue, client: string): void {
-  controlCall(emu, admin(venue), venue.registry.address, 'remove_client', [scv.address(admin(venue)), scv.address(client)]);
+  controlCall(emu, admin(venue), venue.registry.address, 'remove_client', [
+    scv.address(admin(venue)),
+    scv.address(client),
+  ]);
 }
 
 function token(d: BookDeployment, t: Token) {
-  return t === 'base' ? { contract: d.base, issuer: d.baseIssuer.publicKey() } : { contract: d.quote, issuer: d.quoteIssuer.publicKey() };
+  return t === 'base'
+    ? { contract: d.base, issuer: d.baseIssuer.publicKey() }
+    : { contract: d.quote, issuer: d.quoteIssuer.publicKey() };
 }
 
 /** Opens `who`'s trustline (as if `who` called `trust`) and, for a regulated asset, authorizes it. */
 export function trust(emu: WasmEmulator, d: BookDeployment, t: Token, who: string): void {
   const { contract, issuer } = token(d, t);
   controlCall(emu, who, contract.address, 'trust', [scv.address(who)]);
-  if (contract.config.authRequired) controlCall(emu, issuer, contract.address, 'set_authorized', [scv.address(who), scv.bool(true)]);
+  if (contract.config.authRequired)
+    controlCall(emu, issuer, contract.address, 'set_authorized', [scv.address(who), scv.bool(true)]);
 }
 
 export function setAuthorized(emu: WasmEmulator, d: BookDeployment, t: Token, who: string, authorized: boolean): void {
@@ -73,8 +93,21 @@ export function mint(emu: WasmEmulator, d: BookDeployment, t: Token, to: string,
 }
 
 /** `from` approves `spender` (as if `from` called `approve`). */
-export function approve(emu: WasmEmulator, d: BookDeployment, t: Token, from: string, spender: string, amount: bigint, expirationLedger: number): void {
-  controlCall(emu, from, token(d, t).contract.address, 'approve', [scv.address(from), scv.address(spender), scv.i128(amount), scv.u32(expirationLedger)]);
+export function approve(
+  emu: WasmEmulator,
+  d: BookDeployment,
+  t: Token,
+  from: string,
+  spender: string,
+  amount: bigint,
+  expirationLedger: number,
+): void {
+  controlCall(emu, from, token(d, t).contract.address, 'approve', [
+    scv.address(from),
+    scv.address(spender),
+    scv.i128(amount),
+    scv.u32(expirationLedger),
+  ]);
 }
 
 export interface WalletSetup {

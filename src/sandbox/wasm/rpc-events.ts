@@ -42,7 +42,8 @@ function parseFilter(f: unknown, i: number): EventFilter {
   if (f.type !== undefined && f.type !== '') {
     if (typeof f.type !== 'string') throw invalid(`${where}: type must be a string`);
     for (const t of f.type.split(',')) {
-      if (t !== 'contract' && t !== 'system') throw invalid(`${where}: filter type invalid: if set, type must be either 'system' or 'contract'`);
+      if (t !== 'contract' && t !== 'system')
+        throw invalid(`${where}: filter type invalid: if set, type must be either 'system' or 'contract'`);
       types.add(t);
     }
   }
@@ -70,14 +71,18 @@ function parseFilter(f: unknown, i: number): EventFilter {
 export function getEvents(emu: WasmEmulator, params: unknown): Json {
   if (!isObject(params)) throw invalid('params must be an object');
   const pagination = params.pagination;
-  if (pagination !== undefined && pagination !== null && !isObject(pagination)) throw invalid('pagination must be an object');
+  if (pagination !== undefined && pagination !== null && !isObject(pagination))
+    throw invalid('pagination must be an object');
   const cursorText = isObject(pagination) ? pagination.cursor : undefined;
   const limitRaw = isObject(pagination) ? pagination.limit : undefined;
   const startLedger = params.startLedger ?? 0;
   const endLedgerReq = params.endLedger ?? 0;
-  if (typeof startLedger !== 'number' || !Number.isInteger(startLedger) || startLedger < 0) throw invalid('startLedger must be a positive integer');
-  if (typeof endLedgerReq !== 'number' || !Number.isInteger(endLedgerReq) || endLedgerReq < 0) throw invalid('endLedger must be a positive integer');
-  if (limitRaw !== undefined && (typeof limitRaw !== 'number' || !Number.isInteger(limitRaw) || limitRaw < 0)) throw invalid('limit must be a positive integer');
+  if (typeof startLedger !== 'number' || !Number.isInteger(startLedger) || startLedger < 0)
+    throw invalid('startLedger must be a positive integer');
+  if (typeof endLedgerReq !== 'number' || !Number.isInteger(endLedgerReq) || endLedgerReq < 0)
+    throw invalid('endLedger must be a positive integer');
+  if (limitRaw !== undefined && (typeof limitRaw !== 'number' || !Number.isInteger(limitRaw) || limitRaw < 0))
+    throw invalid('limit must be a positive integer');
   let start: Position;
   if (cursorText !== undefined && cursorText !== '') {
     if (startLedger !== 0 || endLedgerReq !== 0) throw invalid('ledger ranges and cursor cannot both be set');

@@ -22,12 +22,15 @@ const MAX_LEDGER_KEYS = 200;
 
 /** Fee percentiles: the emulator never surges, so every percentile is the base fee. */
 function feeStats(count: number): Json {
-  const p = Object.fromEntries(['p10', 'p20', 'p30', 'p40', 'p50', 'p60', 'p70', 'p80', 'p90', 'p95', 'p99'].map((k) => [k, '100']));
+  const p = Object.fromEntries(
+    ['p10', 'p20', 'p30', 'p40', 'p50', 'p60', 'p70', 'p80', 'p90', 'p95', 'p99'].map((k) => [k, '100']),
+  );
   return { max: '100', min: '100', mode: '100', ...p, transactionCount: String(count), ledgerCount: 50 };
 }
 
 function object(params: unknown): Json {
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new RpcError(-32602, 'params must be an object');
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    throw new RpcError(-32602, 'params must be an object');
   return params as Json;
 }
 
@@ -51,14 +54,24 @@ function transactionInfo(t: AppliedTx): Json {
     ledger: t.ledger,
     createdAt: t.closeTime.toString(),
     events: {
-      contractEventsXdr: [t.events.map((e) => Buffer.from(xdr.ContractEvent.schema.encode({ ext: { v: 0 }, contractId: StrKey.decodeContract(e.contract), type: 1, body: { v: 0, v0: { topics: e.topics, data: e.data } } })).toString('base64'))],
+      contractEventsXdr: [
+        t.events.map((e) =>
+          Buffer.from(
+            xdr.ContractEvent.schema.encode({
+              ext: { v: 0 },
+              contractId: StrKey.decodeContract(e.contract),
+              type: 1,
+              body: { v: 0, v0: { topics: e.topics, data: e.data } },
+            }),
+          ).toString('base64'),
+        ),
+      ],
       transactionEventsXdr: [],
     },
   };
   if (t.diagnosticB64.length > 0) info.diagnosticEventsXdr = t.diagnosticB64;
   return info;
 }
-
 
 export const METHODS: Readonly<Record<string, Handler>> = {
   getHealth: (emu) => ({
@@ -93,7 +106,8 @@ export const METHODS: Readonly<Record<string, Handler>> = {
   getLedgerEntries: (emu, params) => {
     const keys = object(params).keys;
     if (!Array.isArray(keys) || keys.length === 0) throw new RpcError(-32602, 'keys must be a non-empty array');
-    if (keys.length > MAX_LEDGER_KEYS) throw new RpcError(-32602, `key count (${keys.length}) exceeds maximum supported (${MAX_LEDGER_KEYS})`);
+    if (keys.length > MAX_LEDGER_KEYS)
+      throw new RpcError(-32602, `key count (${keys.length}) exceeds maximum supported (${MAX_LEDGER_KEYS})`);
     const entries: Json[] = [];
     keys.forEach((k, i) => {
       let key: xdr.LedgerKeyWire;
@@ -117,7 +131,12 @@ export const METHODS: Readonly<Record<string, Handler>> = {
     const p = object(params);
     if (typeof p.transaction !== 'string') throw new RpcError(-32602, 'transaction must be a base64 string');
     const authMode = p.authMode === undefined || p.authMode === '' ? undefined : p.authMode;
-    if (authMode !== undefined && authMode !== 'enforce' && authMode !== 'record' && authMode !== 'record_allow_nonroot') {
+    if (
+      authMode !== undefined &&
+      authMode !== 'enforce' &&
+      authMode !== 'record' &&
+      authMode !== 'record_allow_nonroot'
+    ) {
       throw new RpcError(-32602, `invalid authMode: ${String(authMode)}`);
     }
     let env: xdr.TransactionEnvelopeWire;
@@ -170,6 +189,10 @@ export const METHODS: Readonly<Record<string, Handler>> = {
   },
   getEvents: (emu, params) => getEvents(emu, params),
   getFeeStats: (emu) => {
-    return { sorobanInclusionFee: feeStats(emu.latest.txCount), inclusionFee: feeStats(0), latestLedger: emu.latest.seq };
+    return {
+      sorobanInclusionFee: feeStats(emu.latest.txCount),
+      inclusionFee: feeStats(0),
+      latestLedger: emu.latest.seq,
+    };
   },
 };

@@ -36,7 +36,8 @@ function dispatch(emu: WasmEmulator, req: unknown, friendbotUrl: string): Json |
   try {
     if (typeof req !== 'object' || req === null || Array.isArray(req)) throw new RpcError(-32600, 'invalid request');
     const r = req as Json;
-    if (r.jsonrpc !== '2.0' || typeof r.method !== 'string') throw new RpcError(-32600, 'invalid request: jsonrpc must be "2.0" and method a string');
+    if (r.jsonrpc !== '2.0' || typeof r.method !== 'string')
+      throw new RpcError(-32600, 'invalid request: jsonrpc must be "2.0" and method a string');
     const handler = Object.hasOwn(METHODS, r.method) ? METHODS[r.method] : undefined;
     if (handler === undefined) throw new RpcError(-32601, `method not found: ${r.method}`);
     const result = handler(emu, r.params ?? null, { friendbotUrl });
@@ -100,10 +101,12 @@ export async function startRpcServer(emu: WasmEmulator, options: RpcServerOption
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/friendbot') return friendbot(emu, url, res);
-    if (req.method !== 'POST' || (url.pathname !== '/rpc' && url.pathname !== '/')) return send(res, 404, { error: 'not found' });
+    if (req.method !== 'POST' || (url.pathname !== '/rpc' && url.pathname !== '/'))
+      return send(res, 404, { error: 'not found' });
     readBody(req).then(
       (text) => {
-        if (text === null) return send(res, 413, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'request too large' } });
+        if (text === null)
+          return send(res, 413, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'request too large' } });
         let parsed: unknown;
         try {
           parsed = JSON.parse(text);
@@ -111,8 +114,13 @@ export async function startRpcServer(emu: WasmEmulator, options: RpcServerOption
           return send(res, 200, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
         }
         if (Array.isArray(parsed)) {
-          if (parsed.length === 0) return send(res, 200, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'empty batch' } });
-          return send(res, 200, parsed.map((r) => dispatch(emu, r, friendbotUrl)));
+          if (parsed.length === 0)
+            return send(res, 200, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'empty batch' } });
+          return send(
+            res,
+            200,
+            parsed.map((r) => dispatch(emu, r, friendbotUrl)),
+          );
         }
         return send(res, 200, dispatch(emu, parsed, friendbotUrl));
       },

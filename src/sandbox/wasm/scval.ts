@@ -43,7 +43,8 @@ const addressCache = new Map<string, ScAddress>();
 export function toScAddress(strkey: string): ScAddress {
   let a = addressCache.get(strkey);
   if (a === undefined) {
-    if (StrKey.isValidEd25519PublicKey(strkey)) a = { type: 0, accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(strkey) } };
+    if (StrKey.isValidEd25519PublicKey(strkey))
+      a = { type: 0, accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(strkey) } };
     else if (StrKey.isValidContract(strkey)) a = { type: 1, contractId: StrKey.decodeContract(strkey) };
     else throw hostFail('value', 'invalidInput', `not an account or contract address: ${strkey}`);
     if (addressCache.size > 100_000) addressCache.clear();

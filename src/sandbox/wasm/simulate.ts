@@ -33,7 +33,8 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 export function simulate(input: SimulationInput): Record<string, unknown> {
   const { tx } = input;
   const [op] = tx.operations;
-  if (tx.operations.length !== 1 || op === undefined) throw new NotSimulatable('transaction must contain exactly one operation');
+  if (tx.operations.length !== 1 || op === undefined)
+    throw new NotSimulatable('transaction must contain exactly one operation');
   if (op.body.type !== 24) throw new NotSimulatable('transaction contains an operation that is not invokeHostFunction');
   const hf = op.body.invokeHostFunctionOp.hostFunction;
   if (hf.type !== 0) throw new NotSimulatable('only contract invocations are supported by this node');
@@ -43,8 +44,16 @@ export function simulate(input: SimulationInput): Record<string, unknown> {
   const auth: AuthTracker = enforce ? new EnforcingAuth(given) : recording;
   const footprint = new Footprint();
   const source = op.sourceAccount === null ? muxedToAccount(tx.sourceAccount) : muxedToAccount(op.sourceAccount);
-  const call = { source, contract: fromScAddress(hf.invokeContract.contractAddress), fn: hf.invokeContract.functionName.toString(), args: hf.invokeContract.args };
-  const out = runInvocation({ world: input.world, ledgerSeq: input.ledgerSeq, closeTime: input.closeTime, auth, footprint, dryRun: true }, call);
+  const call = {
+    source,
+    contract: fromScAddress(hf.invokeContract.contractAddress),
+    fn: hf.invokeContract.functionName.toString(),
+    args: hf.invokeContract.args,
+  };
+  const out = runInvocation(
+    { world: input.world, ledgerSeq: input.ledgerSeq, closeTime: input.closeTime, auth, footprint, dryRun: true },
+    call,
+  );
   if (!out.ok) {
     return {
       error: hostErrorText(call.contract, out.error, out.message),
@@ -57,14 +66,20 @@ export function simulate(input: SimulationInput): Record<string, unknown> {
   const data: xdr.SorobanTransactionDataWire = { ext: { v: 0 }, resources, resourceFee: fee };
   const entries = enforce
     ? given
-    : recording.entries().map((e) =>
-        input.authV2 && e.credentials.type === 1 ? { ...e, credentials: { type: 2 as const, addressV2: e.credentials.address } } : e,
-      );
+    : recording
+        .entries()
+        .map((e) =>
+          input.authV2 && e.credentials.type === 1
+            ? { ...e, credentials: { type: 2 as const, addressV2: e.credentials.address } }
+            : e,
+        );
   return {
     transactionData: b64(xdr.SorobanTransactionData.schema.encode(data)),
     minResourceFee: fee.toString(),
     events: out.events.map((e) => diagnosticB64({ inSuccessfulContractCall: true, event: contractEventWire(e) })),
-    results: [{ auth: entries.map((e) => b64(xdr.SorobanAuthorizationEntry.schema.encode(e))), xdr: scValBase64(out.value) }],
+    results: [
+      { auth: entries.map((e) => b64(xdr.SorobanAuthorizationEntry.schema.encode(e))), xdr: scValBase64(out.value) },
+    ],
     cost: { cpuInsns: String(resources.instructions), memBytes: String(resources.instructions / 2) },
     latestLedger: input.latestLedger,
   };

@@ -60,11 +60,15 @@ export function parseEnvelope(b64: string, networkId: Uint8Array): ParsedTx | { 
   }
   if (env.type !== 2) {
     const payload: xdr.TransactionSignaturePayloadWire =
-      env.type === 5 ? { networkId, taggedTransaction: { type: 5, feeBump: env.feeBump.tx } } : { networkId, taggedTransaction: { type: 2, tx: v0ToV1(env.v0.tx) } };
+      env.type === 5
+        ? { networkId, taggedTransaction: { type: 5, feeBump: env.feeBump.tx } }
+        : { networkId, taggedTransaction: { type: 2, tx: v0ToV1(env.v0.tx) } };
     return { unsupported: Buffer.from(sha256(xdr.TransactionSignaturePayload.schema.encode(payload))).toString('hex') };
   }
   const tx = env.v1.tx;
-  const hashBytes = sha256(xdr.TransactionSignaturePayload.schema.encode({ networkId, taggedTransaction: { type: 2, tx } }));
+  const hashBytes = sha256(
+    xdr.TransactionSignaturePayload.schema.encode({ networkId, taggedTransaction: { type: 2, tx } }),
+  );
   const bounds = tx.cond.type === 1 ? tx.cond.timeBounds : tx.cond.type === 2 ? tx.cond.v2.timeBounds : null;
   return {
     hash: Buffer.from(hashBytes).toString('hex'),
@@ -113,7 +117,10 @@ export function checkTransaction(p: ParsedTx, world: World, nowSeconds: bigint):
   const account = world.accounts.get(p.source);
   if (account === undefined) return TX.noAccount;
   if (p.seqNum !== account.seqNum + 1n) return TX.badSeq;
-  const signers = new Set([p.source, ...ops.flatMap((o) => (o.sourceAccount === null ? [] : [muxedToAccount(o.sourceAccount)]))]);
+  const signers = new Set([
+    p.source,
+    ...ops.flatMap((o) => (o.sourceAccount === null ? [] : [muxedToAccount(o.sourceAccount)])),
+  ]);
   const signed = new Set<string>();
   let extra = false;
   for (const sig of p.signatures) {

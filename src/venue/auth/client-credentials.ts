@@ -94,15 +94,22 @@ export class ClientCredentialsTokens implements AccessTokenSource {
     try {
       url = new URL(o.tokenUrl);
     } catch {
-      throw new DltError('E_CONFIG_INVALID', 'venue.oauth.tokenUrl is not a URL', { details: { where: 'venue.oauth.tokenUrl' } });
+      throw new DltError('E_CONFIG_INVALID', 'venue.oauth.tokenUrl is not a URL', {
+        details: { where: 'venue.oauth.tokenUrl' },
+      });
     }
     if (url.protocol !== 'https:' && !isLoopbackHttp(url)) {
-      throw new DltError('E_CONFIG_INVALID', `venue.oauth.tokenUrl must be https (plain http only to this machine): ${shown(url)}`, { details: { where: 'venue.oauth.tokenUrl' } });
+      throw new DltError(
+        'E_CONFIG_INVALID',
+        `venue.oauth.tokenUrl must be https (plain http only to this machine): ${shown(url)}`,
+        { details: { where: 'venue.oauth.tokenUrl' } },
+      );
     }
     this.#url = url;
     this.#as = { issuer: url.origin, token_endpoint: url.href };
     this.#client = { client_id: o.clientId };
-    this.#auth = o.clientAuth === 'post' ? oauth.ClientSecretPost(o.clientSecret) : oauth.ClientSecretBasic(o.clientSecret);
+    this.#auth =
+      o.clientAuth === 'post' ? oauth.ClientSecretPost(o.clientSecret) : oauth.ClientSecretBasic(o.clientSecret);
     this.#scope = o.scope;
     this.#timeoutMs = o.timeoutMs ?? 10_000;
     this.#renewShare = o.renewAt ?? 0.8;
@@ -118,14 +125,24 @@ export class ClientCredentialsTokens implements AccessTokenSource {
     const held = this.#held;
     if (held !== undefined && now < held.expiresAt) {
       if (now >= held.renewAt && now >= this.#quietUntil && this.#inFlight === undefined) {
-        this.#fetchShared().catch((e: unknown) => this.#logger.warn({ err: e, expiresInMs: held.expiresAt - now }, 'access token renewal failed; the current token serves until it expires'));
+        this.#fetchShared().catch((e: unknown) =>
+          this.#logger.warn(
+            { err: e, expiresInMs: held.expiresAt - now },
+            'access token renewal failed; the current token serves until it expires',
+          ),
+        );
       }
       return held.value;
     }
     const pending = this.#fetchShared();
     if (signal === undefined) return pending;
     signal.throwIfAborted();
-    return Promise.race([pending, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))]);
+    return Promise.race([
+      pending,
+      new Promise<never>((_, reject) =>
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+      ),
+    ]);
   }
 
   refused(token: string): boolean {
@@ -143,7 +160,10 @@ export class ClientCredentialsTokens implements AccessTokenSource {
   async #request(): Promise<string> {
     const sentAt = this.#clock.now();
     const controller = new AbortController();
-    const timer = this.#clock.setTimer(() => controller.abort(new Error(`no answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+    const timer = this.#clock.setTimer(
+      () => controller.abort(new Error(`no answer within ${this.#timeoutMs} ms`)),
+      this.#timeoutMs,
+    );
     const parameters: Record<string, string> = this.#scope === undefined ? {} : { scope: this.#scope };
     try {
       const response = await oauth.clientCredentialsGrantRequest(this.#as, this.#client, this.#auth, parameters, {
@@ -152,11 +172,26 @@ export class ClientCredentialsTokens implements AccessTokenSource {
         [oauth.allowInsecureRequests]: isLoopbackHttp(this.#url),
       });
       const answer = await oauth.processClientCredentialsResponse(this.#as, this.#client, response);
-      if (answer.token_type !== 'bearer') throw new DltError('E_AUTH_TOKEN', `token endpoint ${shown(this.#url)} issued a ${answer.token_type} token; only bearer tokens are supported`, { details: { tokenUrl: shown(this.#url) } });
-      const lifetimeMs = typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in * 1000 : Number.POSITIVE_INFINITY;
-      this.#held = { value: answer.access_token, renewAt: sentAt + lifetimeMs * this.#renewShare, expiresAt: sentAt + lifetimeMs };
+      if (answer.token_type !== 'bearer')
+        throw new DltError(
+          'E_AUTH_TOKEN',
+          `token endpoint ${shown(this.#url)} issued a ${answer.token_type} token; only bearer tokens are supported`,
+          { details: { tokenUrl: shown(this.#url) } },
+        );
+      const lifetimeMs =
+        typeof answer.expires_in === 'number' && answer.expires_in > 0
+          ? answer.expires_in * 1000
+          : Number.POSITIVE_INFINITY;
+      this.#held = {
+        value: answer.access_token,
+        renewAt: sentAt + lifetimeMs * this.#renewShare,
+        expiresAt: sentAt + lifetimeMs,
+      };
       this.#metrics.venue.authTokenRequests.inc({ outcome: 'ok' });
-      this.#logger.info({ tokenUrl: shown(this.#url), expiresInS: answer.expires_in ?? null, scope: answer.scope ?? null }, 'access token obtained');
+      this.#logger.info(
+        { tokenUrl: shown(this.#url), expiresInS: answer.expires_in ?? null, scope: answer.scope ?? null },
+        'access token obtained',
+      );
       return answer.access_token;
     } catch (e) {
       this.#quietUntil = this.#clock.now() + this.#retryMs;
@@ -174,17 +209,33 @@ export class ClientCredentialsTokens implements AccessTokenSource {
     const tokenUrl = shown(this.#url);
     const refusal = (status: number, error: string | undefined, description: string | undefined) => {
       const said = error === undefined ? '' : ` ${error}${description === undefined ? '' : `: ${description}`}`;
-      return new DltError('E_AUTH_TOKEN', `token endpoint ${tokenUrl} refused the client credentials grant: HTTP ${status}${said}`, {
-        details: { tokenUrl, status, ...(error === undefined ? {} : { error }), ...(description === undefined ? {} : { errorDescription: description }) },
-      });
+      return new DltError(
+        'E_AUTH_TOKEN',
+        `token endpoint ${tokenUrl} refused the client credentials grant: HTTP ${status}${said}`,
+        {
+          details: {
+            tokenUrl,
+            status,
+            ...(error === undefined ? {} : { error }),
+            ...(description === undefined ? {} : { errorDescription: description }),
+          },
+        },
+      );
     };
     if (e instanceof oauth.ResponseBodyError) return refusal(e.status, e.error, e.error_description);
     if (e instanceof oauth.WWWAuthenticateChallengeError) {
       // A challenge (Basic realm=...) comes with the RFC 6749 error body, still unread.
-      const body = (await e.response.json().catch(() => undefined)) as { error?: unknown; error_description?: unknown } | undefined;
+      const body = (await e.response.json().catch(() => undefined)) as
+        { error?: unknown; error_description?: unknown } | undefined;
       return refusal(e.status, shortText(body?.error), shortText(body?.error_description));
     }
-    const why = signal.aborted ? (signal.reason as Error).message : e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
+    const why = signal.aborted
+      ? (signal.reason as Error).message
+      : e instanceof Error
+        ? e.cause instanceof Error
+          ? e.cause.message
+          : e.message
+        : String(e);
     return new DltError('E_AUTH_TOKEN', `token endpoint ${tokenUrl} failed: ${why}`, { details: { tokenUrl } });
   }
 }

@@ -25,7 +25,10 @@ export type VenueAuth =
 type VenueSection = NonNullable<BotConfig['venue']>;
 
 /** The configured authentication with its secrets read; undefined when none is configured. */
-export function venueAuthOf(venue: VenueSection, read: (ref: SecretRef, where: string) => string): VenueAuth | undefined {
+export function venueAuthOf(
+  venue: VenueSection,
+  read: (ref: SecretRef, where: string) => string,
+): VenueAuth | undefined {
   const o = venue.oauth;
   if (o !== undefined) {
     return {
@@ -37,7 +40,9 @@ export function venueAuthOf(venue: VenueSection, read: (ref: SecretRef, where: s
       ...(o.scope === undefined ? {} : { scope: o.scope }),
     };
   }
-  return venue.accessToken === undefined ? undefined : { kind: 'static', token: read(venue.accessToken, 'venue.accessToken') };
+  return venue.accessToken === undefined
+    ? undefined
+    : { kind: 'static', token: read(venue.accessToken, 'venue.accessToken') };
 }
 
 /** The secret values of an authentication, for the logger's scrubbing. */
@@ -54,7 +59,10 @@ export interface TokenSourceDependencies {
   readonly timeoutMs?: number;
 }
 
-export function tokenSourceOf(auth: VenueAuth | undefined, deps: TokenSourceDependencies = {}): AccessTokenSource | undefined {
+export function tokenSourceOf(
+  auth: VenueAuth | undefined,
+  deps: TokenSourceDependencies = {},
+): AccessTokenSource | undefined {
   if (auth === undefined) return undefined;
   if (auth.kind === 'static') return staticToken(auth.token);
   return new ClientCredentialsTokens({

@@ -45,7 +45,11 @@ export type MarketDataMessage =
   | { readonly type: 'connection_ack'; readonly connectionTimeoutMs?: number }
   | { readonly type: 'ka' }
   | { readonly type: 'subscribe_success' | 'unsubscribe_success'; readonly id: string }
-  | { readonly type: 'connection_error' | 'subscribe_error' | 'unsubscribe_error' | 'error'; readonly id?: string; readonly errors: ProtocolError[] }
+  | {
+      readonly type: 'connection_error' | 'subscribe_error' | 'unsubscribe_error' | 'error';
+      readonly id?: string;
+      readonly errors: ProtocolError[];
+    }
   | { readonly type: 'other'; readonly name: string };
 
 function decodeMarket(raw: unknown, i: number): MarketUpdate {
@@ -75,15 +79,21 @@ function parseJsonObject(text: string, field: string): Record<string, unknown> {
   try {
     value = parseVenueJson(text);
   } catch (e) {
-    throw malformedPayload(WS_SOURCE, [{ field, value: text.slice(0, 200), message: `${field === '(root)' ? 'frame' : field} is not JSON` }], e);
+    throw malformedPayload(
+      WS_SOURCE,
+      [{ field, value: text.slice(0, 200), message: `${field === '(root)' ? 'frame' : field} is not JSON` }],
+      e,
+    );
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw fieldError(WS_SOURCE, field, value, 'expected an object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw fieldError(WS_SOURCE, field, value, 'expected an object');
   return value as Record<string, unknown>;
 }
 
 /** The `errors` array of a failure frame (top level, or under `payload`), each entry kept to its known fields. */
 function errorsOf(f: Record<string, unknown>): ProtocolError[] {
-  const payload = f.payload !== null && typeof f.payload === 'object' ? (f.payload as Record<string, unknown>) : undefined;
+  const payload =
+    f.payload !== null && typeof f.payload === 'object' ? (f.payload as Record<string, unknown>) : undefined;
   const raw = Array.isArray(f.errors) ? f.errors : Array.isArray(payload?.errors) ? payload.errors : [];
   const errors = raw.map((e: unknown): ProtocolError => {
     if (e === null || typeof e !== 'object') return { message: String(e) };
@@ -91,13 +101,18 @@ function errorsOf(f: Record<string, unknown>): ProtocolError[] {
     const errorType = optionalString(r.errorType);
     const message = optionalString(r.message);
     const errorCode = typeof r.errorCode === 'number' ? r.errorCode : undefined;
-    return { ...(errorType === undefined ? {} : { errorType }), ...(message === undefined ? {} : { message }), ...(errorCode === undefined ? {} : { errorCode }) };
+    return {
+      ...(errorType === undefined ? {} : { errorType }),
+      ...(message === undefined ? {} : { message }),
+      ...(errorCode === undefined ? {} : { errorCode }),
+    };
   });
   // A failure without an errors array still says something: keep a top-level message or code.
   if (errors.length === 0) {
     const message = optionalString(f.message) ?? optionalString(f.error) ?? optionalString(f.reason);
     const errorType = optionalString(f.code) ?? optionalString(f.errorType);
-    if (message !== undefined || errorType !== undefined) errors.push({ ...(errorType === undefined ? {} : { errorType }), ...(message === undefined ? {} : { message }) });
+    if (message !== undefined || errorType !== undefined)
+      errors.push({ ...(errorType === undefined ? {} : { errorType }), ...(message === undefined ? {} : { message }) });
   }
   return errors;
 }
@@ -105,11 +120,14 @@ function errorsOf(f: Record<string, unknown>): ProtocolError[] {
 /** `UnauthorizedException: You are not authorized...; ...` for logs and error messages. */
 export function describeErrors(errors: readonly ProtocolError[]): string {
   if (errors.length === 0) return 'no detail given';
-  return errors.map((e) => [e.errorType, e.message].filter((x) => x !== undefined).join(': ') || `code ${e.errorCode ?? '?'}`).join('; ');
+  return errors
+    .map((e) => [e.errorType, e.message].filter((x) => x !== undefined).join(': ') || `code ${e.errorCode ?? '?'}`)
+    .join('; ');
 }
 
 function decodeData(f: Record<string, unknown>, id: string | undefined): MarketDataMessage {
-  if (!Array.isArray(f.data)) throw fieldError(WS_SOURCE, 'data', f.data, 'expected an array of markets (or a message type)');
+  if (!Array.isArray(f.data))
+    throw fieldError(WS_SOURCE, 'data', f.data, 'expected an array of markets (or a message type)');
   const markets: MarketUpdate[] = [];
   const rejected: { index: number; symbol?: string; problems: PayloadProblem[] }[] = [];
   f.data.forEach((raw: unknown, index: number) => {
@@ -120,14 +138,21 @@ function decodeData(f: Record<string, unknown>, id: string | undefined): MarketD
       rejected.push({ index, ...(symbol === undefined ? {} : { symbol }), problems: problemsOf(e) });
     }
   });
-  return { type: 'data', ...(id === undefined ? {} : { id }), channel: optionalString(f.channel) ?? '', markets, rejected };
+  return {
+    type: 'data',
+    ...(id === undefined ? {} : { id }),
+    channel: optionalString(f.channel) ?? '',
+    markets,
+    rejected,
+  };
 }
 
 function decodeEnvelope(f: Record<string, unknown>): MarketDataMessage {
   const id = optionalString(f.id);
   const event = f.event;
   if (typeof event === 'string') return decodeData(parseJsonObject(event, 'event'), id);
-  if (event !== null && typeof event === 'object' && !Array.isArray(event)) return decodeData(event as Record<string, unknown>, id);
+  if (event !== null && typeof event === 'object' && !Array.isArray(event))
+    return decodeData(event as Record<string, unknown>, id);
   if (Array.isArray(f.data)) return decodeData(f, id);
   throw fieldError(WS_SOURCE, 'event', event, 'expected the event as a JSON string');
 }
@@ -141,8 +166,11 @@ export function decodeMarketDataMessage(text: string): MarketDataMessage {
     case 'ka':
       return { type: 'ka' };
     case 'connection_ack': {
-      const t = f.connectionTimeoutMs ?? (f.payload as { connectionTimeoutMs?: unknown } | undefined)?.connectionTimeoutMs;
-      return typeof t === 'number' && Number.isSafeInteger(t) && t > 0 ? { type: 'connection_ack', connectionTimeoutMs: t } : { type: 'connection_ack' };
+      const t =
+        f.connectionTimeoutMs ?? (f.payload as { connectionTimeoutMs?: unknown } | undefined)?.connectionTimeoutMs;
+      return typeof t === 'number' && Number.isSafeInteger(t) && t > 0
+        ? { type: 'connection_ack', connectionTimeoutMs: t }
+        : { type: 'connection_ack' };
     }
     case 'subscribe_success':
     case 'unsubscribe_success':

@@ -110,7 +110,12 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
 
   add(market: FeedMarket): void {
     this.#markets.set(market.symbol, market);
-    if (!this.#sources.has(market.symbol)) this.#sources.set(market.symbol, { source: 'none', since: this.#clock.now(), seconds: { ws: 0, rest: 0, none: 0 } });
+    if (!this.#sources.has(market.symbol))
+      this.#sources.set(market.symbol, {
+        source: 'none',
+        since: this.#clock.now(),
+        seconds: { ws: 0, rest: 0, none: 0 },
+      });
     this.#o.client.subscribe(market.symbol);
   }
 
@@ -225,14 +230,23 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
           return;
         }
         this.#metrics.venue.fallbackPolls.inc({ market: market.symbol, outcome: 'ok' });
-        const book: MarketBook = { symbol: market.symbol, buy: snapshot.buy, sell: snapshot.sell, receivedAt: this.#clock.now(), source: 'rest' };
+        const book: MarketBook = {
+          symbol: market.symbol,
+          buy: snapshot.buy,
+          sell: snapshot.sell,
+          receivedAt: this.#clock.now(),
+          source: 'rest',
+        };
         this.#books.apply(book);
         this.emit('book', book);
       },
       (error: unknown) => {
         settle();
         this.#metrics.venue.fallbackPolls.inc({ market: market.symbol, outcome: 'error' });
-        this.#logger.warn({ err: error, market: market.symbol }, 'fallback snapshot failed; trying again at the next poll');
+        this.#logger.warn(
+          { err: error, market: market.symbol },
+          'fallback snapshot failed; trying again at the next poll',
+        );
       },
     );
   }

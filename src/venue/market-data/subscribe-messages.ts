@@ -46,7 +46,12 @@ export function connectionInitMessage(): Record<string, unknown> {
   return { type: 'connection_init' };
 }
 
-export function subscribeMessage(id: string, channel: string, auth: WsAuthorization, nowMs: number): Record<string, unknown> {
+export function subscribeMessage(
+  id: string,
+  channel: string,
+  auth: WsAuthorization,
+  nowMs: number,
+): Record<string, unknown> {
   return { id, type: 'subscribe', channel, authorization: authorizationOf(auth, nowMs) };
 }
 

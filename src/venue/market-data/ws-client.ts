@@ -30,7 +30,13 @@ import { backoffDelay, type BackoffPolicy } from '../retry-policy.ts';
 import { BookStore, type MarketBook } from './book.ts';
 import { decodeMarketDataMessage, describeErrors, type MarketDataMessage } from './decode.ts';
 import { StalenessWatchdog } from './staleness-watchdog.ts';
-import { ALL_MARKETS, connectionInitMessage, connectionProtocols, DEFAULT_DATE_HEADER, type WsAuthorization } from './subscribe-messages.ts';
+import {
+  ALL_MARKETS,
+  connectionInitMessage,
+  connectionProtocols,
+  DEFAULT_DATE_HEADER,
+  type WsAuthorization,
+} from './subscribe-messages.ts';
 import { Subscriptions, type SubscriptionState } from './subscriptions.ts';
 
 /** What the venue's captures show, and what AWS's client assumes when `connection_ack` carries none. */
@@ -134,7 +140,11 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
       onFailed: (channel, error, retryInMs) => {
         this.#metrics.venue.wsSubscriptionFailures.inc({ channel });
         const unauthorised = /unauthori[sz]ed|forbidden|not authorized/i.test(error.message);
-        if (unauthorised) this.#logger.error({ err: error }, 'market data subscription refused as unauthorised: check venue.apiKey; retrying');
+        if (unauthorised)
+          this.#logger.error(
+            { err: error },
+            'market data subscription refused as unauthorised: check venue.apiKey; retrying',
+          );
         else this.#logger.warn({ err: error }, 'market data subscription failed; retrying');
         this.emit('subscriptionFailed', { channel, error, retryInMs });
       },
@@ -220,7 +230,9 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     this.#ready = false;
     this.#dropReason = undefined;
     // The authorization (with its date) is taken fresh for every connection attempt.
-    const ws = new WebSocket(this.#o.url, connectionProtocols(this.#auth, this.#clock.now()), { handshakeTimeout: this.#o.connectTimeoutMs ?? 10_000 });
+    const ws = new WebSocket(this.#o.url, connectionProtocols(this.#auth, this.#clock.now()), {
+      handshakeTimeout: this.#o.connectTimeoutMs ?? 10_000,
+    });
     this.#ws = ws;
     let failure: Error | undefined;
     ws.on('open', () => this.#onOpen(ws));
@@ -249,7 +261,10 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     this.#ready = true;
     this.#connectionTimeoutMs = connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS;
     this.#metrics.venue.wsConnected.set(1);
-    this.#logger.info({ channels: this.#subs.size, connectionTimeoutMs: this.#connectionTimeoutMs }, 'market data connected');
+    this.#logger.info(
+      { channels: this.#subs.size, connectionTimeoutMs: this.#connectionTimeoutMs },
+      'market data connected',
+    );
     this.emit('connected');
     this.#watchKeepAlive(ws, this.#connectionTimeoutMs);
     this.#subs.subscribeAll();
@@ -263,16 +278,19 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
   #watchKeepAlive(ws: WebSocket, timeoutMs: number): void {
     const quiet = this.#clock.now() - this.#lastHeardAt;
     const silent = () => this.#clock.now() - this.#lastHeardAt >= timeoutMs;
-    this.#liveness = this.#clock.setTimer(() => {
-      if (this.#ws !== ws) return;
-      if (!silent()) return this.#watchKeepAlive(ws, timeoutMs);
-      this.#liveness = this.#clock.setTimer(() => {
+    this.#liveness = this.#clock.setTimer(
+      () => {
         if (this.#ws !== ws) return;
         if (!silent()) return this.#watchKeepAlive(ws, timeoutMs);
-        this.#metrics.venue.wsKeepAliveTimeouts.inc();
-        this.#drop(ws, `no keep-alive within ${timeoutMs} ms`);
-      }, 0);
-    }, Math.max(0, timeoutMs - quiet));
+        this.#liveness = this.#clock.setTimer(() => {
+          if (this.#ws !== ws) return;
+          if (!silent()) return this.#watchKeepAlive(ws, timeoutMs);
+          this.#metrics.venue.wsKeepAliveTimeouts.inc();
+          this.#drop(ws, `no keep-alive within ${timeoutMs} ms`);
+        }, 0);
+      },
+      Math.max(0, timeoutMs - quiet),
+    );
   }
 
   /** Ends a connection from this side; its close handler reconnects. */
@@ -292,7 +310,10 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     if (this.#closing) return;
     const reconnectInMs = backoffDelay(this.#reconnectAttempt, this.#reconnect, this.#random);
     this.#reconnectAttempt += 1;
-    const why = this.#dropReason ?? failure?.message ?? (reason === '' ? `closed with code ${code}` : `closed with code ${code}: ${reason}`);
+    const why =
+      this.#dropReason ??
+      failure?.message ??
+      (reason === '' ? `closed with code ${code}` : `closed with code ${code}: ${reason}`);
     const error = new DltError('E_WS_CONNECTION', `market data connection lost: ${why}`, {
       details: { code, reason, attempt: this.#reconnectAttempt, reconnectInMs },
       ...(failure === undefined ? {} : { cause: failure }),
@@ -328,20 +349,27 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
         return this.#drop(ws, why);
       }
       case 'subscribe_success':
-        if (this.#subs.acknowledge(message.id) === undefined) this.#logger.debug({ id: message.id }, 'subscribe_success for no pending subscription');
+        if (this.#subs.acknowledge(message.id) === undefined)
+          this.#logger.debug({ id: message.id }, 'subscribe_success for no pending subscription');
         return;
       case 'subscribe_error':
       case 'error': {
         const why = `${message.type}: ${describeErrors(message.errors)}`;
         if (message.id !== undefined && this.#subs.refuse(message.id, why)) return;
-        this.#logger.warn({ id: message.id, errors: message.errors, type: message.type }, 'market data error for no pending subscription');
+        this.#logger.warn(
+          { id: message.id, errors: message.errors, type: message.type },
+          'market data error for no pending subscription',
+        );
         return;
       }
       case 'unsubscribe_success':
         this.#logger.debug({ id: message.id, channel: this.#subs.ended(message.id) }, 'unsubscribed');
         return;
       case 'unsubscribe_error':
-        this.#logger.warn({ id: message.id, channel: this.#subs.ended(message.id ?? ''), errors: message.errors }, 'venue refused an unsubscribe');
+        this.#logger.warn(
+          { id: message.id, channel: this.#subs.ended(message.id ?? ''), errors: message.errors },
+          'venue refused an unsubscribe',
+        );
         return;
       default:
         this.#logger.debug({ type: message.name }, 'market data message of an unknown type ignored');
@@ -351,7 +379,10 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
   #onData(message: Extract<MarketDataMessage, { type: 'data' }>): void {
     for (const r of message.rejected) {
       this.#metrics.venue.malformedPayloads.inc({ source: 'ws' });
-      this.#logger.warn({ index: r.index, market: r.symbol, problems: r.problems }, 'market update rejected; keeping the previous book');
+      this.#logger.warn(
+        { index: r.index, market: r.symbol, problems: r.problems },
+        'market update rejected; keeping the previous book',
+      );
     }
     const everything = this.#subs.wants(ALL_MARKETS);
     const receivedAt = this.#clock.now();

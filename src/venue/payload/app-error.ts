@@ -54,13 +54,17 @@ export function httpError(failure: HttpFailure): DltError {
   const appError = decodeAppError(failure.bodyText);
   const what = appError === undefined ? '' : `: ${appError.code}: ${appError.message}`;
   const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
-  return new DltError(errorCodeForStatus(failure.status), `${failure.method} ${failure.path}: HTTP ${failure.status}${what}${tries}`, {
-    details: {
-      endpoint: failure.endpoint,
-      path: failure.path,
-      status: failure.status,
-      attempts: failure.attempts,
-      ...(appError === undefined ? { body: failure.bodyText.slice(0, EXCERPT_LENGTH) } : { appError }),
+  return new DltError(
+    errorCodeForStatus(failure.status),
+    `${failure.method} ${failure.path}: HTTP ${failure.status}${what}${tries}`,
+    {
+      details: {
+        endpoint: failure.endpoint,
+        path: failure.path,
+        status: failure.status,
+        attempts: failure.attempts,
+        ...(appError === undefined ? { body: failure.bodyText.slice(0, EXCERPT_LENGTH) } : { appError }),
+      },
     },
-  });
+  );
 }

@@ -8,9 +8,14 @@ import { fieldError } from './problems.ts';
 export const USUAL_ARRAY_KEYS = ['items', 'data', 'content', 'results'] as const;
 
 /** The array and its field name (`''` for a top-level array). */
-export function findArray(body: unknown, source: string, preferredKeys: readonly string[]): { items: unknown[]; field: string } {
+export function findArray(
+  body: unknown,
+  source: string,
+  preferredKeys: readonly string[],
+): { items: unknown[]; field: string } {
   if (Array.isArray(body)) return { items: body, field: '' };
-  if (body === null || typeof body !== 'object') throw fieldError(source, '(root)', body, 'expected an array or an object holding one');
+  if (body === null || typeof body !== 'object')
+    throw fieldError(source, '(root)', body, 'expected an array or an object holding one');
   const raw = body as Record<string, unknown>;
   for (const key of [...preferredKeys, ...USUAL_ARRAY_KEYS]) {
     const value = raw[key];
@@ -21,5 +26,10 @@ export function findArray(body: unknown, source: string, preferredKeys: readonly
     const [field, items] = arrays[0] as [string, unknown[]];
     return { items, field };
   }
-  throw fieldError(source, '(root)', Object.keys(raw), arrays.length === 0 ? 'no array in the response' : 'more than one array; cannot tell which holds the items');
+  throw fieldError(
+    source,
+    '(root)',
+    Object.keys(raw),
+    arrays.length === 0 ? 'no array in the response' : 'more than one array; cannot tell which holds the items',
+  );
 }

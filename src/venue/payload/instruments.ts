@@ -41,7 +41,10 @@ const instrumentSchema = z
     protocol: text(255),
     smartContractAddress: chainAddress.nullish(),
     isin: isin.nullish(),
-    cfi: z.string().regex(/^[A-Z]{6}$/, 'expected six capital letters').nullish(),
+    cfi: z
+      .string()
+      .regex(/^[A-Z]{6}$/, 'expected six capital letters')
+      .nullish(),
     commoditiesDerivativeIndicator: z.boolean().nullish(),
     issuerId: text(255),
     issuerName: text(255),

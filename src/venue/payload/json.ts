@@ -32,7 +32,7 @@ function isDigitOrDot(c: number): boolean {
  * reads than a plain scan (a regex is slower still: it restarts at every digit).
  */
 export function hasLongNumberRun(text: string): boolean {
-  for (let i = LONG_RUN - 1; i < text.length; ) {
+  for (let i = LONG_RUN - 1; i < text.length;) {
     if (!isDigitOrDot(text.charCodeAt(i))) {
       i += LONG_RUN;
       continue;

@@ -22,7 +22,9 @@ const timestamp = z.unknown().transform((x, ctx): number => {
   return at;
 });
 
-const pointSchema = z.object({ x: timestamp, o: decimalValue, h: decimalValue, l: decimalValue, c: decimalValue }).loose();
+const pointSchema = z
+  .object({ x: timestamp, o: decimalValue, h: decimalValue, l: decimalValue, c: decimalValue })
+  .loose();
 
 export interface OhlcPoint {
   /** Interval start, epoch milliseconds. */
@@ -38,7 +40,8 @@ export function parseOhlcSeries(body: unknown, source: string): Lenient<OhlcPoin
   const { items, field } = findArray(body, source, ['series', 'points', 'ohlc']);
   return parseEach(items, (raw, i) => {
     const r = pointSchema.safeParse(raw);
-    if (!r.success) throw malformedPayload(source, zodProblems(r.error, raw, field === '' ? String(i) : `${field}.${i}`));
+    if (!r.success)
+      throw malformedPayload(source, zodProblems(r.error, raw, field === '' ? String(i) : `${field}.${i}`));
     const { x, o, h, l, c } = r.data;
     return { startMs: x, open: o, high: h, low: l, close: c, raw: raw as Record<string, unknown> };
   });

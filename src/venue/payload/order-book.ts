@@ -16,9 +16,11 @@ export interface OrderBookSnapshot {
 
 /** Decodes a snapshot and checks it is the book that was asked for. */
 export function parseOrderBookSnapshot(body: unknown, source: string, expectedPairId: string): OrderBookSnapshot {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw fieldError(source, '(root)', body, 'expected an object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw fieldError(source, '(root)', body, 'expected an object');
   const raw = body as Record<string, unknown>;
-  if (typeof raw.tradingPairId !== 'string') throw fieldError(source, 'tradingPairId', raw.tradingPairId, 'expected a string');
+  if (typeof raw.tradingPairId !== 'string')
+    throw fieldError(source, 'tradingPairId', raw.tradingPairId, 'expected a string');
   if (raw.tradingPairId !== expectedPairId) {
     throw fieldError(source, 'tradingPairId', raw.tradingPairId, `expected the book of ${expectedPairId}`);
   }

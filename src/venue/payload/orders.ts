@@ -48,7 +48,8 @@ export function parseOrderId(value: unknown, source: string, field: string): big
   if (value instanceof JsonNumberText) {
     throw fieldError(source, field, value.source, 'not a safe integer: a 64-bit id must be sent as a string');
   } else if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw fieldError(source, field, value, 'not a safe integer: a 64-bit id must be sent as a string');
+    if (!Number.isSafeInteger(value))
+      throw fieldError(source, field, value, 'not a safe integer: a 64-bit id must be sent as a string');
     id = BigInt(value);
   } else if (typeof value === 'string' && /^[0-9]{1,20}$/.test(value)) {
     id = BigInt(value);
@@ -66,11 +67,17 @@ function optionalText(order: Record<string, unknown>, name: string, source: stri
   return v;
 }
 
-function optionalAmount(order: Record<string, unknown>, names: readonly string[], source: string, at: string): Decimal | undefined {
+function optionalAmount(
+  order: Record<string, unknown>,
+  names: readonly string[],
+  source: string,
+  at: string,
+): Decimal | undefined {
   const name = names.find((n) => order[n] !== undefined && order[n] !== null);
   if (name === undefined) return undefined;
   const d = toDecimal(order[name]);
-  if (d === undefined || d.isNegative()) throw fieldError(source, `${at}.${name}`, order[name], 'expected a non-negative decimal string');
+  if (d === undefined || d.isNegative())
+    throw fieldError(source, `${at}.${name}`, order[name], 'expected a non-negative decimal string');
   return d;
 }
 
@@ -86,12 +93,14 @@ function optionalSide(order: Record<string, unknown>, source: string, at: string
 
 function optionalDate(order: Record<string, unknown>, name: string, source: string, at: string): string | undefined {
   const v = optionalText(order, name, source, at);
-  if (v !== undefined && Number.isNaN(Date.parse(v))) throw fieldError(source, `${at}.${name}`, v, 'expected an ISO 8601 date-time');
+  if (v !== undefined && Number.isNaN(Date.parse(v)))
+    throw fieldError(source, `${at}.${name}`, v, 'expected an ISO 8601 date-time');
   return v;
 }
 
 function parseOrder(raw: unknown, source: string, at: string): VenueOrder {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw fieldError(source, at, raw, 'expected an order object');
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw fieldError(source, at, raw, 'expected an order object');
   const o = raw as Record<string, unknown>;
   const fields: Record<string, unknown> = {
     id: typeof o.id === 'number' ? String(o.id) : optionalText(o, 'id', source, at),
@@ -108,7 +117,11 @@ function parseOrder(raw: unknown, source: string, at: string): VenueOrder {
     modificationDate: optionalDate(o, 'modificationDate', source, at),
   };
   const present = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-  return { externalOrderId: parseOrderId(o.externalOrderId, source, `${at}.externalOrderId`), ...present, raw: o } as VenueOrder;
+  return {
+    externalOrderId: parseOrderId(o.externalOrderId, source, `${at}.externalOrderId`),
+    ...present,
+    raw: o,
+  } as VenueOrder;
 }
 
 export function parseOrderList(body: unknown, source: string): Lenient<VenueOrder> {
@@ -119,7 +132,8 @@ export function parseOrderList(body: unknown, source: string): Lenient<VenueOrde
 export function parseOrderPage(body: unknown, source: string): VenueOrderPage {
   const { items, field } = findArray(body, source, ['items', 'orders']);
   const list = parseEach(items, (raw, i) => parseOrder(raw, source, field === '' ? String(i) : `${field}.${i}`));
-  const envelope = !Array.isArray(body) && body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const envelope =
+    !Array.isArray(body) && body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const cursor = envelope.next_cursor;
   const total = envelope.total_count;
   return {

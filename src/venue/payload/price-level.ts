@@ -30,7 +30,8 @@ export function decodeLevel(raw: unknown, source: string, field: string): PriceL
     if (raw.length !== 2) throw fieldError(source, field, raw, 'expected [quantity, limit]');
     return { quantity: amount(source, `${field}.0`, raw[0]), limit: amount(source, `${field}.1`, raw[1]) };
   }
-  if (raw === null || typeof raw !== 'object') throw fieldError(source, field, raw, 'expected a price level object or [quantity, limit]');
+  if (raw === null || typeof raw !== 'object')
+    throw fieldError(source, field, raw, 'expected a price level object or [quantity, limit]');
   const level = raw as Record<string, unknown>;
   const quantityKey = level.quantity !== undefined ? 'quantity' : 'totalQuantity';
   const limit = amount(source, `${field}.limit`, level.limit);

@@ -18,7 +18,10 @@ const SHOWN_VALUE_LENGTH = 80;
 export function showValue(value: unknown): string {
   let text: string;
   try {
-    text = value === undefined ? 'undefined' : (JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(value));
+    text =
+      value === undefined
+        ? 'undefined'
+        : (JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(value));
   } catch {
     text = String(value);
   }
@@ -26,7 +29,10 @@ export function showValue(value: unknown): string {
 }
 
 export function joinPath(...parts: readonly (string | number)[]): string {
-  return parts.map(String).filter((p) => p !== '').join('.');
+  return parts
+    .map(String)
+    .filter((p) => p !== '')
+    .join('.');
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -67,7 +73,9 @@ export function problemsOf(error: unknown): PayloadProblem[] {
     const problems = error.details.problems;
     if (Array.isArray(problems)) {
       return problems.map((p: unknown) =>
-        typeof p === 'string' ? { field: p.split(':')[0] ?? '(root)', value: undefined, message: p } : (p as PayloadProblem),
+        typeof p === 'string'
+          ? { field: p.split(':')[0] ?? '(root)', value: undefined, message: p }
+          : (p as PayloadProblem),
       );
     }
   }

@@ -40,7 +40,13 @@ export interface TradingPairPage extends Lenient<TradingPair> {
 }
 
 export function parsePairPage(body: unknown, source: string): TradingPairPage {
-  if (Array.isArray(body)) throw fieldError(source, '(root)', '[...]', 'expected the list object {items, next_cursor, total_count}, got an array');
+  if (Array.isArray(body))
+    throw fieldError(
+      source,
+      '(root)',
+      '[...]',
+      'expected the list object {items, next_cursor, total_count}, got an array',
+    );
   const r = envelopeSchema.safeParse(body);
   if (!r.success) throw malformedPayload(source, zodProblems(r.error, body));
   const page = parseEach(r.data.items, (raw, i) => parsePair(raw, source, `items.${i}`));

@@ -28,7 +28,9 @@ function copyOf(template: SandboxPairDefinition, copy: number): SandboxPairDefin
 
 function chainPairs(chain: 'evm' | 'wasm', count: number): SandboxPairDefinition[] {
   const templates = DEFAULT_PAIRS.filter((p) => p.chain === chain);
-  return Array.from({ length: count }, (_, i) => copyOf(templates[i % templates.length] as SandboxPairDefinition, Math.floor(i / templates.length)));
+  return Array.from({ length: count }, (_, i) =>
+    copyOf(templates[i % templates.length] as SandboxPairDefinition, Math.floor(i / templates.length)),
+  );
 }
 
 export function capacityPairs(count: number): SandboxPairDefinition[] {

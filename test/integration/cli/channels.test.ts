@@ -38,7 +38,22 @@ async function run(argv: string[], env: Record<string, string>) {
 describe('dlt-mm channels create', () => {
   it('creates and funds the accounts, writes their seeds to a private file and prints only public keys', async () => {
     const r = await run(
-      ['channels', 'create', '--rpc-url', `http://127.0.0.1:${node.rpc.port}/rpc`, '--passphrase', node.emulator.passphrase, '--funder-env', 'FUNDER', '--count', '3', '--out', 'channels.txt', '--balance', '7'],
+      [
+        'channels',
+        'create',
+        '--rpc-url',
+        `http://127.0.0.1:${node.rpc.port}/rpc`,
+        '--passphrase',
+        node.emulator.passphrase,
+        '--funder-env',
+        'FUNDER',
+        '--count',
+        '3',
+        '--out',
+        'channels.txt',
+        '--balance',
+        '7',
+      ],
       { FUNDER: funder.secret() },
     );
     expect(r.code).toBe(0);
@@ -47,16 +62,36 @@ describe('dlt-mm channels create', () => {
     const seeds = readFileSync(file, 'utf8').trim().split('\n');
     expect(seeds).toHaveLength(3);
     const keys = seeds.map((s) => Keypair.fromSecret(s));
-    expect(keys.map((k) => node.emulator.world.accounts.get(k.publicKey())?.balance)).toEqual([70_000_000n, 70_000_000n, 70_000_000n]);
+    expect(keys.map((k) => node.emulator.world.accounts.get(k.publicKey())?.balance)).toEqual([
+      70_000_000n,
+      70_000_000n,
+      70_000_000n,
+    ]);
     for (const k of keys) expect(r.stdout).toContain(k.publicKey());
     for (const s of seeds) expect(r.stdout).not.toContain(s);
     expect(r.stdout).not.toContain(funder.secret());
   });
 
   it('refuses to run without the funding seed or with a bad count, before touching the chain', async () => {
-    const args = ['channels', 'create', '--rpc-url', `http://127.0.0.1:${node.rpc.port}/rpc`, '--passphrase', node.emulator.passphrase, '--funder-env', 'FUNDER', '--out', 'x.txt'];
-    expect(await run([...args, '--count', '2'], {})).toMatchObject({ code: 1, stderr: expect.stringMatching(/E_CONFIG_SECRET.*FUNDER/) });
+    const args = [
+      'channels',
+      'create',
+      '--rpc-url',
+      `http://127.0.0.1:${node.rpc.port}/rpc`,
+      '--passphrase',
+      node.emulator.passphrase,
+      '--funder-env',
+      'FUNDER',
+      '--out',
+      'x.txt',
+    ];
+    expect(await run([...args, '--count', '2'], {})).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/E_CONFIG_SECRET.*FUNDER/),
+    });
     expect((await run([...args, '--count', '0'], { FUNDER: funder.secret() })).code).toBe(2);
-    expect((await run(['channels', 'create', '--count', '2'], {})).stderr).toMatch(/missing --rpc-url, --passphrase, --funder-env, --out/);
+    expect((await run(['channels', 'create', '--count', '2'], {})).stderr).toMatch(
+      /missing --rpc-url, --passphrase, --funder-env, --out/,
+    );
   });
 });

@@ -19,10 +19,14 @@ afterAll(async () => {
 });
 
 describe('chain B: the bot killed with SIGKILL at random points of a busy order flow', () => {
-  it('never loses an order, never places one twice, and keeps inventory equal to the chain, over 20 kills', { timeout: 240_000 }, async () => {
-    const summary = await runCrashCycles(chain, dir, Number(process.env.KILLS ?? 20), 0xb0b);
-    console.log(JSON.stringify(summary));
-    expect(summary.kills).toBe(20);
-    expect(Object.values(summary.named).reduce((a, b) => a + b, 0)).toBeGreaterThan(3);
-  });
+  it(
+    'never loses an order, never places one twice, and keeps inventory equal to the chain, over 20 kills',
+    { timeout: 240_000 },
+    async () => {
+      const summary = await runCrashCycles(chain, dir, Number(process.env.KILLS ?? 20), 0xb0b);
+      console.log(JSON.stringify(summary));
+      expect(summary.kills).toBe(20);
+      expect(Object.values(summary.named).reduce((a, b) => a + b, 0)).toBeGreaterThan(3);
+    },
+  );
 });

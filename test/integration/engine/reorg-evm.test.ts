@@ -10,7 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.ts';
-import { encodeEvmCrossIdentifier, encodeEvmOrderData, encodeEvmReportingData } from '../../../src/core/encoding/evm-order.ts';
+import {
+  encodeEvmCrossIdentifier,
+  encodeEvmOrderData,
+  encodeEvmReportingData,
+} from '../../../src/core/encoding/evm-order.ts';
 import { ZERO_REPORTING } from '../../../src/core/encoding/reporting.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../src/core/order-terms.ts';
 import type { Side } from '../../../src/core/order-terms.ts';
@@ -55,7 +59,12 @@ async function rig(confirmations = 1): Promise<Rig> {
   const store = openStore(join(dir, 'state.sqlite'), time.clock.now);
   const t = c.adapter(
     'mm',
-    { clock: time.clock, transport: time.transport(c.h.node.rpcUrl), follower: { confirmations, pollIntervalMs: POLL }, receipts: { pollIntervalMs: POLL } },
+    {
+      clock: time.clock,
+      transport: time.transport(c.h.node.rpcUrl),
+      follower: { confirmations, pollIntervalMs: POLL },
+      receipts: { pollIntervalMs: POLL },
+    },
     { store, time: new TestTime() },
   );
   const logs: string[] = [];
@@ -83,7 +92,9 @@ const get = (r: Rig, cid: bigint) => r.store.orders.get(r.t.adapter.wallet, cid)
 
 /** Places through the engine and waits for the receipt's outcome to be applied. */
 async function place(r: Rig, side: Side, quantity: string, price: string): Promise<StoredOrder> {
-  const p = await r.time.drive(r.engine.place({ pairId: c.pair.pairId, side, quantity: new Decimal(quantity), price: new Decimal(price) }));
+  const p = await r.time.drive(
+    r.engine.place({ pairId: c.pair.pairId, side, quantity: new Decimal(quantity), price: new Decimal(price) }),
+  );
   return r.time.drive(p.settled);
 }
 
@@ -95,7 +106,12 @@ async function cancel(r: Rig, cid: bigint): Promise<StoredOrder> {
 /** Mines as many blocks as the confirmation depth and lets the follower confirm everything applied so far. */
 async function confirmAll(r: Rig): Promise<void> {
   await c.mine(r.confirmations);
-  await r.time.until(() => r.store.applications.unconfirmed('evm', r.t.adapter.wallet).length === 0, POLL, 30, 'every application confirmed');
+  await r.time.until(
+    () => r.store.applications.unconfirmed('evm', r.t.adapter.wallet).length === 0,
+    POLL,
+    30,
+    'every application confirmed',
+  );
 }
 
 const snapshot = async () => (await c.provider.send('evm_snapshot', [])) as string;
@@ -117,7 +133,8 @@ async function onBook(r: Rig): Promise<BookOrder[]> {
     const ids = await c.h.read<bigint[]>('getOrderIds', side, 1000);
     for (const id of ids) {
       const [client, , remaining, price] = await c.h.read<[string, bigint, bigint, bigint]>('getOrder', id);
-      if (client.toLowerCase() === r.t.adapter.wallet.toLowerCase()) out.push({ orderId: id, side: side === 1 ? 'buy' : 'sell', remaining, price });
+      if (client.toLowerCase() === r.t.adapter.wallet.toLowerCase())
+        out.push({ orderId: id, side: side === 1 ? 'buy' : 'sell', remaining, price });
     }
   }
   return out.toSorted((a, b) => (a.orderId < b.orderId ? -1 : 1));
@@ -127,17 +144,21 @@ async function onBook(r: Rig): Promise<BookOrder[]> {
 function inStore(r: Rig): BookOrder[] {
   const live = r.store.orders.live({ wallet: r.t.adapter.wallet });
   expect(live.map((o) => o.status).filter((s) => s !== 'resting' && s !== 'partiallyFilled')).toEqual([]);
-  return live.map((o) => ({ orderId: o.orderId as bigint, side: o.side, remaining: o.quantity - o.filled, price: o.price })).toSorted((a, b) => (a.orderId < b.orderId ? -1 : 1));
+  return live
+    .map((o) => ({ orderId: o.orderId as bigint, side: o.side, remaining: o.quantity - o.filled, price: o.price }))
+    .toSorted((a, b) => (a.orderId < b.orderId ? -1 : 1));
 }
 
 /** Cross identifier -> order id of every placement of the wallet the chain now holds. */
 async function placementsOnChain(r: Rig): Promise<Map<bigint, bigint>> {
   const book = c.h.book;
   const logs = await book.queryFilter(book.filters.OrderReceived?.(r.t.adapter.wallet) as never, 0, 'latest');
-  return new Map(logs.map((l) => {
-    const a = (l as unknown as { args: { crossIdentifier: bigint; orderId: bigint } }).args;
-    return [BigInt(a.crossIdentifier), BigInt(a.orderId)];
-  }));
+  return new Map(
+    logs.map((l) => {
+      const a = (l as unknown as { args: { crossIdentifier: bigint; orderId: bigint } }).args;
+      return [BigInt(a.crossIdentifier), BigInt(a.orderId)];
+    }),
+  );
 }
 
 /** The store agrees with the chain: resting orders, order ids of every placement, inventory and balances. */
@@ -147,7 +168,10 @@ async function expectStoreIsChain(r: Rig): Promise<void> {
   for (const o of r.store.db.prepare('SELECT client_order_id FROM orders WHERE wallet = ?').all(r.t.adapter.wallet)) {
     // Our client order id is the cross identifier the placement carries on chain.
     const order = get(r, BigInt((o as { client_order_id: string }).client_order_id));
-    expect([order.clientOrderId, order.orderId]).toEqual([order.clientOrderId, placements.get(order.clientOrderId) ?? null]);
+    expect([order.clientOrderId, order.orderId]).toEqual([
+      order.clientOrderId,
+      placements.get(order.clientOrderId) ?? null,
+    ]);
   }
   const inventory = await r.engine.compareInventory();
   expect(inventory).toMatchObject({ comparable: true, mismatched: [] });
@@ -156,115 +180,148 @@ async function expectStoreIsChain(r: Rig): Promise<void> {
 const openAlerts = (r: Rig) => r.store.alerts.open().map((a) => a.kind);
 
 describe('a receipt outcome whose block is reorganised away', () => {
-  it('a dropped cancel: the order rests again in the store, as on the book, and can be cancelled again', { timeout: 120_000 }, async () => {
-    const r = await rig();
-    const o = await place(r, 'buy', '1', '99');
-    expect(o.status).toBe('resting');
-    await confirmAll(r);
-    const before = await snapshot();
-    expect((await cancel(r, o.clientOrderId)).status).toBe('cancelled');
-    expect(await onBook(r)).toEqual([]);
-    await revert(before);
-    await c.mine(2);
-    await r.time.until(() => get(r, o.clientOrderId).status === 'resting', POLL, 30, 'the order resting again');
-    await r.engine.idle();
-    expect(get(r, o.clientOrderId)).toMatchObject({ status: 'resting', orderId: o.orderId, cancelTxHash: null });
-    await expectStoreIsChain(r);
-    // Its history keeps the cancellation, withdrawn, and says why.
-    const history = r.store.orders.transitions(r.t.adapter.wallet, o.clientOrderId);
-    expect(history.filter((h) => h.kind === 'rollback').map((h) => [h.from, h.to])).toEqual([['cancelled', 'cancelRequested']]);
-    expect(history.find((h) => (h.event as { type: string }).type === 'Cancelled')?.withdrawnMs).not.toBeNull();
-    expect(await metricValue(r.t.metrics, 'dltmm_reorg_withdrawals_total', { chain: 'evm', kind: 'cancel' })).toBe(1);
+  it(
+    'a dropped cancel: the order rests again in the store, as on the book, and can be cancelled again',
+    { timeout: 120_000 },
+    async () => {
+      const r = await rig();
+      const o = await place(r, 'buy', '1', '99');
+      expect(o.status).toBe('resting');
+      await confirmAll(r);
+      const before = await snapshot();
+      expect((await cancel(r, o.clientOrderId)).status).toBe('cancelled');
+      expect(await onBook(r)).toEqual([]);
+      await revert(before);
+      await c.mine(2);
+      await r.time.until(() => get(r, o.clientOrderId).status === 'resting', POLL, 30, 'the order resting again');
+      await r.engine.idle();
+      expect(get(r, o.clientOrderId)).toMatchObject({ status: 'resting', orderId: o.orderId, cancelTxHash: null });
+      await expectStoreIsChain(r);
+      // Its history keeps the cancellation, withdrawn, and says why.
+      const history = r.store.orders.transitions(r.t.adapter.wallet, o.clientOrderId);
+      expect(history.filter((h) => h.kind === 'rollback').map((h) => [h.from, h.to])).toEqual([
+        ['cancelled', 'cancelRequested'],
+      ]);
+      expect(history.find((h) => (h.event as { type: string }).type === 'Cancelled')?.withdrawnMs).not.toBeNull();
+      expect(await metricValue(r.t.metrics, 'dltmm_reorg_withdrawals_total', { chain: 'evm', kind: 'cancel' })).toBe(1);
 
-    expect((await cancel(r, o.clientOrderId)).status).toBe('cancelled');
-    await confirmAll(r);
-    expect(await onBook(r)).toEqual([]);
-    await expectStoreIsChain(r);
-    expect(openAlerts(r)).toEqual([]);
-  });
+      expect((await cancel(r, o.clientOrderId)).status).toBe('cancelled');
+      await confirmAll(r);
+      expect(await onBook(r)).toEqual([]);
+      await expectStoreIsChain(r);
+      expect(openAlerts(r)).toEqual([]);
+    },
+  );
 
-  it('a dropped placement does not stay resting: its nonce is taken back and the order is settled as never applied', { timeout: 120_000 }, async () => {
-    const r = await rig();
-    const before = await snapshot();
-    // The wallet's first placement: an approval goes ahead of it, and the reorganisation drops both.
-    const o = await place(r, 'buy', '1', '98');
-    expect(o).toMatchObject({ status: 'resting', orderId: expect.any(BigInt) });
-    await revert(before);
-    // The replacing chain is longer than the one it replaces.
-    await c.mine(3);
-    await r.time.until(() => get(r, o.clientOrderId).status === 'rejected', POLL, 30, 'the placement settled again');
-    await r.engine.idle();
-    expect(get(r, o.clientOrderId)).toMatchObject({ status: 'rejected', orderId: null, rejection: { code: 'E_CHAIN_TX_EXPIRED' } });
-    // The approval went out again as it was (it is needed by the orders to come); the placement's nonce was
-    // taken back with a self-transfer, so the stale quote can never reach the book.
-    const journal = (n: bigint) => r.store.transactions.atSequence('evm', r.t.adapter.wallet, n).map((x) => `${x.kind}:${x.status}`);
-    expect(journal(0n)).toEqual(['approve:included']);
-    expect(journal(1n)).toEqual(['place:replaced', 'noop:included']);
-    await confirmAll(r);
-    await expectStoreIsChain(r);
-    expect(openAlerts(r)).toEqual([]);
-    // Trading goes on with the next nonce.
-    const next = await place(r, 'buy', '1', '98');
-    expect(next.status).toBe('resting');
-    await confirmAll(r);
-    await expectStoreIsChain(r);
-  });
+  it(
+    'a dropped placement does not stay resting: its nonce is taken back and the order is settled as never applied',
+    { timeout: 120_000 },
+    async () => {
+      const r = await rig();
+      const before = await snapshot();
+      // The wallet's first placement: an approval goes ahead of it, and the reorganisation drops both.
+      const o = await place(r, 'buy', '1', '98');
+      expect(o).toMatchObject({ status: 'resting', orderId: expect.any(BigInt) });
+      await revert(before);
+      // The replacing chain is longer than the one it replaces.
+      await c.mine(3);
+      await r.time.until(() => get(r, o.clientOrderId).status === 'rejected', POLL, 30, 'the placement settled again');
+      await r.engine.idle();
+      expect(get(r, o.clientOrderId)).toMatchObject({
+        status: 'rejected',
+        orderId: null,
+        rejection: { code: 'E_CHAIN_TX_EXPIRED' },
+      });
+      // The approval went out again as it was (it is needed by the orders to come); the placement's nonce was
+      // taken back with a self-transfer, so the stale quote can never reach the book.
+      const journal = (n: bigint) =>
+        r.store.transactions.atSequence('evm', r.t.adapter.wallet, n).map((x) => `${x.kind}:${x.status}`);
+      expect(journal(0n)).toEqual(['approve:included']);
+      expect(journal(1n)).toEqual(['place:replaced', 'noop:included']);
+      await confirmAll(r);
+      await expectStoreIsChain(r);
+      expect(openAlerts(r)).toEqual([]);
+      // Trading goes on with the next nonce.
+      const next = await place(r, 'buy', '1', '98');
+      expect(next.status).toBe('resting');
+      await confirmAll(r);
+      await expectStoreIsChain(r);
+    },
+  );
 
-  it('a placement mined again with another order id: the store takes the new id, with no false duplicate alert', { timeout: 120_000 }, async () => {
-    const r = await rig(2);
-    await place(r, 'buy', '1', '97');
-    await confirmAll(r);
-    const before = await snapshot();
-    const o = await place(r, 'buy', '1', '98');
-    const first = o.orderId as bigint;
-    // The follower has seen it, tentatively, two blocks short of confirmation.
-    await r.time.advance(POLL);
-    const raw = r.store.transactions.get(o.txHash as string)?.raw as string;
-    await revert(before);
-    // Another client's order is mined first and takes the id; ours follows in the next block.
-    const other = await c.h.place('taker', 'sell', 10_000n, 1_050_000n);
-    expect(other.orderId).toBe(first);
-    await c.provider.send('eth_sendRawTransaction', [raw]);
-    await c.mine(2);
-    await r.time.until(() => get(r, o.clientOrderId).orderId === first + 1n && r.store.applications.unconfirmed('evm', r.t.adapter.wallet).length === 0, POLL, 30, 'the new order id confirmed');
-    await r.engine.idle();
-    expect(get(r, o.clientOrderId)).toMatchObject({ status: 'resting', orderId: first + 1n });
-    expect(r.store.alerts.open()).toEqual([]);
-    await expectStoreIsChain(r);
-  });
+  it(
+    'a placement mined again with another order id: the store takes the new id, with no false duplicate alert',
+    { timeout: 120_000 },
+    async () => {
+      const r = await rig(2);
+      await place(r, 'buy', '1', '97');
+      await confirmAll(r);
+      const before = await snapshot();
+      const o = await place(r, 'buy', '1', '98');
+      const first = o.orderId as bigint;
+      // The follower has seen it, tentatively, two blocks short of confirmation.
+      await r.time.advance(POLL);
+      const raw = r.store.transactions.get(o.txHash as string)?.raw as string;
+      await revert(before);
+      // Another client's order is mined first and takes the id; ours follows in the next block.
+      const other = await c.h.place('taker', 'sell', 10_000n, 1_050_000n);
+      expect(other.orderId).toBe(first);
+      await c.provider.send('eth_sendRawTransaction', [raw]);
+      await c.mine(2);
+      await r.time.until(
+        () =>
+          get(r, o.clientOrderId).orderId === first + 1n &&
+          r.store.applications.unconfirmed('evm', r.t.adapter.wallet).length === 0,
+        POLL,
+        30,
+        'the new order id confirmed',
+      );
+      await r.engine.idle();
+      expect(get(r, o.clientOrderId)).toMatchObject({ status: 'resting', orderId: first + 1n });
+      expect(r.store.alerts.open()).toEqual([]);
+      await expectStoreIsChain(r);
+    },
+  );
 });
 
 /** A crossing buy of the taker, signed here so that the test can send it again after a reorganisation. */
 async function takerBuy(quantity: bigint, price: bigint): Promise<{ raw: string; hash: string }> {
   const w = c.h.signer('taker');
   const orderData = encodeEvmOrderData({ ...DEFAULT_ORDER_OPTIONS, quantity, price });
-  const req = await c.h.bookAs('taker').getFunction('newBuyOrder').populateTransaction(orderData, encodeEvmReportingData(ZERO_REPORTING), encodeEvmCrossIdentifier(0n));
+  const req = await c.h
+    .bookAs('taker')
+    .getFunction('newBuyOrder')
+    .populateTransaction(orderData, encodeEvmReportingData(ZERO_REPORTING), encodeEvmCrossIdentifier(0n));
   const raw = await w.signTransaction(await w.populateTransaction(req));
   const hash = (await c.provider.send('eth_sendRawTransaction', [raw])) as string;
   return { raw, hash: hash.toLowerCase() };
 }
 
 describe('a maker fill first seen in a block that disappears', () => {
-  it('is undone when the fill is gone from the chain: the order rests whole again and inventory equals balances', { timeout: 120_000 }, async () => {
-    const r = await rig();
-    const s = await place(r, 'sell', '2', '101');
-    await confirmAll(r);
-    const before = await snapshot();
-    const fill = await takerBuy(10_000n, 1_010_000n);
-    await c.mine();
-    await r.time.until(() => get(r, s.clientOrderId).status === 'partiallyFilled', POLL, 30, 'the fill applied');
-    expect(r.store.orders.fills().map((f) => [f.txHash, f.quantity])).toEqual([[fill.hash, 10_000n]]);
-    // A reorganisation deeper than the confirmation depth: the block of the applied fill is replaced.
-    await revert(before);
-    await c.mine(3);
-    await r.time.until(() => get(r, s.clientOrderId).status === 'resting', POLL, 30, 'the fill withdrawn');
-    await r.time.until(() => openAlerts(r).length === 0, POLL, 60, 'the reconciliation after the reorganisation');
-    await r.engine.idle();
-    expect(get(r, s.clientOrderId)).toMatchObject({ status: 'resting', filled: 0n, fillIds: [] });
-    expect(r.store.orders.fills()).toEqual([]);
-    await expectStoreIsChain(r);
-    expect(await metricValue(r.t.metrics, 'dltmm_reorg_withdrawals_total', { chain: 'evm', kind: 'events' })).toBe(1);
-  });
+  it(
+    'is undone when the fill is gone from the chain: the order rests whole again and inventory equals balances',
+    { timeout: 120_000 },
+    async () => {
+      const r = await rig();
+      const s = await place(r, 'sell', '2', '101');
+      await confirmAll(r);
+      const before = await snapshot();
+      const fill = await takerBuy(10_000n, 1_010_000n);
+      await c.mine();
+      await r.time.until(() => get(r, s.clientOrderId).status === 'partiallyFilled', POLL, 30, 'the fill applied');
+      expect(r.store.orders.fills().map((f) => [f.txHash, f.quantity])).toEqual([[fill.hash, 10_000n]]);
+      // A reorganisation deeper than the confirmation depth: the block of the applied fill is replaced.
+      await revert(before);
+      await c.mine(3);
+      await r.time.until(() => get(r, s.clientOrderId).status === 'resting', POLL, 30, 'the fill withdrawn');
+      await r.time.until(() => openAlerts(r).length === 0, POLL, 60, 'the reconciliation after the reorganisation');
+      await r.engine.idle();
+      expect(get(r, s.clientOrderId)).toMatchObject({ status: 'resting', filled: 0n, fillIds: [] });
+      expect(r.store.orders.fills()).toEqual([]);
+      await expectStoreIsChain(r);
+      expect(await metricValue(r.t.metrics, 'dltmm_reorg_withdrawals_total', { chain: 'evm', kind: 'events' })).toBe(1);
+    },
+  );
 
   it('is applied again from its new block when the fill is mined again', { timeout: 120_000 }, async () => {
     const r = await rig();
@@ -279,10 +336,15 @@ describe('a maker fill first seen in a block that disappears', () => {
     await c.mine();
     await c.provider.send('eth_sendRawTransaction', [fill.raw]);
     await c.mine(2);
-    await r.time.until(() => {
-      const f = r.store.db.prepare('SELECT block_hash FROM fills').get() as { block_hash: string } | undefined;
-      return f !== undefined && f.block_hash !== old.block_hash;
-    }, POLL, 30, 'the fill applied from its new block');
+    await r.time.until(
+      () => {
+        const f = r.store.db.prepare('SELECT block_hash FROM fills').get() as { block_hash: string } | undefined;
+        return f !== undefined && f.block_hash !== old.block_hash;
+      },
+      POLL,
+      30,
+      'the fill applied from its new block',
+    );
     await r.time.until(() => openAlerts(r).length === 0, POLL, 60, 'the reconciliation after the reorganisation');
     await r.engine.idle();
     expect(get(r, s.clientOrderId)).toMatchObject({ status: 'partiallyFilled', filled: 10_000n });

@@ -40,10 +40,19 @@ async function allActive(c: MarketDataClient): Promise<void> {
   while (Object.values(c.channels()).some((s) => s !== 'active')) await once(c, 'subscribed');
 }
 
-const level = (limit: number | string, totalQuantity: number | string, orderCount = 1) => ({ limit, totalQuantity, orderCount });
+const level = (limit: number | string, totalQuantity: number | string, orderCount = 1) => ({
+  limit,
+  totalQuantity,
+  orderCount,
+});
 const show = (c: MarketDataClient, symbol: string) => {
   const b = c.book(symbol);
-  return b === undefined ? undefined : { buy: b.buy.map((l) => `${l.quantity.toFixed()}@${l.limit.toFixed()}`), sell: b.sell.map((l) => `${l.quantity.toFixed()}@${l.limit.toFixed()}`) };
+  return b === undefined
+    ? undefined
+    : {
+        buy: b.buy.map((l) => `${l.quantity.toFixed()}@${l.limit.toFixed()}`),
+        sell: b.sell.map((l) => `${l.quantity.toFixed()}@${l.limit.toFixed()}`),
+      };
 };
 
 describe('the AppSync Events handshake', () => {
@@ -54,7 +63,10 @@ describe('the AppSync Events handshake', () => {
     client.start();
     await venue.until(() => venue.messages('connection_init').length === 1, 'connection_init');
     expect(venue.handshakes).toEqual([
-      { protocols: ['aws-appsync-event-ws', expect.stringMatching(/^header-[A-Za-z0-9_-]+$/)], header: { host: WS_HOST, 'x-acme-date': '20260302T090000Z', 'x-api-key': API_KEY } },
+      {
+        protocols: ['aws-appsync-event-ws', expect.stringMatching(/^header-[A-Za-z0-9_-]+$/)],
+        header: { host: WS_HOST, 'x-acme-date': '20260302T090000Z', 'x-api-key': API_KEY },
+      },
     ]);
     // No padding in base64url.
     expect(venue.handshakes[0]?.protocols[1]).not.toContain('=');
@@ -76,13 +88,30 @@ describe('the AppSync Events handshake', () => {
     client.subscribe('XBOND26EURe');
     await venue.until(() => venue.subscribes().length === 2, 'second subscribe');
     expect(venue.subscribes()).toEqual([
-      { id: 'sub-1', type: 'subscribe', channel: 'orderbook/bytradingpair/BOND26EURe', authorization: { host: WS_HOST, 'x-acme-date': '20260302T090000Z', 'x-api-key': API_KEY } },
-      { id: 'sub-2', type: 'subscribe', channel: 'orderbook/bytradingpair/XBOND26EURe', authorization: { host: WS_HOST, 'x-acme-date': '20260302T090101Z', 'x-api-key': API_KEY } },
+      {
+        id: 'sub-1',
+        type: 'subscribe',
+        channel: 'orderbook/bytradingpair/BOND26EURe',
+        authorization: { host: WS_HOST, 'x-acme-date': '20260302T090000Z', 'x-api-key': API_KEY },
+      },
+      {
+        id: 'sub-2',
+        type: 'subscribe',
+        channel: 'orderbook/bytradingpair/XBOND26EURe',
+        authorization: { host: WS_HOST, 'x-acme-date': '20260302T090101Z', 'x-api-key': API_KEY },
+      },
     ]);
     expect(venue.connections).toBe(1);
     await allActive(client);
-    expect(client.channels()).toEqual({ 'orderbook/bytradingpair/BOND26EURe': 'active', 'orderbook/bytradingpair/XBOND26EURe': 'active' });
-    expect(events).toEqual(['connected', 'subscribed orderbook/bytradingpair/BOND26EURe', 'subscribed orderbook/bytradingpair/XBOND26EURe']);
+    expect(client.channels()).toEqual({
+      'orderbook/bytradingpair/BOND26EURe': 'active',
+      'orderbook/bytradingpair/XBOND26EURe': 'active',
+    });
+    expect(events).toEqual([
+      'connected',
+      'subscribed orderbook/bytradingpair/BOND26EURe',
+      'subscribed orderbook/bytradingpair/XBOND26EURe',
+    ]);
   });
 
   it('uses x-amz-date as the date field unless told otherwise', async () => {
@@ -96,25 +125,36 @@ describe('the AppSync Events handshake', () => {
 
   it('a connection_error ends the connection, which is reopened with backoff; nothing is subscribed on the refused one', async () => {
     let refusals = 1;
-    venue.init = () => (refusals-- > 0 ? { type: 'connection_error', errors: [{ errorType: 'UnauthorizedException', message: 'You are not authorized to make this call.' }] } : { type: 'connection_ack', connectionTimeoutMs: 300_000 });
+    venue.init = () =>
+      refusals-- > 0
+        ? {
+            type: 'connection_error',
+            errors: [{ errorType: 'UnauthorizedException', message: 'You are not authorized to make this call.' }],
+          }
+        : { type: 'connection_ack', connectionTimeoutMs: 300_000 };
     const { client, clock, lines } = setup();
     client.subscribe('A');
     client.start();
     const [{ error, reconnectInMs }] = await once(client, 'disconnected');
     expect(error.code).toBe('E_WS_CONNECTION');
-    expect(error.message).toBe('market data connection lost: connection_error: UnauthorizedException: You are not authorized to make this call.');
+    expect(error.message).toBe(
+      'market data connection lost: connection_error: UnauthorizedException: You are not authorized to make this call.',
+    );
     expect(reconnectInMs).toBe(500);
     expect(venue.subscribes()).toEqual([]);
     clock.advance(500);
     await once(client, 'subscribed');
     expect(venue.subscribes(2)).toHaveLength(1);
-    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'venue refused the market data connection');
+    const logged = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === 'venue refused the market data connection');
     expect(logged).toMatchObject({ level: 'error', errors: [{ errorType: 'UnauthorizedException' }] });
     expect(lines.join('')).not.toContain(API_KEY);
   });
 
   it('a connection never acknowledged is dropped after ackTimeoutMs and reopened', async () => {
-    venue.init = (connection) => (connection === 1 ? undefined : { type: 'connection_ack', connectionTimeoutMs: 300_000 });
+    venue.init = (connection) =>
+      connection === 1 ? undefined : { type: 'connection_ack', connectionTimeoutMs: 300_000 };
     const { client, clock } = setup();
     client.subscribe('A');
     client.start();
@@ -132,10 +172,17 @@ describe('the AppSync Events handshake', () => {
   it('a venue that does not select the Events subprotocol is a failed connection, retried with backoff', async () => {
     await venue.close();
     const { WebSocketServer } = await import('ws');
-    const plain = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/event/realtime', handleProtocols: () => false });
+    const plain = new WebSocketServer({
+      host: '127.0.0.1',
+      port: 0,
+      path: '/event/realtime',
+      handleProtocols: () => false,
+    });
     await once(plain, 'listening');
     try {
-      const { client: c } = wsHarness({ url: `ws://127.0.0.1:${(plain.address() as { port: number }).port}/event/realtime` });
+      const { client: c } = wsHarness({
+        url: `ws://127.0.0.1:${(plain.address() as { port: number }).port}/event/realtime`,
+      });
       c.subscribe('A');
       c.start();
       const [{ error }] = await once(c, 'disconnected');
@@ -156,7 +203,12 @@ describe('market-data subscriptions', () => {
     client.start();
     await allActive(client);
     const both = bookOf(client, 'B');
-    venue.publish(dataFrame({ symbol: 'A', buy: [level(100.5, 2), level(100, 1.5)], sell: [level(101, 3)] }, { symbol: 'B', sell: [level('7.25', '10')] }));
+    venue.publish(
+      dataFrame(
+        { symbol: 'A', buy: [level(100.5, 2), level(100, 1.5)], sell: [level(101, 3)] },
+        { symbol: 'B', sell: [level('7.25', '10')] },
+      ),
+    );
     await both;
     venue.publish(dataFrame({ symbol: 'A', buy: [level(99, 1)] }));
     await once(client, 'book');
@@ -170,7 +222,12 @@ describe('market-data subscriptions', () => {
     let answers = 0;
     venue.answer = (m) => {
       answers += 1;
-      if (answers === 1) return { id: m.id, type: 'subscribe_error', errors: [{ errorType: 'BadRequestException', message: 'Invalid Channel Format' }] };
+      if (answers === 1)
+        return {
+          id: m.id,
+          type: 'subscribe_error',
+          errors: [{ errorType: 'BadRequestException', message: 'Invalid Channel Format' }],
+        };
       if (answers === 2) return undefined;
       return acknowledge(m);
     };
@@ -199,23 +256,34 @@ describe('market-data subscriptions', () => {
     ]);
     expect(venue.subscribes().map((s) => s.id)).toEqual(['sub-1', 'sub-2', 'sub-3']);
     expect(venue.connections).toBe(1);
-    expect(await metricValue(metrics, 'dltmm_venue_ws_subscription_failures_total', { channel: 'orderbook/bytradingpair/A' })).toBe(2);
+    expect(
+      await metricValue(metrics, 'dltmm_venue_ws_subscription_failures_total', {
+        channel: 'orderbook/bytradingpair/A',
+      }),
+    ).toBe(2);
   });
 
   it('an error naming a pending subscription refuses it; an error without a known id is logged and counted, and the connection stays', async () => {
-    venue.answer = (m) => (m.id === 'sub-1' ? { id: m.id, type: 'error', errors: [{ errorType: 'UnauthorizedException', message: 'Token expired' }] } : acknowledge(m));
+    venue.answer = (m) =>
+      m.id === 'sub-1'
+        ? { id: m.id, type: 'error', errors: [{ errorType: 'UnauthorizedException', message: 'Token expired' }] }
+        : acknowledge(m);
     const { client, clock, metrics, lines } = setup({ staleAfterMs: 600_000 });
     client.subscribe('A');
     client.start();
     const [failed] = await once(client, 'subscriptionFailed');
-    expect(failed.error.message).toBe('subscription to orderbook/bytradingpair/A failed: error: UnauthorizedException: Token expired');
+    expect(failed.error.message).toBe(
+      'subscription to orderbook/bytradingpair/A failed: error: UnauthorizedException: Token expired',
+    );
     clock.advance(failed.retryInMs);
     await once(client, 'subscribed');
     venue.send({ type: 'error', errors: [{ errorType: 'LimitExceededException', message: 'Too many messages' }] });
     venue.publish(dataFrame({ symbol: 'A', buy: [level(1, 1)] }));
     await once(client, 'book');
     expect(await metricValue(metrics, 'dltmm_venue_ws_messages_total', { type: 'error' })).toBe(2);
-    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'market data error for no pending subscription');
+    const logged = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === 'market data error for no pending subscription');
     expect(logged).toMatchObject([{ errors: [{ errorType: 'LimitExceededException', message: 'Too many messages' }] }]);
     expect(venue.connections).toBe(1);
     expect(client.connected).toBe(true);
@@ -236,7 +304,9 @@ describe('market-data subscriptions', () => {
     await bookOf(client, 'B');
     expect(client.book('A')).toBeUndefined();
     expect(client.channels()).toEqual({ 'orderbook/bytradingpair/B': 'active' });
-    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'unsubscribed')).toMatchObject({ id: idOfA, channel: 'orderbook/bytradingpair/A' });
+    expect(
+      lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'unsubscribed'),
+    ).toMatchObject({ id: idOfA, channel: 'orderbook/bytradingpair/A' });
   });
 
   it('orderbook/* follows every market the venue sends', async () => {
@@ -248,7 +318,10 @@ describe('market-data subscriptions', () => {
     const last = bookOf(client, 'Z');
     venue.publish(dataFrame({ symbol: 'A', buy: [level(1, 1)] }, { symbol: 'Z', sell: [level(3, 1)] }));
     await last;
-    expect([show(client, 'A'), show(client, 'Z')]).toEqual([{ buy: ['1@1'], sell: [] }, { buy: [], sell: ['1@3'] }]);
+    expect([show(client, 'A'), show(client, 'Z')]).toEqual([
+      { buy: ['1@1'], sell: [] },
+      { buy: [], sell: ['1@3'] },
+    ]);
   });
 });
 
@@ -266,9 +339,19 @@ describe('market-data connection loss', () => {
     clock.advance(500);
     await venue.until(() => venue.subscribes(2).length === 2, 'resubscribe on the new connection');
     expect(venue.messages('connection_init', 2)).toHaveLength(1);
-    expect(venue.subscribes(2).map((s) => s.channel).toSorted()).toEqual(['orderbook/bytradingpair/A', 'orderbook/bytradingpair/B']);
+    expect(
+      venue
+        .subscribes(2)
+        .map((s) => s.channel)
+        .toSorted(),
+    ).toEqual(['orderbook/bytradingpair/A', 'orderbook/bytradingpair/B']);
     expect(venue.subscribes(2).map((s) => s.id)).toEqual(['sub-3', 'sub-4']);
-    expect(events.slice(0, 4)).toEqual(['connected', 'subscribed orderbook/bytradingpair/A', 'subscribed orderbook/bytradingpair/B', 'disconnected, reconnect in 500']);
+    expect(events.slice(0, 4)).toEqual([
+      'connected',
+      'subscribed orderbook/bytradingpair/A',
+      'subscribed orderbook/bytradingpair/B',
+      'disconnected, reconnect in 500',
+    ]);
     expect(await metricValue(metrics, 'dltmm_venue_ws_reconnects_total')).toBe(1);
     await allActive(client);
     venue.publish(dataFrame({ symbol: 'A', buy: [level(5, 1)] }));
@@ -372,7 +455,9 @@ describe('malformed market data is logged, counted and skipped, never a crash', 
     expect(show(client, 'B')?.sell).toEqual(['1@7']);
     expect(await metricValue(metrics, 'dltmm_venue_malformed_payloads_total', { source: 'ws' })).toBe(4);
     expect(await metricValue(metrics, 'dltmm_venue_ws_messages_total', { type: 'malformed' })).toBe(3);
-    const rejected = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'market update rejected; keeping the previous book');
+    const rejected = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === 'market update rejected; keeping the previous book');
     expect(rejected).toMatchObject({ market: 'A', problems: [{ field: 'data.0.buy.0.limit', value: '1e' }] });
     expect(venue.connections).toBe(1);
     expect(lines.join('')).not.toContain(API_KEY);

@@ -25,7 +25,8 @@ afterEach(async () => {
 
 const SYMBOL = 'BOND26EURe';
 const PAIR = 'tp-evm-bond-eure';
-const levels = (b: MarketBook | undefined) => b && { source: b.source, buy: b.buy.map((l) => `${l.quantity.toFixed()}@${l.limit.toFixed()}`) };
+const levels = (b: MarketBook | undefined) =>
+  b && { source: b.source, buy: b.buy.map((l) => `${l.quantity.toFixed()}@${l.limit.toFixed()}`) };
 
 function nextBook(f: MarketDataFeed, source: 'ws' | 'rest'): Promise<MarketBook> {
   return new Promise((resolve) => {
@@ -51,7 +52,14 @@ describe('market-data feed: REST snapshots while the WebSocket is stale', () => 
         return restClient.getPriceLevels(id, limit);
       },
     };
-    feed = new MarketDataFeed({ client, rest: snapshots, fallbackPollMs: 2_000, depth: 10, clock: h.clock, metrics: h.metrics });
+    feed = new MarketDataFeed({
+      client,
+      rest: snapshots,
+      fallbackPollMs: 2_000,
+      depth: 10,
+      clock: h.clock,
+      metrics: h.metrics,
+    });
     const events: string[] = [];
     feed.on('stale', (e) => events.push(`stale ${e.symbol}`));
     feed.on('fresh', (s) => events.push(`fresh ${s}`));

@@ -30,7 +30,15 @@ afterEach(async () => {
 function setup(over: Partial<ClientCredentialsOptions> = {}) {
   const h = restHarness(venue, ({ clock, metrics, logger }) => ({
     accessToken: undefined,
-    tokens: new ClientCredentialsTokens({ tokenUrl: idp.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, clock, metrics, logger, ...over }),
+    tokens: new ClientCredentialsTokens({
+      tokenUrl: idp.url,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      clock,
+      metrics,
+      logger,
+      ...over,
+    }),
   }));
   return { ...h, call: () => h.client.getWalletOrders('0xAbC') };
 }
@@ -57,7 +65,10 @@ describe('client-credentials tokens', () => {
     expect(idp.requests[0]?.form).toEqual({ grant_type: 'client_credentials', scope: 'orders:read' });
     // RFC 6749 section 2.3.1: id and secret form-urlencoded, then HTTP Basic.
     const basic = /^Basic (.+)$/.exec(idp.requests[0]?.headers.authorization ?? '')?.[1] ?? '';
-    const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':').map((x) => decodeURIComponent(x.replace(/\+/g, ' ')));
+    const [id, secret] = Buffer.from(basic, 'base64')
+      .toString('utf8')
+      .split(':')
+      .map((x) => decodeURIComponent(x.replace(/\+/g, ' ')));
     expect([id, secret]).toEqual([CLIENT_ID, CLIENT_SECRET]);
     expect(sent()).toEqual(['Bearer tok-1', 'Bearer tok-1']);
   });
@@ -66,7 +77,11 @@ describe('client-credentials tokens', () => {
     const { call } = setup({ clientAuth: 'post' });
     await call();
     expect(idp.requests[0]?.headers.authorization).toBeUndefined();
-    expect(idp.requests[0]?.form).toEqual({ grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET });
+    expect(idp.requests[0]?.form).toEqual({
+      grant_type: 'client_credentials',
+      client_id: CLIENT_ID,
+      client_secret: CLIENT_SECRET,
+    });
   });
 
   it('renews ahead of expiry in the background: the caller is not held up, the next one gets the new token', async () => {
@@ -78,7 +93,9 @@ describe('client-credentials tokens', () => {
     expect(sent()).toEqual(['Bearer tok-1', 'Bearer tok-1']);
     expect(idp.requests).toHaveLength(2);
     idp.release();
-    await until(async () => (await metricValue(metrics, 'dltmm_venue_auth_token_requests_total', { outcome: 'ok' })) === 2);
+    await until(
+      async () => (await metricValue(metrics, 'dltmm_venue_auth_token_requests_total', { outcome: 'ok' })) === 2,
+    );
     await call();
     expect(sent().at(-1)).toBe('Bearer tok-2');
     expect(await metricValue(metrics, 'dltmm_venue_auth_token_requests_total', { outcome: 'ok' })).toBe(2);
@@ -103,7 +120,12 @@ describe('client-credentials tokens', () => {
     expect((await call()).map((o) => o.externalOrderId)).toEqual([7n]);
     expect(sent()).toEqual(['Bearer tok-1', 'Bearer tok-2']);
     expect(idp.requests).toHaveLength(2);
-    expect(await metricValue(metrics, 'dltmm_venue_rest_retries_total', { endpoint: '/wallets/{wallet_address}/orders', reason: '401' })).toBe(1);
+    expect(
+      await metricValue(metrics, 'dltmm_venue_rest_retries_total', {
+        endpoint: '/wallets/{wallet_address}/orders',
+        reason: '401',
+      }),
+    ).toBe(1);
   });
 
   it('concurrent calls refused with the same token share one renewal', async () => {
@@ -128,12 +150,18 @@ describe('client-credentials tokens', () => {
     for (const secret of [CLIENT_SECRET, 'tok-1', 'tok-2']) expect(text).not.toContain(secret);
   });
 
-  it('refused client credentials are E_AUTH_TOKEN with the endpoint\'s error; nothing reaches the venue', async () => {
-    idp.fail({ status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' }, headers: { 'www-authenticate': 'Basic realm="venue"' } });
+  it("refused client credentials are E_AUTH_TOKEN with the endpoint's error; nothing reaches the venue", async () => {
+    idp.fail({
+      status: 401,
+      body: { error: 'invalid_client', error_description: 'Client authentication failed' },
+      headers: { 'www-authenticate': 'Basic realm="venue"' },
+    });
     const { call, lines, metrics } = setup();
     const e = await rejected(call());
     expect(e.code).toBe('E_AUTH_TOKEN');
-    expect(e.message).toContain('refused the client credentials grant: HTTP 401 invalid_client: Client authentication failed');
+    expect(e.message).toContain(
+      'refused the client credentials grant: HTTP 401 invalid_client: Client authentication failed',
+    );
     expect(venue.requestsTo(WALLET)).toEqual([]);
     expect(await metricValue(metrics, 'dltmm_venue_auth_token_requests_total', { outcome: 'refused' })).toBe(1);
     expect(lines.join('') + JSON.stringify(e.toJSON())).not.toContain(CLIENT_SECRET);
@@ -148,7 +176,9 @@ describe('client-credentials tokens', () => {
     idp.fail({ status: 503, body: { error: 'temporarily_unavailable' } });
     clock.advance(48_000);
     await call();
-    await until(async () => (await metricValue(metrics, 'dltmm_venue_auth_token_requests_total', { outcome: 'failed' })) === 1);
+    await until(
+      async () => (await metricValue(metrics, 'dltmm_venue_auth_token_requests_total', { outcome: 'failed' })) === 1,
+    );
     clock.advance(4_999);
     await call();
     expect(idp.requests).toHaveLength(2);
@@ -168,8 +198,13 @@ describe('client-credentials tokens', () => {
   });
 
   it('refuses a plain-http token endpoint that is not on this machine', () => {
-    const e = thrown(() => new ClientCredentialsTokens({ tokenUrl: 'http://idp.example/oauth2/token', clientId: 'a', clientSecret: 'b' }));
+    const e = thrown(
+      () =>
+        new ClientCredentialsTokens({ tokenUrl: 'http://idp.example/oauth2/token', clientId: 'a', clientSecret: 'b' }),
+    );
     expect(e.code).toBe('E_CONFIG_INVALID');
-    expect(e.message).toBe('venue.oauth.tokenUrl must be https (plain http only to this machine): http://idp.example/oauth2/token');
+    expect(e.message).toBe(
+      'venue.oauth.tokenUrl must be https (plain http only to this machine): http://idp.example/oauth2/token',
+    );
   });
 });

@@ -16,17 +16,44 @@ afterEach(async () => {
 const evm = loadPairFixture('evm-pair');
 const wasm = loadPairFixture('wasm-pair');
 
-
-
 describe('venue REST client against a spec-shaped server', () => {
   it('reads every public endpoint into typed values, without sending a token', async () => {
     const id = String(evm.id);
     venue
       .route('/tradingpairs', { body: { items: [evm, wasm], next_cursor: null, total_count: 2 } })
       .route(`/tradingpairs/${id}`, { body: evm })
-      .route(`/tradingpairs/${id}/tradeinfo`, { body: { lastPrice: '101.2', referencePrice: '100', priceChange24h: '1.2', tradeVolume24h: '50', liquidityBand: 4, tradingStatus: 'CONTINUOUS_TRADING', statusChangeReason: 'START_OF_TRADING_DAY', tradingHaltCounter: 0 } })
-      .route(`/tradingpairs/${id}/pricelevels`, { body: { tradingPairId: id, buy: [['3', '101'], ['1.5', '100.5']], sell: [{ quantity: '2', limit: '101.5' }] } })
-      .route(`/tradingpairs/${id}/orderbook`, { body: { tradingPairId: id, buy: [['1', '101'], ['2', '101']], sell: [] } })
+      .route(`/tradingpairs/${id}/tradeinfo`, {
+        body: {
+          lastPrice: '101.2',
+          referencePrice: '100',
+          priceChange24h: '1.2',
+          tradeVolume24h: '50',
+          liquidityBand: 4,
+          tradingStatus: 'CONTINUOUS_TRADING',
+          statusChangeReason: 'START_OF_TRADING_DAY',
+          tradingHaltCounter: 0,
+        },
+      })
+      .route(`/tradingpairs/${id}/pricelevels`, {
+        body: {
+          tradingPairId: id,
+          buy: [
+            ['3', '101'],
+            ['1.5', '100.5'],
+          ],
+          sell: [{ quantity: '2', limit: '101.5' }],
+        },
+      })
+      .route(`/tradingpairs/${id}/orderbook`, {
+        body: {
+          tradingPairId: id,
+          buy: [
+            ['1', '101'],
+            ['2', '101'],
+          ],
+          sell: [],
+        },
+      })
       .route(`/tradingpairs/${id}/ohlc`, { body: [{ x: 1772442000000, o: '100', h: '102', l: '99', c: '101' }] })
       .route('/financialinstruments', { body: [{ symbol: 'BOND26', fullName: 'Bond 2026', isin: 'DE000A1B2C34' }] })
       .route('/financialinstruments/inst-1', { body: { fullName: 'Bond 2026', symbol: 'BOND26' } });
@@ -40,7 +67,9 @@ describe('venue REST client against a spec-shaped server', () => {
     expect(levels.sell[0]?.limit.toFixed()).toBe('101.5');
     expect((await client.getOrderBook(id, 5)).buy).toHaveLength(2);
     expect((await client.getOhlc(id, { interval: '1h' }))[0]?.close.toFixed()).toBe('101');
-    expect((await client.listFinancialInstruments({ primaryMarket: true, secondaryMarket: false }))[0]?.symbol).toBe('BOND26');
+    expect((await client.listFinancialInstruments({ primaryMarket: true, secondaryMarket: false }))[0]?.symbol).toBe(
+      'BOND26',
+    );
     expect((await client.getFinancialInstrument('inst-1')).fullName).toBe('Bond 2026');
 
     expect(venue.requests.map((r) => [r.path, r.query])).toEqual([
@@ -59,31 +88,55 @@ describe('venue REST client against a spec-shaped server', () => {
   it('follows next_cursor when the list pages (items.length below total_count)', async () => {
     venue
       .queue('/tradingpairs', { body: { items: [evm], next_cursor: 'page-2', total_count: 2 } })
-      .route('/tradingpairs', (req) => (req.query.cursor === 'page-2' ? { body: { items: [wasm], total_count: 2 } } : appError(400, 'BAD_CURSOR', 'bad cursor')));
+      .route('/tradingpairs', (req) =>
+        req.query.cursor === 'page-2'
+          ? { body: { items: [wasm], total_count: 2 } }
+          : appError(400, 'BAD_CURSOR', 'bad cursor'),
+      );
     const { client } = restHarness(venue);
     expect((await client.listTradingPairs({ pageSize: 1 })).map((p) => p.id)).toEqual([evm.id, wasm.id]);
-    expect(venue.requests.map((r) => r.query)).toEqual([{ limit: '1', count: 'true' }, { cursor: 'page-2', limit: '1', count: 'true' }]);
+    expect(venue.requests.map((r) => r.query)).toEqual([
+      { limit: '1', count: 'true' },
+      { cursor: 'page-2', limit: '1', count: 'true' },
+    ]);
   });
 
   it('sends the bearer token to participant and wallet endpoints and reads their open orders', async () => {
     venue
       .requireBearer(ACCESS_TOKEN)
-      .route('/participants/p-7/orders', { body: { orders: [{ externalOrderId: '12345678901234567890', walletId: 'w' }] } })
+      .route('/participants/p-7/orders', {
+        body: { orders: [{ externalOrderId: '12345678901234567890', walletId: 'w' }] },
+      })
       .route('/wallets/0xAbC/orders', { body: { orders: [{ externalOrderId: 7 }] } });
     const { client } = restHarness(venue);
     expect((await client.getParticipantOrders('p-7')).map((o) => o.externalOrderId)).toEqual([12345678901234567890n]);
     expect((await client.getWalletOrders('0xAbC')).map((o) => o.externalOrderId)).toEqual([7n]);
-    expect(venue.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${ACCESS_TOKEN}`, `Bearer ${ACCESS_TOKEN}`]);
-    expect(venue.requests.map((r) => r.query)).toEqual([{ only_open: 'true', count: 'true' }, { only_open: 'true', count: 'true' }]);
+    expect(venue.requests.map((r) => r.headers.authorization)).toEqual([
+      `Bearer ${ACCESS_TOKEN}`,
+      `Bearer ${ACCESS_TOKEN}`,
+    ]);
+    expect(venue.requests.map((r) => r.query)).toEqual([
+      { only_open: 'true', count: 'true' },
+      { only_open: 'true', count: 'true' },
+    ]);
   });
 
-  it('pages through an order list with the SDK\'s query and cursor until total_count', async () => {
+  it("pages through an order list with the SDK's query and cursor until total_count", async () => {
     venue
-      .queue('/wallets/0xAbC/orders', { body: { items: [{ externalOrderId: '1', orderKind: 'BUY' }], next_cursor: 'p2', total_count: 2 } })
-      .route('/wallets/0xAbC/orders', (req) => (req.query.cursor === 'p2' ? { body: { items: [{ externalOrderId: '2', orderKind: 'SELL' }], total_count: 2 } } : appError(400, 'BAD_CURSOR', 'bad cursor')));
+      .queue('/wallets/0xAbC/orders', {
+        body: { items: [{ externalOrderId: '1', orderKind: 'BUY' }], next_cursor: 'p2', total_count: 2 },
+      })
+      .route('/wallets/0xAbC/orders', (req) =>
+        req.query.cursor === 'p2'
+          ? { body: { items: [{ externalOrderId: '2', orderKind: 'SELL' }], total_count: 2 } }
+          : appError(400, 'BAD_CURSOR', 'bad cursor'),
+      );
     const { client } = restHarness(venue);
     const orders = await client.getWalletOrders('0xAbC', { tradingPair: 'tp-1', pageSize: 1 });
-    expect(orders.map((o) => [o.externalOrderId, o.side])).toEqual([[1n, 'buy'], [2n, 'sell']]);
+    expect(orders.map((o) => [o.externalOrderId, o.side])).toEqual([
+      [1n, 'buy'],
+      [2n, 'sell'],
+    ]);
     expect(venue.requests.map((r) => r.query)).toEqual([
       { trading_pair: 'tp-1', only_open: 'true', limit: '1', count: 'true' },
       { trading_pair: 'tp-1', only_open: 'true', limit: '1', cursor: 'p2', count: 'true' },
@@ -118,32 +171,51 @@ describe('venue REST client against a spec-shaped server', () => {
 
 describe('malformed payloads are errors or set aside, logged and counted, never a crash', () => {
   it('a list keeps its valid pairs and reports the bad one with field and value', async () => {
-    venue.route('/tradingpairs', { body: { items: [evm, { ...wasm, smartContractQuote: 'not-hex' }], total_count: 2 } });
+    venue.route('/tradingpairs', {
+      body: { items: [evm, { ...wasm, smartContractQuote: 'not-hex' }], total_count: 2 },
+    });
     const { client, lines, metrics } = restHarness(venue);
     expect((await client.listTradingPairs()).map((p) => p.id)).toEqual([evm.id]);
     expect(await metricValue(metrics, 'dltmm_venue_malformed_payloads_total', { source: '/tradingpairs' })).toBe(1);
-    const warning = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'venue list item rejected; keeping the others');
+    const warning = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === 'venue list item rejected; keeping the others');
     expect(warning).toMatchObject({ index: 1, problems: [{ field: 'items.1.smartContractQuote', value: 'not-hex' }] });
     expect(venue.requests).toHaveLength(1);
   });
 
   it('a snapshot with one bad level is E_PAYLOAD_MALFORMED naming field and value', async () => {
-    venue.route('/tradingpairs/p1/pricelevels', { body: { tradingPairId: 'p1', buy: [['1', '100']], sell: [['2', 'NaN']] } });
+    venue.route('/tradingpairs/p1/pricelevels', {
+      body: { tradingPairId: 'p1', buy: [['1', '100']], sell: [['2', 'NaN']] },
+    });
     const { client, metrics } = restHarness(venue);
     const e = await rejected(client.getPriceLevels('p1'));
     expect(e.code).toBe('E_PAYLOAD_MALFORMED');
-    expect(e.details.problems).toEqual([{ field: 'sell.0.1', value: 'NaN', message: 'expected a decimal string or a JSON number' }]);
-    expect(await metricValue(metrics, 'dltmm_venue_malformed_payloads_total', { source: '/tradingpairs/{id}/pricelevels' })).toBe(1);
-    expect(await metricValue(metrics, 'dltmm_venue_rest_errors_total', { endpoint: '/tradingpairs/{id}/pricelevels', code: 'E_PAYLOAD_MALFORMED' })).toBe(1);
+    expect(e.details.problems).toEqual([
+      { field: 'sell.0.1', value: 'NaN', message: 'expected a decimal string or a JSON number' },
+    ]);
+    expect(
+      await metricValue(metrics, 'dltmm_venue_malformed_payloads_total', { source: '/tradingpairs/{id}/pricelevels' }),
+    ).toBe(1);
+    expect(
+      await metricValue(metrics, 'dltmm_venue_rest_errors_total', {
+        endpoint: '/tradingpairs/{id}/pricelevels',
+        code: 'E_PAYLOAD_MALFORMED',
+      }),
+    ).toBe(1);
   });
 
   it('a 200 body that is not JSON is E_PAYLOAD_MALFORMED; a wrong shape too', async () => {
-    venue.route('/tradingpairs/p1/tradeinfo', { text: '<html>maintenance</html>' }).route('/tradingpairs', { body: [evm] });
+    venue
+      .route('/tradingpairs/p1/tradeinfo', { text: '<html>maintenance</html>' })
+      .route('/tradingpairs', { body: [evm] });
     const { client, metrics } = restHarness(venue);
     expect((await rejected(client.getTradeInfo('p1'))).details.problems).toEqual([
       { field: '(root)', value: '<html>maintenance</html>', message: 'response body is not JSON' },
     ]);
     expect((await rejected(client.listTradingPairs())).code).toBe('E_PAYLOAD_MALFORMED');
-    expect(await metricValue(metrics, 'dltmm_venue_malformed_payloads_total', { source: '/tradingpairs/{id}/tradeinfo' })).toBe(1);
+    expect(
+      await metricValue(metrics, 'dltmm_venue_malformed_payloads_total', { source: '/tradingpairs/{id}/tradeinfo' }),
+    ).toBe(1);
   });
 });

@@ -19,27 +19,39 @@ const PATH = '/tradingpairs/p1/tradeinfo';
 const ENDPOINT = '/tradingpairs/{id}/tradeinfo';
 const tooMany: Reply = appError(429, 'TOO_MANY_REQUESTS', 'rate limit exceeded');
 
-
-
 describe('REST backoff on a 429 storm and 5xx', () => {
   it('rides out a storm of 429s with exponential backoff and full jitter, then succeeds', async () => {
     venue.queue(PATH, tooMany, tooMany, tooMany, tooMany, tooMany).route(PATH, { body: INFO });
     const random = randomSequence(0.5, 0.25, 0.9, 0.1, 0.99);
-    const { client, delays, metrics } = restHarness(venue, { random, retry: { baseMs: 100, capMs: 1_000, retries: 5 } });
+    const { client, delays, metrics } = restHarness(venue, {
+      random,
+      retry: { baseMs: 100, capMs: 1_000, retries: 5 },
+    });
     expect((await client.getTradeInfo('p1')).lastPrice?.toFixed()).toBe('101.2');
     // Retry n waits floor(random * min(cap, base * 2^n)): ceilings 100, 200, 400, 800, 1000.
     expect(delays).toEqual([50, 50, 360, 80, 990]);
     expect(venue.requests).toHaveLength(6);
     expect(await metricValue(metrics, 'dltmm_venue_rest_retries_total', { endpoint: ENDPOINT, reason: '429' })).toBe(5);
-    expect(await metricValue(metrics, 'dltmm_venue_rest_requests_total', { endpoint: ENDPOINT, status: '429' })).toBe(5);
-    expect(await metricValue(metrics, 'dltmm_venue_rest_requests_total', { endpoint: ENDPOINT, status: '200' })).toBe(1);
+    expect(await metricValue(metrics, 'dltmm_venue_rest_requests_total', { endpoint: ENDPOINT, status: '429' })).toBe(
+      5,
+    );
+    expect(await metricValue(metrics, 'dltmm_venue_rest_requests_total', { endpoint: ENDPOINT, status: '200' })).toBe(
+      1,
+    );
   });
 
   it('waits at least Retry-After: delay-seconds on 429, an HTTP date on 503 (against the injected clock)', async () => {
-    const { client, delays, clock } = restHarness(venue, { random: () => 0, retry: { baseMs: 100, capMs: 1_000, retries: 3 } });
+    const { client, delays, clock } = restHarness(venue, {
+      random: () => 0,
+      retry: { baseMs: 100, capMs: 1_000, retries: 3 },
+    });
     const inTwentySeconds = new Date(clock.now() + 20_000).toUTCString();
     venue
-      .queue(PATH, { ...tooMany, headers: { 'retry-after': '3' } }, { ...appError(503, 'UNAVAILABLE', 'maintenance'), headers: { 'retry-after': inTwentySeconds } })
+      .queue(
+        PATH,
+        { ...tooMany, headers: { 'retry-after': '3' } },
+        { ...appError(503, 'UNAVAILABLE', 'maintenance'), headers: { 'retry-after': inTwentySeconds } },
+      )
       .route(PATH, { body: INFO });
     await client.getTradeInfo('p1');
     expect(delays).toEqual([3_000, 20_000]);
@@ -54,7 +66,9 @@ describe('REST backoff on a 429 storm and 5xx', () => {
     expect(e.details).toMatchObject({ status: 429, attempts: 4, appError: { code: 'TOO_MANY_REQUESTS' } });
     expect(venue.requests).toHaveLength(4);
     expect(delays).toHaveLength(3);
-    expect(await metricValue(metrics, 'dltmm_venue_rest_errors_total', { endpoint: ENDPOINT, code: 'E_REST_UNAVAILABLE' })).toBe(1);
+    expect(
+      await metricValue(metrics, 'dltmm_venue_rest_errors_total', { endpoint: ENDPOINT, code: 'E_REST_UNAVAILABLE' }),
+    ).toBe(1);
   });
 
   it('a Retry-After beyond the configured maximum ends the call at once instead of blocking', async () => {
@@ -66,7 +80,9 @@ describe('REST backoff on a 429 storm and 5xx', () => {
   });
 
   it('retries 5xx but never another 4xx', async () => {
-    venue.queue(PATH, appError(500, 'INTERNAL', 'boom'), appError(502, 'BAD_GATEWAY', 'gw')).route(PATH, { body: INFO });
+    venue
+      .queue(PATH, appError(500, 'INTERNAL', 'boom'), appError(502, 'BAD_GATEWAY', 'gw'))
+      .route(PATH, { body: INFO });
     venue.route('/tradingpairs/p2/tradeinfo', appError(400, 'BAD_REQUEST', 'no'));
     const { client } = restHarness(venue);
     await client.getTradeInfo('p1');
@@ -95,11 +111,16 @@ describe('REST timeouts and transport failures', () => {
 
   it('a refused connection is retried with backoff and ends as E_REST_TRANSPORT', async () => {
     const port = await freePort();
-    const { client, delays, metrics } = restHarness(venue, { baseUrl: `http://127.0.0.1:${port}/api/v1`, retry: { baseMs: 100, capMs: 1_000, retries: 2 } });
+    const { client, delays, metrics } = restHarness(venue, {
+      baseUrl: `http://127.0.0.1:${port}/api/v1`,
+      retry: { baseMs: 100, capMs: 1_000, retries: 2 },
+    });
     const e = await rejected(client.getTradeInfo('p1'));
     expect(e.code).toBe('E_REST_TRANSPORT');
     expect(delays).toEqual([50, 100]);
-    expect(await metricValue(metrics, 'dltmm_venue_rest_retries_total', { endpoint: ENDPOINT, reason: 'network' })).toBe(2);
+    expect(
+      await metricValue(metrics, 'dltmm_venue_rest_retries_total', { endpoint: ENDPOINT, reason: 'network' }),
+    ).toBe(2);
   });
 
   it('the caller can abort a call while it waits to retry', async () => {

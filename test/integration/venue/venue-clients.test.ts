@@ -35,7 +35,11 @@ describe('venue clients built from the bot configuration', () => {
     }).venue;
     if (config === undefined) throw new Error('venue section missing');
     const clock = new TestClock();
-    clients = createVenueClients(config, { apiKey: 'key-from-env', auth: { kind: 'static', token: 'token-from-env' } }, { clock, random: () => 0.5 });
+    clients = createVenueClients(
+      config,
+      { apiKey: 'key-from-env', auth: { kind: 'static', token: 'token-from-env' } },
+      { clock, random: () => 0.5 },
+    );
 
     const pair = await clients.pairs.resolve({ blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' });
     expect(pair.id).toBe(evm.id);

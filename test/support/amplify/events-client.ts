@@ -17,7 +17,8 @@ const count = Number(countText ?? '1');
 const say = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 try {
-  if (endpoint === undefined || apiKey === undefined || channelName === undefined) throw new Error('usage: <endpoint> <api key> <channel> <count>');
+  if (endpoint === undefined || apiKey === undefined || channelName === undefined)
+    throw new Error('usage: <endpoint> <api key> <channel> <count>');
   Amplify.configure({ API: { Events: { endpoint, region: 'eu-central-1', defaultAuthMode: 'apiKey', apiKey } } });
   const channel = await events.connect(channelName);
   let seen = 0;

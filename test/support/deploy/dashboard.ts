@@ -13,7 +13,11 @@ export interface Panel {
   readonly title: string;
   readonly gridPos: { readonly h: number; readonly w: number; readonly x: number; readonly y: number };
   readonly datasource?: { readonly type: string; readonly uid: string };
-  readonly targets?: readonly { readonly refId: string; readonly expr: string; readonly datasource?: { readonly uid: string } }[];
+  readonly targets?: readonly {
+    readonly refId: string;
+    readonly expr: string;
+    readonly datasource?: { readonly uid: string };
+  }[];
   readonly panels?: readonly Panel[];
 }
 
@@ -26,18 +30,48 @@ export function dashboardQueries(d: Dashboard): { panel: string; expr: string }[
 }
 
 export function dashboardVariables(d: Dashboard): { name: string; query: string }[] {
-  return d.templating.list.filter((v) => v.type === 'query').map((v) => ({ name: v.name, query: (v.query as { query: string }).query }));
+  return d.templating.list
+    .filter((v) => v.type === 'query')
+    .map((v) => ({ name: v.name, query: (v.query as { query: string }).query }));
 }
 
 const KEYWORDS = new Set([
-  'sum', 'max', 'min', 'avg', 'count', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'rate',
-  'increase', 'irate', 'histogram_quantile', 'abs', 'absent', 'vector', 'label_values', 'count_over_time', 'le', 'bool', 'offset',
+  'sum',
+  'max',
+  'min',
+  'avg',
+  'count',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'and',
+  'or',
+  'unless',
+  'rate',
+  'increase',
+  'irate',
+  'histogram_quantile',
+  'abs',
+  'absent',
+  'vector',
+  'label_values',
+  'count_over_time',
+  'le',
+  'bool',
+  'offset',
 ]);
 
 /** Metric names a PromQL expression reads (identifiers that are neither functions, keywords nor label names). */
 export function metricNames(expr: string): string[] {
   const withoutStrings = expr.replace(/label_values\((.*),\s*\w+\)/g, '$1').replace(/"(?:[^"\\]|\\.)*"/g, '""');
-  const withoutMatchers = withoutStrings.replace(/\{[^}]*\}/g, '{}').replace(/\b(by|without|on|ignoring)\s*\([^)]*\)/g, '');
+  const withoutMatchers = withoutStrings
+    .replace(/\{[^}]*\}/g, '{}')
+    .replace(/\b(by|without|on|ignoring)\s*\([^)]*\)/g, '');
   const withoutRanges = withoutMatchers.replace(/\[[^\]]*\]/g, '');
-  return [...withoutRanges.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*/g)].map((m) => m[0]).filter((w) => !KEYWORDS.has(w) && !/^\d/.test(w));
+  return [...withoutRanges.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*/g)]
+    .map((m) => m[0])
+    .filter((w) => !KEYWORDS.has(w) && !/^\d/.test(w));
 }

@@ -12,5 +12,7 @@ export function requireTool(name: 'promtool' | 'prometheus'): string {
       // not in this directory
     }
   }
-  throw new Error(`${name} is not installed: it comes from Debian's prometheus package (apt-get install prometheus; .ci/run installs it when missing)`);
+  throw new Error(
+    `${name} is not installed: it comes from Debian's prometheus package (apt-get install prometheus; .ci/run installs it when missing)`,
+  );
 }

@@ -22,10 +22,21 @@ export interface BotRunSettings {
 /** Writes `<dir>/<name>.yaml` and returns its path. */
 export function writeBotConfig(s: BotRunSettings): string {
   const config = {
-    sandbox: { manifest: s.manifest, strategy: s.strategy ?? LADDER, ...(s.obligations === undefined ? {} : { obligations: s.obligations }) },
+    sandbox: {
+      manifest: s.manifest,
+      strategy: s.strategy ?? LADDER,
+      ...(s.obligations === undefined ? {} : { obligations: s.obligations }),
+    },
     calendar: { enabled: false },
     risk: s.risk,
-    engine: { tickMs: 1000, phasePollMs: 500, balanceMaxAgeMs: 2000, inventoryCheckMs: 10_000, shutdownTimeoutMs: 30_000, ...s.engine },
+    engine: {
+      tickMs: 1000,
+      phasePollMs: 500,
+      balanceMaxAgeMs: 2000,
+      inventoryCheckMs: 10_000,
+      shutdownTimeoutMs: 30_000,
+      ...s.engine,
+    },
     store: { path: s.store },
     telemetry: { metricsPort: s.metricsPort, metricsHost: '127.0.0.1', logLevel: 'info' },
   };

@@ -25,7 +25,11 @@ export class BotProcess {
    */
   constructor(configPath: string, metricsPort: number, logPath?: string, nodeArgs: readonly string[] = []) {
     this.#telemetry = `http://127.0.0.1:${metricsPort}`;
-    this.child = spawn(NODE, ['--max-semi-space-size=16', ...nodeArgs, 'src/cli/dlt-mm.ts', 'run', '--config', configPath], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    this.child = spawn(
+      NODE,
+      ['--max-semi-space-size=16', ...nodeArgs, 'src/cli/dlt-mm.ts', 'run', '--config', configPath],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+    );
     const keep = (text: string) => {
       if (logPath !== undefined) appendFileSync(logPath, `${text}\n`);
       this.output.push(text);

@@ -81,10 +81,20 @@ interface PairInfo {
 export function pairsOf(sandbox: Sandbox, chains: SandboxChains): PairInfo[] {
   return sandbox.manifest.pairs.map((p) => {
     const chain = p.chain as Chain;
-    const params = chain === 'evm' ? sandbox.deployed.evmPairs.get(p.id)?.params : sandbox.deployed.wasmBooks.get(p.id)?.book.book.params;
+    const params =
+      chain === 'evm'
+        ? sandbox.deployed.evmPairs.get(p.id)?.params
+        : sandbox.deployed.wasmBooks.get(p.id)?.book.book.params;
     if (params === undefined) throw new Error(`no book parameters for ${p.id}`);
     const token = (t: { hex: string; strkey?: string | null }) => (chain === 'evm' ? t.hex : (t.strkey as string));
-    return { id: p.id, chain, wallet: chains.wallets[chain], baseToken: token(p.baseToken), quoteToken: token(p.quoteToken), params };
+    return {
+      id: p.id,
+      chain,
+      wallet: chains.wallets[chain],
+      baseToken: token(p.baseToken),
+      quoteToken: token(p.quoteToken),
+      params,
+    };
   });
 }
 
@@ -110,7 +120,8 @@ export async function balancesOf(sandbox: Sandbox, pairs: readonly PairInfo[]): 
       for (const token of [p.baseToken, p.quoteToken]) {
         const k = key(p.wallet, token);
         if (out.has(k)) continue;
-        if (p.chain === 'evm') out.set(k, (await contractAt('EMoneyToken', token, provider).getFunction('balanceOf')(p.wallet)) as bigint);
+        if (p.chain === 'evm')
+          out.set(k, (await contractAt('EMoneyToken', token, provider).getFunction('balanceOf')(p.wallet)) as bigint);
         else {
           const d = sandbox.deployed.wasmBooks.get(p.id);
           const contract = token === d?.addresses.base.strkey ? d.base : d?.quote;

@@ -29,16 +29,29 @@ export interface Terms {
 }
 
 /** Chain A: every block from `from` to `to`, read at that block. */
-export async function evmSnapshots(sandbox: Sandbox, chains: SandboxChains, pairId: string, from: number, to: number): Promise<ChainSnapshot[]> {
+export async function evmSnapshots(
+  sandbox: Sandbox,
+  chains: SandboxChains,
+  pairId: string,
+  from: number,
+  to: number,
+): Promise<ChainSnapshot[]> {
   const provider = sandboxProvider(sandbox.evmNode.rpcUrl);
   try {
     const book = contractAt('OrderBook', chains.pair(pairId).orderBook.hex, provider);
     const out: ChainSnapshot[] = [];
     for (let n = from; n <= to; n++) {
-      const block = (await rpc(sandbox.evmNode.rpcUrl, 'eth_getBlockByNumber', [toQuantity(n), false])) as { timestamp: string };
+      const block = (await rpc(sandbox.evmNode.rpcUrl, 'eth_getBlockByNumber', [toQuantity(n), false])) as {
+        timestamp: string;
+      };
       const phase = Number(await book.getFunction('getOrderBookPhase').staticCall({ blockTag: n }));
       const orders = await chains.resting(pairId, n);
-      out.push({ at: n, timeMs: Number(BigInt(block.timestamp)) * 1000, phase: phase === 1 ? 'open' : phase === 3 || phase === 4 ? 'halted' : 'closed', orders });
+      out.push({
+        at: n,
+        timeMs: Number(BigInt(block.timestamp)) * 1000,
+        phase: phase === 1 ? 'open' : phase === 3 || phase === 4 ? 'halted' : 'closed',
+        orders,
+      });
     }
     return out;
   } finally {
@@ -57,8 +70,15 @@ export class WasmSnapshots {
     this.#stop = sandbox.emulator.onLedgerClosed((closed) => {
       // Read afresh at every close: the contract may hold a new book object after a change.
       const book = deployed.book.book;
-      const orders = [...book.buys, ...book.sells].filter((o) => o.wallet === wallet).map((o) => ({ orderId: o.id, side: o.side, price: o.price, remaining: o.remaining }));
-      const phase = book.phase === 'open' ? 'open' : book.phase === 'manualHalt' || book.phase === 'automaticHalt' ? 'halted' : 'closed';
+      const orders = [...book.buys, ...book.sells]
+        .filter((o) => o.wallet === wallet)
+        .map((o) => ({ orderId: o.id, side: o.side, price: o.price, remaining: o.remaining }));
+      const phase =
+        book.phase === 'open'
+          ? 'open'
+          : book.phase === 'manualHalt' || book.phase === 'automaticHalt'
+            ? 'halted'
+            : 'closed';
       this.snapshots.push({ at: closed.ledger.seq, timeMs: Number(closed.ledger.closeTime) * 1000, phase, orders });
     });
   }
@@ -69,7 +89,11 @@ export class WasmSnapshots {
 }
 
 /** Whether a bid and an ask of these orders meet the terms (sizes by value, spread of the midpoint). */
-export function meets(orders: ChainSnapshot['orders'], terms: Terms, scales: { baseInternal: bigint; quoteInternal: bigint }): boolean {
+export function meets(
+  orders: ChainSnapshot['orders'],
+  terms: Terms,
+  scales: { baseInternal: bigint; quoteInternal: bigint },
+): boolean {
   const human = orders.map((o) => {
     const price = new Decimal(o.price.toString()).div(scales.quoteInternal.toString());
     const qty = new Decimal(o.remaining.toString()).div(scales.baseInternal.toString());
@@ -102,7 +126,12 @@ export interface Truth {
   readonly quotes: number;
 }
 
-export function truthOf(snapshots: readonly ChainSnapshot[], terms: Terms, scales: { baseInternal: bigint; quoteInternal: bigint }, window: { from: number; to: number }): Truth {
+export function truthOf(
+  snapshots: readonly ChainSnapshot[],
+  terms: Terms,
+  scales: { baseInternal: bigint; quoteInternal: bigint },
+  window: { from: number; to: number },
+): Truth {
   let continuousMs = 0;
   let presentMs = 0;
   let presentStretches = 0;
@@ -131,7 +160,15 @@ export function truthOf(snapshots: readonly ChainSnapshot[], terms: Terms, scale
     if (open) continuousMs += to - from;
     if (ok) presentMs += to - from;
   }
-  return { continuousMs, presentMs, ratio: continuousMs > 0 ? presentMs / continuousMs : null, presentStretches, phaseChanges, backAfterHalt, quotes: quotes.size };
+  return {
+    continuousMs,
+    presentMs,
+    ratio: continuousMs > 0 ? presentMs / continuousMs : null,
+    presentStretches,
+    phaseChanges,
+    backAfterHalt,
+    quotes: quotes.size,
+  };
 }
 
 export function scalesOf(sandbox: Sandbox, pairId: string): { baseInternal: bigint; quoteInternal: bigint } {

@@ -23,7 +23,11 @@ export function parseMetrics(text: string): MetricSample[] {
 }
 
 /** Samples of one series whose labels include `labels`. */
-export function series(samples: readonly MetricSample[], name: string, labels: Record<string, string> = {}): MetricSample[] {
+export function series(
+  samples: readonly MetricSample[],
+  name: string,
+  labels: Record<string, string> = {},
+): MetricSample[] {
   return samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
 }
 

@@ -74,7 +74,10 @@ export class SandboxChains {
     const wasm = mm('wasm');
     if (evm === undefined || wasm === undefined) throw new Error('the sandbox has no market-maker wallet on a chain');
     this.wallets = { evm: evm.address, wasm: wasm.address };
-    this.#wasmSenders = new Set([wasm.address, ...('channelAccounts' in wasm ? (wasm.channelAccounts ?? []) : []).map((c) => c.publicKey)]);
+    this.#wasmSenders = new Set([
+      wasm.address,
+      ...('channelAccounts' in wasm ? (wasm.channelAccounts ?? []) : []).map((c) => c.publicKey),
+    ]);
     this.pairs = m.pairs;
     this.#evmBlock = -1;
     const books = new Map(m.pairs.filter((p) => p.chain === 'wasm').map((p) => [p.orderBook.strkey as string, p]));
@@ -83,14 +86,24 @@ export class SandboxChains {
       for (const e of closed.events) {
         const p = books.get(e.contractId);
         if (p === undefined) continue;
-        const event = decodeBookEvent(e.topics, e.data, { base: p.baseToken.strkey as string, quote: p.quoteToken.strkey as string });
-        if (event !== undefined && event.client === this.wallets.wasm) this.events.push({ chain: 'wasm', pairId: p.id, at: seq, event });
+        const event = decodeBookEvent(e.topics, e.data, {
+          base: p.baseToken.strkey as string,
+          quote: p.quoteToken.strkey as string,
+        });
+        if (event !== undefined && event.client === this.wallets.wasm)
+          this.events.push({ chain: 'wasm', pairId: p.id, at: seq, event });
       }
       for (const t of closed.transactions) {
         if (t.success || !this.#wasmSenders.has(t.source)) continue;
         const fn = t.call?.fn ?? 'unknown';
         const orderId = fn.startsWith('cancel_') && t.call !== null ? read.u64(t.call.args[1], 'order_id') : null;
-        this.failed.push({ chain: 'wasm', at: seq, pairId: books.get(t.call?.contract ?? '')?.id ?? null, call: fn, orderId });
+        this.failed.push({
+          chain: 'wasm',
+          at: seq,
+          pairId: books.get(t.call?.contract ?? '')?.id ?? null,
+          call: fn,
+          orderId,
+        });
       }
     });
   }
@@ -117,9 +130,16 @@ export class SandboxChains {
    */
   async pass(blocks: { evm: number; wasm: number }, timeoutMs = 60_000): Promise<void> {
     const from = { evm: await this.head('evm'), wasm: await this.head('wasm') };
-    await until(`${blocks.evm} chain A blocks and ${blocks.wasm} chain B ledgers`, timeoutMs, async () => {
-      return (await this.head('evm')) - from.evm >= blocks.evm && (await this.head('wasm')) - from.wasm >= blocks.wasm;
-    }, 50);
+    await until(
+      `${blocks.evm} chain A blocks and ${blocks.wasm} chain B ledgers`,
+      timeoutMs,
+      async () => {
+        return (
+          (await this.head('evm')) - from.evm >= blocks.evm && (await this.head('wasm')) - from.wasm >= blocks.wasm
+        );
+      },
+      50,
+    );
   }
 
   /** The bot's resting orders on `pairId`, from the order book itself (chain A: at `blockTag`, default the latest block). */
@@ -128,7 +148,16 @@ export class SandboxChains {
     if (p.chain === 'wasm') {
       const book = this.#sandbox.deployed.wasmBooks.get(pairId)?.book.book;
       if (book === undefined) throw new Error(`no chain B book ${pairId}`);
-      return [...book.buys, ...book.sells].filter((o) => o.wallet === this.wallets.wasm).map((o) => ({ pairId, orderId: o.id, side: o.side, price: o.price, remaining: o.remaining, crossId: o.crossId }));
+      return [...book.buys, ...book.sells]
+        .filter((o) => o.wallet === this.wallets.wasm)
+        .map((o) => ({
+          pairId,
+          orderId: o.id,
+          side: o.side,
+          price: o.price,
+          remaining: o.remaining,
+          crossId: o.crossId,
+        }));
     }
     const book = contractAt('OrderBook', p.orderBook.hex, this.#provider);
     const out: RestingOrder[] = [];
@@ -136,8 +165,22 @@ export class SandboxChains {
       const at = blockTag === undefined ? {} : { blockTag };
       const ids = (await book.getFunction('getOrderIds')(side, 1000, at)) as bigint[];
       for (const id of ids) {
-        const [client, , remaining, price, crossId] = (await book.getFunction('getOrder')(id, at)) as [string, bigint, bigint, bigint, bigint];
-        if (client.toLowerCase() === this.wallets.evm.toLowerCase()) out.push({ pairId, orderId: id, side: side === 1 ? 'buy' : 'sell', price, remaining, crossId: BigInt(crossId) });
+        const [client, , remaining, price, crossId] = (await book.getFunction('getOrder')(id, at)) as [
+          string,
+          bigint,
+          bigint,
+          bigint,
+          bigint,
+        ];
+        if (client.toLowerCase() === this.wallets.evm.toLowerCase())
+          out.push({
+            pairId,
+            orderId: id,
+            side: side === 1 ? 'buy' : 'sell',
+            price,
+            remaining,
+            crossId: BigInt(crossId),
+          });
       }
     }
     return out;
@@ -154,7 +197,9 @@ export class SandboxChains {
     if (head <= this.#evmBlock) return;
     const from = this.#evmBlock + 1;
     const books = new Map(this.pairs.filter((p) => p.chain === 'evm').map((p) => [p.orderBook.hex.toLowerCase(), p]));
-    const logs = (await rpc(this.#rpcUrl, 'eth_getLogs', [{ fromBlock: toQuantity(from), toBlock: toQuantity(head), address: [...books.keys()] }])) as Array<{
+    const logs = (await rpc(this.#rpcUrl, 'eth_getLogs', [
+      { fromBlock: toQuantity(from), toBlock: toQuantity(head), address: [...books.keys()] },
+    ])) as Array<{
       address: string;
       topics: string[];
       data: string;
@@ -167,17 +212,26 @@ export class SandboxChains {
       const args: Record<string, unknown> = {};
       parsed.fragment.inputs.forEach((input, i) => (args[input.name] = parsed.args[i]));
       const event = toBookEvent(parsed.name, args, p.baseToken.hex);
-      if (event !== undefined && event.client.toLowerCase() === this.wallets.evm.toLowerCase()) this.events.push({ chain: 'evm', pairId: p.id, at: Number(BigInt(log.blockNumber)), event });
+      if (event !== undefined && event.client.toLowerCase() === this.wallets.evm.toLowerCase())
+        this.events.push({ chain: 'evm', pairId: p.id, at: Number(BigInt(log.blockNumber)), event });
     }
     for (let n = from; n <= head; n++) {
-      const block = (await rpc(this.#rpcUrl, 'eth_getBlockByNumber', [toQuantity(n), true])) as { transactions: Array<{ hash: string; from: string; to: string | null; input: string }> };
+      const block = (await rpc(this.#rpcUrl, 'eth_getBlockByNumber', [toQuantity(n), true])) as {
+        transactions: Array<{ hash: string; from: string; to: string | null; input: string }>;
+      };
       for (const tx of block.transactions) {
         if (tx.from.toLowerCase() !== this.wallets.evm.toLowerCase()) continue;
         const receipt = (await rpc(this.#rpcUrl, 'eth_getTransactionReceipt', [tx.hash])) as { status: string };
         if (BigInt(receipt.status) === 1n) continue;
         const call = books.has((tx.to ?? '').toLowerCase()) ? this.#iface.parseTransaction({ data: tx.input }) : null;
         const orderId = call?.name.startsWith('cancel') === true ? (call.args[0] as bigint) : null;
-        this.failed.push({ chain: 'evm', at: n, pairId: books.get((tx.to ?? '').toLowerCase())?.id ?? null, call: call?.name ?? tx.input.slice(0, 10), orderId });
+        this.failed.push({
+          chain: 'evm',
+          at: n,
+          pairId: books.get((tx.to ?? '').toLowerCase())?.id ?? null,
+          call: call?.name ?? tx.input.slice(0, 10),
+          orderId,
+        });
       }
     }
     this.#evmBlock = head;
@@ -193,7 +247,9 @@ export class SandboxChains {
    * brought its quantity to the book, less what was rejected, cancelled or still rests. `net` counts buys
    * up and sells down (the position the fills built); `byOrder` holds each order's traded quantity.
    */
-  async traded(pairId: string): Promise<{ gross: bigint; net: bigint; byOrder: Map<bigint, { traded: bigint; quantity: bigint }> }> {
+  async traded(
+    pairId: string,
+  ): Promise<{ gross: bigint; net: bigint; byOrder: Map<bigint, { traded: bigint; quantity: bigint }> }> {
     await this.sync();
     const resting = new Map((await this.resting(pairId)).map((o) => [o.orderId, o.remaining]));
     let gross = 0n;
@@ -203,7 +259,16 @@ export class SandboxChains {
       const received = r.event as Extract<BookEvent, { type: 'OrderReceived' }>;
       const gone = this.events
         .filter((e) => e.pairId === pairId && e.event.orderId === received.orderId)
-        .reduce((n, e) => n + (e.event.type === 'CancelOrder' ? e.event.quantity : e.event.type === 'OrderRejected' ? e.event.quantityNotExecuted : 0n), 0n);
+        .reduce(
+          (n, e) =>
+            n +
+            (e.event.type === 'CancelOrder'
+              ? e.event.quantity
+              : e.event.type === 'OrderRejected'
+                ? e.event.quantityNotExecuted
+                : 0n),
+          0n,
+        );
       const traded = received.quantity - gone - (resting.get(received.orderId) ?? 0n);
       byOrder.set(received.orderId, { traded, quantity: received.quantity });
       gross += traded;

@@ -11,11 +11,20 @@ import { EvmTrader } from '../../../src/sandbox/flow/evm-trader.ts';
 import { EvmSender } from '../../../src/sandbox/venue/evm-sender.ts';
 import type { Sandbox } from '../../../src/sandbox/venue/sandbox.ts';
 
-export async function evmTaker(sandbox: Sandbox, pairId: string): Promise<{ place(side: Side, quantity: Decimal, price: Decimal): Promise<boolean>; stop(): void }> {
+export async function evmTaker(
+  sandbox: Sandbox,
+  pairId: string,
+): Promise<{ place(side: Side, quantity: Decimal, price: Decimal): Promise<boolean>; stop(): void }> {
   const wallet = sandbox.manifest.wallets.find((w) => w.name === 'evm-trader');
   const pair = sandbox.state.pairByIdOrSymbol(pairId);
-  if (wallet === undefined || pair === undefined) throw new Error('the sandbox has no evm-trader wallet or no such pair');
-  const sender = new EvmSender({ rpcUrl: sandbox.evmNode.rpcUrl, privateKey: wallet.key, chainId: sandbox.manifest.chains.evm.chainId, pollMs: 50 });
+  if (wallet === undefined || pair === undefined)
+    throw new Error('the sandbox has no evm-trader wallet or no such pair');
+  const sender = new EvmSender({
+    rpcUrl: sandbox.evmNode.rpcUrl,
+    privateKey: wallet.key,
+    chainId: sandbox.manifest.chains.evm.chainId,
+    pollMs: 50,
+  });
   const provider = sandboxProvider(sandbox.evmNode.rpcUrl);
   const orderBook = pair.addresses.orderBook.hex;
   try {
@@ -33,7 +42,8 @@ export async function evmTaker(sandbox: Sandbox, pairId: string): Promise<{ plac
   const trader = new EvmTrader(sender);
   const scales = derivePairRules(pair.record, pair.overrides).scales;
   return {
-    place: async (side, quantity, price) => (await trader.place(orderBook, scales, side, quantity, price)).receipt.status,
+    place: async (side, quantity, price) =>
+      (await trader.place(orderBook, scales, side, quantity, price)).receipt.status,
     stop: () => sender.stop(),
   };
 }

@@ -24,14 +24,27 @@ export class TmuxTerminal {
   }
 
   /** Starts `argv` in `cwd` on a `cols` x `rows` terminal; `dir` holds the tmux socket. */
-  static start(o: { dir: string; cwd: string; argv: readonly string[]; cols: number; rows: number; env?: Record<string, string> }): TmuxTerminal {
+  static start(o: {
+    dir: string;
+    cwd: string;
+    argv: readonly string[];
+    cols: number;
+    rows: number;
+    env?: Record<string, string>;
+  }): TmuxTerminal {
     try {
       execFileSync('tmux', ['-V'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (e) {
-      throw new Error('tmux is needed to drive a terminal (Debian package tmux; .ci/run installs it when missing)', { cause: e });
+      throw new Error('tmux is needed to drive a terminal (Debian package tmux; .ci/run installs it when missing)', {
+        cause: e,
+      });
     }
     const socket = join(o.dir, 'tmux.sock');
-    const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const tmux = (...args: string[]) =>
+      execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     const env = Object.entries(o.env ?? {}).map(([k, v]) => `${k}=${quote(v)}`);
     // exec: the pane's process is the command itself, so Ctrl-C and the exit status are its own.
     const command = ['exec', ...(env.length === 0 ? [] : ['env', ...env]), ...o.argv.map(quote)].join(' ');
@@ -41,7 +54,10 @@ export class TmuxTerminal {
     tmux('set-option', '-t', 'board', 'remain-on-exit', 'on');
     tmux('set-option', '-t', 'board', 'history-limit', '10000');
     tmux('respawn-pane', '-k', '-t', 'board', '-c', o.cwd, command);
-    const [server, pid] = tmux('display-message', '-p', '-t', 'board', '#{pid} #{pane_pid}').trim().split(' ').map(Number);
+    const [server, pid] = tmux('display-message', '-p', '-t', 'board', '#{pid} #{pane_pid}')
+      .trim()
+      .split(' ')
+      .map(Number);
     return new TmuxTerminal(socket, server!, pid!);
   }
 
@@ -51,7 +67,9 @@ export class TmuxTerminal {
 
   /** The visible screen, one string per row (trailing blanks trimmed). */
   screen(): string[] {
-    return this.#tmux('capture-pane', '-p', '-t', this.#target).split('\n').map((l) => l.trimEnd());
+    return this.#tmux('capture-pane', '-p', '-t', this.#target)
+      .split('\n')
+      .map((l) => l.trimEnd());
   }
 
   /** Rows that scrolled off the top of the screen into the history. */
@@ -61,7 +79,15 @@ export class TmuxTerminal {
 
   /** Once the command has exited: its exit status, or `signal N` when a signal ended it; else null. */
   exitStatus(): number | string | null {
-    const [dead, status, signal] = this.#tmux('display-message', '-p', '-t', this.#target, '#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}').trim().split(':');
+    const [dead, status, signal] = this.#tmux(
+      'display-message',
+      '-p',
+      '-t',
+      this.#target,
+      '#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}',
+    )
+      .trim()
+      .split(':');
     if (dead !== '1') return null;
     if (status === '' && signal === '') {
       // The terminal closed, but tmux has not collected the exit status. Debian's tmux records panes with

@@ -6,7 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { Keypair } from '@stellar/stellar-sdk';
 import { Wallet, type Contract, type JsonRpcProvider } from 'ethers';
-import { encodeEvmCrossIdentifier, encodeEvmOrderData, encodeEvmReportingData } from '../../../src/core/encoding/evm-order.ts';
+import {
+  encodeEvmCrossIdentifier,
+  encodeEvmOrderData,
+  encodeEvmReportingData,
+} from '../../../src/core/encoding/evm-order.ts';
 import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../src/core/encoding/wasm-order.ts';
 import { ZERO_REPORTING } from '../../../src/core/encoding/reporting.ts';
 import { DEFAULT_ORDER_OPTIONS, type Side } from '../../../src/core/order-terms.ts';
@@ -59,7 +63,8 @@ function lockedBy(params: BookParams, orders: readonly ChainOrder[]): { base: bi
   return { base, quote };
 }
 
-const fixture = (name: string): TradingPair => parseTradingPair(JSON.parse(readFileSync(new URL(`../../fixtures/pairs/${name}.json`, import.meta.url), 'utf8')));
+const fixture = (name: string): TradingPair =>
+  parseTradingPair(JSON.parse(readFileSync(new URL(`../../fixtures/pairs/${name}.json`, import.meta.url), 'utf8')));
 
 export async function startEvmChain(): Promise<ChainUnderTest> {
   const pair = fixture('evm-pair');
@@ -104,8 +109,14 @@ export async function startEvmChain(): Promise<ChainUnderTest> {
       for (const side of [1, 2]) {
         const ids = (await book.getFunction('getOrderIds')(side, 1000)) as bigint[];
         for (const id of ids) {
-          const [client, , remaining, price] = (await book.getFunction('getOrder')(id)) as [string, bigint, bigint, bigint];
-          if (client.toLowerCase() === mm.address.toLowerCase()) out.push({ orderId: id, side: side === 1 ? 'buy' : 'sell', remaining, price });
+          const [client, , remaining, price] = (await book.getFunction('getOrder')(id)) as [
+            string,
+            bigint,
+            bigint,
+            bigint,
+          ];
+          if (client.toLowerCase() === mm.address.toLowerCase())
+            out.push({ orderId: id, side: side === 1 ? 'buy' : 'sell', remaining, price });
         }
       }
       return out;

@@ -44,12 +44,15 @@ export interface DriverConfig {
 
 type Point = 'after-record' | 'after-journal' | 'after-broadcast';
 
-const mark = (phase: string) => process.env.DLTMM_CRASH_TIMING === '1' && process.stderr.write(`timing ${phase} ${Math.round(performance.now())} at ${Date.now()}\n`);
+const mark = (phase: string) =>
+  process.env.DLTMM_CRASH_TIMING === '1' &&
+  process.stderr.write(`timing ${phase} ${Math.round(performance.now())} at ${Date.now()}\n`);
 mark('imports');
 const config = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as DriverConfig;
 const [crashPoint, crashCount] = (process.env.DLTMM_CRASH_AT ?? ':').split(':') as [string, string];
 const reached = new Map<string, number>();
-const out = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
+const out = (line: Record<string, unknown>) =>
+  process.stdout.write(`${JSON.stringify(line, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
 
 function point(name: Point, detail: Record<string, unknown> = {}): void {
   const n = (reached.get(name) ?? 0) + 1;
@@ -70,7 +73,10 @@ class HookedJournal extends TxJournal {
 
 const store = openStore(config.store);
 const journal = new HookedJournal(store.db, Date.now);
-const logger = createLogger({ level: (process.env.DLTMM_LOG_LEVEL as 'info' | undefined) ?? 'warn', destination: process.stderr });
+const logger = createLogger({
+  level: (process.env.DLTMM_LOG_LEVEL as 'info' | undefined) ?? 'warn',
+  destination: process.stderr,
+});
 const metrics = new Metrics();
 const tradingPair = parseTradingPair(config.pair);
 const binding: PairBinding = {
@@ -100,7 +106,9 @@ const adapter: ChainAdapter =
         rpcUrl: config.rpcUrl,
         networkPassphrase: config.networkPassphrase as string,
         tradingKey: (await import('@stellar/stellar-sdk')).Keypair.fromSecret(config.key),
-        channelKeys: await Promise.all((config.channels ?? []).map(async (k) => (await import('@stellar/stellar-sdk')).Keypair.fromSecret(k))),
+        channelKeys: await Promise.all(
+          (config.channels ?? []).map(async (k) => (await import('@stellar/stellar-sdk')).Keypair.fromSecret(k)),
+        ),
         // The sandbox closes a ledger every few hundred ms, each at least a second after the last, so its
         // clock runs ahead of ours: a wide time bound keeps transactions valid for the length of the test.
         txTimeoutSeconds: 900,
@@ -164,17 +172,29 @@ for await (const line of lines) {
 const random = seeded(config.seed);
 const m = engine;
 for (;;) {
-  const live = store.orders.live({ wallet: adapter.wallet }).filter((o) => o.status === 'resting' || o.status === 'partiallyFilled');
+  const live = store.orders
+    .live({ wallet: adapter.wallet })
+    .filter((o) => o.status === 'resting' || o.status === 'partiallyFilled');
   const side = pick(random, ['buy', 'sell'] as const);
   const price = new Decimal(pick(random, side === 'buy' ? config.bids : config.asks));
   const quantity = new Decimal(pick(random, config.sizes));
-  const what = live.length === 0 ? 'place' : live.length >= config.maxLive ? pick(random, ['cancel', 'replace'] as const) : pick(random, ['place', 'place', 'cancel', 'replace'] as const);
+  const what =
+    live.length === 0
+      ? 'place'
+      : live.length >= config.maxLive
+        ? pick(random, ['cancel', 'replace'] as const)
+        : pick(random, ['place', 'place', 'cancel', 'replace'] as const);
   try {
     if (what === 'place') await m.place({ pairId: binding.pairId, side, quantity, price });
     else if (what === 'cancel') await m.cancel(pick(random, live).clientOrderId);
     else {
       const old = pick(random, live);
-      await m.replace(old.clientOrderId, { pairId: binding.pairId, side: old.side, quantity, price: new Decimal(pick(random, old.side === 'buy' ? config.bids : config.asks)) });
+      await m.replace(old.clientOrderId, {
+        pairId: binding.pairId,
+        side: old.side,
+        quantity,
+        price: new Decimal(pick(random, old.side === 'buy' ? config.bids : config.asks)),
+      });
     }
   } catch (e) {
     logger.warn({ err: e, what }, 'flow command refused');

@@ -42,7 +42,11 @@ async function check(chain: ChainUnderTest, storePath: string, ready: DriverLine
   const resting = await chain.restingOrders();
   for (const r of resting) {
     const row = view.orders.find((o) => o.orderId === r.orderId);
-    expect(row === undefined ? `order ${r.orderId} resting on chain is unknown to the bot` : { live: LIVE.has(row.status), remaining: row.remaining }).toEqual({
+    expect(
+      row === undefined
+        ? `order ${r.orderId} resting on chain is unknown to the bot`
+        : { live: LIVE.has(row.status), remaining: row.remaining },
+    ).toEqual({
       live: true,
       remaining: r.remaining,
     });
@@ -76,11 +80,19 @@ async function check(chain: ChainUnderTest, storePath: string, ready: DriverLine
 
 const debug = process.env.DLTMM_CRASH_DEBUG === '1' ? (...a: unknown[]) => console.error('[crash]', ...a) : () => {};
 
-export async function runCrashCycles(chain: ChainUnderTest, dir: string, kills: number, seed: number): Promise<CrashSummary> {
+export async function runCrashCycles(
+  chain: ChainUnderTest,
+  dir: string,
+  kills: number,
+  seed: number,
+): Promise<CrashSummary> {
   const random = seeded(seed);
   const storePath = join(dir, 'state.sqlite');
   const configPath = join(dir, 'driver.json');
-  writeFileSync(configPath, JSON.stringify(chain.config(storePath, seed), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+  writeFileSync(
+    configPath,
+    JSON.stringify(chain.config(storePath, seed), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+  );
   const named: Record<string, number> = {};
   const restartMs: number[] = [];
   let takerOrders = 0;
@@ -89,9 +101,15 @@ export async function runCrashCycles(chain: ChainUnderTest, dir: string, kills: 
   let namedCycles = 0;
   for (let cycle = 0; cycle <= kills; cycle++) {
     // About half the kills at a named point of a placement, taking the three points in turn; the rest at a random moment.
-    const crashAt = cycle < kills && random() < 0.5 ? { point: POINTS[namedCycles++ % POINTS.length] as string, n: between(random, 1, 3) } : null;
+    const crashAt =
+      cycle < kills && random() < 0.5
+        ? { point: POINTS[namedCycles++ % POINTS.length] as string, n: between(random, 1, 3) }
+        : null;
     const started = performance.now();
-    const driver = new DriverProcess(configPath, crashAt === null ? {} : { DLTMM_CRASH_AT: `${crashAt.point}:${crashAt.n}` });
+    const driver = new DriverProcess(
+      configPath,
+      crashAt === null ? {} : { DLTMM_CRASH_AT: `${crashAt.point}:${crashAt.n}` },
+    );
     try {
       const ready = await driver.next('ready', 60_000);
       restartMs.push(performance.now() - started);
@@ -104,7 +122,11 @@ export async function runCrashCycles(chain: ChainUnderTest, dir: string, kills: 
       driver.go();
       // A taker crosses our quotes now and then while the bot runs: maker fills to attribute.
       const takers = between(random, 0, 2);
-      const plan = Array.from({ length: takers }, () => ({ at: between(random, 50, 800), side: pick(random, ['buy', 'sell'] as const), halves: between(random, 1, 4) }));
+      const plan = Array.from({ length: takers }, () => ({
+        at: between(random, 50, 800),
+        side: pick(random, ['buy', 'sell'] as const),
+        halves: between(random, 1, 4),
+      }));
       const run = (async () => {
         for (const t of plan.toSorted((a, b) => a.at - b.at)) {
           await sleep(t.at);
@@ -118,7 +140,14 @@ export async function runCrashCycles(chain: ChainUnderTest, dir: string, kills: 
       await run;
       done++;
       const crash = driver.lines.find((l) => l.type === 'crash');
-      killed = crash === undefined ? null : { point: String(crash.point), clientOrderId: crash.clientOrderId === undefined ? null : BigInt(String(crash.clientOrderId)), atMs: Date.now() };
+      killed =
+        crash === undefined
+          ? null
+          : {
+              point: String(crash.point),
+              clientOrderId: crash.clientOrderId === undefined ? null : BigInt(String(crash.clientOrderId)),
+              atMs: Date.now(),
+            };
       if (crash !== undefined) named[String(crash.point)] = (named[String(crash.point)] ?? 0) + 1;
     } finally {
       await driver.kill();

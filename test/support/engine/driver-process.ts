@@ -19,7 +19,10 @@ export class DriverProcess {
   readonly #waiters: Array<{ type: string; resolve: (l: DriverLine) => void }> = [];
 
   constructor(configPath: string, env: Record<string, string> = {}) {
-    this.child = spawn(NODE, [DRIVER, configPath], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(NODE, [DRIVER, configPath], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     createInterface({ input: this.child.stdout as NodeJS.ReadableStream }).on('line', (text) => {
       let line: DriverLine;
       try {
@@ -47,8 +50,19 @@ export class DriverProcess {
     let timer: NodeJS.Timeout | undefined;
     const line = new Promise<DriverLine>((resolve) => this.#waiters.push({ type, resolve }));
     const fail = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`driver: no ${type} line in ${timeoutMs} ms\n${this.stderr.slice(-20).join('\n')}`)), timeoutMs);
-      void this.exited.then((x) => setTimeout(() => reject(new Error(`driver exited (${x.code ?? x.signal}) before ${type}\n${this.stderr.slice(-20).join('\n')}`)), 50));
+      timer = setTimeout(
+        () => reject(new Error(`driver: no ${type} line in ${timeoutMs} ms\n${this.stderr.slice(-20).join('\n')}`)),
+        timeoutMs,
+      );
+      void this.exited.then((x) =>
+        setTimeout(
+          () =>
+            reject(
+              new Error(`driver exited (${x.code ?? x.signal}) before ${type}\n${this.stderr.slice(-20).join('\n')}`),
+            ),
+          50,
+        ),
+      );
     });
     try {
       return await Promise.race([line, fail]);

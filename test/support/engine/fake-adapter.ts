@@ -109,16 +109,35 @@ export class FakeChainAdapter implements ChainAdapter {
     const hash = this.#venue.blocks[Number(height) - 1]?.hash as string;
     const block = this.#options.blocks === true ? { block: { height, hash } } : {};
     if (!tx.ok) return { kind: 'rejected', txHash: tx.txHash, error: tx.error as DltError, included: true, ...block };
-    return { kind: 'accepted', txHash: tx.txHash, height, orderId: tx.orderId, events: tx.events.filter(bookEvent), ...block };
+    return {
+      kind: 'accepted',
+      txHash: tx.txHash,
+      height,
+      orderId: tx.orderId,
+      events: tx.events.filter(bookEvent),
+      ...block,
+    };
   }
 
   async readPairState(pair: PairBinding): Promise<OnChainPairState> {
     const p = this.#venue.pair(pair.pairId).book.params;
-    return { phase: 1, open: true, scales: p.scales, makerBps: p.makerBps, takerBps: p.takerBps, marketMakerBps: p.marketMakerBps, prefunded: p.prefunded };
+    return {
+      phase: 1,
+      open: true,
+      scales: p.scales,
+      makerBps: p.makerBps,
+      takerBps: p.takerBps,
+      marketMakerBps: p.marketMakerBps,
+      prefunded: p.prefunded,
+    };
   }
 
   async readBalances(pair: PairBinding): Promise<Balances> {
-    return { base: this.#venue.balance(pair.baseToken, this.wallet), quote: this.#venue.balance(pair.quoteToken, this.wallet), native: 10n ** 18n };
+    return {
+      base: this.#venue.balance(pair.baseToken, this.wallet),
+      quote: this.#venue.balance(pair.quoteToken, this.wallet),
+      native: 10n ** 18n,
+    };
   }
 
   /** Balances as of block `at` with `pastReads` (chain A), otherwise the latest (chain B), and their height. */
@@ -160,9 +179,12 @@ export class FakeChainAdapter implements ChainAdapter {
     const stalled = this.#stalled.get(command.kind);
     if (stalled !== undefined) {
       const signal = command.signal;
-      const withdrawn = new Promise<'withdrawn'>((resolve) => signal?.addEventListener('abort', () => resolve('withdrawn'), { once: true }));
+      const withdrawn = new Promise<'withdrawn'>((resolve) =>
+        signal?.addEventListener('abort', () => resolve('withdrawn'), { once: true }),
+      );
       if (signal?.aborted || (await Promise.race([stalled, withdrawn])) === 'withdrawn') {
-        const error = signal?.reason instanceof DltError ? signal.reason : new DltError('E_ORDER_WITHDRAWN', 'withdrawn');
+        const error =
+          signal?.reason instanceof DltError ? signal.reason : new DltError('E_ORDER_WITHDRAWN', 'withdrawn');
         return { txHash: null, outcome: Promise.resolve({ kind: 'rejected', txHash: null, error, included: false }) };
       }
     }
@@ -181,7 +203,15 @@ export class FakeChainAdapter implements ChainAdapter {
     });
     this.sent.push({ txHash, command });
     if (fault === 'refuse') {
-      return { txHash, outcome: Promise.resolve({ kind: 'rejected', txHash, error: new DltError('E_CHAIN_TX_REFUSED', 'node refused the transaction'), included: false }) };
+      return {
+        txHash,
+        outcome: Promise.resolve({
+          kind: 'rejected',
+          txHash,
+          error: new DltError('E_CHAIN_TX_REFUSED', 'node refused the transaction'),
+          included: false,
+        }),
+      };
     }
     if (fault === 'drop') {
       this.#venue.missing.set(txHash, this.#venue.height);
@@ -189,8 +219,12 @@ export class FakeChainAdapter implements ChainAdapter {
     }
     this.#enqueue(txHash, command);
     if (fault === 'throw-after-journal') throw new DltError('E_CHAIN_RPC', 'connection reset during the broadcast');
-    if (fault === 'unknown') return { txHash, outcome: Promise.resolve({ kind: 'unknown', txHash, reason: 'receipt timed out' }) };
-    const context = command.kind === 'place' ? { pair: command.pair.pairId, clientOrderId: command.clientOrderId.toString() } : { pair: command.pair.pairId, orderId: command.orderId.toString() };
+    if (fault === 'unknown')
+      return { txHash, outcome: Promise.resolve({ kind: 'unknown', txHash, reason: 'receipt timed out' }) };
+    const context =
+      command.kind === 'place'
+        ? { pair: command.pair.pairId, clientOrderId: command.clientOrderId.toString() }
+        : { pair: command.pair.pairId, orderId: command.orderId.toString() };
     this.#unsettled.set(txHash, { txHash, kind: command.kind, context });
     return { txHash, outcome: new Promise<Outcome>((resolve) => this.#waiting.set(txHash, resolve)) };
   }
@@ -224,7 +258,12 @@ export class FakeChainAdapter implements ChainAdapter {
     return {
       ledger,
       nowSeconds: 1_800_000_000n + this.#venue.height,
-      client: (a: string) => ({ canBuy: true, canSell: true, canCancel: true, isMarketMaker: this.#venue.marketMakers.has(a) }),
+      client: (a: string) => ({
+        canBuy: true,
+        canSell: true,
+        canCancel: true,
+        isMarketMaker: this.#venue.marketMakers.has(a),
+      }),
     };
   }
 
@@ -236,7 +275,12 @@ export class FakeChainAdapter implements ChainAdapter {
     const missingSince = this.#venue.missing.get(txHash) ?? this.#venue.height;
     this.#venue.missing.set(txHash, missingSince);
     if (this.#venue.height >= missingSince + BigInt(this.#options.expiryBlocks ?? 3)) {
-      return { kind: 'rejected', txHash, error: new DltError('E_CHAIN_TX_EXPIRED', 'expired without inclusion'), included: false };
+      return {
+        kind: 'rejected',
+        txHash,
+        error: new DltError('E_CHAIN_TX_EXPIRED', 'expired without inclusion'),
+        included: false,
+      };
     }
     return { kind: 'unknown', txHash, reason: 'not seen yet' };
   }
@@ -244,14 +288,23 @@ export class FakeChainAdapter implements ChainAdapter {
   /** The wallet's events of one block, as a decoder filtering by client and by the wallet's transfers sees them. */
   eventsOf(block: Block): ChainEvent[] {
     return block.txs.flatMap((tx) => {
-      const ours = tx.events.filter((e) => (e.type === 'Transfer' ? e.from === this.wallet || e.to === this.wallet : e.client === this.wallet));
+      const ours = tx.events.filter((e) =>
+        e.type === 'Transfer' ? e.from === this.wallet || e.to === this.wallet : e.client === this.wallet,
+      );
       const moved = ours.some((e) => e.type === 'Transfer');
-      const trades = (this.#options.foreignTrades ?? true) && moved ? tx.events.filter((e) => e.type === 'Trade' && e.client !== this.wallet) : [];
+      const trades =
+        (this.#options.foreignTrades ?? true) && moved
+          ? tx.events.filter((e) => e.type === 'Trade' && e.client !== this.wallet)
+          : [];
       return tx.events.filter((e) => ours.includes(e) || trades.includes(e));
     });
   }
 
-  follow(pairs: readonly PairBinding[], from: EventCursor | null, onNotice: (n: FollowerNotice) => Promise<void>): Follower {
+  follow(
+    pairs: readonly PairBinding[],
+    from: EventCursor | null,
+    onNotice: (n: FollowerNotice) => Promise<void>,
+  ): Follower {
     const ids = new Set(pairs.map((p) => p.pairId));
     let next = from === null ? this.#venue.height + 1n : from.height + 1n;
     // Like the real followers, one that starts from nothing says where it starts before anything else.
@@ -266,7 +319,12 @@ export class FakeChainAdapter implements ChainAdapter {
       if (announce) {
         announce = false;
         const height = next - 1n;
-        await onNotice({ kind: 'events', events: [], confirmed: true, cursor: { chain: 'evm', height, blockHash: `0xb${height.toString(16).padStart(63, '0')}` } });
+        await onNotice({
+          kind: 'events',
+          events: [],
+          confirmed: true,
+          cursor: { chain: 'evm', height, blockHash: `0xb${height.toString(16).padStart(63, '0')}` },
+        });
       }
       const oldest = this.#options.retainedFrom?.() ?? 0n;
       if (from !== null && next < oldest) {
@@ -278,7 +336,11 @@ export class FakeChainAdapter implements ChainAdapter {
         // A block delivered as confirmed was replaced: read again from the fork.
         let fork = last;
         while (fork > 0n && this.#venue.blocks[Number(fork) - 1]?.hash !== delivered.get(fork)) fork--;
-        await onNotice({ kind: 'gap', from: { chain: 'evm', height: last, blockHash: delivered.get(last) as string }, oldestAvailable: fork + 1n });
+        await onNotice({
+          kind: 'gap',
+          from: { chain: 'evm', height: last, blockHash: delivered.get(last) as string },
+          oldestAvailable: fork + 1n,
+        });
         for (const h of [...delivered.keys()]) if (h > fork) delivered.delete(h);
         next = fork + 1n;
       }
@@ -359,7 +421,10 @@ export class FakeChainAdapter implements ChainAdapter {
   /** Whether the order rests on the fake venue's book now. */
   async probeOrder(pair: PairBinding, side: 'buy' | 'sell', orderId: bigint): Promise<OrderProbe> {
     const book = this.#venue.pair(pair.pairId).book;
-    return { onBook: (side === 'buy' ? book.buys : book.sells).some((o) => o.id === orderId), height: this.#venue.height };
+    return {
+      onBook: (side === 'buy' ? book.buys : book.sells).some((o) => o.id === orderId),
+      height: this.#venue.height,
+    };
   }
 
   unsettled(): InFlightTx[] {

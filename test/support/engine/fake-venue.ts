@@ -13,7 +13,14 @@ import type { TradingPair } from '../../../src/core/pair.ts';
 import type { ChainEvent, PairBinding } from '../../../src/chains/types.ts';
 import { bookSettingsFromPair } from '../../../src/sandbox/evm/pair-params.ts';
 import { cancelOrder, clearOrders, cloneBook, createBook, submitOrder } from '../../../src/sandbox/matching/engine.ts';
-import type { Book, BookContext, BookEvent, IncomingOrder, Ledger, Token } from '../../../src/sandbox/matching/types.ts';
+import type {
+  Book,
+  BookContext,
+  BookEvent,
+  IncomingOrder,
+  Ledger,
+  Token,
+} from '../../../src/sandbox/matching/types.ts';
 
 export const COMMISSION = 'commission';
 export const OPERATOR = 'operator';
@@ -86,13 +93,20 @@ export class FakeVenue {
         quoteToken: this.#address('quote'),
         rules,
       };
-      const params = { ...bookSettingsFromPair(s.pair).params, self: orderBook, commissionWallet: COMMISSION, prefunded: s.prefunded ?? true };
+      const params = {
+        ...bookSettingsFromPair(s.pair).params,
+        self: orderBook,
+        commissionWallet: COMMISSION,
+        prefunded: s.prefunded ?? true,
+      };
       this.pairs.set(binding.pairId, { binding, book: createBook(params) });
     });
   }
 
   #address(label: string): string {
-    return this.chain === 'evm' ? `0x${Buffer.from(label).toString('hex').padStart(40, '0')}` : `C${label.toUpperCase().padEnd(55, 'X')}`;
+    return this.chain === 'evm'
+      ? `0x${Buffer.from(label).toString('hex').padStart(40, '0')}`
+      : `C${label.toUpperCase().padEnd(55, 'X')}`;
   }
 
   pair(pairId: string): VenuePair {
@@ -133,9 +147,27 @@ export class FakeVenue {
   }
 
   /** Another participant's order, sent straight to the book (raw internal units). */
-  place(wallet: string, pairId: string, side: Side, quantity: bigint, price: bigint, crossId = 0n, extra: Partial<IncomingOrder> = {}): string {
+  place(
+    wallet: string,
+    pairId: string,
+    side: Side,
+    quantity: bigint,
+    price: bigint,
+    crossId = 0n,
+    extra: Partial<IncomingOrder> = {},
+  ): string {
     const txHash = this.nextTxHash();
-    const order: IncomingOrder = { quantity, price, crossId, type: 'limit', condition: 'standard', validity: 'gfd', lifetimeDays: 0, reportingData: new Uint8Array([0]), ...extra };
+    const order: IncomingOrder = {
+      quantity,
+      price,
+      crossId,
+      type: 'limit',
+      condition: 'standard',
+      validity: 'gfd',
+      lifetimeDays: 0,
+      reportingData: new Uint8Array([0]),
+      ...extra,
+    };
     this.enqueue(txHash, wallet, pairId, ({ book, ledger }) => {
       const r = submitOrder(book, this.#ctx(ledger), wallet, side, () => order);
       return { events: r.events, orderId: r.orderId };
@@ -145,19 +177,28 @@ export class FakeVenue {
 
   cancel(wallet: string, pairId: string, side: Side, orderId: bigint): string {
     const txHash = this.nextTxHash();
-    this.enqueue(txHash, wallet, pairId, ({ book, ledger }) => ({ events: cancelOrder(book, this.#ctx(ledger), wallet, side, orderId, 'ByParticipant'), orderId: null }));
+    this.enqueue(txHash, wallet, pairId, ({ book, ledger }) => ({
+      events: cancelOrder(book, this.#ctx(ledger), wallet, side, orderId, 'ByParticipant'),
+      orderId: null,
+    }));
     return txHash;
   }
 
   adminCancel(pairId: string, side: Side, orderId: bigint): string {
     const txHash = this.nextTxHash();
-    this.enqueue(txHash, OPERATOR, pairId, ({ book, ledger }) => ({ events: cancelOrder(book, this.#ctx(ledger), OPERATOR, side, orderId, 'ByAdmin'), orderId: null }));
+    this.enqueue(txHash, OPERATOR, pairId, ({ book, ledger }) => ({
+      events: cancelOrder(book, this.#ctx(ledger), OPERATOR, side, orderId, 'ByAdmin'),
+      orderId: null,
+    }));
     return txHash;
   }
 
   clear(pairId: string): string {
     const txHash = this.nextTxHash();
-    this.enqueue(txHash, OPERATOR, pairId, ({ book, ledger }) => ({ events: clearOrders(book, this.#ctx(ledger)), orderId: null }));
+    this.enqueue(txHash, OPERATOR, pairId, ({ book, ledger }) => ({
+      events: clearOrders(book, this.#ctx(ledger)),
+      orderId: null,
+    }));
     return txHash;
   }
 
@@ -165,7 +206,10 @@ export class FakeVenue {
     return {
       ledger,
       nowSeconds: 1_800_000_000n + this.height,
-      client: (account) => (account === OPERATOR ? undefined : { canBuy: true, canSell: true, canCancel: true, isMarketMaker: this.marketMakers.has(account) }),
+      client: (account) =>
+        account === OPERATOR
+          ? undefined
+          : { canBuy: true, canSell: true, canCancel: true, isMarketMaker: this.marketMakers.has(account) },
     };
   }
 
@@ -177,7 +221,10 @@ export class FakeVenue {
   /** Includes every queued transaction in a new block, each all-or-nothing, and tells the listeners. */
   mine(): Block {
     const height = this.height + 1n;
-    this.#before.push({ books: new Map([...this.pairs].map(([id, p]) => [id, cloneBook(p.book)])), balances: new Map(this.balances) });
+    this.#before.push({
+      books: new Map([...this.pairs].map(([id, p]) => [id, cloneBook(p.book)])),
+      balances: new Map(this.balances),
+    });
     for (const p of this.#mempool) this.#sent.set(p.txHash, p);
     const txs = this.#mempool.map((p) => this.#execute(p, height));
     this.#mempool = [];
@@ -198,7 +245,8 @@ export class FakeVenue {
       allowance: () => 1n << 200n,
       transfer: (t, from, to, amount) => {
         const have = this.balance(tokenOf(t), from);
-        if (have < amount) throw new DltError('E_VENUE_INSUFFICIENT_BALANCE', `${from} has ${have} ${t}, needs ${amount}`);
+        if (have < amount)
+          throw new DltError('E_VENUE_INSUFFICIENT_BALANCE', `${from} has ${have} ${t}, needs ${amount}`);
         this.balances.set(`${tokenOf(t)}:${from}`, have - amount);
         this.mint(tokenOf(t), to, amount);
         moves.push({ token: t, from, to, amount });
@@ -208,8 +256,22 @@ export class FakeVenue {
     try {
       const { events, orderId } = p.action({ pair, ledger, book: pair.book });
       const chainEvents = toChainEvents(events, moves, b, tokenOf);
-      const meta = (i: number) => ({ key: `${p.txHash}:${i}`, pairId: b.pairId, txHash: p.txHash, height, blockHash: this.#hashOf(height), timeMs: 1_800_000_000_000 + Number(height) * 1000 });
-      return { txHash: p.txHash, sender: p.sender, ok: true, error: null, orderId, events: chainEvents.map((e, i) => ({ ...meta(i), ...e }) as ChainEvent) };
+      const meta = (i: number) => ({
+        key: `${p.txHash}:${i}`,
+        pairId: b.pairId,
+        txHash: p.txHash,
+        height,
+        blockHash: this.#hashOf(height),
+        timeMs: 1_800_000_000_000 + Number(height) * 1000,
+      });
+      return {
+        txHash: p.txHash,
+        sender: p.sender,
+        ok: true,
+        error: null,
+        orderId,
+        events: chainEvents.map((e, i) => ({ ...meta(i), ...e }) as ChainEvent),
+      };
     } catch (e) {
       pair.book = saved.book;
       this.balances.clear();
@@ -255,23 +317,75 @@ type Bare<T> = T extends unknown ? Omit<T, 'key' | 'pairId' | 'txHash' | 'height
 type BareEvent = Bare<ChainEvent>;
 
 /** Book events as the adapters decode them; the transfers follow the first event (their order is not part of the contract). */
-function toChainEvents(events: readonly BookEvent[], moves: ReadonlyArray<{ token: Token; from: string; to: string; amount: bigint }>, b: PairBinding, tokenOf: (t: Token) => string): BareEvent[] {
+function toChainEvents(
+  events: readonly BookEvent[],
+  moves: ReadonlyArray<{ token: Token; from: string; to: string; amount: bigint }>,
+  b: PairBinding,
+  tokenOf: (t: Token) => string,
+): BareEvent[] {
   const book: BareEvent[] = events.map((e): BareEvent => {
     switch (e.type) {
       case 'OrderReceived':
-        return { type: 'OrderReceived', orderId: e.orderId, client: e.client, quantity: e.quantity, price: e.price, side: side(e.side), crossIdentifier: e.crossIdentifier, orderType: e.orderType, executionCondition: e.executionCondition };
+        return {
+          type: 'OrderReceived',
+          orderId: e.orderId,
+          client: e.client,
+          quantity: e.quantity,
+          price: e.price,
+          side: side(e.side),
+          crossIdentifier: e.crossIdentifier,
+          orderType: e.orderType,
+          executionCondition: e.executionCondition,
+        };
       case 'OrderRejected':
-        return { type: 'OrderRejected', orderId: e.orderId, client: e.client, reason: e.reason, quantityNotExecuted: e.quantityNotExecuted, side: side(e.side), price: e.price };
+        return {
+          type: 'OrderRejected',
+          orderId: e.orderId,
+          client: e.client,
+          reason: e.reason,
+          quantityNotExecuted: e.quantityNotExecuted,
+          side: side(e.side),
+          price: e.price,
+        };
       case 'NewBuyOrder':
       case 'NewSellOrder':
-        return { type: 'OrderResting', orderId: e.orderId, client: e.client, side: e.type === 'NewBuyOrder' ? 'buy' : 'sell', quantity: e.quantity, price: e.price };
+        return {
+          type: 'OrderResting',
+          orderId: e.orderId,
+          client: e.client,
+          side: e.type === 'NewBuyOrder' ? 'buy' : 'sell',
+          quantity: e.quantity,
+          price: e.price,
+        };
       case 'NewBuyInitiatedTrade':
       case 'NewSellInitiatedTrade':
-        return { type: 'Trade', orderId: e.orderId, client: e.client, side: e.type === 'NewBuyInitiatedTrade' ? 'buy' : 'sell', quantity: e.quantity, price: e.price };
+        return {
+          type: 'Trade',
+          orderId: e.orderId,
+          client: e.client,
+          side: e.type === 'NewBuyInitiatedTrade' ? 'buy' : 'sell',
+          quantity: e.quantity,
+          price: e.price,
+        };
       case 'CancelOrder':
-        return { type: 'OrderCancelled', orderId: e.orderId, client: e.client, quantity: e.quantity, price: e.price, cancellationType: (['ByParticipant', 'ByAdmin', 'ByContract'] as const)[e.cancellationType], token: tokenOf(e.token), toAddress: e.toAddress };
+        return {
+          type: 'OrderCancelled',
+          orderId: e.orderId,
+          client: e.client,
+          quantity: e.quantity,
+          price: e.price,
+          cancellationType: (['ByParticipant', 'ByAdmin', 'ByContract'] as const)[e.cancellationType],
+          token: tokenOf(e.token),
+          toAddress: e.toAddress,
+        };
     }
   });
-  const transfers: BareEvent[] = moves.map((m) => ({ type: 'Transfer', token: m.token, from: m.from, to: m.to, amount: m.amount }));
+  const transfers: BareEvent[] = moves.map((m) => ({
+    type: 'Transfer',
+    token: m.token,
+    from: m.from,
+    to: m.to,
+    amount: m.amount,
+  }));
   return [...book.slice(0, 1), ...transfers, ...book.slice(1)];
 }

@@ -34,7 +34,9 @@ export interface Harness {
   /** Lets queued commands, outcomes and deliveries run without mining. */
   settle(): Promise<void>;
   /** A new engine on the same venue and the same state file: a restart. */
-  restart(options?: Partial<WalletEngineOptions> & { adapter?: FakeAdapterOptions; beforeOpen?: () => void }): Promise<Harness>;
+  restart(
+    options?: Partial<WalletEngineOptions> & { adapter?: FakeAdapterOptions; beforeOpen?: () => void },
+  ): Promise<Harness>;
 }
 
 export interface HarnessOptions {
@@ -50,7 +52,8 @@ export interface HarnessOptions {
 }
 
 export async function harness(options: HarnessOptions = {}): Promise<Harness> {
-  const venue = options.venue ?? new FakeVenue('evm', options.pairs ?? [{ pair: pairWith('evm-pair'), prefunded: true }]);
+  const venue =
+    options.venue ?? new FakeVenue('evm', options.pairs ?? [{ pair: pairWith('evm-pair'), prefunded: true }]);
   if (options.venue === undefined) {
     const b = options.balances ?? { base: 1_000n * 10n ** 8n, quote: 100_000n * 10n ** 6n };
     for (const p of venue.pairs.values()) {
@@ -67,7 +70,8 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        logs.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -116,7 +120,14 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
       store.close();
       const { adapter: adapterOptions, beforeOpen, ...engineOptions } = o;
       beforeOpen?.();
-      return harness({ ...options, venue, path, clock, adapter: { ...options.adapter, ...adapterOptions }, engine: { ...options.engine, ...engineOptions } });
+      return harness({
+        ...options,
+        venue,
+        path,
+        clock,
+        adapter: { ...options.adapter, ...adapterOptions },
+        engine: { ...options.engine, ...engineOptions },
+      });
     },
   };
   return h;

@@ -50,7 +50,13 @@ export function runMakerScenario(
   const before = new Map(ours.map((o) => [o.id, o.remaining]));
   const candidates: MakerCandidate[] = ours
     .filter((o) => o.side !== incoming.side)
-    .map((o) => ({ clientOrderId: o.crossId, orderId: o.id, price: o.price, remaining: o.remaining, lockRateBps: o.lockRateBps }));
+    .map((o) => ({
+      clientOrderId: o.crossId,
+      orderId: o.id,
+      price: o.price,
+      remaining: o.remaining,
+      lockRateBps: o.lockRateBps,
+    }));
   const balance = () => ({ base: venue.balance(binding.baseToken, MM), quote: venue.balance(binding.quoteToken, MM) });
   const start = balance();
   venue.place(TAKER, pair.id, incoming.side, incoming.quantity, incoming.price);
@@ -59,12 +65,15 @@ export function runMakerScenario(
   if (tx === undefined || !tx.ok) throw new Error(`incoming order failed: ${tx?.error?.message}`);
   const end = balance();
   const after = new Map([...book.buys, ...book.sells].filter((o) => o.wallet === MM).map((o) => [o.id, o.remaining]));
-  const truth = new Map([...before].map(([id, rem]) => [id, rem - (after.get(id) ?? 0n)] as const).filter(([, f]) => f > 0n));
+  const truth = new Map(
+    [...before].map(([id, rem]) => [id, rem - (after.get(id) ?? 0n)] as const).filter(([, f]) => f > 0n),
+  );
   let baseIn = 0n;
   let quoteIn = 0n;
   for (const e of tx.events) {
     if (e.type !== 'Transfer') continue;
-    const sign = e.from === binding.orderBook && e.to === MM ? 1n : e.from === MM && e.to === binding.orderBook ? -1n : 0n;
+    const sign =
+      e.from === binding.orderBook && e.to === MM ? 1n : e.from === MM && e.to === binding.orderBook ? -1n : 0n;
     if (e.token === 'base') baseIn += sign * e.amount;
     else quoteIn += sign * e.amount;
   }

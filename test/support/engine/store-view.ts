@@ -21,7 +21,9 @@ export function readStore(path: string, wallet: string): StoreView {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
     const orders = db
-      .prepare('SELECT client_order_id, order_id, status, quantity, filled, rejection_code FROM orders WHERE wallet = ?')
+      .prepare(
+        'SELECT client_order_id, order_id, status, quantity, filled, rejection_code FROM orders WHERE wallet = ?',
+      )
       .all(wallet)
       .map((r) => {
         const x = r as Record<string, string | null>;
@@ -40,7 +42,9 @@ export function readStore(path: string, wallet: string): StoreView {
         .map((r) => [String((r as { token: string }).token), BigInt((r as { total: string }).total)] as const),
     );
     const placeTxs = new Map<bigint, number[]>();
-    for (const r of db.prepare("SELECT client_order_id, created_ms FROM transactions WHERE wallet = ? AND kind = 'place'").all(wallet)) {
+    for (const r of db
+      .prepare("SELECT client_order_id, created_ms FROM transactions WHERE wallet = ? AND kind = 'place'")
+      .all(wallet)) {
       const x = r as { client_order_id: string; created_ms: number };
       const id = BigInt(x.client_order_id);
       placeTxs.set(id, [...(placeTxs.get(id) ?? []), Number(x.created_ms)]);
@@ -48,7 +52,10 @@ export function readStore(path: string, wallet: string): StoreView {
     const openAlerts = db
       .prepare('SELECT kind, message FROM alerts WHERE wallet = ? AND resolved_ms IS NULL')
       .all(wallet)
-      .map((r) => ({ kind: String((r as { kind: string }).kind), message: String((r as { message: string }).message) }));
+      .map((r) => ({
+        kind: String((r as { kind: string }).kind),
+        message: String((r as { message: string }).message),
+      }));
     return { orders, inventory, placeTxs, openAlerts };
   } finally {
     db.close();

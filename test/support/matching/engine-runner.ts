@@ -1,6 +1,13 @@
 /** Runs a scenario fixture against the reference engine with an in-memory ledger and returns what each step did. */
 import { DltError } from '../../../src/core/errors.ts';
-import { cancelOrder, clearOrders, cloneBook, createBook, setPhase, submitOrder } from '../../../src/sandbox/matching/engine.ts';
+import {
+  cancelOrder,
+  clearOrders,
+  cloneBook,
+  createBook,
+  setPhase,
+  submitOrder,
+} from '../../../src/sandbox/matching/engine.ts';
 import type { Book, BookContext, BookEvent, Token } from '../../../src/sandbox/matching/types.ts';
 import type { Expectation, Fixture, FixtureEvent, Step } from './fixtures.ts';
 import { normaliseEvent } from './fixtures.ts';
@@ -17,13 +24,18 @@ export interface StepOutcome {
 
 /** The expected view of a step: only what the fixture states (a step without expectations must succeed). */
 export function expectedView(e: Expectation | undefined, where: string): Record<string, unknown> {
-  return { where, error: e?.error ?? null, ...Object.fromEntries(Object.entries(e ?? {}).filter(([k]) => k !== 'error')) };
+  return {
+    where,
+    error: e?.error ?? null,
+    ...Object.fromEntries(Object.entries(e ?? {}).filter(([k]) => k !== 'error')),
+  };
 }
 
 /** What a matching implementation did in a step, reduced to the keys the fixture states. */
 export function observedView(o: StepOutcome, where: string): Record<string, unknown> {
   const e = o.step.expect ?? {};
-  const view = (list: typeof o.book.buys) => list.map((r) => ({ orderId: r.id, wallet: r.wallet, quantity: r.remaining, price: r.price }));
+  const view = (list: typeof o.book.buys) =>
+    list.map((r) => ({ orderId: r.id, wallet: r.wallet, quantity: r.remaining, price: r.price }));
   const all: Record<string, unknown> = {
     orderId: o.orderId,
     events: o.events,
@@ -32,14 +44,26 @@ export function observedView(o: StepOutcome, where: string): Record<string, unkn
     lastPrice: o.book.lastPrice,
     phase: o.book.phase,
   };
-  return { where, error: o.error, ...Object.fromEntries(Object.keys(e).filter((k) => k !== 'error').map((k) => [k, all[k]])) };
+  return {
+    where,
+    error: o.error,
+    ...Object.fromEntries(
+      Object.keys(e)
+        .filter((k) => k !== 'error')
+        .map((k) => [k, all[k]]),
+    ),
+  };
 }
 
 export function accountsOf(fixture: Fixture): string[] {
   return [...Object.keys(fixture.wallets), 'orderBook', 'commission'];
 }
 
-export function diffBalances(before: Map<string, bigint>, after: Map<string, bigint>, accounts: string[]): Record<string, Partial<Record<Token, bigint>>> {
+export function diffBalances(
+  before: Map<string, bigint>,
+  after: Map<string, bigint>,
+  accounts: string[],
+): Record<string, Partial<Record<Token, bigint>>> {
   const out: Record<string, Partial<Record<Token, bigint>>> = {};
   for (const account of accounts) {
     for (const token of ['base', 'quote'] as const) {
@@ -66,7 +90,9 @@ export function runFixtureOnEngine(fixture: Fixture): StepOutcome[] {
     nowSeconds: now,
     client: (account) => {
       const w = fixture.wallets[account];
-      return w?.registered ? { canBuy: w.canBuy, canSell: w.canSell, canCancel: w.canCancel, isMarketMaker: w.marketMaker } : undefined;
+      return w?.registered
+        ? { canBuy: w.canBuy, canSell: w.canSell, canCancel: w.canCancel, isMarketMaker: w.marketMaker }
+        : undefined;
     },
   });
   const accounts = accountsOf(fixture);

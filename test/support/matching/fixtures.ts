@@ -50,8 +50,16 @@ export interface Expectation {
 
 export type Step =
   | { readonly kind: 'place'; readonly place: PlaceStep; readonly expect?: Expectation }
-  | { readonly kind: 'cancel'; readonly cancel: { wallet: string; side: Side; orderId: bigint }; readonly expect?: Expectation }
-  | { readonly kind: 'adminCancel'; readonly adminCancel: { side: Side; orderId: bigint }; readonly expect?: Expectation }
+  | {
+      readonly kind: 'cancel';
+      readonly cancel: { wallet: string; side: Side; orderId: bigint };
+      readonly expect?: Expectation;
+    }
+  | {
+      readonly kind: 'adminCancel';
+      readonly adminCancel: { side: Side; orderId: bigint };
+      readonly expect?: Expectation;
+    }
   | { readonly kind: 'clear'; readonly expect?: Expectation }
   | { readonly kind: 'setPhase'; readonly phase: Phase; readonly expect?: Expectation }
   | { readonly kind: 'advance'; readonly seconds: number; readonly expect?: Expectation }
@@ -69,7 +77,8 @@ export interface Fixture {
 }
 
 const big = (v: unknown, where: string): bigint => {
-  if (typeof v !== 'string' || !/^-?[0-9]+$/.test(v)) throw new Error(`${where}: expected an integer string, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || !/^-?[0-9]+$/.test(v))
+    throw new Error(`${where}: expected an integer string, got ${JSON.stringify(v)}`);
   return BigInt(v);
 };
 
@@ -84,7 +93,9 @@ function parseExpect(e: Json | undefined, where: string): Expectation | undefine
   if ('balanceDeltas' in e) {
     const deltas: Record<string, Record<string, bigint>> = {};
     for (const [account, tokens] of Object.entries(e.balanceDeltas as Json)) {
-      deltas[account] = Object.fromEntries(Object.entries(tokens as Json).map(([t, v]) => [t, big(v, `${where}.balanceDeltas.${account}.${t}`)]));
+      deltas[account] = Object.fromEntries(
+        Object.entries(tokens as Json).map(([t, v]) => [t, big(v, `${where}.balanceDeltas.${account}.${t}`)]),
+      );
     }
     out.balanceDeltas = deltas;
   }
@@ -123,7 +134,11 @@ function parseStep(s: Json, where: string): Step {
   }
   if ('cancel' in s) {
     const c = s.cancel as Json;
-    return { kind: 'cancel', cancel: { wallet: c.wallet as string, side: c.side as Side, orderId: big(c.orderId, where) }, expect };
+    return {
+      kind: 'cancel',
+      cancel: { wallet: c.wallet as string, side: c.side as Side, orderId: big(c.orderId, where) },
+      expect,
+    };
   }
   if ('adminCancel' in s) {
     const c = s.adminCancel as Json;
@@ -132,7 +147,8 @@ function parseStep(s: Json, where: string): Step {
   if ('clear' in s) return { kind: 'clear', expect };
   if ('setPhase' in s) return { kind: 'setPhase', phase: s.setPhase as Phase, expect };
   if ('advance' in s) return { kind: 'advance', seconds: (s.advance as Json).seconds as number, expect };
-  if ('setStaticReferencePrice' in s) return { kind: 'setStaticReferencePrice', price: big(s.setStaticReferencePrice, where), expect };
+  if ('setStaticReferencePrice' in s)
+    return { kind: 'setStaticReferencePrice', price: big(s.setStaticReferencePrice, where), expect };
   throw new Error(`${where}: unknown step ${JSON.stringify(Object.keys(s))}`);
 }
 
@@ -153,7 +169,10 @@ export function parseFixture(json: Json, file: string): Fixture {
     maximumMatches: p.maximumMatches as number,
     minimumSize: big(p.minimumSize, 'pair.minimumSize'),
     sizeIncrement: big(p.sizeIncrement, 'pair.sizeIncrement'),
-    tickTable: (p.tickTable as Json[]).map((r, i) => ({ from: big(r.from, `tickTable.${i}`), tick: big(r.tick, `tickTable.${i}`) })),
+    tickTable: (p.tickTable as Json[]).map((r, i) => ({
+      from: big(r.from, `tickTable.${i}`),
+      tick: big(r.tick, `tickTable.${i}`),
+    })),
     priceCollarBps: p.priceCollarBps as number,
     staticReferencePrice: big(p.staticReferencePrice, 'pair.staticReferencePrice'),
     staticThresholdBps: p.staticThresholdBps as number,
@@ -185,7 +204,8 @@ export function parseFixture(json: Json, file: string): Fixture {
     steps.every(
       (s) =>
         s.kind !== 'advance' &&
-        (s.kind !== 'place' || (s.place.type === 'limit' && s.place.condition === 'standard' && s.place.validity === 'gfd')),
+        (s.kind !== 'place' ||
+          (s.place.type === 'limit' && s.place.condition === 'standard' && s.place.validity === 'gfd')),
     );
   return { file, name: json.name as string, pair, wallets, steps, evmCompatible };
 }
@@ -200,7 +220,10 @@ export function loadFixtures(): Fixture[] {
 }
 
 /** Event fields as the fixtures write them: integers as decimal strings, small enums as numbers. */
-export function normaliseEvent(e: Readonly<Record<string, unknown>>, nameOf: (account: string) => string): FixtureEvent {
+export function normaliseEvent(
+  e: Readonly<Record<string, unknown>>,
+  nameOf: (account: string) => string,
+): FixtureEvent {
   const out: Record<string, string | number> = {};
   for (const [k, v] of Object.entries(e)) {
     if (k === 'reportingData') continue;

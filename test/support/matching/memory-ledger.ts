@@ -24,14 +24,19 @@ export class MemoryLedger implements Ledger {
 
   transfer(token: Token, from: string, to: string, amount: bigint): void {
     const have = this.balance(token, from);
-    if (have < amount) throw new DltError('E_VENUE_INSUFFICIENT_BALANCE', `${from} has ${have} ${token}, needs ${amount}`);
+    if (have < amount)
+      throw new DltError('E_VENUE_INSUFFICIENT_BALANCE', `${from} has ${have} ${token}, needs ${amount}`);
     this.balances.set(`${token}:${from}`, have - amount);
     this.mint(token, to, amount);
   }
 
   transferFrom(token: Token, spender: string, from: string, to: string, amount: bigint): void {
     const allowed = this.allowance(token, from, spender);
-    if (allowed < amount) throw new DltError('E_VENUE_INSUFFICIENT_ALLOWANCE', `${spender} may take ${allowed} ${token} from ${from}, needs ${amount}`);
+    if (allowed < amount)
+      throw new DltError(
+        'E_VENUE_INSUFFICIENT_ALLOWANCE',
+        `${spender} may take ${allowed} ${token} from ${from}, needs ${amount}`,
+      );
     this.transfer(token, from, to, amount);
     this.approve(token, from, spender, allowed - amount);
   }

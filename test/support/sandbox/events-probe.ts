@@ -6,7 +6,12 @@
  * `{type: 'data', id, channel, data}` with the event's own fields spread in.
  */
 import { WebSocket } from 'ws';
-import { connectionInitMessage, connectionProtocols, subscribeMessage, type WsAuthorization } from '../../../src/venue/market-data/subscribe-messages.ts';
+import {
+  connectionInitMessage,
+  connectionProtocols,
+  subscribeMessage,
+  type WsAuthorization,
+} from '../../../src/venue/market-data/subscribe-messages.ts';
 
 // oxlint-disable-next-line typescript/no-explicit-any -- test code reads arbitrary JSON
 export type Json = any;
@@ -29,7 +34,10 @@ export class EventsProbe {
     this.#auth = auth;
     ws.on('message', (data) => {
       const body = JSON.parse(data.toString()) as Json;
-      const decoded = body.type === 'data' && typeof body.event === 'string' ? { ...(JSON.parse(body.event) as Json), type: 'data', id: body.id } : body;
+      const decoded =
+        body.type === 'data' && typeof body.event === 'string'
+          ? { ...(JSON.parse(body.event) as Json), type: 'data', id: body.id }
+          : body;
       this.messages.push({ at: performance.now(), body: decoded });
       this.#wake();
     });
@@ -44,7 +52,10 @@ export class EventsProbe {
   static async open(url: string, auth: ProbeAuth): Promise<EventsProbe> {
     const probe = await EventsProbe.raw(url, connectionProtocols(auth, auth.nowMs), auth);
     probe.send(connectionInitMessage());
-    const ack = await probe.waitFor((m) => m.type === 'connection_ack' || m.type === 'connection_error', 'connection_ack');
+    const ack = await probe.waitFor(
+      (m) => m.type === 'connection_ack' || m.type === 'connection_error',
+      'connection_ack',
+    );
     if (ack.type !== 'connection_ack') throw new Error(`connection refused: ${JSON.stringify(ack)}`);
     return probe;
   }
@@ -57,7 +68,9 @@ export class EventsProbe {
       ws.once('unexpected-response', (_req, res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode, body })));
+        res.on('end', () =>
+          reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode, body })),
+        );
       });
       ws.once('error', reject);
     });
@@ -71,12 +84,17 @@ export class EventsProbe {
   subscribe(id: string, channel: string, over: { apiKey?: string; offsetMs?: number } = {}): void {
     const auth = this.#auth;
     if (auth === undefined) throw new Error('probe opened without an authorization');
-    this.send(subscribeMessage(id, channel, { ...auth, apiKey: over.apiKey ?? auth.apiKey }, auth.nowMs + (over.offsetMs ?? 0)));
+    this.send(
+      subscribeMessage(id, channel, { ...auth, apiKey: over.apiKey ?? auth.apiKey }, auth.nowMs + (over.offsetMs ?? 0)),
+    );
   }
 
   /** Data events received after position `from`. */
   data(from = 0): Json[] {
-    return this.messages.slice(from).filter((m) => m.body.type === 'data').map((m) => m.body);
+    return this.messages
+      .slice(from)
+      .filter((m) => m.body.type === 'data')
+      .map((m) => m.body);
   }
 
   /** The first message after position `from` that satisfies the predicate. */

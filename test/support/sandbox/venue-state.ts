@@ -8,7 +8,10 @@ import { DEFAULT_PAIRS } from '../../../src/sandbox/venue/default-pairs.ts';
 
 export const FIRST_PAIR = DEFAULT_PAIRS[0] as (typeof DEFAULT_PAIRS)[number];
 
-export function firstPairState(tradingStatus: PairStatus['tradingStatus'], statusChangeReason: PairStatus['statusChangeReason']): { state: VenueState; market: PairMarket; record: ReturnType<typeof completePair> } {
+export function firstPairState(
+  tradingStatus: PairStatus['tradingStatus'],
+  statusChangeReason: PairStatus['statusChangeReason'],
+): { state: VenueState; market: PairMarket; record: ReturnType<typeof completePair> } {
   const def = FIRST_PAIR;
   const record = completePair(def.pair);
   const market = new PairMarket(def.pair.id);
@@ -24,7 +27,14 @@ export function firstPairState(tradingStatus: PairStatus['tradingStatus'], statu
     overrides: {},
     addresses: { orderBook: { hex: '0x01' }, base: { hex: '0x02' }, quote: { hex: '0x03' } },
     market,
-    status: { tradingStatus, statusChangeReason, changedAtMs: 0, phase: 'open', staticReferencePrice: new Decimal(100), tradingHaltCounter: 0 },
+    status: {
+      tradingStatus,
+      statusChangeReason,
+      changedAtMs: 0,
+      phase: 'open',
+      staticReferencePrice: new Decimal(100),
+      tradingHaltCounter: 0,
+    },
   });
   return { state, market, record };
 }

@@ -3,7 +3,14 @@ import * as fc from 'fast-check';
 import { Decimal } from '../../../src/core/decimal.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../src/core/order-terms.ts';
 import { checkOrder, derivePairRules, type PairOverrides, type PairRules } from '../../../src/core/rules.ts';
-import type { BookLevel, DesiredQuote, Inventory, LiveOrder, MarketView, QuoteContext } from '../../../src/strategy/types.ts';
+import type {
+  BookLevel,
+  DesiredQuote,
+  Inventory,
+  LiveOrder,
+  MarketView,
+  QuoteContext,
+} from '../../../src/strategy/types.ts';
 import { pairWith } from '../pairs.ts';
 
 export const d = (s: string | number) => new Decimal(s);
@@ -13,7 +20,8 @@ export function evmRules(changes: Record<string, unknown> = {}, overrides: PairO
   return derivePairRules(pairWith('evm-pair', changes), overrides);
 }
 
-export const levels = (...pairs: Array<[string, string]>): BookLevel[] => pairs.map(([price, quantity]) => ({ price: d(price), quantity: d(quantity) }));
+export const levels = (...pairs: Array<[string, string]>): BookLevel[] =>
+  pairs.map(([price, quantity]) => ({ price: d(price), quantity: d(quantity) }));
 
 export function market(over: Partial<MarketView> = {}): MarketView {
   return {
@@ -29,30 +37,49 @@ export function market(over: Partial<MarketView> = {}): MarketView {
 }
 
 export function inventory(base = '10', quote = '10000', locked: { base?: string; quote?: string } = {}): Inventory {
-  return { base: { free: d(base), locked: d(locked.base ?? '0') }, quote: { free: d(quote), locked: d(locked.quote ?? '0') } };
+  return {
+    base: { free: d(base), locked: d(locked.base ?? '0') },
+    quote: { free: d(quote), locked: d(locked.quote ?? '0') },
+  };
 }
 
 export function context(over: Partial<QuoteContext> = {}): QuoteContext {
   return { marketMaker: false, refreshCost: d('0'), liveOrders: [], ...over };
 }
 
-export const quote = (side: 'buy' | 'sell', price: string, quantity: string, level = 0): DesiredQuote => ({ side, price: d(price), quantity: d(quantity), level });
-export const liveOrder = (id: string, side: 'buy' | 'sell', price: string, quantity: string): LiveOrder => ({ id, side, price: d(price), quantity: d(quantity) });
+export const quote = (side: 'buy' | 'sell', price: string, quantity: string, level = 0): DesiredQuote => ({
+  side,
+  price: d(price),
+  quantity: d(quantity),
+  level,
+});
+export const liveOrder = (id: string, side: 'buy' | 'sell', price: string, quantity: string): LiveOrder => ({
+  id,
+  side,
+  price: d(price),
+  quantity: d(quantity),
+});
 
 /** Every venue rule the core knows, for a quote as a limit order of the default options. */
 export function violations(q: DesiredQuote, rules: PairRules, lastPrice: Decimal | null) {
-  return checkOrder({ ...DEFAULT_ORDER_OPTIONS, side: q.side, price: q.price, quantity: q.quantity }, rules, { lastPrice });
+  return checkOrder({ ...DEFAULT_ORDER_OPTIONS, side: q.side, price: q.price, quantity: q.quantity }, rules, {
+    lastPrice,
+  });
 }
 
 /** A decimal with `digits` fraction digits between lo and hi (integers in units of 10^-digits). */
 export const decimalBetween = (lo: number, hi: number, digits: number) =>
-  fc.integer({ min: Math.round(lo * 10 ** digits), max: Math.round(hi * 10 ** digits) }).map((n) => new Decimal(n).div(10 ** digits));
+  fc
+    .integer({ min: Math.round(lo * 10 ** digits), max: Math.round(hi * 10 ** digits) })
+    .map((n) => new Decimal(n).div(10 ** digits));
 
 /** Pair rules across tick regimes, size grids, value limits, collars, thresholds, matches and commissions. */
 export const arbitraryRules = fc
   .record({
     tick: fc.oneof(
-      fc.integer({ min: 1, max: 6 }).map((band) => ({ pair: { tickSizeMode: 'REGULATORY', liquidityBand: band }, overrides: {} })),
+      fc
+        .integer({ min: 1, max: 6 })
+        .map((band) => ({ pair: { tickSizeMode: 'REGULATORY', liquidityBand: band }, overrides: {} })),
       fc.constantFrom('0.01', '0.05', '0.25', '1').map((fixed) => ({ pair: {}, overrides: { tick: { fixed } } })),
       fc.constant({ pair: { tickSizeMode: 'GRANULAR' }, overrides: {} }),
     ),
@@ -91,4 +118,6 @@ export const arbitraryRules = fc
 
 /** A price within +-spreadPct of `centre`, with four fraction digits. */
 export const priceNear = (centre: Decimal, spreadPct: number) =>
-  fc.integer({ min: -spreadPct * 100, max: spreadPct * 100 }).map((bp) => centre.mul(d(10_000 + bp).div(10_000)).toDecimalPlaces(4));
+  fc
+    .integer({ min: -spreadPct * 100, max: spreadPct * 100 })
+    .map((bp) => centre.mul(d(10_000 + bp).div(10_000)).toDecimalPlaces(4));

@@ -121,7 +121,12 @@ export class FakeRestVenue {
     }
     const queued = this.#queues.get(path)?.shift();
     const handler = queued ?? this.#routes.get(path);
-    const reply = handler === undefined ? appError(404, 'NOT_FOUND', `No resource ${path}`) : typeof handler === 'function' ? handler(req) : handler;
+    const reply =
+      handler === undefined
+        ? appError(404, 'NOT_FOUND', `No resource ${path}`)
+        : typeof handler === 'function'
+          ? handler(req)
+          : handler;
     this.reply(res, reply);
   }
 

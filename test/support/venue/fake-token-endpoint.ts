@@ -40,7 +40,11 @@ export class FakeTokenEndpoint {
         e.requests.push({ headers: req.headers, form: Object.fromEntries(new URLSearchParams(text)) });
         const answer = () => {
           const reply = e.#failures.shift() ?? e.#issue();
-          res.writeHead(reply.status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...reply.headers });
+          res.writeHead(reply.status, {
+            'content-type': 'application/json',
+            'cache-control': 'no-store',
+            ...reply.headers,
+          });
           res.end(JSON.stringify(reply.body));
         };
         if (e.#held === undefined) answer();
@@ -84,6 +88,13 @@ export class FakeTokenEndpoint {
   #issue(): TokenReply {
     const token = `tok-${this.issued.length + 1}`;
     this.issued.push(token);
-    return { status: 200, body: { access_token: token, token_type: 'Bearer', ...(this.expiresIn === undefined ? {} : { expires_in: this.expiresIn }) } };
+    return {
+      status: 200,
+      body: {
+        access_token: token,
+        token_type: 'Bearer',
+        ...(this.expiresIn === undefined ? {} : { expires_in: this.expiresIn }),
+      },
+    };
   }
 }

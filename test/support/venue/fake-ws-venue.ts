@@ -47,7 +47,10 @@ export class FakeWsVenue {
     this.#server = server;
     server.on('connection', (socket, req) => {
       const connection = ++this.#connections;
-      const protocols = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+      const protocols = (req.headers['sec-websocket-protocol'] ?? '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p !== '');
       this.handshakes.push({ protocols, header: decodeHeader(protocols.find((p) => p.startsWith('header-'))) });
       if (this.rejectConnections) {
         socket.terminate();
@@ -60,9 +63,15 @@ export class FakeWsVenue {
       socket.on('message', (data) => {
         const message = JSON.parse(data.toString()) as Record<string, unknown>;
         this.received.push({ connection, message });
-        const reply = message.type === 'connection_init' ? this.init(connection) : message.type === 'subscribe' ? this.answer(message) : undefined;
+        const reply =
+          message.type === 'connection_init'
+            ? this.init(connection)
+            : message.type === 'subscribe'
+              ? this.answer(message)
+              : undefined;
         if (reply !== undefined) {
-          if (typeof reply !== 'string' && reply.type === 'subscribe_success' && typeof reply.id === 'string') s.ids.push(reply.id);
+          if (typeof reply !== 'string' && reply.type === 'subscribe_success' && typeof reply.id === 'string')
+            s.ids.push(reply.id);
           socket.send(typeof reply === 'string' ? reply : JSON.stringify(reply));
         }
         this.#wake();
@@ -100,7 +109,9 @@ export class FakeWsVenue {
   }
 
   messages(type: string, connection?: number): Record<string, unknown>[] {
-    return this.received.filter((r) => r.message.type === type && (connection === undefined || r.connection === connection)).map((r) => r.message);
+    return this.received
+      .filter((r) => r.message.type === type && (connection === undefined || r.connection === connection))
+      .map((r) => r.message);
   }
 
   /** Sends a frame (object as JSON, or raw text) to every open connection. */
@@ -156,7 +167,10 @@ export class FakeWsVenue {
 function decodeHeader(protocol: string | undefined): Record<string, unknown> | undefined {
   if (protocol === undefined) return undefined;
   try {
-    return JSON.parse(Buffer.from(protocol.slice('header-'.length), 'base64url').toString('utf8')) as Record<string, unknown>;
+    return JSON.parse(Buffer.from(protocol.slice('header-'.length), 'base64url').toString('utf8')) as Record<
+      string,
+      unknown
+    >;
   } catch {
     return undefined;
   }
@@ -168,6 +182,11 @@ export function dataFrame(
 ): Record<string, unknown> {
   return {
     channel: 'orderbook',
-    data: markets.map((m) => ({ symbol: m.symbol, buy: m.buy ?? [], sell: m.sell ?? [], time: m.time ?? '2026-03-02T09:00:00.000Z' })),
+    data: markets.map((m) => ({
+      symbol: m.symbol,
+      buy: m.buy ?? [],
+      sell: m.sell ?? [],
+      time: m.time ?? '2026-03-02T09:00:00.000Z',
+    })),
   };
 }

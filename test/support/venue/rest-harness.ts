@@ -16,7 +16,10 @@ export interface HarnessParts {
   readonly logger: ReturnType<typeof createLogger>;
 }
 
-export function restHarness(venue: FakeRestVenue, options: Partial<RestTransportOptions> | ((parts: HarnessParts) => Partial<RestTransportOptions>) = {}) {
+export function restHarness(
+  venue: FakeRestVenue,
+  options: Partial<RestTransportOptions> | ((parts: HarnessParts) => Partial<RestTransportOptions>) = {},
+) {
   const lines: string[] = [];
   const logger = createLogger({ level: 'debug', destination: { write: (l: string) => void lines.push(l) } });
   const metrics = createMetrics();

@@ -6,7 +6,12 @@ import { httpTransport as wasmTransport, rpcErrorCode, rpcFailureKind } from '..
 
 /** Both chains' transports, seen through each chain's own failure readers. */
 const CHAINS = [
-  { chain: 'A', transport: evmTransport, kind: (e: unknown) => rpcFailureOf(e)?.kind ?? null, code: (e: unknown) => rpcFailureOf(e)?.rpcCode ?? null },
+  {
+    chain: 'A',
+    transport: evmTransport,
+    kind: (e: unknown) => rpcFailureOf(e)?.kind ?? null,
+    code: (e: unknown) => rpcFailureOf(e)?.rpcCode ?? null,
+  },
   { chain: 'B', transport: wasmTransport, kind: rpcFailureKind, code: rpcErrorCode },
 ] as const;
 
@@ -16,8 +21,18 @@ let authorization: string | undefined;
 let connections = 0;
 const replies: Record<string, () => [number, string]> = {
   ok: () => [200, JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' })],
-  revert: () => [200, JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: 3, message: 'execution reverted', data: '0xfb8f41b2' } })],
-  nested: () => [200, JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'reverted', data: { data: '0x08c379a0' } } })],
+  revert: () => [
+    200,
+    JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: 3, message: 'execution reverted', data: '0xfb8f41b2' } }),
+  ],
+  nested: () => [
+    200,
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32000, message: 'reverted', data: { data: '0x08c379a0' } },
+    }),
+  ],
   html: () => [502, '<html>bad gateway</html>'],
   empty: () => [200, JSON.stringify({ jsonrpc: '2.0', id: 1 })],
 };
@@ -65,7 +80,9 @@ describe.each(CHAINS)('chain $chain JSON-RPC transport', ({ transport, kind, cod
       expect(kind(e)).toBe('malformed');
       expect(e.message).not.toContain('secret');
     }
-    const down = (await transport('http://user:secret@127.0.0.1:1/?apikey=k', { timeoutMs: 2000 })('ok', []).catch((x: unknown) => x)) as Error;
+    const down = (await transport('http://user:secret@127.0.0.1:1/?apikey=k', { timeoutMs: 2000 })('ok', []).catch(
+      (x: unknown) => x,
+    )) as Error;
     expect(kind(down)).toBe('transport');
     expect(JSON.stringify({ message: down.message, cause: String(down.cause) })).not.toMatch(/secret|apikey/);
   });

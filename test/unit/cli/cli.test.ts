@@ -25,7 +25,23 @@ async function run(argv: string[], files: Record<string, string> = {}, env: Reco
 
 describe('dlt-mm order encode', () => {
   it('prints the exact chain A bytes and the approval', async () => {
-    const r = await run(['order', 'encode', '--chain', 'evm', '--pair-file', evmPair, '--side', 'buy', '--qty', '1.5', '--price', '101.2', '--cross-id', '42', '--json']);
+    const r = await run([
+      'order',
+      'encode',
+      '--chain',
+      'evm',
+      '--pair-file',
+      evmPair,
+      '--side',
+      'buy',
+      '--qty',
+      '1.5',
+      '--price',
+      '101.2',
+      '--cross-id',
+      '42',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.orderData).toBe(AbiCoder.defaultAbiCoder().encode(['uint64', 'uint64'], [15_000n, 1_012_000n]));
@@ -33,7 +49,27 @@ describe('dlt-mm order encode', () => {
     expect(out.approval).toMatchObject({ token: 'quote', amountNative: '152103600', amount: '152.1036', rateBps: 20 });
   });
   it('prints chain B words for a GTD sell', async () => {
-    const r = await run(['order', 'encode', '--chain', 'wasm', '--pair-file', wasmPair, '--side', 'sell', '--qty', '2.5', '--price', '12.34', '--validity', 'gtd', '--lifetime', '30', '--reporting', '1,2', '--json']);
+    const r = await run([
+      'order',
+      'encode',
+      '--chain',
+      'wasm',
+      '--pair-file',
+      wasmPair,
+      '--side',
+      'sell',
+      '--qty',
+      '2.5',
+      '--price',
+      '12.34',
+      '--validity',
+      'gtd',
+      '--lifetime',
+      '30',
+      '--reporting',
+      '1,2',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.orderData).toHaveLength(384);
@@ -41,49 +77,189 @@ describe('dlt-mm order encode', () => {
     expect(out.approval).toMatchObject({ token: 'base', amountNative: '25000000' });
   });
   it('exits non-zero with the rule broken', async () => {
-    const offTick = await run(['order', 'encode', '--chain', 'evm', '--pair-file', evmPair, '--side', 'buy', '--qty', '1.5', '--price', '101.25']);
+    const offTick = await run([
+      'order',
+      'encode',
+      '--chain',
+      'evm',
+      '--pair-file',
+      evmPair,
+      '--side',
+      'buy',
+      '--qty',
+      '1.5',
+      '--price',
+      '101.25',
+    ]);
     expect(offTick.code).toBe(1);
     expect(offTick.stderr).toMatch(/E_RULE_TICK.*101\.25.*0\.1/);
-    const lifetime = await run(['order', 'encode', '--chain', 'wasm', '--pair-file', wasmPair, '--side', 'sell', '--qty', '2.5', '--price', '12.34', '--validity', 'gtd', '--lifetime', '91']);
+    const lifetime = await run([
+      'order',
+      'encode',
+      '--chain',
+      'wasm',
+      '--pair-file',
+      wasmPair,
+      '--side',
+      'sell',
+      '--qty',
+      '2.5',
+      '--price',
+      '12.34',
+      '--validity',
+      'gtd',
+      '--lifetime',
+      '91',
+    ]);
     expect(lifetime.code).toBe(1);
     expect(lifetime.stderr).toMatch(/E_RULE_LIFETIME/);
-    const extended = await run(['order', 'encode', '--chain', 'evm', '--pair-file', evmPair, '--side', 'buy', '--qty', '1.5', '--price', '101.2', '--condition', 'ioc']);
+    const extended = await run([
+      'order',
+      'encode',
+      '--chain',
+      'evm',
+      '--pair-file',
+      evmPair,
+      '--side',
+      'buy',
+      '--qty',
+      '1.5',
+      '--price',
+      '101.2',
+      '--condition',
+      'ioc',
+    ]);
     expect(extended.stderr).toMatch(/E_ENCODING_UNSUPPORTED/);
-    const crossId = await run(['order', 'encode', '--chain', 'wasm', '--pair-file', wasmPair, '--side', 'sell', '--qty', '2.5', '--price', '12.34', '--cross-id', '4294967296']);
+    const crossId = await run([
+      'order',
+      'encode',
+      '--chain',
+      'wasm',
+      '--pair-file',
+      wasmPair,
+      '--side',
+      'sell',
+      '--qty',
+      '2.5',
+      '--price',
+      '12.34',
+      '--cross-id',
+      '4294967296',
+    ]);
     expect(crossId.stderr).toMatch(/E_ENCODING_CROSS_ID/);
   });
   it('exits 2 on a malformed command line', async () => {
     expect((await run(['order', 'encode', '--chain', 'evm', '--bogus'])).code).toBe(2);
     expect((await run(['order', 'encode', '--chain', 'tron', '--pair-file', evmPair])).code).toBe(2);
-    expect((await run(['order', 'encode', '--chain', 'wasm', '--pair-file', evmPair, '--side', 'buy', '--qty', '1', '--price', '1'])).stderr).toMatch(/does not match the pair/);
+    expect(
+      (
+        await run([
+          'order',
+          'encode',
+          '--chain',
+          'wasm',
+          '--pair-file',
+          evmPair,
+          '--side',
+          'buy',
+          '--qty',
+          '1',
+          '--price',
+          '1',
+        ])
+      ).stderr,
+    ).toMatch(/does not match the pair/);
   });
 });
 
 describe('dlt-mm order decode', () => {
   it('reverses encode on both chains', async () => {
-    const enc = JSON.parse((await run(['order', 'encode', '--chain', 'wasm', '--pair-file', wasmPair, '--side', 'buy', '--qty', '2.5', '--price', '12.34', '--condition', 'boc', '--cross-id', '9', '--json'])).stdout);
-    const dec = await run(['order', 'decode', '--chain', 'wasm', '--pair-file', wasmPair, '--order-data', enc.orderData, '--cross-id', enc.crossIdentifier, '--json']);
-    expect(JSON.parse(dec.stdout)).toMatchObject({ quantity: '2.5', price: '12.34', condition: 'boc', crossIdentifier: '9' });
+    const enc = JSON.parse(
+      (
+        await run([
+          'order',
+          'encode',
+          '--chain',
+          'wasm',
+          '--pair-file',
+          wasmPair,
+          '--side',
+          'buy',
+          '--qty',
+          '2.5',
+          '--price',
+          '12.34',
+          '--condition',
+          'boc',
+          '--cross-id',
+          '9',
+          '--json',
+        ])
+      ).stdout,
+    );
+    const dec = await run([
+      'order',
+      'decode',
+      '--chain',
+      'wasm',
+      '--pair-file',
+      wasmPair,
+      '--order-data',
+      enc.orderData,
+      '--cross-id',
+      enc.crossIdentifier,
+      '--json',
+    ]);
+    expect(JSON.parse(dec.stdout)).toMatchObject({
+      quantity: '2.5',
+      price: '12.34',
+      condition: 'boc',
+      crossIdentifier: '9',
+    });
   });
   it('refuses an odd hex length and an 8-byte cross identifier', async () => {
-    const odd = await run(['order', 'decode', '--chain', 'wasm', '--pair-file', wasmPair, '--order-data', '0'.repeat(129)]);
+    const odd = await run([
+      'order',
+      'decode',
+      '--chain',
+      'wasm',
+      '--pair-file',
+      wasmPair,
+      '--order-data',
+      '0'.repeat(129),
+    ]);
     expect(odd.code).toBe(1);
     expect(odd.stderr).toMatch(/E_ENCODING_HEX/);
-    const cross = await run(['order', 'decode', '--chain', 'wasm', '--pair-file', wasmPair, '--order-data', `${'0'.repeat(63)}1${'0'.repeat(63)}1`, '--cross-id', '0000000000000001']);
+    const cross = await run([
+      'order',
+      'decode',
+      '--chain',
+      'wasm',
+      '--pair-file',
+      wasmPair,
+      '--order-data',
+      `${'0'.repeat(63)}1${'0'.repeat(63)}1`,
+      '--cross-id',
+      '0000000000000001',
+    ]);
     expect(cross.stderr).toMatch(/E_ENCODING_CROSS_ID/);
   });
 });
 
 describe('dlt-mm config', () => {
   it('check prints every problem and exits 1', async () => {
-    const r = await run(['config', 'check', '/virtual/bad.yaml'], { '/virtual/bad.yaml': 'pairs: [{ base: B }]\nbogus: 1\n' });
+    const r = await run(['config', 'check', '/virtual/bad.yaml'], {
+      '/virtual/bad.yaml': 'pairs: [{ base: B }]\nbogus: 1\n',
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/bogus/);
     expect(r.stderr).toMatch(/pairs\.0\.quote/);
     expect(r.stderr).toMatch(/pairs\.0\.blockChain/);
   });
   it('check validates a strategy file too', async () => {
-    const r = await run(['config', 'check', '/virtual/s.yaml'], { '/virtual/s.yaml': 'kind: ladder\nladder: { sizes: ["1"], bidSpreadBps: 5, askSpreadBps: 5 }\n' });
+    const r = await run(['config', 'check', '/virtual/s.yaml'], {
+      '/virtual/s.yaml': 'kind: ladder\nladder: { sizes: ["1"], bidSpreadBps: 5, askSpreadBps: 5 }\n',
+    });
     expect(r.stdout).toMatch(/valid ladder strategy/);
   });
 });
@@ -93,7 +269,25 @@ describe('the real entry point', () => {
     const node = process.execPath;
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' });
     expect(Number(version.slice(1).split('.')[0])).toBeGreaterThanOrEqual(24);
-    const r = spawnSync(node, ['src/cli/dlt-mm.ts', 'order', 'encode', '--chain', 'evm', '--pair-file', evmPair, '--side', 'sell', '--qty', '0.5', '--price', '100'], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(
+      node,
+      [
+        'src/cli/dlt-mm.ts',
+        'order',
+        'encode',
+        '--chain',
+        'evm',
+        '--pair-file',
+        evmPair,
+        '--side',
+        'sell',
+        '--qty',
+        '0.5',
+        '--price',
+        '100',
+      ],
+      { cwd: root, encoding: 'utf8' },
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/newSellOrder/);
   });

@@ -15,6 +15,13 @@ describe('README configuration reference', () => {
   });
   it('covers nested keys of lists and sections', () => {
     const table = configTable(JSON.parse(renderSchema('bot-config.schema.json')));
-    for (const key of ['`wallets[].key`', '`pairs[].risk.dailyLossLimit`', '`risk.maxDrawdown`', '`engine.shutdownTimeoutMs`', '`chains.wasm.approvalLedgers`']) expect(table).toContain(key);
+    for (const key of [
+      '`wallets[].key`',
+      '`pairs[].risk.dailyLossLimit`',
+      '`risk.maxDrawdown`',
+      '`engine.shutdownTimeoutMs`',
+      '`chains.wasm.approvalLedgers`',
+    ])
+      expect(table).toContain(key);
   });
 });

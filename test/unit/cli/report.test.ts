@@ -35,7 +35,10 @@ function io(cwd: string): CliIo {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dltmm-report-'));
-  writeFileSync(join(dir, 'bot.yaml'), 'sandbox: { manifest: m.json }\nstore: { path: state.sqlite }\ncalendar: { enabled: true }\n');
+  writeFileSync(
+    join(dir, 'bot.yaml'),
+    'sandbox: { manifest: m.json }\nstore: { path: state.sqlite }\ncalendar: { enabled: true }\n',
+  );
   let clock = at(7, 0);
   const store = openStore(join(dir, 'state.sqlite'), () => clock);
   const o = store.obligations;
@@ -45,7 +48,16 @@ beforeAll(async () => {
     chain: 'evm',
     wallet: '0xaa',
     scales: { baseInternal: '100', quoteInternal: '1000', baseNative: '100000000', quoteNative: '1000000' },
-    obligations: { maxSpreadBps: 100, minSize: '10', presenceTarget: 80, maxSizeRatio: 0.5, stressedSpreadMultiplier: 1, stressedAfterHaltMs: 0, alertMarginMs: 0, guard: true },
+    obligations: {
+      maxSpreadBps: 100,
+      minSize: '10',
+      presenceTarget: 80,
+      maxSizeRatio: 0.5,
+      stressedSpreadMultiplier: 1,
+      stressedAfterHaltMs: 0,
+      alertMarginMs: 0,
+      guard: true,
+    },
     calendar: { enabled: true, holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 },
   });
   // Runs 07:00-12:00 and 12:30-18:00: half an hour of downtime inside the session.
@@ -60,31 +72,107 @@ beforeAll(async () => {
   o.recordMarket('p1', at(12, 30), 'continuous', 'CONTINUOUS_TRADING');
   o.recordMarket('p1', at(17, 0), 'closed', 'OUT_OF_TRADING');
   // Quotes at 99.9 / 100.1 (20 bp), 10 each: from 08:00 to 16:00, leaving at 16:00 (an hour absent).
-  for (const [id, side, price] of [[1n, 'buy', 99_900n], [2n, 'sell', 100_100n]] as const) {
-    o.rested({ chain: 'evm', wallet: '0xaa', pairId: 'p1', orderId: id, side, price, quantity: 1_000n, atMs: at(8, 0), height: 1n });
+  for (const [id, side, price] of [
+    [1n, 'buy', 99_900n],
+    [2n, 'sell', 100_100n],
+  ] as const) {
+    o.rested({
+      chain: 'evm',
+      wallet: '0xaa',
+      pairId: 'p1',
+      orderId: id,
+      side,
+      price,
+      quantity: 1_000n,
+      atMs: at(8, 0),
+      height: 1n,
+    });
     o.ended({ chain: 'evm', wallet: '0xaa', pairId: 'p1', orderId: id, atMs: at(16, 0), height: 9n, kind: 'cancel' });
   }
-  o.declare({ kind: 'exception', pairId: null, fromMs: at(14, 0), toMs: at(14, 15), reason: 'market data feed failed', source: 'command' });
+  o.declare({
+    kind: 'exception',
+    pairId: null,
+    fromMs: at(14, 0),
+    toMs: at(14, 15),
+    reason: 'market data feed failed',
+    source: 'command',
+  });
   const b = o.openBreach('p1', 'risk:maxInventory', 'would pass the position cap 20', at(15, 0));
   o.closeBreach(b, at(15, 5));
   for (let t = at(8, 0); t < at(17, 0); t += 15 * MIN) {
     const k = (t - at(8, 0)) / (60 * MIN);
-    o.addSample({ pairId: 'p1', atMs: t, mark: '100', position: String(k), realised: (k / 10).toFixed(2), unrealised: '0.5', fees: (k / 100).toFixed(3), bid: '99.9', ask: '100.1', spreadBps: 20, maxSpreadBps: 100, compliant: true, presence: 0.9 });
+    o.addSample({
+      pairId: 'p1',
+      atMs: t,
+      mark: '100',
+      position: String(k),
+      realised: (k / 10).toFixed(2),
+      unrealised: '0.5',
+      fees: (k / 100).toFixed(3),
+      bid: '99.9',
+      ask: '100.1',
+      spreadBps: 20,
+      maxSpreadBps: 100,
+      compliant: true,
+      presence: 0.9,
+    });
   }
   // One order rejected, one filled (a maker fill), and their transactions with fees.
   clock = at(9, 0);
-  store.orders.create(newOrder({ clientOrderId: 7n, pairId: 'p1', side: 'buy', quantity: 500n, price: 99_000n }), { wallet: '0xaa', chain: 'evm' });
+  store.orders.create(newOrder({ clientOrderId: 7n, pairId: 'p1', side: 'buy', quantity: 500n, price: 99_000n }), {
+    wallet: '0xaa',
+    chain: 'evm',
+  });
   store.orders.apply('0xaa', 7n, { type: 'Refused', code: 'E_VENUE_MARKET_CLOSED', reason: 'closed' });
-  store.orders.create(newOrder({ clientOrderId: 8n, pairId: 'p1', side: 'sell', quantity: 500n, price: 100_100n }), { wallet: '0xaa', chain: 'evm' });
+  store.orders.create(newOrder({ clientOrderId: 8n, pairId: 'p1', side: 'sell', quantity: 500n, price: 100_100n }), {
+    wallet: '0xaa',
+    chain: 'evm',
+  });
   store.orders.apply('0xaa', 8n, { type: 'SubmissionSent', txHash: '0xt1' });
   store.orders.apply('0xaa', 8n, { type: 'Accepted', orderId: 3n });
   store.orders.apply('0xaa', 8n, { type: 'Rested', quantity: 500n });
-  store.orders.apply('0xaa', 8n, { type: 'Filled', fillId: 'f1', quantity: 500n, price: 100_100n, role: 'maker' }, {
-    fillId: 'f1', wallet: '0xaa', clientOrderId: 8n, pairId: 'p1', side: 'sell', role: 'maker', quantity: 500n, price: 100_100n, baseDelta: -500n, quoteDelta: 500_500_000n, fee: 50_000n, txHash: '0xf', height: 5n, atMs: at(9, 30),
+  store.orders.apply(
+    '0xaa',
+    8n,
+    { type: 'Filled', fillId: 'f1', quantity: 500n, price: 100_100n, role: 'maker' },
+    {
+      fillId: 'f1',
+      wallet: '0xaa',
+      clientOrderId: 8n,
+      pairId: 'p1',
+      side: 'sell',
+      role: 'maker',
+      quantity: 500n,
+      price: 100_100n,
+      baseDelta: -500n,
+      quoteDelta: 500_500_000n,
+      fee: 50_000n,
+      txHash: '0xf',
+      height: 5n,
+      atMs: at(9, 30),
+    },
+  );
+  store.transactions.recordSigned({
+    txHash: '0xt1',
+    chain: 'evm',
+    wallet: '0xaa',
+    source: '0xaa',
+    sequence: 1n,
+    kind: 'place',
+    clientOrderId: 8n,
+    raw: '0x',
   });
-  store.transactions.recordSigned({ txHash: '0xt1', chain: 'evm', wallet: '0xaa', source: '0xaa', sequence: 1n, kind: 'place', clientOrderId: 8n, raw: '0x' });
   store.transactions.mark('0xt1', 'included', null, 21_000n * 30_000_000_000n);
-  store.transactions.recordSigned({ txHash: '0xt2', chain: 'evm', wallet: '0xaa', source: '0xaa', sequence: 2n, kind: 'cancel', clientOrderId: null, raw: '0x' });
+  store.transactions.recordSigned({
+    txHash: '0xt2',
+    chain: 'evm',
+    wallet: '0xaa',
+    source: '0xaa',
+    sequence: 2n,
+    kind: 'cancel',
+    clientOrderId: null,
+    raw: '0x',
+  });
   store.transactions.mark('0xt2', 'failed', null, 1_000n);
   store.close();
   files = await writeReport('bot.yaml', io(dir), { day: DAY, out: join(dir, 'out'), nowMs: at(20, 0) });
@@ -108,22 +196,50 @@ describe('the trading-day report', () => {
 
   it('writes the page, the JSON and the CSV tables beside each other', () => {
     expect(files.html.endsWith('dlt-mm-2026-03-02.html')).toBe(true);
-    const csv = readFileSync(files.csv.find((f) => f.endsWith('-compliance.csv')) as string, 'utf8').trim().split('\n');
-    expect(csv[0]).toBe('pair,symbol,target,presence,met,continuous_s,present_s,down_s,halted_s,exception_s,max_spread,min_size,size_ratio,guard,breaches');
-    expect(csv[1]?.startsWith(`p1,BOND26EURe,0.8,${6.75 / 8.25},true,29700,24300,1800,1800,900,100 bp,10 base,0.5,true,risk:maxInventory`)).toBe(true);
-    const fills = readFileSync(files.csv.find((f) => f.endsWith('-fills.csv')) as string, 'utf8').trim().split('\n');
+    const csv = readFileSync(files.csv.find((f) => f.endsWith('-compliance.csv')) as string, 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv[0]).toBe(
+      'pair,symbol,target,presence,met,continuous_s,present_s,down_s,halted_s,exception_s,max_spread,min_size,size_ratio,guard,breaches',
+    );
+    expect(
+      csv[1]?.startsWith(
+        `p1,BOND26EURe,0.8,${6.75 / 8.25},true,29700,24300,1800,1800,900,100 bp,10 base,0.5,true,risk:maxInventory`,
+      ),
+    ).toBe(true);
+    const fills = readFileSync(files.csv.find((f) => f.endsWith('-fills.csv')) as string, 'utf8')
+      .trim()
+      .split('\n');
     expect(fills[1]).toBe(`p1,${new Date(at(9, 30)).toISOString()},sell,maker,5,100.1,0.05,0xf`);
-    const tx = readFileSync(files.csv.find((f) => f.endsWith('-transactions.csv')) as string, 'utf8').trim().split('\n');
-    expect(tx.slice(1)).toEqual(['evm,0xaa,cancel,1,0,1,0,1000,0.000000000000001', 'evm,0xaa,place,1,1,0,0,630000000000000,0.00063']);
+    const tx = readFileSync(files.csv.find((f) => f.endsWith('-transactions.csv')) as string, 'utf8')
+      .trim()
+      .split('\n');
+    expect(tx.slice(1)).toEqual([
+      'evm,0xaa,cancel,1,0,1,0,1000,0.000000000000001',
+      'evm,0xaa,place,1,1,0,0,630000000000000,0.00063',
+    ]);
     expect(json.rejections).toEqual([{ pairId: 'p1', reason: 'E_VENUE_MARKET_CLOSED', count: 1 }]);
   });
 
   it('draws every chart as SVG at report time, and the page fetches nothing', () => {
-    expect(files.charts).toEqual(['presence-p1', 'pnl-p1', 'inventory-p1', 'spread-p1', 'fills-p1', 'transactions', 'rejections']);
+    expect(files.charts).toEqual([
+      'presence-p1',
+      'pnl-p1',
+      'inventory-p1',
+      'spread-p1',
+      'fills-p1',
+      'transactions',
+      'rejections',
+    ]);
     const html = readFileSync(files.html, 'utf8');
     for (const id of files.charts) {
-      const figure = new RegExp(`<figure class="chart" id="chart-${id}"[^>]*>.*?<svg[^>]*width="(\\d+)"[^>]*height="(\\d+)"[\\s\\S]*?</svg></figure>`).exec(html);
-      expect({ id, drawn: figure !== null && Number(figure[1]) > 0 && Number(figure[2]) > 0 }).toEqual({ id, drawn: true });
+      const figure = new RegExp(
+        `<figure class="chart" id="chart-${id}"[^>]*>.*?<svg[^>]*width="(\\d+)"[^>]*height="(\\d+)"[\\s\\S]*?</svg></figure>`,
+      ).exec(html);
+      expect({ id, drawn: figure !== null && Number(figure[1]) > 0 && Number(figure[2]) > 0 }).toEqual({
+        id,
+        drawn: true,
+      });
     }
     expect(html).not.toMatch(/<script|<link|<img|<iframe|url\(|@import|src=|href="http/i);
     expect(html).toContain('Presence');

@@ -76,18 +76,31 @@ describe('market open', () => {
   const open = at('2026-07-15T10:00:00Z');
   it('needs tradingStatus CONTINUOUS_TRADING exactly and the open phase of the chain', () => {
     expect(isMarketOpen({ nowMs: open, tradingStatus: 'CONTINUOUS_TRADING', chain: 'evm', phase: 1 })).toBe(true);
-    expect(isMarketOpen({ nowMs: open, tradingStatus: 'CONTINUOUS_TRADING', chain: 'wasm', phase: 'OpenForTrading' })).toBe(true);
-    for (const status of ['continuous_trading', 'CONTINUOUS_TRADING ', 'OUT_OF_TRADING', 'AUTOMATIC_TRADING_HALT', '', null, undefined]) {
+    expect(
+      isMarketOpen({ nowMs: open, tradingStatus: 'CONTINUOUS_TRADING', chain: 'wasm', phase: 'OpenForTrading' }),
+    ).toBe(true);
+    for (const status of [
+      'continuous_trading',
+      'CONTINUOUS_TRADING ',
+      'OUT_OF_TRADING',
+      'AUTOMATIC_TRADING_HALT',
+      '',
+      null,
+      undefined,
+    ]) {
       expect(isMarketOpen({ nowMs: open, tradingStatus: status, chain: 'evm', phase: 1 })).toBe(false);
     }
   });
   it('treats any other phase value as closed', () => {
     for (const phase of [0, 2, 3, 4, '1', 'OpenForTrading', null]) expect(isPhaseOpen('evm', phase)).toBe(false);
-    for (const phase of ['openForTrading', 'ClosedForTrading', 'AutomaticHalt', 1, null]) expect(isPhaseOpen('wasm', phase)).toBe(false);
+    for (const phase of ['openForTrading', 'ClosedForTrading', 'AutomaticHalt', 1, null])
+      expect(isPhaseOpen('wasm', phase)).toBe(false);
   });
   it('is closed outside trading hours unless the calendar is disabled', () => {
     const night = at('2026-07-15T22:00:00Z');
     expect(isMarketOpen({ nowMs: night, tradingStatus: 'CONTINUOUS_TRADING', chain: 'evm', phase: 1 })).toBe(false);
-    expect(isMarketOpen({ nowMs: night, tradingStatus: 'CONTINUOUS_TRADING', chain: 'evm', phase: 1, useCalendar: false })).toBe(true);
+    expect(
+      isMarketOpen({ nowMs: night, tradingStatus: 'CONTINUOUS_TRADING', chain: 'evm', phase: 1, useCalendar: false }),
+    ).toBe(true);
   });
 });

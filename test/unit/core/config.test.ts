@@ -75,11 +75,14 @@ telemetry: { metricsPort: 70000 }
     expect(wrongChain).toEqual(['pairs.0.wallet: wallet evm-main is on evm, the pair on wasm']);
   });
   it('takes participant tokens from client credentials or a fixed token: exactly one of them', () => {
-    const oauth = valid.replace('  accessToken: { file: secrets/token }', `  oauth:
+    const oauth = valid.replace(
+      '  accessToken: { file: secrets/token }',
+      `  oauth:
     tokenUrl: https://auth.venue.example/oauth2/token
     clientId: { env: DLT_MM_CLIENT_ID }
     clientSecret: { env: DLT_MM_CLIENT_SECRET }
-    scope: orders:read`);
+    scope: orders:read`,
+    );
     expect(parseBotConfig(oauth, 'bot.yaml').venue?.oauth).toEqual({
       tokenUrl: 'https://auth.venue.example/oauth2/token',
       clientId: { env: 'DLT_MM_CLIENT_ID' },
@@ -87,12 +90,21 @@ telemetry: { metricsPort: 70000 }
       scope: 'orders:read',
       clientAuth: 'basic',
     });
-    expect(problems(oauth.replace('  apiKey:', '  accessToken: { env: T }\n  apiKey:'))).toEqual(['venue: set venue.oauth or venue.accessToken, not both']);
+    expect(problems(oauth.replace('  apiKey:', '  accessToken: { env: T }\n  apiKey:'))).toEqual([
+      'venue: set venue.oauth or venue.accessToken, not both',
+    ]);
     expect(problems(valid.replace('  accessToken: { file: secrets/token }\n', ''))).toEqual([
       'venue: venue.oauth (client credentials) or venue.accessToken is required: the order endpoints need a bearer token',
     ]);
-    expect(problems(oauth.replace('clientSecret: { env: DLT_MM_CLIENT_SECRET }', 'clientSecret: s3cr3t')).join('\n')).toMatch(/venue\.oauth\.clientSecret: a secret must be/);
-    const e = thrown(() => checkSecrets(parseBotConfig(oauth, 'bot.yaml'), 'bot.yaml', { env: { DLT_MM_API_KEY: 'k', DLT_MM_EVM_KEY: 'x' }, readFile: () => '' }));
+    expect(
+      problems(oauth.replace('clientSecret: { env: DLT_MM_CLIENT_SECRET }', 'clientSecret: s3cr3t')).join('\n'),
+    ).toMatch(/venue\.oauth\.clientSecret: a secret must be/);
+    const e = thrown(() =>
+      checkSecrets(parseBotConfig(oauth, 'bot.yaml'), 'bot.yaml', {
+        env: { DLT_MM_API_KEY: 'k', DLT_MM_EVM_KEY: 'x' },
+        readFile: () => '',
+      }),
+    );
     expect(e.details.problems).toEqual([
       'venue.oauth.clientId: environment variable DLT_MM_CLIENT_ID is not set',
       'venue.oauth.clientSecret: environment variable DLT_MM_CLIENT_SECRET is not set',
@@ -107,7 +119,14 @@ telemetry: { metricsPort: 70000 }
 describe('secrets', () => {
   const env = { DLT_MM_API_KEY: 'key-1', DLT_MM_EVM_KEY: ' 0x11 ' };
   const files: Record<string, string> = { 'secrets/token': 'token-1\n' };
-  const environment = { env, readFile: (p: string) => { const t = files[p]; if (t === undefined) throw new Error('ENOENT'); return t; } };
+  const environment = {
+    env,
+    readFile: (p: string) => {
+      const t = files[p];
+      if (t === undefined) throw new Error('ENOENT');
+      return t;
+    },
+  };
 
   it('reads from the environment or a file, trimmed', () => {
     expect(readSecret({ env: 'DLT_MM_EVM_KEY' }, 'k', environment)).toBe('0x11');
@@ -115,7 +134,14 @@ describe('secrets', () => {
   });
   it('reports every unavailable secret without printing any value', () => {
     const c = parseBotConfig(valid, 'bot.yaml');
-    const e = thrown(() => checkSecrets(c, 'bot.yaml', { env: { DLT_MM_API_KEY: 'key-1' }, readFile: () => { throw new Error('ENOENT'); } }));
+    const e = thrown(() =>
+      checkSecrets(c, 'bot.yaml', {
+        env: { DLT_MM_API_KEY: 'key-1' },
+        readFile: () => {
+          throw new Error('ENOENT');
+        },
+      }),
+    );
     const p = e.details.problems as string[];
     expect(p).toHaveLength(2);
     expect(p.join('\n')).toMatch(/DLT_MM_EVM_KEY is not set/);
@@ -127,9 +153,17 @@ describe('secrets', () => {
 
 describe('strategy config', () => {
   it('accepts a ladder and refuses unknown keys and kinds', () => {
-    const s = parseStrategyConfig('kind: ladder\nladder: { levels: 2, sizes: ["1"], bidSpreadBps: 10, askSpreadBps: 12 }\n', 's.yaml');
+    const s = parseStrategyConfig(
+      'kind: ladder\nladder: { levels: 2, sizes: ["1"], bidSpreadBps: 10, askSpreadBps: 12 }\n',
+      's.yaml',
+    );
     expect(s.kind).toBe('ladder');
-    expect(() => parseStrategyConfig('kind: ladder\nladder: { sizes: ["1"], bidSpreadBps: 10, askSpreadBps: 12, extra: 1 }\n', 's.yaml')).toThrow(/extra/);
+    expect(() =>
+      parseStrategyConfig(
+        'kind: ladder\nladder: { sizes: ["1"], bidSpreadBps: 10, askSpreadBps: 12, extra: 1 }\n',
+        's.yaml',
+      ),
+    ).toThrow(/extra/);
     expect(() => parseStrategyConfig('kind: martingale\n', 's.yaml')).toThrow(DltError);
   });
 });

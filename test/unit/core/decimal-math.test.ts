@@ -7,12 +7,21 @@ import { Decimal } from '../../../src/core/decimal.ts';
 const positive = fc
   .tuple(fc.integer({ min: 1, max: 999_999_999_999 }), fc.integer({ min: -20, max: 0 }))
   .map(([digits, exp]) => new Decimal(digits).mul(new Decimal(10).pow(exp)));
-const operand = fc.oneof(positive, fc.tuple(positive, positive).map(([a, b]) => a.div(b)));
+const operand = fc.oneof(
+  positive,
+  fc.tuple(positive, positive).map(([a, b]) => a.div(b)),
+);
 
 /** Equal to within one unit of the 34th significant digit of `reference`. */
 function within34(value: Decimal, reference: Decimal): boolean {
   if (reference.isZero()) return value.isZero();
-  const unit = new Decimal(10).pow(reference.abs().log(10).floor().sub(MODEL_SIGNIFICANT_DIGITS - 1));
+  const unit = new Decimal(10).pow(
+    reference
+      .abs()
+      .log(10)
+      .floor()
+      .sub(MODEL_SIGNIFICANT_DIGITS - 1),
+  );
   return value.sub(reference).abs().lte(unit);
 }
 

@@ -20,8 +20,16 @@ describe('chain A orderData', () => {
     expect(bytesToHex(bytes)).toBe(abi.encode(['uint64', 'uint64'], [15_000n, 1_012_000n]));
   });
   it('refuses every extended order term on contract v1', () => {
-    for (const extra of [{ type: 'market' }, { condition: 'ioc' }, { condition: 'boc' }, { condition: 'fok' }, { validity: 'gtd', lifetimeDays: 5 }] as const) {
-      expect(() => encodeEvmOrderData({ ...raw(1n, 1n), ...extra })).toThrow(expect.objectContaining({ code: 'E_ENCODING_UNSUPPORTED' }));
+    for (const extra of [
+      { type: 'market' },
+      { condition: 'ioc' },
+      { condition: 'boc' },
+      { condition: 'fok' },
+      { validity: 'gtd', lifetimeDays: 5 },
+    ] as const) {
+      expect(() => encodeEvmOrderData({ ...raw(1n, 1n), ...extra })).toThrow(
+        expect.objectContaining({ code: 'E_ENCODING_UNSUPPORTED' }),
+      );
     }
   });
   it('refuses zero quantity and zero price', () => {
@@ -43,11 +51,17 @@ describe('chain A reportingData and crossIdentifier', () => {
     expect(bytesToHex(encodeEvmCrossIdentifier(0n))).toBe(abi.encode(['uint32'], [0]));
   });
   it('carry uint32 values and refuse larger ones', () => {
-    expect(bytesToHex(encodeEvmReportingData({ a: 7, b: 4294967295, free: 0n }))).toBe(abi.encode(['uint32', 'uint32'], [7, 4294967295]));
+    expect(bytesToHex(encodeEvmReportingData({ a: 7, b: 4294967295, free: 0n }))).toBe(
+      abi.encode(['uint32', 'uint32'], [7, 4294967295]),
+    );
     expect(decodeEvmReportingData(encodeEvmReportingData({ a: 7, b: 9, free: 0n }))).toEqual({ a: 7, b: 9, free: 0n });
-    expect(() => encodeEvmReportingData({ a: 2 ** 32, b: 0, free: 0n })).toThrow(expect.objectContaining({ code: 'E_ENCODING_REPORTING' }));
+    expect(() => encodeEvmReportingData({ a: 2 ** 32, b: 0, free: 0n })).toThrow(
+      expect.objectContaining({ code: 'E_ENCODING_REPORTING' }),
+    );
     expect(decodeEvmCrossIdentifier(encodeEvmCrossIdentifier(4294967295n))).toBe(4294967295n);
     expect(() => encodeEvmCrossIdentifier(1n << 32n)).toThrow(expect.objectContaining({ code: 'E_ENCODING_CROSS_ID' }));
-    expect(() => decodeEvmCrossIdentifier(new Uint8Array(4))).toThrow(expect.objectContaining({ code: 'E_ENCODING_CROSS_ID' }));
+    expect(() => decodeEvmCrossIdentifier(new Uint8Array(4))).toThrow(
+      expect.objectContaining({ code: 'E_ENCODING_CROSS_ID' }),
+    );
   });
 });

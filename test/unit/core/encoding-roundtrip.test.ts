@@ -1,7 +1,11 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.ts';
-import { decodeEvmCrossIdentifier, decodeEvmOrderData, decodeEvmReportingData } from '../../../src/core/encoding/evm-order.ts';
+import {
+  decodeEvmCrossIdentifier,
+  decodeEvmOrderData,
+  decodeEvmReportingData,
+} from '../../../src/core/encoding/evm-order.ts';
 import { bytesToHex } from '../../../src/core/encoding/hex.ts';
 import { decodeOrder, encodeOrder } from '../../../src/core/encoding/order-codec.ts';
 import {
@@ -80,9 +84,13 @@ describe('encoding then decoding returns the input', () => {
         expect(dec.reporting).toEqual({ a: h.a, b: h.b, free: 0n });
         const rawBack = h.chain === 'evm' ? decodeEvmOrderData(enc.orderData) : decodeWasmOrderData(enc.orderData);
         expect(rawBack).toEqual(enc.raw);
-        const crossBack = h.chain === 'evm' ? decodeEvmCrossIdentifier(enc.crossIdentifier) : decodeWasmCrossIdentifier(enc.crossIdentifier);
+        const crossBack =
+          h.chain === 'evm'
+            ? decodeEvmCrossIdentifier(enc.crossIdentifier)
+            : decodeWasmCrossIdentifier(enc.crossIdentifier);
         expect(crossBack).toBe(BigInt(h.cross));
-        const repBack = h.chain === 'evm' ? decodeEvmReportingData(enc.reportingData) : decodeWasmReportingData(enc.reportingData);
+        const repBack =
+          h.chain === 'evm' ? decodeEvmReportingData(enc.reportingData) : decodeWasmReportingData(enc.reportingData);
         expect(repBack).toEqual({ a: h.a, b: h.b, free: 0n });
       }),
       { numRuns: 1000 },

@@ -20,7 +20,10 @@ describe('error catalogue', () => {
   it('the README table lists exactly the codes of the catalogue, with the same summary and retry flag', () => {
     const table = readmeTable();
     const expected = new Map(
-      Object.entries(ERROR_CATALOGUE).map(([code, spec]) => [code, { summary: spec.summary, retryable: spec.retryable ? 'yes' : 'no' }]),
+      Object.entries(ERROR_CATALOGUE).map(([code, spec]) => [
+        code,
+        { summary: spec.summary, retryable: spec.retryable ? 'yes' : 'no' },
+      ]),
     );
     expect(Object.fromEntries(table)).toEqual(Object.fromEntries(expected));
   });
@@ -30,6 +33,11 @@ describe('error catalogue', () => {
     expect(e.code satisfies ErrorCode).toBe('E_VENUE_INSUFFICIENT_ALLOWANCE');
     expect(e.retryable).toBe(true);
     expect(e.cause).toBe(cause);
-    expect(e.toJSON()).toEqual({ code: 'E_VENUE_INSUFFICIENT_ALLOWANCE', message: 'allowance 5 < 7', retryable: true, details: { allowance: '5' } });
+    expect(e.toJSON()).toEqual({
+      code: 'E_VENUE_INSUFFICIENT_ALLOWANCE',
+      message: 'allowance 5 < 7',
+      retryable: true,
+      details: { allowance: '5' },
+    });
   });
 });

@@ -1,7 +1,15 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.ts';
-import { approvalFor, commissionOf, prefundedBuyLock, reimbursementFormula, roleRateBps, settle, valueNative } from '../../../src/core/money.ts';
+import {
+  approvalFor,
+  commissionOf,
+  prefundedBuyLock,
+  reimbursementFormula,
+  roleRateBps,
+  settle,
+  valueNative,
+} from '../../../src/core/money.ts';
 import { priceToRaw, quantityToRaw } from '../../../src/core/units.ts';
 
 const d = (s: string) => new Decimal(s);
@@ -15,7 +23,9 @@ describe('approvals', () => {
     expect(a).toMatchObject({ token: 'base', amount: 150_000_000n, commission: 0n });
   });
   it('a sell whose quantity does not scale exactly is refused, not rounded', () => {
-    expect(() => approvalFor('sell', d('0.000000001'), d('1'), scales, commissions, false)).toThrow(expect.objectContaining({ code: 'E_NOT_EXACT' }));
+    expect(() => approvalFor('sell', d('0.000000001'), d('1'), scales, commissions, false)).toThrow(
+      expect.objectContaining({ code: 'E_NOT_EXACT' }),
+    );
   });
   it('a buy approves notional plus commission at max(maker, taker), rounded up', () => {
     // 1.5 * 101.2 = 151.8 -> 151_800_000 native; 20 bp -> 303_600
@@ -31,7 +41,10 @@ describe('approvals', () => {
     expect(tiny).toMatchObject({ principal: 3n, commission: 1n, amount: 4n });
   });
   it('a market-maker wallet approves at the market-maker rate', () => {
-    expect(approvalFor('buy', d('1.5'), d('101.2'), scales, commissions, true)).toMatchObject({ commission: 75_900n, rateBps: 5 });
+    expect(approvalFor('buy', d('1.5'), d('101.2'), scales, commissions, true)).toMatchObject({
+      commission: 75_900n,
+      rateBps: 5,
+    });
     expect(roleRateBps(commissions, 'taker', true)).toBe(5);
     expect(roleRateBps(commissions, 'maker', false)).toBe(10);
   });
@@ -39,7 +52,9 @@ describe('approvals', () => {
     const raw = priceToRaw(d('101.2'), scales) * quantityToRaw(d('1.5'), scales);
     const a = approvalFor('buy', d('1.5'), d('101.2'), scales, commissions, false);
     expect(a.principal).not.toBe(raw);
-    expect(a.principal).toBe(valueNative(priceToRaw(d('101.2'), scales), quantityToRaw(d('1.5'), scales), scales, 'up'));
+    expect(a.principal).toBe(
+      valueNative(priceToRaw(d('101.2'), scales), quantityToRaw(d('1.5'), scales), scales, 'up'),
+    );
   });
 });
 

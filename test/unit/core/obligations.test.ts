@@ -75,7 +75,11 @@ describe('assessQuotes', () => {
 
   it('looks past the best levels for a pair that meets every term', () => {
     // The best bid is too small beside the ask; the second bid is comparable and still inside the spread.
-    const a = assessQuotes([bid('99.9', '40'), bid('99.8', '12'), ask('100.1', '12'), ask('101', '100')], rules(), false);
+    const a = assessQuotes(
+      [bid('99.9', '40'), bid('99.8', '12'), ask('100.1', '12'), ask('101', '100')],
+      rules(),
+      false,
+    );
     expect(a.compliant).toBe(true);
     expect(a.bid).toEqual(bid('99.8', '12'));
   });
@@ -105,14 +109,37 @@ describe('obligations in the configuration', () => {
     const c = parseBotConfig(pair('{ maxSpreadBps: 80, minValue: "500", presenceTarget: 85 }'), 'test.yaml');
     const o = c.pairs[0]?.obligations;
     if (o === undefined) throw new Error('no obligations parsed');
-    expect({ ...o }).toEqual({ maxSpreadBps: 80, minValue: '500', presenceTarget: 85, maxSizeRatio: 0.5, stressedSpreadMultiplier: 1, stressedAfterHaltMs: 0, alertMarginMs: 1_800_000, guard: true });
+    expect({ ...o }).toEqual({
+      maxSpreadBps: 80,
+      minValue: '500',
+      presenceTarget: 85,
+      maxSizeRatio: 0.5,
+      stressedSpreadMultiplier: 1,
+      stressedAfterHaltMs: 0,
+      alertMarginMs: 1_800_000,
+      guard: true,
+    });
     const t = obligationTerms(o);
-    expect([t.maxSpread.unit, t.maxSpread.value.toFixed(), t.minSize.unit, t.minSize.value.toFixed(), t.target]).toEqual(['bps', '80', 'quote', '500', 0.85]);
+    expect([
+      t.maxSpread.unit,
+      t.maxSpread.value.toFixed(),
+      t.minSize.unit,
+      t.minSize.value.toFixed(),
+      t.target,
+    ]).toEqual(['bps', '80', 'quote', '500', 0.85]);
   });
 
   it('refuses both or neither of a pair of alternatives, and lists every problem', () => {
-    const problems = problemsOf(() => parseBotConfig(pair('{ maxSpreadBps: 80, maxSpread: "1", presenceTarget: 185, maxSizeRatio: 2 }'), 'test.yaml'));
-    for (const key of ['presenceTarget', 'maxSizeRatio', 'set exactly one of maxSpreadBps and maxSpread', 'set exactly one of minSize and minValue']) expect(problems).toContain(key);
+    const problems = problemsOf(() =>
+      parseBotConfig(pair('{ maxSpreadBps: 80, maxSpread: "1", presenceTarget: 185, maxSizeRatio: 2 }'), 'test.yaml'),
+    );
+    for (const key of [
+      'presenceTarget',
+      'maxSizeRatio',
+      'set exactly one of maxSpreadBps and maxSpread',
+      'set exactly one of minSize and minValue',
+    ])
+      expect(problems).toContain(key);
   });
 });
 
@@ -129,7 +156,11 @@ describe('measurePresence', () => {
     observedFrom: 0,
     schedule: [{ from: H, to: 9 * H }],
     runs: [{ from: 0, to: 10 * H }],
-    market: [{ atMs: 0, state: 'closed' }, { atMs: H, state: 'continuous' }, { atMs: 9 * H, state: 'closed' }],
+    market: [
+      { atMs: 0, state: 'closed' },
+      { atMs: H, state: 'continuous' },
+      { atMs: 9 * H, state: 'closed' },
+    ],
     exceptions: [],
     stressed: [],
     quotes: spans(H, 9 * H),
@@ -153,20 +184,45 @@ describe('measurePresence', () => {
   });
 
   it('counts scheduled time while the bot was not running as absence, even with orders on the book', () => {
-    const r = measurePresence({ ...base, runs: [{ from: 0, to: 3 * H }, { from: 5 * H, to: 10 * H }] });
+    const r = measurePresence({
+      ...base,
+      runs: [
+        { from: 0, to: 3 * H },
+        { from: 5 * H, to: 10 * H },
+      ],
+    });
     expect([r.continuousMs, r.presentMs, r.downMs]).toEqual([8 * H, 6 * H, 2 * H]);
   });
 
   it('a stop after the market closed is no absence until the next session; a crash in a halt is', () => {
     // The bot stops at 9 h after seeing the close at 9 h (always open: no calendar, the schedule is the day).
-    const stopped = measurePresence({ ...base, schedule: [{ from: 0, to: 10 * H }], runs: [{ from: 0, to: 9 * H }], market: [{ atMs: 0, state: 'continuous' }, { atMs: 9 * H, state: 'closed' }] });
+    const stopped = measurePresence({
+      ...base,
+      schedule: [{ from: 0, to: 10 * H }],
+      runs: [{ from: 0, to: 9 * H }],
+      market: [
+        { atMs: 0, state: 'continuous' },
+        { atMs: 9 * H, state: 'closed' },
+      ],
+    });
     expect([stopped.continuousMs, stopped.downMs]).toEqual([9 * H, 0]);
-    const crashed = measurePresence({ ...base, runs: [{ from: 0, to: 3 * H }, { from: 4 * H, to: 10 * H }], market: [...base.market, { atMs: 2 * H, state: 'halted' }, { atMs: 4 * H, state: 'continuous' }] });
+    const crashed = measurePresence({
+      ...base,
+      runs: [
+        { from: 0, to: 3 * H },
+        { from: 4 * H, to: 10 * H },
+      ],
+      market: [...base.market, { atMs: 2 * H, state: 'halted' }, { atMs: 4 * H, state: 'continuous' }],
+    });
     expect([crashed.downMs, crashed.haltedMs]).toEqual([H, H]);
   });
 
   it('a quote too wide counts only while the market is stressed', () => {
-    const r = measurePresence({ ...base, quotes: spans(H, 9 * H, '99', '101'), stressed: [{ from: 2 * H, to: 3 * H }] });
+    const r = measurePresence({
+      ...base,
+      quotes: spans(H, 9 * H, '99', '101'),
+      stressed: [{ from: 2 * H, to: 3 * H }],
+    });
     expect([r.presentMs, r.continuousMs]).toEqual([H, 8 * H]);
   });
 

@@ -90,15 +90,27 @@ describe('order transition table', () => {
 
 describe('fills', () => {
   it('refuses a duplicate fill and a fill larger than what remains', () => {
-    const once = applyOrderEvent(at('resting'), { type: 'Filled', fillId: 'tx1:3', quantity: 30n, price: 5000n, role: 'maker' });
+    const once = applyOrderEvent(at('resting'), {
+      type: 'Filled',
+      fillId: 'tx1:3',
+      quantity: 30n,
+      price: 5000n,
+      role: 'maker',
+    });
     expect(once).toMatchObject({ ok: true, order: { filled: 30n, status: 'partiallyFilled' } });
     const order = (once as { order: OrderRecord }).order;
-    expect(applyOrderEvent(order, { type: 'Filled', fillId: 'tx1:3', quantity: 30n, price: 5000n, role: 'maker' })).toEqual({
+    expect(
+      applyOrderEvent(order, { type: 'Filled', fillId: 'tx1:3', quantity: 30n, price: 5000n, role: 'maker' }),
+    ).toEqual({
       ok: false,
       reason: 'duplicate fill tx1:3',
     });
-    expect(applyOrderEvent(order, { type: 'Filled', fillId: 'tx2:1', quantity: 71n, price: 5000n, role: 'maker' })).toMatchObject({ ok: false });
-    expect(applyOrderEvent(order, { type: 'Filled', fillId: 'tx2:1', quantity: 70n, price: 5000n, role: 'maker' })).toMatchObject({
+    expect(
+      applyOrderEvent(order, { type: 'Filled', fillId: 'tx2:1', quantity: 71n, price: 5000n, role: 'maker' }),
+    ).toMatchObject({ ok: false });
+    expect(
+      applyOrderEvent(order, { type: 'Filled', fillId: 'tx2:1', quantity: 70n, price: 5000n, role: 'maker' }),
+    ).toMatchObject({
       ok: true,
       order: { status: 'filled', filled: 100n },
     });
@@ -118,18 +130,27 @@ describe('fills', () => {
   });
 
   it('a maker fill is not possible at placement, and a rest must be the whole remainder', () => {
-    expect(applyOrderEvent(at('received'), { type: 'Filled', fillId: 'm', quantity: 1n, price: 1n, role: 'maker' })).toMatchObject({ ok: false });
+    expect(
+      applyOrderEvent(at('received'), { type: 'Filled', fillId: 'm', quantity: 1n, price: 1n, role: 'maker' }),
+    ).toMatchObject({ ok: false });
     expect(applyOrderEvent(at('received'), { type: 'Rested', quantity: 99n })).toMatchObject({ ok: false });
-    expect(applyOrderEvent(at('received'), { type: 'Rested', quantity: 100n })).toMatchObject({ ok: true, order: { status: 'resting' } });
+    expect(applyOrderEvent(at('received'), { type: 'Rested', quantity: 100n })).toMatchObject({
+      ok: true,
+      order: { status: 'resting' },
+    });
   });
 
   it('a fill racing a cancellation keeps the cancel pending, or completes the order', () => {
     const pending = at('cancelRequested', { cancelTxHash: '0xc' });
-    expect(applyOrderEvent(pending, { type: 'Filled', fillId: 'x', quantity: 40n, price: 1n, role: 'maker' })).toMatchObject({
+    expect(
+      applyOrderEvent(pending, { type: 'Filled', fillId: 'x', quantity: 40n, price: 1n, role: 'maker' }),
+    ).toMatchObject({
       ok: true,
       order: { status: 'cancelRequested', filled: 40n },
     });
-    expect(applyOrderEvent(pending, { type: 'Filled', fillId: 'x', quantity: 100n, price: 1n, role: 'maker' })).toMatchObject({
+    expect(
+      applyOrderEvent(pending, { type: 'Filled', fillId: 'x', quantity: 100n, price: 1n, role: 'maker' }),
+    ).toMatchObject({
       ok: true,
       order: { status: 'filled' },
     });
@@ -146,11 +167,16 @@ describe('cancellation', () => {
       ok: true,
       order: { unexplained: 30n },
     });
-    expect(applyOrderEvent(at('resting'), { type: 'Cancelled', by: 'ByAdmin', quantity: 101n })).toMatchObject({ ok: false });
+    expect(applyOrderEvent(at('resting'), { type: 'Cancelled', by: 'ByAdmin', quantity: 101n })).toMatchObject({
+      ok: false,
+    });
   });
 
   it('a failed cancellation puts the order back to what it was', () => {
-    expect(applyOrderEvent(at('cancelRequested'), sample.CancelFailed)).toMatchObject({ ok: true, order: { status: 'resting', cancelTxHash: null } });
+    expect(applyOrderEvent(at('cancelRequested'), sample.CancelFailed)).toMatchObject({
+      ok: true,
+      order: { status: 'resting', cancelTxHash: null },
+    });
   });
 
   it('an order a cancellation found gone leaves for good: no cancel pending, and its fill or cancellation still settles it', () => {
@@ -159,8 +185,13 @@ describe('cancellation', () => {
     if (!gone.ok) return;
     // Not cancellable again: CancelSent is impossible in its status.
     expect(applyOrderEvent(gone.order, sample.CancelSent)).toMatchObject({ ok: false });
-    expect(applyOrderEvent(gone.order, { type: 'Filled', fillId: 'f9', quantity: 100n, price: 5000n, role: 'maker' })).toMatchObject({ ok: true, order: { status: 'filled' } });
-    expect(applyOrderEvent(gone.order, { type: 'Cancelled', by: 'ByContract', quantity: 100n })).toMatchObject({ ok: true, order: { status: 'cancelled' } });
+    expect(
+      applyOrderEvent(gone.order, { type: 'Filled', fillId: 'f9', quantity: 100n, price: 5000n, role: 'maker' }),
+    ).toMatchObject({ ok: true, order: { status: 'filled' } });
+    expect(applyOrderEvent(gone.order, { type: 'Cancelled', by: 'ByContract', quantity: 100n })).toMatchObject({
+      ok: true,
+      order: { status: 'cancelled' },
+    });
   });
 });
 
@@ -170,7 +201,9 @@ const allows = (s: OrderStatus, t: OrderEventType) => applyOrderEvent(withFills(
 describe('status groups', () => {
   it('follow the transition table', () => {
     // Terminal: no event moves it. Cancellable: a cancel may be sent. Awaiting placement: the chain may still accept it.
-    expect(where(isTerminal)).toEqual(ORDER_STATUSES.filter((s) => (Object.keys(sample) as OrderEventType[]).every((t) => !allows(s, t))));
+    expect(where(isTerminal)).toEqual(
+      ORDER_STATUSES.filter((s) => (Object.keys(sample) as OrderEventType[]).every((t) => !allows(s, t))),
+    );
     expect(where(isCancellable)).toEqual(ORDER_STATUSES.filter((s) => allows(s, 'CancelSent')));
     expect(where(isAwaitingPlacement)).toEqual(ORDER_STATUSES.filter((s) => allows(s, 'Accepted')));
     // On the book: a cancellation can find it there or gone.
@@ -181,6 +214,7 @@ describe('status groups', () => {
     expect(where(isLive)).toEqual(ORDER_STATUSES.filter((s) => s !== 'intended' && !isTerminal(s)));
     expect(where(isUnsettled)).toEqual(['intended', 'submitting', 'unknown', 'received']);
     expect(where(isQuoting)).toEqual(where(isLive).filter((s) => s !== 'cancelRequested'));
-    for (const s of ORDER_STATUSES) expect([isTerminal(s), isUnsettled(s), isOnBook(s)].filter(Boolean)).toHaveLength(1);
+    for (const s of ORDER_STATUSES)
+      expect([isTerminal(s), isUnsettled(s), isOnBook(s)].filter(Boolean)).toHaveLength(1);
   });
 });

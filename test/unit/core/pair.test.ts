@@ -57,12 +57,14 @@ describe('TradingPair parsing', () => {
     }
   });
   it('refuses a zero or negative scale that matches the string pattern', () => {
-    expect(() => parseTradingPair({ ...loadPairFixture('evm-pair'), baseTokenNativeScale: '-1' })).toThrow(/must be positive/);
+    expect(() => parseTradingPair({ ...loadPairFixture('evm-pair'), baseTokenNativeScale: '-1' })).toThrow(
+      /must be positive/,
+    );
   });
   it('accepts int64 fields as strings and refuses unsafe JSON numbers', () => {
-    expect(parseTradingPair({ ...loadPairFixture('evm-pair'), priceCollarFactor: '9223372036854775807' }).priceCollarFactor).toBe(
-      '9223372036854775807',
-    );
+    expect(
+      parseTradingPair({ ...loadPairFixture('evm-pair'), priceCollarFactor: '9223372036854775807' }).priceCollarFactor,
+    ).toBe('9223372036854775807');
     const problems = problemsOf({ ...loadPairFixture('evm-pair'), priceCollarFactor: 2 ** 60 });
     expect(problems.length).toBeGreaterThan(0);
     expect(problems.every((p) => p.includes('priceCollarFactor'))).toBe(true);
@@ -76,25 +78,33 @@ describe('pair resolution', () => {
   const all: TradingPair[] = [evm, prefixed, wasm];
 
   it('matches chain, base symbol and quote symbol together; the generic chain value matches _TESTNET', () => {
-    expect(resolvePair(all, { blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' }).id).toBe('tp-evm-bond-eure');
-    expect(resolvePair(all, { blockChain: 'EVM_CHAIN_TESTNET', baseSymbol: 'XBOND26', quoteSymbol: 'EURe' }).id).toBe('tp-evm-xbond');
-    expect(resolvePair(all, { blockChain: 'WASM_CHAIN', baseSymbol: 'FUND1', quoteSymbol: 'EURe' }).id).toBe('tp-wasm-fund-eure');
+    expect(resolvePair(all, { blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' }).id).toBe(
+      'tp-evm-bond-eure',
+    );
+    expect(resolvePair(all, { blockChain: 'EVM_CHAIN_TESTNET', baseSymbol: 'XBOND26', quoteSymbol: 'EURe' }).id).toBe(
+      'tp-evm-xbond',
+    );
+    expect(resolvePair(all, { blockChain: 'WASM_CHAIN', baseSymbol: 'FUND1', quoteSymbol: 'EURe' }).id).toBe(
+      'tp-wasm-fund-eure',
+    );
   });
   it('does not confuse a symbol with one that differs only by a prefix', () => {
     const onlyPrefixed = [prefixed];
-    expect(() => resolvePair(onlyPrefixed, { blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' })).toThrow(
-      expect.objectContaining({ code: 'E_PAIR_NOT_FOUND' }),
-    );
+    expect(() =>
+      resolvePair(onlyPrefixed, { blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' }),
+    ).toThrow(expect.objectContaining({ code: 'E_PAIR_NOT_FOUND' }));
   });
   it('a _TESTNET query does not match a production pair', () => {
     const prod = pairWith('evm-pair', { blockChain: 'EVM_CHAIN' });
-    expect(() => resolvePair([prod], { blockChain: 'EVM_CHAIN_TESTNET', baseSymbol: 'BOND26', quoteSymbol: 'EURe' })).toThrow(
-      expect.objectContaining({ code: 'E_PAIR_NOT_FOUND' }),
-    );
+    expect(() =>
+      resolvePair([prod], { blockChain: 'EVM_CHAIN_TESTNET', baseSymbol: 'BOND26', quoteSymbol: 'EURe' }),
+    ).toThrow(expect.objectContaining({ code: 'E_PAIR_NOT_FOUND' }));
   });
   it('refuses an ambiguous match and names the candidates', () => {
     const twin = pairWith('evm-pair', { id: 'tp-evm-bond-eure-v2' });
-    const e = thrown(() => resolvePair([evm, twin], { blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' }));
+    const e = thrown(() =>
+      resolvePair([evm, twin], { blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' }),
+    );
     expect(e.code).toBe('E_PAIR_AMBIGUOUS');
     expect(e.details.ids).toEqual(['tp-evm-bond-eure', 'tp-evm-bond-eure-v2']);
   });

@@ -18,7 +18,13 @@ import { pairWith } from '../../support/pairs.ts';
 
 const d = (s: string) => new Decimal(s);
 const rules = derivePairRules(pairWith('evm-pair'));
-const order = (over: Partial<OrderTerms>): OrderTerms => ({ ...DEFAULT_ORDER_OPTIONS, side: 'buy', quantity: d('1'), price: d('100'), ...over });
+const order = (over: Partial<OrderTerms>): OrderTerms => ({
+  ...DEFAULT_ORDER_OPTIONS,
+  side: 'buy',
+  quantity: d('1'),
+  price: d('100'),
+  ...over,
+});
 
 describe('deriving the rules of a pair', () => {
   it('reads every rule field of the pair', () => {
@@ -30,7 +36,11 @@ describe('deriving the rules of a pair', () => {
     expect(rules.tick.source).toBe('REGULATORY band 4');
   });
   it('lists every missing field needed for trading at once', () => {
-    const e = thrown(() => derivePairRules(pairWith('evm-pair', { minimumOrderValue: undefined, makerCommission: undefined, liquidityBand: 9 })));
+    const e = thrown(() =>
+      derivePairRules(
+        pairWith('evm-pair', { minimumOrderValue: undefined, makerCommission: undefined, liquidityBand: 9 }),
+      ),
+    );
     const missing = (e.details.missing as string[]).join('\n');
     expect(e.code).toBe('E_PAIR_RULES_MISSING');
     expect(missing).toMatch(/minimumOrderValue/);
@@ -40,8 +50,12 @@ describe('deriving the rules of a pair', () => {
   it('uses the quote internal scale as the tick in GRANULAR mode and lets overrides win', () => {
     const granular = derivePairRules(pairWith('evm-pair', { tickSizeMode: 'GRANULAR' }));
     expect(granular.tick).toMatchObject({ kind: 'fixed' });
-    expect(checkOrder(order({ price: d('100.0001'), quantity: d('1') }), granular).map((v) => v.rule)).not.toContain('tick');
-    const overridden = derivePairRules(pairWith('evm-pair', { tickSizeMode: 'SOMETHING_NEW' }), { tick: { fixed: '0.25' } });
+    expect(checkOrder(order({ price: d('100.0001'), quantity: d('1') }), granular).map((v) => v.rule)).not.toContain(
+      'tick',
+    );
+    const overridden = derivePairRules(pairWith('evm-pair', { tickSizeMode: 'SOMETHING_NEW' }), {
+      tick: { fixed: '0.25' },
+    });
     expect(checkOrder(order({ price: d('100.25') }), overridden).map((v) => v.rule)).not.toContain('tick');
     expect(() => derivePairRules(pairWith('evm-pair', { tickSizeMode: 'SOMETHING_NEW' }))).toThrow(/tickSizeMode/);
   });
@@ -72,7 +86,10 @@ describe('order value', () => {
   });
   it('refuses a value above the maximum', () => {
     expect(checkValue(d('100'), d('10000'), rules)).toBeNull();
-    expect(checkValue(d('100.1'), d('10000'), rules)?.numbers).toMatchObject({ value: '1001000', maximumOrderValue: '1000000' });
+    expect(checkValue(d('100.1'), d('10000'), rules)?.numbers).toMatchObject({
+      value: '1001000',
+      maximumOrderValue: '1000000',
+    });
   });
   it('the margin is configurable', () => {
     const noMargin = derivePairRules(pairWith('evm-pair'), { valueMarginBps: 0 });
@@ -83,8 +100,18 @@ describe('order value', () => {
 describe('collar and thresholds', () => {
   it('computes a band for each reference and width, the same again when asked again', () => {
     const reference = d('100');
-    const first = [bandAround(reference, 2000), bandAround(reference, '1000'), bandAround(reference, d('500')), bandAround(d('50'), 2000)];
-    const again = [bandAround(reference, 2000), bandAround(reference, '1000'), bandAround(reference, d('500')), bandAround(d('50'), 2000)];
+    const first = [
+      bandAround(reference, 2000),
+      bandAround(reference, '1000'),
+      bandAround(reference, d('500')),
+      bandAround(d('50'), 2000),
+    ];
+    const again = [
+      bandAround(reference, 2000),
+      bandAround(reference, '1000'),
+      bandAround(reference, d('500')),
+      bandAround(d('50'), 2000),
+    ];
     const text = (bands: typeof first) => bands.map((b) => `${b.lower.toFixed()}..${b.upper.toFixed()}`);
     expect(text(first)).toEqual(['80..120', '90..110', '95..105', '40..60']);
     expect(text(again)).toEqual(text(first));
@@ -111,19 +138,28 @@ describe('collar and thresholds', () => {
 
 describe('checking an order', () => {
   it('returns every rule broken with its numbers', () => {
-    const broken = checkOrder(order({ quantity: d('1.2'), price: d('130.05'), validity: 'gtd', lifetimeDays: 91 }), rules);
+    const broken = checkOrder(
+      order({ quantity: d('1.2'), price: d('130.05'), validity: 'gtd', lifetimeDays: 91 }),
+      rules,
+    );
     expect(broken.map((v) => v.rule).toSorted()).toEqual(['collar', 'lifetime', 'size', 'static-threshold', 'tick']);
   });
   it('accepts lifetime 90 with GTD and refuses 91 or a lifetime without GTD', () => {
     expect(checkOrder(order({ validity: 'gtd', lifetimeDays: 90 }), rules)).toEqual([]);
-    expect(checkOrder(order({ validity: 'gtd', lifetimeDays: 91 }), rules).map((v) => v.code)).toEqual(['E_RULE_LIFETIME']);
-    expect(checkOrder(order({ validity: 'gfd', lifetimeDays: 5 }), rules).map((v) => v.code)).toEqual(['E_RULE_LIFETIME']);
+    expect(checkOrder(order({ validity: 'gtd', lifetimeDays: 91 }), rules).map((v) => v.code)).toEqual([
+      'E_RULE_LIFETIME',
+    ]);
+    expect(checkOrder(order({ validity: 'gfd', lifetimeDays: 5 }), rules).map((v) => v.code)).toEqual([
+      'E_RULE_LIFETIME',
+    ]);
   });
   it('throws one error carrying all violations', () => {
     expect(() => assertOrder(order({ quantity: d('1.2'), price: d('100.01') }), rules)).toThrow(
       expect.objectContaining({ code: 'E_RULES_BROKEN' }),
     );
-    expect(() => assertOrder(order({ price: d('100.01') }), rules)).toThrow(expect.objectContaining({ code: 'E_RULE_TICK' }));
+    expect(() => assertOrder(order({ price: d('100.01') }), rules)).toThrow(
+      expect.objectContaining({ code: 'E_RULE_TICK' }),
+    );
     expect(() => assertOrder(order({}), rules)).not.toThrow();
   });
   it('refuses a limit order without a positive price', () => {

@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.ts';
-import { checkTick, regulatoryTable, snapToTick, tickAt, tickDown, tickUp, type TickRules } from '../../../src/core/ticks.ts';
+import {
+  checkTick,
+  regulatoryTable,
+  snapToTick,
+  tickAt,
+  tickDown,
+  tickUp,
+  type TickRules,
+} from '../../../src/core/ticks.ts';
 
 const d = (s: string) => new Decimal(s);
-const band = (b: 1 | 2 | 3 | 4 | 5 | 6): TickRules => ({ kind: 'table', source: `band ${b}`, rows: regulatoryTable(b) });
+const band = (b: 1 | 2 | 3 | 4 | 5 | 6): TickRules => ({
+  kind: 'table',
+  source: `band ${b}`,
+  rows: regulatoryTable(b),
+});
 /** The tick of the last row (in order) whose start the price reaches; the first row below its start. */
-const walk = (price: Decimal, rows: ReturnType<typeof regulatoryTable>) => rows.filter((r, i) => i === 0 || price.gte(r.from)).at(-1)?.tick;
+const walk = (price: Decimal, rows: ReturnType<typeof regulatoryTable>) =>
+  rows.filter((r, i) => i === 0 || price.gte(r.from)).at(-1)?.tick;
 
 describe('regulatory tick table', () => {
   it('includes the lower bound of a price range and excludes the upper', () => {
@@ -19,8 +32,14 @@ describe('regulatory tick table', () => {
   it('finds the same tick as a walk through the rows, at every row boundary and between them', () => {
     for (const b of [1, 4, 6] as const) {
       const rows = regulatoryTable(b);
-      const prices = rows.flatMap((r) => [r.from, r.from.sub('0.0001'), r.from.add('0.0001'), r.from.mul(3)]).filter((p) => p.gt(0));
-      for (const p of [...prices, d('0.00001'), d('99999999')]) expect({ price: p.toFixed(), tick: tickAt(p, band(b)).toFixed() }).toEqual({ price: p.toFixed(), tick: walk(p, rows)?.toFixed() });
+      const prices = rows
+        .flatMap((r) => [r.from, r.from.sub('0.0001'), r.from.add('0.0001'), r.from.mul(3)])
+        .filter((p) => p.gt(0));
+      for (const p of [...prices, d('0.00001'), d('99999999')])
+        expect({ price: p.toFixed(), tick: tickAt(p, band(b)).toFixed() }).toEqual({
+          price: p.toFixed(),
+          tick: walk(p, rows)?.toFixed(),
+        });
     }
   });
   it('reads an operator table whose rows are out of order as listed, row after row', () => {

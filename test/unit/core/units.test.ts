@@ -1,8 +1,22 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Decimal, formatDecimal, isDecimalString, parseDecimalString, parseHumanDecimal } from '../../../src/core/decimal.ts';
+import {
+  Decimal,
+  formatDecimal,
+  isDecimalString,
+  parseDecimalString,
+  parseHumanDecimal,
+} from '../../../src/core/decimal.ts';
 import { DltError } from '../../../src/core/errors.ts';
-import { assertUint, fromScaled, parseScale, priceToRaw, quantityToRaw, toScaled, UINT64_MAX } from '../../../src/core/units.ts';
+import {
+  assertUint,
+  fromScaled,
+  parseScale,
+  priceToRaw,
+  quantityToRaw,
+  toScaled,
+  UINT64_MAX,
+} from '../../../src/core/units.ts';
 
 function errorOf(fn: () => unknown): DltError {
   try {
@@ -19,7 +33,8 @@ describe('DecimalString', () => {
     for (const ok of ['0', '-1', '12.5', '007', '1.000000000000000001', '-0.5']) expect(isDecimalString(ok)).toBe(true);
   });
   it('refuses other text, including a non-dot separator, 19 fraction digits, exponents and numbers', () => {
-    for (const bad of ['1x5', '1.', '.5', '1.0000000000000000001', '1e5', ' 1', '+1', '', '1,5']) expect(isDecimalString(bad)).toBe(false);
+    for (const bad of ['1x5', '1.', '.5', '1.0000000000000000001', '1e5', ' 1', '+1', '', '1,5'])
+      expect(isDecimalString(bad)).toBe(false);
     expect(isDecimalString(12.5)).toBe(false);
     expect(isDecimalString('1'.repeat(256))).toBe(false);
     expect(isDecimalString('1'.repeat(255))).toBe(true);
@@ -47,7 +62,8 @@ describe('scales', () => {
     expect(errorOf(() => parseScale(`1${'0'.repeat(38)}`, 'x')).code).toBe('E_SCALE_FORMAT');
   });
   it('refuses zero, negative and non-integer scales', () => {
-    for (const bad of ['0', '-100', '1e6', '10.0', '', ' 10']) expect(errorOf(() => parseScale(bad, 'quoteTokenInternalScale')).code).toBe('E_SCALE_FORMAT');
+    for (const bad of ['0', '-100', '1e6', '10.0', '', ' 10'])
+      expect(errorOf(() => parseScale(bad, 'quoteTokenInternalScale')).code).toBe('E_SCALE_FORMAT');
     expect(errorOf(() => parseScale(1000, 'x')).code).toBe('E_SCALE_FORMAT');
   });
 });

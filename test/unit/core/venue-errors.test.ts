@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../../src/core/errors.ts';
-import { CONTRACT_ERRORS, fromEvmRevert, fromRejectionReason, fromWasmContractCode, REJECTION_REASONS } from '../../../src/core/venue-errors.ts';
+import {
+  CONTRACT_ERRORS,
+  fromEvmRevert,
+  fromRejectionReason,
+  fromWasmContractCode,
+  REJECTION_REASONS,
+} from '../../../src/core/venue-errors.ts';
 
 describe('chain B contract codes', () => {
   it('maps every code of the specification to its typed error', () => {
@@ -25,7 +31,8 @@ describe('chain B contract codes', () => {
       1027: 'E_VENUE_VOLATILITY_MAX_DYNAMIC',
       1028: 'E_VENUE_VOLATILITY_MIN_DYNAMIC',
     };
-    for (const [code, errorCode] of Object.entries(expected)) expect(fromWasmContractCode(Number(code)).code).toBe(errorCode);
+    for (const [code, errorCode] of Object.entries(expected))
+      expect(fromWasmContractCode(Number(code)).code).toBe(errorCode);
     expect(fromWasmContractCode(9999).code).toBe('E_VENUE_CONTRACT_ERROR');
   });
   it('says whether a retry can help', () => {
@@ -43,7 +50,9 @@ describe('chain A reverts', () => {
   it('maps the custom errors with their arguments, with or without the OrderBook_ prefix', () => {
     expect(fromEvmRevert('OrderBook_NotAllowedToBuy').code).toBe('E_VENUE_NOT_ALLOWED_TO_BUY');
     expect(fromEvmRevert('OrderBook_InvalidInputOrderData').code).toBe('E_VENUE_INVALID_ORDER_DATA');
-    expect(fromEvmRevert('OrderBook_PreTradeControlOrderValueBelowMinRange').code).toBe('E_VENUE_VALUE_BELOW_MIN_RANGE');
+    expect(fromEvmRevert('OrderBook_PreTradeControlOrderValueBelowMinRange').code).toBe(
+      'E_VENUE_VALUE_BELOW_MIN_RANGE',
+    );
     const allowance = fromEvmRevert('ERC20InsufficientAllowance', { spender: '0xabc', allowance: 5n, needed: 7n });
     expect(allowance.code).toBe('E_VENUE_INSUFFICIENT_ALLOWANCE');
     expect(allowance.retryable).toBe(true);

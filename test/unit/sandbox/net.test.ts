@@ -18,7 +18,9 @@ beforeAll(async () => {
         return;
       }
       const body = Buffer.concat(chunks).toString('utf8');
-      res.writeHead(req.url === '/teapot' ? 418 : 200, { 'content-type': 'application/x-echo' }).end(JSON.stringify({ method: req.method, type: req.headers['content-type'] ?? null, body }));
+      res
+        .writeHead(req.url === '/teapot' ? 418 : 200, { 'content-type': 'application/x-echo' })
+        .end(JSON.stringify({ method: req.method, type: req.headers['content-type'] ?? null, body }));
     });
   });
   server.on('connection', () => connections++);
@@ -32,7 +34,11 @@ afterAll(() => {
 
 describe('httpExchange (the sandbox parts talking to each other)', () => {
   it('sends method, content type and body, and answers status, content type and body as sent', async () => {
-    const a = await httpExchange(new URL(`${base}/teapot`), { method: 'POST', contentType: 'application/json', body: Buffer.from('{"x":1}') });
+    const a = await httpExchange(new URL(`${base}/teapot`), {
+      method: 'POST',
+      contentType: 'application/json',
+      body: Buffer.from('{"x":1}'),
+    });
     expect(a.status).toBe(418);
     expect(a.contentType).toBe('application/x-echo');
     expect(JSON.parse(a.body.toString('utf8'))).toEqual({ method: 'POST', type: 'application/json', body: '{"x":1}' });
@@ -41,10 +47,13 @@ describe('httpExchange (the sandbox parts talking to each other)', () => {
   });
 
   it('rejects a reply cut short, and keeps one connection for consecutive exchanges', async () => {
-    await expect(httpExchange(new URL(`${base}/cut`), { method: 'GET' })).rejects.toThrow(/aborted|closed before the reply was complete/);
+    await expect(httpExchange(new URL(`${base}/cut`), { method: 'GET' })).rejects.toThrow(
+      /aborted|closed before the reply was complete/,
+    );
     await httpExchange(new URL(`${base}/`), { method: 'GET' });
     const before = connections;
-    for (let i = 0; i < 5; i++) await httpExchange(new URL(`${base}/`), { method: 'POST', body: Buffer.from(String(i)) });
+    for (let i = 0; i < 5; i++)
+      await httpExchange(new URL(`${base}/`), { method: 'POST', body: Buffer.from(String(i)) });
     expect(connections).toBe(before);
   });
 });

@@ -62,7 +62,11 @@ describe('engine tables', () => {
       prefunded: false,
       options: { type: 'limit', condition: 'standard', validity: 'gtd', lifetimeDays: 3 },
     });
-    expect(store.orders.get('w', 4n)).toMatchObject({ lockRateBps: 15, prefunded: false, options: { validity: 'gtd', lifetimeDays: 3 } });
+    expect(store.orders.get('w', 4n)).toMatchObject({
+      lockRateBps: 15,
+      prefunded: false,
+      options: { validity: 'gtd', lifetimeDays: 3 },
+    });
     store.orders.create(order(5n), { wallet: 'w', chain: 'wasm' });
     expect(store.orders.get('w', 5n)).toMatchObject({ lockRateBps: null, prefunded: null, options: null });
   });
@@ -84,7 +88,15 @@ describe('engine tables', () => {
   });
 
   it('raises one open alert per kind and pair, pauses the pair (or the wallet), and resolves', () => {
-    const a = { chain: 'evm', wallet: 'w', pairId: 'p', kind: 'inventory-mismatch', message: 'm', details: { n: 1n }, pauses: true } as const;
+    const a = {
+      chain: 'evm',
+      wallet: 'w',
+      pairId: 'p',
+      kind: 'inventory-mismatch',
+      message: 'm',
+      details: { n: 1n },
+      pauses: true,
+    } as const;
     const first = store.alerts.raise(a);
     expect(store.alerts.raise({ ...a, message: 'again' })).toEqual({ id: first.id, created: false });
     expect(store.alerts.pausing('evm', 'w', 'p').map((x) => x.message)).toEqual(['again']);
@@ -98,11 +110,23 @@ describe('engine tables', () => {
   });
 
   it('records foreign orders once, with first and last sighting, until gone', () => {
-    const f = { chain: 'wasm', wallet: 'w', pairId: 'p', orderId: 2n ** 64n - 1n, crossId: 0n, side: 'buy', quantity: 5n, price: 9n, source: 'events' } as const;
+    const f = {
+      chain: 'wasm',
+      wallet: 'w',
+      pairId: 'p',
+      orderId: 2n ** 64n - 1n,
+      crossId: 0n,
+      side: 'buy',
+      quantity: 5n,
+      price: 9n,
+      source: 'events',
+    } as const;
     expect(store.foreign.seen(f)).toBe(true);
     clock = 3_000;
     expect(store.foreign.seen({ ...f, quantity: null })).toBe(false);
-    expect(store.foreign.open('wasm', 'w')).toMatchObject([{ orderId: 2n ** 64n - 1n, quantity: 5n, firstSeenMs: 1_000, lastSeenMs: 3_000 }]);
+    expect(store.foreign.open('wasm', 'w')).toMatchObject([
+      { orderId: 2n ** 64n - 1n, quantity: 5n, firstSeenMs: 1_000, lastSeenMs: 3_000 },
+    ]);
     store.foreign.gone('wasm', 'w', 'p', f.orderId);
     expect(store.foreign.open('wasm', 'w')).toEqual([]);
   });

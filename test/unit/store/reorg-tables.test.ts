@@ -30,7 +30,23 @@ afterEach(() => {
 });
 
 const terms = { clientOrderId: 1n, pairId: 'p', side: 'sell', quantity: 10n, price: 7n } as const;
-const fill = (fillId: string, quantity: bigint) => ({ fillId, wallet: 'w', clientOrderId: 1n, pairId: 'p', side: 'sell', role: 'maker', quantity, price: 7n, baseDelta: -quantity, quoteDelta: quantity * 7n, fee: 0n, txHash: fillId.split(':')[0] as string, height: 5n, atMs: 0 }) as const;
+const fill = (fillId: string, quantity: bigint) =>
+  ({
+    fillId,
+    wallet: 'w',
+    clientOrderId: 1n,
+    pairId: 'p',
+    side: 'sell',
+    role: 'maker',
+    quantity,
+    price: 7n,
+    baseDelta: -quantity,
+    quoteDelta: quantity * 7n,
+    fee: 0n,
+    txHash: fillId.split(':')[0] as string,
+    height: 5n,
+    atMs: 0,
+  }) as const;
 
 describe('order events read back from their records', () => {
   it('decode to the events that were applied, bigints included', () => {
@@ -55,7 +71,13 @@ describe('changes derived from a chain transaction', () => {
     store.orders.apply('w', 1n, { type: 'SubmissionSent', txHash: '0xa' });
     store.orders.apply('w', 1n, { type: 'Accepted', orderId: 9n }, undefined, a);
     store.orders.apply('w', 1n, { type: 'Rested', quantity: 10n }, undefined, a);
-    store.orders.apply('w', 1n, { type: 'Filled', fillId: '0xb:1', quantity: 3n, price: 7n, role: 'maker' }, fill('0xb:1', 3n), b);
+    store.orders.apply(
+      'w',
+      1n,
+      { type: 'Filled', fillId: '0xb:1', quantity: 3n, price: 7n, role: 'maker' },
+      fill('0xb:1', 3n),
+      b,
+    );
     expect(store.orders.sourcedBy('w', '0xb', '0xbb')).toEqual([1n]);
     expect(store.orders.sourcedBy('w', '0xb', '0xother')).toEqual([]);
     expect(store.orders.fillsFrom('w', '0xb', '0xbb').map((f) => f.fillId)).toEqual(['0xb:1']);
@@ -71,7 +93,13 @@ describe('changes derived from a chain transaction', () => {
     }
     clock = 2_000;
     store.orders.rederive('w', 1n, record, { type: 'Withdrawn', txHash: '0xb' });
-    expect(store.orders.get('w', 1n)).toMatchObject({ status: 'resting', orderId: 9n, filled: 0n, fillIds: [], updatedMs: 2_000 });
+    expect(store.orders.get('w', 1n)).toMatchObject({
+      status: 'resting',
+      orderId: 9n,
+      filled: 0n,
+      fillIds: [],
+      updatedMs: 2_000,
+    });
     const history = store.orders.transitions('w', 1n);
     expect(history.map((t) => [t.kind, t.from, t.to, t.withdrawnMs])).toEqual([
       ['event', 'intended', 'submitting', null],
@@ -106,23 +134,33 @@ describe('event keys by block', () => {
   });
 });
 
-const at = (txHash: string, blockHash: string, height: bigint) => ({ chain: 'evm', wallet: 'w', txHash, blockHash, height }) as const;
+const at = (txHash: string, blockHash: string, height: bigint) =>
+  ({ chain: 'evm', wallet: 'w', txHash, blockHash, height }) as const;
 
 describe('chain A applications', () => {
   it('are never downgraded from confirmed, keep the order they are for, and are pruned far below the cursor', () => {
     store.applications.record({ ...at('0xa', '0xb1', 4n), clientOrderId: null, kind: 'events', confirmed: true });
     store.applications.record({ ...at('0xa', '0xb1', 4n), clientOrderId: 1n, kind: 'place', confirmed: false });
-    expect(store.applications.get(at('0xa', '0xb1', 4n))).toMatchObject({ clientOrderId: 1n, kind: 'place', confirmed: true });
+    expect(store.applications.get(at('0xa', '0xb1', 4n))).toMatchObject({
+      clientOrderId: 1n,
+      kind: 'place',
+      confirmed: true,
+    });
     store.applications.record({ ...at('0xc', '0xb2', 5n), clientOrderId: 2n, kind: 'cancel', confirmed: false });
     store.applications.record({ ...at('0xc', '0xb3', 6n), clientOrderId: null, kind: 'events', confirmed: true });
     expect(store.applications.unconfirmed('evm', 'w').map((a) => a.txHash)).toEqual(['0xc']);
     expect(store.applications.ofTx('evm', 'w', '0xc').map((a) => a.blockHash)).toEqual(['0xb2', '0xb3']);
     expect(store.applications.unconfirmFrom('evm', 'w', 5n)).toBe(1);
-    expect(store.applications.unconfirmed('evm', 'w').map((a) => `${a.txHash}@${a.blockHash}`)).toEqual(['0xc@0xb2', '0xc@0xb3']);
+    expect(store.applications.unconfirmed('evm', 'w').map((a) => `${a.txHash}@${a.blockHash}`)).toEqual([
+      '0xc@0xb2',
+      '0xc@0xb3',
+    ]);
     store.applications.confirm(at('0xc', '0xb2', 5n));
     store.applications.remove(at('0xc', '0xb3', 6n));
     store.applications.prune('evm', 'w', 5n);
-    expect(store.db.prepare('SELECT tx_hash, block_hash, confirmed FROM chain_applications').all()).toEqual([{ tx_hash: '0xc', block_hash: '0xb2', confirmed: 1 }]);
+    expect(store.db.prepare('SELECT tx_hash, block_hash, confirmed FROM chain_applications').all()).toEqual([
+      { tx_hash: '0xc', block_hash: '0xb2', confirmed: 1 },
+    ]);
   });
 });
 
@@ -135,13 +173,19 @@ describe('upgrading a state file of the previous schema', () => {
       `INSERT INTO orders (wallet, client_order_id, chain, pair_id, side, quantity, price, status, filled, fill_ids_json, unexplained, created_ms, updated_ms)
        VALUES ('w', '1', 'evm', 'p', 'sell', '10', '7', 'submitting', '0', '[]', '0', 0, 0)`,
     ).run();
-    db.prepare("INSERT INTO order_transitions (wallet, client_order_id, at_ms, from_status, to_status, event_json) VALUES ('w', '1', 0, 'intended', 'submitting', ?)").run(toJson({ type: 'SubmissionSent', txHash: '0xa' }));
-    db.prepare("INSERT INTO processed_events (chain, wallet, event_key, tx_hash, height, at_ms) VALUES ('evm', 'w', '0xa:0', '0xa', '4', 0)").run();
+    db.prepare(
+      "INSERT INTO order_transitions (wallet, client_order_id, at_ms, from_status, to_status, event_json) VALUES ('w', '1', 0, 'intended', 'submitting', ?)",
+    ).run(toJson({ type: 'SubmissionSent', txHash: '0xa' }));
+    db.prepare(
+      "INSERT INTO processed_events (chain, wallet, event_key, tx_hash, height, at_ms) VALUES ('evm', 'w', '0xa:0', '0xa', '4', 0)",
+    ).run();
     db.close();
     const upgraded = openStore(path, () => clock);
     try {
       expect(schemaVersion(upgraded.db)).toBe(MIGRATIONS.length);
-      expect(upgraded.orders.standing('w', 1n).map((t) => t.event)).toEqual([{ type: 'SubmissionSent', txHash: '0xa' }]);
+      expect(upgraded.orders.standing('w', 1n).map((t) => t.event)).toEqual([
+        { type: 'SubmissionSent', txHash: '0xa' },
+      ]);
       expect(upgraded.orders.transitions('w', 1n)).toMatchObject([{ kind: 'event', withdrawnMs: null }]);
       expect(upgraded.events.has('evm', 'w', '0xa:0')).toBe(true);
       expect(upgraded.events.sourcesOf('evm', 'w', ['0xa:0'])).toEqual([]);

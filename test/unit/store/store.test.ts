@@ -23,7 +23,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const order = (cid: bigint) => newOrder({ clientOrderId: cid, pairId: 'pair-1', side: 'buy', quantity: 100n, price: 5000n });
+const order = (cid: bigint) =>
+  newOrder({ clientOrderId: cid, pairId: 'pair-1', side: 'buy', quantity: 100n, price: 5000n });
 
 describe('schema', () => {
   it('migrates a new file to the latest version once, and refuses a file from a newer program', () => {
@@ -51,7 +52,10 @@ describe('orders', () => {
     expect(refused).toEqual({ ok: false, reason: 'CancelSent is impossible in status received' });
     const stored = store.orders.get('w', 1n);
     expect(stored).toMatchObject({ status: 'received', orderId: 2n ** 64n - 1n, txHash: '0xaa', updatedMs: 2_000 });
-    expect(store.orders.transitions('w', 1n).map((t) => `${t.from}->${t.to}`)).toEqual(['intended->submitting', 'submitting->received']);
+    expect(store.orders.transitions('w', 1n).map((t) => `${t.from}->${t.to}`)).toEqual([
+      'intended->submitting',
+      'submitting->received',
+    ]);
     expect(store.orders.byVenueId('evm', 'pair-1', 2n ** 64n - 1n)?.clientOrderId).toBe(1n);
     expect(store.orders.byTxHash('0xaa')?.clientOrderId).toBe(1n);
   });
@@ -62,7 +66,8 @@ describe('orders', () => {
       { type: 'SubmissionSent', txHash: 't' },
       { type: 'Accepted', orderId: 9n },
       { type: 'Rested', quantity: 100n },
-    ] as const) store.orders.apply('w', 5n, e);
+    ] as const)
+      store.orders.apply('w', 5n, e);
     const fill = {
       fillId: 'tx9:4',
       wallet: 'w',
@@ -102,14 +107,41 @@ describe('orders', () => {
 
 describe('transaction journal', () => {
   it('keeps every signed transaction until its fate is settled, with replacements at the same nonce', () => {
-    store.transactions.recordSigned({ txHash: '0x1', chain: 'evm', wallet: 'w', source: 'w', sequence: 7n, kind: 'place', clientOrderId: 1n, raw: '0xf8' });
-    store.transactions.recordSigned({ txHash: '0x2', chain: 'evm', wallet: 'w', source: 'w', sequence: 8n, kind: 'cancel', clientOrderId: 1n, raw: '0xf9' });
+    store.transactions.recordSigned({
+      txHash: '0x1',
+      chain: 'evm',
+      wallet: 'w',
+      source: 'w',
+      sequence: 7n,
+      kind: 'place',
+      clientOrderId: 1n,
+      raw: '0xf8',
+    });
+    store.transactions.recordSigned({
+      txHash: '0x2',
+      chain: 'evm',
+      wallet: 'w',
+      source: 'w',
+      sequence: 8n,
+      kind: 'cancel',
+      clientOrderId: 1n,
+      raw: '0xf9',
+    });
     store.transactions.mark('0x1', 'sent');
     expect(store.transactions.open('evm').map((t) => [t.txHash, t.status])).toEqual([
       ['0x1', 'sent'],
       ['0x2', 'signed'],
     ]);
-    store.transactions.recordSigned({ txHash: '0x1b', chain: 'evm', wallet: 'w', source: 'w', sequence: 7n, kind: 'replace', clientOrderId: 1n, raw: '0xfa' });
+    store.transactions.recordSigned({
+      txHash: '0x1b',
+      chain: 'evm',
+      wallet: 'w',
+      source: 'w',
+      sequence: 7n,
+      kind: 'replace',
+      clientOrderId: 1n,
+      raw: '0xfa',
+    });
     store.transactions.mark('0x1', 'replaced', '0x1b');
     expect(store.transactions.atSequence('evm', 'w', 7n).map((t) => [t.txHash, t.status, t.replacedBy])).toEqual([
       ['0x1', 'replaced', '0x1b'],
@@ -124,9 +156,21 @@ describe('transaction journal', () => {
 describe('small records', () => {
   it('keeps cursors and approvals with their expiries', () => {
     store.state.setCursor('wasm', 'G1', { chain: 'wasm', cursor: '0000000004294967296-0000000001', height: 1n });
-    expect(store.state.cursor('wasm', 'G1')).toEqual({ chain: 'wasm', cursor: '0000000004294967296-0000000001', height: '1' });
+    expect(store.state.cursor('wasm', 'G1')).toEqual({
+      chain: 'wasm',
+      cursor: '0000000004294967296-0000000001',
+      height: '1',
+    });
     expect(store.state.cursor('evm', 'G1')).toBeNull();
-    store.state.setApproval({ chain: 'wasm', wallet: 'G1', token: 'C1', spender: 'C2', amount: 10n ** 30n, expiresAtLedger: 5000, txHash: 'h' });
+    store.state.setApproval({
+      chain: 'wasm',
+      wallet: 'G1',
+      token: 'C1',
+      spender: 'C2',
+      amount: 10n ** 30n,
+      expiresAtLedger: 5000,
+      txHash: 'h',
+    });
     expect(store.state.approval('wasm', 'G1', 'C1', 'C2')).toMatchObject({ amount: 10n ** 30n, expiresAtLedger: 5000 });
   });
   it('never hands out a counter value twice, across reopening, and stops at the end of its range', () => {
@@ -137,7 +181,14 @@ describe('small records', () => {
     expect(() => store.state.nextCounter('cid', 10, 12)).toThrow(/exhausted/);
   });
   it('links a decision to what the strategy saw', () => {
-    const id = store.state.recordDecision({ pairId: 'p', strategy: 'ladder', configHash: 'abc', params: { levels: 3 }, market: { mid: '100.5' }, risk: ['limits'] });
+    const id = store.state.recordDecision({
+      pairId: 'p',
+      strategy: 'ladder',
+      configHash: 'abc',
+      params: { levels: 3 },
+      market: { mid: '100.5' },
+      risk: ['limits'],
+    });
     store.orders.create(order(1n), { wallet: 'w', chain: 'evm', decisionId: id });
     expect(store.orders.get('w', 1n)?.decisionId).toBe(id);
     expect(store.state.decision(id)).toMatchObject({ strategy: 'ladder', market: { mid: '100.5' } });

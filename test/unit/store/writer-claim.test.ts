@@ -18,7 +18,12 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const claimFile = () => `${state}.claim`;
-const holder = (pid: number, host = hostname()) => writeFileSync(claimFile(), JSON.stringify({ pid, host, token: 'theirs', startedAt: '2026-11-20T08:00:00.000Z', command: 'dlt-mm run' }), { flag: 'wx' });
+const holder = (pid: number, host = hostname()) =>
+  writeFileSync(
+    claimFile(),
+    JSON.stringify({ pid, host, token: 'theirs', startedAt: '2026-11-20T08:00:00.000Z', command: 'dlt-mm run' }),
+    { flag: 'wx' },
+  );
 const refusal = (fn: () => unknown) => {
   try {
     fn();
@@ -36,7 +41,9 @@ describe('the state file writer claim', () => {
     // A first claim and release makes the directory; this process's parent is alive for the whole test.
     claimWriter(state).release();
     holder(process.ppid);
-    expect(refusal(() => claimWriter(state))).toContain(`in use by process ${process.ppid} (dlt-mm run, since 2026-11-20T08:00:00.000Z): stop it first`);
+    expect(refusal(() => claimWriter(state))).toContain(
+      `in use by process ${process.ppid} (dlt-mm run, since 2026-11-20T08:00:00.000Z): stop it first`,
+    );
   });
 
   it('is taken over from a process that is gone (a crash), and from an earlier life of this very pid', () => {
@@ -54,7 +61,9 @@ describe('the state file writer claim', () => {
     let now = Date.now();
     claimWriter(state).release();
     holder(1, 'other-host');
-    expect(refusal(() => claimWriter(state, { now: () => now, staleMs: 30_000 }))).toContain('process 1 on host other-host');
+    expect(refusal(() => claimWriter(state, { now: () => now, staleMs: 30_000 }))).toContain(
+      'process 1 on host other-host',
+    );
     now += 31_000;
     const c = claimWriter(state, { now: () => now, staleMs: 30_000 });
     expect(JSON.parse(readFileSync(claimFile(), 'utf8')).host).toBe(hostname());
@@ -82,7 +91,9 @@ describe('the state file writer claim', () => {
       console.log('open');
       setInterval(() => {}, 1000);
     `;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const exited = new Promise((r) => child.once('exit', r));
     try {
       await new Promise<void>((resolve, reject) => {

@@ -5,7 +5,17 @@ import type { PairRules } from '../../../src/core/rules.ts';
 import { othersBook } from '../../../src/strategy/book.ts';
 import { conformQuotes, type ConformInput } from '../../../src/strategy/conform.ts';
 import type { DesiredQuote, QuoteReason } from '../../../src/strategy/types.ts';
-import { arbitraryRules, d, decimalBetween, evmRules, levels, market, priceNear, quote, violations } from '../../support/strategy/builders.ts';
+import {
+  arbitraryRules,
+  d,
+  decimalBetween,
+  evmRules,
+  levels,
+  market,
+  priceNear,
+  quote,
+  violations,
+} from '../../support/strategy/builders.ts';
 
 // Chain A fixture: tick 0.05 below 100, 0.1 from 100; sizes 0.5 + k * 0.5; value floor 10 * 1.02 = 10.2;
 // collar [80, 120], static threshold [90, 110], dynamic threshold [95, 105] around the last price 100;
@@ -24,7 +34,8 @@ const input = (over: Partial<ConformInput> = {}): ConformInput => ({
   ...over,
 });
 const run = (quotes: DesiredQuote[], over: Partial<ConformInput> = {}) => conformQuotes(input({ quotes, ...over }));
-const text = (qs: readonly DesiredQuote[]) => qs.map((q) => `${q.side}${q.level} ${q.price.toFixed()} x ${q.quantity.toFixed()}`);
+const text = (qs: readonly DesiredQuote[]) =>
+  qs.map((q) => `${q.side}${q.level} ${q.price.toFixed()} x ${q.quantity.toFixed()}`);
 const why = (rs: readonly QuoteReason[]) => rs.map((r) => `${r.side}${r.level} ${r.rule} ${r.action}`);
 
 describe('conformance to the venue rules', () => {
@@ -49,7 +60,9 @@ describe('conformance to the venue rules', () => {
     expect(text(costly.quotes)).toEqual(['buy0 99.65 x 1', 'sell0 100.4 x 1']);
     expect(why(costly.reasons)).toEqual(['buy0 fee-floor adjusted', 'sell0 fee-floor adjusted']);
     // A market-maker wallet pays 5 bp in both roles; minSpreadBps 20 adds 10 bp a side: h = 0.05 + 0.1.
-    expect(text(run([quote('buy', '99.99', '1')], { marketMaker: true, minSpreadBps: 20 }).quotes)).toEqual(['buy0 99.85 x 1']);
+    expect(text(run([quote('buy', '99.99', '1')], { marketMaker: true, minSpreadBps: 20 }).quotes)).toEqual([
+      'buy0 99.85 x 1',
+    ]);
   });
 
   it('moves a quote that would cross the book of others to one tick inside it', () => {
@@ -73,14 +86,26 @@ describe('conformance to the venue rules', () => {
     const same = run([quote('buy', '100', '1'), quote('sell', '100', '1')], { rules: free, book: far });
     expect(same.quotes).toEqual([]);
     expect(why(same.reasons)).toEqual(['buy0 own-cross dropped', 'sell0 own-cross dropped']);
-    const deeper = run([quote('buy', '99', '1'), quote('sell', '100', '1'), quote('sell', '98', '1', 1)], { rules: free, book: far });
+    const deeper = run([quote('buy', '99', '1'), quote('sell', '100', '1'), quote('sell', '98', '1', 1)], {
+      rules: free,
+      book: far,
+    });
     expect(text(deeper.quotes)).toEqual(['buy0 99 x 1', 'sell0 100 x 1']);
   });
 
   it('drops a quote outside the collar or a threshold instead of moving it to the edge', () => {
-    const out = run([quote('buy', '94', '1'), quote('sell', '111', '1'), quote('buy', '79', '1', 1), quote('sell', '104', '1', 1)]);
+    const out = run([
+      quote('buy', '94', '1'),
+      quote('sell', '111', '1'),
+      quote('buy', '79', '1', 1),
+      quote('sell', '104', '1', 1),
+    ]);
     expect(text(out.quotes)).toEqual(['sell1 104 x 1']);
-    expect(why(out.reasons).toSorted()).toEqual(['buy0 dynamic-threshold dropped', 'buy1 collar dropped', 'sell0 static-threshold dropped']);
+    expect(why(out.reasons).toSorted()).toEqual([
+      'buy0 dynamic-threshold dropped',
+      'buy1 collar dropped',
+      'sell0 static-threshold dropped',
+    ]);
     // Without a last price there is no dynamic band.
     expect(text(run([quote('buy', '94', '1')], { lastPrice: null }).quotes)).toEqual(['buy0 94 x 1']);
   });
@@ -94,7 +119,10 @@ describe('conformance to the venue rules', () => {
   });
 
   it('quotes at most maximumMatches levels per side, the nearest ones', () => {
-    const ladder = [0, 1, 2].flatMap((l) => [quote('buy', String(99 - l), '1', l), quote('sell', String(101 + l), '1', l)]);
+    const ladder = [0, 1, 2].flatMap((l) => [
+      quote('buy', String(99 - l), '1', l),
+      quote('sell', String(101 + l), '1', l),
+    ]);
     const capped = run(ladder, { rules: evmRules({ maximumMatches: 2 }) });
     expect(text(capped.quotes)).toEqual(['buy0 99 x 1', 'buy1 98 x 1', 'sell0 101 x 1', 'sell1 102 x 1']);
     expect(why(capped.reasons)).toEqual(['buy2 max-matches dropped', 'sell2 max-matches dropped']);
@@ -104,7 +132,12 @@ describe('conformance to the venue rules', () => {
   it('quotes no more than the funds, nearest levels first, cutting the last one that fits', () => {
     // Bid cost = value * (1 + 20 bp) (approval rate): 1 @ 99.5 costs 99.699, leaving 50.301; 50.301 /
     // (99 * 1.002) = 0.507 -> 0.5 at 99. Asks: 1 base unit for quoting cuts the 2 at level 0 to 1.
-    const ladder = [quote('buy', '99.5', '1'), quote('buy', '99', '1', 1), quote('buy', '98', '1', 2), quote('sell', '101', '2')];
+    const ladder = [
+      quote('buy', '99.5', '1'),
+      quote('buy', '99', '1', 1),
+      quote('buy', '98', '1', 2),
+      quote('sell', '101', '2'),
+    ];
     const out = run(ladder, { funds: { base: d('1'), quote: d('150') } });
     expect(text(out.quotes)).toEqual(['buy0 99.5 x 1', 'buy1 99 x 0.5', 'sell0 101 x 1']);
     expect(why(out.reasons).toSorted()).toEqual(['buy1 funds adjusted', 'buy2 funds dropped', 'sell0 funds adjusted']);
@@ -120,9 +153,20 @@ describe('conformance to the venue rules', () => {
 });
 
 /** The fee floor of a quote, written out independently of the implementation. */
-function feeFloor(centre: Decimal, quantity: Decimal, r: PairRules, marketMaker: boolean, refreshCost: Decimal, minSpreadBps: number): Decimal {
+function feeFloor(
+  centre: Decimal,
+  quantity: Decimal,
+  r: PairRules,
+  marketMaker: boolean,
+  refreshCost: Decimal,
+  minSpreadBps: number,
+): Decimal {
   const m = marketMaker ? r.commissions.marketMakerBps : r.commissions.makerBps;
-  return centre.mul(m).div(10_000).add(refreshCost.div(quantity.mul(2))).add(centre.mul(minSpreadBps).div(20_000));
+  return centre
+    .mul(m)
+    .div(10_000)
+    .add(refreshCost.div(quantity.mul(2)))
+    .add(centre.mul(minSpreadBps).div(20_000));
 }
 
 /** 1 + n bp. */
@@ -137,8 +181,14 @@ const scenario = arbitraryRules.chain((r) => {
     askGapBp: fc.option(fc.integer({ min: 1, max: 200 }), { nil: null }),
     last: fc.option(priceNear(anchor, 2), { nil: null }),
     centreShiftBp: fc.integer({ min: -100, max: 100 }),
-    bids: fc.array(fc.record({ offsetBp: fc.integer({ min: -200, max: 500 }), quantity: decimalBetween(0.001, 60, 3) }), { maxLength: 5 }),
-    asks: fc.array(fc.record({ offsetBp: fc.integer({ min: -200, max: 500 }), quantity: decimalBetween(0.001, 60, 3) }), { maxLength: 5 }),
+    bids: fc.array(
+      fc.record({ offsetBp: fc.integer({ min: -200, max: 500 }), quantity: decimalBetween(0.001, 60, 3) }),
+      { maxLength: 5 },
+    ),
+    asks: fc.array(
+      fc.record({ offsetBp: fc.integer({ min: -200, max: 500 }), quantity: decimalBetween(0.001, 60, 3) }),
+      { maxLength: 5 },
+    ),
     marketMaker: fc.boolean(),
     refreshCost: decimalBetween(0, 2, 2),
     minSpreadBps: fc.integer({ min: 0, max: 50 }),
@@ -163,10 +213,30 @@ describe('conformance, for random pairs, books and quotes', () => {
         const centre = ref.mul(bp(s.centreShiftBp));
         // Raw quotes anywhere around the centre, bids mostly below it and asks above, levels unique per side.
         const raw: DesiredQuote[] = [
-          ...s.bids.map((b, level) => ({ side: 'buy' as const, price: centre.mul(bp(-b.offsetBp)), quantity: b.quantity, level })),
-          ...s.asks.map((a, level) => ({ side: 'sell' as const, price: centre.mul(bp(a.offsetBp)), quantity: a.quantity, level })),
+          ...s.bids.map((b, level) => ({
+            side: 'buy' as const,
+            price: centre.mul(bp(-b.offsetBp)),
+            quantity: b.quantity,
+            level,
+          })),
+          ...s.asks.map((a, level) => ({
+            side: 'sell' as const,
+            price: centre.mul(bp(a.offsetBp)),
+            quantity: a.quantity,
+            level,
+          })),
         ];
-        const out = conformQuotes({ quotes: raw, rules: s.rules, book, lastPrice: s.last, centre, marketMaker: s.marketMaker, refreshCost: s.refreshCost, minSpreadBps: s.minSpreadBps, funds: s.funds });
+        const out = conformQuotes({
+          quotes: raw,
+          rules: s.rules,
+          book,
+          lastPrice: s.last,
+          centre,
+          marketMaker: s.marketMaker,
+          refreshCost: s.refreshCost,
+          minSpreadBps: s.minSpreadBps,
+          funds: s.funds,
+        });
         const bids = out.quotes.filter((q) => q.side === 'buy');
         const asks = out.quotes.filter((q) => q.side === 'sell');
         runs += 1;
@@ -186,15 +256,31 @@ describe('conformance, for random pairs, books and quotes', () => {
           expect(book.asks[0] === undefined || b.price.lt(book.asks[0].price)).toBe(true);
         }
         for (const a of asks) expect(book.bids[0] === undefined || a.price.gt(book.bids[0].price)).toBe(true);
-        expect(s.rules.maximumMatches === 0 || (bids.length <= s.rules.maximumMatches && asks.length <= s.rules.maximumMatches)).toBe(true);
+        expect(
+          s.rules.maximumMatches === 0 ||
+            (bids.length <= s.rules.maximumMatches && asks.length <= s.rules.maximumMatches),
+        ).toBe(true);
         // Funds: the exact value plus commission at the approval rate is below what the approval rounds to.
-        const rate = s.marketMaker ? s.rules.commissions.marketMakerBps : Math.max(s.rules.commissions.makerBps, s.rules.commissions.takerBps);
-        const spent = bids.reduce((a, q) => a.add(q.price.mul(q.quantity).mul(10_000 + rate).div(10_000)), d(0));
+        const rate = s.marketMaker
+          ? s.rules.commissions.marketMakerBps
+          : Math.max(s.rules.commissions.makerBps, s.rules.commissions.takerBps);
+        const spent = bids.reduce(
+          (a, q) =>
+            a.add(
+              q.price
+                .mul(q.quantity)
+                .mul(10_000 + rate)
+                .div(10_000),
+            ),
+          d(0),
+        );
         expect(spent.lte(s.funds.quote)).toBe(true);
         expect(asks.reduce((a, q) => a.add(q.quantity), d(0)).lte(s.funds.base)).toBe(true);
         // Every quote that did not make it says why; the final venue check never has anything left to find.
         for (const r of raw.filter((r) => !out.quotes.some((q) => q.side === r.side && q.level === r.level))) {
-          expect(out.reasons.some((x) => x.side === r.side && x.level === r.level && x.action === 'dropped')).toBe(true);
+          expect(out.reasons.some((x) => x.side === r.side && x.level === r.level && x.action === 'dropped')).toBe(
+            true,
+          );
         }
         expect(out.reasons.filter((r) => r.rule === 'venue-rule')).toEqual([]);
       }),

@@ -32,14 +32,24 @@ describe('diffing desired quotes against live orders', () => {
   });
 
   it('replaces an order that moved beyond the tolerance or changed size, placing before cancelling', () => {
-    expect(text(diffQuotes([quote('buy', '99.5', '1')], [liveOrder('7', 'buy', '99.6', '1')], options()).actions)).toEqual(['replace 7 buy 99.5 x 1']);
-    expect(text(diffQuotes([quote('buy', '99.5', '1')], [liveOrder('7', 'buy', '99.5', '1.5')], options()).actions)).toEqual(['replace 7 buy 99.5 x 1']);
+    expect(
+      text(diffQuotes([quote('buy', '99.5', '1')], [liveOrder('7', 'buy', '99.6', '1')], options()).actions),
+    ).toEqual(['replace 7 buy 99.5 x 1']);
+    expect(
+      text(diffQuotes([quote('buy', '99.5', '1')], [liveOrder('7', 'buy', '99.5', '1.5')], options()).actions),
+    ).toEqual(['replace 7 buy 99.5 x 1']);
     const tolerant = options({ sizeTolerance: d('0.5'), priceToleranceTicks: 2 });
-    expect(text(diffQuotes([quote('buy', '99.5', '1')], [liveOrder('7', 'buy', '99.6', '1.5')], tolerant).actions)).toEqual(['keep 7 buy 99.5 x 1']);
+    expect(
+      text(diffQuotes([quote('buy', '99.5', '1')], [liveOrder('7', 'buy', '99.6', '1.5')], tolerant).actions),
+    ).toEqual(['keep 7 buy 99.5 x 1']);
   });
 
   it('cancels live orders no longer desired, first, and places new quotes', () => {
-    const out = diffQuotes([quote('sell', '101', '1')], [liveOrder('1', 'buy', '99', '1'), liveOrder('2', 'buy', '98', '1')], options());
+    const out = diffQuotes(
+      [quote('sell', '101', '1')],
+      [liveOrder('1', 'buy', '99', '1'), liveOrder('2', 'buy', '98', '1')],
+      options(),
+    );
     expect(text(out.actions)).toEqual(['cancel 1', 'cancel 2', 'place sell 101 x 1']);
     expect(transactionCount(out.actions)).toBe(3);
   });
@@ -62,7 +72,11 @@ describe('diffing desired quotes against live orders', () => {
   });
 
   it('replaces an order within tolerance that would not stay strictly below our asks', () => {
-    const out = diffQuotes([quote('buy', '99.9', '1'), quote('sell', '100', '1')], [liveOrder('7', 'buy', '100', '1')], options({ priceToleranceTicks: 2 }));
+    const out = diffQuotes(
+      [quote('buy', '99.9', '1'), quote('sell', '100', '1')],
+      [liveOrder('7', 'buy', '100', '1')],
+      options({ priceToleranceTicks: 2 }),
+    );
     expect(text(out.actions)).toEqual(['replace 7 buy 99.9 x 1', 'place sell 100 x 1']);
     expect(out.reasons.map((r) => r.rule)).toEqual(['kept-order-replaced']);
   });
@@ -78,9 +92,17 @@ describe('diffing desired quotes against live orders', () => {
 
   it('cancels first when the funds cannot carry the new order beside the old, and drops what cannot be funded', () => {
     // Old bid 1 @ 99 costs 99.198 (value plus 20 bp), the new one 1 @ 99.5 costs 99.699: 100 fits one at a time.
-    const out = diffQuotes([quote('buy', '99.5', '1')], [liveOrder('7', 'buy', '99', '1')], options({ funds: { base: d('0'), quote: d('100') } }));
+    const out = diffQuotes(
+      [quote('buy', '99.5', '1')],
+      [liveOrder('7', 'buy', '99', '1')],
+      options({ funds: { base: d('0'), quote: d('100') } }),
+    );
     expect(text(out.actions)).toEqual(['cancel 7', 'place buy 99.5 x 1']);
-    const broke = diffQuotes([quote('buy', '99.5', '1')], [liveOrder('7', 'buy', '99', '1')], options({ funds: { base: d('0'), quote: d('99.5') } }));
+    const broke = diffQuotes(
+      [quote('buy', '99.5', '1')],
+      [liveOrder('7', 'buy', '99', '1')],
+      options({ funds: { base: d('0'), quote: d('99.5') } }),
+    );
     expect(text(broke.actions)).toEqual(['cancel 7']);
     expect(broke.reasons.map((r) => `${r.rule} ${r.action}`)).toEqual(['funds dropped']);
   });
@@ -90,7 +112,11 @@ describe('diffing desired quotes against live orders', () => {
 const sideOf = (side: 'buy' | 'sell', split: number) =>
   fc.uniqueArray(fc.integer({ min: 1, max: 12 }), { maxLength: 4 }).chain((steps) =>
     fc.tuple(...steps.map(() => fc.constantFrom('0.5', '1', '1.5'))).map((sizes) =>
-      steps.map((k, i) => ({ side, price: d(split).add(d(side === 'buy' ? -k : k - 1).div(10)), quantity: d(sizes[i] as string) })),
+      steps.map((k, i) => ({
+        side,
+        price: d(split).add(d(side === 'buy' ? -k : k - 1).div(10)),
+        quantity: d(sizes[i] as string),
+      })),
     ),
   );
 
@@ -102,7 +128,9 @@ interface Resting {
 
 /** What our orders of a side commit, as the approval would be (value plus commission for bids). */
 const committed = (orders: Iterable<Resting>, side: 'buy' | 'sell') =>
-  [...orders].filter((o) => o.side === side).reduce((a, o) => a.add(quoteCost(o.side, o.price, o.quantity, rules, false)), d(0));
+  [...orders]
+    .filter((o) => o.side === side)
+    .reduce((a, o) => a.add(quoteCost(o.side, o.price, o.quantity, rules, false)), d(0));
 
 const crossesAny = (q: Resting, resting: Iterable<Resting>) =>
   [...resting].some((r) => r.side !== q.side && (q.side === 'buy' ? r.price.lte(q.price) : r.price.gte(q.price)));
@@ -124,7 +152,10 @@ describe('diffing, for random live and desired books', () => {
           const live: LiveOrder[] = liveRaw.map((o, i) => ({ ...o, id: `L${i}` }));
           const desired: DesiredQuote[] = desiredRaw.map((q, i) => ({ ...q, level: i }));
           // Funds at least what the live orders already commit, plus a random margin.
-          const funds = { base: committed(live, 'sell').add(extra.base), quote: committed(live, 'buy').add(extra.quote) };
+          const funds = {
+            base: committed(live, 'sell').add(extra.base),
+            quote: committed(live, 'buy').add(extra.quote),
+          };
           const out = diffQuotes(desired, live, options({ funds, priceToleranceTicks: tolerance, lastPrice: null }));
 
           // Replay the actions, noting anything that would cross our own orders or over-commit funds.
@@ -135,10 +166,12 @@ describe('diffing, for random live and desired books', () => {
             if (a.type === 'cancel' && !resting.delete(a.orderId)) problems.push(`cancel of unknown ${a.orderId}`);
             if (a.type === 'keep' && !resting.has(a.orderId)) problems.push(`keep of unknown ${a.orderId}`);
             if (a.type === 'place' || a.type === 'replace') {
-              if (crossesAny(a.quote, resting.values())) problems.push(`${a.quote.side} ${a.quote.price.toFixed()} crosses ours`);
+              if (crossesAny(a.quote, resting.values()))
+                problems.push(`${a.quote.side} ${a.quote.price.toFixed()} crosses ours`);
               resting.set(`new${placed++}`, a.quote);
               const limit = a.quote.side === 'buy' ? funds.quote : funds.base;
-              if (committed(resting.values(), a.quote.side).gt(limit)) problems.push(`${a.quote.side} side over-committed`);
+              if (committed(resting.values(), a.quote.side).gt(limit))
+                problems.push(`${a.quote.side} side over-committed`);
             }
             if (a.type === 'replace' && !resting.delete(a.orderId)) problems.push(`replace of unknown ${a.orderId}`);
           }
@@ -153,7 +186,8 @@ describe('diffing, for random live and desired books', () => {
           const released = out.reasons.some((r) => r.rule === 'kept-order-replaced');
           for (const q of desired.filter((x) => !keptQuotes.has(x))) {
             for (const l of live.filter((x) => !keptIds.has(x.id) && x.side === q.side)) {
-              const couldKeep = l.price.sub(q.price).abs().lte(tickOf(q.price).mul(tolerance)) && l.quantity.eq(q.quantity);
+              const couldKeep =
+                l.price.sub(q.price).abs().lte(tickOf(q.price).mul(tolerance)) && l.quantity.eq(q.quantity);
               expect(released || !couldKeep).toBe(true);
             }
           }

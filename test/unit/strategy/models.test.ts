@@ -6,10 +6,18 @@ import { applyInventoryBounds, skewedCentre, skewedSizes, type SkewParams } from
 import type { DesiredQuote } from '../../../src/strategy/types.ts';
 import { d, decimalBetween } from '../../support/strategy/builders.ts';
 
-const text = (qs: readonly DesiredQuote[]) => qs.map((q) => `${q.side}${q.level} ${q.price.toFixed()} x ${q.quantity.toFixed()}`);
+const text = (qs: readonly DesiredQuote[]) =>
+  qs.map((q) => `${q.side}${q.level} ${q.price.toFixed()} x ${q.quantity.toFixed()}`);
 
 describe('spread ladder', () => {
-  const params: LadderParams = { levels: 3, spacingBps: 10, sizes: [d('1'), d('2')], sizeUnit: 'base', bidSpreadBps: 20, askSpreadBps: 30 };
+  const params: LadderParams = {
+    levels: 3,
+    spacingBps: 10,
+    sizes: [d('1'), d('2')],
+    sizeUnit: 'base',
+    bidSpreadBps: 20,
+    askSpreadBps: 30,
+  };
 
   it('puts level n at its side spread plus n spacings from the centre, sizes repeating the last', () => {
     // 20, 30, 40 bp below 100 and 30, 40, 50 bp above.
@@ -35,7 +43,14 @@ describe('spread ladder', () => {
 
 describe('inventory skew', () => {
   const skew: SkewParams = { targetInventory: d('10'), maxInventory: d('5'), priceSkewBps: 40, sizeSkew: 0.5 };
-  const quotes = ladderQuotes(d('100'), { levels: 2, spacingBps: 10, sizes: [d('2')], sizeUnit: 'base', bidSpreadBps: 10, askSpreadBps: 10 });
+  const quotes = ladderQuotes(d('100'), {
+    levels: 2,
+    spacingBps: 10,
+    sizes: [d('2')],
+    sizeUnit: 'base',
+    bidSpreadBps: 10,
+    askSpreadBps: 10,
+  });
 
   it('moves the centre against the position, in proportion up to the full deviation', () => {
     expect(skewedCentre(d('100'), d('0'), skew).toFixed()).toBe('100');
@@ -53,23 +68,35 @@ describe('inventory skew', () => {
   it('quotes no bids at +max or beyond and no asks at -max or beyond', () => {
     const atMax = applyInventoryBounds(quotes, d('5'), d('5'));
     expect(atMax.quotes.every((q) => q.side === 'sell')).toBe(true);
-    expect(atMax.reasons.map((r) => `${r.side}${r.level} ${r.rule} ${r.action}`)).toEqual(['buy0 inventory-bound dropped', 'buy1 inventory-bound dropped']);
+    expect(atMax.reasons.map((r) => `${r.side}${r.level} ${r.rule} ${r.action}`)).toEqual([
+      'buy0 inventory-bound dropped',
+      'buy1 inventory-bound dropped',
+    ]);
     expect(applyInventoryBounds(quotes, d('-6'), d('5')).quotes.every((q) => q.side === 'buy')).toBe(true);
   });
   it('cuts sizes so that filling every quote of a side stays within the bound', () => {
     fc.assert(
-      fc.property(decimalBetween(-12, 12, 3), decimalBetween(0.5, 10, 1), fc.array(decimalBetween(0.001, 4, 3), { minLength: 1, maxLength: 6 }), (deviation, max, sizes) => {
-        const raw = sizes.flatMap((s, level) => [
-          { side: 'buy' as const, price: d('99'), quantity: s, level },
-          { side: 'sell' as const, price: d('101'), quantity: s, level },
-        ]);
-        const { quotes: bounded } = applyInventoryBounds(raw, deviation, max);
-        const total = (side: string) => bounded.filter((q) => q.side === side).reduce((a, q) => a.add(q.quantity), d(0));
-        expect(deviation.add(total('buy')).lte(max) || total('buy').isZero()).toBe(true);
-        expect(deviation.sub(total('sell')).gte(max.neg()) || total('sell').isZero()).toBe(true);
-        // Never larger than asked, and nearer levels are served first.
-        for (const q of bounded) expect(q.quantity.lte(raw.find((r) => r.side === q.side && r.level === q.level)?.quantity ?? d(0))).toBe(true);
-      }),
+      fc.property(
+        decimalBetween(-12, 12, 3),
+        decimalBetween(0.5, 10, 1),
+        fc.array(decimalBetween(0.001, 4, 3), { minLength: 1, maxLength: 6 }),
+        (deviation, max, sizes) => {
+          const raw = sizes.flatMap((s, level) => [
+            { side: 'buy' as const, price: d('99'), quantity: s, level },
+            { side: 'sell' as const, price: d('101'), quantity: s, level },
+          ]);
+          const { quotes: bounded } = applyInventoryBounds(raw, deviation, max);
+          const total = (side: string) =>
+            bounded.filter((q) => q.side === side).reduce((a, q) => a.add(q.quantity), d(0));
+          expect(deviation.add(total('buy')).lte(max) || total('buy').isZero()).toBe(true);
+          expect(deviation.sub(total('sell')).gte(max.neg()) || total('sell').isZero()).toBe(true);
+          // Never larger than asked, and nearer levels are served first.
+          for (const q of bounded)
+            expect(q.quantity.lte(raw.find((r) => r.side === q.side && r.level === q.level)?.quantity ?? d(0))).toBe(
+              true,
+            );
+        },
+      ),
     );
   });
 });
@@ -99,16 +126,27 @@ describe('Avellaneda-Stoikov', () => {
   });
   it('leans against the inventory and widens with risk: more volatility or time, a wider spread', () => {
     fc.assert(
-      fc.property(decimalBetween(-20, 40, 2), decimalBetween(0, 0.0001, 8), decimalBetween(1, 30_000, 0), (inv, variance, tau) => {
-        const out = avellanedaStoikovQuotes({ reference: d('100'), variance, horizonSeconds: tau, baseInventory: inv }, params);
-        // Long (above the target of 10) lowers the reservation price, short raises it.
-        const side = variance.isZero() ? 0 : 0 - inv.cmp(d('10'));
-        expect(out.reservation.cmp(d('100'))).toBe(side);
-        const wider = avellanedaStoikovQuotes({ reference: d('100'), variance: variance.add('0.00001'), horizonSeconds: tau.add(60), baseInventory: inv }, params);
-        expect(wider.spread.gt(out.spread)).toBe(true);
-        const [bid, ask] = out.quotes;
-        expect(bid && ask && bid.price.lt(ask.price)).toBe(true);
-      }),
+      fc.property(
+        decimalBetween(-20, 40, 2),
+        decimalBetween(0, 0.0001, 8),
+        decimalBetween(1, 30_000, 0),
+        (inv, variance, tau) => {
+          const out = avellanedaStoikovQuotes(
+            { reference: d('100'), variance, horizonSeconds: tau, baseInventory: inv },
+            params,
+          );
+          // Long (above the target of 10) lowers the reservation price, short raises it.
+          const side = variance.isZero() ? 0 : 0 - inv.cmp(d('10'));
+          expect(out.reservation.cmp(d('100'))).toBe(side);
+          const wider = avellanedaStoikovQuotes(
+            { reference: d('100'), variance: variance.add('0.00001'), horizonSeconds: tau.add(60), baseInventory: inv },
+            params,
+          );
+          expect(wider.spread.gt(out.spread)).toBe(true);
+          const [bid, ask] = out.quotes;
+          expect(bid && ask && bid.price.lt(ask.price)).toBe(true);
+        },
+      ),
     );
   });
 });

@@ -11,19 +11,35 @@ import { computeQuotes, type QuoteGate } from '../../../src/strategy/registry.ts
 import type { GuardTerms } from '../../../src/strategy/types.ts';
 import { context, d, evmRules, inventory, liveOrder, market, violations } from '../../support/strategy/builders.ts';
 
-const parsed = parseStrategyConfig(readFileSync(new URL('../../../strategies/ladder.yaml', import.meta.url), 'utf8'), 'ladder');
+const parsed = parseStrategyConfig(
+  readFileSync(new URL('../../../strategies/ladder.yaml', import.meta.url), 'utf8'),
+  'ladder',
+);
 if (parsed.kind !== 'ladder') throw new Error('ladder.yaml is not a ladder');
 const ladder = parsed;
 /** The ladder 150 bp out a side: a 300 bp spread, three times what the terms allow. */
 const wide = { ...ladder, ladder: { ...ladder.ladder, bidSpreadBps: 150, askSpreadBps: 150 } };
 const rules = evmRules();
-const TERMS: GuardTerms = { maxSpread: { unit: 'bps', value: new Decimal(100) }, minSize: { unit: 'base', value: new Decimal(5) }, maxSizeRatio: 0.5 };
+const TERMS: GuardTerms = {
+  maxSpread: { unit: 'bps', value: new Decimal(100) },
+  minSize: { unit: 'base', value: new Decimal(5) },
+  maxSizeRatio: 0.5,
+};
 const rich = inventory('1000', '1000000');
 
 /** A risk gate at its position cap: every bid removed. */
 const noBids: QuoteGate = (quotes) => ({
   quotes: quotes.filter((q) => q.side === 'sell'),
-  reasons: quotes.filter((q) => q.side === 'buy').map((q) => ({ side: q.side, level: q.level, rule: 'risk', action: 'dropped', detail: 'maxInventory: would pass the position cap 0', limit: 'maxInventory' })),
+  reasons: quotes
+    .filter((q) => q.side === 'buy')
+    .map((q) => ({
+      side: q.side,
+      level: q.level,
+      rule: 'risk',
+      action: 'dropped',
+      detail: 'maxInventory: would pass the position cap 0',
+      limit: 'maxInventory',
+    })),
 });
 
 const spreadBps = (quotes: readonly { side: string; price: Decimal }[]) => {
@@ -58,7 +74,11 @@ describe('the obligation guard', () => {
   });
 
   it('overrides the fee floor, which is the model’s wish, not the venue’s rule', () => {
-    const costly = { ...ladder, minSpreadBps: 300, ladder: { ...ladder.ladder, sizeUnit: 'base' as const, sizes: ['10'] } };
+    const costly = {
+      ...ladder,
+      minSpreadBps: 300,
+      ladder: { ...ladder.ladder, sizeUnit: 'base' as const, sizes: ['10'] },
+    };
     const { result } = computeQuotes(costly, market(), rich, rules, context({ obligations: TERMS }), {});
     expect(result.obligations).toEqual({ status: 'guarded' });
     expect(spreadBps(result.quotes.filter((q) => q.level === 0))).toBeLessThanOrEqual(100);
@@ -68,7 +88,14 @@ describe('the obligation guard', () => {
     const lopsided = { ...wide, ladder: { ...wide.ladder, sizeUnit: 'base' as const, sizes: ['30'] }, skew: undefined };
     const terms = { ...TERMS, minSize: { unit: 'base' as const, value: new Decimal(5) } };
     // The skewless ladder asks for 30 a side; the wallet holds only 12 base to sell, so funds cut the ask to 12.
-    const { result } = computeQuotes(lopsided, market(), inventory('12', '1000000'), rules, context({ obligations: terms }), {});
+    const { result } = computeQuotes(
+      lopsided,
+      market(),
+      inventory('12', '1000000'),
+      rules,
+      context({ obligations: terms }),
+      {},
+    );
     const bid = result.quotes.find((q) => q.side === 'buy' && q.level === 0);
     const ask = result.quotes.find((q) => q.side === 'sell' && q.level === 0);
     expect(result.obligations).toEqual({ status: 'guarded' });
@@ -76,7 +103,14 @@ describe('the obligation guard', () => {
   });
 
   it('names funds when the wallet cannot hold the minimum size', () => {
-    const { result } = computeQuotes(wide, market(), inventory('2', '1000000'), rules, context({ obligations: TERMS }), {});
+    const { result } = computeQuotes(
+      wide,
+      market(),
+      inventory('2', '1000000'),
+      rules,
+      context({ obligations: TERMS }),
+      {},
+    );
     expect(result.obligations).toMatchObject({ status: 'breach', limit: 'funds' });
   });
 
@@ -92,9 +126,21 @@ describe('the obligation guard', () => {
     const ask = first.quotes.find((q) => q.side === 'sell' && q.level === 0);
     if (bid === undefined || ask === undefined) throw new Error('no guarded quotes');
     // Live: the right prices, but the bid holds 1 (below the minimum of 5); the size tolerance alone would keep it.
-    const live = [liveOrder('1', 'buy', bid.price.toFixed(), '1'), liveOrder('2', 'sell', ask.price.toFixed(), ask.quantity.toFixed())];
-    const { result } = computeQuotes(tolerant, market(), rich, rules, context({ obligations: TERMS, liveOrders: live }), {});
-    const bidAction = result.actions.find((a) => a.type !== 'cancel' && a.type !== 'keep' && a.quote.side === 'buy' && a.quote.level === 0);
+    const live = [
+      liveOrder('1', 'buy', bid.price.toFixed(), '1'),
+      liveOrder('2', 'sell', ask.price.toFixed(), ask.quantity.toFixed()),
+    ];
+    const { result } = computeQuotes(
+      tolerant,
+      market(),
+      rich,
+      rules,
+      context({ obligations: TERMS, liveOrders: live }),
+      {},
+    );
+    const bidAction = result.actions.find(
+      (a) => a.type !== 'cancel' && a.type !== 'keep' && a.quote.side === 'buy' && a.quote.level === 0,
+    );
     expect(bidAction).toMatchObject({ type: 'replace', orderId: '1' });
     expect(result.actions.find((a) => a.type === 'keep' && a.orderId === '2')).toBeDefined();
   });

@@ -20,15 +20,21 @@ describe('reference price sources', () => {
   });
   it('microprice lies between the best bid and ask, nearer the side with less size', () => {
     fc.assert(
-      fc.property(decimalBetween(1, 500, 2), decimalBetween(0.01, 5, 2), decimalBetween(0.01, 50, 2), decimalBetween(0.01, 50, 2), (bid, gap, bq, aq) => {
-        const ask = bid.add(gap);
-        const b = othersBook({ bids: [{ price: bid, quantity: bq }], asks: [{ price: ask, quantity: aq }] }, []);
-        const micro = priceFrom('microprice', { book: b, lastPrice: null, staticReferencePrice: null });
-        const mid = bid.add(ask).div(2);
-        expect(micro?.gte(bid) && micro.lte(ask)).toBe(true);
-        // More size on the bid than on the ask pushes it above the mid, and vice versa.
-        expect(micro?.cmp(mid)).toBe(bq.cmp(aq));
-      }),
+      fc.property(
+        decimalBetween(1, 500, 2),
+        decimalBetween(0.01, 5, 2),
+        decimalBetween(0.01, 50, 2),
+        decimalBetween(0.01, 50, 2),
+        (bid, gap, bq, aq) => {
+          const ask = bid.add(gap);
+          const b = othersBook({ bids: [{ price: bid, quantity: bq }], asks: [{ price: ask, quantity: aq }] }, []);
+          const micro = priceFrom('microprice', { book: b, lastPrice: null, staticReferencePrice: null });
+          const mid = bid.add(ask).div(2);
+          expect(micro?.gte(bid) && micro.lte(ask)).toBe(true);
+          // More size on the bid than on the ask pushes it above the mid, and vice versa.
+          expect(micro?.cmp(mid)).toBe(bq.cmp(aq));
+        },
+      ),
     );
   });
 });
@@ -49,7 +55,9 @@ describe('fallbacks', () => {
   it('a missing or non-positive last price falls back to static; nothing available gives null', () => {
     expect(referencePrice(['last', 'static'], { ...inputs, lastPrice: null })?.source).toBe('static');
     expect(referencePrice(['last', 'static'], { ...inputs, lastPrice: d('0') })?.source).toBe('static');
-    expect(referencePrice(['mid', 'last'], { book: oneSided, lastPrice: null, staticReferencePrice: d('97') })).toBeNull();
+    expect(
+      referencePrice(['mid', 'last'], { book: oneSided, lastPrice: null, staticReferencePrice: d('97') }),
+    ).toBeNull();
   });
 });
 
@@ -59,7 +67,10 @@ describe('the book of others', () => {
     const own = [liveOrder('1', 'buy', '99.5', '2'), liveOrder('2', 'sell', '100.5', '0.4')];
     const b = othersBook(market, own);
     expect(b.bids.map((l) => [l.price.toFixed(), l.quantity.toFixed()])).toEqual([['99', '3']]);
-    expect(b.asks.map((l) => [l.price.toFixed(), l.quantity.toFixed()])).toEqual([['100.5', '0.6'], ['101', '1']]);
+    expect(b.asks.map((l) => [l.price.toFixed(), l.quantity.toFixed()])).toEqual([
+      ['100.5', '0.6'],
+      ['101', '1'],
+    ]);
     expect(priceFrom('mid', { book: b, lastPrice: null, staticReferencePrice: null })?.toFixed()).toBe('99.75');
   });
   it('clamps at zero when the view lags behind our orders, and sorts best first', () => {

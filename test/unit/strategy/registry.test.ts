@@ -6,9 +6,20 @@ import { derivePairRules } from '../../../src/core/rules.ts';
 import { computeQuotes, MODELS } from '../../../src/strategy/registry.ts';
 import type { MarketView } from '../../../src/strategy/types.ts';
 import { pairWith } from '../../support/pairs.ts';
-import { context, d, decimalBetween, evmRules, inventory, levels, liveOrder, market, violations } from '../../support/strategy/builders.ts';
+import {
+  context,
+  d,
+  decimalBetween,
+  evmRules,
+  inventory,
+  levels,
+  liveOrder,
+  market,
+  violations,
+} from '../../support/strategy/builders.ts';
 
-const strategy = (name: string) => parseStrategyConfig(readFileSync(new URL(`../../../strategies/${name}.yaml`, import.meta.url), 'utf8'), name);
+const strategy = (name: string) =>
+  parseStrategyConfig(readFileSync(new URL(`../../../strategies/${name}.yaml`, import.meta.url), 'utf8'), name);
 const ladder = strategy('ladder');
 const skewed = strategy('skewed-ladder');
 const as = strategy('avellaneda-stoikov');
@@ -17,7 +28,11 @@ const rules = evmRules();
 /** The market `ms` after 09:00 with the book half a unit wide around `mid`. */
 function at(ms: number, mid: string): MarketView {
   const m = d(mid);
-  return market({ nowMs: Date.UTC(2026, 2, 2, 9) + ms, bids: [{ price: m.sub('0.25'), quantity: d(5) }], asks: [{ price: m.add('0.25'), quantity: d(5) }] });
+  return market({
+    nowMs: Date.UTC(2026, 2, 2, 9) + ms,
+    bids: [{ price: m.sub('0.25'), quantity: d(5) }],
+    asks: [{ price: m.add('0.25'), quantity: d(5) }],
+  });
 }
 
 describe('the strategy registry', () => {
@@ -27,8 +42,16 @@ describe('the strategy registry', () => {
 
   it('the sandbox ladder quotes three valid levels a side on both fixture pairs', () => {
     const wasm = derivePairRules(pairWith('wasm-pair'));
-    const wasmMarket = market({ bids: levels(['12.3', '50']), asks: levels(['12.4', '50']), lastPrice: d('12.34'), staticReferencePrice: d('12.34') });
-    for (const [r, m] of [[rules, market()], [wasm, wasmMarket]] as const) {
+    const wasmMarket = market({
+      bids: levels(['12.3', '50']),
+      asks: levels(['12.4', '50']),
+      lastPrice: d('12.34'),
+      staticReferencePrice: d('12.34'),
+    });
+    for (const [r, m] of [
+      [rules, market()],
+      [wasm, wasmMarket],
+    ] as const) {
       const { result } = computeQuotes(ladder, m, inventory('100', '100000'), r, context(), {});
       expect(result.quotes.filter((q) => q.side === 'buy')).toHaveLength(3);
       expect(result.quotes.filter((q) => q.side === 'sell')).toHaveLength(3);
@@ -40,13 +63,27 @@ describe('the strategy registry', () => {
   it('takes the reference from the book without our own orders', () => {
     // Our bid at 100.1 tops the book; without it the mid is (99.8 + 100.3) / 2.
     const m = market({ bids: levels(['100.1', '1'], ['99.8', '5']) });
-    const { result } = computeQuotes(ladder, m, inventory(), rules, context({ liveOrders: [liveOrder('1', 'buy', '100.1', '1')] }), {});
+    const { result } = computeQuotes(
+      ladder,
+      m,
+      inventory(),
+      rules,
+      context({ liveOrders: [liveOrder('1', 'buy', '100.1', '1')] }),
+      {},
+    );
     expect(result.reference).toEqual({ price: d('100.05'), source: 'mid' });
   });
 
   it('with no reference available quotes nothing and cancels what is live', () => {
     const config = { ...ladder, referencePrice: ['mid' as const] };
-    const { result } = computeQuotes(config, market({ asks: [] }), inventory(), rules, context({ liveOrders: [liveOrder('9', 'buy', '99', '1')] }), {});
+    const { result } = computeQuotes(
+      config,
+      market({ asks: [] }),
+      inventory(),
+      rules,
+      context({ liveOrders: [liveOrder('9', 'buy', '99', '1')] }),
+      {},
+    );
     expect(result.quotes).toEqual([]);
     expect(result.actions).toEqual([{ type: 'cancel', orderId: '9', side: 'buy' }]);
     expect(result.reasons.map((r) => r.rule)).toEqual(['no-reference']);
@@ -54,10 +91,22 @@ describe('the strategy registry', () => {
 
   it('uses the static reference price of the market view over the pair record for the collar', () => {
     // The pair record says 100 (collar [80, 120]); the day's static reference is 130.
-    const m = market({ bids: levels(['129.8', '5']), asks: levels(['130.3', '5']), lastPrice: d('130'), staticReferencePrice: d('130') });
+    const m = market({
+      bids: levels(['129.8', '5']),
+      asks: levels(['130.3', '5']),
+      lastPrice: d('130'),
+      staticReferencePrice: d('130'),
+    });
     const { result } = computeQuotes(ladder, m, inventory('100', '100000'), rules, context(), {});
     expect(result.quotes).toHaveLength(6);
-    const stale = computeQuotes(ladder, { ...m, staticReferencePrice: null }, inventory('100', '100000'), rules, context(), {});
+    const stale = computeQuotes(
+      ladder,
+      { ...m, staticReferencePrice: null },
+      inventory('100', '100000'),
+      rules,
+      context(),
+      {},
+    );
     expect(stale.result.quotes).toEqual([]);
   });
 
@@ -83,12 +132,22 @@ describe('the strategy registry', () => {
 
   it('without a horizon Avellaneda-Stoikov quotes nothing; with one configured it quotes', () => {
     const closed = market({ msUntilClose: null });
-    const none = computeQuotes(as, closed, inventory(), rules, context({ liveOrders: [liveOrder('3', 'sell', '101', '1')] }), {}).result;
+    const none = computeQuotes(
+      as,
+      closed,
+      inventory(),
+      rules,
+      context({ liveOrders: [liveOrder('3', 'sell', '101', '1')] }),
+      {},
+    ).result;
     expect(none.quotes).toEqual([]);
     expect(none.reasons.map((r) => r.rule)).toEqual(['no-horizon']);
     expect(none.actions).toEqual([{ type: 'cancel', orderId: '3', side: 'sell' }]);
     const fixed = parseStrategyConfig(
-      readFileSync(new URL('../../../strategies/avellaneda-stoikov.yaml', import.meta.url), 'utf8').replace('# horizonMs: 3600000', 'horizonMs: 600000'),
+      readFileSync(new URL('../../../strategies/avellaneda-stoikov.yaml', import.meta.url), 'utf8').replace(
+        '# horizonMs: 3600000',
+        'horizonMs: 600000',
+      ),
       'fixed',
     );
     expect(fixed.kind === 'avellaneda-stoikov' && fixed.avellanedaStoikov.horizonMs).toBe(600_000);
@@ -125,7 +184,9 @@ describe('every strategy file, for random markets and inventories', () => {
           expect(JSON.stringify([m, inv, ctx])).toBe(snapshot);
           for (const q of once.result.quotes) expect(violations(q, rules, last)).toEqual([]);
           const sent = once.result.actions.flatMap((a) => (a.type === 'cancel' ? [] : [a.quote]));
-          expect(sent.toSorted((a, b) => a.price.cmp(b.price))).toEqual(once.result.quotes.toSorted((a, b) => a.price.cmp(b.price)));
+          expect(sent.toSorted((a, b) => a.price.cmp(b.price))).toEqual(
+            once.result.quotes.toSorted((a, b) => a.price.cmp(b.price)),
+          );
         },
       ),
       { numRuns: 60 },

@@ -47,9 +47,15 @@ describe('strategy schema', () => {
       referencePrice: ['mid', 'last', 'static'],
       refresh: { priceToleranceTicks: 1, sizeTolerance: '0' },
       minSpreadBps: 10,
-      avellanedaStoikov: { targetInventory: '0', volatility: { halfLifeMs: 300_000, minimum: 0.00001, initial: 0.00005, maxGapMs: 600_000 } },
+      avellanedaStoikov: {
+        targetInventory: '0',
+        volatility: { halfLifeMs: 300_000, minimum: 0.00001, initial: 0.00005, maxGapMs: 600_000 },
+      },
     });
-    const l = parseStrategyConfig('kind: ladder\nladder: { sizes: ["1"], bidSpreadBps: 5, askSpreadBps: 5 }\n', 's.yaml');
+    const l = parseStrategyConfig(
+      'kind: ladder\nladder: { sizes: ["1"], bidSpreadBps: 5, askSpreadBps: 5 }\n',
+      's.yaml',
+    );
     expect(l).toMatchObject({ ladder: { levels: 3, spacingBps: 10, sizeUnit: 'base' } });
   });
   it('refuses unknown keys at every depth, zero sizes, repeated sources and impossible fractions', () => {
@@ -60,9 +66,20 @@ refresh: { priceToleranceTicks: 1, slack: 2 }
 ladder: { sizes: ["0"], bidSpreadBps: 5, askSpreadBps: 5, colour: red }
 skew: { maxInventory: "0", sizeSkew: 1.5 }
 `).join('\n');
-    for (const where of ['referencePrice', 'refresh', 'slack', 'ladder.sizes.0', 'colour', 'skew.maxInventory', 'skew.sizeSkew']) expect(p).toContain(where);
-    expect(problems('kind: avellaneda-stoikov\navellanedaStoikov: { riskAversion: 0, orderBookLiquidity: 1, size: "1", maxInventory: "1", volatility: { window: 3 } }\n').join('\n')).toMatch(
-      /riskAversion[\s\S]*window/,
-    );
+    for (const where of [
+      'referencePrice',
+      'refresh',
+      'slack',
+      'ladder.sizes.0',
+      'colour',
+      'skew.maxInventory',
+      'skew.sizeSkew',
+    ])
+      expect(p).toContain(where);
+    expect(
+      problems(
+        'kind: avellaneda-stoikov\navellanedaStoikov: { riskAversion: 0, orderBookLiquidity: 1, size: "1", maxInventory: "1", volatility: { window: 3 } }\n',
+      ).join('\n'),
+    ).toMatch(/riskAversion[\s\S]*window/);
   });
 });

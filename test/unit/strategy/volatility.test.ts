@@ -58,7 +58,10 @@ describe('online volatility', () => {
   });
 
   it('ignores samples that are not later, not positive, or not finite in time', () => {
-    const s = feed([[T0, '100'], [T0 + 1000, '100.5']]);
+    const s = feed([
+      [T0, '100'],
+      [T0 + 1000, '100.5'],
+    ]);
     expect(updateVolatility(s, d('120'), T0 + 1000, params)).toBe(s);
     expect(updateVolatility(s, d('120'), T0 + 500, params)).toBe(s);
     expect(updateVolatility(s, d('0'), T0 + 2000, params)).toBe(s);
@@ -66,7 +69,10 @@ describe('online volatility', () => {
   });
 
   it('re-anchors across a gap longer than maxGapMs instead of counting the jump', () => {
-    const s = feed([[T0, '100'], [T0 + 1000, '100']]);
+    const s = feed([
+      [T0, '100'],
+      [T0 + 1000, '100'],
+    ]);
     const after = updateVolatility(s, d('150'), T0 + 1000 + params.maxGapMs + 1, params);
     expect(after).toEqual({ ...s, lastPrice: '150', lastMs: T0 + 1000 + params.maxGapMs + 1 });
   });
@@ -79,7 +85,11 @@ describe('online volatility', () => {
   });
 
   it('its state survives JSON, and a damaged state restores to the prior', () => {
-    const s = feed([[T0, '100'], [T0 + 1000, '100.7'], [T0 + 3000, '99.9']]);
+    const s = feed([
+      [T0, '100'],
+      [T0 + 1000, '100.7'],
+      [T0 + 3000, '99.9'],
+    ]);
     expect(restoreVolatilityState(JSON.parse(JSON.stringify(s)), params)).toEqual(s);
     for (const bad of [null, 7, { variance: 'x' }, { ...s, samples: -1 }, { ...s, lastMs: null }]) {
       expect(restoreVolatilityState(bad, params)).toEqual(initialVolatilityState(params));

@@ -9,13 +9,18 @@ afterEach(async () => {
 
 async function start(readiness?: () => boolean | Promise<boolean> | { ready: boolean; reason?: string }) {
   const metrics = createMetrics();
-  const server = await startTelemetryServer({ metrics, host: '127.0.0.1', port: 0, ...(readiness ? { readiness } : {}) });
+  const server = await startTelemetryServer({
+    metrics,
+    host: '127.0.0.1',
+    port: 0,
+    ...(readiness ? { readiness } : {}),
+  });
   servers.push(server);
   return { metrics, server };
 }
 
 describe('telemetry HTTP server', () => {
-  it('serves this instance\'s metrics in Prometheus text format', async () => {
+  it("serves this instance's metrics in Prometheus text format", async () => {
     const { metrics, server } = await start();
     metrics.venue.wsReconnects.inc(3);
     const res = await fetch(`${server.url}/metrics`);
@@ -68,9 +73,17 @@ describe('further routes', () => {
       },
     });
     servers.push(server);
-    const res = await fetch(`${server.url}/obligations/windows`, { method: 'POST', body: JSON.stringify({ reason: 'feed down' }) });
-    expect([res.status, await res.json()]).toEqual([201, { got: { reason: 'feed down' }, big: '1180591620717411303424' }]);
-    expect(seen).toEqual([{ method: 'POST', path: '/obligations/windows', body: { reason: 'feed down' }, remoteAddress: '127.0.0.1' }]);
+    const res = await fetch(`${server.url}/obligations/windows`, {
+      method: 'POST',
+      body: JSON.stringify({ reason: 'feed down' }),
+    });
+    expect([res.status, await res.json()]).toEqual([
+      201,
+      { got: { reason: 'feed down' }, big: '1180591620717411303424' },
+    ]);
+    expect(seen).toEqual([
+      { method: 'POST', path: '/obligations/windows', body: { reason: 'feed down' }, remoteAddress: '127.0.0.1' },
+    ]);
     expect((await fetch(`${server.url}/obligations`, { method: 'POST', body: '{not json' })).status).toBe(400);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${server.url}/metrics`, { method: 'POST' })).status).toBe(405);

@@ -7,7 +7,12 @@ const SECRET = 'tok-9f8e7d6c5b4a';
 
 function capture(format: 'json' | 'human' = 'json') {
   const lines: string[] = [];
-  const logger = createLogger({ destination: { write: (l: string) => void lines.push(l) }, now: () => Date.UTC(2026, 2, 2, 9, 30), format, name: 'mm' });
+  const logger = createLogger({
+    destination: { write: (l: string) => void lines.push(l) },
+    now: () => Date.UTC(2026, 2, 2, 9, 30),
+    format,
+    name: 'mm',
+  });
   return { logger, lines };
 }
 
@@ -29,7 +34,10 @@ describe('logger', () => {
   it('redacts secrets in logged objects, child bindings, messages, interpolations and errors', () => {
     const { logger, lines } = capture();
     const child = logger.child({ component: 'venue', apiKey: SECRET });
-    child.warn({ request: { headers: { authorization: `Bearer ${SECRET}` }, config: { wallets: [{ privateKey: SECRET }] } } }, 'calling');
+    child.warn(
+      { request: { headers: { authorization: `Bearer ${SECRET}` }, config: { wallets: [{ privateKey: SECRET }] } } },
+      'calling',
+    );
     child.info(`connecting to https://ops:${SECRET}@venue.example/api/v1`);
     child.info('retrying %s', `wss://h/ws?apikey=${SECRET}`);
     child.error(new DltError('E_CONFIG_SECRET', `refused ?token=${SECRET}`, { details: { token: SECRET } }));
@@ -37,15 +45,25 @@ describe('logger', () => {
     expect(lines).toHaveLength(5);
     for (const line of lines) expect(line).not.toContain(SECRET);
     const first = JSON.parse(lines[0] as string) as Record<string, unknown>;
-    expect(first).toMatchObject({ component: 'venue', apiKey: '[REDACTED]', request: { headers: { authorization: '[REDACTED]' } } });
+    expect(first).toMatchObject({
+      component: 'venue',
+      apiKey: '[REDACTED]',
+      request: { headers: { authorization: '[REDACTED]' } },
+    });
     expect(JSON.parse(lines[1] as string).msg).toBe('connecting to https://***@venue.example/api/v1');
     expect(JSON.parse(lines[2] as string).msg).toBe('retrying wss://h/ws?apikey=***');
-    expect(JSON.parse(lines[3] as string).err).toMatchObject({ code: 'E_CONFIG_SECRET', details: { token: '[REDACTED]' } });
+    expect(JSON.parse(lines[3] as string).err).toMatchObject({
+      code: 'E_CONFIG_SECRET',
+      details: { token: '[REDACTED]' },
+    });
   });
 
   it('scrubs known secret values even from free text no pattern recognises', () => {
     const lines: string[] = [];
-    const logger = createLogger({ destination: { write: (l: string) => void lines.push(l) }, knownSecrets: [SECRET, 'abc'] });
+    const logger = createLogger({
+      destination: { write: (l: string) => void lines.push(l) },
+      knownSecrets: [SECRET, 'abc'],
+    });
     logger.error(new Error(`venue said: key ${SECRET} unknown`));
     logger.info({ note: `"${SECRET}"` }, 'abc stays: short values are not scrubbed');
     expect(lines.join('')).not.toContain(SECRET);

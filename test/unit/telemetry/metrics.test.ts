@@ -33,7 +33,10 @@ describe('metrics', () => {
   });
 
   it('has the series the venue clients need', () => {
-    const names = createMetrics().registry.getMetricsAsArray().map((x) => x.name).toSorted();
+    const names = createMetrics()
+      .registry.getMetricsAsArray()
+      .map((x) => x.name)
+      .toSorted();
     expect(names).toEqual([
       'dltmm_venue_auth_token_requests_total',
       'dltmm_venue_book_source_seconds_total',

@@ -48,9 +48,14 @@ describe('collecting a cursor-paged list', () => {
     const checks: PageCheck[] = [];
     const report = (c: PageCheck) => void checks.push(c);
     expect(await collectPages(pages({ first: { items: [1], received: 1, totalCount: 4 } }).fetch, report)).toEqual([1]);
-    const loop = pages({ first: { items: [1], received: 1, totalCount: 9, nextCursor: 'a' }, a: { items: [2], received: 1, nextCursor: 'a' } });
+    const loop = pages({
+      first: { items: [1], received: 1, totalCount: 9, nextCursor: 'a' },
+      a: { items: [2], received: 1, nextCursor: 'a' },
+    });
     expect(await collectPages(loop.fetch, report)).toEqual([1, 2]);
-    const endless = { fetch: (c: string | undefined) => Promise.resolve({ items: [0], received: 1, nextCursor: `${c ?? ''}x` }) };
+    const endless = {
+      fetch: (c: string | undefined) => Promise.resolve({ items: [0], received: 1, nextCursor: `${c ?? ''}x` }),
+    };
     expect(await collectPages(endless.fetch, report, 3)).toEqual([0, 0, 0]);
     expect(checks).toEqual([
       { reason: 'cursor-missing', received: 1, totalCount: 4, pages: 1 },

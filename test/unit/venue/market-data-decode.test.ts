@@ -30,7 +30,9 @@ describe('market-data frame decoding', () => {
   });
 
   it('accepts decimal strings as well as numbers', () => {
-    const m = data(`{"channel":"orderbook","data":[{"symbol":"A","buy":[{"limit":"99.5","totalQuantity":"2","orderCount":1}],"sell":[],"time":"${TIME}"}]}`);
+    const m = data(
+      `{"channel":"orderbook","data":[{"symbol":"A","buy":[{"limit":"99.5","totalQuantity":"2","orderCount":1}],"sell":[],"time":"${TIME}"}]}`,
+    );
     expect(m.markets[0]?.buy[0]?.limit.toFixed()).toBe('99.5');
   });
 
@@ -47,8 +49,18 @@ describe('market-data frame decoding', () => {
     );
     expect(m.markets.map((x) => x.symbol)).toEqual(['A']);
     expect(m.rejected).toEqual([
-      { index: 1, symbol: 'B', problems: [{ field: 'data.1.buy.0.limit', value: 'abc', message: 'expected a decimal string or a JSON number' }] },
-      { index: 2, symbol: 'C', problems: [{ field: 'data.2.time', value: 'yesterday', message: 'expected an ISO 8601 time' }] },
+      {
+        index: 1,
+        symbol: 'B',
+        problems: [
+          { field: 'data.1.buy.0.limit', value: 'abc', message: 'expected a decimal string or a JSON number' },
+        ],
+      },
+      {
+        index: 2,
+        symbol: 'C',
+        problems: [{ field: 'data.2.time', value: 'yesterday', message: 'expected an ISO 8601 time' }],
+      },
     ]);
   });
 
@@ -59,39 +71,72 @@ describe('market-data frame decoding', () => {
     expect(m.id).toBe('sub-9');
     expect(m.channel).toBe('orderbook');
     expect(m.markets[0]?.buy.map((l) => [l.limit.toFixed(), l.quantity.toFixed()])).toEqual([['99.5', '2']]);
-    expect(m.markets[0]?.sell.map((l) => [l.limit.toFixed(), l.quantity.toFixed(), l.orderCount])).toEqual([['100.25', '0.5', 2]]);
+    expect(m.markets[0]?.sell.map((l) => [l.limit.toFixed(), l.quantity.toFixed(), l.orderCount])).toEqual([
+      ['100.25', '0.5', 2],
+    ]);
     // Digits a double cannot hold survive the string round trip.
-    const long = decodeMarketDataMessage(JSON.stringify({ type: 'data', id: 's', event: `{"channel":"orderbook","data":[{"symbol":"A","buy":[{"limit":123456789.123456789,"totalQuantity":1,"orderCount":1}],"sell":[],"time":"${TIME}"}]}` }));
+    const long = decodeMarketDataMessage(
+      JSON.stringify({
+        type: 'data',
+        id: 's',
+        event: `{"channel":"orderbook","data":[{"symbol":"A","buy":[{"limit":123456789.123456789,"totalQuantity":1,"orderCount":1}],"sell":[],"time":"${TIME}"}]}`,
+      }),
+    );
     expect(long.type === 'data' ? long.markets[0]?.buy[0]?.limit.toFixed() : undefined).toBe('123456789.123456789');
   });
 
   it('decodes the control messages of the Events protocol with their errors arrays', () => {
-    expect(decodeMarketDataMessage('{"type":"connection_ack","connectionTimeoutMs":300000}')).toEqual({ type: 'connection_ack', connectionTimeoutMs: 300000 });
+    expect(decodeMarketDataMessage('{"type":"connection_ack","connectionTimeoutMs":300000}')).toEqual({
+      type: 'connection_ack',
+      connectionTimeoutMs: 300000,
+    });
     expect(decodeMarketDataMessage('{"type":"connection_ack"}')).toEqual({ type: 'connection_ack' });
     expect(decodeMarketDataMessage('{"type":"ka"}')).toEqual({ type: 'ka' });
-    expect(decodeMarketDataMessage('{"id":"u-1","type":"subscribe_success"}')).toEqual({ type: 'subscribe_success', id: 'u-1' });
-    expect(decodeMarketDataMessage('{"id":"u-1","type":"unsubscribe_success"}')).toEqual({ type: 'unsubscribe_success', id: 'u-1' });
-    expect(decodeMarketDataMessage('{"type":"connection_error","errors":[{"errorType":"UnauthorizedException","errorCode":401}]}')).toEqual({
+    expect(decodeMarketDataMessage('{"id":"u-1","type":"subscribe_success"}')).toEqual({
+      type: 'subscribe_success',
+      id: 'u-1',
+    });
+    expect(decodeMarketDataMessage('{"id":"u-1","type":"unsubscribe_success"}')).toEqual({
+      type: 'unsubscribe_success',
+      id: 'u-1',
+    });
+    expect(
+      decodeMarketDataMessage(
+        '{"type":"connection_error","errors":[{"errorType":"UnauthorizedException","errorCode":401}]}',
+      ),
+    ).toEqual({
       type: 'connection_error',
       errors: [{ errorType: 'UnauthorizedException', errorCode: 401 }],
     });
-    expect(decodeMarketDataMessage('{"id":"u-2","type":"subscribe_error","errors":[{"errorType":"BadRequestException","message":"Invalid Channel Format"}]}')).toEqual({
+    expect(
+      decodeMarketDataMessage(
+        '{"id":"u-2","type":"subscribe_error","errors":[{"errorType":"BadRequestException","message":"Invalid Channel Format"}]}',
+      ),
+    ).toEqual({
       type: 'subscribe_error',
       id: 'u-2',
       errors: [{ errorType: 'BadRequestException', message: 'Invalid Channel Format' }],
     });
-    expect(decodeMarketDataMessage('{"type":"error","payload":{"errors":[{"errorType":"X","message":"nested"}]}}')).toEqual({ type: 'error', errors: [{ errorType: 'X', message: 'nested' }] });
-    expect(decodeMarketDataMessage('{"id":"u-3","type":"subscribe_failure","code":"UNAUTHORIZED","message":"bad key"}')).toEqual({
+    expect(
+      decodeMarketDataMessage('{"type":"error","payload":{"errors":[{"errorType":"X","message":"nested"}]}}'),
+    ).toEqual({ type: 'error', errors: [{ errorType: 'X', message: 'nested' }] });
+    expect(
+      decodeMarketDataMessage('{"id":"u-3","type":"subscribe_failure","code":"UNAUTHORIZED","message":"bad key"}'),
+    ).toEqual({
       type: 'subscribe_error',
       id: 'u-3',
       errors: [{ errorType: 'UNAUTHORIZED', message: 'bad key' }],
     });
     expect(decodeMarketDataMessage('{"type":"heartbeat"}')).toEqual({ type: 'other', name: 'heartbeat' });
-    expect(describeErrors([{ errorType: 'UnauthorizedException', message: 'You are not authorized' }, { errorCode: 429 }])).toBe('UnauthorizedException: You are not authorized; code 429');
+    expect(
+      describeErrors([{ errorType: 'UnauthorizedException', message: 'You are not authorized' }, { errorCode: 429 }]),
+    ).toBe('UnauthorizedException: You are not authorized; code 429');
   });
 
   it('refuses frames that are not JSON or have no known shape, naming what was wrong', () => {
-    expect(thrown(() => decodeMarketDataMessage('{"channel":')).details.problems).toEqual([{ field: '(root)', value: '{"channel":', message: 'frame is not JSON' }]);
+    expect(thrown(() => decodeMarketDataMessage('{"channel":')).details.problems).toEqual([
+      { field: '(root)', value: '{"channel":', message: 'frame is not JSON' },
+    ]);
     expect(thrown(() => decodeMarketDataMessage('[1,2]')).code).toBe('E_PAYLOAD_MALFORMED');
     expect(thrown(() => decodeMarketDataMessage('{"channel":"orderbook","data":{}}')).details.problems).toEqual([
       { field: 'data', value: {}, message: 'expected an array of markets (or a message type)' },
@@ -99,7 +144,11 @@ describe('market-data frame decoding', () => {
     expect(thrown(() => decodeMarketDataMessage('{"type":"subscribe_success"}')).details.problems).toEqual([
       { field: 'id', value: undefined, message: 'expected the id of the subscription' },
     ]);
-    expect(thrown(() => decodeMarketDataMessage('{"type":"data","id":"s","event":"{nope"}')).details.problems).toEqual([{ field: 'event', value: '{nope', message: 'event is not JSON' }]);
-    expect(thrown(() => decodeMarketDataMessage('{"type":"data","id":"s","event":7}')).details.problems).toEqual([{ field: 'event', value: 7, message: 'expected the event as a JSON string' }]);
+    expect(thrown(() => decodeMarketDataMessage('{"type":"data","id":"s","event":"{nope"}')).details.problems).toEqual([
+      { field: 'event', value: '{nope', message: 'event is not JSON' },
+    ]);
+    expect(thrown(() => decodeMarketDataMessage('{"type":"data","id":"s","event":7}')).details.problems).toEqual([
+      { field: 'event', value: 7, message: 'expected the event as a JSON string' },
+    ]);
   });
 });

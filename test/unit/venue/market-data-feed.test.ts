@@ -28,7 +28,13 @@ class FakeClient extends EventEmitter<MarketDataEvents> {
   }
   goFresh(symbol: string, limit: string) {
     this.stale.delete(symbol);
-    this.emit('book', { symbol, buy: [{ limit: new Decimal(limit), quantity: new Decimal(1) }], sell: [], receivedAt: 0, source: 'ws' });
+    this.emit('book', {
+      symbol,
+      buy: [{ limit: new Decimal(limit), quantity: new Decimal(1) }],
+      sell: [],
+      receivedAt: 0,
+      source: 'ws',
+    });
     this.emit('fresh', symbol);
   }
 }
@@ -38,11 +44,16 @@ function deferredRest() {
   const calls: { pairId: string; resolve: (s: OrderBookSnapshot) => void; reject: (e: Error) => void }[] = [];
   return {
     calls,
-    getPriceLevels: (pairId: string) => new Promise<OrderBookSnapshot>((resolve, reject) => void calls.push({ pairId, resolve, reject })),
+    getPriceLevels: (pairId: string) =>
+      new Promise<OrderBookSnapshot>((resolve, reject) => void calls.push({ pairId, resolve, reject })),
   };
 }
 
-const snap = (pairId: string, limit: string): OrderBookSnapshot => ({ tradingPairId: pairId, buy: [{ limit: new Decimal(limit), quantity: new Decimal(2) }], sell: [] });
+const snap = (pairId: string, limit: string): OrderBookSnapshot => ({
+  tradingPairId: pairId,
+  buy: [{ limit: new Decimal(limit), quantity: new Decimal(2) }],
+  sell: [],
+});
 const flush = () => new Promise<void>((r) => setImmediate(r));
 
 function setup(maxConcurrentPolls = 4) {
@@ -50,7 +61,14 @@ function setup(maxConcurrentPolls = 4) {
   const rest = deferredRest();
   const clock = new TestClock();
   const metrics = createMetrics();
-  const feed = new MarketDataFeed({ client: client as unknown as MarketDataClient, rest, fallbackPollMs: 1_000, maxConcurrentPolls, clock, metrics });
+  const feed = new MarketDataFeed({
+    client: client as unknown as MarketDataClient,
+    rest,
+    fallbackPollMs: 1_000,
+    maxConcurrentPolls,
+    clock,
+    metrics,
+  });
   const books: MarketBook[] = [];
   feed.on('book', (b) => books.push(b));
   return { client, rest, clock, metrics, feed, books };
@@ -82,7 +100,9 @@ describe('market-data feed fallback throttling', () => {
     await flush();
     expect(feed.book('A')?.buy[0]?.limit.toFixed()).toBe('101');
     expect(books.map((b) => b.source)).toEqual(['ws', 'ws']);
-    expect(await metricValue(metrics, 'dltmm_venue_fallback_polls_total', { market: 'A', outcome: 'discarded' })).toBe(1);
+    expect(await metricValue(metrics, 'dltmm_venue_fallback_polls_total', { market: 'A', outcome: 'discarded' })).toBe(
+      1,
+    );
   });
 
   it('caps polls in flight across markets, serves waiting markets first come first served, and retries a failed poll', async () => {
@@ -140,6 +160,8 @@ describe('where the books came from, in time', () => {
     feed.close();
     clock.advance(50_000);
     await metrics.text();
-    expect(await metricValue(metrics, 'dltmm_venue_book_source_seconds_total', { market: 'A', source: 'ws' })).toBe(192);
+    expect(await metricValue(metrics, 'dltmm_venue_book_source_seconds_total', { market: 'A', source: 'ws' })).toBe(
+      192,
+    );
   });
 });

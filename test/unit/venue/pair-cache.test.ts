@@ -38,7 +38,12 @@ describe('pair metadata cache', () => {
   it('concurrent readers share one load', async () => {
     const src = source([evm]);
     const cache = new PairCache({ load: src.load, clock: new TestClock() });
-    await Promise.all([cache.pairs(), cache.pairs(), cache.pair(evm.id), cache.resolve({ blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' })]);
+    await Promise.all([
+      cache.pairs(),
+      cache.pairs(),
+      cache.pair(evm.id),
+      cache.resolve({ blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' }),
+    ]);
     expect(src.calls).toBe(1);
   });
 
@@ -71,7 +76,17 @@ describe('pair metadata cache', () => {
 
   it('resolves by chain, base and quote symbol through the core resolver', async () => {
     const cache = new PairCache({ load: source([evm, wasm]).load, clock: new TestClock() });
-    expect((await cache.resolve({ blockChain: 'WASM_CHAIN', baseSymbol: wasm.baseTokenData?.symbol ?? '', quoteSymbol: wasm.quoteTokenSymbol })).id).toBe(wasm.id);
-    await expect(cache.resolve({ blockChain: 'EVM_CHAIN', baseSymbol: 'NOPE', quoteSymbol: 'EURe' })).rejects.toMatchObject({ code: 'E_PAIR_NOT_FOUND' });
+    expect(
+      (
+        await cache.resolve({
+          blockChain: 'WASM_CHAIN',
+          baseSymbol: wasm.baseTokenData?.symbol ?? '',
+          quoteSymbol: wasm.quoteTokenSymbol,
+        })
+      ).id,
+    ).toBe(wasm.id);
+    await expect(
+      cache.resolve({ blockChain: 'EVM_CHAIN', baseSymbol: 'NOPE', quoteSymbol: 'EURe' }),
+    ).rejects.toMatchObject({ code: 'E_PAIR_NOT_FOUND' });
   });
 });

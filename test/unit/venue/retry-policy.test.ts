@@ -6,7 +6,9 @@ const policy = { baseMs: 100, capMs: 1_000 };
 
 describe('backoff with full jitter', () => {
   it('doubles the ceiling per retry up to the cap', () => {
-    expect([0, 1, 2, 3, 4, 5, 60, 5000].map((n) => backoffCeiling(n, policy))).toEqual([100, 200, 400, 800, 1000, 1000, 1000, 1000]);
+    expect([0, 1, 2, 3, 4, 5, 60, 5000].map((n) => backoffCeiling(n, policy))).toEqual([
+      100, 200, 400, 800, 1000, 1000, 1000, 1000,
+    ]);
   });
 
   it('draws the wait uniformly below the ceiling: random 0 waits nothing, random ~1 waits the whole ceiling', () => {

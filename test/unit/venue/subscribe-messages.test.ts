@@ -33,7 +33,12 @@ describe('AppSync Events client messages', () => {
   });
 
   it('carries host, the configured date field and the API key in each subscribe; unsubscribe names the subscription id', () => {
-    const msg = subscribeMessage('6f1c', 'orderbook/*', { ...AUTH, dateHeader: 'x-acme-date' }, Date.UTC(2026, 0, 5, 23, 59, 59));
+    const msg = subscribeMessage(
+      '6f1c',
+      'orderbook/*',
+      { ...AUTH, dateHeader: 'x-acme-date' },
+      Date.UTC(2026, 0, 5, 23, 59, 59),
+    );
     expect(msg).toEqual({
       id: '6f1c',
       type: 'subscribe',

@@ -13,7 +13,11 @@ export function baseNative(quantity: bigint, scales: PairScales): bigint {
   const num = quantity * scales.baseNative;
   if (num % scales.baseInternal !== 0n) {
     throw new DltError('E_NOT_EXACT', `base quantity ${quantity} has no exact native amount`, {
-      details: { quantity: quantity.toString(), baseInternal: scales.baseInternal.toString(), baseNative: scales.baseNative.toString() },
+      details: {
+        quantity: quantity.toString(),
+        baseInternal: scales.baseInternal.toString(),
+        baseNative: scales.baseNative.toString(),
+      },
     });
   }
   return num / scales.baseInternal;
@@ -25,9 +29,12 @@ export function baseInternal(native: bigint, scales: PairScales): bigint | null 
   return num % scales.baseNative === 0n ? num / scales.baseNative : null;
 }
 
-export const floorValue = (price: bigint, quantity: bigint, scales: PairScales): bigint => valueNative(price, quantity, scales, 'down');
-export const ceilValue = (price: bigint, quantity: bigint, scales: PairScales): bigint => valueNative(price, quantity, scales, 'up');
-export const lockFor = (limit: bigint, quantity: bigint, rateBps: number, scales: PairScales): bigint => prefundedBuyLock(limit, quantity, scales, rateBps);
+export const floorValue = (price: bigint, quantity: bigint, scales: PairScales): bigint =>
+  valueNative(price, quantity, scales, 'down');
+export const ceilValue = (price: bigint, quantity: bigint, scales: PairScales): bigint =>
+  valueNative(price, quantity, scales, 'up');
+export const lockFor = (limit: bigint, quantity: bigint, rateBps: number, scales: PairScales): bigint =>
+  prefundedBuyLock(limit, quantity, scales, rateBps);
 export { commissionOf };
 
 /** What a resting order of ours holds in the book: a sell its base, a pre-funded buy its value and commission. */

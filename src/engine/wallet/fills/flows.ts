@@ -31,7 +31,11 @@ export function sameAddress(a: string, b: string): boolean {
   return a.startsWith('0x') || a.startsWith('0X') ? a.toLowerCase() === b.toLowerCase() : a === b;
 }
 
-export function flowsOf(events: readonly ChainEvent[], wallet: string, pairs: ReadonlyMap<string, PairRuntime>): TxFlows {
+export function flowsOf(
+  events: readonly ChainEvent[],
+  wallet: string,
+  pairs: ReadonlyMap<string, PairRuntime>,
+): TxFlows {
   const byPair = new Map<string, PairFlows>();
   const external: ExternalFlow[] = [];
   const keys: string[] = [];
@@ -46,7 +50,14 @@ export function flowsOf(events: readonly ChainEvent[], wallet: string, pairs: Re
     const signed = incoming ? e.amount : -e.amount;
     keys.push(e.key);
     const book = [...pairs.values()].find((p) => sameAddress(p.binding.orderBook, other));
-    const role = book === undefined ? null : sameAddress(book.binding.baseToken, token) ? 'base' : sameAddress(book.binding.quoteToken, token) ? 'quote' : null;
+    const role =
+      book === undefined
+        ? null
+        : sameAddress(book.binding.baseToken, token)
+          ? 'base'
+          : sameAddress(book.binding.quoteToken, token)
+            ? 'quote'
+            : null;
     if (book === undefined || role === null) {
       external.push({ token, amount: signed, counterparty: other });
       continue;

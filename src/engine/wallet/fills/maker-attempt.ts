@@ -29,10 +29,22 @@ export function makerCandidates(ctx: WalletContext, pair: PairRuntime, side: Sid
   return ctx.repos.orders
     .live({ wallet: ctx.wallet, pairId: pair.binding.pairId })
     .filter((o) => o.side === side && o.orderId !== null && isOnBook(o.status))
-    .map((o) => ({ clientOrderId: o.clientOrderId, orderId: o.orderId as bigint, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(pair, ctx.marketMaker) }));
+    .map((o) => ({
+      clientOrderId: o.clientOrderId,
+      orderId: o.orderId as bigint,
+      price: o.price,
+      remaining: remainingOf(o),
+      lockRateBps: o.lockRateBps ?? makerRateOf(pair, ctx.marketMaker),
+    }));
 }
 
-export function makerInput(pair: PairRuntime, side: Side, candidates: readonly MakerCandidate[], residual: PairFlows, trade: Trade | undefined): MakerInput {
+export function makerInput(
+  pair: PairRuntime,
+  side: Side,
+  candidates: readonly MakerCandidate[],
+  residual: PairFlows,
+  trade: Trade | undefined,
+): MakerInput {
   return {
     side,
     candidates,

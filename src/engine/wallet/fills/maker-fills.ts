@@ -62,7 +62,12 @@ export interface MakerFill {
 }
 
 export type MakerResult =
-  | { readonly kind: 'attributed'; readonly fills: readonly MakerFill[]; readonly price: bigint; readonly priceExact: boolean }
+  | {
+      readonly kind: 'attributed';
+      readonly fills: readonly MakerFill[];
+      readonly price: bigint;
+      readonly priceExact: boolean;
+    }
   | { readonly kind: 'ambiguous'; readonly options: ReadonlyArray<{ readonly filled: bigint; readonly price: bigint }> }
   | { readonly kind: 'unexplained'; readonly reason: string };
 
@@ -101,21 +106,45 @@ function price(input: MakerInput, alloc: Alloc, p: bigint, variant: Variant): { 
     if (input.side === 'buy') {
       const mc = commissionOf(bv, c.lockRateBps);
       const owed = bv + mc;
-      const released = input.prefunded ? lockFor(c.price, c.remaining, c.lockRateBps, s) - lockFor(c.price, c.remaining - f, c.lockRateBps, s) : owed;
+      const released = input.prefunded
+        ? lockFor(c.price, c.remaining, c.lockRateBps, s) - lockFor(c.price, c.remaining - f, c.lockRateBps, s)
+        : owed;
       const paid = owed < released ? owed : released;
       quoteIn += input.prefunded ? released - paid : -paid;
-      return { clientOrderId: c.clientOrderId, orderId: c.orderId, quantity: f, price: p, baseDelta: base, quoteDelta: -paid, fee: paid - bv };
+      return {
+        clientOrderId: c.clientOrderId,
+        orderId: c.orderId,
+        quantity: f,
+        price: p,
+        baseDelta: base,
+        quoteDelta: -paid,
+        fee: paid - bv,
+      };
     }
     const sv = variant === 'ceil' ? ceilValue(p, f, s) : bv;
     const mc = commissionOf(sv, c.lockRateBps);
     if (sv - mc > 0n) quoteIn += sv - mc;
-    return { clientOrderId: c.clientOrderId, orderId: c.orderId, quantity: f, price: p, baseDelta: -base, quoteDelta: sv - mc, fee: mc };
+    return {
+      clientOrderId: c.clientOrderId,
+      orderId: c.orderId,
+      quantity: f,
+      price: p,
+      baseDelta: -base,
+      quoteDelta: sv - mc,
+      fee: mc,
+    };
   });
   return { quoteIn, fills };
 }
 
 /** Every p in [lo, hi] with g(p) === target, for g monotone (non-decreasing when `rising`), as a range. */
-function solveRange(g: (p: bigint) => bigint, lo: bigint, hi: bigint, target: bigint, rising: boolean): [bigint, bigint] | null {
+function solveRange(
+  g: (p: bigint) => bigint,
+  lo: bigint,
+  hi: bigint,
+  target: bigint,
+  rising: boolean,
+): [bigint, bigint] | null {
   if (lo > hi) return null;
   const before = (p: bigint) => (rising ? g(p) < target : g(p) > target);
   const beyond = (p: bigint) => (rising ? g(p) > target : g(p) < target);
@@ -159,7 +188,11 @@ function hasTick(range: [bigint, bigint], input: MakerInput): boolean {
 }
 
 /** Solves the execution prices for a known total; each variant of seller rounding is tried. */
-function solveForTotal(input: MakerInput, sorted: readonly MakerCandidate[], total: bigint): Array<{ alloc: Alloc; variant: Variant; range: [bigint, bigint] }> {
+function solveForTotal(
+  input: MakerInput,
+  sorted: readonly MakerCandidate[],
+  total: bigint,
+): Array<{ alloc: Alloc; variant: Variant; range: [bigint, bigint] }> {
   const alloc = allocate(sorted, total);
   if (alloc === null) return [];
   const limits = alloc.map((x) => x.c.price);
@@ -195,25 +228,40 @@ function possibleTotals(sorted: readonly MakerCandidate[], step: bigint): bigint
 
 export function attributeMakerFills(input: MakerInput): MakerResult {
   const incoming = input.incomingOrderId ?? null;
-  const sorted = input.candidates.filter((c) => c.remaining > 0n && (incoming === null || c.orderId < incoming)).toSorted(byPriority(input.side));
-  if (sorted.length === 0) return { kind: 'unexplained', reason: `no resting ${input.side} order of ours could have been filled` };
+  const sorted = input.candidates
+    .filter((c) => c.remaining > 0n && (incoming === null || c.orderId < incoming))
+    .toSorted(byPriority(input.side));
+  if (sorted.length === 0)
+    return { kind: 'unexplained', reason: `no resting ${input.side} order of ours could have been filled` };
   let totals: bigint[];
   if (input.side === 'buy' || !input.prefunded) {
     // The base moved with each fill: it fixes the total.
     const moved = input.side === 'buy' ? input.baseIn : -input.baseIn;
     const total = moved > 0n ? baseInternal(moved, input.scales) : null;
-    if (total === null) return { kind: 'unexplained', reason: `base movement ${input.baseIn} is not a fill of resting ${input.side} orders` };
+    if (total === null)
+      return {
+        kind: 'unexplained',
+        reason: `base movement ${input.baseIn} is not a fill of resting ${input.side} orders`,
+      };
     totals = [total];
   } else {
-    if (input.baseIn !== 0n) return { kind: 'unexplained', reason: `base moved (${input.baseIn}) although pre-funded sells hold theirs in the book` };
+    if (input.baseIn !== 0n)
+      return {
+        kind: 'unexplained',
+        reason: `base moved (${input.baseIn}) although pre-funded sells hold theirs in the book`,
+      };
     totals = possibleTotals(sorted, input.sizeStep);
   }
   const found = totals.flatMap((t) => solveForTotal(input, sorted, t).map((s) => ({ total: t, ...s })));
   const distinct = [...new Set(found.map((s) => s.total))];
   if (distinct.length === 0) {
-    return { kind: 'unexplained', reason: `no fill of our resting ${input.side} orders explains base ${input.baseIn} and quote ${input.quoteIn}` };
+    return {
+      kind: 'unexplained',
+      reason: `no fill of our resting ${input.side} orders explains base ${input.baseIn} and quote ${input.quoteIn}`,
+    };
   }
-  if (distinct.length > 1) return { kind: 'ambiguous', options: found.map((s) => ({ filled: s.total, price: s.range[0] })) };
+  if (distinct.length > 1)
+    return { kind: 'ambiguous', options: found.map((s) => ({ filled: s.total, price: s.range[0] })) };
   const best = found[0] as (typeof found)[number];
   const p = input.tradePrice ?? pick(best.range, input);
   return {

@@ -46,5 +46,10 @@ export function takerFill(i: TakerInput): TakerFill {
     return { baseDelta, quoteDelta, fee: fee < 0n ? 0n : fee, consistent: true };
   }
   const fee = commissionOf(value, i.takerRateBps);
-  return { baseDelta: expectedBase, quoteDelta: i.side === 'buy' ? -(value + fee) : value - fee, fee, consistent: false };
+  return {
+    baseDelta: expectedBase,
+    quoteDelta: i.side === 'buy' ? -(value + fee) : value - fee,
+    fee,
+    consistent: false,
+  };
 }

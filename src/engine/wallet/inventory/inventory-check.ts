@@ -71,7 +71,6 @@ export interface InventoryOptions {
   readonly coverageTimeoutMs?: number;
 }
 
-
 /** Where the store was: the last applied event and the last fill (rowids). */
 interface Marker {
   readonly events: number;
@@ -98,7 +97,13 @@ export class InventoryChecker {
   /** Quote of parked maker fills, which counts before the fills are known. */
   readonly #parkedQuote: ParkedQuote;
 
-  constructor(ctx: WalletContext, adapter: ChainAdapter, options: InventoryOptions = {}, coverage: Coverage | null = null, parkedQuote: ParkedQuote = () => new Map()) {
+  constructor(
+    ctx: WalletContext,
+    adapter: ChainAdapter,
+    options: InventoryOptions = {},
+    coverage: Coverage | null = null,
+    parkedQuote: ParkedQuote = () => new Map(),
+  ) {
     this.#ctx = ctx;
     this.#parkedQuote = parkedQuote;
     this.#adapter = adapter;
@@ -135,12 +140,22 @@ export class InventoryChecker {
       const why = await this.#unexplained(look);
       if (why === null) return this.#decide(look.report);
       ctx.logger.info(
-        { look: n + 1, height: look.height?.toString() ?? null, why: why.reason, mismatched: look.report.mismatched.map((t) => ({ token: t.token, difference: t.difference.toString() })) },
-        why.again ? 'inventory look raced events the chain had not confirmed to us yet; looking again' : 'inventory look could not be decided',
+        {
+          look: n + 1,
+          height: look.height?.toString() ?? null,
+          why: why.reason,
+          mismatched: look.report.mismatched.map((t) => ({ token: t.token, difference: t.difference.toString() })),
+        },
+        why.again
+          ? 'inventory look raced events the chain had not confirmed to us yet; looking again'
+          : 'inventory look could not be decided',
       );
       if (!why.again) break;
     }
-    ctx.logger.info({ looks: this.#looks }, 'inventory check inconclusive: every look raced events; the next check decides');
+    ctx.logger.info(
+      { looks: this.#looks },
+      'inventory check inconclusive: every look raced events; the next check decides',
+    );
     return last.comparable ? { ...last, mismatched: [], inconclusive: true } : last;
   }
 
@@ -156,18 +171,29 @@ export class InventoryChecker {
     let decided: Comparable | null = null;
     for (let n = 0; n < this.#looks && decided === null; n++) {
       const look = await this.#look(this.#pastHeight());
-      if (!look.report.comparable) throw new DltError('E_ORDER_STATE', `inventory of ${ctx.wallet} cannot be re-based now: ${look.report.reason}; try again when they are settled`);
+      if (!look.report.comparable)
+        throw new DltError(
+          'E_ORDER_STATE',
+          `inventory of ${ctx.wallet} cannot be re-based now: ${look.report.reason}; try again when they are settled`,
+        );
       const why = await this.#unexplained(look);
       if (why === null) decided = look.report;
       else if (!why.again) break;
     }
-    if (decided === null) throw new DltError('E_ORDER_STATE', `inventory of ${ctx.wallet} cannot be re-based now: events of the wallet are still arriving; try again in a moment`);
+    if (decided === null)
+      throw new DltError(
+        'E_ORDER_STATE',
+        `inventory of ${ctx.wallet} cannot be re-based now: events of the wallet are still arriving; try again in a moment`,
+      );
     for (const t of decided.tokens) {
       if (t.difference === 0n) continue;
       const row = ctx.repos.inventory.get(ctx.chain, ctx.wallet, t.token);
       ctx.repos.inventory.setBaseline(ctx.chain, ctx.wallet, t.token, (row?.total ?? 0n) + t.difference);
       ctx.metrics.inventoryMismatch.set({ chain: ctx.chain, wallet: ctx.wallet, token: t.token }, 0);
-      ctx.logger.warn({ token: t.token, onChain: t.onChain, locked: t.locked, difference: t.difference, note }, 'inventory re-based on the on-chain balance by the operator');
+      ctx.logger.warn(
+        { token: t.token, onChain: t.onChain, locked: t.locked, difference: t.difference, note },
+        'inventory re-based on the on-chain balance by the operator',
+      );
     }
     for (const a of ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' })) {
       ctx.repos.alerts.resolve(a.id, `operator re-based the inventory on the on-chain balances: ${note}`);
@@ -188,7 +214,12 @@ export class InventoryChecker {
   async #look(at: bigint | null): Promise<Look> {
     const ctx = this.#ctx;
     const before = this.#marker();
-    const none = (reason: string): Look => ({ report: { comparable: false, reason }, height: null, before, after: before });
+    const none = (reason: string): Look => ({
+      report: { comparable: false, reason },
+      height: null,
+      before,
+      after: before,
+    });
     const unsettled = ctx.repos.orders.live({ wallet: ctx.wallet }).filter((o) => isUnsettled(o.status));
     if (unsettled.length > 0) return none(`${unsettled.length} order(s) not settled yet`);
     const reads: BalancesAt[] = [];
@@ -200,7 +231,10 @@ export class InventoryChecker {
       } catch (e) {
         // A node that no longer keeps the state of that block: the latest, then.
         if (at === null) throw e;
-        ctx.logger.debug({ err: e, at: at.toString() }, 'balances could not be read at an earlier block; reading the latest');
+        ctx.logger.debug(
+          { err: e, at: at.toString() },
+          'balances could not be read at an earlier block; reading the latest',
+        );
         return this.#look(null);
       }
       reads.push(read);
@@ -227,7 +261,16 @@ export class InventoryChecker {
     for (const o of live.filter((x) => isOnBook(x.status))) {
       const p = ctx.pairs.get(o.pairId);
       if (p === undefined) continue;
-      const lock = lockOf({ side: o.side, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(p, ctx.marketMaker) }, p.binding.rules.scales, o.prefunded ?? p.prefunded);
+      const lock = lockOf(
+        {
+          side: o.side,
+          price: o.price,
+          remaining: remainingOf(o),
+          lockRateBps: o.lockRateBps ?? makerRateOf(p, ctx.marketMaker),
+        },
+        p.binding.rules.scales,
+        o.prefunded ?? p.prefunded,
+      );
       const base = tokens.get(p.binding.baseToken);
       const quote = tokens.get(p.binding.quoteToken);
       if (base !== undefined) base.locked += lock.base;
@@ -247,12 +290,24 @@ export class InventoryChecker {
         ctx.logger.info({ token, total: t.onChain + t.locked }, 'inventory baseline taken from the chain');
       }
       const total = (row?.total ?? t.onChain + t.locked) + (parked.get(token) ?? 0n);
-      out.push({ token, pairs: t.pairs, onChain: t.onChain, total, locked: t.locked, difference: t.onChain - (total - t.locked) });
+      out.push({
+        token,
+        pairs: t.pairs,
+        onChain: t.onChain,
+        total,
+        locked: t.locked,
+        difference: t.onChain - (total - t.locked),
+      });
     }
     const mismatched = out.filter((t) => (t.difference < 0n ? -t.difference : t.difference) > this.#tolerance(t.token));
     const same = reads.every((r) => r.height === reads[0]?.height);
     const read = reads[0]?.height ?? null;
-    return { report: { comparable: true, tokens: out, mismatched, ...(read === null ? {} : { height: read }) }, height: same ? read : null, before, after: this.#marker() };
+    return {
+      report: { comparable: true, tokens: out, mismatched, ...(read === null ? {} : { height: read }) },
+      height: same ? read : null,
+      before,
+      after: this.#marker(),
+    };
   }
 
   /**
@@ -268,7 +323,11 @@ export class InventoryChecker {
     const above = ctx.repos.events.countAbove(ctx.chain, ctx.wallet, h, look.before.events, look.after.events);
     if (above > 0) return { reason: `events above height ${h} were applied while the balances were read`, again: true };
     // No less: once everything up to the height is delivered, nothing at or below it came after the look.
-    if (!(await this.#coverage.reached(h, this.#coverageTimeoutMs))) return { reason: `the events up to height ${h} were not delivered within ${this.#coverageTimeoutMs} ms`, again: false };
+    if (!(await this.#coverage.reached(h, this.#coverageTimeoutMs)))
+      return {
+        reason: `the events up to height ${h} were not delivered within ${this.#coverageTimeoutMs} ms`,
+        again: false,
+      };
     const late = ctx.repos.events.countAtOrBelow(ctx.chain, ctx.wallet, h, look.after.events);
     if (late > 0) return { reason: `${late} event(s) at or below height ${h} arrived after the look`, again: true };
     if (this.#marker().fills !== look.after.fills) return { reason: 'fills were recorded after the look', again: true };
@@ -279,18 +338,23 @@ export class InventoryChecker {
   #appliedAbove(height: bigint): boolean {
     const ctx = this.#ctx;
     const r = ctx.repos.events.highestSince(ctx.chain, ctx.wallet, this.#highest.rowid);
-    if (r !== null) this.#highest = { rowid: r.position, height: r.height > this.#highest.height ? r.height : this.#highest.height };
+    if (r !== null)
+      this.#highest = { rowid: r.position, height: r.height > this.#highest.height ? r.height : this.#highest.height };
     return this.#highest.height > height;
   }
 
   #marker(): Marker {
     const ctx = this.#ctx;
-    return { events: ctx.repos.events.lastPosition(ctx.chain, ctx.wallet), fills: ctx.repos.orders.lastFillPosition(ctx.wallet) };
+    return {
+      events: ctx.repos.events.lastPosition(ctx.chain, ctx.wallet),
+      fills: ctx.repos.orders.lastFillPosition(ctx.wallet),
+    };
   }
 
   #gauge(report: Comparable): void {
     const ctx = this.#ctx;
-    for (const t of report.tokens) ctx.metrics.inventoryMismatch.set({ chain: ctx.chain, wallet: ctx.wallet, token: t.token }, Number(t.difference));
+    for (const t of report.tokens)
+      ctx.metrics.inventoryMismatch.set({ chain: ctx.chain, wallet: ctx.wallet, token: t.token }, Number(t.difference));
   }
 
   #decide(report: Comparable): InventoryReport {
@@ -298,21 +362,33 @@ export class InventoryChecker {
     this.#gauge(report);
     for (const t of report.mismatched) {
       for (const pairId of t.pairs) {
-        raiseAlert(ctx, pairId, 'inventory-mismatch', `on-chain balance of ${t.token} differs from the inventory derived from fills by ${t.difference}`, {
-          token: t.token,
-          onChain: t.onChain,
-          total: t.total,
-          locked: t.locked,
-          difference: t.difference,
-          height: report.height,
-        });
+        raiseAlert(
+          ctx,
+          pairId,
+          'inventory-mismatch',
+          `on-chain balance of ${t.token} differs from the inventory derived from fills by ${t.difference}`,
+          {
+            token: t.token,
+            onChain: t.onChain,
+            total: t.total,
+            locked: t.locked,
+            difference: t.difference,
+            height: report.height,
+          },
+        );
       }
     }
     const bad = new Set(report.mismatched.flatMap((t) => t.pairs));
     for (const a of ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' })) {
       if (a.pairId !== null && !bad.has(a.pairId)) {
-        ctx.repos.alerts.resolve(a.id, `a decided check at height ${report.height ?? '?'} found the on-chain balances equal to the derived inventory`);
-        ctx.logger.info({ alert: a.id, pairId: a.pairId, height: report.height?.toString() }, 'inventory mismatch explained');
+        ctx.repos.alerts.resolve(
+          a.id,
+          `a decided check at height ${report.height ?? '?'} found the on-chain balances equal to the derived inventory`,
+        );
+        ctx.logger.info(
+          { alert: a.id, pairId: a.pairId, height: report.height?.toString() },
+          'inventory mismatch explained',
+        );
       }
     }
     return report;

@@ -20,7 +20,11 @@ export class ClientOrderIds {
 
   constructor(state: StateStore, wallet: string, tag: number = DEFAULT_CROSS_ID_TAG) {
     if (!Number.isInteger(tag) || tag < 1 || tag > 255) {
-      throw new DltError('E_USAGE', `cross identifier tag ${tag} must be 1..255 (0 would make ordinary orders look like ours)`, { details: { tag } });
+      throw new DltError(
+        'E_USAGE',
+        `cross identifier tag ${tag} must be 1..255 (0 would make ordinary orders look like ours)`,
+        { details: { tag } },
+      );
     }
     this.#state = state;
     this.#tag = BigInt(tag);

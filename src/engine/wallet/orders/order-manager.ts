@@ -60,7 +60,6 @@ export interface CancelAllReport {
   readonly open: StoredOrder[];
 }
 
-
 export class OrderManager {
   readonly #ctx: WalletContext;
   readonly #adapter: ChainAdapter;
@@ -100,12 +99,25 @@ export class OrderManager {
     const ctx = this.#ctx;
     if (this.#halted !== null) {
       this.#count('place', 'withdrawn');
-      return Promise.reject(new DltError('E_ORDER_WITHDRAWN', `no placement is accepted any more: ${this.#halted}`, { details: { pairId: cmd.pairId } }));
+      return Promise.reject(
+        new DltError('E_ORDER_WITHDRAWN', `no placement is accepted any more: ${this.#halted}`, {
+          details: { pairId: cmd.pairId },
+        }),
+      );
     }
-    if (!this.ready) return Promise.reject(new DltError('E_TRADING_PAUSED', `wallet ${ctx.wallet} is not reconciled yet`, { details: { pairId: cmd.pairId } }));
+    if (!this.ready)
+      return Promise.reject(
+        new DltError('E_TRADING_PAUSED', `wallet ${ctx.wallet} is not reconciled yet`, {
+          details: { pairId: cmd.pairId },
+        }),
+      );
     if (isPaused(ctx, cmd.pairId)) {
       this.#count('place', 'paused');
-      return Promise.reject(new DltError('E_TRADING_PAUSED', `trading on ${cmd.pairId} is paused by an open alert`, { details: { pairId: cmd.pairId } }));
+      return Promise.reject(
+        new DltError('E_TRADING_PAUSED', `trading on ${cmd.pairId} is paused by an open alert`, {
+          details: { pairId: cmd.pairId },
+        }),
+      );
     }
     const signal = this.#withdrawSignal(cmd.pairId);
     return this.#placements.add(() => this.#place(cmd, signal)) as Promise<Placed>;
@@ -127,7 +139,9 @@ export class OrderManager {
   withdrawPlacements(reason: string, pairId?: string): void {
     const pairs = pairId === undefined ? [...this.#withdraw.keys()] : [pairId];
     for (const p of pairs) {
-      this.#withdraw.get(p)?.abort(new DltError('E_ORDER_WITHDRAWN', `placement withdrawn: ${reason}`, { details: { pairId: p } }));
+      this.#withdraw
+        .get(p)
+        ?.abort(new DltError('E_ORDER_WITHDRAWN', `placement withdrawn: ${reason}`, { details: { pairId: p } }));
       this.#withdraw.delete(p);
     }
   }
@@ -149,30 +163,50 @@ export class OrderManager {
     const options = cmd.options ?? DEFAULT_ORDER_OPTIONS;
     const terms = { ...options, side: cmd.side, quantity: cmd.quantity, price: cmd.price };
     const raw = toRawOrder(terms, scales);
-    const approval = approvalFor(cmd.side, cmd.quantity, cmd.price, scales, pair.binding.rules.commissions, ctx.marketMaker);
+    const approval = approvalFor(
+      cmd.side,
+      cmd.quantity,
+      cmd.price,
+      scales,
+      pair.binding.rules.commissions,
+      ctx.marketMaker,
+    );
     // The id and the record are durable before anything is signed: a crash from here on leaves a trace.
     const order = ctx.repos.atomically(() => {
       const clientOrderId = ctx.ids.next();
       const decisionId = cmd.decision === undefined ? null : ctx.repos.state.recordDecision(cmd.decision);
-      return ctx.repos.orders.create(newOrder({ clientOrderId, pairId: cmd.pairId, side: cmd.side, quantity: raw.quantity, price: raw.price }), {
-        wallet: ctx.wallet,
-        chain: ctx.chain,
-        decisionId,
-        lockRateBps: makerRateOf(pair, ctx.marketMaker),
-        prefunded: pair.prefunded,
-        options,
-      });
+      return ctx.repos.orders.create(
+        newOrder({ clientOrderId, pairId: cmd.pairId, side: cmd.side, quantity: raw.quantity, price: raw.price }),
+        {
+          wallet: ctx.wallet,
+          chain: ctx.chain,
+          decisionId,
+          lockRateBps: makerRateOf(pair, ctx.marketMaker),
+          prefunded: pair.prefunded,
+          options,
+        },
+      );
     });
     const cid = order.clientOrderId;
     const committed = pair.prefunded ? 0n : this.#committed(cmd.pairId, cmd.side, cid);
     let submission;
     try {
-      submission = await this.#adapter.submit({ kind: 'place', pair: pair.binding, clientOrderId: cid, terms, reporting: cmd.reporting ?? ZERO_REPORTING, approval, committed, signal });
+      submission = await this.#adapter.submit({
+        kind: 'place',
+        pair: pair.binding,
+        clientOrderId: cid,
+        terms,
+        reporting: cmd.reporting ?? ZERO_REPORTING,
+        approval,
+        committed,
+        signal,
+      });
     } catch (e) {
       this.#count('place', 'error');
       return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#submitThrew(order, e)) };
     }
-    if (submission.txHash !== null) this.#applier.events.apply(order, { type: 'SubmissionSent', txHash: submission.txHash });
+    if (submission.txHash !== null)
+      this.#applier.events.apply(order, { type: 'SubmissionSent', txHash: submission.txHash });
     this.#applier.events.flush();
     this.#count('place', 'sent');
     const settled = this.#track(submission.outcome.then((o) => this.#settler.placement(cid, o)));
@@ -189,7 +223,16 @@ export class OrderManager {
     let sum = 0n;
     for (const o of ctx.repos.orders.live({ wallet: ctx.wallet, pairId })) {
       if (o.side !== side || o.clientOrderId === except) continue;
-      const draw = lockOf({ side: o.side, price: o.price, remaining: remainingOf(o), lockRateBps: o.lockRateBps ?? makerRateOf(pair, ctx.marketMaker) }, pair.binding.rules.scales, true);
+      const draw = lockOf(
+        {
+          side: o.side,
+          price: o.price,
+          remaining: remainingOf(o),
+          lockRateBps: o.lockRateBps ?? makerRateOf(pair, ctx.marketMaker),
+        },
+        pair.binding.rules.scales,
+        true,
+      );
       sum += side === 'sell' ? draw.base : draw.quote;
     }
     return sum;
@@ -199,7 +242,10 @@ export class OrderManager {
   #submitThrew(order: StoredOrder, e: unknown): StoredOrder {
     const ctx = this.#ctx;
     const journalled = ctx.repos.transactions.forOrder(ctx.wallet, order.clientOrderId).at(-1);
-    ctx.logger.error({ err: e, clientOrderId: order.clientOrderId, journalled: journalled?.txHash }, 'submission failed');
+    ctx.logger.error(
+      { err: e, clientOrderId: order.clientOrderId, journalled: journalled?.txHash },
+      'submission failed',
+    );
     if (journalled !== undefined) {
       const sent = this.#applier.events.apply(order, { type: 'SubmissionSent', txHash: journalled.txHash }) ?? order;
       this.#applier.events.apply(sent, { type: 'OutcomeUnknown', reason: e instanceof Error ? e.message : String(e) });
@@ -216,7 +262,11 @@ export class OrderManager {
   cancel(clientOrderId: bigint): Promise<CancelResult> {
     if (this.#cancelling.has(clientOrderId)) {
       this.#count('cancel', 'refused');
-      return Promise.reject(new DltError('E_ORDER_STATE', `order ${clientOrderId} is already being cancelled`, { details: { clientOrderId } }));
+      return Promise.reject(
+        new DltError('E_ORDER_STATE', `order ${clientOrderId} is already being cancelled`, {
+          details: { clientOrderId },
+        }),
+      );
     }
     this.#cancelling.add(clientOrderId);
     const job = this.#cancels.add(() => this.#cancel(clientOrderId)) as Promise<CancelResult>;
@@ -229,12 +279,18 @@ export class OrderManager {
     const order = ctx.repos.orders.get(ctx.wallet, cid);
     if (order === undefined || !isCancellable(order.status) || order.orderId === null) {
       this.#count('cancel', 'refused');
-      throw new DltError('E_ORDER_STATE', `order ${cid} cannot be cancelled in status ${order?.status ?? 'unknown to the store'}`, { details: { clientOrderId: cid, status: order?.status } });
+      throw new DltError(
+        'E_ORDER_STATE',
+        `order ${cid} cannot be cancelled in status ${order?.status ?? 'unknown to the store'}`,
+        { details: { clientOrderId: cid, status: order?.status } },
+      );
     }
     if (this.#applier.tentative.gone(cid)) {
       // A block not final yet shows it filled or cancelled: its confirmation settles it (a reorganisation puts it back).
       this.#count('cancel', 'moot');
-      throw new DltError('E_ORDER_STATE', `order ${cid} is off the book in a block not final yet`, { details: { clientOrderId: cid, status: order.status } });
+      throw new DltError('E_ORDER_STATE', `order ${cid} is off the book in a block not final yet`, {
+        details: { clientOrderId: cid, status: order.status },
+      });
     }
     const pair = pairOf(ctx, order.pairId);
     // The order may leave the book while its cancel waits for a source or a lane (a fill the follower
@@ -242,11 +298,22 @@ export class OrderManager {
     const moot = new AbortController();
     const off = ctx.watch.onChange(cid, () => {
       const now = this.#get(cid);
-      if (!isCancellable(now.status)) moot.abort(new DltError('E_ORDER_STATE', `order ${cid} left the book (${now.status}) before its cancel was signed`, { details: { clientOrderId: cid } }));
+      if (!isCancellable(now.status))
+        moot.abort(
+          new DltError('E_ORDER_STATE', `order ${cid} left the book (${now.status}) before its cancel was signed`, {
+            details: { clientOrderId: cid },
+          }),
+        );
     });
     let submission;
     try {
-      submission = await this.#adapter.submit({ kind: 'cancel', pair: pair.binding, side: order.side, orderId: order.orderId, signal: moot.signal });
+      submission = await this.#adapter.submit({
+        kind: 'cancel',
+        pair: pair.binding,
+        side: order.side,
+        orderId: order.orderId,
+        signal: moot.signal,
+      });
     } finally {
       off();
     }
@@ -256,9 +323,21 @@ export class OrderManager {
       if (moot.signal.aborted) return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#get(cid)) };
       const gone = outcome.kind === 'rejected' && outcome.error.code === 'E_VENUE_ORDER_NOT_FOUND';
       // Gone already is the venue's race, settled below; any other refusal is worth a warning.
-      if (!gone) ctx.logger.warn({ clientOrderId: cid, code: outcome.kind === 'rejected' ? outcome.error.code : outcome.kind, reason: outcome.kind === 'rejected' ? outcome.error.message : null }, 'cancellation refused before signing');
+      if (!gone)
+        ctx.logger.warn(
+          {
+            clientOrderId: cid,
+            code: outcome.kind === 'rejected' ? outcome.error.code : outcome.kind,
+            reason: outcome.kind === 'rejected' ? outcome.error.message : null,
+          },
+          'cancellation refused before signing',
+        );
       // The simulation found the order gone: that decides a parked fill of it (filled in full).
-      return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#settler.refusedCancellation(cid, outcome)) };
+      return {
+        clientOrderId: cid,
+        txHash: null,
+        settled: Promise.resolve(this.#settler.refusedCancellation(cid, outcome)),
+      };
     }
     this.#applier.events.apply(order, { type: 'CancelSent', txHash: submission.txHash });
     this.#applier.events.flush();
@@ -298,21 +377,28 @@ export class OrderManager {
   async cancelAll(options: { pairId?: string; timeoutMs?: number } = {}): Promise<CancelAllReport> {
     const ctx = this.#ctx;
     const timeoutMs = options.timeoutMs ?? 60_000;
-    const targets = ctx.repos.orders.live({ wallet: ctx.wallet, ...(options.pairId === undefined ? {} : { pairId: options.pairId }) });
+    const targets = ctx.repos.orders.live({
+      wallet: ctx.wallet,
+      ...(options.pairId === undefined ? {} : { pairId: options.pairId }),
+    });
     const deadline = ctx.clock.now() + timeoutMs;
     await Promise.all(
       targets.map(async (t) => {
         const cid = t.clientOrderId;
         const final = () => isTerminal(this.#get(cid).status);
         // Cancellable now: resting, no cancel of it under way, and no block not final yet showing it gone.
-        const due = () => isCancellable(this.#get(cid).status) && !this.#cancelling.has(cid) && !this.#applier.tentative.gone(cid);
+        const due = () =>
+          isCancellable(this.#get(cid).status) && !this.#cancelling.has(cid) && !this.#applier.tentative.gone(cid);
         // An order whose placement is still in flight is cancelled once it rests; one whose cancel failed (never
         // applied) is cancelled again, up to three times.
-        for (let attempts = 0; !final() && ctx.clock.now() < deadline; ) {
-          if (!(await ctx.watch.until(cid, () => final() || (due() && attempts < 3), deadline - ctx.clock.now()))) return;
+        for (let attempts = 0; !final() && ctx.clock.now() < deadline;) {
+          if (!(await ctx.watch.until(cid, () => final() || (due() && attempts < 3), deadline - ctx.clock.now())))
+            return;
           if (final()) return;
           attempts += 1;
-          await this.cancel(cid).catch((e: unknown) => ctx.logger.warn({ ...failureFields(e), clientOrderId: cid }, 'cancel-all: not cancelled'));
+          await this.cancel(cid).catch((e: unknown) =>
+            ctx.logger.warn({ ...failureFields(e), clientOrderId: cid }, 'cancel-all: not cancelled'),
+          );
           await ctx.watch.until(cid, () => final() || isCancellable(this.#get(cid).status), deadline - ctx.clock.now());
         }
       }),

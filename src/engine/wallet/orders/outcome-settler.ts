@@ -21,7 +21,12 @@ export class OutcomeSettler {
   readonly #running = new Map<bigint, Promise<StoredOrder>>();
   #stopped = false;
 
-  constructor(ctx: WalletContext, adapter: ChainAdapter, applier: TxApplier, delaysMs: readonly number[] = DEFAULT_SETTLE_DELAYS_MS) {
+  constructor(
+    ctx: WalletContext,
+    adapter: ChainAdapter,
+    applier: TxApplier,
+    delaysMs: readonly number[] = DEFAULT_SETTLE_DELAYS_MS,
+  ) {
     this.#ctx = ctx;
     this.#adapter = adapter;
     this.#applier = applier;
@@ -43,7 +48,10 @@ export class OutcomeSettler {
       this.#ctx.repos.atomically(() => {
         if (from === undefined) return fn();
         if (provisional.stale(from.o)) {
-          this.#ctx.logger.info({ clientOrderId: from.cid, txHash: from.o.txHash }, 'outcome from a block the chain has since replaced; not applied');
+          this.#ctx.logger.info(
+            { clientOrderId: from.cid, txHash: from.o.txHash },
+            'outcome from a block the chain has since replaced; not applied',
+          );
           return;
         }
         this.#applier.events.within(sourceOfOutcome(from.o), fn);
@@ -57,41 +65,50 @@ export class OutcomeSettler {
   }
 
   placement(cid: bigint, o: Outcome): StoredOrder {
-    this.#run(() => {
-      const order = this.#get(cid);
-      if (o.kind === 'accepted') {
-        this.#applier.applyOutcome(o.events);
-        const now = this.#get(cid);
-        // An outcome without the OrderReceived event still carries the order id.
-        if (o.orderId !== null && now.orderId === null && isAwaitingPlacement(now.status)) {
-          this.#applier.events.apply(now, { type: 'Accepted', orderId: o.orderId });
+    this.#run(
+      () => {
+        const order = this.#get(cid);
+        if (o.kind === 'accepted') {
+          this.#applier.applyOutcome(o.events);
+          const now = this.#get(cid);
+          // An outcome without the OrderReceived event still carries the order id.
+          if (o.orderId !== null && now.orderId === null && isAwaitingPlacement(now.status)) {
+            this.#applier.events.apply(now, { type: 'Accepted', orderId: o.orderId });
+          }
+        } else if (o.kind === 'rejected') {
+          const event = { code: o.error.code, reason: o.error.message };
+          if (order.status === 'intended') this.#applier.events.apply(order, { type: 'Refused', ...event });
+          else if (isAwaitingPlacement(order.status))
+            this.#applier.events.apply(order, { type: 'SubmissionFailed', ...event });
+        } else if (order.status === 'submitting') {
+          this.#applier.events.apply(order, { type: 'OutcomeUnknown', reason: o.reason });
         }
-      } else if (o.kind === 'rejected') {
-        const event = { code: o.error.code, reason: o.error.message };
-        if (order.status === 'intended') this.#applier.events.apply(order, { type: 'Refused', ...event });
-        else if (isAwaitingPlacement(order.status)) this.#applier.events.apply(order, { type: 'SubmissionFailed', ...event });
-      } else if (order.status === 'submitting') {
-        this.#applier.events.apply(order, { type: 'OutcomeUnknown', reason: o.reason });
-      }
-    }, { kind: 'place', cid, o });
+      },
+      { kind: 'place', cid, o },
+    );
     if (o.kind === 'unknown') this.later(cid);
     return this.#get(cid);
   }
 
   cancellation(cid: bigint, o: Outcome): StoredOrder {
-    this.#run(() => {
-      if (o.kind === 'accepted') this.#applier.applyOutcome(o.events);
-      else if (o.kind === 'rejected') {
-        if (o.error.code === 'E_VENUE_ORDER_NOT_FOUND') {
-          this.#notOnBook(cid, o.error.code, o.error.message);
-          return;
+    this.#run(
+      () => {
+        if (o.kind === 'accepted') this.#applier.applyOutcome(o.events);
+        else if (o.kind === 'rejected') {
+          if (o.error.code === 'E_VENUE_ORDER_NOT_FOUND') {
+            this.#notOnBook(cid, o.error.code, o.error.message);
+            return;
+          }
+          const order = this.#get(cid);
+          if (order.status === 'cancelRequested')
+            this.#applier.events.apply(order, { type: 'CancelFailed', code: o.error.code, reason: o.error.message });
+          // A parked candidate is still on the book and must be cancelled again to decide the parked fills.
+          if (this.#applier.parked.isCandidate(this.#get(cid)))
+            queueMicrotask(() => this.#applier.parked.requestCancel([cid]));
         }
-        const order = this.#get(cid);
-        if (order.status === 'cancelRequested') this.#applier.events.apply(order, { type: 'CancelFailed', code: o.error.code, reason: o.error.message });
-        // A parked candidate is still on the book and must be cancelled again to decide the parked fills.
-        if (this.#applier.parked.isCandidate(this.#get(cid))) queueMicrotask(() => this.#applier.parked.requestCancel([cid]));
-      }
-    }, { kind: 'cancel', cid, o });
+      },
+      { kind: 'cancel', cid, o },
+    );
     if (o.kind === 'unknown') this.later(cid);
     return this.#get(cid);
   }
@@ -115,14 +132,18 @@ export class OutcomeSettler {
     if (isOnBook(order.status)) {
       this.#applier.events.apply(order, { type: 'NotOnBook', code, reason });
     }
-    this.#ctx.logger.info({ clientOrderId: cid, orderId: order.orderId, pairId: order.pairId }, 'order no longer on the book when cancelled (a fill or cancellation got there first); its events settle it');
+    this.#ctx.logger.info(
+      { clientOrderId: cid, orderId: order.orderId, pairId: order.pairId },
+      'order no longer on the book when cancelled (a fill or cancellation got there first); its events settle it',
+    );
     this.#applier.parked.onGone(this.#get(cid));
   }
 
   /** The transaction whose fate decides the order's next step, if any is open. */
   pendingTx(order: StoredOrder): { txHash: string; kind: 'place' | 'cancel' } | null {
     if (isAwaitingPlacement(order.status) && order.txHash !== null) return { txHash: order.txHash, kind: 'place' };
-    if (order.status === 'cancelRequested' && order.cancelTxHash !== null) return { txHash: order.cancelTxHash, kind: 'cancel' };
+    if (order.status === 'cancelRequested' && order.cancelTxHash !== null)
+      return { txHash: order.cancelTxHash, kind: 'cancel' };
     return null;
   }
 
@@ -159,7 +180,10 @@ export class OutcomeSettler {
           if (kind !== 'unknown') break;
         } catch (e) {
           if (this.#stopped) return last;
-          this.#ctx.logger.warn({ err: e, clientOrderId: cid }, 'settling an unknown outcome failed; trying again later');
+          this.#ctx.logger.warn(
+            { err: e, clientOrderId: cid },
+            'settling an unknown outcome failed; trying again later',
+          );
         }
       }
       return this.#stopped ? last : this.#get(cid);

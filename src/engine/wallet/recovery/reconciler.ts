@@ -78,7 +78,14 @@ export class Reconciler {
 
   constructor(
     ctx: WalletContext,
-    parts: { adapter: ChainAdapter; applier: TxApplier; settler: OutcomeSettler; tracker: EventTracker; inventory: InventoryChecker; manager: OrderManager },
+    parts: {
+      adapter: ChainAdapter;
+      applier: TxApplier;
+      settler: OutcomeSettler;
+      tracker: EventTracker;
+      inventory: InventoryChecker;
+      manager: OrderManager;
+    },
     options: ReconcileOptions,
   ) {
     this.#ctx = ctx;
@@ -102,7 +109,8 @@ export class Reconciler {
       await this.#settleJournal();
       this.#tracker.start();
       const caught = await this.#tracker.caughtUp(this.#options.catchUpTimeoutMs ?? 30_000);
-      if (!caught) ctx.logger.warn('event follower did not report reaching the head in time; reconciling with what it delivered');
+      if (!caught)
+        ctx.logger.warn('event follower did not report reaching the head in time; reconciling with what it delivered');
       settled += await this.#settleAll();
       const { unrecognised, discrepancies } = await this.#compareVenue();
       const inventory = await this.#inventory.verify();
@@ -113,12 +121,18 @@ export class Reconciler {
       }
       // Parked maker fills wait for their candidates' cancellations: ask again for any a crash interrupted.
       const undecided = new Set(this.#applier.parked.undecided());
-      const toCancel = ctx.repos.orders.live({ wallet: ctx.wallet }).filter((o) => undecided.has(o.clientOrderId) && isCancellable(o.status));
+      const toCancel = ctx.repos.orders
+        .live({ wallet: ctx.wallet })
+        .filter((o) => undecided.has(o.clientOrderId) && isCancellable(o.status));
       if (toCancel.length > 0) this.#applier.parked.requestCancel(toCancel.map((o) => o.clientOrderId));
       const live = ctx.repos.orders.live({ wallet: ctx.wallet });
-      const unknown = live.filter((o) => this.#settler.pendingTx(o) !== null && o.status !== 'cancelRequested').map((o) => o.clientOrderId);
+      const unknown = live
+        .filter((o) => this.#settler.pendingTx(o) !== null && o.status !== 'cancelRequested')
+        .map((o) => o.clientOrderId);
       const foreign = ctx.repos.foreign.open(ctx.chain, ctx.wallet);
-      const pausedPairs = [...ctx.pairs.keys()].filter((p) => ctx.repos.alerts.pausing(ctx.chain, ctx.wallet, p).length > 0);
+      const pausedPairs = [...ctx.pairs.keys()].filter(
+        (p) => ctx.repos.alerts.pausing(ctx.chain, ctx.wallet, p).length > 0,
+      );
       const ready = inventory.comparable;
       this.#manager.ready = ready;
       ctx.metrics.reconciliations.inc({ chain: ctx.chain, result: ready ? 'ready' : 'not-ready' });
@@ -134,7 +148,16 @@ export class Reconciler {
         ready,
       };
       ctx.logger.info(
-        { settled, unknown: unknown.length, adopted: report.adopted.length, foreign: foreign.length, unrecognised: unrecognised.length, discrepancies: discrepancies.length, pausedPairs, ready },
+        {
+          settled,
+          unknown: unknown.length,
+          adopted: report.adopted.length,
+          foreign: foreign.length,
+          unrecognised: unrecognised.length,
+          discrepancies: discrepancies.length,
+          pausedPairs,
+          ready,
+        },
         'reconciliation finished',
       );
       return report;
@@ -156,7 +179,12 @@ export class Reconciler {
     let n = 0;
     for (const o of ctx.repos.orders.live({ wallet: ctx.wallet }).filter((x) => x.status === 'intended')) {
       const tx = ctx.repos.transactions.forOrder(ctx.wallet, o.clientOrderId).at(-1);
-      if (tx === undefined) this.#applier.events.apply(o, { type: 'Refused', code: 'E_ORDER_NOT_SENT', reason: 'recorded, but the process stopped before a transaction was signed' });
+      if (tx === undefined)
+        this.#applier.events.apply(o, {
+          type: 'Refused',
+          code: 'E_ORDER_NOT_SENT',
+          reason: 'recorded, but the process stopped before a transaction was signed',
+        });
       else this.#applier.events.apply(o, { type: 'SubmissionSent', txHash: tx.txHash });
       n++;
     }
@@ -175,7 +203,10 @@ export class Reconciler {
         // Still undecided: keep asking in the background rather than waiting for the next reconciliation.
         if (kind === 'unknown') void this.#settler.later(o.clientOrderId);
       } catch (e) {
-        ctx.logger.warn({ err: e, clientOrderId: o.clientOrderId }, 'could not settle an open transaction; the follower or the next reconciliation will');
+        ctx.logger.warn(
+          { err: e, clientOrderId: o.clientOrderId },
+          'could not settle an open transaction; the follower or the next reconciliation will',
+        );
       }
     }
     return n;
@@ -186,8 +217,14 @@ export class Reconciler {
     const ctx = this.#ctx;
     const binding = [...ctx.pairs.values()][0]?.binding;
     if (binding === undefined) return;
-    for (const tx of ctx.repos.transactions.open(ctx.chain).filter((t) => t.wallet === ctx.wallet && (t.kind === 'approve' || t.kind === 'trust'))) {
-      await this.#adapter.settle(tx.txHash, binding).catch((e: unknown) => ctx.logger.warn({ err: e, txHash: tx.txHash }, 'could not settle a journalled transaction'));
+    for (const tx of ctx.repos.transactions
+      .open(ctx.chain)
+      .filter((t) => t.wallet === ctx.wallet && (t.kind === 'approve' || t.kind === 'trust'))) {
+      await this.#adapter
+        .settle(tx.txHash, binding)
+        .catch((e: unknown) =>
+          ctx.logger.warn({ err: e, txHash: tx.txHash }, 'could not settle a journalled transaction'),
+        );
     }
   }
 
@@ -195,7 +232,9 @@ export class Reconciler {
     const ctx = this.#ctx;
     const rest = this.#options.rest;
     if (rest === undefined) return { unrecognised: [], discrepancies: [] };
-    const listed = (await rest.walletOrders(ctx.wallet)).map(readVenueOrder).filter((v) => v.pairId === null || ctx.pairs.has(v.pairId));
+    const listed = (await rest.walletOrders(ctx.wallet))
+      .map(readVenueOrder)
+      .filter((v) => v.pairId === null || ctx.pairs.has(v.pairId));
     const lagMs = this.#options.venueLagMs ?? 3_000;
     const settledBefore = this.#ctx.clock.now() - lagMs;
     const unrecognised: VenueOrderView[] = [];
@@ -207,24 +246,64 @@ export class Reconciler {
         seen.add(order.clientOrderId);
         const scales = ctx.pairs.get(order.pairId)?.binding.rules.scales;
         const remaining = scales === undefined ? null : quantityFromRaw(remainingOf(order), scales);
-        if (v.remaining !== null && remaining !== null && !v.remaining.eq(remaining) && order.updatedMs < settledBefore) {
-          found.push({ kind: 'remaining-differs', clientOrderId: order.clientOrderId, orderId: order.orderId, detail: `venue lists ${v.remaining.toString()} open, the store ${remaining.toString()}`, listed: v });
+        if (
+          v.remaining !== null &&
+          remaining !== null &&
+          !v.remaining.eq(remaining) &&
+          order.updatedMs < settledBefore
+        ) {
+          found.push({
+            kind: 'remaining-differs',
+            clientOrderId: order.clientOrderId,
+            orderId: order.orderId,
+            detail: `venue lists ${v.remaining.toString()} open, the store ${remaining.toString()}`,
+            listed: v,
+          });
         }
         continue;
       }
-      const known = v.pairId !== null && ctx.repos.foreign.get(ctx.chain, ctx.wallet, v.pairId, v.orderId) !== undefined;
+      const known =
+        v.pairId !== null && ctx.repos.foreign.get(ctx.chain, ctx.wallet, v.pairId, v.orderId) !== undefined;
       if (known) continue;
       if (v.pairId !== null) {
-        ctx.repos.foreign.seen({ chain: ctx.chain, wallet: ctx.wallet, pairId: v.pairId, orderId: v.orderId, crossId: v.crossId, side: v.side, quantity: null, price: null, source: 'rest' });
+        ctx.repos.foreign.seen({
+          chain: ctx.chain,
+          wallet: ctx.wallet,
+          pairId: v.pairId,
+          orderId: v.orderId,
+          crossId: v.crossId,
+          side: v.side,
+          quantity: null,
+          price: null,
+          source: 'rest',
+        });
       }
       unrecognised.push(v);
     }
     if (unrecognised.length > 0) {
-      raiseAlert(ctx, null, 'unrecognised-orders', `${unrecognised.length} open order(s) of the wallet are not known to the bot`, { orderIds: unrecognised.map((v) => v.orderId) }, false);
+      raiseAlert(
+        ctx,
+        null,
+        'unrecognised-orders',
+        `${unrecognised.length} open order(s) of the wallet are not known to the bot`,
+        { orderIds: unrecognised.map((v) => v.orderId) },
+        false,
+      );
     }
     for (const o of ctx.repos.orders.live({ wallet: ctx.wallet })) {
-      if ((o.status !== 'resting' && o.status !== 'partiallyFilled') || seen.has(o.clientOrderId) || o.updatedMs >= settledBefore) continue;
-      found.push({ kind: 'not-listed', clientOrderId: o.clientOrderId, orderId: o.orderId, detail: `resting since ${new Date(o.updatedMs).toISOString()} but not in the venue's open orders`, listed: null });
+      if (
+        (o.status !== 'resting' && o.status !== 'partiallyFilled') ||
+        seen.has(o.clientOrderId) ||
+        o.updatedMs >= settledBefore
+      )
+        continue;
+      found.push({
+        kind: 'not-listed',
+        clientOrderId: o.clientOrderId,
+        orderId: o.orderId,
+        detail: `resting since ${new Date(o.updatedMs).toISOString()} but not in the venue's open orders`,
+        listed: null,
+      });
     }
     const discrepancies: Discrepancy[] = [];
     for (const { listed, ...d } of found) discrepancies.push({ ...d, repair: await this.#repair(d, listed) });
@@ -242,27 +321,44 @@ export class Reconciler {
     const order = ctx.repos.orders.get(ctx.wallet, d.clientOrderId);
     const binding = order === undefined ? undefined : ctx.pairs.get(order.pairId)?.binding;
     if (order === undefined || binding === undefined || order.orderId === null) return 'unanswered';
-    const probe = await this.#adapter.probeOrder(binding, order.side, order.orderId).catch((e: unknown) => ({ onBook: null, height: 0n, reason: e instanceof Error ? e.message : String(e) }));
+    const probe = await this.#adapter
+      .probeOrder(binding, order.side, order.orderId)
+      .catch((e: unknown) => ({ onBook: null, height: 0n, reason: e instanceof Error ? e.message : String(e) }));
     const fields = { ...d, pairId: order.pairId, height: probe.height.toString() };
     if (probe.onBook === false) {
       const now = ctx.repos.orders.get(ctx.wallet, d.clientOrderId);
       if (now !== undefined && isCancellable(now.status)) {
-        this.#applier.events.apply(now, { type: 'NotOnBook', code: 'E_VENUE_ORDER_NOT_FOUND', reason: `reconciliation: ${d.detail}, and the chain says it is no longer on the book` });
+        this.#applier.events.apply(now, {
+          type: 'NotOnBook',
+          code: 'E_VENUE_ORDER_NOT_FOUND',
+          reason: `reconciliation: ${d.detail}, and the chain says it is no longer on the book`,
+        });
         this.#applier.events.flush();
       }
-      ctx.logger.warn(fields, 'store and venue disagreed: the chain says the order is no longer on the book; it leaves for good and its events settle it');
+      ctx.logger.warn(
+        fields,
+        'store and venue disagreed: the chain says the order is no longer on the book; it leaves for good and its events settle it',
+      );
       return 'not-on-book';
     }
     if (probe.onBook === null) {
-      ctx.logger.warn({ ...fields, reason: probe.reason }, 'store and venue disagree and the chain did not say whether the order rests; the next reconciliation asks again');
+      ctx.logger.warn(
+        { ...fields, reason: probe.reason },
+        'store and venue disagree and the chain did not say whether the order rests; the next reconciliation asks again',
+      );
       return 'unanswered';
     }
     if (d.kind === 'not-listed') {
       ctx.logger.info(fields, "the venue's list is behind the chain: the order rests on the book");
       return 'venue-behind';
     }
-    ctx.logger.info(fields, 'the venue lists another remaining quantity; checking it again once the events up to the chain are applied');
-    void this.#checkRemaining(d.clientOrderId, listed, probe.height).catch((e: unknown) => ctx.logger.warn({ err: e, clientOrderId: d.clientOrderId }, 'checking a remaining quantity failed'));
+    ctx.logger.info(
+      fields,
+      'the venue lists another remaining quantity; checking it again once the events up to the chain are applied',
+    );
+    void this.#checkRemaining(d.clientOrderId, listed, probe.height).catch((e: unknown) =>
+      ctx.logger.warn({ err: e, clientOrderId: d.clientOrderId }, 'checking a remaining quantity failed'),
+    );
     return 'checking';
   }
 
@@ -279,18 +375,38 @@ export class Reconciler {
     if (!(await this.#tracker.reached(height, this.#options.coverageTimeoutMs ?? 120_000))) return;
     const order = ctx.repos.orders.get(ctx.wallet, clientOrderId);
     const scales = order === undefined ? undefined : ctx.pairs.get(order.pairId)?.binding.rules.scales;
-    if (order === undefined || scales === undefined || (order.status !== 'resting' && order.status !== 'partiallyFilled')) return;
-    const now = (await rest.walletOrders(ctx.wallet)).map(readVenueOrder).find((v) => v.orderId === listed.orderId && (v.pairId === null || v.pairId === order.pairId));
+    if (
+      order === undefined ||
+      scales === undefined ||
+      (order.status !== 'resting' && order.status !== 'partiallyFilled')
+    )
+      return;
+    const now = (await rest.walletOrders(ctx.wallet))
+      .map(readVenueOrder)
+      .find((v) => v.orderId === listed.orderId && (v.pairId === null || v.pairId === order.pairId));
     const remaining = quantityFromRaw(remainingOf(order), scales);
     if (now === undefined || now.remaining === null || now.remaining.eq(remaining)) {
-      ctx.logger.info({ clientOrderId, orderId: order.orderId, remaining: remaining.toString() }, 'remaining quantity agrees with the venue once the events were applied');
+      ctx.logger.info(
+        { clientOrderId, orderId: order.orderId, remaining: remaining.toString() },
+        'remaining quantity agrees with the venue once the events were applied',
+      );
       return;
     }
     ctx.logger.warn(
-      { clientOrderId, orderId: order.orderId, store: remaining.toString(), venue: now.remaining.toString(), height: height.toString() },
+      {
+        clientOrderId,
+        orderId: order.orderId,
+        store: remaining.toString(),
+        venue: now.remaining.toString(),
+        height: height.toString(),
+      },
       'remaining quantity still differs from the venue with every event applied: cancelling the order, whose cancellation returns what is left on the chain',
     );
-    await this.#manager.cancel(clientOrderId).catch((e: unknown) => ctx.logger.warn({ err: e, clientOrderId }, 'cancelling an order whose remaining quantity differs failed'));
+    await this.#manager
+      .cancel(clientOrderId)
+      .catch((e: unknown) =>
+        ctx.logger.warn({ err: e, clientOrderId }, 'cancelling an order whose remaining quantity differs failed'),
+      );
   }
 
   #find(v: VenueOrderView): StoredOrder | undefined {

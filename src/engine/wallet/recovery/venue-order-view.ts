@@ -48,7 +48,12 @@ export function readVenueOrder(o: VenueOrder): VenueOrderView {
     side: sideOf(first(r, ['orderKind', 'side', 'orderSide'])),
     price: decimal(first(r, ['priceLimit', 'price', 'limit', 'limitPrice'])),
     remaining: decimal(first(r, ['remainingQuantity', 'openQuantity', 'quantity'])),
-    crossId: typeof cross === 'number' && Number.isSafeInteger(cross) ? BigInt(cross) : typeof cross === 'string' && /^[0-9]{1,10}$/.test(cross) ? BigInt(cross) : null,
+    crossId:
+      typeof cross === 'number' && Number.isSafeInteger(cross)
+        ? BigInt(cross)
+        : typeof cross === 'string' && /^[0-9]{1,10}$/.test(cross)
+          ? BigInt(cross)
+          : null,
     raw: r,
   };
 }

@@ -17,8 +17,10 @@ import type { TxApplier } from './tx-applier.ts';
 export function cursorFromJson(value: unknown): EventCursor | null {
   if (value === null || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;
-  if (v.chain === 'evm' && typeof v.blockHash === 'string') return { chain: 'evm', height: BigInt(v.height as string), blockHash: v.blockHash };
-  if (v.chain === 'wasm' && typeof v.cursor === 'string') return { chain: 'wasm', cursor: v.cursor, height: BigInt(v.height as string) };
+  if (v.chain === 'evm' && typeof v.blockHash === 'string')
+    return { chain: 'evm', height: BigInt(v.height as string), blockHash: v.blockHash };
+  if (v.chain === 'wasm' && typeof v.cursor === 'string')
+    return { chain: 'wasm', cursor: v.cursor, height: BigInt(v.height as string) };
   return null;
 }
 
@@ -135,7 +137,10 @@ export class EventTracker {
         this.#applier.tentative.confirmedUpTo(n.cursor.height);
         return;
       case 'rollback':
-        ctx.logger.info({ keys: n.keys.length }, 'tentative events withdrawn; receipts they had confirmed are checked with the chain');
+        ctx.logger.info(
+          { keys: n.keys.length },
+          'tentative events withdrawn; receipts they had confirmed are checked with the chain',
+        );
         this.#applier.tentative.clear();
         this.#applier.provisional.onRollback(n.keys);
         return;
@@ -145,7 +150,13 @@ export class EventTracker {
           this.#applier.provisional.onDeepReorg(n.oldestAvailable);
           this.#behind = null;
         }
-        raiseAlert(ctx, null, 'event-gap', `events from ${String(n.from?.height ?? 'the start')} to ${n.oldestAvailable} are no longer available`, { from: n.from, oldestAvailable: n.oldestAvailable });
+        raiseAlert(
+          ctx,
+          null,
+          'event-gap',
+          `events from ${String(n.from?.height ?? 'the start')} to ${n.oldestAvailable} are no longer available`,
+          { from: n.from, oldestAvailable: n.oldestAvailable },
+        );
         this.#ctx.signals.gap.emit();
         return;
       case 'lag':

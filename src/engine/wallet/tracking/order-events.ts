@@ -52,7 +52,10 @@ export class OrderEvents {
     });
     if (!result.ok) {
       ctx.metrics.eventsRefused.inc({ chain: ctx.chain, event: event.type });
-      ctx.logger.warn({ clientOrderId: order.clientOrderId, status: order.status, event, reason: result.reason }, 'order event refused; nothing changed');
+      ctx.logger.warn(
+        { clientOrderId: order.clientOrderId, status: order.status, event, reason: result.reason },
+        'order event refused; nothing changed',
+      );
       return null;
     }
     ctx.metrics.eventsApplied.inc({ chain: ctx.chain, event: event.type });

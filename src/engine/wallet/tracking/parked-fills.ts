@@ -52,7 +52,13 @@ export class ParkedFills {
   }
 
   /** Parks a movement; a new record raises the alert that pauses the pair. */
-  park(pairId: string, side: Side, m: Movement, candidates: readonly MakerCandidate[], options: ReadonlyArray<{ filled: bigint; price: bigint }>): void {
+  park(
+    pairId: string,
+    side: Side,
+    m: Movement,
+    candidates: readonly MakerCandidate[],
+    options: ReadonlyArray<{ filled: bigint; price: bigint }>,
+  ): void {
     const ctx = this.#ctx;
     const existing = this.open(pairId, side);
     // The same transaction delivered again (mined again after a reorganisation) is parked once.
@@ -60,18 +66,48 @@ export class ParkedFills {
     const known = new Set(existing?.candidates.map((c) => c.clientOrderId) ?? []);
     const joining: PendingCandidate[] = candidates
       .filter((c) => !known.has(c.clientOrderId))
-      .map((c) => ({ clientOrderId: c.clientOrderId, orderId: c.orderId, price: c.price, remaining: c.remaining, fate: null }));
+      .map((c) => ({
+        clientOrderId: c.clientOrderId,
+        orderId: c.orderId,
+        price: c.price,
+        remaining: c.remaining,
+        fate: null,
+      }));
     if (existing === undefined) {
-      ctx.repos.pendingFills.create({ chain: ctx.chain, wallet: ctx.wallet, pairId, side, txHashes: [m.txHash], height: m.height, atMs: m.atMs, baseIn: m.baseIn, quoteIn: m.quoteIn, options, candidates: joining });
-      raiseAlert(ctx, pairId, 'ambiguous-fill', `token movements of ${m.txHash} fit more than one split over our resting ${side} orders; cancelling them to find out`, {
-        txHash: m.txHash,
+      ctx.repos.pendingFills.create({
+        chain: ctx.chain,
+        wallet: ctx.wallet,
+        pairId,
+        side,
+        txHashes: [m.txHash],
+        height: m.height,
+        atMs: m.atMs,
         baseIn: m.baseIn,
         quoteIn: m.quoteIn,
         options,
-        candidates: joining.map((c) => c.clientOrderId),
+        candidates: joining,
       });
+      raiseAlert(
+        ctx,
+        pairId,
+        'ambiguous-fill',
+        `token movements of ${m.txHash} fit more than one split over our resting ${side} orders; cancelling them to find out`,
+        {
+          txHash: m.txHash,
+          baseIn: m.baseIn,
+          quoteIn: m.quoteIn,
+          options,
+          candidates: joining.map((c) => c.clientOrderId),
+        },
+      );
     } else {
-      ctx.repos.pendingFills.update({ ...existing, txHashes: [...existing.txHashes, m.txHash], baseIn: existing.baseIn + m.baseIn, quoteIn: existing.quoteIn + m.quoteIn, candidates: [...existing.candidates, ...joining] });
+      ctx.repos.pendingFills.update({
+        ...existing,
+        txHashes: [...existing.txHashes, m.txHash],
+        baseIn: existing.baseIn + m.baseIn,
+        quoteIn: existing.quoteIn + m.quoteIn,
+        candidates: [...existing.candidates, ...joining],
+      });
       ctx.logger.warn({ txHash: m.txHash, pairId, side }, 'movement joins the parked maker fills of the pair');
     }
     const ids = joining.map((c) => c.clientOrderId);
@@ -123,13 +159,16 @@ export class ParkedFills {
   /** Quote received for parked fills, by pair: inventory counts it before the fills are known. */
   parkedQuote(): Map<string, bigint> {
     const out = new Map<string, bigint>();
-    for (const r of this.#ctx.repos.pendingFills.open(this.#ctx.chain, this.#ctx.wallet)) out.set(r.pairId, (out.get(r.pairId) ?? 0n) + r.quoteIn);
+    for (const r of this.#ctx.repos.pendingFills.open(this.#ctx.chain, this.#ctx.wallet))
+      out.set(r.pairId, (out.get(r.pairId) ?? 0n) + r.quoteIn);
     return out;
   }
 
   tryResolve(): void {
     for (const r of this.#ctx.repos.pendingFills.open(this.#ctx.chain, this.#ctx.wallet)) {
-      const decided = r.candidates.every((c) => c.fate !== null && (c.fate.kind !== 'gone' || (this.#goneAt.get(c.clientOrderId) ?? -1) < this.#batches));
+      const decided = r.candidates.every(
+        (c) => c.fate !== null && (c.fate.kind !== 'gone' || (this.#goneAt.get(c.clientOrderId) ?? -1) < this.#batches),
+      );
       // Decided by several transactions (movements and cancellations): recorded as derived from none of them.
       if (decided) this.#events.within(null, () => this.#resolve(r));
     }
@@ -139,15 +178,25 @@ export class ParkedFills {
     const ctx = this.#ctx;
     const pair = pairOf(ctx, r.pairId);
     const s = pair.binding.rules.scales;
-    const orders = r.candidates.map((c) => ({ c, order: ctx.repos.orders.get(ctx.wallet, c.clientOrderId) as StoredOrder }));
-    const fills = orders.map(({ c, order }) => ({ c, order, f: remainingOf(order) - (c.fate?.kind === 'cancelled' ? c.fate.quantity : 0n) })).filter((x) => x.f > 0n);
+    const orders = r.candidates.map((c) => ({
+      c,
+      order: ctx.repos.orders.get(ctx.wallet, c.clientOrderId) as StoredOrder,
+    }));
+    const fills = orders
+      .map(({ c, order }) => ({
+        c,
+        order,
+        f: remainingOf(order) - (c.fate?.kind === 'cancelled' ? c.fate.quantity : 0n),
+      }))
+      .filter((x) => x.f > 0n);
     const total = fills.reduce((n, x) => n + x.f, 0n);
     const option = r.options.find((o) => o.filled === total);
     // The wallet's quote is exact in total; it is shared by value at each order's limit, the rest on the last.
     const weight = fills.reduce((n, x) => n + x.f * x.c.price, 0n);
     let given = 0n;
     fills.forEach((x, i) => {
-      const quote = i === fills.length - 1 ? r.quoteIn - given : weight === 0n ? 0n : (r.quoteIn * x.f * x.c.price) / weight;
+      const quote =
+        i === fills.length - 1 ? r.quoteIn - given : weight === 0n ? 0n : (r.quoteIn * x.f * x.c.price) / weight;
       given += quote;
       const price = option?.price ?? x.c.price;
       const fillId = `${r.txHashes[0]}:${x.c.clientOrderId}`;
@@ -155,7 +204,22 @@ export class ParkedFills {
       this.#events.apply(
         x.order,
         { type: 'Filled', fillId, quantity: x.f, price, role: 'maker' },
-        { fillId, wallet: ctx.wallet, clientOrderId: x.c.clientOrderId, pairId: r.pairId, side: r.side, role: 'maker', quantity: x.f, price, baseDelta: r.side === 'sell' ? -base : base, quoteDelta: r.side === 'sell' ? quote : -quote, fee: 0n, txHash: r.txHashes[0] ?? '', height: r.height, atMs: r.atMs },
+        {
+          fillId,
+          wallet: ctx.wallet,
+          clientOrderId: x.c.clientOrderId,
+          pairId: r.pairId,
+          side: r.side,
+          role: 'maker',
+          quantity: x.f,
+          price,
+          baseDelta: r.side === 'sell' ? -base : base,
+          quoteDelta: r.side === 'sell' ? quote : -quote,
+          fee: 0n,
+          txHash: r.txHashes[0] ?? '',
+          height: r.height,
+          atMs: r.atMs,
+        },
       );
     });
     for (const { c } of orders) {
@@ -164,9 +228,17 @@ export class ParkedFills {
       this.#events.apply(now, { type: 'Cancelled', by: c.fate.by, quantity: c.fate.quantity });
     }
     ctx.repos.pendingFills.resolve(r.id);
-    for (const a of ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, pairId: r.pairId, kind: 'ambiguous-fill' })) {
+    for (const a of ctx.repos.alerts.open({
+      chain: ctx.chain,
+      wallet: ctx.wallet,
+      pairId: r.pairId,
+      kind: 'ambiguous-fill',
+    })) {
       ctx.repos.alerts.resolve(a.id, `decided by the candidates' cancellations: ${total} filled`);
     }
-    ctx.logger.warn({ pairId: r.pairId, txHashes: r.txHashes, filled: total, matchesAnOption: option !== undefined }, 'parked maker fills decided');
+    ctx.logger.warn(
+      { pairId: r.pairId, txHashes: r.txHashes, filled: total, matchesAnOption: option !== undefined },
+      'parked maker fills decided',
+    );
   }
 }

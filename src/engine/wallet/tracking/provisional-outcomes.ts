@@ -55,7 +55,15 @@ export interface BatchWork {
 const NOTHING: BatchWork = { verify: [], resettle: [] };
 
 /** Alerts that one transaction raises on its own, and that go with it when it is withdrawn. */
-const FROM_ONE_TRANSACTION: ReadonlySet<string> = new Set(['duplicate-placement', 'order-resurrected', 'terms-mismatch', 'unexplained-fill', 'unexplained-movement', 'unexplained-cancel', 'foreign-order']);
+const FROM_ONE_TRANSACTION: ReadonlySet<string> = new Set([
+  'duplicate-placement',
+  'order-resurrected',
+  'terms-mismatch',
+  'unexplained-fill',
+  'unexplained-movement',
+  'unexplained-cancel',
+  'foreign-order',
+]);
 
 export class ProvisionalOutcomes {
   readonly #ctx: WalletContext;
@@ -95,7 +103,9 @@ export class ProvisionalOutcomes {
     const src = sourceOfOutcome(o);
     if (src === null) return false;
     const ctx = this.#ctx;
-    return ctx.repos.applications.ofTx(ctx.chain, ctx.wallet, src.txHash).some((a) => a.blockHash !== src.blockHash && a.confirmed);
+    return ctx.repos.applications
+      .ofTx(ctx.chain, ctx.wallet, src.txHash)
+      .some((a) => a.blockHash !== src.blockHash && a.confirmed);
   }
 
   /** The settler applied a receipt's outcome for an order (call inside its transaction). */
@@ -103,9 +113,20 @@ export class ProvisionalOutcomes {
     const src = sourceOfOutcome(o);
     if (src === null) return;
     const ctx = this.#ctx;
-    const changed = ctx.repos.orders.sourcedBy(ctx.wallet, src.txHash, src.blockHash).length > 0 || ctx.repos.events.countFrom(ctx.chain, ctx.wallet, src.txHash, src.blockHash) > 0;
+    const changed =
+      ctx.repos.orders.sourcedBy(ctx.wallet, src.txHash, src.blockHash).length > 0 ||
+      ctx.repos.events.countFrom(ctx.chain, ctx.wallet, src.txHash, src.blockHash) > 0;
     if (!changed) return;
-    ctx.repos.applications.record({ chain: ctx.chain, wallet: ctx.wallet, txHash: src.txHash, blockHash: src.blockHash, height: src.height, clientOrderId, kind, confirmed: false });
+    ctx.repos.applications.record({
+      chain: ctx.chain,
+      wallet: ctx.wallet,
+      txHash: src.txHash,
+      blockHash: src.blockHash,
+      height: src.height,
+      clientOrderId,
+      kind,
+      confirmed: false,
+    });
   }
 
   /** The follower applied one confirmed transaction (call inside the batch's transaction). */
@@ -113,7 +134,16 @@ export class ProvisionalOutcomes {
     const src = sourceOfEvents(events);
     if (src === null) return;
     const ctx = this.#ctx;
-    ctx.repos.applications.record({ chain: ctx.chain, wallet: ctx.wallet, txHash: src.txHash, blockHash: src.blockHash, height: src.height, clientOrderId: null, kind: 'events', confirmed: true });
+    ctx.repos.applications.record({
+      chain: ctx.chain,
+      wallet: ctx.wallet,
+      txHash: src.txHash,
+      blockHash: src.blockHash,
+      height: src.height,
+      clientOrderId: null,
+      kind: 'events',
+      confirmed: true,
+    });
   }
 
   /**
@@ -148,8 +178,10 @@ export class ProvisionalOutcomes {
       if (a.height > cursor.height) continue;
       // Without events (a revert, a nonce taken by a self-transfer) the batch has nothing to check: it
       // stands, and is still withdrawn if its transaction shows up in another block later.
-      if (ctx.repos.events.countFrom(ctx.chain, ctx.wallet, a.txHash, a.blockHash) === 0) ctx.repos.applications.confirm(a);
-      else if (this.#coverFrom !== null && a.height >= this.#coverFrom) this.#withdraw(a, `block ${a.height} is no longer on the chain`, resettle);
+      if (ctx.repos.events.countFrom(ctx.chain, ctx.wallet, a.txHash, a.blockHash) === 0)
+        ctx.repos.applications.confirm(a);
+      else if (this.#coverFrom !== null && a.height >= this.#coverFrom)
+        this.#withdraw(a, `block ${a.height} is no longer on the chain`, resettle);
       else verify.push(a);
     }
     this.#coverFrom = cursor.height + 1n;
@@ -178,7 +210,10 @@ export class ProvisionalOutcomes {
     const ctx = this.#ctx;
     const n = ctx.repos.applications.unconfirmFrom(ctx.chain, ctx.wallet, height);
     this.#coverFrom = height;
-    ctx.logger.error({ from: height.toString(), transactions: n }, 'chain A reorganisation deeper than the confirmation depth: what was applied from that height on is checked again');
+    ctx.logger.error(
+      { from: height.toString(), transactions: n },
+      'chain A reorganisation deeper than the confirmation depth: what was applied from that height on is checked again',
+    );
   }
 
   /** The engine stops: answers still to come change nothing. */
@@ -203,7 +238,10 @@ export class ProvisionalOutcomes {
         if (!this.#stopped) this.#answered(a, o);
       } catch (e) {
         if (this.#stopped) return;
-        ctx.logger.warn({ err: e, txHash: a.txHash, block: a.blockHash }, 'could not ask the chain about a provisional outcome; the next confirmed batch asks again');
+        ctx.logger.warn(
+          { err: e, txHash: a.txHash, block: a.blockHash },
+          'could not ask the chain about a provisional outcome; the next confirmed batch asks again',
+        );
       } finally {
         this.#verifying.delete(id);
       }
@@ -225,9 +263,15 @@ export class ProvisionalOutcomes {
       return;
     }
     const others = new Set<bigint>();
-    this.#run(() => this.#withdraw(a, `the chain now says ${o.kind}${src === null ? '' : ` in block ${src.height}`}`, others));
+    this.#run(() =>
+      this.#withdraw(a, `the chain now says ${o.kind}${src === null ? '' : ` in block ${src.height}`}`, others),
+    );
     others.delete(a.clientOrderId);
-    ctx.signals.outcomeAnswered.emit({ clientOrderId: a.clientOrderId, kind: a.kind === 'cancel' ? 'cancel' : 'place', outcome: o });
+    ctx.signals.outcomeAnswered.emit({
+      clientOrderId: a.clientOrderId,
+      kind: a.kind === 'cancel' ? 'cancel' : 'place',
+      outcome: o,
+    });
     for (const cid of others) ctx.signals.settleAgain.emit(cid);
   }
 
@@ -255,18 +299,31 @@ export class ProvisionalOutcomes {
     }
     const keys = ctx.repos.events.unmarkFrom(ctx.chain, ctx.wallet, txHash, blockHash);
     for (const alert of ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet })) {
-      if (!FROM_ONE_TRANSACTION.has(alert.kind) || (alert.details as { txHash?: unknown } | null)?.txHash !== txHash) continue;
-      ctx.repos.alerts.resolve(alert.id, `raised from transaction ${txHash} in block ${blockHash}, which a reorganisation removed`);
+      if (!FROM_ONE_TRANSACTION.has(alert.kind) || (alert.details as { txHash?: unknown } | null)?.txHash !== txHash)
+        continue;
+      ctx.repos.alerts.resolve(
+        alert.id,
+        `raised from transaction ${txHash} in block ${blockHash}, which a reorganisation removed`,
+      );
       if (alert.pairId !== null) isPaused(ctx, alert.pairId);
     }
     // Parked maker fills are decided by several transactions; one of their movements may now be gone.
     for (const parked of ctx.repos.pendingFills.open(ctx.chain, ctx.wallet)) {
       if (!parked.txHashes.includes(txHash)) continue;
-      raiseAlert(ctx, parked.pairId, 'reorganised-parked-fill', `parked maker fills of ${parked.pairId} include a movement of ${txHash}, whose block a reorganisation removed; check them against the chain`, { txHash, blockHash, parked: parked.id });
+      raiseAlert(
+        ctx,
+        parked.pairId,
+        'reorganised-parked-fill',
+        `parked maker fills of ${parked.pairId} include a movement of ${txHash}, whose block a reorganisation removed; check them against the chain`,
+        { txHash, blockHash, parked: parked.id },
+      );
     }
     ctx.repos.applications.remove(a);
     ctx.metrics.withdrawn.inc({ chain: ctx.chain, kind: a.kind });
-    ctx.logger.warn({ txHash, block: blockHash, height: a.height.toString(), kind: a.kind, orders, keys, reason }, 'chain A transaction withdrawn: its block was reorganised away');
+    ctx.logger.warn(
+      { txHash, block: blockHash, height: a.height.toString(), kind: a.kind, orders, keys, reason },
+      'chain A transaction withdrawn: its block was reorganised away',
+    );
   }
 
   /** Derives an order again, through the transition table, from the transitions that still stand. */
@@ -287,7 +344,10 @@ export class ProvisionalOutcomes {
         const f = ctx.repos.orders.fill(t.event.fillId);
         if (f !== undefined) this.#dropFill(f);
       }
-      ctx.logger.warn({ clientOrderId, event: t.event, reason: r.reason }, 'a later transition no longer applies once the reorganised transaction is withdrawn; withdrawn too');
+      ctx.logger.warn(
+        { clientOrderId, event: t.event, reason: r.reason },
+        'a later transition no longer applies once the reorganised transaction is withdrawn; withdrawn too',
+      );
     }
     ctx.repos.orders.rederive(ctx.wallet, clientOrderId, record, why);
     this.#events.touched(clientOrderId);

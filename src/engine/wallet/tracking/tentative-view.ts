@@ -41,7 +41,9 @@ export class TentativeView {
     const ctx = this.#ctx;
     const gone = new Set<bigint>();
     for (const { tx } of this.#pending) {
-      const mine = tx.filter((e) => e.type !== 'Transfer' && sameAddress(e.client, ctx.wallet) && ctx.pairs.has(e.pairId));
+      const mine = tx.filter(
+        (e) => e.type !== 'Transfer' && sameAddress(e.client, ctx.wallet) && ctx.pairs.has(e.pairId),
+      );
       for (const e of mine) {
         if (e.type !== 'OrderCancelled') continue;
         const order = ctx.repos.orders.byVenueId(ctx.chain, e.pairId, e.orderId);
@@ -49,7 +51,8 @@ export class TentativeView {
       }
       // Our own placement or cancellation moved tokens too: only movements of other clients' orders are fills.
       if (mine.some((e) => e.type === 'OrderReceived' || e.type === 'OrderCancelled')) continue;
-      for (const [pairId, residual] of flowsOf(tx, ctx.wallet, ctx.pairs).byPair) this.#fills(pairId, residual, tx, gone);
+      for (const [pairId, residual] of flowsOf(tx, ctx.wallet, ctx.pairs).byPair)
+        this.#fills(pairId, residual, tx, gone);
     }
     return gone;
   }

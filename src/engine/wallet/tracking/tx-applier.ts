@@ -75,7 +75,8 @@ export class TxApplier {
       else if (e.type === 'OrderRejected' || e.type === 'OrderResting') applied = this.#lifecycle(e);
       else if (e.type === 'OrderCancelled') {
         const order = this.#byVenueId(e.pairId, e.orderId);
-        if (order !== undefined && remainingOf(order) === e.quantity && !this.parked.isCandidate(order)) applied = this.#cancelled(e);
+        if (order !== undefined && remainingOf(order) === e.quantity && !this.parked.isCandidate(order))
+          applied = this.#cancelled(e);
       }
       if (applied) this.#mark(e);
     }
@@ -89,7 +90,8 @@ export class TxApplier {
   #applyFollowed(events: readonly ChainEvent[]): void {
     const ctx = this.#ctx;
     const flows = flowsOf(events, ctx.wallet, ctx.pairs);
-    for (const x of flows.external) ctx.logger.warn({ ...x, txHash: events[0]?.txHash }, 'token movement with an account other than an order book');
+    for (const x of flows.external)
+      ctx.logger.warn({ ...x, txHash: events[0]?.txHash }, 'token movement with an account other than an order book');
     const incoming = new Set<string>();
     const returns = new Map<string, PairFlows>();
     for (const e of events) {
@@ -121,42 +123,97 @@ export class TxApplier {
     const ctx = this.#ctx;
     const pair = pairOf(ctx, e.pairId);
     if (!ctx.ids.isOurs(e.crossIdentifier)) {
-      const first = ctx.repos.foreign.seen({ chain: ctx.chain, wallet: ctx.wallet, pairId: e.pairId, orderId: e.orderId, crossId: e.crossIdentifier, side: e.side, quantity: e.quantity, price: e.price, source: 'events' });
-      if (first) raiseAlert(ctx, e.pairId, 'foreign-order', `order ${e.orderId} of our wallet was not placed by this bot (cross identifier ${e.crossIdentifier})`, { orderId: e.orderId, crossId: e.crossIdentifier, txHash: e.txHash }, false);
+      const first = ctx.repos.foreign.seen({
+        chain: ctx.chain,
+        wallet: ctx.wallet,
+        pairId: e.pairId,
+        orderId: e.orderId,
+        crossId: e.crossIdentifier,
+        side: e.side,
+        quantity: e.quantity,
+        price: e.price,
+        source: 'events',
+      });
+      if (first)
+        raiseAlert(
+          ctx,
+          e.pairId,
+          'foreign-order',
+          `order ${e.orderId} of our wallet was not placed by this bot (cross identifier ${e.crossIdentifier})`,
+          { orderId: e.orderId, crossId: e.crossIdentifier, txHash: e.txHash },
+          false,
+        );
       return true;
     }
     let order = ctx.repos.orders.get(ctx.wallet, e.crossIdentifier);
     if (order === undefined) {
       // Ours by its cross identifier, but not in the store (a lost or replaced state file): adopt it.
       ctx.ids.adopt(e.crossIdentifier);
-      order = ctx.repos.orders.create(newOrder({ clientOrderId: e.crossIdentifier, pairId: e.pairId, side: e.side, quantity: e.quantity, price: e.price }), {
-        wallet: ctx.wallet,
-        chain: ctx.chain,
-        adopted: true,
-        lockRateBps: makerRateOf(pair, ctx.marketMaker),
-        prefunded: pair.prefunded,
-      });
-      ctx.logger.warn({ clientOrderId: e.crossIdentifier, orderId: e.orderId, txHash: e.txHash }, 'adopted an order of ours that the store did not know');
+      order = ctx.repos.orders.create(
+        newOrder({
+          clientOrderId: e.crossIdentifier,
+          pairId: e.pairId,
+          side: e.side,
+          quantity: e.quantity,
+          price: e.price,
+        }),
+        {
+          wallet: ctx.wallet,
+          chain: ctx.chain,
+          adopted: true,
+          lockRateBps: makerRateOf(pair, ctx.marketMaker),
+          prefunded: pair.prefunded,
+        },
+      );
+      ctx.logger.warn(
+        { clientOrderId: e.crossIdentifier, orderId: e.orderId, txHash: e.txHash },
+        'adopted an order of ours that the store did not know',
+      );
     }
     if (order.orderId !== null && order.orderId !== e.orderId) {
-      raiseAlert(ctx, e.pairId, 'duplicate-placement', `client order id ${order.clientOrderId} reached the book twice (orders ${order.orderId} and ${e.orderId})`, { clientOrderId: order.clientOrderId, orderIds: [order.orderId, e.orderId], txHash: e.txHash });
+      raiseAlert(
+        ctx,
+        e.pairId,
+        'duplicate-placement',
+        `client order id ${order.clientOrderId} reached the book twice (orders ${order.orderId} and ${e.orderId})`,
+        { clientOrderId: order.clientOrderId, orderIds: [order.orderId, e.orderId], txHash: e.txHash },
+      );
       return true;
     }
     if (order.status === 'rejected') {
-      raiseAlert(ctx, e.pairId, 'order-resurrected', `order ${order.clientOrderId}, recorded as never placed, is on the book as ${e.orderId}`, { clientOrderId: order.clientOrderId, orderId: e.orderId, rejection: order.rejection });
+      raiseAlert(
+        ctx,
+        e.pairId,
+        'order-resurrected',
+        `order ${order.clientOrderId}, recorded as never placed, is on the book as ${e.orderId}`,
+        { clientOrderId: order.clientOrderId, orderId: e.orderId, rejection: order.rejection },
+      );
       return true;
     }
     if (order.side !== e.side || order.quantity !== e.quantity || order.price !== e.price) {
-      raiseAlert(ctx, e.pairId, 'terms-mismatch', `order ${order.clientOrderId} reached the book with other terms than recorded`, { recorded: { side: order.side, quantity: order.quantity, price: order.price }, onChain: { side: e.side, quantity: e.quantity, price: e.price } });
+      raiseAlert(
+        ctx,
+        e.pairId,
+        'terms-mismatch',
+        `order ${order.clientOrderId} reached the book with other terms than recorded`,
+        {
+          recorded: { side: order.side, quantity: order.quantity, price: order.price },
+          onChain: { side: e.side, quantity: e.quantity, price: e.price },
+        },
+      );
     }
-    if (order.status === 'intended') order = this.events.apply(order, { type: 'SubmissionSent', txHash: e.txHash }) ?? order;
+    if (order.status === 'intended')
+      order = this.events.apply(order, { type: 'SubmissionSent', txHash: e.txHash }) ?? order;
     return this.events.apply(order, { type: 'Accepted', orderId: e.orderId }) !== null;
   }
 
   #lifecycle(e: Of<'OrderRejected'> | Of<'OrderResting'>): boolean {
     const order = this.#byVenueId(e.pairId, e.orderId);
     if (order === undefined) return true;
-    const event = e.type === 'OrderResting' ? ({ type: 'Rested', quantity: e.quantity } as const) : ({ type: 'RemainderRejected', reason: e.reason, quantity: e.quantityNotExecuted } as const);
+    const event =
+      e.type === 'OrderResting'
+        ? ({ type: 'Rested', quantity: e.quantity } as const)
+        : ({ type: 'RemainderRejected', reason: e.reason, quantity: e.quantityNotExecuted } as const);
     return this.events.apply(order, event) !== null;
   }
 
@@ -165,7 +222,9 @@ export class TxApplier {
     const order = this.#byVenueId(e.pairId, e.orderId);
     if (order === undefined) return;
     const pair = pairOf(ctx, e.pairId);
-    const rest = events.find((x): x is Of<'OrderResting'> => x.type === 'OrderResting' && x.orderId === e.orderId && this.#mine(x))?.quantity ?? 0n;
+    const rest =
+      events.find((x): x is Of<'OrderResting'> => x.type === 'OrderResting' && x.orderId === e.orderId && this.#mine(x))
+        ?.quantity ?? 0n;
     const t = takerFill({
       side: order.side,
       limit: order.price,
@@ -179,12 +238,33 @@ export class TxApplier {
       flows,
     });
     if (!t.consistent) {
-      raiseAlert(ctx, e.pairId, 'unexplained-fill', `the token movements of ${e.txHash} do not match our order ${order.clientOrderId} trading ${e.quantity} at ${e.price}`, { txHash: e.txHash, flows });
+      raiseAlert(
+        ctx,
+        e.pairId,
+        'unexplained-fill',
+        `the token movements of ${e.txHash} do not match our order ${order.clientOrderId} trading ${e.quantity} at ${e.price}`,
+        { txHash: e.txHash, flows },
+      );
     }
     this.events.apply(
       order,
       { type: 'Filled', fillId: e.key, quantity: e.quantity, price: e.price, role: 'taker' },
-      { fillId: e.key, wallet: ctx.wallet, clientOrderId: order.clientOrderId, pairId: e.pairId, side: order.side, role: 'taker', quantity: e.quantity, price: e.price, baseDelta: t.baseDelta, quoteDelta: t.quoteDelta, fee: t.fee, txHash: e.txHash, height: e.height, atMs: e.timeMs },
+      {
+        fillId: e.key,
+        wallet: ctx.wallet,
+        clientOrderId: order.clientOrderId,
+        pairId: e.pairId,
+        side: order.side,
+        role: 'taker',
+        quantity: e.quantity,
+        price: e.price,
+        baseDelta: t.baseDelta,
+        quoteDelta: t.quoteDelta,
+        fee: t.fee,
+        txHash: e.txHash,
+        height: e.height,
+        atMs: e.timeMs,
+      },
     );
   }
 
@@ -193,7 +273,16 @@ export class TxApplier {
     const order = this.#byVenueId(e.pairId, e.orderId);
     if (order === undefined) return;
     const pair = pairOf(this.#ctx, e.pairId);
-    const lock = lockOf({ side: order.side, price: order.price, remaining: e.quantity, lockRateBps: order.lockRateBps ?? makerRateOf(pair, this.#ctx.marketMaker) }, pair.binding.rules.scales, order.prefunded ?? pair.prefunded);
+    const lock = lockOf(
+      {
+        side: order.side,
+        price: order.price,
+        remaining: e.quantity,
+        lockRateBps: order.lockRateBps ?? makerRateOf(pair, this.#ctx.marketMaker),
+      },
+      pair.binding.rules.scales,
+      order.prefunded ?? pair.prefunded,
+    );
     const r = returns.get(e.pairId) ?? { baseIn: 0n, quoteIn: 0n };
     returns.set(e.pairId, { baseIn: r.baseIn + lock.base, quoteIn: r.quoteIn + lock.quote });
   }
@@ -209,7 +298,13 @@ export class TxApplier {
     if (this.parked.onCancelled(order, e.cancellationType, e.quantity, e.key)) return true;
     const after = this.events.apply(order, { type: 'Cancelled', by: e.cancellationType, quantity: e.quantity });
     if (after !== null && after.unexplained > 0n) {
-      raiseAlert(ctx, e.pairId, 'unexplained-cancel', `cancellation of order ${order.clientOrderId} returned ${e.quantity}, ${after.unexplained} less than it had left: fills we have not seen`, { clientOrderId: order.clientOrderId, orderId: e.orderId, txHash: e.txHash, unexplained: after.unexplained });
+      raiseAlert(
+        ctx,
+        e.pairId,
+        'unexplained-cancel',
+        `cancellation of order ${order.clientOrderId} returned ${e.quantity}, ${after.unexplained} less than it had left: fills we have not seen`,
+        { clientOrderId: order.clientOrderId, orderId: e.orderId, txHash: e.txHash, unexplained: after.unexplained },
+      );
     }
     return after !== null;
   }
@@ -224,11 +319,21 @@ export class TxApplier {
       if (e.type !== 'OrderResting' || !this.#mine(e)) continue;
       const order = this.#byVenueId(pairId, e.orderId);
       const rate = order?.lockRateBps ?? makerRateOf(pair, ctx.marketMaker);
-      const l = lockOf({ side: e.side, price: e.price, remaining: e.quantity, lockRateBps: rate }, pair.binding.rules.scales, order?.prefunded ?? pair.prefunded);
+      const l = lockOf(
+        { side: e.side, price: e.price, remaining: e.quantity, lockRateBps: rate },
+        pair.binding.rules.scales,
+        order?.prefunded ?? pair.prefunded,
+      );
       expected = { base: expected.base + l.base, quote: expected.quote + l.quote };
     }
     if (f.baseIn !== -expected.base || f.quoteIn !== -expected.quote) {
-      raiseAlert(ctx, pairId, 'unexplained-movement', `the token movements of ${events[0]?.txHash} are not the lock of our placement`, { txHash: events[0]?.txHash, flows: f, expectedLock: expected });
+      raiseAlert(
+        ctx,
+        pairId,
+        'unexplained-movement',
+        `the token movements of ${events[0]?.txHash} are not the lock of our placement`,
+        { txHash: events[0]?.txHash, flows: f, expectedLock: expected },
+      );
     }
   }
 
@@ -254,15 +359,36 @@ export class TxApplier {
       return;
     }
     if (result.kind !== 'attributed') {
-      raiseAlert(ctx, pairId, 'unexplained-fill', `token movements of ${txHash} are not explained by our resting orders (${result.kind})`, {
-        txHash,
-        residual,
-        side,
-        tradePrice: trade?.price ?? null,
-        trade: trade === undefined ? null : { key: trade.key, orderId: trade.orderId, side: trade.side, quantity: trade.quantity, price: trade.price },
-        ...(result.kind === 'ambiguous' ? { options: result.options } : { reason: result.reason }),
-        candidates: candidates.map((c) => ({ clientOrderId: c.clientOrderId, orderId: c.orderId, price: c.price, remaining: c.remaining, lockRateBps: c.lockRateBps })),
-      });
+      raiseAlert(
+        ctx,
+        pairId,
+        'unexplained-fill',
+        `token movements of ${txHash} are not explained by our resting orders (${result.kind})`,
+        {
+          txHash,
+          residual,
+          side,
+          tradePrice: trade?.price ?? null,
+          trade:
+            trade === undefined
+              ? null
+              : {
+                  key: trade.key,
+                  orderId: trade.orderId,
+                  side: trade.side,
+                  quantity: trade.quantity,
+                  price: trade.price,
+                },
+          ...(result.kind === 'ambiguous' ? { options: result.options } : { reason: result.reason }),
+          candidates: candidates.map((c) => ({
+            clientOrderId: c.clientOrderId,
+            orderId: c.orderId,
+            price: c.price,
+            remaining: c.remaining,
+            lockRateBps: c.lockRateBps,
+          })),
+        },
+      );
       return;
     }
     for (const f of result.fills) {
@@ -272,9 +398,23 @@ export class TxApplier {
       this.events.apply(
         order,
         { type: 'Filled', fillId, quantity: f.quantity, price: f.price, role: 'maker' },
-        { fillId, wallet: ctx.wallet, clientOrderId: f.clientOrderId, pairId, side: order.side, role: 'maker', quantity: f.quantity, price: f.price, baseDelta: f.baseDelta, quoteDelta: f.quoteDelta, fee: f.fee, txHash, height: at.height, atMs: at.timeMs },
+        {
+          fillId,
+          wallet: ctx.wallet,
+          clientOrderId: f.clientOrderId,
+          pairId,
+          side: order.side,
+          role: 'maker',
+          quantity: f.quantity,
+          price: f.price,
+          baseDelta: f.baseDelta,
+          quoteDelta: f.quoteDelta,
+          fee: f.fee,
+          txHash,
+          height: at.height,
+          atMs: at.timeMs,
+        },
       );
     }
   }
-
 }

@@ -37,10 +37,16 @@ export function encodeBookEvent(e: BookEvent, eventId: bigint, tokens: TokenAddr
       };
     case 'NewBuyOrder':
     case 'NewSellOrder':
-      return { topics: head, data: scv.vec([scv.u64(e.orderId), scv.u64(e.quantity), scv.u64(e.price), scv.u128(eventId)]) };
+      return {
+        topics: head,
+        data: scv.vec([scv.u64(e.orderId), scv.u64(e.quantity), scv.u64(e.price), scv.u128(eventId)]),
+      };
     case 'NewBuyInitiatedTrade':
     case 'NewSellInitiatedTrade':
-      return { topics: [...head, scv.u64(e.orderId)], data: scv.vec([scv.u64(e.quantity), scv.u64(e.price), scv.u128(eventId)]) };
+      return {
+        topics: [...head, scv.u64(e.orderId)],
+        data: scv.vec([scv.u64(e.quantity), scv.u64(e.price), scv.u128(eventId)]),
+      };
     case 'CancelOrder':
       return {
         topics: [...head, scv.u64(e.orderId)],
@@ -73,7 +79,11 @@ function side(n: number): 1 | 2 {
 }
 
 /** Reads an order book event back; undefined for an event of another kind (token events, for example). */
-export function decodeBookEvent(topics: readonly ScVal[], data: ScVal, tokens: TokenAddresses): DecodedBookEvent | undefined {
+export function decodeBookEvent(
+  topics: readonly ScVal[],
+  data: ScVal,
+  tokens: TokenAddresses,
+): DecodedBookEvent | undefined {
   const [name, client, id] = topics;
   if (name?.type !== 15 || client?.type !== 18 || data.type !== 16 || data.vec === null) return undefined;
   const type = name.sym.toString();
@@ -97,10 +107,24 @@ export function decodeBookEvent(topics: readonly ScVal[], data: ScVal, tokens: T
       };
     case 'NewBuyOrder':
     case 'NewSellOrder':
-      return { type, client: c, orderId: read.u64(d[0], 'order_id'), quantity: read.u64(d[1], 'quantity'), price: read.u64(d[2], 'price'), eventId: u128Of(d[3] as ScVal) };
+      return {
+        type,
+        client: c,
+        orderId: read.u64(d[0], 'order_id'),
+        quantity: read.u64(d[1], 'quantity'),
+        price: read.u64(d[2], 'price'),
+        eventId: u128Of(d[3] as ScVal),
+      };
     case 'NewBuyInitiatedTrade':
     case 'NewSellInitiatedTrade':
-      return { type, client: c, orderId: orderId(), quantity: read.u64(d[0], 'quantity'), price: read.u64(d[1], 'price'), eventId: u128Of(d[2] as ScVal) };
+      return {
+        type,
+        client: c,
+        orderId: orderId(),
+        quantity: read.u64(d[0], 'quantity'),
+        price: read.u64(d[1], 'price'),
+        eventId: u128Of(d[2] as ScVal),
+      };
     case 'CancelOrder': {
       const token: Token = read.address(d[3], 'token') === tokens.base ? 'base' : 'quote';
       return {

@@ -8,8 +8,25 @@
 import { DltError } from '../../../core/errors.ts';
 import { decodeWasmCrossIdentifier, decodeWasmOrderData } from '../../../core/encoding/wasm-order.ts';
 import type { Side } from '../../../core/order-terms.ts';
-import { bestBidOffer, bestFiftyOffers, cancelOrder, clearOrders, cloneBook, createBook, submitOrder } from '../../matching/engine.ts';
-import type { Book, BookContext, BookEvent, BookParams, IncomingOrder, Ledger, Phase, Token } from '../../matching/types.ts';
+import {
+  bestBidOffer,
+  bestFiftyOffers,
+  cancelOrder,
+  clearOrders,
+  cloneBook,
+  createBook,
+  submitOrder,
+} from '../../matching/engine.ts';
+import type {
+  Book,
+  BookContext,
+  BookEvent,
+  BookParams,
+  IncomingOrder,
+  Ledger,
+  Phase,
+  Token,
+} from '../../matching/types.ts';
 import { hostFail } from '../host-error.ts';
 import { emit, requireAuth, touchData, type ContractImpl, type DataEntry, type Env, type Frame } from '../host.ts';
 import { arity, read, scv, type ScVal } from '../scval.ts';
@@ -63,8 +80,14 @@ export class OrderBookContract implements ContractImpl {
         arity(args, 4, fn);
         const user = read.address(args[0], 'user');
         requireAuth(env, frame, user);
-        const [orderData, crossId, reporting] = [read.bytes(args[1], 'order_data'), read.bytes(args[2], 'cross_identifier'), read.bytes(args[3], 'reporting_data')];
-        this.placeOrder(env, user, fn === 'new_buy_order' ? 'buy' : 'sell', () => decodeIncoming(orderData, crossId, reporting));
+        const [orderData, crossId, reporting] = [
+          read.bytes(args[1], 'order_data'),
+          read.bytes(args[2], 'cross_identifier'),
+          read.bytes(args[3], 'reporting_data'),
+        ];
+        this.placeOrder(env, user, fn === 'new_buy_order' ? 'buy' : 'sell', () =>
+          decodeIncoming(orderData, crossId, reporting),
+        );
         return scv.void();
       }
       case 'cancel_buy_order':
@@ -72,7 +95,13 @@ export class OrderBookContract implements ContractImpl {
         arity(args, 2, fn);
         const user = read.address(args[0], 'user');
         requireAuth(env, frame, user);
-        this.cancel(env, user, fn === 'cancel_buy_order' ? 'buy' : 'sell', read.u64(args[1], 'order_id'), 'ByParticipant');
+        this.cancel(
+          env,
+          user,
+          fn === 'cancel_buy_order' ? 'buy' : 'sell',
+          read.u64(args[1], 'order_id'),
+          'ByParticipant',
+        );
         return scv.void();
       }
       case 'get_config':
@@ -97,7 +126,8 @@ export class OrderBookContract implements ContractImpl {
         arity(args, 2, fn);
         this.operator(env, frame, args[0]);
         const phase = PHASE_BY_NAME.get(read.symbol(args[1], 'phase'));
-        if (phase === undefined) throw hostFail('value', 'invalidInput', `unknown phase ${read.symbol(args[1], 'phase')}`);
+        if (phase === undefined)
+          throw hostFail('value', 'invalidInput', `unknown phase ${read.symbol(args[1], 'phase')}`);
         this.setPhase(env, phase);
         return scv.void();
       }
@@ -105,7 +135,13 @@ export class OrderBookContract implements ContractImpl {
       case 'admin_cancel_sell_order': {
         arity(args, 2, fn);
         const admin = this.operator(env, frame, args[0]);
-        this.cancel(env, admin, fn === 'admin_cancel_buy_order' ? 'buy' : 'sell', read.u64(args[1], 'order_id'), 'ByAdmin');
+        this.cancel(
+          env,
+          admin,
+          fn === 'admin_cancel_buy_order' ? 'buy' : 'sell',
+          read.u64(args[1], 'order_id'),
+          'ByAdmin',
+        );
         return scv.void();
       }
       case 'clear_orders':
@@ -236,7 +272,8 @@ export class OrderBookContract implements ContractImpl {
 export function decodeIncoming(orderData: Uint8Array, crossId: Uint8Array, reporting: Uint8Array): IncomingOrder {
   try {
     const o = decodeWasmOrderData(orderData);
-    if (reporting.length === 0 || reporting.length > 32) throw new Error(`reporting_data has ${reporting.length} bytes`);
+    if (reporting.length === 0 || reporting.length > 32)
+      throw new Error(`reporting_data has ${reporting.length} bytes`);
     return { ...o, crossId: decodeWasmCrossIdentifier(crossId), reportingData: reporting };
   } catch (e) {
     throw new DltError('E_VENUE_INVALID_ORDER_DATA', `InvalidInputOrderData: ${(e as Error).message}`, { cause: e });

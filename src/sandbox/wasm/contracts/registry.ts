@@ -114,6 +114,8 @@ export class RegistryContract implements ContractImpl {
     if (tag?.type !== 15 || tag.sym.toString() !== 'Client' || who?.type !== 18) return undefined;
     const client = read.address(who, 'client');
     const r = this.clients.get(client);
-    return r === undefined ? undefined : { val: clientStruct(client, r), lastModified: r.lastModified, liveUntil: r.lastModified + 3_110_400 };
+    return r === undefined
+      ? undefined
+      : { val: clientStruct(client, r), lastModified: r.lastModified, liveUntil: r.lastModified + 3_110_400 };
   }
 }

@@ -68,7 +68,9 @@ export class TokenContract implements ContractImpl {
       case 'balance': {
         arity(args, 1, fn);
         const who = read.address(args[0], 'id');
-        return scv.i128(isContract(who) ? (this.holdings.get(who)?.amount ?? 0n) : this.holding(env, who, false).amount);
+        return scv.i128(
+          isContract(who) ? (this.holdings.get(who)?.amount ?? 0n) : this.holding(env, who, false).amount,
+        );
       }
       case 'allowance':
         arity(args, 2, fn);
@@ -77,7 +79,13 @@ export class TokenContract implements ContractImpl {
         arity(args, 4, fn);
         const from = read.address(args[0], 'from');
         requireAuth(env, frame, from);
-        this.approve(env, from, read.address(args[1], 'spender'), read.i128(args[2], 'amount'), read.u32(args[3], 'expiration_ledger'));
+        this.approve(
+          env,
+          from,
+          read.address(args[1], 'spender'),
+          read.i128(args[2], 'amount'),
+          read.u32(args[3], 'expiration_ledger'),
+        );
         return scv.void();
       }
       case 'transfer': {
@@ -91,7 +99,13 @@ export class TokenContract implements ContractImpl {
         arity(args, 4, fn);
         const spender = read.address(args[0], 'spender');
         requireAuth(env, frame, spender);
-        this.transferFrom(env, spender, read.address(args[1], 'from'), read.address(args[2], 'to'), read.i128(args[3], 'amount'));
+        this.transferFrom(
+          env,
+          spender,
+          read.address(args[1], 'from'),
+          read.address(args[2], 'to'),
+          read.i128(args[3], 'amount'),
+        );
         return scv.void();
       }
       case 'mint': {
@@ -126,7 +140,11 @@ export class TokenContract implements ContractImpl {
   trust(env: Env, who: string): void {
     if (isContract(who) || this.holdings.has(who)) return;
     this.touchHolding(env, who, true);
-    env.journal.set(this.holdings, who, { amount: 0n, authorized: !this.config.authRequired, lastModified: env.ledgerSeq });
+    env.journal.set(this.holdings, who, {
+      amount: 0n,
+      authorized: !this.config.authRequired,
+      lastModified: env.ledgerSeq,
+    });
   }
 
   allowance(env: Env, from: string, spender: string): bigint {
@@ -138,19 +156,37 @@ export class TokenContract implements ContractImpl {
   approve(env: Env, from: string, spender: string, amount: bigint, expirationLedger: number): void {
     if (amount < 0n) fail(8, `negative amount ${amount}`);
     if (amount > 0n && expirationLedger < env.ledgerSeq) {
-      throw hostFail('value', 'invalidInput', `expiration_ledger ${expirationLedger} is before the current ledger ${env.ledgerSeq}`);
+      throw hostFail(
+        'value',
+        'invalidInput',
+        `expiration_ledger ${expirationLedger} is before the current ledger ${env.ledgerSeq}`,
+      );
     }
     if (expirationLedger > env.ledgerSeq + MAX_ALLOWANCE_LEDGERS) {
-      throw hostFail('value', 'invalidInput', `expiration_ledger ${expirationLedger} is beyond the maximum entry lifetime`);
+      throw hostFail(
+        'value',
+        'invalidInput',
+        `expiration_ledger ${expirationLedger} is beyond the maximum entry lifetime`,
+      );
     }
     touchData(env, this.address, allowanceKey(from, spender), 'temporary', true);
     env.journal.set(this.allowances, `${from}|${spender}`, { amount, expirationLedger, lastModified: env.ledgerSeq });
-    emit(env, this.address, [scv.sym('approve'), scv.address(from), scv.address(spender), scv.str(this.name)], scv.vec([scv.i128(amount), scv.u32(expirationLedger)]));
+    emit(
+      env,
+      this.address,
+      [scv.sym('approve'), scv.address(from), scv.address(spender), scv.str(this.name)],
+      scv.vec([scv.i128(amount), scv.u32(expirationLedger)]),
+    );
   }
 
   transfer(env: Env, from: string, to: string, amount: bigint): void {
     this.move(env, from, to, amount);
-    emit(env, this.address, [scv.sym('transfer'), scv.address(from), scv.address(to), scv.str(this.name)], scv.i128(amount));
+    emit(
+      env,
+      this.address,
+      [scv.sym('transfer'), scv.address(from), scv.address(to), scv.str(this.name)],
+      scv.i128(amount),
+    );
   }
 
   transferFrom(env: Env, spender: string, from: string, to: string, amount: bigint): void {
@@ -160,7 +196,11 @@ export class TokenContract implements ContractImpl {
     const a = this.allowances.get(`${from}|${spender}`) as Allowance | undefined;
     if (a !== undefined && amount > 0n) {
       touchData(env, this.address, allowanceKey(from, spender), 'temporary', true);
-      env.journal.set(this.allowances, `${from}|${spender}`, { ...a, amount: a.amount - amount, lastModified: env.ledgerSeq });
+      env.journal.set(this.allowances, `${from}|${spender}`, {
+        ...a,
+        amount: a.amount - amount,
+        lastModified: env.ledgerSeq,
+      });
     }
     this.transfer(env, from, to, amount);
   }
@@ -192,7 +232,9 @@ export class TokenContract implements ContractImpl {
   }
 
   private credit(env: Env, to: string, amount: bigint): void {
-    const h = isContract(to) ? (this.holdings.get(to) ?? { amount: 0n, authorized: true, lastModified: env.ledgerSeq }) : this.holding(env, to, true);
+    const h = isContract(to)
+      ? (this.holdings.get(to) ?? { amount: 0n, authorized: true, lastModified: env.ledgerSeq })
+      : this.holding(env, to, true);
     if (!h.authorized) fail(11, `${to} is not authorized to hold ${this.config.code}`);
     if (!isContract(to) && h.amount + amount > INT64_MAX) fail(12, `balance of ${to} would overflow`);
     this.touchHolding(env, to, true);
@@ -210,14 +252,17 @@ export class TokenContract implements ContractImpl {
   private touchHolding(env: Env, who: string, write: boolean): void {
     if (env.footprint === null) return;
     if (isContract(who)) touchData(env, this.address, balanceKey(who), 'persistent', write);
-    else env.footprint.touch({ type: 1, trustLine: { accountId: accountKey(who), asset: this.trustLineAsset() } }, write);
+    else
+      env.footprint.touch({ type: 1, trustLine: { accountId: accountKey(who), asset: this.trustLineAsset() } }, write);
   }
 
   trustLineAsset(): xdr.TrustLineAssetWire {
     const code = new Uint8Array(this.config.code.length <= 4 ? 4 : 12);
     code.set(Buffer.from(this.config.code, 'ascii'));
     const issuer = accountKey(this.config.issuer);
-    return code.length === 4 ? { type: 1, alphaNum4: { assetCode: code, issuer } } : { type: 2, alphaNum12: { assetCode: code, issuer } };
+    return code.length === 4
+      ? { type: 1, alphaNum4: { assetCode: code, issuer } }
+      : { type: 2, alphaNum12: { assetCode: code, issuer } };
   }
 
   dataEntry(key: ScVal, durability: 'persistent' | 'temporary', ledgerSeq: number): DataEntry | undefined {
@@ -227,13 +272,23 @@ export class TokenContract implements ContractImpl {
       const who = read.address(key.vec[1], 'id');
       const h = isContract(who) ? this.holdings.get(who) : undefined;
       if (h === undefined) return undefined;
-      return { val: scv.struct({ amount: scv.i128(h.amount), authorized: scv.bool(h.authorized), clawback: scv.bool(false) }), lastModified: h.lastModified, liveUntil: ledgerSeq + MAX_ALLOWANCE_LEDGERS };
+      return {
+        val: scv.struct({ amount: scv.i128(h.amount), authorized: scv.bool(h.authorized), clawback: scv.bool(false) }),
+        lastModified: h.lastModified,
+        liveUntil: ledgerSeq + MAX_ALLOWANCE_LEDGERS,
+      };
     }
     if (kind === 'Allowance' && durability === 'temporary' && key.vec[1]?.type === 17 && key.vec[1].map !== null) {
       const fields = new Map(key.vec[1].map.map((e) => [e.key.type === 15 ? e.key.sym.toString() : '', e.val]));
-      const a = this.allowances.get(`${read.address(fields.get('from'), 'from')}|${read.address(fields.get('spender'), 'spender')}`);
+      const a = this.allowances.get(
+        `${read.address(fields.get('from'), 'from')}|${read.address(fields.get('spender'), 'spender')}`,
+      );
       if (a === undefined || a.expirationLedger < ledgerSeq) return undefined;
-      return { val: scv.struct({ amount: scv.i128(a.amount), expiration_ledger: scv.u32(a.expirationLedger) }), lastModified: a.lastModified, liveUntil: a.expirationLedger };
+      return {
+        val: scv.struct({ amount: scv.i128(a.amount), expiration_ledger: scv.u32(a.expirationLedger) }),
+        lastModified: a.lastModified,
+        liveUntil: a.expirationLedger,
+      };
     }
     return undefined;
   }
@@ -252,7 +307,10 @@ export function balanceKey(who: string): ScVal {
 }
 
 export function allowanceKey(from: string, spender: string): ScVal {
-  return scv.vec([scv.sym('Allowance'), scv.struct({ from: { type: 18, address: toScAddress(from) }, spender: scv.address(spender) })]);
+  return scv.vec([
+    scv.sym('Allowance'),
+    scv.struct({ from: { type: 18, address: toScAddress(from) }, spender: scv.address(spender) }),
+  ]);
 }
 
 const TOKEN_ERRORS: Record<number, ConstructorParameters<typeof DltError>[0]> = {
@@ -265,6 +323,7 @@ const TOKEN_ERRORS: Record<number, ConstructorParameters<typeof DltError>[0]> = 
 /** The asset contract's own error codes; those without a venue meaning are reported as host-level contract codes. */
 function fail(code: number, message: string): never {
   const known = TOKEN_ERRORS[code];
-  if (known !== undefined) throw new DltError(known, `contract error #${code}: ${message}`, { details: { wasmCode: code } });
+  if (known !== undefined)
+    throw new DltError(known, `contract error #${code}: ${message}`, { details: { wasmCode: code } });
   throw new DltError('E_VENUE_CONTRACT_ERROR', `contract error #${code}: ${message}`, { details: { wasmCode: code } });
 }

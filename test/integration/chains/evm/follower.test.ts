@@ -27,9 +27,17 @@ interface Following {
 }
 
 /** An adapter whose watcher runs (an approve went through) and a follower on the pair from `from`. */
-async function following(options: Partial<EvmAdapterOptions> = {}, from: Parameters<TestAdapter['adapter']['follow']>[1] = null, t = c.adapter('mm', options)): Promise<Following> {
-  await (await t.adapter.ensureAllowance(c.pair, 'quote', 10n ** 10n))?.outcome;
-  await (await t.adapter.ensureAllowance(c.pair, 'base', 10n ** 10n))?.outcome;
+async function following(
+  options: Partial<EvmAdapterOptions> = {},
+  from: Parameters<TestAdapter['adapter']['follow']>[1] = null,
+  t = c.adapter('mm', options),
+): Promise<Following> {
+  await (
+    await t.adapter.ensureAllowance(c.pair, 'quote', 10n ** 10n)
+  )?.outcome;
+  await (
+    await t.adapter.ensureAllowance(c.pair, 'base', 10n ** 10n)
+  )?.outcome;
   const notices: FollowerNotice[] = [];
   const f = t.adapter.follow([c.pair], from, async (n) => {
     notices.push(n);
@@ -39,10 +47,20 @@ async function following(options: Partial<EvmAdapterOptions> = {}, from: Paramet
 }
 
 const events = (notices: readonly FollowerNotice[], confirmed?: boolean): ChainEvent[] =>
-  notices.flatMap((n) => (n.kind === 'events' && (confirmed === undefined || n.confirmed === confirmed) ? n.events : []));
-const kinds = (notices: readonly FollowerNotice[]) => notices.filter((n) => n.kind !== 'lag').map((n) => (n.kind === 'events' ? `events:${n.confirmed ? 'confirmed' : 'tentative'}` : n.kind));
+  notices.flatMap((n) =>
+    n.kind === 'events' && (confirmed === undefined || n.confirmed === confirmed) ? n.events : [],
+  );
+const kinds = (notices: readonly FollowerNotice[]) =>
+  notices
+    .filter((n) => n.kind !== 'lag')
+    .map((n) => (n.kind === 'events' ? `events:${n.confirmed ? 'confirmed' : 'tentative'}` : n.kind));
 
-async function placed(t: TestAdapter, side: 'buy' | 'sell', price: string, id: bigint): Promise<Extract<Outcome, { kind: 'accepted' }>> {
+async function placed(
+  t: TestAdapter,
+  side: 'buy' | 'sell',
+  price: string,
+  id: bigint,
+): Promise<Extract<Outcome, { kind: 'accepted' }>> {
   const o = await (await t.adapter.submit(c.place(side, '1', price, id))).outcome;
   if (o.kind !== 'accepted') throw new Error(`placement ${o.kind}`);
   return o;
@@ -65,13 +83,23 @@ describe('events', () => {
     const tentative = events(f.notices, false);
     expect(tentative.map((e) => e.type)).toEqual(['OrderReceived', 'Transfer', 'OrderResting']);
     expect(tentative.map((e) => e.key)).toEqual([0, 1, 2].map((i) => `${o.txHash}:${i}`));
-    expect(tentative[1]).toMatchObject({ token: 'quote', from: f.t.adapter.wallet, to: c.pair.orderBook, amount: prefundedBuyLock(990_000n, 10_000n, c.pair.rules.scales, 10), pairId: c.pair.pairId });
+    expect(tentative[1]).toMatchObject({
+      token: 'quote',
+      from: f.t.adapter.wallet,
+      to: c.pair.orderBook,
+      amount: prefundedBuyLock(990_000n, 10_000n, c.pair.rules.scales, 10),
+      pairId: c.pair.pairId,
+    });
     expect(events(f.notices, true)).toEqual([]);
     await c.mine(2);
     await f.t.time.tick(POLL, LOOPS);
     expect(events(f.notices, true)).toEqual(tentative);
     const last = f.notices.filter((n) => n.kind === 'events').at(-1);
-    expect(last).toMatchObject({ kind: 'events', confirmed: true, cursor: { chain: 'evm', height: o.height, blockHash: tentative[0]?.blockHash } });
+    expect(last).toMatchObject({
+      kind: 'events',
+      confirmed: true,
+      cursor: { chain: 'evm', height: o.height, blockHash: tentative[0]?.blockHash },
+    });
     // Delivered as confirmed up to the order's block, two below the head, and said so after the events.
     expect(f.notices.at(-1)).toEqual({ kind: 'lag', behind: 0n, covered: o.height });
   });
@@ -82,11 +110,17 @@ describe('events', () => {
     const o = await placed(f.t, 'buy', '99', 1n);
     const lock = prefundedBuyLock(990_000n, 10_000n, c.pair.rules.scales, 10);
     // The latest block holds the placement's lock; the block before it does not.
-    expect(await f.t.adapter.readBalancesAt(c.pair, null)).toMatchObject({ base: before.base, quote: before.quote - lock, height: o.height });
+    expect(await f.t.adapter.readBalancesAt(c.pair, null)).toMatchObject({
+      base: before.base,
+      quote: before.quote - lock,
+      height: o.height,
+    });
     expect(await f.t.adapter.readBalancesAt(c.pair, o.height - 1n)).toEqual({ ...before, height: o.height - 1n });
     await c.mine(2);
     await f.t.time.tick(POLL, LOOPS);
-    const covered = f.notices.flatMap((n) => (n.kind === 'lag' && n.covered !== undefined ? [n.covered] : [])).at(-1) as bigint;
+    const covered = f.notices
+      .flatMap((n) => (n.kind === 'lag' && n.covered !== undefined ? [n.covered] : []))
+      .at(-1) as bigint;
     expect(covered).toBe(o.height);
     expect((await f.t.adapter.readBalancesAt(c.pair, covered)).quote).toBe(before.quote - lock);
   });
@@ -99,7 +133,11 @@ describe('events', () => {
     const now = f.t.time.clock.now();
     f.poll();
     await f.t.time.parked(LOOPS);
-    expect(events(f.notices, true).filter((e) => e.txHash === o.txHash).map((e) => e.type)).toEqual(['OrderReceived', 'Transfer', 'OrderResting']);
+    expect(
+      events(f.notices, true)
+        .filter((e) => e.txHash === o.txHash)
+        .map((e) => e.type),
+    ).toEqual(['OrderReceived', 'Transfer', 'OrderResting']);
     expect(f.notices.at(-1)).toEqual({ kind: 'lag', behind: 0n, covered: o.height });
     expect(f.t.time.clock.now()).toBe(now);
   });
@@ -110,7 +148,10 @@ describe('events', () => {
     const nonce = await c.provider.getTransactionCount(f.t.adapter.wallet);
     expect(await f.t.adapter.probeOrder(c.pair, 'sell', o.orderId as bigint)).toMatchObject({ onBook: true });
     await c.h.place('taker', 'buy', 10_000n, 1_000_000n);
-    expect(await f.t.adapter.probeOrder(c.pair, 'sell', o.orderId as bigint)).toMatchObject({ onBook: false, height: BigInt(await c.provider.getBlockNumber()) });
+    expect(await f.t.adapter.probeOrder(c.pair, 'sell', o.orderId as bigint)).toMatchObject({
+      onBook: false,
+      height: BigInt(await c.provider.getBlockNumber()),
+    });
     expect(await c.provider.getTransactionCount(f.t.adapter.wallet)).toBe(nonce);
   });
 
@@ -121,8 +162,14 @@ describe('events', () => {
     await f.t.time.tick(POLL, LOOPS);
     const received = events(f.notices).filter((e) => e.type === 'Transfer' && e.to === f.t.adapter.wallet);
     const s = settle(1_000_000n, 10_000n, c.pair.rules.scales, 20, 10);
-    expect(received).toEqual([expect.objectContaining({ token: 'quote', from: c.pair.orderBook, amount: s.sellerValue - s.sellerCommission })]);
-    expect(events(f.notices).filter((e) => e.type !== 'Transfer').map((e) => e.type)).toEqual(['OrderReceived', 'OrderResting', 'Trade']);
+    expect(received).toEqual([
+      expect.objectContaining({ token: 'quote', from: c.pair.orderBook, amount: s.sellerValue - s.sellerCommission }),
+    ]);
+    expect(
+      events(f.notices)
+        .filter((e) => e.type !== 'Transfer')
+        .map((e) => e.type),
+    ).toEqual(['OrderReceived', 'OrderResting', 'Trade']);
   });
 });
 
@@ -144,7 +191,8 @@ async function takerBuys(quantity: bigint): Promise<{ txHash: string; blockHash:
   return { txHash: p.receipt.hash.toLowerCase(), blockHash: p.receipt.blockHash.toLowerCase(), orderId: p.orderId };
 }
 
-const trades = (notices: readonly FollowerNotice[], confirmed?: boolean) => events(notices, confirmed).filter((e) => e.type === 'Trade');
+const trades = (notices: readonly FollowerNotice[], confirmed?: boolean) =>
+  events(notices, confirmed).filter((e) => e.type === 'Trade');
 
 describe("another client's trade that filled our resting order", () => {
   it('arrives with our transfers of its transaction, in log order, for one extra query of that block only', async () => {
@@ -155,12 +203,25 @@ describe("another client's trade that filled our resting order", () => {
     await f.t.time.tick(POLL, LOOPS);
     // Executed at our resting price, not at the incoming limit: the price attribution needs.
     expect(trades(f.notices)).toEqual([
-      expect.objectContaining({ type: 'Trade', client: c.h.address('taker'), orderId: fill.orderId, side: 'buy', quantity: 5_000n, price: 1_000_000n, txHash: fill.txHash, pairId: c.pair.pairId }),
+      expect.objectContaining({
+        type: 'Trade',
+        client: c.h.address('taker'),
+        orderId: fill.orderId,
+        side: 'buy',
+        quantity: 5_000n,
+        price: 1_000_000n,
+        txHash: fill.txHash,
+        pairId: c.pair.pairId,
+      }),
     ]);
     const batch = f.notices.find((n) => n.kind === 'events' && n.events.some((e) => e.type === 'Trade'));
     const ofFill = batch?.kind === 'events' ? batch.events.filter((e) => e.txHash === fill.txHash) : [];
     expect(ofFill.map((e) => e.type).toSorted()).toEqual(['Trade', 'Transfer']);
-    expect(ofFill.find((e) => e.type === 'Transfer')).toMatchObject({ token: 'quote', from: c.pair.orderBook, to: f.t.adapter.wallet });
+    expect(ofFill.find((e) => e.type === 'Transfer')).toMatchObject({
+      token: 'quote',
+      from: c.pair.orderBook,
+      to: f.t.adapter.wallet,
+    });
     const indexes = ofFill.map((e) => Number(e.key.split(':')[1]));
     expect(indexes).toEqual(indexes.toSorted((a, b) => a - b));
     // Our placement's own lock transfer asks nothing: its transaction's trade event, if any, would be ours.
@@ -174,7 +235,11 @@ describe("another client's trade that filled our resting order", () => {
       const asked = (params[0] as { blockHash?: string } | undefined)?.blockHash;
       if (asked === undefined || !Array.isArray(result) || result.length === 0) return result;
       const good = result[0] as Record<string, unknown>;
-      return [...result, { ...good, logIndex: '0x60', blockHash: `0x${'cd'.repeat(32)}` }, { ...good, logIndex: '0x61', data: '0x12' }];
+      return [
+        ...result,
+        { ...good, logIndex: '0x60', blockHash: `0x${'cd'.repeat(32)}` },
+        { ...good, logIndex: '0x61', data: '0x12' },
+      ];
     };
     const f = await following({ transport });
     await placed(f.t, 'sell', '100', 1n);
@@ -214,11 +279,15 @@ describe("another client's trade that filled our resting order", () => {
     await c.mine(2);
     await f.t.time.tick(POLL, LOOPS);
     const rollback = f.notices.find((n) => n.kind === 'rollback');
-    expect(rollback?.kind === 'rollback' ? rollback.keys : []).toEqual(expect.arrayContaining(ofFill.map((e) => e.key)));
+    expect(rollback?.kind === 'rollback' ? rollback.keys : []).toEqual(
+      expect.arrayContaining(ofFill.map((e) => e.key)),
+    );
     // The fill is gone from the chain: nothing of it comes back, tentative or confirmed.
     await c.mine(3);
     await f.t.time.tick(POLL, LOOPS);
-    expect(events(f.notices.slice(f.notices.indexOf(rollback as FollowerNotice))).filter((e) => e.txHash === fill.txHash)).toEqual([]);
+    expect(
+      events(f.notices.slice(f.notices.indexOf(rollback as FollowerNotice))).filter((e) => e.txHash === fill.txHash),
+    ).toEqual([]);
   });
 });
 
@@ -249,13 +318,21 @@ describe('reorganisations and restarts', () => {
     const f = await following({ simulation: 'never', follower: { confirmations: 2, pollIntervalMs: POLL } });
     // A cancel of an order that is not there: mined and reverted, no event of the wallet.
     const o = await (await f.t.adapter.submit(c.cancel('buy', 999n))).outcome;
-    if (o.kind !== 'rejected' || o.block === undefined) throw new Error(`expected a reverted cancel with its block, got ${o.kind}`);
+    if (o.kind !== 'rejected' || o.block === undefined)
+      throw new Error(`expected a reverted cancel with its block, got ${o.kind}`);
     await f.t.time.tick(POLL, LOOPS);
     await c.mine(2);
     await f.t.time.tick(POLL, LOOPS);
     // After the notice that says where the follower started.
     const confirmed = f.notices.filter((n) => n.kind === 'events' && n.confirmed).slice(1);
-    expect(confirmed).toEqual([{ kind: 'events', events: [], confirmed: true, cursor: expect.objectContaining({ chain: 'evm', height: o.block.height }) }]);
+    expect(confirmed).toEqual([
+      {
+        kind: 'events',
+        events: [],
+        confirmed: true,
+        cursor: expect.objectContaining({ chain: 'evm', height: o.block.height }),
+      },
+    ]);
     // Reported once: further blocks without events go back to the heartbeat.
     await c.mine(2);
     await f.t.time.tick(POLL, LOOPS);
@@ -322,10 +399,17 @@ describe('bounded ranges and malformed answers', () => {
       }
       return real(method, params);
     };
-    const t = c.adapter('mm', { transport: spy, follower: { confirmations: 0, maxBlockRange: 2, pollIntervalMs: POLL } });
+    const t = c.adapter('mm', {
+      transport: spy,
+      follower: { confirmations: 0, maxBlockRange: 2, pollIntervalMs: POLL },
+    });
     const start = await c.provider.getBlock('latest');
     await c.mine(5);
-    const f = await following({}, { chain: 'evm', height: BigInt(start?.number ?? 0), blockHash: start?.hash as string }, t);
+    const f = await following(
+      {},
+      { chain: 'evm', height: BigInt(start?.number ?? 0), blockHash: start?.hash as string },
+      t,
+    );
     await t.time.tick(POLL, LOOPS);
     expect(Math.max(...ranges.map(Number))).toBeLessThanOrEqual(2);
     // Five empty blocks and the two approve blocks: ranges of two from seven blocks behind, then at the head.
@@ -347,7 +431,12 @@ describe('bounded ranges and malformed answers', () => {
       const bookQuery = method === 'eth_getLogs' && Array.isArray((params[0] as { topics: unknown[] }).topics[0]);
       if (mode === 'bad-logs' && bookQuery && Array.isArray(result) && result.length > 0) {
         const good = result[0] as Record<string, unknown>;
-        return [...result, { ...good, topics: (good.topics as string[]).slice(0, 2), logIndex: '0x50' }, { ...good, data: '0x12', logIndex: '0x51' }, 'not a log'];
+        return [
+          ...result,
+          { ...good, topics: (good.topics as string[]).slice(0, 2), logIndex: '0x50' },
+          { ...good, data: '0x12', logIndex: '0x51' },
+          'not a log',
+        ];
       }
       return result;
     };
@@ -357,7 +446,9 @@ describe('bounded ranges and malformed answers', () => {
     mode = 'bad-logs';
     const first = await placed(f.t, 'buy', '99', 1n);
     await f.t.time.tick(POLL, LOOPS);
-    expect(events(f.notices).map((e) => [e.txHash, e.type])).toEqual(['OrderReceived', 'Transfer', 'OrderResting'].map((type) => [first.txHash, type]));
+    expect(events(f.notices).map((e) => [e.txHash, e.type])).toEqual(
+      ['OrderReceived', 'Transfer', 'OrderResting'].map((type) => [first.txHash, type]),
+    );
     expect(await count('dltmm_evm_malformed_total', { source: 'log' })).toBe(3);
     expect(f.t.logs.some((l) => l.includes('malformed chain A log; skipped'))).toBe(true);
 
@@ -365,7 +456,9 @@ describe('bounded ranges and malformed answers', () => {
     const second = await placed(f.t, 'buy', '98', 2n);
     await f.t.time.tick(POLL, LOOPS);
     expect(events(f.notices).map((e) => e.txHash)).not.toContain(second.txHash);
-    expect(await count('dltmm_evm_rpc_errors_total', { method: 'eth_getLogs', kind: 'malformed' })).toBeGreaterThanOrEqual(1);
+    expect(
+      await count('dltmm_evm_rpc_errors_total', { method: 'eth_getLogs', kind: 'malformed' }),
+    ).toBeGreaterThanOrEqual(1);
     mode = 'none';
     await f.t.time.tick(POLL, LOOPS);
     expect(events(f.notices).filter((e) => e.txHash === second.txHash)).toHaveLength(3);
@@ -375,6 +468,8 @@ describe('bounded ranges and malformed answers', () => {
     await f.t.time.tickUntil(POLL, () => mode === 'none', 20, LOOPS);
     await f.t.time.tick(POLL, LOOPS);
     expect((await third.outcome).kind).toBe('accepted');
-    expect(await count('dltmm_evm_rpc_errors_total', { method: 'eth_getTransactionReceipt', kind: 'malformed' })).toBe(1);
+    expect(await count('dltmm_evm_rpc_errors_total', { method: 'eth_getTransactionReceipt', kind: 'malformed' })).toBe(
+      1,
+    );
   });
 });

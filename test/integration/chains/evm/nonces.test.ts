@@ -22,7 +22,10 @@ const GWEI = 1_000_000_000n;
 const bigBudget = { approvals: { budgets: { 'tp-evm-bond-eure': { quote: 10n ** 12n, base: 10n ** 12n } } } };
 
 function kindOf(o: Outcome, kind: Outcome['kind']): Outcome {
-  if (o.kind !== kind) throw new Error(`expected ${kind}, got ${o.kind}: ${o.kind === 'rejected' ? o.error.message : o.kind === 'unknown' ? o.reason : ''}`);
+  if (o.kind !== kind)
+    throw new Error(
+      `expected ${kind}, got ${o.kind}: ${o.kind === 'rejected' ? o.error.message : o.kind === 'unknown' ? o.reason : ''}`,
+    );
   return o;
 }
 
@@ -36,18 +39,26 @@ async function tickFor<T>(t: TestAdapter, p: Promise<T>): Promise<T> {
   try {
     await t.time.tickUntil(POLL, () => done);
   } catch (e) {
-    throw new Error(`${(e as Error).message}; the adapter logged:\n${t.logs.map((l) => l.slice(0, 700)).join('')}`, { cause: e });
+    throw new Error(`${(e as Error).message}; the adapter logged:\n${t.logs.map((l) => l.slice(0, 700)).join('')}`, {
+      cause: e,
+    });
   }
   return p;
 }
 
-const journal = (t: TestAdapter, nonce: bigint) => t.store.transactions.atSequence('evm', t.adapter.wallet, nonce).map((r) => `${r.kind}:${r.status}`).toSorted();
+const journal = (t: TestAdapter, nonce: bigint) =>
+  t.store.transactions
+    .atSequence('evm', t.adapter.wallet, nonce)
+    .map((r) => `${r.kind}:${r.status}`)
+    .toSorted();
 const buys = () => c.h.read<bigint>('countBuyOrders');
 const json = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
 
 /** Approves with automine on, then switches to blocks mined by the test. */
 async function approvedThenManual(t: TestAdapter): Promise<void> {
-  await (await t.adapter.ensureAllowance(c.pair, 'quote', 10n ** 10n))?.outcome;
+  await (
+    await t.adapter.ensureAllowance(c.pair, 'quote', 10n ** 10n)
+  )?.outcome;
   await c.setAutomine(false);
 }
 
@@ -56,7 +67,8 @@ describe('pipelining', () => {
     const t = c.adapter('mm', bigBudget);
     await c.setAutomine(false);
     const submissions: Submission[] = [];
-    for (let i = 0; i < 10; i++) submissions.push(await t.adapter.submit(c.place('buy', '1', String(90 + i * 0.5), BigInt(i + 1))));
+    for (let i = 0; i < 10; i++)
+      submissions.push(await t.adapter.submit(c.place('buy', '1', String(90 + i * 0.5), BigInt(i + 1))));
     expect(await c.provider.send('eth_getTransactionCount', [t.adapter.wallet, 'pending'])).toBe('0xb');
     expect(t.adapter.inFlight).toBe(11);
     await c.mine();
@@ -87,7 +99,12 @@ describe('transactions the bot did not send', () => {
     const t = c.adapter();
     await approvedThenManual(t);
     const first = await t.adapter.submit(c.place('buy', '1', '99', 1n));
-    await c.h.signer('mm').sendTransaction({ to: t.adapter.wallet, value: 0n, maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: 50n * GWEI });
+    await c.h.signer('mm').sendTransaction({
+      to: t.adapter.wallet,
+      value: 0n,
+      maxFeePerGas: 100n * GWEI,
+      maxPriorityFeePerGas: 50n * GWEI,
+    });
     const second = await t.adapter.submit(c.place('buy', '1', '98', 2n));
     expect(await metricValue(t.metrics, 'dltmm_evm_nonce_resyncs_total', { reason: 'underpriced' })).toBe(1);
     await c.mine();
@@ -100,10 +117,19 @@ describe('transactions the bot did not send', () => {
     const t = c.adapter('mm', { receipts: { supersededAfterPolls: 1 } });
     await approvedThenManual(t);
     const ours = await t.adapter.submit(c.place('buy', '1', '99', 1n));
-    await c.h.signer('mm').sendTransaction({ to: t.adapter.wallet, value: 0n, nonce: 1, maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: 50n * GWEI });
+    await c.h.signer('mm').sendTransaction({
+      to: t.adapter.wallet,
+      value: 0n,
+      nonce: 1,
+      maxFeePerGas: 100n * GWEI,
+      maxPriorityFeePerGas: 50n * GWEI,
+    });
     await c.mine();
     const o = kindOf(await tickFor(t, ours.outcome), 'rejected');
-    expect(o).toMatchObject({ included: false, error: { code: 'E_CHAIN_TX_EXPIRED', details: { reason: 'superseded', nonce: '1' } } });
+    expect(o).toMatchObject({
+      included: false,
+      error: { code: 'E_CHAIN_TX_EXPIRED', details: { reason: 'superseded', nonce: '1' } },
+    });
     expect(await buys()).toBe(0n);
     await c.setAutomine(true);
     kindOf(await (await t.adapter.submit(c.place('buy', '1', '99', 2n))).outcome, 'accepted');
@@ -136,7 +162,10 @@ describe('stuck transactions', () => {
     await t.time.tick(POLL);
     await c.mine();
     const o = kindOf(await tickFor(t, s.outcome), 'rejected');
-    expect(o).toMatchObject({ included: false, error: { code: 'E_CHAIN_TX_EXPIRED', details: { reason: 'cancelled', nonce: '1' } } });
+    expect(o).toMatchObject({
+      included: false,
+      error: { code: 'E_CHAIN_TX_EXPIRED', details: { reason: 'cancelled', nonce: '1' } },
+    });
     expect(journal(t, 1n)).toEqual(['noop:included', 'place:replaced']);
     expect(await buys()).toBe(0n);
   });
@@ -161,7 +190,10 @@ describe('restart', () => {
     expect((await s.outcome).kind).toBe('unknown');
     await c.mine();
     const b = c.adapter('mm', {}, a);
-    const o = kindOf(await tickFor(b, b.adapter.settle(s.txHash as string, c.pair)), 'accepted') as Extract<Outcome, { kind: 'accepted' }>;
+    const o = kindOf(await tickFor(b, b.adapter.settle(s.txHash as string, c.pair)), 'accepted') as Extract<
+      Outcome,
+      { kind: 'accepted' }
+    >;
     expect(o.orderId).toBe(1n);
     expect(o.events.map((e) => e.type)).toEqual(['OrderReceived', 'OrderResting']);
     expect(b.store.transactions.get(s.txHash as string)?.status).toBe('included');
@@ -178,7 +210,10 @@ describe('restart', () => {
     await b.time.parked();
     await c.mine();
     const o = kindOf(await tickFor(b, settled), 'rejected');
-    expect(o).toMatchObject({ included: false, error: { code: 'E_CHAIN_TX_EXPIRED', details: { reason: 'cancelled' } } });
+    expect(o).toMatchObject({
+      included: false,
+      error: { code: 'E_CHAIN_TX_EXPIRED', details: { reason: 'cancelled' } },
+    });
     expect(await buys()).toBe(0n);
   });
 
@@ -186,9 +221,14 @@ describe('restart', () => {
     const real = httpTransport(c.h.node.rpcUrl, { timeoutMs: 10_000 });
     let broken = false;
     const a = c.adapter('mm', {
-      transport: (method, params) => (broken && method === 'eth_sendRawTransaction' ? Promise.reject(rpcFailure(method, 'transport', 'connection reset')) : real(method, params)),
+      transport: (method, params) =>
+        broken && method === 'eth_sendRawTransaction'
+          ? Promise.reject(rpcFailure(method, 'transport', 'connection reset'))
+          : real(method, params),
     });
-    await (await a.adapter.ensureAllowance(c.pair, 'quote', 10n ** 10n))?.outcome;
+    await (
+      await a.adapter.ensureAllowance(c.pair, 'quote', 10n ** 10n)
+    )?.outcome;
     broken = true;
     const lost = await a.adapter.submit(c.place('buy', '1', '99', 1n));
     await a.adapter.close();
@@ -217,7 +257,10 @@ describe('secrets', () => {
     const bad = `0x${'7a'.repeat(31)}`;
     const store = openStore(':memory:');
     try {
-      const e = thrown(() => new EvmAdapter({ rpcUrl: c.h.node.rpcUrl, chainId: 80002n, privateKey: bad, journal: store.transactions }));
+      const e = thrown(
+        () =>
+          new EvmAdapter({ rpcUrl: c.h.node.rpcUrl, chainId: 80002n, privateKey: bad, journal: store.transactions }),
+      );
       expect(e.code).toBe('E_CONFIG_INVALID');
       expect(`${e.message} ${JSON.stringify(e.toJSON())} ${e.stack}`).not.toContain('7a7a7a7a');
     } finally {

@@ -17,7 +17,10 @@ useChainA((chain) => (c = chain));
 const types = (events: readonly ChainEvent[]) => events.map((e) => e.type);
 
 function accepted(o: Outcome): Extract<Outcome, { kind: 'accepted' }> {
-  if (o.kind !== 'accepted') throw new Error(`expected accepted, got ${JSON.stringify(o, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`);
+  if (o.kind !== 'accepted')
+    throw new Error(
+      `expected accepted, got ${JSON.stringify(o, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`,
+    );
   return o;
 }
 
@@ -29,13 +32,25 @@ function rejected(o: Outcome): Extract<Outcome, { kind: 'rejected' }> {
 const outcomeOf = async (s: Promise<Submission>) => (await s).outcome;
 const buys = () => c.h.read<bigint>('countBuyOrders');
 const journalKinds = (t: ReturnType<ChainA['adapter']>) =>
-  [0n, 1n, 2n, 3n, 4n].flatMap((n) => t.store.transactions.atSequence('evm', t.adapter.wallet, n).map((r) => `${n}:${r.kind}:${r.status}`)).toSorted();
+  [0n, 1n, 2n, 3n, 4n]
+    .flatMap((n) =>
+      t.store.transactions.atSequence('evm', t.adapter.wallet, n).map((r) => `${n}:${r.kind}:${r.status}`),
+    )
+    .toSorted();
 
 describe('reads', () => {
   it('reads the order book configuration, phase, balances and allowance from the chain', async () => {
     const { adapter } = c.adapter();
     const state = await adapter.readPairState(c.pair);
-    expect(state).toEqual({ phase: 1, open: true, scales: pairScales(c.h.pair.pair), makerBps: 10, takerBps: 20, marketMakerBps: 5, prefunded: true });
+    expect(state).toEqual({
+      phase: 1,
+      open: true,
+      scales: pairScales(c.h.pair.pair),
+      makerBps: 10,
+      takerBps: 20,
+      marketMakerBps: 5,
+      prefunded: true,
+    });
     const balances = await adapter.readBalances(c.pair);
     expect([balances.base, balances.quote]).toEqual([1000n * 10n ** 8n, 1_000_000n * 10n ** 6n]);
     expect(balances.native).toBeGreaterThan(0n);
@@ -50,15 +65,22 @@ describe('reads', () => {
   it('names the function and contract when an address is not an order book, and refuses a pair whose tokens differ', async () => {
     const { adapter } = c.adapter();
     const notABook: PairBinding = { ...c.pair, orderBook: c.pair.quoteToken };
-    await expect(adapter.readPairState(notABook)).rejects.toMatchObject({ code: 'E_CHAIN_RPC', message: expect.stringMatching(new RegExp(`(getConfig|getOrderBookPhase) of ${c.pair.quoteToken} failed`)) });
+    await expect(adapter.readPairState(notABook)).rejects.toMatchObject({
+      code: 'E_CHAIN_RPC',
+      message: expect.stringMatching(new RegExp(`(getConfig|getOrderBookPhase) of ${c.pair.quoteToken} failed`)),
+    });
     const swapped: PairBinding = { ...c.pair, baseToken: c.pair.quoteToken, quoteToken: c.pair.baseToken };
     await expect(adapter.readPairState(swapped)).rejects.toMatchObject({ code: 'E_PAIR_INVALID' });
   });
 
   it('checks the whitelist: a whitelisted wallet is ready, others get the missing permission', async () => {
     await expect(c.adapter('mm').adapter.ensureReady(c.pair)).resolves.toBeUndefined();
-    await expect(c.adapter('nobuy').adapter.ensureReady(c.pair)).rejects.toMatchObject({ code: 'E_VENUE_NOT_ALLOWED_TO_BUY' });
-    await expect(c.adapter('outsider').adapter.ensureReady(c.pair)).rejects.toMatchObject({ code: 'E_VENUE_CLIENT_NOT_FOUND' });
+    await expect(c.adapter('nobuy').adapter.ensureReady(c.pair)).rejects.toMatchObject({
+      code: 'E_VENUE_NOT_ALLOWED_TO_BUY',
+    });
+    await expect(c.adapter('outsider').adapter.ensureReady(c.pair)).rejects.toMatchObject({
+      code: 'E_VENUE_CLIENT_NOT_FOUND',
+    });
   });
 });
 
@@ -69,16 +91,22 @@ describe('approvals', () => {
     expect(accepted(await (first as Submission).outcome).txHash).toBe(first?.txHash);
     expect((await t.adapter.readAllowance(c.pair, 'quote')).amount).toBe(4_000_000n);
     expect(await t.adapter.ensureAllowance(c.pair, 'quote', 3_000_000n)).toBeNull();
-    expect(t.store.state.approval('evm', t.adapter.wallet, c.pair.quoteToken, c.pair.orderBook)?.amount).toBe(4_000_000n);
+    expect(t.store.state.approval('evm', t.adapter.wallet, c.pair.quoteToken, c.pair.orderBook)?.amount).toBe(
+      4_000_000n,
+    );
   });
 
   it('approves a configured budget, or unlimited only when configured so', async () => {
     const budgeted = c.adapter('mm', { approvals: { budgets: { [c.pair.pairId]: { base: 5n } } } });
-    await (await budgeted.adapter.ensureAllowance(c.pair, 'base', 100n))?.outcome;
+    await (
+      await budgeted.adapter.ensureAllowance(c.pair, 'base', 100n)
+    )?.outcome;
     expect((await budgeted.adapter.readAllowance(c.pair, 'base')).amount).toBe(105n);
     const unlimited = c.adapter('taker', { approvals: { unlimited: true } });
     expect(await unlimited.adapter.ensureAllowance(c.pair, 'quote', 0n)).toBeNull();
-    await (await unlimited.adapter.ensureAllowance(c.pair, 'base', 10n ** 30n))?.outcome;
+    await (
+      await unlimited.adapter.ensureAllowance(c.pair, 'base', 10n ** 30n)
+    )?.outcome;
     expect((await unlimited.adapter.readAllowance(c.pair, 'base')).amount).toBe(2n ** 256n - 1n);
   });
 });
@@ -90,7 +118,14 @@ describe('placing and cancelling', () => {
     const o = accepted(await outcomeOf(t.adapter.submit(order)));
     expect(o.orderId).toBe(1n);
     expect(types(o.events)).toEqual(['OrderReceived', 'OrderResting']);
-    expect(o.events[0]).toMatchObject({ type: 'OrderReceived', client: t.adapter.wallet, side: 'buy', quantity: 10_000n, price: 990_000n, crossIdentifier: 7n });
+    expect(o.events[0]).toMatchObject({
+      type: 'OrderReceived',
+      client: t.adapter.wallet,
+      side: 'buy',
+      quantity: 10_000n,
+      price: 990_000n,
+      crossIdentifier: 7n,
+    });
     expect(o.events[0]?.key).toBe(`${o.txHash}:0`);
     const lock = prefundedBuyLock(990_000n, 10_000n, c.pair.rules.scales, 10);
     expect((await t.adapter.readAllowance(c.pair, 'quote')).amount).toBe(4n * order.approval.amount - lock);
@@ -104,7 +139,13 @@ describe('placing and cancelling', () => {
     await c.h.place('taker', 'buy', 10_000n, 1_000_000n);
     const o = accepted(await outcomeOf(c.adapter().adapter.submit(c.place('sell', '2', '100', 1n))));
     expect(types(o.events)).toEqual(['OrderReceived', 'Trade', 'OrderResting']);
-    expect(o.events[1]).toMatchObject({ type: 'Trade', side: 'sell', quantity: 10_000n, price: 1_000_000n, orderId: 2n });
+    expect(o.events[1]).toMatchObject({
+      type: 'Trade',
+      side: 'sell',
+      quantity: 10_000n,
+      price: 1_000_000n,
+      orderId: 2n,
+    });
     expect(o.events[2]).toMatchObject({ type: 'OrderResting', side: 'sell', quantity: 10_000n, orderId: 2n });
   });
 
@@ -124,7 +165,14 @@ describe('placing and cancelling', () => {
     expect((await adapter.readAllowance(c.pair, 'quote')).amount).toBe(allowance);
     expect(o.orderId).toBe(placed.orderId);
     expect(o.events).toEqual([
-      expect.objectContaining({ type: 'OrderCancelled', cancellationType: 'ByParticipant', quantity: 10_000n, price: 990_000n, token: c.pair.quoteToken, toAddress: adapter.wallet }),
+      expect.objectContaining({
+        type: 'OrderCancelled',
+        cancellationType: 'ByParticipant',
+        quantity: 10_000n,
+        price: 990_000n,
+        token: c.pair.quoteToken,
+        toAddress: adapter.wallet,
+      }),
     ]);
     expect(await buys()).toBe(0n);
   });
@@ -140,13 +188,17 @@ describe('cancelling an order already gone', () => {
     const inFlight = await t.adapter.submit(c.place('buy', '1', '98', 2n));
     const again = await t.adapter.submit(c.cancel('buy', orderId));
     expect(again.txHash).toBeNull();
-    expect(rejected(await again.outcome)).toMatchObject({ included: false, error: { code: 'E_VENUE_ORDER_NOT_FOUND', details: { simulated: true } } });
+    expect(rejected(await again.outcome)).toMatchObject({
+      included: false,
+      error: { code: 'E_VENUE_ORDER_NOT_FOUND', details: { simulated: true } },
+    });
     accepted(await inFlight.outcome);
     expect(journalKinds(t).filter((k) => k.includes(':cancel:'))).toHaveLength(1);
   });
 });
 
-const nonceOf = (t: ReturnType<ChainA['adapter']>, hash: string | null) => t.store.transactions.get(hash as string)?.sequence as bigint;
+const nonceOf = (t: ReturnType<ChainA['adapter']>, hash: string | null) =>
+  t.store.transactions.get(hash as string)?.sequence as bigint;
 
 describe('urgent work first', () => {
   it('a cancel overtakes the placements still waiting in the sending lane', async () => {
@@ -168,12 +220,15 @@ describe('urgent work first', () => {
   it('placements withdrawn while they wait in the lane are refused unsigned', async () => {
     const t = c.adapter();
     const withdraw = new AbortController();
-    const placements = ['99', '98.9', '98.8', '98.7'].map((p, i) => t.adapter.submit({ ...c.place('buy', '1', p, 20n + BigInt(i)), signal: withdraw.signal }));
+    const placements = ['99', '98.9', '98.8', '98.7'].map((p, i) =>
+      t.adapter.submit({ ...c.place('buy', '1', p, 20n + BigInt(i)), signal: withdraw.signal }),
+    );
     withdraw.abort(new DltError('E_ORDER_WITHDRAWN', 'placement withdrawn: kill switch'));
     const sent = await Promise.all(placements);
     const signed = sent.filter((x) => x.txHash !== null);
     expect(signed.length).toBeLessThanOrEqual(1);
-    for (const x of sent.filter((y) => y.txHash === null)) expect(rejected(await x.outcome).error.code).toBe('E_ORDER_WITHDRAWN');
+    for (const x of sent.filter((y) => y.txHash === null))
+      expect(rejected(await x.outcome).error.code).toBe('E_ORDER_WITHDRAWN');
     expect(journalKinds(t).filter((k) => k.includes(':place:'))).toHaveLength(signed.length);
   });
 });
@@ -184,19 +239,32 @@ describe('turned down', () => {
     const order = c.place('buy', '1', '99', 1n);
     const s = await t.adapter.submit({ ...order, terms: { ...order.terms, condition: 'ioc' } });
     expect(s.txHash).toBeNull();
-    expect(rejected(await s.outcome)).toMatchObject({ txHash: null, included: false, error: { code: 'E_ENCODING_UNSUPPORTED' } });
+    expect(rejected(await s.outcome)).toMatchObject({
+      txHash: null,
+      included: false,
+      error: { code: 'E_ENCODING_UNSUPPORTED' },
+    });
     expect(journalKinds(t)).toEqual([]);
   });
 
   it('by simulation: an off-tick price and a closed market, unsigned and counted by name', async () => {
     const t = c.adapter();
     const offTick = rejected(await outcomeOf(t.adapter.submit(c.place('buy', '1', '99.03', 1n))));
-    expect(offTick).toMatchObject({ txHash: null, included: false, error: { code: 'E_VENUE_OFF_TICK', details: { name: 'OrderBook_PreTradeControlPriceNotOnTick', simulated: true } } });
+    expect(offTick).toMatchObject({
+      txHash: null,
+      included: false,
+      error: {
+        code: 'E_VENUE_OFF_TICK',
+        details: { name: 'OrderBook_PreTradeControlPriceNotOnTick', simulated: true },
+      },
+    });
     await c.h.call('operator', 'setPhase', [3]);
     const closed = rejected(await outcomeOf(t.adapter.submit(c.place('sell', '1', '101', 2n))));
     expect(closed.error.code).toBe('E_VENUE_MARKET_CLOSED');
     expect(closed.error.retryable).toBe(true);
-    expect(await metricValue(t.metrics, 'dltmm_evm_reverts_total', { name: 'OrderBook_PreTradeControlPriceNotOnTick' })).toBe(1);
+    expect(
+      await metricValue(t.metrics, 'dltmm_evm_reverts_total', { name: 'OrderBook_PreTradeControlPriceNotOnTick' }),
+    ).toBe(1);
     expect(journalKinds(t)).toEqual([]);
   });
 
@@ -204,7 +272,11 @@ describe('turned down', () => {
     const t = c.adapter('nobuy', { simulation: 'never' });
     const s = await t.adapter.submit(c.place('buy', '1', '99', 1n));
     const o = rejected(await s.outcome);
-    expect(o).toMatchObject({ txHash: s.txHash, included: true, error: { code: 'E_VENUE_NOT_ALLOWED_TO_BUY', details: { name: 'OrderBook_NotAllowedToBuy' } } });
+    expect(o).toMatchObject({
+      txHash: s.txHash,
+      included: true,
+      error: { code: 'E_VENUE_NOT_ALLOWED_TO_BUY', details: { name: 'OrderBook_NotAllowedToBuy' } },
+    });
     expect(await metricValue(t.metrics, 'dltmm_evm_reverts_total', { name: 'OrderBook_NotAllowedToBuy' })).toBe(1);
     expect(t.logs.some((l) => l.includes('OrderBook_NotAllowedToBuy') && l.includes(s.txHash as string))).toBe(true);
     expect(journalKinds(t)).toEqual(['0:approve:included', '1:place:failed']);
@@ -216,16 +288,25 @@ describe('turned down', () => {
     expect(poor.error.code).toBe('E_VENUE_INSUFFICIENT_BALANCE');
     // A resting buy locks its value plus the maker commission (rules.md), taken in one transfer.
     const lock = prefundedBuyLock(990_000n, 10_000n, c.pair.rules.scales, 10);
-    expect(poor.error.details.args).toMatchObject({ sender: c.h.address('poor').toLowerCase(), balance: 10_000_000n, needed: lock });
+    expect(poor.error.details.args).toMatchObject({
+      sender: c.h.address('poor').toLowerCase(),
+      balance: 10_000_000n,
+      needed: lock,
+    });
     await c.h.place('taker', 'sell', 10_000n, 1_000_000n);
     const nobene = rejected(await outcomeOf(c.adapter('nobene').adapter.submit(c.place('buy', '1', '100', 1n))));
-    expect(nobene.error).toMatchObject({ code: 'E_VENUE_NOT_BENEFICIARY', details: { name: 'Receiver must be a beneficiary' } });
+    expect(nobene.error).toMatchObject({
+      code: 'E_VENUE_NOT_BENEFICIARY',
+      details: { name: 'Receiver must be a beneficiary' },
+    });
   });
 
   it('on chain: an allowance error is retryable, and the next order approves again and goes through', async () => {
     const t = c.adapter('mm', { simulation: 'never' });
     const order = c.place('buy', '1', '99', 1n);
-    const short = rejected(await outcomeOf(t.adapter.submit({ ...order, approval: { ...order.approval, amount: 1n } })));
+    const short = rejected(
+      await outcomeOf(t.adapter.submit({ ...order, approval: { ...order.approval, amount: 1n } })),
+    );
     expect(short.error.code).toBe('E_VENUE_INSUFFICIENT_ALLOWANCE');
     expect(short.error.retryable).toBe(true);
     // The reverted placement got no order id: the retry is the book's first order.
@@ -257,7 +338,10 @@ describe('turned down', () => {
     const { adapter } = c.adapter();
     await adapter.close();
     const s = await adapter.submit(c.place('buy', '1', '99', 1n));
-    expect(rejected(await s.outcome)).toMatchObject({ txHash: null, error: { code: 'E_CHAIN_RPC', message: 'the chain A adapter is closed' } });
+    expect(rejected(await s.outcome)).toMatchObject({
+      txHash: null,
+      error: { code: 'E_CHAIN_RPC', message: 'the chain A adapter is closed' },
+    });
   });
 
   it('a cancel of an order that does not rest is refused by simulation', async () => {
@@ -276,6 +360,8 @@ describe('turned down', () => {
     accepted(await outcomeOf(t.adapter.submit(c.place('sell', '1', '101', 2n))));
     // The refused approve gave nonce 0 back; signed again with the same fees it is the very same transaction.
     expect(journalKinds(t)).toEqual(['0:approve:included', '1:place:included']);
-    expect(await metricValue(t.metrics, 'dltmm_evm_submissions_total', { kind: 'approve', outcome: 'refused' })).toBe(1);
+    expect(await metricValue(t.metrics, 'dltmm_evm_submissions_total', { kind: 'approve', outcome: 'refused' })).toBe(
+      1,
+    );
   });
 });

@@ -6,7 +6,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approve } from '../../../../src/sandbox/wasm/operator.ts';
 import type { Store } from '../../../../src/store/store.ts';
-import { accepted, adapterFor, BIG, channels, freshBook, placeCommand, startHarness, wallet, type Harness } from '../../../support/chains/wasm/harness.ts';
+import {
+  accepted,
+  adapterFor,
+  BIG,
+  channels,
+  freshBook,
+  placeCommand,
+  startHarness,
+  wallet,
+  type Harness,
+} from '../../../support/chains/wasm/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -15,7 +25,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 function approvals(store: Store): number {
-  return store.db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE kind = 'approve' AND status = 'included'").get()?.n as number;
+  return store.db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE kind = 'approve' AND status = 'included'").get()
+    ?.n as number;
 }
 
 const allowanceOnChain = (who: string) => h.d.quote.allowances.get(`${who}|${h.pair.orderBook}`);
@@ -24,7 +35,10 @@ describe('approvals', () => {
   it('approves a budget before the first order, records the expiry and reports it with the allowance', async () => {
     const trader = wallet(h);
     const cmd = placeCommand(h, 'buy', '1', '12.00');
-    const built = adapterFor(h, trader, { channelKeys: channels(h, 1), approvals: { multiplier: 3, lifetimeLedgers: 500 } });
+    const built = adapterFor(h, trader, {
+      channelKeys: channels(h, 1),
+      approvals: { multiplier: 3, lifetimeLedgers: 500 },
+    });
     await accepted(await built.adapter.submit(cmd));
     const need = cmd.approval.amount;
     const record = built.store.state.approval('wasm', trader.publicKey(), h.pair.quoteToken, h.pair.orderBook);
@@ -32,7 +46,10 @@ describe('approvals', () => {
     expect(record?.expiresAtLedger).toBe(allowanceOnChain(trader.publicKey())?.expirationLedger);
     const allowance = await built.adapter.readAllowance(h.pair, 'quote');
     // The pre-funded resting buy took its lock out of the allowance.
-    expect(allowance).toEqual({ amount: h.d.quote.allowances.get(`${trader.publicKey()}|${h.pair.orderBook}`)?.amount, expiresAtLedger: record?.expiresAtLedger });
+    expect(allowance).toEqual({
+      amount: h.d.quote.allowances.get(`${trader.publicKey()}|${h.pair.orderBook}`)?.amount,
+      expiresAtLedger: record?.expiresAtLedger,
+    });
     expect(allowance.amount).toBeLessThan(need * 3n);
     await built.adapter.close();
   });
@@ -48,7 +65,9 @@ describe('approvals', () => {
     // Half an order's worth left: the third order needs a top-up first.
     await accepted(await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')));
     expect(approvals(built.store)).toBe(2);
-    expect(built.store.state.approval('wasm', trader.publicKey(), h.pair.quoteToken, h.pair.orderBook)?.amount).toBe(budget);
+    expect(built.store.state.approval('wasm', trader.publicKey(), h.pair.quoteToken, h.pair.orderBook)?.amount).toBe(
+      budget,
+    );
     await built.adapter.close();
   });
 
@@ -56,11 +75,14 @@ describe('approvals', () => {
     const trader = wallet(h);
     const built = adapterFor(h, trader, { approvals: { multiplier: 10, lifetimeLedgers: 12, renewMarginLedgers: 4 } });
     await accepted(await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')));
-    const expiry = built.store.state.approval('wasm', trader.publicKey(), h.pair.quoteToken, h.pair.orderBook)?.expiresAtLedger as number;
+    const expiry = built.store.state.approval('wasm', trader.publicKey(), h.pair.quoteToken, h.pair.orderBook)
+      ?.expiresAtLedger as number;
     while (h.emu.latest.seq < expiry - 4) h.ledger();
     await accepted(await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')));
     expect(approvals(built.store)).toBe(2);
-    expect(built.store.state.approval('wasm', trader.publicKey(), h.pair.quoteToken, h.pair.orderBook)?.expiresAtLedger).toBeGreaterThan(expiry);
+    expect(
+      built.store.state.approval('wasm', trader.publicKey(), h.pair.quoteToken, h.pair.orderBook)?.expiresAtLedger,
+    ).toBeGreaterThan(expiry);
     await built.adapter.close();
   });
 
@@ -93,7 +115,10 @@ describe('allowance reserved per order in flight', () => {
     const trader = wallet(h);
     const first = placeCommand(h, 'buy', '1', '12.00');
     const budget = first.approval.amount * 3n;
-    const built = adapterFor(h, trader, { channelKeys: channels(h, 8), approvals: { budgets: { [h.pair.pairId]: { quote: budget } } } });
+    const built = adapterFor(h, trader, {
+      channelKeys: channels(h, 8),
+      approvals: { budgets: { [h.pair.pairId]: { quote: budget } } },
+    });
     await accepted(await built.adapter.submit(first));
     // Two more orders' worth is left; five orders go out in one ledger.
     h.sleeper.hold();
@@ -102,9 +127,13 @@ describe('allowance reserved per order in flight', () => {
     expect(approvals(built.store)).toBe(1);
     // The third needs a top-up: it must count the two in flight (the chain does not show them yet).
     const sent = { count: 0 };
-    const more = [0, 1, 2].map(() => built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')).then((x) => ((sent.count += 1), x)));
+    const more = [0, 1, 2].map(() =>
+      built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')).then((x) => ((sent.count += 1), x)),
+    );
     // The ledger stays open until the three went out, or until a top-up waits for its inclusion.
-    const approving = () => built.store.db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE kind = 'approve' AND status = 'sent'").get()?.n as number;
+    const approving = () =>
+      built.store.db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE kind = 'approve' AND status = 'sent'").get()
+        ?.n as number;
     while (sent.count < 3 && approving() === 0) await new Promise<void>((r) => setImmediate(r));
     h.sleeper.open();
     subs.push(...(await Promise.all(more)));
@@ -123,7 +152,9 @@ describe('allowance reserved per order in flight', () => {
     const ids: bigint[] = [];
     for (let i = 0; i < 3; i++) {
       // What the engine passes: the draw of the wallet's other live orders on the book.
-      const o = await accepted(await built.adapter.submit({ ...placeCommand(h, 'buy', '1', '12.00', { pair }), committed: need * BigInt(i) }));
+      const o = await accepted(
+        await built.adapter.submit({ ...placeCommand(h, 'buy', '1', '12.00', { pair }), committed: need * BigInt(i) }),
+      );
       ids.push(o.orderId as bigint);
     }
     expect(d.quote.allowances.get(`${trader.publicKey()}|${pair.orderBook}`)?.amount).toBeGreaterThanOrEqual(need * 3n);

@@ -9,7 +9,18 @@ import { httpTransport, type RpcTransport } from '../../../../src/chains/wasm/js
 import type { WasmAdapterOptions } from '../../../../src/chains/wasm/options.ts';
 import type { Keypair } from '@stellar/stellar-sdk';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { accepted, adapterFor, cancelCommand, enrol, freshBook, placeCommand, startHarness, wallet, type Built, type Harness } from '../../../support/chains/wasm/harness.ts';
+import {
+  accepted,
+  adapterFor,
+  cancelCommand,
+  enrol,
+  freshBook,
+  placeCommand,
+  startHarness,
+  wallet,
+  type Built,
+  type Harness,
+} from '../../../support/chains/wasm/harness.ts';
 import { StepTimer } from '../../../support/chains/wasm/step-timer.ts';
 import { pacedClock } from '../../../support/clock.ts';
 
@@ -30,7 +41,12 @@ interface Watch {
   stop(): Promise<void>;
 }
 
-async function watch(trader: Keypair, pairs: readonly PairBinding[], from: EventCursor | null, o: Partial<WasmAdapterOptions> = {}): Promise<Watch> {
+async function watch(
+  trader: Keypair,
+  pairs: readonly PairBinding[],
+  from: EventCursor | null,
+  o: Partial<WasmAdapterOptions> = {},
+): Promise<Watch> {
   const timer = new StepTimer();
   const built = adapterFor(h, trader, { clock: pacedClock(() => h.clock.now(), timer.sleep), ...o });
   const notices: FollowerNotice[] = [];
@@ -63,8 +79,14 @@ describe('following the wallet', () => {
     expect(w.events().filter((e) => e.txHash === placed.txHash)).toEqual([]);
     // No tick of the timer: the pause ends because the follower was asked for a round.
     w.follower.poll();
-    for (let i = 0; i < 200 && !w.notices.some((n) => n.kind === 'lag' && n.covered === BigInt(h.emu.latest.seq)); i++) await new Promise((r) => setImmediate(r));
-    expect(w.events().filter((e) => e.txHash === placed.txHash && e.type !== 'Transfer').map((e) => e.type)).toEqual(['OrderReceived', 'OrderResting']);
+    for (let i = 0; i < 200 && !w.notices.some((n) => n.kind === 'lag' && n.covered === BigInt(h.emu.latest.seq)); i++)
+      await new Promise((r) => setImmediate(r));
+    expect(
+      w
+        .events()
+        .filter((e) => e.txHash === placed.txHash && e.type !== 'Transfer')
+        .map((e) => e.type),
+    ).toEqual(['OrderReceived', 'OrderResting']);
     // Off the book again, so that no later test's order meets it.
     await accepted(await mine.adapter.submit(cancelCommand(h, 'sell', placed.orderId as bigint)));
     await Promise.all([w.stop(), mine.adapter.close()]);
@@ -81,13 +103,19 @@ describe('following the wallet', () => {
     const events = w.events();
     expect(w.notices.filter((n) => n.kind === 'events').every((n) => n.kind === 'events' && n.confirmed)).toBe(true);
     expect(ascending(events.map((e) => e.key))).toBe(true);
-    expect(events.filter((e) => e.type !== 'Transfer' && e.client !== trader.publicKey()).map((e) => [e.type, e.txHash])).toEqual([['Trade', hit.txHash]]);
+    expect(
+      events.filter((e) => e.type !== 'Transfer' && e.client !== trader.publicKey()).map((e) => [e.type, e.txHash]),
+    ).toEqual([['Trade', hit.txHash]]);
     const book = events.filter((e) => e.type !== 'Transfer' && e.client === trader.publicKey());
     expect(book.map((e) => e.type)).toEqual(['OrderReceived', 'OrderResting']);
-    expect(book.every((e) => 'client' in e && e.client === trader.publicKey() && e.orderId === placed.orderId)).toBe(true);
+    expect(book.every((e) => 'client' in e && e.client === trader.publicKey() && e.orderId === placed.orderId)).toBe(
+      true,
+    );
     // The base locked at placement left the wallet; the quote of the fill came in.
     const transfers = events.filter((e) => e.type === 'Transfer');
-    expect(transfers.some((t) => t.token === 'base' && t.from === trader.publicKey() && t.to === h.pair.orderBook)).toBe(true);
+    expect(
+      transfers.some((t) => t.token === 'base' && t.from === trader.publicKey() && t.to === h.pair.orderBook),
+    ).toBe(true);
     expect(transfers.some((t) => t.token === 'quote' && t.to === trader.publicKey() && t.amount > 0n)).toBe(true);
     // The outcome's events are the follower's events, key for key.
     expect(placed.events.map((e) => e.key).every((k) => events.some((e) => e.key === k))).toBe(true);
@@ -115,7 +143,8 @@ describe('following the wallet', () => {
     const trader = wallet(h);
     const mine = adapterFor(h, trader);
     const w = await watch(trader, [h.pair], null, { follower: { pageLimit: 1, maxPagesPerRound: 1 } });
-    for (const price of ['10.00', '10.02', '10.04']) await accepted(await mine.adapter.submit(placeCommand(h, 'buy', '1', price)));
+    for (const price of ['10.00', '10.02', '10.04'])
+      await accepted(await mine.adapter.submit(placeCommand(h, 'buy', '1', price)));
     await w.timer.tick();
     const lag = w.notices.filter((n) => n.kind === 'lag').at(-1);
     expect(lag?.kind === 'lag' && lag.behind > 0n).toBe(true);
@@ -135,7 +164,12 @@ describe('following the wallet', () => {
     // Where it started (said at once, so that it is durable), then the heartbeat.
     expect(w.notices.filter((n) => n.kind === 'events')).toEqual([
       { kind: 'events', events: [], confirmed: true, cursor: expect.objectContaining({ height: BigInt(started) }) },
-      { kind: 'events', events: [], confirmed: true, cursor: expect.objectContaining({ height: BigInt(h.emu.latest.seq) }) },
+      {
+        kind: 'events',
+        events: [],
+        confirmed: true,
+        cursor: expect.objectContaining({ height: BigInt(h.emu.latest.seq) }),
+      },
     ]);
     await w.stop();
   });
@@ -168,7 +202,19 @@ function fill(name: string): { pair: PairBinding; trader: Keypair; taker: Keypai
 
 const tradeTxs = (x: Watch) => x.events().flatMap((e) => (e.type === 'Trade' ? [e.txHash] : []));
 
-const tradeFields = (e: ChainEvent) => (e.type === 'Trade' ? { key: e.key, txHash: e.txHash, client: e.client, orderId: e.orderId, side: e.side, quantity: e.quantity, price: e.price, pairId: e.pairId } : e);
+const tradeFields = (e: ChainEvent) =>
+  e.type === 'Trade'
+    ? {
+        key: e.key,
+        txHash: e.txHash,
+        client: e.client,
+        orderId: e.orderId,
+        side: e.side,
+        quantity: e.quantity,
+        price: e.price,
+        pairId: e.pairId,
+      }
+    : e;
 
 describe("another client's trade that filled our resting order", () => {
   it('arrives in the notice of our transfers of its transaction, keyed by its event id, for one query of that ledger', async () => {
@@ -186,7 +232,9 @@ describe("another client's trade that filled our resting order", () => {
     const notice = w.notices.find((n) => n.kind === 'events' && n.events.some((e) => e.type === 'Trade'));
     const ofHit = notice?.kind === 'events' ? notice.events.filter((e) => e.txHash === hit.txHash) : [];
     expect(ofHit.filter((e) => e.type === 'Trade').map(tradeFields)).toEqual([tradeFields(expected)]);
-    expect(ofHit.filter((e) => e.type === 'Transfer')).toEqual([expect.objectContaining({ token: 'quote', from: pair.orderBook, to: trader.publicKey() })]);
+    expect(ofHit.filter((e) => e.type === 'Transfer')).toEqual([
+      expect.objectContaining({ token: 'quote', from: pair.orderBook, to: trader.publicKey() }),
+    ]);
     expect(ascending(ofHit.map((e) => e.key))).toBe(true);
     // Our placement's lock transfer asks nothing: its transaction's trade event, if any, would be ours.
     expect(q.ledgers).toEqual([Number(hit.height)]);
@@ -200,9 +248,17 @@ describe("another client's trade that filled our resting order", () => {
       const reply = await q.transport(method, params);
       const events = (reply as { events?: Array<Record<string, unknown>> }).events;
       const good = events?.[0];
-      if ((params as { endLedger?: number } | null)?.endLedger === undefined || events === undefined || good === undefined) return reply;
+      if (
+        (params as { endLedger?: number } | null)?.endLedger === undefined ||
+        events === undefined ||
+        good === undefined
+      )
+        return reply;
       const [toid, index] = String(good.id).split('-');
-      events.push({ ...good, id: `${toid}-${String(Number(index) + 500).padStart(10, '0')}`, value: 'AAAA////' }, { ...good, id: undefined });
+      events.push(
+        { ...good, id: `${toid}-${String(Number(index) + 500).padStart(10, '0')}`, value: 'AAAA////' },
+        { ...good, id: undefined },
+      );
       return reply;
     };
     const w = await watch(trader, [pair], null, { transport: spoiling });
@@ -211,7 +267,12 @@ describe("another client's trade that filled our resting order", () => {
     await accepted(await mine.adapter.submit(placeCommand(h, 'sell', '1', '12.50', { pair })));
     const hit = await accepted(await taker.adapter.submit(placeCommand(h, 'buy', '0.5', '12.50', { pair })));
     await w.timer.tick();
-    expect(w.events().filter((e) => e.type === 'Trade').map(tradeFields)).toEqual([tradeFields(takerTrade(hit))]);
+    expect(
+      w
+        .events()
+        .filter((e) => e.type === 'Trade')
+        .map(tradeFields),
+    ).toEqual([tradeFields(takerTrade(hit))]);
     expect(await metricValue(w.built.metrics, 'dltmm_wasm_malformed_total', { source: 'follower' })).toBe(2);
     await Promise.all([w.stop(), mine.adapter.close(), taker.adapter.close()]);
   });
@@ -243,7 +304,11 @@ describe("another client's trade that filled our resting order", () => {
     await accepted(await mine.adapter.submit(placeCommand(h, 'sell', '1', '12.50', { pair })));
     const hit = await accepted(await taker.adapter.submit(placeCommand(h, 'buy', '0.5', '12.50', { pair })));
     for (let i = 0; i < 3; i++) await w.timer.tick();
-    const notices = w.notices.flatMap((n) => (n.kind === 'events' && n.events.some((e) => e.txHash === hit.txHash) ? [n.events.filter((e) => e.txHash === hit.txHash)] : []));
+    const notices = w.notices.flatMap((n) =>
+      n.kind === 'events' && n.events.some((e) => e.txHash === hit.txHash)
+        ? [n.events.filter((e) => e.txHash === hit.txHash)]
+        : [],
+    );
     expect(notices.map((events) => events.map((e) => e.type).toSorted())).toEqual([['Trade', 'Transfer']]);
     await Promise.all([w.stop(), mine.adapter.close(), taker.adapter.close()]);
   });

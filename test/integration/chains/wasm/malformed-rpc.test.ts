@@ -6,7 +6,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpTransport, type RpcTransport } from '../../../../src/chains/wasm/json-rpc.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { accepted, adapterFor, approveAhead, channels, placeCommand, rejected, startHarness, wallet, type Harness } from '../../../support/chains/wasm/harness.ts';
+import {
+  accepted,
+  adapterFor,
+  approveAhead,
+  channels,
+  placeCommand,
+  rejected,
+  startHarness,
+  wallet,
+  type Harness,
+} from '../../../support/chains/wasm/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -17,7 +27,10 @@ afterAll(() => h.close());
 type Tamper = (method: string, reply: Record<string, unknown>) => unknown;
 
 /** The real transport, with the reply of a method changed by `tamper` at most `times` times once armed. */
-function tampering(tamper: Tamper, times = Number.POSITIVE_INFINITY): { transport: RpcTransport; armed: { on: boolean; hits: number } } {
+function tampering(
+  tamper: Tamper,
+  times = Number.POSITIVE_INFINITY,
+): { transport: RpcTransport; armed: { on: boolean; hits: number } } {
   const base = httpTransport(h.rpc.url, { timeoutMs: 5000 });
   const armed = { on: false, hits: 0 };
   return {
@@ -33,7 +46,9 @@ function tampering(tamper: Tamper, times = Number.POSITIVE_INFINITY): { transpor
 }
 
 const spoilMeta: Tamper = (method, reply) =>
-  method === 'getTransaction' && reply.status === 'SUCCESS' ? { ...reply, resultMetaXdr: 'bm90IHhkcg==', events: undefined } : reply;
+  method === 'getTransaction' && reply.status === 'SUCCESS'
+    ? { ...reply, resultMetaXdr: 'bm90IHhkcg==', events: undefined }
+    : reply;
 
 describe('malformed replies', () => {
   it('a transaction reply whose meta does not decode is counted and asked again; the order id still comes through', async () => {
@@ -56,7 +71,9 @@ describe('malformed replies', () => {
     t.armed.on = true;
     await accepted(await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00')));
     expect(t.armed.hits).toBe(1);
-    expect(await metricValue(built.metrics, 'dltmm_wasm_rpc_errors_total', { method: 'getTransaction', kind: 'malformed' })).toBe(1);
+    expect(
+      await metricValue(built.metrics, 'dltmm_wasm_rpc_errors_total', { method: 'getTransaction', kind: 'malformed' }),
+    ).toBe(1);
     await built.adapter.close();
   });
 
@@ -67,7 +84,12 @@ describe('malformed replies', () => {
     t.armed.on = true;
     const sub = await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00'));
     const o = await rejected(sub);
-    expect([sub.txHash, o.included, o.error.code, o.error.details.kind]).toEqual([null, false, 'E_CHAIN_RPC', 'malformed']);
+    expect([sub.txHash, o.included, o.error.code, o.error.details.kind]).toEqual([
+      null,
+      false,
+      'E_CHAIN_RPC',
+      'malformed',
+    ]);
     expect(built.store.transactions.open('wasm')).toEqual([]);
     await built.adapter.close();
   });
@@ -80,7 +102,9 @@ describe('malformed replies', () => {
     const sub = await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00'));
     const o = await accepted(sub);
     expect(o.txHash).toBe(sub.txHash);
-    expect(await metricValue(built.metrics, 'dltmm_wasm_rpc_errors_total', { method: 'sendTransaction', kind: 'malformed' })).toBe(1);
+    expect(
+      await metricValue(built.metrics, 'dltmm_wasm_rpc_errors_total', { method: 'sendTransaction', kind: 'malformed' }),
+    ).toBe(1);
     await built.adapter.close();
   });
 });

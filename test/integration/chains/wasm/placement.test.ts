@@ -8,7 +8,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainEvent } from '../../../../src/chains/types.ts';
 import { createChannelAccounts } from '../../../../src/chains/wasm/channel-setup.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { accepted, adapterFor, approveAhead, BIG, cancelCommand, channels, freshBook, placeCommand, startHarness, typesOf, wallet, type Harness } from '../../../support/chains/wasm/harness.ts';
+import {
+  accepted,
+  adapterFor,
+  approveAhead,
+  BIG,
+  cancelCommand,
+  channels,
+  freshBook,
+  placeCommand,
+  startHarness,
+  typesOf,
+  wallet,
+  type Harness,
+} from '../../../support/chains/wasm/harness.ts';
 import { pacedClock } from '../../../support/clock.ts';
 
 let h: Harness;
@@ -20,7 +33,9 @@ afterAll(() => h.close());
 function authCredentialTypes(envelopeB64: string): number[] {
   const env = xdr.TransactionEnvelope.schema.decode(Buffer.from(envelopeB64, 'base64'));
   if (env.type !== 2) throw new Error('not a v1 envelope');
-  return env.v1.tx.operations.flatMap((op) => (op.body.type === 24 ? op.body.invokeHostFunctionOp.auth.map((a) => a.credentials.type) : []));
+  return env.v1.tx.operations.flatMap((op) =>
+    op.body.type === 24 ? op.body.invokeHostFunctionOp.auth.map((a) => a.credentials.type) : [],
+  );
 }
 
 function only<T extends ChainEvent['type']>(events: readonly ChainEvent[], type: T): Extract<ChainEvent, { type: T }> {
@@ -42,21 +57,26 @@ describe('placing through a channel account', () => {
     // Sent, not yet included: the journal already holds the signed envelope.
     expect(h.emu.isPending(hash)).toBe(true);
     const record = store.transactions.get(hash);
-    expect([record?.status, record?.source, record?.kind, record?.clientOrderId]).toEqual(['sent', channel!.publicKey(), 'place', cmd.clientOrderId]);
+    expect([record?.status, record?.source, record?.kind, record?.clientOrderId]).toEqual([
+      'sent',
+      channel!.publicKey(),
+      'place',
+      cmd.clientOrderId,
+    ]);
     // The channel is the source; the trading account authorizes `user` with address credentials (type 1).
     expect(authCredentialTypes(record?.raw ?? '')).toEqual([1]);
     h.sleeper.open();
     const o = await accepted(sub);
     expect(typesOf(o.events)).toEqual(['OrderReceived', 'OrderResting']);
     const received = only(o.events, 'OrderReceived');
-    expect([received.orderId, received.side, received.quantity, received.price, received.crossIdentifier, received.client]).toEqual([
-      o.orderId,
-      'buy',
-      1000n,
-      120_000n,
-      cmd.clientOrderId,
-      trader.publicKey(),
-    ]);
+    expect([
+      received.orderId,
+      received.side,
+      received.quantity,
+      received.price,
+      received.crossIdentifier,
+      received.client,
+    ]).toEqual([o.orderId, 'buy', 1000n, 120_000n, cmd.clientOrderId, trader.publicKey()]);
     expect(h.d.book.book.buys.find((b) => b.id === o.orderId)?.wallet).toBe(trader.publicKey());
     expect(store.transactions.get(hash)?.status).toBe('included');
     // The channel paid the fee and spent its sequence number.
@@ -71,7 +91,8 @@ describe('placing through a channel account', () => {
     const resting = await accepted(await adapter.submit(placeCommand(h, 'sell', '1', '13.20')));
     h.sleeper.hold();
     const subs = [];
-    for (let i = 0; i < 7; i++) subs.push(await adapter.submit(placeCommand(h, 'buy', '1', (11.5 + i * 0.02).toFixed(2))));
+    for (let i = 0; i < 7; i++)
+      subs.push(await adapter.submit(placeCommand(h, 'buy', '1', (11.5 + i * 0.02).toFixed(2))));
     expect(subs.every((s) => h.emu.isPending(s.txHash as string))).toBe(true);
     // An eighth placement waits for a source; a cancel does not: it takes the one kept free.
     let eighthSent = false;
@@ -112,10 +133,14 @@ describe('urgent work first on a congested network', () => {
     h.emu.queueCapacity = 2;
     try {
       // Two other participants fill the queue at the base inclusion fee.
-      for (const [i, f] of fillers.entries()) expect(h.emu.isPending((await f.submit(placeCommand(h, 'buy', '1', (11.0 + i * 0.02).toFixed(2)))).txHash as string)).toBe(true);
+      for (const [i, f] of fillers.entries())
+        expect(
+          h.emu.isPending((await f.submit(placeCommand(h, 'buy', '1', (11.0 + i * 0.02).toFixed(2)))).txHash as string),
+        ).toBe(true);
       let placed = false;
       const placement = t.adapter.submit(placeCommand(h, 'buy', '1', '11.60')).then((s) => ((placed = true), s));
-      while ((await metricValue(t.metrics, 'dltmm_wasm_try_again_later_total')) < 1) await new Promise<void>((r) => setImmediate(r));
+      while ((await metricValue(t.metrics, 'dltmm_wasm_try_again_later_total')) < 1)
+        await new Promise<void>((r) => setImmediate(r));
       const at = h.emu.latest.seq;
       const cancel = await t.adapter.submit(cancelCommand(h, 'sell', resting.orderId as bigint));
       expect(h.emu.isPending(cancel.txHash as string)).toBe(true);
@@ -148,7 +173,10 @@ describe('fills and cancellation', () => {
 
     const partial = await accepted(await taker.adapter.submit(placeCommand(h, 'buy', '3', '12.40', { pair })));
     expect(typesOf(partial.events)).toEqual(['OrderReceived', 'Trade', 'OrderResting']);
-    expect([only(partial.events, 'Trade').quantity, only(partial.events, 'OrderResting').quantity]).toEqual([2000n, 1000n]);
+    expect([only(partial.events, 'Trade').quantity, only(partial.events, 'OrderResting').quantity]).toEqual([
+      2000n,
+      1000n,
+    ]);
     // The maker's order is gone: filled in full by the two takers.
     expect(d.book.book.sells.some((s) => s.id === resting.orderId)).toBe(false);
     await Promise.all([maker.adapter.close(), taker.adapter.close()]);
@@ -180,10 +208,17 @@ describe('fills and cancellation', () => {
     const page = (await (
       await fetch(h.rpc.url, {
         method: 'POST',
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getEvents', params: { startLedger: Number(o.height), filters: [{ type: 'contract', contractIds: [h.pair.orderBook] }] } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'getEvents',
+          params: { startLedger: Number(o.height), filters: [{ type: 'contract', contractIds: [h.pair.orderBook] }] },
+        }),
       })
     ).json()) as { result: { events: Array<{ id: string; txHash: string }> } };
-    expect(o.events.map((e) => e.key)).toEqual(page.result.events.filter((e) => e.txHash === o.txHash).map((e) => e.id));
+    expect(o.events.map((e) => e.key)).toEqual(
+      page.result.events.filter((e) => e.txHash === o.txHash).map((e) => e.id),
+    );
     await adapter.close();
   });
 });
@@ -201,7 +236,11 @@ describe('channel account set-up', () => {
       pollIntervalMs: 1,
     });
     expect(txHashes).toHaveLength(1);
-    expect(accounts.map((k) => h.emu.world.accounts.get(k.publicKey())?.balance)).toEqual([250_000_000n, 250_000_000n, 250_000_000n]);
+    expect(accounts.map((k) => h.emu.world.accounts.get(k.publicKey())?.balance)).toEqual([
+      250_000_000n,
+      250_000_000n,
+      250_000_000n,
+    ]);
     const trader = wallet(h);
     const { adapter, store } = adapterFor(h, trader, { channelKeys: accounts });
     const sub = await adapter.submit(placeCommand(h, 'buy', '1', '11.50'));

@@ -5,7 +5,17 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mint, setAuthorized, setPhase, trust } from '../../../../src/sandbox/wasm/operator.ts';
-import { accepted, adapterFor, cancelCommand, freshBook, PAIR, placeCommand, startHarness, wallet, type Harness } from '../../../support/chains/wasm/harness.ts';
+import {
+  accepted,
+  adapterFor,
+  cancelCommand,
+  freshBook,
+  PAIR,
+  placeCommand,
+  startHarness,
+  wallet,
+  type Harness,
+} from '../../../support/chains/wasm/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -33,7 +43,11 @@ describe('pair state', () => {
     const { adapter } = adapterFor(h, wallet(h, {}, d));
     setPhase(h.emu, h.venue, d, 'closed');
     h.ledger();
-    expect(await adapter.readPairState(pair)).toMatchObject({ prefunded: false, phase: 'ClosedForTrading', open: false });
+    expect(await adapter.readPairState(pair)).toMatchObject({
+      prefunded: false,
+      phase: 'ClosedForTrading',
+      open: false,
+    });
     await adapter.close();
   });
 });
@@ -42,7 +56,11 @@ describe('balances', () => {
   it('reads base and quote in native units and the XLM for fees', async () => {
     const trader = wallet(h, { base: 123n, quote: 456n });
     const { adapter } = adapterFor(h, trader);
-    expect(await adapter.readBalances(h.pair)).toEqual({ base: 123n, quote: 456n, native: h.emu.world.accounts.get(trader.publicKey())?.balance });
+    expect(await adapter.readBalances(h.pair)).toEqual({
+      base: 123n,
+      quote: 456n,
+      native: h.emu.world.accounts.get(trader.publicKey())?.balance,
+    });
     await adapter.close();
   });
 
@@ -50,7 +68,12 @@ describe('balances', () => {
     const trader = wallet(h, { base: 123n, quote: 456n });
     const { adapter } = adapterFor(h, trader);
     h.ledger();
-    expect(await adapter.readBalancesAt(h.pair, 1n)).toEqual({ base: 123n, quote: 456n, native: h.emu.world.accounts.get(trader.publicKey())?.balance, height: BigInt(h.emu.latest.seq) });
+    expect(await adapter.readBalancesAt(h.pair, 1n)).toEqual({
+      base: 123n,
+      quote: 456n,
+      native: h.emu.world.accounts.get(trader.publicKey())?.balance,
+      height: BigInt(h.emu.latest.seq),
+    });
     await adapter.close();
   });
 });
@@ -61,10 +84,16 @@ describe('orders', () => {
     const { adapter } = adapterFor(h, trader);
     const placed = await accepted(await adapter.submit(placeCommand(h, 'sell', '2', '15.00')));
     const sequence = h.emu.world.accounts.get(trader.publicKey())?.seqNum;
-    expect(await adapter.probeOrder(h.pair, 'sell', placed.orderId as bigint)).toEqual({ onBook: true, height: BigInt(h.emu.latest.seq) });
+    expect(await adapter.probeOrder(h.pair, 'sell', placed.orderId as bigint)).toEqual({
+      onBook: true,
+      height: BigInt(h.emu.latest.seq),
+    });
     expect(h.emu.world.accounts.get(trader.publicKey())?.seqNum).toBe(sequence);
     await accepted(await adapter.submit(cancelCommand(h, 'sell', placed.orderId as bigint)));
-    expect(await adapter.probeOrder(h.pair, 'sell', placed.orderId as bigint)).toEqual({ onBook: false, height: BigInt(h.emu.latest.seq) });
+    expect(await adapter.probeOrder(h.pair, 'sell', placed.orderId as bigint)).toEqual({
+      onBook: false,
+      height: BigInt(h.emu.latest.seq),
+    });
     await adapter.close();
   });
 });
@@ -84,7 +113,11 @@ describe('ensureReady', () => {
     const { adapter } = adapterFor(h, kp);
     await expect(adapter.ensureReady(h.pair)).rejects.toMatchObject({
       code: 'E_VENUE_TRUSTLINE_MISSING',
-      details: { tokenRole: 'base', contract: h.pair.baseToken, asset: `${h.d.base.config.code}:${h.d.base.config.issuer}` },
+      details: {
+        tokenRole: 'base',
+        contract: h.pair.baseToken,
+        asset: `${h.d.base.config.code}:${h.d.base.config.issuer}`,
+      },
     });
     await adapter.close();
   });
@@ -95,7 +128,10 @@ describe('ensureReady', () => {
     setAuthorized(h.emu, h.d, 'quote', trader.publicKey(), false);
     h.ledger();
     const { adapter } = adapterFor(h, trader);
-    await expect(adapter.ensureReady(h.pair)).rejects.toMatchObject({ code: 'E_VENUE_TOKEN_NOT_AUTHORIZED', details: { tokenRole: 'quote' } });
+    await expect(adapter.ensureReady(h.pair)).rejects.toMatchObject({
+      code: 'E_VENUE_TOKEN_NOT_AUTHORIZED',
+      details: { tokenRole: 'quote' },
+    });
     await adapter.close();
   });
 });

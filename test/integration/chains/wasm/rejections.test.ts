@@ -42,14 +42,50 @@ interface RefusalCase {
 }
 
 const refusals: RefusalCase[] = [
-  { name: 'a wallet without buy permission (#4)', wallet: { canBuy: false }, command: (h) => placeCommand(h, 'buy', '1', '12.00'), code: 'E_VENUE_NOT_ALLOWED_TO_BUY' },
-  { name: 'a wallet without sell permission (#5)', wallet: { canSell: false }, command: (h) => placeCommand(h, 'sell', '1', '13.00'), code: 'E_VENUE_NOT_ALLOWED_TO_SELL' },
-  { name: 'a wallet not in the registry (#6)', wallet: { registered: false }, command: (h) => placeCommand(h, 'buy', '1', '12.00'), code: 'E_VENUE_CLIENT_NOT_FOUND' },
-  { name: 'a cancel of an order that does not rest (#8)', command: (h) => cancelCommand(h, 'buy', 987_654n), code: 'E_VENUE_ORDER_NOT_FOUND' },
-  { name: 'a quote balance below value plus commission (#10)', wallet: { quote: 1000n }, command: (h) => placeCommand(h, 'buy', '1', '12.00'), code: 'E_VENUE_INSUFFICIENT_BALANCE' },
-  { name: 'a price off the tick grid (#1024)', command: (h) => placeCommand(h, 'buy', '1', '12.01'), code: 'E_VENUE_OFF_TICK' },
-  { name: 'a price above the collar (#1018)', command: (h) => placeCommand(h, 'sell', '1', '19.00'), code: 'E_VENUE_PRICE_ABOVE_MAX_RANGE' },
-  { name: 'an order value below the minimum (#1022)', command: (h) => placeCommand(h, 'buy', '0.005', '12.00'), code: 'E_VENUE_VALUE_BELOW_MIN_RANGE' },
+  {
+    name: 'a wallet without buy permission (#4)',
+    wallet: { canBuy: false },
+    command: (h) => placeCommand(h, 'buy', '1', '12.00'),
+    code: 'E_VENUE_NOT_ALLOWED_TO_BUY',
+  },
+  {
+    name: 'a wallet without sell permission (#5)',
+    wallet: { canSell: false },
+    command: (h) => placeCommand(h, 'sell', '1', '13.00'),
+    code: 'E_VENUE_NOT_ALLOWED_TO_SELL',
+  },
+  {
+    name: 'a wallet not in the registry (#6)',
+    wallet: { registered: false },
+    command: (h) => placeCommand(h, 'buy', '1', '12.00'),
+    code: 'E_VENUE_CLIENT_NOT_FOUND',
+  },
+  {
+    name: 'a cancel of an order that does not rest (#8)',
+    command: (h) => cancelCommand(h, 'buy', 987_654n),
+    code: 'E_VENUE_ORDER_NOT_FOUND',
+  },
+  {
+    name: 'a quote balance below value plus commission (#10)',
+    wallet: { quote: 1000n },
+    command: (h) => placeCommand(h, 'buy', '1', '12.00'),
+    code: 'E_VENUE_INSUFFICIENT_BALANCE',
+  },
+  {
+    name: 'a price off the tick grid (#1024)',
+    command: (h) => placeCommand(h, 'buy', '1', '12.01'),
+    code: 'E_VENUE_OFF_TICK',
+  },
+  {
+    name: 'a price above the collar (#1018)',
+    command: (h) => placeCommand(h, 'sell', '1', '19.00'),
+    code: 'E_VENUE_PRICE_ABOVE_MAX_RANGE',
+  },
+  {
+    name: 'an order value below the minimum (#1022)',
+    command: (h) => placeCommand(h, 'buy', '0.005', '12.00'),
+    code: 'E_VENUE_VALUE_BELOW_MIN_RANGE',
+  },
   {
     name: 'a closed order book (#1001)',
     command: (h) => placeCommand(h, 'buy', '1', '12.00'),
@@ -81,7 +117,9 @@ describe('refused by simulation: nothing is signed or spent', () => {
   it('an order the core cannot encode for chain B is refused before any RPC call', async () => {
     const { adapter } = adapterFor(h, wallet(h));
     const cmd = placeCommand(h, 'buy', '1', '12.00', { condition: 'ioc' });
-    const o = await rejected(await adapter.submit({ ...cmd, terms: { ...cmd.terms, validity: 'gtd', lifetimeDays: 5 } }));
+    const o = await rejected(
+      await adapter.submit({ ...cmd, terms: { ...cmd.terms, validity: 'gtd', lifetimeDays: 5 } }),
+    );
     expect([o.txHash, o.included, o.error.code]).toEqual([null, false, 'E_ENCODING_COMBINATION']);
     await adapter.close();
   });
@@ -96,7 +134,12 @@ describe('refused by the node or failed after inclusion', () => {
     const poor = adapterFor(h, trader, { store: rich.store, channelKeys: channels(h, 1, 50n) });
     const sub = await poor.adapter.submit(placeCommand(h, 'buy', '1', '12.00'));
     const o = await rejected(sub);
-    expect([o.txHash, o.included, o.error.code, o.error.details.result]).toEqual([sub.txHash, false, 'E_CHAIN_TX_REFUSED', 'txINSUFFICIENT_BALANCE']);
+    expect([o.txHash, o.included, o.error.code, o.error.details.result]).toEqual([
+      sub.txHash,
+      false,
+      'E_CHAIN_TX_REFUSED',
+      'txINSUFFICIENT_BALANCE',
+    ]);
     expect(sub.txHash).not.toBeNull();
     expect(rich.store.transactions.get(sub.txHash as string)?.status).toBe('dropped');
     await Promise.all([rich.adapter.close(), poor.adapter.close()]);
@@ -114,7 +157,12 @@ describe('refused by the node or failed after inclusion', () => {
     h.sleeper.open();
     const o = await rejected(sub);
     setPhase(h.emu, h.venue, h.d, 'open');
-    expect([o.txHash, o.included, o.error.code, o.error.details.wasmCode]).toEqual([sub.txHash, true, 'E_VENUE_MARKET_CLOSED', 1001]);
+    expect([o.txHash, o.included, o.error.code, o.error.details.wasmCode]).toEqual([
+      sub.txHash,
+      true,
+      'E_VENUE_MARKET_CLOSED',
+      1001,
+    ]);
     const record = built.store.transactions.get(sub.txHash as string);
     expect(record?.status).toBe('failed');
     expect(h.emu.world.accounts.get(channel!.publicKey())?.seqNum).toBe(record?.sequence);
@@ -143,7 +191,9 @@ describe('rejected by matching: the transaction succeeds and OrderRejected says 
     const maker = adapterFor(h, wallet(h, {}, d));
     const taker = adapterFor(h, wallet(h, {}, d));
     await accepted(await maker.adapter.submit(placeCommand(h, 'sell', '1', '12.34', { pair })));
-    const o = await accepted(await taker.adapter.submit(placeCommand(h, 'buy', '3', '12.34', { pair, condition: 'ioc' })));
+    const o = await accepted(
+      await taker.adapter.submit(placeCommand(h, 'buy', '3', '12.34', { pair, condition: 'ioc' })),
+    );
     expect(o.events.map((e) => e.type)).toEqual(['OrderReceived', 'Trade', 'OrderRejected']);
     expect(rejection(o.events)).toEqual({ reason: 7, quantity: 2000n, code: 'E_REJECTED_PARTIAL' });
     await Promise.all([maker.adapter.close(), taker.adapter.close()]);
@@ -162,7 +212,8 @@ describe('rejected by matching: the transaction succeeds and OrderRejected says 
     const { pair, d } = freshBook(h, 'max-matches', { pair: { ...PAIR, maximumMatches: 1 } });
     const maker = adapterFor(h, wallet(h, {}, d));
     const taker = adapterFor(h, wallet(h, {}, d));
-    for (const price of ['12.34', '12.36']) await accepted(await maker.adapter.submit(placeCommand(h, 'sell', '1', price, { pair })));
+    for (const price of ['12.34', '12.36'])
+      await accepted(await maker.adapter.submit(placeCommand(h, 'sell', '1', price, { pair })));
     const o = await accepted(await taker.adapter.submit(placeCommand(h, 'buy', '2', '12.36', { pair })));
     expect(rejection(o.events)).toEqual({ reason: 2, quantity: 1000n, code: 'E_REJECTED_MAX_MATCHES' });
     await Promise.all([maker.adapter.close(), taker.adapter.close()]);

@@ -9,7 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpTransport, rpcFailure, type RpcTransport } from '../../../../src/chains/wasm/json-rpc.ts';
 import { openStore } from '../../../../src/store/store.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
-import { accepted, adapterFor, approveAhead, channels, placeCommand, rejected, startHarness, wallet, type Harness } from '../../../support/chains/wasm/harness.ts';
+import {
+  accepted,
+  adapterFor,
+  approveAhead,
+  channels,
+  placeCommand,
+  rejected,
+  startHarness,
+  wallet,
+  type Harness,
+} from '../../../support/chains/wasm/harness.ts';
 import { pacedClock } from '../../../support/clock.ts';
 
 let h: Harness;
@@ -20,8 +30,13 @@ afterAll(() => h.close());
 
 /** A native payment from `source`, sent straight to the node, outside any adapter. */
 async function sendExternal(source: Keypair, sequence: bigint): Promise<string> {
-  const tx: Transaction = new TransactionBuilder(new Account(source.publicKey(), sequence.toString()), { fee: '100', networkPassphrase: h.emu.passphrase })
-    .addOperation(Operation.payment({ destination: h.venue.operator.publicKey(), asset: Asset.native(), amount: '0.0000001' }))
+  const tx: Transaction = new TransactionBuilder(new Account(source.publicKey(), sequence.toString()), {
+    fee: '100',
+    networkPassphrase: h.emu.passphrase,
+  })
+    .addOperation(
+      Operation.payment({ destination: h.venue.operator.publicKey(), asset: Asset.native(), amount: '0.0000001' }),
+    )
     .setTimebounds(0, Math.floor(h.clock.now() / 1000) + 300)
     .build();
   tx.sign(source);
@@ -32,16 +47,23 @@ async function sendExternal(source: Keypair, sequence: bigint): Promise<string> 
 
 const seqOf = (g: string): bigint => h.emu.world.accounts.get(g)?.seqNum ?? -1n;
 
-function journalOf(store: ReturnType<typeof openStore>, clientOrderId: bigint): Array<{ status: string; sequence: string }> {
+function journalOf(
+  store: ReturnType<typeof openStore>,
+  clientOrderId: bigint,
+): Array<{ status: string; sequence: string }> {
   return store.db
     .prepare('SELECT status, sequence FROM transactions WHERE client_order_id = ? ORDER BY created_ms, rowid')
     .all(clientOrderId.toString())
-    .map((r) => ({ status: String((r as { status: string }).status), sequence: String((r as { sequence: string }).sequence) }));
+    .map((r) => ({
+      status: String((r as { status: string }).status),
+      sequence: String((r as { sequence: string }).sequence),
+    }));
 }
 
 function transportWith(fail: (method: string) => boolean): RpcTransport {
   const base = httpTransport(h.rpc.url, { timeoutMs: 5000 });
-  return (method, params) => (fail(method) ? Promise.reject(rpcFailure(method, 'transport', 'connection reset by peer')) : base(method, params));
+  return (method, params) =>
+    fail(method) ? Promise.reject(rpcFailure(method, 'transport', 'connection reset by peer')) : base(method, params);
 }
 
 describe('sequence numbers', () => {
@@ -58,7 +80,9 @@ describe('sequence numbers', () => {
     expect(attempts.map((a) => a.status)).toEqual(['dropped', 'included']);
     expect(BigInt(attempts[1]!.sequence)).toBe(BigInt(attempts[0]!.sequence) + 1n);
     expect(await metricValue(built.metrics, 'dltmm_wasm_try_again_later_total')).toBe(1);
-    expect(await metricValue(built.metrics, 'dltmm_wasm_sequence_resyncs_total', { reason: 'try_again_later' })).toBe(1);
+    expect(await metricValue(built.metrics, 'dltmm_wasm_sequence_resyncs_total', { reason: 'try_again_later' })).toBe(
+      1,
+    );
     expect(o.orderId).not.toBeNull();
     await built.adapter.close();
   });
@@ -86,7 +110,7 @@ describe('expiry', () => {
     h.sleeper.hold();
     const sub = await built.adapter.submit(placeCommand(h, 'buy', '1', '12.00'));
     const expiredSeq = built.store.transactions.get(sub.txHash as string)?.sequence;
-    h.clock.advance((60) * 1000);
+    h.clock.advance(60 * 1000);
     h.sleeper.open();
     const o = await rejected(sub);
     expect([o.included, o.error.code]).toEqual([false, 'E_CHAIN_TX_EXPIRED']);
@@ -106,7 +130,11 @@ describe('a clock behind the network', () => {
     const setup = adapterFor(h, trader, { store });
     await approveAhead(setup.adapter, h.pair);
     await setup.adapter.close();
-    const behind = adapterFor(h, trader, { store, clock: pacedClock(() => h.clock.now() - 60_000, h.sleeper.sleep), txTimeoutSeconds: 30 });
+    const behind = adapterFor(h, trader, {
+      store,
+      clock: pacedClock(() => h.clock.now() - 60_000, h.sleeper.sleep),
+      txTimeoutSeconds: 30,
+    });
     const sub = await behind.adapter.submit(placeCommand(h, 'buy', '1', '12.00'));
     const o = await rejected(sub);
     expect([o.included, o.error.code, sub.txHash === null]).toEqual([false, 'E_CHAIN_TX_EXPIRED', false]);
@@ -141,7 +169,11 @@ describe('settling unknown outcomes', () => {
     const setup = adapterFor(h, trader, { store });
     await approveAhead(setup.adapter, h.pair);
     await setup.adapter.close();
-    const lossy = adapterFor(h, trader, { store, channelKeys: channels(h, 1), transport: transportWith((m) => m === 'sendTransaction') });
+    const lossy = adapterFor(h, trader, {
+      store,
+      channelKeys: channels(h, 1),
+      transport: transportWith((m) => m === 'sendTransaction'),
+    });
     h.sleeper.hold();
     const sub = await lossy.adapter.submit(placeCommand(h, 'buy', '1', '12.00'));
     const hash = sub.txHash as string;
@@ -161,7 +193,12 @@ describe('settling unknown outcomes', () => {
     const setup = adapterFor(h, trader, { store });
     await approveAhead(setup.adapter, h.pair);
     await setup.adapter.close();
-    const blind = adapterFor(h, trader, { store, txTimeoutSeconds: 30, outcomeGraceMs: 20_000, transport: transportWith((m) => m === 'getTransaction') });
+    const blind = adapterFor(h, trader, {
+      store,
+      txTimeoutSeconds: 30,
+      outcomeGraceMs: 20_000,
+      transport: transportWith((m) => m === 'getTransaction'),
+    });
     const sub = await blind.adapter.submit(placeCommand(h, 'buy', '1', '12.00'));
     const o = await sub.outcome;
     expect(o.kind).toBe('unknown');

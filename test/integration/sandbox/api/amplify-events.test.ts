@@ -91,17 +91,26 @@ function amplify(apiKey: string, channel: string, count: number): Promise<Record
 }
 
 describe('AWS Amplify Events client against the sandbox', () => {
-  it('connects over wss://, subscribes to a market and receives its book as an event', { timeout: 90_000 }, async () => {
-    const lines = await amplify(API_KEY, `orderbook/bytradingpair/${symbol}`, 1);
-    expect(lines.at(-1)).toEqual({ closed: true });
-    expect(lines[0]).toEqual({
-      event: {
-        id: expect.any(String),
-        type: 'data',
-        event: { channel: 'orderbook', data: [{ symbol, buy: [{ limit: 99.5, totalQuantity: 1, orderCount: 1 }], sell: [], time: expect.any(String) }] },
-      },
-    });
-  });
+  it(
+    'connects over wss://, subscribes to a market and receives its book as an event',
+    { timeout: 90_000 },
+    async () => {
+      const lines = await amplify(API_KEY, `orderbook/bytradingpair/${symbol}`, 1);
+      expect(lines.at(-1)).toEqual({ closed: true });
+      expect(lines[0]).toEqual({
+        event: {
+          id: expect.any(String),
+          type: 'data',
+          event: {
+            channel: 'orderbook',
+            data: [
+              { symbol, buy: [{ limit: 99.5, totalQuantity: 1, orderCount: 1 }], sell: [], time: expect.any(String) },
+            ],
+          },
+        },
+      });
+    },
+  );
 
   it('is refused with a wrong API key, as AppSync refuses it', { timeout: 90_000 }, async () => {
     const refusedBefore = ws.refused;

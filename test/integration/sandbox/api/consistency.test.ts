@@ -11,7 +11,15 @@ import { formatDecimal } from '../../../../src/core/decimal.ts';
 import { priceFromRaw, quantityFromRaw } from '../../../../src/core/units.ts';
 import { walletKey, type VenuePair } from '../../../../src/sandbox/api/venue-state.ts';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
-import { bearer, control, get, startTestSandbox, Traders, until, type Json } from '../../../support/sandbox/api/sandbox-clients.ts';
+import {
+  bearer,
+  control,
+  get,
+  startTestSandbox,
+  Traders,
+  until,
+  type Json,
+} from '../../../support/sandbox/api/sandbox-clients.ts';
 import { EventsProbe } from '../../../support/sandbox/events-probe.ts';
 
 const LAG_MS = 500;
@@ -29,9 +37,17 @@ interface TruthOrder {
 async function evmTruth(p: VenuePair): Promise<TruthOrder[]> {
   const book = t.book(p.symbol);
   const out: TruthOrder[] = [];
-  for (const [side, code] of [['buy', 1], ['sell', 2]] as const) {
+  for (const [side, code] of [
+    ['buy', 1],
+    ['sell', 2],
+  ] as const) {
     for (const id of (await book.getFunction('getOrderIds').staticCall(code, 10_000)) as bigint[]) {
-      const [wallet, , remaining, price] = (await book.getFunction('getOrder').staticCall(id)) as [string, bigint, bigint, bigint];
+      const [wallet, , remaining, price] = (await book.getFunction('getOrder').staticCall(id)) as [
+        string,
+        bigint,
+        bigint,
+        bigint,
+      ];
       out.push({ id, wallet, side, price, remaining });
     }
   }
@@ -41,7 +57,13 @@ async function evmTruth(p: VenuePair): Promise<TruthOrder[]> {
 function wasmTruth(p: VenuePair): TruthOrder[] {
   const book = sb.deployed.wasmBooks.get(p.id)?.book.book;
   if (book === undefined) throw new Error(`no chain B book ${p.id}`);
-  return [...book.buys, ...book.sells].map((o) => ({ id: o.id, wallet: o.wallet, side: o.side, price: o.price, remaining: o.remaining }));
+  return [...book.buys, ...book.sells].map((o) => ({
+    id: o.id,
+    wallet: o.wallet,
+    side: o.side,
+    price: o.price,
+    remaining: o.remaining,
+  }));
 }
 
 /** WebSocket levels (JSON numbers of a few decimals here) in the REST form. */
@@ -50,7 +72,11 @@ function asRest(levels: Json[]): Json[] {
 }
 
 /** Price levels built from the contract's orders: summed per price, in priority order. */
-function levelsOf(p: VenuePair, truth: readonly TruthOrder[], side: 'buy' | 'sell'): { quantity: string; limit: string; orderCount: number }[] {
+function levelsOf(
+  p: VenuePair,
+  truth: readonly TruthOrder[],
+  side: 'buy' | 'sell',
+): { quantity: string; limit: string; orderCount: number }[] {
   const out: { price: bigint; quantity: bigint; orderCount: number }[] = [];
   for (const o of truth.filter((x) => x.side === side)) {
     const last = out[out.length - 1];
@@ -59,16 +85,27 @@ function levelsOf(p: VenuePair, truth: readonly TruthOrder[], side: 'buy' | 'sel
       last.orderCount += 1;
     } else out.push({ price: o.price, quantity: o.remaining, orderCount: 1 });
   }
-  return out.map((l) => ({ quantity: formatDecimal(quantityFromRaw(l.quantity, p.scales)), limit: formatDecimal(priceFromRaw(l.price, p.scales)), orderCount: l.orderCount }));
+  return out.map((l) => ({
+    quantity: formatDecimal(quantityFromRaw(l.quantity, p.scales)),
+    limit: formatDecimal(priceFromRaw(l.price, p.scales)),
+    orderCount: l.orderCount,
+  }));
 }
 
 /** Executed base quantity and the numbers of trades and cancellations, from the chain's own events. */
 async function chainTrades(p: VenuePair): Promise<{ volume: bigint; count: number; cancels: number }> {
   if (p.chain === 'evm') {
     const book = t.book(p.symbol);
-    const logs = [...(await book.queryFilter(book.filters.NewBuyInitiatedTrade!(), 0)), ...(await book.queryFilter(book.filters.NewSellInitiatedTrade!(), 0))];
+    const logs = [
+      ...(await book.queryFilter(book.filters.NewBuyInitiatedTrade!(), 0)),
+      ...(await book.queryFilter(book.filters.NewSellInitiatedTrade!(), 0)),
+    ];
     const cancels = (await book.queryFilter(book.filters.CancelOrder!(), 0)).length;
-    return { volume: logs.reduce((s, l) => s + (book.interface.parseLog(l)?.args[1] as bigint), 0n), count: logs.length, cancels };
+    return {
+      volume: logs.reduce((s, l) => s + (book.interface.parseLog(l)?.args[1] as bigint), 0n),
+      count: logs.length,
+      cancels,
+    };
   }
   let volume = 0n;
   let count = 0;
@@ -76,7 +113,13 @@ async function chainTrades(p: VenuePair): Promise<{ volume: bigint; count: numbe
   const oldest = (await t.server.getLatestLedger()).sequence - 5_000;
   for (const name of ['NewBuyInitiatedTrade', 'NewSellInitiatedTrade']) {
     const topic = xdr.ScVal.scvSymbol(name).toXDR('base64');
-    const page = await t.server.getEvents({ startLedger: Math.max(oldest, sb.emulator.oldest.seq), filters: [{ type: 'contract', contractIds: [p.addresses.orderBook.strkey as string], topics: [[topic, '*', '*']] }], limit: 10_000 });
+    const page = await t.server.getEvents({
+      startLedger: Math.max(oldest, sb.emulator.oldest.seq),
+      filters: [
+        { type: 'contract', contractIds: [p.addresses.orderBook.strkey as string], topics: [[topic, '*', '*']] },
+      ],
+      limit: 10_000,
+    });
     for (const e of page.events) {
       volume += (scValToNative(e.value) as bigint[])[0] as bigint;
       count++;
@@ -84,12 +127,23 @@ async function chainTrades(p: VenuePair): Promise<{ volume: bigint; count: numbe
   }
   const cancelTopic = xdr.ScVal.scvSymbol('CancelOrder').toXDR('base64');
   const start = Math.max(oldest, sb.emulator.oldest.seq);
-  cancels = (await t.server.getEvents({ startLedger: start, filters: [{ type: 'contract', contractIds: [p.addresses.orderBook.strkey as string], topics: [[cancelTopic, '*', '*']] }], limit: 10_000 })).events.length;
+  cancels = (
+    await t.server.getEvents({
+      startLedger: start,
+      filters: [
+        { type: 'contract', contractIds: [p.addresses.orderBook.strkey as string], topics: [[cancelTopic, '*', '*']] },
+      ],
+      limit: 10_000,
+    })
+  ).events.length;
   return { volume, count, cancels };
 }
 
 beforeAll(async () => {
-  sb = await startTestSandbox({ api: { orderLagMs: LAG_MS }, flow: { enabled: true, seed: 7, makerTickMs: 300, takerIntervalMs: 300 } });
+  sb = await startTestSandbox({
+    api: { orderLagMs: LAG_MS },
+    flow: { enabled: true, seed: 7, makerTickMs: 300, takerIntervalMs: 300 },
+  });
   t = new Traders(sb);
   const evmBurst = async () => {
     await t.evmApproveAll('evm-trader');
@@ -111,7 +165,7 @@ beforeAll(async () => {
       await t.evmCancel('evm-trader', symbol, side, placed[i]?.orderId as bigint).catch(() => undefined);
     }
   };
-  const wasmBurst = async (wallet: string, symbol: string, orders: [('buy' | 'sell'), string, string][]) => {
+  const wasmBurst = async (wallet: string, symbol: string, orders: ['buy' | 'sell', string, string][]) => {
     await t.wasmApprove(wallet, symbol);
     const ids = [];
     for (const [side, q, price] of orders) ids.push((await t.wasmOrder(wallet, symbol, side, q, price)).orderId);
@@ -119,8 +173,18 @@ beforeAll(async () => {
   };
   await Promise.all([
     evmBurst(),
-    wasmBurst('wasm-trader', 'FUND1EURe', [['buy', '1', '12.2'], ['sell', '1.5', '12.3'], ['buy', '2', '12.4'], ['sell', '1', '12.6']]),
-    wasmBurst('wasm-mm', 'GRN27EURe', [['sell', '2', '46'], ['buy', '3', '45.6'], ['sell', '1', '45.3'], ['buy', '1', '45']]),
+    wasmBurst('wasm-trader', 'FUND1EURe', [
+      ['buy', '1', '12.2'],
+      ['sell', '1.5', '12.3'],
+      ['buy', '2', '12.4'],
+      ['sell', '1', '12.6'],
+    ]),
+    wasmBurst('wasm-mm', 'GRN27EURe', [
+      ['sell', '2', '46'],
+      ['buy', '3', '45.6'],
+      ['sell', '1', '45.3'],
+      ['buy', '1', '45'],
+    ]),
   ]);
   await control(sb, 'POST', '/flow/stop');
   await sb.sync();
@@ -147,37 +211,54 @@ describe('after a burst on both chains', () => {
       const truth = p.chain === 'evm' ? await evmTruth(p) : wasmTruth(p);
       const rest = (await get(sb, `/tradingpairs/${p.id}/orderbook`)).body;
       for (const side of ['buy', 'sell'] as const) {
-        const expected = truth.filter((o) => o.side === side).map((o) => ({ orderType: 'LIMIT', quantity: formatDecimal(quantityFromRaw(o.remaining, p.scales)), limit: formatDecimal(priceFromRaw(o.price, p.scales)) }));
+        const expected = truth
+          .filter((o) => o.side === side)
+          .map((o) => ({
+            orderType: 'LIMIT',
+            quantity: formatDecimal(quantityFromRaw(o.remaining, p.scales)),
+            limit: formatDecimal(priceFromRaw(o.price, p.scales)),
+          }));
         expect([p.symbol, side, rest[side]]).toEqual([p.symbol, side, expected]);
       }
       expect(p.market.book.buys.concat(p.market.book.sells).map((o) => o.orderId)).toEqual(truth.map((o) => o.id));
       const levels = (await get(sb, `/tradingpairs/${p.id}/pricelevels`)).body;
-      for (const side of ['buy', 'sell'] as const) expect([p.symbol, side, levels[side]]).toEqual([p.symbol, side, levelsOf(p, truth, side)]);
+      for (const side of ['buy', 'sell'] as const)
+        expect([p.symbol, side, levels[side]]).toEqual([p.symbol, side, levelsOf(p, truth, side)]);
     }
   });
 
-  it('trade volume and last price match the chains\' trade events', async () => {
+  it("trade volume and last price match the chains' trade events", async () => {
     for (const p of sb.state.pairs) {
       const chain = await chainTrades(p);
       const info = (await get(sb, `/tradingpairs/${p.id}/tradeinfo`)).body;
-      expect([p.symbol, info.tradeVolume24h]).toEqual([p.symbol, formatDecimal(quantityFromRaw(chain.volume, p.scales))]);
-      const last = p.chain === 'evm' ? ((await t.book(p.symbol).getFunction('getLastPrice').staticCall()) as bigint) : (sb.deployed.wasmBooks.get(p.id)?.book.book.lastPrice as bigint);
+      expect([p.symbol, info.tradeVolume24h]).toEqual([
+        p.symbol,
+        formatDecimal(quantityFromRaw(chain.volume, p.scales)),
+      ]);
+      const last =
+        p.chain === 'evm'
+          ? ((await t.book(p.symbol).getFunction('getLastPrice').staticCall()) as bigint)
+          : (sb.deployed.wasmBooks.get(p.id)?.book.book.lastPrice as bigint);
       expect([p.symbol, info.lastPrice]).toEqual([p.symbol, formatDecimal(priceFromRaw(last, p.scales))]);
     }
   });
 
-  it('the participant order list shows exactly the participant\'s resting orders within the lag', async () => {
+  it("the participant order list shows exactly the participant's resting orders within the lag", async () => {
     const owned = new Set(sb.manifest.wallets.map((w) => walletKey(w.address)));
     const truth: [string, number, string][] = [];
     for (const p of sb.state.pairs) {
       for (const o of p.chain === 'evm' ? await evmTruth(p) : wasmTruth(p)) {
-        if (owned.has(walletKey(o.wallet))) truth.push([p.id, Number(o.id), formatDecimal(quantityFromRaw(o.remaining, p.scales))]);
+        if (owned.has(walletKey(o.wallet)))
+          truth.push([p.id, Number(o.id), formatDecimal(quantityFromRaw(o.remaining, p.scales))]);
       }
     }
     expect(truth.length).toBeGreaterThan(3);
     const started = performance.now();
     const list = await until(
-      async () => (await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb))).body.items.map((o: Json) => [o.tradingPairId, o.externalOrderId, o.remainingQuantity]),
+      async () =>
+        (await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb))).body.items.map(
+          (o: Json) => [o.tradingPairId, o.externalOrderId, o.remainingQuantity],
+        ),
       (l: Json[]) => JSON.stringify(l.toSorted()) === JSON.stringify(truth.toSorted()),
       'the lagged list to match the chains',
       LAG_MS + 5_000,
@@ -187,7 +268,12 @@ describe('after a burst on both chains', () => {
   });
 
   it('a WebSocket snapshot of every market equals the REST price levels', async () => {
-    const probe = await EventsProbe.open(sb.manifest.venue.wsUrl, { host: sb.manifest.venue.wsHost, apiKey: sb.manifest.venue.apiKey, dateHeader: sb.manifest.venue.dateHeader, nowMs: sb.clock.nowMs() });
+    const probe = await EventsProbe.open(sb.manifest.venue.wsUrl, {
+      host: sb.manifest.venue.wsHost,
+      apiKey: sb.manifest.venue.apiKey,
+      dateHeader: sb.manifest.venue.dateHeader,
+      nowMs: sb.clock.nowMs(),
+    });
     try {
       probe.subscribe('all', 'orderbook/*');
       const data = await probe.waitFor((m) => m.type === 'data', 'snapshot');

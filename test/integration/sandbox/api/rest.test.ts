@@ -13,7 +13,14 @@ import { VenueRestClient } from '../../../../src/venue/rest-client.ts';
 import { RestTransport } from '../../../../src/venue/rest-transport.ts';
 import { ClientCredentialsTokens } from '../../../../src/venue/auth/client-credentials.ts';
 import { rejected } from '../../../support/errors.ts';
-import { bearer, get, startTestSandbox, Traders, until, type Json } from '../../../support/sandbox/api/sandbox-clients.ts';
+import {
+  bearer,
+  get,
+  startTestSandbox,
+  Traders,
+  until,
+  type Json,
+} from '../../../support/sandbox/api/sandbox-clients.ts';
 
 let sb: Sandbox;
 let t: Traders;
@@ -27,7 +34,13 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 beforeAll(async () => {
   sb = await startTestSandbox();
   t = new Traders(sb);
-  client = new VenueRestClient(new RestTransport({ baseUrl: sb.manifest.venue.restUrl, accessToken: sb.manifest.venue.accessToken, retry: { baseMs: 10, capMs: 50 } }));
+  client = new VenueRestClient(
+    new RestTransport({
+      baseUrl: sb.manifest.venue.restUrl,
+      accessToken: sb.manifest.venue.accessToken,
+      retry: { baseMs: 10, capMs: 50 },
+    }),
+  );
   await Promise.all([
     (async () => {
       await Promise.all([t.evmApproveAll('evm-trader'), t.evmApproveAll('evm-mm')]);
@@ -46,7 +59,11 @@ beforeAll(async () => {
   ]);
   await sb.sync();
   // Participant order lists lag the chain by the configured 300 ms.
-  await until(() => get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb)), (r) => r.body.items?.filter((o: Json) => o.remainingQuantity !== o.initialQuantity).length === 2, 'lagged order list');
+  await until(
+    () => get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb)),
+    (r) => r.body.items?.filter((o: Json) => o.remainingQuantity !== o.initialQuantity).length === 2,
+    'lagged order list',
+  );
 });
 
 afterAll(async () => {
@@ -61,23 +78,60 @@ describe('financial instruments', () => {
     expect(parseInstrumentList(all.body, 'test').rejected).toEqual([]);
     expect(all.body.map((i: Json) => i.symbol).toSorted()).toEqual(['BOND26', 'FUND1', 'GRN27', 'XBOND26']);
     for (const i of all.body) {
-      expect(i).toMatchObject({ status: 'ACTIVE', isin: expect.stringMatching(/^[A-Z]{2}[0-9A-Z]{9}[0-9]$/), smartContractAddress: expect.stringMatching(/^(0x)?[0-9a-fA-F]+$/) });
+      expect(i).toMatchObject({
+        status: 'ACTIVE',
+        isin: expect.stringMatching(/^[A-Z]{2}[0-9A-Z]{9}[0-9]$/),
+        smartContractAddress: expect.stringMatching(/^(0x)?[0-9a-fA-F]+$/),
+      });
     }
     const primary = await get(sb, '/financialinstruments?primaryMarket=true');
     expect(primary.body.map((i: Json) => i.symbol).toSorted()).toEqual(['BOND26', 'FUND1']);
-    expect((await get(sb, '/financialinstruments?query[primaryMarket]=false&secondaryMarket=true')).body.map((i: Json) => i.symbol).toSorted()).toEqual(['GRN27', 'XBOND26']);
-    expect((await client.listFinancialInstruments({ primaryMarket: true })).map((i) => i.symbol).toSorted()).toEqual(['BOND26', 'FUND1']);
+    expect(
+      (await get(sb, '/financialinstruments?query[primaryMarket]=false&secondaryMarket=true')).body
+        .map((i: Json) => i.symbol)
+        .toSorted(),
+    ).toEqual(['GRN27', 'XBOND26']);
+    expect((await client.listFinancialInstruments({ primaryMarket: true })).map((i) => i.symbol).toSorted()).toEqual([
+      'BOND26',
+      'FUND1',
+    ]);
   });
 
   it('serves the detail with every field group of the specification', async () => {
     const { status, body } = await get(sb, '/financialinstruments/fi-bond26');
     expect(status).toBe(200);
     expect(parseInstrument(body, 'test').fullName).toBe('Sandbox Energy 3.25% Green Bond 2026');
-    const groups = ['linkedEntities', 'availability', 'displayData', 'performanceData', 'debtInstrumentData', 'derivativeData', 'commodityDerivativeData', 'interestRateDerivativeData', 'foreignExchangeDerivativeData', 'emissionAllowanceData', 'contractsForDifferenceData', 'creditDerivativeData', 'issuerData'];
+    const groups = [
+      'linkedEntities',
+      'availability',
+      'displayData',
+      'performanceData',
+      'debtInstrumentData',
+      'derivativeData',
+      'commodityDerivativeData',
+      'interestRateDerivativeData',
+      'foreignExchangeDerivativeData',
+      'emissionAllowanceData',
+      'contractsForDifferenceData',
+      'creditDerivativeData',
+      'issuerData',
+    ];
     expect(groups.filter((g) => body[g] === null || typeof body[g] !== 'object')).toEqual([]);
-    expect(body).toMatchObject({ cfi: expect.stringMatching(/^[A-Z]{6}$/), domicile: 'DE', protocol: 'EVM_CHAIN', mifirIdentifier: 'BOND', notionalCurrency1: 'EUR', tradingVenue: expect.stringMatching(/^.{1,4}$/) });
+    expect(body).toMatchObject({
+      cfi: expect.stringMatching(/^[A-Z]{6}$/),
+      domicile: 'DE',
+      protocol: 'EVM_CHAIN',
+      mifirIdentifier: 'BOND',
+      notionalCurrency1: 'EUR',
+      tradingVenue: expect.stringMatching(/^.{1,4}$/),
+    });
     expect(body.debtInstrumentData).toMatchObject({ fixedRate: '3.25', maturityDate: '2026-12-31', currency: 'EUR' });
-    expect(body.issuerData.legalAddress).toMatchObject({ countryCode: 'DE', city: expect.any(String), street: expect.any(String), areaCode: expect.any(String) });
+    expect(body.issuerData.legalAddress).toMatchObject({
+      countryCode: 'DE',
+      city: expect.any(String),
+      street: expect.any(String),
+      areaCode: expect.any(String),
+    });
     expect((await get(sb, '/financialinstruments/fi-fund1')).body.protocol).toBe('WASM_CHAIN');
   });
 });
@@ -92,7 +146,9 @@ describe('trading pairs', () => {
     expect(new Set(body.items.map((p: Json) => p.symbol)).size).toBe(4);
     const pairs = await client.listTradingPairs();
     expect(resolvePair(pairs, { blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' }).id).toBe(BOND);
-    expect(resolvePair(pairs, { blockChain: 'EVM_CHAIN', baseSymbol: 'XBOND26', quoteSymbol: 'EURe' }).id).toBe('tp-evm-xbond26-eure');
+    expect(resolvePair(pairs, { blockChain: 'EVM_CHAIN', baseSymbol: 'XBOND26', quoteSymbol: 'EURe' }).id).toBe(
+      'tp-evm-xbond26-eure',
+    );
   });
 
   it('fills every TradingPair field with the formats of the specification', async () => {
@@ -111,10 +167,28 @@ describe('trading pairs', () => {
         statusChangeReasonText: expect.any(String),
         orderBookVersion: expect.any(String),
       });
-      for (const f of ['baseTokenInternalScale', 'quoteTokenInternalScale', 'baseTokenNativeScale', 'quoteTokenNativeScale']) expect(p[f]).toMatch(/^[0-9]{1,38}$/);
-      for (const f of ['minimumOrderValue', 'maximumOrderValue', 'minimumSizeIncrement', 'staticReferencePrice']) expect(p[f]).toMatch(DECIMAL);
-      for (const f of ['priceCollarFactor', 'maximumMatches', 'staticThreshold', 'dynamicThreshold', 'liquidityBand', 'makerCommission', 'takerCommission', 'marketMakerCommission']) expect(Number.isInteger(p[f])).toBe(true);
-      for (const f of ['smartContractOrderBook', 'smartContractBase', 'smartContractQuote']) expect(p[f]).toMatch(id === BOND ? /^0x[0-9a-fA-F]{40}$/ : /^[0-9a-f]{64}$/);
+      for (const f of [
+        'baseTokenInternalScale',
+        'quoteTokenInternalScale',
+        'baseTokenNativeScale',
+        'quoteTokenNativeScale',
+      ])
+        expect(p[f]).toMatch(/^[0-9]{1,38}$/);
+      for (const f of ['minimumOrderValue', 'maximumOrderValue', 'minimumSizeIncrement', 'staticReferencePrice'])
+        expect(p[f]).toMatch(DECIMAL);
+      for (const f of [
+        'priceCollarFactor',
+        'maximumMatches',
+        'staticThreshold',
+        'dynamicThreshold',
+        'liquidityBand',
+        'makerCommission',
+        'takerCommission',
+        'marketMakerCommission',
+      ])
+        expect(Number.isInteger(p[f])).toBe(true);
+      for (const f of ['smartContractOrderBook', 'smartContractBase', 'smartContractQuote'])
+        expect(p[f]).toMatch(id === BOND ? /^0x[0-9a-fA-F]{40}$/ : /^[0-9a-f]{64}$/);
     }
     const bond = (await get(sb, `/tradingpairs/${BOND}`)).body;
     expect(BigInt(bond.baseTokenNativeScale) / BigInt(bond.baseTokenInternalScale)).toBe(10_000n);
@@ -127,25 +201,55 @@ describe('order book snapshots', () => {
     const book = (await get(sb, `/tradingpairs/${BOND}/orderbook`)).body;
     expect(book).toEqual({
       tradingPairId: BOND,
-      buy: [{ orderType: 'LIMIT', quantity: '1', limit: '99.5' }, { orderType: 'LIMIT', quantity: '1', limit: '99.5' }],
-      sell: [{ orderType: 'LIMIT', quantity: '1.5', limit: '100.5' }, { orderType: 'LIMIT', quantity: '1.5', limit: '101' }],
+      buy: [
+        { orderType: 'LIMIT', quantity: '1', limit: '99.5' },
+        { orderType: 'LIMIT', quantity: '1', limit: '99.5' },
+      ],
+      sell: [
+        { orderType: 'LIMIT', quantity: '1.5', limit: '100.5' },
+        { orderType: 'LIMIT', quantity: '1.5', limit: '101' },
+      ],
     });
-    expect((await client.getOrderBook(BOND)).sell.map((l) => `${l.quantity.toFixed()}@${l.limit.toFixed()}`)).toEqual(['1.5@100.5', '1.5@101']);
+    expect((await client.getOrderBook(BOND)).sell.map((l) => `${l.quantity.toFixed()}@${l.limit.toFixed()}`)).toEqual([
+      '1.5@100.5',
+      '1.5@101',
+    ]);
     expect((await get(sb, `/tradingpairs/${BOND}/pricelevels`)).body).toEqual({
       tradingPairId: BOND,
       buy: [{ quantity: '2', limit: '99.5', orderCount: 2 }],
-      sell: [{ quantity: '1.5', limit: '100.5', orderCount: 1 }, { quantity: '1.5', limit: '101', orderCount: 1 }],
+      sell: [
+        { quantity: '1.5', limit: '100.5', orderCount: 1 },
+        { quantity: '1.5', limit: '101', orderCount: 1 },
+      ],
     });
-    expect((await get(sb, `/tradingpairs/${BOND}/pricelevels?limit=1`)).body.sell).toEqual([{ quantity: '1.5', limit: '100.5', orderCount: 1 }]);
-    expect((await get(sb, `/tradingpairs/${FUND}/pricelevels`)).body).toMatchObject({ buy: [{ quantity: '1', limit: '12.2' }], sell: [{ quantity: '0.5', limit: '12.5' }] });
-    expect((await get(sb, '/tradingpairs/tp-evm-xbond26-eure/orderbook')).body).toEqual({ tradingPairId: 'tp-evm-xbond26-eure', buy: [], sell: [] });
+    expect((await get(sb, `/tradingpairs/${BOND}/pricelevels?limit=1`)).body.sell).toEqual([
+      { quantity: '1.5', limit: '100.5', orderCount: 1 },
+    ]);
+    expect((await get(sb, `/tradingpairs/${FUND}/pricelevels`)).body).toMatchObject({
+      buy: [{ quantity: '1', limit: '12.2' }],
+      sell: [{ quantity: '0.5', limit: '12.5' }],
+    });
+    expect((await get(sb, '/tradingpairs/tp-evm-xbond26-eure/orderbook')).body).toEqual({
+      tradingPairId: 'tp-evm-xbond26-eure',
+      buy: [],
+      sell: [],
+    });
     const levels = await client.getPriceLevels(BOND, 5);
     expect([levels.buy[0]?.limit.toFixed(), levels.sell[0]?.limit.toFixed()]).toEqual(['99.5', '100.5']);
   });
 
   it('reports trades in trade info and OHLC as human decimal strings', async () => {
     const info = (await get(sb, `/tradingpairs/${BOND}/tradeinfo`)).body;
-    expect(info).toEqual({ lastPrice: '100.5', referencePrice: '100', priceChange24h: '0.5', tradeVolume24h: '0.5', liquidityBand: 4, tradingStatus: 'CONTINUOUS_TRADING', statusChangeReason: 'START_OF_TRADING_DAY', tradingHaltCounter: 0 });
+    expect(info).toEqual({
+      lastPrice: '100.5',
+      referencePrice: '100',
+      priceChange24h: '0.5',
+      tradeVolume24h: '0.5',
+      liquidityBand: 4,
+      tradingStatus: 'CONTINUOUS_TRADING',
+      statusChangeReason: 'START_OF_TRADING_DAY',
+      tradingHaltCounter: 0,
+    });
     expect((await client.getTradeInfo(FUND)).lastPrice?.toFixed()).toBe('12.5');
     const ohlc = (await get(sb, `/tradingpairs/${FUND}/ohlc?interval=1h`)).body;
     expect(ohlc.items).toEqual([{ x: expect.any(Number), o: '12.5', h: '12.5', l: '12.5', c: '12.5', v: '0.5' }]);
@@ -168,13 +272,30 @@ describe('participant and wallet orders', () => {
   it('needs the bearer token', async () => {
     const none = await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`);
     expect(none.status).toBe(401);
-    expect(none.body).toMatchObject({ code: 'UNAUTHORIZED', status: 401, message: expect.any(String), path: expect.any(String), timestamp: expect.stringMatching(ISO), details: [] });
-    expect((await get(sb, `/wallets/${t.wallet('evm-mm').address}/orders`, { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect(none.body).toMatchObject({
+      code: 'UNAUTHORIZED',
+      status: 401,
+      message: expect.any(String),
+      path: expect.any(String),
+      timestamp: expect.stringMatching(ISO),
+      details: [],
+    });
+    expect(
+      (await get(sb, `/wallets/${t.wallet('evm-mm').address}/orders`, { authorization: 'Bearer wrong' })).status,
+    ).toBe(401);
   });
 
   it('lists the open orders of all the participant wallets on both chains, as the venue SDK reads them', async () => {
     const { body } = await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb));
-    const summary = body.items.map((o: Json) => [o.tradingPairId, o.externalOrderId, o.orderKind, o.priceLimit, o.initialQuantity, o.remainingQuantity, o.status]);
+    const summary = body.items.map((o: Json) => [
+      o.tradingPairId,
+      o.externalOrderId,
+      o.orderKind,
+      o.priceLimit,
+      o.initialQuantity,
+      o.remainingQuantity,
+      o.status,
+    ]);
     expect(summary).toEqual([
       [BOND, Number(ids.s1), 'SELL', '100.5', '2', '1.5', 'OPEN'],
       [BOND, Number(ids.s2), 'SELL', '101', '1.5', '1.5', 'OPEN'],
@@ -206,31 +327,49 @@ describe('participant and wallet orders', () => {
     expect(Date.parse(first.modificationDate)).toBeGreaterThan(Date.parse(first.creationDate));
     const read = await client.getParticipantOrders(sb.manifest.venue.participantId);
     expect(read.map((o) => o.externalOrderId)).toEqual([ids.s1, ids.s2, ids.b1, ids.b2, ids.ws, ids.wb]);
-    expect(read.map((o) => [o.side, o.priceLimit?.toFixed(), o.remainingQuantity?.toFixed()])[0]).toEqual(['sell', '100.5', '1.5']);
+    expect(read.map((o) => [o.side, o.priceLimit?.toFixed(), o.remainingQuantity?.toFixed()])[0]).toEqual([
+      'sell',
+      '100.5',
+      '1.5',
+    ]);
   });
 
   it('takes the SDK query: trading_pair, count, and pages with limit and cursor', async () => {
     const path = `/participants/${sb.manifest.venue.participantId}/orders`;
     const fund = (await get(sb, `${path}?trading_pair=${FUND}&count=true&only_open=true`, bearer(sb))).body;
-    expect([fund.items.map((o: Json) => o.externalOrderId), fund.total_count]).toEqual([[Number(ids.ws), Number(ids.wb)], 2]);
+    expect([fund.items.map((o: Json) => o.externalOrderId), fund.total_count]).toEqual([
+      [Number(ids.ws), Number(ids.wb)],
+      2,
+    ]);
     const pages: number[][] = [];
     let cursor: string | undefined;
     do {
-      const page = (await get(sb, `${path}?limit=4${cursor === undefined ? '' : `&cursor=${cursor}`}`, bearer(sb))).body;
+      const page = (await get(sb, `${path}?limit=4${cursor === undefined ? '' : `&cursor=${cursor}`}`, bearer(sb)))
+        .body;
       pages.push(page.items.map((o: Json) => o.externalOrderId));
       cursor = page.next_cursor;
     } while (cursor !== undefined);
     expect(pages).toEqual([[ids.s1, ids.s2, ids.b1, ids.b2].map(Number), [ids.ws, ids.wb].map(Number)]);
-    expect((await client.getParticipantOrders(sb.manifest.venue.participantId, { pageSize: 1 })).map((o) => o.externalOrderId)).toEqual([ids.s1, ids.s2, ids.b1, ids.b2, ids.ws, ids.wb]);
-    expect((await client.getWalletOrders(t.wallet('evm-mm').address, { tradingPair: BOND })).map((o) => o.externalOrderId)).toEqual([ids.b1, ids.b2]);
+    expect(
+      (await client.getParticipantOrders(sb.manifest.venue.participantId, { pageSize: 1 })).map(
+        (o) => o.externalOrderId,
+      ),
+    ).toEqual([ids.s1, ids.s2, ids.b1, ids.b2, ids.ws, ids.wb]);
+    expect(
+      (await client.getWalletOrders(t.wallet('evm-mm').address, { tradingPair: BOND })).map((o) => o.externalOrderId),
+    ).toEqual([ids.b1, ids.b2]);
     expect((await get(sb, `${path}?cursor=not-ours`, bearer(sb))).status).toBe(400);
     expect((await get(sb, `${path}?only_open=maybe`, bearer(sb))).status).toBe(400);
   });
 
   it('lists one wallet (chain A addresses in any case) and refuses other wallets', async () => {
     const lower = t.wallet('evm-mm').address.toLowerCase();
-    expect((await get(sb, `/wallets/${lower}/orders`, bearer(sb))).body.items.map((o: Json) => o.externalOrderId)).toEqual([Number(ids.b1), Number(ids.b2)]);
-    expect((await client.getWalletOrders(t.wallet('wasm-trader').address)).map((o) => o.externalOrderId)).toEqual([ids.ws]);
+    expect(
+      (await get(sb, `/wallets/${lower}/orders`, bearer(sb))).body.items.map((o: Json) => o.externalOrderId),
+    ).toEqual([Number(ids.b1), Number(ids.b2)]);
+    expect((await client.getWalletOrders(t.wallet('wasm-trader').address)).map((o) => o.externalOrderId)).toEqual([
+      ids.ws,
+    ]);
     expect((await get(sb, '/wallets/not-an-address/orders', bearer(sb))).status).toBe(400);
     const flow = sb.manifest.simulatedTraders[0]?.address as string;
     expect((await get(sb, `/wallets/${flow}/orders`, bearer(sb))).status).toBe(404);
@@ -241,25 +380,50 @@ describe('participant and wallet orders', () => {
 describe('the token endpoint', () => {
   it('grants client-credentials tokens that open the participant endpoints to the bot client', async () => {
     const o = sb.manifest.venue.oauth;
-    const tokens = new ClientCredentialsTokens({ tokenUrl: o.tokenUrl, clientId: o.clientId, clientSecret: o.clientSecret, scope: 'orders:read' });
+    const tokens = new ClientCredentialsTokens({
+      tokenUrl: o.tokenUrl,
+      clientId: o.clientId,
+      clientSecret: o.clientSecret,
+      scope: 'orders:read',
+    });
     const c = new VenueRestClient(new RestTransport({ baseUrl: sb.manifest.venue.restUrl, tokens }));
     expect((await c.getWalletOrders(t.wallet('wasm-trader').address)).map((x) => x.externalOrderId)).toEqual([ids.ws]);
     const res = await fetch(o.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: o.clientId, client_secret: o.clientSecret }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: o.clientId,
+        client_secret: o.clientSecret,
+      }),
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const granted = (await res.json()) as Json;
-    expect(granted).toEqual({ access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), token_type: 'Bearer', expires_in: o.expiresIn });
-    expect((await get(sb, `/wallets/${t.wallet('evm-mm').address}/orders`, { authorization: `Bearer ${granted.access_token}` })).status).toBe(200);
+    expect(granted).toEqual({
+      access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      token_type: 'Bearer',
+      expires_in: o.expiresIn,
+    });
+    expect(
+      (
+        await get(sb, `/wallets/${t.wallet('evm-mm').address}/orders`, {
+          authorization: `Bearer ${granted.access_token}`,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses wrong client credentials with invalid_client, and takes POST only', async () => {
     const o = sb.manifest.venue.oauth;
-    const tokens = new ClientCredentialsTokens({ tokenUrl: o.tokenUrl, clientId: o.clientId, clientSecret: 'not-the-secret' });
-    const c = new VenueRestClient(new RestTransport({ baseUrl: sb.manifest.venue.restUrl, tokens, retry: { retries: 0 } }));
+    const tokens = new ClientCredentialsTokens({
+      tokenUrl: o.tokenUrl,
+      clientId: o.clientId,
+      clientSecret: 'not-the-secret',
+    });
+    const c = new VenueRestClient(
+      new RestTransport({ baseUrl: sb.manifest.venue.restUrl, tokens, retry: { retries: 0 } }),
+    );
     const e = await rejected(c.getWalletOrders(t.wallet('evm-mm').address));
     expect(e.code).toBe('E_AUTH_TOKEN');
     expect(e.message).toContain('HTTP 401 invalid_client');
@@ -284,10 +448,20 @@ describe('errors', () => {
     ];
     for (const [path, status] of cases) {
       const r = await get(sb, path);
-      expect([path, r.status, typeof r.body.code, typeof r.body.message, r.body.status]).toEqual([path, status, 'string', 'string', status]);
+      expect([path, r.status, typeof r.body.code, typeof r.body.message, r.body.status]).toEqual([
+        path,
+        status,
+        'string',
+        'string',
+        status,
+      ]);
     }
     const post = await fetch(`${sb.manifest.venue.restUrl}/tradingpairs`, { method: 'POST' });
-    expect([post.status, post.headers.get('allow'), ((await post.json()) as Json).code]).toEqual([405, 'GET', 'METHOD_NOT_ALLOWED']);
+    expect([post.status, post.headers.get('allow'), ((await post.json()) as Json).code]).toEqual([
+      405,
+      'GET',
+      'METHOD_NOT_ALLOWED',
+    ]);
   });
 
   it('injects 429 with Retry-After and 5xx for the next calls, and slow answers, through the control endpoint', async () => {
@@ -311,7 +485,10 @@ describe('errors', () => {
 
   it('makes the public chain RPC endpoints fail on demand, while the venue keeps indexing', async () => {
     const rpcFaults = `${sb.manifest.venue.controlUrl}/faults/rpc`;
-    await fetch(rpcFaults, { method: 'POST', body: JSON.stringify({ chain: 'evm', count: 1, methods: ['eth_blockNumber'] }) });
+    await fetch(rpcFaults, {
+      method: 'POST',
+      body: JSON.stringify({ chain: 'evm', count: 1, methods: ['eth_blockNumber'] }),
+    });
     await expect(t.provider.getBlockNumber()).rejects.toThrow(/injected fault/);
     expect(await t.provider.getBlockNumber()).toBeGreaterThan(0);
     await fetch(rpcFaults, { method: 'POST', body: JSON.stringify({ chain: 'wasm', count: 1, mode: 'http-503' }) });
@@ -319,7 +496,11 @@ describe('errors', () => {
     expect((await t.server.getLatestLedger()).sequence).toBeGreaterThan(0);
     await fetch(rpcFaults, { method: 'POST', body: JSON.stringify({ chain: 'wasm', rate: 1 }) });
     const before = sb.followers.wasm.processedLedger;
-    await until(() => sb.followers.wasm.processedLedger, (l) => l > before, 'chain B indexing behind a faulty public RPC');
+    await until(
+      () => sb.followers.wasm.processedLedger,
+      (l) => l > before,
+      'chain B indexing behind a faulty public RPC',
+    );
     await fetch(rpcFaults, { method: 'DELETE' });
   });
 });

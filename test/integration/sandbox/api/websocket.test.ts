@@ -22,7 +22,14 @@ const KEEP_ALIVE_MS = 300;
 const CONNECTION_TIMEOUT_MS = 1_500;
 
 beforeAll(async () => {
-  sb = await startTestSandbox({ api: { wsSnapshotIntervalMs: 1500, wsCoalesceMs: 50, wsKeepAliveMs: KEEP_ALIVE_MS, wsConnectionTimeoutMs: CONNECTION_TIMEOUT_MS } });
+  sb = await startTestSandbox({
+    api: {
+      wsSnapshotIntervalMs: 1500,
+      wsCoalesceMs: 50,
+      wsKeepAliveMs: KEEP_ALIVE_MS,
+      wsConnectionTimeoutMs: CONNECTION_TIMEOUT_MS,
+    },
+  });
   t = new Traders(sb);
   await Promise.all([
     (async () => {
@@ -65,10 +72,18 @@ const symbols = (m: Json): string[] => m.data.map((d: Json) => d.symbol).toSorte
 describe('the AppSync Events handshake', () => {
   it('refuses a handshake without the Events subprotocol (400) or without the authorization header (401)', async () => {
     const url = sb.manifest.venue.wsUrl;
-    await expect(EventsProbe.raw(url, [])).rejects.toMatchObject({ status: 400, body: expect.stringContaining('BadRequestException') });
+    await expect(EventsProbe.raw(url, [])).rejects.toMatchObject({
+      status: 400,
+      body: expect.stringContaining('BadRequestException'),
+    });
     await expect(EventsProbe.raw(url, ['graphql-ws'])).rejects.toMatchObject({ status: 400 });
-    await expect(EventsProbe.raw(url, ['aws-appsync-event-ws'])).rejects.toMatchObject({ status: 401, body: expect.stringContaining('UnauthorizedException') });
-    await expect(EventsProbe.raw(url, ['aws-appsync-event-ws', `header-${Buffer.from('not json').toString('base64url')}`])).rejects.toMatchObject({ status: 401 });
+    await expect(EventsProbe.raw(url, ['aws-appsync-event-ws'])).rejects.toMatchObject({
+      status: 401,
+      body: expect.stringContaining('UnauthorizedException'),
+    });
+    await expect(
+      EventsProbe.raw(url, ['aws-appsync-event-ws', `header-${Buffer.from('not json').toString('base64url')}`]),
+    ).rejects.toMatchObject({ status: 401 });
   });
 
   it('answers connection_init with connection_error and closes when the header carries a wrong API key or a stale date', async () => {
@@ -76,7 +91,10 @@ describe('the AppSync Events handshake', () => {
       const p = await EventsProbe.raw(sb.manifest.venue.wsUrl, connectionProtocols(bad, bad.nowMs), bad);
       probes.push(p);
       p.send({ type: 'connection_init' });
-      expect(await p.waitFor((m) => m.type !== undefined, 'answer')).toEqual({ type: 'connection_error', errors: [{ errorType: 'UnauthorizedException', message: expect.any(String) }] });
+      expect(await p.waitFor((m) => m.type !== undefined, 'answer')).toEqual({
+        type: 'connection_error',
+        errors: [{ errorType: 'UnauthorizedException', message: expect.any(String) }],
+      });
       await p.untilClosed();
     }
   });
@@ -85,7 +103,10 @@ describe('the AppSync Events handshake', () => {
     const p = await EventsProbe.raw(sb.manifest.venue.wsUrl, connectionProtocols(auth(), auth().nowMs), auth());
     probes.push(p);
     p.send({ type: 'connection_init' });
-    expect(await p.waitFor((m) => m.type === 'connection_ack', 'ack')).toEqual({ type: 'connection_ack', connectionTimeoutMs: CONNECTION_TIMEOUT_MS });
+    expect(await p.waitFor((m) => m.type === 'connection_ack', 'ack')).toEqual({
+      type: 'connection_ack',
+      connectionTimeoutMs: CONNECTION_TIMEOUT_MS,
+    });
     const mark = p.messages.length;
     await p.waitFor((m) => m.type === 'ka', 'a keep-alive', mark);
     const first = p.messages.findIndex((m, i) => i >= mark && m.body.type === 'ka');
@@ -97,7 +118,10 @@ describe('subscribing', () => {
   it('acknowledges with the id and sends the market at once, as an event of that subscription in the specified shape', async () => {
     const p = await probe();
     p.subscribe('sub-1', `orderbook/bytradingpair/${BOND}`);
-    expect(await p.waitFor((m) => m.id === 'sub-1', 'acknowledgement')).toEqual({ id: 'sub-1', type: 'subscribe_success' });
+    expect(await p.waitFor((m) => m.id === 'sub-1', 'acknowledgement')).toEqual({
+      id: 'sub-1',
+      type: 'subscribe_success',
+    });
     const data = await p.waitFor((m) => m.type === 'data', 'first data');
     expect(data).toEqual({
       type: 'data',
@@ -107,7 +131,10 @@ describe('subscribing', () => {
         {
           symbol: BOND,
           buy: [{ limit: 99.5, totalQuantity: 2.5, orderCount: 2 }],
-          sell: [{ limit: 100.5, totalQuantity: 1, orderCount: 1 }, { limit: 101, totalQuantity: 2, orderCount: 1 }],
+          sell: [
+            { limit: 100.5, totalQuantity: 1, orderCount: 1 },
+            { limit: 101, totalQuantity: 2, orderCount: 1 },
+          ],
           time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
         },
       ],
@@ -122,27 +149,53 @@ describe('subscribing', () => {
     p.send({ id: 'pub', type: 'publish', channel: 'orderbook/*', events: ['{}'] });
     p.send('not json');
     const failure = (id: string) => p.waitFor((m) => m.id === id, id);
-    expect(await failure('bad-key')).toEqual({ id: 'bad-key', type: 'subscribe_error', errors: [{ errorType: 'UnauthorizedException', message: 'You are not authorized to make this call.' }] });
-    expect(await failure('stale')).toMatchObject({ type: 'subscribe_error', errors: [{ errorType: 'UnauthorizedException', message: expect.stringContaining('x-amz-date') }] });
-    expect(await failure('unknown')).toMatchObject({ type: 'subscribe_error', errors: [{ errorType: 'BadRequestException' }] });
-    expect(await failure('pub')).toMatchObject({ type: 'publish_error', errors: [{ errorType: 'UnauthorizedException' }] });
-    expect(await p.waitFor((m) => m.type === 'error', 'error')).toMatchObject({ errors: [{ errorType: 'BadRequestException' }] });
+    expect(await failure('bad-key')).toEqual({
+      id: 'bad-key',
+      type: 'subscribe_error',
+      errors: [{ errorType: 'UnauthorizedException', message: 'You are not authorized to make this call.' }],
+    });
+    expect(await failure('stale')).toMatchObject({
+      type: 'subscribe_error',
+      errors: [{ errorType: 'UnauthorizedException', message: expect.stringContaining('x-amz-date') }],
+    });
+    expect(await failure('unknown')).toMatchObject({
+      type: 'subscribe_error',
+      errors: [{ errorType: 'BadRequestException' }],
+    });
+    expect(await failure('pub')).toMatchObject({
+      type: 'publish_error',
+      errors: [{ errorType: 'UnauthorizedException' }],
+    });
+    expect(await p.waitFor((m) => m.type === 'error', 'error')).toMatchObject({
+      errors: [{ errorType: 'BadRequestException' }],
+    });
     expect(p.data()).toEqual([]);
     p.subscribe('good', `orderbook/bytradingpair/${FUND}`);
-    expect(await p.waitFor((m) => m.id === 'good', 'acknowledgement')).toEqual({ id: 'good', type: 'subscribe_success' });
+    expect(await p.waitFor((m) => m.id === 'good', 'acknowledgement')).toEqual({
+      id: 'good',
+      type: 'subscribe_success',
+    });
   });
 
   it('refuses a subscribe sent before connection_init', async () => {
     const p = await EventsProbe.raw(sb.manifest.venue.wsUrl, connectionProtocols(auth(), auth().nowMs), auth());
     probes.push(p);
     p.subscribe('early', `orderbook/bytradingpair/${BOND}`);
-    expect(await p.waitFor((m) => m.id === 'early', 'refusal')).toMatchObject({ type: 'subscribe_error', errors: [{ errorType: 'BadRequestException' }] });
+    expect(await p.waitFor((m) => m.id === 'early', 'refusal')).toMatchObject({
+      type: 'subscribe_error',
+      errors: [{ errorType: 'BadRequestException' }],
+    });
   });
 
   it('covers every active market with orderbook/*', async () => {
     const p = await probe();
     p.subscribe('all', 'orderbook/*');
-    expect(symbols(await p.waitFor((m) => m.type === 'data', 'data'))).toEqual(['BOND26EURe', 'FUND1EURe', 'GRN27EURe', 'XBOND26EURe']);
+    expect(symbols(await p.waitFor((m) => m.type === 'data', 'data'))).toEqual([
+      'BOND26EURe',
+      'FUND1EURe',
+      'GRN27EURe',
+      'XBOND26EURe',
+    ]);
   });
 });
 
@@ -154,13 +207,29 @@ describe('data', () => {
     await p.waitFor((m) => m.id === 'b' && m.type === 'subscribe_success', 'second acknowledgement');
     const mark = p.messages.length;
     await t.wasmOrder('wasm-trader', FUND, 'sell', '2', '12.6');
-    const change = await p.waitFor((m) => m.data?.[0]?.sell?.some((l: Json) => l.limit === 12.6) === true, 'the new level', mark);
+    const change = await p.waitFor(
+      (m) => m.data?.[0]?.sell?.some((l: Json) => l.limit === 12.6) === true,
+      'the new level',
+      mark,
+    );
     expect(change).toMatchObject({ type: 'data', id: 'b' });
-    expect(change.data).toEqual([{ symbol: FUND, buy: [], sell: [{ limit: 12.5, totalQuantity: 1, orderCount: 1 }, { limit: 12.6, totalQuantity: 2, orderCount: 1 }], time: expect.any(String) }]);
+    expect(change.data).toEqual([
+      {
+        symbol: FUND,
+        buy: [],
+        sell: [
+          { limit: 12.5, totalQuantity: 1, orderCount: 1 },
+          { limit: 12.6, totalQuantity: 2, orderCount: 1 },
+        ],
+        time: expect.any(String),
+      },
+    ]);
     const after = p.messages.length;
     await p.waitFor((m) => m.type === 'data' && m.id === 'a', 'a periodic snapshot of a', after);
     await p.waitFor((m) => m.type === 'data' && m.id === 'b', 'a periodic snapshot of b', after);
-    expect(p.data(after).every((m) => symbols(m).length === 1 && symbols(m)[0] === (m.id === 'a' ? BOND : FUND))).toBe(true);
+    expect(p.data(after).every((m) => symbols(m).length === 1 && symbols(m)[0] === (m.id === 'a' ? BOND : FUND))).toBe(
+      true,
+    );
   });
 
   it('ends a subscription by its id, and answers an unknown id with unsubscribe_error', async () => {
@@ -169,36 +238,64 @@ describe('data', () => {
     p.subscribe('b', `orderbook/bytradingpair/${FUND}`);
     await p.waitFor((m) => m.id === 'b' && m.type === 'subscribe_success', 'acknowledgement');
     p.send({ id: 'b', type: 'unsubscribe' });
-    expect(await p.waitFor((m) => m.id === 'b' && m.type === 'unsubscribe_success', 'unsubscribe answer')).toEqual({ id: 'b', type: 'unsubscribe_success' });
+    expect(await p.waitFor((m) => m.id === 'b' && m.type === 'unsubscribe_success', 'unsubscribe answer')).toEqual({
+      id: 'b',
+      type: 'unsubscribe_success',
+    });
     const mark = p.messages.length;
     await p.waitFor((m) => m.type === 'data', 'next snapshot', mark);
     expect(p.data(mark).map((m) => m.id)).not.toContain('b');
     p.send({ id: 'zzz', type: 'unsubscribe' });
-    expect(await p.waitFor((m) => m.id === 'zzz', 'failure')).toMatchObject({ type: 'unsubscribe_error', errors: [{ errorType: 'BadRequestException' }] });
+    expect(await p.waitFor((m) => m.id === 'zzz', 'failure')).toMatchObject({
+      type: 'unsubscribe_error',
+      errors: [{ errorType: 'BadRequestException' }],
+    });
   });
 });
 
 describe('faults and the bot client', () => {
   it('feeds the bot client the same book as REST, and the client reconnects after a drop', async () => {
-    const c = new MarketDataClient({ url: sb.manifest.venue.wsUrl, host: sb.manifest.venue.wsHost, apiKey: sb.manifest.venue.apiKey, dateHeader: sb.manifest.venue.dateHeader, reconnect: { baseMs: 20, capMs: 50 } });
+    const c = new MarketDataClient({
+      url: sb.manifest.venue.wsUrl,
+      host: sb.manifest.venue.wsHost,
+      apiKey: sb.manifest.venue.apiKey,
+      dateHeader: sb.manifest.venue.dateHeader,
+      reconnect: { baseMs: 20, capMs: 50 },
+    });
     try {
       let subscribed = 0;
       c.on('subscribed', () => subscribed++);
       c.subscribe(BOND);
       c.start();
-      const book = await until(() => c.book(BOND), (b) => b !== undefined, 'a book from the bot client');
+      const book = await until(
+        () => c.book(BOND),
+        (b) => b !== undefined,
+        'a book from the bot client',
+      );
       const rest = (await get(sb, `/tradingpairs/${t.pair(BOND).id}/pricelevels`)).body;
-      expect(book?.sell.map((l) => [l.limit.toFixed(), l.quantity.toFixed()])).toEqual(rest.sell.map((l: Json) => [l.limit, l.quantity]));
+      expect(book?.sell.map((l) => [l.limit.toFixed(), l.quantity.toFixed()])).toEqual(
+        rest.sell.map((l: Json) => [l.limit, l.quantity]),
+      );
       expect(c.connectionTimeoutMs).toBe(CONNECTION_TIMEOUT_MS);
       expect((await control(sb, 'POST', '/faults/ws/drop')).body.dropped).toBeGreaterThanOrEqual(1);
-      await until(() => subscribed, (n) => n >= 2, 'resubscription after the drop');
+      await until(
+        () => subscribed,
+        (n) => n >= 2,
+        'resubscription after the drop',
+      );
     } finally {
       await c.close();
     }
   });
 
   it('a venue gone silent (no keep-alive, no data) is left by the bot client after connectionTimeoutMs and reconnected', async () => {
-    const c = new MarketDataClient({ url: sb.manifest.venue.wsUrl, host: sb.manifest.venue.wsHost, apiKey: sb.manifest.venue.apiKey, dateHeader: sb.manifest.venue.dateHeader, reconnect: { baseMs: 20, capMs: 50 } });
+    const c = new MarketDataClient({
+      url: sb.manifest.venue.wsUrl,
+      host: sb.manifest.venue.wsHost,
+      apiKey: sb.manifest.venue.apiKey,
+      dateHeader: sb.manifest.venue.dateHeader,
+      reconnect: { baseMs: 20, capMs: 50 },
+    });
     try {
       const reasons: string[] = [];
       c.on('disconnected', (e) => reasons.push(e.error.message));
@@ -206,11 +303,26 @@ describe('faults and the bot client', () => {
       c.on('subscribed', () => subscribed++);
       c.subscribe(BOND);
       c.start();
-      await until(() => subscribed, (n) => n >= 1, 'the first subscription');
-      expect((await control(sb, 'POST', '/faults/ws/silence', { ms: CONNECTION_TIMEOUT_MS + 1_000 })).body.wsSilent).toBe(true);
-      await until(() => reasons, (r) => r.length >= 1, 'the keep-alive timeout', 10_000);
+      await until(
+        () => subscribed,
+        (n) => n >= 1,
+        'the first subscription',
+      );
+      expect(
+        (await control(sb, 'POST', '/faults/ws/silence', { ms: CONNECTION_TIMEOUT_MS + 1_000 })).body.wsSilent,
+      ).toBe(true);
+      await until(
+        () => reasons,
+        (r) => r.length >= 1,
+        'the keep-alive timeout',
+        10_000,
+      );
       expect(reasons[0]).toBe(`market data connection lost: no keep-alive within ${CONNECTION_TIMEOUT_MS} ms`);
-      await until(() => subscribed, (n) => n >= 2, 'resubscription after the keep-alive loss');
+      await until(
+        () => subscribed,
+        (n) => n >= 2,
+        'resubscription after the keep-alive loss',
+      );
     } finally {
       await c.close();
     }

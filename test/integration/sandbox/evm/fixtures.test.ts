@@ -26,7 +26,9 @@ beforeAll(async () => {
 afterAll(async () => {
   provider?.destroy();
   await node?.stop();
-  console.log(`chain A order book: ran ${ran} of ${all.length} matching fixtures; not expressible on chain A v1: ${skipped.join(', ') || 'none'}`);
+  console.log(
+    `chain A order book: ran ${ran} of ${all.length} matching fixtures; not expressible on chain A v1: ${skipped.join(', ') || 'none'}`,
+  );
 });
 
 describe('the chain A order book passes the shared matching fixtures', () => {
@@ -57,7 +59,11 @@ describe('the chain A order book passes the shared matching fixtures', () => {
 
 /** The expected view of a step: only what the fixture states (a step without expectations must succeed). */
 function expectation(e: Expectation | undefined, where: string): Record<string, unknown> {
-  return { where, error: e?.error ?? null, ...Object.fromEntries(Object.entries(e ?? {}).filter(([k]) => k !== 'error')) };
+  return {
+    where,
+    error: e?.error ?? null,
+    ...Object.fromEntries(Object.entries(e ?? {}).filter(([k]) => k !== 'error')),
+  };
 }
 
 /** What the chain did, reduced to the keys the fixture states. */
@@ -71,5 +77,13 @@ function observe(o: EvmStepOutcome, where: string): Record<string, unknown> {
     lastPrice: o.lastPrice,
     phase: o.phase,
   };
-  return { where, error: o.error, ...Object.fromEntries(Object.keys(e).filter((k) => k !== 'error').map((k) => [k, all[k]])) };
+  return {
+    where,
+    error: o.error,
+    ...Object.fromEntries(
+      Object.keys(e)
+        .filter((k) => k !== 'error')
+        .map((k) => [k, all[k]]),
+    ),
+  };
 }

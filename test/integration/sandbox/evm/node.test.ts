@@ -20,7 +20,9 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((n) => n.stop()));
 });
 
-async function start(options: Parameters<typeof startEvmNode>[0] = {}): Promise<{ node: EvmNode; provider: JsonRpcProvider }> {
+async function start(
+  options: Parameters<typeof startEvmNode>[0] = {},
+): Promise<{ node: EvmNode; provider: JsonRpcProvider }> {
   const node = await startEvmNode(options);
   started.push(node);
   const provider = sandboxProvider(node.rpcUrl);
@@ -37,7 +39,9 @@ function portFree(port: number): Promise<boolean> {
 }
 
 /** A self-transfer of 1 wei, the smallest real transaction. */
-async function poke(provider: JsonRpcProvider): Promise<{ hash: string; wait: () => Promise<TransactionReceipt | null> }> {
+async function poke(
+  provider: JsonRpcProvider,
+): Promise<{ hash: string; wait: () => Promise<TransactionReceipt | null> }> {
   const w = sandboxWallet('node test', provider);
   await fundNative(provider, w.address);
   return w.sendTransaction({ to: w.address, value: 1n });
@@ -59,7 +63,9 @@ describe('the chain A node launcher', () => {
     const { node, provider } = await start();
     expect((await provider.getNetwork()).chainId).toBe(80002n);
     expect(node.rpcUrl).toBe(`http://127.0.0.1:${node.port}/`);
-    expect(readFileSync(join(node.instanceDir, 'node.log'), 'utf8')).toContain(`server at http://127.0.0.1:${node.port}/`);
+    expect(readFileSync(join(node.instanceDir, 'node.log'), 'utf8')).toContain(
+      `server at http://127.0.0.1:${node.port}/`,
+    );
 
     const before = await provider.getBlockNumber();
     const receipt = await (await poke(provider)).wait();

@@ -72,7 +72,10 @@ describe('volatility management on chain A', () => {
       placed = await h.place('bob', 'buy', ONE, px('111'));
     });
     expect(deltas).toEqual({});
-    expect(placed.events.map((e) => [e.name, e.args.reason ?? null])).toEqual([['OrderReceived', null], ['OrderRejected', 3n]]);
+    expect(placed.events.map((e) => [e.name, e.args.reason ?? null])).toEqual([
+      ['OrderReceived', null],
+      ['OrderRejected', 3n],
+    ]);
     expect(placed.orderId).toBe(2n);
     expect(await h.read('getOrderBookPhase')).toBe(4n);
     expect(await h.read('getHaltInfo')).toEqual([1n, expect.any(BigInt)]);
@@ -134,14 +137,23 @@ describe('who may trade on chain A', () => {
     expect(await h.side(BUY)).toEqual([[2n, 'nobene', ONE, px('100')]]);
   });
 
-  it('funding: a missing allowance or balance reverts with the token\'s OpenZeppelin error and its numbers', async () => {
+  it("funding: a missing allowance or balance reverts with the token's OpenZeppelin error and its numbers", async () => {
     const book = h.pair.orderBook;
     const noAllowance = await h.failure(h.place('dora', 'buy', ONE, px('100')));
-    expect([noAllowance.code, noAllowance.details.args]).toEqual(['E_VENUE_INSUFFICIENT_ALLOWANCE', { spender: book, allowance: 0n, needed: 100_100_000n }]);
+    expect([noAllowance.code, noAllowance.details.args]).toEqual([
+      'E_VENUE_INSUFFICIENT_ALLOWANCE',
+      { spender: book, allowance: 0n, needed: 100_100_000n },
+    ]);
     const noBaseAllowance = await h.failure(h.place('dora', 'sell', ONE, px('100')));
-    expect([noBaseAllowance.code, noBaseAllowance.details.args]).toEqual(['E_VENUE_INSUFFICIENT_ALLOWANCE', { spender: book, allowance: 0n, needed: 100_000_000n }]);
+    expect([noBaseAllowance.code, noBaseAllowance.details.args]).toEqual([
+      'E_VENUE_INSUFFICIENT_ALLOWANCE',
+      { spender: book, allowance: 0n, needed: 100_000_000n },
+    ]);
     const poor = await h.failure(h.place('poor', 'buy', ONE, px('100')));
-    expect([poor.code, poor.details.args]).toEqual(['E_VENUE_INSUFFICIENT_BALANCE', { sender: h.address('poor'), balance: 10_000_000n, needed: 100_100_000n }]);
+    expect([poor.code, poor.details.args]).toEqual([
+      'E_VENUE_INSUFFICIENT_BALANCE',
+      { sender: h.address('poor'), balance: 10_000_000n, needed: 100_100_000n },
+    ]);
   });
 });
 
@@ -154,8 +166,19 @@ describe('order encodings on chain A (contract v1: two ABI words only)', () => {
   it('extended layouts, packed forms and out-of-range fields revert OrderBook_InvalidInputOrderData', async () => {
     const layouts: Record<string, string | Uint8Array> = {
       'ABI tuple with an order type': abi.encode(['uint64', 'uint64', 'uint8'], [q, p, 0]),
-      'chain B IOC layout (4 words)': encodeWasmOrderData({ ...DEFAULT_ORDER_OPTIONS, condition: 'ioc', quantity: q, price: p }),
-      'chain B GTD layout (6 words)': encodeWasmOrderData({ ...DEFAULT_ORDER_OPTIONS, validity: 'gtd', lifetimeDays: 30, quantity: q, price: p }),
+      'chain B IOC layout (4 words)': encodeWasmOrderData({
+        ...DEFAULT_ORDER_OPTIONS,
+        condition: 'ioc',
+        quantity: q,
+        price: p,
+      }),
+      'chain B GTD layout (6 words)': encodeWasmOrderData({
+        ...DEFAULT_ORDER_OPTIONS,
+        validity: 'gtd',
+        lifetimeDays: 30,
+        quantity: q,
+        price: p,
+      }),
       'packed (uint64, uint64)': solidityPacked(['uint64', 'uint64'], [q, p]),
       'single packed word': word((q << 64n) | p),
       'quantity above uint64': abi.encode(['uint256', 'uint256'], [1n << 64n, p]),
@@ -164,14 +187,20 @@ describe('order encodings on chain A (contract v1: two ABI words only)', () => {
       'one word too short': abi.encode(['uint256', 'uint256'], [q, p]).slice(0, -2),
     };
     const outcomes: Record<string, string> = {};
-    for (const [label, data] of Object.entries(layouts)) outcomes[label] = (await h.failure(h.placeRaw('alice', 'buy', data, reporting, word(0n)))).code;
+    for (const [label, data] of Object.entries(layouts))
+      outcomes[label] = (await h.failure(h.placeRaw('alice', 'buy', data, reporting, word(0n)))).code;
     expect(outcomes).toEqual(Object.fromEntries(Object.keys(layouts).map((k) => [k, 'E_VENUE_INVALID_ORDER_DATA'])));
     expect(await h.read('getLastOrderId')).toBe(0n);
   });
 
   it('a cross identifier must be one ABI word holding a uint32', async () => {
     const data = encodeEvmOrderData({ ...DEFAULT_ORDER_OPTIONS, quantity: q, price: p });
-    const ids = [encodeWasmCrossIdentifier(7n), '0x0000000000000007', word(1n << 32n), abi.encode(['uint256', 'uint256'], [0n, 0n])];
+    const ids = [
+      encodeWasmCrossIdentifier(7n),
+      '0x0000000000000007',
+      word(1n << 32n),
+      abi.encode(['uint256', 'uint256'], [0n, 0n]),
+    ];
     const codes = [];
     for (const id of ids) codes.push((await h.failure(h.placeRaw('alice', 'buy', data, reporting, id))).code);
     expect(codes).toEqual(ids.map(() => 'E_VENUE_INVALID_ORDER_DATA'));
@@ -179,6 +208,8 @@ describe('order encodings on chain A (contract v1: two ABI words only)', () => {
   });
 
   it('the core encoder never produces an extended chain A layout in the first place', () => {
-    expect(thrown(() => encodeEvmOrderData({ ...DEFAULT_ORDER_OPTIONS, condition: 'ioc', quantity: q, price: p })).code).toBe('E_ENCODING_UNSUPPORTED');
+    expect(
+      thrown(() => encodeEvmOrderData({ ...DEFAULT_ORDER_OPTIONS, condition: 'ioc', quantity: q, price: p })).code,
+    ).toBe('E_ENCODING_UNSUPPORTED');
   });
 });

@@ -32,7 +32,11 @@ describe('chain A order book events', () => {
     await h.place('bob', 'buy', 3n * HALF, px('101'));
     await h.place('carol', 'sell', ONE, px('103'));
     await h.cancel('bob', 'buy', 2n);
-    const logs = await h.provider.getLogs({ address: h.pair.orderBook, fromBlock: 0, topics: [null, topicOf(h.address('bob'))] });
+    const logs = await h.provider.getLogs({
+      address: h.pair.orderBook,
+      fromBlock: 0,
+      topics: [null, topicOf(h.address('bob'))],
+    });
     const decoded = logs.map((l: Log) => ({ parsed: SPEC_ABI.parseLog(l), orderTopic: l.topics[2] }));
     expect(decoded.map((d) => [d.parsed?.name, d.parsed?.args.orderId, BigInt(d.orderTopic ?? 0)])).toEqual([
       ['OrderReceived', 2n, 2n],
@@ -40,17 +44,24 @@ describe('chain A order book events', () => {
       ['NewBuyOrder', 2n, 2n],
       ['CancelOrder', 2n, 2n],
     ]);
-    const received = await h.provider.getLogs({ address: h.pair.orderBook, fromBlock: 0, topics: [id('OrderReceived(address,uint64,uint64,uint64,uint8,bytes,uint64,uint8,uint8)'), topicOf(h.address('alice'))] });
+    const received = await h.provider.getLogs({
+      address: h.pair.orderBook,
+      fromBlock: 0,
+      topics: [
+        id('OrderReceived(address,uint64,uint64,uint64,uint8,bytes,uint64,uint8,uint8)'),
+        topicOf(h.address('alice')),
+      ],
+    });
     const alice = SPEC_ABI.parseLog(received[0] as Log);
     expect(received).toHaveLength(1);
-    expect([alice?.args.quantity, alice?.args.price, alice?.args.side, alice?.args.crossIdentifier, alice?.args.orderType, alice?.args.executionCondition]).toEqual([
-      HALF,
-      px('101'),
-      2n,
-      7n,
-      0n,
-      0n,
-    ]);
+    expect([
+      alice?.args.quantity,
+      alice?.args.price,
+      alice?.args.side,
+      alice?.args.crossIdentifier,
+      alice?.args.orderType,
+      alice?.args.executionCondition,
+    ]).toEqual([HALF, px('101'), 2n, 7n, 0n, 0n]);
     // The reporting data comes back exactly as sent: ABI (uint32 11, uint32 12).
     expect(BigInt(alice?.args.reportingData as string)).toBe((11n << 256n) | 12n);
   });
@@ -58,7 +69,9 @@ describe('chain A order book events', () => {
   it('the topic-0 hashes are keccak256 of the canonical signatures of the specification', async () => {
     const placed = await h.place('alice', 'sell', ONE, px('101'));
     expect(placed.receipt.logs.map((l) => l.topics[0])).toContain(id('NewSellOrder(address,uint64,uint64,uint64)'));
-    expect(placed.receipt.logs.map((l) => l.topics[0])).toContain(id('OrderReceived(address,uint64,uint64,uint64,uint8,bytes,uint64,uint8,uint8)'));
+    expect(placed.receipt.logs.map((l) => l.topics[0])).toContain(
+      id('OrderReceived(address,uint64,uint64,uint64,uint8,bytes,uint64,uint8,uint8)'),
+    );
   });
 
   it('token Transfer events accompany a match, commission included', async () => {
@@ -79,14 +92,38 @@ describe('chain A order book events', () => {
 
 describe('chain A order book reads', () => {
   it('getConfig and the control reads describe the deployed pair', async () => {
-    const addresses = [h.pair.quoteToken, h.pair.baseToken, h.venue.registry, h.venue.commissionWallet.address, h.venue.operator.address, h.venue.operator.address];
-    expect(await h.read('getConfig')).toEqual([[10_000n, 100_000_000n], [10_000n, 1_000_000n], 10n, 20n, 5n, ...addresses, 4n, versionBytes('1.0.0')]);
+    const addresses = [
+      h.pair.quoteToken,
+      h.pair.baseToken,
+      h.venue.registry,
+      h.venue.commissionWallet.address,
+      h.venue.operator.address,
+      h.venue.operator.address,
+    ];
+    expect(await h.read('getConfig')).toEqual([
+      [10_000n, 100_000_000n],
+      [10_000n, 1_000_000n],
+      10n,
+      20n,
+      5n,
+      ...addresses,
+      4n,
+      versionBytes('1.0.0'),
+    ]);
     expect(await h.read('getPreTradeControlConfig')).toEqual([1_000_000_000_000n, 10_000_000n, 2000n, 10n]);
     expect(await h.read('getVolatilityManagementConfig')).toEqual([1_000_000n, 1000n, 500n]);
-    expect([await h.read('getOrderBookPhase'), await h.read('getLiquidityBand'), await h.read('getStaticRefPrice'), await h.read('getLastPrice')]).toEqual([1n, 4n, 1_000_000n, 1_000_000n]);
+    expect([
+      await h.read('getOrderBookPhase'),
+      await h.read('getLiquidityBand'),
+      await h.read('getStaticRefPrice'),
+      await h.read('getLastPrice'),
+    ]).toEqual([1n, 4n, 1_000_000n, 1_000_000n]);
     expect(await h.read('getSizeConfig')).toEqual([HALF, HALF]);
     const rows = regulatoryTable(4);
-    expect(await h.read('getTickTable')).toEqual([rows.map((r) => BigInt(r.from.mul(10_000).toFixed())), rows.map((r) => BigInt(r.tick.mul(10_000).toFixed()))]);
+    expect(await h.read('getTickTable')).toEqual([
+      rows.map((r) => BigInt(r.from.mul(10_000).toFixed())),
+      rows.map((r) => BigInt(r.tick.mul(10_000).toFixed())),
+    ]);
   });
 
   it('bestBidOffer packs the best buy high and the best sell low; counts count orders', async () => {
@@ -103,7 +140,7 @@ describe('chain A order book reads', () => {
     await h.place('bob', 'buy', HALF, px('98.5'));
     for (let level = 0n; level <= 50n; level++) await h.place('alice', 'sell', HALF, px('100') + level * 1_000n);
     const [buys, sells] = await h.read<[bigint[], bigint[]]>('bestFiftyOffers');
-    expect([...buys]).toEqual([(3n * HALF << 64n) | px('99'), (HALF << 64n) | px('98.5')]);
+    expect([...buys]).toEqual([((3n * HALF) << 64n) | px('99'), (HALF << 64n) | px('98.5')]);
     expect(sells).toHaveLength(50);
     expect([sells[0], sells[49]]).toEqual([(HALF << 64n) | px('100'), (HALF << 64n) | px('104.9')]);
     expect(await h.read('countSellOrders')).toBe(51n);

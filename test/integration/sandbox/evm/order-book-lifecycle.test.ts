@@ -48,8 +48,14 @@ describe('allowance on chain A', () => {
 
   it('the approval the bot computes covers an order that matches at once at the taker rate, to the unit', async () => {
     await h.place('alice', 'sell', ONE, px('100'));
-    await approve('quote', 'dora', approvalFor('buy', new Decimal(1), new Decimal(100), h.pair.params.scales, commissions, false).amount);
-    expect(await h.deltasOf(() => h.place('dora', 'buy', ONE, px('100')))).toMatchObject({ dora: { base: BASE_ONE, quote: -100_200_000n } });
+    await approve(
+      'quote',
+      'dora',
+      approvalFor('buy', new Decimal(1), new Decimal(100), h.pair.params.scales, commissions, false).amount,
+    );
+    expect(await h.deltasOf(() => h.place('dora', 'buy', ONE, px('100')))).toMatchObject({
+      dora: { base: BASE_ONE, quote: -100_200_000n },
+    });
     expect(await allowance('quote', 'dora')).toBe(0n);
   });
 });
@@ -67,7 +73,15 @@ describe('cancellation on chain A', () => {
     expect(cancelled.events).toEqual([
       {
         name: 'CancelOrder',
-        args: { client: h.address('alice'), orderId: 1n, quantity: HALF, price: px('101'), cancellationType: 0n, token: h.pair.baseToken, toAddress: h.address('alice') },
+        args: {
+          client: h.address('alice'),
+          orderId: 1n,
+          quantity: HALF,
+          price: px('101'),
+          cancellationType: 0n,
+          token: h.pair.baseToken,
+          toAddress: h.address('alice'),
+        },
       },
     ]);
   });
@@ -76,7 +90,10 @@ describe('cancellation on chain A', () => {
     await h.place('bob', 'buy', 3n * HALF, px('101'));
     await h.place('alice', 'sell', HALF, px('101'));
     // Remaining 1.0 at 101.00: 101,000,000 + maker 101,000.
-    expect(await h.deltasOf(() => h.cancel('bob', 'buy', 1n))).toEqual({ bob: { quote: 101_101_000n }, orderBook: { quote: -101_101_000n } });
+    expect(await h.deltasOf(() => h.cancel('bob', 'buy', 1n))).toEqual({
+      bob: { quote: 101_101_000n },
+      orderBook: { quote: -101_101_000n },
+    });
   });
 
   it('only the owner, with the cancel flag, cancels a resting order of that side', async () => {
@@ -87,7 +104,11 @@ describe('cancellation on chain A', () => {
       (await h.failure(h.cancel('nocancel', 'buy', 2n))).code,
       (await h.failure(h.cancel('alice', 'buy', 1n))).code,
     ];
-    expect(codes).toEqual(['E_VENUE_NOT_ALLOWED_TO_CANCEL', 'E_VENUE_NOT_ALLOWED_TO_CANCEL', 'E_VENUE_ORDER_NOT_FOUND']);
+    expect(codes).toEqual([
+      'E_VENUE_NOT_ALLOWED_TO_CANCEL',
+      'E_VENUE_NOT_ALLOWED_TO_CANCEL',
+      'E_VENUE_ORDER_NOT_FOUND',
+    ]);
     expect((await h.side(SELL)).map((o) => o[0])).toEqual([1n]);
     expect((await h.side(BUY)).map((o) => o[0])).toEqual([2n]);
   });
@@ -100,7 +121,13 @@ describe('cancellation on chain A', () => {
     await h.place('alice', 'sell', ONE, px('103'), 5n);
     await h.place('alice', 'buy', ONE, px('103'), 5n); // self-trade: rejected, id 5
     const codes = [];
-    for (const [name, side, id] of [['alice', 'sell', 1n], ['bob', 'buy', 2n], ['alice', 'sell', 3n], ['alice', 'buy', 5n], ['alice', 'sell', 999n]] as const) {
+    for (const [name, side, id] of [
+      ['alice', 'sell', 1n],
+      ['bob', 'buy', 2n],
+      ['alice', 'sell', 3n],
+      ['alice', 'buy', 5n],
+      ['alice', 'sell', 999n],
+    ] as const) {
       codes.push((await h.failure(h.cancel(name, side, id))).code);
     }
     expect(codes).toEqual(Array(5).fill('E_VENUE_ORDER_NOT_FOUND'));
@@ -130,7 +157,11 @@ describe('operator functions on chain A', () => {
       carol: { quote: 99_599_500n },
       orderBook: { base: -BASE_ONE, quote: -(99_099_000n + 99_599_500n) },
     });
-    expect([await h.read('countBuyOrders'), await h.read('countSellOrders'), await h.read('bestBidOffer')]).toEqual([0n, 0n, 0n]);
+    expect([await h.read('countBuyOrders'), await h.read('countSellOrders'), await h.read('bestBidOffer')]).toEqual([
+      0n,
+      0n,
+      0n,
+    ]);
   });
 
   it('an admin cancel is ByAdmin; tokens an owner can no longer receive go to the fallback wallet', async () => {
@@ -145,19 +176,34 @@ describe('operator functions on chain A', () => {
     const deltas = await h.deltasOf(async () => {
       cleared = await h.call('operator', 'clearOrders', []);
     });
-    expect(cleared.events[0]?.args).toMatchObject({ client: h.address('bob'), orderId: 2n, cancellationType: 2n, toAddress: h.address('operator') });
+    expect(cleared.events[0]?.args).toMatchObject({
+      client: h.address('bob'),
+      orderId: 2n,
+      cancellationType: 2n,
+      toAddress: h.address('operator'),
+    });
     expect(deltas).toEqual({ operator: { base: BASE_ONE }, orderBook: { base: -BASE_ONE } });
   });
 
   it('participants cannot call operator functions of the book, the registry or the tokens', async () => {
     await h.place('alice', 'sell', ONE, px('101'));
     const codes = [];
-    for (const [method, args] of [['setPhase', [2]], ['adminCancel', [1n]], ['clearOrders', []], ['setStaticReferencePrice', [px('90')]]] as const) {
+    for (const [method, args] of [
+      ['setPhase', [2]],
+      ['adminCancel', [1n]],
+      ['clearOrders', []],
+      ['setStaticReferencePrice', [px('90')]],
+    ] as const) {
       codes.push((await h.failure(h.call('alice', method, args))).code);
     }
     const registry = contractAt('ClientRegistry', h.venue.registry, h.signer('alice'));
-    codes.push((await h.failure(registry.getFunction('setClient').send(h.address('alice'), 9n, true, true, true, true, true))).code);
-    codes.push((await h.failure(h.tokenAs('base', 'alice').getFunction('setBeneficiary').send(h.address('nobene'), true))).code);
+    codes.push(
+      (await h.failure(registry.getFunction('setClient').send(h.address('alice'), 9n, true, true, true, true, true)))
+        .code,
+    );
+    codes.push(
+      (await h.failure(h.tokenAs('base', 'alice').getFunction('setBeneficiary').send(h.address('nobene'), true))).code,
+    );
     codes.push((await h.failure(h.tokenAs('quote', 'alice').getFunction('mint').send(h.address('alice'), 1n))).code);
     expect(codes).toEqual(Array(7).fill('E_VENUE_UNAUTHORIZED'));
     expect(await h.side(SELL)).toEqual([[1n, 'alice', ONE, px('101')]]);

@@ -13,7 +13,6 @@ import { BASE_ONE, BUY, HALF, Harness, ONE, px, SELL, useHarness } from '../../.
 let h: Harness;
 useHarness(pairWith('evm-pair', { maximumMatches: 2 }), (started) => (h = started));
 
-
 describe('matching on chain A', () => {
   it('full match: the incoming buy takes the whole resting sell at the resting limit, nothing rests', async () => {
     const rest = await h.deltasOf(() => h.place('alice', 'sell', ONE, px('101')));
@@ -32,7 +31,11 @@ describe('matching on chain A', () => {
     });
     expect(placed.events.map((e) => e.name)).toEqual(['OrderReceived', 'NewBuyInitiatedTrade']);
     expect(placed.events[1]?.args).toEqual({ client: h.address('bob'), quantity: ONE, price: px('101'), orderId: 2n });
-    expect([await h.read('countBuyOrders'), await h.read('countSellOrders'), await h.read('getLastPrice')]).toEqual([0n, 0n, px('101')]);
+    expect([await h.read('countBuyOrders'), await h.read('countSellOrders'), await h.read('getLastPrice')]).toEqual([
+      0n,
+      0n,
+      px('101'),
+    ]);
   });
 
   it('partial match: one execution, the remainder rests pre-funded at the maker rate', async () => {
@@ -110,7 +113,13 @@ describe('matching on chain A', () => {
     await h.place('bob', 'buy', ONE, px('101'));
     const deltas = await h.deltasOf(() => h.place('alice', 'sell', ONE, px('99')));
     // Bob's lock 101,101,000 is released; he owes 100,000,000 + maker 100,000 at the price 100.00.
-    const reimbursed = reimbursementFormula(new Decimal('101'), new Decimal('100'), new Decimal('1'), 10, h.pair.params.scales);
+    const reimbursed = reimbursementFormula(
+      new Decimal('101'),
+      new Decimal('100'),
+      new Decimal('1'),
+      10,
+      h.pair.params.scales,
+    );
     expect(reimbursed.toFixed()).toBe('1001000');
     expect(deltas).toEqual({
       bob: { base: BASE_ONE, quote: 1_001_000n },
@@ -129,7 +138,14 @@ describe('matching on chain A', () => {
       placed = await h.place('bob', 'buy', 2n * ONE, px('100.5'));
     });
     expect(placed.events.map((e) => e.name)).toEqual(['OrderReceived', 'NewBuyInitiatedTrade', 'OrderRejected']);
-    expect(placed.events[2]?.args).toEqual({ client: h.address('bob'), orderId: 4n, reason: 2n, quantityNotExecuted: ONE, side: 1n, price: px('100.5') });
+    expect(placed.events[2]?.args).toEqual({
+      client: h.address('bob'),
+      orderId: 4n,
+      reason: 2n,
+      quantityNotExecuted: ONE,
+      side: 1n,
+      price: px('100.5'),
+    });
     // Execution at 100.1 for 1.0: the rejected remainder locks nothing.
     expect(deltas.bob).toEqual({ base: BASE_ONE, quote: -(100_100_000n + 200_200n) });
     expect(deltas.orderBook).toEqual({ base: -BASE_ONE });
@@ -144,11 +160,18 @@ describe('matching on chain A', () => {
       rejected = await h.place('alice', 'buy', ONE, px('101'), 7n);
     });
     expect(none).toEqual({});
-    expect(rejected.events.map((e) => [e.name, e.args.reason ?? null])).toEqual([['OrderReceived', null], ['OrderRejected', 1n]]);
+    expect(rejected.events.map((e) => [e.name, e.args.reason ?? null])).toEqual([
+      ['OrderReceived', null],
+      ['OrderRejected', 1n],
+    ]);
     expect(rejected.orderId).toBe(2n);
 
     const crossed = await h.deltasOf(() => h.place('alice', 'buy', ONE, px('101'), 8n));
     // Alice buys her own sell: she gets her base back and pays both commissions.
-    expect(crossed).toEqual({ alice: { base: BASE_ONE, quote: -(202_000n + 101_000n) }, orderBook: { base: -BASE_ONE }, commission: { quote: 303_000n } });
+    expect(crossed).toEqual({
+      alice: { base: BASE_ONE, quote: -(202_000n + 101_000n) },
+      orderBook: { base: -BASE_ONE },
+      commission: { quote: 303_000n },
+    });
   });
 });

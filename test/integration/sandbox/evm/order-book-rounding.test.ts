@@ -27,12 +27,19 @@ beforeAll(async () => {
 afterAll(async () => h?.stop());
 
 describe('rounding on chain A', () => {
-  it('a lock one unit short of a fill is not made up from other orders\' locks: the seller gets the floor value', async () => {
+  it("a lock one unit short of a fill is not made up from other orders' locks: the seller gets the floor value", async () => {
     // Bob's lock for 2 at 0.1001: floor(20.02) = 20 + commission ceil(20 * 1 / 10000) = 1 -> 21.
-    expect(await h.deltasOf(() => h.place('bob', 'buy', 2n, 1_001n))).toEqual({ bob: { quote: -21n }, orderBook: { quote: 21n } });
+    expect(await h.deltasOf(() => h.place('bob', 'buy', 2n, 1_001n))).toEqual({
+      bob: { quote: -21n },
+      orderBook: { quote: 21n },
+    });
     // A fill of 1 releases 21 - lockFor(1) = 21 - 11 = 10 but owes 10 + maker 1: one unit short.
     const deltas = await h.deltasOf(() => h.place('alice', 'sell', 1n, 1_001n));
-    expect(deltas).toEqual({ alice: { base: -10_000n, quote: 10n }, bob: { base: 10_000n }, orderBook: { quote: -10n } });
+    expect(deltas).toEqual({
+      alice: { base: -10_000n, quote: 10n },
+      bob: { base: 10_000n },
+      orderBook: { quote: -10n },
+    });
     // What the book still holds is exactly the lock of Bob's remaining 1: 10 + 1.
     expect(await h.side(BUY)).toEqual([[1n, 'bob', 1n, 1_001n]]);
     expect(await h.quote.getFunction('balanceOf').staticCall(h.pair.orderBook)).toBe(11n);

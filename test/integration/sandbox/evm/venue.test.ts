@@ -6,7 +6,11 @@
 import { Wallet, type Contract } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
-import { encodeEvmCrossIdentifier, encodeEvmOrderData, encodeEvmReportingData } from '../../../../src/core/encoding/evm-order.ts';
+import {
+  encodeEvmCrossIdentifier,
+  encodeEvmOrderData,
+  encodeEvmReportingData,
+} from '../../../../src/core/encoding/evm-order.ts';
 import { ZERO_REPORTING } from '../../../../src/core/encoding/reporting.ts';
 import { contractAt, sandboxProvider } from '../../../../src/sandbox/evm/chain.ts';
 import { deployVenue, startEvmVenue, type EvmVenue } from '../../../../src/sandbox/evm/venue.ts';
@@ -18,7 +22,11 @@ let venue: EvmVenue;
 let stop: () => Promise<void>;
 
 const bond = pairWith('evm-pair');
-const xbond = pairWith('evm-pair', { id: 'tp-evm-xbond-eure', baseTokenData: { symbol: 'XBOND26' }, baseTokenNativeScale: '10000' });
+const xbond = pairWith('evm-pair', {
+  id: 'tp-evm-xbond-eure',
+  baseTokenData: { symbol: 'XBOND26' },
+  baseTokenNativeScale: '10000',
+});
 
 const call = (c: Contract, method: string, ...args: unknown[]) => c.getFunction(method).staticCall(...args);
 
@@ -28,7 +36,12 @@ beforeAll(async () => {
     {
       pairs: [{ pair: bond }, { pair: xbond, phase: 'closed' }],
       wallets: [
-        { name: 'mm', marketMaker: true, balances: { BOND26: '10', XBOND26: '5', EURe: '1000' }, allowances: { EURe: 'unlimited', XBOND26: '2.5' } },
+        {
+          name: 'mm',
+          marketMaker: true,
+          balances: { BOND26: '10', XBOND26: '5', EURe: '1000' },
+          allowances: { EURe: 'unlimited', XBOND26: '2.5' },
+        },
         { name: 'plain', canCancel: false, beneficiary: false, balances: { EURe: '1' } },
       ],
     },
@@ -47,7 +60,11 @@ describe('deploying a chain A venue', () => {
       ['EURe', 'quote', 6],
       ['XBOND26', 'base', 4],
     ]);
-    expect([b?.pair.smartContractOrderBook, b?.pair.smartContractBase, b?.pair.id]).toEqual([b?.orderBook, b?.baseToken, 'tp-evm-xbond-eure']);
+    expect([b?.pair.smartContractOrderBook, b?.pair.smartContractBase, b?.pair.id]).toEqual([
+      b?.orderBook,
+      b?.baseToken,
+      'tp-evm-xbond-eure',
+    ]);
   });
 
   it('leaves the node mining on its interval after deploying with automine', async () => {
@@ -65,7 +82,8 @@ describe('deploying a chain A venue', () => {
       const [a, b] = venue.pairs;
       const mm = venue.wallets.find((w) => w.name === 'mm');
       const plain = venue.wallets.find((w) => w.name === 'plain');
-      const at = (name: 'RestrictedToken' | 'EMoneyToken' | 'OrderBook' | 'ClientRegistry', address: string) => contractAt(name, address, provider);
+      const at = (name: 'RestrictedToken' | 'EMoneyToken' | 'OrderBook' | 'ClientRegistry', address: string) =>
+        contractAt(name, address, provider);
       const xbondToken = at('RestrictedToken', b?.baseToken as string);
       const eure = at('EMoneyToken', a?.quoteToken as string);
       expect(await call(xbondToken, 'balanceOf', mm?.address)).toBe(50_000n);
@@ -74,9 +92,24 @@ describe('deploying a chain A venue', () => {
       const registry = at('ClientRegistry', venue.registry);
       expect(await call(registry, 'readClientInfo', mm?.address)).toEqual([1n, true, true, true, true, true]);
       expect(await call(registry, 'readClientInfo', plain?.address)).toEqual([2n, true, true, true, false, false]);
-      const beneficiaries = [b?.orderBook, venue.commissionWallet.address, venue.operator.address, mm?.address, plain?.address];
-      expect(await Promise.all(beneficiaries.map((x) => call(xbondToken, 'isBeneficiary', x)))).toEqual([true, true, true, true, false]);
-      expect([await call(at('OrderBook', a?.orderBook as string), 'getOrderBookPhase'), await call(at('OrderBook', b?.orderBook as string), 'getOrderBookPhase')]).toEqual([1n, 2n]);
+      const beneficiaries = [
+        b?.orderBook,
+        venue.commissionWallet.address,
+        venue.operator.address,
+        mm?.address,
+        plain?.address,
+      ];
+      expect(await Promise.all(beneficiaries.map((x) => call(xbondToken, 'isBeneficiary', x)))).toEqual([
+        true,
+        true,
+        true,
+        true,
+        false,
+      ]);
+      expect([
+        await call(at('OrderBook', a?.orderBook as string), 'getOrderBookPhase'),
+        await call(at('OrderBook', b?.orderBook as string), 'getOrderBookPhase'),
+      ]).toEqual([1n, 2n]);
     } finally {
       provider.destroy();
     }
@@ -86,9 +119,15 @@ describe('deploying a chain A venue', () => {
     const provider = sandboxProvider(node.rpcUrl);
     try {
       const mm = venue.wallets.find((w) => w.name === 'mm');
-      const book = contractAt('OrderBook', venue.pairs[0]?.orderBook as string, new Wallet(mm?.privateKey as string, provider));
+      const book = contractAt(
+        'OrderBook',
+        venue.pairs[0]?.orderBook as string,
+        new Wallet(mm?.privateKey as string, provider),
+      );
       const orderData = encodeEvmOrderData({ ...DEFAULT_ORDER_OPTIONS, quantity: 10_000n, price: 990_000n });
-      const tx = await book.getFunction('newBuyOrder').send(orderData, encodeEvmReportingData(ZERO_REPORTING), encodeEvmCrossIdentifier(0n));
+      const tx = await book
+        .getFunction('newBuyOrder')
+        .send(orderData, encodeEvmReportingData(ZERO_REPORTING), encodeEvmCrossIdentifier(0n));
       expect((await tx.wait())?.status).toBe(1);
       expect(await book.getFunction('countBuyOrders').staticCall()).toBe(1n);
     } finally {
@@ -100,7 +139,9 @@ describe('deploying a chain A venue', () => {
     const provider = sandboxProvider(node.rpcUrl);
     try {
       const nonce = await provider.getTransactionCount(venue.operator.address);
-      await expect(deployVenue(node.rpcUrl, { pairs: [{ pair: bond }], wallets: [{ name: 'x', balances: { USDX: '1' } }] })).rejects.toMatchObject({
+      await expect(
+        deployVenue(node.rpcUrl, { pairs: [{ pair: bond }], wallets: [{ name: 'x', balances: { USDX: '1' } }] }),
+      ).rejects.toMatchObject({
         code: 'E_SANDBOX',
         details: { unknown: ['USDX'] },
       });

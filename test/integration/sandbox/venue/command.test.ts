@@ -49,7 +49,10 @@ interface Started {
 }
 
 function startCli(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'src/cli/dlt-mm.ts'), 'sandbox', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'src/cli/dlt-mm.ts'), 'sandbox', ...args], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.push(child);
   let out = '';
   let err = '';
@@ -71,7 +74,10 @@ function startCli(args: string[]): Promise<Started> {
 
 function childPids(pid: number): number[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter((n) => n > 0);
   } catch {
     return [];
   }
@@ -85,17 +91,35 @@ describe('dlt-mm sandbox', () => {
     const fast = ['--block-time', '500', '--ledger-interval', '500'];
     const [a, b] = await Promise.all([
       startCli(['--port-base', String(baseA), ...fast, '--manifest', 'first.json']),
-      startCli(['--config', 'other.yaml', '--port-base', String(baseB), ...fast, '--manifest', join(dir, 'second.json')]),
+      startCli([
+        '--config',
+        'other.yaml',
+        '--port-base',
+        String(baseB),
+        ...fast,
+        '--manifest',
+        join(dir, 'second.json'),
+      ]),
     ]);
     expect(a.out()).toMatch(/^dlt-mm sandbox ready in \d+\.\d s/);
-    for (const url of [`http://127.0.0.1:${baseA}/api/v1`, `http://127.0.0.1:${baseA + 1}/`, `http://127.0.0.1:${baseA + 2}/rpc`]) expect(a.out()).toContain(url);
+    for (const url of [
+      `http://127.0.0.1:${baseA}/api/v1`,
+      `http://127.0.0.1:${baseA + 1}/`,
+      `http://127.0.0.1:${baseA + 2}/rpc`,
+    ])
+      expect(a.out()).toContain(url);
     const manifests = ['first.json', 'second.json'].map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Json);
     expect(manifests.map((m) => [m.venue.restUrl, m.venue.participantId])).toEqual([
       [`http://127.0.0.1:${baseA}/api/v1`, 'P-SANDBOX-0001'],
       [`http://127.0.0.1:${baseB}/api/v1`, 'P-SECOND'],
     ]);
     for (const m of manifests) {
-      expect(m.wallets.filter((w: Json) => w.marketMaker).map((w: Json) => w.chain).toSorted()).toEqual(['evm', 'wasm']);
+      expect(
+        m.wallets
+          .filter((w: Json) => w.marketMaker)
+          .map((w: Json) => w.chain)
+          .toSorted(),
+      ).toEqual(['evm', 'wasm']);
       expect(m.chains.evm.chainId).toBe(80002);
       const pairs = (await (await fetch(`${m.venue.restUrl}/tradingpairs`)).json()) as Json;
       expect(pairs.total_count).toBe(4);
@@ -104,7 +128,9 @@ describe('dlt-mm sandbox', () => {
         expect([p.symbol, book.buy.length > 0, book.sell.length > 0]).toEqual([p.symbol, true, true]);
       }
     }
-    const levels = (await (await fetch(`${manifests[1].venue.restUrl}/tradingpairs/tp-evm-bond26-eure/pricelevels`)).json()) as Json;
+    const levels = (await (
+      await fetch(`${manifests[1].venue.restUrl}/tradingpairs/tp-evm-bond26-eure/pricelevels`)
+    ).json()) as Json;
     expect(levels.buy).toHaveLength(2);
     const children = [a, b].map((s) => childPids(s.child.pid as number));
     expect(children.map((c) => c.length)).toEqual([1, 1]);
@@ -121,7 +147,14 @@ describe('dlt-mm sandbox', () => {
 
   it('refuses a bad command line with exit status 2', async () => {
     let err = '';
-    const io = { stdout: () => undefined, stderr: (t: string) => (err += t), readFile: () => '', writeFile: () => undefined, env: {}, cwd: dir };
+    const io = {
+      stdout: () => undefined,
+      stderr: (t: string) => (err += t),
+      readFile: () => '',
+      writeFile: () => undefined,
+      env: {},
+      cwd: dir,
+    };
     expect(await main(['sandbox', '--bogus', '1'], io)).toBe(2);
     expect(await main(['sandbox', '--port-base', 'x'], io)).toBe(2);
     expect(err).toContain('unknown option --bogus');

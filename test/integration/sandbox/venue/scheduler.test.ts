@@ -51,7 +51,10 @@ function setup(mode: TradingMode, startIso: string, holidays: string[] = []) {
   /** The book halts itself and the indexer reports the volatility rejection. */
   const volatility = async (halted = true) => {
     if (halted) phase = 'automaticHalt';
-    market.apply({ type: 'OrderRejected', client: 'x', orderId: 1n, reason: 5, quantityNotExecuted: 1n, side: 1, price: 1n }, now);
+    market.apply(
+      { type: 'OrderRejected', client: 'x', orderId: 1n, reason: 5, quantityNotExecuted: 1n, side: 1, price: 1n },
+      now,
+    );
     await scheduler.tick();
   };
   return { scheduler, calls, pair, at, volatility, now: () => now };
@@ -64,11 +67,19 @@ describe('calendar boundaries', () => {
     expect(s.pair()?.tradingStatus).toBe('CONTINUOUS_TRADING');
     s.calls.length = 0;
     await s.at('2026-03-09T12:00:00Z');
-    expect([s.calls, s.pair()?.tradingStatus, s.pair()?.statusChangeReason]).toEqual([['reference 1012000', 'phase closed', 'clear'], 'OUT_OF_TRADING', 'END_OF_TRADING_DAY']);
+    expect([s.calls, s.pair()?.tradingStatus, s.pair()?.statusChangeReason]).toEqual([
+      ['reference 1012000', 'phase closed', 'clear'],
+      'OUT_OF_TRADING',
+      'END_OF_TRADING_DAY',
+    ]);
     expect(s.pair()?.staticReferencePrice.toFixed()).toBe('101.2');
     expect(new Date(s.pair()?.changedAtMs ?? 0).toISOString()).toBe('2026-03-06T16:00:00.000Z');
     await s.at('2026-03-10T07:00:00Z');
-    expect([s.calls.at(-1), s.pair()?.statusChangeReason, new Date(s.pair()?.changedAtMs ?? 0).toISOString()]).toEqual(['phase open', 'START_OF_TRADING_DAY', '2026-03-10T07:00:00.000Z']);
+    expect([s.calls.at(-1), s.pair()?.statusChangeReason, new Date(s.pair()?.changedAtMs ?? 0).toISOString()]).toEqual([
+      'phase open',
+      'START_OF_TRADING_DAY',
+      '2026-03-10T07:00:00.000Z',
+    ]);
     await s.scheduler.stop();
   });
 
@@ -86,7 +97,10 @@ describe('calendar boundaries', () => {
     await s.scheduler.start();
     await s.scheduler.open(def.pair.id);
     await s.at('2026-03-03T03:00:00Z');
-    expect([s.pair()?.tradingStatus, s.pair()?.statusChangeReason]).toEqual(['CONTINUOUS_TRADING', 'MANUAL_MARKET_OPEN']);
+    expect([s.pair()?.tradingStatus, s.pair()?.statusChangeReason]).toEqual([
+      'CONTINUOUS_TRADING',
+      'MANUAL_MARKET_OPEN',
+    ]);
     await expect(s.scheduler.resume(def.pair.id)).rejects.toThrow(/not halted/);
     await s.scheduler.halt(def.pair.id);
     await s.at('2026-03-03T16:01:00Z');
@@ -101,7 +115,11 @@ describe('automatic halts', () => {
     const s = setup('calendar', '2026-03-02T08:00:00Z');
     await s.scheduler.start();
     await s.volatility();
-    expect([s.pair()?.tradingStatus, s.pair()?.tradingHaltCounter, s.scheduler.resumeAt(def.pair.id)]).toEqual(['AUTOMATIC_TRADING_HALT', 1, s.now() + 330_000]);
+    expect([s.pair()?.tradingStatus, s.pair()?.tradingHaltCounter, s.scheduler.resumeAt(def.pair.id)]).toEqual([
+      'AUTOMATIC_TRADING_HALT',
+      1,
+      s.now() + 330_000,
+    ]);
     await s.at('2026-03-02T08:05:29Z');
     expect(s.pair()?.tradingStatus).toBe('AUTOMATIC_TRADING_HALT');
     await s.at('2026-03-02T08:05:30Z');

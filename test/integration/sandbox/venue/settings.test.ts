@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { parseSandboxArgs } from '../../../../src/cli/commands/sandbox.ts';
 import { PROJECT_ROOT } from '../../../../src/sandbox/evm/compile.ts';
 import { SandboxClock } from '../../../../src/sandbox/venue/clock.ts';
-import { defaultManifestPath, mergeSettings, parseSandboxConfig, readSandboxYaml } from '../../../../src/sandbox/venue/options.ts';
+import {
+  defaultManifestPath,
+  mergeSettings,
+  parseSandboxConfig,
+  readSandboxYaml,
+} from '../../../../src/sandbox/venue/options.ts';
 
 describe('settings', () => {
   it('ships config/sandbox.yaml with the defaults', () => {
@@ -18,10 +23,29 @@ describe('settings', () => {
   });
 
   it('layers flags over the file, with --port-base setting all three ports', () => {
-    const args = parseSandboxArgs(['--port-base', '9000', '--wasm-port', '9100', '--no-flow', '--block-time', '500', '--log-level', 'info']);
+    const args = parseSandboxArgs([
+      '--port-base',
+      '9000',
+      '--wasm-port',
+      '9100',
+      '--no-flow',
+      '--block-time',
+      '500',
+      '--log-level',
+      'info',
+    ]);
     const merged = parseSandboxConfig(mergeSettings({ ports: { api: 1 }, flow: { seed: 5 } }, args.settings));
-    expect([merged.ports, merged.flow.enabled, merged.flow.seed, merged.evm.blockTimeMs, args.logLevel]).toEqual([{ api: 9000, evm: 9001, wasm: 9100 }, false, 5, 500, 'info']);
-    expect([defaultManifestPath(8080), defaultManifestPath(9000)]).toEqual(['.sandbox/manifest.json', '.sandbox/manifest-9000.json']);
+    expect([merged.ports, merged.flow.enabled, merged.flow.seed, merged.evm.blockTimeMs, args.logLevel]).toEqual([
+      { api: 9000, evm: 9001, wasm: 9100 },
+      false,
+      5,
+      500,
+      'info',
+    ]);
+    expect([defaultManifestPath(8080), defaultManifestPath(9000)]).toEqual([
+      '.sandbox/manifest.json',
+      '.sandbox/manifest-9000.json',
+    ]);
   });
 
   it('refuses unknown keys and bad values, listing every problem', () => {

@@ -8,8 +8,24 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
-import { bearer, control, get, startTestSandbox, Traders, until, type Json } from '../../../support/sandbox/api/sandbox-clients.ts';
-import { BOND, cancellationsOnChain, clearedByContract, dayViews, FUND, lastTrades, tradeAndRest } from '../../../support/sandbox/venue/trading-day-steps.ts';
+import {
+  bearer,
+  control,
+  get,
+  startTestSandbox,
+  Traders,
+  until,
+  type Json,
+} from '../../../support/sandbox/api/sandbox-clients.ts';
+import {
+  BOND,
+  cancellationsOnChain,
+  clearedByContract,
+  dayViews,
+  FUND,
+  lastTrades,
+  tradeAndRest,
+} from '../../../support/sandbox/venue/trading-day-steps.ts';
 
 let sb: Sandbox;
 let t: Traders;
@@ -17,10 +33,18 @@ let resting: { evm: bigint[]; wasm: bigint[] };
 let v: ReturnType<typeof dayViews>;
 
 beforeAll(async () => {
-  sb = await startTestSandbox({ trading: { mode: 'calendar' }, clock: { mode: 'manual', start: '2026-03-02T06:58:00Z' } });
+  sb = await startTestSandbox({
+    trading: { mode: 'calendar' },
+    clock: { mode: 'manual', start: '2026-03-02T06:58:00Z' },
+  });
   t = new Traders(sb);
   v = dayViews(sb, t);
-  await Promise.all([t.evmApproveAll('evm-trader'), t.evmApproveAll('evm-mm'), t.wasmApprove('wasm-trader', 'FUND1EURe'), t.wasmApprove('wasm-mm', 'FUND1EURe')]);
+  await Promise.all([
+    t.evmApproveAll('evm-trader'),
+    t.evmApproveAll('evm-mm'),
+    t.wasmApprove('wasm-trader', 'FUND1EURe'),
+    t.wasmApprove('wasm-mm', 'FUND1EURe'),
+  ]);
 });
 
 afterAll(async () => {
@@ -35,7 +59,11 @@ const halts = async () => (await get(sb, `/tradingpairs/${BOND}/tradeinfo`)).bod
 /** The crossing buy at 106 executes 5.5 % above the last price: the book rejects it and halts itself. */
 async function triggerHalt(): Promise<void> {
   await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '106');
-  await until(() => v.statusOf(BOND), (s) => s[0] === 'AUTOMATIC_TRADING_HALT', 'the automatic halt');
+  await until(
+    () => v.statusOf(BOND),
+    (s) => s[0] === 'AUTOMATIC_TRADING_HALT',
+    'the automatic halt',
+  );
 }
 
 describe('a trading day', () => {
@@ -48,7 +76,11 @@ describe('a trading day', () => {
   it('opens at 08:00 Berlin time', async () => {
     expect((await setClock('2026-03-02T07:00:00Z')).body.now).toBe('2026-03-02T07:00:00.000Z');
     for (const id of [BOND, FUND]) {
-      expect(await v.pair(id)).toMatchObject({ tradingStatus: 'CONTINUOUS_TRADING', statusChangeReason: 'START_OF_TRADING_DAY', modificationDate: '2026-03-02T07:00:00.000Z' });
+      expect(await v.pair(id)).toMatchObject({
+        tradingStatus: 'CONTINUOUS_TRADING',
+        statusChangeReason: 'START_OF_TRADING_DAY',
+        modificationDate: '2026-03-02T07:00:00.000Z',
+      });
     }
     expect([await v.evmPhase(), await v.wasmPhase()]).toEqual([1, 'OpenForTrading']);
   });
@@ -88,7 +120,10 @@ describe('a trading day', () => {
   it('does not resume a halt within 30 minutes of the close', async () => {
     await setClock('2026-03-02T15:45:00Z');
     await triggerHalt();
-    expect((await control(sb, 'GET', '/status')).body.pairs.find((p: Json) => p.id === BOND)).toMatchObject({ tradingHaltCounter: 3, resumeAt: null });
+    expect((await control(sb, 'GET', '/status')).body.pairs.find((p: Json) => p.id === BOND)).toMatchObject({
+      tradingHaltCounter: 3,
+      resumeAt: null,
+    });
     await advance({ minutes: 14 });
     expect((await v.statusOf(BOND))[0]).toBe('AUTOMATIC_TRADING_HALT');
   });
@@ -96,7 +131,10 @@ describe('a trading day', () => {
   it('closes at 17:00 and moves the static reference price to the last execution price', async () => {
     await setClock('2026-03-02T16:00:00Z');
     for (const id of [BOND, FUND]) expect(await v.statusOf(id)).toEqual(['OUT_OF_TRADING', 'END_OF_TRADING_DAY']);
-    expect([(await v.pair(BOND)).staticReferencePrice, (await v.pair(FUND)).staticReferencePrice]).toEqual(['100.5', '12.4']);
+    expect([(await v.pair(BOND)).staticReferencePrice, (await v.pair(FUND)).staticReferencePrice]).toEqual([
+      '100.5',
+      '12.4',
+    ]);
     expect((await get(sb, `/tradingpairs/${FUND}/tradeinfo`)).body.referencePrice).toBe('12.4');
     expect(await t.book('BOND26EURe').getFunction('getStaticRefPrice').staticCall()).toBe(1_005_000n);
     expect(await t.wasmView('FUND1EURe', 'get_static_reference_price')).toBe(124_000n);
@@ -111,11 +149,19 @@ describe('a trading day', () => {
     expect((await control(sb, 'GET', '/status')).body.clearings).toBe(1);
     // Chain B shows the operator's clearing with the next ledger close.
     for (const id of [BOND, FUND]) {
-      const book = await until(() => get(sb, `/tradingpairs/${id}/orderbook`), (r) => r.body.buy.length + r.body.sell.length === 0, `${id} cleared`);
+      const book = await until(
+        () => get(sb, `/tradingpairs/${id}/orderbook`),
+        (r) => r.body.buy.length + r.body.sell.length === 0,
+        `${id} cleared`,
+      );
       expect(book.body).toEqual({ tradingPairId: id, buy: [], sell: [] });
     }
     expect(await cancellationsOnChain(sb, t)).toEqual(clearedByContract(resting));
-    await until(() => get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb)), (r) => r.body.items.length === 0, 'the order list to empty');
+    await until(
+      () => get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb)),
+      (r) => r.body.items.length === 0,
+      'the order list to empty',
+    );
   });
 
   it('opens the next trading day with the halt counter reset', async () => {

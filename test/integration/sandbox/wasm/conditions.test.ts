@@ -29,7 +29,14 @@ interface Seen {
 }
 
 /** Places an order as a signed transaction and returns the book's events of that ledger for the client. */
-async function place(d: BookDeployment, kp: Keypair, side: 'buy' | 'sell', quantity: bigint, price: bigint, options: Partial<OrderOptions> = {}): Promise<Seen[]> {
+async function place(
+  d: BookDeployment,
+  kp: Keypair,
+  side: 'buy' | 'sell',
+  quantity: bigint,
+  price: bigint,
+  options: Partial<OrderOptions> = {},
+): Promise<Seen[]> {
   const args = [
     new Address(kp.publicKey()).toScVal(),
     nativeToScVal(encodeWasmOrderData({ ...DEFAULT_ORDER_OPTIONS, ...options, quantity, price })),
@@ -43,7 +50,10 @@ async function place(d: BookDeployment, kp: Keypair, side: 'buy' | 'sell', quant
 
 async function eventsOf(d: BookDeployment, client: string, ledger: number): Promise<Seen[]> {
   const clientTopic = new Address(client).toScVal().toXDR('base64');
-  const res = await h.server.getEvents({ startLedger: ledger, filters: [{ type: 'contract', contractIds: [d.book.address], topics: [['*', clientTopic, '**']] }] });
+  const res = await h.server.getEvents({
+    startLedger: ledger,
+    filters: [{ type: 'contract', contractIds: [d.book.address], topics: [['*', clientTopic, '**']] }],
+  });
   return res.events
     .filter((e) => e.ledger === ledger)
     .map((e) => {
@@ -94,9 +104,15 @@ describe('execution conditions', () => {
   it('BOC rests when it does not cross and is rejected (8) when it would', async () => {
     const d = freshBook();
     await place(d, wallet(h, d), 'sell', U, P);
-    expect((await place(d, wallet(h, d), 'buy', U, P - 200n, { condition: 'boc' })).map((e) => e.type)).toEqual(['OrderReceived', 'NewBuyOrder']);
+    expect((await place(d, wallet(h, d), 'buy', U, P - 200n, { condition: 'boc' })).map((e) => e.type)).toEqual([
+      'OrderReceived',
+      'NewBuyOrder',
+    ]);
     const crossing = await place(d, wallet(h, d), 'buy', U, P, { condition: 'boc' });
-    expect(crossing.map((e) => [e.type, e.data[0]])).toEqual([['OrderReceived', 1000n], ['OrderRejected', 8]]);
+    expect(crossing.map((e) => [e.type, e.data[0]])).toEqual([
+      ['OrderReceived', 1000n],
+      ['OrderRejected', 8],
+    ]);
   });
 
   it('a market order crosses every resting order, executes at one price and never rests', async () => {
@@ -112,7 +128,10 @@ describe('execution conditions', () => {
   it('an IOC against an empty book succeeds as a transaction and yields OrderRejected', async () => {
     const d = freshBook();
     const seen = await place(d, wallet(h, d), 'buy', U, P, { condition: 'ioc' });
-    expect(seen.map((e) => [e.type, e.data[0]])).toEqual([['OrderReceived', 1000n], ['OrderRejected', 8]]);
+    expect(seen.map((e) => [e.type, e.data[0]])).toEqual([
+      ['OrderReceived', 1000n],
+      ['OrderRejected', 8],
+    ]);
   });
 });
 
@@ -121,14 +140,16 @@ describe('GTD expiry', () => {
     const d = freshBook();
     const kp = wallet(h, d);
     await place(d, kp, 'buy', U, P, { validity: 'gtd', lifetimeDays: 1 });
-    h.clock.advance((12 * 3600) * 1000);
+    h.clock.advance(12 * 3600 * 1000);
     clearOrders(h.emu, h.venue, d);
     h.emu.closeLedger();
     expect(await read(d, 'count_buy_orders')).toBe(1n);
-    h.clock.advance((13 * 3600) * 1000);
+    h.clock.advance(13 * 3600 * 1000);
     clearOrders(h.emu, h.venue, d);
     h.emu.closeLedger();
-    expect((await eventsOf(d, kp.publicKey(), h.emu.latest.seq)).map((e) => [e.type, e.data[2]])).toEqual([['CancelOrder', 2]]);
+    expect((await eventsOf(d, kp.publicKey(), h.emu.latest.seq)).map((e) => [e.type, e.data[2]])).toEqual([
+      ['CancelOrder', 2],
+    ]);
     expect(await read(d, 'count_buy_orders')).toBe(0n);
   });
 });
@@ -155,7 +176,10 @@ describe('volatility', () => {
     const d = freshBook();
     await place(d, wallet(h, d), 'sell', U, 149_000n);
     const seen = await place(d, wallet(h, d), 'buy', U, 149_000n);
-    expect(seen.map((e) => [e.type, e.data[0]])).toEqual([['OrderReceived', 1000n], ['OrderRejected', 3]]);
+    expect(seen.map((e) => [e.type, e.data[0]])).toEqual([
+      ['OrderReceived', 1000n],
+      ['OrderRejected', 3],
+    ]);
     expect(await read(d, 'get_order_book_phase')).toBe('AutomaticHalt');
     setPhase(h.emu, h.venue, d, 'open');
     expect(await read(d, 'get_order_book_phase')).toBe('OpenForTrading');
@@ -193,10 +217,19 @@ describe('read methods', () => {
     await place(d, wallet(h, d), 'buy', 2n * U, P - 200n);
     await place(d, wallet(h, d), 'sell', U, P + 400n);
     await place(d, wallet(h, d), 'sell', U, P + 400n);
-    expect(await read(d, 'get_config')).toMatchObject({ base_token: d.base.address, quote_token: d.quote.address, maker_commission: 15, no_prefund_config: false, base_scale: 1000n });
+    expect(await read(d, 'get_config')).toMatchObject({
+      base_token: d.base.address,
+      quote_token: d.quote.address,
+      maker_commission: 15,
+      no_prefund_config: false,
+      base_scale: 1000n,
+    });
     expect(await read(d, 'get_order_book_phase')).toBe('OpenForTrading');
     expect([await read(d, 'count_buy_orders'), await read(d, 'count_sell_orders')]).toEqual([1n, 2n]);
     expect(await read(d, 'best_bid_offer')).toBe(((P - 200n) << 128n) | (P + 400n));
-    expect(await read(d, 'best_fifty_offers')).toEqual([[((2n * U) << 64n) | (P - 200n)], [((2n * U) << 64n) | (P + 400n)]]);
+    expect(await read(d, 'best_fifty_offers')).toEqual([
+      [((2n * U) << 64n) | (P - 200n)],
+      [((2n * U) << 64n) | (P + 400n)],
+    ]);
   });
 });

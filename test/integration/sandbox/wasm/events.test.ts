@@ -28,7 +28,11 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const mintFilter = () => ({ type: 'contract' as const, contractIds: [h.pair.base.address], topics: [[nativeToScVal('mint', { type: 'symbol' }).toXDR('base64'), '**']] });
+const mintFilter = () => ({
+  type: 'contract' as const,
+  contractIds: [h.pair.base.address],
+  topics: [[nativeToScVal('mint', { type: 'symbol' }).toXDR('base64'), '**']],
+});
 
 describe('getEvents', () => {
   it('pages across many ledgers with the returned cursor, in order, without gaps or repeats', async () => {
@@ -60,11 +64,20 @@ describe('getEvents', () => {
     h.emu.closeLedger();
     const to = new Address(kp.publicKey()).toScVal().toXDR('base64');
     const sym = nativeToScVal('mint', { type: 'symbol' }).toXDR('base64');
-    const exact = await h.server.getEvents({ startLedger: h.emu.latest.seq, filters: [{ type: 'contract', topics: [[sym, to, '*']] }] });
+    const exact = await h.server.getEvents({
+      startLedger: h.emu.latest.seq,
+      filters: [{ type: 'contract', topics: [[sym, to, '*']] }],
+    });
     expect(exact.events.map((e) => e.contractId?.contractId())).toEqual([h.pair.base.address, h.pair.quote.address]);
-    const tooShort = await h.server.getEvents({ startLedger: h.emu.latest.seq, filters: [{ type: 'contract', topics: [[sym, to]] }] });
+    const tooShort = await h.server.getEvents({
+      startLedger: h.emu.latest.seq,
+      filters: [{ type: 'contract', topics: [[sym, to]] }],
+    });
     expect(tooShort.events).toEqual([]);
-    const otherContract = await h.server.getEvents({ startLedger: h.emu.latest.seq, filters: [{ type: 'contract', contractIds: [h.noPrefund.base.address], topics: [[sym, '**']] }] });
+    const otherContract = await h.server.getEvents({
+      startLedger: h.emu.latest.seq,
+      filters: [{ type: 'contract', contractIds: [h.noPrefund.base.address], topics: [[sym, '**']] }],
+    });
     expect(otherContract.events).toEqual([]);
   });
 
@@ -76,7 +89,7 @@ describe('getEvents', () => {
     expect(next.events.map((e) => scValToNative(e.topic[1] as never))).toEqual([kp.publicKey()]);
   });
 
-  it('refuses a start ledger outside the retention window with the server\'s invalid-request error', async () => {
+  it("refuses a start ledger outside the retention window with the server's invalid-request error", async () => {
     for (let i = 0; i < RETENTION; i++) h.emu.closeLedger();
     const health = await h.server.getHealth();
     expect(health.latestLedger - health.oldestLedger + 1).toBe(RETENTION);
@@ -84,7 +97,11 @@ describe('getEvents', () => {
       code: -32600,
       message: `startLedger must be within the ledger range: ${health.oldestLedger} - ${health.latestLedger}`,
     });
-    await expect(h.server.getEvents({ startLedger: health.latestLedger + 1, filters: [] })).rejects.toMatchObject({ code: -32600 });
-    expect((await h.server.getEvents({ startLedger: health.oldestLedger, filters: [] })).oldestLedger).toBe(health.oldestLedger);
+    await expect(h.server.getEvents({ startLedger: health.latestLedger + 1, filters: [] })).rejects.toMatchObject({
+      code: -32600,
+    });
+    expect((await h.server.getEvents({ startLedger: health.oldestLedger, filters: [] })).oldestLedger).toBe(
+      health.oldestLedger,
+    );
   });
 });

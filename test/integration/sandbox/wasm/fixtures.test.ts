@@ -12,7 +12,9 @@ const OVER_RPC = ['01-full-match.json', '11-cancel.json', '20-execution-conditio
 const ran = { direct: 0, rpc: 0 };
 
 afterAll(() => {
-  console.log(`chain B order book: ran ${ran.direct} of ${all.length} matching fixtures through the invocation layer, ${ran.rpc} over RPC`);
+  console.log(
+    `chain B order book: ran ${ran.direct} of ${all.length} matching fixtures through the invocation layer, ${ran.rpc} over RPC`,
+  );
 });
 
 describe('the chain B order book passes the shared matching fixtures', () => {
@@ -25,7 +27,9 @@ describe('the chain B order book passes the shared matching fixtures', () => {
       const venue = new WasmFixtureVenue(fixture);
       const outcomes = await venue.run(fixture, 'direct');
       ran.direct++;
-      expect(outcomes.map((o, i) => observedView(o, `${fixture.file} step ${i}`))).toEqual(outcomes.map((o, i) => expectedView(o.step.expect, `${fixture.file} step ${i}`)));
+      expect(outcomes.map((o, i) => observedView(o, `${fixture.file} step ${i}`))).toEqual(
+        outcomes.map((o, i) => expectedView(o.step.expect, `${fixture.file} step ${i}`)),
+      );
     });
   }
 
@@ -36,7 +40,9 @@ describe('the chain B order book passes the shared matching fixtures', () => {
       try {
         const outcomes = await venue.run(fixture, 'rpc');
         ran.rpc++;
-        expect(outcomes.map((o, i) => observedView(o, `${fixture.file} step ${i}`))).toEqual(outcomes.map((o, i) => expectedView(o.step.expect, `${fixture.file} step ${i}`)));
+        expect(outcomes.map((o, i) => observedView(o, `${fixture.file} step ${i}`))).toEqual(
+          outcomes.map((o, i) => expectedView(o.step.expect, `${fixture.file} step ${i}`)),
+        );
       } finally {
         await venue.close();
       }

@@ -1,6 +1,10 @@
 import { Address, nativeToScVal, scValToNative, xdr } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeWasmCrossIdentifier, encodeWasmOrderData, encodeWasmReportingData } from '../../../../src/core/encoding/wasm-order.ts';
+import {
+  encodeWasmCrossIdentifier,
+  encodeWasmOrderData,
+  encodeWasmReportingData,
+} from '../../../../src/core/encoding/wasm-order.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
 import { startHarness, submit, wallet, type Harness } from '../../../support/sandbox/wasm/harness.ts';
 
@@ -29,7 +33,12 @@ describe('order placement through the SDK', () => {
     const before = h.pair.quote.balanceOf(kp.publicKey());
     const res = await submit(h, kp, h.pair.book.address, 'new_buy_order', orderArgs(kp.publicKey(), 1000n, 123_400n));
     expect(res.status).toBe('SUCCESS');
-    const events = (await h.server.getEvents({ startLedger: h.emu.latest.seq, filters: [{ type: 'contract', contractIds: [h.pair.book.address] }] })).events;
+    const events = (
+      await h.server.getEvents({
+        startLedger: h.emu.latest.seq,
+        filters: [{ type: 'contract', contractIds: [h.pair.book.address] }],
+      })
+    ).events;
     expect(events.map((e) => scValToNative(e.topic[0] as xdr.ScVal))).toEqual(['OrderReceived', 'NewBuyOrder']);
     expect(scValToNative(events[0]?.topic[1] as xdr.ScVal)).toBe(kp.publicKey());
     const id = scValToNative(events[0]?.topic[2] as xdr.ScVal) as bigint;

@@ -39,7 +39,9 @@ describe('retention window', () => {
     // Exactly the transactions of the retained ledgers are kept, and all of their events.
     const kept = hashes.filter((x) => h.emu.transaction(x) !== undefined);
     expect(kept).toEqual(hashes.slice(-RETENTION));
-    const events = h.emu.events().query({ ledger: 0, txIndex: 0, opIndex: 0, eventIndex: 0 }, h.emu.latest.seq + 1, [], 10_000);
+    const events = h.emu
+      .events()
+      .query({ ledger: 0, txIndex: 0, opIndex: 0, eventIndex: 0 }, h.emu.latest.seq + 1, [], 10_000);
     const withEvents = new Set(events.map((e) => e.txHash));
     expect(hashes.filter((x) => withEvents.has(x))).toEqual(kept);
     expect(Math.min(...events.map((e) => e.ledger))).toBeGreaterThanOrEqual(h.emu.oldest.seq);

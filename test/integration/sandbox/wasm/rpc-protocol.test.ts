@@ -24,8 +24,16 @@ const call = (method: string, params: unknown) => raw(JSON.stringify({ jsonrpc: 
 
 describe('node information', () => {
   it('answers getHealth, getNetwork, getVersionInfo and getFeeStats', async () => {
-    expect(await h.server.getHealth()).toMatchObject({ status: 'healthy', latestLedger: h.emu.latest.seq, ledgerRetentionWindow: 120_960 });
-    expect(await h.server.getNetwork()).toMatchObject({ passphrase: h.emu.passphrase, protocolVersion: 23, friendbotUrl: h.rpcServer.friendbotUrl });
+    expect(await h.server.getHealth()).toMatchObject({
+      status: 'healthy',
+      latestLedger: h.emu.latest.seq,
+      ledgerRetentionWindow: 120_960,
+    });
+    expect(await h.server.getNetwork()).toMatchObject({
+      passphrase: h.emu.passphrase,
+      protocolVersion: 23,
+      friendbotUrl: h.rpcServer.friendbotUrl,
+    });
     expect((await h.server.getVersionInfo()).protocolVersion).toBe(23);
     expect((await h.server.getFeeStats()).sorobanInclusionFee.p50).toBe('100');
   });
@@ -57,12 +65,16 @@ describe('ledger entries', () => {
     expect((await submit(h, kp, h.pair.book.address, 'new_buy_order', args)).status).toBe('SUCCESS');
     const book = await h.server.getAssetBalance(h.pair.book.address, quote, h.emu.passphrase);
     expect(BigInt(book.balanceEntry?.amount ?? '0') - lockedBefore).toBe(123_585_100n);
-    expect((await h.server.getAssetBalance(kp.publicKey(), quote)).balanceEntry?.amount).toBe(String(500_000_000n - 123_585_100n));
+    expect((await h.server.getAssetBalance(kp.publicKey(), quote)).balanceEntry?.amount).toBe(
+      String(500_000_000n - 123_585_100n),
+    );
   });
 
   it('serve contract instances and answer an absent entry with no entry', async () => {
     expect((await h.server.getContractInstance(h.pair.book.address)).executable.type).toBe('contractExecutableWasm');
-    expect((await h.server.getContractInstance(h.pair.quote.address)).executable.type).toBe('contractExecutableStellarAsset');
+    expect((await h.server.getContractInstance(h.pair.quote.address)).executable.type).toBe(
+      'contractExecutableStellarAsset',
+    );
     await expect(h.server.getAccount(Keypair.random().publicKey())).rejects.toThrow(/Account not found/);
   });
 });
@@ -79,8 +91,12 @@ describe('accounts', () => {
   it('a funded account creates channel accounts with classic createAccount operations', async () => {
     const funder = account(h);
     const channels = [Keypair.random(), Keypair.random()];
-    let builder = new TransactionBuilder(await h.server.getAccount(funder.publicKey()), { fee: '100', networkPassphrase: h.emu.passphrase });
-    for (const c of channels) builder = builder.addOperation(Operation.createAccount({ destination: c.publicKey(), startingBalance: '50' }));
+    let builder = new TransactionBuilder(await h.server.getAccount(funder.publicKey()), {
+      fee: '100',
+      networkPassphrase: h.emu.passphrase,
+    });
+    for (const c of channels)
+      builder = builder.addOperation(Operation.createAccount({ destination: c.publicKey(), startingBalance: '50' }));
     const tx = builder.setTimebounds(0, Number(h.emu.nowSeconds()) + 60).build();
     tx.sign(funder);
     expect((await h.server.sendTransaction(tx)).status).toBe('PENDING');
@@ -90,20 +106,48 @@ describe('accounts', () => {
   });
 });
 
-describe('malformed requests get the server\'s JSON-RPC errors', () => {
+describe("malformed requests get the server's JSON-RPC errors", () => {
   const cases: Array<[string, () => ReturnType<typeof raw>, number]> = [
     ['a body that is not JSON: parse error', () => raw('{"jsonrpc":'), -32700],
-    ['a request without jsonrpc "2.0": invalid request', () => raw(JSON.stringify({ id: 1, method: 'getHealth' })), -32600],
+    [
+      'a request without jsonrpc "2.0": invalid request',
+      () => raw(JSON.stringify({ id: 1, method: 'getHealth' })),
+      -32600,
+    ],
     ['an unknown method', () => call('getTheMoon', null), -32601],
-    ['sendTransaction with bytes that are not an envelope', () => call('sendTransaction', { transaction: 'AAAA' }), -32602],
+    [
+      'sendTransaction with bytes that are not an envelope',
+      () => call('sendTransaction', { transaction: 'AAAA' }),
+      -32602,
+    ],
     ['sendTransaction without params', () => call('sendTransaction', null), -32602],
     ['getTransaction with a short hash', () => call('getTransaction', { hash: 'abcd' }), -32602],
     ['getLedgerEntries with a key that is not a LedgerKey', () => call('getLedgerEntries', { keys: ['!!'] }), -32602],
-    ['simulateTransaction with bytes that are not an envelope', () => call('simulateTransaction', { transaction: 'AAAA' }), -32602],
-    ['getEvents with both a cursor and a start ledger', () => call('getEvents', { startLedger: 1000, pagination: { cursor: '0004294967296000000-0000000000' } }), -32602],
-    ['getEvents with a limit above 10000', () => call('getEvents', { startLedger: 1000, pagination: { limit: 10_001 } }), -32602],
-    ['getEvents with a ** segment before the end', () => call('getEvents', { startLedger: 1000, filters: [{ topics: [['**', '*']] }] }), -32602],
-    ['getEvents with an invalid contract id', () => call('getEvents', { startLedger: 1000, filters: [{ contractIds: ['CNOTACONTRACT'] }] }), -32602],
+    [
+      'simulateTransaction with bytes that are not an envelope',
+      () => call('simulateTransaction', { transaction: 'AAAA' }),
+      -32602,
+    ],
+    [
+      'getEvents with both a cursor and a start ledger',
+      () => call('getEvents', { startLedger: 1000, pagination: { cursor: '0004294967296000000-0000000000' } }),
+      -32602,
+    ],
+    [
+      'getEvents with a limit above 10000',
+      () => call('getEvents', { startLedger: 1000, pagination: { limit: 10_001 } }),
+      -32602,
+    ],
+    [
+      'getEvents with a ** segment before the end',
+      () => call('getEvents', { startLedger: 1000, filters: [{ topics: [['**', '*']] }] }),
+      -32602,
+    ],
+    [
+      'getEvents with an invalid contract id',
+      () => call('getEvents', { startLedger: 1000, filters: [{ contractIds: ['CNOTACONTRACT'] }] }),
+      -32602,
+    ],
   ];
   for (const [name, send, code] of cases) {
     it(`${name}`, async () => {
@@ -112,8 +156,16 @@ describe('malformed requests get the server\'s JSON-RPC errors', () => {
   }
 
   it('answers a batch with one response per request', async () => {
-    const res = (await raw(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'getHealth' }, { jsonrpc: '2.0', id: 2, method: 'nope' }]))) as unknown as Array<{ id: number; error?: unknown }>;
-    expect(res.map((r) => [r.id, r.error === undefined])).toEqual([[1, true], [2, false]]);
+    const res = (await raw(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'getHealth' },
+        { jsonrpc: '2.0', id: 2, method: 'nope' },
+      ]),
+    )) as unknown as Array<{ id: number; error?: unknown }>;
+    expect(res.map((r) => [r.id, r.error === undefined])).toEqual([
+      [1, true],
+      [2, false],
+    ]);
   });
 
   it('keeps serving after malformed requests', async () => {

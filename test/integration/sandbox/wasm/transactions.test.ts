@@ -1,10 +1,27 @@
 /** Transaction admission and application as the network does them, driven through `@stellar/stellar-sdk` only. */
-import { Address, authorizeEntry, Keypair, nativeToScVal, Operation, rpc, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
+import {
+  Address,
+  authorizeEntry,
+  Keypair,
+  nativeToScVal,
+  Operation,
+  rpc,
+  TransactionBuilder,
+  xdr,
+} from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../../src/core/encoding/wasm-order.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
 import { setPhase } from '../../../../src/sandbox/wasm/operator.ts';
-import { account, build, hashOf, sorobanDataOf, startHarness, wallet, type Harness } from '../../../support/sandbox/wasm/harness.ts';
+import {
+  account,
+  build,
+  hashOf,
+  sorobanDataOf,
+  startHarness,
+  wallet,
+  type Harness,
+} from '../../../support/sandbox/wasm/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -19,14 +36,17 @@ const buyArgs = (user: string, quantity = 1000n, price = 123_400n) => [
   nativeToScVal(new Uint8Array([0])),
 ];
 
-const placeBuy = (source: Keypair, user: string) => build(h, source, h.pair.book.address, 'new_buy_order', buyArgs(user));
+const placeBuy = (source: Keypair, user: string) =>
+  build(h, source, h.pair.book.address, 'new_buy_order', buyArgs(user));
 
 /** Simulates, lets `user` sign its address-credential entries, assembles: the custodial / channel-account flow. */
 async function assembleWithUserAuth(raw: Awaited<ReturnType<typeof placeBuy>>, user: Keypair, signer = user) {
   const sim = await h.server.simulateTransaction(raw);
   if (!rpc.Api.isSimulationSuccess(sim) || sim.result === undefined) throw new Error('simulation failed');
   const validUntil = h.emu.latest.seq + 10;
-  sim.result.auth = await Promise.all(sim.result.auth.map((e) => authorizeEntry(e, signer, validUntil, h.emu.passphrase)));
+  sim.result.auth = await Promise.all(
+    sim.result.auth.map((e) => authorizeEntry(e, signer, validUntil, h.emu.passphrase)),
+  );
   return { sim, tx: rpc.assembleTransaction(raw, sim).build() };
 }
 
@@ -60,7 +80,11 @@ describe('authorization', () => {
     const res = await h.server.getTransaction(sent.hash);
     expect(res.status).toBe('FAILED');
     const topic = res.status === 'FAILED' ? res.diagnosticEventsXdr?.[0]?.event.body.v0.topics[1] : undefined;
-    expect(topic?.type === 'scvError' ? [topic.error.type, topic.error.type === 'sceContract' ? null : topic.error.code.name] : null).toEqual(['sceAuth', 'scecInvalidAction']);
+    expect(
+      topic?.type === 'scvError'
+        ? [topic.error.type, topic.error.type === 'sceContract' ? null : topic.error.code.name]
+        : null,
+    ).toEqual(['sceAuth', 'scecInvalidAction']);
     expect(h.pair.book.book.buys.some((o) => o.wallet === user.publicKey())).toBe(false);
   });
 
@@ -126,7 +150,9 @@ describe('admission', () => {
     first.sign(kp);
     expect((await h.server.sendTransaction(first)).status).toBe('PENDING');
     expect((await h.server.sendTransaction(first)).status).toBe('DUPLICATE');
-    const second = await h.server.prepareTransaction(await build(h, kp, h.pair.book.address, 'new_buy_order', buyArgs(kp.publicKey(), 1000n, 123_600n)));
+    const second = await h.server.prepareTransaction(
+      await build(h, kp, h.pair.book.address, 'new_buy_order', buyArgs(kp.publicKey(), 1000n, 123_600n)),
+    );
     second.sign(kp);
     expect((await h.server.sendTransaction(second)).status).toBe('TRY_AGAIN_LATER');
     h.emu.closeLedger();
@@ -140,7 +166,11 @@ describe('admission', () => {
   it('refuses a fee below inclusion plus resource fee with txINSUFFICIENT_FEE', async () => {
     const kp = wallet(h, h.pair);
     const prepared = await h.server.prepareTransaction(await placeBuy(kp, kp.publicKey()));
-    const cheap = TransactionBuilder.cloneFrom(prepared, { fee: '50', networkPassphrase: h.emu.passphrase, sorobanData: sorobanDataOf(prepared) }).build();
+    const cheap = TransactionBuilder.cloneFrom(prepared, {
+      fee: '50',
+      networkPassphrase: h.emu.passphrase,
+      sorobanData: sorobanDataOf(prepared),
+    }).build();
     cheap.sign(kp);
     const sent = await h.server.sendTransaction(cheap);
     expect([sent.status, resultType(sent)]).toEqual(['ERROR', 'txInsufficientFee']);
@@ -150,9 +180,11 @@ describe('admission', () => {
 describe('time bounds', () => {
   it('refuses a transaction whose upper time bound has passed: txTOO_LATE', async () => {
     const kp = wallet(h, h.pair);
-    const tx = await h.server.prepareTransaction(await build(h, kp, h.pair.book.address, 'new_buy_order', buyArgs(kp.publicKey()), 30));
+    const tx = await h.server.prepareTransaction(
+      await build(h, kp, h.pair.book.address, 'new_buy_order', buyArgs(kp.publicKey()), 30),
+    );
     tx.sign(kp);
-    h.clock.advance((60) * 1000);
+    h.clock.advance(60 * 1000);
     const sent = await h.server.sendTransaction(tx);
     expect([sent.status, resultType(sent)]).toEqual(['ERROR', 'txTooLate']);
   });
@@ -160,10 +192,12 @@ describe('time bounds', () => {
   it('never applies a queued transaction that expires before its ledger closes; getTransaction keeps saying NOT_FOUND', async () => {
     const kp = wallet(h, h.pair);
     const seq = (await h.server.getAccount(kp.publicKey())).sequenceNumber();
-    const tx = await h.server.prepareTransaction(await build(h, kp, h.pair.book.address, 'new_buy_order', buyArgs(kp.publicKey()), 30));
+    const tx = await h.server.prepareTransaction(
+      await build(h, kp, h.pair.book.address, 'new_buy_order', buyArgs(kp.publicKey()), 30),
+    );
     tx.sign(kp);
     expect((await h.server.sendTransaction(tx)).status).toBe('PENDING');
-    h.clock.advance((60) * 1000);
+    h.clock.advance(60 * 1000);
     const closed = h.emu.closeLedger();
     expect(closed.dropped).toContain(hashOf(tx));
     h.emu.closeLedger();
@@ -191,7 +225,9 @@ describe('a failed call', () => {
     const res = await h.server.getTransaction(hashOf(tx));
     expect(res.status).toBe('FAILED');
     const topic = res.status === 'FAILED' ? res.diagnosticEventsXdr?.[0]?.event.body.v0.topics[1] : undefined;
-    expect(topic?.type === 'scvError' && topic.error.type === 'sceContract' ? topic.error.contractCode : null).toBe(1001);
+    expect(topic?.type === 'scvError' && topic.error.type === 'sceContract' ? topic.error.contractCode : null).toBe(
+      1001,
+    );
     expect((await h.server.getAccount(kp.publicKey())).sequenceNumber()).toBe(tx.sequence);
     expect(before - (h.emu.world.accounts.get(kp.publicKey())?.balance ?? 0n)).toBe(BigInt(tx.fee));
   });

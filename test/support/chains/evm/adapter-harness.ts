@@ -73,7 +73,11 @@ export class ChainA {
   }
 
   /** An adapter for wallet `name`; `shared` reuses another adapter's store and time (a restart). */
-  adapter(name = 'mm', options: Partial<EvmAdapterOptions> = {}, shared?: Pick<TestAdapter, 'store' | 'time'>): TestAdapter {
+  adapter(
+    name = 'mm',
+    options: Partial<EvmAdapterOptions> = {},
+    shared?: Pick<TestAdapter, 'store' | 'time'>,
+  ): TestAdapter {
     const time = shared?.time ?? new TestTime();
     const store = shared?.store ?? openStore(':memory:', time.clock.now);
     const metrics = new Metrics();
@@ -98,7 +102,13 @@ export class ChainA {
   }
 
   /** A standard GFD limit order of the bot, with the approval the core computes for it. */
-  place(side: Side, quantity: string, price: string, clientOrderId: bigint, pair: PairBinding = this.pair): PlaceCommand {
+  place(
+    side: Side,
+    quantity: string,
+    price: string,
+    clientOrderId: bigint,
+    pair: PairBinding = this.pair,
+  ): PlaceCommand {
     const terms = { ...DEFAULT_ORDER_OPTIONS, side, quantity: new Decimal(quantity), price: new Decimal(price) };
     const approval = approvalFor(side, terms.quantity, terms.price, pair.rules.scales, pair.rules.commissions, false);
     return { kind: 'place', pair, clientOrderId, terms, reporting: ZERO_REPORTING, approval };

@@ -64,7 +64,13 @@ export class TestTime {
     this.#sleepers = this.#sleepers.filter((s) => s.at > this.#now);
     const target = this.#registrations + due.length;
     const back = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`only ${this.#registrations - (target - due.length)} of ${due.length} loops went back to sleep`)), 20_000);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(`only ${this.#registrations - (target - due.length)} of ${due.length} loops went back to sleep`),
+          ),
+        20_000,
+      );
       const check = () => {
         if (this.#registrations >= target) {
           clearTimeout(timer);

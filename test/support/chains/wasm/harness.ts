@@ -8,11 +8,23 @@ import { readFileSync } from 'node:fs';
 import { Keypair } from '@stellar/stellar-sdk';
 import { parseTradingPair, type TradingPair } from '../../../../src/core/pair.ts';
 import { derivePairRules, type PairOverrides } from '../../../../src/core/rules.ts';
-import type { CancelCommand, ChainEvent, Outcome, PairBinding, PlaceCommand, Submission } from '../../../../src/chains/types.ts';
+import type {
+  CancelCommand,
+  ChainEvent,
+  Outcome,
+  PairBinding,
+  PlaceCommand,
+  Submission,
+} from '../../../../src/chains/types.ts';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { ZERO_REPORTING, type ReportingData } from '../../../../src/core/encoding/reporting.ts';
 import { approvalFor } from '../../../../src/core/money.ts';
-import { DEFAULT_ORDER_OPTIONS, type ExecutionCondition, type OrderType, type Side } from '../../../../src/core/order-terms.ts';
+import {
+  DEFAULT_ORDER_OPTIONS,
+  type ExecutionCondition,
+  type OrderType,
+  type Side,
+} from '../../../../src/core/order-terms.ts';
 import type { Sleep } from '../../../../src/chains/wasm/options.ts';
 import { WasmChainAdapter } from '../../../../src/chains/wasm/wasm-adapter.ts';
 import type { WasmAdapterOptions } from '../../../../src/chains/wasm/options.ts';
@@ -28,12 +40,13 @@ import { pacedClock } from '../../clock.ts';
 import { TestClock } from '../../clock.ts';
 export { TestClock };
 
-export const PAIR = parseTradingPair(JSON.parse(readFileSync(new URL('../../../fixtures/pairs/wasm-pair.json', import.meta.url), 'utf8')));
+export const PAIR = parseTradingPair(
+  JSON.parse(readFileSync(new URL('../../../fixtures/pairs/wasm-pair.json', import.meta.url), 'utf8')),
+);
 export const OVERRIDES: PairOverrides = { minimumSize: '0.005' };
 export const BIG = 1_000_000_000_000n;
 const LEDGER_SECONDS = 5;
 const noop = (): void => undefined;
-
 
 export interface Harness {
   readonly emu: WasmEmulator;
@@ -57,7 +70,11 @@ export interface LedgerSleeper {
   readonly calls: number;
 }
 
-export function bindingOf(d: BookDeployment, pair: TradingPair = PAIR, overrides: PairOverrides = OVERRIDES): PairBinding {
+export function bindingOf(
+  d: BookDeployment,
+  pair: TradingPair = PAIR,
+  overrides: PairOverrides = OVERRIDES,
+): PairBinding {
   return {
     pairId: d.name,
     symbol: pair.symbol ?? d.name,
@@ -88,7 +105,12 @@ export async function startHarness(options: { retentionLedgers?: number } = {}):
       calls++;
       signal?.throwIfAborted();
       // A held sleeper still wakes when its caller gives up (an adapter closing).
-      await Promise.race([gate, new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))]);
+      await Promise.race([
+        gate,
+        new Promise<never>((_, reject) =>
+          signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+        ),
+      ]);
       ledger();
     },
     hold() {
@@ -130,7 +152,15 @@ export function enrol(h: Harness, kp: Keypair, o: WalletOptions = {}, d: BookDep
     ...(o.approve === undefined ? {} : { approveBase: o.approve, approveQuote: o.approve }),
     ...(o.registered === false
       ? {}
-      : { client: { canBuy: o.canBuy ?? true, canSell: o.canSell ?? true, canCancel: o.canCancel ?? true, canTransfer: true, isMarketMaker: false } }),
+      : {
+          client: {
+            canBuy: o.canBuy ?? true,
+            canSell: o.canSell ?? true,
+            canCancel: o.canCancel ?? true,
+            canTransfer: true,
+            isMarketMaker: false,
+          },
+        }),
   });
   return kp;
 }
@@ -152,11 +182,19 @@ export interface Built {
   readonly logger: Logger;
 }
 
-export function adapterFor(h: Harness, trading: Keypair, o: Partial<WasmAdapterOptions> & { store?: Store } = {}): Built {
+export function adapterFor(
+  h: Harness,
+  trading: Keypair,
+  o: Partial<WasmAdapterOptions> & { store?: Store } = {},
+): Built {
   const store = o.store ?? openStore(':memory:', () => h.clock.now());
   const metrics = new Metrics();
   const logs: string[] = [];
-  const logger = createLogger({ level: 'debug', destination: { write: (line: string) => logs.push(line) }, now: () => h.clock.now() });
+  const logger = createLogger({
+    level: 'debug',
+    destination: { write: (line: string) => logs.push(line) },
+    now: () => h.clock.now(),
+  });
   const adapter = new WasmChainAdapter({
     rpcUrl: h.rpc.url,
     networkPassphrase: h.emu.passphrase,
@@ -183,9 +221,22 @@ export interface PlaceOptions {
 }
 
 /** A placement command with the approval the core computes for it. */
-export function placeCommand(h: Harness, side: Side, quantity: string, price: string, o: PlaceOptions = {}): PlaceCommand {
+export function placeCommand(
+  h: Harness,
+  side: Side,
+  quantity: string,
+  price: string,
+  o: PlaceOptions = {},
+): PlaceCommand {
   const pair = o.pair ?? h.pair;
-  const terms = { ...DEFAULT_ORDER_OPTIONS, side, quantity: new Decimal(quantity), price: new Decimal(price), condition: o.condition ?? 'standard', type: o.type ?? 'limit' };
+  const terms = {
+    ...DEFAULT_ORDER_OPTIONS,
+    side,
+    quantity: new Decimal(quantity),
+    price: new Decimal(price),
+    condition: o.condition ?? 'standard',
+    type: o.type ?? 'limit',
+  };
   return {
     kind: 'place',
     pair,
@@ -203,7 +254,10 @@ export function cancelCommand(h: Harness, side: Side, orderId: bigint, pair: Pai
 /** The outcome, which must be accepted. */
 export async function accepted(s: Submission): Promise<Extract<Outcome, { kind: 'accepted' }>> {
   const o = await s.outcome;
-  if (o.kind !== 'accepted') throw new Error(`expected an accepted outcome, got ${JSON.stringify(o, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`);
+  if (o.kind !== 'accepted')
+    throw new Error(
+      `expected an accepted outcome, got ${JSON.stringify(o, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`,
+    );
   return o;
 }
 
@@ -226,7 +280,11 @@ export async function approveAhead(adapter: WasmChainAdapter, pair: PairBinding,
 }
 
 /** Another order book with the sample pair's rules, for a test that needs an empty book of its own. */
-export function freshBook(h: Harness, name: string, o: { prefunded?: boolean; pair?: TradingPair } = {}): { d: BookDeployment; pair: PairBinding } {
+export function freshBook(
+  h: Harness,
+  name: string,
+  o: { prefunded?: boolean; pair?: TradingPair } = {},
+): { d: BookDeployment; pair: PairBinding } {
   const pair = { ...(o.pair ?? PAIR), id: name };
   const d = deployPair(h.emu, h.venue, { pair, prefunded: o.prefunded ?? true, overrides: OVERRIDES });
   return { d, pair: bindingOf(d, pair) };

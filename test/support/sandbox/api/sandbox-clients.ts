@@ -3,7 +3,16 @@
  * simulated market off unless asked for), and the participant's test wallets trading through the public
  * chain endpoints of the manifest: ethers on chain A, @stellar/stellar-sdk on chain B, as any client would.
  */
-import { Address, Contract as StellarContract, Keypair, TransactionBuilder, nativeToScVal, rpc, scValToNative, xdr } from '@stellar/stellar-sdk';
+import {
+  Address,
+  Contract as StellarContract,
+  Keypair,
+  TransactionBuilder,
+  nativeToScVal,
+  rpc,
+  scValToNative,
+  xdr,
+} from '@stellar/stellar-sdk';
 import { Contract, JsonRpcProvider, MaxUint256, Network, NonceManager, Wallet, type TransactionReceipt } from 'ethers';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { encodeOrder } from '../../../../src/core/encoding/order-codec.ts';
@@ -30,12 +39,20 @@ export function startTestSandbox(over: Record<string, unknown> = {}): Promise<Sa
 }
 
 /** Polls a condition (something real runs meanwhile) until it holds or the time is up. */
-export async function until<T>(probe: () => Promise<T> | T, ok: (v: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+export async function until<T>(
+  probe: () => Promise<T> | T,
+  ok: (v: T) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const v = await probe();
     if (ok(v)) return v;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}; last value ${JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x))}`);
+    if (performance.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}; last value ${JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x))}`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -58,7 +75,12 @@ export class Traders {
 
   constructor(sb: Sandbox) {
     this.sb = sb;
-    this.provider = new JsonRpcProvider(sb.manifest.chains.evm.rpcUrl, Network.from(sb.manifest.chains.evm.chainId), { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1, pollingInterval: 50 });
+    this.provider = new JsonRpcProvider(sb.manifest.chains.evm.rpcUrl, Network.from(sb.manifest.chains.evm.chainId), {
+      staticNetwork: true,
+      batchMaxCount: 1,
+      cacheTimeout: -1,
+      pollingInterval: 50,
+    });
     this.server = new rpc.Server(sb.manifest.chains.wasm.rpcUrl, { allowHttp: true });
   }
 
@@ -134,15 +156,29 @@ export class Traders {
     return (await this.evmSend(name, symbol, side, quantity, price))();
   }
 
-  async evmSend(name: string, symbol: string, side: Side, quantity: string, price: string): Promise<() => Promise<Placed>> {
-    const o = encodeOrder('evm', { ...DEFAULT_ORDER_OPTIONS, side, quantity: new Decimal(quantity), price: new Decimal(price) }, this.#scales(symbol));
+  async evmSend(
+    name: string,
+    symbol: string,
+    side: Side,
+    quantity: string,
+    price: string,
+  ): Promise<() => Promise<Placed>> {
+    const o = encodeOrder(
+      'evm',
+      { ...DEFAULT_ORDER_OPTIONS, side, quantity: new Decimal(quantity), price: new Decimal(price) },
+      this.#scales(symbol),
+    );
     const fn = side === 'buy' ? 'newBuyOrder' : 'newSellOrder';
-    const tx = await this.book(symbol, this.evmSigner(name)).getFunction(fn).send(o.orderData, o.reportingData, o.crossIdentifier, { gasLimit: 3_000_000 });
+    const tx = await this.book(symbol, this.evmSigner(name))
+      .getFunction(fn)
+      .send(o.orderData, o.reportingData, o.crossIdentifier, { gasLimit: 3_000_000 });
     return async () => this.#orderId(await tx.wait(), symbol);
   }
 
   async evmCancel(name: string, symbol: string, side: Side, orderId: bigint): Promise<number> {
-    const tx = await this.book(symbol, this.evmSigner(name)).getFunction(side === 'buy' ? 'cancelBuyOrder' : 'cancelSellOrder').send(orderId, { gasLimit: 300_000 });
+    const tx = await this.book(symbol, this.evmSigner(name))
+      .getFunction(side === 'buy' ? 'cancelBuyOrder' : 'cancelSellOrder')
+      .send(orderId, { gasLimit: 300_000 });
     const receipt = await tx.wait();
     if (receipt?.status !== 1) throw new Error('cancel failed');
     return receipt.blockNumber;
@@ -151,10 +187,18 @@ export class Traders {
   // --- chain B --------------------------------------------------------------------------------------
 
   /** Simulates, signs, sends one call and waits for its outcome; returns the ledger and the book events. */
-  async wasmCall(name: string, contract: string, fn: string, args: xdr.ScVal[]): Promise<{ ledger: number; events: ReturnType<typeof decodeBookEvent>[] }> {
+  async wasmCall(
+    name: string,
+    contract: string,
+    fn: string,
+    args: xdr.ScVal[],
+  ): Promise<{ ledger: number; events: ReturnType<typeof decodeBookEvent>[] }> {
     const kp = Keypair.fromSecret(this.wallet(name).key);
     const account = await this.server.getAccount(kp.publicKey());
-    const raw = new TransactionBuilder(account, { fee: '1000', networkPassphrase: this.sb.manifest.chains.wasm.networkPassphrase })
+    const raw = new TransactionBuilder(account, {
+      fee: '1000',
+      networkPassphrase: this.sb.manifest.chains.wasm.networkPassphrase,
+    })
       .addOperation(new StellarContract(contract).call(fn, ...args))
       .setTimeout(60)
       .build();
@@ -162,7 +206,11 @@ export class Traders {
     tx.sign(kp);
     const sent = await this.server.sendTransaction(tx);
     if (sent.status !== 'PENDING') throw new Error(`sendTransaction: ${sent.status}`);
-    const res = await until(() => this.server.getTransaction(sent.hash), (r) => r.status !== 'NOT_FOUND', `transaction ${sent.hash}`);
+    const res = await until(
+      () => this.server.getTransaction(sent.hash),
+      (r) => r.status !== 'NOT_FOUND',
+      `transaction ${sent.hash}`,
+    );
     if (res.status !== 'SUCCESS') throw new Error(`${fn} failed`);
     const events = res.events.contractEventsXdr.flat().map((e) => {
       const w = e.toXdrObject();
@@ -175,7 +223,10 @@ export class Traders {
   async wasmView(symbol: string, fn: string): Promise<unknown> {
     const kp = Keypair.fromSecret(this.wallet('wasm-trader').key);
     const account = await this.server.getAccount(kp.publicKey());
-    const tx = new TransactionBuilder(account, { fee: '100', networkPassphrase: this.sb.manifest.chains.wasm.networkPassphrase })
+    const tx = new TransactionBuilder(account, {
+      fee: '100',
+      networkPassphrase: this.sb.manifest.chains.wasm.networkPassphrase,
+    })
       .addOperation(new StellarContract(this.pair(symbol).orderBook.strkey as string).call(fn))
       .setTimeout(60)
       .build();
@@ -189,28 +240,51 @@ export class Traders {
     const who = Address.fromString(this.wallet(name).address).toScVal();
     const expires = (await this.server.getLatestLedger()).sequence + 100_000;
     for (const token of [p.baseToken.strkey as string, p.quoteToken.strkey as string]) {
-      await this.wasmCall(name, token, 'approve', [who, Address.fromString(p.orderBook.strkey as string).toScVal(), nativeToScVal(10n ** 17n, { type: 'i128' }), nativeToScVal(expires, { type: 'u32' })]);
+      await this.wasmCall(name, token, 'approve', [
+        who,
+        Address.fromString(p.orderBook.strkey as string).toScVal(),
+        nativeToScVal(10n ** 17n, { type: 'i128' }),
+        nativeToScVal(expires, { type: 'u32' }),
+      ]);
     }
   }
 
-  async wasmOrder(name: string, symbol: string, side: Side, quantity: string, price: string, options: Partial<OrderOptions> = {}): Promise<Placed> {
-    const o = encodeOrder('wasm', { ...DEFAULT_ORDER_OPTIONS, ...options, side, quantity: new Decimal(quantity), price: new Decimal(price) }, this.#scales(symbol));
-    const out = await this.wasmCall(name, this.pair(symbol).orderBook.strkey as string, side === 'buy' ? 'new_buy_order' : 'new_sell_order', [
-      Address.fromString(this.wallet(name).address).toScVal(),
-      xdr.ScVal.scvBytes(Buffer.from(o.orderData)),
-      xdr.ScVal.scvBytes(Buffer.from(o.crossIdentifier)),
-      xdr.ScVal.scvBytes(Buffer.from(o.reportingData)),
-    ]);
+  async wasmOrder(
+    name: string,
+    symbol: string,
+    side: Side,
+    quantity: string,
+    price: string,
+    options: Partial<OrderOptions> = {},
+  ): Promise<Placed> {
+    const o = encodeOrder(
+      'wasm',
+      { ...DEFAULT_ORDER_OPTIONS, ...options, side, quantity: new Decimal(quantity), price: new Decimal(price) },
+      this.#scales(symbol),
+    );
+    const out = await this.wasmCall(
+      name,
+      this.pair(symbol).orderBook.strkey as string,
+      side === 'buy' ? 'new_buy_order' : 'new_sell_order',
+      [
+        Address.fromString(this.wallet(name).address).toScVal(),
+        xdr.ScVal.scvBytes(Buffer.from(o.orderData)),
+        xdr.ScVal.scvBytes(Buffer.from(o.crossIdentifier)),
+        xdr.ScVal.scvBytes(Buffer.from(o.reportingData)),
+      ],
+    );
     const received = out.events.find((e) => e?.type === 'OrderReceived');
     if (received === undefined) throw new Error('no OrderReceived event');
     return { orderId: received.orderId, at: out.ledger };
   }
 
   async wasmCancel(name: string, symbol: string, side: Side, orderId: bigint): Promise<number> {
-    const out = await this.wasmCall(name, this.pair(symbol).orderBook.strkey as string, side === 'buy' ? 'cancel_buy_order' : 'cancel_sell_order', [
-      Address.fromString(this.wallet(name).address).toScVal(),
-      nativeToScVal(orderId, { type: 'u64' }),
-    ]);
+    const out = await this.wasmCall(
+      name,
+      this.pair(symbol).orderBook.strkey as string,
+      side === 'buy' ? 'cancel_buy_order' : 'cancel_sell_order',
+      [Address.fromString(this.wallet(name).address).toScVal(), nativeToScVal(orderId, { type: 'u64' })],
+    );
     return out.ledger;
   }
 }
@@ -219,13 +293,22 @@ export class Traders {
 export type Json = any;
 
 /** GET below the REST base; returns status, headers and the parsed body. */
-export async function get(sb: Sandbox, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Json; headers: Headers }> {
+export async function get(
+  sb: Sandbox,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json; headers: Headers }> {
   const res = await fetch(`${sb.manifest.venue.restUrl}${path}`, { headers });
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
 /** A control call under `/sandbox`. */
-export async function control(sb: Sandbox, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+export async function control(
+  sb: Sandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${sb.manifest.venue.controlUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },

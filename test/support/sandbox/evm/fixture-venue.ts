@@ -102,7 +102,10 @@ export class FixtureVenue {
       await send(v.base.connect(signer) as Contract, 'approve', [bookAddress, w.baseAllowance]);
       await send(v.quote.connect(signer) as Contract, 'approve', [bookAddress, w.quoteAllowance]);
     }
-    v.accounts = [...Object.keys(fixture.wallets), 'orderBook', 'commission'].map((name) => ({ name, address: v.addressOf(name) }));
+    v.accounts = [...Object.keys(fixture.wallets), 'orderBook', 'commission'].map((name) => ({
+      name,
+      address: v.addressOf(name),
+    }));
     return v;
   }
 
@@ -164,10 +167,16 @@ export class FixtureVenue {
         const orderData = abi.encode(['uint256', 'uint256'], [o.quantity, o.price]);
         const reporting = abi.encode(['uint32', 'uint32'], [0, 0]);
         const crossId = abi.encode(['uint256'], [o.crossId]);
-        return this.tx(this.as(o.wallet), o.side === 'buy' ? 'newBuyOrder' : 'newSellOrder', [orderData, reporting, crossId]);
+        return this.tx(this.as(o.wallet), o.side === 'buy' ? 'newBuyOrder' : 'newSellOrder', [
+          orderData,
+          reporting,
+          crossId,
+        ]);
       }
       case 'cancel':
-        return this.tx(this.as(step.cancel.wallet), step.cancel.side === 'buy' ? 'cancelBuyOrder' : 'cancelSellOrder', [step.cancel.orderId]);
+        return this.tx(this.as(step.cancel.wallet), step.cancel.side === 'buy' ? 'cancelBuyOrder' : 'cancelSellOrder', [
+          step.cancel.orderId,
+        ]);
       case 'adminCancel':
         return this.tx(asOperator, 'adminCancel', [step.adminCancel.orderId]);
       case 'clear':
@@ -227,7 +236,12 @@ export class FixtureVenue {
     const ids = (await this.book.getFunction('getOrderIds').staticCall(code, 1000)) as bigint[];
     return Promise.all(
       ids.map(async (id) => {
-        const o = (await this.book.getFunction('getOrder').staticCall(id)) as unknown as [string, bigint, bigint, bigint];
+        const o = (await this.book.getFunction('getOrder').staticCall(id)) as unknown as [
+          string,
+          bigint,
+          bigint,
+          bigint,
+        ];
         return { orderId: id, wallet: this.nameOf(o[0]), quantity: o[2], price: o[3] };
       }),
     );

@@ -5,7 +5,11 @@
  */
 import { Contract, Wallet, type JsonRpcProvider, type LogDescription, type TransactionReceipt } from 'ethers';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
-import { encodeEvmCrossIdentifier, encodeEvmOrderData, encodeEvmReportingData } from '../../../../src/core/encoding/evm-order.ts';
+import {
+  encodeEvmCrossIdentifier,
+  encodeEvmOrderData,
+  encodeEvmReportingData,
+} from '../../../../src/core/encoding/evm-order.ts';
 import { ZERO_REPORTING, type ReportingData } from '../../../../src/core/encoding/reporting.ts';
 import type { DltError } from '../../../../src/core/errors.ts';
 import type { TradingPair } from '../../../../src/core/pair.ts';
@@ -13,14 +17,22 @@ import type { PairOverrides } from '../../../../src/core/rules.ts';
 import { contractAt, sandboxProvider } from '../../../../src/sandbox/evm/chain.ts';
 import { startEvmNode, type EvmNode } from '../../../../src/sandbox/evm/node.ts';
 import { revertToError } from '../../../../src/sandbox/evm/revert.ts';
-import { deployVenue, type DeployedPair, type EvmVenue, type SandboxWalletSpec } from '../../../../src/sandbox/evm/venue.ts';
+import {
+  deployVenue,
+  type DeployedPair,
+  type EvmVenue,
+  type SandboxWalletSpec,
+} from '../../../../src/sandbox/evm/venue.ts';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 export const BUY = 1;
 export const SELL = 2;
 
-const FUNDED = { balances: { BOND26: '1000', EURe: '1000000' }, allowances: { BOND26: 'unlimited', EURe: 'unlimited' } };
+const FUNDED = {
+  balances: { BOND26: '1000', EURe: '1000000' },
+  allowances: { BOND26: 'unlimited', EURe: 'unlimited' },
+};
 
 /** The cast: ordinary traders, a market maker, and wallets each missing one permission. */
 export const CAST: readonly SandboxWalletSpec[] = [
@@ -80,7 +92,11 @@ export class Harness {
     this.addresses.set('orderBook', this.pair.orderBook);
   }
 
-  static async start(pair: TradingPair, overrides: PairOverrides = {}, wallets: readonly SandboxWalletSpec[] = CAST): Promise<Harness> {
+  static async start(
+    pair: TradingPair,
+    overrides: PairOverrides = {},
+    wallets: readonly SandboxWalletSpec[] = CAST,
+  ): Promise<Harness> {
     const node = await startEvmNode();
     try {
       const venue = await deployVenue(node.rpcUrl, { pairs: [{ pair, overrides }], wallets });
@@ -127,12 +143,25 @@ export class Harness {
   }
 
   /** A standard GFD limit order, encoded with the core's chain A encoder (what the bot sends). */
-  place(name: string, side: 'buy' | 'sell', quantity: bigint, price: bigint, crossId = 0n, reporting: ReportingData = ZERO_REPORTING): Promise<Placed> {
+  place(
+    name: string,
+    side: 'buy' | 'sell',
+    quantity: bigint,
+    price: bigint,
+    crossId = 0n,
+    reporting: ReportingData = ZERO_REPORTING,
+  ): Promise<Placed> {
     const orderData = encodeEvmOrderData({ ...DEFAULT_ORDER_OPTIONS, quantity, price });
     return this.placeRaw(name, side, orderData, encodeEvmReportingData(reporting), encodeEvmCrossIdentifier(crossId));
   }
 
-  placeRaw(name: string, side: 'buy' | 'sell', orderData: Uint8Array | string, reporting: Uint8Array | string, crossId: Uint8Array | string): Promise<Placed> {
+  placeRaw(
+    name: string,
+    side: 'buy' | 'sell',
+    orderData: Uint8Array | string,
+    reporting: Uint8Array | string,
+    crossId: Uint8Array | string,
+  ): Promise<Placed> {
     return this.call(name, side === 'buy' ? 'newBuyOrder' : 'newSellOrder', [orderData, reporting, crossId]);
   }
 
@@ -142,7 +171,9 @@ export class Harness {
 
   /** Any order book function as a transaction from `name`; resolves with the receipt and the book's events. */
   async call(name: string, method: string, args: readonly unknown[]): Promise<Placed> {
-    const tx = await this.bookAs(name).getFunction(method).send(...args);
+    const tx = await this.bookAs(name)
+      .getFunction(method)
+      .send(...args);
     const receipt = (await tx.wait()) as TransactionReceipt;
     const events = this.events(receipt);
     const received = events.find((e) => e.name === 'OrderReceived');
@@ -154,7 +185,10 @@ export class Harness {
     return receipt.logs
       .filter((l) => l.address.toLowerCase() === address)
       .map((l) => this.book.interface.parseLog(l) as LogDescription)
-      .map((d) => ({ name: d.name, args: Object.fromEntries(d.fragment.inputs.map((input, i) => [input.name, d.args[i] as unknown])) }));
+      .map((d) => ({
+        name: d.name,
+        args: Object.fromEntries(d.fragment.inputs.map((input, i) => [input.name, d.args[i] as unknown])),
+      }));
   }
 
   /** The typed error a call fails with (the test fails if it succeeds). */
@@ -170,7 +204,10 @@ export class Harness {
   async balances(names: readonly string[] = [...this.addresses.keys()]): Promise<Balances> {
     const rows = await Promise.all(
       names.map(async (n) => {
-        const [base, quote] = (await Promise.all([this.base.getFunction('balanceOf').staticCall(this.address(n)), this.quote.getFunction('balanceOf').staticCall(this.address(n))])) as [bigint, bigint];
+        const [base, quote] = (await Promise.all([
+          this.base.getFunction('balanceOf').staticCall(this.address(n)),
+          this.quote.getFunction('balanceOf').staticCall(this.address(n)),
+        ])) as [bigint, bigint];
         return [n, { base, quote }] as const;
       }),
     );

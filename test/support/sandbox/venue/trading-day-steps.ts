@@ -55,7 +55,13 @@ export async function cancellationsOnChain(sb: Sandbox, t: Traders): Promise<{ e
   const book = t.book('BOND26EURe');
   const cancels = (await book.queryFilter(book.filters.CancelOrder!(), 0)).map((l) => book.interface.parseLog(l)?.args);
   const topic = xdr.ScVal.scvSymbol('CancelOrder').toXDR('base64');
-  const events = await t.server.getEvents({ startLedger: sb.emulator.oldest.seq, filters: [{ type: 'contract', contractIds: [t.pair('FUND1EURe').orderBook.strkey as string], topics: [[topic, '*', '*']] }], limit: 1000 });
+  const events = await t.server.getEvents({
+    startLedger: sb.emulator.oldest.seq,
+    filters: [
+      { type: 'contract', contractIds: [t.pair('FUND1EURe').orderBook.strkey as string], topics: [[topic, '*', '*']] },
+    ],
+    limit: 1000,
+  });
   return {
     evm: cancels.map((a) => [a?.[1], a?.[4]]),
     wasm: events.events.map((e) => [scValToNative(e.topic[2] as xdr.ScVal), (scValToNative(e.value) as unknown[])[2]]),
@@ -63,4 +69,7 @@ export async function cancellationsOnChain(sb: Sandbox, t: Traders): Promise<{ e
 }
 
 /** What `cancellationsOnChain` shows once every resting day order was cleared. */
-export const clearedByContract = (resting: { evm: bigint[]; wasm: bigint[] }) => ({ evm: resting.evm.map((id) => [id, 2n]), wasm: resting.wasm.map((id) => [id, 2]) });
+export const clearedByContract = (resting: { evm: bigint[]; wasm: bigint[] }) => ({
+  evm: resting.evm.map((id) => [id, 2n]),
+  wasm: resting.wasm.map((id) => [id, 2]),
+});

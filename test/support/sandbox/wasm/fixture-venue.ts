@@ -65,10 +65,25 @@ export class WasmFixtureVenue {
         trust(this.emu, this.d, t, id);
         const amount = t === 'base' ? w.base : w.quote;
         if (amount > 0n) mint(this.emu, this.d, t, id, amount);
-        approve(this.emu, this.d, t, id, this.d.book.address, t === 'base' ? w.baseAllowance : w.quoteAllowance, this.emu.latest.seq + 1_000_000);
+        approve(
+          this.emu,
+          this.d,
+          t,
+          id,
+          this.d.book.address,
+          t === 'base' ? w.baseAllowance : w.quoteAllowance,
+          this.emu.latest.seq + 1_000_000,
+        );
       }
       if (w.registered) {
-        setClient(this.emu, this.venue, id, { id: BigInt(this.keys.size), canBuy: w.canBuy, canSell: w.canSell, canCancel: w.canCancel, canTransfer: true, isMarketMaker: w.marketMaker });
+        setClient(this.emu, this.venue, id, {
+          id: BigInt(this.keys.size),
+          canBuy: w.canBuy,
+          canSell: w.canSell,
+          canCancel: w.canCancel,
+          canTransfer: true,
+          isMarketMaker: w.marketMaker,
+        });
       }
     }
     this.emu.closeLedger();
@@ -86,13 +101,17 @@ export class WasmFixtureVenue {
 
   private balances(accounts: readonly string[]): Map<string, bigint> {
     const out = new Map<string, bigint>();
-    for (const a of accounts) for (const t of ['base', 'quote'] as const) out.set(`${t}:${a}`, (t === 'base' ? this.d.base : this.d.quote).balanceOf(a));
+    for (const a of accounts)
+      for (const t of ['base', 'quote'] as const)
+        out.set(`${t}:${a}`, (t === 'base' ? this.d.base : this.d.quote).balanceOf(a));
     return out;
   }
 
   private direct(source: string, fn: string, args: ScVal[]): CallResult {
     const out = this.emu.control({ source, contract: this.d.book.address, fn, args });
-    return out.ok ? { error: null, events: out.events } : { error: out.error.type === 0 ? out.error.contractCode : -1, events: [] };
+    return out.ok
+      ? { error: null, events: out.events }
+      : { error: out.error.type === 0 ? out.error.contractCode : -1, events: [] };
   }
 
   /** A real transaction: simulation (whose contract error ends the step, as it stops a client), signature, inclusion. */
@@ -106,7 +125,8 @@ export class WasmFixtureVenue {
       .setTimeout(TimeoutInfinite)
       .build();
     const sim = await server.simulateTransaction(raw);
-    if (rpc.Api.isSimulationError(sim)) return { error: Number(/Error\(Contract, #(\d+)\)/.exec(sim.error)?.[1] ?? -1), events: [] };
+    if (rpc.Api.isSimulationError(sim))
+      return { error: Number(/Error\(Contract, #(\d+)\)/.exec(sim.error)?.[1] ?? -1), events: [] };
     const tx = rpc.assembleTransaction(raw, sim).build();
     tx.sign(kp);
     const sent = await server.sendTransaction(tx);
@@ -115,17 +135,28 @@ export class WasmFixtureVenue {
     const res = await server.getTransaction(sent.hash);
     if (res.status !== 'SUCCESS') {
       const topic = res.status === 'FAILED' ? res.diagnosticEventsXdr?.[0]?.event.body.v0.topics[1] : undefined;
-      return { error: topic?.type === 'scvError' && topic.error.type === 'sceContract' ? topic.error.contractCode : -1, events: [] };
+      return {
+        error: topic?.type === 'scvError' && topic.error.type === 'sceContract' ? topic.error.contractCode : -1,
+        events: [],
+      };
     }
     const events = res.events.contractEventsXdr.flat().map((e) => {
       const w = e.toXdrObject();
-      return { contract: Address.contract(w.contractId as Uint8Array).toString(), topics: w.body.v0.topics, data: w.body.v0.data };
+      return {
+        contract: Address.contract(w.contractId as Uint8Array).toString(),
+        topics: w.body.v0.topics,
+        data: w.body.v0.data,
+      };
     });
     return { error: null, events };
   }
 
   async run(fixture: Fixture, mode: 'direct' | 'rpc'): Promise<WasmStepOutcome[]> {
-    const accounts = [...[...this.keys.values()].map((k) => k.publicKey()), this.d.book.address, this.d.commissionWallet];
+    const accounts = [
+      ...[...this.keys.values()].map((k) => k.publicKey()),
+      this.d.book.address,
+      this.d.commissionWallet,
+    ];
     const admin = this.venue.operator.publicKey();
     const tokens = { base: this.d.base.address, quote: this.d.quote.address };
     const outcomes: WasmStepOutcome[] = [];
@@ -138,7 +169,16 @@ export class WasmFixtureVenue {
           const kp = this.keys.get(p.wallet) as Keypair;
           const args = [
             scv.address(kp.publicKey()),
-            scv.bytes(encodeWasmOrderData({ quantity: p.quantity, price: p.price, type: p.type, condition: p.condition, validity: p.validity, lifetimeDays: p.lifetimeDays })),
+            scv.bytes(
+              encodeWasmOrderData({
+                quantity: p.quantity,
+                price: p.price,
+                type: p.type,
+                condition: p.condition,
+                validity: p.validity,
+                lifetimeDays: p.lifetimeDays,
+              }),
+            ),
             scv.bytes(encodeWasmCrossIdentifier(p.crossId)),
             scv.bytes(new Uint8Array([0])),
           ];
@@ -154,7 +194,11 @@ export class WasmFixtureVenue {
           break;
         }
         case 'adminCancel':
-          result = this.direct(admin, step.adminCancel.side === 'buy' ? 'admin_cancel_buy_order' : 'admin_cancel_sell_order', [scv.address(admin), scv.u64(step.adminCancel.orderId)]);
+          result = this.direct(
+            admin,
+            step.adminCancel.side === 'buy' ? 'admin_cancel_buy_order' : 'admin_cancel_sell_order',
+            [scv.address(admin), scv.u64(step.adminCancel.orderId)],
+          );
           break;
         case 'clear':
           result = this.direct(admin, 'clear_orders', [scv.address(admin)]);
@@ -163,7 +207,7 @@ export class WasmFixtureVenue {
           result = this.direct(admin, 'set_phase', [scv.address(admin), scv.sym(PHASES[step.phase])]);
           break;
         case 'advance':
-          this.clock.advance((step.seconds) * 1000);
+          this.clock.advance(step.seconds * 1000);
           break;
         case 'setStaticReferencePrice':
           result = this.direct(admin, 'set_static_reference_price', [scv.address(admin), scv.u64(step.price)]);
@@ -203,4 +247,9 @@ export class WasmFixtureVenue {
   }
 }
 
-const PHASES = { open: 'OpenForTrading', closed: 'ClosedForTrading', manualHalt: 'ManualHalt', automaticHalt: 'AutomaticHalt' } as const;
+const PHASES = {
+  open: 'OpenForTrading',
+  closed: 'ClosedForTrading',
+  manualHalt: 'ManualHalt',
+  automaticHalt: 'AutomaticHalt',
+} as const;

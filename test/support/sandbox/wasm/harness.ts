@@ -13,7 +13,9 @@ import { startRpcServer, type RunningRpc } from '../../../../src/sandbox/wasm/rp
 import { TestClock } from '../../clock.ts';
 export { TestClock };
 
-export const PAIR = parseTradingPair(JSON.parse(readFileSync(new URL('../../../fixtures/pairs/wasm-pair.json', import.meta.url), 'utf8')));
+export const PAIR = parseTradingPair(
+  JSON.parse(readFileSync(new URL('../../../fixtures/pairs/wasm-pair.json', import.meta.url), 'utf8')),
+);
 
 export interface Harness {
   readonly emu: WasmEmulator;
@@ -47,14 +49,24 @@ export async function startHarness(options: { retentionLedgers?: number } = {}):
 }
 
 /** A funded, registered trading wallet with trustlines and approvals for the order book. */
-export function wallet(h: Harness, d: BookDeployment, opts: { base?: bigint; quote?: bigint; mm?: boolean; canBuy?: boolean; canSell?: boolean; canCancel?: boolean } = {}): Keypair {
+export function wallet(
+  h: Harness,
+  d: BookDeployment,
+  opts: { base?: bigint; quote?: bigint; mm?: boolean; canBuy?: boolean; canSell?: boolean; canCancel?: boolean } = {},
+): Keypair {
   const kp = Keypair.random();
   setUpWallet(h.emu, h.venue, d, kp.publicKey(), {
     base: opts.base ?? 1_000_000_000_000n,
     quote: opts.quote ?? 1_000_000_000_000n,
     approveBase: 1_000_000_000_000n,
     approveQuote: 1_000_000_000_000n,
-    client: { canBuy: opts.canBuy ?? true, canSell: opts.canSell ?? true, canCancel: opts.canCancel ?? true, canTransfer: true, isMarketMaker: opts.mm ?? false },
+    client: {
+      canBuy: opts.canBuy ?? true,
+      canSell: opts.canSell ?? true,
+      canCancel: opts.canCancel ?? true,
+      canTransfer: true,
+      isMarketMaker: opts.mm ?? false,
+    },
   });
   return kp;
 }
@@ -66,13 +78,22 @@ export function account(h: Harness): Keypair {
   return kp;
 }
 
-export async function build(h: Harness, source: Keypair, contract: string, fn: string, args: xdr.ScVal[], timeoutSeconds = 300): Promise<Transaction> {
+export async function build(
+  h: Harness,
+  source: Keypair,
+  contract: string,
+  fn: string,
+  args: xdr.ScVal[],
+  timeoutSeconds = 300,
+): Promise<Transaction> {
   const acct = await h.server.getAccount(source.publicKey());
-  return new TransactionBuilder(acct, { fee: '100', networkPassphrase: h.emu.passphrase })
-    .addOperation(new Contract(contract).call(fn, ...args))
-    // Time bounds from the emulator's clock, which tests move ahead of the wall clock `setTimeout` reads.
-    .setTimebounds(0, Number(h.emu.nowSeconds()) + timeoutSeconds)
-    .build();
+  return (
+    new TransactionBuilder(acct, { fee: '100', networkPassphrase: h.emu.passphrase })
+      .addOperation(new Contract(contract).call(fn, ...args))
+      // Time bounds from the emulator's clock, which tests move ahead of the wall clock `setTimeout` reads.
+      .setTimebounds(0, Number(h.emu.nowSeconds()) + timeoutSeconds)
+      .build()
+  );
 }
 
 /** The Soroban data a prepared transaction carries (cloning a transaction does not keep it). */
@@ -90,7 +111,13 @@ export function failedContractCode(res: rpc.Api.GetTransactionResponse): number 
 }
 
 /** Simulate, assemble, sign with the source, send, close the ledger, read the outcome. */
-export async function submit(h: Harness, source: Keypair, contract: string, fn: string, args: xdr.ScVal[]): Promise<rpc.Api.GetTransactionResponse> {
+export async function submit(
+  h: Harness,
+  source: Keypair,
+  contract: string,
+  fn: string,
+  args: xdr.ScVal[],
+): Promise<rpc.Api.GetTransactionResponse> {
   const tx = await h.server.prepareTransaction(await build(h, source, contract, fn, args));
   tx.sign(source);
   const sent = await h.server.sendTransaction(tx);

@@ -4,7 +4,8 @@ import { AllowanceBudget } from '../../../../src/chains/evm/allowance-budget.ts'
 import type { PairBinding } from '../../../../src/chains/types.ts';
 
 const pair = { pairId: 'p', orderBook: '0xBook' } as PairBinding;
-const budget = (o: Partial<ConstructorParameters<typeof AllowanceBudget>[0]> = {}) => new AllowanceBudget({ budgets: {}, multiplier: 4n, unlimited: false, ...o });
+const budget = (o: Partial<ConstructorParameters<typeof AllowanceBudget>[0]> = {}) =>
+  new AllowanceBudget({ budgets: {}, multiplier: 4n, unlimited: false, ...o });
 
 describe('chain A allowance budget', () => {
   it('tops up to the need plus a budget of three more needs by default, a configured budget, or unlimited when asked', () => {

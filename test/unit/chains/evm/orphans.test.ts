@@ -30,7 +30,16 @@ function node() {
     eth_getTransactionCount: (p) => hex(p[1] === 'latest' ? state.latest : state.pending),
     eth_getTransactionReceipt: (p) => {
       const r = state.receipts.get(String(p[0]));
-      return r === undefined ? null : { transactionHash: r.txHash, blockNumber: hex(r.blockNumber), blockHash: r.blockHash, status: hex(BigInt(r.status)), gasUsed: '0x5208', logs: [] };
+      return r === undefined
+        ? null
+        : {
+            transactionHash: r.txHash,
+            blockNumber: hex(r.blockNumber),
+            blockHash: r.blockHash,
+            status: hex(BigInt(r.status)),
+            gasUsed: '0x5208',
+            logs: [],
+          };
     },
     eth_sendRawTransaction: (p) => {
       state.sent.push(String(p[0]));
@@ -48,7 +57,14 @@ function rig() {
   const outcomes: Array<{ receipt: string; command: string }> = [];
   const outcomeOf = async (receipt: Receipt, kind: string): Promise<Outcome> => {
     outcomes.push({ receipt: receipt.txHash, command: kind });
-    return { kind: 'accepted', txHash: receipt.txHash, height: receipt.blockNumber, orderId: null, events: [], block: { height: receipt.blockNumber, hash: receipt.blockHash } };
+    return {
+      kind: 'accepted',
+      txHash: receipt.txHash,
+      height: receipt.blockNumber,
+      orderId: null,
+      events: [],
+      block: { height: receipt.blockNumber, hash: receipt.blockHash },
+    };
   };
   const watcher = new TxWatcher({
     rpc: n.s.client,
@@ -60,25 +76,47 @@ function rig() {
     options: options.receipts,
     metrics: n.s.evm,
     logger: silentLogger(),
-    outcomeOf: (receipt, slot, mined) => outcomeOf(receipt, mined.role === 'cancel' ? 'self-transfer' : slot.command.kind),
+    outcomeOf: (receipt, slot, mined) =>
+      outcomeOf(receipt, mined.role === 'cancel' ? 'self-transfer' : slot.command.kind),
   });
   /** Journals a transaction of ours at a nonce with a status, as the lane and the watcher would have. */
   const journal = (nonce: bigint, kind: TxRecord['kind'], status: TxRecord['status'], data = '0x1234'): string => {
-    const payload = kind === 'noop' ? { to: signer.address, data: '0x', value: 0n, gasLimit: 21_000n } : { to: book, data, value: 0n, gasLimit: 100_000n };
+    const payload =
+      kind === 'noop'
+        ? { to: signer.address, data: '0x', value: 0n, gasLimit: 21_000n }
+        : { to: book, data, value: 0n, gasLimit: 100_000n };
     const fee = kind === 'noop' ? 3n * GWEI : 2n * GWEI;
     const signed = signer.sign(payload, nonce, { maxFeePerGas: fee, maxPriorityFeePerGas: GWEI });
-    store.transactions.recordSigned({ txHash: signed.hash, chain: 'evm', wallet: signer.address, source: signer.address, sequence: nonce, kind, clientOrderId: kind === 'place' ? 7n : null, raw: signed.raw });
+    store.transactions.recordSigned({
+      txHash: signed.hash,
+      chain: 'evm',
+      wallet: signer.address,
+      source: signer.address,
+      sequence: nonce,
+      kind,
+      clientOrderId: kind === 'place' ? 7n : null,
+      raw: signed.raw,
+    });
     store.transactions.mark(signed.hash, status);
     return signed.hash;
   };
-  const receipt = (txHash: string, blockNumber: bigint) => n.state.receipts.set(txHash, { txHash, blockNumber, blockHash: `0x${blockNumber.toString(16).padStart(64, '0')}`, status: 1, gasUsed: 21_000n, logs: [] });
+  const receipt = (txHash: string, blockNumber: bigint) =>
+    n.state.receipts.set(txHash, {
+      txHash,
+      blockNumber,
+      blockHash: `0x${blockNumber.toString(16).padStart(64, '0')}`,
+      status: 1,
+      gasUsed: 21_000n,
+      logs: [],
+    });
   const settle = (txHash: string) =>
     settleTransaction(txHash, {
       rpc: n.s.client,
       journal: store.transactions,
       watcher,
       wallet: signer.address,
-      outcomeOf: (r: Receipt, command: MinedCommand) => outcomeOf(r, command.cancelledBySelfTransfer ? 'self-transfer' : command.kind),
+      outcomeOf: (r: Receipt, command: MinedCommand) =>
+        outcomeOf(r, command.cancelledBySelfTransfer ? 'self-transfer' : command.kind),
       deadlineMs: 1,
     });
   return { store, watcher, state: n.state, outcomes, journal, receipt, settle };
@@ -90,7 +128,10 @@ async function following(r: ReturnType<typeof rig>, n: number): Promise<void> {
   expect(r.watcher.size).toBe(n);
 }
 
-const sentKinds = (r: ReturnType<typeof rig>) => r.state.sent.map((raw) => (decodeSigned(raw).payload.to.toLowerCase() === signer.address.toLowerCase() ? 'self-transfer' : 'original'));
+const sentKinds = (r: ReturnType<typeof rig>) =>
+  r.state.sent.map((raw) =>
+    decodeSigned(raw).payload.to.toLowerCase() === signer.address.toLowerCase() ? 'self-transfer' : 'original',
+  );
 
 describe('a nonce handed out again to a later command', () => {
   it('never gives the earlier transaction the later command’s receipt: the earlier one was superseded', async () => {
@@ -101,7 +142,11 @@ describe('a nonce handed out again to a later command', () => {
     r.state.latest = 5n;
     r.state.pending = 5n;
     const o = await r.settle(dropped);
-    expect(o).toMatchObject({ kind: 'rejected', included: false, error: { code: 'E_CHAIN_TX_EXPIRED', details: { reason: 'superseded' } } });
+    expect(o).toMatchObject({
+      kind: 'rejected',
+      included: false,
+      error: { code: 'E_CHAIN_TX_EXPIRED', details: { reason: 'superseded' } },
+    });
     expect(r.outcomes).toEqual([]);
     expect(await r.settle(later)).toMatchObject({ kind: 'accepted', txHash: later });
   });
@@ -133,7 +178,10 @@ describe('a mined transaction that a reorganisation dropped', () => {
     await r.watcher.poll();
     expect(await answer).toMatchObject({ kind: 'accepted', txHash: noop.hash });
     expect(r.outcomes.map((o) => o.command)).toEqual(expect.arrayContaining(['approve', 'self-transfer']));
-    expect(r.store.transactions.atSequence('evm', signer.address, 1n).map((t) => `${t.kind}:${t.status}`)).toEqual(['place:replaced', 'noop:included']);
+    expect(r.store.transactions.atSequence('evm', signer.address, 1n).map((t) => `${t.kind}:${t.status}`)).toEqual([
+      'place:replaced',
+      'noop:included',
+    ]);
     expect(r.watcher.size).toBe(0);
   });
 
@@ -155,7 +203,11 @@ describe('a mined transaction that a reorganisation dropped', () => {
   it('the poll finds it when the mined count falls below the highest it saw, and leaves a nonce whose receipt is still served', async () => {
     const r = rig();
     const pending = r.journal(3n, 'cancel', 'sent');
-    r.watcher.track(decodeSigned(r.store.transactions.get(pending)?.raw as string), { kind: 'cancel', clientOrderId: null, context: {}, restored: false }, false);
+    r.watcher.track(
+      decodeSigned(r.store.transactions.get(pending)?.raw as string),
+      { kind: 'cancel', clientOrderId: null, context: {}, restored: false },
+      false,
+    );
     const a = r.journal(1n, 'cancel', 'included');
     const b = r.journal(2n, 'place', 'included');
     r.state.latest = 3n;

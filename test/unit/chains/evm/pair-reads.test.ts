@@ -7,7 +7,9 @@ import { scripted } from '../../../support/chains/evm/scripted-rpc.ts';
 const BOOK = '0x5174c2b8cb5aaed0303ce69793dc3f1ee00de8df';
 const A = (n: number) => `0x${String(n).repeat(40)}`;
 const version = `0x${Buffer.from('1.0.0').toString('hex').padEnd(22, '0')}`;
-const config = (maker = 10n) => [[[10_000n, 100_000_000n], [10_000n, 1_000_000n], maker, 20n, 5n, A(1), A(2), A(3), A(4), A(5), A(6), 4, version]];
+const config = (maker = 10n) => [
+  [[10_000n, 100_000_000n], [10_000n, 1_000_000n], maker, 20n, 5n, A(1), A(2), A(3), A(4), A(5), A(6), 4, version],
+];
 
 describe('reading getConfig', () => {
   it('decodes the tuple of venue-facts.md into scales, commissions, tokens and version', async () => {
@@ -23,7 +25,9 @@ describe('reading getConfig', () => {
       liquidityBand: 4,
       version: '1.0.0',
     });
-    expect(() => checkTokens(c, { pairId: 'p', orderBook: BOOK, baseToken: A(2), quoteToken: A(2) })).toThrow(/trades other tokens: quote token/);
+    expect(() => checkTokens(c, { pairId: 'p', orderBook: BOOK, baseToken: A(2), quoteToken: A(2) })).toThrow(
+      /trades other tokens: quote token/,
+    );
   });
 
   it('reports an answer of another shape with the function, the contract and the size, and counts nothing as success', async () => {

@@ -26,15 +26,22 @@ describe('chain A revert decoding', () => {
 
   it('keeps unknown selectors, other revert strings and empty data as contract errors with what was seen', () => {
     const unknown = `${id('Mystery(uint256)').slice(0, 10)}${'00'.repeat(32)}`;
-    expect(revertError(unknown)).toMatchObject({ code: 'E_VENUE_CONTRACT_ERROR', details: { selector: unknown.slice(0, 10), data: unknown } });
+    expect(revertError(unknown)).toMatchObject({
+      code: 'E_VENUE_CONTRACT_ERROR',
+      details: { selector: unknown.slice(0, 10), data: unknown },
+    });
     expect(revertError(errorString('paused')).message).toBe('revert paused');
     expect(revertError(null)).toMatchObject({ code: 'E_VENUE_CONTRACT_ERROR', details: { data: null } });
     expect(parseRevert('0x08c379a0ff')).toBeNull();
   });
 
   it('labels the metric with bounded names', () => {
-    expect(revertLabel(revertError(errorsInterface.encodeErrorResult('OrderBook_NotAllowedToSell', [])))).toBe('OrderBook_NotAllowedToSell');
-    expect(revertLabel(revertError(errorString('Receiver must be a beneficiary')))).toBe('Receiver must be a beneficiary');
+    expect(revertLabel(revertError(errorsInterface.encodeErrorResult('OrderBook_NotAllowedToSell', [])))).toBe(
+      'OrderBook_NotAllowedToSell',
+    );
+    expect(revertLabel(revertError(errorString('Receiver must be a beneficiary')))).toBe(
+      'Receiver must be a beneficiary',
+    );
     expect(revertLabel(revertError(errorString(`free text ${Math.PI}`)))).toBe('other');
     expect(revertLabel(revertError('0x'))).toBe('no_data');
   });

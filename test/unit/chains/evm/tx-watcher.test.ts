@@ -11,12 +11,31 @@ const self = { to: signer.address, data: '0x', value: 0n, gasLimit: 21_000n };
 
 function record(kind: TxRecord['kind'], p: typeof payload, maxFee: bigint): TxRecord {
   const s = signer.sign(p, 4n, { maxFeePerGas: maxFee, maxPriorityFeePerGas: 1n });
-  return { txHash: s.hash, chain: 'evm', wallet: signer.address, source: signer.address, sequence: 4n, kind, clientOrderId: 9n, raw: s.raw, status: 'sent', replacedBy: null, createdMs: 5, updatedMs: 5 };
+  return {
+    txHash: s.hash,
+    chain: 'evm',
+    wallet: signer.address,
+    source: signer.address,
+    sequence: 4n,
+    kind,
+    clientOrderId: 9n,
+    raw: s.raw,
+    status: 'sent',
+    replacedBy: null,
+    createdMs: 5,
+    updatedMs: 5,
+  };
 }
 
 describe('taking nonces back from the journal', () => {
   it('rebuilds a nonce from records of one millisecond in any order: the command first, then replacements by fee', () => {
-    const deps = { signer, clock: { now: () => 0 }, options: resolveOptions({ rpcUrl: '', chainId: 1n, privateKey: '', journal: null as never }).receipts, metrics: null, logger: silentLogger() } as unknown as WatcherDeps;
+    const deps = {
+      signer,
+      clock: { now: () => 0 },
+      options: resolveOptions({ rpcUrl: '', chainId: 1n, privateKey: '', journal: null as never }).receipts,
+      metrics: null,
+      logger: silentLogger(),
+    } as unknown as WatcherDeps;
     const w = new TxWatcher(deps);
     const original = record('cancel', payload, 10n);
     const bump = record('replace', payload, 12n);

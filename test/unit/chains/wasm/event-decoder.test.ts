@@ -25,15 +25,32 @@ const pair: PairBinding = {
   rules: derivePairRules(pairWith('wasm-pair')),
 };
 const b = new EventBindings(me, [pair]);
-const where = { key: '0000004294967296-0000000000', txHash: 'ab'.repeat(32), height: 1000n, blockHash: null, timeMs: 1 };
+const where = {
+  key: '0000004294967296-0000000000',
+  txHash: 'ab'.repeat(32),
+  height: 1000n,
+  blockHash: null,
+  timeMs: 1,
+};
 const u128 = (v: bigint): ScVal => ({ type: 9, u128: { hi: v >> 64n, lo: v & ((1n << 64n) - 1n) } });
 const vec = (...v: ScVal[]): ScVal => ({ type: 16, vec: v });
 const str = (s: string): ScVal => ({ type: 14, str: new xdr.XdrString(s) });
 
 describe('order book events', () => {
   it('OrderReceived: id from topic[2], quantity and price, then side, cross identifier, type and condition by position', () => {
-    const data = vec(scv.u64(1000n), scv.u64(123_400n), scv.u32(2), scv.bytes(new Uint8Array([0])), scv.u32(7), scv.u32(0), scv.u32(1), u128(9n));
-    expect(decodeContractEvent(b, pair.orderBook, [scv.sym('OrderReceived'), scv.address(me), scv.u64(5n)], data, where)).toEqual({
+    const data = vec(
+      scv.u64(1000n),
+      scv.u64(123_400n),
+      scv.u32(2),
+      scv.bytes(new Uint8Array([0])),
+      scv.u32(7),
+      scv.u32(0),
+      scv.u32(1),
+      u128(9n),
+    );
+    expect(
+      decodeContractEvent(b, pair.orderBook, [scv.sym('OrderReceived'), scv.address(me), scv.u64(5n)], data, where),
+    ).toEqual({
       ...where,
       pairId: 'p1',
       type: 'OrderReceived',
@@ -49,14 +66,34 @@ describe('order book events', () => {
   });
 
   it('NewBuyOrder: the order id is the first u64 of the data', () => {
-    const e = decodeContractEvent(b, pair.orderBook, [scv.sym('NewBuyOrder'), scv.address(me)], vec(scv.u64(5n), scv.u64(1000n), scv.u64(120_000n), u128(3n)), where);
+    const e = decodeContractEvent(
+      b,
+      pair.orderBook,
+      [scv.sym('NewBuyOrder'), scv.address(me)],
+      vec(scv.u64(5n), scv.u64(1000n), scv.u64(120_000n), u128(3n)),
+      where,
+    );
     expect(e).toMatchObject({ type: 'OrderResting', orderId: 5n, side: 'buy', quantity: 1000n, price: 120_000n });
   });
 
   it('a trade event with the order id in topic[2] or, without it, first in the data; integers of other widths', () => {
-    const topic = decodeContractEvent(b, pair.orderBook, [scv.sym('NewSellInitiatedTrade'), scv.address(me), scv.u64(8n)], vec(scv.u64(10n), scv.u64(20n), u128(1n)), where);
-    const data = decodeContractEvent(b, pair.orderBook, [scv.sym('NewSellInitiatedTrade'), scv.address(me)], vec(scv.u64(8n), u128(10n), scv.u32(20)), where);
-    expect([topic, data].map((e) => e !== null && e.type === 'Trade' && [e.orderId, e.side, e.quantity, e.price])).toEqual([
+    const topic = decodeContractEvent(
+      b,
+      pair.orderBook,
+      [scv.sym('NewSellInitiatedTrade'), scv.address(me), scv.u64(8n)],
+      vec(scv.u64(10n), scv.u64(20n), u128(1n)),
+      where,
+    );
+    const data = decodeContractEvent(
+      b,
+      pair.orderBook,
+      [scv.sym('NewSellInitiatedTrade'), scv.address(me)],
+      vec(scv.u64(8n), u128(10n), scv.u32(20)),
+      where,
+    );
+    expect(
+      [topic, data].map((e) => e !== null && e.type === 'Trade' && [e.orderId, e.side, e.quantity, e.price]),
+    ).toEqual([
       [8n, 'sell', 10n, 20n],
       [8n, 'sell', 10n, 20n],
     ]);
@@ -70,29 +107,75 @@ describe('order book events', () => {
       vec(scv.u64(500n), scv.u64(1n), scv.u32(2), scv.address(pair.quoteToken), scv.address(me), u128(1n)),
       where,
     );
-    expect(cancel).toMatchObject({ type: 'OrderCancelled', orderId: 4n, quantity: 500n, cancellationType: 'ByContract', token: pair.quoteToken, toAddress: me });
-    const rejected = decodeContractEvent(b, pair.orderBook, [scv.sym('OrderRejected'), scv.address(me), scv.u64(4n)], vec(scv.u32(8), scv.u64(500n), scv.u32(1), scv.u64(9n)), where);
-    expect(rejected).toMatchObject({ type: 'OrderRejected', orderId: 4n, reason: 8, quantityNotExecuted: 500n, side: 'buy', price: 9n });
+    expect(cancel).toMatchObject({
+      type: 'OrderCancelled',
+      orderId: 4n,
+      quantity: 500n,
+      cancellationType: 'ByContract',
+      token: pair.quoteToken,
+      toAddress: me,
+    });
+    const rejected = decodeContractEvent(
+      b,
+      pair.orderBook,
+      [scv.sym('OrderRejected'), scv.address(me), scv.u64(4n)],
+      vec(scv.u32(8), scv.u64(500n), scv.u32(1), scv.u64(9n)),
+      where,
+    );
+    expect(rejected).toMatchObject({
+      type: 'OrderRejected',
+      orderId: 4n,
+      reason: 8,
+      quantityNotExecuted: 500n,
+      side: 'buy',
+      price: 9n,
+    });
   });
 
   it('events of another client, another contract or an unknown name are not ours', () => {
     const data = vec(scv.u64(5n), scv.u64(1n), scv.u64(1n), u128(1n));
-    expect(decodeContractEvent(b, pair.orderBook, [scv.sym('NewBuyOrder'), scv.address(someone)], data, where)).toBeNull();
+    expect(
+      decodeContractEvent(b, pair.orderBook, [scv.sym('NewBuyOrder'), scv.address(someone)], data, where),
+    ).toBeNull();
     expect(decodeContractEvent(b, contract(9), [scv.sym('NewBuyOrder'), scv.address(me)], data, where)).toBeNull();
     expect(decodeContractEvent(b, pair.orderBook, [scv.sym('Upgraded'), scv.address(me)], data, where)).toBeNull();
   });
 
   it('an event of ours that cannot be read is Malformed', () => {
-    expect(() => decodeContractEvent(b, pair.orderBook, [scv.sym('NewBuyOrder'), scv.address(me)], vec(scv.bytes(new Uint8Array(2))), where)).toThrow(Malformed);
-    expect(() => decodeContractEvent(b, pair.orderBook, [scv.sym('OrderReceived'), scv.address(me), scv.u64(1n)], vec(scv.u64(1n), scv.u64(1n), scv.u32(3)), where)).toThrow(Malformed);
-    expect(() => decodeContractEvent(b, pair.orderBook, [scv.u32(1), scv.address(me)], vec(), where)).toThrow(Malformed);
+    expect(() =>
+      decodeContractEvent(
+        b,
+        pair.orderBook,
+        [scv.sym('NewBuyOrder'), scv.address(me)],
+        vec(scv.bytes(new Uint8Array(2))),
+        where,
+      ),
+    ).toThrow(Malformed);
+    expect(() =>
+      decodeContractEvent(
+        b,
+        pair.orderBook,
+        [scv.sym('OrderReceived'), scv.address(me), scv.u64(1n)],
+        vec(scv.u64(1n), scv.u64(1n), scv.u32(3)),
+        where,
+      ),
+    ).toThrow(Malformed);
+    expect(() => decodeContractEvent(b, pair.orderBook, [scv.u32(1), scv.address(me)], vec(), where)).toThrow(
+      Malformed,
+    );
   });
 });
 
 describe('token transfers', () => {
   it('to or from the wallet, amount as an i128 or a map with amount; others are not ours', () => {
     const asset = str('EURe:GISSUER');
-    const out = decodeContractEvent(b, pair.quoteToken, [scv.sym('transfer'), scv.address(me), scv.address(pair.orderBook), asset], scv.i128(250n), where);
+    const out = decodeContractEvent(
+      b,
+      pair.quoteToken,
+      [scv.sym('transfer'), scv.address(me), scv.address(pair.orderBook), asset],
+      scv.i128(250n),
+      where,
+    );
     const inMap = decodeContractEvent(
       b,
       pair.baseToken,
@@ -104,8 +187,24 @@ describe('token transfers', () => {
       ['quote', me, pair.orderBook, 250n],
       ['base', pair.orderBook, me, 7n],
     ]);
-    expect(decodeContractEvent(b, pair.quoteToken, [scv.sym('transfer'), scv.address(someone), scv.address(pair.orderBook)], scv.i128(1n), where)).toBeNull();
-    expect(decodeContractEvent(b, pair.quoteToken, [scv.sym('approve'), scv.address(me), scv.address(pair.orderBook)], scv.i128(1n), where)).toBeNull();
+    expect(
+      decodeContractEvent(
+        b,
+        pair.quoteToken,
+        [scv.sym('transfer'), scv.address(someone), scv.address(pair.orderBook)],
+        scv.i128(1n),
+        where,
+      ),
+    ).toBeNull();
+    expect(
+      decodeContractEvent(
+        b,
+        pair.quoteToken,
+        [scv.sym('approve'), scv.address(me), scv.address(pair.orderBook)],
+        scv.i128(1n),
+        where,
+      ),
+    ).toBeNull();
   });
 });
 
@@ -120,7 +219,13 @@ describe('getEvents items', () => {
       topic: [scv.sym('NewBuyOrder'), scv.address(me)].map(encodeScVal),
       value: encodeScVal(vec(scv.u64(5n), scv.u64(1n), scv.u64(2n), u128(1n))),
     };
-    expect(decodeRpcEvent(b, raw)).toMatchObject({ key: where.key, height: 1000n, timeMs: Date.UTC(2026, 2, 2, 9), type: 'OrderResting', orderId: 5n });
+    expect(decodeRpcEvent(b, raw)).toMatchObject({
+      key: where.key,
+      height: 1000n,
+      timeMs: Date.UTC(2026, 2, 2, 9),
+      type: 'OrderResting',
+      orderId: 5n,
+    });
     expect(() => decodeRpcEvent(b, { ...raw, value: 'not base64 xdr' })).toThrow(Malformed);
     expect(() => decodeRpcEvent(b, { ...raw, ledgerClosedAt: 'yesterday' })).toThrow(Malformed);
     expect(() => decodeRpcEvent(b, { ...raw, topic: 'x' })).toThrow(Malformed);

@@ -30,7 +30,10 @@ describe('filter groups', () => {
   });
 
   it('at most five contract ids per filter and five filters per request; a shared quote token once', () => {
-    const groups = filterGroups(Keypair.random().publicKey(), Array.from({ length: 13 }, (_, i) => pairOf(i)));
+    const groups = filterGroups(
+      Keypair.random().publicKey(),
+      Array.from({ length: 13 }, (_, i) => pairOf(i)),
+    );
     // 13 books in 3 filters, 14 distinct tokens in 3 filters: two requests.
     expect(groups.map((g) => g.length)).toEqual([5, 1]);
     const ids = groups.flat().flatMap((f) => f.contractIds as string[]);
@@ -45,7 +48,9 @@ describe('event ids', () => {
     const a = eventId(1000, 1, 0, 2);
     const b = eventId(1000, 2, 0, 0);
     const end = endOfLedgerCursor(1000);
-    expect([compareIds(a, b), compareIds(b, end), compareIds(end, eventId(1001, 0, 0, 0)), compareIds(a, a)]).toEqual([-1, -1, -1, 0]);
+    expect([compareIds(a, b), compareIds(b, end), compareIds(end, eventId(1001, 0, 0, 0)), compareIds(a, a)]).toEqual([
+      -1, -1, -1, 0,
+    ]);
     expect([a, end].map(ledgerOfEventId)).toEqual([1000, 1000]);
     expect(ledgerOfEventId('nope')).toBeNull();
     expect(a).toMatch(/^\d{19}-\d{10}$/);

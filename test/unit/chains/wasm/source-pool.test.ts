@@ -93,7 +93,11 @@ describe('source pool', () => {
 
   it('keeps one source free for cancels: placements wait while it is the last one, a cancel takes it at once', async () => {
     const sleeper = manualSleep();
-    const pool = new SourcePool([Keypair.random(), Keypair.random(), Keypair.random()], { now: () => 0 }, sleeper.sleep);
+    const pool = new SourcePool(
+      [Keypair.random(), Keypair.random(), Keypair.random()],
+      { now: () => 0 },
+      sleeper.sleep,
+    );
     await pool.acquire();
     await pool.acquire();
     let third = false;

@@ -77,7 +77,14 @@ describe('live board', () => {
     let fills = 1;
     let phase: BoardModel['phase'] = 'trading';
     const errors: unknown[] = [];
-    const board = new LiveBoard({ stream: t.stream, snapshot: () => model(fills, phase), every: timer.every, intervalMs: 1000, color: false, onError: (e) => errors.push(e) });
+    const board = new LiveBoard({
+      stream: t.stream,
+      snapshot: () => model(fills, phase),
+      every: timer.every,
+      intervalMs: 1000,
+      color: false,
+      onError: (e) => errors.push(e),
+    });
     board.start();
     await settle();
     const first = t.take();
@@ -135,7 +142,12 @@ describe('live board', () => {
 describe('recent warnings', () => {
   it('keeps the newest warnings and errors of the log, redacted, in the short form, and counts them all', () => {
     const warnings = new RecentWarnings(2);
-    const logger = createLogger({ destination: warnings, name: 'dlt-mm', now: () => T, knownSecrets: ['s3cr3t-value'] });
+    const logger = createLogger({
+      destination: warnings,
+      name: 'dlt-mm',
+      now: () => T,
+      knownSecrets: ['s3cr3t-value'],
+    });
     logger.info('placed');
     logger.warn({ pair: 'p' }, 'pair paused: stale-market-data');
     logger.error({ token: 'abc' }, 'cancel failed with s3cr3t-value');

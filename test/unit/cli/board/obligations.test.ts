@@ -27,7 +27,8 @@ const base: ObligationSnapshot = {
   breach: null,
 };
 
-const provider = (s: ObligationSnapshot | null) => trackerObligations({ snapshot: (id) => (s !== null && id === s.pairId ? s : null) });
+const provider = (s: ObligationSnapshot | null) =>
+  trackerObligations({ snapshot: (id) => (s !== null && id === s.pairId ? s : null) });
 
 describe("the board's obligation columns read the tracker", () => {
   it('a pair without obligations has no figures', () => {
@@ -42,7 +43,10 @@ describe("the board's obligation columns read the tracker", () => {
   });
 
   it('no compliance verdict while the book is halted or closed, and no maximum when the tracker has none', () => {
-    const s = provider({ ...base, market: 'halted', compliantNow: true, maxSpreadBps: null, spreadBps: null }).status('tp-wasm-fund', 0);
+    const s = provider({ ...base, market: 'halted', compliantNow: true, maxSpreadBps: null, spreadBps: null }).status(
+      'tp-wasm-fund',
+      0,
+    );
     expect(s).toMatchObject({ compliant: null, spread: null, maxSpread: null });
   });
 });

@@ -28,7 +28,14 @@ const obligedPair: PairRow = {
   chain: 'wasm',
   bid: null,
   spreadBps: null,
-  obligations: { presence: 5 / 6, presenceTarget: 0.8, spread: d('31.26'), maxSpread: d('50'), spreadUnit: 'bps', compliant: true },
+  obligations: {
+    presence: 5 / 6,
+    presenceTarget: 0.8,
+    spread: d('31.26'),
+    maxSpread: d('50'),
+    spreadUnit: 'bps',
+    compliant: true,
+  },
   position: d('-2'),
   pnl: d('12.346'),
   fills: 11,
@@ -41,7 +48,12 @@ const model: BoardModel = {
   logPath: '.sandbox/embedded-bot.log',
   pairs: [plainPair, obligedPair],
   wallets: [
-    { chain: 'evm', address: '0x86e8689839cb9306d2733F3A892BB4D9159953F6', native: d('999.968576123456789'), inFlight: 4 },
+    {
+      chain: 'evm',
+      address: '0x86e8689839cb9306d2733F3A892BB4D9159953F6',
+      native: d('999.968576123456789'),
+      inFlight: 4,
+    },
     { chain: 'wasm', address: 'GDZVDRALDQQN3NSTEGVKEO7FQTJ4AHTW5GXPV6BGC5PVE2MFNH64ACOS', native: null, inFlight: 0 },
   ],
   warnings: [{ level: 'warn', text: '09:30:01.000 WARN  pair paused: stale-market-data pair=tp-wasm-fund' }],
@@ -59,11 +71,33 @@ describe('board rendering', () => {
   const lines = renderBoard(model, { width: 200, color: false });
 
   it('shows each pair: our best bid and ask with sizes, spread, position, PnL, fills and state', () => {
-    expect(rowOf(lines, 'BOND26EURe')).toEqual(['BOND26EURe', 'evm', '99.8 x 1.5', '100.2 x 0.5', '39.9bp / -', '+1.5', '-0.07', '- / -', '3', 'active']);
+    expect(rowOf(lines, 'BOND26EURe')).toEqual([
+      'BOND26EURe',
+      'evm',
+      '99.8 x 1.5',
+      '100.2 x 0.5',
+      '39.9bp / -',
+      '+1.5',
+      '-0.07',
+      '- / -',
+      '3',
+      'active',
+    ]);
   });
 
   it("takes the obligation columns from the provider's figures, and shows '-' for a side we do not quote", () => {
-    expect(rowOf(lines, 'FUND1EURe')).toEqual(['FUND1EURe', 'wasm', '-', '100.2 x 0.5', '31.3bp / 50.0bp', '-2', '+12.35', '83.3% / 80.0%', '11', 'paused: stale-market-data, tx-backoff']);
+    expect(rowOf(lines, 'FUND1EURe')).toEqual([
+      'FUND1EURe',
+      'wasm',
+      '-',
+      '100.2 x 0.5',
+      '31.3bp / 50.0bp',
+      '-2',
+      '+12.35',
+      '83.3% / 80.0%',
+      '11',
+      'paused: stale-market-data, tx-backoff',
+    ]);
   });
 
   it('shows each wallet with its native fee balance and transactions in flight, then the last warnings', () => {
@@ -72,7 +106,9 @@ describe('board rendering', () => {
     const at = lines.indexOf('Last warnings (7 since start)');
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toBe('09:30:01.000 WARN  pair paused: stale-market-data pair=tp-wasm-fund');
-    expect(lines[0]).toBe('dlt-mm trading  ·  2026-03-02 09:30:05 UTC  ·  2 pair(s)  ·  log: .sandbox/embedded-bot.log  ·  Ctrl-C stops and cancels every order');
+    expect(lines[0]).toBe(
+      'dlt-mm trading  ·  2026-03-02 09:30:05 UTC  ·  2 pair(s)  ·  log: .sandbox/embedded-bot.log  ·  Ctrl-C stops and cancels every order',
+    );
   });
 
   it('keeps every line within the terminal width, marking what it cut', () => {
@@ -91,7 +127,10 @@ describe('board rendering', () => {
   });
 
   it('says so when no pair trades yet and no warning was logged', () => {
-    const empty = renderBoard({ ...model, phase: 'starting', pairs: [], wallets: [], warnings: [], warningCount: 0 }, { width: 120, color: false });
+    const empty = renderBoard(
+      { ...model, phase: 'starting', pairs: [], wallets: [], warnings: [], warningCount: 0 },
+      { width: 120, color: false },
+    );
     expect(empty).toContain('(no pair trading yet)');
     expect(empty).toContain('No warnings');
   });
@@ -100,25 +139,70 @@ describe('board rendering', () => {
 describe('pair state on the board', () => {
   const active = { mode: 'active' } as const;
   it('shows the bot stopping or killed before anything the venue says', () => {
-    expect(pairState({ phase: 'killed', risk: { mode: 'killed', reason: 'a: daily loss 600 reached the limit 500' }, tradingStatus: 'AUTOMATIC_TRADING_HALT', statusReason: null })).toEqual({
+    expect(
+      pairState({
+        phase: 'killed',
+        risk: { mode: 'killed', reason: 'a: daily loss 600 reached the limit 500' },
+        tradingStatus: 'AUTOMATIC_TRADING_HALT',
+        statusReason: null,
+      }),
+    ).toEqual({
       kind: 'killed',
       detail: 'a: daily loss 600 reached the limit 500',
     });
-    expect(pairState({ phase: 'trading', risk: { mode: 'stopped', reason: '5 consecutive transaction failures' }, tradingStatus: 'CONTINUOUS_TRADING', statusReason: null }).kind).toBe('stopped');
-    expect(pairState({ phase: 'stopping', risk: active, tradingStatus: 'CONTINUOUS_TRADING', statusReason: null }).kind).toBe('stopping');
-    expect(pairState({ phase: 'starting', risk: active, tradingStatus: null, statusReason: null }).kind).toBe('starting');
+    expect(
+      pairState({
+        phase: 'trading',
+        risk: { mode: 'stopped', reason: '5 consecutive transaction failures' },
+        tradingStatus: 'CONTINUOUS_TRADING',
+        statusReason: null,
+      }).kind,
+    ).toBe('stopped');
+    expect(
+      pairState({ phase: 'stopping', risk: active, tradingStatus: 'CONTINUOUS_TRADING', statusReason: null }).kind,
+    ).toBe('stopping');
+    expect(pairState({ phase: 'starting', risk: active, tradingStatus: null, statusReason: null }).kind).toBe(
+      'starting',
+    );
   });
   it('tells a venue halt, with its reason, from a closed market and from a pause of our own', () => {
     const closedFlag = { mode: 'paused', reasons: ['market-closed'], untilMs: null } as const;
-    expect(pairState({ phase: 'trading', risk: closedFlag, tradingStatus: 'AUTOMATIC_TRADING_HALT', statusReason: 'VOLATILITY_HALT' })).toEqual({ kind: 'halted', detail: 'VOLATILITY_HALT' });
-    expect(pairState({ phase: 'trading', risk: closedFlag, tradingStatus: 'MANUAL_TRADING_HALT', statusReason: null })).toEqual({ kind: 'halted', detail: 'MANUAL_TRADING_HALT' });
-    expect(pairState({ phase: 'trading', risk: closedFlag, tradingStatus: 'OUT_OF_TRADING', statusReason: 'END_OF_TRADING_DAY' })).toEqual({ kind: 'closed', detail: 'END_OF_TRADING_DAY' });
+    expect(
+      pairState({
+        phase: 'trading',
+        risk: closedFlag,
+        tradingStatus: 'AUTOMATIC_TRADING_HALT',
+        statusReason: 'VOLATILITY_HALT',
+      }),
+    ).toEqual({ kind: 'halted', detail: 'VOLATILITY_HALT' });
+    expect(
+      pairState({ phase: 'trading', risk: closedFlag, tradingStatus: 'MANUAL_TRADING_HALT', statusReason: null }),
+    ).toEqual({ kind: 'halted', detail: 'MANUAL_TRADING_HALT' });
+    expect(
+      pairState({
+        phase: 'trading',
+        risk: closedFlag,
+        tradingStatus: 'OUT_OF_TRADING',
+        statusReason: 'END_OF_TRADING_DAY',
+      }),
+    ).toEqual({ kind: 'closed', detail: 'END_OF_TRADING_DAY' });
     // Open by the venue's status but not by the book's phase: our pause, with its reason.
-    expect(pairState({ phase: 'trading', risk: closedFlag, tradingStatus: 'CONTINUOUS_TRADING', statusReason: null })).toEqual({ kind: 'paused', detail: 'market-closed' });
-    expect(pairState({ phase: 'trading', risk: { mode: 'paused', reasons: ['market-closed', 'stale-market-data'], untilMs: null }, tradingStatus: 'OUT_OF_TRADING', statusReason: null })).toEqual({
+    expect(
+      pairState({ phase: 'trading', risk: closedFlag, tradingStatus: 'CONTINUOUS_TRADING', statusReason: null }),
+    ).toEqual({ kind: 'paused', detail: 'market-closed' });
+    expect(
+      pairState({
+        phase: 'trading',
+        risk: { mode: 'paused', reasons: ['market-closed', 'stale-market-data'], untilMs: null },
+        tradingStatus: 'OUT_OF_TRADING',
+        statusReason: null,
+      }),
+    ).toEqual({
       kind: 'paused',
       detail: 'market-closed, stale-market-data',
     });
-    expect(pairState({ phase: 'trading', risk: active, tradingStatus: 'CONTINUOUS_TRADING', statusReason: null })).toEqual({ kind: 'active', detail: '' });
+    expect(
+      pairState({ phase: 'trading', risk: active, tradingStatus: 'CONTINUOUS_TRADING', statusReason: null }),
+    ).toEqual({ kind: 'active', detail: '' });
   });
 });

@@ -31,10 +31,19 @@ afterEach(() => {
 });
 
 /** An order of `wallet` taken through `events`; quantity and price in human units. */
-function order(wallet: string, side: 'buy' | 'sell', quantity: string, price: string, events: readonly OrderEvent[]): void {
+function order(
+  wallet: string,
+  side: 'buy' | 'sell',
+  quantity: string,
+  price: string,
+  events: readonly OrderEvent[],
+): void {
   cid += 1n;
   const q = BigInt(d(quantity).mul(100).toFixed(0));
-  store.orders.create(newOrder({ clientOrderId: cid, pairId: 'p1', side, quantity: q, price: BigInt(d(price).mul(10_000).toFixed(0)) }), { wallet, chain: 'evm' });
+  store.orders.create(
+    newOrder({ clientOrderId: cid, pairId: 'p1', side, quantity: q, price: BigInt(d(price).mul(10_000).toFixed(0)) }),
+    { wallet, chain: 'evm' },
+  );
   for (const e of events) expect(store.orders.apply(wallet, cid, e).ok).toBe(true);
 }
 const resting = (quantity: string): OrderEvent[] => [
@@ -64,7 +73,9 @@ function setUp() {
     phase: 'trading',
     loops: new Map([['p1', { symbol: 'BOND26EURe', last: null }]]),
     statuses: new Map([['p1', { current: status({}) }]]),
-    pnl: new Map([['p1', { position: d('1.5'), fills: 4, total: (mark: Decimal | null) => (marks.push(mark), d('-0.25')) }]]),
+    pnl: new Map([
+      ['p1', { position: d('1.5'), fills: 4, total: (mark: Decimal | null) => (marks.push(mark), d('-0.25')) }],
+    ]),
     risk,
   };
   const runtime = { binding: { chain: 'evm' as const, rules: { scales } } };
@@ -79,7 +90,7 @@ function setUp() {
 }
 
 describe('board snapshot', () => {
-  it("shows our best resting order a side, with all we rest at that price, from the store as the chain reported it", () => {
+  it('shows our best resting order a side, with all we rest at that price, from the store as the chain reported it', () => {
     order('w', 'buy', '1', '99.5', resting('1'));
     order('w', 'buy', '1.5', '99.8', resting('1.5'));
     order('w', 'buy', '2', '99.8', resting('2'));
@@ -90,7 +101,13 @@ describe('board snapshot', () => {
     // Another wallet's order on the same pair is not ours to show.
     order('other', 'sell', '1', '100.0', resting('1'));
     const { bot, engine } = setUp();
-    const m = snapshot({ bot, engines: [engine], warnings: new RecentWarnings(), logPath: 'bot.log', now: () => T + 500 });
+    const m = snapshot({
+      bot,
+      engines: [engine],
+      warnings: new RecentWarnings(),
+      logPath: 'bot.log',
+      now: () => T + 500,
+    });
     expect(m.pairs).toHaveLength(1);
     const row = m.pairs[0]!;
     expect(row.bid).toEqual({ price: d('99.8'), size: d('3.5') });
@@ -104,7 +121,16 @@ describe('board snapshot', () => {
     const { bot, engine, marks, risk } = setUp();
     risk.setFlag('p1', 'inventory-mismatch', true);
     const m = snapshot({ bot, engines: [engine], warnings: new RecentWarnings(), logPath: null, now: () => T });
-    expect(m.pairs[0]).toMatchObject({ symbol: 'BOND26EURe', chain: 'evm', ask: null, spreadBps: null, position: d('1.5'), pnl: d('-0.25'), fills: 4, state: { kind: 'paused', detail: 'inventory-mismatch' } });
+    expect(m.pairs[0]).toMatchObject({
+      symbol: 'BOND26EURe',
+      chain: 'evm',
+      ask: null,
+      spreadBps: null,
+      position: d('1.5'),
+      pnl: d('-0.25'),
+      fills: 4,
+      state: { kind: 'paused', detail: 'inventory-mismatch' },
+    });
     expect(marks).toEqual([d('100')]);
     expect(m.phase).toBe('trading');
     expect(m.logPath).toBeNull();
@@ -112,18 +138,56 @@ describe('board snapshot', () => {
 
   it("asks the obligations provider for each pair at the board's time, and shows nothing of its own without one", () => {
     const { bot, engine } = setUp();
-    const figures: ObligationStatus = { presence: 0.9, presenceTarget: 0.8, spread: d('30'), maxSpread: d('50'), spreadUnit: 'bps', compliant: true };
+    const figures: ObligationStatus = {
+      presence: 0.9,
+      presenceTarget: 0.8,
+      spread: d('30'),
+      maxSpread: d('50'),
+      spreadUnit: 'bps',
+      compliant: true,
+    };
     const asked: Array<[string, number]> = [];
     const provider = { status: (pairId: string, nowMs: number) => (asked.push([pairId, nowMs]), figures) };
-    expect(snapshot({ bot, engines: [engine], warnings: new RecentWarnings(), logPath: null, now: () => T + 7, obligations: provider }).pairs[0]?.obligations).toBe(figures);
+    expect(
+      snapshot({
+        bot,
+        engines: [engine],
+        warnings: new RecentWarnings(),
+        logPath: null,
+        now: () => T + 7,
+        obligations: provider,
+      }).pairs[0]?.obligations,
+    ).toBe(figures);
     expect(asked).toEqual([['p1', T + 7]]);
-    expect(snapshot({ bot, engines: [engine], warnings: new RecentWarnings(), logPath: null, now: () => T, obligations: { status: () => null } }).pairs[0]?.obligations).toBeNull();
-    expect(snapshot({ bot, engines: [engine], warnings: new RecentWarnings(), logPath: null, now: () => T }).pairs[0]?.obligations).toBeNull();
+    expect(
+      snapshot({
+        bot,
+        engines: [engine],
+        warnings: new RecentWarnings(),
+        logPath: null,
+        now: () => T,
+        obligations: { status: () => null },
+      }).pairs[0]?.obligations,
+    ).toBeNull();
+    expect(
+      snapshot({ bot, engines: [engine], warnings: new RecentWarnings(), logPath: null, now: () => T }).pairs[0]
+        ?.obligations,
+    ).toBeNull();
   });
 
   it("shows each wallet's last native fee balance and its transactions not settled yet", () => {
     const { bot, engine, risk } = setUp();
-    const tx = (hash: string, wallet: string, sequence: bigint) => store.transactions.recordSigned({ txHash: hash, chain: 'evm', wallet, source: wallet, sequence, kind: 'place', clientOrderId: null, raw: '0x' });
+    const tx = (hash: string, wallet: string, sequence: bigint) =>
+      store.transactions.recordSigned({
+        txHash: hash,
+        chain: 'evm',
+        wallet,
+        source: wallet,
+        sequence,
+        kind: 'place',
+        clientOrderId: null,
+        raw: '0x',
+      });
     tx('0x1', 'w', 1n);
     tx('0x2', 'w', 2n);
     tx('0x3', 'w', 3n);
@@ -133,6 +197,9 @@ describe('board snapshot', () => {
     const before = snapshot({ bot, engines: [engine], warnings: new RecentWarnings(), logPath: null, now: () => T });
     expect(before.wallets).toEqual([{ chain: 'evm', address: 'w', native: null, inFlight: 2 }]);
     risk.nativeBalance('w', d('0.75'));
-    expect(snapshot({ bot, engines: [engine], warnings: new RecentWarnings(), logPath: null, now: () => T }).wallets[0]?.native).toEqual(d('0.75'));
+    expect(
+      snapshot({ bot, engines: [engine], warnings: new RecentWarnings(), logPath: null, now: () => T }).wallets[0]
+        ?.native,
+    ).toEqual(d('0.75'));
   });
 });

@@ -16,11 +16,18 @@ pairs:
 ${pairs}`,
     'test.yaml',
   );
-const entry = (wallet: string, base: string, more = '') => `  - { blockChain: ${base === 'FUND1' ? 'WASM_CHAIN_TESTNET' : 'EVM_CHAIN_TESTNET'}, base: ${base}, quote: EURe, wallet: ${wallet}, strategy: s.yaml${more} }`;
+const entry = (wallet: string, base: string, more = '') =>
+  `  - { blockChain: ${base === 'FUND1' ? 'WASM_CHAIN_TESTNET' : 'EVM_CHAIN_TESTNET'}, base: ${base}, quote: EURe, wallet: ${wallet}, strategy: s.yaml${more} }`;
 
 describe('matching a configured pair to a listed one', () => {
   it("is the same wallet's entry with the pair's chain, base symbol and quote symbol", () => {
-    const c = config([entry('a', 'BOND26', ', valueMarginBps: 300'), entry('b', 'BOND26', ', valueMarginBps: 400, enabled: false'), entry('c', 'FUND1')].join('\n'));
+    const c = config(
+      [
+        entry('a', 'BOND26', ', valueMarginBps: 300'),
+        entry('b', 'BOND26', ', valueMarginBps: 400, enabled: false'),
+        entry('c', 'FUND1'),
+      ].join('\n'),
+    );
     expect(configuredEntry(c.pairs, 'a', bond)?.valueMarginBps).toBe(300);
     expect(configuredEntry(c.pairs, 'b', bond)?.valueMarginBps).toBe(400);
     // Another chain with the same symbols is another pair; a wallet without an entry has none.
@@ -42,11 +49,41 @@ describe('matching a configured pair to a listed one', () => {
   it('trades the enabled pairs a wallet names, drops a disabled entry of a sandbox pair, and refuses one not listed on its chain', () => {
     const c = config([entry('a', 'BOND26'), entry('b', 'BOND26', ', enabled: false')].join('\n'));
     const listed = [bond, fund];
-    expect(walletPairs(listed, { id: 'a', chain: 'evm', key: 'k', channels: [], marketMaker: true, pairs: [{ blockChain: 'EVM_CHAIN_TESTNET', base: 'BOND26', quote: 'EURe' }] }, c).map((p) => p.binding.pairId)).toEqual([bond.id]);
+    expect(
+      walletPairs(
+        listed,
+        {
+          id: 'a',
+          chain: 'evm',
+          key: 'k',
+          channels: [],
+          marketMaker: true,
+          pairs: [{ blockChain: 'EVM_CHAIN_TESTNET', base: 'BOND26', quote: 'EURe' }],
+        },
+        c,
+      ).map((p) => p.binding.pairId),
+    ).toEqual([bond.id]);
     // A sandbox manifest assigns pairs by id: the disabled entry of the same wallet keeps it from trading.
-    expect(walletPairs(listed, { id: 'b', chain: 'evm', key: 'k', channels: [], marketMaker: true, pairs: [{ id: bond.id }] }, c)).toEqual([]);
-    expect(walletPairs(listed, { id: 'x', chain: 'evm', key: 'k', channels: [], marketMaker: true, pairs: [{ id: bond.id }] }, c).map((p) => p.entry)).toEqual([undefined]);
-    const wrongChain = () => walletPairs(listed, { id: 'c', chain: 'wasm', key: 'k', channels: [], marketMaker: true, pairs: [{ id: bond.id }] }, c);
+    expect(
+      walletPairs(
+        listed,
+        { id: 'b', chain: 'evm', key: 'k', channels: [], marketMaker: true, pairs: [{ id: bond.id }] },
+        c,
+      ),
+    ).toEqual([]);
+    expect(
+      walletPairs(
+        listed,
+        { id: 'x', chain: 'evm', key: 'k', channels: [], marketMaker: true, pairs: [{ id: bond.id }] },
+        c,
+      ).map((p) => p.entry),
+    ).toEqual([undefined]);
+    const wrongChain = () =>
+      walletPairs(
+        listed,
+        { id: 'c', chain: 'wasm', key: 'k', channels: [], marketMaker: true, pairs: [{ id: bond.id }] },
+        c,
+      );
     expect(wrongChain).toThrow(DltError);
     expect(wrongChain).toThrow(/wallet c: pair .* is not listed on wasm/);
   });

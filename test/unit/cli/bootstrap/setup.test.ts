@@ -29,7 +29,14 @@ afterEach(async () => {
 async function run(argv: string[], env: Record<string, string> = {}) {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), readFile: (p) => readFileSync(p, 'utf8'), writeFile: (p, t) => writeFileSync(p, t), env, cwd: dir });
+  const code = await main(argv, {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    readFile: (p) => readFileSync(p, 'utf8'),
+    writeFile: (p, t) => writeFileSync(p, t),
+    env,
+    cwd: dir,
+  });
   return { code, stdout, stderr };
 }
 
@@ -52,10 +59,17 @@ ${pairs}
 
 describe('a configuration is checked whole before anything opens', () => {
   it('run against a venue with a missing strategy file lists the problem, connects to nothing and creates no state file', async () => {
-    const config = write('bot.yaml', realVenue(`  - { blockChain: EVM_CHAIN_TESTNET, base: BOND26, quote: EURe, wallet: a, strategy: missing.yaml }\n  - { blockChain: EVM_CHAIN_TESTNET, base: XB, quote: EURe, wallet: a, strategy: ${ladder} }`));
+    const config = write(
+      'bot.yaml',
+      realVenue(
+        `  - { blockChain: EVM_CHAIN_TESTNET, base: BOND26, quote: EURe, wallet: a, strategy: missing.yaml }\n  - { blockChain: EVM_CHAIN_TESTNET, base: XB, quote: EURe, wallet: a, strategy: ${ladder} }`,
+      ),
+    );
     const r = await run(['run', '--config', config], SECRETS);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/E_CONFIG_INVALID: bot\.yaml has 1 problem\(s\):\n {2}pairs\.0\.strategy: .*missing\.yaml/);
+    expect(r.stderr).toMatch(
+      /E_CONFIG_INVALID: bot\.yaml has 1 problem\(s\):\n {2}pairs\.0\.strategy: .*missing\.yaml/,
+    );
     expect(requests).toBe(0);
     expect(existsSync(join(dir, 'state'))).toBe(false);
   });
@@ -69,8 +83,21 @@ describe('a configuration is checked whole before anything opens', () => {
     expect(r.stderr).toMatch(/sandbox\.strategy: .*none\.yaml/);
     expect(existsSync(join(dir, 'state'))).toBe(false);
     const check = await run(['config', 'check', 'bot.yaml']);
-    expect({ code: check.code, problems: check.stderr.match(/has \d problem/)?.[0] }).toEqual({ code: 1, problems: 'has 2 problem' });
-    const secrets = await run(['config', 'check', write('venue.yaml', realVenue(`  - { blockChain: EVM_CHAIN_TESTNET, base: BOND26, quote: EURe, wallet: a, strategy: ${ladder} }`))], { K: 'key' });
+    expect({ code: check.code, problems: check.stderr.match(/has \d problem/)?.[0] }).toEqual({
+      code: 1,
+      problems: 'has 2 problem',
+    });
+    const secrets = await run(
+      [
+        'config',
+        'check',
+        write(
+          'venue.yaml',
+          realVenue(`  - { blockChain: EVM_CHAIN_TESTNET, base: BOND26, quote: EURe, wallet: a, strategy: ${ladder} }`),
+        ),
+      ],
+      { K: 'key' },
+    );
     expect(secrets.stderr).toMatch(/has 2 problem\(s\)/);
     expect(secrets.stderr).toMatch(/venue\.accessToken/);
     expect(secrets.stderr).toMatch(/wallets\.0\.key/);
@@ -79,7 +106,10 @@ describe('a configuration is checked whole before anything opens', () => {
   it('a manifest that is not one, and keys a sandbox would ignore, are problems too', async () => {
     write('m.json', JSON.stringify({ venue: { restUrl: 'http://127.0.0.1:1' }, chains: {}, wallets: [] }));
     const port = (venue.address() as AddressInfo).port;
-    write('bot.yaml', `sandbox: { manifest: m.json, strategy: ${ladder} }\nvenue: { restUrl: 'http://127.0.0.1:${port}/api/v1', wsUrl: 'ws://127.0.0.1:${port}/x', wsHost: h, dateHeader: x-amz-date, apiKey: { env: K }, accessToken: { env: T } }\n`);
+    write(
+      'bot.yaml',
+      `sandbox: { manifest: m.json, strategy: ${ladder} }\nvenue: { restUrl: 'http://127.0.0.1:${port}/api/v1', wsUrl: 'ws://127.0.0.1:${port}/x', wsHost: h, dateHeader: x-amz-date, apiKey: { env: K }, accessToken: { env: T } }\n`,
+    );
     const r = await run(['config', 'check', 'bot.yaml']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/venue: not used with sandbox\.manifest/);

@@ -24,7 +24,14 @@ describe('the balance cache of a pair', () => {
     const c = chain();
     const seen: bigint[] = [];
     const clock = new TestClock();
-    const cache = new BalanceCache({ read: c.read, onRead: (b) => seen.push(b.native), maxAgeMs: 60_000, clock, logger: pino({ level: 'silent' }), pairId: 'p' });
+    const cache = new BalanceCache({
+      read: c.read,
+      onRead: (b) => seen.push(b.native),
+      maxAgeMs: 60_000,
+      clock,
+      logger: pino({ level: 'silent' }),
+      pairId: 'p',
+    });
     cache.changed();
     cache.changed();
     cache.changed();
@@ -42,7 +49,14 @@ describe('the balance cache of a pair', () => {
   it('serves what it read while it is younger than the longest age, then reads again', async () => {
     const c = chain();
     const clock = new TestClock();
-    const cache = new BalanceCache({ read: c.read, onRead: () => undefined, maxAgeMs: 2_000, clock, logger: pino({ level: 'silent' }), pairId: 'p' });
+    const cache = new BalanceCache({
+      read: c.read,
+      onRead: () => undefined,
+      maxAgeMs: 2_000,
+      clock,
+      logger: pino({ level: 'silent' }),
+      pairId: 'p',
+    });
     const first = cache.current(clock.now());
     await c.answer();
     expect((await first).native).toBe(1n);
@@ -57,7 +71,14 @@ describe('the balance cache of a pair', () => {
 
   it('starts nothing in the background once stopped', () => {
     const c = chain();
-    const cache = new BalanceCache({ read: c.read, onRead: () => undefined, maxAgeMs: 2_000, clock: new TestClock(), logger: pino({ level: 'silent' }), pairId: 'p' });
+    const cache = new BalanceCache({
+      read: c.read,
+      onRead: () => undefined,
+      maxAgeMs: 2_000,
+      clock: new TestClock(),
+      logger: pino({ level: 'silent' }),
+      pairId: 'p',
+    });
     cache.stop();
     cache.changed();
     expect(c.reads()).toBe(0);

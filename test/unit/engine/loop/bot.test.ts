@@ -51,7 +51,8 @@ async function running(options: HarnessOptions = {}): Promise<Running> {
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        logs.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -60,7 +61,15 @@ async function running(options: HarnessOptions = {}): Promise<Running> {
   const catalog = new StrategyCatalog((p) => readFileSync(p, 'utf8'));
   const bot = new Bot({
     wallets: [{ id: 'w', engine: h.engine, adapter: h.adapter, marketMaker: false }],
-    pairs: [{ binding: h.pair, walletId: 'w', strategy: () => catalog.get(ladder), limits: () => resolveLimits({ dailyLossLimit: '1', staleMarketDataMs: 600_000 }), refreshCost: d('0') }],
+    pairs: [
+      {
+        binding: h.pair,
+        walletId: 'w',
+        strategy: () => catalog.get(ladder),
+        limits: () => resolveLimits({ dailyLossLimit: '1', staleMarketDataMs: 600_000 }),
+        refreshCost: d('0'),
+      },
+    ],
     feed: feed as never,
     rest: {
       getTradeInfo: async () => {
@@ -70,7 +79,13 @@ async function running(options: HarnessOptions = {}): Promise<Running> {
     },
     calendar: { enabled: false, config: { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 } },
     // The bot's timers run on the test clock: they fire only as the test moves it.
-    timings: { tickMs: 1_000, tradeInfoPollMs: 5_000, phasePollMs: 5_000, balanceMaxAgeMs: 0, inventoryCheckMs: 60_000 },
+    timings: {
+      tickMs: 1_000,
+      tradeInfoPollMs: 5_000,
+      phasePollMs: 5_000,
+      balanceMaxAgeMs: 0,
+      inventoryCheckMs: 60_000,
+    },
     clock: h.clock,
     logger: pino({ level: 'info' }, sink),
     metrics: h.metrics,
@@ -84,7 +99,13 @@ async function running(options: HarnessOptions = {}): Promise<Running> {
 }
 
 const publish = (h: Harness, feed: FakeFeed) =>
-  feed.publish({ symbol: h.pair.symbol, buy: [{ limit: d('99.8'), quantity: d('5') }], sell: [{ limit: d('100.2'), quantity: d('5') }], receivedAt: h.clock.now(), source: 'ws' });
+  feed.publish({
+    symbol: h.pair.symbol,
+    buy: [{ limit: d('99.8'), quantity: d('5') }],
+    sell: [{ limit: d('100.2'), quantity: d('5') }],
+    receivedAt: h.clock.now(),
+    source: 'ws',
+  });
 
 /** Awaits `work` while the chain mines blocks and the clock moves. */
 async function mining<T>(h: Harness, work: Promise<T>): Promise<T> {
@@ -99,7 +120,10 @@ async function mining<T>(h: Harness, work: Promise<T>): Promise<T> {
   return result;
 }
 
-const onBook = (h: Harness) => [...h.venue.pair(h.pair.pairId).book.buys, ...h.venue.pair(h.pair.pairId).book.sells].filter((o) => o.wallet === WALLET);
+const onBook = (h: Harness) =>
+  [...h.venue.pair(h.pair.pairId).book.buys, ...h.venue.pair(h.pair.pairId).book.sells].filter(
+    (o) => o.wallet === WALLET,
+  );
 
 describe('the bot', () => {
   it('polls on its clock: trade information is read again when the clock passes the poll period, and never after shutdown', async () => {
@@ -158,7 +182,12 @@ describe('the bot', () => {
       h.clock.advance(200);
     }
     // Every order is cancelled in the store and gone from the book, and still the shutdown waits for the outcomes.
-    expect({ done: state.done, live: h.store.orders.live({ wallet: WALLET }).length, onBook: onBook(h).length, open: h.adapter.unsettled().map((t) => t.kind) }).toEqual({
+    expect({
+      done: state.done,
+      live: h.store.orders.live({ wallet: WALLET }).length,
+      onBook: onBook(h).length,
+      open: h.adapter.unsettled().map((t) => t.kind),
+    }).toEqual({
       done: false,
       live: 0,
       onBook: 0,
@@ -173,8 +202,12 @@ describe('the bot', () => {
     h.adapter.holdOutcomes();
     const clean = await mining(h, bot.shutdown(3_000));
     expect(clean).toBe(false);
-    const line = logs.find((l) => String(l.msg).startsWith('shutdown deadline passed before the chain decided these transactions'));
-    expect((line?.unsettled as Array<{ kind: string }> | undefined)?.map((t) => t.kind)).toEqual(Array(6).fill('cancel'));
+    const line = logs.find((l) =>
+      String(l.msg).startsWith('shutdown deadline passed before the chain decided these transactions'),
+    );
+    expect((line?.unsettled as Array<{ kind: string }> | undefined)?.map((t) => t.kind)).toEqual(
+      Array(6).fill('cancel'),
+    );
     h.adapter.releaseOutcomes();
   });
 
@@ -186,7 +219,9 @@ describe('the bot', () => {
         return [];
       },
     };
-    const { h, bot, feed, logs } = await running({ engine: { rest, reconcileRetry: { firstMs: 1_000, maxMs: 60_000 } } });
+    const { h, bot, feed, logs } = await running({
+      engine: { rest, reconcileRetry: { firstMs: 1_000, maxMs: 60_000 } },
+    });
     // Not ready, and saying why: in /readyz, in the metric, in the log.
     expect(bot.readiness()).toEqual({ ready: false, detail: expect.stringContaining('E_REST_AUTH') });
     expect(await metricValue(h.metrics, 'dltmm_wallet_ready', { reason: 'E_REST_AUTH' })).toBe(0);
@@ -195,16 +230,21 @@ describe('the bot', () => {
     h.clock.advance(1_000);
     await h.settle();
     expect(bot.readiness().ready).toBe(false);
-    await withClock(h, (async () => {
-      while (!bot.readiness().ready) await new Promise((r) => setImmediate(r));
-    })());
+    await withClock(
+      h,
+      (async () => {
+        while (!bot.readiness().ready) await new Promise((r) => setImmediate(r));
+      })(),
+    );
     expect(await metricValue(h.metrics, 'dltmm_wallet_ready', { reason: '' })).toBe(1);
     publish(h, feed);
     await bot.loops.get(h.pair.pairId)?.idle();
     await h.block();
     expect(onBook(h)).toHaveLength(6);
     // The repeated failure was logged once, and its end once, with the count.
-    const engineLogs = h.logs.filter((l) => String(l.msg).startsWith('reconciliation failed') || String(l.msg).startsWith('wallet reconciled after'));
+    const engineLogs = h.logs.filter(
+      (l) => String(l.msg).startsWith('reconciliation failed') || String(l.msg).startsWith('wallet reconciled after'),
+    );
     expect(engineLogs.map((l) => [l.msg, l.failures ?? null])).toEqual([
       ['reconciliation failed; the wallet is not ready; trying again', null],
       ['wallet reconciled after 2 failure(s)', 2],

@@ -69,7 +69,13 @@ async function setup(options: SetupOptions = {}): Promise<Setup> {
     catalog,
     risk,
     metrics,
-    book: { symbol: h.pair.symbol, buy: [{ limit: d('99.8'), quantity: d('5') }], sell: [{ limit: d('100.2'), quantity: d('5') }], receivedAt: h.clock.now(), source: 'ws' },
+    book: {
+      symbol: h.pair.symbol,
+      buy: [{ limit: d('99.8'), quantity: d('5') }],
+      sell: [{ limit: d('100.2'), quantity: d('5') }],
+      receivedAt: h.clock.now(),
+      source: 'ws',
+    },
     trade: { tradingStatus: 'CONTINUOUS_TRADING', lastPrice: d('100'), referencePrice: d('100') },
     status: undefined as unknown as VenueStatus,
     loop: undefined as unknown as PairLoop,
@@ -82,8 +88,17 @@ async function setup(options: SetupOptions = {}): Promise<Setup> {
       await h.block();
     },
   };
-  const logger = pino({ level: 'debug' }, { write: (line: string) => void s.logs.push(JSON.parse(line) as Setup['logs'][number]) });
-  const status = new VenueStatus(h.pair, { getTradeInfo: async () => ({ raw: {}, ...s.trade }) }, h.adapter, logger, () => undefined);
+  const logger = pino(
+    { level: 'debug' },
+    { write: (line: string) => void s.logs.push(JSON.parse(line) as Setup['logs'][number]) },
+  );
+  const status = new VenueStatus(
+    h.pair,
+    { getTradeInfo: async () => ({ raw: {}, ...s.trade }) },
+    h.adapter,
+    logger,
+    () => undefined,
+  );
   await status.refreshPhase();
   const loop = new PairLoop({
     runtime: h.engine.pair(pairId)!,
@@ -112,10 +127,15 @@ function ours(h: Harness) {
   return h.store.orders
     .live({ wallet: WALLET })
     .filter((o) => o.status === 'resting' || o.status === 'partiallyFilled')
-    .map((o) => ({ side: o.side, price: priceFromRaw(o.price, h.pair.rules.scales), quantity: quantityFromRaw(remainingOf(o), h.pair.rules.scales) }));
+    .map((o) => ({
+      side: o.side,
+      price: priceFromRaw(o.price, h.pair.rules.scales),
+      quantity: quantityFromRaw(remainingOf(o), h.pair.rules.scales),
+    }));
 }
 
-const submissions = (h: Harness) => (h.store.db.prepare('SELECT COUNT(*) AS n FROM transactions').get() as { n: number }).n;
+const submissions = (h: Harness) =>
+  (h.store.db.prepare('SELECT COUNT(*) AS n FROM transactions').get() as { n: number }).n;
 
 describe('the strategy loop of one pair', () => {
   it('answers a book message with a two-sided ladder that passes every venue rule and records the quote latency', async () => {
@@ -132,7 +152,9 @@ describe('the strategy loop of one pair', () => {
     expect(latency.values.find((v) => v.metricName?.endsWith('_count'))?.value).toBe(1);
     const round = await s.metrics.roundLatency.get();
     expect(round.values.find((v) => v.metricName?.endsWith('_count'))?.value).toBe(1);
-    expect((await s.metrics.marketOpen.get()).values).toEqual([{ labels: { pair: s.h.pair.pairId, market: s.h.pair.symbol }, value: 1 }]);
+    expect((await s.metrics.marketOpen.get()).values).toEqual([
+      { labels: { pair: s.h.pair.pairId, market: s.h.pair.symbol }, value: 1 },
+    ]);
   });
 
   it('sends nothing when the market has not moved beyond the tolerance', async () => {
@@ -158,7 +180,11 @@ describe('the strategy loop of one pair', () => {
     await s.round();
     const resting = ours(s.h).length;
     s.trade = { ...s.trade, tradingStatus: 'OUT_OF_TRADING' };
-    s.book = { ...s.book!, buy: [{ limit: d('95'), quantity: d('5') }], sell: [{ limit: d('95.4'), quantity: d('5') }] };
+    s.book = {
+      ...s.book!,
+      buy: [{ limit: d('95'), quantity: d('5') }],
+      sell: [{ limit: d('95.4'), quantity: d('5') }],
+    };
     const before = submissions(s.h);
     await s.round();
     expect(submissions(s.h)).toBe(before);
@@ -173,10 +199,16 @@ describe('the strategy loop of one pair', () => {
     expect(ours(s.h)).toHaveLength(6);
     // The market moves and the book halts before the next block: every new quote of the round is refused.
     s.h.venue.pair(s.h.pair.pairId).book.phase = 'manualHalt';
-    s.book = { ...s.book!, buy: [{ limit: d('99.6'), quantity: d('5') }], sell: [{ limit: d('100'), quantity: d('5') }] };
+    s.book = {
+      ...s.book!,
+      buy: [{ limit: d('99.6'), quantity: d('5') }],
+      sell: [{ limit: d('100'), quantity: d('5') }],
+    };
     await s.round();
     await s.h.settle();
-    const refused = (await s.metrics.rejections.get()).values.filter((v) => v.labels.reason === 'E_VENUE_MARKET_CLOSED');
+    const refused = (await s.metrics.rejections.get()).values.filter(
+      (v) => v.labels.reason === 'E_VENUE_MARKET_CLOSED',
+    );
     expect(refused.reduce((n, v) => n + v.value, 0)).toBeGreaterThanOrEqual(5);
     expect(s.risk.state(s.h.pair.pairId, s.h.clock.now()).mode).not.toBe('stopped');
     // The halt ends: the pair quotes around the new market.
@@ -218,7 +250,9 @@ describe('the strategy loop of one pair', () => {
     s.h.adapter.readBalances = read;
     await s.round();
     await s.round();
-    expect(s.logs.filter((l) => l.msg.startsWith('quote recomputation works again'))).toEqual([expect.objectContaining({ failures: 6 })]);
+    expect(s.logs.filter((l) => l.msg.startsWith('quote recomputation works again'))).toEqual([
+      expect.objectContaining({ failures: 6 }),
+    ]);
   });
 
   it('a pause is logged once with its reasons, and once when the pair quotes again', async () => {
@@ -227,7 +261,9 @@ describe('the strategy loop of one pair', () => {
     s.h.clock.advance(10_001);
     for (let i = 0; i < 4; i++) await s.round(false);
     const paused = s.logs.filter((l) => String(l.msg).startsWith('pair paused'));
-    expect(paused).toEqual([expect.objectContaining({ msg: 'pair paused: stale-market-data', reasons: ['stale-market-data'] })]);
+    expect(paused).toEqual([
+      expect.objectContaining({ msg: 'pair paused: stale-market-data', reasons: ['stale-market-data'] }),
+    ]);
     await s.round();
     await s.round();
     expect(s.logs.filter((l) => l.msg === 'pair quoting again')).toHaveLength(1);
@@ -247,7 +283,11 @@ describe('the strategy loop of one pair', () => {
   it('applies the risk gate: no more live orders than maxOpenOrders', async () => {
     const s = await setup({ limits: { maxOpenOrders: 2 } });
     await s.round();
-    expect(ours(s.h).map((o) => o.side).toSorted()).toEqual(['buy', 'sell']);
+    expect(
+      ours(s.h)
+        .map((o) => o.side)
+        .toSorted(),
+    ).toEqual(['buy', 'sell']);
   });
 
   it('never sends a quote that would trade with an order of ours still on the book', async () => {
@@ -258,7 +298,9 @@ describe('the strategy loop of one pair', () => {
     await s.round();
     const live = ours(s.h);
     const highBid = live.find((o) => o.side === 'buy' && o.price.eq(d('100.5')));
-    const lowestAsk = live.filter((o) => o.side === 'sell').reduce<Decimal | null>((m, o) => (m === null || o.price.lt(m) ? o.price : m), null);
+    const lowestAsk = live
+      .filter((o) => o.side === 'sell')
+      .reduce<Decimal | null>((m, o) => (m === null || o.price.lt(m) ? o.price : m), null);
     expect(highBid === undefined || lowestAsk === null || lowestAsk.gt(highBid.price)).toBe(true);
     expect((await s.metrics.actions.get()).values.some((v) => v.labels.result === 'waits-for-own-cancel')).toBe(true);
     await s.round();
@@ -281,7 +323,11 @@ describe('the strategy loop of one pair', () => {
       expect(s.catalog.reload()).toEqual([]);
       await s.round(false);
       await s.round(false);
-      expect(ours(s.h).map((o) => o.side).toSorted()).toEqual(['buy', 'sell']);
+      expect(
+        ours(s.h)
+          .map((o) => o.side)
+          .toSorted(),
+      ).toEqual(['buy', 'sell']);
       const hash = s.catalog.get(path).hash;
 
       writeFileSync(path, text.replace('levels: 3 ', 'levels: none '));

@@ -7,12 +7,22 @@ import { pairWith } from '../../../support/pairs.ts';
 import { derivePairRules } from '../../../../src/core/rules.ts';
 
 const rules = derivePairRules(pairWith('evm-pair'));
-const binding = { pairId: 'p', symbol: 'P', chain: 'evm' as const, orderBook: '0x1', baseToken: '0x2', quoteToken: '0x3', rules };
+const binding = {
+  pairId: 'p',
+  symbol: 'P',
+  chain: 'evm' as const,
+  orderBook: '0x1',
+  baseToken: '0x2',
+  quoteToken: '0x3',
+  rules,
+};
 
 describe('VenueStatus', () => {
   it('reads the trading status again as soon as the book reopens after a halt, not at the next trade-info poll', async () => {
     let phase = 4;
-    const adapter = { readPairState: async () => ({ phase, open: phase === 1 }) as OnChainPairState } as unknown as ChainAdapter;
+    const adapter = {
+      readPairState: async () => ({ phase, open: phase === 1 }) as OnChainPairState,
+    } as unknown as ChainAdapter;
     let status = 'AUTOMATIC_TRADING_HALT';
     let reads = 0;
     const rest = {
@@ -30,6 +40,11 @@ describe('VenueStatus', () => {
     phase = 1;
     status = 'CONTINUOUS_TRADING';
     await s.refreshPhase();
-    expect([reads, s.current.tradingStatus, s.current.phaseOpen, s.current.tradeInfoAtMs]).toEqual([2, 'CONTINUOUS_TRADING', true, 1_000]);
+    expect([reads, s.current.tradingStatus, s.current.phaseOpen, s.current.tradeInfoAtMs]).toEqual([
+      2,
+      'CONTINUOUS_TRADING',
+      true,
+      1_000,
+    ]);
   });
 });

@@ -30,7 +30,16 @@ const CHAIN_START = 1_800_000_000_000;
 const ladder = readFileSync(fileURLToPath(new URL('../../../../strategies/ladder.yaml', import.meta.url)), 'utf8');
 /** The ladder 150 bp out a side: a 300 bp spread, three times what the terms allow. */
 const WIDE = ladder.replace('bidSpreadBps: 20', 'bidSpreadBps: 150').replace('askSpreadBps: 20', 'askSpreadBps: 150');
-const TERMS: ObligationsConfig = { maxSpreadBps: 100, minValue: '200', presenceTarget: 90, maxSizeRatio: 0.5, stressedSpreadMultiplier: 2, stressedAfterHaltMs: 0, alertMarginMs: 0, guard: true };
+const TERMS: ObligationsConfig = {
+  maxSpreadBps: 100,
+  minValue: '200',
+  presenceTarget: 90,
+  maxSizeRatio: 0.5,
+  stressedSpreadMultiplier: 2,
+  stressedAfterHaltMs: 0,
+  alertMarginMs: 0,
+  guard: true,
+};
 
 type Line = { msg: string; level: number } & Record<string, unknown>;
 
@@ -57,7 +66,13 @@ afterEach(async () => {
   }
 });
 
-function newTracker(h: Harness, obligations: ObligationsConfig | null, logs: Line[], status: () => PairStatus | undefined, pnl?: PnlTracker): ObligationTracker {
+function newTracker(
+  h: Harness,
+  obligations: ObligationsConfig | null,
+  logs: Line[],
+  status: () => PairStatus | undefined,
+  pnl?: PnlTracker,
+): ObligationTracker {
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as Line) });
   const t = new ObligationTracker({
     store: h.store,
@@ -70,12 +85,27 @@ function newTracker(h: Harness, obligations: ObligationsConfig | null, logs: Lin
   });
   t.start({
     status,
-    pnl: () => (pnl === undefined ? null : { mark: pnl.mark, position: pnl.position, realised: pnl.state.realised, unrealised: d('0'), fees: pnl.state.fees }),
+    pnl: () =>
+      pnl === undefined
+        ? null
+        : {
+            mark: pnl.mark,
+            position: pnl.position,
+            realised: pnl.state.realised,
+            unrealised: d('0'),
+            fees: pnl.state.fees,
+          },
   });
   return t;
 }
 
-async function setup(options: { obligations?: ObligationsConfig | null; strategy?: string; balances?: { base: bigint; quote: bigint } } = {}): Promise<Setup> {
+async function setup(
+  options: {
+    obligations?: ObligationsConfig | null;
+    strategy?: string;
+    balances?: { base: bigint; quote: bigint };
+  } = {},
+): Promise<Setup> {
   const dir = mkdtempSync(join(tmpdir(), 'dltmm-obligations-'));
   const strategyPath = join(dir, 'strategy.yaml');
   writeFileSync(strategyPath, options.strategy ?? WIDE);
@@ -92,7 +122,20 @@ async function setup(options: { obligations?: ObligationsConfig | null; strategy
   const risk = new RiskMonitor();
   risk.addPair(pairId, WALLET, resolveLimits({ staleMarketDataMs: 60_000 }), h.clock.now());
   const catalog = new StrategyCatalog((p) => readFileSync(p, 'utf8'));
-  const status = new VenueStatus(h.pair, { getTradeInfo: async () => ({ raw: {}, tradingStatus: 'CONTINUOUS_TRADING', lastPrice: d('100'), referencePrice: d('100') }) }, h.adapter, logger, () => undefined);
+  const status = new VenueStatus(
+    h.pair,
+    {
+      getTradeInfo: async () => ({
+        raw: {},
+        tradingStatus: 'CONTINUOUS_TRADING',
+        lastPrice: d('100'),
+        referencePrice: d('100'),
+      }),
+    },
+    h.adapter,
+    logger,
+    () => undefined,
+  );
   await status.refreshPhase();
   const pnl = new PnlTracker(() => h.engine.fills(pairId), pairId, h.pair.rules.scales, metrics);
   const obligations = options.obligations === undefined ? TERMS : options.obligations;
@@ -105,7 +148,15 @@ async function setup(options: { obligations?: ObligationsConfig | null; strategy
     runtime: h.engine.pair(pairId)!,
     engine: h.engine,
     adapter: h.adapter,
-    feed: { book: () => ({ symbol: h.pair.symbol, buy: [{ limit: d('99.8'), quantity: d('5') }], sell: [{ limit: d('100.2'), quantity: d('5') }], receivedAt: h.clock.now(), source: 'ws' as const }) },
+    feed: {
+      book: () => ({
+        symbol: h.pair.symbol,
+        buy: [{ limit: d('99.8'), quantity: d('5') }],
+        sell: [{ limit: d('100.2'), quantity: d('5') }],
+        receivedAt: h.clock.now(),
+        source: 'ws' as const,
+      }),
+    },
     status,
     risk,
     pnl,
@@ -119,7 +170,10 @@ async function setup(options: { obligations?: ObligationsConfig | null; strategy
     clock: h.clock,
     logger,
     metrics,
-    obligations: { terms: (now) => ref.tracker?.guardTerms(pairId, now) ?? null, outcome: (r, now) => ref.tracker?.guardOutcome(pairId, r, now) },
+    obligations: {
+      terms: (now) => ref.tracker?.guardTerms(pairId, now) ?? null,
+      outcome: (r, now) => ref.tracker?.guardOutcome(pairId, r, now),
+    },
   });
   return {
     h,
@@ -179,11 +233,17 @@ describe('obligations measured from the chain, kept by the guard', () => {
     // 1.5 base units in the wallet: the ask can never reach the minimum value of 200.
     const s = await setup({ balances: { base: 150_000_000n, quote: 100_000n * 10n ** 6n } });
     await s.rounds(6);
-    const said = s.logs.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('market-making obligations breached'));
+    const said = s.logs.filter(
+      (l) => typeof l.msg === 'string' && l.msg.startsWith('market-making obligations breached'),
+    );
     expect(said.map((l) => l.limit)).toEqual(['funds']);
     expect(snapshot(s).breach?.limit).toBe('funds');
-    expect(total(parseMetrics(await s.h.metrics.text()), 'dltmm_obligation_breaches_total', { limit: 'funds' })).toBe(1);
-    expect(s.h.store.obligations.breaches(0, Number.MAX_SAFE_INTEGER).map((b) => [b.limit, b.endedMs])).toEqual([['funds', null]]);
+    expect(total(parseMetrics(await s.h.metrics.text()), 'dltmm_obligation_breaches_total', { limit: 'funds' })).toBe(
+      1,
+    );
+    expect(s.h.store.obligations.breaches(0, Number.MAX_SAFE_INTEGER).map((b) => [b.limit, b.endedMs])).toEqual([
+      ['funds', null],
+    ]);
     s.tracker.guardOutcome(s.pairId, { status: 'guarded' }, s.h.clock.now());
     expect(s.logs.some((l) => l.msg === 'market-making obligations met again')).toBe(true);
     expect(s.h.store.obligations.breaches(0, Number.MAX_SAFE_INTEGER)[0]?.endedMs).toBe(s.h.clock.now());
@@ -213,22 +273,43 @@ describe('obligations measured from the chain, kept by the guard', () => {
     const before = snapshot(s);
     const routes = obligationRoutes(s.tracker, s.h.clock);
     const from = new Date(s.h.clock.now() - 10_000).toISOString();
-    expect(routes({ method: 'POST', path: '/obligations/windows', body: { reason: 'market data feed failed', from }, remoteAddress: '10.1.2.3' })?.status).toBe(403);
-    expect(routes({ method: 'POST', path: '/obligations/windows', body: { from }, remoteAddress: '127.0.0.1' })).toMatchObject({ status: 400 });
-    const declared = routes({ method: 'POST', path: '/obligations/windows', body: { reason: 'market data feed failed', from }, remoteAddress: '127.0.0.1' });
-    expect(declared).toMatchObject({ status: 201, body: { kind: 'exception', reason: 'market data feed failed', source: 'endpoint' } });
+    expect(
+      routes({
+        method: 'POST',
+        path: '/obligations/windows',
+        body: { reason: 'market data feed failed', from },
+        remoteAddress: '10.1.2.3',
+      })?.status,
+    ).toBe(403);
+    expect(
+      routes({ method: 'POST', path: '/obligations/windows', body: { from }, remoteAddress: '127.0.0.1' }),
+    ).toMatchObject({ status: 400 });
+    const declared = routes({
+      method: 'POST',
+      path: '/obligations/windows',
+      body: { reason: 'market data feed failed', from },
+      remoteAddress: '127.0.0.1',
+    });
+    expect(declared).toMatchObject({
+      status: 201,
+      body: { kind: 'exception', reason: 'market data feed failed', source: 'endpoint' },
+    });
     s.tracker.tick();
     expect(snapshot(s).continuousMs).toBe(before.continuousMs - 10_000);
     expect(snapshot(s).market).toBe('exception');
     const id = (declared?.body as { id: number } | undefined)?.id;
-    expect(routes({ method: 'POST', path: `/obligations/windows/${id}/end`, body: {}, remoteAddress: '::1' })).toMatchObject({ status: 200, body: { toMs: s.h.clock.now() } });
+    expect(
+      routes({ method: 'POST', path: `/obligations/windows/${id}/end`, body: {}, remoteAddress: '::1' }),
+    ).toMatchObject({ status: 200, body: { toMs: s.h.clock.now() } });
     expect(s.h.store.obligations.windows(0, Number.MAX_SAFE_INTEGER)[0]?.reason).toBe('market data feed failed');
   });
 
   it('warns once when the absence the day can take falls under the margin', async () => {
     const s = await setup({ obligations: { ...TERMS, guard: false, alertMarginMs: 24 * 3_600_000 } });
     await s.rounds(5);
-    const warnings = s.logs.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('market-making presence target at risk'));
+    const warnings = s.logs.filter(
+      (l) => typeof l.msg === 'string' && l.msg.startsWith('market-making presence target at risk'),
+    );
     expect(warnings).toHaveLength(1);
     expect(snapshot(s).absenceLeftMs).toBeLessThan(24 * 3_600_000);
   });
@@ -236,17 +317,31 @@ describe('obligations measured from the chain, kept by the guard', () => {
   it('halts are left out, and a volatility halt opens a stressed window that widens the limit', async () => {
     const s = await setup({ obligations: { ...TERMS, stressedAfterHaltMs: 60_000 } });
     await s.rounds(5);
-    const halted: PairStatus = { ...s.status.current, phase: 4, phaseOpen: false, tradingStatus: 'AUTOMATIC_TRADING_HALT' };
+    const halted: PairStatus = {
+      ...s.status.current,
+      phase: 4,
+      phaseOpen: false,
+      tradingStatus: 'AUTOMATIC_TRADING_HALT',
+    };
     s.show(halted);
     s.tracker.marketObserved(s.pairId, halted, s.h.clock.now());
     const beforeHalt = snapshot(s).continuousMs;
     s.h.clock.advance(30_000);
     s.show(null);
-    s.tracker.marketObserved(s.pairId, { ...halted, phase: 1, phaseOpen: true, tradingStatus: 'CONTINUOUS_TRADING' }, s.h.clock.now());
+    s.tracker.marketObserved(
+      s.pairId,
+      { ...halted, phase: 1, phaseOpen: true, tradingStatus: 'CONTINUOUS_TRADING' },
+      s.h.clock.now(),
+    );
     const openedAt = s.h.clock.now();
     s.tracker.tick();
     expect(snapshot(s).continuousMs - beforeHalt).toBeLessThan(1_000);
-    expect(s.h.store.obligations.market(s.pairId, 0, Number.MAX_SAFE_INTEGER).map((m) => m.state).slice(-2)).toEqual(['halted', 'continuous']);
+    expect(
+      s.h.store.obligations
+        .market(s.pairId, 0, Number.MAX_SAFE_INTEGER)
+        .map((m) => m.state)
+        .slice(-2),
+    ).toEqual(['halted', 'continuous']);
     expect(s.tracker.guardTerms(s.pairId, openedAt)?.maxSpread.value.toFixed()).toBe('200');
     expect(s.tracker.guardTerms(s.pairId, openedAt + 60_001)?.maxSpread.value.toFixed()).toBe('100');
     expect(snapshot(s).stressed).toBe(true);

@@ -9,7 +9,13 @@ function monitor(limits = {}) {
   const m = new RiskMonitor();
   const events: RiskEvent[] = [];
   m.onEvent((e) => events.push(e));
-  const l = resolveLimits({ staleMarketDataMs: 1000, maxConsecutiveFailures: 3, failureBackoffMs: 100, failureBackoffMaxMs: 250, ...limits });
+  const l = resolveLimits({
+    staleMarketDataMs: 1000,
+    maxConsecutiveFailures: 3,
+    failureBackoffMs: 100,
+    failureBackoffMaxMs: 250,
+    ...limits,
+  });
   m.addPair('a', 'w1', l, 0);
   m.addPair('b', 'w2', l, 0);
   return { m, events };
@@ -36,8 +42,13 @@ describe('risk monitor', () => {
     expect(m.state('a', 350)).toMatchObject({ untilMs: 400 });
     m.txFailed('a', 400, 'x');
     m.txFailed('a', 500, 'nonce');
-    expect(m.state('a', 10_000)).toEqual({ mode: 'stopped', reason: '3 consecutive transaction failures (last: nonce)' });
-    expect(events).toEqual([{ type: 'stopped', pairId: 'a', reason: '3 consecutive transaction failures (last: nonce)' }]);
+    expect(m.state('a', 10_000)).toEqual({
+      mode: 'stopped',
+      reason: '3 consecutive transaction failures (last: nonce)',
+    });
+    expect(events).toEqual([
+      { type: 'stopped', pairId: 'a', reason: '3 consecutive transaction failures (last: nonce)' },
+    ]);
     m.marketData('b', 10_000);
     expect(m.state('b', 10_000)).toEqual({ mode: 'active' });
   });
@@ -79,7 +90,7 @@ describe('risk monitor', () => {
     m.pnl('a', 'd2', d('70'));
     expect(m.killed).toBe('a: drawdown 30 reached the limit 30');
   });
-  it('alerts on a low native balance and stops the wallet\'s pairs below the stop level', () => {
+  it("alerts on a low native balance and stops the wallet's pairs below the stop level", () => {
     const { m, events } = monitor({ nativeAlert: '1', nativeStop: '0.1' });
     m.nativeBalance('w1', d('0.5'));
     expect(events).toEqual([{ type: 'native-low', wallet: 'w1', balance: d('0.5'), level: 'alert' }]);
@@ -101,7 +112,11 @@ describe('risk monitor', () => {
     const { m } = monitor();
     m.setFlag('a', 'market-closed', true);
     m.setFlag('a', 'inventory-mismatch', true);
-    expect(m.state('a', 0)).toEqual({ mode: 'paused', reasons: ['inventory-mismatch', 'market-closed'], untilMs: null });
+    expect(m.state('a', 0)).toEqual({
+      mode: 'paused',
+      reasons: ['inventory-mismatch', 'market-closed'],
+      untilMs: null,
+    });
     m.setFlag('a', 'market-closed', false);
     m.setFlag('a', 'inventory-mismatch', false);
     expect(m.state('a', 0)).toEqual({ mode: 'active' });

@@ -4,7 +4,12 @@ import { Decimal } from '../../../../src/core/decimal.ts';
 import { applyFill, totalPnl, unrealised, ZERO_PNL, type PnlFill } from '../../../../src/engine/risk/pnl.ts';
 
 const d = (s: string | number) => new Decimal(s);
-const fill = (side: 'buy' | 'sell', q: string, p: string, fee = '0'): PnlFill => ({ side, quantity: d(q), price: d(p), fee: d(fee) });
+const fill = (side: 'buy' | 'sell', q: string, p: string, fee = '0'): PnlFill => ({
+  side,
+  quantity: d(q),
+  price: d(p),
+  fee: d(fee),
+});
 
 describe('average-cost PnL', () => {
   it('averages the cost of buys and realises against it on sells', () => {
@@ -29,11 +34,25 @@ describe('average-cost PnL', () => {
   });
   it('a round trip realises exactly the price difference times the quantity, less fees', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: 100_000 }), (q, buy, sell) => {
-        const s = applyFill(applyFill(ZERO_PNL, fill('buy', String(q), String(buy), '1')), fill('sell', String(q), String(sell), '1'));
-        expect(s.position.isZero()).toBe(true);
-        expect(totalPnl(s, null).eq(d(q).mul(sell - buy).sub(2))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: 1, max: 100_000 }),
+        (q, buy, sell) => {
+          const s = applyFill(
+            applyFill(ZERO_PNL, fill('buy', String(q), String(buy), '1')),
+            fill('sell', String(q), String(sell), '1'),
+          );
+          expect(s.position.isZero()).toBe(true);
+          expect(
+            totalPnl(s, null).eq(
+              d(q)
+                .mul(sell - buy)
+                .sub(2),
+            ),
+          ).toBe(true);
+        },
+      ),
     );
   });
 });

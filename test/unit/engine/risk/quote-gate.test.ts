@@ -5,24 +5,52 @@ import { gateQuotes } from '../../../../src/engine/risk/quote-gate.ts';
 import type { DesiredQuote } from '../../../../src/strategy/types.ts';
 
 const d = (s: string) => new Decimal(s);
-const q = (side: 'buy' | 'sell', level: number, quantity: string, price = '100'): DesiredQuote => ({ side, level, quantity: d(quantity), price: d(price) });
-const ladder = [q('buy', 0, '1', '99'), q('buy', 1, '2', '98'), q('buy', 2, '3', '97'), q('sell', 0, '1', '101'), q('sell', 1, '2', '102')];
+const q = (side: 'buy' | 'sell', level: number, quantity: string, price = '100'): DesiredQuote => ({
+  side,
+  level,
+  quantity: d(quantity),
+  price: d(price),
+});
+const ladder = [
+  q('buy', 0, '1', '99'),
+  q('buy', 1, '2', '98'),
+  q('buy', 2, '3', '97'),
+  q('sell', 0, '1', '101'),
+  q('sell', 1, '2', '102'),
+];
 
 describe('risk gate on quotes', () => {
   it('passes everything without limits', () => {
-    expect(gateQuotes({ quotes: ladder, position: d('0'), mark: d('100'), limits: resolveLimits({}) }).quotes).toEqual(ladder);
+    expect(gateQuotes({ quotes: ladder, position: d('0'), mark: d('100'), limits: resolveLimits({}) }).quotes).toEqual(
+      ladder,
+    );
   });
   it('keeps only the bids that cannot take the position past maxInventory, nearest first', () => {
-    const r = gateQuotes({ quotes: ladder, position: d('5'), mark: d('100'), limits: resolveLimits({ maxInventory: '8' }) });
+    const r = gateQuotes({
+      quotes: ladder,
+      position: d('5'),
+      mark: d('100'),
+      limits: resolveLimits({ maxInventory: '8' }),
+    });
     expect(r.quotes.filter((x) => x.side === 'buy').map((x) => x.level)).toEqual([0, 1]);
     expect(r.cuts).toEqual([{ side: 'buy', level: 2, rule: 'maxInventory', detail: 'would pass the position cap 8' }]);
   });
   it('turns the notional limit into a position cap at the mark', () => {
-    const r = gateQuotes({ quotes: ladder, position: d('0'), mark: d('100'), limits: resolveLimits({ maxNotional: '250' }) });
+    const r = gateQuotes({
+      quotes: ladder,
+      position: d('0'),
+      mark: d('100'),
+      limits: resolveLimits({ maxNotional: '250' }),
+    });
     expect(r.quotes.filter((x) => x.side === 'buy').map((x) => x.level)).toEqual([0]);
   });
   it('drops orders above the maximum order value', () => {
-    const r = gateQuotes({ quotes: ladder, position: d('0'), mark: null, limits: resolveLimits({ maxOrderValue: '150' }) });
+    const r = gateQuotes({
+      quotes: ladder,
+      position: d('0'),
+      mark: null,
+      limits: resolveLimits({ maxOrderValue: '150' }),
+    });
     expect(r.quotes.map((x) => `${x.side}${x.level}`)).toEqual(['buy0', 'sell0']);
   });
   it('keeps the nearest levels of both sides under maxOpenOrders', () => {
@@ -31,7 +59,9 @@ describe('risk gate on quotes', () => {
     expect(r.cuts.map((c) => c.rule)).toEqual(['maxOpenOrders', 'maxOpenOrders']);
   });
   it('pair overrides win over the defaults', () => {
-    expect(resolveLimits({ maxInventory: '5', maxOpenOrders: 4 }, { maxInventory: '9' })).toMatchObject({ maxOpenOrders: 4 });
+    expect(resolveLimits({ maxInventory: '5', maxOpenOrders: 4 }, { maxInventory: '9' })).toMatchObject({
+      maxOpenOrders: 4,
+    });
     expect(resolveLimits({ maxInventory: '5' }, { maxInventory: '9' }).maxInventory?.toFixed()).toBe('9');
   });
 });

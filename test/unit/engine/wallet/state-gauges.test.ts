@@ -9,13 +9,20 @@ import { harness, start, TAKER, WALLET, withClock, type Harness } from '../../..
 import { metricValue } from '../../../support/venue/metric-value.ts';
 
 const PAIR = 'tp-evm-bond-eure';
-const order = (side: 'buy' | 'sell', qty: string, price: string) => ({ pairId: PAIR, side, quantity: new Decimal(qty), price: new Decimal(price) });
+const order = (side: 'buy' | 'sell', qty: string, price: string) => ({
+  pairId: PAIR,
+  side,
+  quantity: new Decimal(qty),
+  price: new Decimal(price),
+});
 
 async function gaugesEqualStore(h: Harness): Promise<void> {
   const live = h.store.orders.live({ wallet: WALLET }).filter((o) => o.status !== 'intended');
   const labels = { chain: 'evm', wallet: WALLET };
   expect(await metricValue(h.metrics, 'dltmm_orders_live', labels)).toBe(live.length);
-  expect(await metricValue(h.metrics, 'dltmm_orders_unknown_outcome', labels)).toBe(live.filter((o) => o.status === 'unknown').length);
+  expect(await metricValue(h.metrics, 'dltmm_orders_unknown_outcome', labels)).toBe(
+    live.filter((o) => o.status === 'unknown').length,
+  );
   expect(await metricValue(h.metrics, 'dltmm_foreign_orders', labels)).toBe(h.store.foreign.open('evm', WALLET).length);
   const paused = h.store.alerts.pausing('evm', WALLET, PAIR).length > 0 ? 1 : 0;
   expect(await metricValue(h.metrics, 'dltmm_pair_paused', { chain: 'evm', pair: PAIR })).toBe(paused);

@@ -9,7 +9,13 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DltError } from '../../../../src/core/errors.ts';
 import { PairMarket } from '../../../../src/sandbox/api/market.ts';
-import { cancelOrder, clearOrders, cloneBook, createBook, submitOrder } from '../../../../src/sandbox/matching/engine.ts';
+import {
+  cancelOrder,
+  clearOrders,
+  cloneBook,
+  createBook,
+  submitOrder,
+} from '../../../../src/sandbox/matching/engine.ts';
 import type { BookContext, BookEvent, BookParams } from '../../../../src/sandbox/matching/types.ts';
 import { openBookParams } from '../../../support/matching/book-params.ts';
 import { MemoryLedger } from '../../../support/matching/memory-ledger.ts';
@@ -19,16 +25,26 @@ const WALLETS = ['w0', 'w1', 'w2', 'w3'] as const;
 const params = (prefunded: boolean): BookParams => openBookParams({ prefunded });
 
 const action = fc.oneof(
-  { weight: 8, arbitrary: fc.record({
-    kind: fc.constant('place' as const),
-    wallet: fc.constantFrom(...WALLETS),
-    side: fc.constantFrom('buy' as const, 'sell' as const),
-    quantity: fc.bigInt({ min: 1n, max: 400n }),
-    price: fc.bigInt({ min: 9_500n, max: 10_500n }),
-    condition: fc.constantFrom('standard' as const, 'ioc' as const, 'fok' as const, 'boc' as const),
-    market: fc.boolean(),
-  }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat(), side: fc.constantFrom('buy' as const, 'sell' as const) }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      kind: fc.constant('place' as const),
+      wallet: fc.constantFrom(...WALLETS),
+      side: fc.constantFrom('buy' as const, 'sell' as const),
+      quantity: fc.bigInt({ min: 1n, max: 400n }),
+      price: fc.bigInt({ min: 9_500n, max: 10_500n }),
+      condition: fc.constantFrom('standard' as const, 'ioc' as const, 'fok' as const, 'boc' as const),
+      market: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('cancel' as const),
+      pick: fc.nat(),
+      side: fc.constantFrom('buy' as const, 'sell' as const),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const) }) },
 );
 
@@ -47,7 +63,11 @@ describe('rebuilding the book from events', () => {
           ledger.approve('base', w, 'orderBook', rich ? 10n ** 12n : 50_000n);
           ledger.approve('quote', w, 'orderBook', rich ? 10n ** 15n : 100_000n);
         }
-        const ctx: BookContext = { ledger, nowSeconds: 0n, client: () => ({ canBuy: true, canSell: true, canCancel: true, isMarketMaker: false }) };
+        const ctx: BookContext = {
+          ledger,
+          nowSeconds: 0n,
+          client: () => ({ canBuy: true, canSell: true, canCancel: true, isMarketMaker: false }),
+        };
         const market = new PairMarket('p');
         let trades = 0;
         for (const a of actions) {
@@ -79,14 +99,19 @@ describe('rebuilding the book from events', () => {
             events = [];
           }
           for (const e of events) market.apply(e, 0);
-          trades += events.filter((e) => e.type === 'NewBuyInitiatedTrade' || e.type === 'NewSellInitiatedTrade').length;
-          const view = (side: 'buy' | 'sell') => market.book.side(side).map((o) => [o.orderId, o.wallet, o.price, o.remaining]);
+          trades += events.filter(
+            (e) => e.type === 'NewBuyInitiatedTrade' || e.type === 'NewSellInitiatedTrade',
+          ).length;
+          const view = (side: 'buy' | 'sell') =>
+            market.book.side(side).map((o) => [o.orderId, o.wallet, o.price, o.remaining]);
           const truth = (list: typeof book.buys) => list.map((o) => [o.id, o.wallet, o.price, o.remaining]);
           expect(view('buy')).toEqual(truth(book.buys));
           expect(view('sell')).toEqual(truth(book.sells));
           expect(market.trades.count).toBe(trades);
           expect(market.lastPrice).toBe(trades > 0 ? book.lastPrice : undefined);
-          seen.trades += events.filter((e) => e.type === 'NewBuyInitiatedTrade' || e.type === 'NewSellInitiatedTrade').length;
+          seen.trades += events.filter(
+            (e) => e.type === 'NewBuyInitiatedTrade' || e.type === 'NewSellInitiatedTrade',
+          ).length;
           seen.contractCancels += events.filter((e) => e.type === 'CancelOrder' && e.cancellationType === 2).length;
         }
       }),

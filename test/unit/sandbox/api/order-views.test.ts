@@ -7,14 +7,38 @@ import { LaggedOrders } from '../../../../src/sandbox/api/open-orders.ts';
 import { PairBook, type RestingOrderView } from '../../../../src/sandbox/api/pair-book.ts';
 import { TradeLog } from '../../../../src/sandbox/api/trades.ts';
 
-function order(orderId: bigint, side: 'buy' | 'sell', price: bigint, remaining: bigint, wallet = 'w'): RestingOrderView {
-  return { pairId: 'p', orderId, wallet, side, price, quantity: remaining, remaining, orderType: 'limit', condition: 'standard', placedAtMs: 0 };
+function order(
+  orderId: bigint,
+  side: 'buy' | 'sell',
+  price: bigint,
+  remaining: bigint,
+  wallet = 'w',
+): RestingOrderView {
+  return {
+    pairId: 'p',
+    orderId,
+    wallet,
+    side,
+    price,
+    quantity: remaining,
+    remaining,
+    orderType: 'limit',
+    condition: 'standard',
+    placedAtMs: 0,
+  };
 }
 
 describe('price levels', () => {
   it('sums quantity and counts orders per price, best first, at most the limit of levels', () => {
     const book = new PairBook();
-    for (const o of [order(1n, 'buy', 100n, 5n), order(2n, 'buy', 102n, 1n), order(3n, 'buy', 100n, 7n), order(4n, 'buy', 99n, 2n), order(5n, 'sell', 105n, 3n)]) book.rest(o);
+    for (const o of [
+      order(1n, 'buy', 100n, 5n),
+      order(2n, 'buy', 102n, 1n),
+      order(3n, 'buy', 100n, 7n),
+      order(4n, 'buy', 99n, 2n),
+      order(5n, 'sell', 105n, 3n),
+    ])
+      book.rest(o);
     expect(book.levels('buy')).toEqual([
       { price: 102n, quantity: 1n, orderCount: 1 },
       { price: 100n, quantity: 12n, orderCount: 2 },
@@ -22,7 +46,10 @@ describe('price levels', () => {
     ]);
     expect(book.levels('buy', 2).map((l) => l.price)).toEqual([102n, 100n]);
     expect(book.side('buy').map((o) => o.orderId)).toEqual([2n, 1n, 3n, 4n]);
-    expect(book.fill('sell', 4n).map((f) => [f.order.orderId, f.quantity])).toEqual([[2n, 1n], [1n, 3n]]);
+    expect(book.fill('sell', 4n).map((f) => [f.order.orderId, f.quantity])).toEqual([
+      [2n, 1n],
+      [1n, 3n],
+    ]);
     expect(book.levels('buy')[0]).toEqual({ price: 100n, quantity: 9n, orderCount: 2 });
   });
 });
@@ -59,7 +86,8 @@ describe('lagged open orders', () => {
 
 describe('trade log', () => {
   const log = new TradeLog();
-  const t = (atMs: number, price: bigint, quantity: bigint) => log.add({ atMs, price, quantity, takerSide: 'buy', takerOrderId: 1n });
+  const t = (atMs: number, price: bigint, quantity: bigint) =>
+    log.add({ atMs, price, quantity, takerSide: 'buy', takerOrderId: 1n });
   t(60_000, 100n, 1n);
   t(61_000, 104n, 2n);
   t(119_999, 98n, 3n);
@@ -71,7 +99,9 @@ describe('trade log', () => {
       { startMs: 180_000, open: 101n, high: 101n, low: 101n, close: 101n, volume: 4n, trades: 1 },
     ]);
     expect(log.candles(60_000, 0, 1e12, 1).map((c) => c.startMs)).toEqual([180_000]);
-    expect(log.candles(60_000, 61_000, 120_000, 10)).toEqual([{ startMs: 60_000, open: 104n, high: 104n, low: 98n, close: 98n, volume: 5n, trades: 2 }]);
+    expect(log.candles(60_000, 61_000, 120_000, 10)).toEqual([
+      { startMs: 60_000, open: 104n, high: 104n, low: 98n, close: 98n, volume: 5n, trades: 2 },
+    ]);
   });
 
   it('sums volume over (from, to] and finds the last trade before an instant', () => {

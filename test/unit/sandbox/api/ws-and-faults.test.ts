@@ -5,7 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RestFaults } from '../../../../src/sandbox/api/faults.ts';
-import { checkAuthorization, checkSubscribe, dataEnvelope, dataMessage, headerAuthorization, offeredProtocols, parseCompactUtc } from '../../../../src/sandbox/api/ws-messages.ts';
+import {
+  checkAuthorization,
+  checkSubscribe,
+  dataEnvelope,
+  dataMessage,
+  headerAuthorization,
+  offeredProtocols,
+  parseCompactUtc,
+} from '../../../../src/sandbox/api/ws-messages.ts';
 import { connectionProtocols } from '../../../../src/venue/market-data/subscribe-messages.ts';
 import { decodeMarketDataMessage } from '../../../../src/venue/market-data/decode.ts';
 
@@ -27,8 +35,16 @@ function refusal(m: Record<string, unknown>): string {
 
 describe('subscribe checks', () => {
   it('accepts a valid subscribe for one market or all, with a leading slash tolerated', () => {
-    expect(checkSubscribe(msg(), cfg, NOW, known)).toEqual({ ok: true, id: 'a1', channel: 'orderbook/bytradingpair/BOND26EURe', target: { kind: 'pair', symbol: 'BOND26EURe' } });
-    expect(checkSubscribe(msg({ channel: '/orderbook/*' }), cfg, NOW, known)).toMatchObject({ ok: true, target: { kind: 'all' } });
+    expect(checkSubscribe(msg(), cfg, NOW, known)).toEqual({
+      ok: true,
+      id: 'a1',
+      channel: 'orderbook/bytradingpair/BOND26EURe',
+      target: { kind: 'pair', symbol: 'BOND26EURe' },
+    });
+    expect(checkSubscribe(msg({ channel: '/orderbook/*' }), cfg, NOW, known)).toMatchObject({
+      ok: true,
+      target: { kind: 'all' },
+    });
   });
 
   it('refuses with an AppSync error type and the id echoed', () => {
@@ -52,12 +68,17 @@ describe('subscribe checks', () => {
   });
 
   it('reads the connection authorization from the header- subprotocol the client library writes', () => {
-    const offered = offeredProtocols(connectionProtocols({ host: 'venue.example', apiKey: 'secret-key', dateHeader: 'x-amz-date' }, NOW).join(', '));
+    const offered = offeredProtocols(
+      connectionProtocols({ host: 'venue.example', apiKey: 'secret-key', dateHeader: 'x-amz-date' }, NOW).join(', '),
+    );
     expect(offered[0]).toBe('aws-appsync-event-ws');
     const header = headerAuthorization(offered);
     expect(header).toEqual({ host: 'venue.example', 'x-amz-date': '20260302T093000Z', 'x-api-key': 'secret-key' });
     expect(checkAuthorization(header, cfg, NOW)).toBeUndefined();
-    expect(checkAuthorization({ ...header, 'x-api-key': 'nope' }, cfg, NOW)).toEqual({ errorType: 'UnauthorizedException', message: 'You are not authorized to make this call.' });
+    expect(checkAuthorization({ ...header, 'x-api-key': 'nope' }, cfg, NOW)).toEqual({
+      errorType: 'UnauthorizedException',
+      message: 'You are not authorized to make this call.',
+    });
     expect(headerAuthorization(['aws-appsync-event-ws'])).toBeUndefined();
     expect(headerAuthorization(['header-e30'])).toEqual({});
     expect(headerAuthorization([`header-${Buffer.from('[1]').toString('base64url')}`])).toBeUndefined();
@@ -65,20 +86,30 @@ describe('subscribe checks', () => {
 
   it('parses only real UTC times in the basic form', () => {
     expect(parseCompactUtc('20260302T093000Z')).toBe(NOW);
-    for (const bad of ['20260230T093000Z', '20260302T253000Z', '20260302T0930Z', '20260302T093000']) expect(parseCompactUtc(bad)).toBeUndefined();
+    for (const bad of ['20260230T093000Z', '20260302T253000Z', '20260302T0930Z', '20260302T093000'])
+      expect(parseCompactUtc(bad)).toBeUndefined();
   });
 });
 
 describe('data messages', () => {
   it('writes levels as JSON numbers with every digit of the decimal', () => {
     const text = dataMessage([
-      { symbol: 'BOND26EURe', buy: [{ limit: '123456789.123456789', totalQuantity: '0.000000000000000001', orderCount: 2 }], sell: [], time: '2026-03-02T09:30:00.000Z' },
+      {
+        symbol: 'BOND26EURe',
+        buy: [{ limit: '123456789.123456789', totalQuantity: '0.000000000000000001', orderCount: 2 }],
+        sell: [],
+        time: '2026-03-02T09:30:00.000Z',
+      },
     ]);
     expect(text).toContain('"limit":123456789.123456789');
     const decoded = decodeMarketDataMessage(dataEnvelope('sub-1', text));
     expect(decoded).toMatchObject({ type: 'data', id: 'sub-1' });
     const level = decoded.type === 'data' ? decoded.markets[0]?.buy[0] : undefined;
-    expect([level?.limit.toFixed(), level?.quantity.toFixed(), level?.orderCount]).toEqual(['123456789.123456789', '0.000000000000000001', 2]);
+    expect([level?.limit.toFixed(), level?.quantity.toFixed(), level?.orderCount]).toEqual([
+      '123456789.123456789',
+      '0.000000000000000001',
+      2,
+    ]);
   });
 });
 

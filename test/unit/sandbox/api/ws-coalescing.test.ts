@@ -12,7 +12,16 @@ import { FIRST_PAIR, firstPairState } from '../../../support/sandbox/venue-state
 
 const def = FIRST_PAIR;
 const { state, market } = firstPairState('CONTINUOUS_TRADING', 'START_OF_TRADING_DAY');
-const ws = new MarketDataServer({ state, auth: { apiKey: 'k'.repeat(8), dateHeader: 'x-amz-date', toleranceMs: 60_000 }, nowMs: () => Date.now(), coalesceMs: 40, snapshotIntervalMs: 600_000, depth: 10, keepAliveMs: 600_000, connectionTimeoutMs: 900_000 });
+const ws = new MarketDataServer({
+  state,
+  auth: { apiKey: 'k'.repeat(8), dateHeader: 'x-amz-date', toleranceMs: 60_000 },
+  nowMs: () => Date.now(),
+  coalesceMs: 40,
+  snapshotIntervalMs: 600_000,
+  depth: 10,
+  keepAliveMs: 600_000,
+  connectionTimeoutMs: 900_000,
+});
 let server: ApiServer;
 let client: EventsProbe;
 const frames: { symbol: string; buy: { limit: number }[] }[][] = [];
@@ -22,8 +31,18 @@ function rest(orderId: bigint, price: bigint): void {
 }
 
 beforeAll(async () => {
-  server = await startApiServer({ port: 0, context: { state, accessToken: 't'.repeat(8), nowMs: () => Date.now() }, faults: new RestFaults(() => 1), ws });
-  client = await EventsProbe.open(`ws://127.0.0.1:${server.port}/event/realtime`, { host: 'h', apiKey: 'k'.repeat(8), dateHeader: 'x-amz-date', nowMs: Date.now() });
+  server = await startApiServer({
+    port: 0,
+    context: { state, accessToken: 't'.repeat(8), nowMs: () => Date.now() },
+    faults: new RestFaults(() => 1),
+    ws,
+  });
+  client = await EventsProbe.open(`ws://127.0.0.1:${server.port}/event/realtime`, {
+    host: 'h',
+    apiKey: 'k'.repeat(8),
+    dateHeader: 'x-amz-date',
+    nowMs: Date.now(),
+  });
   client.subscribe('s', `orderbook/bytradingpair/${def.pair.symbol}`);
   await framesUntil(1);
 });
@@ -31,7 +50,11 @@ beforeAll(async () => {
 /** Waits (bounded) until `n` data frames have arrived. */
 async function framesUntil(n: number): Promise<void> {
   await client.waitFor(() => client.data().length >= n, `${n} data messages`, 0, 5_000);
-  frames.splice(0, frames.length, ...client.data().map((m) => m.data as { symbol: string; buy: { limit: number }[] }[]));
+  frames.splice(
+    0,
+    frames.length,
+    ...client.data().map((m) => m.data as { symbol: string; buy: { limit: number }[] }[]),
+  );
 }
 
 afterAll(async () => {

@@ -37,14 +37,25 @@ describe('order book parameters from a trading pair', () => {
 
   it('applies per-pair overrides: a fixed tick, a minimum size', () => {
     const { params } = bookSettingsFromPair(pairWith('evm-pair'), { tick: { fixed: '0.25' }, minimumSize: '1.5' });
-    expect([params.tickTable, params.minimumSize, params.sizeIncrement]).toEqual([[{ from: 0n, tick: 2_500n }], 15_000n, 5_000n]);
+    expect([params.tickTable, params.minimumSize, params.sizeIncrement]).toEqual([
+      [{ from: 0n, tick: 2_500n }],
+      15_000n,
+      5_000n,
+    ]);
   });
 
   it('refuses what does not scale exactly or cannot be deployed, never rounding', () => {
     // Band 6 has ticks of 0.0001, finer than a quote internal scale of 100.
-    expect(thrown(() => bookSettingsFromPair(pairWith('evm-pair', { quoteTokenInternalScale: '100', liquidityBand: 6 }))).code).toBe('E_NOT_EXACT');
-    expect(thrown(() => bookSettingsFromPair(pairWith('evm-pair', { staticReferencePrice: undefined }))).code).toBe('E_PAIR_RULES_MISSING');
-    expect(thrown(() => bookSettingsFromPair(pairWith('evm-pair', { baseTokenNativeScale: '15000' }))).code).toBe('E_SANDBOX');
+    expect(
+      thrown(() => bookSettingsFromPair(pairWith('evm-pair', { quoteTokenInternalScale: '100', liquidityBand: 6 })))
+        .code,
+    ).toBe('E_NOT_EXACT');
+    expect(thrown(() => bookSettingsFromPair(pairWith('evm-pair', { staticReferencePrice: undefined }))).code).toBe(
+      'E_PAIR_RULES_MISSING',
+    );
+    expect(thrown(() => bookSettingsFromPair(pairWith('evm-pair', { baseTokenNativeScale: '15000' }))).code).toBe(
+      'E_SANDBOX',
+    );
     expect(thrown(() => decimalsOf(25n, 'quote')).code).toBe('E_SANDBOX');
     expect(thrown(() => versionBytes('1.0.0-beta.12')).code).toBe('E_SANDBOX');
   });
@@ -52,9 +63,33 @@ describe('order book parameters from a trading pair', () => {
   it('builds the constructor arguments: decimals from native scales, version as bytes11, chain A phase codes', () => {
     const { params } = bookSettingsFromPair(pairWith('evm-pair'));
     const a = '0x0000000000000000000000000000000000000001';
-    const [config, controls] = orderBookConstructorArgs({ params, baseToken: a, quoteToken: a, registry: a, commissionWallet: a, fallbackWallet: a, version: '1.0.0', phase: 'closed' });
-    expect([config.version, controls.initialPhase, controls.minimumOrderValue]).toEqual(['0x312e302e30000000000000', 2, 10_000_000n]);
+    const [config, controls] = orderBookConstructorArgs({
+      params,
+      baseToken: a,
+      quoteToken: a,
+      registry: a,
+      commissionWallet: a,
+      fallbackWallet: a,
+      version: '1.0.0',
+      phase: 'closed',
+    });
+    expect([config.version, controls.initialPhase, controls.minimumOrderValue]).toEqual([
+      '0x312e302e30000000000000',
+      2,
+      10_000_000n,
+    ]);
     expect([decimalsOf(100_000_000n, 'base'), decimalsOf(1n, 'unit')]).toEqual([8, 0]);
-    expect(thrown(() => orderBookConstructorArgs({ params: { ...params, prefunded: false }, baseToken: a, quoteToken: a, registry: a, commissionWallet: a, fallbackWallet: a })).code).toBe('E_SANDBOX');
+    expect(
+      thrown(() =>
+        orderBookConstructorArgs({
+          params: { ...params, prefunded: false },
+          baseToken: a,
+          quoteToken: a,
+          registry: a,
+          commissionWallet: a,
+          fallbackWallet: a,
+        }),
+      ).code,
+    ).toBe('E_SANDBOX');
   });
 });

@@ -43,22 +43,30 @@ describe('fair value', () => {
 describe('maker ladder', () => {
   it('quotes distinct, rule-abiding prices on both sides of any fair value in the band, for every default pair', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: DEFAULT_PAIRS.length - 1 }), fc.double({ min: -0.1, max: 0.1, noNaN: true }), fc.nat(), (i, move, seed) => {
-        const rules = rulesOf[i] as (typeof rulesOf)[number];
-        const ref = rules.staticReferencePrice as Decimal;
-        const fair = ref.mul(new Decimal(1).add(move.toFixed(6)));
-        const ladder = makerLadder(fair, rules, settings, new SeededRandom(seed));
-        // Inside the fair value's band (half the tighter of collar and static threshold) the ladder is full.
-        const band = Math.min(rules.staticThresholdBps, Number(rules.priceCollarBps)) / 20_000;
-        expect(Math.abs(move) > band * 0.9 || ladder.length === 6).toBe(true);
-        for (const side of ['buy', 'sell'] as const) {
-          const prices = ladder.filter((q) => q.side === side).map((q) => q.price.toFixed());
-          expect(new Set(prices).size).toBe(prices.length);
-        }
-        expect(ladder.filter((q) => q.side === 'buy').every((q) => q.price.lt(fair))).toBe(true);
-        expect(ladder.filter((q) => q.side === 'sell').every((q) => q.price.gt(fair))).toBe(true);
-        for (const q of ladder) expect(checkOrder({ ...DEFAULT_ORDER_OPTIONS, side: q.side, quantity: q.quantity, price: q.price }, rules)).toEqual([]);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: DEFAULT_PAIRS.length - 1 }),
+        fc.double({ min: -0.1, max: 0.1, noNaN: true }),
+        fc.nat(),
+        (i, move, seed) => {
+          const rules = rulesOf[i] as (typeof rulesOf)[number];
+          const ref = rules.staticReferencePrice as Decimal;
+          const fair = ref.mul(new Decimal(1).add(move.toFixed(6)));
+          const ladder = makerLadder(fair, rules, settings, new SeededRandom(seed));
+          // Inside the fair value's band (half the tighter of collar and static threshold) the ladder is full.
+          const band = Math.min(rules.staticThresholdBps, Number(rules.priceCollarBps)) / 20_000;
+          expect(Math.abs(move) > band * 0.9 || ladder.length === 6).toBe(true);
+          for (const side of ['buy', 'sell'] as const) {
+            const prices = ladder.filter((q) => q.side === side).map((q) => q.price.toFixed());
+            expect(new Set(prices).size).toBe(prices.length);
+          }
+          expect(ladder.filter((q) => q.side === 'buy').every((q) => q.price.lt(fair))).toBe(true);
+          expect(ladder.filter((q) => q.side === 'sell').every((q) => q.price.gt(fair))).toBe(true);
+          for (const q of ladder)
+            expect(
+              checkOrder({ ...DEFAULT_ORDER_OPTIONS, side: q.side, quantity: q.quantity, price: q.price }, rules),
+            ).toEqual([]);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -80,7 +88,10 @@ describe('maker ladder', () => {
 
 describe('taker order', () => {
   const rules = withReference(rulesOf[0] as (typeof rulesOf)[number], new Decimal(100));
-  const top = { bestAsk: { price: new Decimal('100.3'), quantity: new Decimal('3.5') }, bestBid: { price: new Decimal('99.7'), quantity: new Decimal('1') } };
+  const top = {
+    bestAsk: { price: new Decimal('100.3'), quantity: new Decimal('3.5') },
+    bestBid: { price: new Decimal('99.7'), quantity: new Decimal('1') },
+  };
 
   it('hits only the best level, with a valid size no larger than it', () => {
     for (let seed = 0; seed < 50; seed++) {
@@ -89,13 +100,32 @@ describe('taker order', () => {
       const level = o?.side === 'buy' ? top.bestAsk : top.bestBid;
       expect(o?.price.eq(level.price)).toBe(true);
       expect(o?.quantity.lte(level.quantity)).toBe(true);
-      expect(checkOrder({ ...DEFAULT_ORDER_OPTIONS, side: o?.side ?? 'buy', quantity: o?.quantity ?? new Decimal(0), price: o?.price ?? new Decimal(0) }, rules)).toEqual([]);
+      expect(
+        checkOrder(
+          {
+            ...DEFAULT_ORDER_OPTIONS,
+            side: o?.side ?? 'buy',
+            quantity: o?.quantity ?? new Decimal(0),
+            price: o?.price ?? new Decimal(0),
+          },
+          rules,
+        ),
+      ).toEqual([]);
     }
   });
 
   it('stays away from a level that would risk a volatility halt, and from an empty side', () => {
-    const far = { bestAsk: { price: new Decimal('104.5'), quantity: new Decimal('10') }, bestBid: { price: new Decimal('95.5'), quantity: new Decimal('10') } };
-    expect(Array.from({ length: 20 }, (_, s) => takerOrder(far, new Decimal(100), new Decimal(100), rules, new SeededRandom(s)))).toEqual(Array(20).fill(undefined));
-    expect(Array.from({ length: 20 }, (_, s) => takerOrder({}, new Decimal(100), undefined, rules, new SeededRandom(s)))).toEqual(Array(20).fill(undefined));
+    const far = {
+      bestAsk: { price: new Decimal('104.5'), quantity: new Decimal('10') },
+      bestBid: { price: new Decimal('95.5'), quantity: new Decimal('10') },
+    };
+    expect(
+      Array.from({ length: 20 }, (_, s) =>
+        takerOrder(far, new Decimal(100), new Decimal(100), rules, new SeededRandom(s)),
+      ),
+    ).toEqual(Array(20).fill(undefined));
+    expect(
+      Array.from({ length: 20 }, (_, s) => takerOrder({}, new Decimal(100), undefined, rules, new SeededRandom(s))),
+    ).toEqual(Array(20).fill(undefined));
   });
 });

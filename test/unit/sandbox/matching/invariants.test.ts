@@ -11,7 +11,13 @@ const WALLETS = ['w0', 'w1', 'w2', 'w3'] as const;
 
 function params(prefunded: boolean, quoteNative: bigint, rates: readonly [number, number, number]): BookParams {
   const base = openBookParams();
-  return openBookParams({ prefunded, scales: { ...base.scales, quoteNative }, makerBps: rates[0], takerBps: rates[1], marketMakerBps: rates[2] });
+  return openBookParams({
+    prefunded,
+    scales: { ...base.scales, quoteNative },
+    makerBps: rates[0],
+    takerBps: rates[1],
+    marketMakerBps: rates[2],
+  });
 }
 
 const action = fc.oneof(
@@ -25,7 +31,11 @@ const action = fc.oneof(
     condition: fc.constantFrom('standard' as const, 'ioc' as const, 'fok' as const, 'boc' as const),
     market: fc.boolean(),
   }),
-  fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat(), side: fc.constantFrom('buy' as const, 'sell' as const) }),
+  fc.record({
+    kind: fc.constant('cancel' as const),
+    pick: fc.nat(),
+    side: fc.constantFrom('buy' as const, 'sell' as const),
+  }),
 );
 
 function inPriorityOrder(list: ReadonlyArray<{ price: bigint; id: bigint }>, side: 'buy' | 'sell'): boolean {
@@ -54,8 +64,13 @@ describe('matching engine invariants over random order flow', () => {
             ledger.approve('base', w, 'orderBook', 10n ** 12n);
             ledger.approve('quote', w, 'orderBook', 10n ** 15n);
           }
-          const ctx: BookContext = { ledger, nowSeconds: 0n, client: (a) => ({ canBuy: true, canSell: true, canCancel: true, isMarketMaker: a === 'w3' }) };
-          const total = (t: 'base' | 'quote') => [...WALLETS, 'orderBook', 'commission'].reduce((s, a) => s + ledger.balance(t, a), 0n);
+          const ctx: BookContext = {
+            ledger,
+            nowSeconds: 0n,
+            client: (a) => ({ canBuy: true, canSell: true, canCancel: true, isMarketMaker: a === 'w3' }),
+          };
+          const total = (t: 'base' | 'quote') =>
+            [...WALLETS, 'orderBook', 'commission'].reduce((s, a) => s + ledger.balance(t, a), 0n);
           const totals = { base: total('base'), quote: total('quote') };
           const ids: bigint[] = [];
           let commission = 0n;
@@ -88,9 +103,13 @@ describe('matching engine invariants over random order flow', () => {
             expect(total('quote')).toBe(totals.quote);
             const held = {
               base: prefunded ? book.sells.reduce((s, o) => s + baseNative(o.remaining, p.scales), 0n) : 0n,
-              quote: prefunded ? book.buys.reduce((s, o) => s + lockFor(o.price, o.remaining, o.lockRateBps, p.scales), 0n) : 0n,
+              quote: prefunded
+                ? book.buys.reduce((s, o) => s + lockFor(o.price, o.remaining, o.lockRateBps, p.scales), 0n)
+                : 0n,
             };
-            expect({ base: ledger.balance('base', 'orderBook'), quote: ledger.balance('quote', 'orderBook') }).toEqual(held);
+            expect({ base: ledger.balance('base', 'orderBook'), quote: ledger.balance('quote', 'orderBook') }).toEqual(
+              held,
+            );
             const fee = ledger.balance('quote', 'commission');
             expect(fee >= commission).toBe(true);
             commission = fee;

@@ -3,9 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { isOnTick } from '../../../../../src/core/ticks.ts';
 import { priceFromRaw } from '../../../../../src/core/units.ts';
 import { derivePairRules } from '../../../../../src/core/rules.ts';
-import { allocate, attributeMakerFills, byPriority, type MakerInput } from '../../../../../src/engine/wallet/fills/maker-fills.ts';
+import {
+  allocate,
+  attributeMakerFills,
+  byPriority,
+  type MakerInput,
+} from '../../../../../src/engine/wallet/fills/maker-fills.ts';
 import { pairWith } from '../../../../support/pairs.ts';
-import { MM, OTHER, runMakerScenario, type RestingSpec, type ScenarioResult } from '../../../../support/engine/maker-scenario.ts';
+import {
+  MM,
+  OTHER,
+  runMakerScenario,
+  type RestingSpec,
+  type ScenarioResult,
+} from '../../../../support/engine/maker-scenario.ts';
 
 const PAIR = pairWith('evm-pair');
 const RULES = derivePairRules(PAIR);
@@ -31,13 +42,22 @@ function input(s: ScenarioResult, side: 'buy' | 'sell', prefunded: boolean, with
   };
 }
 
-const filledById = (fills: ReadonlyArray<{ orderId: bigint; quantity: bigint }>) => new Map(fills.map((f) => [f.orderId, f.quantity]));
+const filledById = (fills: ReadonlyArray<{ orderId: bigint; quantity: bigint }>) =>
+  new Map(fills.map((f) => [f.orderId, f.quantity]));
 
-const c = (orderId: bigint, price: bigint, remaining: bigint) => ({ clientOrderId: orderId, orderId, price, remaining, lockRateBps: 10 });
+const c = (orderId: bigint, price: bigint, remaining: bigint) => ({
+  clientOrderId: orderId,
+  orderId,
+  price,
+  remaining,
+  lockRateBps: 10,
+});
 
 describe('priority and the prefix split', () => {
   it('orders our candidates best price first, then oldest, and fills all but the last in full', () => {
-    const sells = [c(5n, P(100.2), Q(2)), c(2n, P(100.1), Q(2)), c(3n, P(100.1), Q(4)), c(1n, P(100.3), Q(2))].toSorted(byPriority('sell'));
+    const sells = [c(5n, P(100.2), Q(2)), c(2n, P(100.1), Q(2)), c(3n, P(100.1), Q(4)), c(1n, P(100.3), Q(2))].toSorted(
+      byPriority('sell'),
+    );
     expect(sells.map((x) => x.orderId)).toEqual([2n, 3n, 5n, 1n]);
     expect(allocate(sells, Q(5))?.map((x) => [x.c.orderId, x.f])).toEqual([
       [2n, Q(2)],
@@ -90,7 +110,13 @@ describe('resting buys filled below their limit', () => {
       { wallet: MM, side: 'buy', quantity: Q(2), price: P(100.2) },
     ];
     // Last price 99.0: the execution price is clamped to the incoming sell's limit, 99.8, below both of ours.
-    const s = runMakerScenario(PAIR, true, resting, { side: 'sell', quantity: Q(4), price: P(99.8) }, { lastPrice: P(99) });
+    const s = runMakerScenario(
+      PAIR,
+      true,
+      resting,
+      { side: 'sell', quantity: Q(4), price: P(99.8) },
+      { lastPrice: P(99) },
+    );
     expect(s.trade?.price).toBe(P(99.8));
     expect(s.flows.quoteIn).toBeGreaterThan(0n);
     for (const withTrade of [true, false]) {
@@ -107,29 +133,47 @@ describe('resting buys filled below their limit', () => {
     const resting: RestingSpec[] = [{ wallet: MM, side: 'buy', quantity: Q(3), price: P(100.5) }];
     const s = runMakerScenario(PAIR, false, resting, { side: 'sell', quantity: Q(2), price: P(100) });
     const r = attributeMakerFills(input(s, 'buy', false, false));
-    expect(r.kind === 'attributed' ? r.fills.map((f) => [f.quantity, f.quoteDelta]) : r).toEqual([[Q(2), s.walletDelta.quote]]);
+    expect(r.kind === 'attributed' ? r.fills.map((f) => [f.quantity, f.quoteDelta]) : r).toEqual([
+      [Q(2), s.walletDelta.quote],
+    ]);
   });
 });
 
 describe('refusing to guess', () => {
   it('reports base that no fill of ours explains', () => {
-    const s = runMakerScenario(PAIR, true, [{ wallet: MM, side: 'buy', quantity: Q(2), price: P(100) }], { side: 'sell', quantity: Q(2), price: P(100) });
+    const s = runMakerScenario(PAIR, true, [{ wallet: MM, side: 'buy', quantity: Q(2), price: P(100) }], {
+      side: 'sell',
+      quantity: Q(2),
+      price: P(100),
+    });
     const r = attributeMakerFills({ ...input(s, 'buy', true, true), baseIn: s.flows.baseIn * 2n });
     expect(r.kind).toBe('unexplained');
   });
 
   it('lists every total the quote allows when a pre-funded sell fill comes without its trade event', () => {
     // 10 x 110.0 and 11 x 100.0 pay the same value: either total is possible from the quote alone.
-    const c = [
-      { clientOrderId: 1n, orderId: 1n, price: P(100), remaining: Q(22), lockRateBps: 0 },
-    ];
-    const base: MakerInput = { side: 'sell', candidates: c, scales: RULES.scales, prefunded: true, baseIn: 0n, quoteIn: 0n, tradePrice: null, sizeStep: STEP, onTick, priceBounds: BOUNDS };
+    const c = [{ clientOrderId: 1n, orderId: 1n, price: P(100), remaining: Q(22), lockRateBps: 0 }];
+    const base: MakerInput = {
+      side: 'sell',
+      candidates: c,
+      scales: RULES.scales,
+      prefunded: true,
+      baseIn: 0n,
+      quoteIn: 0n,
+      tradePrice: null,
+      sizeStep: STEP,
+      onTick,
+      priceBounds: BOUNDS,
+    };
     const r = attributeMakerFills({ ...base, quoteIn: 1_100_000_000n });
     expect(r.kind).toBe('ambiguous');
     const totals = new Set(r.kind === 'ambiguous' ? r.options.map((o) => o.filled) : []);
     expect(totals.has(Q(20))).toBe(true); // 10 at 110
     expect(totals.has(Q(22))).toBe(true); // 11 at 100
-    expect(attributeMakerFills({ ...base, quoteIn: 1_100_000_000n, tradePrice: P(110) })).toMatchObject({ kind: 'attributed', fills: [{ quantity: Q(20) }] });
+    expect(attributeMakerFills({ ...base, quoteIn: 1_100_000_000n, tradePrice: P(110) })).toMatchObject({
+      kind: 'attributed',
+      fills: [{ quantity: Q(20) }],
+    });
   });
 });
 
@@ -149,15 +193,26 @@ describe('property: attribution is the venue’s own split, or an honest ambigui
         fc.integer({ min: 985, max: 1015 }),
         (orders, incomingSide, prefunded, halves, limit) => {
           const restSide = incomingSide === 'buy' ? 'sell' : 'buy';
-          const resting = orders.map((o) => ({ wallet: o.ours ? MM : OTHER, side: restSide, quantity: o.quantity, price: o.price }) as const);
-          const s = runMakerScenario(PAIR, prefunded, resting, { side: incomingSide, quantity: Q(halves), price: BigInt(limit) * 1_000n });
+          const resting = orders.map(
+            (o) => ({ wallet: o.ours ? MM : OTHER, side: restSide, quantity: o.quantity, price: o.price }) as const,
+          );
+          const s = runMakerScenario(PAIR, prefunded, resting, {
+            side: incomingSide,
+            quantity: Q(halves),
+            price: BigInt(limit) * 1_000n,
+          });
           if (s.truth.size === 0) return;
           const exact = attributeMakerFills(input(s, restSide, prefunded, true));
           expect(exact.kind === 'attributed' ? filledById(exact.fills) : exact).toEqual(s.truth);
           // Without the trade event: the true split, or an ambiguity that lists the true total.
           const blind = attributeMakerFills(input(s, restSide, prefunded, false));
           const total = [...s.truth.values()].reduce((a, b) => a + b, 0n);
-          const honest = blind.kind === 'attributed' ? filledById(blind.fills) : blind.kind === 'ambiguous' && blind.options.some((o) => o.filled === total) ? s.truth : blind;
+          const honest =
+            blind.kind === 'attributed'
+              ? filledById(blind.fills)
+              : blind.kind === 'ambiguous' && blind.options.some((o) => o.filled === total)
+                ? s.truth
+                : blind;
           expect(honest).toEqual(s.truth);
         },
       ),
@@ -170,7 +225,17 @@ describe('orders that reached the book after the incoming order', () => {
   // Seen on the sandbox: our better-priced buy (id 59) was sent in the block of the incoming sell (id 54) but
   // landed after it, so the sell filled our older buy at its limit and the wallet received base and no quote.
   const candidates = [c(59n, P(99.95), Q(2)), c(36n, P(99.9), Q(2))];
-  const observed = { side: 'buy' as const, candidates, scales: RULES.scales, prefunded: true, baseIn: 100_000_000n, quoteIn: 0n, tradePrice: P(99.9), sizeStep: STEP, onTick };
+  const observed = {
+    side: 'buy' as const,
+    candidates,
+    scales: RULES.scales,
+    prefunded: true,
+    baseIn: 100_000_000n,
+    quoteIn: 0n,
+    tradePrice: P(99.9),
+    sizeStep: STEP,
+    onTick,
+  };
 
   it('are not candidates once the incoming order id is known', () => {
     const r = attributeMakerFills({ ...observed, incomingOrderId: 54n });

@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../../src/core/decimal.ts';
 import type { PlaceOrder } from '../../../../../src/engine/wallet/orders/order-manager.ts';
-import { harness, start, TAKER, WALLET, type Harness, type HarnessOptions } from '../../../../support/engine/harness.ts';
+import {
+  harness,
+  start,
+  TAKER,
+  WALLET,
+  type Harness,
+  type HarnessOptions,
+} from '../../../../support/engine/harness.ts';
 
 const PAIR = 'tp-evm-bond-eure';
 
-const sell = (price: string): PlaceOrder => ({ pairId: PAIR, side: 'sell', quantity: new Decimal('1'), price: new Decimal(price) });
+const sell = (price: string): PlaceOrder => ({
+  pairId: PAIR,
+  side: 'sell',
+  quantity: new Decimal('1'),
+  price: new Decimal(price),
+});
 
 async function ready(options: HarnessOptions = {}): Promise<Harness> {
   const h = await harness(options);
@@ -98,7 +110,9 @@ describe('inventory check: decided at one point of the chain', () => {
     const next = await h.restart();
     await start(next);
     expect(pausing(next)).toEqual([]);
-    const resolved = next.store.db.prepare("SELECT resolution FROM alerts WHERE kind = 'inventory-mismatch'").all() as Array<{ resolution: string | null }>;
+    const resolved = next.store.db
+      .prepare("SELECT resolution FROM alerts WHERE kind = 'inventory-mismatch'")
+      .all() as Array<{ resolution: string | null }>;
     expect(resolved.map((r) => r.resolution?.startsWith('a decided check at height'))).toEqual([true]);
   });
 

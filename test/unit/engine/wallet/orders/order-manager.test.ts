@@ -32,15 +32,32 @@ describe('placing', () => {
       if (cmd.kind === 'place') seenAtSubmit.push(h.store.orders.get(WALLET, cmd.clientOrderId)?.status);
       return submit(cmd);
     };
-    const decision = { pairId: 'tp-evm-bond-eure', strategy: 'ladder', configHash: 'abc', params: { spreadBps: 20 }, market: { mid: '100' }, risk: { passed: ['collar'] } };
+    const decision = {
+      pairId: 'tp-evm-bond-eure',
+      strategy: 'ladder',
+      configHash: 'abc',
+      params: { spreadBps: 20 },
+      market: { mid: '100' },
+      risk: { passed: ['collar'] },
+    };
     const placed = await h.engine.place(order('buy', '1.5', '99.5', { decision }));
     expect(seenAtSubmit).toEqual(['intended']);
     expect(h.store.orders.get(WALLET, placed.clientOrderId)?.status).toBe('submitting');
     await h.block();
     const stored = h.store.orders.get(WALLET, placed.clientOrderId);
-    expect(stored).toMatchObject({ status: 'resting', txHash: placed.txHash, orderId: 1n, quantity: 15_000n, price: 995_000n });
+    expect(stored).toMatchObject({
+      status: 'resting',
+      txHash: placed.txHash,
+      orderId: 1n,
+      quantity: 15_000n,
+      price: 995_000n,
+    });
     expect(statuses(h, placed.clientOrderId)).toEqual(['submitting', 'received', 'resting']);
-    expect(h.store.state.decision(stored?.decisionId as number)).toMatchObject({ strategy: 'ladder', configHash: 'abc', risk: { passed: ['collar'] } });
+    expect(h.store.state.decision(stored?.decisionId as number)).toMatchObject({
+      strategy: 'ladder',
+      configHash: 'abc',
+      risk: { passed: ['collar'] },
+    });
     expect(h.store.transactions.get(placed.txHash as string)?.clientOrderId).toBe(placed.clientOrderId);
   });
 
@@ -50,17 +67,34 @@ describe('placing', () => {
     const b = await h.engine.place(order('buy', '1', '98.9'));
     await h.block();
     expect([a.clientOrderId >> 24n, b.clientOrderId - a.clientOrderId]).toEqual([0xd1n, 1n]);
-    const received = h.venue.blocks.flatMap((bl) => bl.txs.flatMap((t) => t.events)).filter((e) => e.type === 'OrderReceived');
-    expect(received.map((e) => (e.type === 'OrderReceived' ? e.crossIdentifier : 0n))).toEqual([a.clientOrderId, b.clientOrderId]);
+    const received = h.venue.blocks
+      .flatMap((bl) => bl.txs.flatMap((t) => t.events))
+      .filter((e) => e.type === 'OrderReceived');
+    expect(received.map((e) => (e.type === 'OrderReceived' ? e.crossIdentifier : 0n))).toEqual([
+      a.clientOrderId,
+      b.clientOrderId,
+    ]);
   });
 
   it('submits commands in order without waiting for outcomes, so several transactions are in flight', async () => {
     const h = await ready();
-    const placed = await Promise.all([h.engine.place(order('buy', '1', '99')), h.engine.place(order('sell', '1', '101')), h.engine.place(order('buy', '1', '98'))]);
+    const placed = await Promise.all([
+      h.engine.place(order('buy', '1', '99')),
+      h.engine.place(order('sell', '1', '101')),
+      h.engine.place(order('buy', '1', '98')),
+    ]);
     expect(h.adapter.sent.map((s) => s.txHash)).toEqual(placed.map((p) => p.txHash));
-    expect(placed.map((p) => h.store.orders.get(WALLET, p.clientOrderId)?.status)).toEqual(['submitting', 'submitting', 'submitting']);
+    expect(placed.map((p) => h.store.orders.get(WALLET, p.clientOrderId)?.status)).toEqual([
+      'submitting',
+      'submitting',
+      'submitting',
+    ]);
     await h.block();
-    expect(placed.map((p) => h.store.orders.get(WALLET, p.clientOrderId)?.status)).toEqual(['resting', 'resting', 'resting']);
+    expect(placed.map((p) => h.store.orders.get(WALLET, p.clientOrderId)?.status)).toEqual([
+      'resting',
+      'resting',
+      'resting',
+    ]);
   });
 
   it('records a refusal before signing, and a revert with its reason', async () => {
@@ -71,14 +105,25 @@ describe('placing', () => {
     // 130 is outside the 20% collar around 100: the book reverts it.
     const reverted = await h.engine.place(order('buy', '1', '130'));
     await h.block();
-    expect(await reverted.settled).toMatchObject({ status: 'rejected', rejection: { code: 'E_VENUE_PRICE_ABOVE_MAX_RANGE' } });
+    expect(await reverted.settled).toMatchObject({
+      status: 'rejected',
+      rejection: { code: 'E_VENUE_PRICE_ABOVE_MAX_RANGE' },
+    });
   });
 
   it('refuses to place before reconciliation and while the pair is paused', async () => {
     const h = await harness();
     await expect(h.engine.place(order('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
     await start(h);
-    h.store.alerts.raise({ chain: 'evm', wallet: WALLET, pairId: 'tp-evm-bond-eure', kind: 'inventory-mismatch', message: 'x', details: {}, pauses: true });
+    h.store.alerts.raise({
+      chain: 'evm',
+      wallet: WALLET,
+      pairId: 'tp-evm-bond-eure',
+      kind: 'inventory-mismatch',
+      message: 'x',
+      details: {},
+      pauses: true,
+    });
     await expect(h.engine.place(order('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
     expect(await metricValue(h.metrics, 'dltmm_pair_paused', { pair: 'tp-evm-bond-eure' })).toBe(1);
   });
@@ -107,7 +152,10 @@ describe('unknown outcomes', () => {
     await h.settle();
     h.clock.advance(2_000);
     await h.settle();
-    expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'rejected', rejection: { code: 'E_CHAIN_TX_EXPIRED' } });
+    expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({
+      status: 'rejected',
+      rejection: { code: 'E_CHAIN_TX_EXPIRED' },
+    });
     expect(h.adapter.sent).toHaveLength(1);
   });
 
@@ -150,7 +198,9 @@ describe('cancelling and replacing', () => {
     await h.block();
     expect(h.store.orders.get(WALLET, old.clientOrderId)?.status).toBe('cancelled');
     // Never an empty side: the new order rested a block before the old one left.
-    const kinds = h.venue.blocks.slice(-2).map((b) => b.txs.flatMap((t) => t.events.filter((e) => e.type !== 'Transfer').map((e) => e.type)));
+    const kinds = h.venue.blocks
+      .slice(-2)
+      .map((b) => b.txs.flatMap((t) => t.events.filter((e) => e.type !== 'Transfer').map((e) => e.type)));
     expect(kinds).toEqual([['OrderReceived', 'OrderResting'], ['OrderCancelled']]);
   });
 
@@ -172,7 +222,9 @@ describe('cancelling and replacing', () => {
     const old = await h.engine.place(order('sell', '1', '101'));
     await h.block();
     h.engine.halt('kill switch');
-    await expect(h.engine.replace(old.clientOrderId, order('sell', '1', '100.8'))).rejects.toMatchObject({ code: 'E_ORDER_WITHDRAWN' });
+    await expect(h.engine.replace(old.clientOrderId, order('sell', '1', '100.8'))).rejects.toMatchObject({
+      code: 'E_ORDER_WITHDRAWN',
+    });
     await h.block();
     expect(h.store.orders.get(WALLET, old.clientOrderId)?.status).toBe('cancelled');
   });
@@ -192,12 +244,17 @@ describe('cancelling and replacing', () => {
       [b.clientOrderId, 'cancelled'],
       [c.clientOrderId, 'cancelled'],
     ]);
-    expect(h.venue.pair('tp-evm-bond-eure').book.buys.concat(h.venue.pair('tp-evm-bond-eure').book.sells).filter((o) => o.wallet === WALLET)).toEqual([]);
+    expect(
+      h.venue
+        .pair('tp-evm-bond-eure')
+        .book.buys.concat(h.venue.pair('tp-evm-bond-eure').book.sells)
+        .filter((o) => o.wallet === WALLET),
+    ).toEqual([]);
   });
 });
 
 describe('allowance on a no-prefund book', () => {
-  it('each placement carries what the wallet\'s other live orders of its token may still draw', async () => {
+  it("each placement carries what the wallet's other live orders of its token may still draw", async () => {
     const h = await harness({ pairs: [{ pair: pairWith('evm-pair'), prefunded: false }] });
     await start(h);
     await h.engine.place(order('buy', '1', '99'));
@@ -209,7 +266,11 @@ describe('allowance on a no-prefund book', () => {
     expect(sell?.committed).toBe(0n);
     // The first buy rests at the maker rate: its draw is its notional and maker commission, short of its approval.
     const rested = h.store.orders.live({ wallet: WALLET }).find((o) => o.side === 'buy' && o.quantity === 10_000n);
-    const draw = lockOf({ side: 'buy', price: rested?.price as bigint, remaining: 10_000n, lockRateBps: rested?.lockRateBps as number }, h.pair.rules.scales, true).quote;
+    const draw = lockOf(
+      { side: 'buy', price: rested?.price as bigint, remaining: 10_000n, lockRateBps: rested?.lockRateBps as number },
+      h.pair.rules.scales,
+      true,
+    ).quote;
     expect(secondBuy?.committed).toBe(draw);
     expect(draw).toBeGreaterThan(firstBuy?.approval.principal as bigint);
   });
@@ -341,8 +402,19 @@ describe('fills and inventory', () => {
     await h.adapter.resume();
     await h.settle();
     expect(await c.settled).toMatchObject({ status: 'cancelRequested' });
-    expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'cancelled', filled: 5_000n, unexplained: 0n });
-    expect(statuses(h, p.clientOrderId)).toEqual(['submitting', 'received', 'resting', 'cancelRequested', 'cancelRequested', 'cancelled']);
+    expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({
+      status: 'cancelled',
+      filled: 5_000n,
+      unexplained: 0n,
+    });
+    expect(statuses(h, p.clientOrderId)).toEqual([
+      'submitting',
+      'received',
+      'resting',
+      'cancelRequested',
+      'cancelRequested',
+      'cancelled',
+    ]);
     expect(await h.engine.compareInventory()).toMatchObject({ comparable: true, mismatched: [] });
   });
 
@@ -359,7 +431,14 @@ describe('fills and inventory', () => {
     expect((await all).open).toEqual([]);
     expect(h.adapter.sent.filter((s) => s.command.kind === 'cancel')).toHaveLength(1);
     expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'filled', filled: 10_000n });
-    expect(statuses(h, p.clientOrderId)).toEqual(['submitting', 'received', 'resting', 'cancelRequested', 'cancelRequested', 'filled']);
+    expect(statuses(h, p.clientOrderId)).toEqual([
+      'submitting',
+      'received',
+      'resting',
+      'cancelRequested',
+      'cancelRequested',
+      'filled',
+    ]);
     expect(await h.engine.compareInventory()).toMatchObject({ comparable: true, mismatched: [] });
   });
 
@@ -368,7 +447,9 @@ describe('fills and inventory', () => {
     h.venue.mint(h.pair.quoteToken, WALLET, 123n);
     const report = withClock(h, h.engine.verifyInventory());
     expect(await report).toMatchObject({ mismatched: [{ difference: 123n }] });
-    expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure').map((a) => a.kind)).toEqual(['inventory-mismatch']);
+    expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure').map((a) => a.kind)).toEqual([
+      'inventory-mismatch',
+    ]);
     expect(await metricValue(h.metrics, 'dltmm_inventory_mismatch', { token: h.pair.quoteToken })).toBe(123);
     await expect(h.engine.place(order('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
     h.venue.balances.set(`${h.pair.quoteToken}:${WALLET}`, h.venue.balance(h.pair.quoteToken, WALLET) - 123n);
@@ -380,7 +461,9 @@ describe('fills and inventory', () => {
     const h = await ready();
     h.venue.mint(h.pair.quoteToken, WALLET, 5_000n);
     await withClock(h, h.engine.verifyInventory());
-    expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure').map((a) => a.kind)).toEqual(['inventory-mismatch']);
+    expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure').map((a) => a.kind)).toEqual([
+      'inventory-mismatch',
+    ]);
     const corrected = await h.engine.rebaselineInventory('deposit of 5000 units');
     expect(corrected.mismatched.map((t) => [t.token, t.difference])).toEqual([[h.pair.quoteToken, 5_000n]]);
     expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure')).toEqual([]);
@@ -400,7 +483,10 @@ describe('fills and inventory', () => {
     const h = await ready();
     h.adapter.hold();
     await h.engine.place(order('sell', '1', '100.1'));
-    await expect(h.engine.rebaselineInventory('x')).rejects.toMatchObject({ code: 'E_ORDER_STATE', message: expect.stringContaining('not settled') });
+    await expect(h.engine.rebaselineInventory('x')).rejects.toMatchObject({
+      code: 'E_ORDER_STATE',
+      message: expect.stringContaining('not settled'),
+    });
     await h.adapter.resume();
   });
 });
@@ -408,7 +494,14 @@ describe('fills and inventory', () => {
 describe('audit trail', () => {
   it('links an order to the decision that made it, its transactions, its transitions and its fills', async () => {
     const h = await ready();
-    const decision = { pairId: 'tp-evm-bond-eure', strategy: 'ladder', configHash: 'cfg-1', params: { spreadBps: 10 }, market: { bid: '99.9', ask: '100.3' }, risk: { passed: ['value', 'collar'] } };
+    const decision = {
+      pairId: 'tp-evm-bond-eure',
+      strategy: 'ladder',
+      configHash: 'cfg-1',
+      params: { spreadBps: 10 },
+      market: { bid: '99.9', ask: '100.3' },
+      risk: { passed: ['value', 'collar'] },
+    };
     const p = await h.engine.place(order('sell', '1', '100.1', { decision }));
     await h.block();
     h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 5_000n, 1_001_000n);
@@ -421,7 +514,14 @@ describe('audit trail', () => {
       [p.txHash, 'place'],
       [c.txHash, 'cancel'],
     ]);
-    expect(trail?.transitions.map((t) => t.to)).toEqual(['submitting', 'received', 'resting', 'partiallyFilled', 'cancelRequested', 'cancelled']);
+    expect(trail?.transitions.map((t) => t.to)).toEqual([
+      'submitting',
+      'received',
+      'resting',
+      'partiallyFilled',
+      'cancelRequested',
+      'cancelled',
+    ]);
     expect(trail?.fills.map((f) => [f.role, f.quantity])).toEqual([['maker', 5_000n]]);
   });
 });

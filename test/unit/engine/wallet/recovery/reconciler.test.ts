@@ -11,23 +11,50 @@ import type { VenueOrder } from '../../../../../src/venue/payload/orders.ts';
 import { harness, start, TAKER, WALLET, type Harness } from '../../../../support/engine/harness.ts';
 
 const PAIR = 'tp-evm-bond-eure';
-const order = (side: 'buy' | 'sell', qty: string, price: string): PlaceOrder => ({ pairId: PAIR, side, quantity: new Decimal(qty), price: new Decimal(price) });
+const order = (side: 'buy' | 'sell', qty: string, price: string): PlaceOrder => ({
+  pairId: PAIR,
+  side,
+  quantity: new Decimal(qty),
+  price: new Decimal(price),
+});
 
 /** What the process had done when it was killed right after recording an order (and maybe signing it). */
-async function killedAfterRecording(h: Harness, cid: bigint, stage: 'recorded' | 'journalled' | 'broadcast'): Promise<string | null> {
-  const terms = { ...DEFAULT_ORDER_OPTIONS, side: 'sell' as const, quantity: new Decimal('1'), price: new Decimal('101') };
-  h.store.orders.create(newOrder({ clientOrderId: cid, pairId: PAIR, side: 'sell', quantity: 10_000n, price: 1_010_000n }), { wallet: WALLET, chain: 'evm', lockRateBps: 10, prefunded: true });
+async function killedAfterRecording(
+  h: Harness,
+  cid: bigint,
+  stage: 'recorded' | 'journalled' | 'broadcast',
+): Promise<string | null> {
+  const terms = {
+    ...DEFAULT_ORDER_OPTIONS,
+    side: 'sell' as const,
+    quantity: new Decimal('1'),
+    price: new Decimal('101'),
+  };
+  h.store.orders.create(
+    newOrder({ clientOrderId: cid, pairId: PAIR, side: 'sell', quantity: 10_000n, price: 1_010_000n }),
+    { wallet: WALLET, chain: 'evm', lockRateBps: 10, prefunded: true },
+  );
   if (stage === 'recorded') return null;
   if (stage === 'journalled') h.adapter.faults.push('drop');
-  const s = await h.adapter.submit({ kind: 'place', pair: h.pair, clientOrderId: cid, terms, reporting: ZERO_REPORTING, approval: approvalFor('sell', terms.quantity, terms.price, h.pair.rules.scales, h.pair.rules.commissions, false) });
+  const s = await h.adapter.submit({
+    kind: 'place',
+    pair: h.pair,
+    clientOrderId: cid,
+    terms,
+    reporting: ZERO_REPORTING,
+    approval: approvalFor('sell', terms.quantity, terms.price, h.pair.rules.scales, h.pair.rules.commissions, false),
+  });
   return s.txHash;
 }
 
 const receivedFor = (h: Harness, cid: bigint) =>
-  h.venue.blocks.flatMap((b) => b.txs.flatMap((t) => t.events)).filter((e) => e.type === 'OrderReceived' && e.crossIdentifier === cid).length;
+  h.venue.blocks
+    .flatMap((b) => b.txs.flatMap((t) => t.events))
+    .filter((e) => e.type === 'OrderReceived' && e.crossIdentifier === cid).length;
 
 function snapshot(h: Harness): string {
-  const rows = (sql: string) => JSON.stringify(h.store.db.prepare(sql).all(), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  const rows = (sql: string) =>
+    JSON.stringify(h.store.db.prepare(sql).all(), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
   return [
     rows('SELECT * FROM orders ORDER BY client_order_id'),
     rows('SELECT wallet, client_order_id, from_status, to_status, event_json FROM order_transitions ORDER BY id'),
@@ -47,7 +74,10 @@ describe('recovery after a crash', () => {
     h = await h.restart();
     const report = await start(h);
     expect(report.ready).toBe(true);
-    expect(h.store.orders.get(WALLET, 0xd1_000100n)).toMatchObject({ status: 'rejected', rejection: { code: 'E_ORDER_NOT_SENT' } });
+    expect(h.store.orders.get(WALLET, 0xd1_000100n)).toMatchObject({
+      status: 'rejected',
+      rejection: { code: 'E_ORDER_NOT_SENT' },
+    });
   });
 
   it('killed during the broadcast: the journalled transaction is settled from the chain, not sent again', async () => {
@@ -73,7 +103,10 @@ describe('recovery after a crash', () => {
     for (let i = 0; i < 3; i++) await h.block();
     const again = await start(h);
     expect(again.ready).toBe(true);
-    expect(h.store.orders.get(WALLET, 0xd1_000102n)).toMatchObject({ status: 'rejected', rejection: { code: 'E_CHAIN_TX_EXPIRED' } });
+    expect(h.store.orders.get(WALLET, 0xd1_000102n)).toMatchObject({
+      status: 'rejected',
+      rejection: { code: 'E_CHAIN_TX_EXPIRED' },
+    });
     expect(receivedFor(h, 0xd1_000102n)).toBe(0);
   });
 
@@ -94,7 +127,11 @@ describe('recovery after a crash', () => {
     });
     const report = await start(h);
     expect(report.adopted).toEqual([lost.clientOrderId]);
-    expect(h.store.orders.get(WALLET, lost.clientOrderId)).toMatchObject({ status: 'resting', adopted: true, orderId: 1n });
+    expect(h.store.orders.get(WALLET, lost.clientOrderId)).toMatchObject({
+      status: 'resting',
+      adopted: true,
+      orderId: 1n,
+    });
     const next = await h.engine.place(order('buy', '1', '98'));
     expect(next.clientOrderId).toBe(lost.clientOrderId + 1n);
   });
@@ -118,8 +155,14 @@ describe('recovery after a crash', () => {
     await h.block();
     h.clock.advance(10_000);
     listed = [
-      { externalOrderId: 1n, raw: { externalOrderId: 1, tradingPairId: PAIR, side: 'SELL', remainingQuantity: '2', price: '101' } },
-      { externalOrderId: 77n, raw: { externalOrderId: 77, tradingPairId: PAIR, side: 'BUY', remainingQuantity: '1', price: '99' } },
+      {
+        externalOrderId: 1n,
+        raw: { externalOrderId: 1, tradingPairId: PAIR, side: 'SELL', remainingQuantity: '2', price: '101' },
+      },
+      {
+        externalOrderId: 77n,
+        raw: { externalOrderId: 77, tradingPairId: PAIR, side: 'BUY', remainingQuantity: '1', price: '99' },
+      },
     ];
     const report = await start(h);
     expect(report.discrepancies).toEqual([]);
@@ -156,7 +199,9 @@ describe('recovery after a crash', () => {
     const report = await start(h);
     expect(h.store.alerts.open({ kind: 'event-gap' })).toEqual([]);
     expect(report.ready).toBe(true);
-    expect(h.store.db.prepare("SELECT resolution FROM alerts WHERE kind = 'event-gap'").get()).toMatchObject({ resolution: expect.stringContaining('reconciled') });
+    expect(h.store.db.prepare("SELECT resolution FROM alerts WHERE kind = 'event-gap'").get()).toMatchObject({
+      resolution: expect.stringContaining('reconciled'),
+    });
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('resting');
   });
 
@@ -172,8 +217,13 @@ describe('recovery after a crash', () => {
     h.clock.advance(10_000);
     listed = [];
     const report = await start(h);
-    expect(report.discrepancies).toMatchObject([{ kind: 'not-listed', clientOrderId: p.clientOrderId, repair: 'not-on-book' }]);
-    expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'cancelRequested', cancelTxHash: null });
+    expect(report.discrepancies).toMatchObject([
+      { kind: 'not-listed', clientOrderId: p.clientOrderId, repair: 'not-on-book' },
+    ]);
+    expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({
+      status: 'cancelRequested',
+      cancelTxHash: null,
+    });
     // Never cancelled again: its events, if they come, settle it.
     await expect(h.engine.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
   });
@@ -190,7 +240,16 @@ describe('recovery after a crash', () => {
     h.adapter.hold();
     h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_010_000n);
     h.venue.mine();
-    views.push({ externalOrderId: orderId, raw: { externalOrderId: Number(orderId), tradingPairId: PAIR, side: 'SELL', remainingQuantity: '1', price: '101' } });
+    views.push({
+      externalOrderId: orderId,
+      raw: {
+        externalOrderId: Number(orderId),
+        tradingPairId: PAIR,
+        side: 'SELL',
+        remainingQuantity: '1',
+        price: '101',
+      },
+    });
     const sent = h.adapter.sent.length;
     const reconciling = start(h);
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
@@ -210,7 +269,16 @@ describe('recovery after a crash', () => {
     await h.block();
     const orderId = h.store.orders.get(WALLET, p.clientOrderId)?.orderId as bigint;
     h.clock.advance(10_000);
-    views.push({ externalOrderId: orderId, raw: { externalOrderId: Number(orderId), tradingPairId: PAIR, side: 'SELL', remainingQuantity: '1.5', price: '101' } });
+    views.push({
+      externalOrderId: orderId,
+      raw: {
+        externalOrderId: Number(orderId),
+        tradingPairId: PAIR,
+        side: 'SELL',
+        remainingQuantity: '1.5',
+        price: '101',
+      },
+    });
     const report = await start(h);
     expect(report.discrepancies.map((d) => [d.kind, d.repair])).toEqual([['remaining-differs', 'checking']]);
     await h.settle();

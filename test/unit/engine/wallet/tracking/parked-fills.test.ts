@@ -28,7 +28,9 @@ describe('maker fills the movements cannot decide', () => {
     await h.block();
     await h.block();
     expect(h.store.orders.get(WALLET, cid)).toMatchObject({ status: 'cancelled', filled: 110_000n, unexplained: 0n });
-    expect(h.store.orders.fills({ wallet: WALLET })).toMatchObject([{ role: 'maker', quantity: 110_000n, price: 1_000_000n }]);
+    expect(h.store.orders.fills({ wallet: WALLET })).toMatchObject([
+      { role: 'maker', quantity: 110_000n, price: 1_000_000n },
+    ]);
     expect(h.store.alerts.pausing('evm', WALLET, PAIR)).toEqual([]);
     expect(await h.engine.compareInventory()).toMatchObject({ comparable: true, mismatched: [] });
   });
@@ -69,7 +71,9 @@ describe('the same fill with the incoming order trade event the followers delive
     await h.block();
     expect(h.store.alerts.pausing('evm', WALLET, PAIR)).toEqual([]);
     expect(h.store.orders.get(WALLET, cid)).toMatchObject({ status: 'partiallyFilled', filled: 110_000n });
-    expect(h.store.orders.fills({ wallet: WALLET })).toMatchObject([{ role: 'maker', quantity: 110_000n, price: 1_000_000n }]);
+    expect(h.store.orders.fills({ wallet: WALLET })).toMatchObject([
+      { role: 'maker', quantity: 110_000n, price: 1_000_000n },
+    ]);
     expect(h.adapter.sent).toHaveLength(1);
     expect(await h.engine.compareInventory()).toMatchObject({ comparable: true, mismatched: [] });
   });

@@ -16,7 +16,10 @@ const PAIR = 'tp-evm-bond-eure';
 
 async function reorgHarness(confirmations = 1): Promise<Harness> {
   // A dropped transaction is known never to have applied a few blocks after it was first missed: asked each second.
-  const h = await harness({ adapter: { blocks: true, confirmations }, engine: { settleDelaysMs: [1_000, 1_000, 1_000, 1_000, 1_000, 1_000] } });
+  const h = await harness({
+    adapter: { blocks: true, confirmations },
+    engine: { settleDelaysMs: [1_000, 1_000, 1_000, 1_000, 1_000, 1_000] },
+  });
   await start(h);
   return h;
 }
@@ -107,7 +110,8 @@ describe('a receipt outcome whose block is replaced', () => {
     const cid = await place(h, 'sell', '1', '101');
     const o = get(h, cid);
     expect(o.status).toBe('resting');
-    const keys = () => h.store.db.prepare('SELECT COUNT(*) AS n FROM processed_events WHERE tx_hash = ?').get(o.txHash) as { n: number };
+    const keys = () =>
+      h.store.db.prepare('SELECT COUNT(*) AS n FROM processed_events WHERE tx_hash = ?').get(o.txHash) as { n: number };
     expect(keys().n).toBeGreaterThan(0);
     h.venue.reorg(keep);
     await blocks(h, 6);
@@ -169,7 +173,10 @@ describe('a receipt outcome whose block is replaced', () => {
     h.venue.reorg(keep);
     await blocks(h, 6);
     expect(get(h, cid)).toMatchObject({ status: 'rejected', orderId: null, cancelTxHash: null });
-    const withdrawn = h.store.orders.transitions(WALLET, cid).filter((t) => t.withdrawnMs !== null).map((t) => (t.event as { type: string }).type);
+    const withdrawn = h.store.orders
+      .transitions(WALLET, cid)
+      .filter((t) => t.withdrawnMs !== null)
+      .map((t) => (t.event as { type: string }).type);
     expect(withdrawn).toEqual(['Accepted', 'Rested', 'CancelSent', 'Cancelled']);
     expect(inStore(h)).toEqual(onBook(h));
     await expectInventoryIsBalances(h);
@@ -194,8 +201,31 @@ describe('a receipt outcome whose block is replaced', () => {
     await confirmAll(h);
     const o = get(h, cid);
     const before = JSON.stringify(h.store.db.prepare('SELECT * FROM orders').all());
-    const received: ChainEvent = { key: `${o.txHash}:0`, pairId: PAIR, txHash: o.txHash as string, height: 1n, blockHash: `0x${'ee'.repeat(32)}`, timeMs: 0, type: 'OrderReceived', orderId: 7n, client: WALLET, quantity: 10_000n, price: 990_000n, side: 'buy', crossIdentifier: cid, orderType: 0, executionCondition: 0 };
-    const stale: Outcome = { kind: 'accepted', txHash: o.txHash as string, height: 1n, orderId: 7n, events: [received], block: { height: 1n, hash: `0x${'ee'.repeat(32)}` } };
+    const received: ChainEvent = {
+      key: `${o.txHash}:0`,
+      pairId: PAIR,
+      txHash: o.txHash as string,
+      height: 1n,
+      blockHash: `0x${'ee'.repeat(32)}`,
+      timeMs: 0,
+      type: 'OrderReceived',
+      orderId: 7n,
+      client: WALLET,
+      quantity: 10_000n,
+      price: 990_000n,
+      side: 'buy',
+      crossIdentifier: cid,
+      orderType: 0,
+      executionCondition: 0,
+    };
+    const stale: Outcome = {
+      kind: 'accepted',
+      txHash: o.txHash as string,
+      height: 1n,
+      orderId: 7n,
+      events: [received],
+      block: { height: 1n, hash: `0x${'ee'.repeat(32)}` },
+    };
     h.parts.settler.placement(cid, stale);
     expect(JSON.stringify(h.store.db.prepare('SELECT * FROM orders').all())).toBe(before);
     expect(h.logs.some((l) => l.msg === 'outcome from a block the chain has since replaced; not applied')).toBe(true);
@@ -238,7 +268,9 @@ describe('a maker fill whose block is replaced (deeper than the confirmation dep
     await blocks(h, 2);
     expect(get(h, cid)).toMatchObject({ status: 'partiallyFilled', filled: 10_000n });
     expect(h.store.orders.fills().map((f) => [f.txHash, f.quantity])).toEqual([[fillTx, 10_000n]]);
-    expect((h.store.db.prepare('SELECT block_hash FROM fills').get() as { block_hash: string }).block_hash).toBe(h.venue.blocks[Number(keep)]?.hash);
+    expect((h.store.db.prepare('SELECT block_hash FROM fills').get() as { block_hash: string }).block_hash).toBe(
+      h.venue.blocks[Number(keep)]?.hash,
+    );
     await withClock(h, h.engine.reconcile());
     expect(h.store.alerts.open()).toEqual([]);
     expect(inStore(h)).toEqual(onBook(h));
@@ -257,9 +289,27 @@ describe('chain B', () => {
     expect(unconfirmed(h)).toEqual([]);
     const rows = () => h.store.db.prepare('SELECT * FROM chain_applications ORDER BY tx_hash').all();
     const before = rows();
-    const event: ChainEvent = { key: 'ledger-event-1', pairId: PAIR, txHash: 'abc', height: 5n, blockHash: null, timeMs: 0, type: 'Transfer', token: 'quote', from: WALLET, to: h.pair.orderBook, amount: 1n };
+    const event: ChainEvent = {
+      key: 'ledger-event-1',
+      pairId: PAIR,
+      txHash: 'abc',
+      height: 5n,
+      blockHash: null,
+      timeMs: 0,
+      type: 'Transfer',
+      token: 'quote',
+      from: WALLET,
+      to: h.pair.orderBook,
+      amount: 1n,
+    };
     p.followed([event]);
-    p.outcomeApplied(cid, 'place', { kind: 'accepted', txHash: o.txHash as string, height: 5n, orderId: o.orderId, events: [] });
+    p.outcomeApplied(cid, 'place', {
+      kind: 'accepted',
+      txHash: o.txHash as string,
+      height: 5n,
+      orderId: o.orderId,
+      events: [],
+    });
     expect(rows()).toEqual(before);
   });
 });
@@ -282,7 +332,12 @@ describe('parked maker fills and a reorganisation', () => {
     await h.block();
     expect(parked()).toEqual(before);
     // (The gap the follower reported was reconciled meanwhile: the inventory counts the parked quote.)
-    expect(h.store.alerts.pausing('evm', WALLET, PAIR).map((a) => a.kind).toSorted()).toEqual(['ambiguous-fill', 'reorganised-parked-fill']);
+    expect(
+      h.store.alerts
+        .pausing('evm', WALLET, PAIR)
+        .map((a) => a.kind)
+        .toSorted(),
+    ).toEqual(['ambiguous-fill', 'reorganised-parked-fill']);
     expect(get(h, cid).filled).toBe(0n);
   });
 });

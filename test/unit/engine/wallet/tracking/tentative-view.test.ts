@@ -8,7 +8,12 @@ import { Decimal } from '../../../../../src/core/decimal.ts';
 import { harness, start, TAKER, WALLET, type Harness } from '../../../../support/engine/harness.ts';
 
 const PAIR = 'tp-evm-bond-eure';
-const order = (side: 'buy' | 'sell', qty: string, price: string) => ({ pairId: PAIR, side, quantity: new Decimal(qty), price: new Decimal(price) });
+const order = (side: 'buy' | 'sell', qty: string, price: string) => ({
+  pairId: PAIR,
+  side,
+  quantity: new Decimal(qty),
+  price: new Decimal(price),
+});
 const cancelsSent = (h: Harness) => h.adapter.sent.filter((x) => x.command.kind === 'cancel').length;
 
 async function restingSellFilledTentatively() {

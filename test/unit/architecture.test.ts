@@ -50,7 +50,7 @@ const CORE_PACKAGES = new Set(['decimal.js', 'zod', 'yaml']);
 const MAX_LINES = 300;
 /**
  * Files that were longer when the limit came (as formatted): each may not grow, is split along its concerns
- * when it is next changed, and leaves this list once it is within the limit.
+ * when it is next changed, and leaves this list once it is within the limit (the test says when).
  */
 const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'chains/evm/evm-adapter.ts': 443,
@@ -63,8 +63,8 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'core/config/bot-config.ts': 321,
   'core/obligations.ts': 370,
   'core/rules.ts': 337,
-  'engine/loop/bot.ts': 370,
-  'engine/obligations/tracker.ts': 687,
+  'engine/loop/bot.ts': 321,
+  'engine/obligations/tracker.ts': 527,
   'engine/wallet/inventory/inventory-check.ts': 396,
   'engine/wallet/orders/order-manager.ts': 429,
   'engine/wallet/recovery/reconciler.ts': 421,
@@ -77,7 +77,7 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'sandbox/wasm/emulator.ts': 328,
   'store/migrations.ts': 316,
   'store/obligation-store.ts': 457,
-  'store/order-store.ts': 468,
+  'store/order-store.ts': 345,
   'venue/market-data/ws-client.ts': 405,
 };
 /** The wall clock, handed out by the composition root; everything else receives a `Clock`. */
@@ -225,6 +225,8 @@ describe('architecture', () => {
       const allowed = LONGER_FOR_NOW[name];
       if (allowed === undefined && lines > MAX_LINES)
         wrong.push(`${name}: ${lines} lines (at most ${MAX_LINES}; split it along its concerns)`);
+      if (allowed !== undefined && lines <= MAX_LINES)
+        wrong.push(`${name}: ${lines} lines, within the limit now: take it off LONGER_FOR_NOW`);
       if (allowed !== undefined && lines > allowed)
         wrong.push(`${name}: ${lines} lines, more than the ${allowed} it had when the limit came`);
     }

@@ -65,7 +65,7 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'core/rules.ts': 337,
   'engine/loop/bot.ts': 321,
   'engine/obligations/tracker.ts': 527,
-  'engine/wallet/inventory/inventory-check.ts': 396,
+  'engine/wallet/inventory/inventory-check.ts': 335,
   'engine/wallet/orders/order-manager.ts': 429,
   'engine/wallet/recovery/reconciler.ts': 421,
   'engine/wallet/tracking/provisional-outcomes.ts': 363,

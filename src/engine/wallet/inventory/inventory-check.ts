@@ -15,38 +15,12 @@
  */
 import type { BalancesAt, ChainAdapter } from '../../../chains/types.ts';
 import { DltError } from '../../../core/errors.ts';
-import { isOnBook, isUnsettled, remainingOf } from '../../../core/order-state.ts';
-import { lockOf } from '../fills/amounts.ts';
-import { makerRateOf } from '../pair-runtime.ts';
+import { isUnsettled } from '../../../core/order-state.ts';
 import { raiseAlert } from '../alerts.ts';
 import type { WalletContext } from '../wallet-context.ts';
+import { parkedByToken, tokenAmounts, type Comparable, type InventoryReport, type TokenInventory } from './tokens.ts';
 
-export interface TokenInventory {
-  readonly token: string;
-  readonly pairs: readonly string[];
-  readonly onChain: bigint;
-  readonly total: bigint;
-  readonly locked: bigint;
-  /** On-chain minus derived free balance. */
-  readonly difference: bigint;
-}
-
-export type InventoryReport =
-  | { readonly comparable: false; readonly reason: string }
-  | {
-      readonly comparable: true;
-      readonly tokens: readonly TokenInventory[];
-      readonly mismatched: readonly TokenInventory[];
-      /** The block or ledger the balances are of. */
-      readonly height?: bigint;
-      /**
-       * No look could be decided: each raced events the confirmation depth still explained (a busy book, or a
-       * follower that did not catch up in time). Nothing was raised or resolved; the next check decides.
-       */
-      readonly inconclusive?: boolean;
-    };
-
-export type Comparable = Extract<InventoryReport, { comparable: true }>;
+export type { Comparable, InventoryReport, TokenInventory } from './tokens.ts';
 
 /** Quote the wallet received for maker fills still parked, by pair (see ParkedFills). */
 export type ParkedQuote = () => Map<string, bigint>;
@@ -244,43 +218,8 @@ export class InventoryChecker {
     const live = ctx.repos.orders.live({ wallet: ctx.wallet });
     const unsettledNow = live.filter((o) => isUnsettled(o.status));
     if (unsettledNow.length > 0) return none(`${unsettledNow.length} order(s) not settled yet`);
-    const tokens = new Map<string, { pairs: string[]; onChain: bigint; locked: bigint }>();
-    [...ctx.pairs.values()].forEach((p, i) => {
-      const b = p.binding;
-      const read = reads[i] as BalancesAt;
-      for (const [address, amount] of [
-        [b.baseToken, read.base],
-        [b.quoteToken, read.quote],
-      ] as const) {
-        const t = tokens.get(address) ?? { pairs: [], onChain: amount, locked: 0n };
-        t.pairs.push(b.pairId);
-        t.onChain = amount;
-        tokens.set(address, t);
-      }
-    });
-    for (const o of live.filter((x) => isOnBook(x.status))) {
-      const p = ctx.pairs.get(o.pairId);
-      if (p === undefined) continue;
-      const lock = lockOf(
-        {
-          side: o.side,
-          price: o.price,
-          remaining: remainingOf(o),
-          lockRateBps: o.lockRateBps ?? makerRateOf(p, ctx.marketMaker),
-        },
-        p.binding.rules.scales,
-        o.prefunded ?? p.prefunded,
-      );
-      const base = tokens.get(p.binding.baseToken);
-      const quote = tokens.get(p.binding.quoteToken);
-      if (base !== undefined) base.locked += lock.base;
-      if (quote !== undefined) quote.locked += lock.quote;
-    }
-    const parked = new Map<string, bigint>();
-    for (const [pairId, q] of this.#parkedQuote()) {
-      const token = ctx.pairs.get(pairId)?.binding.quoteToken;
-      if (token !== undefined) parked.set(token, (parked.get(token) ?? 0n) + q);
-    }
+    const tokens = tokenAmounts(ctx.pairs, reads, live, ctx.marketMaker);
+    const parked = parkedByToken(ctx.pairs, this.#parkedQuote());
     const out: TokenInventory[] = [];
     for (const [token, t] of tokens) {
       let row = ctx.repos.inventory.get(ctx.chain, ctx.wallet, token);

@@ -11,7 +11,6 @@ import { DEFAULT_CALENDAR, toVenueLocal } from '../../core/calendar.ts';
 import { DltError } from '../../core/errors.ts';
 import { isDate } from '../../engine/obligations/day-frame.ts';
 import { openStoreReadOnly } from '../../store/store.ts';
-import { renderCharts, reportCharts } from '../report/charts.ts';
 import { buildDayReport } from '../report/data.ts';
 import { reportCsv, reportHtml } from '../report/page.ts';
 import { EXIT_OK, type CliIo } from '../io.ts';
@@ -60,6 +59,8 @@ export async function writeReport(
   } finally {
     store.close();
   }
+  // Vega and Vega-Lite load only here: every other command (a bot restart above all) starts without them.
+  const { renderCharts, reportCharts } = await import('../report/charts.ts');
   const charts = await renderCharts(reportCharts(report));
   const stem = join(out, `dlt-mm-${day}`);
   const csv = reportCsv(report);

@@ -10,7 +10,7 @@
 import { Decimal } from '../core/decimal.ts';
 import { assessQuotes, ObligationRules, type BookQuote, type SizeLimit } from '../core/obligations.ts';
 import type { PairRules } from '../core/rules.ts';
-import { snapToTick, tickAt, tickDown } from '../core/ticks.ts';
+import { snapToTick, tickAt, tickDown, tickUp } from '../core/ticks.ts';
 import { priceToRaw, quantityToRaw } from '../core/units.ts';
 import { conformQuotes, type ConformInput, type ConformResult } from './conform.ts';
 import { roundSizeDown } from './sizing.ts';
@@ -35,6 +35,28 @@ export function meetsTerms(quotes: readonly (DesiredQuote | LiveOrder)[], terms:
     rulesOf(terms, pair),
     false,
   ).compliant;
+}
+
+/**
+ * Whether these quotes meet the terms and still do after a taker takes our best bid, or our best ask, whole:
+ * what the guard's reserves are for.
+ */
+export function meetsTermsAfterAFill(
+  quotes: readonly (DesiredQuote | LiveOrder)[],
+  terms: GuardTerms,
+  pair: PairRules,
+): boolean {
+  const without = (side: Side) => {
+    const mine = quotes.filter((q) => q.side === side);
+    if (mine.length === 0) return quotes;
+    const best = mine.reduce((a, b) => (side === 'buy' ? (b.price.gt(a.price) ? b : a) : b.price.lt(a.price) ? b : a));
+    return quotes.filter((q) => q !== best);
+  };
+  return (
+    meetsTerms(quotes, terms, pair) &&
+    meetsTerms(without('buy'), terms, pair) &&
+    meetsTerms(without('sell'), terms, pair)
+  );
 }
 
 /** The smallest valid size not below `quantity`. */
@@ -105,6 +127,9 @@ export interface GuardResult extends ConformResult {
   readonly outcome: GuardOutcome;
 }
 
+/** The guarded quotes (level 0) and their reserves (level 1); the model's own levels come after. */
+const isGuarded = (q: { level: number }): boolean => q.level <= 1;
+
 export function guardQuotes(input: GuardInput): GuardResult {
   const { terms, conform } = input;
   const pair = conform.rules;
@@ -140,11 +165,23 @@ export function guardQuotes(input: GuardInput): GuardResult {
     { side: 'buy', level: 0, price: bidPrice, quantity: bidQty },
     { side: 'sell', level: 0, price: askPrice, quantity: askQty },
   ];
-  const deeper = input.model.filter(
-    (q) => q.level > 0 && (q.side === 'buy' ? q.price.lt(bidPrice) : q.price.gt(askPrice)),
-  );
+  // A reserve one tick behind each guarded quote, of the same size: a taker that takes the guarded quote whole
+  // leaves the reserve as our best, still within the maximum spread (the guard keeps at least a tick inside it),
+  // so the side stays present while its replacement travels instead of being absent for a block or two.
+  const reserve = (q: DesiredQuote): DesiredQuote => ({
+    ...q,
+    level: 1,
+    price: q.side === 'buy' ? tickDown(q.price, pair.tick) : tickUp(q.price, pair.tick),
+  });
+  const deeper = input.model
+    .filter((q) => q.level > 0 && (q.side === 'buy' ? q.price.lt(bidPrice) : q.price.gt(askPrice)))
+    .map((q) => ({ ...q, level: q.level + 1 }));
   const run = (quotes: DesiredQuote[]) =>
-    conformQuotes({ ...conform, quotes: [...quotes, ...deeper], pinned: (q) => q.level === 0 });
+    conformQuotes({
+      ...conform,
+      quotes: [...quotes, ...quotes.filter((q) => q.level === 0 && q.price.gt(ZERO)).map(reserve), ...deeper],
+      pinned: isGuarded,
+    });
   let result = run(pinned);
   const firstReasons = result.reasons;
   const cutBid = result.quotes.find((q) => q.side === 'buy' && q.level === 0);

@@ -9,7 +9,7 @@ import type { PairRules } from '../core/rules.ts';
 import { othersBook } from './book.ts';
 import { conformQuotes } from './conform.ts';
 import { diffQuotes } from './diff.ts';
-import { guardQuotes, meetsTerms } from './obligation-guard.ts';
+import { guardQuotes, meetsTerms, meetsTermsAfterAFill } from './obligation-guard.ts';
 import {
   avellanedaStoikovModel,
   ladderModel,
@@ -23,6 +23,7 @@ import { show } from './show.ts';
 import type {
   DesiredQuote,
   GuardOutcome,
+  GuardTerms,
   Inventory,
   LiveOrder,
   MarketView,
@@ -74,7 +75,7 @@ export function computeQuotes(
   // The market view carries the current static reference price; the pair record may be a day old.
   const pairRules: PairRules =
     market.staticReferencePrice === null ? rules : { ...rules, staticReferencePrice: market.staticReferencePrice };
-  const book = othersBook(market, context.liveOrders);
+  const book = othersBook(market, context.ownOrders ?? context.liveOrders);
   const funds = {
     base: inventory.base.free.add(inventory.base.locked),
     quote: inventory.quote.free.add(inventory.quote.locked),
@@ -146,11 +147,10 @@ export function computeQuotes(
     };
   }
   let diff = diffQuotes(gated.quotes, context.liveOrders, diffOptions);
-  if (
-    terms !== undefined &&
-    obligations?.status !== 'breach' &&
-    !meetsTerms(bookAfter(diff.actions), terms, pairRules)
-  ) {
+  // Guarded quotes come with reserves: the book must keep the terms after a fill of either best quote too.
+  const holds = (book: readonly (DesiredQuote | LiveOrder)[], t: GuardTerms) =>
+    obligations?.status === 'guarded' ? meetsTermsAfterAFill(book, t, pairRules) : meetsTerms(book, t, pairRules);
+  if (terms !== undefined && obligations?.status !== 'breach' && !holds(bookAfter(diff.actions), terms)) {
     // A live order kept within the refresh tolerance would leave the pair outside the terms: replace instead.
     diff = diffQuotes(gated.quotes, context.liveOrders, {
       ...diffOptions,

@@ -71,6 +71,12 @@ export interface QuoteContext {
    */
   readonly refreshCost: Decimal;
   readonly liveOrders: readonly LiveOrder[];
+  /**
+   * Every order of ours that is or may still be on the venue's book: the live quotes and those whose
+   * cancellation is on its way (the book shows them until it is included). Taken out of the book before the
+   * reference price is read, so that our own quotes never move it; `liveOrders` when absent.
+   */
+  readonly ownOrders?: readonly LiveOrder[];
   /** The pair's market-making obligations in force now, when the guard is to keep them. */
   readonly obligations?: GuardTerms;
 }

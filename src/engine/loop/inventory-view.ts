@@ -57,6 +57,18 @@ export function liveQuotes(binding: PairBinding, live: readonly StoredOrder[]): 
     }));
 }
 
+/**
+ * Our orders that are or may still be on the venue's book: the live quotes and those whose cancellation is on
+ * its way. A book read while a cancel travels still shows the order; counted as someone else's, it would move
+ * the reference price by our own quote and the next round would chase it back and forth.
+ */
+export function ownOnBook(binding: PairBinding, live: readonly StoredOrder[]): LiveOrder[] {
+  return liveQuotes(
+    binding,
+    live.map((o) => (o.status === 'cancelRequested' ? { ...o, status: 'resting' as const } : o)),
+  );
+}
+
 /** Whether `quote` would trade with an order of ours of the other side that is or may be on the book. */
 export function crossesOurs(live: readonly StoredOrder[], quote: DesiredQuote, scales: PairScales): boolean {
   const price = priceToRaw(quote.price, scales);

@@ -23,7 +23,7 @@ import { gateQuotes } from '../risk/quote-gate.ts';
 import type { PairRuntime } from '../wallet/pair-runtime.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import { BalanceCache } from './balance-cache.ts';
-import { crossesOurs, liveQuotes, pairInventory, presenceOf } from './inventory-view.ts';
+import { crossesOurs, liveQuotes, ownOnBook, pairInventory, presenceOf } from './inventory-view.ts';
 import { recordNative, recordSpread, type LoopMetrics } from './loop-metrics.ts';
 import { OrderActions } from './order-actions.ts';
 import type { PnlTracker } from './pnl-tracker.ts';
@@ -239,6 +239,7 @@ export class PairLoop {
         marketMaker: o.marketMaker,
         refreshCost: o.refreshCost,
         liveOrders: liveQuotes(o.runtime.binding, live),
+        ownOrders: ownOnBook(o.runtime.binding, live),
         ...(terms === null ? {} : { obligations: terms }),
       },
       this.#state,

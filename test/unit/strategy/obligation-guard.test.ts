@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseStrategyConfig } from '../../../src/core/config/load.ts';
 import { Decimal } from '../../../src/core/decimal.ts';
-import { meetsTerms } from '../../../src/strategy/obligation-guard.ts';
+import { tickDown, tickUp } from '../../../src/core/ticks.ts';
+import { meetsTerms, meetsTermsAfterAFill } from '../../../src/strategy/obligation-guard.ts';
 import { computeQuotes, type QuoteGate } from '../../../src/strategy/registry.ts';
 import type { GuardTerms } from '../../../src/strategy/types.ts';
 import { context, d, evmRules, inventory, liveOrder, market, violations } from '../../support/strategy/builders.ts';
@@ -60,7 +61,25 @@ describe('the obligation guard', () => {
     expect(spreadBps(result.quotes)).toBeLessThanOrEqual(100);
     const level0 = result.quotes.filter((q) => q.level === 0);
     expect(level0.every((q) => q.quantity.gte(5))).toBe(true);
-    expect(result.quotes.filter((q) => q.level > 0).length).toBe(4);
+    // A reserve a tick behind each guarded quote, of its size: a fill of either leaves the terms met.
+    const reserves = result.quotes.filter((q) => q.level === 1);
+    expect(
+      reserves
+        .map((r) => ({ side: r.side, price: r.price.toFixed(), quantity: r.quantity.toFixed() }))
+        .toSorted((a, b) => a.side.localeCompare(b.side)),
+    ).toEqual(
+      level0
+        .map((q) => ({
+          side: q.side,
+          price: (q.side === 'buy' ? tickDown(q.price, rules.tick) : tickUp(q.price, rules.tick)).toFixed(),
+          quantity: q.quantity.toFixed(),
+        }))
+        .toSorted((a, b) => a.side.localeCompare(b.side)),
+    );
+    expect(meetsTermsAfterAFill(result.quotes, TERMS, rules)).toBe(true);
+    expect(meetsTermsAfterAFill(without.quotes, TERMS, rules)).toBe(false);
+    // The model's deeper levels stay, behind the reserves.
+    expect(result.quotes.filter((q) => q.level > 1).length).toBe(4);
     for (const q of result.quotes) expect(violations(q, rules, d(100))).toEqual([]);
     expect(result.reasons.filter((r) => r.rule === 'obligations').map((r) => r.side)).toEqual(['buy', 'sell']);
   });
@@ -125,10 +144,17 @@ describe('the obligation guard', () => {
     const bid = first.quotes.find((q) => q.side === 'buy' && q.level === 0);
     const ask = first.quotes.find((q) => q.side === 'sell' && q.level === 0);
     if (bid === undefined || ask === undefined) throw new Error('no guarded quotes');
-    // Live: the right prices, but the bid holds 1 (below the minimum of 5); the size tolerance alone would keep it.
+    const reserve = (side: 'buy' | 'sell') => first.quotes.find((q) => q.side === side && q.level === 1);
+    const bidReserve = reserve('buy');
+    const askReserve = reserve('sell');
+    if (bidReserve === undefined || askReserve === undefined) throw new Error('no reserves');
+    // Live: the right prices, but the bid and its reserve hold 1 (below the minimum of 5); the size tolerance
+    // alone would keep them.
     const live = [
       liveOrder('1', 'buy', bid.price.toFixed(), '1'),
+      liveOrder('3', 'buy', bidReserve.price.toFixed(), '1'),
       liveOrder('2', 'sell', ask.price.toFixed(), ask.quantity.toFixed()),
+      liveOrder('4', 'sell', askReserve.price.toFixed(), askReserve.quantity.toFixed()),
     ];
     const { result } = computeQuotes(
       tolerant,
@@ -138,10 +164,17 @@ describe('the obligation guard', () => {
       context({ obligations: TERMS, liveOrders: live }),
       {},
     );
-    const bidAction = result.actions.find(
-      (a) => a.type !== 'cancel' && a.type !== 'keep' && a.quote.side === 'buy' && a.quote.level === 0,
+    // Both undersized bids are replaced by the guarded bid and its reserve; the asks, of the right size, stay.
+    const replaced = result.actions.flatMap((a) =>
+      a.type === 'replace' && a.quote.side === 'buy' && a.quote.level <= 1 ? [a.orderId] : [],
     );
-    expect(bidAction).toMatchObject({ type: 'replace', orderId: '1' });
-    expect(result.actions.find((a) => a.type === 'keep' && a.orderId === '2')).toBeDefined();
+    expect(replaced.toSorted()).toEqual(['1', '3']);
+    expect(
+      result.actions
+        .filter((a) => a.type === 'keep')
+        .map((a) => a.orderId)
+        .toSorted(),
+    ).toEqual(['2', '4']);
+    expect(meetsTermsAfterAFill(result.quotes, TERMS, rules)).toBe(true);
   });
 });

@@ -74,6 +74,23 @@ describe('the strategy registry', () => {
     expect(result.reference).toEqual({ price: d('100.05'), source: 'mid' });
   });
 
+  it('takes out of the book our orders whose cancellation is on its way, which it neither keeps nor cancels again', () => {
+    // Our old bid at 100.1 still shows while its cancel travels; our new bid at 99.9 rests. Counted as someone
+    // else's, the old bid would make the mid (100.1 + 100.3) / 2 = 100.2, and the next round would chase it.
+    const m = market({ bids: levels(['100.1', '1'], ['99.9', '1'], ['99.8', '5']) });
+    const live = [liveOrder('2', 'buy', '99.9', '1')];
+    const { result } = computeQuotes(
+      ladder,
+      m,
+      inventory(),
+      rules,
+      context({ liveOrders: live, ownOrders: [...live, liveOrder('1', 'buy', '100.1', '1')] }),
+      {},
+    );
+    expect(result.reference).toEqual({ price: d('100.05'), source: 'mid' });
+    expect(result.actions.filter((a) => a.type === 'cancel' && a.orderId === '1')).toEqual([]);
+  });
+
   it('with no reference available quotes nothing and cancels what is live', () => {
     const config = { ...ladder, referencePrice: ['mid' as const] };
     const { result } = computeQuotes(

@@ -50,6 +50,24 @@ export function toVenueLocal(instantMs: number): LocalDateTime {
   };
 }
 
+/**
+ * The venue's wall-clock reading of an instant, expressed as if it were UTC milliseconds (so that a UTC time
+ * scale shows venue time).
+ */
+export function venueWallMs(instantMs: number): number {
+  const p: Record<string, string> = {};
+  for (const x of formatter.formatToParts(new Date(instantMs))) p[x.type] = x.value;
+  const wall = Date.UTC(
+    Number(p.year),
+    Number(p.month) - 1,
+    Number(p.day),
+    Number(p.hour),
+    Number(p.minute),
+    Number(p.second),
+  );
+  return wall + (((instantMs % 1000) + 1000) % 1000);
+}
+
 function parseHhMm(text: string): number {
   const m = /^([01][0-9]|2[0-3]):([0-5][0-9])$/.exec(text);
   if (!m) throw new RangeError(`time ${JSON.stringify(text)} is not HH:MM`);

@@ -5,6 +5,7 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { DayReport, PairDay } from './data.ts';
+import { venueWallMs } from '../../core/calendar.ts';
 
 export interface Chart {
   /** Stable id: `<kind>-<pair id>` or `<kind>`. */
@@ -29,27 +30,6 @@ const STATE_COLOURS = {
   down: '#d62728',
   unobserved: '#ffffff',
 };
-
-const berlin = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/Berlin',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** The Berlin wall-clock reading of an instant, as if it were UTC (so that a UTC scale shows Berlin time). */
-export function berlinWall(ms: number): number {
-  const p: Record<string, string> = {};
-  for (const x of berlin.formatToParts(new Date(ms))) p[x.type] = x.value;
-  return (
-    Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) +
-    (ms % 1000)
-  );
-}
 
 function thin<T>(rows: readonly T[]): T[] {
   if (rows.length <= MAX_POINTS) return [...rows];
@@ -90,12 +70,12 @@ export function chartDomain(report: DayReport): [number, number] {
     ...p.samples.map((s) => s.atMs),
   ]);
   const from = starts.length === 0 ? report.from : Math.min(...starts);
-  return [berlinWall(from), berlinWall(Math.max(report.to, from + 1_000))];
+  return [venueWallMs(from), venueWallMs(Math.max(report.to, from + 1_000))];
 }
 
 function pnlChart(p: PairDay, domain: [number, number]): Chart {
   const rows = thin(p.samples).flatMap((s) => {
-    const t = berlinWall(s.atMs);
+    const t = venueWallMs(s.atMs);
     const realised = Number(s.realised);
     const unrealised = Number(s.unrealised);
     const fees = Number(s.fees);
@@ -123,7 +103,7 @@ function pnlChart(p: PairDay, domain: [number, number]): Chart {
 }
 
 function inventoryChart(p: PairDay, domain: [number, number]): Chart {
-  const rows = thin(p.samples).map((s) => ({ t: berlinWall(s.atMs), position: Number(s.position) }));
+  const rows = thin(p.samples).map((s) => ({ t: venueWallMs(s.atMs), position: Number(s.position) }));
   return {
     id: `inventory-${p.pairId}`,
     title: `${p.symbol}: inventory (base position)`,
@@ -138,7 +118,7 @@ function inventoryChart(p: PairDay, domain: [number, number]): Chart {
 
 function spreadChart(p: PairDay, domain: [number, number]): Chart {
   const rows = thin(p.samples).flatMap((s) => {
-    const t = berlinWall(s.atMs);
+    const t = venueWallMs(s.atMs);
     return [
       ...(s.spreadBps === null ? [] : [{ t, series: 'our spread', value: s.spreadBps }]),
       ...(s.maxSpreadBps === null ? [] : [{ t, series: 'maximum', value: s.maxSpreadBps }]),
@@ -182,12 +162,12 @@ function presenceChart(p: PairDay, domain: [number, number]): Chart {
   const bands = p.segments
     .filter((s) => s.state !== 'unobserved')
     .map((s) => ({
-      t: berlinWall(s.from),
-      t2: berlinWall(s.to),
+      t: venueWallMs(s.from),
+      t2: venueWallMs(s.to),
       status: s.state === 'continuous' ? (s.present ? 'present' : 'absent') : s.state,
     }));
   const ratio = thin(p.samples.filter((s) => s.presence !== null)).map((s) => ({
-    t: berlinWall(s.atMs),
+    t: venueWallMs(s.atMs),
     presence: s.presence,
   }));
   const statuses = Object.keys(STATE_COLOURS).filter((k) => k !== 'unobserved');
@@ -239,11 +219,11 @@ function presenceChart(p: PairDay, domain: [number, number]): Chart {
 
 function fillsChart(p: PairDay, domain: [number, number]): Chart {
   const marks = thin(p.samples.filter((s) => s.mark !== null)).map((s) => ({
-    t: berlinWall(s.atMs),
+    t: venueWallMs(s.atMs),
     mark: Number(s.mark),
   }));
   const fills = p.fills.map((f) => ({
-    t: berlinWall(f.atMs),
+    t: venueWallMs(f.atMs),
     price: Number(f.price),
     quantity: Number(f.quantity),
     side: f.side,

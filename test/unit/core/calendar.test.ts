@@ -8,6 +8,7 @@ import {
   nextSession,
   toVenueLocal,
   venueLocalToInstant,
+  venueWallMs,
 } from '../../../src/core/calendar.ts';
 
 const at = (iso: string) => Date.parse(iso);
@@ -102,5 +103,12 @@ describe('market open', () => {
     expect(
       isMarketOpen({ nowMs: night, tradingStatus: 'CONTINUOUS_TRADING', chain: 'evm', phase: 1, useCalendar: false }),
     ).toBe(true);
+  });
+});
+
+describe('the venue wall clock as UTC milliseconds', () => {
+  it('reads an instant as Berlin shows it, winter and summer, seconds and milliseconds kept', () => {
+    expect(new Date(venueWallMs(at('2026-03-02T08:59:58.250Z'))).toISOString()).toBe('2026-03-02T09:59:58.250Z');
+    expect(new Date(venueWallMs(at('2026-07-01T22:30:00.000Z'))).toISOString()).toBe('2026-07-02T00:30:00.000Z');
   });
 });

@@ -27,13 +27,8 @@ export class ChainReader {
     this.#logger = logger;
   }
 
-  /** The return value of a read-only contract call, simulated with the trading account as source. */
-  async view(contract: string, fn: string, args: xdr.ScVal[] = []): Promise<ScVal> {
-    return (await this.viewAt(contract, fn, args)).value;
-  }
-
-  /** A view with the ledger the node simulated it on. */
-  async viewAt(contract: string, fn: string, args: xdr.ScVal[] = []): Promise<{ value: ScVal; ledger: number }> {
+  /** One contract call simulated with the trading account as source (nothing is signed or sent). */
+  #simulate(contract: string, fn: string, args: xdr.ScVal[]) {
     const tx = new TransactionBuilder(new Account(this.#wallet, '0'), {
       fee: '100',
       networkPassphrase: this.#passphrase,
@@ -41,7 +36,17 @@ export class ChainReader {
       .addOperation(new Contract(contract).call(fn, ...args))
       .setTimeout(0)
       .build();
-    const sim = await this.#rpc.simulate(tx.toXDR());
+    return this.#rpc.simulate(tx.toXDR());
+  }
+
+  /** The return value of a read-only contract call, simulated with the trading account as source. */
+  async view(contract: string, fn: string, args: xdr.ScVal[] = []): Promise<ScVal> {
+    return (await this.viewAt(contract, fn, args)).value;
+  }
+
+  /** A view with the ledger the node simulated it on. */
+  async viewAt(contract: string, fn: string, args: xdr.ScVal[] = []): Promise<{ value: ScVal; ledger: number }> {
+    const sim = await this.#simulate(contract, fn, args);
     if (!sim.ok) throw errorFromSimulation(sim.error, { contract, fn });
     try {
       return { value: decodeScVal(sim.retval), ledger: sim.latestLedger };
@@ -59,14 +64,7 @@ export class ChainReader {
     fn: string,
     args: xdr.ScVal[],
   ): Promise<{ ok: true; ledger: number } | { ok: false; error: DltError; ledger: number }> {
-    const tx = new TransactionBuilder(new Account(this.#wallet, '0'), {
-      fee: '100',
-      networkPassphrase: this.#passphrase,
-    })
-      .addOperation(new Contract(contract).call(fn, ...args))
-      .setTimeout(0)
-      .build();
-    const sim = await this.#rpc.simulate(tx.toXDR());
+    const sim = await this.#simulate(contract, fn, args);
     return sim.ok
       ? { ok: true, ledger: sim.latestLedger }
       : { ok: false, error: errorFromSimulation(sim.error, { contract, fn }), ledger: sim.latestLedger };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricSample } from '../support/e2e/metrics-text.ts';
 import { compareGauges, gaugeFingerprint, type ChainState, type TruthSnapshot } from './gauges.ts';
+import { appliedHeight } from './sampler.ts';
 
 const EVM = '0xAbC';
 const WASM = 'GWALLET';
@@ -107,5 +108,15 @@ describe('gaugeFingerprint', () => {
       gaugeFingerprint([...walletGauges(1), m('dltmm_quote_spread_bps', { pair: 'a' }, 7)]),
     );
     expect(gaugeFingerprint(a)).not.toBe(gaugeFingerprint(walletGauges(2)));
+  });
+
+  it('changes when the bot applies another block, the state gauges alike', () => {
+    const at = (height: number) => [
+      ...walletGauges(1),
+      m('dltmm_events_covered', { chain: 'evm', wallet: EVM }, height),
+    ];
+    expect(gaugeFingerprint(at(283))).not.toBe(gaugeFingerprint(at(284)));
+    expect(appliedHeight(at(283), 'evm')).toBe(283);
+    expect(appliedHeight(at(283), 'wasm')).toBe(-1);
   });
 });

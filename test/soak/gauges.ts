@@ -124,6 +124,7 @@ export function gaugeFingerprint(metrics: readonly MetricSample[]): string {
     'dltmm_inventory_mismatch',
     'dltmm_position_base',
     'dltmm_quote_presence',
+    'dltmm_events_covered',
   ]);
   return metrics
     .filter((m) => names.has(m.name))

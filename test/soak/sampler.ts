@@ -4,7 +4,10 @@
  * and both scrapes agree. Chain A is then read at that block number (historical calls), and both chains also
  * at the block or ledger before. What the bot had in flight is counted from the RPC recorder: a chain A
  * placement is in flight at a height when its nonce was not yet used by then; a chain B one when it was sent
- * after that ledger closed.
+ * after that ledger closed. A reading is taken only once the bot says (`dltmm_events_covered`)
+ * that it has applied every event up to the older of those two heights on both chains: a moment just after a
+ * new block, before the bot has read it, would compare the bot with a chain it cannot know yet. A bot that never
+ * gets there within `CATCH_UP_MS` leaves the sample unreached, which fails the soak.
  */
 import { venueOpenOrders } from '../support/e2e/venue-orders.ts';
 import { contractAt, sandboxProvider } from '../../src/sandbox/evm/chain.ts';
@@ -15,6 +18,7 @@ import type { Sandbox } from '../../src/sandbox/venue/sandbox.ts';
 import type { BotProcess } from '../support/e2e/bot-process.ts';
 import type { SandboxChains } from '../support/e2e/sandbox-chains.ts';
 import { netFilledIn, remainingAt, restingAt } from './book-replay.ts';
+import type { MetricSample } from '../support/e2e/metrics-text.ts';
 import { compareGauges, gaugeFingerprint, type ChainState } from './gauges.ts';
 import type { LiveBooks } from './live-books.ts';
 import type { Chain, GaugeCheck, StateSample } from './model.ts';
@@ -22,6 +26,15 @@ import type { RpcRecorder } from './rpc-record.ts';
 import type { Timeline } from './timeline.ts';
 
 const ATTEMPTS = 10;
+/** How long a reading waits for the bot to apply the chains' events up to the block or ledger before the head. */
+const CATCH_UP_MS = 15_000;
+const RECHECK_MS = 50;
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** The height up to which the bot has applied every event of ours on `chain` (-1 before its first report). */
+export function appliedHeight(metrics: readonly MetricSample[], chain: Chain): number {
+  return metrics.find((m) => m.name === 'dltmm_events_covered' && m.labels.chain === chain)?.value ?? -1;
+}
 
 export interface SamplerDeps {
   readonly sandbox: Sandbox;
@@ -81,10 +94,22 @@ export class StateSampler {
   async sample(n: number): Promise<void> {
     const { sandbox, bot, chains } = this.#d;
     const evmHead = async () => Number(BigInt((await rpc(sandbox.evmNode.rpcUrl, 'eth_blockNumber', [])) as string));
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const deadline = Date.now() + CATCH_UP_MS;
+    let behind: string | null = null;
+    for (let attempt = 1; attempt <= ATTEMPTS;) {
       const heads = { evm: await evmHead(), wasm: sandbox.emulator.latest.seq };
       const cut = Date.now();
       const before = await bot.metrics();
+      const applied = { evm: appliedHeight(before, 'evm'), wasm: appliedHeight(before, 'wasm') };
+      if (applied.evm < heads.evm - 1 || applied.wasm < heads.wasm - 1) {
+        if (Date.now() > deadline) {
+          behind = `the bot had applied events to block ${applied.evm} of ${heads.evm}, ledger ${applied.wasm} of ${heads.wasm}`;
+          break;
+        }
+        await pause(RECHECK_MS);
+        continue;
+      }
+      attempt++;
       const wasmBalances = await baseBalances(
         sandbox,
         chains.wallets,
@@ -139,7 +164,10 @@ export class StateSampler {
       sample: n,
       atMs: Date.now(),
       reached: false,
-      note: `the chains or the gauges moved during each of ${ATTEMPTS} readings`,
+      note:
+        behind === null
+          ? `the chains or the gauges moved during each of ${ATTEMPTS} readings`
+          : `no reading in ${CATCH_UP_MS / 1000} s: ${behind}`,
       venueList: {},
     });
   }

@@ -1,7 +1,7 @@
 /**
  * The wallet's state gauges are read from the store at every scrape: after every kind of change (a placement,
  * a rest, a fill, a cancellation, an alert and its resolution) each one equals what the store says, without a
- * reconciliation in between.
+ * reconciliation in between, together with the height of the chain they stand at.
  */
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.ts';
@@ -26,6 +26,10 @@ async function gaugesEqualStore(h: Harness): Promise<void> {
   expect(await metricValue(h.metrics, 'dltmm_foreign_orders', labels)).toBe(h.store.foreign.open('evm', WALLET).length);
   const paused = h.store.alerts.pausing('evm', WALLET, PAIR).length > 0 ? 1 : 0;
   expect(await metricValue(h.metrics, 'dltmm_pair_paused', { chain: 'evm', pair: PAIR })).toBe(paused);
+  // The height they stand at: every event up to the venue's head is applied (this chain confirms at once).
+  expect(await metricValue(h.metrics, 'dltmm_events_covered', { chain: 'evm', wallet: WALLET })).toBe(
+    Number(h.venue.height),
+  );
 }
 
 describe('state gauges', () => {

@@ -1,5 +1,5 @@
 /**
- * The alert rules of deploy/prometheus/: `promtool check rules` accepts them and `promtool test rules` runs
+ * The alert rules of config/deploy/prometheus/: `promtool check rules` accepts them and `promtool test rules` runs
  * their unit tests (dlt-mm-alerts.test.yaml: each alert fires when it should and stays silent when it should
  * not). promtool comes from Debian's `prometheus` package, which .ci/run installs when it is missing.
  */
@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { requireTool } from '../support/deploy/tools.ts';
 
-const dir = fileURLToPath(new URL('../../deploy/prometheus/', import.meta.url));
+const dir = fileURLToPath(new URL('../../config/deploy/prometheus/', import.meta.url));
 function promtoolIn(cwd: string, ...args: string[]): { code: number; out: string } {
   try {
     return {

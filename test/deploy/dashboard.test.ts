@@ -1,5 +1,5 @@
 /**
- * The Grafana dashboard of deploy/grafana/ as JSON that Grafana loads: unique panel ids, a grid that fits and
+ * The Grafana dashboard of config/deploy/grafana/ as JSON that Grafana loads: unique panel ids, a grid that fits and
  * does not overlap, every query through the dashboard's data source variable, a panel for everything an
  * operator watches, and a provisioning file that points at it. (The queries themselves are run against a real
  * Prometheus in prometheus.test.ts.)
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { allPanels, dashboardQueries, metricNames, type Dashboard } from '../support/deploy/dashboard.ts';
 
-const read = (p: string) => readFileSync(new URL(`../../deploy/grafana/${p}`, import.meta.url), 'utf8');
+const read = (p: string) => readFileSync(new URL(`../../config/deploy/grafana/${p}`, import.meta.url), 'utf8');
 const dashboard = JSON.parse(read('dlt-mm-dashboard.json')) as Dashboard;
 const panels = allPanels(dashboard);
 

@@ -1,5 +1,5 @@
 /**
- * The Kubernetes manifests of deploy/kubernetes/: every object the kustomization lists validates against the
+ * The Kubernetes manifests of config/deploy/kubernetes/: every object the kustomization lists validates against the
  * Kubernetes API schemas (kubernetes-models, generated from the Kubernetes OpenAPI specification, plus the
  * Prometheus Operator's CRD schemas), and the deployment keeps the properties the bot relies on: one
  * replica per wallet group on a ReadWriteOncePod volume, every secret from a Secret, non-root with a
@@ -19,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { parseBotConfig, secretRefsOf } from '../../src/core/config/load.ts';
 
-const dir = new URL('../../deploy/kubernetes/', import.meta.url);
+const dir = new URL('../../config/deploy/kubernetes/', import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, dir), 'utf8');
 
 type Doc = {
@@ -69,7 +69,7 @@ function validationError(doc: unknown): string | null {
 const sts = one<StatefulSet>('StatefulSet');
 const pod = sts.spec!.template.spec!;
 const container = pod.containers[0]!;
-const botConfig = parseBotConfig(read('bot.yaml'), 'deploy/kubernetes/bot.yaml');
+const botConfig = parseBotConfig(read('bot.yaml'), 'config/deploy/kubernetes/bot.yaml');
 
 describe('Kubernetes manifests', () => {
   it('validate against the Kubernetes API schemas, every object the kustomization lists', () => {
@@ -187,9 +187,9 @@ describe('Kubernetes manifests', () => {
     expect(policy.spec!.ingress?.flatMap((r) => r.ports?.map((p) => p.port))).toEqual([9464]);
   });
 
-  it('carry the same alert rules as deploy/prometheus/', () => {
+  it('carry the same alert rules as config/deploy/prometheus/', () => {
     const rules = parseYaml(
-      readFileSync(new URL('../../deploy/prometheus/dlt-mm-alerts.yaml', import.meta.url), 'utf8'),
+      readFileSync(new URL('../../config/deploy/prometheus/dlt-mm-alerts.yaml', import.meta.url), 'utf8'),
     ) as unknown;
     expect(one<PrometheusRule>('PrometheusRule').spec).toEqual(rules);
   });

@@ -1,6 +1,6 @@
 /**
  * A real Prometheus (Debian's package) scrapes a real bot trading the sandbox for a minute, with the alert
- * rules of deploy/prometheus/ loaded; then every query of the Grafana dashboard (template variables filled
+ * rules of config/deploy/prometheus/ loaded; then every query of the Grafana dashboard (template variables filled
  * in as Grafana would) and every alert expression goes through Prometheus's HTTP API. Each must parse, each
  * dashboard query and variable must return data, every rule must evaluate without error, and every metric
  * they name must be one the bot exports.
@@ -21,8 +21,10 @@ import { dashboardQueries, dashboardVariables, metricNames, type Dashboard } fro
 import { requireTool } from '../support/deploy/tools.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const dashboard = JSON.parse(readFileSync(join(root, 'deploy/grafana/dlt-mm-dashboard.json'), 'utf8')) as Dashboard;
-const rules = parseYaml(readFileSync(join(root, 'deploy/prometheus/dlt-mm-alerts.yaml'), 'utf8')) as {
+const dashboard = JSON.parse(
+  readFileSync(join(root, 'config/deploy/grafana/dlt-mm-dashboard.json'), 'utf8'),
+) as Dashboard;
+const rules = parseYaml(readFileSync(join(root, 'config/deploy/prometheus/dlt-mm-alerts.yaml'), 'utf8')) as {
   groups: { rules: { alert: string; expr: string }[] }[];
 };
 /** How long Prometheus scrapes before the queries run. */
@@ -90,7 +92,7 @@ beforeAll(async () => {
     join(dir, 'prometheus.yml'),
     JSON.stringify({
       global: { scrape_interval: '1s', evaluation_interval: '1s' },
-      rule_files: [join(root, 'deploy/prometheus/dlt-mm-alerts.yaml')],
+      rule_files: [join(root, 'config/deploy/prometheus/dlt-mm-alerts.yaml')],
       scrape_configs: [{ job_name: 'dlt-mm', static_configs: [{ targets: [`127.0.0.1:${metricsPort}`] }] }],
     }),
   );

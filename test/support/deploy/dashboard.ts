@@ -1,4 +1,4 @@
-/** Reading the Grafana dashboard of deploy/grafana/: its panels' queries, its variables, the metric names in PromQL. */
+/** Reading the Grafana dashboard of config/deploy/grafana/: its panels' queries, its variables, the metric names in PromQL. */
 
 export interface Dashboard {
   readonly uid: string;

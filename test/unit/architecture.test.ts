@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -184,6 +185,16 @@ describe('architecture', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('the top level holds the decided entries only (and dotfiles)', () => {
+    // What the repository tracks; what a run leaves (node_modules, state files) is ignored by git.
+    const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n');
+    const top = new Set(tracked.filter((f) => f !== '').map((f) => f.split('/')[0] as string));
+    const decided = ['package.json', 'package-lock.json', 'tsconfig.json', 'config', 'src', 'strategies', 'test'];
+    expect([...top].filter((n) => !n.startsWith('.') && ![...decided, 'Dockerfile', 'README.md'].includes(n))).toEqual(
+      [],
+    );
   });
 
   it('src/engine holds folders only', () => {

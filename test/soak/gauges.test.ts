@@ -101,6 +101,11 @@ describe('compareGauges', () => {
   });
 });
 
+const coveredAt = (height: number) => [
+  ...walletGauges(1),
+  m('dltmm_events_covered', { chain: 'evm', wallet: EVM }, height),
+];
+
 describe('gaugeFingerprint', () => {
   it('changes with any compared gauge and ignores the others', () => {
     const a = [...walletGauges(1), m('dltmm_quote_spread_bps', { pair: 'a' }, 5)];
@@ -111,12 +116,8 @@ describe('gaugeFingerprint', () => {
   });
 
   it('changes when the bot applies another block, the state gauges alike', () => {
-    const at = (height: number) => [
-      ...walletGauges(1),
-      m('dltmm_events_covered', { chain: 'evm', wallet: EVM }, height),
-    ];
-    expect(gaugeFingerprint(at(283))).not.toBe(gaugeFingerprint(at(284)));
-    expect(appliedHeight(at(283), 'evm')).toBe(283);
-    expect(appliedHeight(at(283), 'wasm')).toBe(-1);
+    expect(gaugeFingerprint(coveredAt(283))).not.toBe(gaugeFingerprint(coveredAt(284)));
+    expect(appliedHeight(coveredAt(283), 'evm')).toBe(283);
+    expect(appliedHeight(coveredAt(283), 'wasm')).toBe(-1);
   });
 });

@@ -4,7 +4,7 @@
  * movements), with the transactions the emulator dropped; after the run, every event of the retained ledgers
  * (order book events of every participant, token movements out of our wallet).
  */
-import { describeScError } from '../../src/sandbox/wasm/host-error.ts';
+import { describeScError } from '../../src/core/encoding/sc-error.ts';
 import type { Sandbox } from '../../src/sandbox/venue/sandbox.ts';
 import { read } from '../../src/sandbox/wasm/scval.ts';
 import { decodeWasmCall, wasmReason, type PairIndex } from './calls.ts';

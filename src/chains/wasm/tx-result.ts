@@ -5,6 +5,7 @@
  * (`["error", Error(..)]`) or, when the node keeps none, its operation result.
  */
 import { xdr } from '@stellar/stellar-sdk';
+import { describeScError } from '../../core/encoding/sc-error.ts';
 import { DltError } from '../../core/errors.ts';
 import { fromWasmContractCode } from '../../core/venue-errors.ts';
 
@@ -39,31 +40,6 @@ const HOST_FN_CODES: Readonly<Record<number, string>> = {
   [-5]: 'INSUFFICIENT_REFUNDABLE_FEE',
 };
 
-const SC_ERROR_TYPES = [
-  'Contract',
-  'WasmVm',
-  'Context',
-  'Storage',
-  'Object',
-  'Crypto',
-  'Events',
-  'Budget',
-  'Value',
-  'Auth',
-];
-const SC_ERROR_CODES = [
-  'ArithDomain',
-  'IndexBounds',
-  'InvalidInput',
-  'MissingValue',
-  'ExistingValue',
-  'ExceededLimit',
-  'InvalidAction',
-  'InternalError',
-  'UnexpectedType',
-  'UnexpectedSize',
-];
-
 /** The admission result code of a `sendTransaction` ERROR, by name; `unknown` when it does not decode. */
 export function sendErrorName(errorResultXdr: string | null): string {
   if (errorResultXdr === null) return 'unknown';
@@ -89,11 +65,6 @@ export function errorFromSimulation(text: string, context: Record<string, unknow
   return new DltError('E_VENUE_HOST_ERROR', `simulation refused: ${firstLine}`, {
     details: { ...context, text: firstLine },
   });
-}
-
-function describeScError(e: xdr.ScErrorWire): string {
-  if (e.type === 0) return `Error(Contract, #${e.contractCode})`;
-  return `Error(${SC_ERROR_TYPES[e.type] ?? e.type}, ${SC_ERROR_CODES[(e as { code: number }).code] ?? (e as { code: number }).code})`;
 }
 
 /** `["error", Error(..)]` diagnostic events, newest meaning first: a contract error wins over host errors. */

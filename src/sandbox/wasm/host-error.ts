@@ -4,54 +4,21 @@
  * (authorization, argument types) are `E_VENUE_HOST_ERROR` carrying the ScError they stand for.
  */
 import type { xdr } from '@stellar/stellar-sdk';
+import { describeScError, SC_ERROR_CODES, SC_ERROR_TYPES } from '../../core/encoding/sc-error.ts';
 import { DltError, isDltError } from '../../core/errors.ts';
 import { contractErrorForCode } from '../../core/venue-errors.ts';
 
 export type ScErrorWire = xdr.ScErrorWire;
 
-const TYPES = [
-  'contract',
-  'wasmVm',
-  'context',
-  'storage',
-  'object',
-  'crypto',
-  'events',
-  'budget',
-  'value',
-  'auth',
-] as const;
-const TYPE_NAMES = [
-  'Contract',
-  'WasmVm',
-  'Context',
-  'Storage',
-  'Object',
-  'Crypto',
-  'Events',
-  'Budget',
-  'Value',
-  'Auth',
-];
-const CODES = [
-  'arithDomain',
-  'indexBounds',
-  'invalidInput',
-  'missingValue',
-  'existingValue',
-  'exceededLimit',
-  'invalidAction',
-  'internalError',
-  'unexpectedType',
-  'unexpectedSize',
-] as const;
-const CODE_NAMES = CODES.map((c) => c[0]!.toUpperCase() + c.slice(1));
+/** A host failure's type and code, as the host's names with a lower-case first letter (`auth`, `invalidAction`). */
+export type HostErrorType = Uncapitalize<Exclude<(typeof SC_ERROR_TYPES)[number], 'Contract'>>;
+export type HostErrorCode = Uncapitalize<(typeof SC_ERROR_CODES)[number]>;
 
-export type HostErrorType = Exclude<(typeof TYPES)[number], 'contract'>;
-export type HostErrorCode = (typeof CODES)[number];
+const indexOf = (names: readonly string[], name: string): number =>
+  names.findIndex((n) => n.toLowerCase() === name.toLowerCase());
 
 export function hostFail(type: HostErrorType, code: HostErrorCode, message: string): DltError {
-  const scError = { type: TYPES.indexOf(type), code: CODES.indexOf(code) } as ScErrorWire;
+  const scError = { type: indexOf(SC_ERROR_TYPES, type), code: indexOf(SC_ERROR_CODES, code) } as ScErrorWire;
   return new DltError('E_VENUE_HOST_ERROR', `${describeScError(scError)}: ${message}`, { details: { scError } });
 }
 
@@ -63,11 +30,5 @@ export function scErrorOf(e: unknown): ScErrorWire {
     const def = contractErrorForCode(e.code);
     if (def !== undefined) return { type: 0, contractCode: def.wasmCode };
   }
-  return { type: 2, code: CODES.indexOf('internalError') } as ScErrorWire;
-}
-
-/** `Error(Contract, #4)`, `Error(Auth, InvalidAction)`: the host's own rendering, which clients parse. */
-export function describeScError(s: ScErrorWire): string {
-  if (s.type === 0) return `Error(Contract, #${s.contractCode})`;
-  return `Error(${TYPE_NAMES[s.type]}, ${CODE_NAMES[s.code]})`;
+  return { type: 2, code: indexOf(SC_ERROR_CODES, 'internalError') } as ScErrorWire;
 }

@@ -4,7 +4,8 @@
  * success and rolls every one of them back on failure (a failed call changes nothing and emits nothing).
  */
 import { StrKey, xdr } from '@stellar/stellar-sdk';
-import { describeScError, scErrorOf, type ScErrorWire } from './host-error.ts';
+import { describeScError } from '../../core/encoding/sc-error.ts';
+import { scErrorOf, type ScErrorWire } from './host-error.ts';
 import { invoke, type AuthTracker, type EmittedEvent, type Footprint, type World } from './host.ts';
 import { Journal } from './journal.ts';
 import { scv, type ScVal } from './scval.ts';

@@ -4,6 +4,7 @@
  * approvals). Each is a real call of the contract's method through the emulator's control path, so it
  * emits the same events a transaction would; a refusal is thrown as the typed error of its contract code.
  */
+import { describeScError } from '../../core/encoding/sc-error.ts';
 import { DltError } from '../../core/errors.ts';
 import type { Side } from '../../core/order-terms.ts';
 import { fromWasmContractCode } from '../../core/venue-errors.ts';
@@ -12,7 +13,6 @@ import { PHASE_NAMES } from './contracts/order-book.ts';
 import { clientStruct, type ClientRecord } from './contracts/registry.ts';
 import type { BookDeployment, Venue } from './deploy.ts';
 import type { WasmEmulator } from './emulator.ts';
-import { describeScError } from './host-error.ts';
 import { scv, type ScVal } from './scval.ts';
 
 /** Runs one control call; throws the contract's typed error, or E_VENUE_HOST_ERROR, when it fails. */

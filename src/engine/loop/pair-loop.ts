@@ -199,6 +199,7 @@ export class PairLoop {
     o.metrics.marketOpen.set({ pair: this.#pairId, market: this.#symbol }, open ? 1 : 0);
     const balances = await this.#balances.current(nowMs);
     const live = this.#liveOrders();
+    const quoting = o.engine.quotableOrders(this.#pairId); // a quote filled in the newest blocks is replaced now
     const book = o.feed.book(this.#symbol);
     const mark = status.lastPrice ?? midOf(book) ?? status.staticReferencePrice;
     o.pnl.update(mark);
@@ -227,7 +228,7 @@ export class PairLoop {
       return;
     }
     const strategy = o.strategy();
-    const inventory = pairInventory(o.runtime, o.marketMaker, balances, live, o.quoteShare);
+    const inventory = pairInventory(o.runtime, o.marketMaker, balances, quoting, o.quoteShare);
     const limits = o.limits();
     const terms = o.obligations?.terms(nowMs) ?? null;
     const computed = computeQuotes(
@@ -238,7 +239,7 @@ export class PairLoop {
       {
         marketMaker: o.marketMaker,
         refreshCost: o.refreshCost,
-        liveOrders: liveQuotes(o.runtime.binding, live),
+        liveOrders: liveQuotes(o.runtime.binding, quoting),
         ownOrders: ownOnBook(o.runtime.binding, live),
         ...(terms === null ? {} : { obligations: terms }),
       },

@@ -148,6 +148,18 @@ export class WalletEngine {
     );
   }
 
+  /**
+   * The live orders of one pair less those a block not final yet already shows off the book (filled in full or
+   * cancelled): what quoting works from, so that a filled quote is replaced in the next block instead of once
+   * its fill is final. The store, the inventory and the accounting keep to confirmed events; a rollback of the
+   * tentative events puts such an order back (the next round then sees one quote too many and cancels it).
+   */
+  quotableOrders(pairId: string): StoredOrder[] {
+    const gone = this.#p.applier.tentative.goneOrders();
+    const live = this.liveOrders(pairId);
+    return gone.size === 0 ? live : live.filter((o) => !gone.has(o.clientOrderId));
+  }
+
   order(clientOrderId: bigint): StoredOrder | undefined {
     return this.#ctx.repos.orders.get(this.wallet, clientOrderId);
   }

@@ -32,6 +32,11 @@ export class TentativeView {
     return this.#pending.length > 0 && this.#goneNow().has(clientOrderId);
   }
 
+  /** Every order a block not final yet shows off the book (see `gone`). */
+  goneOrders(): ReadonlySet<bigint> {
+    return this.#pending.length === 0 ? new Set() : this.#goneNow();
+  }
+
   /** Tentative events delivered by the follower, in chain order. */
   observe(events: readonly ChainEvent[]): void {
     for (const tx of byTransaction(events)) this.#pending.push({ height: (tx[0] as ChainEvent).height, tx });

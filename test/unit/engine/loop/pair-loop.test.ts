@@ -9,7 +9,7 @@ import { DltError } from '../../../../src/core/errors.ts';
 import { checkOrder } from '../../../../src/core/rules.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
 import { remainingOf } from '../../../../src/core/order-state.ts';
-import { priceFromRaw, quantityFromRaw } from '../../../../src/core/units.ts';
+import { priceFromRaw, priceToRaw, quantityFromRaw, quantityToRaw } from '../../../../src/core/units.ts';
 import { loopMetrics } from '../../../../src/engine/loop/loop-metrics.ts';
 import { PairLoop } from '../../../../src/engine/loop/pair-loop.ts';
 import { PnlTracker } from '../../../../src/engine/loop/pnl-tracker.ts';
@@ -19,7 +19,7 @@ import { resolveLimits, type RiskLimitsInput } from '../../../../src/engine/risk
 import { RiskMonitor } from '../../../../src/engine/risk/monitor.ts';
 import type { MarketBook } from '../../../../src/venue/market-data/book.ts';
 import type { TradeInfo } from '../../../../src/venue/payload/trade-info.ts';
-import { harness, WALLET, withClock, type Harness } from '../../../support/engine/harness.ts';
+import { harness, TAKER, WALLET, withClock, type Harness } from '../../../support/engine/harness.ts';
 
 const d = (s: string) => new Decimal(s);
 const ladder = fileURLToPath(new URL('../../../../strategies/ladder.yaml', import.meta.url));
@@ -52,11 +52,15 @@ interface SetupOptions {
   readonly balanceMaxAgeMs?: number;
   /** Trading hours from the calendar (the test clock starts on a Monday at 10:00 Berlin time). */
   readonly calendar?: boolean;
+  /** Blocks on top of an event's before the fake chain delivers it as confirmed (default 0). */
+  readonly confirmations?: number;
 }
 
 async function setup(options: SetupOptions = {}): Promise<Setup> {
   const { limits = {}, strategy: strategyPath = ladder, balanceMaxAgeMs = 0, calendar = false } = options;
-  const h = await harness();
+  const h = await harness(
+    options.confirmations === undefined ? {} : { adapter: { confirmations: options.confirmations } },
+  );
   open.push(h);
   await withClock(h, h.engine.start());
   const metrics = loopMetrics(h.metrics);
@@ -155,6 +159,87 @@ describe('the strategy loop of one pair', () => {
     expect((await s.metrics.marketOpen.get()).values).toEqual([
       { labels: { pair: s.h.pair.pairId, market: s.h.pair.symbol }, value: 1 },
     ]);
+  });
+
+  it('replaces a quote filled in a block not final yet at once, and keeps the store on confirmed events', async () => {
+    const s = await setup({ confirmations: 1 });
+    await s.round();
+    await s.h.block();
+    const [best] = ours(s.h)
+      .filter((o) => o.side === 'sell')
+      .toSorted((a, b) => a.price.cmp(b.price));
+    if (best === undefined) throw new Error('no sell quoted');
+    const scales = s.h.pair.rules.scales;
+    const filled = s.h.store.orders
+      .live({ wallet: WALLET })
+      .find((o) => o.side === 'sell' && o.price === priceToRaw(best.price, scales));
+    // A taker takes the whole best ask; its block is not final yet.
+    s.h.venue.place(
+      TAKER,
+      s.h.pair.pairId,
+      'buy',
+      quantityToRaw(best.quantity, scales),
+      priceToRaw(best.price, scales),
+    );
+    await s.h.block();
+    expect(s.h.store.orders.get(WALLET, filled!.clientOrderId)?.status).toBe('resting');
+    const sells = () =>
+      s.h.adapter.sent.filter((x) => x.command.kind === 'place' && x.command.terms.side === 'sell').length;
+    const before = sells();
+    // The round the tentative block's activity starts: the filled quote is replaced before the next block.
+    s.loop.trigger();
+    await s.loop.idle();
+    expect(sells()).toBe(before + 1);
+    expect(s.h.store.orders.get(WALLET, filled!.clientOrderId)?.status).toBe('resting');
+    // Its confirmation settles the fill; the ladder is whole again and nothing more is placed.
+    await s.h.block();
+    await s.h.block();
+    expect(s.h.store.orders.get(WALLET, filled!.clientOrderId)?.status).toBe('filled');
+    s.loop.trigger();
+    await s.loop.idle();
+    expect(sells()).toBe(before + 1);
+    expect(ours(s.h).filter((o) => o.side === 'sell')).toHaveLength(3);
+  });
+
+  it('a tentative fill withdrawn by a reorganisation puts its quote back; the next round leaves one ladder, no rejection', async () => {
+    const s = await setup({ confirmations: 1 });
+    await s.round();
+    await s.h.block();
+    const scales = s.h.pair.rules.scales;
+    const best = ours(s.h)
+      .filter((o) => o.side === 'sell')
+      .toSorted((a, b) => a.price.cmp(b.price))[0]!;
+    const filled = s.h.store.orders
+      .live({ wallet: WALLET })
+      .find((o) => o.side === 'sell' && o.price === priceToRaw(best.price, scales))!;
+    s.h.venue.place(
+      TAKER,
+      s.h.pair.pairId,
+      'buy',
+      quantityToRaw(best.quantity, scales),
+      priceToRaw(best.price, scales),
+    );
+    await s.h.block();
+    const placed = s.h.adapter.sent.length;
+    s.loop.trigger();
+    await s.loop.idle();
+    expect(s.h.adapter.sent.length).toBeGreaterThan(placed);
+    // The fill's block is replaced by one without it; what the round sent is mined there.
+    s.h.venue.reorg(s.h.venue.height - 1n);
+    await s.h.block();
+    await s.h.block();
+    expect(s.h.store.orders.get(WALLET, filled.clientOrderId)?.status).toBe('resting');
+    s.loop.trigger();
+    await s.loop.idle();
+    await s.h.block();
+    await s.h.block();
+    const sells = ours(s.h).filter((o) => o.side === 'sell');
+    expect(sells).toHaveLength(3);
+    expect(new Set(sells.map((o) => o.price.toFixed())).size).toBe(3);
+    const refused = s.h.store.db
+      .prepare("SELECT COUNT(*) AS n FROM orders WHERE status IN ('rejected', 'unknown')")
+      .get() as { n: number };
+    expect(refused.n).toBe(0);
   });
 
   it('sends nothing when the market has not moved beyond the tolerance', async () => {

@@ -150,7 +150,7 @@ export class Bot {
       if (runtime === undefined) throw new Error(`bot: pair ${p.binding.pairId} is not traded by wallet ${p.walletId}`);
       const id = p.binding.pairId;
       this.risk.addPair(id, w.engine.wallet, p.limits(), now);
-      const pnl = new PnlTracker(() => w.engine.fills(id), id, p.binding.rules.scales, this.metrics);
+      const pnl = new PnlTracker(() => w.engine.fills(id), p.binding.rules.scales);
       const status = new VenueStatus(p.binding, o.rest, w.adapter, o.logger, () => this.#statusChanged(id), o.clock);
       const loop = new PairLoop({
         runtime,
@@ -203,7 +203,7 @@ export class Bot {
       } else
         o.logger.warn({ wallet: e.wallet, balance: e.balance.toFixed(), level: e.level }, 'native fee balance low');
     });
-    derivePairGauges(o.metrics, this.loops, (pairId) => this.risk.state(pairId, o.clock.now()).mode);
+    derivePairGauges(o.metrics, this.loops, (pairId) => this.risk.state(pairId, o.clock.now()).mode, this.pnl);
     for (const w of o.wallets) {
       const pairIds = o.pairs.filter((p) => p.walletId === w.id).map((p) => p.binding.pairId);
       const follow = (ready: boolean) => {

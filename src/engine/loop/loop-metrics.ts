@@ -1,11 +1,13 @@
 /**
- * The series the strategy loop writes: quote latency, actions, spread, PnL; and the pair's state gauges
- * (quote presence per side, trading mode), read from the loops at every scrape.
+ * The series the strategy loop writes: quote latency, actions, spread; and the pair's state gauges (quote
+ * presence per side, trading mode, position and PnL), read from the loops at every scrape.
  */
 import type { Counter, Gauge, Histogram } from 'prom-client';
 import type { Decimal } from '../../core/decimal.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
+import { totalPnl, unrealised } from '../risk/pnl.ts';
 import type { PairLoop } from './pair-loop.ts';
+import type { PnlTracker } from './pnl-tracker.ts';
 
 export interface LoopMetrics {
   readonly quoteLatency: Histogram<'pair'>;
@@ -16,8 +18,6 @@ export interface LoopMetrics {
   readonly dropped: Counter<'pair' | 'rule'>;
   readonly rejections: Counter<'pair' | 'reason'>;
   readonly spread: Gauge<'pair'>;
-  readonly position: Gauge<'pair'>;
-  readonly pnl: Gauge<'pair' | 'kind'>;
   readonly killSwitch: Gauge;
   readonly marketOpen: Gauge<'pair' | 'market'>;
   readonly nativeBalance: Gauge<'chain' | 'wallet'>;
@@ -69,12 +69,6 @@ export function loopMetrics(m: Metrics): LoopMetrics {
       help: 'Distance between our best ask and best bid, in basis points of the mid',
       labelNames: ['pair'],
     }),
-    position: m.gauge({ name: 'position_base', help: 'Base position from fills (human units)', labelNames: ['pair'] }),
-    pnl: m.gauge({
-      name: 'pnl_quote',
-      help: 'PnL in quote units: realised, unrealised at the mark, fees, total',
-      labelNames: ['pair', 'kind'],
-    }),
     killSwitch: m.gauge({ name: 'kill_switch', help: '1 once the kill switch has tripped (until restart)' }),
     marketOpen: m.gauge({
       name: 'market_open',
@@ -94,12 +88,31 @@ export function loopMetrics(m: Metrics): LoopMetrics {
   };
 }
 
-/** Presence of our quotes per side and the trading mode of each pair, read at scrape time. */
+/** Presence of our quotes per side, the trading mode, the position and the PnL of each pair, read at scrape time. */
 export function derivePairGauges(
   m: Metrics,
   loops: ReadonlyMap<string, PairLoop>,
   mode: (pairId: string) => string,
+  pnl: ReadonlyMap<string, PnlTracker>,
 ): void {
+  const now = () => [...pnl].map(([pair, t]) => ({ pair, ...t.now() }));
+  m.derivedGauge({ name: 'position_base', help: 'Base position from fills (human units)', labelNames: ['pair'] }, () =>
+    now().map((p) => ({ labels: { pair: p.pair }, value: p.state.position.toNumber() })),
+  );
+  m.derivedGauge(
+    {
+      name: 'pnl_quote',
+      help: 'PnL in quote units: realised, unrealised at the mark, fees, total',
+      labelNames: ['pair', 'kind'],
+    },
+    () =>
+      now().flatMap(({ pair, state, mark }) => [
+        { labels: { pair, kind: 'realised' }, value: state.realised.toNumber() },
+        { labels: { pair, kind: 'fees' }, value: state.fees.toNumber() },
+        { labels: { pair, kind: 'unrealised' }, value: mark === null ? 0 : unrealised(state, mark).toNumber() },
+        { labels: { pair, kind: 'total' }, value: totalPnl(state, mark).toNumber() },
+      ]),
+  );
   m.derivedGauge(
     {
       name: 'quote_presence',

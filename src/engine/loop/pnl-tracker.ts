@@ -1,31 +1,40 @@
-/** PnL of one pair from our recorded fills (applied once each, by fill id), with gauges for position and PnL. */
-import { Decimal } from '../../core/decimal.ts';
+/**
+ * PnL of one pair from our recorded fills (applied once each, by fill id). Its gauges (position, PnL) are read
+ * at every scrape (`derivePairGauges`), with every fill recorded by then: a round that waits on the chain does
+ * not leave them behind the store.
+ */
+import type { Decimal } from '../../core/decimal.ts';
 import type { PairScales } from '../../core/units.ts';
 import { priceFromRaw, quantityFromRaw, quoteFromNative } from '../../core/units.ts';
 import type { FillRecord } from '../../store/order-store.ts';
-import { applyFill, totalPnl, unrealised, ZERO_PNL, type PnlState } from '../risk/pnl.ts';
-import type { LoopMetrics } from './loop-metrics.ts';
+import { applyFill, totalPnl, ZERO_PNL, type PnlState } from '../risk/pnl.ts';
 
 export class PnlTracker {
   /** The wallet's recorded fills of the pair. */
   readonly #fills: () => readonly FillRecord[];
-  readonly #pairId: string;
   readonly #scales: PairScales;
-  readonly #metrics: LoopMetrics;
   readonly #seen = new Set<string>();
   #state: PnlState = ZERO_PNL;
   #mark: Decimal | null = null;
 
-  constructor(fills: () => readonly FillRecord[], pairId: string, scales: PairScales, metrics: LoopMetrics) {
+  constructor(fills: () => readonly FillRecord[], scales: PairScales) {
     this.#fills = fills;
-    this.#pairId = pairId;
     this.#scales = scales;
-    this.#metrics = metrics;
   }
 
-  /** Applies fills recorded since the last call and publishes the gauges at the mark. */
+  /** Applies fills recorded since the last call; `mark` values the position from now on. */
   update(mark: Decimal | null): void {
     this.#mark = mark;
+    this.#catchUp();
+  }
+
+  /** The PnL with every fill recorded now, at the last mark (what the gauges show). */
+  now(): { readonly state: PnlState; readonly mark: Decimal | null } {
+    this.#catchUp();
+    return { state: this.#state, mark: this.#mark };
+  }
+
+  #catchUp(): void {
     for (const f of this.#fills()) {
       if (this.#seen.has(f.fillId)) continue;
       this.#seen.add(f.fillId);
@@ -36,13 +45,6 @@ export class PnlTracker {
         fee: quoteFromNative(f.fee, this.#scales),
       });
     }
-    const s = this.#state;
-    const pair = this.#pairId;
-    this.#metrics.position.set({ pair }, s.position.toNumber());
-    this.#metrics.pnl.set({ pair, kind: 'realised' }, s.realised.toNumber());
-    this.#metrics.pnl.set({ pair, kind: 'fees' }, s.fees.toNumber());
-    this.#metrics.pnl.set({ pair, kind: 'unrealised' }, mark === null ? 0 : unrealised(s, mark).toNumber());
-    this.#metrics.pnl.set({ pair, kind: 'total' }, totalPnl(s, mark).toNumber());
   }
 
   /** The mark of the last update. */

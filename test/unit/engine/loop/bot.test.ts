@@ -6,12 +6,20 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toVenueLocal } from '../../../../src/core/calendar.ts';
 import { Decimal } from '../../../../src/core/decimal.ts';
+import { quantityFromRaw } from '../../../../src/core/units.ts';
 import { DltError } from '../../../../src/core/errors.ts';
 import { Bot } from '../../../../src/engine/loop/bot.ts';
 import { StrategyCatalog } from '../../../../src/engine/loop/strategy-catalog.ts';
 import { resolveLimits } from '../../../../src/engine/risk/limits.ts';
 import type { MarketBook } from '../../../../src/venue/market-data/book.ts';
-import { harness, WALLET, withClock, type Harness, type HarnessOptions } from '../../../support/engine/harness.ts';
+import {
+  harness,
+  TAKER,
+  WALLET,
+  withClock,
+  type Harness,
+  type HarnessOptions,
+} from '../../../support/engine/harness.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
 
 const d = (s: string) => new Decimal(s);
@@ -144,6 +152,26 @@ describe('the bot', () => {
     h.clock.advance(60_000);
     await h.settle();
     expect(tradeInfoReads.count).toBe(atStop);
+  });
+
+  it('position and PnL gauges show every fill recorded when they are scraped, without waiting for a round', async () => {
+    const { h, bot } = await running();
+    const pairId = h.pair.pairId;
+    expect(await metricValue(h.metrics, 'dltmm_position_base', { pair: pairId })).toBe(0);
+    // No round runs from here on: whatever the gauges show comes from the scrape itself.
+    await bot.loops.get(pairId)?.stop();
+    const best = h.venue
+      .pair(pairId)
+      .book.sells.filter((o) => o.wallet === WALLET)
+      .toSorted((a, b) => (a.price < b.price ? -1 : 1))[0]!;
+    const taken = best.remaining;
+    h.venue.place(TAKER, pairId, 'buy', taken, best.price);
+    await h.block();
+    const fills = h.engine.fills(pairId);
+    expect(fills.map((f) => [f.side, f.quantity])).toEqual([['sell', taken]]);
+    const position = quantityFromRaw(taken, h.pair.rules.scales).neg().toNumber();
+    expect(await metricValue(h.metrics, 'dltmm_position_base', { pair: pairId })).toBe(position);
+    expect(await metricValue(h.metrics, 'dltmm_pnl_quote', { pair: pairId, kind: 'fees' })).toBeGreaterThanOrEqual(0);
   });
 
   it('a SIGTERM right after the kill switch tripped still leaves no order of ours on the book', async () => {

@@ -9,6 +9,7 @@ import { isCancellable, isLive, isOnBook, isQuoting, remainingOf } from '../../c
 import { baseFromNative, quoteFromNative } from '../../core/units.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
 import type { DesiredQuote, Inventory, LiveOrder } from '../../strategy/types.ts';
+import type { MarketBook } from '../../venue/market-data/book.ts';
 import { lockOf } from '../wallet/fills/amounts.ts';
 import { makerRateOf, type PairRuntime } from '../wallet/pair-runtime.ts';
 import { priceFromRaw, priceToRaw, quantityFromRaw, type PairScales } from '../../core/units.ts';
@@ -67,6 +68,31 @@ export function ownOnBook(binding: PairBinding, live: readonly StoredOrder[]): L
     binding,
     live.map((o) => (o.status === 'cancelRequested' ? { ...o, status: 'resting' as const } : o)),
   );
+}
+
+/**
+ * The orders to quote from: `newest` (the live orders less those a block not final yet shows gone) once the
+ * venue's book no longer shows any of those gone, else every live order. A book that has not caught up with
+ * that block still shows the filled quote and not what the fill left (the taker's remainder, resting on the
+ * other side); a replacement priced off it could trade with that remainder. It waits for a book that shows the
+ * order gone (the book message starts another round), or for the fill to be final.
+ */
+export function quotableOn(
+  book: Pick<MarketBook, 'buy' | 'sell'>,
+  binding: PairBinding,
+  live: readonly StoredOrder[],
+  newest: readonly StoredOrder[],
+): readonly StoredOrder[] {
+  if (newest.length === live.length) return live;
+  const kept = new Set(newest.map((o) => o.clientOrderId));
+  const s = binding.rules.scales;
+  const stillShown = live.some((o) => {
+    if (kept.has(o.clientOrderId)) return false;
+    const price = priceFromRaw(o.price, s);
+    const level = (o.side === 'buy' ? book.buy : book.sell).find((l) => l.limit.eq(price));
+    return level !== undefined && level.quantity.gte(quantityFromRaw(remainingOf(o), s));
+  });
+  return stillShown ? live : newest;
 }
 
 /** Whether `quote` would trade with an order of ours of the other side that is or may be on the book. */

@@ -23,7 +23,7 @@ import { gateQuotes } from '../risk/quote-gate.ts';
 import type { PairRuntime } from '../wallet/pair-runtime.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import { BalanceCache } from './balance-cache.ts';
-import { crossesOurs, liveQuotes, ownOnBook, pairInventory, presenceOf } from './inventory-view.ts';
+import { crossesOurs, liveQuotes, ownOnBook, pairInventory, presenceOf, quotableOn } from './inventory-view.ts';
 import { recordNative, recordSpread, type LoopMetrics } from './loop-metrics.ts';
 import { OrderActions } from './order-actions.ts';
 import type { PnlTracker } from './pnl-tracker.ts';
@@ -199,7 +199,6 @@ export class PairLoop {
     o.metrics.marketOpen.set({ pair: this.#pairId, market: this.#symbol }, open ? 1 : 0);
     const balances = await this.#balances.current(nowMs);
     const live = this.#liveOrders();
-    const quoting = o.engine.quotableOrders(this.#pairId); // a quote filled in the newest blocks is replaced now
     const book = o.feed.book(this.#symbol);
     const mark = status.lastPrice ?? midOf(book) ?? status.staticReferencePrice;
     o.pnl.update(mark);
@@ -228,6 +227,7 @@ export class PairLoop {
       return;
     }
     const strategy = o.strategy();
+    const quoting = quotableOn(book, o.runtime.binding, live, o.engine.quotableOrders(this.#pairId));
     const inventory = pairInventory(o.runtime, o.marketMaker, balances, quoting, o.quoteShare);
     const limits = o.limits();
     const terms = o.obligations?.terms(nowMs) ?? null;

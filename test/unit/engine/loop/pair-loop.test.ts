@@ -138,6 +138,15 @@ function ours(h: Harness) {
     }));
 }
 
+/** Others' best levels 0.3 % either side of 100: none at a price of our ladder (100.2, 100.35, 100.5 and below 100). */
+const apart = (h: Harness): MarketBook => ({
+  symbol: h.pair.symbol,
+  buy: [{ limit: d('99.7'), quantity: d('5') }],
+  sell: [{ limit: d('100.3'), quantity: d('5') }],
+  receivedAt: h.clock.now(),
+  source: 'ws',
+});
+
 const submissions = (h: Harness) =>
   (h.store.db.prepare('SELECT COUNT(*) AS n FROM transactions').get() as { n: number }).n;
 
@@ -163,6 +172,7 @@ describe('the strategy loop of one pair', () => {
 
   it('replaces a quote filled in a block not final yet at once, and keeps the store on confirmed events', async () => {
     const s = await setup({ confirmations: 1 });
+    s.book = apart(s.h);
     await s.round();
     await s.h.block();
     const [best] = ours(s.h)
@@ -201,8 +211,42 @@ describe('the strategy loop of one pair', () => {
     expect(ours(s.h).filter((o) => o.side === 'sell')).toHaveLength(3);
   });
 
+  it('waits for a venue book without the filled quote before replacing it: a stale book hides what the fill left', async () => {
+    const s = await setup({ confirmations: 1 });
+    s.book = apart(s.h);
+    await s.round();
+    await s.h.block();
+    const scales = s.h.pair.rules.scales;
+    const best = ours(s.h)
+      .filter((o) => o.side === 'sell')
+      .toSorted((a, b) => a.price.cmp(b.price))[0]!;
+    s.h.venue.place(
+      TAKER,
+      s.h.pair.pairId,
+      'buy',
+      quantityToRaw(best.quantity, scales),
+      priceToRaw(best.price, scales),
+    );
+    await s.h.block();
+    const sells = () =>
+      s.h.adapter.sent.filter((x) => x.command.kind === 'place' && x.command.terms.side === 'sell').length;
+    const before = sells();
+    // The venue's book has not caught up with that block: it still shows our ask.
+    const stale = apart(s.h);
+    s.book = { ...stale, sell: [{ limit: best.price, quantity: best.quantity }, ...stale.sell] };
+    s.loop.trigger();
+    await s.loop.idle();
+    expect(sells()).toBe(before);
+    // It has: the ask is gone from it, and the replacement goes.
+    s.book = apart(s.h);
+    s.loop.trigger();
+    await s.loop.idle();
+    expect(sells()).toBe(before + 1);
+  });
+
   it('a tentative fill withdrawn by a reorganisation puts its quote back; the next round leaves one ladder, no rejection', async () => {
     const s = await setup({ confirmations: 1 });
+    s.book = apart(s.h);
     await s.round();
     await s.h.block();
     const scales = s.h.pair.rules.scales;

@@ -111,6 +111,7 @@ const order = (o: Partial<OrderTruth>): OrderTruth => ({
   closedHeight: null,
   closedBy: null,
   rejectReason: null,
+  tradedOnArrival: 0n,
   ...o,
 });
 
@@ -191,15 +192,17 @@ describe('orderCounts', () => {
         order({ orderId: '2', filled: 100n, closedBy: 'filled', closedHeight: 3 }),
         order({ orderId: '3', filled: 40n, closedBy: 'cancelled by the contract', closedHeight: 4 }),
         order({ orderId: '4', restedHeight: null, closedBy: 'rejected', closedHeight: 1 }),
+        order({ orderId: '5', restedHeight: null, filled: 100n, tradedOnArrival: 100n, closedHeight: 2 }),
       ]),
     ).toEqual({
-      placed: 4,
+      placed: 5,
       rested: 3,
       cancelledByUs: 1,
-      filledInFull: 1,
+      filledInFull: 2,
       filledInPart: 1,
       rejectedAtMatching: 1,
       cancelledByContract: 1,
+      tradedOnArrival: 1,
     });
   });
 });

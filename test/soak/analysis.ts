@@ -15,6 +15,8 @@ export interface OrderCounts {
   readonly filledInPart: number;
   readonly rejectedAtMatching: number;
   readonly cancelledByContract: number;
+  /** Orders of ours that traded on arrival (taker): each crossed the book. */
+  readonly tradedOnArrival: number;
 }
 
 export function orderCounts(orders: readonly OrderTruth[]): OrderCounts {
@@ -26,6 +28,7 @@ export function orderCounts(orders: readonly OrderTruth[]): OrderCounts {
     filledInPart: orders.filter((o) => o.filled > 0n && o.filled < o.quantity).length,
     rejectedAtMatching: orders.filter((o) => o.closedBy === 'rejected').length,
     cancelledByContract: orders.filter((o) => o.closedBy === 'cancelled by the contract').length,
+    tradedOnArrival: orders.filter((o) => o.tradedOnArrival > 0n).length,
   };
 }
 

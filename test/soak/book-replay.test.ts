@@ -109,6 +109,20 @@ describe('BookReplay', () => {
     expect(r.changes.get('p')).toBeUndefined();
   });
 
+  it('tells what of our incoming order traded on arrival (taker) from what filled it later at rest', () => {
+    const r = replay([
+      [1, received(THEM, 1n, 2, 30n)],
+      [1, rested(THEM, 1n, 2, 30n)],
+      // Ours crosses their resting sell for 30 and rests the other 20; a later incoming sell takes 5 of it.
+      [2, received(US, 2n, 1, 50n)],
+      [2, trade(US, 2n, 1, 30n)],
+      [2, rested(US, 2n, 1, 20n)],
+      [3, received(THEM, 3n, 2, 5n)],
+      [3, trade(THEM, 3n, 2, 5n)],
+    ]);
+    expect(r.orders.get(BookReplay.key('evm', 'p', 2n))).toMatchObject({ filled: 35n, tradedOnArrival: 30n });
+  });
+
   it('records rejections at matching and automatic halts', () => {
     const r = replay([
       [1, received(US, 1n, 1, 10n)],

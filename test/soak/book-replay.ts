@@ -107,6 +107,7 @@ export class BookReplay {
         closedHeight: null,
         closedBy: null,
         rejectReason: null,
+        tradedOnArrival: 0n,
       });
     }
     const t = ours ? this.orders.get(k) : undefined;
@@ -118,6 +119,7 @@ export class BookReplay {
         // Our own incoming order traded on arrival (taker).
         t.fills.push({ height: e.height, quantity: ev.quantity });
         t.filled += ev.quantity;
+        t.tradedOnArrival += ev.quantity;
       } else if (ev.type === 'OrderRejected') {
         t.rejectReason = ev.reason;
         if (t.closedHeight === null && t.restedHeight === null) {

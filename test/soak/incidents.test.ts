@@ -30,6 +30,7 @@ const filled = (chain: 'evm' | 'wasm', orderId: string, height: number): OrderTr
   closedHeight: height,
   closedBy: 'filled',
   rejectReason: null,
+  tradedOnArrival: 0n,
 });
 
 const tx = (o: Partial<ChainTx>): ChainTx => ({

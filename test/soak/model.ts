@@ -96,6 +96,8 @@ export interface OrderTruth {
   closedBy: Removal['how'] | 'rejected' | null;
   /** The reason of an `OrderRejected` of this order (0..8). */
   rejectReason: number | null;
+  /** What of it traded on arrival, as the incoming order (taker): our quote crossed the book. */
+  tradedOnArrival: bigint;
 }
 
 /** A transaction of ours that reached a block or ledger. */

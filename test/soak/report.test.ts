@@ -11,6 +11,7 @@ const counts: OrderCounts = {
   filledInPart: 1,
   rejectedAtMatching: 0,
   cancelledByContract: 0,
+  tradedOnArrival: 1,
 };
 
 const raceCancel: Incident = {
@@ -146,6 +147,7 @@ describe('rows and render', () => {
   it('reports presence, latency, memory, event-loop delay, gauges and the verdict', () => {
     const r = rows(result());
     const find = (area: string, what: string) => r.find((x) => x.area === area && x.what.startsWith(what))?.value;
+    expect(find('orders', 'traded on arrival as taker')).toBe('1');
     expect(find('presence', 'AAA buy')).toBe('98.7%');
     expect(find('latency', 'book changes whose new quotes were all in the next block')).toBe('3 of 4 (75.0%)');
     expect(find('bot', 'RSS at ready')).toBe('200 MiB / 210 MiB / 220 MiB');

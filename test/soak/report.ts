@@ -120,6 +120,8 @@ export function rows(r: SoakResult): Row[] {
       'rejected at matching / cancelled by the contract',
       `${c.rejectedAtMatching} / ${c.cancelledByContract}`,
     );
+    // Reported, not judged: a crossing may meet an order that arrived in the same block or ledger before ours.
+    add('orders', chain, 'traded on arrival as taker (our quote crossed the book)', c.tradedOnArrival);
     const txs = r.txs.filter((t) => t.chain === chain);
     const n = (call: string) => txs.filter((t) => t.call === call).length;
     add(

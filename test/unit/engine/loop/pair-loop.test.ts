@@ -147,6 +147,26 @@ const apart = (h: Harness): MarketBook => ({
   source: 'ws',
 });
 
+/** The ladder quoted on a book apart from it; then a taker takes our whole best ask in a block not final yet. */
+async function bestAskTaken(s: Setup) {
+  s.book = apart(s.h);
+  await s.round();
+  await s.h.block();
+  const scales = s.h.pair.rules.scales;
+  const best = ours(s.h)
+    .filter((o) => o.side === 'sell')
+    .toSorted((a, b) => a.price.cmp(b.price))[0]!;
+  const filled = s.h.store.orders
+    .live({ wallet: WALLET })
+    .find((o) => o.side === 'sell' && o.price === priceToRaw(best.price, scales))!;
+  s.h.venue.place(TAKER, s.h.pair.pairId, 'buy', quantityToRaw(best.quantity, scales), priceToRaw(best.price, scales));
+  await s.h.block();
+  return { best, filled };
+}
+
+const sellsSent = (h: Harness) =>
+  h.adapter.sent.filter((x) => x.command.kind === 'place' && x.command.terms.side === 'sell').length;
+
 const submissions = (h: Harness) =>
   (h.store.db.prepare('SELECT COUNT(*) AS n FROM transactions').get() as { n: number }).n;
 
@@ -172,39 +192,19 @@ describe('the strategy loop of one pair', () => {
 
   it('replaces a quote filled in a block not final yet at once, and keeps the store on confirmed events', async () => {
     const s = await setup({ confirmations: 1 });
-    s.book = apart(s.h);
-    await s.round();
-    await s.h.block();
-    const [best] = ours(s.h)
-      .filter((o) => o.side === 'sell')
-      .toSorted((a, b) => a.price.cmp(b.price));
-    if (best === undefined) throw new Error('no sell quoted');
-    const scales = s.h.pair.rules.scales;
-    const filled = s.h.store.orders
-      .live({ wallet: WALLET })
-      .find((o) => o.side === 'sell' && o.price === priceToRaw(best.price, scales));
-    // A taker takes the whole best ask; its block is not final yet.
-    s.h.venue.place(
-      TAKER,
-      s.h.pair.pairId,
-      'buy',
-      quantityToRaw(best.quantity, scales),
-      priceToRaw(best.price, scales),
-    );
-    await s.h.block();
-    expect(s.h.store.orders.get(WALLET, filled!.clientOrderId)?.status).toBe('resting');
-    const sells = () =>
-      s.h.adapter.sent.filter((x) => x.command.kind === 'place' && x.command.terms.side === 'sell').length;
+    const { filled } = await bestAskTaken(s);
+    expect(s.h.store.orders.get(WALLET, filled.clientOrderId)?.status).toBe('resting');
+    const sells = () => sellsSent(s.h);
     const before = sells();
     // The round the tentative block's activity starts: the filled quote is replaced before the next block.
     s.loop.trigger();
     await s.loop.idle();
     expect(sells()).toBe(before + 1);
-    expect(s.h.store.orders.get(WALLET, filled!.clientOrderId)?.status).toBe('resting');
+    expect(s.h.store.orders.get(WALLET, filled.clientOrderId)?.status).toBe('resting');
     // Its confirmation settles the fill; the ladder is whole again and nothing more is placed.
     await s.h.block();
     await s.h.block();
-    expect(s.h.store.orders.get(WALLET, filled!.clientOrderId)?.status).toBe('filled');
+    expect(s.h.store.orders.get(WALLET, filled.clientOrderId)?.status).toBe('filled');
     s.loop.trigger();
     await s.loop.idle();
     expect(sells()).toBe(before + 1);
@@ -213,23 +213,8 @@ describe('the strategy loop of one pair', () => {
 
   it('waits for a venue book without the filled quote before replacing it: a stale book hides what the fill left', async () => {
     const s = await setup({ confirmations: 1 });
-    s.book = apart(s.h);
-    await s.round();
-    await s.h.block();
-    const scales = s.h.pair.rules.scales;
-    const best = ours(s.h)
-      .filter((o) => o.side === 'sell')
-      .toSorted((a, b) => a.price.cmp(b.price))[0]!;
-    s.h.venue.place(
-      TAKER,
-      s.h.pair.pairId,
-      'buy',
-      quantityToRaw(best.quantity, scales),
-      priceToRaw(best.price, scales),
-    );
-    await s.h.block();
-    const sells = () =>
-      s.h.adapter.sent.filter((x) => x.command.kind === 'place' && x.command.terms.side === 'sell').length;
+    const { best } = await bestAskTaken(s);
+    const sells = () => sellsSent(s.h);
     const before = sells();
     // The venue's book has not caught up with that block: it still shows our ask.
     const stale = apart(s.h);
@@ -246,24 +231,7 @@ describe('the strategy loop of one pair', () => {
 
   it('a tentative fill withdrawn by a reorganisation puts its quote back; the next round leaves one ladder, no rejection', async () => {
     const s = await setup({ confirmations: 1 });
-    s.book = apart(s.h);
-    await s.round();
-    await s.h.block();
-    const scales = s.h.pair.rules.scales;
-    const best = ours(s.h)
-      .filter((o) => o.side === 'sell')
-      .toSorted((a, b) => a.price.cmp(b.price))[0]!;
-    const filled = s.h.store.orders
-      .live({ wallet: WALLET })
-      .find((o) => o.side === 'sell' && o.price === priceToRaw(best.price, scales))!;
-    s.h.venue.place(
-      TAKER,
-      s.h.pair.pairId,
-      'buy',
-      quantityToRaw(best.quantity, scales),
-      priceToRaw(best.price, scales),
-    );
-    await s.h.block();
+    const { filled } = await bestAskTaken(s);
     const placed = s.h.adapter.sent.length;
     s.loop.trigger();
     await s.loop.idle();

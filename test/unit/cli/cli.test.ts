@@ -9,6 +9,11 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const evmPair = fileURLToPath(new URL('../../fixtures/pairs/evm-pair.json', import.meta.url));
 const wasmPair = fileURLToPath(new URL('../../fixtures/pairs/wasm-pair.json', import.meta.url));
 
+/** A command line: the words split on spaces, and each `${value}` one argument whatever it holds. */
+function argv(strings: TemplateStringsArray, ...values: string[]): string[] {
+  return strings.flatMap((text, i) => [...text.split(' ').filter((w) => w !== ''), ...values.slice(i, i + 1)]);
+}
+
 async function run(argv: string[], files: Record<string, string> = {}, env: Record<string, string> = {}) {
   let stdout = '';
   let stderr = '';
@@ -25,23 +30,9 @@ async function run(argv: string[], files: Record<string, string> = {}, env: Reco
 
 describe('dlt-mm order encode', () => {
   it('prints the exact chain A bytes and the approval', async () => {
-    const r = await run([
-      'order',
-      'encode',
-      '--chain',
-      'evm',
-      '--pair-file',
-      evmPair,
-      '--side',
-      'buy',
-      '--qty',
-      '1.5',
-      '--price',
-      '101.2',
-      '--cross-id',
-      '42',
-      '--json',
-    ]);
+    const r = await run(
+      argv`order encode --chain evm --pair-file ${evmPair} --side buy --qty 1.5 --price 101.2 --cross-id 42 --json`,
+    );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.orderData).toBe(AbiCoder.defaultAbiCoder().encode(['uint64', 'uint64'], [15_000n, 1_012_000n]));
@@ -49,27 +40,9 @@ describe('dlt-mm order encode', () => {
     expect(out.approval).toMatchObject({ token: 'quote', amountNative: '152103600', amount: '152.1036', rateBps: 20 });
   });
   it('prints chain B words for a GTD sell', async () => {
-    const r = await run([
-      'order',
-      'encode',
-      '--chain',
-      'wasm',
-      '--pair-file',
-      wasmPair,
-      '--side',
-      'sell',
-      '--qty',
-      '2.5',
-      '--price',
-      '12.34',
-      '--validity',
-      'gtd',
-      '--lifetime',
-      '30',
-      '--reporting',
-      '1,2',
-      '--json',
-    ]);
+    const r = await run(
+      argv`order encode --chain wasm --pair-file ${wasmPair} --side sell --qty 2.5 --price 12.34 --validity gtd --lifetime 30 --reporting 1,2 --json`,
+    );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.orderData).toHaveLength(384);
@@ -77,97 +50,30 @@ describe('dlt-mm order encode', () => {
     expect(out.approval).toMatchObject({ token: 'base', amountNative: '25000000' });
   });
   it('exits non-zero with the rule broken', async () => {
-    const offTick = await run([
-      'order',
-      'encode',
-      '--chain',
-      'evm',
-      '--pair-file',
-      evmPair,
-      '--side',
-      'buy',
-      '--qty',
-      '1.5',
-      '--price',
-      '101.25',
-    ]);
+    const offTick = await run(
+      argv`order encode --chain evm --pair-file ${evmPair} --side buy --qty 1.5 --price 101.25`,
+    );
     expect(offTick.code).toBe(1);
     expect(offTick.stderr).toMatch(/E_RULE_TICK.*101\.25.*0\.1/);
-    const lifetime = await run([
-      'order',
-      'encode',
-      '--chain',
-      'wasm',
-      '--pair-file',
-      wasmPair,
-      '--side',
-      'sell',
-      '--qty',
-      '2.5',
-      '--price',
-      '12.34',
-      '--validity',
-      'gtd',
-      '--lifetime',
-      '91',
-    ]);
+    const lifetime = await run(
+      argv`order encode --chain wasm --pair-file ${wasmPair} --side sell --qty 2.5 --price 12.34 --validity gtd --lifetime 91`,
+    );
     expect(lifetime.code).toBe(1);
     expect(lifetime.stderr).toMatch(/E_RULE_LIFETIME/);
-    const extended = await run([
-      'order',
-      'encode',
-      '--chain',
-      'evm',
-      '--pair-file',
-      evmPair,
-      '--side',
-      'buy',
-      '--qty',
-      '1.5',
-      '--price',
-      '101.2',
-      '--condition',
-      'ioc',
-    ]);
+    const extended = await run(
+      argv`order encode --chain evm --pair-file ${evmPair} --side buy --qty 1.5 --price 101.2 --condition ioc`,
+    );
     expect(extended.stderr).toMatch(/E_ENCODING_UNSUPPORTED/);
-    const crossId = await run([
-      'order',
-      'encode',
-      '--chain',
-      'wasm',
-      '--pair-file',
-      wasmPair,
-      '--side',
-      'sell',
-      '--qty',
-      '2.5',
-      '--price',
-      '12.34',
-      '--cross-id',
-      '4294967296',
-    ]);
+    const crossId = await run(
+      argv`order encode --chain wasm --pair-file ${wasmPair} --side sell --qty 2.5 --price 12.34 --cross-id 4294967296`,
+    );
     expect(crossId.stderr).toMatch(/E_ENCODING_CROSS_ID/);
   });
   it('exits 2 on a malformed command line', async () => {
     expect((await run(['order', 'encode', '--chain', 'evm', '--bogus'])).code).toBe(2);
     expect((await run(['order', 'encode', '--chain', 'tron', '--pair-file', evmPair])).code).toBe(2);
     expect(
-      (
-        await run([
-          'order',
-          'encode',
-          '--chain',
-          'wasm',
-          '--pair-file',
-          evmPair,
-          '--side',
-          'buy',
-          '--qty',
-          '1',
-          '--price',
-          '1',
-        ])
-      ).stderr,
+      (await run(argv`order encode --chain wasm --pair-file ${evmPair} --side buy --qty 1 --price 1`)).stderr,
     ).toMatch(/does not match the pair/);
   });
 });
@@ -176,25 +82,9 @@ describe('dlt-mm order decode', () => {
   it('reverses encode on both chains', async () => {
     const enc = JSON.parse(
       (
-        await run([
-          'order',
-          'encode',
-          '--chain',
-          'wasm',
-          '--pair-file',
-          wasmPair,
-          '--side',
-          'buy',
-          '--qty',
-          '2.5',
-          '--price',
-          '12.34',
-          '--condition',
-          'boc',
-          '--cross-id',
-          '9',
-          '--json',
-        ])
+        await run(
+          argv`order encode --chain wasm --pair-file ${wasmPair} --side buy --qty 2.5 --price 12.34 --condition boc --cross-id 9 --json`,
+        )
       ).stdout,
     );
     const dec = await run([

@@ -102,6 +102,16 @@ export const ERROR_CATALOGUE = {
   },
   E_CHAIN_TX_EXPIRED: { summary: 'Transaction expired without inclusion; it never applied', retryable: true },
 
+  // Fair value
+  E_FAIR_VALUE_FEED: {
+    summary: 'A fair-value feed did not answer, or answered without a readable number and time',
+    retryable: true,
+  },
+  E_FAIR_VALUE_SOURCE: {
+    summary: 'A fair-value source has no value to give (instrument data, oracle or terms missing or unusable)',
+    retryable: true,
+  },
+
   // Order management
   E_ORDER_NOT_SENT: {
     summary: 'Order was recorded but never signed or sent (the process stopped first)',

@@ -11,6 +11,8 @@ export interface ReferenceInputs {
   readonly book: OthersBook;
   readonly lastPrice: Decimal | null;
   readonly staticReferencePrice: Decimal | null;
+  /** The pair's own fair value, combined and guarded by the engine; null when there is none. */
+  readonly fair: Decimal | null;
 }
 
 const TWO = new Decimal(2);
@@ -48,6 +50,8 @@ export function priceFrom(source: ReferenceSource, inputs: ReferenceInputs): Dec
       return positive(inputs.lastPrice);
     case 'static':
       return positive(inputs.staticReferencePrice);
+    case 'fair':
+      return positive(inputs.fair);
   }
 }
 

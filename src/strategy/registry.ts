@@ -92,6 +92,7 @@ export function computeQuotes(
     book,
     lastPrice: market.lastPrice,
     staticReferencePrice: pairRules.staticReferencePrice,
+    fair: context.fairValue ?? null,
   });
   if (reference === null) {
     // Blind: nothing of ours should stay on the book.
@@ -111,7 +112,7 @@ export function computeQuotes(
       nextState: state,
     };
   }
-  const model = runModel(config, { reference, market, inventory }, state);
+  const model = widened(runModel(config, { reference, market, inventory }, state), context.widen ?? 1);
   const conformInput = {
     rules: pairRules,
     book,
@@ -169,6 +170,16 @@ export function computeQuotes(
       ...(obligations === undefined ? {} : { obligations }),
     },
     nextState: model.state,
+  };
+}
+
+/** Every quote's distance from the model's centre multiplied by `factor` (a fair-value guard's widening). */
+function widened(model: ModelOutput, factor: number): ModelOutput {
+  if (factor === 1) return model;
+  const f = new Decimal(factor);
+  return {
+    ...model,
+    quotes: model.quotes.map((q) => ({ ...q, price: model.centre.add(q.price.sub(model.centre).mul(f)) })),
   };
 }
 

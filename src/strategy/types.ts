@@ -79,6 +79,10 @@ export interface QuoteContext {
   readonly ownOrders?: readonly LiveOrder[];
   /** The pair's market-making obligations in force now, when the guard is to keep them. */
   readonly obligations?: GuardTerms;
+  /** The pair's own fair value (the `fair` reference source); null or absent when there is none now. */
+  readonly fairValue?: Decimal | null;
+  /** A fair-value guard's widening: every quote's distance from the centre is multiplied by this (>= 1). */
+  readonly widen?: number;
 }
 
 /** A quote a model wants on the book; level 0 is the one nearest the centre on its side. */
@@ -89,7 +93,7 @@ export interface DesiredQuote {
   readonly level: number;
 }
 
-export type ReferenceSource = 'mid' | 'microprice' | 'last' | 'static';
+export type ReferenceSource = 'fair' | 'mid' | 'microprice' | 'last' | 'static';
 
 export interface ReferencePrice {
   readonly price: Decimal;

@@ -4,6 +4,7 @@
  * one, or the embedded one just started) or from the configuration with its secrets read.
  */
 import type { PairConfig } from '../../core/config/bot-config.ts';
+import type { PairFairValue } from '../../core/config/fair-value-config.ts';
 import { readSecret } from '../../core/config/load.ts';
 import type { ChainKind } from '../../core/pair.ts';
 import { venueAuthOf, type VenueAuth } from '../../venue/auth/venue-auth.ts';
@@ -38,6 +39,8 @@ export interface Connection {
   readonly wallets: readonly WalletSetup[];
   /** A sandbox's venue: it does not reorganise, and it is always open. */
   readonly sandbox: boolean;
+  /** A sandbox's pairs' fair-value facts (feeds, oracles) by pair id; empty for a configured venue. */
+  readonly fairValueFacts: ReadonlyMap<string, PairFairValue>;
 }
 
 /** A sandbox's participant authentication: its client credentials when it issues tokens, else its fixed token. */
@@ -80,6 +83,7 @@ function fromManifest(m: BotManifest): Connection {
         pairs: w.pairIds.map((id) => ({ id })),
       })),
     sandbox: true,
+    fairValueFacts: new Map(m.pairs.flatMap((p) => (p.fairValue === undefined ? [] : [[p.id, p.fairValue] as const]))),
   };
 }
 
@@ -112,5 +116,6 @@ export function connectionOf(setup: Setup, manifest: BotManifest | null): Connec
         .map((p) => ({ blockChain: p.blockChain, base: p.base, quote: p.quote })),
     })),
     sandbox: false,
+    fairValueFacts: new Map(),
   };
 }

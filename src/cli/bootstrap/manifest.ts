@@ -4,6 +4,7 @@
  * after connections opened.
  */
 import { z } from 'zod';
+import { pairFairValueSchema, type PairFairValue } from '../../core/config/fair-value-config.ts';
 import { describeIssues } from '../../core/formats.ts';
 
 const manifestSchema = z.object({
@@ -21,6 +22,7 @@ const manifestSchema = z.object({
     evm: z.object({ rpcUrl: z.string().min(1), chainId: z.number().int() }).optional(),
     wasm: z.object({ rpcUrl: z.string().min(1), networkPassphrase: z.string().min(1) }).optional(),
   }),
+  pairs: z.array(z.object({ id: z.string().min(1), fairValue: pairFairValueSchema.optional() })).default([]),
   wallets: z.array(
     z.object({
       name: z.string().min(1),
@@ -50,6 +52,8 @@ export interface BotManifest {
     readonly evm?: { readonly rpcUrl: string; readonly chainId: number } | undefined;
     readonly wasm?: { readonly rpcUrl: string; readonly networkPassphrase: string } | undefined;
   };
+  /** The sandbox's pairs: where each one's feed and oracles are. */
+  readonly pairs: ReadonlyArray<{ readonly id: string; readonly fairValue?: PairFairValue | undefined }>;
   readonly wallets: ReadonlyArray<{
     readonly name: string;
     readonly chain: 'evm' | 'wasm';

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { BLOCKCHAIN_VALUES } from '../pair.ts';
 import { bps, durationMs, humanDecimal, secretRef } from './common.ts';
+import { pairFairValueSchema } from './fair-value-config.ts';
 import { obligationsSchema } from './obligations-config.ts';
 
 /** Risk limits: the top-level `risk` section holds the defaults, a pair's `risk` overrides them key by key. */
@@ -77,6 +78,7 @@ export const pairConfigSchema = z.strictObject({
   obligations: obligationsSchema
     .optional()
     .describe('Market-making obligations of this pair: measured, and kept by the quote guard'),
+  fairValue: pairFairValueSchema.optional(),
 });
 
 export const walletConfigSchema = z.strictObject({
@@ -224,14 +226,7 @@ export const botConfigSchema = z.strictObject({
         .default(0xd1)
         .describe('High byte of our client order ids (cross identifiers); tells our orders from others'),
     })
-    .default({
-      tickMs: 5_000,
-      phasePollMs: 5_000,
-      balanceMaxAgeMs: 10_000,
-      inventoryCheckMs: 60_000,
-      shutdownTimeoutMs: 60_000,
-      crossIdTag: 0xd1,
-    }),
+    .prefault({}),
   report: z
     .strictObject({
       sampleMs: z

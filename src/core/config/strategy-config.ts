@@ -5,15 +5,16 @@
  */
 import { z } from 'zod';
 import { bps, durationMs, humanDecimal } from './common.ts';
+import { fairValueSchema } from './fair-value-config.ts';
 
 const positiveDecimal = humanDecimal.refine((s) => /[1-9]/.test(s), 'must be greater than zero');
 
-export const REFERENCE_SOURCES = ['mid', 'microprice', 'last', 'static'] as const;
+export const REFERENCE_SOURCES = ['fair', 'mid', 'microprice', 'last', 'static'] as const;
 
 const referenceSource = z
   .enum(REFERENCE_SOURCES)
   .describe(
-    "mid: halfway between the best bid and ask of others; microprice: the best bid and ask weighted by the opposite side's size; " +
+    "fair: the pair's own fair value (the fairValue block); mid: halfway between the best bid and ask of others; microprice: the best bid and ask weighted by the opposite side's size; " +
       "last: the last execution price; static: the pair's static reference price. Book sources need both sides.",
   );
 
@@ -41,6 +42,7 @@ const common = {
     })
     .prefault({})
     .describe('When a live order is left alone rather than replaced'),
+  fairValue: fairValueSchema.optional(),
   minSpreadBps: bps
     .default(10)
     .describe(
@@ -112,7 +114,7 @@ const avellanedaStoikov = z
   })
   .describe('Avellaneda-Stoikov model parameters');
 
-export const strategyConfigSchema = z.discriminatedUnion('kind', [
+const strategyKinds = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('ladder').describe('A spread ladder around the reference'),
     ...common,
@@ -125,6 +127,11 @@ export const strategyConfigSchema = z.discriminatedUnion('kind', [
     avellanedaStoikov,
   }),
 ]);
+
+export const strategyConfigSchema = strategyKinds.refine(
+  (s) => !s.referencePrice.includes('fair') || s.fairValue !== undefined,
+  { message: 'referencePrice names fair: the fairValue block says where it comes from', path: ['fairValue'] },
+);
 
 export type StrategyConfig = z.infer<typeof strategyConfigSchema>;
 export type LadderStrategyConfig = Extract<StrategyConfig, { kind: 'ladder' }>;

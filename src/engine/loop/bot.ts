@@ -11,7 +11,7 @@ import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
 import type { MarketDataFeed } from '../../venue/market-data/feed.ts';
 import type { ObligationTracker } from '../obligations/tracker.ts';
-import { unrealised } from '../risk/pnl.ts';
+import { startFairValues, type PairFairValue } from '../fair-value/pair-fair-value.ts';
 import type { RiskLimits } from '../risk/limits.ts';
 import { RiskMonitor } from '../risk/monitor.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
@@ -36,6 +36,8 @@ export interface BotPair {
   readonly strategy: () => StrategyHandle;
   readonly limits: () => RiskLimits;
   readonly refreshCost: Decimal;
+  /** The pair's own fair value (its strategy's fairValue block), read from start to shutdown. */
+  readonly fairValue?: PairFairValue;
 }
 
 export interface BotTimings {
@@ -110,21 +112,12 @@ export class Bot {
    */
   async start(): Promise<void> {
     const o = this.#o;
+    // Fair values are read from the start, while the wallets reconcile: the first quotes have them.
+    const firstReads = startFairValues(o.pairs, o.metrics, (id) => this.loops.get(id)?.trigger());
     // The run starts now: the time since the last run counted as downtime, the time from now on as ours.
     o.obligations?.start({
       status: (id) => this.statuses.get(id)?.current,
-      pnl: (id) => {
-        const p = this.pnl.get(id);
-        if (p === undefined) return null;
-        const s = p.state;
-        return {
-          mark: p.mark,
-          position: s.position,
-          realised: s.realised,
-          fees: s.fees,
-          unrealised: p.mark === null ? new Decimal(0) : unrealised(s, p.mark),
-        };
-      },
+      pnl: (id) => this.pnl.get(id)?.snapshot() ?? null,
     });
     await Promise.all(
       o.wallets.map(async (w) => {
@@ -166,6 +159,7 @@ export class Bot {
         quoteShare: new Decimal(1).div(quotePairs.get(`${p.walletId}:${p.binding.quoteToken}`) ?? 1),
         refreshCost: p.refreshCost,
         marketMaker: w.marketMaker,
+        ...(p.fairValue === undefined ? {} : { fairValue: p.fairValue }),
         balanceMaxAgeMs: o.timings.balanceMaxAgeMs,
         clock: o.clock,
         logger: o.logger.child({ pair: id, symbol: p.binding.symbol }),
@@ -184,9 +178,10 @@ export class Bot {
       this.pnl.set(id, pnl);
     }
     // Every pair's trade information and phase at once: a restart quotes as soon as all of them are known.
-    await Promise.all(
-      [...this.statuses.values()].flatMap((status) => [status.refreshTradeInfo(now), status.refreshPhase()]),
-    );
+    await Promise.all([
+      ...[...this.statuses.values()].flatMap((status) => [status.refreshTradeInfo(now), status.refreshPhase()]),
+      firstReads,
+    ]);
     this.risk.onEvent((e) => {
       if (e.type === 'killed')
         this.#killing ??= this.#kill(`${e.pairId}: ${e.reason}`).catch((err: unknown) =>
@@ -276,6 +271,7 @@ export class Bot {
 
   async #stopLoops(): Promise<void> {
     for (const t of this.#timers.splice(0)) t.cancel();
+    for (const p of this.#o.pairs) p.fairValue?.stop();
     for (const off of this.#subscriptions.splice(0)) off();
     await Promise.all([...this.loops.values()].map((l) => l.stop()));
   }

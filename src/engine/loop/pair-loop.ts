@@ -17,9 +17,11 @@ import type { DesiredQuote, GuardOutcome, GuardTerms } from '../../strategy/type
 import type { Logger } from '../../telemetry/logger.ts';
 import { RepeatedFailures } from '../../telemetry/repeated-failures.ts';
 import type { MarketBook } from '../../venue/market-data/book.ts';
+import type { PairFairValue } from '../fair-value/pair-fair-value.ts';
+import type { FairValueVerdict } from '../fair-value/guards.ts';
 import type { RiskLimits } from '../risk/limits.ts';
-import type { RiskMonitor } from '../risk/monitor.ts';
-import { gateQuotes } from '../risk/quote-gate.ts';
+import { pullReason, type RiskMonitor } from '../risk/monitor.ts';
+import { strategyGate } from '../risk/quote-gate.ts';
 import type { PairRuntime } from '../wallet/pair-runtime.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import { BalanceCache } from './balance-cache.ts';
@@ -27,7 +29,15 @@ import { crossesOurs, liveQuotes, ownOnBook, pairInventory, presenceOf, quotable
 import { recordNative, recordSpread, type LoopMetrics } from './loop-metrics.ts';
 import { OrderActions } from './order-actions.ts';
 import type { PnlTracker } from './pnl-tracker.ts';
-import { decisionOf, marketOpenNow, marketViewOf, midOf, ModeLog, type CalendarUse } from './round-inputs.ts';
+import {
+  decisionOf,
+  marketOpenNow,
+  marketViewOf,
+  midOf,
+  ModeLog,
+  othersMidOf,
+  type CalendarUse,
+} from './round-inputs.ts';
 import type { VenueStatus } from './venue-status.ts';
 
 export { CANCEL_RETRY_MS } from './order-actions.ts';
@@ -65,6 +75,8 @@ export interface PairLoopOptions {
   readonly metrics: LoopMetrics;
   /** The pair's market-making obligations: the terms the guard keeps now, and where its verdicts go. */
   readonly obligations?: ObligationsHandle;
+  /** The pair's own fair value and its guards, when its strategy has a fairValue block. */
+  readonly fairValue?: PairFairValue;
 }
 
 export interface ObligationsHandle {
@@ -77,6 +89,8 @@ export interface LastRound {
   readonly mode: string;
   readonly quotes: readonly DesiredQuote[];
   readonly reference: Decimal | null;
+  /** The fair-value verdict of the round, when the pair has a fair value. */
+  readonly fair: FairValueVerdict | null;
 }
 
 export class PairLoop {
@@ -180,9 +194,9 @@ export class PairLoop {
     return this.#o.engine.liveOrders(this.#pairId);
   }
 
-  /** Pull every quote of ours on this pair (stale market data): placements not signed yet are withdrawn, then cancellations. */
-  async #pullQuotes(): Promise<void> {
-    this.#o.engine.withdrawPlacements('stale market data', this.#pairId);
+  /** Pull every quote of ours on this pair: placements not signed yet are withdrawn, then cancellations. */
+  async #pullQuotes(reason: string): Promise<void> {
+    this.#o.engine.withdrawPlacements(reason, this.#pairId);
     for (const q of liveQuotes(this.#o.runtime.binding, this.#liveOrders())) {
       await this.#actions.send({ type: 'cancel', orderId: q.id, side: q.side }, null);
     }
@@ -201,6 +215,8 @@ export class PairLoop {
     const live = this.#liveOrders();
     const book = o.feed.book(this.#symbol);
     const mark = status.lastPrice ?? midOf(book) ?? status.staticReferencePrice;
+    const fair = o.fairValue?.evaluate(nowMs, othersMidOf(book, ownOnBook(o.runtime.binding, live))) ?? null;
+    o.risk.setFlag(this.#pairId, 'fair-value', fair?.action === 'pull');
     o.pnl.update(mark);
     o.risk.pnl(this.#pairId, toVenueLocal(nowMs).date, o.pnl.total(mark));
     const state = o.risk.state(this.#pairId, nowMs);
@@ -212,14 +228,10 @@ export class PairLoop {
         mode: state.mode === 'paused' ? `paused (${state.reasons.join(', ')})` : state.mode,
         quotes: [],
         reference: null,
+        fair,
       };
-      // Stale data pulls our quotes; a closed or halted market keeps them for the venue's clearing.
-      if (
-        state.mode === 'paused' &&
-        state.reasons.includes('stale-market-data') &&
-        !state.reasons.includes('market-closed')
-      )
-        await this.#pullQuotes();
+      const pull = pullReason(state);
+      if (pull !== null) await this.#pullQuotes(pull);
       return;
     }
     if (book === undefined) {
@@ -242,29 +254,17 @@ export class PairLoop {
         liveOrders: liveQuotes(o.runtime.binding, quoting),
         ownOrders: ownOnBook(o.runtime.binding, live),
         ...(terms === null ? {} : { obligations: terms }),
+        ...(fair === null ? {} : { fairValue: fair.value, widen: fair.widen }),
       },
       this.#state,
-      (quotes) => {
-        const g = gateQuotes({ quotes, position: o.pnl.position, mark, limits });
-        return {
-          quotes: g.quotes,
-          reasons: g.cuts.map((c) => ({
-            side: c.side,
-            level: c.level,
-            rule: 'risk' as const,
-            action: 'dropped' as const,
-            detail: `${c.rule}: ${c.detail}`,
-            limit: c.rule,
-          })),
-        };
-      },
+      strategyGate(o.pnl.position, mark, limits),
     );
     this.#state = computed.nextState;
     const r = computed.result;
     if (r.obligations !== undefined) o.obligations?.outcome(r.obligations, nowMs);
     for (const reason of r.reasons) o.metrics.dropped.inc({ pair: this.#pairId, rule: reason.rule });
     o.metrics.recomputes.inc({ pair: this.#pairId, outcome: r.actions.length === 0 ? 'unchanged' : 'actions' });
-    this.last = { atMs: nowMs, mode: 'active', quotes: r.quotes, reference: r.reference?.price ?? null };
+    this.last = { atMs: nowMs, mode: 'active', quotes: r.quotes, reference: r.reference?.price ?? null, fair };
     const decision = decisionOf({ pairId: this.#pairId, strategy, result: r, book, status, inventory, state, limits });
     let first = true;
     for (const action of r.actions) {

@@ -3,11 +3,11 @@
  * at every scrape (`derivePairGauges`), with every fill recorded by then: a round that waits on the chain does
  * not leave them behind the store.
  */
-import type { Decimal } from '../../core/decimal.ts';
+import { Decimal } from '../../core/decimal.ts';
 import type { PairScales } from '../../core/units.ts';
 import { priceFromRaw, quantityFromRaw, quoteFromNative } from '../../core/units.ts';
 import type { FillRecord } from '../../store/order-store.ts';
-import { applyFill, totalPnl, ZERO_PNL, type PnlState } from '../risk/pnl.ts';
+import { applyFill, totalPnl, unrealised, ZERO_PNL, type PnlState } from '../risk/pnl.ts';
 
 export class PnlTracker {
   /** The wallet's recorded fills of the pair. */
@@ -66,5 +66,18 @@ export class PnlTracker {
 
   get fills(): number {
     return this.#seen.size;
+  }
+
+  /** Mark, position and PnL parts at the last update (what the obligations' samples record). */
+  snapshot(): { mark: Decimal | null; position: Decimal; realised: Decimal; fees: Decimal; unrealised: Decimal } {
+    const s = this.#state;
+    const mark = this.#mark;
+    return {
+      mark,
+      position: s.position,
+      realised: s.realised,
+      fees: s.fees,
+      unrealised: mark === null ? new Decimal(0) : unrealised(s, mark),
+    };
   }
 }

@@ -6,7 +6,9 @@
 import type { ChainKind } from '../../core/pair.ts';
 import { isMarketOpen, msUntilClose, type CalendarConfig } from '../../core/calendar.ts';
 import type { Decimal } from '../../core/decimal.ts';
-import type { Inventory, MarketView, StrategyResult } from '../../strategy/types.ts';
+import { othersBook } from '../../strategy/book.ts';
+import { priceFrom } from '../../strategy/reference-price.ts';
+import type { Inventory, LiveOrder, MarketView, StrategyResult } from '../../strategy/types.ts';
 import type { MarketBook } from '../../venue/market-data/book.ts';
 import type { RiskLimits } from '../risk/limits.ts';
 import type { TradingState } from '../risk/monitor.ts';
@@ -37,6 +39,15 @@ export function midOf(book: MarketBook | undefined): Decimal | null {
   const bid = book?.buy[0]?.limit;
   const ask = book?.sell[0]?.limit;
   return bid === undefined || ask === undefined ? null : bid.add(ask).div(2);
+}
+
+const levels = (side: MarketBook['buy']) => side.map((l) => ({ price: l.limit, quantity: l.quantity }));
+
+/** The midpoint of others' best bid and ask (our own orders taken out, as the strategy does); null when a side is empty. */
+export function othersMidOf(book: MarketBook | undefined, own: readonly LiveOrder[]): Decimal | null {
+  if (book === undefined) return null;
+  const others = othersBook({ bids: levels(book.buy), asks: levels(book.sell) }, own);
+  return priceFrom('mid', { book: others, lastPrice: null, staticReferencePrice: null, fair: null });
 }
 
 /** The market as the strategy sees it. */

@@ -7,7 +7,14 @@
 import type { Decimal } from '../../core/decimal.ts';
 import type { RiskLimits } from './limits.ts';
 
-export type PauseReason = 'stale-market-data' | 'tx-backoff' | 'market-closed' | 'inventory-mismatch' | 'reconciling';
+export type PauseReason =
+  | 'stale-market-data'
+  | 'tx-backoff'
+  | 'market-closed'
+  | 'inventory-mismatch'
+  | 'reconciling'
+  /** A fair-value guard pulls the pair's quotes (dispersion, jump, deviation with the pull action). */
+  | 'fair-value';
 
 export type TradingState =
   | { readonly mode: 'active' }
@@ -177,4 +184,14 @@ export class RiskMonitor {
     }
     return reasons.length === 0 ? { mode: 'active' } : { mode: 'paused', reasons: reasons.toSorted(), untilMs };
   }
+}
+
+/**
+ * Why the pair's quotes come off the book now: stale market data or a fair-value guard pull them; a closed or
+ * halted market keeps them for the venue's clearing. Null when they stay.
+ */
+export function pullReason(state: TradingState): string | null {
+  if (state.mode !== 'paused' || state.reasons.includes('market-closed')) return null;
+  if (state.reasons.includes('stale-market-data')) return 'stale market data';
+  return state.reasons.includes('fair-value') ? 'fair-value guard' : null;
 }

@@ -3,7 +3,7 @@
  * removes or shrinks quotes (never adds or moves them), so everything it returns still passed the venue rules.
  */
 import { Decimal } from '../../core/decimal.ts';
-import type { DesiredQuote } from '../../strategy/types.ts';
+import type { DesiredQuote, QuoteReason } from '../../strategy/types.ts';
 import type { RiskLimits } from './limits.ts';
 
 export interface GateInput {
@@ -88,4 +88,26 @@ export function gateQuotes(input: GateInput): GateResult {
     quotes = quotes.filter((q) => kept.includes(q));
   }
   return { quotes, cuts };
+}
+
+/** The gate as the strategy's registry takes it: the quotes kept, and each cut as a quote reason of rule `risk`. */
+export function strategyGate(
+  position: Decimal,
+  mark: Decimal | null,
+  limits: RiskLimits,
+): (quotes: readonly DesiredQuote[]) => { quotes: readonly DesiredQuote[]; reasons: readonly QuoteReason[] } {
+  return (quotes) => {
+    const g = gateQuotes({ quotes, position, mark, limits });
+    return {
+      quotes: g.quotes,
+      reasons: g.cuts.map((c) => ({
+        side: c.side,
+        level: c.level,
+        rule: 'risk' as const,
+        action: 'dropped' as const,
+        detail: `${c.rule}: ${c.detail}`,
+        limit: c.rule,
+      })),
+    };
+  };
 }

@@ -1,8 +1,10 @@
 /**
  * Financial instruments: the list (`FinancialInstrumentTableBaseWithId`) and the detail
  * (`FinancialInstrumentPublic`). Top-level fields are checked against the specification's formats; the
- * nested descriptive objects (displayData, debtInstrumentData, ...) are kept as sent, since the bot reads
- * none of them. `null` is accepted for an absent optional field. Unknown fields are kept.
+ * nested descriptive objects (displayData, derivativeData, ...) are kept as sent, since the bot reads none of
+ * them, except the two a fair value needs: `performanceData` (a fund's NAV) and `debtInstrumentData` (a
+ * bond's terms), whose fields are checked. `null` is accepted for an absent optional field. Unknown fields
+ * are kept.
  */
 import { z } from 'zod';
 import { chainAddress, countryCode, currencyCode, dateTime, decimalString, isin } from '../../core/formats.ts';
@@ -24,6 +26,29 @@ const instrumentSummarySchema = z
     terminationDate: dateTime.nullish(),
     smartContractAddress: chainAddress.nullish(),
     internalId: text(255),
+  })
+  .loose();
+
+const performanceDataSchema = z
+  .object({
+    nav: decimalString.nullish(),
+    navCurrency: currencyCode.nullish(),
+    navLastUpdate: date,
+    navSource: text(255),
+  })
+  .loose();
+
+const debtInstrumentDataSchema = z
+  .object({
+    totalIssuedNominalAmount: decimalString.nullish(),
+    maturityDate: date,
+    currency: currencyCode.nullish(),
+    fixedRate: decimalString.nullish(),
+    bondIssuanceDate: date,
+    indexBenchmark: z
+      .object({ isin: isin.nullish(), indexName: text(25), basePointSpread: z.number().int().min(0).nullish() })
+      .loose()
+      .nullish(),
   })
   .loose();
 
@@ -62,6 +87,8 @@ const instrumentSchema = z
     issuanceSize: decimalString.nullish(),
     maturityDate: date,
     linkedEntities: z.array(z.object({ entityType: z.string() }).loose()).nullish(),
+    performanceData: performanceDataSchema.nullish(),
+    debtInstrumentData: debtInstrumentDataSchema.nullish(),
     internalId: text(255),
   })
   .loose();

@@ -166,4 +166,39 @@ describe('strategy config', () => {
     ).toThrow(/extra/);
     expect(() => parseStrategyConfig('kind: martingale\n', 's.yaml')).toThrow(DltError);
   });
+
+  const ladder = 'kind: ladder\nladder: { levels: 1, sizes: ["1"], bidSpreadBps: 10, askSpreadBps: 10 }\n';
+
+  it('the fair reference needs a fairValue block; the block is read with its defaults', () => {
+    expect(() => parseStrategyConfig(`${ladder}referencePrice: [fair, mid]\n`, 's.yaml')).toThrow(
+      /fairValue: referencePrice names fair: the fairValue block says where it comes from/,
+    );
+    const s = parseStrategyConfig(
+      `${ladder}referencePrice: [fair, mid]\nfairValue:\n  sources: [{kind: feed, url: 'https://feed.example/{isin}'}, {kind: nav}]\n`,
+      's.yaml',
+    );
+    expect(s.fairValue?.combine).toBe('first');
+    expect(s.fairValue?.sources[0]).toMatchObject({ kind: 'feed', pricePath: 'price', pollMs: 1000, maxAgeMs: 10_000 });
+    expect(s.fairValue?.guards.onDeviation).toBe('pull');
+  });
+
+  it('a kind of source at most once', () => {
+    expect(() =>
+      parseStrategyConfig(`${ladder}fairValue: {sources: [{kind: nav}, {kind: nav, maxAgeMs: 1}]}\n`, 's.yaml'),
+    ).toThrow(/fairValue\.sources: each kind at most once/);
+  });
+
+  it('lists every problem of a fairValue block at once', () => {
+    const e = thrown(() =>
+      parseStrategyConfig(
+        `${ladder}fairValue:\n  sources:\n    - {kind: feed, headers: {Authorization: 'inline'}, timeoutMs: 0}\n    - {kind: bond, frequency: 3, yield: {fixed: 'three'}}\n    - {kind: feed}\n  guards: {onDeviation: shrug}\n`,
+        's.yaml',
+      ),
+    );
+    const problems = (e.details.problems as string[]).join('\n');
+    expect(problems).toMatch(/sources\.0\.timeoutMs/);
+    expect(problems).toMatch(/sources\.1\.frequency: must be 1, 2, 4 or 12/);
+    expect(problems).toMatch(/sources\.1\.yield/);
+    expect(problems).toMatch(/guards\.onDeviation/);
+  });
 });

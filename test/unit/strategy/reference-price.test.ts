@@ -5,7 +5,7 @@ import { priceFrom, referencePrice } from '../../../src/strategy/reference-price
 import { d, decimalBetween, levels, liveOrder } from '../../support/strategy/builders.ts';
 
 const book = othersBook({ bids: levels(['99', '3'], ['98', '10']), asks: levels(['101', '1'], ['102', '4']) }, []);
-const inputs = { book, lastPrice: d('100.4'), staticReferencePrice: d('97') };
+const inputs = { book, lastPrice: d('100.4'), staticReferencePrice: d('97'), fair: null };
 
 describe('reference price sources', () => {
   it('mid is halfway between the best bid and ask', () => {
@@ -13,6 +13,15 @@ describe('reference price sources', () => {
   });
   it('microprice weights each side by the size opposite: (99 * 1 + 101 * 3) / 4', () => {
     expect(priceFrom('microprice', inputs)?.toFixed()).toBe('100.5');
+  });
+  it('fair is the fair value given, when it is positive; otherwise the next source', () => {
+    expect(priceFrom('fair', { ...inputs, fair: d('100.8') })?.toFixed()).toBe('100.8');
+    expect(priceFrom('fair', inputs)).toBeNull();
+    expect(referencePrice(['fair', 'mid'], { ...inputs, fair: d('0') })).toEqual({ price: d('100'), source: 'mid' });
+    expect(referencePrice(['fair', 'mid'], { ...inputs, fair: d('100.8') })).toEqual({
+      price: d('100.8'),
+      source: 'fair',
+    });
   });
   it('last and static are the prices given', () => {
     expect(priceFrom('last', inputs)?.toFixed()).toBe('100.4');
@@ -28,7 +37,7 @@ describe('reference price sources', () => {
         (bid, gap, bq, aq) => {
           const ask = bid.add(gap);
           const b = othersBook({ bids: [{ price: bid, quantity: bq }], asks: [{ price: ask, quantity: aq }] }, []);
-          const micro = priceFrom('microprice', { book: b, lastPrice: null, staticReferencePrice: null });
+          const micro = priceFrom('microprice', { book: b, lastPrice: null, staticReferencePrice: null, fair: null });
           const mid = bid.add(ask).div(2);
           expect(micro?.gte(bid) && micro.lte(ask)).toBe(true);
           // More size on the bid than on the ask pushes it above the mid, and vice versa.
@@ -56,7 +65,7 @@ describe('fallbacks', () => {
     expect(referencePrice(['last', 'static'], { ...inputs, lastPrice: null })?.source).toBe('static');
     expect(referencePrice(['last', 'static'], { ...inputs, lastPrice: d('0') })?.source).toBe('static');
     expect(
-      referencePrice(['mid', 'last'], { book: oneSided, lastPrice: null, staticReferencePrice: d('97') }),
+      referencePrice(['mid', 'last'], { book: oneSided, lastPrice: null, staticReferencePrice: d('97'), fair: null }),
     ).toBeNull();
   });
 });
@@ -71,7 +80,9 @@ describe('the book of others', () => {
       ['100.5', '0.6'],
       ['101', '1'],
     ]);
-    expect(priceFrom('mid', { book: b, lastPrice: null, staticReferencePrice: null })?.toFixed()).toBe('99.75');
+    expect(priceFrom('mid', { book: b, lastPrice: null, staticReferencePrice: null, fair: null })?.toFixed()).toBe(
+      '99.75',
+    );
   });
   it('clamps at zero when the view lags behind our orders, and sorts best first', () => {
     const b = othersBook({ bids: levels(['98', '1'], ['99', '1']), asks: [] }, [liveOrder('1', 'buy', '99', '5')]);

@@ -2,141 +2,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { DltError } from '../../../../src/core/errors.ts';
 import { checkOrder } from '../../../../src/core/rules.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
-import { remainingOf } from '../../../../src/core/order-state.ts';
-import { priceFromRaw, priceToRaw, quantityFromRaw, quantityToRaw } from '../../../../src/core/units.ts';
-import { loopMetrics } from '../../../../src/engine/loop/loop-metrics.ts';
-import { PairLoop } from '../../../../src/engine/loop/pair-loop.ts';
-import { PnlTracker } from '../../../../src/engine/loop/pnl-tracker.ts';
-import { StrategyCatalog } from '../../../../src/engine/loop/strategy-catalog.ts';
-import { VenueStatus } from '../../../../src/engine/loop/venue-status.ts';
-import { resolveLimits, type RiskLimitsInput } from '../../../../src/engine/risk/limits.ts';
-import { RiskMonitor } from '../../../../src/engine/risk/monitor.ts';
+import { priceToRaw, quantityToRaw } from '../../../../src/core/units.ts';
 import type { MarketBook } from '../../../../src/venue/market-data/book.ts';
-import type { TradeInfo } from '../../../../src/venue/payload/trade-info.ts';
-import { harness, TAKER, WALLET, withClock, type Harness } from '../../../support/engine/harness.ts';
+import { TAKER, WALLET, type Harness } from '../../../support/engine/harness.ts';
+import { LADDER as ladder, ours, setup, type Setup } from '../../../support/engine/pair-loop-setup.ts';
 
 const d = (s: string) => new Decimal(s);
-const ladder = fileURLToPath(new URL('../../../../strategies/ladder.yaml', import.meta.url));
-
-interface Setup {
-  readonly h: Harness;
-  readonly catalog: StrategyCatalog;
-  readonly loop: PairLoop;
-  readonly risk: RiskMonitor;
-  readonly metrics: ReturnType<typeof loopMetrics>;
-  book: MarketBook | undefined;
-  trade: Partial<TradeInfo>;
-  readonly status: VenueStatus;
-  /** What the loop logged, one object per line. */
-  readonly logs: Array<{ msg: string; level: number } & Record<string, unknown>>;
-  round(marketEvent?: boolean): Promise<void>;
-}
-
-let open: Harness[] = [];
-afterEach(async () => {
-  for (const h of open.splice(0)) {
-    await h.engine.stop();
-    h.store.close();
-  }
-});
-
-interface SetupOptions {
-  readonly limits?: RiskLimitsInput;
-  readonly strategy?: string;
-  readonly balanceMaxAgeMs?: number;
-  /** Trading hours from the calendar (the test clock starts on a Monday at 10:00 Berlin time). */
-  readonly calendar?: boolean;
-  /** Blocks on top of an event's before the fake chain delivers it as confirmed (default 0). */
-  readonly confirmations?: number;
-}
-
-async function setup(options: SetupOptions = {}): Promise<Setup> {
-  const { limits = {}, strategy: strategyPath = ladder, balanceMaxAgeMs = 0, calendar = false } = options;
-  const h = await harness(
-    options.confirmations === undefined ? {} : { adapter: { confirmations: options.confirmations } },
-  );
-  open.push(h);
-  await withClock(h, h.engine.start());
-  const metrics = loopMetrics(h.metrics);
-  const risk = new RiskMonitor();
-  const pairId = h.pair.pairId;
-  risk.addPair(pairId, WALLET, resolveLimits({ staleMarketDataMs: 10_000, ...limits }), h.clock.now());
-  const catalog = new StrategyCatalog((p) => readFileSync(p, 'utf8'));
-  const s: Setup = {
-    h,
-    catalog,
-    risk,
-    metrics,
-    book: {
-      symbol: h.pair.symbol,
-      buy: [{ limit: d('99.8'), quantity: d('5') }],
-      sell: [{ limit: d('100.2'), quantity: d('5') }],
-      receivedAt: h.clock.now(),
-      source: 'ws',
-    },
-    trade: { tradingStatus: 'CONTINUOUS_TRADING', lastPrice: d('100'), referencePrice: d('100') },
-    status: undefined as unknown as VenueStatus,
-    loop: undefined as unknown as PairLoop,
-    logs: [],
-    async round(marketEvent = true) {
-      if (marketEvent) risk.marketData(pairId, h.clock.now());
-      await s.status.refreshTradeInfo(h.clock.now());
-      s.loop.trigger(marketEvent ? h.clock.now() : undefined);
-      await s.loop.idle();
-      await h.block();
-    },
-  };
-  const logger = pino(
-    { level: 'debug' },
-    { write: (line: string) => void s.logs.push(JSON.parse(line) as Setup['logs'][number]) },
-  );
-  const status = new VenueStatus(
-    h.pair,
-    { getTradeInfo: async () => ({ raw: {}, ...s.trade }) },
-    h.adapter,
-    logger,
-    () => undefined,
-  );
-  await status.refreshPhase();
-  const loop = new PairLoop({
-    runtime: h.engine.pair(pairId)!,
-    engine: h.engine,
-    adapter: h.adapter,
-    feed: { book: () => s.book },
-    status,
-    risk,
-    pnl: new PnlTracker(() => h.engine.fills(pairId), h.pair.rules.scales),
-    strategy: () => catalog.get(strategyPath),
-    limits: () => resolveLimits(limits),
-    calendar: { enabled: calendar, config: { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 } },
-    quoteShare: d('1'),
-    refreshCost: d('0'),
-    marketMaker: false,
-    balanceMaxAgeMs,
-    clock: h.clock,
-    logger,
-    metrics,
-  });
-  Object.assign(s, { status, loop });
-  return s;
-}
-
-function ours(h: Harness) {
-  return h.store.orders
-    .live({ wallet: WALLET })
-    .filter((o) => o.status === 'resting' || o.status === 'partiallyFilled')
-    .map((o) => ({
-      side: o.side,
-      price: priceFromRaw(o.price, h.pair.rules.scales),
-      quantity: quantityFromRaw(remainingOf(o), h.pair.rules.scales),
-    }));
-}
 
 /** Others' best levels 0.3 % either side of 100: none at a price of our ladder (100.2, 100.35, 100.5 and below 100). */
 const apart = (h: Harness): MarketBook => ({

@@ -1,0 +1,53 @@
+/**
+ * The jump guard's memory: fair values seen within a window; a value further than the threshold from any of
+ * them starts a cool-down that ends `coolDownMs` after the last such move. Pure: time is passed in.
+ */
+import { Decimal } from '../decimal.ts';
+
+export interface JumpSettings {
+  readonly thresholdBps: number;
+  readonly windowMs: number;
+  readonly coolDownMs: number;
+}
+
+export interface JumpVerdict {
+  /** Until when the pair is paused; null when it is not. */
+  readonly pausedUntilMs: number | null;
+  /** The move that started or extended the pause, when this observation made one. */
+  readonly move: { readonly fromValue: Decimal; readonly toValue: Decimal; readonly bps: Decimal } | null;
+}
+
+const BPS = new Decimal(10_000);
+
+export class JumpDetector {
+  readonly #s: JumpSettings;
+  #history: Array<{ atMs: number; value: Decimal }> = [];
+  #pausedUntilMs: number | null = null;
+
+  constructor(settings: JumpSettings) {
+    this.#s = settings;
+  }
+
+  /** The fair value at `nowMs` (null: none); returns whether the pair is paused and the move that did it. */
+  observe(nowMs: number, value: Decimal | null): JumpVerdict {
+    this.#history = this.#history.filter((h) => nowMs - h.atMs <= this.#s.windowMs);
+    let move: JumpVerdict['move'] = null;
+    if (value !== null) {
+      for (const h of this.#history) {
+        const bps = value.sub(h.value).abs().mul(BPS).div(h.value);
+        if (bps.gt(this.#s.thresholdBps) && (move === null || bps.gt(move.bps)))
+          move = { fromValue: h.value, toValue: value, bps };
+      }
+      const last = this.#history.at(-1);
+      if (last === undefined || !last.value.eq(value) || nowMs - last.atMs >= this.#s.windowMs / 4)
+        this.#history.push({ atMs: nowMs, value });
+    }
+    if (move !== null) {
+      this.#pausedUntilMs = nowMs + this.#s.coolDownMs;
+      // What was seen before the move is not compared again: the cool-down runs from the move, not from history.
+      this.#history = [{ atMs: nowMs, value: value as Decimal }];
+    }
+    if (this.#pausedUntilMs !== null && nowMs >= this.#pausedUntilMs) this.#pausedUntilMs = null;
+    return { pausedUntilMs: this.#pausedUntilMs, move };
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * A pair's fair-value sources from its strategy's `fairValue` block and the pair's facts (its feed and oracle,
+ * from `pairs[].fairValue` or the sandbox manifest). Every problem (a feed without a URL, an oracle the pair
+ * does not have) is listed together, so the bot refuses to start with all of them named.
+ */
+import type { Clock } from '../../core/clock.ts';
+import type { FairValueConfig, FeedConfig, PairFairValue } from '../../core/config/fair-value-config.ts';
+import type { ChainKind } from '../../core/pair.ts';
+import { InstrumentRecord, navSource, type InstrumentApi } from './instrument-sources.ts';
+import { JsonFeed } from './json-feed.ts';
+import { PolledSource, type FairValueSource, type TimedValue } from './sources.ts';
+
+/** The pair as its fair value needs it. */
+export interface FairValuePair {
+  readonly pairId: string;
+  /** The market symbol (`{symbol}` in a feed URL). */
+  readonly symbol: string;
+  /** The base token's symbol (`{base}`). */
+  readonly baseSymbol: string;
+  /** The base instrument's ISIN (`{isin}`; the instrument record is found by it). */
+  readonly isin: string | null;
+  readonly chain: ChainKind;
+  /** The base token's contract: a SEP-40 oracle's asset unless the pair's facts name another. */
+  readonly baseToken: string;
+  readonly facts: PairFairValue | undefined;
+}
+
+/** Reads an on-chain oracle's latest answer as a price (quote per base) with its time. */
+export type OracleRead = (chain: ChainKind, address: string, asset: string) => Promise<TimedValue>;
+
+export interface FairValueServices {
+  readonly instruments: InstrumentApi;
+  readonly oracle: OracleRead;
+  /** Header values with their secrets read (`where` names the configuration key for errors). */
+  readonly headers: (headers: FeedConfig['headers'], where: string) => Record<string, string>;
+  readonly clock: Clock;
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/** `{isin}`, `{symbol}` and `{base}` of a URL template replaced by the pair's (URL-encoded). */
+export function expandUrl(template: string, pair: FairValuePair): string {
+  const values: Record<string, string> = { isin: pair.isin ?? '', symbol: pair.symbol, base: pair.baseSymbol };
+  return template.replace(/\{(isin|symbol|base)\}/g, (_, k: string) => encodeURIComponent(values[k] ?? ''));
+}
+
+/** A JSON feed of the pair: the configured URL, else the pair's own; null (with a problem) when there is none. */
+export function feedOf(
+  config: FeedConfig,
+  fallbackUrl: string | undefined,
+  pair: FairValuePair,
+  services: FairValueServices,
+  where: string,
+  problems: string[],
+): JsonFeed | null {
+  const template = config.url ?? fallbackUrl;
+  if (template === undefined) {
+    problems.push(`${where}: no url, and pair ${pair.symbol} has no feed of its own (pairs[].fairValue)`);
+    return null;
+  }
+  try {
+    return new JsonFeed({
+      url: expandUrl(template, pair),
+      pricePath: config.pricePath,
+      timePath: config.timePath,
+      timeoutMs: config.timeoutMs,
+      headers: services.headers(config.headers, `${where}.headers`),
+      clock: services.clock,
+      ...(services.fetch === undefined ? {} : { fetch: services.fetch }),
+    });
+  } catch (e) {
+    problems.push(e instanceof Error ? e.message : String(e));
+    return null;
+  }
+}
+
+export interface BuiltSources {
+  readonly sources: FairValueSource[];
+  readonly problems: string[];
+}
+
+export function buildSources(config: FairValueConfig, pair: FairValuePair, services: FairValueServices): BuiltSources {
+  const problems: string[] = [];
+  const sources: FairValueSource[] = [];
+  const record = pair.isin === null ? null : new InstrumentRecord(services.instruments, pair.isin);
+  config.sources.forEach((s, i) => {
+    const where = `pair ${pair.symbol}: fairValue.sources.${i} (${s.kind})`;
+    switch (s.kind) {
+      case 'feed': {
+        const feed = feedOf(s, pair.facts?.feedUrl, pair, services, where, problems);
+        if (feed !== null)
+          sources.push(
+            new PolledSource({ kind: 'feed', pollMs: s.pollMs, maxAgeMs: s.maxAgeMs, origin: feed.endpoint }, () =>
+              feed.read(),
+            ),
+          );
+        return;
+      }
+      case 'oracle': {
+        const oracle = pair.facts?.oracle;
+        if (oracle === undefined) {
+          problems.push(`${where}: pair ${pair.symbol} has no oracle (pairs[].fairValue.oracle)`);
+          return;
+        }
+        const asset = oracle.asset ?? pair.baseToken;
+        sources.push(
+          new PolledSource({ kind: 'oracle', pollMs: s.pollMs, maxAgeMs: s.maxAgeMs, origin: oracle.address }, () =>
+            services.oracle(pair.chain, oracle.address, asset),
+          ),
+        );
+        return;
+      }
+      case 'nav':
+      case 'bond': {
+        if (record === null) {
+          problems.push(`${where}: pair ${pair.symbol} has no ISIN, so its instrument record cannot be found`);
+          return;
+        }
+        if (s.kind === 'nav') sources.push(navSource(s, record));
+        else problems.push(`${where}: not available`);
+        return;
+      }
+    }
+  });
+  return { sources, problems };
+}

@@ -20,7 +20,13 @@ export const CACHE_DIR = join(PROJECT_ROOT, '.sandbox', 'cache');
 /** The EIP-170 limit a node enforces on deployed code. */
 export const CODE_SIZE_LIMIT = 24_576;
 
-export const CONTRACT_NAMES = ['OrderBook', 'RestrictedToken', 'EMoneyToken', 'ClientRegistry'] as const;
+export const CONTRACT_NAMES = [
+  'OrderBook',
+  'RestrictedToken',
+  'EMoneyToken',
+  'ClientRegistry',
+  'PriceAggregator',
+] as const;
 export type ContractName = (typeof CONTRACT_NAMES)[number];
 
 export interface Artifact {

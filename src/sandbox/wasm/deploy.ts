@@ -12,6 +12,7 @@ import { derivePairRules, type PairOverrides } from '../../core/rules.ts';
 import { priceToRaw, quantityToRaw, quoteToNative } from '../../core/units.ts';
 import type { BookParams, TickRow } from '../matching/types.ts';
 import { OrderBookContract } from './contracts/order-book.ts';
+import { PriceOracleContract, type Sep40Asset } from './contracts/price-oracle.ts';
 import { RegistryContract } from './contracts/registry.ts';
 import { TokenContract } from './contracts/token.ts';
 import { sha256 } from './crypto.ts';
@@ -228,4 +229,29 @@ export function deployPair(emu: WasmEmulator, venue: Venue, spec: PairSpec): Boo
     liquidityBand: pair.liquidityBand ?? 0,
     version: pair.orderBookVersion ?? '2.1.0',
   });
+}
+
+export interface PriceOracleSpec {
+  /** Deployment name; the salt of the contract's address. */
+  readonly name: string;
+  readonly base: Sep40Asset;
+  readonly assets: readonly Sep40Asset[];
+  readonly decimals: number;
+  readonly resolutionSeconds: number;
+}
+
+/** Deploys a SEP-40 price oracle whose admin (the only account that may `set_price`) is `admin`. */
+export function deployPriceOracle(emu: WasmEmulator, admin: Keypair, spec: PriceOracleSpec): PriceOracleContract {
+  if (!emu.world.accounts.has(admin.publicKey())) emu.fundAccount(admin.publicKey(), ACCOUNT_STROOPS);
+  const oracle = new PriceOracleContract({
+    address: deriveContractId(emu.world.networkId, admin.publicKey(), `${spec.name}:price-oracle`),
+    admin: admin.publicKey(),
+    base: spec.base,
+    assets: spec.assets,
+    decimals: spec.decimals,
+    resolutionSeconds: spec.resolutionSeconds,
+    wasmHash: wasmHashOf('sep-40 price oracle'),
+  });
+  emu.addContract(oracle);
+  return oracle;
 }

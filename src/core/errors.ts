@@ -159,6 +159,12 @@ export const ERROR_CATALOGUE = {
   E_CONFIG_READ: { summary: 'Configuration file cannot be read or parsed', retryable: false },
   E_USAGE: { summary: 'Command line arguments are invalid', retryable: false },
 
+  // Bond arithmetic (dlt-mm price bond)
+  E_BOND_INPUT: {
+    summary: 'Bond terms, settlement date, yield or price cannot be priced (the reason is in the message)',
+    retryable: false,
+  },
+
   // The local venue replica
   E_SANDBOX: { summary: 'A sandbox part failed to build, start, deploy or stop', retryable: false },
 } as const satisfies Record<string, ErrorSpec>;

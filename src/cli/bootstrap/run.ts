@@ -29,6 +29,8 @@ import { createVenueClients, type VenueClients } from '../../venue/venue-clients
 import type { CliIo } from '../io.ts';
 import { logPathBeside } from '../run/log-output.ts';
 import { connectionOf } from './connection.ts';
+import { buildFairValues } from './fair-value.ts';
+import { oracleReads } from './oracles.ts';
 import { checkedSetup } from './setup.ts';
 import { openTradingWallets } from './wallets.ts';
 
@@ -134,11 +136,23 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     const obligationPairs: ObligationPair[] = [];
     const wallets: BotWallet[] = [];
     const pairs: BotPair[] = [];
+    const fairValues = buildFairValues(
+      opened.wallets.flatMap((w) =>
+        w.pairs.map((p) => ({ ...p, strategy: catalog.load(setup.strategyPath(p.entry)) })),
+      ),
+      {
+        instruments: venue.rest,
+        oracle: oracleReads(c, logger),
+        env: setup.env,
+        manifestFacts: c.fairValueFacts,
+        clock: systemClock,
+        logger,
+      },
+    );
     for (const w of opened.wallets) {
       wallets.push({ id: w.id, engine: w.engine, adapter: w.adapter, marketMaker: w.marketMaker });
       for (const { binding, entry } of w.pairs) {
         const strategyPath = setup.strategyPath(entry);
-        catalog.load(strategyPath);
         const limits = resolveLimits(config.risk, entry?.risk);
         obligationPairs.push({
           binding,
@@ -151,6 +165,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
           strategy: () => catalog.get(strategyPath),
           limits: () => limits,
           refreshCost: new Decimal(entry?.refreshCost ?? '0'),
+          ...(fairValues.has(binding.pairId) ? { fairValue: fairValues.get(binding.pairId) } : {}),
         });
       }
     }

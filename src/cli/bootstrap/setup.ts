@@ -6,6 +6,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import type { BotConfig, PairConfig } from '../../core/config/bot-config.ts';
+import type { StrategyConfig } from '../../core/config/strategy-config.ts';
 import {
   parseBotConfig,
   parseStrategyConfig,
@@ -54,6 +55,28 @@ export interface SetupNeeds {
   readonly connection?: boolean;
 }
 
+/** The secrets a strategy file names (its fair-value feeds' headers) that cannot be read. */
+function strategySecretProblems(strategy: StrategyConfig, where: string, env: ConfigEnvironment): string[] {
+  const feeds = (strategy.fairValue?.sources ?? []).flatMap((src, i) => {
+    const at = `${where}: fairValue.sources.${i}`;
+    if (src.kind === 'feed') return [{ at, headers: src.headers }];
+    if (src.kind === 'bond' && 'feed' in src.yield)
+      return [{ at: `${at}.yield.feed`, headers: src.yield.feed.headers }];
+    return [];
+  });
+  const problems: string[] = [];
+  for (const { at, headers } of feeds)
+    for (const [name, value] of Object.entries(headers)) {
+      if (typeof value === 'string') continue;
+      try {
+        readSecret(value, `${at}.headers.${name}`, env);
+      } catch (e) {
+        problems.push(e instanceof Error ? e.message : String(e));
+      }
+    }
+  return problems;
+}
+
 /** Every problem of the configuration beyond its schema, one line each; empty when it can be used. */
 function problemsOf(s: Setup, io: CliIo, needs: SetupNeeds): string[] {
   const { config } = s;
@@ -70,7 +93,8 @@ function problemsOf(s: Setup, io: CliIo, needs: SetupNeeds): string[] {
   if (needs.strategies !== false) {
     const strategyFile = (path: string, where: string) => {
       try {
-        parseStrategyConfig(io.readFile(path), where);
+        const strategy = parseStrategyConfig(io.readFile(path), where);
+        if (needs.connection !== false) problems.push(...strategySecretProblems(strategy, where, s.env));
       } catch (e) {
         problems.push(`${where}: ${e instanceof DltError ? e.message : `cannot be read (${(e as Error).message})`}`);
       }

@@ -5,11 +5,9 @@
  * deviations in basis points, prices in quote per base, bond prices per 100 nominal, rates in percent.
  */
 import { z } from 'zod';
+import { DAY_COUNTS } from '../bond/day-count.ts';
+import { FREQUENCIES } from '../bond/schedule.ts';
 import { durationMs, humanDecimal, secretRef } from './common.ts';
-
-export const DAY_COUNTS = ['ACT/ACT-ICMA', '30E/360', '30/360', 'ACT/360', 'ACT/365F'] as const;
-export type DayCountName = (typeof DAY_COUNTS)[number];
-export const COUPON_FREQUENCIES = [1, 2, 4, 12] as const;
 
 const positiveDuration = durationMs.min(1);
 const signedDecimal = z.string().regex(/^-?[0-9]+(?:\.[0-9]+)?$/, 'expected a decimal string like "3.1" or "-0.2"');
@@ -80,7 +78,7 @@ const bondSource = z.strictObject({
   frequency: z
     .number()
     .int()
-    .refine((f) => (COUPON_FREQUENCIES as readonly number[]).includes(f), 'must be 1, 2, 4 or 12')
+    .refine((f) => (FREQUENCIES as readonly number[]).includes(f), 'must be 1, 2, 4 or 12')
     .default(1)
     .describe('Coupons a year: 1, 2, 4 or 12'),
   dayCount: z.enum(DAY_COUNTS).default('ACT/ACT-ICMA').describe('Day count of accrued interest and discounting'),

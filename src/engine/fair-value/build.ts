@@ -6,6 +6,7 @@
 import type { Clock } from '../../core/clock.ts';
 import type { FairValueConfig, FeedConfig, PairFairValue } from '../../core/config/fair-value-config.ts';
 import type { ChainKind } from '../../core/pair.ts';
+import { BondSource } from './bond-source.ts';
 import { InstrumentRecord, navSource, type InstrumentApi } from './instrument-sources.ts';
 import { JsonFeed } from './json-feed.ts';
 import { PolledSource, type FairValueSource, type TimedValue } from './sources.ts';
@@ -115,8 +116,15 @@ export function buildSources(config: FairValueConfig, pair: FairValuePair, servi
           problems.push(`${where}: pair ${pair.symbol} has no ISIN, so its instrument record cannot be found`);
           return;
         }
-        if (s.kind === 'nav') sources.push(navSource(s, record));
-        else problems.push(`${where}: not available`);
+        if (s.kind === 'nav') {
+          sources.push(navSource(s, record));
+          return;
+        }
+        const y = 'feed' in s.yield ? s.yield.feed : null;
+        const feed =
+          y === null ? null : feedOf(y, pair.facts?.yieldFeedUrl, pair, services, `${where}.yield.feed`, problems);
+        if (y === null || feed !== null)
+          sources.push(new BondSource(s, pair.facts?.bond, record, feed, services.clock));
         return;
       }
     }

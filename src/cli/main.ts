@@ -3,6 +3,7 @@ import { DltError } from '../core/errors.ts';
 import { CHANNELS_USAGE, channelsCommand } from './commands/channels.ts';
 import { CONFIG_USAGE, configCommand } from './commands/config.ts';
 import { CANCEL_ALL_USAGE, cancelAllCommand } from './commands/cancel-all.ts';
+import { FAIR_VALUE_USAGE, fairValueCommand } from './commands/fair-value.ts';
 import { INVENTORY_USAGE, inventoryCommand } from './commands/inventory.ts';
 import { OBLIGATIONS_USAGE, obligationsCommand } from './commands/obligations.ts';
 import { ORDER_USAGE, orderCommand } from './commands/order.ts';
@@ -18,6 +19,7 @@ ${CONFIG_USAGE}
 ${ORDERS_USAGE}
 ${CANCEL_ALL_USAGE}
 ${INVENTORY_USAGE}
+${FAIR_VALUE_USAGE}
 ${CHANNELS_USAGE}
 ${OBLIGATIONS_USAGE}
 ${REPORT_USAGE}
@@ -39,6 +41,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await cancelAllCommand(args, io);
       case 'inventory':
         return await inventoryCommand(args, io);
+      case 'fair-value':
+        return await fairValueCommand(args, io);
       case 'channels':
         return await channelsCommand(args, io);
       case 'obligations':

@@ -16,7 +16,7 @@ import { tokenSourceOf } from '../../venue/auth/venue-auth.ts';
 import { VenueRestClient } from '../../venue/rest-client.ts';
 import { RestTransport } from '../../venue/rest-transport.ts';
 import type { CliIo } from '../io.ts';
-import { connectionOf } from './connection.ts';
+import { connectionOf, type Connection } from './connection.ts';
 import { walletPairs } from './pairs.ts';
 import { checkedSetup } from './setup.ts';
 import { openTradingWallets } from './wallets.ts';
@@ -49,6 +49,21 @@ export interface CommandOptions {
   readonly metrics: Metrics;
 }
 
+/** The venue's REST client of a command, with the connection's bearer tokens. */
+export function restClientOf(connection: Connection, o: { logger: Logger; metrics: Metrics }): VenueRestClient {
+  const v = connection.venue;
+  const tokens = tokenSourceOf(v.auth, { logger: o.logger, metrics: o.metrics, timeoutMs: v.config.requestTimeoutMs });
+  return new VenueRestClient(
+    new RestTransport({
+      baseUrl: v.config.restUrl,
+      ...(tokens === undefined ? {} : { tokens }),
+      timeoutMs: v.config.requestTimeoutMs,
+      logger: o.logger,
+      metrics: o.metrics,
+    }),
+  );
+}
+
 export async function commandParts(source: string, io: CliIo, options: CommandOptions): Promise<CommandParts> {
   const setup = checkedSetup(source, io, { strategies: false });
   if (setup.embedded) {
@@ -58,21 +73,7 @@ export async function commandParts(source: string, io: CliIo, options: CommandOp
     );
   }
   const connection = connectionOf(setup, setup.manifest);
-  const v = connection.venue;
-  const tokens = tokenSourceOf(v.auth, {
-    logger: options.logger,
-    metrics: options.metrics,
-    timeoutMs: v.config.requestTimeoutMs,
-  });
-  const rest = new VenueRestClient(
-    new RestTransport({
-      baseUrl: v.config.restUrl,
-      ...(tokens === undefined ? {} : { tokens }),
-      timeoutMs: v.config.requestTimeoutMs,
-      logger: options.logger,
-      metrics: options.metrics,
-    }),
-  );
+  const rest = restClientOf(connection, options);
   const listed = await rest.listTradingPairs();
   const store = options.trade ? openStore(setup.statePath) : openStoreReadOnly(setup.statePath);
   let wallets: CommandWallet[];

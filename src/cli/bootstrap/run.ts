@@ -15,6 +15,7 @@ import { systemClock } from '../../core/system-clock.ts';
 import { Bot, type BotPair, type BotWallet } from '../../engine/loop/bot.ts';
 import { StrategyCatalog } from '../../engine/loop/strategy-catalog.ts';
 import { obligationRoutes } from '../../engine/obligations/control.ts';
+import { fairValueRoutes } from '../../engine/fair-value/report.ts';
 import { ObligationTracker, type ObligationPair } from '../../engine/obligations/tracker.ts';
 import { resolveLimits } from '../../engine/risk/limits.ts';
 import type { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
@@ -211,7 +212,8 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         return { ready: r.ready, reason: r.detail };
       },
       logger,
-      routes: obligationRoutes(obligations, systemClock),
+      routes: (req) =>
+        obligationRoutes(obligations, systemClock)(req) ?? fairValueRoutes(() => fairValues.values())(req),
     }).catch((e: unknown) => {
       const code = (e as { code?: unknown }).code;
       if (code !== 'EADDRINUSE') throw e;

@@ -16,6 +16,7 @@ import { DEFAULT_CALENDAR } from '../../core/calendar.ts';
 import { EXIT_OK, type CliIo } from '../io.ts';
 import { checkedSetup } from '../bootstrap/setup.ts';
 import { usageArgs } from '../args.ts';
+import { botBaseUrl } from './bot-endpoint.ts';
 
 export const OBLIGATIONS_USAGE = `  dlt-mm obligations declare --config <file> --reason <text> [--kind exception|stressed] [--pair <id>] [--from <time>] [--to <time>]
                                       declare exceptional circumstances (left out of the presence) or a stressed market
@@ -83,11 +84,7 @@ export async function obligationsCommand(args: string[], io: CliIo): Promise<num
   if (values.config === undefined) throw new DltError('E_USAGE', `--config is required\n${OBLIGATIONS_USAGE}`);
   const { config, statePath } = checkedSetup(values.config, io, { strategies: false, connection: false });
   const port = config.telemetry.metricsPort;
-  const host =
-    config.telemetry.metricsHost === '0.0.0.0' || config.telemetry.metricsHost === '::'
-      ? '127.0.0.1'
-      : config.telemetry.metricsHost;
-  const endpoint = `http://${host.includes(':') ? `[${host}]` : host}:${port}/obligations`;
+  const endpoint = `${botBaseUrl(config)}/obligations`;
 
   if (verb === 'declare') {
     if (values.reason === undefined || values.reason.trim() === '')

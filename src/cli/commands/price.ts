@@ -20,6 +20,13 @@ export const PRICE_USAGE = `  dlt-mm price bond --coupon <percent> --maturity <Y
                     (--yield <percent> | --clean-price <per 100>) [--json]
                                       a bond's clean and dirty price, accrued interest and yield (ICMA), per 100`;
 
+const COMPOUNDED: Readonly<Record<string, string>> = {
+  '1': 'once a year',
+  '2': 'twice a year',
+  '4': '4 times a year',
+  '12': '12 times a year',
+};
+
 /** Decimals printed for prices and the yield (percent). */
 export const PRINTED_DECIMALS = 10;
 
@@ -121,7 +128,7 @@ export function priceCommand(args: string[], io: CliIo): number {
     line('clean price', figures.cleanPrice, '  per 100 nominal') +
       line('accrued interest', figures.accruedInterest) +
       line('dirty price', figures.dirtyPrice) +
-      line('yield', figures.yield, `  percent, compounded ${required(values, 'frequency')} times a year (ICMA)`),
+      line('yield', figures.yield, `  percent, compounded ${COMPOUNDED[required(values, 'frequency')]} (ICMA)`),
   );
   return EXIT_OK;
 }

@@ -46,7 +46,7 @@ describe('dlt-mm price bond', () => {
     expect(figure('accrued interest')).toBe(tenDecimals(expected.accruedInterest));
     expect(figure('dirty price')).toBe(tenDecimals(expected.dirtyPrice));
     expect(figure('yield')).toBe('4.2500000000');
-    expect(r.stdout).toMatch(/percent, compounded 2 times a year \(ICMA\)/);
+    expect(r.stdout).toMatch(/percent, compounded twice a year \(ICMA\)/);
   });
 
   it('--json prints exactly the four figures as decimal strings with 10 decimals', async () => {

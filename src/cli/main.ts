@@ -8,6 +8,7 @@ import { INVENTORY_USAGE, inventoryCommand } from './commands/inventory.ts';
 import { OBLIGATIONS_USAGE, obligationsCommand } from './commands/obligations.ts';
 import { ORDER_USAGE, orderCommand } from './commands/order.ts';
 import { ORDERS_USAGE, ordersCommand } from './commands/orders.ts';
+import { PRICE_USAGE, priceCommand } from './commands/price.ts';
 import { REPORT_USAGE, reportCommand } from './commands/report.ts';
 import { RUN_USAGE, runCommand } from './commands/run.ts';
 import { EXIT_REFUSED, EXIT_USAGE, type CliIo } from './io.ts';
@@ -23,6 +24,7 @@ ${FAIR_VALUE_USAGE}
 ${CHANNELS_USAGE}
 ${OBLIGATIONS_USAGE}
 ${REPORT_USAGE}
+${PRICE_USAGE}
 ${RUN_USAGE}
   dlt-mm sandbox [options]            run the local venue in the foreground (dlt-mm sandbox --help)
 `;
@@ -49,6 +51,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await obligationsCommand(args, io);
       case 'report':
         return await reportCommand(args, io);
+      case 'price':
+        return priceCommand(args, io);
       case 'sandbox':
         // Loaded only when asked for: the local venue is large, and a bot restart should not wait for it.
         return await (await import('./commands/sandbox.ts')).sandboxCommand(args, io);

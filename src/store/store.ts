@@ -6,6 +6,7 @@ import { openDatabase, schemaVersion, transaction, type Db } from './database.ts
 import { MIGRATIONS } from './migrations.ts';
 import { ObligationStore } from './obligation-store.ts';
 import { EventLog } from './event-log.ts';
+import { FairValueStore } from './fair-value-store.ts';
 import { ForeignOrders } from './foreign-orders.ts';
 import { InventoryStore } from './inventory-store.ts';
 import { OrderStore } from './order-store.ts';
@@ -26,6 +27,8 @@ export interface Store {
   readonly pendingFills: PendingFills;
   readonly applications: ChainApplications;
   readonly obligations: ObligationStore;
+  /** Each pair's fair value sampled for the report. */
+  readonly fairValues: FairValueStore;
   /** Runs `fn` as one change of the state file: all of it or nothing (nested calls are savepoints). */
   atomically<T>(fn: () => T): T;
   close(): void;
@@ -86,6 +89,7 @@ function storeOn(db: DatabaseSync, now: () => number): Store {
     pendingFills: new PendingFills(db, now),
     applications: new ChainApplications(db, now),
     obligations: new ObligationStore(db, now),
+    fairValues: new FairValueStore(db),
     atomically: (fn) => transaction(db, fn),
     close: () => db.close(),
   };

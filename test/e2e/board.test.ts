@@ -42,6 +42,8 @@ interface Row {
   readonly chain: string;
   readonly bid: string;
   readonly ask: string;
+  /** The fair value and its source; '-' for a strategy without one. */
+  readonly fair: string;
   readonly spread: string;
   readonly position: string;
   readonly pnl: string;
@@ -58,18 +60,19 @@ function rowOf(screen: readonly string[], symbol: string): Row | undefined {
   const line = screen.find((l) => l.startsWith(`${symbol} `));
   if (line === undefined) return undefined;
   const c = line.split(/ {2,}/);
-  if (c.length < 10) return undefined;
+  if (c.length < 11) return undefined;
   return {
     symbol: c[0]!,
     chain: c[1]!,
     bid: c[2]!,
     ask: c[3]!,
-    spread: c[4]!,
-    position: c[5]!,
-    pnl: c[6]!,
-    presence: c[7]!,
-    fills: Number(c[8]),
-    state: c.slice(9).join('  '),
+    fair: c[4]!,
+    spread: c[5]!,
+    position: c[6]!,
+    pnl: c[7]!,
+    presence: c[8]!,
+    fills: Number(c[9]),
+    state: c.slice(10).join('  '),
   };
 }
 
@@ -195,6 +198,7 @@ describe('the live board in a terminal, on the sandbox', () => {
         expect(row.pnl).toMatch(/^[+-]?\d+\.\d\d$/);
         // The obligation columns: our spread against the configured maximum, today's presence against the target.
         expect(row.spread).toMatch(/^\d+\.\dbp \/ 1000\.0bp$/);
+        expect(row.fair).toBe('-');
         expect(row.presence).toMatch(PRESENCE);
       }
     } finally {

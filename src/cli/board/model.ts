@@ -29,6 +29,8 @@ export interface PairRow {
   readonly ask: Level | null;
   /** Spread between our best resting bid and ask, basis points of their mid (null: not both sides). */
   readonly spreadBps: Decimal | null;
+  /** The pair's fair value in its last round, its source and the guards in force; null: it has none configured. */
+  readonly fair: FairCell | null;
   /** From the obligations provider; null: the pair has no obligations, or no provider is connected. */
   readonly obligations: ObligationStatus | null;
   readonly position: Decimal;
@@ -36,6 +38,13 @@ export interface PairRow {
   readonly pnl: Decimal;
   readonly fills: number;
   readonly state: PairState;
+}
+
+export interface FairCell {
+  /** Null when no source is usable or the sources disagree. */
+  readonly value: Decimal | null;
+  readonly source: string | null;
+  readonly guards: readonly string[];
 }
 
 export interface WalletRow {

@@ -100,6 +100,7 @@ const PAIR_COLUMNS: readonly Column[] = [
   { head: 'CHAIN', width: 5 },
   { head: 'BID (ours, size)', width: 20 },
   { head: 'ASK (ours, size)', width: 20 },
+  { head: 'FAIR (source)', width: 18 },
   { head: 'SPREAD / MAX', width: 17 },
   { head: 'POSITION', width: 10, right: true },
   { head: 'PNL', width: 10, right: true },
@@ -147,6 +148,17 @@ function spreadValue(row: PairRow): Value {
   };
 }
 
+/** The fair value and its source (6 significant digits); a guard in force is named after it, in yellow. */
+function fairValue(row: PairRow): Value {
+  const f = row.fair;
+  if (f === null) return { text: NONE, style: 'dim' };
+  const value = f.value === null ? 'none' : `${f.value.toSignificantDigits(6).toFixed()} ${f.source ?? ''}`.trim();
+  const guards = f.guards.filter((g) => g !== 'unavailable');
+  return guards.length === 0 && f.value !== null
+    ? { text: value }
+    : { text: `${value} !${guards.join(',') || 'unavailable'}`, style: 'yellow' };
+}
+
 function presenceValue(row: PairRow): Value {
   const ob = row.obligations;
   if (ob === null) return { text: `${NONE} / ${NONE}` };
@@ -162,6 +174,7 @@ function pairValues(row: PairRow): Value[] {
     { text: row.chain },
     { text: level(row.bid), style: row.bid === null ? 'dim' : undefined },
     { text: level(row.ask), style: row.ask === null ? 'dim' : undefined },
+    fairValue(row),
     spreadValue(row),
     { text: signed(row.position) },
     { text: signed(row.pnl, 2), style: row.pnl.lt(0) ? 'red' : undefined },

@@ -94,6 +94,10 @@ export function snapshot(inputs: BoardInputs): BoardModel {
       bid,
       ask,
       spreadBps: spreadBps(bid, ask),
+      fair:
+        loop.last?.fair == null
+          ? null
+          : { value: loop.last.fair.value, source: loop.last.fair.source, guards: [...loop.last.fair.guards.keys()] },
       obligations: inputs.obligations?.status(pairId, nowMs) ?? null,
       position: pnl?.position ?? new Decimal(0),
       pnl: pnl?.total(mark) ?? new Decimal(0),

@@ -14,6 +14,7 @@ import type { InstrumentApi } from '../../engine/fair-value/instrument-sources.t
 import { PairFairValue } from '../../engine/fair-value/pair-fair-value.ts';
 import type { StrategyHandle } from '../../engine/loop/pair-loop.ts';
 import type { PairBinding } from '../../chains/types.ts';
+import type { FairValueSample } from '../../store/fair-value-store.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 
 export interface FairValueBuild {
@@ -24,6 +25,8 @@ export interface FairValueBuild {
   readonly manifestFacts: ReadonlyMap<string, PairFacts>;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The trading-day report's samples (`report.sampleMs`); none for a command that only reads. */
+  readonly samples?: { readonly everyMs: number; write(sample: FairValueSample): void };
 }
 
 export interface FairValuePairInput {
@@ -71,6 +74,7 @@ export function buildFairValues(pairs: readonly FairValuePairInput[], b: FairVal
         sources: built.sources,
         clock: b.clock,
         logger: b.logger.child({ component: 'fair-value', pair: binding.pairId, symbol: binding.symbol }),
+        ...(b.samples === undefined ? {} : { samples: b.samples }),
       }),
     );
   }

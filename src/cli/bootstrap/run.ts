@@ -148,6 +148,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         manifestFacts: c.fairValueFacts,
         clock: systemClock,
         logger,
+        samples: { everyMs: config.report.sampleMs, write: (s) => store.fairValues.add(s) },
       },
     );
     for (const w of opened.wallets) {

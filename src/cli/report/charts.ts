@@ -6,6 +6,8 @@ import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { DayReport, PairDay } from './data.ts';
 import { venueWallMs } from '../../core/calendar.ts';
+import { base, STATE_COLOURS, thin, timeAxis } from './chart-kit.ts';
+import { fairValueChart } from './fair-chart.ts';
 
 export interface Chart {
   /** Stable id: `<kind>-<pair id>` or `<kind>`. */
@@ -17,51 +19,6 @@ export interface Chart {
 export interface RenderedChart extends Chart {
   readonly svg: string;
 }
-
-const WIDTH = 820;
-const HEIGHT = 170;
-const MAX_POINTS = 1_500;
-const STATE_COLOURS = {
-  present: '#2e9e4f',
-  absent: '#d9d9d9',
-  halted: '#f28e2b',
-  exception: '#8a5ac2',
-  closed: '#9aa4ad',
-  down: '#d62728',
-  unobserved: '#ffffff',
-};
-
-function thin<T>(rows: readonly T[]): T[] {
-  if (rows.length <= MAX_POINTS) return [...rows];
-  const step = Math.ceil(rows.length / MAX_POINTS);
-  const out = rows.filter((_, i) => i % step === 0);
-  const last = rows.at(-1);
-  if (last !== undefined && out.at(-1) !== last) out.push(last);
-  return out;
-}
-
-/** The x channel: Berlin wall time on a UTC scale; in a layered chart only the first layer sets the scale. */
-function timeAxis(domain: readonly [number, number], withScale = true) {
-  const span = domain[1] - domain[0];
-  return {
-    field: 't',
-    type: 'temporal' as const,
-    title: 'Europe/Berlin',
-    // domainMin/Max rather than domain: a rect's x2 shares the scale, and an explicit domain conflicts with it.
-    ...(withScale ? { scale: { type: 'utc' as const, domainMin: domain[0], domainMax: domain[1] } } : {}),
-    axis: { format: span < 3_600_000 ? '%H:%M:%S' : '%H:%M', labelOverlap: true },
-  };
-}
-
-/** The title is the figure's caption in the page, so the chart itself carries none. */
-const base = (title: string) => ({
-  $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-  description: title,
-  width: WIDTH,
-  height: HEIGHT,
-  background: 'white',
-  config: { font: 'Helvetica, Arial, sans-serif', view: { stroke: '#ddd' } },
-});
 
 /** The stretch the charts show: from the first observed moment of the day to its end (or now). */
 export function chartDomain(report: DayReport): [number, number] {
@@ -322,6 +279,7 @@ export function reportCharts(report: DayReport): Chart[] {
   for (const p of report.pairs) {
     if (p.compliance !== null) charts.push(presenceChart(p, domain));
     charts.push(pnlChart(p, domain), inventoryChart(p, domain), spreadChart(p, domain), fillsChart(p, domain));
+    if (p.fairValues.length > 0) charts.push(fairValueChart(p, domain));
   }
   if (report.transactions.length > 0) charts.push(transactionsChart(report));
   if (report.rejections.length > 0) charts.push(rejectionsChart(report));

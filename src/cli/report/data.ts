@@ -11,6 +11,7 @@ import { measurePresence, ObligationRules, type Interval, type Segment } from '.
 import { priceFromRaw, quantityFromRaw, quoteFromNative, type PairScales } from '../../core/units.ts';
 import { dayFrame, type CalendarUse, type DayFrame } from '../../engine/obligations/day-frame.ts';
 import type { Breach, ObligationWindow, PairSample, ReportPair } from '../../store/obligation-store.ts';
+import type { FairValueSample } from '../../store/fair-value-store.ts';
 import type { Store } from '../../store/store.ts';
 
 export interface Compliance {
@@ -52,6 +53,8 @@ export interface PairDay {
   /** The day cut into stretches of one market state (and presence, with obligations). */
   readonly segments: readonly Segment[];
   readonly samples: readonly PairSample[];
+  /** The fair value as the bot saw it, with the mid of others' book; empty for a pair without one. */
+  readonly fairValues: readonly FairValueSample[];
   readonly fills: readonly FillRow[];
   readonly breaches: readonly Breach[];
   readonly orders: {
@@ -206,6 +209,7 @@ function pairDay(store: Store, p: ReportPair, frame: DayFrame, to: number): Pair
     compliance,
     segments,
     samples,
+    fairValues: store.fairValues.samples(p.pairId, frame.from, to),
     fills,
     breaches: o.breaches(frame.from, to, p.pairId),
     orders: {

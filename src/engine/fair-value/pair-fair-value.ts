@@ -7,6 +7,7 @@
 import type { Clock, Timer } from '../../core/clock.ts';
 import type { FairValueConfig } from '../../core/config/fair-value-config.ts';
 import type { Decimal } from '../../core/decimal.ts';
+import type { FairValueSample } from '../../store/fair-value-store.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
 import { deriveFairValueGauges } from './metrics.ts';
@@ -19,6 +20,8 @@ export interface PairFairValueOptions {
   readonly sources: readonly FairValueSource[];
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The trading-day report's samples: the last verdict written every `everyMs`. */
+  readonly samples?: { readonly everyMs: number; write(sample: FairValueSample): void };
 }
 
 export class PairFairValue {
@@ -56,6 +59,9 @@ export class PairFairValue {
   async start(): Promise<void> {
     await Promise.all(this.sources.map((s) => this.#refresh(s)));
     for (const s of this.sources) this.#timers.push(this.#o.clock.setRepeating(() => void this.#refresh(s), s.pollMs));
+    const samples = this.#o.samples;
+    if (samples !== undefined && samples.everyMs > 0)
+      this.#timers.push(this.#o.clock.setRepeating(() => this.#sample(samples.write), samples.everyMs));
   }
 
   stop(): void {
@@ -88,6 +94,20 @@ export class PairFairValue {
         this.#changed();
       }, due),
     );
+  }
+
+  #sample(write: (sample: FairValueSample) => void): void {
+    const v = this.#last;
+    if (v === null) return;
+    write({
+      pairId: this.pairId,
+      atMs: this.#o.clock.now(),
+      fair: v.value?.toFixed() ?? null,
+      source: v.source,
+      othersMid: v.othersMid?.toFixed() ?? null,
+      action: v.action,
+      guards: [...v.guards.keys()],
+    });
   }
 
   /** The fair value and the guards' verdict now, against the mid of others' book. */

@@ -116,6 +116,16 @@ beforeAll(async () => {
       compliant: true,
       presence: 0.9,
     });
+    // The fair value a little above the mid of others, a deviation guard in force for the last hour.
+    store.fairValues.add({
+      pairId: 'p1',
+      atMs: t,
+      fair: (100 + k / 100).toFixed(2),
+      source: 'feed',
+      othersMid: '100',
+      action: k >= 8 ? 'widen' : 'quote',
+      guards: k >= 8 ? ['deviation'] : [],
+    });
   }
   // One order rejected, one filled (a maker fill), and their transactions with fees.
   clock = at(9, 0);
@@ -228,6 +238,7 @@ describe('the trading-day report', () => {
       'inventory-p1',
       'spread-p1',
       'fills-p1',
+      'fair-p1',
       'transactions',
       'rejections',
     ]);
@@ -244,5 +255,16 @@ describe('the trading-day report', () => {
     expect(html).not.toMatch(/<script|<link|<img|<iframe|url\(|@import|src=|href="http/i);
     expect(html).toContain('Presence');
     expect(html).toContain('market data feed failed');
+    expect(html).toContain("fair value against our best quotes and the mid of others' book");
+  });
+
+  it('keeps the fair value samples in the JSON, with their source and guards', () => {
+    const json = JSON.parse(readFileSync(files.json, 'utf8')) as {
+      pairs: Array<{ fairValues: Array<{ fair: string; source: string; guards: string[] }> }>;
+    };
+    const samples = json.pairs[0]!.fairValues;
+    expect(samples).toHaveLength(36);
+    expect(samples[0]).toMatchObject({ fair: '100.00', source: 'feed', guards: [] });
+    expect(samples.at(-1)).toMatchObject({ fair: '100.09', guards: ['deviation'] });
   });
 });

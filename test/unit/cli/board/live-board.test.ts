@@ -55,6 +55,7 @@ function model(fills: number, phase: BoardModel['phase'] = 'trading'): BoardMode
         bid: { price: new Decimal('99.8'), size: new Decimal('1') },
         ask: { price: new Decimal('100.2'), size: new Decimal('1') },
         spreadBps: new Decimal('40'),
+        fair: null,
         obligations: null,
         position: new Decimal(0),
         pnl: new Decimal(0),

@@ -14,6 +14,7 @@ const plainPair: PairRow = {
   bid: { price: d('99.8'), size: d('1.5') },
   ask: { price: d('100.2'), size: d('0.5') },
   spreadBps: d('39.92'),
+  fair: { value: d('100.0123456'), source: 'feed', guards: [] },
   obligations: null,
   position: d('1.5'),
   pnl: d('-0.0749'),
@@ -28,6 +29,7 @@ const obligedPair: PairRow = {
   chain: 'wasm',
   bid: null,
   spreadBps: null,
+  fair: { value: d('101.5'), source: 'median', guards: ['unavailable', 'jump'] },
   obligations: {
     presence: 5 / 6,
     presenceTarget: 0.8,
@@ -76,6 +78,7 @@ describe('board rendering', () => {
       'evm',
       '99.8 x 1.5',
       '100.2 x 0.5',
+      '100.012 feed',
       '39.9bp / -',
       '+1.5',
       '-0.07',
@@ -91,6 +94,7 @@ describe('board rendering', () => {
       'wasm',
       '-',
       '100.2 x 0.5',
+      '101.5 median !jump',
       '31.3bp / 50.0bp',
       '-2',
       '+12.35',
@@ -124,6 +128,21 @@ describe('board rendering', () => {
     const coloured = renderBoard(model, { width: 200, color: true });
     expect(coloured.join('\n')).toContain('\u001B[');
     expect(coloured.map((l) => stripVTControlCharacters(l))).toEqual(lines);
+  });
+
+  it("shows '-' for a pair without a fair value, and names none when no source is usable", () => {
+    const none = renderBoard(
+      {
+        ...model,
+        pairs: [
+          { ...plainPair, fair: null },
+          { ...obligedPair, fair: { value: null, source: null, guards: ['unavailable'] } },
+        ],
+      },
+      { width: 200, color: false },
+    );
+    expect(rowOf(none, 'BOND26EURe')[4]).toBe('-');
+    expect(rowOf(none, 'FUND1EURe')[4]).toBe('none !unavailable');
   });
 
   it('says so when no pair trades yet and no warning was logged', () => {

@@ -28,6 +28,9 @@ describe('strategy files', () => {
     const skewed = load('skewed-ladder.yaml');
     expect(skewed.kind === 'ladder' && skewed.skew !== undefined).toBe(true);
     expect(load('avellaneda-stoikov.yaml').kind).toBe('avellaneda-stoikov');
+    const fair = load('fair-ladder.yaml');
+    expect(fair.referencePrice[0]).toBe('fair');
+    expect(fair.fairValue?.sources.map((s) => s.kind)).toEqual(['feed', 'oracle', 'nav', 'bond']);
   });
   it('every file documents itself with comments', () => {
     for (const f of files) {

@@ -8,6 +8,9 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { redactText } from '../telemetry/redact.ts';
+import { safeUrl, withoutCredentials } from '../core/url.ts';
+
+export { safeUrl };
 
 export type RpcFailureKind = 'transport' | 'rpc' | 'malformed';
 
@@ -26,29 +29,12 @@ export type RpcFailureFactory = (
   error?: { readonly rpcCode?: number; readonly object: RpcErrorObject },
 ) => Error;
 
-/** Strips user info and query from a URL before it appears in an error (an RPC URL may carry an API key). */
-export function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return '(invalid url)';
-  }
-}
-
 /** The URL without credentials (moved into a Basic authorization header) and the headers of every call; null URL when it does not parse. */
 function endpoint(url: string): { url: string; parsed: URL | null; headers: Record<string, string> } {
+  const e = withoutCredentials(url);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  try {
-    const u = new URL(url);
-    if (u.username === '' && u.password === '') return { url, parsed: u, headers };
-    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
-    u.username = '';
-    u.password = '';
-    return { url: u.href, parsed: u, headers };
-  } catch {
-    return { url, parsed: null, headers };
-  }
+  if (e.authorization !== null) headers.authorization = e.authorization;
+  return { url: e.url, parsed: e.parsed, headers };
 }
 
 /**

@@ -4,7 +4,6 @@
  * bot itself decided in its last round (its jump guard needs the history only the running bot has). Read-only:
  * nothing is signed, the state file is not opened, so it is safe while the bot runs.
  */
-import { parseArgs } from 'node:util';
 import { systemClock } from '../../core/system-clock.ts';
 import { DltError } from '../../core/errors.ts';
 import type { Decimal } from '../../core/decimal.ts';
@@ -13,7 +12,7 @@ import { reportOf } from '../../engine/fair-value/report.ts';
 import { StrategyCatalog } from '../../engine/loop/strategy-catalog.ts';
 import { createLogger } from '../../telemetry/logger.ts';
 import { Metrics } from '../../telemetry/metrics.ts';
-import { usageArgs } from '../args.ts';
+import { configPairJsonArgs } from '../args.ts';
 import { restClientOf } from '../bootstrap/command.ts';
 import { connectionOf } from '../bootstrap/connection.ts';
 import { buildFairValues } from '../bootstrap/fair-value.ts';
@@ -67,16 +66,7 @@ function midOf(book: { buy: readonly { limit: Decimal }[]; sell: readonly { limi
 }
 
 export async function fairValueCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = usageArgs(
-    () =>
-      parseArgs({
-        args,
-        options: { config: { type: 'string' }, pair: { type: 'string' }, json: { type: 'boolean' } },
-        strict: true,
-      }),
-    FAIR_VALUE_USAGE,
-  );
-  if (values.config === undefined) throw new DltError('E_USAGE', `--config is required\n${FAIR_VALUE_USAGE}`);
+  const values = configPairJsonArgs(args, FAIR_VALUE_USAGE);
   const setup = checkedSetup(values.config, io);
   if (setup.embedded)
     throw new DltError(
@@ -117,6 +107,6 @@ export async function fairValueCommand(args: string[], io: CliIo): Promise<numbe
     });
   }
   if (lines.length === 0) io.stderr('no traded pair has a fairValue block in its strategy\n');
-  io.stdout(values.json === true ? `${JSON.stringify({ pairs: lines }, null, 2)}\n` : text(lines));
+  io.stdout(values.json ? `${JSON.stringify({ pairs: lines }, null, 2)}\n` : text(lines));
   return EXIT_OK;
 }

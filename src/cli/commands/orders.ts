@@ -4,17 +4,15 @@
  * bot runs. The venue's list lags the chain by a couple of seconds: an order placed or gone in that window
  * shows as a difference until the list catches up.
  */
-import { parseArgs } from 'node:util';
 import type { PairBinding } from '../../chains/types.ts';
 import { formatDecimal } from '../../core/decimal.ts';
-import { DltError } from '../../core/errors.ts';
 import { isUnsettled, remainingOf } from '../../core/order-state.ts';
 import { priceFromRaw, quantityFromRaw } from '../../core/units.ts';
 import { readVenueOrder } from '../../engine/wallet/recovery/venue-order-view.ts';
 import { createLogger } from '../../telemetry/logger.ts';
 import { Metrics } from '../../telemetry/metrics.ts';
 import { EXIT_OK, type CliIo } from '../io.ts';
-import { usageArgs } from '../args.ts';
+import { configPairJsonArgs } from '../args.ts';
 import { commandParts } from '../bootstrap/command.ts';
 
 export const ORDERS_USAGE = `  dlt-mm orders --config <file> [--pair <pair id>] [--json]
@@ -36,16 +34,7 @@ export interface OrderRow {
 }
 
 export async function ordersCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = usageArgs(
-    () =>
-      parseArgs({
-        args,
-        options: { config: { type: 'string' }, pair: { type: 'string' }, json: { type: 'boolean' } },
-        strict: true,
-      }),
-    ORDERS_USAGE,
-  );
-  if (values.config === undefined) throw new DltError('E_USAGE', `--config is required\n${ORDERS_USAGE}`);
+  const values = configPairJsonArgs(args, ORDERS_USAGE);
   const logger = createLogger({ level: 'warn', destination: { write: (line: string) => io.stderr(line) } });
   const w = await commandParts(values.config, io, { trade: false, logger, metrics: new Metrics() });
   const rows: OrderRow[] = [];
@@ -112,7 +101,7 @@ export async function ordersCommand(args: string[], io: CliIo): Promise<number> 
   } finally {
     await w.close();
   }
-  if (values.json === true) io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+  if (values.json) io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
   else io.stdout(renderTable(rows));
   return EXIT_OK;
 }

@@ -8,6 +8,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { Decimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
+import { safeUrl, withoutCredentials } from '../../core/url.ts';
 
 export interface JsonFeedOptions {
   readonly url: string;
@@ -23,16 +24,6 @@ export interface JsonFeedOptions {
 export interface FeedValue {
   readonly value: Decimal;
   readonly atMs: number;
-}
-
-/** The URL as logs may show it: no user info, no query. */
-export function endpointOf(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return '(unparsable URL)';
-  }
 }
 
 /** The value at a dotted path (`data.0.price`); undefined when a step is missing. */
@@ -63,20 +54,6 @@ export function timeOf(v: unknown): number | null {
   return d.gt(1e11) ? d.round().toNumber() : d.mul(1000).round().toNumber();
 }
 
-/** The URL without user info, and the user info as a Basic authorization (fetch refuses credentials in a URL). */
-function splitCredentials(url: string): { url: string; authorization: string | null } {
-  try {
-    const u = new URL(url);
-    if (u.username === '' && u.password === '') return { url, authorization: null };
-    const basic = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64');
-    u.username = '';
-    u.password = '';
-    return { url: u.toString(), authorization: `Basic ${basic}` };
-  } catch {
-    return { url, authorization: null };
-  }
-}
-
 export class JsonFeed {
   readonly #o: JsonFeedOptions;
   readonly #url: string;
@@ -85,8 +62,8 @@ export class JsonFeed {
 
   constructor(options: JsonFeedOptions) {
     this.#o = options;
-    this.endpoint = endpointOf(options.url);
-    const { url, authorization } = splitCredentials(options.url);
+    this.endpoint = safeUrl(options.url);
+    const { url, authorization } = withoutCredentials(options.url);
     this.#url = url;
     this.#headers = {
       accept: 'application/json',

@@ -9,12 +9,12 @@ import { Decimal } from './decimal.ts';
 
 export const MODEL_SIGNIFICANT_DIGITS = 34;
 
-const Model = DecimalJs.clone({
-  precision: MODEL_SIGNIFICANT_DIGITS,
-  rounding: DecimalJs.ROUND_HALF_EVEN,
-  toExpNeg: -9e15,
-  toExpPos: 9e15,
-});
+/** A decimal.js constructor working at `digits` significant digits (half-even, no exponent notation). */
+export function workingPrecision(digits: number): typeof DecimalJs {
+  return DecimalJs.clone({ precision: digits, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
+}
+
+const Model = workingPrecision(MODEL_SIGNIFICANT_DIGITS);
 
 /** Natural logarithm to 34 significant digits (NaN below zero, -Infinity at zero, as decimal.js). */
 export function modelLn(x: Decimal): Decimal {

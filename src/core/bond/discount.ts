@@ -3,19 +3,14 @@
  * (exp and ln) at 200 digits cost many times more and no price per 100 needs more than 40 digits. The working
  * context is private to this module; results are the project's Decimal.
  */
-import { Decimal as DecimalJs } from 'decimal.js';
 import { Decimal } from '../decimal.ts';
+import { workingPrecision } from '../decimal-math.ts';
 import { bondInputError } from './dates.ts';
 import type { CashFlow } from './cash-flows.ts';
 
 export const WORKING_DIGITS = 40;
 
-const Work = DecimalJs.clone({
-  precision: WORKING_DIGITS,
-  rounding: DecimalJs.ROUND_HALF_EVEN,
-  toExpNeg: -9e15,
-  toExpPos: 9e15,
-});
+const Work = workingPrecision(WORKING_DIGITS);
 
 export interface Valuation {
   /** Present value of the flows at settlement, per 100 nominal. */

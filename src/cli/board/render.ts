@@ -98,8 +98,8 @@ interface Column {
 const PAIR_COLUMNS: readonly Column[] = [
   { head: 'PAIR', width: 8 },
   { head: 'CHAIN', width: 5 },
-  { head: 'BID (ours, size)', width: 20 },
-  { head: 'ASK (ours, size)', width: 20 },
+  { head: 'BID (ours, size)', width: 16 },
+  { head: 'ASK (ours, size)', width: 16 },
   { head: 'FAIR (source)', width: 18 },
   { head: 'SPREAD / MAX', width: 17 },
   { head: 'POSITION', width: 10, right: true },

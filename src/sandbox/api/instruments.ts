@@ -21,9 +21,15 @@ export interface InstrumentSeed {
   /** Also sold by the issuer on the primary market. */
   readonly primaryMarket: boolean;
   readonly issuanceSize: string;
-  /** Bonds: fixed coupon in percent and maturity date. */
+  /** Bonds: fixed coupon in percent, issue date (default 2025-01-02) and maturity date. */
   readonly couponPercent?: string;
+  readonly issueDate?: string;
   readonly maturityDate?: string;
+  /** Bonds: whether the venue quotes the token clean or dirty (default clean), and its nominal (default 100). */
+  readonly convention?: 'clean' | 'dirty';
+  readonly nominalPerToken?: string;
+  /** Funds: the annual rate an accumulating fund grows at, percent (default 0). */
+  readonly accrualPercent?: string;
 }
 
 export interface InstrumentSource {
@@ -40,6 +46,7 @@ export interface InstrumentSource {
 
 export const TRADING_VENUE = 'XSBX';
 const EFFECTIVE = '2025-01-02T08:00:00Z';
+export const DEFAULT_ISSUE_DATE = '2025-01-02';
 
 export function instrumentId(symbol: string): string {
   return `fi-${symbol.toLowerCase()}`;
@@ -143,7 +150,7 @@ function derivativeGroups(src: InstrumentSource): Record<string, unknown> {
       underlyingInterestRateDerivativeBond: {
         issuerLei: s.issuerLei,
         maturityDate: s.maturityDate ?? null,
-        issuanceDate: '2025-01-02',
+        issuanceDate: s.issueDate ?? DEFAULT_ISSUE_DATE,
       },
       underlyingInterestRateDerivativeSwap: { notionalCurrency: 'EUR', maturityDate: s.maturityDate ?? null },
     },
@@ -237,7 +244,7 @@ export function instrumentDetail(src: InstrumentSource): Record<string, unknown>
       fixedRate: s.couponPercent ?? '0',
       bondSeniority: 'SNDB',
       bondType: bond ? 'CRPB' : 'OTHR',
-      bondIssuanceDate: '2025-01-02',
+      bondIssuanceDate: s.issueDate ?? DEFAULT_ISSUE_DATE,
       indexBenchmark: {
         isin: src.isin,
         index: 'EURI',

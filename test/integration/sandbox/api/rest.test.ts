@@ -100,7 +100,7 @@ describe('financial instruments', () => {
   it('serves the detail with every field group of the specification', async () => {
     const { status, body } = await get(sb, '/financialinstruments/fi-bond26');
     expect(status).toBe(200);
-    expect(parseInstrument(body, 'test').fullName).toBe('Sandbox Energy 3.25% Green Bond 2026');
+    expect(parseInstrument(body, 'test').fullName).toBe('Sandbox Energy 3.25% Green Bond 2031');
     const groups = [
       'linkedEntities',
       'availability',
@@ -125,7 +125,7 @@ describe('financial instruments', () => {
       notionalCurrency1: 'EUR',
       tradingVenue: expect.stringMatching(/^.{1,4}$/),
     });
-    expect(body.debtInstrumentData).toMatchObject({ fixedRate: '3.25', maturityDate: '2026-12-31', currency: 'EUR' });
+    expect(body.debtInstrumentData).toMatchObject({ fixedRate: '3.25', maturityDate: '2031-12-31', currency: 'EUR' });
     expect(body.issuerData.legalAddress).toMatchObject({
       countryCode: 'DE',
       city: expect.any(String),

@@ -14,6 +14,7 @@ import { drawsOf, type SeededRandom } from '../flow/random.ts';
 import type { SandboxClock } from './clock.ts';
 import { controlHandler, type ControlTarget } from './control-routes.ts';
 import type { FlowHandle } from './flow-setup.ts';
+import type { SandboxOracles } from './oracle-setup.ts';
 import type { SandboxConfig } from './options.ts';
 import type { RpcProxy } from './rpc-proxy.ts';
 import type { TradingScheduler } from './scheduler.ts';
@@ -32,6 +33,7 @@ export interface VenueApiSetup {
   readonly followers: { readonly evm: EvmFollower; readonly wasm: WasmFollower };
   readonly flow: FlowHandle;
   readonly value: ValueParts;
+  readonly oracles: SandboxOracles;
   readonly chains: ControlTarget['chains'];
   readonly manifest: () => unknown;
   readonly logger: Logger;
@@ -112,6 +114,7 @@ export async function startVenueApi(s: VenueApiSetup): Promise<VenueApi> {
         rpc: s.rpc,
         flow: s.flow,
         value: s.value,
+        oracles: s.oracles,
         chains: s.chains,
         status,
         manifest: s.manifest,

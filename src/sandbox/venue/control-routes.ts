@@ -1,6 +1,6 @@
 /**
  * The sandbox's control endpoints under `/sandbox/` (never under `/api/v1`): trading status of a pair, the
- * clock, fault injection (REST, WebSocket, chain RPC, price feeds), the simulated market, the true values and
+ * clock, fault injection (REST, WebSocket, chain RPC, price feeds, oracles), the simulated market, the true values and
  * their price feeds (`value-routes.ts`), and a status overview. Bodies
  * are JSON; answers are JSON; refusals are AppErrors (400 bad input, 404 unknown pair, 405 wrong method,
  * 409 an action the pair's state does not allow).
@@ -22,10 +22,13 @@ import {
   clearValueFaults,
   feedDocument,
   feedFaultSchema,
+  oracleFaultSchema,
   setFeedFault,
+  setOracleFault,
   trueValues,
   valueFaults,
 } from './value-routes.ts';
+import type { SandboxOracles } from './oracle-setup.ts';
 import type { ValueParts } from './value-setup.ts';
 
 export interface ControlTarget {
@@ -39,6 +42,7 @@ export interface ControlTarget {
   readonly flow: { running(): boolean; start(): Promise<void>; stop(): Promise<void>; describe(): unknown };
   /** The true values and their feeds. */
   readonly value: ValueParts;
+  readonly oracles: SandboxOracles;
   readonly chains: { closeLedger(): number; mineBlock(): Promise<number> };
   status(): unknown;
   manifest(): unknown;
@@ -216,6 +220,15 @@ async function faults(
       setFeedFault(t, body(feedFaultSchema, req.body));
     }
     return list();
+  }
+  if (a === 'oracle' && b === undefined) {
+    if (req.method === 'DELETE') {
+      t.oracles.unfreeze();
+      return list();
+    }
+    allow(req, 'POST');
+    const published = await act(() => setOracleFault(t, body(oracleFaultSchema, req.body)));
+    return { ...list(), published };
   }
   if (a === 'tokens' && b === 'revoke') {
     allow(req, 'POST');

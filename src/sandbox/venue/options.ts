@@ -151,6 +151,19 @@ export const sandboxConfigSchema = z.strictObject({
       sampleMs: positiveMs(250).describe('The true value is sampled this often (wall time)'),
     })
     .prefault({}),
+  oracles: z
+    .strictObject({
+      deviationBps: z
+        .number()
+        .int()
+        .min(0)
+        .max(10_000)
+        .default(50)
+        .describe('An oracle publishes when the true value moved more than this from its answer, bp'),
+      heartbeatMs: positiveMs(3_600_000).describe('...or at the latest this long after its answer (sandbox time)'),
+      pollMs: positiveMs(1000).describe('How often the oracle operator looks (wall time)'),
+    })
+    .prefault({}),
   manifest: z
     .union([z.string().min(1), z.literal(false)])
     .optional()

@@ -11,6 +11,7 @@ import type { WasmEmulator } from '../wasm/emulator.ts';
 import type { SandboxClock } from './clock.ts';
 import type { DeployedSandbox } from './deploy.ts';
 import type { Manifest } from './manifest.ts';
+import type { SandboxOracles } from './oracle-setup.ts';
 import type { SandboxConfig } from './options.ts';
 import type { TradingScheduler } from './scheduler.ts';
 
@@ -27,6 +28,8 @@ export interface Sandbox {
   readonly values: TrueValues;
   /** The HTTP price feeds (`GET /sandbox/feeds/{symbol}`). */
   readonly feeds: PriceFeeds;
+  /** The price oracles of both chains and their operators (`poll()` runs a round now). */
+  readonly oracles: SandboxOracles;
   readonly emulator: WasmEmulator;
   readonly evmNode: EvmNode;
   readonly deployed: DeployedSandbox;

@@ -30,6 +30,7 @@ import { defaultManifestPath, parseSandboxConfig, type SandboxConfig, type Sandb
 import { venuePairs } from './pairs.ts';
 import type { Sandbox } from './sandbox.ts';
 import { buildValueParts } from './value-setup.ts';
+import { deployOracles } from './oracle-setup.ts';
 
 export type { Sandbox } from './sandbox.ts';
 
@@ -92,6 +93,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     const value = buildValueParts(config, state, clock);
     undo.push(() => value.stop());
+    const oracles = await deployOracles({
+      rpcUrl: node.rpcUrl,
+      emulator: emu,
+      admin: deployed.wasm.operator,
+      pairs: state.pairs,
+      value: (pairId) => value.values.value(pairId),
+      nowMs: () => clock.nowMs(),
+      ...config.oracles,
+      logger,
+    });
+    undo.push(() => oracles.stop());
     const wasmServer = new stellarRpc.Server(wasmRpcUrl, { allowHttp: true });
     const flow = buildFlow({
       config,
@@ -112,6 +124,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await withAutomine(provider, async () => {
         await scheduler.start();
         if (config.flow.enabled) await flow.market.seed(() => emu.closeLedger());
+        await oracles.publishFirst(() => emu.closeLedger());
       });
     } finally {
       provider.destroy();
@@ -134,6 +147,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       followers: { evm: evmFollower, wasm: wasmFollower },
       flow,
       value,
+      oracles,
       chains: {
         closeLedger: () => emu.closeLedger().ledger.seq,
         mineBlock: async () => {
@@ -148,6 +162,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     value.start();
     if (config.flow.enabled) await flow.start();
+    await oracles.start();
     clock.begin();
     manifest = buildManifest({
       startedAt: new Date().toISOString(),
@@ -179,6 +194,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       },
       trading: { mode: config.trading.mode, clock: config.clock.mode },
       pairs: state.pairs,
+      oracles,
       wallets: deployed.wallets,
       channelAccounts: deployed.channelAccounts,
       flowEnabled: config.flow.enabled,
@@ -208,6 +224,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       flow: flow.market,
       values: value.values,
       feeds: value.feeds,
+      oracles,
       emulator: emu,
       evmNode: node,
       deployed,

@@ -76,8 +76,6 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'engine/wallet/tracking/provisional-outcomes.ts': 363,
   'engine/wallet/tracking/tx-applier.ts': 420,
   'sandbox/api/ws-server.ts': 324,
-  'sandbox/flow/flow.ts': 328,
-  'sandbox/venue/start.ts': 377,
   'sandbox/wasm/contracts/token.ts': 329,
   'sandbox/wasm/emulator.ts': 328,
   'store/obligation-store.ts': 457,

@@ -2,8 +2,10 @@
  * The financial instruments behind the pairs, as `/financialinstruments` serves them: the list item
  * (`FinancialInstrumentTableBaseWithId`) and the detail (`FinancialInstrumentPublic`) with every field group
  * of the specification filled from a small seed per instrument. Values follow the formats and enumerations
- * of the specification; groups that do not apply to a bond or a fund (the derivative groups) carry the
- * neutral values a registry would hold for a non-derivative (`OTHR`, no expiry).
+ * of the specification; a fund carries its last published NAV (`performanceData`) and no debt group, a
+ * fixed-rate bond its terms (`debtInstrumentData`, no benchmark index) and no NAV; the derivative groups,
+ * which apply to neither, carry the neutral values a registry would hold for a non-derivative (`OTHR`, no
+ * expiry).
  */
 
 export type InstrumentKind = 'bond' | 'fund';
@@ -21,9 +23,21 @@ export interface InstrumentSeed {
   /** Also sold by the issuer on the primary market. */
   readonly primaryMarket: boolean;
   readonly issuanceSize: string;
-  /** Bonds: fixed coupon in percent and maturity date. */
+  /** Bonds: fixed coupon in percent, issue date (default 2025-01-02) and maturity date. */
   readonly couponPercent?: string;
+  readonly issueDate?: string;
   readonly maturityDate?: string;
+  /** Bonds: whether the venue quotes the token clean or dirty (default clean), and its nominal (default 100). */
+  readonly convention?: 'clean' | 'dirty';
+  readonly nominalPerToken?: string;
+  /** Funds: the annual rate an accumulating fund grows at, percent (default 0). */
+  readonly accrualPercent?: string;
+}
+
+/** The NAV a fund last published: the value and its valuation date (`YYYY-MM-DD`, the sandbox's date). */
+export interface PublishedNav {
+  readonly value: string;
+  readonly date: string;
 }
 
 export interface InstrumentSource {
@@ -34,12 +48,14 @@ export interface InstrumentSource {
   readonly blockChain: string;
   /** Base token contract (the pair's `smartContractBase`). */
   readonly tokenAddress: string;
-  /** Price for the fund's NAV. */
-  readonly referencePrice: string;
+  /** A fund's last published NAV; null for a bond. */
+  readonly nav: PublishedNav | null;
 }
 
 export const TRADING_VENUE = 'XSBX';
 const EFFECTIVE = '2025-01-02T08:00:00Z';
+export const DEFAULT_ISSUE_DATE = '2025-01-02';
+export const NAV_SOURCE = 'Sandbox Fund Administration';
 
 export function instrumentId(symbol: string): string {
   return `fi-${symbol.toLowerCase()}`;
@@ -143,7 +159,7 @@ function derivativeGroups(src: InstrumentSource): Record<string, unknown> {
       underlyingInterestRateDerivativeBond: {
         issuerLei: s.issuerLei,
         maturityDate: s.maturityDate ?? null,
-        issuanceDate: '2025-01-02',
+        issuanceDate: s.issueDate ?? DEFAULT_ISSUE_DATE,
       },
       underlyingInterestRateDerivativeSwap: { notionalCurrency: 'EUR', maturityDate: s.maturityDate ?? null },
     },
@@ -156,6 +172,36 @@ function derivativeGroups(src: InstrumentSource): Record<string, unknown> {
     contractsForDifferenceData: { underlyingType: 'OTHR', notionalCurrency1: 'EUR', notionalCurrency2: 'EUR' },
     // The specification names the group but publishes none of its fields.
     creditDerivativeData: {},
+  };
+}
+
+/** A fund's NAV group: the last published NAV and its date; a bond has none. */
+function performanceData(src: InstrumentSource): Record<string, unknown> {
+  return {
+    nav: src.nav?.value ?? null,
+    navCurrency: 'EUR',
+    navLastUpdate: src.nav?.date ?? null,
+    navSource: NAV_SOURCE,
+    totalExpenseRatio: '0.19',
+    assetsUnderManagement: src.seed.issuanceSize,
+    assetsUnderManagementCurrency: 'EUR',
+    assetsUnderManagementLastUpdate: src.nav?.date ?? null,
+  };
+}
+
+/** A fixed-rate bond's terms (no benchmark index); a fund has none. */
+function debtInstrumentData(src: InstrumentSource): Record<string, unknown> {
+  const s = src.seed;
+  return {
+    totalIssuedNominalAmount: s.issuanceSize,
+    maturityDate: s.maturityDate ?? null,
+    currency: 'EUR',
+    minimumTradedValue: '1',
+    fixedRate: s.couponPercent ?? '0',
+    bondSeniority: 'SNDB',
+    bondType: 'CRPB',
+    bondIssuanceDate: s.issueDate ?? DEFAULT_ISSUE_DATE,
+    indexBenchmark: null,
   };
 }
 
@@ -219,34 +265,8 @@ export function instrumentDetail(src: InstrumentSource): Record<string, unknown>
       underlyingInstrumentNickname: bond ? src.symbol : 'SGEI',
       linkToUnderlying: `https://sandbox.invalid/underlying/${src.isin}`,
     },
-    performanceData: {
-      nav: src.referencePrice,
-      navCurrency: 'EUR',
-      navLastUpdate: '2025-12-31',
-      navSource: 'Sandbox Fund Administration',
-      totalExpenseRatio: bond ? '0' : '0.19',
-      assetsUnderManagement: s.issuanceSize,
-      assetsUnderManagementCurrency: 'EUR',
-      assetsUnderManagementLastUpdate: '2025-12-31',
-    },
-    debtInstrumentData: {
-      totalIssuedNominalAmount: s.issuanceSize,
-      maturityDate: s.maturityDate ?? null,
-      currency: 'EUR',
-      minimumTradedValue: '1',
-      fixedRate: s.couponPercent ?? '0',
-      bondSeniority: 'SNDB',
-      bondType: bond ? 'CRPB' : 'OTHR',
-      bondIssuanceDate: '2025-01-02',
-      indexBenchmark: {
-        isin: src.isin,
-        index: 'EURI',
-        indexName: 'EURIBOR 6M',
-        indexTermUnit: 'MNTH',
-        indexTermValue: 6,
-        basePointSpread: 0,
-      },
-    },
+    performanceData: bond ? null : performanceData(src),
+    debtInstrumentData: bond ? debtInstrumentData(src) : null,
     ...derivativeGroups(src),
     internalId: instrumentId(src.symbol),
     issuerData: issuerData(s),

@@ -7,7 +7,7 @@
  */
 import { EXECUTION_CONDITION_BY_CODE, ORDER_TYPE_BY_CODE, type Side } from '../../core/order-terms.ts';
 import type { BookEvent } from '../matching/types.ts';
-import { PairBook, type RestingOrderView } from './pair-book.ts';
+import { PairBook, type Fill, type RestingOrderView } from './pair-book.ts';
 import { TradeLog, type TradeRecord } from './trades.ts';
 
 export interface MarketListener {
@@ -18,8 +18,20 @@ export interface MarketListener {
   /** A resting order is gone (filled, cancelled). */
   orderClosed?(order: RestingOrderView): void;
   trade?(pairId: string, trade: TradeRecord): void;
+  /** An incoming order traded: which resting orders (and so whose wallets) it filled, in priority order. */
+  match?(pairId: string, match: MatchView): void;
   /** An order was rejected by a volatility control (reasons 3 to 6): the book has halted itself. */
   volatility?(pairId: string, reason: number): void;
+}
+
+export interface MatchView {
+  /** The incoming order's wallet (the trade event's client). */
+  readonly takerWallet: string;
+  readonly takerSide: Side;
+  /** Raw internal units. */
+  readonly price: bigint;
+  readonly quantity: bigint;
+  readonly fills: readonly Fill[];
 }
 
 interface Received {
@@ -94,10 +106,13 @@ export class PairMarket {
       case 'NewBuyInitiatedTrade':
       case 'NewSellInitiatedTrade': {
         const takerSide: Side = e.type === 'NewBuyInitiatedTrade' ? 'buy' : 'sell';
-        for (const f of this.book.fill(takerSide, e.quantity)) {
+        const fills = this.book.fill(takerSide, e.quantity);
+        for (const f of fills) {
           if (f.order.remaining === 0n) this.#emit((l) => l.orderClosed?.(f.order));
           else this.#emit((l) => l.orderChanged?.(f.order));
         }
+        const match: MatchView = { takerWallet: e.client, takerSide, price: e.price, quantity: e.quantity, fills };
+        this.#emit((l) => l.match?.(this.pairId, match));
         const trade: TradeRecord = { atMs, price: e.price, quantity: e.quantity, takerSide, takerOrderId: e.orderId };
         this.trades.add(trade);
         this.#emit((l) => l.trade?.(this.pairId, trade));

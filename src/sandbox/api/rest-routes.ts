@@ -3,7 +3,13 @@
  * server (http-server.ts) adds faults, timing and the AppError rendering of every thrown HttpError.
  */
 import { badRequest, HttpError, notFound } from './http-error.ts';
-import { instrumentDetail, instrumentId, instrumentSummary, type InstrumentSource } from './instruments.ts';
+import {
+  instrumentDetail,
+  instrumentId,
+  instrumentSummary,
+  type InstrumentSource,
+  type PublishedNav,
+} from './instruments.ts';
 import {
   orderCursor,
   parseBoolean,
@@ -34,6 +40,8 @@ export interface ApiContext {
   /** Tokens granted by the token endpoint, accepted until they expire. */
   readonly tokens?: { check(token: string): 'valid' | 'expired' | 'unknown' };
   nowMs(): number;
+  /** A fund pair's last published NAV; without it (or for a bond) the record carries none. */
+  nav?(pairId: string): PublishedNav | null;
 }
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -41,9 +49,9 @@ const WASM_ACCOUNT = /^G[A-Z2-7]{55}$/;
 const MAX_OHLC_POINTS = 1000;
 const ORDER_PAGE = 100;
 
-function instrumentSources(state: VenueState): InstrumentSource[] {
+function instrumentSources(ctx: ApiContext): InstrumentSource[] {
   const seen = new Map<string, InstrumentSource>();
-  for (const p of state.activePairs()) {
+  for (const p of ctx.state.activePairs()) {
     const base = p.record.baseTokenData;
     if (base === undefined || seen.has(base.symbol)) continue;
     seen.set(base.symbol, {
@@ -53,7 +61,7 @@ function instrumentSources(state: VenueState): InstrumentSource[] {
       dti: base.dti ?? '',
       blockChain: p.record.blockChain ?? '',
       tokenAddress: p.addresses.base.hex,
-      referencePrice: p.status.staticReferencePrice.toFixed(),
+      nav: p.instrument.kind === 'fund' ? (ctx.nav?.(p.id) ?? null) : null,
     });
   }
   return [...seen.values()];
@@ -142,7 +150,7 @@ export function routeApi(req: ApiRequest, ctx: ApiContext): unknown {
   if (rest.length > 0) throw notFound(`No resource ${req.path}`);
   switch (head) {
     case 'financialinstruments': {
-      const sources = instrumentSources(ctx.state);
+      const sources = instrumentSources(ctx);
       if (id === undefined) {
         const f = parseInstrumentFilter(req.params);
         return sources

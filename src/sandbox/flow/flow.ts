@@ -1,112 +1,85 @@
 /**
- * The simulated market: per pair a fair value that moves as a random walk, a background maker that keeps a
- * ladder of quotes on both sides around it (so a book is never empty), and a taker that sends a crossing
- * order at random intervals (chain A: a crossing limit order whose rested remainder it cancels at once;
- * chain B: a market or IOC order). Everything goes through real signed transactions of the simulated
- * traders' own wallets, and every decision is read from the venue's own view of the book. Seeded, so a seed
- * replays the same decisions; each wallet has at most one maker action in flight per pair, which keeps the
- * load modest (a few transactions per block or ledger).
+ * The simulated market: per pair a background maker that keeps a ladder of quotes on both sides around its
+ * lagged view of the true value (so a book is never empty, and its mid trails the value as a thin market's
+ * does), and takers at random intervals, informed or not (`takers.ts`). Everything goes through real signed
+ * transactions of the simulated traders' own wallets, and every decision is read from the venue's own view
+ * of the book. Seeded, so a seed replays the same decisions; each wallet has at most one maker action in
+ * flight per pair, which keeps the load modest (a few transactions per block or ledger).
  */
 import type { Logger } from 'pino';
-import { Decimal } from '../../core/decimal.ts';
-import type { PairRules } from '../../core/rules.ts';
-import { priceFromRaw, quantityFromRaw } from '../../core/units.ts';
-import type { EvmFollower } from '../api/evm-follower.ts';
-import type { VenuePair } from '../api/venue-state.ts';
+import { priceFromRaw } from '../../core/units.ts';
 import type { EvmTrader } from './evm-trader.ts';
-import { FairValue } from './fair-value.ts';
-import { makerLadder, reconcileSide, takerOrder, withReference, type MakerSettings, type Quote } from './quotes.ts';
+import {
+  exclusive,
+  type FlowPair,
+  type FlowSettings,
+  type FlowStats,
+  type FlowTraders,
+  type FlowValues,
+  type Runtime,
+} from './flow-types.ts';
+import { LaggedReference } from './lagged.ts';
+import { makerLadder, reconcileSide, withReference, type Quote } from './quotes.ts';
 import { SeededRandom } from './random.ts';
-import type { WasmTrader } from './wasm-trader.ts';
+import { TakerStats, type TakerKind } from './taker-stats.ts';
+import { Takers } from './takers.ts';
 
-export interface FlowSettings {
-  readonly seed: number;
-  /** Relative standard deviation of the fair value per sqrt(hour). */
-  readonly volatility: number;
-  /** Mean wall time between two taker orders of one pair. */
-  readonly takerIntervalMs: number;
-  /** Wall time between two maker decisions. */
-  readonly makerTickMs: number;
-  readonly maker: MakerSettings;
-}
-
-export interface FlowPair {
-  readonly pair: VenuePair;
-  readonly rules: PairRules;
-  /** Order book address the traders send to (chain A 0x address, chain B C... strkey). */
-  readonly orderBook: string;
-}
-
-export interface FlowTraders {
-  readonly evmMaker?: EvmTrader;
-  readonly evmTaker?: EvmTrader;
-  readonly evmFollower?: EvmFollower;
-  /** Chain B: per pair id, one wallet per maker side and a taker. */
-  readonly wasm?: ReadonlyMap<
-    string,
-    { readonly bid: WasmTrader; readonly ask: WasmTrader; readonly taker: WasmTrader }
-  >;
-}
-
-export interface FlowStats {
-  placed: number;
-  cancelled: number;
-  takerOrders: number;
-  failures: number;
-}
-
-interface Runtime {
-  readonly fp: FlowPair;
-  readonly fair: FairValue;
-  readonly random: SeededRandom;
-  lastStepMs: number;
-  readonly busy: Set<string>;
-  takerTimer?: NodeJS.Timeout;
-}
+export type { FlowPair, FlowSettings, FlowStats, FlowTraders, FlowValues } from './flow-types.ts';
 
 export class MarketFlow {
   readonly stats: FlowStats = { placed: 0, cancelled: 0, takerOrders: 0, failures: 0 };
   readonly #settings: FlowSettings;
   readonly #traders: FlowTraders;
+  readonly #values: FlowValues;
   readonly #logger: Logger | undefined;
   readonly #runtimes: Runtime[];
+  readonly #takerStats: TakerStats;
+  readonly #takers: Takers;
   readonly #inflight = new Set<Promise<unknown>>();
   #makerTimer: NodeJS.Timeout | undefined;
   #running = false;
 
-  constructor(pairs: readonly FlowPair[], traders: FlowTraders, settings: FlowSettings, logger?: Logger) {
+  constructor(
+    pairs: readonly FlowPair[],
+    traders: FlowTraders,
+    values: FlowValues,
+    settings: FlowSettings,
+    logger?: Logger,
+  ) {
     this.#settings = settings;
     this.#traders = traders;
+    this.#values = values;
     this.#logger = logger;
     const root = new SeededRandom(settings.seed);
-    this.#runtimes = pairs.map((fp) => {
-      const random = root.fork(fp.pair.id);
-      const band = Math.max(
-        10,
-        Math.floor(Math.min(fp.rules.staticThresholdBps || 1000, Number(fp.rules.priceCollarBps) || 1000) * 0.5),
-      );
-      return {
-        fp,
-        random,
-        busy: new Set(),
-        lastStepMs: performance.now(),
-        fair: new FairValue({
-          start: fp.pair.status.staticReferencePrice,
-          volatility: settings.volatility,
-          bandBps: band,
-          random: random.fork('fair'),
-        }),
-      };
-    });
+    this.#runtimes = pairs.map((fp) => ({
+      fp,
+      random: root.fork(fp.pair.id),
+      busy: new Set(),
+      maker: new LaggedReference(values.value(fp.pair.id), performance.now(), settings.makerLagMs),
+    }));
+    this.#takerStats = new TakerStats(
+      pairs.map((fp) => fp.pair),
+      takerWallets(traders),
+    );
+    this.#takers = new Takers(settings, traders, values, this.stats, this.#takerStats);
   }
 
   get running(): boolean {
     return this.#running;
   }
 
-  /** Fair values by pair id (human). */
-  fairValues(): Record<string, string> {
-    return Object.fromEntries(this.#runtimes.map((r) => [r.fp.pair.id, r.fair.value.toDecimalPlaces(6).toFixed()]));
+  /** Per pair id: the maker's lagged view of the true value (human), and who the takers traded with (`TakerStats`). */
+  describe(): Record<string, unknown> {
+    const takers = this.#takerStats.describe();
+    return Object.fromEntries(
+      this.#runtimes.map((r) => [
+        r.fp.pair.id,
+        {
+          makerReference: r.maker.value.toDecimalPlaces(6).toFixed(),
+          takers: takers[r.fp.pair.id],
+        },
+      ]),
+    );
   }
 
   start(): void {
@@ -138,7 +111,7 @@ export class MarketFlow {
     const ladders = open.map((rt) => ({
       rt,
       ladder: makerLadder(
-        rt.fair.value,
+        rt.maker.value,
         withReference(rt.fp.rules, rt.fp.pair.status.staticReferencePrice),
         this.#settings.maker,
         rt.random,
@@ -195,21 +168,9 @@ export class MarketFlow {
     return placed.receipt.status ? BigInt(placed.receipt.blockNumber) : undefined;
   }
 
-  async #exclusive(rt: Runtime, key: string, fn: () => Promise<void>): Promise<void> {
-    if (rt.busy.has(key)) return;
-    rt.busy.add(key);
-    try {
-      await fn();
-    } finally {
-      rt.busy.delete(key);
-    }
-  }
-
   async #makerStep(rt: Runtime): Promise<void> {
     const p = rt.fp.pair;
-    const now = performance.now();
-    const fair = rt.fair.step(now - rt.lastStepMs, p.status.staticReferencePrice);
-    rt.lastStepMs = now;
+    const fair = rt.maker.update(this.#values.value(p.id), performance.now());
     if (!this.#running || p.status.tradingStatus !== 'CONTINUOUS_TRADING') return;
     const rules = withReference(rt.fp.rules, p.status.staticReferencePrice);
     const ladder = makerLadder(fair, rules, this.#settings.maker, rt.random);
@@ -221,7 +182,7 @@ export class MarketFlow {
     if (p.chain === 'evm') {
       const maker = this.#traders.evmMaker;
       if (maker === undefined) return;
-      await this.#exclusive(rt, 'maker', async () => {
+      await exclusive(rt, 'maker', async () => {
         const work: Promise<unknown>[] = [];
         let latest = 0;
         for (const side of ['buy', 'sell'] as const) {
@@ -252,7 +213,7 @@ export class MarketFlow {
     if (w === undefined) return;
     await Promise.all(
       (['buy', 'sell'] as const).map((side) =>
-        this.#exclusive(rt, side, async () => {
+        exclusive(rt, side, async () => {
           const trader = side === 'buy' ? w.bid : w.ask;
           const r = reconcileSide(side, own(trader.address, side), ladder, fair, this.#settings.maker);
           const cancel = r.cancel[0];
@@ -274,55 +235,22 @@ export class MarketFlow {
   #scheduleTaker(rt: Runtime): void {
     if (!this.#running) return;
     rt.takerTimer = setTimeout(() => {
-      const step = this.#takerStep(rt);
+      const step = this.#takers.step(rt, () => this.#running);
       this.#track(step);
       void step.catch(() => undefined).finally(() => this.#scheduleTaker(rt));
     }, rt.random.exponential(this.#settings.takerIntervalMs));
     rt.takerTimer.unref();
   }
+}
 
-  async #takerStep(rt: Runtime): Promise<void> {
-    const p = rt.fp.pair;
-    if (!this.#running || p.status.tradingStatus !== 'CONTINUOUS_TRADING') return;
-    const level = (side: 'buy' | 'sell') => {
-      const l = p.market.book.levels(side, 1)[0];
-      return l === undefined
-        ? undefined
-        : { price: priceFromRaw(l.price, p.scales), quantity: quantityFromRaw(l.quantity, p.scales) };
-    };
-    const last = p.market.lastPrice;
-    const rules = withReference(rt.fp.rules, p.status.staticReferencePrice);
-    const bestAsk = level('sell');
-    const bestBid = level('buy');
-    const order = takerOrder(
-      { ...(bestAsk === undefined ? {} : { bestAsk }), ...(bestBid === undefined ? {} : { bestBid }) },
-      rt.fair.value,
-      last === undefined ? undefined : priceFromRaw(last, p.scales),
-      rules,
-      rt.random,
-    );
-    if (order === undefined) return;
-    await this.#exclusive(rt, 'taker', async () => {
-      this.stats.takerOrders += 1;
-      if (p.chain === 'evm') {
-        const taker = this.#traders.evmTaker;
-        if (taker === undefined) return;
-        const placed = await taker.place(rt.fp.orderBook, p.scales, order.side, order.quantity, order.price);
-        if (placed.rested > 0n && placed.orderId !== undefined)
-          await taker.cancel(rt.fp.orderBook, order.side, placed.orderId);
-        return;
-      }
-      const taker = this.#traders.wasm?.get(p.id)?.taker;
-      if (taker === undefined) return;
-      const market = rt.random.next() < 0.5;
-      const hash = market
-        ? await taker.sendOrder(rt.fp.orderBook, p.scales, order.side, order.quantity, new Decimal(0), {
-            type: 'market',
-          })
-        : await taker.sendOrder(rt.fp.orderBook, p.scales, order.side, order.quantity, order.price, {
-            condition: 'ioc',
-          });
-      await taker.outcome(hash);
-    });
+/** The takers' wallets and their kind, as the venue's view names them. */
+function takerWallets(t: FlowTraders): Map<string, TakerKind> {
+  const out = new Map<string, TakerKind>();
+  if (t.evmTaker !== undefined) out.set(t.evmTaker.address, 'uninformed');
+  if (t.evmInformed !== undefined) out.set(t.evmInformed.address, 'informed');
+  for (const w of t.wasm?.values() ?? []) {
+    out.set(w.taker.address, 'uninformed');
+    out.set(w.informed.address, 'informed');
   }
+  return out;
 }

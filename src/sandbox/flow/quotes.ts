@@ -1,7 +1,8 @@
 /**
- * What the simulated traders want, as pure functions of the fair value, the pair's rules and the book: the
- * background maker's ladder of quotes around the fair value and the orders it should cancel or add to get
- * there, and a taker's crossing order. Every price is on the pair's tick grid and inside the collar, every
+ * What the simulated traders want, as pure functions of the value they act on, the pair's rules and the book:
+ * the background maker's ladder of quotes around its (lagged) view of the value and the orders it should
+ * cancel or add to get there, an uninformed taker's crossing order and an informed taker's order against a
+ * mispriced level. Every price is on the pair's tick grid and inside the collar, every
  * size is the minimum plus whole increments, every value above the minimum with a margin: the simulated
  * traders obey the same rules as the bot (`src/core/rules.ts`).
  */
@@ -118,10 +119,45 @@ export interface TakerOrder {
 }
 
 /**
- * A crossing order against the best opposite level only (so the execution price stays near the last one):
- * buying is likelier when the last price is below the fair value, selling when above. Undefined when there
- * is nothing to hit, or when the level is so far from the last price (or the reference) that the trade would
- * risk a volatility halt.
+ * Whether trading at `price` keeps clear of the volatility controls: within 80 % of the dynamic threshold
+ * from the last price and of the static threshold from the reference price (a threshold of 0 is none).
+ */
+export function clearOfVolatilityControls(price: Decimal, last: Decimal | undefined, rules: PairRules): boolean {
+  const within = (reference: Decimal | null | undefined, bps: number) =>
+    reference === null ||
+    reference === undefined ||
+    bps === 0 ||
+    price.sub(reference).abs().mul(BPS).lte(reference.mul(bps).mul(0.8));
+  return within(last, rules.dynamicThresholdBps) && within(rules.staticReferencePrice, rules.staticThresholdBps);
+}
+
+/**
+ * A taker's order against one level: a size worth 1.5 times the minimum value plus 0 to 3 increments, at
+ * most the level's quantity, whole increments; undefined when that is below the minimum or too far from the
+ * last price (or the reference) to trade without risking a volatility halt.
+ */
+function againstLevel(
+  side: Side,
+  level: { readonly price: Decimal; readonly quantity: Decimal },
+  last: Decimal | undefined,
+  rules: PairRules,
+  random: SeededRandom,
+): TakerOrder | undefined {
+  if (!clearOfVolatilityControls(level.price, last, rules)) return undefined;
+  const wanted = sizeFor(level.price, rules, random.int(0, 3));
+  if (wanted === undefined) return undefined;
+  let quantity = wanted.gt(level.quantity) ? level.quantity : wanted;
+  const extra = quantity.sub(rules.minimumSize);
+  if (extra.lt(0)) return undefined;
+  quantity = rules.minimumSize.add(extra.div(rules.sizeIncrement).floor().mul(rules.sizeIncrement));
+  if (quantity.mul(level.price).lt(minimumValueWithMargin(rules))) return undefined;
+  return { side, quantity, price: level.price };
+}
+
+/**
+ * An uninformed taker's crossing order against the best opposite level only (so the execution price stays
+ * near the last one): buying is likelier when the last price is below the true value, selling when above.
+ * Undefined when there is nothing to hit or the level is too far away (`againstLevel`).
  */
 export function takerOrder(
   top: BookTop,
@@ -133,20 +169,32 @@ export function takerOrder(
   const lean = last === undefined ? 0 : Math.max(-0.35, Math.min(0.35, fair.sub(last).div(fair).mul(20).toNumber()));
   const side: Side = random.next() < 0.5 + lean ? 'buy' : 'sell';
   const level = side === 'buy' ? top.bestAsk : top.bestBid;
-  if (level === undefined) return undefined;
-  const within = (reference: Decimal | null | undefined, bps: number) =>
-    reference === null ||
-    reference === undefined ||
-    bps === 0 ||
-    level.price.sub(reference).abs().mul(BPS).lte(reference.mul(bps).mul(0.8));
-  if (!within(last, rules.dynamicThresholdBps) || !within(rules.staticReferencePrice, rules.staticThresholdBps))
-    return undefined;
-  const wanted = sizeFor(level.price, rules, random.int(0, 3));
-  if (wanted === undefined) return undefined;
-  let quantity = wanted.gt(level.quantity) ? level.quantity : wanted;
-  const extra = quantity.sub(rules.minimumSize);
-  if (extra.lt(0)) return undefined;
-  quantity = rules.minimumSize.add(extra.div(rules.sizeIncrement).floor().mul(rules.sizeIncrement));
-  if (quantity.mul(level.price).lt(minimumValueWithMargin(rules))) return undefined;
-  return { side, quantity, price: level.price };
+  return level === undefined ? undefined : againstLevel(side, level, last, rules, random);
+}
+
+/**
+ * An informed taker's order: it knows the true value and trades only against a mispriced best level, buying
+ * the best ask when it is below true × (1 − edge) and selling to the best bid when it is above
+ * true × (1 + edge) (the further off of the two when both are), at that level's price and up to its size, with
+ * the uninformed taker's size rules and volatility precautions. Undefined when nothing is mispriced.
+ */
+export function informedOrder(
+  top: BookTop,
+  trueValue: Decimal,
+  last: Decimal | undefined,
+  rules: PairRules,
+  edgeBps: number,
+  random: SeededRandom,
+): TakerOrder | undefined {
+  const edge = new Decimal(edgeBps).div(BPS);
+  const ask = top.bestAsk;
+  const bid = top.bestBid;
+  const buyGain =
+    ask !== undefined && ask.price.lt(trueValue.mul(new Decimal(1).sub(edge))) ? trueValue.sub(ask.price) : null;
+  const sellGain =
+    bid !== undefined && bid.price.gt(trueValue.mul(new Decimal(1).add(edge))) ? bid.price.sub(trueValue) : null;
+  if (buyGain === null && sellGain === null) return undefined;
+  const buy = sellGain === null || (buyGain !== null && buyGain.gte(sellGain));
+  const level = buy ? ask : bid;
+  return level === undefined ? undefined : againstLevel(buy ? 'buy' : 'sell', level, last, rules, random);
 }

@@ -43,3 +43,9 @@ export class SeededRandom {
     return new SeededRandom(h >>> 0);
   }
 }
+
+/** A function drawing from a generator of its own, forked from `random` under `label`. */
+export function drawsOf(random: SeededRandom, label: string): () => number {
+  const r = random.fork(label);
+  return () => r.next();
+}

@@ -1,6 +1,7 @@
 /**
  * The sandbox's control endpoints under `/sandbox/` (never under `/api/v1`): trading status of a pair, the
- * clock, fault injection (REST, WebSocket, chain RPC), the simulated market, and a status overview. Bodies
+ * clock, fault injection (REST, WebSocket, chain RPC, price feeds, oracles), the simulated market, the true values and
+ * their price feeds (`value-routes.ts`), and a status overview. Bodies
  * are JSON; answers are JSON; refusals are AppErrors (400 bad input, 404 unknown pair, 405 wrong method,
  * 409 an action the pair's state does not allow).
  */
@@ -17,6 +18,18 @@ import type { MarketDataServer } from '../api/ws-server.ts';
 import type { SandboxClock } from './clock.ts';
 import { rpcFaultSchema, type RpcProxy } from './rpc-proxy.ts';
 import type { TradingScheduler } from './scheduler.ts';
+import {
+  clearValueFaults,
+  feedDocument,
+  feedFaultSchema,
+  oracleFaultSchema,
+  setFeedFault,
+  setOracleFault,
+  trueValues,
+  valueFaults,
+} from './value-routes.ts';
+import type { SandboxOracles } from './oracle-setup.ts';
+import type { ValueParts } from './value-setup.ts';
 
 export interface ControlTarget {
   readonly state: VenueState;
@@ -27,6 +40,9 @@ export interface ControlTarget {
   readonly tokens: { revokeAll(): number };
   readonly rpc: { readonly evm: RpcProxy; readonly wasm: RpcProxy };
   readonly flow: { running(): boolean; start(): Promise<void>; stop(): Promise<void>; describe(): unknown };
+  /** The true values and their feeds. */
+  readonly value: ValueParts;
+  readonly oracles: SandboxOracles;
   readonly chains: { closeLedger(): number; mineBlock(): Promise<number> };
   status(): unknown;
   manifest(): unknown;
@@ -122,6 +138,14 @@ export function controlHandler(t: ControlTarget): ControlHandler {
       }
       case 'faults':
         return faults(t, req, a, b);
+      case 'feeds':
+        if (a === undefined || b !== undefined) break;
+        allow(req, 'GET');
+        return feedDocument(t, a);
+      case 'values':
+        if (a !== undefined) break;
+        allow(req, 'GET');
+        return trueValues(t, req);
       case 'flow':
         if (a === undefined) {
           allow(req, 'GET');
@@ -155,6 +179,7 @@ async function faults(
     rpc: { evm: t.rpc.evm.faults(), wasm: t.rpc.wasm.faults() },
     wsStalled: t.ws.stalled,
     wsSilent: t.ws.silent,
+    ...valueFaults(t),
   });
   if (a === undefined) {
     if (req.method === 'DELETE') {
@@ -163,6 +188,7 @@ async function faults(
       t.rpc.wasm.clearFaults();
       t.ws.stall(0);
       t.ws.silence(0);
+      clearValueFaults(t);
       return list();
     }
     allow(req, 'GET');
@@ -186,6 +212,23 @@ async function faults(
       t.rpc[chain].addFault(spec);
     }
     return list();
+  }
+  if (a === 'feed' && b === undefined) {
+    if (req.method === 'DELETE') t.value.feeds.clearFaults();
+    else {
+      allow(req, 'POST');
+      setFeedFault(t, body(feedFaultSchema, req.body));
+    }
+    return list();
+  }
+  if (a === 'oracle' && b === undefined) {
+    if (req.method === 'DELETE') {
+      t.oracles.unfreeze();
+      return list();
+    }
+    allow(req, 'POST');
+    const published = await act(() => setOracleFault(t, body(oracleFaultSchema, req.body)));
+    return { ...list(), published };
   }
   if (a === 'tokens' && b === 'revoke') {
     allow(req, 'POST');

@@ -7,6 +7,12 @@
  * What the set covers (sandbox-venue.md): a pair on each chain; a second chain A pair whose base symbol
  * differs from another only by a prefix (`BOND26` / `XBOND26`); a pair whose native and internal scales
  * differ by 10^4 (`BOND26`: internal 10^4, native 10^8); on chain B a pre-funded and a no-prefund pair.
+ *
+ * The bonds are fixed-rate, annual coupons, day count ACT/ACT-ICMA, issued 2025-01-02 and maturing years
+ * ahead (whatever the symbol says), so that they are alive whatever today's date; `BOND26` and
+ * `GRN27` are quoted clean, `XBOND26` dirty; `GRN27` has a nominal of 50 per token (its price near 45.6 is
+ * then a yield near 3.4 %), the others 100. The fund accumulates at 2 % a year. The simulated true values
+ * (`src/sandbox/value/`) start at each pair's static reference price.
  */
 import type { PairOverrides } from '../../core/rules.ts';
 import type { InstrumentSeed } from '../api/instruments.ts';
@@ -63,17 +69,20 @@ export const DEFAULT_PAIRS: readonly SandboxPairDefinition[] = [
     },
     instrument: {
       kind: 'bond',
-      fullName: 'Sandbox Energy 3.25% Green Bond 2026',
+      fullName: 'Sandbox Energy 3.25% Green Bond 2031',
       issuerName: 'Sandbox Energy AG',
       issuerLei: '5299001SANDBOX00E26',
       domicile: 'DE',
       wkn: 'A1B2C3',
       cfi: 'DBFTFB',
-      fisn: 'SANDBOX ENERGY/3.25 BD 20261231',
+      fisn: 'SANDBOX ENERGY/3.25 BD 20311231',
       primaryMarket: true,
       issuanceSize: '50000000',
       couponPercent: '3.25',
-      maturityDate: '2026-12-31',
+      issueDate: '2025-01-02',
+      maturityDate: '2031-12-31',
+      convention: 'clean',
+      nominalPerToken: '100',
     },
   },
   {
@@ -105,17 +114,20 @@ export const DEFAULT_PAIRS: readonly SandboxPairDefinition[] = [
     },
     instrument: {
       kind: 'bond',
-      fullName: 'Sandbox Rail 1.75% Exchangeable Bond 2026',
+      fullName: 'Sandbox Rail 1.75% Exchangeable Bond 2036',
       issuerName: 'Sandbox Rail GmbH',
       issuerLei: '5299002SANDBOXRL026',
       domicile: 'DE',
       wkn: 'A3X8B2',
       cfi: 'DBFUFR',
-      fisn: 'SANDBOX RAIL/1.75 BD 20260630',
+      fisn: 'SANDBOX RAIL/1.75 BD 20360630',
       primaryMarket: false,
       issuanceSize: '20000000',
       couponPercent: '1.75',
-      maturityDate: '2026-06-30',
+      issueDate: '2025-01-02',
+      maturityDate: '2036-06-30',
+      convention: 'dirty',
+      nominalPerToken: '100',
     },
   },
   {
@@ -156,6 +168,7 @@ export const DEFAULT_PAIRS: readonly SandboxPairDefinition[] = [
       fisn: 'SANDBOX AM/GLB EQ UCITS ETF',
       primaryMarket: true,
       issuanceSize: '10000000',
+      accrualPercent: '2',
     },
   },
   {
@@ -187,17 +200,20 @@ export const DEFAULT_PAIRS: readonly SandboxPairDefinition[] = [
     },
     instrument: {
       kind: 'bond',
-      fullName: 'Sandbox City 2.10% Municipal Green Bond 2027',
+      fullName: 'Sandbox City 2.10% Municipal Green Bond 2034',
       issuerName: 'Sandbox City Finance',
       issuerLei: '5299004SANDBOXCF027',
       domicile: 'DE',
       wkn: 'GRN270',
       cfi: 'DBFNFR',
-      fisn: 'SANDBOX CITY/2.10 BD 20270915',
+      fisn: 'SANDBOX CITY/2.10 BD 20340915',
       primaryMarket: false,
       issuanceSize: '75000000',
       couponPercent: '2.1',
-      maturityDate: '2027-09-15',
+      issueDate: '2025-01-02',
+      maturityDate: '2034-09-15',
+      convention: 'clean',
+      nominalPerToken: '50',
     },
   },
 ];

@@ -2,7 +2,8 @@
  * Deploys the sandbox's pairs on both chains and sets up every wallet: the participant's test wallets (one
  * market maker and one plain trader per chain, funded but not approved, as a new participant's wallets
  * would be), channel accounts for the chain B market maker, and the simulated traders' own wallets (funded
- * and approved, another participant's). Keys are derived from labels, so addresses repeat across starts.
+ * and approved, another participant's: the background maker's, the uninformed takers' and the informed
+ * takers', so that the chains tell them apart). Keys are derived from labels, so addresses repeat across starts.
  */
 import { Keypair } from '@stellar/stellar-sdk';
 import { parseHumanDecimal } from '../../core/decimal.ts';
@@ -73,9 +74,14 @@ export function wasmKeypair(label: string): Keypair {
   return Keypair.fromRawEd25519Seed(sha256(Buffer.from(`dlt-mm sandbox throwaway key: ${label}`)));
 }
 
-/** Chain B wallets of the simulated traders for one pair. */
-export function flowWasmNames(pairId: string): { bid: string; ask: string; taker: string } {
-  return { bid: `flow-maker-bid-${pairId}`, ask: `flow-maker-ask-${pairId}`, taker: `flow-taker-${pairId}` };
+/** Chain B wallets of the simulated traders for one pair: the maker's two sides, an uninformed and an informed taker. */
+export function flowWasmNames(pairId: string): { bid: string; ask: string; taker: string; informed: string } {
+  return {
+    bid: `flow-maker-bid-${pairId}`,
+    ask: `flow-maker-ask-${pairId}`,
+    taker: `flow-taker-${pairId}`,
+    informed: `flow-informed-${pairId}`,
+  };
 }
 
 export async function deploySandbox(
@@ -94,6 +100,7 @@ export async function deploySandbox(
     { name: 'evm-trader', role: 'participant', balances: amounts(TEST_BASE, TEST_QUOTE) },
     { name: 'flow-maker-evm', role: 'flow', balances: amounts(FLOW_BASE, FLOW_QUOTE), allowances: unlimited },
     { name: 'flow-taker-evm', role: 'flow', balances: amounts(FLOW_BASE, FLOW_QUOTE), allowances: unlimited },
+    { name: 'flow-informed-evm', role: 'flow', balances: amounts(FLOW_BASE, FLOW_QUOTE), allowances: unlimited },
   ];
   const evm = await deployEvmVenue(evmRpcUrl, {
     pairs: evmDefs.map((d) => ({ pair: d.pair, ...(d.overrides === undefined ? {} : { overrides: d.overrides }) })),

@@ -1,7 +1,8 @@
 /**
  * Wires the simulated market to the running sandbox: the simulated traders' wallets (deployed by
  * deploy.ts) become signing traders on the sandbox's internal chain endpoints, each pair gets its rules, and
- * the control endpoints get start, stop and a description.
+ * the control endpoints get start, stop and a description (counters, the true values, the maker's lagged view
+ * and who the informed and uninformed takers traded with).
  */
 import type { rpc } from '@stellar/stellar-sdk';
 import type { Logger } from 'pino';
@@ -14,6 +15,7 @@ import { WasmTrader } from '../flow/wasm-trader.ts';
 import { flowWasmNames, type DeployedSandbox } from './deploy.ts';
 import { EvmSender } from './evm-sender.ts';
 import type { SandboxConfig } from './options.ts';
+import type { ValueParts } from './value-setup.ts';
 
 export interface FlowHandle {
   readonly market: MarketFlow;
@@ -32,6 +34,8 @@ export interface FlowSetup {
   readonly evmRpcUrl: string;
   readonly wasmServer: rpc.Server;
   readonly evmFollower: EvmFollower;
+  /** The true values the traders act on. */
+  readonly value: ValueParts;
   readonly passphrase: string;
   readonly pollMs: number;
   readonly logger: Logger;
@@ -48,6 +52,7 @@ export function buildFlow(s: FlowSetup): FlowHandle {
   const hasEvm = s.state.pairs.some((p) => p.chain === 'evm');
   const evmMaker = hasEvm ? new EvmTrader(evmSender('flow-maker-evm')) : undefined;
   const evmTaker = hasEvm ? new EvmTrader(evmSender('flow-taker-evm')) : undefined;
+  const evmInformed = hasEvm ? new EvmTrader(evmSender('flow-informed-evm')) : undefined;
   const wasmPollMs = Math.max(20, Math.min(200, Math.floor((s.config.wasm.ledgerIntervalMs || 200) / 4)));
   const wasmTrader = (name: string) =>
     new WasmTrader({ server: s.wasmServer, secret: key(name), passphrase: s.passphrase, pollMs: wasmPollMs });
@@ -56,7 +61,13 @@ export function buildFlow(s: FlowSetup): FlowHandle {
       .filter((p) => p.chain === 'wasm')
       .map((p) => {
         const n = flowWasmNames(p.id);
-        return [p.id, { bid: wasmTrader(n.bid), ask: wasmTrader(n.ask), taker: wasmTrader(n.taker) }] as const;
+        const traders = {
+          bid: wasmTrader(n.bid),
+          ask: wasmTrader(n.ask),
+          taker: wasmTrader(n.taker),
+          informed: wasmTrader(n.informed),
+        };
+        return [p.id, traders] as const;
       }),
   );
   const f = s.config.flow;
@@ -69,15 +80,19 @@ export function buildFlow(s: FlowSetup): FlowHandle {
     {
       ...(evmMaker === undefined ? {} : { evmMaker }),
       ...(evmTaker === undefined ? {} : { evmTaker }),
+      ...(evmInformed === undefined ? {} : { evmInformed }),
       evmFollower: s.evmFollower,
       wasm,
     },
+    s.value.values,
     {
       seed: f.seed,
-      volatility: f.volatility,
       takerIntervalMs: f.takerIntervalMs,
       makerTickMs: f.makerTickMs,
       maker: { levels: f.levels, spreadBps: f.spreadBps, stepBps: f.stepBps },
+      informedShare: f.informedShare,
+      informedEdgeBps: f.informedEdgeBps,
+      makerLagMs: f.makerLagMs,
     },
     s.logger,
   );
@@ -89,13 +104,14 @@ export function buildFlow(s: FlowSetup): FlowHandle {
     describe: () => ({
       running: market.running,
       stats: { ...market.stats },
-      fairValues: market.fairValues(),
+      trueValues: s.value.describe(),
+      pairs: market.describe(),
       settings: f,
     }),
     async dispose() {
       // Abandon receipt waits first, so that stopping does not wait for the next block or ledger.
-      for (const t of [evmMaker, evmTaker]) t?.sender.stop();
-      for (const w of wasm.values()) for (const t of [w.bid, w.ask, w.taker]) t.stop();
+      for (const t of [evmMaker, evmTaker, evmInformed]) t?.sender.stop();
+      for (const w of wasm.values()) for (const t of [w.bid, w.ask, w.taker, w.informed]) t.stop();
       await market.stop();
     },
   };

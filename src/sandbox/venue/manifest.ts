@@ -1,16 +1,18 @@
 /**
  * The manifest a running sandbox writes (`.sandbox/manifest.json` by default): where everything is and how
  * to get in (URLs, API key, the token endpoint's client credentials and a fixed bearer token, participant
- * id, chain id, network passphrase), every pair with
- * its id, symbols and contract addresses (chain B in both forms), and every test wallet with its throwaway
- * key and starting balances; `marketMaker` marks the one market-maker wallet per chain. The bot resolves
+ * id, chain id, network passphrase), every pair with its id, symbols, contract addresses (chain B in both
+ * forms) and fair-value facts (its price feed, its oracle, how a bond is quoted), and every test wallet with
+ * its throwaway key and starting balances; `marketMaker` marks the one market-maker wallet per chain. The bot resolves
  * its pairs from here by chain, base symbol and quote symbol. Removed again when the sandbox stops.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { WS_PATH } from '../api/http-server.ts';
+import type { PairFairValue } from '../../core/config/fair-value-config.ts';
+import { CONTROL_PREFIX, WS_PATH } from '../api/http-server.ts';
 import type { VenuePair } from '../api/venue-state.ts';
 import type { ChannelAccount, SandboxWallet } from './deploy.ts';
+import type { PairOracle } from './oracle-setup.ts';
 
 export const MANIFEST_VERSION = 1;
 
@@ -45,6 +47,8 @@ export interface ManifestInput {
   };
   readonly trading: { readonly mode: string; readonly clock: string };
   readonly pairs: readonly VenuePair[];
+  /** Where each pair's oracle is. */
+  readonly oracles: { oracleOf(pairId: string): PairOracle | undefined };
   readonly wallets: readonly SandboxWallet[];
   readonly channelAccounts: readonly ChannelAccount[];
   readonly flowEnabled: boolean;
@@ -102,6 +106,7 @@ export function buildManifest(m: ManifestInput) {
       orderBook: p.addresses.orderBook,
       baseToken: p.addresses.base,
       quoteToken: p.addresses.quote,
+      fairValue: pairFairValue(m.apiOrigin, p, m.oracles.oracleOf(p.id)),
     })),
     wallets: m.wallets
       .filter((w) => w.role === 'participant')
@@ -119,6 +124,25 @@ export function buildManifest(m: ManifestInput) {
     simulatedTraders: m.wallets
       .filter((w) => w.role === 'flow')
       .map((w) => ({ name: w.name, chain: w.chain, address: w.address })),
+  };
+}
+
+/**
+ * A pair's fair-value facts in the bot's shape (`pairFairValueSchema`): its price feed on the API origin (a
+ * bond's feed also carries the yield), how a bond is quoted, and its oracle.
+ */
+export function pairFairValue(apiOrigin: string, p: VenuePair, oracle: PairOracle | undefined): PairFairValue {
+  const feedUrl = `${apiOrigin}${CONTROL_PREFIX}/feeds/${encodeURIComponent(p.symbol)}`;
+  const i = p.instrument;
+  return {
+    feedUrl,
+    ...(i.kind === 'bond'
+      ? {
+          yieldFeedUrl: feedUrl,
+          bond: { convention: i.convention ?? 'clean', nominalPerToken: i.nominalPerToken ?? '100' },
+        }
+      : {}),
+    ...(oracle === undefined ? {} : { oracle }),
   };
 }
 

@@ -122,12 +122,46 @@ export const sandboxConfigSchema = z.strictObject({
         .min(0)
         .max(1)
         .default(0.02)
-        .describe('Fair value: relative standard deviation per sqrt(hour)'),
+        .describe('True value of funds: relative standard deviation per sqrt(hour) of wall time'),
+      yieldVolatilityBps: z
+        .number()
+        .min(0)
+        .max(10_000)
+        .default(25)
+        .describe('True value of bonds: standard deviation of the yield per sqrt(hour) of wall time, bp'),
       takerIntervalMs: positiveMs(8000),
       makerTickMs: positiveMs(2000),
       levels: z.number().int().min(1).max(10).default(3),
       spreadBps: z.number().int().min(1).max(2000).default(60),
       stepBps: z.number().int().min(1).max(1000).default(25),
+      informedShare: z.number().min(0).max(1).default(0.5).describe('Share of the taker decisions that are informed'),
+      informedEdgeBps: z
+        .number()
+        .min(0)
+        .max(10_000)
+        .default(0)
+        .describe('An informed taker trades only against a level mispriced by more than this, bp of the true value'),
+      makerLagMs: ms(60_000).describe("Half-life of the background maker's view of the true value (wall time)"),
+    })
+    .prefault({}),
+  feeds: z
+    .strictObject({
+      delayMs: ms(1000).describe('GET /sandbox/feeds/{symbol} serves the true value of this long ago (wall time)'),
+      noiseBps: z.number().min(0).max(10_000).default(2).describe('Seeded Gaussian noise on the price, bp'),
+      sampleMs: positiveMs(250).describe('The true value is sampled this often (wall time)'),
+    })
+    .prefault({}),
+  oracles: z
+    .strictObject({
+      deviationBps: z
+        .number()
+        .int()
+        .min(0)
+        .max(10_000)
+        .default(50)
+        .describe('An oracle publishes when the true value moved more than this from its answer, bp'),
+      heartbeatMs: positiveMs(3_600_000).describe('...or at the latest this long after its answer (sandbox time)'),
+      pollMs: positiveMs(1000).describe('How often the oracle operator looks (wall time)'),
     })
     .prefault({}),
   manifest: z

@@ -5,10 +5,13 @@ import type { VenueState } from '../api/venue-state.ts';
 import type { WasmFollower } from '../api/wasm-follower.ts';
 import type { EvmNode } from '../evm/node.ts';
 import type { MarketFlow } from '../flow/flow.ts';
+import type { PriceFeeds } from '../value/feeds.ts';
+import type { TrueValues } from '../value/true-values.ts';
 import type { WasmEmulator } from '../wasm/emulator.ts';
 import type { SandboxClock } from './clock.ts';
 import type { DeployedSandbox } from './deploy.ts';
 import type { Manifest } from './manifest.ts';
+import type { SandboxOracles } from './oracle-setup.ts';
 import type { SandboxConfig } from './options.ts';
 import type { TradingScheduler } from './scheduler.ts';
 
@@ -21,6 +24,12 @@ export interface Sandbox {
   readonly state: VenueState;
   readonly scheduler: TradingScheduler;
   readonly flow: MarketFlow;
+  /** The hidden true value of every pair (now, as sampled in the last hour, funds' NAVs; `shock` for tests). */
+  readonly values: TrueValues;
+  /** The HTTP price feeds (`GET /sandbox/feeds/{symbol}`). */
+  readonly feeds: PriceFeeds;
+  /** The price oracles of both chains and their operators (`poll()` runs a round now). */
+  readonly oracles: SandboxOracles;
   readonly emulator: WasmEmulator;
   readonly evmNode: EvmNode;
   readonly deployed: DeployedSandbox;

@@ -9,35 +9,28 @@ import { randomBytes } from 'node:crypto';
 import { isAbsolute, join } from 'node:path';
 import { rpc as stellarRpc } from '@stellar/stellar-sdk';
 import { pino, type Logger } from 'pino';
-import { DEFAULT_CALENDAR } from '../../core/calendar.ts';
 import { DltError } from '../../core/errors.ts';
-import { EvmFollower } from '../api/evm-follower.ts';
-import { RestFaults } from '../api/faults.ts';
-import { startApiServer, TOKEN_PATH } from '../api/http-server.ts';
+import { TOKEN_PATH } from '../api/http-server.ts';
 import { TokenIssuer } from '../api/token-endpoint.ts';
 import { VenueState } from '../api/venue-state.ts';
-import { WasmFollower } from '../api/wasm-follower.ts';
-import { MarketDataServer } from '../api/ws-server.ts';
 import { sandboxProvider, withAutomine } from '../evm/chain.ts';
-import { loadArtifacts, PROJECT_ROOT } from '../evm/compile.ts';
-import { rpc, startEvmNode } from '../evm/node.ts';
+import { PROJECT_ROOT } from '../evm/compile.ts';
+import { rpc } from '../evm/node.ts';
 import { SeededRandom } from '../flow/random.ts';
-import { WasmEmulator } from '../wasm/emulator.ts';
 import { contractAddress } from '../wasm/deploy.ts';
-import { startRpcServer } from '../wasm/rpc-server.ts';
-import { evmBookOperator, wasmBookOperator, type BookOperator } from './book-operator.ts';
+import { startVenueApi } from './api-setup.ts';
+import { buildScheduler, startFollowers } from './backend-setup.ts';
+import { startChains, type Undo } from './chains-setup.ts';
 import { SandboxClock } from './clock.ts';
-import { controlHandler } from './control-routes.ts';
 import { DEFAULT_PAIRS, type SandboxPairDefinition } from './default-pairs.ts';
 import { deploySandbox } from './deploy.ts';
-import { EvmSender } from './evm-sender.ts';
 import { buildFlow } from './flow-setup.ts';
 import { buildManifest, removeManifest, writeManifest } from './manifest.ts';
 import { defaultManifestPath, parseSandboxConfig, type SandboxConfig, type SandboxConfigInput } from './options.ts';
 import { venuePairs } from './pairs.ts';
-import { startRpcProxy } from './rpc-proxy.ts';
-import { TradingScheduler } from './scheduler.ts';
 import type { Sandbox } from './sandbox.ts';
+import { buildValueParts } from './value-setup.ts';
+import { deployOracles } from './oracle-setup.ts';
 
 export type { Sandbox } from './sandbox.ts';
 
@@ -47,11 +40,6 @@ export interface SandboxOptions extends SandboxConfigInput {
   readonly pairs?: readonly SandboxPairDefinition[];
   /** Base of a relative manifest path; default the project root. */
   readonly cwd?: string;
-}
-
-function forked(random: SeededRandom, label: string): () => number {
-  const r = random.fork(label);
-  return () => r.next();
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -74,7 +62,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clientSecret,
     lifetimeSeconds: config.api.tokenLifetimeSeconds,
   });
-  const undo: (() => Promise<void> | void)[] = [];
+  const undo: Undo = [];
   const cleanup = async () => {
     for (const fn of undo.splice(0).toReversed()) {
       try {
@@ -86,38 +74,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 
   try {
-    // The node boots in its own process while this one compiles the contracts (cached after the first run).
-    const nodePromise = startEvmNode({ blockTimeMs: config.evm.blockTimeMs, automine: false });
-    undo.push(() =>
-      nodePromise.then(
-        (n) => n.stop(),
-        () => undefined,
-      ),
-    );
-    loadArtifacts();
-    const emu = new WasmEmulator({
-      passphrase: config.wasm.networkPassphrase,
-      ledgerIntervalMs: config.wasm.ledgerIntervalMs,
-      retentionLedgers: config.wasm.retentionLedgers,
-    });
-    undo.push(() => emu.stop());
-    const wasmRpc = await startRpcServer(emu, { port: 0 });
-    undo.push(() => wasmRpc.close());
-    const wasmProxy = await startRpcProxy({
-      port: config.ports.wasm,
-      target: wasmRpc.url,
-      random: forked(random, 'wasm faults'),
-    });
-    undo.push(() => wasmProxy.close());
-    const node = await nodePromise;
-    const evmProxy = await startRpcProxy({
-      port: config.ports.evm,
-      target: node.rpcUrl,
-      random: forked(random, 'evm faults'),
-    });
-    undo.push(() => evmProxy.close());
-    logger.info({ ms: Math.round(performance.now() - started) }, 'chain nodes up');
-
+    const { node, emu, wasmRpcUrl, evmProxy, wasmProxy } = await startChains(config, random, undo, logger);
     const deployed = await deploySandbox(node.rpcUrl, emu, defs);
     const participantWallets = deployed.wallets
       .filter((w) => w.role === 'participant')
@@ -130,73 +87,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
     for (const p of venuePairs(defs, deployed, clock.nowMs())) state.addPair(p);
 
-    const evmFollower = new EvmFollower({
-      rpcUrl: node.rpcUrl,
-      books: state.pairs
-        .filter((p) => p.chain === 'evm')
-        .map((p) => ({ orderBook: p.addresses.orderBook.hex, baseToken: p.addresses.base.hex, market: p.market })),
-      nowMs: () => clock.nowMs(),
-      pollMs: config.indexer.pollMs,
-      maxBlockRange: config.indexer.maxBlockRange,
-      logger,
-    });
-    undo.push(() => evmFollower.stop());
-    const wasmFollower = new WasmFollower({
-      emulator: emu,
-      books: state.pairs
-        .filter((p) => p.chain === 'wasm')
-        .map((p) => ({
-          orderBook: p.addresses.orderBook.strkey as string,
-          baseToken: p.addresses.base.strkey as string,
-          quoteToken: p.addresses.quote.strkey as string,
-          market: p.market,
-        })),
-      nowMs: () => clock.nowMs(),
-      logger,
-    });
-    undo.push(() => wasmFollower.stop());
-    evmFollower.start();
-    wasmFollower.start();
-
+    const { evmFollower, wasmFollower } = startFollowers(config, state, node.rpcUrl, emu, clock, undo, logger);
     const pollMs = Math.max(20, Math.min(100, Math.floor(config.evm.blockTimeMs / 4)));
-    const operatorSender = new EvmSender({
+    const scheduler = buildScheduler(config, state, deployed, node.rpcUrl, emu, clock, pollMs, undo, logger);
+
+    const value = buildValueParts(config, state, clock);
+    undo.push(() => value.stop());
+    const oracles = await deployOracles({
       rpcUrl: node.rpcUrl,
-      privateKey: deployed.evm.operator.privateKey,
-      chainId: deployed.evm.chainId,
-      pollMs,
-    });
-    undo.push(() => operatorSender.stop());
-    const operators = new Map<string, BookOperator>();
-    for (const p of state.pairs) {
-      const book = deployed.wasmBooks.get(p.id);
-      operators.set(
-        p.id,
-        book === undefined
-          ? evmBookOperator(operatorSender, node.rpcUrl, p.addresses.orderBook.hex)
-          : wasmBookOperator(emu, deployed.wasm, book),
-      );
-    }
-    const scheduler = new TradingScheduler({
-      state,
-      operators,
+      emulator: emu,
+      admin: deployed.wasm.operator,
+      pairs: state.pairs,
+      value: (pairId) => value.values.value(pairId),
       nowMs: () => clock.nowMs(),
-      mode: config.trading.mode,
-      calendar: {
-        ...DEFAULT_CALENDAR,
-        holidays: config.trading.holidays,
-        open: config.trading.open,
-        close: config.trading.close,
-        clearingDelayMinutes: config.trading.clearingDelayMinutes,
-      },
-      firstHaltPauseMs: config.trading.firstHaltPauseMs,
-      secondHaltPauseMs: config.trading.secondHaltPauseMs,
-      resumeCutoffMs: config.trading.resumeCutoffMs,
-      tickMs: config.trading.tickMs,
+      ...config.oracles,
       logger,
     });
-    undo.push(() => scheduler.stop());
-
-    const wasmServer = new stellarRpc.Server(wasmRpc.url, { allowHttp: true });
+    undo.push(() => oracles.stop());
+    const wasmServer = new stellarRpc.Server(wasmRpcUrl, { allowHttp: true });
     const flow = buildFlow({
       config,
       state,
@@ -204,6 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       evmRpcUrl: node.rpcUrl,
       wasmServer,
       evmFollower,
+      value,
       passphrase: emu.passphrase,
       pollMs,
       logger,
@@ -215,6 +124,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await withAutomine(provider, async () => {
         await scheduler.start();
         if (config.flow.enabled) await flow.market.seed(() => emu.closeLedger());
+        await oracles.publishFirst(() => emu.closeLedger());
       });
     } finally {
       provider.destroy();
@@ -223,88 +133,45 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await evmFollower.sync();
     wasmFollower.sync();
 
-    const restFaults = new RestFaults(forked(random, 'rest faults'));
-    const ws = new MarketDataServer({
-      state,
-      auth: { apiKey, dateHeader: config.api.dateHeader, toleranceMs: config.api.dateToleranceMs },
-      nowMs: () => clock.nowMs(),
-      // Clients date their authorization by their own clock: checked against wall time, as tokens expire on it.
-      authNowMs: () => Date.now(),
-      coalesceMs: config.api.wsCoalesceMs,
-      snapshotIntervalMs: config.api.wsSnapshotIntervalMs,
-      depth: config.api.wsDepth,
-      keepAliveMs: config.api.wsKeepAliveMs,
-      connectionTimeoutMs: config.api.wsConnectionTimeoutMs,
-    });
-    undo.push(() => ws.close());
     let manifest: ReturnType<typeof buildManifest> | undefined;
-    const status = () => ({
-      clock: clock.state(),
-      tradingMode: config.trading.mode,
-      pairs: state.pairs.map((p) => ({
-        id: p.id,
-        symbol: p.symbol,
-        tradingStatus: p.status.tradingStatus,
-        statusChangeReason: p.status.statusChangeReason,
-        phase: p.status.phase,
-        tradingHaltCounter: p.status.tradingHaltCounter,
-        resumeAt:
-          scheduler.resumeAt(p.id) === undefined ? null : new Date(scheduler.resumeAt(p.id) as number).toISOString(),
-        restingOrders: p.market.book.size,
-        trades: p.market.trades.count,
-      })),
-      indexer: { evmBlock: evmFollower.processedBlock, wasmLedger: wasmFollower.processedLedger },
-      tokens: { issued: tokens.issued, refused: tokens.refused, lifetimeSeconds: tokens.lifetimeSeconds },
-      websocket: {
-        connections: ws.connections,
-        dataMessages: ws.sent,
-        keepAlives: ws.keepAlives,
-        refused: ws.refused,
-        stalled: ws.stalled,
-        silent: ws.silent,
-      },
-      clearings: scheduler.clearings,
-      flow: flow.describe(),
-    });
-    const api = await startApiServer({
-      port: config.ports.api,
-      context: { state, accessToken, tokens, nowMs: () => clock.nowMs() },
-      faults: restFaults,
-      ws,
+    const api = await startVenueApi({
+      config,
+      state,
+      clock,
+      scheduler,
       tokens,
-      control: controlHandler({
-        state,
-        clock,
-        scheduler,
-        restFaults,
-        ws,
-        tokens,
-        rpc: { evm: evmProxy, wasm: wasmProxy },
-        flow,
-        chains: {
-          closeLedger: () => emu.closeLedger().ledger.seq,
-          mineBlock: async () => {
-            await rpc(node.rpcUrl, 'evm_mine', []);
-            return (await evmFollower.sync()) as number;
-          },
+      accessToken,
+      apiKey,
+      random,
+      rpc: { evm: evmProxy, wasm: wasmProxy },
+      followers: { evm: evmFollower, wasm: wasmFollower },
+      flow,
+      value,
+      oracles,
+      chains: {
+        closeLedger: () => emu.closeLedger().ledger.seq,
+        mineBlock: async () => {
+          await rpc(node.rpcUrl, 'evm_mine', []);
+          return (await evmFollower.sync()) as number;
         },
-        status,
-        manifest: () => manifest,
-      }),
-      onError: (e, path) => logger.error({ err: e, path }, 'venue API handler failed'),
+      },
+      manifest: () => manifest,
+      logger,
     });
     undo.push(() => api.close());
 
+    value.start();
     if (config.flow.enabled) await flow.start();
+    await oracles.start();
     clock.begin();
     manifest = buildManifest({
       startedAt: new Date().toISOString(),
       pid: process.pid,
-      apiOrigin: api.origin,
+      apiOrigin: api.server.origin,
       apiKey,
       accessToken,
       oauth: {
-        tokenUrl: `${api.origin}${TOKEN_PATH}`,
+        tokenUrl: `${api.server.origin}${TOKEN_PATH}`,
         clientId: config.api.clientId,
         clientSecret,
         expiresIn: config.api.tokenLifetimeSeconds,
@@ -327,11 +194,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       },
       trading: { mode: config.trading.mode, clock: config.clock.mode },
       pairs: state.pairs,
+      oracles,
       wallets: deployed.wallets,
       channelAccounts: deployed.channelAccounts,
       flowEnabled: config.flow.enabled,
     });
-    const manifestSetting = config.manifest ?? defaultManifestPath(api.port);
+    const manifestSetting = config.manifest ?? defaultManifestPath(api.server.port);
     const manifestPath =
       manifestSetting === false
         ? null
@@ -354,6 +222,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       state,
       scheduler,
       flow: flow.market,
+      values: value.values,
+      feeds: value.feeds,
+      oracles,
       emulator: emu,
       evmNode: node,
       deployed,

@@ -9,6 +9,7 @@ export function sandboxSummary(m: Manifest, manifestPath: string | null, readyMs
     `  Tokens     ${v.oauth.tokenUrl}   (client credentials ${v.oauth.clientId} / ${v.oauth.clientSecret}, expires_in ${v.oauth.expiresIn} s)`,
     `  WebSocket  ${v.wsUrl}   (AppSync Events; x-api-key ${v.apiKey}, date field ${v.dateHeader})`,
     `  Control    ${v.controlUrl}/`,
+    `  Values     ${v.controlUrl}/feeds/<symbol>   (price feeds; true values ${v.controlUrl}/values; oracles per pair in the manifest)`,
     `  Chain A    ${m.chains.evm.rpcUrl}   (chain id ${m.chains.evm.chainId}, a block every ${m.chains.evm.blockTimeMs} ms)`,
     `  Chain B    ${m.chains.wasm.rpcUrl}   ("${m.chains.wasm.networkPassphrase}", a ledger every ${m.chains.wasm.ledgerIntervalMs} ms)`,
     `  Pairs      ${m.pairs.map((p) => `${p.symbol} (${p.chain === 'evm' ? 'chain A' : `chain B${p.prefunded ? '' : ', no-prefund'}`})`).join(', ')}`,

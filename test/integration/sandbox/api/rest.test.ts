@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePair } from '../../../../src/core/pair.ts';
+import { dailyNav } from '../../../../src/sandbox/value/nav-schedule.ts';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
 import { parseInstrument, parseInstrumentList } from '../../../../src/venue/payload/instruments.ts';
 import { parsePairPage } from '../../../../src/venue/payload/trading-pairs.ts';
@@ -97,15 +98,14 @@ describe('financial instruments', () => {
     ]);
   });
 
-  it('serves the detail with every field group of the specification', async () => {
+  it('serves the detail with every field group of the specification that applies to the instrument', async () => {
     const { status, body } = await get(sb, '/financialinstruments/fi-bond26');
     expect(status).toBe(200);
-    expect(parseInstrument(body, 'test').fullName).toBe('Sandbox Energy 3.25% Green Bond 2026');
+    expect(parseInstrument(body, 'test').fullName).toBe('Sandbox Energy 3.25% Green Bond 2031');
     const groups = [
       'linkedEntities',
       'availability',
       'displayData',
-      'performanceData',
       'debtInstrumentData',
       'derivativeData',
       'commodityDerivativeData',
@@ -125,7 +125,20 @@ describe('financial instruments', () => {
       notionalCurrency1: 'EUR',
       tradingVenue: expect.stringMatching(/^.{1,4}$/),
     });
-    expect(body.debtInstrumentData).toMatchObject({ fixedRate: '3.25', maturityDate: '2026-12-31', currency: 'EUR' });
+    // A fixed-rate bond: its terms, no benchmark index, no NAV.
+    expect(body.debtInstrumentData).toMatchObject({
+      fixedRate: '3.25',
+      maturityDate: '2031-12-31',
+      bondIssuanceDate: '2025-01-02',
+      currency: 'EUR',
+      indexBenchmark: null,
+    });
+    expect(body.performanceData).toBeNull();
+    expect((await get(sb, '/financialinstruments/fi-xbond26')).body.debtInstrumentData).toMatchObject({
+      fixedRate: '1.75',
+      maturityDate: '2036-06-30',
+      bondIssuanceDate: '2025-01-02',
+    });
     expect(body.issuerData.legalAddress).toMatchObject({
       countryCode: 'DE',
       city: expect.any(String),
@@ -133,6 +146,22 @@ describe('financial instruments', () => {
       areaCode: expect.any(String),
     });
     expect((await get(sb, '/financialinstruments/fi-fund1')).body.protocol).toBe('WASM_CHAIN');
+  });
+
+  it("serves a fund's last published NAV, dated the sandbox date, and no debt group", async () => {
+    const fund = (await get(sb, '/financialinstruments/fi-fund1')).body;
+    const published = sb.values.nav(FUND);
+    expect(published).not.toBeNull();
+    expect(fund.performanceData).toMatchObject({
+      nav: published?.value.toDecimalPlaces(6).toFixed(),
+      navCurrency: 'EUR',
+      navLastUpdate: published?.date,
+      navSource: 'Sandbox Fund Administration',
+    });
+    // Always-open: the NAV of the day before the sandbox's date, published at its midnight.
+    expect(fund.performanceData.navLastUpdate).toBe(dailyNav(sb.clock.nowMs()).date);
+    expect(fund.debtInstrumentData).toBeNull();
+    expect(parseInstrument(fund, 'test').performanceData?.nav).toBe(fund.performanceData.nav);
   });
 });
 

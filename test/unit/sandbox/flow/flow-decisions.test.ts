@@ -1,15 +1,22 @@
 /**
- * The simulated traders' decisions: replayable from a seed, a fair value that stays in its band, maker
- * ladders and taker orders that every venue rule accepts (the core's own checks), and reconciliation that
- * keeps good quotes and replaces the rest.
+ * The simulated traders' decisions: replayable from a seed, maker ladders and taker orders that every venue
+ * rule accepts (the core's own checks), reconciliation that keeps good quotes and replaces the rest, the
+ * informed taker that trades only against a level mispriced against the true value, and the maker's lagged
+ * view of the true value.
  */
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
 import { checkOrder, derivePairRules } from '../../../../src/core/rules.ts';
-import { FairValue } from '../../../../src/sandbox/flow/fair-value.ts';
-import { makerLadder, reconcileSide, takerOrder, withReference } from '../../../../src/sandbox/flow/quotes.ts';
+import { LaggedReference } from '../../../../src/sandbox/flow/lagged.ts';
+import {
+  informedOrder,
+  makerLadder,
+  reconcileSide,
+  takerOrder,
+  withReference,
+} from '../../../../src/sandbox/flow/quotes.ts';
 import { SeededRandom } from '../../../../src/sandbox/flow/random.ts';
 import { completePair } from '../../../../src/sandbox/evm/pair-params.ts';
 import { DEFAULT_PAIRS } from '../../../../src/sandbox/venue/default-pairs.ts';
@@ -27,16 +34,6 @@ describe('seeded random source', () => {
     const values = Array.from({ length: 1000 }, () => r.int(3, 5));
     expect(new Set(values)).toEqual(new Set([3, 4, 5]));
     expect(new SeededRandom(7).fork('x').next()).toBe(new SeededRandom(7).fork('x').next());
-  });
-});
-
-describe('fair value', () => {
-  it('walks inside its band around the anchor', () => {
-    const anchor = new Decimal(100);
-    const fv = new FairValue({ start: anchor, volatility: 0.5, bandBps: 500, random: new SeededRandom(3) });
-    const seen = Array.from({ length: 500 }, () => fv.step(600_000, anchor));
-    expect(seen.every((v) => v.gte(95) && v.lte(105))).toBe(true);
-    expect(new Set(seen.map((v) => v.toFixed())).size).toBeGreaterThan(100);
   });
 });
 
@@ -127,5 +124,69 @@ describe('taker order', () => {
     expect(
       Array.from({ length: 20 }, (_, s) => takerOrder({}, new Decimal(100), undefined, rules, new SeededRandom(s))),
     ).toEqual(Array(20).fill(undefined));
+  });
+});
+
+describe('informed taker', () => {
+  const rules = withReference(rulesOf[0] as (typeof rulesOf)[number], new Decimal(100));
+  const top = {
+    bestAsk: { price: new Decimal('100.3'), quantity: new Decimal('3.5') },
+    bestBid: { price: new Decimal('99.7'), quantity: new Decimal('1') },
+  };
+  const decide = (trueValue: string, edgeBps = 0, seed = 1, book = top) =>
+    informedOrder(book, new Decimal(trueValue), new Decimal(100), rules, edgeBps, new SeededRandom(seed));
+
+  it('does nothing while the true value lies between the best bid and the best ask', () => {
+    for (const v of ['99.7', '99.9', '100', '100.3']) expect([v, decide(v)]).toEqual([v, undefined]);
+  });
+
+  it('buys the best ask below the true value and sells to the best bid above it, at the level, within its size', () => {
+    for (let seed = 0; seed < 30; seed++) {
+      const buy = decide('100.31', 0, seed);
+      expect(buy?.side).toBe('buy');
+      expect(buy?.price.toFixed()).toBe('100.3');
+      expect(buy?.quantity.lte('3.5')).toBe(true);
+      const sell = decide('99.6', 0, seed);
+      expect([sell?.side, sell?.price.toFixed(), sell?.quantity.lte(1)]).toEqual(['sell', '99.7', true]);
+      for (const o of [buy, sell])
+        expect(
+          checkOrder(
+            {
+              ...DEFAULT_ORDER_OPTIONS,
+              side: o?.side ?? 'buy',
+              quantity: o?.quantity as Decimal,
+              price: o?.price as Decimal,
+            },
+            rules,
+          ),
+        ).toEqual([]);
+    }
+  });
+
+  it('wants the mispricing beyond its edge', () => {
+    // 100.3 is 29.9 bp below 100.6: an edge of 30 bp holds it back, 29 bp lets it buy.
+    expect(decide('100.6', 30)).toBeUndefined();
+    expect(decide('100.6', 29)?.side).toBe('buy');
+  });
+
+  it('keeps the volatility precautions: no trade at a level too far from the last price', () => {
+    const far = {
+      bestAsk: { price: new Decimal('104.5'), quantity: new Decimal('10') },
+      bestBid: { price: new Decimal('95.5'), quantity: new Decimal('10') },
+    };
+    expect(decide('110', 0, 1, far)).toBeUndefined();
+    expect(decide('90', 0, 1, far)).toBeUndefined();
+    expect(informedOrder({}, new Decimal(120), undefined, rules, 0, new SeededRandom(1))).toBeUndefined();
+  });
+});
+
+describe("the background maker's lagged view", () => {
+  it('closes half the distance to the true value per half-life of wall time', () => {
+    const view = new LaggedReference(new Decimal(100), 0, 60_000);
+    expect(view.update(new Decimal(102), 60_000).toFixed()).toBe('101');
+    expect(view.update(new Decimal(102), 120_000).toFixed()).toBe('101.5');
+    // Time does not run backwards: an older reading moves nothing.
+    expect(view.update(new Decimal(90), 100_000).toFixed()).toBe('101.5');
+    expect(new LaggedReference(new Decimal(100), 0, 0).update(new Decimal(103), 1).toFixed()).toBe('103');
   });
 });

@@ -66,6 +66,13 @@ export function buildFairValues(pairs: readonly FairValuePairInput[], b: FairVal
       services,
     );
     problems.push(...built.problems.map((p) => `${strategy.name}: ${p}`));
+    if (built.sources.length === 0)
+      problems.push(
+        ...built.skipped.map((p) => `${strategy.name}: ${p}`),
+        `${strategy.name}: pair ${binding.symbol} has no fair-value source it can read`,
+      );
+    for (const reason of built.skipped)
+      b.logger.warn({ pair: binding.pairId, reason }, `fair-value source left out: ${reason}`);
     out.set(
       binding.pairId,
       new PairFairValue({

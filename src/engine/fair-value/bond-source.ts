@@ -12,7 +12,7 @@ import { Decimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
 import type { SourceReading } from '../../core/fair-value/combine.ts';
 import { parsePlainDate, priceFromYield, type BondTerms, type Frequency } from '../../core/bond/index.ts';
-import type { InstrumentRecord } from './instrument-sources.ts';
+import { NOT_APPLICABLE, type InstrumentRecord } from './instrument-sources.ts';
 import type { FinancialInstrument } from '../../venue/payload/instruments.ts';
 import type { JsonFeed } from './json-feed.ts';
 import { PolledInputs, PolledSource, type FairValueSource } from './sources.ts';
@@ -23,7 +23,7 @@ type BondConfig = Extract<FairValueSourceConfig, { kind: 'bond' }>;
 export function bondTermsOf(record: FinancialInstrument, config: BondConfig, isin: string): BondTerms {
   const d = record.debtInstrumentData;
   const fail = (m: string) => new DltError('E_FAIR_VALUE_SOURCE', `instrument ${isin}: ${m}`, { details: { isin } });
-  if (d == null) throw fail('debtInstrumentData is missing');
+  if (d == null) throw fail(`${NOT_APPLICABLE}: no debtInstrumentData (not a bond)`);
   if (d.fixedRate == null)
     throw fail(
       d.indexBenchmark == null ? 'debtInstrumentData.fixedRate is missing' : 'a floating-rate note is not priced',
@@ -113,7 +113,9 @@ export class BondSource implements FairValueSource {
     if (typeof y === 'string') return { ...base, value: null, atMs: null, error: y };
     try {
       const p = priceFromYield(terms, parsePlainDate(toVenueLocal(nowMs).date, 'settlement'), y.value);
-      return { ...base, value: (this.#dirty ? p.dirtyPrice : p.cleanPrice).mul(this.#perToken), atMs: y.atMs, error };
+      // A model price, not an amount: 12 decimals are far below any tick (accrued interest repeats forever).
+      const value = (this.#dirty ? p.dirtyPrice : p.cleanPrice).mul(this.#perToken).toDecimalPlaces(12);
+      return { ...base, value, atMs: y.atMs, error };
     } catch (e) {
       return { ...base, value: null, atMs: null, error: e instanceof Error ? e.message : String(e) };
     }

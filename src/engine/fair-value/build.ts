@@ -1,7 +1,8 @@
 /**
  * A pair's fair-value sources from its strategy's `fairValue` block and the pair's facts (its feed and oracle,
- * from `pairs[].fairValue` or the sandbox manifest). Every problem (a feed without a URL, an oracle the pair
- * does not have) is listed together, so the bot refuses to start with all of them named.
+ * from `pairs[].fairValue` or the sandbox manifest). A source the pair cannot have (a feed without a URL, an
+ * oracle or a bond yield feed the pair does not have, no ISIN) is left out for that pair with the reason, so
+ * that one strategy serves funds and bonds alike; a secret that cannot be read is a problem.
  */
 import type { Clock } from '../../core/clock.ts';
 import type { FairValueConfig, FeedConfig, PairFairValue } from '../../core/config/fair-value-config.ts';
@@ -51,11 +52,11 @@ export function feedOf(
   pair: FairValuePair,
   services: FairValueServices,
   where: string,
-  problems: string[],
+  out: { readonly problems: string[]; readonly skipped: string[] },
 ): JsonFeed | null {
   const template = config.url ?? fallbackUrl;
   if (template === undefined) {
-    problems.push(`${where}: no url, and pair ${pair.symbol} has no feed of its own (pairs[].fairValue)`);
+    out.skipped.push(`${where}: no url, and pair ${pair.symbol} has no feed of its own (pairs[].fairValue)`);
     return null;
   }
   try {
@@ -69,25 +70,28 @@ export function feedOf(
       ...(services.fetch === undefined ? {} : { fetch: services.fetch }),
     });
   } catch (e) {
-    problems.push(e instanceof Error ? e.message : String(e));
+    out.problems.push(e instanceof Error ? e.message : String(e));
     return null;
   }
 }
 
 export interface BuiltSources {
   readonly sources: FairValueSource[];
+  /** What keeps the bot from starting (a secret that cannot be read). */
   readonly problems: string[];
+  /** Sources left out for this pair, with why. */
+  readonly skipped: string[];
 }
 
 export function buildSources(config: FairValueConfig, pair: FairValuePair, services: FairValueServices): BuiltSources {
-  const problems: string[] = [];
+  const out = { problems: [] as string[], skipped: [] as string[] };
   const sources: FairValueSource[] = [];
   const record = pair.isin === null ? null : new InstrumentRecord(services.instruments, pair.isin);
   config.sources.forEach((s, i) => {
     const where = `pair ${pair.symbol}: fairValue.sources.${i} (${s.kind})`;
     switch (s.kind) {
       case 'feed': {
-        const feed = feedOf(s, pair.facts?.feedUrl, pair, services, where, problems);
+        const feed = feedOf(s, pair.facts?.feedUrl, pair, services, where, out);
         if (feed !== null)
           sources.push(
             new PolledSource({ kind: 'feed', pollMs: s.pollMs, maxAgeMs: s.maxAgeMs, origin: feed.endpoint }, () =>
@@ -99,7 +103,7 @@ export function buildSources(config: FairValueConfig, pair: FairValuePair, servi
       case 'oracle': {
         const oracle = pair.facts?.oracle;
         if (oracle === undefined) {
-          problems.push(`${where}: pair ${pair.symbol} has no oracle (pairs[].fairValue.oracle)`);
+          out.skipped.push(`${where}: pair ${pair.symbol} has no oracle (pairs[].fairValue.oracle)`);
           return;
         }
         const asset = oracle.asset ?? pair.baseToken;
@@ -113,7 +117,7 @@ export function buildSources(config: FairValueConfig, pair: FairValuePair, servi
       case 'nav':
       case 'bond': {
         if (record === null) {
-          problems.push(`${where}: pair ${pair.symbol} has no ISIN, so its instrument record cannot be found`);
+          out.skipped.push(`${where}: pair ${pair.symbol} has no ISIN, so its instrument record cannot be found`);
           return;
         }
         if (s.kind === 'nav') {
@@ -122,12 +126,12 @@ export function buildSources(config: FairValueConfig, pair: FairValuePair, servi
         }
         const y = 'feed' in s.yield ? s.yield.feed : null;
         const feed =
-          y === null ? null : feedOf(y, pair.facts?.yieldFeedUrl, pair, services, `${where}.yield.feed`, problems);
+          y === null ? null : feedOf(y, pair.facts?.yieldFeedUrl, pair, services, `${where}.yield.feed`, out);
         if (y === null || feed !== null)
           sources.push(new BondSource(s, pair.facts?.bond, record, feed, services.clock));
         return;
       }
     }
   });
-  return { sources, problems };
+  return { sources, ...out };
 }

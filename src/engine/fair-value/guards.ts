@@ -10,6 +10,7 @@ import { Decimal } from '../../core/decimal.ts';
 import { combine, type Combined, type SourceReading } from '../../core/fair-value/combine.ts';
 import { JumpDetector } from '../../core/fair-value/jump.ts';
 import type { Logger } from '../../telemetry/logger.ts';
+import { NOT_APPLICABLE } from './instrument-sources.ts';
 
 export const GUARDS = ['unavailable', 'dispersion', 'deviation', 'jump'] as const;
 export type GuardName = (typeof GUARDS)[number];
@@ -110,7 +111,11 @@ export class FairValueGuards {
     for (const [kind, reason] of now) {
       const was = this.#unusable.get(kind);
       if ((was === undefined || was === NOT_READ) && reason !== NOT_READ) {
-        this.#logger.warn({ source: kind, reason }, `fair-value source ${kind} unusable: ${reason}`);
+        // A source of another kind of instrument (a NAV for a bond) is expected to be unusable: said, not warned.
+        this.#logger[reason.includes(NOT_APPLICABLE) ? 'info' : 'warn'](
+          { source: kind, reason },
+          `fair-value source ${kind} unusable: ${reason}`,
+        );
         next.set(kind, reason);
       } else next.set(kind, was ?? reason);
     }

@@ -37,6 +37,9 @@ export class InstrumentRecord {
   }
 }
 
+/** How a source's reason begins when the instrument is not of its kind (a bond has no NAV, a fund no coupon). */
+export const NOT_APPLICABLE = 'not applicable';
+
 function problem(isin: string, message: string): DltError {
   return new DltError('E_FAIR_VALUE_SOURCE', `instrument ${isin}: ${message}`, { details: { isin } });
 }
@@ -50,7 +53,8 @@ export interface NavInputs {
 /** The NAV and its date from an instrument record; an error says what is missing. */
 export function navOf(record: FinancialInstrument, isin: string): NavInputs {
   const p = record.performanceData;
-  if (p?.nav == null) throw problem(isin, 'performanceData.nav is missing');
+  if (p == null) throw problem(isin, `${NOT_APPLICABLE}: no performanceData (not a fund)`);
+  if (p.nav == null) throw problem(isin, 'performanceData.nav is missing');
   if (p.navLastUpdate == null) throw problem(isin, 'performanceData.navLastUpdate is missing');
   const navAtMs = navTimeOf(p.navLastUpdate);
   if (navAtMs === null) throw problem(isin, `navLastUpdate ${p.navLastUpdate} is not a date`);

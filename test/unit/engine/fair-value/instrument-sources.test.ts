@@ -53,7 +53,7 @@ describe('the nav source', () => {
     await missing.refresh();
     expect(missing.reading(0)).toMatchObject({
       value: null,
-      error: `instrument ${ISIN}: performanceData.nav is missing`,
+      error: `instrument ${ISIN}: not applicable: no performanceData (not a fund)`,
     });
     let fail = false;
     const v = venueWith({ performanceData: { nav: '99', navLastUpdate: '2026-03-01' } });
@@ -94,7 +94,11 @@ describe('the bond source', () => {
       clock,
     );
     await clean.refresh();
-    expect(clean.reading(now)).toMatchObject({ value: reference.cleanPrice, atMs: now, error: null });
+    expect(clean.reading(now)).toMatchObject({
+      value: reference.cleanPrice.toDecimalPlaces(12),
+      atMs: now,
+      error: null,
+    });
     const dirty = new BondSource(
       sourceOf<'bond'>({ kind: 'bond', yield: { fixed: '3.1' } }),
       { convention: 'dirty', nominalPerToken: '1000' },
@@ -103,7 +107,7 @@ describe('the bond source', () => {
       clock,
     );
     await dirty.refresh();
-    expect(dirty.reading(now).value?.toFixed()).toBe(reference.dirtyPrice.mul(10).toFixed());
+    expect(dirty.reading(now).value?.toFixed()).toBe(reference.dirtyPrice.mul(10).toDecimalPlaces(12).toFixed());
     expect(reference.accruedInterest.gt(0)).toBe(true);
   });
 
@@ -167,14 +171,14 @@ describe('the bond source', () => {
     const r = bond.reading(now);
     expect(r.atMs).toBe(now - 3000);
     expect(r.value?.toFixed()).toBe(
-      priceFromYield(terms, parsePlainDate('2026-03-02', 's'), d('3.1')).cleanPrice.toFixed(),
+      priceFromYield(terms, parsePlainDate('2026-03-02', 's'), d('3.1')).cleanPrice.toDecimalPlaces(12).toFixed(),
     );
     expect(expandUrl('https://f.example/{symbol}?b={base}&i={isin}', pair)).toBe(
       `https://f.example/BOND26EURe?b=BOND26&i=${ISIN}`,
     );
   });
 
-  it('lists every source the pair cannot have: a feed without a URL, an oracle it lacks, an instrument without an ISIN', () => {
+  it('leaves out, with why, every source the pair cannot have: a feed without a URL, an oracle it lacks, no ISIN', () => {
     const built = buildSources(
       fairSchemaOf([{ kind: 'feed' }, { kind: 'oracle' }, { kind: 'nav' }]),
       { pairId: 'p', symbol: 'X', baseSymbol: 'X', isin: null, chain: 'wasm', baseToken: 'C', facts: undefined },
@@ -186,7 +190,8 @@ describe('the bond source', () => {
       },
     );
     expect(built.sources).toEqual([]);
-    expect(built.problems).toEqual([
+    expect(built.problems).toEqual([]);
+    expect(built.skipped).toEqual([
       'pair X: fairValue.sources.0 (feed): no url, and pair X has no feed of its own (pairs[].fairValue)',
       'pair X: fairValue.sources.1 (oracle): pair X has no oracle (pairs[].fairValue.oracle)',
       'pair X: fairValue.sources.2 (nav): pair X has no ISIN, so its instrument record cannot be found',

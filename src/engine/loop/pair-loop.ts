@@ -109,8 +109,7 @@ export class PairLoop {
   readonly #modes: ModeLog;
   last: LastRound | null = null;
 
-  constructor(options: PairLoopOptions) {
-    const o = options;
+  constructor(o: PairLoopOptions) {
     this.#o = o;
     this.#pairId = o.runtime.binding.pairId;
     this.#symbol = o.runtime.binding.symbol;
@@ -265,7 +264,8 @@ export class PairLoop {
     for (const reason of r.reasons) o.metrics.dropped.inc({ pair: this.#pairId, rule: reason.rule });
     o.metrics.recomputes.inc({ pair: this.#pairId, outcome: r.actions.length === 0 ? 'unchanged' : 'actions' });
     this.last = { atMs: nowMs, mode: 'active', quotes: r.quotes, reference: r.reference?.price ?? null, fair };
-    const decision = decisionOf({ pairId: this.#pairId, strategy, result: r, book, status, inventory, state, limits });
+    const round = { strategy, result: r, book, status, inventory, state, limits, fair };
+    const decision = decisionOf({ pairId: this.#pairId, ...round });
     let first = true;
     for (const action of r.actions) {
       // A stop (shutdown, kill switch) ends the round: nothing more is sent, and cancel-all follows.

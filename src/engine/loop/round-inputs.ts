@@ -13,6 +13,7 @@ import type { MarketBook } from '../../venue/market-data/book.ts';
 import type { RiskLimits } from '../risk/limits.ts';
 import type { TradingState } from '../risk/monitor.ts';
 import type { Logger } from '../../telemetry/logger.ts';
+import type { FairValueVerdict } from '../fair-value/guards.ts';
 import type { Decision } from './order-actions.ts';
 import type { StrategyHandle } from './pair-loop.ts';
 import type { PairStatus } from './venue-status.ts';
@@ -78,6 +79,8 @@ export interface DecisionInputs {
   readonly inventory: Inventory;
   readonly state: TradingState;
   readonly limits: RiskLimits;
+  /** The fair value's verdict of the round, when the pair has one. */
+  readonly fair: FairValueVerdict | null;
 }
 
 /** The decision every placement of the round is recorded with, before it is signed. */
@@ -95,6 +98,22 @@ export function decisionOf(d: DecisionInputs): Decision {
       lastPrice: d.status.lastPrice,
       inventory: d.inventory,
       diagnostics: r.diagnostics,
+      ...(d.fair === null
+        ? {}
+        : {
+            fairValue: {
+              value: d.fair.value?.toFixed() ?? null,
+              source: d.fair.source,
+              othersMid: d.fair.othersMid?.toFixed() ?? null,
+              action: d.fair.action,
+              guards: Object.fromEntries(d.fair.guards),
+              sources: d.fair.combined.sources.map((x) => ({
+                kind: x.kind,
+                value: x.value?.toFixed() ?? null,
+                ageMs: x.ageMs,
+              })),
+            },
+          }),
     },
     risk: { state: d.state.mode, limits: d.limits, reasons: r.reasons.filter((x) => x.rule === 'risk') },
   };

@@ -162,6 +162,13 @@ export const sandboxConfigSchema = z.strictObject({
         .describe('An oracle publishes when the true value moved more than this from its answer, bp'),
       heartbeatMs: positiveMs(3_600_000).describe('...or at the latest this long after its answer (sandbox time)'),
       pollMs: positiveMs(1000).describe('How often the oracle operator looks (wall time)'),
+      resolutionSeconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(86_400)
+        .default(300)
+        .describe("Chain B (SEP-40): a price's timestamp is the start of its tick of this many seconds (Reflector: 300)"),
     })
     .prefault({}),
   manifest: z

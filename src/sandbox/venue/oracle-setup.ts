@@ -30,6 +30,8 @@ export interface OraclesSetup {
   readonly deviationBps: number;
   readonly heartbeatMs: number;
   readonly pollMs: number;
+  /** Chain B: seconds per SEP-40 tick. */
+  readonly resolutionSeconds: number;
   readonly logger: Logger;
 }
 
@@ -85,6 +87,7 @@ export async function deployOracles(o: OraclesSetup): Promise<SandboxOracles> {
           ...common,
           emulator: o.emulator,
           admin: o.admin,
+          resolutionSeconds: o.resolutionSeconds,
           base: { other: wasmPairs[0]?.record.quoteTokenSymbol ?? 'EURe' },
           feeds: wasmPairs.map((p) => ({
             id: p.id,

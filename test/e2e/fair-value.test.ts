@@ -1,0 +1,273 @@
+/**
+ * The bot's fair value on the sandbox: `dlt-mm run` as a child process quoting every pair around the median of
+ * its price feed and its oracle, while the test breaks them through the sandbox's control API (feed down, feed
+ * stale, oracle frozen, oracle jump and the dispersion it makes) and moves the hidden value (a jump). Each
+ * fault must give its guard's action within one block or ledger of when the bot could know it, logged once,
+ * and quoting must resume when it clears. The oracle answers the bot reports are the ones ethers (Chainlink's
+ * ABI) and stellar-sdk (SEP-40) read.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Account, Address, Contract, rpc, scValToNative, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
+import { Contract as EvmContract, JsonRpcProvider } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../src/core/decimal.ts';
+import { AGGREGATOR_V3_ABI } from '../../src/chains/evm/price-oracle.ts';
+import { freePort } from '../../src/sandbox/net.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
+import { writeBotConfig } from '../support/e2e/bot-config.ts';
+import { BotProcess } from '../support/e2e/bot-process.ts';
+import { until } from '../support/e2e/poll.ts';
+import { SandboxChains } from '../support/e2e/sandbox-chains.ts';
+
+const BLOCK_MS = 2_000;
+const LEDGER_MS = 2_000;
+const FEED_MAX_AGE_MS = 3_000;
+const ORACLE_MAX_AGE_MS = 8_000;
+const COOL_DOWN_MS = 6_000;
+
+let dir: string;
+let sandbox: Sandbox;
+let chains: SandboxChains;
+let bot: BotProcess;
+let logPath: string;
+let control: string;
+let botUrl: string;
+
+interface LogLine {
+  readonly time: string;
+  readonly msg: string;
+  readonly pair?: string;
+  readonly reason?: string;
+}
+
+const logLines = (): LogLine[] =>
+  readFileSync(logPath, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as LogLine);
+
+/** The bot's log lines of `pairId` whose message starts with `text`. */
+const said = (pairId: string, text: string) => logLines().filter((l) => l.pair === pairId && l.msg.startsWith(text));
+
+/** Waits for the first such line after `sinceMs` and gives its time. */
+async function firstSaid(pairId: string, text: string, sinceMs: number): Promise<number> {
+  return until(`"${text}" for ${pairId}`, 30_000, () => {
+    const l = said(pairId, text).find((x) => Date.parse(x.time) >= sinceMs);
+    return l === undefined ? undefined : Date.parse(l.time);
+  });
+}
+
+const post = async (path: string, body?: unknown, method = 'POST') => {
+  const res = await fetch(`${control}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+};
+
+const pairOf = (symbol: string) => {
+  const p = sandbox.manifest.pairs.find((x) => x.symbol === symbol);
+  const oracle = p?.fairValue.oracle;
+  const feedUrl = p?.fairValue.feedUrl;
+  if (p === undefined || oracle === undefined || feedUrl === undefined)
+    throw new Error(`no pair ${symbol} with a feed and an oracle`);
+  return { id: p.id, symbol: p.symbol, oracle, feedUrl };
+};
+
+interface Report {
+  readonly pair: string;
+  readonly fair: string | null;
+  readonly source: string | null;
+  readonly guards: Record<string, string>;
+  readonly sources: ReadonlyArray<{ kind: string; value: string | null; usable: boolean }>;
+}
+
+const reports = async (): Promise<Report[]> =>
+  ((await (await fetch(`${botUrl}/fair-value`)).json()) as { pairs: Report[] }).pairs;
+
+const quoting = async (pairId: string) => (await chains.resting(pairId)).length > 0;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'dltmm-fair-e2e-'));
+  sandbox = await startSandbox({
+    ports: { api: 0, evm: 0, wasm: 0 },
+    evm: { blockTimeMs: BLOCK_MS },
+    wasm: { ledgerIntervalMs: LEDGER_MS },
+    flow: { enabled: true, informedShare: 0, takerIntervalMs: 20_000 },
+    feeds: { delayMs: 200, noiseBps: 1 },
+    oracles: { heartbeatMs: 2_000, pollMs: 500, resolutionSeconds: 1 },
+    manifest: join(dir, 'manifest.json'),
+  });
+  control = sandbox.manifest.venue.controlUrl;
+  chains = new SandboxChains(sandbox);
+  const strategy = join(dir, 'fair.yaml');
+  writeFileSync(
+    strategy,
+    [
+      'kind: ladder',
+      'referencePrice: [fair, mid]',
+      'ladder: {levels: 1, bidSpreadBps: 40, askSpreadBps: 40, spacingBps: 10, sizeUnit: quote, sizes: ["100"]}',
+      'fairValue:',
+      '  combine: median',
+      '  maxDispersionBps: 60',
+      '  sources:',
+      `    - {kind: feed, pollMs: 250, maxAgeMs: ${FEED_MAX_AGE_MS}}`,
+      `    - {kind: oracle, pollMs: 250, maxAgeMs: ${ORACLE_MAX_AGE_MS}}`,
+      `  guards: {jump: {thresholdBps: 150, windowMs: 5000, coolDownMs: ${COOL_DOWN_MS}}}`,
+    ].join('\n'),
+  );
+  const port = await freePort();
+  botUrl = `http://127.0.0.1:${port}`;
+  logPath = join(dir, 'bot.log');
+  const config = writeBotConfig({
+    dir,
+    name: 'bot',
+    manifest: sandbox.manifestPath as string,
+    metricsPort: port,
+    store: join(dir, 'bot.sqlite'),
+    strategy,
+    risk: { staleMarketDataMs: 15_000 },
+  });
+  bot = new BotProcess(config, port, logPath);
+  await until('bot ready and quoting every pair', 120_000, async () => {
+    if (!bot.running) throw new Error(`the bot exited:\n${bot.tail()}`);
+    if (!(await bot.readiness()).ready) return false;
+    for (const p of sandbox.manifest.pairs) if (!(await quoting(p.id))) return false;
+    return true;
+  });
+}, 180_000);
+
+afterAll(async () => {
+  if (bot?.running === true) {
+    bot.child.kill('SIGTERM');
+    await bot.exited;
+  }
+  await chains?.close();
+  await sandbox?.stop();
+});
+
+describe('the fair value on the sandbox', () => {
+  it("reports the oracle answers that ethers and stellar-sdk read from the manifest's oracles", async () => {
+    sandbox.oracles.freeze();
+    try {
+      const evm = pairOf('BOND26EURe');
+      const provider = new JsonRpcProvider(sandbox.manifest.chains.evm.rpcUrl, undefined, { staticNetwork: true });
+      const aggregator = new EvmContract(evm.oracle.address, [...AGGREGATOR_V3_ABI], provider);
+      const round = (await aggregator.getFunction('latestRoundData')()) as [bigint, bigint];
+      const decimals = Number(await aggregator.getFunction('decimals')());
+      const evmAnswer = new Decimal(round[1].toString()).div(new Decimal(10).pow(decimals));
+      provider.destroy();
+
+      const wasm = pairOf('FUND1EURe');
+      const server = new rpc.Server(sandbox.manifest.chains.wasm.rpcUrl, { allowHttp: true });
+      const call = async (fn: string, ...args: xdr.ScVal[]) => {
+        const tx = new TransactionBuilder(
+          new Account(sandbox.manifest.wallets.find((w) => w.chain === 'wasm')!.address, '0'),
+          {
+            fee: '100',
+            networkPassphrase: sandbox.manifest.chains.wasm.networkPassphrase,
+          },
+        )
+          .addOperation(new Contract(wasm.oracle.address).call(fn, ...args))
+          .setTimeout(0)
+          .build();
+        const sim = await server.simulateTransaction(tx);
+        if (!rpc.Api.isSimulationSuccess(sim) || sim.result === undefined) throw new Error(`${fn} failed`);
+        return scValToNative(sim.result.retval) as unknown;
+      };
+      const asset = xdr.ScVal.scvVec([
+        xdr.ScVal.scvSymbol('Stellar'),
+        new Address(wasm.oracle.asset as string).toScVal(),
+      ]);
+      const last = (await call('lastprice', asset)) as { price: bigint };
+      const wasmDecimals = Number(await call('decimals'));
+      const wasmAnswer = new Decimal(last.price.toString()).div(new Decimal(10).pow(wasmDecimals));
+
+      const oracleOf = (r: Report[], id: string) =>
+        r.find((x) => x.pair === id)?.sources.find((s) => s.kind === 'oracle');
+      const seen = await until('the bot reports the frozen answers', 10_000, async () => {
+        const r = await reports();
+        const a = oracleOf(r, evm.id)?.value;
+        const b = oracleOf(r, wasm.id)?.value;
+        return a === evmAnswer.toFixed() && b === wasmAnswer.toFixed() ? { a, b } : undefined;
+      });
+      expect(seen).toEqual({ a: evmAnswer.toFixed(), b: wasmAnswer.toFixed() });
+    } finally {
+      sandbox.oracles.unfreeze();
+      await sandbox.oracles.poll();
+    }
+  });
+
+  for (const mode of ['down', 'stale'] as const) {
+    it(`a feed ${mode}: the feed stops counting once its value passes its maximum age, logged once; it counts again when it clears`, async () => {
+      const p = pairOf('BOND26EURe');
+      const before = (await (await fetch(p.feedUrl)).json()) as { timestamp: number };
+      const since = Date.now();
+      await post('/faults/feed', { mode, pair: p.symbol });
+      // The last value the bot could read is at most the one served now; it passes its age this much later.
+      const due = before.timestamp + FEED_MAX_AGE_MS;
+      const at = await firstSaid(p.id, 'fair-value source feed unusable', since);
+      expect(at - due).toBeLessThanOrEqual(BLOCK_MS);
+      const r = (await reports()).find((x) => x.pair === p.id);
+      expect(r?.source).toBe('oracle');
+      expect(await quoting(p.id)).toBe(true);
+      await post('/faults/feed', undefined, 'DELETE');
+      await firstSaid(p.id, 'fair-value source feed usable again', since);
+      expect(said(p.id, 'fair-value source feed unusable').filter((l) => Date.parse(l.time) >= since)).toHaveLength(1);
+    });
+  }
+
+  it('an oracle frozen: it stops counting once its answer passes its maximum age, logged once; it counts again when it clears', async () => {
+    const p = pairOf('FUND1EURe');
+    const since = Date.now();
+    await post('/faults/oracle', { mode: 'freeze', pair: p.symbol });
+    const frozen = sandbox.oracles.state().find((s) => s.id === p.id);
+    const due = (frozen?.answerAtMs ?? since) + ORACLE_MAX_AGE_MS;
+    const at = await firstSaid(p.id, 'fair-value source oracle unusable', since);
+    expect(at - due).toBeLessThanOrEqual(LEDGER_MS);
+    expect(await quoting(p.id)).toBe(true);
+    await post('/faults/oracle', undefined, 'DELETE');
+    await sandbox.oracles.poll();
+    await firstSaid(p.id, 'fair-value source oracle usable again', since);
+    expect(said(p.id, 'fair-value source oracle unusable').filter((l) => Date.parse(l.time) >= since)).toHaveLength(1);
+  });
+
+  it('an oracle jump makes the sources disagree: every quote of the pair is cancelled in the next block, logged once; quoting resumes when the oracle is right again', async () => {
+    const p = pairOf('BOND26EURe');
+    const since = Date.now();
+    // Frozen first, so that the operator does not correct the jump at its next look.
+    await post('/faults/oracle', { mode: 'freeze', pair: p.symbol });
+    const head = await chains.head('evm');
+    await post('/faults/oracle', { mode: 'jump', bps: 400, pair: p.symbol });
+    await firstSaid(p.id, 'fair-value guard dispersion started', since);
+    // The jump is in block head + 1; our cancels in the block after it.
+    await chains.pass({ evm: 3, wasm: 0 });
+    expect(await chains.resting(p.id, head + 2)).toEqual([]);
+    await post('/faults/oracle', undefined, 'DELETE');
+    await sandbox.oracles.poll();
+    await firstSaid(p.id, 'fair-value guard dispersion ended', since);
+    await until('quoting again', 30_000, () => quoting(p.id));
+    expect(said(p.id, 'fair-value guard dispersion started').filter((l) => Date.parse(l.time) >= since)).toHaveLength(
+      1,
+    );
+  });
+
+  it('the value itself jumps: the pair pauses for the cool-down, cancels in the next ledger, logged once, and quotes again after it', async () => {
+    const p = pairOf('GRN27EURe');
+    await until('quoting before the jump', 30_000, () => quoting(p.id));
+    const since = Date.now();
+    sandbox.values.shock(p.id, 300);
+    await sandbox.oracles.poll();
+    const started = await firstSaid(p.id, 'fair-value guard jump started', since);
+    // The cancels go out before the next ledger closes: once it has, nothing of ours rests on the pair.
+    await chains.pass({ evm: 0, wasm: 1 });
+    expect(await chains.resting(p.id)).toEqual([]);
+    const ended = await firstSaid(p.id, 'fair-value guard jump ended', since);
+    expect(ended - started).toBeGreaterThanOrEqual(COOL_DOWN_MS);
+    await until('quoting again', 30_000, () => quoting(p.id));
+    expect(said(p.id, 'fair-value guard jump started').filter((l) => Date.parse(l.time) >= since)).toHaveLength(1);
+  });
+});

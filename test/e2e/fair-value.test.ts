@@ -14,6 +14,7 @@ import { Contract as EvmContract, JsonRpcProvider } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.ts';
 import { AGGREGATOR_V3_ABI } from '../../src/chains/evm/price-oracle.ts';
+import { main } from '../../src/cli/main.ts';
 import { freePort } from '../../src/sandbox/net.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
 import { writeBotConfig } from '../support/e2e/bot-config.ts';
@@ -34,6 +35,7 @@ let bot: BotProcess;
 let logPath: string;
 let control: string;
 let botUrl: string;
+let configPath: string;
 
 interface LogLine {
   readonly time: string;
@@ -122,7 +124,7 @@ beforeAll(async () => {
   const port = await freePort();
   botUrl = `http://127.0.0.1:${port}`;
   logPath = join(dir, 'bot.log');
-  const config = writeBotConfig({
+  configPath = writeBotConfig({
     dir,
     name: 'bot',
     manifest: sandbox.manifestPath as string,
@@ -131,7 +133,7 @@ beforeAll(async () => {
     strategy,
     risk: { staleMarketDataMs: 15_000 },
   });
-  bot = new BotProcess(config, port, logPath);
+  bot = new BotProcess(configPath, port, logPath);
   await until('bot ready and quoting every pair', 120_000, async () => {
     if (!bot.running) throw new Error(`the bot exited:\n${bot.tail()}`);
     if (!(await bot.readiness()).ready) return false;
@@ -195,6 +197,29 @@ describe('the fair value on the sandbox', () => {
         return a === evmAnswer.toFixed() && b === wasmAnswer.toFixed() ? { a, b } : undefined;
       });
       expect(seen).toEqual({ a: evmAnswer.toFixed(), b: wasmAnswer.toFixed() });
+      // dlt-mm fair-value reads them itself while the bot runs, and shows the bot's verdicts beside its own.
+      let out = '';
+      const code = await main(['fair-value', '--config', configPath, '--json'], {
+        stdout: (t) => (out += t),
+        stderr: () => undefined,
+        readFile: (path) => readFileSync(path, 'utf8'),
+        writeFile: () => undefined,
+        env: {},
+        cwd: dir,
+      });
+      expect(code).toBe(0);
+      const lines = (JSON.parse(out) as { pairs: Array<{ now: Report; bot: Report | null }> }).pairs;
+      expect({
+        a: oracleOf(
+          lines.map((l) => l.now),
+          evm.id,
+        )?.value,
+        b: oracleOf(
+          lines.map((l) => l.now),
+          wasm.id,
+        )?.value,
+        bots: lines.filter((l) => l.bot !== null).length,
+      }).toEqual({ a: evmAnswer.toFixed(), b: wasmAnswer.toFixed(), bots: sandbox.manifest.pairs.length });
     } finally {
       sandbox.oracles.unfreeze();
       await sandbox.oracles.poll();

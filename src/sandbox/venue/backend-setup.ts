@@ -4,7 +4,6 @@
  * phase, its reference price and clears it. Each part started is registered in `undo`.
  */
 import type { Logger } from 'pino';
-import { DEFAULT_CALENDAR } from '../../core/calendar.ts';
 import { EvmFollower } from '../api/evm-follower.ts';
 import type { VenueState } from '../api/venue-state.ts';
 import { WasmFollower } from '../api/wasm-follower.ts';
@@ -14,7 +13,7 @@ import type { Undo } from './chains-setup.ts';
 import type { SandboxClock } from './clock.ts';
 import type { DeployedSandbox } from './deploy.ts';
 import { EvmSender } from './evm-sender.ts';
-import type { SandboxConfig } from './options.ts';
+import { sandboxCalendar, type SandboxConfig } from './options.ts';
 import { TradingScheduler } from './scheduler.ts';
 
 /** Starts following both chains into the venue state's markets. */
@@ -91,13 +90,7 @@ export function buildScheduler(
     operators,
     nowMs: () => clock.nowMs(),
     mode: config.trading.mode,
-    calendar: {
-      ...DEFAULT_CALENDAR,
-      holidays: config.trading.holidays,
-      open: config.trading.open,
-      close: config.trading.close,
-      clearingDelayMinutes: config.trading.clearingDelayMinutes,
-    },
+    calendar: sandboxCalendar(config),
     firstHaltPauseMs: config.trading.firstHaltPauseMs,
     secondHaltPauseMs: config.trading.secondHaltPauseMs,
     resumeCutoffMs: config.trading.resumeCutoffMs,

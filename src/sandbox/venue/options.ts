@@ -7,6 +7,7 @@ import { Networks } from '@stellar/stellar-sdk';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { DltError } from '../../core/errors.ts';
+import { DEFAULT_CALENDAR, type CalendarConfig } from '../../core/calendar.ts';
 
 const port = z.number().int().min(0).max(65535);
 const ms = (d: number) => z.number().int().min(0).default(d);
@@ -168,7 +169,9 @@ export const sandboxConfigSchema = z.strictObject({
         .min(1)
         .max(86_400)
         .default(300)
-        .describe("Chain B (SEP-40): a price's timestamp is the start of its tick of this many seconds (Reflector: 300)"),
+        .describe(
+          "Chain B (SEP-40): a price's timestamp is the start of its tick of this many seconds (Reflector: 300)",
+        ),
     })
     .prefault({}),
   manifest: z
@@ -225,4 +228,15 @@ export function mergeSettings(...layers: readonly Record<string, unknown>[]): Re
 /** The manifest path of a sandbox: `.sandbox/manifest.json` on the default API port, else one per port. */
 export function defaultManifestPath(apiPort: number): string {
   return apiPort === 8080 ? '.sandbox/manifest.json' : `.sandbox/manifest-${apiPort}.json`;
+}
+
+/** The trading calendar of the sandbox's settings (holidays, open, close, clearing delay). */
+export function sandboxCalendar(config: SandboxConfig): CalendarConfig {
+  return {
+    ...DEFAULT_CALENDAR,
+    holidays: config.trading.holidays,
+    open: config.trading.open,
+    close: config.trading.close,
+    clearingDelayMinutes: config.trading.clearingDelayMinutes,
+  };
 }

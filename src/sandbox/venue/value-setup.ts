@@ -3,7 +3,6 @@
  * (`src/sandbox/value/`), sampled on wall time and published as funds' NAVs on the sandbox clock, and the
  * HTTP price feeds that serve it late and noisy. The venue's instrument records read the NAVs from here.
  */
-import { DEFAULT_CALENDAR } from '../../core/calendar.ts';
 import type { PublishedNav } from '../api/instruments.ts';
 import type { VenueState } from '../api/venue-state.ts';
 import { SeededRandom } from '../flow/random.ts';
@@ -11,7 +10,7 @@ import { buildTrueValues } from '../value/build.ts';
 import { PriceFeeds } from '../value/feeds.ts';
 import type { TrueValues } from '../value/true-values.ts';
 import type { SandboxClock } from './clock.ts';
-import type { SandboxConfig } from './options.ts';
+import { sandboxCalendar, type SandboxConfig } from './options.ts';
 
 /** Decimal places of a published NAV. */
 const NAV_PLACES = 6;
@@ -36,12 +35,7 @@ export function buildValueParts(config: SandboxConfig, state: VenueState, clock:
       yieldVolatilityBps: config.flow.yieldVolatilityBps,
       sampleMs: config.feeds.sampleMs,
       mode: config.trading.mode,
-      calendar: {
-        ...DEFAULT_CALENDAR,
-        holidays: config.trading.holidays,
-        open: config.trading.open,
-        close: config.trading.close,
-      },
+      calendar: sandboxCalendar(config),
     },
     () => clock.nowMs(),
   );

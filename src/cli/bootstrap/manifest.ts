@@ -80,3 +80,6 @@ export function readManifest(
     ? { manifest: r.data, problems: [] }
     : { manifest: null, problems: describeIssues(r.error).map((p) => `${where}: ${p}`) };
 }
+
+/** Where `dlt-mm run` with an embedded sandbox writes that sandbox's manifest, below the working directory. */
+export const EMBEDDED_MANIFEST = ['.sandbox', 'embedded-manifest.json'] as const;

@@ -30,6 +30,7 @@ import { createVenueClients, type VenueClients } from '../../venue/venue-clients
 import type { CliIo } from '../io.ts';
 import { logPathBeside } from '../run/log-output.ts';
 import { connectionOf } from './connection.ts';
+import { EMBEDDED_MANIFEST } from './manifest.ts';
 import { buildFairValues } from './fair-value.ts';
 import { oracleReads } from './oracles.ts';
 import { checkedSetup } from './setup.ts';
@@ -89,7 +90,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       sandbox = await startSandbox({
         ports: base === undefined ? { api: 0, evm: 0, wasm: 0 } : { api: base, evm: base + 1, wasm: base + 2 },
         flow: { enabled: config.sandbox?.flow ?? true },
-        manifest: resolve(io.cwd, '.sandbox', 'embedded-manifest.json'),
+        manifest: resolve(io.cwd, ...EMBEDDED_MANIFEST),
         cwd: io.cwd,
         ...options.sandbox,
       });

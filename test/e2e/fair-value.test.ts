@@ -155,6 +155,8 @@ describe('the fair value on the sandbox', () => {
   it("reports the oracle answers that ethers and stellar-sdk read from the manifest's oracles", async () => {
     sandbox.oracles.freeze();
     try {
+      // An update sent just before the freeze lands in the next block or ledger: read after it.
+      await chains.pass({ evm: 1, wasm: 1 });
       const evm = pairOf('BOND26EURe');
       const provider = new JsonRpcProvider(sandbox.manifest.chains.evm.rpcUrl, undefined, { staticNetwork: true });
       const aggregator = new EvmContract(evm.oracle.address, [...AGGREGATOR_V3_ABI], provider);
@@ -222,7 +224,6 @@ describe('the fair value on the sandbox', () => {
       }).toEqual({ a: evmAnswer.toFixed(), b: wasmAnswer.toFixed(), bots: sandbox.manifest.pairs.length });
     } finally {
       sandbox.oracles.unfreeze();
-      await sandbox.oracles.poll();
     }
   });
 
@@ -255,12 +256,11 @@ describe('the fair value on the sandbox', () => {
     expect(at - due).toBeLessThanOrEqual(LEDGER_MS);
     expect(await quoting(p.id)).toBe(true);
     await post('/faults/oracle', undefined, 'DELETE');
-    await sandbox.oracles.poll();
     await firstSaid(p.id, 'fair-value source oracle usable again', since);
     expect(said(p.id, 'fair-value source oracle unusable').filter((l) => Date.parse(l.time) >= since)).toHaveLength(1);
   });
 
-  it('an oracle jump makes the sources disagree: every quote of the pair is cancelled in the next block, logged once; quoting resumes when the oracle is right again', async () => {
+  it('an oracle jump makes the sources disagree: every quote of the pair is cancelled in the block after the jump, logged once; quoting resumes when the oracle is right again', async () => {
     const p = pairOf('BOND26EURe');
     const since = Date.now();
     // Frozen first, so that the operator does not correct the jump at its next look.
@@ -268,11 +268,23 @@ describe('the fair value on the sandbox', () => {
     const head = await chains.head('evm');
     await post('/faults/oracle', { mode: 'jump', bps: 400, pair: p.symbol });
     await firstSaid(p.id, 'fair-value guard dispersion started', since);
-    // The jump is in block head + 1; our cancels in the block after it.
-    await chains.pass({ evm: 3, wasm: 0 });
-    expect(await chains.resting(p.id, head + 2)).toEqual([]);
+    const jumped = sandbox.oracles.state().find((s) => s.id === p.id)?.answer;
+    const provider = new JsonRpcProvider(sandbox.manifest.chains.evm.rpcUrl, undefined, { staticNetwork: true });
+    const aggregator = new EvmContract(p.oracle.address, [...AGGREGATOR_V3_ABI], provider);
+    const answerAt = async (blockTag: number) =>
+      ((await aggregator.getFunction('latestRoundData')({ blockTag })) as [bigint, bigint])[1];
+    // The block the jump is in. What rested then is gone in the next block; a placement still in flight then
+    // is cancelled in the block after the one it lands in.
+    await chains.pass({ evm: 2, wasm: 0 });
+    let block = head + 1;
+    while ((await answerAt(block)) !== jumped) block += 1;
+    await until('two blocks after the jump', 30_000, async () => (await chains.head('evm')) > block + 1);
+    provider.destroy();
+    const restedAtJump = (await chains.resting(p.id, block)).map((o) => o.orderId);
+    const left = (await chains.resting(p.id, block + 1)).filter((o) => restedAtJump.includes(o.orderId));
+    expect({ after: block + 1, left }).toEqual({ after: block + 1, left: [] });
+    expect(await chains.resting(p.id, block + 2)).toEqual([]);
     await post('/faults/oracle', undefined, 'DELETE');
-    await sandbox.oracles.poll();
     await firstSaid(p.id, 'fair-value guard dispersion ended', since);
     await until('quoting again', 30_000, () => quoting(p.id));
     expect(said(p.id, 'fair-value guard dispersion started').filter((l) => Date.parse(l.time) >= since)).toHaveLength(
@@ -280,16 +292,21 @@ describe('the fair value on the sandbox', () => {
     );
   });
 
-  it('the value itself jumps: the pair pauses for the cool-down, cancels in the next ledger, logged once, and quotes again after it', async () => {
+  it("the value itself jumps: the pair's quotes are gone in the next ledger, it pauses for the cool-down, logged once, and quotes again after it", async () => {
     const p = pairOf('GRN27EURe');
     await until('quoting before the jump', 30_000, () => quoting(p.id));
     const since = Date.now();
     sandbox.values.shock(p.id, 300);
-    await sandbox.oracles.poll();
-    const started = await firstSaid(p.id, 'fair-value guard jump started', since);
-    // The cancels go out before the next ledger closes: once it has, nothing of ours rests on the pair.
+    // The feed shows the move first (its sources then disagree), the oracle next: either pulls the quotes.
+    await firstSaid(p.id, 'pair paused: fair-value', since);
+    const rested = (await chains.resting(p.id)).map((o) => o.orderId);
+    // What rested at the pause is gone in the next ledger; a placement still in flight then is cancelled in the
+    // ledger after the one it lands in.
+    await chains.pass({ evm: 0, wasm: 1 });
+    expect((await chains.resting(p.id)).filter((o) => rested.includes(o.orderId))).toEqual([]);
     await chains.pass({ evm: 0, wasm: 1 });
     expect(await chains.resting(p.id)).toEqual([]);
+    const started = await firstSaid(p.id, 'fair-value guard jump started', since);
     const ended = await firstSaid(p.id, 'fair-value guard jump ended', since);
     expect(ended - started).toBeGreaterThanOrEqual(COOL_DOWN_MS);
     await until('quoting again', 30_000, () => quoting(p.id));

@@ -2,18 +2,22 @@
  * `npm run experiment:fair-value [-- --minutes N] [--seed S] [--informed 0.5]`: does quoting around the fair value
  * beat quoting around the book? Two sessions, one after the other, each on a fresh sandbox with the same seed
  * (the same hidden value path and the same takers' draws) on the accelerated clock, with informed takers: the
- * real `dlt-mm run` quoting `strategies/fair-ladder.yaml` (around the fair value), then `strategies/ladder.yaml`
- * (around the mid of the book); the ladders are otherwise the same. Each session ends with SIGTERM (every quote
- * cancelled) and is judged from the bot's own state file and the sandbox's truth: PnL marked to the true value at
- * the end (the quote received and paid, commissions included, plus the position at the true value), the edge of
- * each fill against the true value at its moment, and the share of our fills an informed taker took.
+ * real `dlt-mm run` quoting `strategies/fair-ladder.yaml` (around the fair value), then the same file with
+ * `referencePrice: [mid, last, static]` and no fairValue block (around the mid of the book): nothing else differs,
+ * and both run under the same risk limits, which cap each pair's position (`maxNotional`). Each session ends with
+ * SIGTERM (every quote cancelled) and is judged from the bot's own state file and the sandbox's truth: PnL marked
+ * to the true value at the end (the quote received and paid, commissions included, plus the position at the
+ * true value), split into the edge of each fill against the true value at its moment, the commissions, and the
+ * inventory result (the position's revaluation as the true value moved after the fills); and the share of our
+ * fills an informed taker took.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
+import { parseDocument } from 'yaml';
 import { Decimal } from '../../src/core/decimal.ts';
 import { priceFromRaw, quantityFromRaw, quoteFromNative, type PairScales } from '../../src/core/units.ts';
 import { freePort } from '../../src/sandbox/net.ts';
@@ -24,8 +28,23 @@ import { BotProcess } from '../support/e2e/bot-process.ts';
 import { until } from '../support/e2e/poll.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const STRATEGIES = { fair: 'strategies/fair-ladder.yaml', mid: 'strategies/ladder.yaml' } as const;
-type Reference = keyof typeof STRATEGIES;
+type Reference = 'fair' | 'mid';
+/** Both sessions' risk limits: a pair's position is held within 1000 quote units at the mark. */
+const RISK = { maxOrderValue: '2000', maxNotional: '1000', staleMarketDataMs: 15_000 };
+
+/** `strategies/fair-ladder.yaml`, or the same ladder around the mid of the book, written into `dir`. */
+export function strategyFile(dir: string, reference: Reference): string {
+  const fair = readFileSync(join(ROOT, 'strategies/fair-ladder.yaml'), 'utf8');
+  const doc = parseDocument(fair);
+  if (reference === 'mid') {
+    doc.set('referencePrice', doc.createNode(['mid', 'last', 'static'], { flow: true }));
+    doc.delete('fairValue');
+    doc.set('description', 'fair-ladder.yaml around the mid of the book instead of the fair value');
+  }
+  const path = join(dir, `${reference}-ladder.yaml`);
+  writeFileSync(path, doc.toString());
+  return path;
+}
 
 export interface PairOutcome {
   readonly symbol: string;
@@ -42,6 +61,8 @@ export interface PairOutcome {
   readonly pnl: Decimal;
   /** Σ over fills of (true value at the fill − price) × quantity for a buy, the reverse for a sell. */
   readonly edge: Decimal;
+  /** pnl − edge + fees: what the position won or lost as the true value moved after each fill. */
+  readonly inventory: Decimal;
 }
 
 export interface SessionOutcome {
@@ -104,6 +125,7 @@ async function judge(sandbox: Sandbox, storePath: string, reference: Reference, 
         trueValueEnd: end,
         pnl: cash.add(position.mul(end)),
         edge,
+        inventory: cash.add(position.mul(end)).sub(edge).add(fees),
       });
     }
   } finally {
@@ -134,8 +156,8 @@ export async function runSession(
       manifest: sandbox.manifestPath as string,
       metricsPort: port,
       store: storePath,
-      strategy: join(ROOT, STRATEGIES[reference]),
-      risk: { maxOrderValue: '2000', maxNotional: '5000', staleMarketDataMs: 15_000 },
+      strategy: strategyFile(dir, reference),
+      risk: RISK,
     });
     bot = new BotProcess(config, port, join(dir, 'bot.log'));
     const b = bot;
@@ -157,13 +179,13 @@ const fmt = (d: Decimal, places = 2) => d.toDecimalPlaces(places).toFixed(places
 
 export function table(sessions: readonly SessionOutcome[]): string {
   const lines = [
-    '| quoting around | pair | fills | by informed / uninformed takers | position | PnL at the true value | edge at fill | commissions |',
-    '|---|---|---|---|---|---|---|---|',
+    '| quoting around | pair | fills | by informed / uninformed takers | position | PnL at the true value | = edge at fill | - commissions | + inventory result |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const s of sessions) {
     for (const p of s.pairs)
       lines.push(
-        `| ${s.reference} | ${p.symbol} | ${p.fills} | ${p.informedFills} / ${p.uninformedFills} | ${fmt(p.position, 4)} | ${fmt(p.pnl)} | ${fmt(p.edge)} | ${fmt(p.fees)} |`,
+        `| ${s.reference} | ${p.symbol} | ${p.fills} | ${p.informedFills} / ${p.uninformedFills} | ${fmt(p.position, 4)} | ${fmt(p.pnl)} | ${fmt(p.edge)} | ${fmt(p.fees)} | ${fmt(p.inventory)} |`,
       );
     const sum = (f: (p: PairOutcome) => Decimal) => s.pairs.reduce((a, p) => a.add(f(p)), new Decimal(0));
     const fills = s.pairs.reduce((n, p) => n + p.fills, 0);
@@ -171,7 +193,7 @@ export function table(sessions: readonly SessionOutcome[]): string {
     const taken = informed + s.pairs.reduce((n, p) => n + p.uninformedFills, 0);
     const share = taken === 0 ? '-' : `${((100 * informed) / taken).toFixed(1)} %`;
     lines.push(
-      `| **${s.reference}** | **all** | **${fills}** | **${share} informed** | | **${fmt(sum((p) => p.pnl))}** | **${fmt(sum((p) => p.edge))}** | **${fmt(sum((p) => p.fees))}** |`,
+      `| **${s.reference}** | **all** | **${fills}** | **${share} informed** | | **${fmt(sum((p) => p.pnl))}** | **${fmt(sum((p) => p.edge))}** | **${fmt(sum((p) => p.fees))}** | **${fmt(sum((p) => p.inventory))}** |`,
     );
   }
   return lines.join('\n');
@@ -180,7 +202,7 @@ export function table(sessions: readonly SessionOutcome[]): string {
 if (import.meta.main) {
   const { values } = parseArgs({
     options: {
-      minutes: { type: 'string', default: '10' },
+      minutes: { type: 'string', default: '20' },
       seed: { type: 'string', default: '7' },
       informed: { type: 'string', default: '0.5' },
     },

@@ -227,37 +227,65 @@ describe('the fair value on the sandbox', () => {
     }
   });
 
+  /**
+   * A source's outage: `inject` breaks it and says when its last value passes its maximum age; the bot must say
+   * so within `slackMs` of that moment (a block or a ledger), once, keep quoting on the other source, and say it
+   * is usable again once `clear` has mended it.
+   */
+  async function outage(
+    p: ReturnType<typeof pairOf>,
+    kind: 'feed' | 'oracle',
+    inject: () => Promise<number>,
+    clear: () => Promise<void>,
+    slackMs: number,
+  ) {
+    const since = Date.now();
+    const due = await inject();
+    const at = await firstSaid(p.id, `fair-value source ${kind} unusable`, since);
+    expect(at - due).toBeLessThanOrEqual(slackMs);
+    const r = (await reports()).find((x) => x.pair === p.id);
+    expect({ usable: r?.sources.find((x) => x.kind === kind)?.usable, fair: r?.fair !== null }).toEqual({
+      usable: false,
+      fair: true,
+    });
+    expect(await quoting(p.id)).toBe(true);
+    await clear();
+    await firstSaid(p.id, `fair-value source ${kind} usable again`, since);
+    expect(said(p.id, `fair-value source ${kind} unusable`).filter((l) => Date.parse(l.time) >= since)).toHaveLength(1);
+  }
+
   for (const mode of ['down', 'stale'] as const) {
     it(`a feed ${mode}: the feed stops counting once its value passes its maximum age, logged once; it counts again when it clears`, async () => {
       const p = pairOf('BOND26EURe');
-      const before = (await (await fetch(p.feedUrl)).json()) as { timestamp: number };
-      const since = Date.now();
-      await post('/faults/feed', { mode, pair: p.symbol });
-      // The last value the bot could read is at most the one served now; it passes its age this much later.
-      const due = before.timestamp + FEED_MAX_AGE_MS;
-      const at = await firstSaid(p.id, 'fair-value source feed unusable', since);
-      expect(at - due).toBeLessThanOrEqual(BLOCK_MS);
-      const r = (await reports()).find((x) => x.pair === p.id);
-      expect(r?.source).toBe('oracle');
-      expect(await quoting(p.id)).toBe(true);
-      await post('/faults/feed', undefined, 'DELETE');
-      await firstSaid(p.id, 'fair-value source feed usable again', since);
-      expect(said(p.id, 'fair-value source feed unusable').filter((l) => Date.parse(l.time) >= since)).toHaveLength(1);
+      await outage(
+        p,
+        'feed',
+        async () => {
+          const before = (await (await fetch(p.feedUrl)).json()) as { timestamp: number };
+          await post('/faults/feed', { mode, pair: p.symbol });
+          // The last value the bot could read is at most the one served before; it passes its age this much later.
+          return before.timestamp + FEED_MAX_AGE_MS;
+        },
+        () => post('/faults/feed', undefined, 'DELETE'),
+        BLOCK_MS,
+      );
+      expect((await reports()).find((x) => x.pair === p.id)?.source).toBe('median');
     });
   }
 
   it('an oracle frozen: it stops counting once its answer passes its maximum age, logged once; it counts again when it clears', async () => {
     const p = pairOf('FUND1EURe');
-    const since = Date.now();
-    await post('/faults/oracle', { mode: 'freeze', pair: p.symbol });
-    const frozen = sandbox.oracles.state().find((s) => s.id === p.id);
-    const due = (frozen?.answerAtMs ?? since) + ORACLE_MAX_AGE_MS;
-    const at = await firstSaid(p.id, 'fair-value source oracle unusable', since);
-    expect(at - due).toBeLessThanOrEqual(LEDGER_MS);
-    expect(await quoting(p.id)).toBe(true);
-    await post('/faults/oracle', undefined, 'DELETE');
-    await firstSaid(p.id, 'fair-value source oracle usable again', since);
-    expect(said(p.id, 'fair-value source oracle unusable').filter((l) => Date.parse(l.time) >= since)).toHaveLength(1);
+    await outage(
+      p,
+      'oracle',
+      async () => {
+        await post('/faults/oracle', { mode: 'freeze', pair: p.symbol });
+        const frozen = sandbox.oracles.state().find((s) => s.id === p.id);
+        return (frozen?.answerAtMs ?? Date.now()) + ORACLE_MAX_AGE_MS;
+      },
+      () => post('/faults/oracle', undefined, 'DELETE'),
+      LEDGER_MS,
+    );
   });
 
   it('an oracle jump makes the sources disagree: every quote of the pair is cancelled in the block after the jump, logged once; quoting resumes when the oracle is right again', async () => {

@@ -23,6 +23,8 @@ export interface TrueValueSettings {
   readonly volatility: number;
   /** Bonds: the yield's standard deviation per sqrt(hour) of wall time, basis points. */
   readonly yieldVolatilityBps: number;
+  /** Share of the distance to the anchor (a bond: its start yield) closed per hour. */
+  readonly reversionPerHour: number;
   readonly sampleMs: number;
   readonly mode: 'always-open' | 'calendar';
   readonly calendar: CalendarConfig;
@@ -53,6 +55,7 @@ function modelOf(p: VenuePair, s: TrueValueSettings, random: SeededRandom, start
       start,
       startMs,
       yieldVolatilityBps: s.yieldVolatilityBps,
+      reversionPerHour: s.reversionPerHour,
       bandBps,
       random,
     });
@@ -61,6 +64,7 @@ function modelOf(p: VenuePair, s: TrueValueSettings, random: SeededRandom, start
     startMs,
     accrualPercent: new Decimal(p.instrument.accrualPercent ?? '0'),
     volatility: s.volatility,
+    reversionPerHour: s.reversionPerHour,
     bandBps,
     random,
   });

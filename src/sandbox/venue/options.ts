@@ -124,6 +124,14 @@ export const sandboxConfigSchema = z.strictObject({
         .max(1)
         .default(0.02)
         .describe('True value of funds: relative standard deviation per sqrt(hour) of wall time'),
+      reversionPerHour: z
+        .number()
+        .min(0)
+        .max(10)
+        .default(0.05)
+        .describe(
+          'Share of its distance to the static reference price (its start yield) the true value closes per hour',
+        ),
       yieldVolatilityBps: z
         .number()
         .min(0)

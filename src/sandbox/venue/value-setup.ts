@@ -33,6 +33,7 @@ export function buildValueParts(config: SandboxConfig, state: VenueState, clock:
       seed: config.flow.seed,
       volatility: config.flow.volatility,
       yieldVolatilityBps: config.flow.yieldVolatilityBps,
+      reversionPerHour: config.flow.reversionPerHour,
       sampleMs: config.feeds.sampleMs,
       mode: config.trading.mode,
       calendar: sandboxCalendar(config),

@@ -151,6 +151,34 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
+/**
+ * A source's outage: `inject` breaks it and says when its last value passes its maximum age; the bot must say
+ * so within `slackMs` of that moment (a block or a ledger), once, keep quoting on the other source, and say it
+ * is usable again once `clear` has mended it; returns the pair's verdict after that.
+ */
+async function outage(
+  p: ReturnType<typeof pairOf>,
+  kind: 'feed' | 'oracle',
+  inject: () => Promise<number>,
+  clear: () => Promise<void>,
+  slackMs: number,
+) {
+  const since = Date.now();
+  const due = await inject();
+  const at = await firstSaid(p.id, `fair-value source ${kind} unusable`, since);
+  expect(at - due).toBeLessThanOrEqual(slackMs);
+  const r = (await reports()).find((x) => x.pair === p.id);
+  expect({ usable: r?.sources.find((x) => x.kind === kind)?.usable, fair: r?.fair !== null }).toEqual({
+    usable: false,
+    fair: true,
+  });
+  expect(await quoting(p.id)).toBe(true);
+  await clear();
+  await firstSaid(p.id, `fair-value source ${kind} usable again`, since);
+  expect(said(p.id, `fair-value source ${kind} unusable`).filter((l) => Date.parse(l.time) >= since)).toHaveLength(1);
+  return (await reports()).find((x) => x.pair === p.id);
+}
+
 describe('the fair value on the sandbox', () => {
   it("reports the oracle answers that ethers and stellar-sdk read from the manifest's oracles", async () => {
     sandbox.oracles.freeze();
@@ -227,33 +255,6 @@ describe('the fair value on the sandbox', () => {
     }
   });
 
-  /**
-   * A source's outage: `inject` breaks it and says when its last value passes its maximum age; the bot must say
-   * so within `slackMs` of that moment (a block or a ledger), once, keep quoting on the other source, and say it
-   * is usable again once `clear` has mended it.
-   */
-  async function outage(
-    p: ReturnType<typeof pairOf>,
-    kind: 'feed' | 'oracle',
-    inject: () => Promise<number>,
-    clear: () => Promise<void>,
-    slackMs: number,
-  ) {
-    const since = Date.now();
-    const due = await inject();
-    const at = await firstSaid(p.id, `fair-value source ${kind} unusable`, since);
-    expect(at - due).toBeLessThanOrEqual(slackMs);
-    const r = (await reports()).find((x) => x.pair === p.id);
-    expect({ usable: r?.sources.find((x) => x.kind === kind)?.usable, fair: r?.fair !== null }).toEqual({
-      usable: false,
-      fair: true,
-    });
-    expect(await quoting(p.id)).toBe(true);
-    await clear();
-    await firstSaid(p.id, `fair-value source ${kind} usable again`, since);
-    expect(said(p.id, `fair-value source ${kind} unusable`).filter((l) => Date.parse(l.time) >= since)).toHaveLength(1);
-  }
-
   for (const mode of ['down', 'stale'] as const) {
     it(`a feed ${mode}: the feed stops counting once its value passes its maximum age, logged once; it counts again when it clears`, async () => {
       const p = pairOf('BOND26EURe');
@@ -275,7 +276,7 @@ describe('the fair value on the sandbox', () => {
 
   it('an oracle frozen: it stops counting once its answer passes its maximum age, logged once; it counts again when it clears', async () => {
     const p = pairOf('FUND1EURe');
-    await outage(
+    const after = await outage(
       p,
       'oracle',
       async () => {
@@ -286,6 +287,7 @@ describe('the fair value on the sandbox', () => {
       () => post('/faults/oracle', undefined, 'DELETE'),
       LEDGER_MS,
     );
+    expect(after?.sources.find((x) => x.kind === 'oracle')?.usable).toBe(true);
   });
 
   it('an oracle jump makes the sources disagree: every quote of the pair is cancelled in the block after the jump, logged once; quoting resumes when the oracle is right again', async () => {

@@ -7,5 +7,13 @@ import { MIGRATION_2 } from './migrations/v2-restart.ts';
 import { MIGRATION_3 } from './migrations/v3-reorganisations.ts';
 import { MIGRATION_4 } from './migrations/v4-obligations.ts';
 import { MIGRATION_5 } from './migrations/v5-fair-value.ts';
+import { MIGRATION_6 } from './migrations/v6-markouts.ts';
 
-export const MIGRATIONS: readonly string[] = [MIGRATION_1, MIGRATION_2, MIGRATION_3, MIGRATION_4, MIGRATION_5];
+export const MIGRATIONS: readonly string[] = [
+  MIGRATION_1,
+  MIGRATION_2,
+  MIGRATION_3,
+  MIGRATION_4,
+  MIGRATION_5,
+  MIGRATION_6,
+];

@@ -29,6 +29,8 @@ export interface OrderMeta {
   readonly lockRateBps?: number | null;
   readonly prefunded?: boolean | null;
   readonly options?: OrderOptions | null;
+  /** The ladder level the quote was placed for (0 nearest the centre); null for an order that is not a quote. */
+  readonly level?: number | null;
 }
 
 export interface FillRecord {

@@ -54,8 +54,8 @@ export class OrderStore {
       .prepare(
         `INSERT INTO orders (wallet, client_order_id, chain, pair_id, side, quantity, price, status, order_id, filled, fill_ids_json,
            tx_hash, cancel_tx_hash, rejection_code, rejection_reason, cancelled_by, unexplained, adopted, decision_id, lock_rate_bps, prefunded,
-           options_json, created_ms, updated_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           options_json, level, created_ms, updated_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         meta.wallet,
@@ -80,6 +80,7 @@ export class OrderStore {
         meta.lockRateBps ?? null,
         meta.prefunded === undefined || meta.prefunded === null ? null : meta.prefunded ? 1 : 0,
         meta.options === undefined || meta.options === null ? null : JSON.stringify(meta.options),
+        meta.level ?? null,
         now,
         now,
       );

@@ -5,6 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { openDatabase, schemaVersion, transaction, type Db } from './database.ts';
 import { MIGRATIONS } from './migrations.ts';
 import { ObligationStore } from './obligation-store.ts';
+import { EvaluationStore } from './evaluation-store.ts';
 import { EventLog } from './event-log.ts';
 import { FairValueStore } from './fair-value-store.ts';
 import { ForeignOrders } from './foreign-orders.ts';
@@ -29,6 +30,8 @@ export interface Store {
   readonly obligations: ObligationStore;
   /** Each pair's fair value sampled for the report. */
   readonly fairValues: FairValueStore;
+  /** Fills in record order, chain fees, and each fill's value afterwards (markouts, PnL attribution). */
+  readonly evaluation: EvaluationStore;
   /** Runs `fn` as one change of the state file: all of it or nothing (nested calls are savepoints). */
   atomically<T>(fn: () => T): T;
   close(): void;
@@ -90,6 +93,7 @@ function storeOn(db: DatabaseSync, now: () => number): Store {
     applications: new ChainApplications(db, now),
     obligations: new ObligationStore(db, now),
     fairValues: new FairValueStore(db),
+    evaluation: new EvaluationStore(db),
     atomically: (fn) => transaction(db, fn),
     close: () => db.close(),
   };

@@ -37,7 +37,15 @@ export interface PairRow {
   /** Realised plus unrealised at the mark, fees deducted, quote units. */
   readonly pnl: Decimal;
   readonly fills: number;
+  /** Volume-weighted markout of our fills at the board's horizon; null: no evaluation. */
+  readonly markout: MarkoutCell | null;
   readonly state: PairState;
+}
+
+export interface MarkoutCell {
+  readonly horizonMs: number;
+  /** Null until a fill has been valued at the horizon. */
+  readonly bps: Decimal | null;
 }
 
 export interface FairCell {

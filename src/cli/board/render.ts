@@ -106,6 +106,7 @@ const PAIR_COLUMNS: readonly Column[] = [
   { head: 'PNL', width: 10, right: true },
   { head: 'PRESENCE / TARGET', width: 17 },
   { head: 'FILLS', width: 6, right: true },
+  { head: 'MARKOUT', width: 12, right: true },
   { head: 'STATE', width: 24 },
 ];
 
@@ -159,6 +160,14 @@ function fairValue(row: PairRow): Value {
     : { text: `${value} !${guards.join(',') || 'unavailable'}`, style: 'yellow' };
 }
 
+/** `+1.2bp/60s`: our fills' volume-weighted markout at the board's horizon, red when they lost. */
+function markoutValue(row: PairRow): Value {
+  const m = row.markout;
+  if (m === null || m.bps === null) return { text: NONE, style: 'dim' };
+  const horizon = m.horizonMs % 1000 === 0 ? `${m.horizonMs / 1000}s` : `${m.horizonMs}ms`;
+  return { text: `${signed(m.bps, 1)}bp/${horizon}`, style: m.bps.lt(0) ? 'red' : undefined };
+}
+
 function presenceValue(row: PairRow): Value {
   const ob = row.obligations;
   if (ob === null) return { text: `${NONE} / ${NONE}` };
@@ -180,6 +189,7 @@ function pairValues(row: PairRow): Value[] {
     { text: signed(row.pnl, 2), style: row.pnl.lt(0) ? 'red' : undefined },
     presenceValue(row),
     { text: String(row.fills) },
+    markoutValue(row),
     {
       text: row.state.detail === '' ? row.state.kind : `${row.state.kind}: ${row.state.detail}`,
       style: STATE_STYLE[row.state.kind],

@@ -13,7 +13,7 @@ import type { PnlTracker } from '../../engine/loop/pnl-tracker.ts';
 import type { PairStatus } from '../../engine/loop/venue-status.ts';
 import type { RiskMonitor } from '../../engine/risk/monitor.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
-import { pairState, type BoardModel, type Level, type PairRow, type WalletRow } from './model.ts';
+import { pairState, type BoardModel, type Level, type MarkoutCell, type PairRow, type WalletRow } from './model.ts';
 import type { ObligationsProvider } from './obligations.ts';
 import type { RecentWarnings } from './warnings.ts';
 
@@ -48,6 +48,8 @@ export interface BoardInputs {
   readonly now: () => number;
   /** Feeds the obligation columns; without it they show '-'. */
   readonly obligations?: ObligationsProvider | null;
+  /** The markout column: each pair's volume-weighted markout at one horizon; without it the column shows '-'. */
+  readonly markout?: ((pairId: string) => MarkoutCell | null) | null;
 }
 
 /** Our best resting order on one side, with everything we have resting at that price. */
@@ -102,6 +104,7 @@ export function snapshot(inputs: BoardInputs): BoardModel {
       position: pnl?.position ?? new Decimal(0),
       pnl: pnl?.total(mark) ?? new Decimal(0),
       fills: pnl?.fills ?? 0,
+      markout: inputs.markout?.(pairId) ?? null,
       state: pairState({
         phase: bot.phase,
         risk: bot.risk.state(pairId, nowMs),

@@ -204,6 +204,14 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       metrics,
       reloadStrategies: () => catalog.reload(),
       obligations,
+      evaluation: {
+        store: store.evaluation,
+        horizonsMs: config.evaluation.markoutHorizonsMs,
+        chainFeeRate: {
+          evm: new Decimal(config.evaluation.chainFeeRate.evm),
+          wasm: new Decimal(config.evaluation.chainFeeRate.wasm),
+        },
+      },
     });
     const telemetry = await startTelemetryServer({
       metrics,

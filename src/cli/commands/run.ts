@@ -88,6 +88,12 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
             now: Date.now,
             // The obligation columns (spread against the maximum, presence today against the target).
             obligations: trackerObligations(parts.obligations),
+            // One markout horizon (evaluation.boardHorizonMs) of each pair's fills.
+            markout: (pairId) => {
+              const e = bot.evaluations.get(pairId);
+              const h = parts.config.evaluation.boardHorizonMs;
+              return e === undefined ? null : { horizonMs: h, bps: e.markouts(h)?.all.bps ?? null };
+            },
           }),
         every: (ms, fn) => {
           const t = setInterval(fn, ms);

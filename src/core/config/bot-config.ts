@@ -244,6 +244,33 @@ export const botConfigSchema = z.strictObject({
         .describe('Directory of dlt-mm report, relative to the config file (--out wins)'),
     })
     .default({ sampleMs: 5_000, out: 'reports' }),
+  evaluation: z
+    .strictObject({
+      markoutHorizonsMs: z
+        .array(z.number().int().min(1))
+        .min(1)
+        .max(8)
+        .default([1_000, 10_000, 60_000, 300_000])
+        .describe(
+          'Markout horizons: each fill is valued again this long after it (fair value, else the mid of others)',
+        ),
+      boardHorizonMs: z
+        .number()
+        .int()
+        .min(1)
+        .default(60_000)
+        .describe('The markout horizon the board shows (one of markoutHorizonsMs)'),
+      chainFeeRate: z
+        .strictObject({
+          evm: humanDecimal.default('0').describe('Quote units per native unit of chain A (ETH, say)'),
+          wasm: humanDecimal.default('0').describe('Quote units per native unit of chain B (XLM, say)'),
+        })
+        .prefault({})
+        .describe(
+          "Rates that turn the chains' native fees into the quote currency for the PnL attribution; 0 leaves them out",
+        ),
+    })
+    .prefault({}),
   store: z
     .strictObject({
       path: z.string().min(1).default('state/dlt-mm.sqlite').describe('SQLite state file, relative to the config file'),
@@ -296,6 +323,13 @@ export function crossCheckBotConfig(config: BotConfig): string[] {
         'venue: venue.oauth (client credentials) or venue.accessToken is required: the order endpoints need a bearer token',
       );
   }
+  const horizons = config.evaluation.markoutHorizonsMs;
+  if (new Set(horizons).size !== horizons.length)
+    problems.push('evaluation.markoutHorizonsMs: each horizon at most once');
+  if (!horizons.includes(config.evaluation.boardHorizonMs))
+    problems.push(
+      `evaluation.boardHorizonMs: ${config.evaluation.boardHorizonMs} is not one of markoutHorizonsMs (${horizons.join(', ')})`,
+    );
   const wallets = new Map<string, (typeof config.wallets)[number]>();
   config.wallets.forEach((w, i) => {
     if (wallets.has(w.id)) problems.push(`wallets.${i}.id: duplicate wallet id ${JSON.stringify(w.id)}`);

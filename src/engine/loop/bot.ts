@@ -18,6 +18,8 @@ import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import { derivePairGauges, loopMetrics, type LoopMetrics } from './loop-metrics.ts';
 import { PairLoop, type StrategyHandle } from './pair-loop.ts';
 import { PnlTracker } from './pnl-tracker.ts';
+import { deriveEvaluationGauges } from '../evaluation/metrics.ts';
+import { PairEvaluation, type PairEvaluationOptions } from '../evaluation/pair-evaluation.ts';
 import { cancelEverything, drainEverything, startPolls } from './bot-routines.ts';
 import { VenueStatus, type TradeInfoSource } from './venue-status.ts';
 import type { Clock, Timer } from '../../core/clock.ts';
@@ -62,6 +64,8 @@ export interface BotOptions {
   readonly reloadStrategies: () => string[];
   /** Market-making obligations and the day report's samples: measured from start to shutdown. */
   readonly obligations?: ObligationTracker;
+  /** Markouts and PnL attribution: where fills and marks are kept, the horizons, the chain fee rates. */
+  readonly evaluation?: Omit<PairEvaluationOptions, 'pairId' | 'wallet' | 'scales' | 'now'>;
 }
 
 export type BotPhase = 'starting' | 'trading' | 'killed' | 'stopping' | 'stopped';
@@ -72,6 +76,8 @@ export class Bot {
   readonly loops = new Map<string, PairLoop>();
   readonly statuses = new Map<string, VenueStatus>();
   readonly pnl = new Map<string, PnlTracker>();
+  /** Each pair's markouts and PnL attribution (when configured). */
+  readonly evaluations = new Map<string, PairEvaluation>();
   readonly metrics: LoopMetrics;
   readonly #timers: Timer[] = [];
   /** The engines' readiness and activity, heard until the loops stop. */
@@ -84,6 +90,7 @@ export class Bot {
   constructor(options: BotOptions) {
     this.#o = options;
     this.metrics = loopMetrics(options.metrics);
+    deriveEvaluationGauges(options.metrics, () => this.evaluations);
   }
 
   get phase(): BotPhase {
@@ -144,6 +151,17 @@ export class Bot {
       const id = p.binding.pairId;
       this.risk.addPair(id, w.engine.wallet, p.limits(), now);
       const pnl = new PnlTracker(() => w.engine.fills(id), p.binding.rules.scales);
+      const evaluation =
+        o.evaluation === undefined
+          ? undefined
+          : new PairEvaluation({
+              ...o.evaluation,
+              pairId: id,
+              wallet: w.engine.wallet,
+              scales: p.binding.rules.scales,
+              now: () => o.clock.now(),
+            });
+      if (evaluation !== undefined) this.evaluations.set(id, evaluation);
       const status = new VenueStatus(p.binding, o.rest, w.adapter, o.logger, () => this.#statusChanged(id), o.clock);
       const loop = new PairLoop({
         runtime,
@@ -160,6 +178,7 @@ export class Bot {
         refreshCost: p.refreshCost,
         marketMaker: w.marketMaker,
         ...(p.fairValue === undefined ? {} : { fairValue: p.fairValue }),
+        ...(evaluation === undefined ? {} : { evaluation }),
         balanceMaxAgeMs: o.timings.balanceMaxAgeMs,
         clock: o.clock,
         logger: o.logger.child({ pair: id, symbol: p.binding.symbol }),

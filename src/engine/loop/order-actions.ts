@@ -71,6 +71,7 @@ export class OrderActions {
           side: action.quote.side,
           quantity: action.quote.quantity,
           price: action.quote.price,
+          level: action.quote.level,
           ...(decision === null ? {} : { decision }),
         };
         const placed =

@@ -29,6 +29,7 @@ import { crossesOurs, liveQuotes, ownOnBook, pairInventory, presenceOf, quotable
 import { recordNative, recordSpread, type LoopMetrics } from './loop-metrics.ts';
 import { OrderActions } from './order-actions.ts';
 import type { PnlTracker } from './pnl-tracker.ts';
+import type { PairEvaluation } from '../evaluation/pair-evaluation.ts';
 import {
   decisionOf,
   marketOpenNow,
@@ -77,6 +78,8 @@ export interface PairLoopOptions {
   readonly obligations?: ObligationsHandle;
   /** The pair's own fair value and its guards, when its strategy has a fairValue block. */
   readonly fairValue?: PairFairValue;
+  /** The pair's markouts and PnL attribution, marked to the fair value (else the mid of others' book). */
+  readonly evaluation?: PairEvaluation;
 }
 
 export interface ObligationsHandle {
@@ -214,7 +217,9 @@ export class PairLoop {
     const live = this.#liveOrders();
     const book = o.feed.book(this.#symbol);
     const mark = status.lastPrice ?? midOf(book) ?? status.staticReferencePrice;
-    const fair = o.fairValue?.evaluate(nowMs, othersMidOf(book, ownOnBook(o.runtime.binding, live))) ?? null;
+    const othersMid = othersMidOf(book, ownOnBook(o.runtime.binding, live));
+    const fair = o.fairValue?.evaluate(nowMs, othersMid) ?? null;
+    o.evaluation?.observe(fair?.value ?? othersMid);
     o.risk.setFlag(this.#pairId, 'fair-value', fair?.action === 'pull');
     o.pnl.update(mark);
     o.risk.pnl(this.#pairId, toVenueLocal(nowMs).date, o.pnl.total(mark));

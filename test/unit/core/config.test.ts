@@ -64,6 +64,21 @@ telemetry: { metricsPort: 70000 }
     expect(text).toMatch(/telemetry\.metricsPort/);
     expect(p.length).toBeGreaterThanOrEqual(5);
   });
+  it("evaluation: markout horizons each once, the board's among them, fee rates as decimal strings", () => {
+    expect(parseBotConfig(valid, 'bot.yaml').evaluation).toEqual({
+      markoutHorizonsMs: [1_000, 10_000, 60_000, 300_000],
+      boardHorizonMs: 60_000,
+      chainFeeRate: { evm: '0', wasm: '0' },
+    });
+    expect(problems(`${valid}evaluation:\n  chainFeeRate: { evm: 2500 }\n`)).toEqual([
+      'evaluation.chainFeeRate.evm: Invalid input: expected string, received number',
+    ]);
+    const p = problems(`${valid}evaluation:\n  markoutHorizonsMs: [1000, 1000, 5000]\n  boardHorizonMs: 60000\n`);
+    expect(p).toEqual([
+      'evaluation.markoutHorizonsMs: each horizon at most once',
+      'evaluation.boardHorizonMs: 60000 is not one of markoutHorizonsMs (1000, 1000, 5000)',
+    ]);
+  });
   it('refuses a secret written inline', () => {
     const p = problems(valid.replace('{ env: DLT_MM_EVM_KEY }', '"0xabc"'));
     expect(p.join('\n')).toMatch(/wallets\.0\.key: a secret must be \{env: NAME\} or \{file: path\}/);

@@ -39,6 +39,8 @@ export interface PlaceOrder {
   readonly reporting?: ReportingData;
   /** What made the order (market snapshot, parameters, config hash, risk checks); stored with it. */
   readonly decision?: Decision;
+  /** The ladder level of the quote (0 nearest the centre), for markouts by level. */
+  readonly level?: number;
 }
 
 export interface Placed {
@@ -184,6 +186,7 @@ export class OrderManager {
           lockRateBps: makerRateOf(pair, ctx.marketMaker),
           prefunded: pair.prefunded,
           options,
+          level: cmd.level ?? null,
         },
       );
     });

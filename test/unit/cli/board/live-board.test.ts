@@ -60,6 +60,7 @@ function model(fills: number, phase: BoardModel['phase'] = 'trading'): BoardMode
         position: new Decimal(0),
         pnl: new Decimal(0),
         fills,
+        markout: null,
         state: { kind: 'active', detail: '' },
       },
     ],

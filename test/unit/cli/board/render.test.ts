@@ -19,6 +19,7 @@ const plainPair: PairRow = {
   position: d('1.5'),
   pnl: d('-0.0749'),
   fills: 3,
+  markout: { horizonMs: 60_000, bps: d('-3.456') },
   state: { kind: 'active', detail: '' },
 };
 
@@ -41,6 +42,7 @@ const obligedPair: PairRow = {
   position: d('-2'),
   pnl: d('12.346'),
   fills: 11,
+  markout: { horizonMs: 10_000, bps: d('12.04') },
   state: { kind: 'paused', detail: 'stale-market-data, tx-backoff' },
 };
 
@@ -72,7 +74,7 @@ function rowOf(lines: readonly string[], first: string): string[] {
 describe('board rendering', () => {
   const lines = renderBoard(model, { width: 200, color: false });
 
-  it('shows each pair: our best bid and ask with sizes, spread, position, PnL, fills and state', () => {
+  it('shows each pair: our best bid and ask with sizes, spread, position, PnL, fills, markout and state', () => {
     expect(rowOf(lines, 'BOND26EURe')).toEqual([
       'BOND26EURe',
       'evm',
@@ -84,6 +86,7 @@ describe('board rendering', () => {
       '-0.07',
       '- / -',
       '3',
+      '-3.5bp/60s',
       'active',
     ]);
   });
@@ -100,6 +103,7 @@ describe('board rendering', () => {
       '+12.35',
       '83.3% / 80.0%',
       '11',
+      '+12.0bp/10s',
       'paused: stale-market-data, tx-backoff',
     ]);
   });
@@ -143,6 +147,20 @@ describe('board rendering', () => {
     );
     expect(rowOf(none, 'BOND26EURe')[4]).toBe('-');
     expect(rowOf(none, 'FUND1EURe')[4]).toBe('none !unavailable');
+  });
+
+  it("shows '-' for the markout until a fill has been valued at the horizon", () => {
+    const none = renderBoard(
+      {
+        ...model,
+        pairs: [
+          { ...plainPair, markout: null },
+          { ...obligedPair, markout: { horizonMs: 60_000, bps: null } },
+        ],
+      },
+      { width: 200, color: false },
+    );
+    expect([rowOf(none, 'BOND26EURe')[10], rowOf(none, 'FUND1EURe')[10]]).toEqual(['-', '-']);
   });
 
   it('says so when no pair trades yet and no warning was logged', () => {

@@ -1,0 +1,244 @@
+/**
+ * One pair's markouts and PnL attribution, kept incrementally as the pair loop runs. At every recomputation the
+ * loop hands over the value it marks to (the fair value, else the mid of others' book): it goes on a timeline,
+ * new fills (read from the store after the last one seen, never the whole day) are valued at it, and every
+ * markout horizon that has passed is valued at the timeline's value at that moment, recorded in the state file
+ * (`fill_marks`) and added to the per-side and per-level sums. The fill's moment is when the bot learnt of it on
+ * its own clock (the chain's block time may run on another clock, the accelerated sandbox's say).
+ *
+ * After a restart, fills with a recorded value at the fill are attributed with it and their recorded markouts
+ * counted; a horizon still open is valued if it falls due once values are known again, and a fill recorded while
+ * the bot was stopped is valued at the first value seen and gets no markouts (both counted as `missed`).
+ * A fill undone by a reorganisation stays in the figures until the next start (which reads the fills kept).
+ */
+import { Attribution, type AttributionParts } from '../../core/evaluation/attribution.ts';
+import { MarkoutSum, ValueTimeline } from '../../core/evaluation/markouts.ts';
+import { Decimal } from '../../core/decimal.ts';
+import type { Side } from '../../core/order-terms.ts';
+import { baseFromNative, priceFromRaw, quantityFromRaw, quoteFromNative, type PairScales } from '../../core/units.ts';
+import type { EvaluationStore, FillMark, SequencedFill } from '../../store/evaluation-store.ts';
+
+/** Native units per whole native token: chain A 18 decimals (wei), chain B 7 (stroops). */
+const NATIVE_DECIMALS = { evm: 18, wasm: 7 } as const;
+
+export interface PairEvaluationOptions {
+  readonly pairId: string;
+  readonly wallet: string;
+  readonly scales: PairScales;
+  readonly store: EvaluationStore;
+  readonly horizonsMs: readonly number[];
+  /** Quote units per native unit, per chain (0: chain fees left out). */
+  readonly chainFeeRate: { readonly evm: Decimal; readonly wasm: Decimal };
+  readonly now: () => number;
+}
+
+interface Pending {
+  readonly fillId: string;
+  readonly side: Side;
+  readonly quantity: Decimal;
+  readonly price: Decimal;
+  readonly level: number | null;
+  readonly seenMs: number;
+  /** Horizons still to value, ascending. */
+  readonly open: number[];
+}
+
+/** Volume-weighted markouts at one horizon. */
+export interface MarkoutFigures {
+  readonly horizonMs: number;
+  readonly bySide: Readonly<Record<Side, MarkoutSum>>;
+  readonly byLevel: ReadonlyMap<number, MarkoutSum>;
+  readonly all: MarkoutSum;
+}
+
+export class PairEvaluation {
+  readonly #o: PairEvaluationOptions;
+  readonly #timeline = new ValueTimeline();
+  readonly #attribution = new Attribution();
+  readonly #markouts: Map<number, MarkoutFigures & { readonly byLevel: Map<number, MarkoutSum> }>;
+  readonly #longest: number;
+  #pending: Pending[] = [];
+  /** Fills recorded but not yet valued (no value known yet). */
+  #unvalued: SequencedFill[] = [];
+  #seq = 0;
+  #chargedMs = 0;
+  #chargedAtEdge = new Set<string>();
+  #value: Decimal | null = null;
+  /** Marks recorded before this start, by fill id and horizon (consumed as the fills are read). */
+  #recorded: Map<string, Map<number, FillMark>>;
+  #missed = 0;
+  readonly #horizons: readonly number[];
+  /** The last fill recorded before this start: fills up to it were recorded while the bot was not watching. */
+  readonly #startSeq: number;
+
+  constructor(o: PairEvaluationOptions) {
+    this.#o = o;
+    this.#longest = Math.max(...o.horizonsMs);
+    this.#horizons = [...o.horizonsMs].toSorted((a, b) => a - b);
+    this.#markouts = new Map(
+      o.horizonsMs.map((h) => [
+        h,
+        {
+          horizonMs: h,
+          bySide: { buy: new MarkoutSum(), sell: new MarkoutSum() },
+          byLevel: new Map(),
+          all: new MarkoutSum(),
+        },
+      ]),
+    );
+    this.#startSeq = o.store.lastSeq(o.pairId, o.wallet);
+    this.#recorded = new Map();
+    for (const m of o.store.marks(o.pairId)) {
+      const byHorizon = this.#recorded.get(m.fillId) ?? new Map<number, FillMark>();
+      byHorizon.set(m.horizonMs, m);
+      this.#recorded.set(m.fillId, byHorizon);
+    }
+  }
+
+  /** The value the pair is marked to now (null: none); called at every recomputation. */
+  observe(value: Decimal | null): void {
+    const now = this.#o.now();
+    if (value !== null) {
+      this.#timeline.push(now, value);
+      this.#value = value;
+    }
+    this.#readFills(now);
+    this.#readCharges();
+    this.#resolve(now);
+    this.#timeline.forgetBefore(now - this.#longest - 1);
+  }
+
+  /** The attribution at the last value. */
+  attribution(): AttributionParts {
+    return this.#attribution.at(this.#value);
+  }
+
+  markouts(horizonMs: number): MarkoutFigures | undefined {
+    return this.#markouts.get(horizonMs);
+  }
+
+  get horizonsMs(): readonly number[] {
+    return this.#o.horizonsMs;
+  }
+
+  /**
+   * Markouts that could not be taken: a fill recorded while the bot was stopped (its moment unknown), or a
+   * horizon that fell due while no value was known (before the first value, or while the bot was stopped).
+   */
+  get missed(): number {
+    return this.#missed;
+  }
+
+  /** Fills waiting for a horizon to pass. */
+  get pending(): number {
+    return this.#pending.length;
+  }
+
+  #readFills(now: number): void {
+    const fresh = this.#o.store.fillsAfter(this.#o.pairId, this.#o.wallet, this.#seq);
+    if (fresh.length > 0) this.#seq = fresh.at(-1)!.seq;
+    const waiting = this.#unvalued.concat(fresh);
+    this.#unvalued = [];
+    for (const s of waiting) {
+      const f = s.fill;
+      const recorded = this.#recorded.get(f.fillId);
+      this.#recorded.delete(f.fillId);
+      const atFill = recorded?.get(0);
+      const value = atFill === undefined ? this.#value : new Decimal(atFill.value);
+      if (value === null) {
+        this.#unvalued.push(s);
+        continue;
+      }
+      const scales = this.#o.scales;
+      this.#attribution.addFill({
+        baseDelta: baseFromNative(f.baseDelta, scales),
+        quoteDelta: quoteFromNative(f.quoteDelta, scales),
+        commission: quoteFromNative(f.fee, scales),
+        valueAtFill: value,
+      });
+      const marked = {
+        fillId: f.fillId,
+        side: f.side,
+        quantity: quantityFromRaw(f.quantity, scales),
+        price: priceFromRaw(f.price, scales),
+        level: s.level,
+      };
+      const open: number[] = [];
+      for (const h of this.#horizons) {
+        const v = recorded?.get(h);
+        if (v !== undefined) this.#add(marked, h, new Decimal(v.value));
+        else open.push(h);
+      }
+      if (atFill !== undefined) {
+        // Recorded before this start: the horizons still open are valued if the timeline knows their moment.
+        if (open.length > 0) this.#pending.push({ ...marked, seenMs: atFill.atMs, open });
+      } else if (s.seq <= this.#startSeq) {
+        // Recorded while the bot was stopped: its moment is not known, so it gets no markouts.
+        this.#missed += open.length;
+      } else {
+        this.#o.store.addMark({
+          fillId: f.fillId,
+          pairId: this.#o.pairId,
+          horizonMs: 0,
+          value: value.toFixed(),
+          atMs: now,
+        });
+        this.#pending.push({ ...marked, seenMs: now, open });
+      }
+    }
+  }
+
+  #readCharges(): void {
+    const rate = this.#o.chainFeeRate;
+    if (rate.evm.isZero() && rate.wasm.isZero()) return;
+    const charges = this.#o.store.chargedSince(this.#o.pairId, this.#o.wallet, this.#chargedMs);
+    for (const c of charges) {
+      if (c.updatedMs === this.#chargedMs && this.#chargedAtEdge.has(c.txHash)) continue;
+      if (c.updatedMs > this.#chargedMs) {
+        this.#chargedMs = c.updatedMs;
+        this.#chargedAtEdge = new Set();
+      }
+      this.#chargedAtEdge.add(c.txHash);
+      const native = new Decimal(c.fee.toString()).div(new Decimal(10).pow(NATIVE_DECIMALS[c.chain]));
+      this.#attribution.addChainFee(native.mul(rate[c.chain]));
+    }
+  }
+
+  #resolve(now: number): void {
+    if (this.#pending.length === 0) return;
+    const still: Pending[] = [];
+    for (const p of this.#pending) {
+      while (p.open.length > 0 && p.seenMs + p.open[0]! <= now) {
+        const h = p.open.shift()!;
+        const at = p.seenMs + h;
+        const value = this.#timeline.at(at);
+        if (value === null) {
+          this.#missed += 1;
+          continue;
+        }
+        this.#o.store.addMark({
+          fillId: p.fillId,
+          pairId: this.#o.pairId,
+          horizonMs: h,
+          value: value.toFixed(),
+          atMs: at,
+        });
+        this.#add(p, h, value);
+      }
+      if (p.open.length > 0) still.push(p);
+    }
+    this.#pending = still;
+  }
+
+  #add(f: { side: Side; quantity: Decimal; price: Decimal; level: number | null }, h: number, value: Decimal): void {
+    const m = this.#markouts.get(h);
+    if (m === undefined) return;
+    m.all.add(f, value);
+    m.bySide[f.side].add(f, value);
+    if (f.level !== null) {
+      let level = m.byLevel.get(f.level);
+      if (level === undefined) m.byLevel.set(f.level, (level = new MarkoutSum()));
+      level.add(f, value);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * What the markouts and the PnL attribution read and write: our fills in the order they were recorded (from a
+ * sequence number on, so a reader never reads the day again), the chain fees charged since a moment, and each
+ * fill's value at the fill and at each horizon (`fill_marks`).
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import { fillFromRow, type FillRecord } from './order-rows.ts';
+
+/** A fill with its place in the record and the ladder level of its order (null: unknown, or not a quote). */
+export interface SequencedFill {
+  readonly seq: number;
+  readonly fill: FillRecord;
+  readonly level: number | null;
+}
+
+export interface ChainCharge {
+  readonly txHash: string;
+  readonly chain: 'evm' | 'wasm';
+  /** Native units. */
+  readonly fee: bigint;
+  readonly updatedMs: number;
+}
+
+export interface FillMark {
+  readonly fillId: string;
+  readonly pairId: string;
+  /** 0: at the fill. */
+  readonly horizonMs: number;
+  /** Decimal text, quote per base. */
+  readonly value: string;
+  /** When the value was in force (the fill's moment plus the horizon, on the bot's clock). */
+  readonly atMs: number;
+}
+
+type Row = Record<string, string | number>;
+
+export class EvaluationStore {
+  readonly #db: DatabaseSync;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  /** The wallet's fills of the pair recorded after `afterSeq`, in the order they were recorded. */
+  fillsAfter(pairId: string, wallet: string, afterSeq: number): SequencedFill[] {
+    return this.#db
+      .prepare(
+        `SELECT f.rowid AS seq, f.*, o.level AS level FROM fills f
+           LEFT JOIN orders o ON o.wallet = f.wallet AND o.client_order_id = f.client_order_id
+         WHERE f.pair_id = ? AND f.wallet = ? AND f.rowid > ? ORDER BY f.rowid`,
+      )
+      .all(pairId, wallet, afterSeq)
+      .map((r) => {
+        const x = r as Row & { level: number | null };
+        return { seq: Number(x.seq), fill: fillFromRow(x), level: x.level === null ? null : Number(x.level) };
+      });
+  }
+
+  /** The sequence number of the wallet's last recorded fill of the pair (0: none). */
+  lastSeq(pairId: string, wallet: string): number {
+    const r = this.#db
+      .prepare('SELECT MAX(rowid) AS n FROM fills WHERE pair_id = ? AND wallet = ?')
+      .get(pairId, wallet) as {
+      n: number | null;
+    };
+    return Number(r.n ?? 0);
+  }
+
+  /**
+   * Fees the chains charged for the wallet's transactions on the pair's orders, recorded at or after `sinceMs`
+   * (a reader keeps the hashes of its last millisecond to skip them the next time).
+   */
+  chargedSince(pairId: string, wallet: string, sinceMs: number): ChainCharge[] {
+    return this.#db
+      .prepare(
+        `SELECT t.tx_hash, t.chain, t.fee, t.updated_ms FROM transactions t
+           JOIN orders o ON o.wallet = t.wallet AND o.client_order_id = t.client_order_id
+         WHERE t.fee IS NOT NULL AND t.updated_ms >= ? AND t.wallet = ? AND o.pair_id = ?
+         ORDER BY t.updated_ms, t.tx_hash`,
+      )
+      .all(sinceMs, wallet, pairId)
+      .map((r) => {
+        const x = r as Row;
+        return {
+          txHash: String(x.tx_hash),
+          chain: x.chain as 'evm' | 'wasm',
+          fee: BigInt(x.fee as string),
+          updatedMs: Number(x.updated_ms),
+        };
+      });
+  }
+
+  addMark(m: FillMark): void {
+    this.#db
+      .prepare(
+        'INSERT INTO fill_marks (fill_id, pair_id, horizon_ms, value, at_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      )
+      .run(m.fillId, m.pairId, m.horizonMs, m.value, m.atMs);
+  }
+
+  /** Every mark of the pair's fills. */
+  marks(pairId: string): FillMark[] {
+    return this.#db
+      .prepare('SELECT * FROM fill_marks WHERE pair_id = ? ORDER BY at_ms, fill_id, horizon_ms')
+      .all(pairId)
+      .map((r) => {
+        const x = r as Row;
+        return {
+          fillId: String(x.fill_id),
+          pairId: String(x.pair_id),
+          horizonMs: Number(x.horizon_ms),
+          value: String(x.value),
+          atMs: Number(x.at_ms),
+        };
+      });
+  }
+}

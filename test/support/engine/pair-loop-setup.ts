@@ -9,6 +9,7 @@ import { afterEach } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.ts';
 import { remainingOf } from '../../../src/core/order-state.ts';
 import { priceFromRaw, quantityFromRaw } from '../../../src/core/units.ts';
+import { PairEvaluation } from '../../../src/engine/evaluation/pair-evaluation.ts';
 import type { PairFairValue } from '../../../src/engine/fair-value/pair-fair-value.ts';
 import { loopMetrics } from '../../../src/engine/loop/loop-metrics.ts';
 import { PairLoop } from '../../../src/engine/loop/pair-loop.ts';
@@ -35,6 +36,8 @@ export interface Setup {
   readonly status: VenueStatus;
   /** What the loop logged, one object per line. */
   readonly logs: Array<{ msg: string; level: number } & Record<string, unknown>>;
+  /** With `markoutHorizonsMs`: the pair's evaluation. */
+  readonly evaluation: PairEvaluation | undefined;
   round(marketEvent?: boolean): Promise<void>;
 }
 
@@ -56,6 +59,8 @@ export interface SetupOptions {
   readonly confirmations?: number;
   /** The pair's fair value and its guards, built on the harness (its clock, its pair). */
   readonly fairValue?: (h: Harness) => PairFairValue;
+  /** Markouts at these horizons and the PnL attribution, on the harness's store. */
+  readonly markoutHorizonsMs?: readonly number[];
 }
 
 export async function setup(options: SetupOptions = {}): Promise<Setup> {
@@ -86,6 +91,7 @@ export async function setup(options: SetupOptions = {}): Promise<Setup> {
     status: undefined as unknown as VenueStatus,
     loop: undefined as unknown as PairLoop,
     logs: [],
+    evaluation: undefined,
     async round(marketEvent = true) {
       if (marketEvent) risk.marketData(pairId, h.clock.now());
       await s.status.refreshTradeInfo(h.clock.now());
@@ -106,6 +112,18 @@ export async function setup(options: SetupOptions = {}): Promise<Setup> {
     () => undefined,
   );
   await status.refreshPhase();
+  const evaluation =
+    options.markoutHorizonsMs === undefined
+      ? undefined
+      : new PairEvaluation({
+          pairId,
+          wallet: WALLET,
+          scales: h.pair.rules.scales,
+          store: h.store.evaluation,
+          horizonsMs: options.markoutHorizonsMs,
+          chainFeeRate: { evm: d('0'), wasm: d('0') },
+          now: () => h.clock.now(),
+        });
   const loop = new PairLoop({
     runtime: h.engine.pair(pairId)!,
     engine: h.engine,
@@ -125,8 +143,9 @@ export async function setup(options: SetupOptions = {}): Promise<Setup> {
     logger,
     metrics,
     ...(options.fairValue === undefined ? {} : { fairValue: options.fairValue(h) }),
+    ...(evaluation === undefined ? {} : { evaluation }),
   });
-  Object.assign(s, { status, loop });
+  Object.assign(s, { status, loop, evaluation });
   return s;
 }
 

@@ -383,3 +383,30 @@ describe('the strategy loop of one pair', () => {
     expect((await s.metrics.nativeAlertLevel.get()).values).toEqual([{ labels, value: 2.5 }]);
   });
 });
+
+describe('the strategy loop with markouts', () => {
+  it("hands the evaluation the mid of others' book when the pair has no fair value: a fill is valued then and a second later", async () => {
+    const s = await setup({ markoutHorizonsMs: [1_000] });
+    const { best } = await bestAskTaken(s);
+    // The round after the fill: others' book is still 99.7 / 100.3, so the fill is valued at 100.
+    await s.round();
+    const e = s.evaluation!;
+    expect(e.attribution().spreadCapture.toFixed()).toBe(best.price.sub(100).mul(best.quantity).toFixed());
+    // Others move up before the horizon: the sale marks out at (price - 100.5) × quantity.
+    s.book = {
+      ...apart(s.h),
+      buy: [{ limit: d('100.2'), quantity: d('5') }],
+      sell: [{ limit: d('100.8'), quantity: d('5') }],
+    };
+    s.h.clock.advance(600);
+    await s.round();
+    s.h.clock.advance(600);
+    await s.round();
+    const m = e.markouts(1_000)!;
+    expect({ fills: m.bySide.sell.fills, quote: m.bySide.sell.quote.toFixed(), level: [...m.byLevel.keys()] }).toEqual({
+      fills: 1,
+      quote: best.price.sub(d('100.5')).mul(best.quantity).toFixed(),
+      level: [0],
+    });
+  });
+});

@@ -67,6 +67,8 @@ export interface PairSample {
   readonly pairId: string;
   readonly atMs: number;
   readonly mark: string | null;
+  /** The value the PnL attribution marks to (fair value, else the mid of others' book); null: none. */
+  readonly value: string | null;
   readonly position: string;
   readonly realised: string;
   readonly unrealised: string;
@@ -319,13 +321,14 @@ export class ObligationStore {
   addSample(s: PairSample): void {
     this.#db
       .prepare(
-        `INSERT INTO pair_samples (pair_id, at_ms, mark, position, realised, unrealised, fees, bid, ask, spread_bps, max_spread_bps, compliant, presence)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+        `INSERT INTO pair_samples (pair_id, at_ms, mark, value, position, realised, unrealised, fees, bid, ask, spread_bps, max_spread_bps, compliant, presence)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       )
       .run(
         s.pairId,
         s.atMs,
         s.mark,
+        s.value,
         s.position,
         s.realised,
         s.unrealised,
@@ -349,6 +352,7 @@ export class ObligationStore {
           pairId: String(x.pair_id),
           atMs: Number(x.at_ms),
           mark: x.mark === null ? null : String(x.mark),
+          value: x.value === null || x.value === undefined ? null : String(x.value),
           position: String(x.position),
           realised: String(x.realised),
           unrealised: String(x.unrealised),

@@ -4,6 +4,7 @@
  * nothing), the same data as JSON, and CSV tables beside it. Reads the state file only (read-only, safe while
  * the bot runs); the day defaults to today on the venue's clock (Europe/Berlin).
  */
+import { Decimal } from '../../core/decimal.ts';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -52,10 +53,19 @@ export async function writeReport(
   const store = openStoreReadOnly(statePath);
   let report;
   try {
-    report = buildDayReport(store, day, options.nowMs, {
-      enabled: config.calendar.enabled && config.sandbox?.embedded !== true,
-      config: { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays },
-    });
+    report = buildDayReport(
+      store,
+      day,
+      options.nowMs,
+      {
+        enabled: config.calendar.enabled && config.sandbox?.embedded !== true,
+        config: { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays },
+      },
+      {
+        evm: new Decimal(config.evaluation.chainFeeRate.evm),
+        wasm: new Decimal(config.evaluation.chainFeeRate.wasm),
+      },
+    );
   } finally {
     store.close();
   }

@@ -8,6 +8,7 @@ import type { DayReport, PairDay } from './data.ts';
 import { venueWallMs } from '../../core/calendar.ts';
 import { base, STATE_COLOURS, thin, timeAxis } from './chart-kit.ts';
 import { fairValueChart } from './fair-chart.ts';
+import { markoutChart } from './markout-chart.ts';
 
 export interface Chart {
   /** Stable id: `<kind>-<pair id>` or `<kind>`. */
@@ -280,6 +281,7 @@ export function reportCharts(report: DayReport): Chart[] {
     if (p.compliance !== null) charts.push(presenceChart(p, domain));
     charts.push(pnlChart(p, domain), inventoryChart(p, domain), spreadChart(p, domain), fillsChart(p, domain));
     if (p.fairValues.length > 0) charts.push(fairValueChart(p, domain));
+    if (p.evaluation.markouts.some((m) => m.bps !== null)) charts.push(markoutChart(p));
   }
   if (report.transactions.length > 0) charts.push(transactionsChart(report));
   if (report.rejections.length > 0) charts.push(rejectionsChart(report));

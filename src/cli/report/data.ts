@@ -13,6 +13,7 @@ import { dayFrame, type CalendarUse, type DayFrame } from '../../engine/obligati
 import type { Breach, ObligationWindow, PairSample, ReportPair } from '../../store/obligation-store.ts';
 import type { FairValueSample } from '../../store/fair-value-store.ts';
 import type { Store } from '../../store/store.ts';
+import { evaluationDay, type ChainFeeRate, type EvaluationDay } from './evaluation.ts';
 
 export interface Compliance {
   readonly target: number;
@@ -68,6 +69,8 @@ export interface PairDay {
   /** First and last sample: PnL and position as the bot had them (cumulative since its state file began). */
   readonly start: PairSample | null;
   readonly end: PairSample | null;
+  /** Markouts and the PnL attribution of the day (marked to the fair value, else the mid of others' book). */
+  readonly evaluation: EvaluationDay;
 }
 
 export interface TxGroup {
@@ -127,7 +130,7 @@ const NO_TERMS = {
 
 const interval = (w: ObligationWindow): Interval => ({ from: w.fromMs, to: w.toMs ?? Number.MAX_SAFE_INTEGER });
 
-function pairDay(store: Store, p: ReportPair, frame: DayFrame, to: number): PairDay {
+function pairDay(store: Store, p: ReportPair, frame: DayFrame, to: number, chainFeeRate: ChainFeeRate): PairDay {
   const o = store.obligations;
   const scales = scalesOf(p);
   const parsed = p.obligations === null ? null : obligationsSchema.safeParse(p.obligations);
@@ -222,6 +225,7 @@ function pairDay(store: Store, p: ReportPair, frame: DayFrame, to: number): Pair
     rejections,
     start: samples[0] ?? null,
     end: samples.at(-1) ?? null,
+    evaluation: evaluationDay(store, p, scales, { from: frame.from, to }, samples, chainFeeRate),
   };
 }
 
@@ -270,12 +274,18 @@ function transactions(store: Store, from: number, to: number): TxGroup[] {
 }
 
 /** The report of `day` (YYYY-MM-DD, venue local) as of `nowMs`. */
-export function buildDayReport(store: Store, day: string, nowMs: number, fallback: CalendarUse): DayReport {
+export function buildDayReport(
+  store: Store,
+  day: string,
+  nowMs: number,
+  fallback: CalendarUse,
+  chainFeeRate: ChainFeeRate = { evm: new Decimal(0), wasm: new Decimal(0) },
+): DayReport {
   const pairs = store.obligations.pairs();
   const calendar = calendarOf(pairs, fallback);
   const frame = dayFrame(day, calendar);
   const to = Math.min(frame.to, nowMs);
-  const days = pairs.map((p) => pairDay(store, p, frame, to));
+  const days = pairs.map((p) => pairDay(store, p, frame, to, chainFeeRate));
   return {
     day,
     timeZone: 'Europe/Berlin',

@@ -83,7 +83,60 @@ function pairSection(p: PairDay, charts: readonly RenderedChart[]): string {
   ];
   return `<section class="pair" id="pair-${esc(p.pairId)}"><h2>${esc(p.symbol)} <small>${esc(p.pairId)}</small></h2>
 <dl class="figures">${figures.map(([k, v]) => `<dt>${esc(k as string)}</dt><dd>${esc(v as string)}</dd>`).join('')}</dl>
+${attributionTable(p)}${markoutTables(p)}
 ${mine.map(figure).join('\n')}</section>`;
+}
+
+const horizon = (ms: number) =>
+  ms % 60_000 === 0 ? `${ms / 60_000} min` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+const bp = (s: string | null) => (s === null ? '–' : Number(s).toFixed(2));
+
+function attributionTable(p: PairDay): string {
+  const a = p.evaluation.attribution;
+  const rows = [
+    ['Spread capture', a.spreadCapture, 'each fill against the value at its moment'],
+    ['+ Inventory result', a.inventory, 'the position revalued as the value moved after each fill'],
+    ['− Commissions', a.commissions, "the venue's commissions on our fills"],
+    ['− Chain fees', a.chainFees, "the chains' native fees at evaluation.chainFeeRate"],
+    ['= PnL marked to the value', a.total, ''],
+  ];
+  const body = rows
+    .map(
+      ([k, v, why]) =>
+        `<tr><td>${esc(k!)}</td><td class="num" title="${esc(v!)}">${money(v)}</td><td class="exact">${esc(v!)}</td><td><small>${esc(why!)}</small></td></tr>`,
+    )
+    .join('');
+  const opening =
+    a.openingValue === null
+      ? `position ${esc(a.openingPosition)} at the start`
+      : `position ${esc(a.openingPosition)} at the start, valued at ${esc(a.openingValue)}`;
+  const unvalued =
+    a.unvalued === 0 ? '' : ` ${a.unvalued} fill(s) had no recorded value at the fill and count at their own price.`;
+  return `<h3>PnL attribution</h3><table class="attribution"><thead><tr><th>Part</th><th>Quote units</th><th>Exact</th><th></th></tr></thead><tbody>${body}</tbody></table>
+<p class="note">Marked to the fair value (else the mid of others' book): ${opening}; position ${esc(a.closingPosition)} at the end, valued at ${esc(a.closingValue ?? "its fills' values")}. The parts add up exactly.${esc(unvalued)}</p>`;
+}
+
+function markoutTables(p: PairDay): string {
+  const e = p.evaluation;
+  if (e.markouts.length === 0) return '<h3>Markouts</h3><p>No fill of the day was valued at a markout horizon.</p>';
+  const horizons = [...new Set(e.markouts.map((m) => m.horizonMs))];
+  const cellOf = (h: number, side: string) => {
+    const m = e.markouts.find((x) => x.horizonMs === h && x.side === side);
+    return m === undefined
+      ? '<td class="num">–</td>'
+      : `<td class="num" title="${m.fills} fill(s), ${esc(m.quote)} quote">${bp(m.bps)}</td>`;
+  };
+  const bySide = `<table class="markouts"><thead><tr><th>Side</th>${horizons.map((h) => `<th>${horizon(h)}</th>`).join('')}</tr></thead><tbody>${(['buy', 'sell', 'all'] as const).map((side) => `<tr><td>${side}</td>${horizons.map((h) => cellOf(h, side)).join('')}</tr>`).join('')}</tbody></table>`;
+  const levels = [...new Set(e.levels.map((l) => l.level))].toSorted((a, b) => a - b);
+  const byLevel =
+    levels.length === 0
+      ? ''
+      : `<table class="markout-levels"><thead><tr><th>Ladder level</th>${horizons.map((h) => `<th>${horizon(h)}</th>`).join('')}</tr></thead><tbody>${levels.map((l) => `<tr><td>${l}</td>${horizons.map((h) => `<td class="num">${bp(e.levels.find((x) => x.horizonMs === h && x.level === l)?.bps ?? null)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+  const worst =
+    e.worst.length === 0
+      ? ''
+      : `<h3>Worst fills at ${horizon(e.worst[0]!.horizonMs)}</h3><table class="worst"><thead><tr><th>Time</th><th>Side</th><th>Level</th><th>Quantity</th><th>Price</th><th>Value at the fill</th><th>Value after</th><th>Markout</th><th>bp</th></tr></thead><tbody>${e.worst.map((w) => `<tr><td>${berlinTime.format(w.atMs)}</td><td>${w.side}</td><td class="num">${w.level ?? '–'}</td><td class="num">${esc(w.quantity)}</td><td class="num">${esc(w.price)}</td><td class="num">${esc(w.valueAtFill)}</td><td class="num">${esc(w.valueAfter)}</td><td class="num">${money(w.markout)}</td><td class="num">${bp(w.markoutBps)}</td></tr>`).join('')}</tbody></table>`;
+  return `<h3>Markouts (volume-weighted, bp of the traded value)</h3>${bySide}${byLevel}${worst}`;
 }
 
 function transactionsTable(report: DayReport): string {
@@ -128,7 +181,7 @@ table{border-collapse:collapse;margin:8px 0;font-size:13px}th,td{border:1px soli
 td.num{text-align:right;font-variant-numeric:tabular-nums}td.ok{background:#e3f5e8;font-weight:bold}td.bad{background:#fbe3e3;font-weight:bold}
 .note{color:#555;font-size:12px;max-width:1000px}figure.chart{margin:14px 0;padding:0}figcaption{font-weight:bold;font-size:13px;margin-bottom:2px}
 dl.figures{display:grid;grid-template-columns:max-content auto;gap:2px 14px;margin:6px 0 10px}dt{color:#555}dd{margin:0;font-variant-numeric:tabular-nums}
-svg{max-width:100%;height:auto}`;
+svg{max-width:100%;height:auto}td.exact{font:11px/1.3 monospace;color:#777}h3{font-size:15px;margin:16px 0 4px}`;
 
 export function reportHtml(
   report: DayReport,
@@ -169,8 +222,47 @@ function csv(rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null>
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function reportCsv(report: DayReport): Record<'samples' | 'compliance' | 'fills' | 'transactions', string> {
+export function reportCsv(
+  report: DayReport,
+): Record<'samples' | 'compliance' | 'fills' | 'transactions' | 'markouts' | 'attribution', string> {
   return {
+    markouts: csv([
+      ['pair', 'horizon_ms', 'side', 'fills', 'markout_quote', 'markout_bps'],
+      ...report.pairs.flatMap((p) =>
+        p.evaluation.markouts.map((m) => [p.pairId, m.horizonMs, m.side, m.fills, m.quote, m.bps]),
+      ),
+    ]),
+    attribution: csv([
+      [
+        'pair',
+        'total',
+        'spread_capture',
+        'inventory',
+        'commissions',
+        'chain_fees',
+        'opening_position',
+        'opening_value',
+        'closing_position',
+        'closing_value',
+        'unvalued_fills',
+      ],
+      ...report.pairs.map((p) => {
+        const a = p.evaluation.attribution;
+        return [
+          p.pairId,
+          a.total,
+          a.spreadCapture,
+          a.inventory,
+          a.commissions,
+          a.chainFees,
+          a.openingPosition,
+          a.openingValue,
+          a.closingPosition,
+          a.closingValue,
+          a.unvalued,
+        ];
+      }),
+    ]),
     samples: csv([
       [
         'pair',

@@ -63,6 +63,17 @@ export class Attribution {
     this.#fills += 1;
   }
 
+  /**
+   * A position held before the figures start (a trading day's opening position), valued at `value`: it adds no
+   * spread capture and no PnL at that value; what it wins or loses afterwards is inventory result.
+   */
+  addOpening(position: Decimal, value: Decimal): void {
+    const atValue = position.mul(value);
+    this.#position = this.#position.add(position);
+    this.#cash = this.#cash.sub(atValue);
+    this.#valueAtFills = this.#valueAtFills.add(atValue);
+  }
+
   /** A transaction's native fee, already converted to quote units. */
   addChainFee(quote: Decimal): void {
     this.#chainFees = this.#chainFees.add(quote);

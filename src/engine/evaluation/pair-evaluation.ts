@@ -108,6 +108,11 @@ export class PairEvaluation {
     this.#timeline.forgetBefore(now - this.#longest - 1);
   }
 
+  /** The value marked to now (the last one handed over); null: none yet. */
+  get value(): Decimal | null {
+    return this.#value;
+  }
+
   /** The attribution at the last value. */
   attribution(): AttributionParts {
     return this.#attribution.at(this.#value);

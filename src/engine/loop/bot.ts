@@ -124,7 +124,10 @@ export class Bot {
     // The run starts now: the time since the last run counted as downtime, the time from now on as ours.
     o.obligations?.start({
       status: (id) => this.statuses.get(id)?.current,
-      pnl: (id) => this.pnl.get(id)?.snapshot() ?? null,
+      pnl: (id) => {
+        const money = this.pnl.get(id)?.snapshot();
+        return money === undefined ? null : { ...money, value: this.evaluations.get(id)?.value ?? null };
+      },
     });
     await Promise.all(
       o.wallets.map(async (w) => {

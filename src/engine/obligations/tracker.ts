@@ -57,6 +57,8 @@ export interface ObligationPair {
 /** Position and PnL of a pair at the mark, quote units; from the pair's PnL tracker. */
 export interface PairMoney {
   readonly mark: Decimal | null;
+  /** The value the PnL attribution marks to (fair value, else the mid of others' book). */
+  readonly value?: Decimal | null;
   readonly position: Decimal;
   readonly realised: Decimal;
   readonly unrealised: Decimal;
@@ -512,6 +514,7 @@ export class ObligationTracker {
       pairId,
       atMs: now,
       mark: money?.mark?.toFixed() ?? null,
+      value: money?.value?.toFixed() ?? null,
       position: (money?.position ?? zero).toFixed(),
       realised: (money?.realised ?? zero).toFixed(),
       unrealised: (money?.unrealised ?? zero).toFixed(),

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { venueLocalToInstant } from '../../../src/core/calendar.ts';
+import { Decimal } from '../../../src/core/decimal.ts';
 import { newOrder } from '../../../src/core/order-state.ts';
 import { writeReport, type ReportFiles } from '../../../src/cli/commands/report.ts';
 import type { CliIo } from '../../../src/cli/io.ts';
@@ -37,7 +38,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dltmm-report-'));
   writeFileSync(
     join(dir, 'bot.yaml'),
-    'sandbox: { manifest: m.json }\nstore: { path: state.sqlite }\ncalendar: { enabled: true }\n',
+    "sandbox: { manifest: m.json }\nstore: { path: state.sqlite }\ncalendar: { enabled: true }\nevaluation: { chainFeeRate: { evm: '2000' } }\n",
   );
   let clock = at(7, 0);
   const store = openStore(join(dir, 'state.sqlite'), () => clock);
@@ -105,6 +106,8 @@ beforeAll(async () => {
       pairId: 'p1',
       atMs: t,
       mark: '100',
+      // The value the attribution marks to: the fair value below.
+      value: (100 + k / 100).toFixed(2),
       position: String(k),
       realised: (k / 10).toFixed(2),
       unrealised: '0.5',
@@ -137,6 +140,7 @@ beforeAll(async () => {
   store.orders.create(newOrder({ clientOrderId: 8n, pairId: 'p1', side: 'sell', quantity: 500n, price: 100_100n }), {
     wallet: '0xaa',
     chain: 'evm',
+    level: 0,
   });
   store.orders.apply('0xaa', 8n, { type: 'SubmissionSent', txHash: '0xt1' });
   store.orders.apply('0xaa', 8n, { type: 'Accepted', orderId: 3n });
@@ -154,8 +158,9 @@ beforeAll(async () => {
       role: 'maker',
       quantity: 500n,
       price: 100_100n,
-      baseDelta: -500n,
-      quoteDelta: 500_500_000n,
+      baseDelta: -500_000_000n,
+      // 5 × 100.1 less the commission
+      quoteDelta: 500_450_000n,
       fee: 50_000n,
       txHash: '0xf',
       height: 5n,
@@ -184,6 +189,13 @@ beforeAll(async () => {
     raw: '0x',
   });
   store.transactions.mark('0xt2', 'failed', null, 1_000n);
+  // The fill's value when the bot learnt of it, a second and a minute later.
+  for (const [horizonMs, value] of [
+    [0, '100.05'],
+    [1_000, '100.06'],
+    [60_000, '100.2'],
+  ] as const)
+    store.evaluation.addMark({ fillId: 'f1', pairId: 'p1', horizonMs, value, atMs: at(9, 30) + horizonMs });
   store.close();
   files = await writeReport('bot.yaml', io(dir), { day: DAY, out: join(dir, 'out'), nowMs: at(20, 0) });
   json = JSON.parse(readFileSync(files.json, 'utf8')) as typeof json;
@@ -239,6 +251,7 @@ describe('the trading-day report', () => {
       'spread-p1',
       'fills-p1',
       'fair-p1',
+      'markout-p1',
       'transactions',
       'rejections',
     ]);
@@ -266,5 +279,61 @@ describe('the trading-day report', () => {
     expect(samples).toHaveLength(36);
     expect(samples[0]).toMatchObject({ fair: '100.00', source: 'feed', guards: [] });
     expect(samples.at(-1)).toMatchObject({ fair: '100.09', guards: ['deviation'] });
+  });
+
+  it('attributes the PnL marked to the fair value: spread capture + inventory result - commissions - chain fees, exactly', () => {
+    const a = (json.pairs[0] as { evaluation: { attribution: Record<string, string | number | null> } }).evaluation
+      .attribution;
+    expect(a).toEqual({
+      // sold 5 at 100.1 when the value was 100.05
+      spreadCapture: '0.25',
+      // short 5 from 100.05 to the day's last value, 100.09
+      inventory: '-0.2',
+      commissions: '0.05',
+      // 0.00063 ETH at 2000 (the failed cancel names no order: no pair's)
+      chainFees: '1.26',
+      total: '-1.26',
+      openingPosition: '0',
+      openingValue: null,
+      closingPosition: '-5',
+      closingValue: '100.09',
+      unvalued: 0,
+    });
+    const d = (k: string) => new Decimal(a[k] as string);
+    expect(d('spreadCapture').add(d('inventory')).sub(d('commissions')).sub(d('chainFees')).eq(d('total'))).toBe(true);
+    const csv = readFileSync(files.csv.find((f) => f.endsWith('-attribution.csv')) as string, 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv[1]).toBe('p1,-1.26,0.25,-0.2,0.05,1.26,0,,-5,100.09,0');
+  });
+
+  it('gives the markouts by horizon and side, by ladder level, the worst fills, and their curve', () => {
+    const e = (
+      json.pairs[0] as {
+        evaluation: {
+          markouts: Array<{ horizonMs: number; side: string; fills: number; quote: string; bps: string | null }>;
+          levels: Array<{ horizonMs: number; level: number; bps: string | null }>;
+          worst: Array<{ markout: string; horizonMs: number; level: number | null }>;
+        };
+      }
+    ).evaluation;
+    expect(e.markouts.filter((m) => m.side === 'sell').map((m) => [m.horizonMs, m.fills, m.quote])).toEqual([
+      [1_000, 1, '0.2'],
+      [60_000, 1, '-0.5'],
+    ]);
+    expect(e.markouts.find((m) => m.side === 'buy')?.bps).toBeNull();
+    expect(new Decimal(e.levels.find((l) => l.horizonMs === 60_000)!.bps!).toFixed(6)).toBe(
+      new Decimal('-0.5').div('500.5').mul(10_000).toFixed(6),
+    );
+    expect(e.worst.map((w) => [w.markout, w.horizonMs, w.level])).toEqual([['-0.5', 60_000, 0]]);
+    const html = readFileSync(files.html, 'utf8');
+    expect(html).toContain('PnL attribution');
+    expect(html).toContain('Worst fills at 1 min');
+    const csv = readFileSync(files.csv.find((f) => f.endsWith('-markouts.csv')) as string, 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv).toContain(
+      'p1,60000,sell,1,-0.5,' + e.markouts.find((m) => m.horizonMs === 60_000 && m.side === 'sell')!.bps,
+    );
   });
 });

@@ -9,6 +9,9 @@ import type { Interval, MarketObservation, MarketState, QuoteSpan } from '../cor
 import type { Side } from '../core/order-terms.ts';
 import { isTerminal, type OrderStatus } from '../core/order-state.ts';
 import type { Db } from './database.ts';
+import type { PairSample, ReportPair } from './report-rows.ts';
+
+export type { PairSample, ReportPair } from './report-rows.ts';
 
 type Chain = 'evm' | 'wasm';
 
@@ -61,44 +64,6 @@ export interface ObligationWindow {
   /** Who declared it: `command`, `endpoint`, `halt` (a stressed window after a volatility halt). */
   readonly source: string;
   readonly declaredMs: number;
-}
-
-export interface PairSample {
-  readonly pairId: string;
-  readonly atMs: number;
-  readonly mark: string | null;
-  /** The value the PnL attribution marks to (fair value, else the mid of others' book); null: none. */
-  readonly value: string | null;
-  readonly position: string;
-  readonly realised: string;
-  readonly unrealised: string;
-  readonly fees: string;
-  readonly bid: string | null;
-  readonly ask: string | null;
-  readonly spreadBps: number | null;
-  readonly maxSpreadBps: number | null;
-  /** Null for a pair without obligations. */
-  readonly compliant: boolean | null;
-  readonly presence: number | null;
-}
-
-export interface ReportPair {
-  readonly pairId: string;
-  readonly symbol: string;
-  readonly chain: Chain;
-  readonly wallet: string;
-  /** Scales as decimal strings. */
-  readonly scales: {
-    readonly baseInternal: string;
-    readonly quoteInternal: string;
-    readonly baseNative: string;
-    readonly quoteNative: string;
-  };
-  /** The pair's `obligations` section as configured; null without one. */
-  readonly obligations: unknown;
-  /** `{ enabled, holidays, open, close }` of the calendar the bot ran with. */
-  readonly calendar: unknown;
-  readonly updatedMs: number;
 }
 
 export interface Breach {

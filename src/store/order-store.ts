@@ -321,10 +321,8 @@ export class OrderStore {
 
   /** The position of the last fill recorded for the wallet (0 when none): a marker to compare with later. */
   lastFillPosition(wallet: string): number {
-    const r = this.#db.prepare('SELECT MAX(rowid) AS n FROM fills WHERE wallet = ?').get(wallet) as {
-      n: number | null;
-    };
-    return Number(r.n ?? 0);
+    const sql = 'SELECT MAX(rowid) AS n FROM fills WHERE wallet = ?';
+    return Number((this.#db.prepare(sql).get(wallet) as { n: number | null }).n ?? 0);
   }
 
   /** Client order ids of the wallet's orders that reconciliation adopted from the chain. */

@@ -64,7 +64,6 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'chains/evm/tx-watcher.ts': 450,
   'chains/wasm/follower.ts': 353,
   'chains/wasm/wasm-adapter.ts': 493,
-  'cli/report/charts.ts': 303,
   'core/config/bot-config.ts': 321,
   'core/obligations.ts': 370,
   'core/rules.ts': 337,

@@ -9,6 +9,7 @@ import { venueWallMs } from '../../core/calendar.ts';
 import { base, STATE_COLOURS, thin, timeAxis } from './chart-kit.ts';
 import { fairValueChart } from './fair-chart.ts';
 import { markoutChart } from './markout-chart.ts';
+import { rejectionsChart, transactionsChart } from './day-charts.ts';
 
 export interface Chart {
   /** Stable id: `<kind>-<pair id>` or `<kind>`. */
@@ -223,52 +224,6 @@ function fillsChart(p: PairDay, domain: [number, number]): Chart {
           },
         },
       ],
-    } as TopLevelSpec,
-  };
-}
-
-function rejectionsChart(report: DayReport): Chart {
-  return {
-    id: 'rejections',
-    title: 'Our orders the venue or chain rejected, by reason',
-    spec: {
-      ...base('Our orders the venue or chain rejected, by reason'),
-      height: Math.max(60, 22 * new Set(report.rejections.map((r) => r.reason)).size),
-      data: { values: report.rejections.map((r) => ({ reason: r.reason, pair: r.pairId, count: r.count })) },
-      mark: 'bar',
-      encoding: {
-        y: { field: 'reason', type: 'nominal', title: null },
-        x: { field: 'count', type: 'quantitative', title: 'orders', axis: { tickMinStep: 1, format: 'd' } },
-        color: { field: 'pair', type: 'nominal' },
-      },
-    } as TopLevelSpec,
-  };
-}
-
-function transactionsChart(report: DayReport): Chart {
-  const rows = report.transactions.flatMap((g) => [
-    { what: `${g.chain} ${g.kind}`, status: 'included', count: g.included },
-    { what: `${g.chain} ${g.kind}`, status: 'failed on chain', count: g.failed },
-    { what: `${g.chain} ${g.kind}`, status: 'not included', count: g.other },
-  ]);
-  return {
-    id: 'transactions',
-    title: 'Transactions sent, by chain and kind',
-    spec: {
-      ...base('Transactions sent, by chain and kind'),
-      height: Math.max(60, 22 * report.transactions.length),
-      data: { values: rows },
-      mark: 'bar',
-      encoding: {
-        y: { field: 'what', type: 'nominal', title: null },
-        x: { field: 'count', type: 'quantitative', title: 'transactions', axis: { tickMinStep: 1, format: 'd' } },
-        color: {
-          field: 'status',
-          type: 'nominal',
-          title: null,
-          scale: { domain: ['included', 'failed on chain', 'not included'], range: ['#2e9e4f', '#d62728', '#9aa4ad'] },
-        },
-      },
     } as TopLevelSpec,
   };
 }

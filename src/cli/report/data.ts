@@ -14,6 +14,7 @@ import type { Breach, ObligationWindow, PairSample, ReportPair } from '../../sto
 import type { FairValueSample } from '../../store/fair-value-store.ts';
 import type { Store } from '../../store/store.ts';
 import { evaluationDay, type ChainFeeRate, type EvaluationDay } from './evaluation.ts';
+import { transactionGroups, type TxGroup } from './transactions.ts';
 
 export interface Compliance {
   readonly target: number;
@@ -73,20 +74,6 @@ export interface PairDay {
   readonly evaluation: EvaluationDay;
 }
 
-export interface TxGroup {
-  readonly chain: 'evm' | 'wasm';
-  readonly wallet: string;
-  readonly kind: string;
-  readonly sent: number;
-  readonly included: number;
-  readonly failed: number;
-  readonly other: number;
-  /** Charged fees of the included and failed ones, native base units (wei, stroops), decimal text. */
-  readonly fee: string;
-  /** The same in native tokens (18 decimals on chain A, 7 on chain B). */
-  readonly feeNative: string;
-}
-
 export interface DayReport {
   readonly day: string;
   readonly timeZone: 'Europe/Berlin';
@@ -101,8 +88,6 @@ export interface DayReport {
   readonly windows: readonly ObligationWindow[];
   readonly runs: readonly Interval[];
 }
-
-const NATIVE_DECIMALS = { evm: 18, wasm: 7 } as const;
 
 function scalesOf(p: ReportPair): PairScales {
   return {
@@ -229,50 +214,6 @@ function pairDay(store: Store, p: ReportPair, frame: DayFrame, to: number, chain
   };
 }
 
-function transactions(store: Store, from: number, to: number): TxGroup[] {
-  const groups = new Map<
-    string,
-    {
-      chain: 'evm' | 'wasm';
-      wallet: string;
-      kind: string;
-      sent: number;
-      included: number;
-      failed: number;
-      other: number;
-      fee: bigint;
-    }
-  >();
-  for (const t of store.transactions.signedBetween(from, to)) {
-    const key = `${t.chain}|${t.wallet}|${t.kind}`;
-    const g = groups.get(key) ?? {
-      chain: t.chain,
-      wallet: t.wallet,
-      kind: t.kind,
-      sent: 0,
-      included: 0,
-      failed: 0,
-      other: 0,
-      fee: 0n,
-    };
-    g.sent += 1;
-    if (t.status === 'included') g.included += 1;
-    else if (t.status === 'failed') g.failed += 1;
-    else g.other += 1;
-    g.fee += t.fee ?? 0n;
-    groups.set(key, g);
-  }
-  return [...groups.values()]
-    .toSorted(
-      (a, b) => a.chain.localeCompare(b.chain) || a.wallet.localeCompare(b.wallet) || a.kind.localeCompare(b.kind),
-    )
-    .map((g) => ({
-      ...g,
-      fee: g.fee.toString(),
-      feeNative: new Decimal(g.fee.toString()).div(new Decimal(10).pow(NATIVE_DECIMALS[g.chain])).toFixed(),
-    }));
-}
-
 /** The report of `day` (YYYY-MM-DD, venue local) as of `nowMs`. */
 export function buildDayReport(
   store: Store,
@@ -294,7 +235,7 @@ export function buildDayReport(
     generatedMs: nowMs,
     calendar: { enabled: calendar.enabled, ...calendar.config },
     pairs: days,
-    transactions: transactions(store, frame.from, to),
+    transactions: transactionGroups(store, frame.from, to),
     rejections: days.flatMap((d) => d.rejections.map((r) => ({ pairId: d.pairId, ...r }))),
     windows: store.obligations.windows(frame.from, to),
     runs: store.obligations.runs(frame.from, to),

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { BLOCKCHAIN_VALUES } from '../pair.ts';
 import { bps, durationMs, humanDecimal, secretRef } from './common.ts';
 import { pairFairValueSchema } from './fair-value-config.ts';
+import { evaluationProblems, evaluationSchema, reportSchema } from './report-config.ts';
 import { obligationsSchema } from './obligations-config.ts';
 
 /** Risk limits: the top-level `risk` section holds the defaults, a pair's `risk` overrides them key by key. */
@@ -227,50 +228,8 @@ export const botConfigSchema = z.strictObject({
         .describe('High byte of our client order ids (cross identifiers); tells our orders from others'),
     })
     .prefault({}),
-  report: z
-    .strictObject({
-      sampleMs: z
-        .number()
-        .int()
-        .min(100)
-        .default(5_000)
-        .describe(
-          "How often each pair's mark, position, PnL, quoted spread and presence are written down for the trading-day report",
-        ),
-      out: z
-        .string()
-        .min(1)
-        .default('reports')
-        .describe('Directory of dlt-mm report, relative to the config file (--out wins)'),
-    })
-    .default({ sampleMs: 5_000, out: 'reports' }),
-  evaluation: z
-    .strictObject({
-      markoutHorizonsMs: z
-        .array(z.number().int().min(1))
-        .min(1)
-        .max(8)
-        .default([1_000, 10_000, 60_000, 300_000])
-        .describe(
-          'Markout horizons: each fill is valued again this long after it (fair value, else the mid of others)',
-        ),
-      boardHorizonMs: z
-        .number()
-        .int()
-        .min(1)
-        .default(60_000)
-        .describe('The markout horizon the board shows (one of markoutHorizonsMs)'),
-      chainFeeRate: z
-        .strictObject({
-          evm: humanDecimal.default('0').describe('Quote units per native unit of chain A (ETH, say)'),
-          wasm: humanDecimal.default('0').describe('Quote units per native unit of chain B (XLM, say)'),
-        })
-        .prefault({})
-        .describe(
-          "Rates that turn the chains' native fees into the quote currency for the PnL attribution; 0 leaves them out",
-        ),
-    })
-    .prefault({}),
+  report: reportSchema,
+  evaluation: evaluationSchema,
   store: z
     .strictObject({
       path: z.string().min(1).default('state/dlt-mm.sqlite').describe('SQLite state file, relative to the config file'),
@@ -323,13 +282,7 @@ export function crossCheckBotConfig(config: BotConfig): string[] {
         'venue: venue.oauth (client credentials) or venue.accessToken is required: the order endpoints need a bearer token',
       );
   }
-  const horizons = config.evaluation.markoutHorizonsMs;
-  if (new Set(horizons).size !== horizons.length)
-    problems.push('evaluation.markoutHorizonsMs: each horizon at most once');
-  if (!horizons.includes(config.evaluation.boardHorizonMs))
-    problems.push(
-      `evaluation.boardHorizonMs: ${config.evaluation.boardHorizonMs} is not one of markoutHorizonsMs (${horizons.join(', ')})`,
-    );
+  problems.push(...evaluationProblems(config.evaluation));
   const wallets = new Map<string, (typeof config.wallets)[number]>();
   config.wallets.forEach((w, i) => {
     if (wallets.has(w.id)) problems.push(`wallets.${i}.id: duplicate wallet id ${JSON.stringify(w.id)}`);

@@ -13,6 +13,7 @@
  */
 import { Attribution, type AttributionParts } from '../../core/evaluation/attribution.ts';
 import { MarkoutSum, ValueTimeline } from '../../core/evaluation/markouts.ts';
+import type { Clock } from '../../core/clock.ts';
 import { Decimal } from '../../core/decimal.ts';
 import type { Side } from '../../core/order-terms.ts';
 import { baseFromNative, priceFromRaw, quantityFromRaw, quoteFromNative, type PairScales } from '../../core/units.ts';
@@ -29,7 +30,7 @@ export interface PairEvaluationOptions {
   readonly horizonsMs: readonly number[];
   /** Quote units per native unit, per chain (0: chain fees left out). */
   readonly chainFeeRate: { readonly evm: Decimal; readonly wasm: Decimal };
-  readonly now: () => number;
+  readonly clock: Pick<Clock, 'now'>;
 }
 
 interface Pending {
@@ -97,7 +98,7 @@ export class PairEvaluation {
 
   /** The value the pair is marked to now (null: none); called at every recomputation. */
   observe(value: Decimal | null): void {
-    const now = this.#o.now();
+    const now = this.#o.clock.now();
     if (value !== null) {
       this.#timeline.push(now, value);
       this.#value = value;

@@ -101,3 +101,49 @@ export async function drainEverything(engines: readonly WalletEngine[], logger: 
   }
   return open.every((x) => x.open.length === 0);
 }
+
+/**
+ * Follows each wallet's readiness and activity for its pairs: a pair is paused as `reconciling` while its
+ * wallet is not ready and recomputed when it becomes ready; activity (fills, transfers, outcomes) goes to
+ * `activity`. Returns the unsubscribers.
+ */
+export function followWallets(
+  wallets: ReadonlyArray<{ readonly id: string; readonly engine: WalletEngine }>,
+  pairs: ReadonlyArray<{ readonly walletId: string; readonly binding: { readonly pairId: string } }>,
+  to: {
+    reconciling(pairId: string, on: boolean): void;
+    trigger(pairId: string): void;
+    activity(pairIds: readonly string[]): void;
+    readonly logger: Logger;
+  },
+): Array<() => void> {
+  return wallets.flatMap((w) => {
+    const pairIds = pairs.filter((p) => p.walletId === w.id).map((p) => p.binding.pairId);
+    const follow = (ready: boolean) => {
+      for (const id of pairIds) to.reconciling(id, !ready);
+    };
+    follow(w.engine.readiness.ready);
+    return [
+      w.engine.onReadiness((r) => {
+        follow(r.ready);
+        if (r.ready) {
+          to.logger.info({ wallet: w.engine.wallet, chain: w.engine.chain }, 'wallet reconciled; its pairs trade');
+          for (const id of pairIds) to.trigger(id);
+        }
+      }),
+      w.engine.onActivity((a) => to.activity(a.pairIds)),
+    ];
+  });
+}
+
+/** How many pairs of each wallet share each quote token (`<wallet id>:<quote token>`): they share its balance. */
+export function pairsPerQuote(
+  pairs: ReadonlyArray<{ readonly walletId: string; readonly binding: { readonly quoteToken: string } }>,
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const p of pairs) {
+    const key = `${p.walletId}:${p.binding.quoteToken}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}

@@ -20,7 +20,7 @@ import { PairLoop, type StrategyHandle } from './pair-loop.ts';
 import { PnlTracker } from './pnl-tracker.ts';
 import { deriveEvaluationGauges } from '../evaluation/metrics.ts';
 import { PairEvaluation, type PairEvaluationOptions } from '../evaluation/pair-evaluation.ts';
-import { cancelEverything, drainEverything, startPolls } from './bot-routines.ts';
+import { cancelEverything, drainEverything, followWallets, pairsPerQuote, startPolls } from './bot-routines.ts';
 import { VenueStatus, type TradeInfoSource } from './venue-status.ts';
 import type { Clock, Timer } from '../../core/clock.ts';
 
@@ -65,7 +65,7 @@ export interface BotOptions {
   /** Market-making obligations and the day report's samples: measured from start to shutdown. */
   readonly obligations?: ObligationTracker;
   /** Markouts and PnL attribution: where fills and marks are kept, the horizons, the chain fee rates. */
-  readonly evaluation?: Omit<PairEvaluationOptions, 'pairId' | 'wallet' | 'scales' | 'now'>;
+  readonly evaluation?: Omit<PairEvaluationOptions, 'pairId' | 'wallet' | 'scales' | 'clock'>;
 }
 
 export type BotPhase = 'starting' | 'trading' | 'killed' | 'stopping' | 'stopped';
@@ -142,28 +142,18 @@ export class Bot {
       }),
     );
     const now = o.clock.now();
-    const quotePairs = new Map<string, number>();
-    for (const p of o.pairs) {
-      const key = `${p.walletId}:${p.binding.quoteToken}`;
-      quotePairs.set(key, (quotePairs.get(key) ?? 0) + 1);
-    }
+    const quotePairs = pairsPerQuote(o.pairs);
     for (const p of o.pairs) {
       const w = this.#wallet(p.walletId);
       const runtime = w.engine.pair(p.binding.pairId);
       if (runtime === undefined) throw new Error(`bot: pair ${p.binding.pairId} is not traded by wallet ${p.walletId}`);
       const id = p.binding.pairId;
       this.risk.addPair(id, w.engine.wallet, p.limits(), now);
-      const pnl = new PnlTracker(() => w.engine.fills(id), p.binding.rules.scales);
+      const scales = p.binding.rules.scales;
+      const pnl = new PnlTracker(() => w.engine.fills(id), scales);
       const evaluation =
-        o.evaluation === undefined
-          ? undefined
-          : new PairEvaluation({
-              ...o.evaluation,
-              pairId: id,
-              wallet: w.engine.wallet,
-              scales: p.binding.rules.scales,
-              now: () => o.clock.now(),
-            });
+        o.evaluation &&
+        new PairEvaluation({ ...o.evaluation, pairId: id, wallet: w.engine.wallet, scales, clock: o.clock });
       if (evaluation !== undefined) this.evaluations.set(id, evaluation);
       const status = new VenueStatus(p.binding, o.rest, w.adapter, o.logger, () => this.#statusChanged(id), o.clock);
       const loop = new PairLoop({
@@ -221,23 +211,14 @@ export class Bot {
         o.logger.warn({ wallet: e.wallet, balance: e.balance.toFixed(), level: e.level }, 'native fee balance low');
     });
     derivePairGauges(o.metrics, this.loops, (pairId) => this.risk.state(pairId, o.clock.now()).mode, this.pnl);
-    for (const w of o.wallets) {
-      const pairIds = o.pairs.filter((p) => p.walletId === w.id).map((p) => p.binding.pairId);
-      const follow = (ready: boolean) => {
-        for (const id of pairIds) this.risk.setFlag(id, 'reconciling', !ready);
-      };
-      follow(w.engine.readiness.ready);
-      this.#subscriptions.push(
-        w.engine.onReadiness((r) => {
-          follow(r.ready);
-          if (r.ready) {
-            o.logger.info({ wallet: w.engine.wallet, chain: w.engine.chain }, 'wallet reconciled; its pairs trade');
-            for (const id of pairIds) this.loops.get(id)?.trigger();
-          }
-        }),
-        w.engine.onActivity((a) => this.activity(a.pairIds)),
-      );
-    }
+    this.#subscriptions.push(
+      ...followWallets(o.wallets, o.pairs, {
+        reconciling: (id, on) => this.risk.setFlag(id, 'reconciling', on),
+        trigger: (id) => this.loops.get(id)?.trigger(),
+        activity: (ids) => this.activity(ids),
+        logger: o.logger,
+      }),
+    );
     const symbolToPair = new Map(o.pairs.map((p) => [p.binding.symbol, p.binding.pairId]));
     o.feed.on('book', (book) => {
       const pairId = symbolToPair.get(book.symbol);

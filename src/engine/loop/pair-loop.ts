@@ -10,15 +10,11 @@
 import type { ChainAdapter } from '../../chains/types.ts';
 import type { Clock } from '../../core/clock.ts';
 import { toVenueLocal } from '../../core/calendar.ts';
-import type { StrategyConfig } from '../../core/config/strategy-config.ts';
 import { Decimal } from '../../core/decimal.ts';
 import { computeQuotes, type StrategyState } from '../../strategy/registry.ts';
-import type { DesiredQuote, GuardOutcome, GuardTerms } from '../../strategy/types.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { RepeatedFailures } from '../../telemetry/repeated-failures.ts';
-import type { MarketBook } from '../../venue/market-data/book.ts';
 import type { PairFairValue } from '../fair-value/pair-fair-value.ts';
-import type { FairValueVerdict } from '../fair-value/guards.ts';
 import type { RiskLimits } from '../risk/limits.ts';
 import { pullReason, type RiskMonitor } from '../risk/monitor.ts';
 import { strategyGate } from '../risk/quote-gate.ts';
@@ -40,18 +36,10 @@ import {
   type CalendarUse,
 } from './round-inputs.ts';
 import type { VenueStatus } from './venue-status.ts';
+import type { BookSource, LastRound, ObligationsHandle, StrategyHandle } from './loop-types.ts';
 
 export { CANCEL_RETRY_MS } from './order-actions.ts';
-
-export interface BookSource {
-  book(symbol: string): MarketBook | undefined;
-}
-
-export interface StrategyHandle {
-  readonly name: string;
-  readonly hash: string;
-  readonly config: StrategyConfig;
-}
+export type { BookSource, LastRound, ObligationsHandle, StrategyHandle } from './loop-types.ts';
 
 export interface PairLoopOptions {
   readonly runtime: PairRuntime;
@@ -80,20 +68,6 @@ export interface PairLoopOptions {
   readonly fairValue?: PairFairValue;
   /** The pair's markouts and PnL attribution, marked to the fair value (else the mid of others' book). */
   readonly evaluation?: PairEvaluation;
-}
-
-export interface ObligationsHandle {
-  terms(nowMs: number): GuardTerms | null;
-  outcome(outcome: GuardOutcome, nowMs: number): void;
-}
-
-export interface LastRound {
-  readonly atMs: number;
-  readonly mode: string;
-  readonly quotes: readonly DesiredQuote[];
-  readonly reference: Decimal | null;
-  /** The fair-value verdict of the round, when the pair has a fair value. */
-  readonly fair: FairValueVerdict | null;
 }
 
 export class PairLoop {

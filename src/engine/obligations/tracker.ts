@@ -23,6 +23,7 @@
  * `alertMarginMs`, once, and when the target can no longer be met, once.
  */
 import type { ChainEvent, PairBinding } from '../../chains/types.ts';
+import { sampleOf } from './samples.ts';
 import { obligationTerms, type ObligationsConfig } from '../../core/config/obligations-config.ts';
 import { Decimal } from '../../core/decimal.ts';
 import {
@@ -33,7 +34,6 @@ import {
   type Interval,
   type MarketState,
 } from '../../core/obligations.ts';
-import { priceFromRaw } from '../../core/units.ts';
 import type { ObligationWindow, WindowKind } from '../../store/obligation-store.ts';
 import type { Store } from '../../store/store.ts';
 import type { GuardOutcome, GuardTerms } from '../../strategy/types.ts';
@@ -494,37 +494,10 @@ export class ObligationTracker {
 
   #sample(t: Tracked, now: number): void {
     const pairId = t.pair.binding.pairId;
-    const money = this.#sources?.pnl(pairId) ?? null;
     const spans = this.#o.store.obligations.spans(pairId, now, now + 1);
-    const scales = t.pair.binding.rules.scales;
-    const bids = spans.filter((q) => q.side === 'buy').map((q) => q.price);
-    const asks = spans.filter((q) => q.side === 'sell').map((q) => q.price);
-    const bid = bids.length === 0 ? null : bids.reduce((a, b) => (b > a ? b : a));
-    const ask = asks.length === 0 ? null : asks.reduce((a, b) => (b < a ? b : a));
     const s = t.snapshot;
-    const zero = new Decimal(0);
-    const spreadBps =
-      bid !== null && ask !== null && ask + bid > 0n
-        ? new Decimal((ask - bid).toString())
-            .mul(20_000)
-            .div((ask + bid).toString())
-            .toNumber()
-        : null;
-    this.#o.store.obligations.addSample({
-      pairId,
-      atMs: now,
-      mark: money?.mark?.toFixed() ?? null,
-      value: money?.value?.toFixed() ?? null,
-      position: (money?.position ?? zero).toFixed(),
-      realised: (money?.realised ?? zero).toFixed(),
-      unrealised: (money?.unrealised ?? zero).toFixed(),
-      fees: (money?.fees ?? zero).toFixed(),
-      bid: bid === null ? null : priceFromRaw(bid, scales).toFixed(),
-      ask: ask === null ? null : priceFromRaw(ask, scales).toFixed(),
-      spreadBps,
-      maxSpreadBps: s?.maxSpreadBps ?? null,
-      compliant: s === null ? null : s.compliantNow,
-      presence: s?.presence ?? null,
-    });
+    this.#o.store.obligations.addSample(
+      sampleOf(pairId, now, this.#sources?.pnl(pairId) ?? null, spans, t.pair.binding.rules.scales, s),
+    );
   }
 }

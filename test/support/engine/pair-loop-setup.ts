@@ -122,7 +122,7 @@ export async function setup(options: SetupOptions = {}): Promise<Setup> {
           store: h.store.evaluation,
           horizonsMs: options.markoutHorizonsMs,
           chainFeeRate: { evm: d('0'), wasm: d('0') },
-          now: () => h.clock.now(),
+          clock: h.clock,
         });
   const loop = new PairLoop({
     runtime: h.engine.pair(pairId)!,

@@ -13,54 +13,23 @@
  */
 import PQueue from 'p-queue';
 import type { ChainAdapter, Outcome } from '../../../chains/types.ts';
-import type { Decimal } from '../../../core/decimal.ts';
-import { ZERO_REPORTING, type ReportingData } from '../../../core/encoding/reporting.ts';
+import { ZERO_REPORTING } from '../../../core/encoding/reporting.ts';
 import { toRawOrder } from '../../../core/encoding/order-codec.ts';
 import { DltError, isDltError } from '../../../core/errors.ts';
 import { approvalFor } from '../../../core/money.ts';
 import { isCancellable, isTerminal, newOrder, remainingOf } from '../../../core/order-state.ts';
-import { DEFAULT_ORDER_OPTIONS, type OrderOptions, type Side } from '../../../core/order-terms.ts';
+import { DEFAULT_ORDER_OPTIONS, type Side } from '../../../core/order-terms.ts';
 import { failureFields } from '../../../telemetry/repeated-failures.ts';
 import type { StoredOrder } from '../../../store/order-store.ts';
-import type { Decision } from '../../../store/state-store.ts';
 import { lockOf } from '../fills/amounts.ts';
 import { makerRateOf } from '../pair-runtime.ts';
 import { isPaused } from '../alerts.ts';
 import type { TxApplier } from '../tracking/tx-applier.ts';
 import { pairOf, type WalletContext } from '../wallet-context.ts';
 import { OutcomeSettler } from './outcome-settler.ts';
+import type { CancelAllReport, CancelResult, PlaceOrder, Placed } from './order-commands.ts';
 
-export interface PlaceOrder {
-  readonly pairId: string;
-  readonly side: Side;
-  readonly quantity: Decimal;
-  readonly price: Decimal;
-  readonly options?: OrderOptions;
-  readonly reporting?: ReportingData;
-  /** What made the order (market snapshot, parameters, config hash, risk checks); stored with it. */
-  readonly decision?: Decision;
-  /** The ladder level of the quote (0 nearest the centre), for markouts by level. */
-  readonly level?: number;
-}
-
-export interface Placed {
-  readonly clientOrderId: bigint;
-  readonly txHash: string | null;
-  /** The order once the outcome of its transaction is applied (or left unknown). */
-  readonly settled: Promise<StoredOrder>;
-}
-
-export interface CancelResult {
-  readonly clientOrderId: bigint;
-  readonly txHash: string | null;
-  readonly settled: Promise<StoredOrder>;
-}
-
-export interface CancelAllReport {
-  readonly final: StoredOrder[];
-  /** Orders still live at the deadline. */
-  readonly open: StoredOrder[];
-}
+export type { CancelAllReport, CancelResult, PlaceOrder, Placed } from './order-commands.ts';
 
 export class OrderManager {
   readonly #ctx: WalletContext;

@@ -44,7 +44,7 @@ const evaluation = (chainFeeRate = { evm: d(0), wasm: d(0) }) =>
     store: store.evaluation,
     horizonsMs: HORIZONS,
     chainFeeRate,
-    now: () => now,
+    clock: { now: () => now },
   });
 
 /** A quote of ours at `level` filled in full: quantity and price human; commission in quote units. */

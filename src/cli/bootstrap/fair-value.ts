@@ -3,6 +3,7 @@
  * and the pair's facts (the configuration's `pairs[].fairValue`, else the sandbox manifest's), every problem
  * of every pair listed together before anything trades.
  */
+import type { SourceReading } from '../../core/fair-value/combine.ts';
 import type { PairConfig } from '../../core/config/bot-config.ts';
 import type { PairFairValue as PairFacts } from '../../core/config/fair-value-config.ts';
 import { readSecret, type ConfigEnvironment } from '../../core/config/load.ts';
@@ -27,6 +28,8 @@ export interface FairValueBuild {
   readonly logger: Logger;
   /** The trading-day report's samples (`report.sampleMs`); none for a command that only reads. */
   readonly samples?: { readonly everyMs: number; write(sample: FairValueSample): void };
+  /** A pair's fair-value readings as they come (the recording). */
+  readonly onReading?: (pairId: string) => (reading: SourceReading, nowMs: number) => void;
 }
 
 export interface FairValuePairInput {
@@ -82,6 +85,7 @@ export function buildFairValues(pairs: readonly FairValuePairInput[], b: FairVal
         clock: b.clock,
         logger: b.logger.child({ component: 'fair-value', pair: binding.pairId, symbol: binding.symbol }),
         ...(b.samples === undefined ? {} : { samples: b.samples }),
+        ...(b.onReading === undefined ? {} : { onReading: b.onReading(binding.pairId) }),
       }),
     );
   }

@@ -5,7 +5,7 @@
  * built here or in the bootstrap modules beside it; the engine below sees only interfaces.
  */
 import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { DestinationStream } from 'pino';
 import type { BotConfig } from '../../core/config/bot-config.ts';
 import { DEFAULT_CALENDAR } from '../../core/calendar.ts';
@@ -22,6 +22,8 @@ import type { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
 import type { Sandbox } from '../../sandbox/venue/sandbox.ts';
 import type { SandboxOptions } from '../../sandbox/venue/start.ts';
 import { openStore, type Store } from '../../store/store.ts';
+import { startRecording } from './recording.ts';
+import { PairEvaluation } from '../../engine/evaluation/pair-evaluation.ts';
 import { startTelemetryServer, type TelemetryServer } from '../../telemetry/http-server.ts';
 import { createLogger, type Logger } from '../../telemetry/logger.ts';
 import { createMetrics, type Metrics } from '../../telemetry/metrics.ts';
@@ -111,6 +113,8 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     if (embedded) for (const suffix of ['', '-wal', '-shm']) rmSync(`${storePath}${suffix}`, { force: true });
     const store = openStore(storePath);
     undo.push(() => store.close());
+    const recording = startRecording(config, dirname(setup.configPath), { clock: systemClock, logger, metrics });
+    if (recording !== null) undo.push(() => recording.close());
 
     const venue = createVenueClients(
       c.venue.config,
@@ -150,8 +154,19 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         clock: systemClock,
         logger,
         samples: { everyMs: config.report.sampleMs, write: (s) => store.fairValues.add(s) },
+        ...(recording === null ? {} : { onReading: recording.onReading }),
       },
     );
+    // Markouts and PnL attribution: where fills and marks are kept, the horizons, the chain fee rates.
+    const evaluation = {
+      store: store.evaluation,
+      horizonsMs: config.evaluation.markoutHorizonsMs,
+      chainFeeRate: {
+        evm: new Decimal(config.evaluation.chainFeeRate.evm),
+        wasm: new Decimal(config.evaluation.chainFeeRate.wasm),
+      },
+      clock: systemClock,
+    };
     for (const w of opened.wallets) {
       wallets.push({ id: w.id, engine: w.engine, adapter: w.adapter, marketMaker: w.marketMaker });
       for (const { binding, entry } of w.pairs) {
@@ -169,7 +184,15 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
           limits: () => limits,
           refreshCost: new Decimal(entry?.refreshCost ?? '0'),
           ...(fairValues.has(binding.pairId) ? { fairValue: fairValues.get(binding.pairId) } : {}),
+          ...(recording === null ? {} : { record: recording.record(binding.pairId) }),
+          evaluation: new PairEvaluation({
+            ...evaluation,
+            pairId: binding.pairId,
+            wallet: w.adapter.wallet,
+            scales: binding.rules.scales,
+          }),
         });
+        recording?.recorder.addPair({ ...binding, wallet: w.adapter.wallet, binding });
       }
     }
     const engines = opened.wallets.map((w) => w.engine);
@@ -190,7 +213,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       wallets,
       pairs,
       feed: venue.feed,
-      rest: venue.rest,
+      rest: recording?.tradeInfo(venue.rest) ?? venue.rest,
       calendar: calendarUse,
       timings: {
         tickMs: config.engine.tickMs,
@@ -204,15 +227,8 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       metrics,
       reloadStrategies: () => catalog.reload(),
       obligations,
-      evaluation: {
-        store: store.evaluation,
-        horizonsMs: config.evaluation.markoutHorizonsMs,
-        chainFeeRate: {
-          evm: new Decimal(config.evaluation.chainFeeRate.evm),
-          wasm: new Decimal(config.evaluation.chainFeeRate.wasm),
-        },
-      },
     });
+    if (recording !== null) undo.push(recording.follow(venue.feed, engines));
     const telemetry = await startTelemetryServer({
       metrics,
       host: embedded ? '127.0.0.1' : config.telemetry.metricsHost,

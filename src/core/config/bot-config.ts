@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { BLOCKCHAIN_VALUES } from '../pair.ts';
 import { bps, durationMs, humanDecimal, secretRef } from './common.ts';
 import { pairFairValueSchema } from './fair-value-config.ts';
-import { evaluationProblems, evaluationSchema, reportSchema } from './report-config.ts';
+import { evaluationProblems, evaluationSchema, recordSchema, reportSchema } from './report-config.ts';
 import { obligationsSchema } from './obligations-config.ts';
 
 /** Risk limits: the top-level `risk` section holds the defaults, a pair's `risk` overrides them key by key. */
@@ -229,6 +229,7 @@ export const botConfigSchema = z.strictObject({
     })
     .prefault({}),
   report: reportSchema,
+  record: recordSchema,
   evaluation: evaluationSchema,
   store: z
     .strictObject({

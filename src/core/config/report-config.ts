@@ -1,7 +1,7 @@
 /**
  * The configuration of what the bot writes down about its trading: the trading-day report's samples and where
  * it goes, and the evaluation (markout horizons, the board's horizon, the rates that turn chain fees into the
- * quote currency).
+ * quote currency), and the recording of what it saw and did.
  */
 import { z } from 'zod';
 import { humanDecimal } from './common.ts';
@@ -23,6 +23,24 @@ export const reportSchema = z
       .describe('Directory of dlt-mm report, relative to the config file (--out wins)'),
   })
   .default({ sampleMs: 5_000, out: 'reports' });
+
+export const recordSchema = z
+  .strictObject({
+    enabled: z.boolean().default(false).describe('Record what the bot sees and does, one file per trading day'),
+    dir: z
+      .string()
+      .min(1)
+      .default('recordings')
+      .describe('Directory of the recording files, relative to the config file'),
+    maxBytes: z
+      .number()
+      .int()
+      .min(1_048_576)
+      .default(4_294_967_296)
+      .describe("Largest size of one day's file; rows beyond it are refused (counted, logged once)"),
+    flushMs: z.number().int().min(10).default(500).describe('Buffered rows are written this often'),
+  })
+  .prefault({});
 
 export const evaluationSchema = z
   .strictObject({

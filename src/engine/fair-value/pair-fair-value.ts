@@ -13,6 +13,7 @@ import type { Metrics } from '../../telemetry/metrics.ts';
 import { deriveFairValueGauges } from './metrics.ts';
 import { FairValueGuards, type FairValueVerdict } from './guards.ts';
 import type { FairValueSource } from './sources.ts';
+import type { SourceReading } from '../../core/fair-value/combine.ts';
 
 export interface PairFairValueOptions {
   readonly pairId: string;
@@ -22,6 +23,8 @@ export interface PairFairValueOptions {
   readonly logger: Logger;
   /** The trading-day report's samples: the last verdict written every `everyMs`. */
   readonly samples?: { readonly everyMs: number; write(sample: FairValueSample): void };
+  /** Every new reading of a source, when it is read (the recording). */
+  readonly onReading?: (reading: SourceReading, nowMs: number) => void;
 }
 
 export class PairFairValue {
@@ -76,7 +79,10 @@ export class PairFairValue {
     const changed = await s.refresh();
     if (this.#stopped) return;
     this.#scheduleExpiry(s);
-    if (changed) this.#changed();
+    if (!changed) return;
+    const now = this.#o.clock.now();
+    this.#o.onReading?.(s.reading(now), now);
+    this.#changed();
   }
 
   /** A timer for the moment the source's value passes its maximum age. */

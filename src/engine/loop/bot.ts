@@ -16,10 +16,10 @@ import type { RiskLimits } from '../risk/limits.ts';
 import { RiskMonitor } from '../risk/monitor.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import { derivePairGauges, loopMetrics, type LoopMetrics } from './loop-metrics.ts';
-import { PairLoop, type StrategyHandle } from './pair-loop.ts';
+import { PairLoop, type PairLoopOptions, type StrategyHandle } from './pair-loop.ts';
 import { PnlTracker } from './pnl-tracker.ts';
 import { deriveEvaluationGauges } from '../evaluation/metrics.ts';
-import { PairEvaluation, type PairEvaluationOptions } from '../evaluation/pair-evaluation.ts';
+import type { PairEvaluation } from '../evaluation/pair-evaluation.ts';
 import { cancelEverything, drainEverything, followWallets, pairsPerQuote, startPolls } from './bot-routines.ts';
 import { VenueStatus, type TradeInfoSource } from './venue-status.ts';
 import type { Clock, Timer } from '../../core/clock.ts';
@@ -40,6 +40,9 @@ export interface BotPair {
   readonly refreshCost: Decimal;
   /** The pair's own fair value (its strategy's fairValue block), read from start to shutdown. */
   readonly fairValue?: PairFairValue;
+  readonly record?: PairLoopOptions['record'];
+  /** The pair's markouts and PnL attribution. */
+  readonly evaluation?: PairEvaluation;
 }
 
 export interface BotTimings {
@@ -64,8 +67,6 @@ export interface BotOptions {
   readonly reloadStrategies: () => string[];
   /** Market-making obligations and the day report's samples: measured from start to shutdown. */
   readonly obligations?: ObligationTracker;
-  /** Markouts and PnL attribution: where fills and marks are kept, the horizons, the chain fee rates. */
-  readonly evaluation?: Omit<PairEvaluationOptions, 'pairId' | 'wallet' | 'scales' | 'clock'>;
 }
 
 export type BotPhase = 'starting' | 'trading' | 'killed' | 'stopping' | 'stopped';
@@ -149,12 +150,8 @@ export class Bot {
       if (runtime === undefined) throw new Error(`bot: pair ${p.binding.pairId} is not traded by wallet ${p.walletId}`);
       const id = p.binding.pairId;
       this.risk.addPair(id, w.engine.wallet, p.limits(), now);
-      const scales = p.binding.rules.scales;
-      const pnl = new PnlTracker(() => w.engine.fills(id), scales);
-      const evaluation =
-        o.evaluation &&
-        new PairEvaluation({ ...o.evaluation, pairId: id, wallet: w.engine.wallet, scales, clock: o.clock });
-      if (evaluation !== undefined) this.evaluations.set(id, evaluation);
+      const pnl = new PnlTracker(() => w.engine.fills(id), p.binding.rules.scales);
+      if (p.evaluation !== undefined) this.evaluations.set(id, p.evaluation);
       const status = new VenueStatus(p.binding, o.rest, w.adapter, o.logger, () => this.#statusChanged(id), o.clock);
       const loop = new PairLoop({
         runtime,
@@ -171,7 +168,8 @@ export class Bot {
         refreshCost: p.refreshCost,
         marketMaker: w.marketMaker,
         ...(p.fairValue === undefined ? {} : { fairValue: p.fairValue }),
-        ...(evaluation === undefined ? {} : { evaluation }),
+        ...(p.evaluation === undefined ? {} : { evaluation: p.evaluation }),
+        ...(p.record === undefined ? {} : { record: p.record }),
         balanceMaxAgeMs: o.timings.balanceMaxAgeMs,
         clock: o.clock,
         logger: o.logger.child({ pair: id, symbol: p.binding.symbol }),

@@ -5,6 +5,7 @@
  * and has its phase read again.
  */
 import type { Clock } from '../../core/clock.ts';
+import type { Decimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
 import { isCancellable } from '../../core/order-state.ts';
 import type { QuoteAction } from '../../strategy/types.ts';
@@ -24,6 +25,21 @@ const NOT_A_FAILURE = new Set(['E_TRADING_PAUSED', 'E_ORDER_STATE', 'E_ORDER_WIT
 /** The shortest pause before the same order's cancellation is asked for again. */
 export const CANCEL_RETRY_MS = 10_000;
 
+/** One step of an order action, as the recording keeps it. */
+export interface RecordedAction {
+  readonly atMs: number;
+  readonly stage: 'decided' | 'sent' | 'included' | 'refused';
+  readonly type: string;
+  readonly clientOrderId?: bigint | null;
+  readonly orderId?: bigint | string | null;
+  readonly side?: string | null;
+  readonly price?: Decimal | null;
+  readonly quantity?: Decimal | null;
+  readonly level?: number | null;
+  readonly txHash?: string | null;
+  readonly detail?: string | null;
+}
+
 /** The decision a placement is recorded with. */
 export type Decision = NonNullable<Parameters<WalletEngine['place']>[0]['decision']>;
 
@@ -38,6 +54,8 @@ export interface OrderActionsOptions {
   readonly failures: RepeatedFailures;
   /** A placement's outcome is known: the pair is worth another look. */
   readonly onOutcome: () => void;
+  /** Each action decided, sent, included or refused (the recording). */
+  readonly record?: (a: RecordedAction) => void;
 }
 
 export class OrderActions {
@@ -53,6 +71,18 @@ export class OrderActions {
   async send(action: QuoteAction, decision: Decision | null): Promise<boolean> {
     const o = this.#o;
     const { engine, pairId } = o;
+    const terms =
+      action.type === 'cancel'
+        ? { side: action.side, orderId: action.orderId }
+        : {
+            side: action.quote.side,
+            price: action.quote.price,
+            quantity: action.quote.quantity,
+            level: action.quote.level,
+          };
+    const record = (stage: RecordedAction['stage'], more: Partial<RecordedAction> = {}) =>
+      o.record?.({ atMs: o.clock.now(), stage, type: action.type, ...terms, ...more });
+    if (action.type !== 'keep') record('decided');
     try {
       if (action.type === 'cancel') {
         // A cancellation the chain refused (the order already filled, say) is settled by the order engine;
@@ -64,7 +94,8 @@ export class OrderActions {
         const status = engine.order(BigInt(action.orderId))?.status;
         if (status === undefined || !isCancellable(status)) return false;
         this.#cancelAsked.set(action.orderId, o.clock.now());
-        await engine.cancel(BigInt(action.orderId));
+        const cancelled = await engine.cancel(BigInt(action.orderId));
+        record('sent', { txHash: cancelled.txHash });
       } else if (action.type === 'place' || action.type === 'replace') {
         const cmd = {
           pairId,
@@ -78,13 +109,15 @@ export class OrderActions {
           action.type === 'place'
             ? await engine.place(cmd)
             : (await engine.replace(BigInt(action.orderId), cmd)).placed;
-        this.#watchOutcome(placed.settled, o.clock.now());
+        record('sent', { clientOrderId: placed.clientOrderId, txHash: placed.txHash });
+        this.#watchOutcome(placed.settled, o.clock.now(), record);
       } else return false;
       o.metrics.actions.inc({ pair: pairId, type: action.type, result: 'sent' });
       o.failures.succeeded('action', 'order actions go through again', { pair: pairId });
       return true;
     } catch (e) {
       const code = e instanceof DltError ? e.code : 'unexpected';
+      record('refused', { detail: code });
       o.metrics.actions.inc({ pair: pairId, type: action.type, result: code });
       // The order changed status between the decision and the queue (a fill, a replacement's cancel): benign.
       if (code === 'E_ORDER_STATE' || code === 'E_ORDER_WITHDRAWN')
@@ -97,14 +130,22 @@ export class OrderActions {
   }
 
   #watchOutcome(
-    settled: Promise<{ status: string; rejection: { code: string | null; reason: string } | null }>,
+    settled: Promise<{
+      status: string;
+      orderId: bigint | null;
+      rejection: { code: string | null; reason: string } | null;
+    }>,
     sentMs: number,
+    record: (stage: RecordedAction['stage'], more?: Partial<RecordedAction>) => void,
   ): void {
     const o = this.#o;
     const chain = o.engine.chain;
     settled.then(
       (order) => {
         o.metrics.inclusionLatency.observe({ chain }, (o.clock.now() - sentMs) / 1000);
+        if (order.status === 'rejected')
+          record('refused', { detail: order.rejection?.code ?? order.rejection?.reason ?? 'unknown' });
+        else if (order.status !== 'unknown') record('included', { orderId: order.orderId });
         if (order.status === 'rejected' && order.rejection?.code === 'E_ORDER_WITHDRAWN') {
           o.metrics.actions.inc({ pair: o.pairId, type: 'place', result: 'withdrawn' });
         } else if (order.status === 'rejected') {

@@ -23,7 +23,7 @@ import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import { BalanceCache } from './balance-cache.ts';
 import { crossesOurs, liveQuotes, ownOnBook, pairInventory, presenceOf, quotableOn } from './inventory-view.ts';
 import { recordNative, recordSpread, type LoopMetrics } from './loop-metrics.ts';
-import { OrderActions } from './order-actions.ts';
+import { OrderActions, type RecordedAction } from './order-actions.ts';
 import type { PnlTracker } from './pnl-tracker.ts';
 import type { PairEvaluation } from '../evaluation/pair-evaluation.ts';
 import {
@@ -68,6 +68,8 @@ export interface PairLoopOptions {
   readonly fairValue?: PairFairValue;
   /** The pair's markouts and PnL attribution, marked to the fair value (else the mid of others' book). */
   readonly evaluation?: PairEvaluation;
+  /** Each order action decided, sent, included or refused (the recording). */
+  readonly record?: (a: RecordedAction) => void;
 }
 
 export class PairLoop {
@@ -115,6 +117,7 @@ export class PairLoop {
       metrics: o.metrics,
       failures: this.#failures,
       onOutcome: () => this.trigger(),
+      ...(o.record === undefined ? {} : { record: o.record }),
     });
   }
 

@@ -5,7 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { newOrder } from '../../../../src/core/order-state.ts';
 import type { PairScales } from '../../../../src/core/units.ts';
+import { deriveEvaluationGauges } from '../../../../src/engine/evaluation/metrics.ts';
 import { PairEvaluation } from '../../../../src/engine/evaluation/pair-evaluation.ts';
+import { createMetrics } from '../../../../src/telemetry/metrics.ts';
+import { metricValue } from '../../../support/venue/metric-value.ts';
 import { openStore, type Store } from '../../../../src/store/store.ts';
 
 const d = (v: string | number) => new Decimal(v);
@@ -201,5 +204,36 @@ describe('a pair evaluation', () => {
     e.observe(d(100));
     expect(e.attribution().position.toFixed()).toBe('1');
     expect(store.evaluation.marks(PAIR)).toHaveLength(1);
+  });
+});
+
+describe('markouts and attribution on /metrics', () => {
+  it('publishes the parts of the PnL so that total = spread capture + inventory - commissions - chain fees, and the markouts by side and level', async () => {
+    const metrics = createMetrics();
+    const e = evaluation({ evm: d(2_000), wasm: d(0) });
+    deriveEvaluationGauges(metrics, () => [[PAIR, e]]);
+    fill('buy', '2', '99.5', 0, '0.02');
+    e.observe(d('100.013'));
+    fill('sell', '0.5', '100.4', 1, '0.01');
+    now += 1_000;
+    e.observe(d('100.2'));
+    now += 1_000;
+    e.observe(d('100.2'));
+    const part = (p: string) => metricValue(metrics, 'dltmm_pnl_attribution', { pair: PAIR, part: p });
+    const [total, spread, inventory, commissions, chainFees] = await Promise.all(
+      ['total', 'spread_capture', 'inventory', 'commissions', 'chain_fees'].map(part),
+    );
+    const a = e.attribution();
+    expect(total).toBe(a.total.toNumber());
+    // The parts as published add up to the total to the quote token's last unit (6 decimals here).
+    expect(Math.abs(spread + inventory - commissions - chainFees - total)).toBeLessThan(0.5e-6);
+    expect(await metricValue(metrics, 'dltmm_markout_fills', { pair: PAIR, side: 'all', horizon: '1s' })).toBe(2);
+    expect(await metricValue(metrics, 'dltmm_markout_bps', { pair: PAIR, side: 'buy', horizon: '1s' })).toBeCloseTo(
+      ((100.2 - 99.5) / 99.5) * 10_000,
+      9,
+    );
+    expect(
+      await metricValue(metrics, 'dltmm_markout_level_bps', { pair: PAIR, level: '1', horizon: '1s' }),
+    ).toBeCloseTo(((100.4 - 100.2) / 100.4) * 10_000, 9);
   });
 });

@@ -220,9 +220,9 @@ describe('markouts and attribution on /metrics', () => {
     now += 1_000;
     e.observe(d('100.2'));
     const part = (p: string) => metricValue(metrics, 'dltmm_pnl_attribution', { pair: PAIR, part: p });
-    const [total, spread, inventory, commissions, chainFees] = await Promise.all(
+    const [total, spread, inventory, commissions, chainFees] = (await Promise.all(
       ['total', 'spread_capture', 'inventory', 'commissions', 'chain_fees'].map(part),
-    );
+    )) as [number, number, number, number, number];
     const a = e.attribution();
     expect(total).toBe(a.total.toNumber());
     // The parts as published add up to the total to the quote token's last unit (6 decimals here).

@@ -41,15 +41,18 @@ export class EvaluationStore {
     this.#db = db;
   }
 
-  /** The wallet's fills of the pair recorded after `afterSeq`, in the order they were recorded. */
+  /**
+   * The wallet's fills of the pair recorded after `afterSeq`, in the order they were recorded: a range of the
+   * table's row ids (the `+` keeps SQLite off the pair index, which would scan all of the pair's fills).
+   */
   fillsAfter(pairId: string, wallet: string, afterSeq: number): SequencedFill[] {
     return this.#db
       .prepare(
         `SELECT f.rowid AS seq, f.*, o.level AS level FROM fills f
            LEFT JOIN orders o ON o.wallet = f.wallet AND o.client_order_id = f.client_order_id
-         WHERE f.pair_id = ? AND f.wallet = ? AND f.rowid > ? ORDER BY f.rowid`,
+         WHERE f.rowid > ? AND +f.pair_id = ? AND +f.wallet = ? ORDER BY f.rowid`,
       )
-      .all(pairId, wallet, afterSeq)
+      .all(afterSeq, pairId, wallet)
       .map((r) => {
         const x = r as Row & { level: number | null };
         return { seq: Number(x.seq), fill: fillFromRow(x), level: x.level === null ? null : Number(x.level) };

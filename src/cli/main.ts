@@ -9,6 +9,7 @@ import { OBLIGATIONS_USAGE, obligationsCommand } from './commands/obligations.ts
 import { ORDER_USAGE, orderCommand } from './commands/order.ts';
 import { ORDERS_USAGE, ordersCommand } from './commands/orders.ts';
 import { PRICE_USAGE, priceCommand } from './commands/price.ts';
+import { RECORD_USAGE, recordCommand } from './commands/record.ts';
 import { REPORT_USAGE, reportCommand } from './commands/report.ts';
 import { RUN_USAGE, runCommand } from './commands/run.ts';
 import { EXIT_REFUSED, EXIT_USAGE, type CliIo } from './io.ts';
@@ -24,6 +25,7 @@ ${FAIR_VALUE_USAGE}
 ${CHANNELS_USAGE}
 ${OBLIGATIONS_USAGE}
 ${REPORT_USAGE}
+${RECORD_USAGE}
 ${PRICE_USAGE}
 ${RUN_USAGE}
   dlt-mm sandbox [options]            run the local venue in the foreground (dlt-mm sandbox --help)
@@ -53,6 +55,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await reportCommand(args, io);
       case 'price':
         return priceCommand(args, io);
+      case 'record':
+        return await recordCommand(args, io);
       case 'sandbox':
         // Loaded only when asked for: the local venue is large, and a bot restart should not wait for it.
         return await (await import('./commands/sandbox.ts')).sandboxCommand(args, io);

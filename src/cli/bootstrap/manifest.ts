@@ -3,7 +3,10 @@
  * and their pairs. Checked on reading, so that a wrong file is a listed configuration problem, not a crash
  * after connections opened.
  */
+import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DltError } from '../../core/errors.ts';
+import type { CliIo } from '../io.ts';
 import { pairFairValueSchema, type PairFairValue } from '../../core/config/fair-value-config.ts';
 import { describeIssues } from '../../core/formats.ts';
 
@@ -83,3 +86,17 @@ export function readManifest(
 
 /** Where `dlt-mm run` with an embedded sandbox writes that sandbox's manifest, below the working directory. */
 export const EMBEDDED_MANIFEST = ['.sandbox', 'embedded-manifest.json'] as const;
+
+/** The manifest of the sandbox a running `dlt-mm run` embeds (`npm start`); refused when none runs. */
+export function runningEmbeddedManifest(io: Pick<CliIo, 'cwd' | 'readFile'>): BotManifest {
+  const path = resolve(io.cwd, ...EMBEDDED_MANIFEST);
+  let text: string;
+  try {
+    text = io.readFile(path);
+  } catch {
+    throw new DltError('E_USAGE', `the embedded sandbox is not running (no ${path}): start the bot first (npm start)`);
+  }
+  const read = readManifest(text, path);
+  if (read.manifest === null) throw new DltError('E_CONFIG_INVALID', read.problems.join('\n'));
+  return read.manifest;
+}

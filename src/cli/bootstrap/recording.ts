@@ -5,7 +5,11 @@
  * pair's order actions (through its loop's `record`).
  */
 import { resolve } from 'node:path';
+import { evmBookTap } from '../../chains/evm/book-tap.ts';
+import type { ChainEvent, PairBinding } from '../../chains/types.ts';
+import { wasmBookTaps } from '../../chains/wasm/book-tap.ts';
 import type { BotConfig } from '../../core/config/bot-config.ts';
+import { systemClock } from '../../core/system-clock.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { SourceReading } from '../../core/fair-value/combine.ts';
 import type { RecordedAction } from '../../engine/loop/order-actions.ts';
@@ -15,6 +19,7 @@ import type { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
 import type { MarketDataFeed } from '../../venue/market-data/feed.ts';
+import type { Connection } from './connection.ts';
 
 export interface Recording {
   readonly recorder: Recorder;
@@ -72,4 +77,37 @@ export function startRecording(
     },
     close: () => recorder.close(),
   };
+}
+
+/**
+ * Book taps for the pairs (chain A one for all its books, chain B one per 25 books), each event of every client
+ * recorded as read. Returns how many run and a stop for all of them.
+ */
+export function startBookTaps(
+  c: Pick<Connection, 'evm' | 'wasm'>,
+  pairs: readonly PairBinding[],
+  recording: Recording,
+  o: { readonly confirmations: number; readonly logger: Logger; readonly metrics: Metrics },
+): { readonly count: number; stop(): Promise<void> } {
+  const onEvents = (chain: 'evm' | 'wasm') => (events: readonly ChainEvent[]) =>
+    recording.recorder.chainEvents(chain, events, systemClock.now());
+  const on = (chain: 'evm' | 'wasm') => pairs.filter((p) => p.chain === chain);
+  const base = { sleep: systemClock.sleep, clock: systemClock, logger: o.logger.child({ component: 'book-tap' }) };
+  const taps = [
+    ...(c.evm === undefined || on('evm').length === 0
+      ? []
+      : [
+          evmBookTap(c.evm.rpcUrl, {
+            ...base,
+            pairs: on('evm'),
+            confirmations: o.confirmations,
+            onEvents: onEvents('evm'),
+          }),
+        ]),
+    ...(c.wasm === undefined || on('wasm').length === 0
+      ? []
+      : wasmBookTaps(c.wasm.rpcUrl, o.metrics, { ...base, pairs: on('wasm'), onEvents: onEvents('wasm') })),
+  ];
+  for (const t of taps) t.start();
+  return { count: taps.length, stop: async () => void (await Promise.all(taps.map((t) => t.stop()))) };
 }

@@ -22,7 +22,7 @@ import type { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
 import type { Sandbox } from '../../sandbox/venue/sandbox.ts';
 import type { SandboxOptions } from '../../sandbox/venue/start.ts';
 import { openStore, type Store } from '../../store/store.ts';
-import { startRecording } from './recording.ts';
+import { startBookTaps, startRecording } from './recording.ts';
 import { PairEvaluation } from '../../engine/evaluation/pair-evaluation.ts';
 import { startTelemetryServer, type TelemetryServer } from '../../telemetry/http-server.ts';
 import { createLogger, type Logger } from '../../telemetry/logger.ts';
@@ -228,7 +228,16 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       reloadStrategies: () => catalog.reload(),
       obligations,
     });
-    if (recording !== null) undo.push(recording.follow(venue.feed, engines));
+    if (recording !== null) {
+      undo.push(recording.follow(venue.feed, engines));
+      const bindings = opened.wallets.flatMap((w) => w.pairs.map((p) => p.binding));
+      const taps = startBookTaps(c, bindings, recording, {
+        confirmations: config.chains.evm?.confirmations ?? 2,
+        logger,
+        metrics,
+      });
+      undo.push(taps.stop);
+    }
     const telemetry = await startTelemetryServer({
       metrics,
       host: embedded ? '127.0.0.1' : config.telemetry.metricsHost,

@@ -4,7 +4,6 @@
  * bot itself decided in its last round (its jump guard needs the history only the running bot has). Read-only:
  * nothing is signed, the state file is not opened, so it is safe while the bot runs.
  */
-import { resolve } from 'node:path';
 import { systemClock } from '../../core/system-clock.ts';
 import { DltError } from '../../core/errors.ts';
 import type { Decimal } from '../../core/decimal.ts';
@@ -16,7 +15,7 @@ import { Metrics } from '../../telemetry/metrics.ts';
 import { configPairJsonArgs } from '../args.ts';
 import { restClientOf } from '../bootstrap/command.ts';
 import { connectionOf } from '../bootstrap/connection.ts';
-import { EMBEDDED_MANIFEST, readManifest, type BotManifest } from '../bootstrap/manifest.ts';
+import { runningEmbeddedManifest } from '../bootstrap/manifest.ts';
 import { buildFairValues } from '../bootstrap/fair-value.ts';
 import { oracleReads } from '../bootstrap/oracles.ts';
 import { walletPairs } from '../bootstrap/pairs.ts';
@@ -60,20 +59,6 @@ function text(lines: readonly FairValueLine[]): string {
   return `${out.join('\n')}\n`;
 }
 
-/** The manifest of the sandbox a running `dlt-mm run` embeds (`npm start`); refused when none runs. */
-function embeddedManifest(io: CliIo): BotManifest {
-  const path = resolve(io.cwd, ...EMBEDDED_MANIFEST);
-  let text: string;
-  try {
-    text = io.readFile(path);
-  } catch {
-    throw new DltError('E_USAGE', `the embedded sandbox is not running (no ${path}): start the bot first (npm start)`);
-  }
-  const read = readManifest(text, path);
-  if (read.manifest === null) throw new DltError('E_CONFIG_INVALID', read.problems.join('\n'));
-  return read.manifest;
-}
-
 /** The book's mid from the venue's REST price levels (every order, ours included); null with a side empty. */
 function midOf(book: { buy: readonly { limit: Decimal }[]; sell: readonly { limit: Decimal }[] }): Decimal | null {
   const bid = book.buy[0]?.limit;
@@ -85,7 +70,7 @@ export async function fairValueCommand(args: string[], io: CliIo): Promise<numbe
   const values = configPairJsonArgs(args, FAIR_VALUE_USAGE);
   const setup = checkedSetup(values.config, io);
   const logger = createLogger({ level: 'error', destination: { write: (line: string) => io.stderr(line) } });
-  const connection = connectionOf(setup, setup.embedded ? embeddedManifest(io) : setup.manifest);
+  const connection = connectionOf(setup, setup.embedded ? runningEmbeddedManifest(io) : setup.manifest);
   const rest = restClientOf(connection, { logger, metrics: new Metrics() });
   const listed = await rest.listTradingPairs();
   const catalog = new StrategyCatalog((p) => io.readFile(p));

@@ -66,7 +66,6 @@ beforeAll(async () => {
   });
   const doc = parseDocument(readFileSync(config, 'utf8'));
   doc.set('record', doc.createNode({ dir: join(dir, 'rec'), flushMs: 100 }));
-  doc.setIn(['chains', 'evm', 'confirmations'], 1);
   writeFileSync(config, doc.toString());
   code = await main(['record', '--config', config, '--for', String(SECONDS)], {
     stdout: (t) => (out += t),

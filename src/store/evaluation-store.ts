@@ -59,13 +59,21 @@ export class EvaluationStore {
       });
   }
 
-  /** The sequence number of the wallet's last recorded fill of the pair (0: none). */
-  lastSeq(pairId: string, wallet: string): number {
+  /**
+   * How many fills reorganisations have withdrawn so far: when it changes, a reader of new fills starts over
+   * (a withdrawn fill's row id can be given to the next fill).
+   */
+  droppedFills(): number {
+    const r = this.#db.prepare("SELECT value FROM meta WHERE key = 'fills_dropped'").get() as
+      { value: string } | undefined;
+    return r === undefined ? 0 : Number(r.value);
+  }
+
+  /** The sequence number of the wallet's last recorded fill (of the pair, when given; 0: none): a marker. */
+  lastSeq(wallet: string, pairId?: string): number {
     const r = this.#db
-      .prepare('SELECT MAX(rowid) AS n FROM fills WHERE pair_id = ? AND wallet = ?')
-      .get(pairId, wallet) as {
-      n: number | null;
-    };
+      .prepare('SELECT MAX(rowid) AS n FROM fills WHERE wallet = ? AND (? IS NULL OR pair_id = ?)')
+      .get(wallet, pairId ?? null, pairId ?? null) as { n: number | null };
     return Number(r.n ?? 0);
   }
 

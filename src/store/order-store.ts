@@ -278,8 +278,14 @@ export class OrderStore {
     return r === undefined ? undefined : fillFromRow(r as Record<string, string | number>);
   }
 
+  /** Deletes a fill a reorganisation withdrew, and counts it (`fills_dropped`: readers of new fills start over). */
   deleteFill(fillId: string): void {
     this.#db.prepare('DELETE FROM fills WHERE fill_id = ?').run(fillId);
+    this.#db
+      .prepare(
+        "INSERT INTO meta (key, value) VALUES ('fills_dropped', '1') ON CONFLICT (key) DO UPDATE SET value = value + 1",
+      )
+      .run();
   }
 
   /** The order's history: every transition and every rollback, in order; a withdrawn transition says when. */
@@ -317,12 +323,6 @@ export class OrderStore {
           withdrawnMs: row.withdrawn_ms,
         };
       });
-  }
-
-  /** The position of the last fill recorded for the wallet (0 when none): a marker to compare with later. */
-  lastFillPosition(wallet: string): number {
-    const sql = 'SELECT MAX(rowid) AS n FROM fills WHERE wallet = ?';
-    return Number((this.#db.prepare(sql).get(wallet) as { n: number | null }).n ?? 0);
   }
 
   /** Client order ids of the wallet's orders that reconciliation adopted from the chain. */

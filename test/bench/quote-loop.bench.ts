@@ -199,7 +199,7 @@ async function ours(rpcUrl: string, w: FundedWallet, p: DeployedPair): Promise<C
     feed: { book: () => feed.current },
     status: wl.status,
     risk,
-    pnl: new PnlTracker(() => wl.engine.fills(pairId), wl.binding.rules.scales),
+    pnl: new PnlTracker(wl.engine.fills(pairId), wl.binding.rules.scales),
     strategy: () => catalog.get(LADDER),
     limits: () => resolveLimits({}),
     calendar: { enabled: false, config: { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 } },

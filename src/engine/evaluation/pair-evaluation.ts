@@ -9,7 +9,7 @@
  * After a restart, fills with a recorded value at the fill are attributed with it and their recorded markouts
  * counted; a horizon still open is valued if it falls due once values are known again, and a fill recorded while
  * the bot was stopped is valued at the first value seen and gets no markouts (both counted as `missed`).
- * A fill undone by a reorganisation stays in the figures until the next start (which reads the fills kept).
+ * A fill a reorganisation withdraws starts the figures over from the fills kept and their recorded marks.
  */
 import { Attribution, type AttributionParts } from '../../core/evaluation/attribution.ts';
 import { MarkoutSum, ValueTimeline } from '../../core/evaluation/markouts.ts';
@@ -55,7 +55,7 @@ export interface MarkoutFigures {
 export class PairEvaluation {
   readonly #o: PairEvaluationOptions;
   readonly #timeline = new ValueTimeline();
-  readonly #attribution = new Attribution();
+  #attribution = new Attribution();
   readonly #markouts: Map<number, MarkoutFigures & { readonly byLevel: Map<number, MarkoutSum> }>;
   readonly #longest: number;
   #pending: Pending[] = [];
@@ -68,6 +68,8 @@ export class PairEvaluation {
   /** Marks recorded before this start, by fill id and horizon (consumed as the fills are read). */
   #recorded: Map<string, Map<number, FillMark>>;
   #missed = 0;
+  /** Fills withdrawn by reorganisations when last looked: a change starts the figures over. */
+  #dropped: number;
   readonly #horizons: readonly number[];
   /** The last fill recorded before this start: fills up to it were recorded while the bot was not watching. */
   readonly #startSeq: number;
@@ -76,20 +78,31 @@ export class PairEvaluation {
     this.#o = o;
     this.#longest = Math.max(...o.horizonsMs);
     this.#horizons = [...o.horizonsMs].toSorted((a, b) => a - b);
-    this.#markouts = new Map(
-      o.horizonsMs.map((h) => [
-        h,
-        {
-          horizonMs: h,
-          bySide: { buy: new MarkoutSum(), sell: new MarkoutSum() },
-          byLevel: new Map(),
-          all: new MarkoutSum(),
-        },
-      ]),
-    );
-    this.#startSeq = o.store.lastSeq(o.pairId, o.wallet);
+    this.#startSeq = o.store.lastSeq(o.wallet, o.pairId);
+    this.#dropped = o.store.droppedFills();
+    this.#markouts = new Map();
     this.#recorded = new Map();
-    for (const m of o.store.marks(o.pairId)) {
+    this.#begin();
+  }
+
+  /** Figures from nothing: every fill is read again, with the marks recorded for it. */
+  #begin(): void {
+    this.#attribution = new Attribution();
+    this.#pending = [];
+    this.#unvalued = [];
+    this.#seq = 0;
+    this.#missed = 0;
+    this.#chargedMs = 0;
+    this.#chargedAtEdge = new Set();
+    for (const h of this.#o.horizonsMs)
+      this.#markouts.set(h, {
+        horizonMs: h,
+        bySide: { buy: new MarkoutSum(), sell: new MarkoutSum() },
+        byLevel: new Map(),
+        all: new MarkoutSum(),
+      });
+    this.#recorded = new Map();
+    for (const m of this.#o.store.marks(this.#o.pairId)) {
       const byHorizon = this.#recorded.get(m.fillId) ?? new Map<number, FillMark>();
       byHorizon.set(m.horizonMs, m);
       this.#recorded.set(m.fillId, byHorizon);
@@ -102,6 +115,11 @@ export class PairEvaluation {
     if (value !== null) {
       this.#timeline.push(now, value);
       this.#value = value;
+    }
+    const dropped = this.#o.store.droppedFills();
+    if (dropped !== this.#dropped) {
+      this.#dropped = dropped;
+      this.#begin();
     }
     this.#readFills(now);
     this.#readCharges();

@@ -150,7 +150,7 @@ export class Bot {
       if (runtime === undefined) throw new Error(`bot: pair ${p.binding.pairId} is not traded by wallet ${p.walletId}`);
       const id = p.binding.pairId;
       this.risk.addPair(id, w.engine.wallet, p.limits(), now);
-      const pnl = new PnlTracker(() => w.engine.fills(id), p.binding.rules.scales);
+      const pnl = new PnlTracker(w.engine.fills(id), p.binding.rules.scales);
       if (p.evaluation !== undefined) this.evaluations.set(id, p.evaluation);
       const status = new VenueStatus(p.binding, o.rest, w.adapter, o.logger, () => this.#statusChanged(id), o.clock);
       const loop = new PairLoop({

@@ -1,25 +1,32 @@
 /**
- * PnL of one pair from our recorded fills (applied once each, by fill id). Its gauges (position, PnL) are read
- * at every scrape (`derivePairGauges`), with every fill recorded by then: a round that waits on the chain does
- * not leave them behind the store.
+ * PnL of one pair from our recorded fills, each applied once: the store is read from the last fill applied on
+ * (by its sequence in the record), so an update costs the same however many fills the day has had. Its gauges
+ * (position, PnL) are read at every scrape (`derivePairGauges`), with every fill recorded by then: a round that
+ * waits on the chain does not leave them behind the store.
  */
 import { Decimal } from '../../core/decimal.ts';
 import type { PairScales } from '../../core/units.ts';
 import { priceFromRaw, quantityFromRaw, quoteFromNative } from '../../core/units.ts';
-import type { FillRecord } from '../../store/order-store.ts';
+import type { SequencedFill } from '../../store/evaluation-store.ts';
 import { applyFill, totalPnl, unrealised, ZERO_PNL, type PnlState } from '../risk/pnl.ts';
 
 export class PnlTracker {
-  /** The wallet's recorded fills of the pair. */
-  readonly #fills: () => readonly FillRecord[];
+  /** The wallet's fills of the pair recorded after a sequence number. */
+  readonly #fills: (afterSeq: number) => readonly SequencedFill[];
   readonly #scales: PairScales;
-  readonly #seen = new Set<string>();
+  readonly #dropped: () => number;
+  #seq = 0;
+  #count = 0;
+  #droppedSeen = 0;
   #state: PnlState = ZERO_PNL;
   #mark: Decimal | null = null;
 
-  constructor(fills: () => readonly FillRecord[], scales: PairScales) {
-    this.#fills = fills;
+  /** `fills.dropped`: how many fills reorganisations withdrew so far; when it changes, the fills are applied anew. */
+  constructor(fills: { after(seq: number): readonly SequencedFill[]; dropped(): number }, scales: PairScales) {
+    this.#fills = (seq) => fills.after(seq);
     this.#scales = scales;
+    this.#dropped = () => fills.dropped();
+    this.#droppedSeen = fills.dropped();
   }
 
   /** Applies fills recorded since the last call; `mark` values the position from now on. */
@@ -35,9 +42,16 @@ export class PnlTracker {
   }
 
   #catchUp(): void {
-    for (const f of this.#fills()) {
-      if (this.#seen.has(f.fillId)) continue;
-      this.#seen.add(f.fillId);
+    const dropped = this.#dropped();
+    if (dropped !== this.#droppedSeen) {
+      this.#droppedSeen = dropped;
+      this.#state = ZERO_PNL;
+      this.#seq = 0;
+      this.#count = 0;
+    }
+    for (const { seq, fill: f } of this.#fills(this.#seq)) {
+      this.#seq = seq;
+      this.#count += 1;
       this.#state = applyFill(this.#state, {
         side: f.side,
         quantity: quantityFromRaw(f.quantity, this.#scales),
@@ -65,7 +79,7 @@ export class PnlTracker {
   }
 
   get fills(): number {
-    return this.#seen.size;
+    return this.#count;
   }
 
   /** Mark, position and PnL parts at the last update (what the obligations' samples record). */

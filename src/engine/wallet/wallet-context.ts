@@ -32,14 +32,24 @@ export function pairOf(ctx: WalletContext, pairId: string): PairRuntime {
 /** The repositories of the state file that a wallet's engine reads and writes, and a way to change several at once. */
 export interface WalletRepositories extends Pick<
   Store,
-  'orders' | 'transactions' | 'state' | 'events' | 'inventory' | 'alerts' | 'foreign' | 'pendingFills' | 'applications'
+  | 'orders'
+  | 'transactions'
+  | 'state'
+  | 'events'
+  | 'inventory'
+  | 'alerts'
+  | 'foreign'
+  | 'pendingFills'
+  | 'applications'
+  | 'evaluation'
 > {
   /** Runs `fn` as one change of the state file: all of it or nothing. */
   atomically<T>(fn: () => T): T;
 }
 
 export function walletRepositories(store: Store): WalletRepositories {
-  const { orders, transactions, state, events, inventory, alerts, foreign, pendingFills, applications } = store;
+  const { orders, transactions, state, events, inventory, alerts, foreign, pendingFills, applications, evaluation } =
+    store;
   return {
     orders,
     transactions,
@@ -50,6 +60,7 @@ export function walletRepositories(store: Store): WalletRepositories {
     foreign,
     pendingFills,
     applications,
+    evaluation,
     atomically: (fn) => store.atomically(fn),
   };
 }

@@ -10,8 +10,9 @@
  * and `readiness` says why the wallet is not ready meanwhile (also as `dltmm_wallet_ready`). `drain()` waits
  * for every outcome the wallet sent to settle, so that a shutdown closes the adapter only after that.
  */
+import type { SequencedFill } from '../../store/evaluation-store.ts';
 import type { ChainEvent, InFlightTx } from '../../chains/types.ts';
-import type { FillRecord, StoredOrder } from '../../store/order-store.ts';
+import type { StoredOrder } from '../../store/order-store.ts';
 import type { WalletEngineOptions, WalletParts } from './assemble.ts';
 import type { Comparable, InventoryReport } from './inventory/inventory-check.ts';
 import { deriveStateGauges } from './metrics.ts';
@@ -164,9 +165,11 @@ export class WalletEngine {
     return this.#ctx.repos.orders.get(this.wallet, clientOrderId);
   }
 
-  /** The wallet's recorded fills of one pair. */
-  fills(pairId: string): FillRecord[] {
-    return this.#ctx.repos.orders.fills({ pairId, wallet: this.wallet });
+  /** The pair's fills: `after(seq)` those recorded after a sequence number (0: all), in record order; `dropped()`
+   * how many fills reorganisations withdrew so far (a reader starts over when it changes). */
+  fills(pairId: string): { after(seq: number): SequencedFill[]; dropped(): number } {
+    const e = this.#ctx.repos.evaluation;
+    return { after: (seq) => e.fillsAfter(pairId, this.wallet, seq), dropped: () => e.droppedFills() };
   }
 
   /** Transactions of the wallet sent and not yet decided by the chain. */

@@ -131,7 +131,7 @@ export async function setup(options: SetupOptions = {}): Promise<Setup> {
     feed: { book: () => s.book },
     status,
     risk,
-    pnl: new PnlTracker(() => h.engine.fills(pairId), h.pair.rules.scales),
+    pnl: new PnlTracker(h.engine.fills(pairId), h.pair.rules.scales),
     strategy: () => catalog.get(strategyPath),
     limits: () => resolveLimits(limits),
     calendar: { enabled: calendar, config: { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 } },

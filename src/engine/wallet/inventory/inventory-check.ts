@@ -286,7 +286,7 @@ export class InventoryChecker {
     const ctx = this.#ctx;
     return {
       events: ctx.repos.events.lastPosition(ctx.chain, ctx.wallet),
-      fills: ctx.repos.orders.lastFillPosition(ctx.wallet),
+      fills: ctx.repos.evaluation.lastSeq(ctx.wallet),
     };
   }
 

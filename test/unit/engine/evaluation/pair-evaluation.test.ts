@@ -195,6 +195,26 @@ describe('a pair evaluation', () => {
     }).toEqual({ one: '1', ten: '3', fills: 1, missed: 2, spread: '0' });
   });
 
+  it('starts over when a reorganisation withdraws a fill: the withdrawn one leaves the figures, the next one counts though it takes its row id', () => {
+    const e = evaluation();
+    e.observe(d(100));
+    fill('buy', '1', '99', 0);
+    fill('buy', '2', '99.5', 0);
+    now += 100;
+    e.observe(d(100));
+    expect(e.attribution().position.toFixed()).toBe('3');
+    store.orders.deleteFill('f2');
+    fill('sell', '1', '100.5', 1);
+    now += 100;
+    e.observe(d(100));
+    const a = e.attribution();
+    expect({ position: a.position.toFixed(), spread: a.spreadCapture.toFixed() }).toEqual({
+      position: '0',
+      // bought 1 at 99 and sold 1 at 100.5, both against 100
+      spread: '1.5',
+    });
+  });
+
   it('holds fills until there is a value to mark them at', () => {
     const e = evaluation();
     fill('buy', '1', '99', 0);

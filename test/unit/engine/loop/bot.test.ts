@@ -167,8 +167,8 @@ describe('the bot', () => {
     const taken = best.remaining;
     h.venue.place(TAKER, pairId, 'buy', taken, best.price);
     await h.block();
-    const fills = h.engine.fills(pairId);
-    expect(fills.map((f) => [f.side, f.quantity])).toEqual([['sell', taken]]);
+    const fills = h.engine.fills(pairId).after(0);
+    expect(fills.map((f) => [f.fill.side, f.fill.quantity])).toEqual([['sell', taken]]);
     const position = quantityFromRaw(taken, h.pair.rules.scales).neg().toNumber();
     expect(await metricValue(h.metrics, 'dltmm_position_base', { pair: pairId })).toBe(position);
     expect(await metricValue(h.metrics, 'dltmm_pnl_quote', { pair: pairId, kind: 'fees' })).toBeGreaterThanOrEqual(0);

@@ -137,7 +137,7 @@ async function setup(
     () => undefined,
   );
   await status.refreshPhase();
-  const pnl = new PnlTracker(() => h.engine.fills(pairId), h.pair.rules.scales);
+  const pnl = new PnlTracker(h.engine.fills(pairId), h.pair.rules.scales);
   const obligations = options.obligations === undefined ? TERMS : options.obligations;
   const shown: { status: PairStatus | null } = { status: null };
   const tracker = newTracker(h, obligations, logs, () => shown.status ?? status.current, pnl);

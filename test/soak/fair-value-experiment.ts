@@ -19,7 +19,8 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { parseDocument } from 'yaml';
 import { Decimal } from '../../src/core/decimal.ts';
-import { priceFromRaw, quantityFromRaw, quoteFromNative, type PairScales } from '../../src/core/units.ts';
+import { Attribution } from '../../src/core/evaluation/attribution.ts';
+import { quoteFromNative, type PairScales } from '../../src/core/units.ts';
 import { freePort } from '../../src/sandbox/net.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
 import { openStoreReadOnly } from '../../src/store/store.ts';
@@ -53,15 +54,13 @@ export interface PairOutcome {
   readonly uninformedFills: number;
   /** Base position at the end. */
   readonly position: Decimal;
-  /** Quote received less quote paid, commissions included. */
-  readonly cash: Decimal;
   readonly fees: Decimal;
   readonly trueValueEnd: Decimal;
-  /** cash + position × true value at the end. */
+  /** Quote received less quote paid (commissions included) plus the position at the true value at the end. */
   readonly pnl: Decimal;
-  /** Σ over fills of (true value at the fill − price) × quantity for a buy, the reverse for a sell. */
+  /** Spread capture against the true value: each fill against the true value at its moment. */
   readonly edge: Decimal;
-  /** pnl − edge + fees: what the position won or lost as the true value moved after each fill. */
+  /** What the position won or lost as the true value moved after each fill: pnl = edge + inventory - fees. */
   readonly inventory: Decimal;
 }
 
@@ -96,20 +95,18 @@ async function judge(sandbox: Sandbox, storePath: string, reference: Reference, 
       const scales: PairScales = p.scales;
       const fills = store.orders.fills({ pairId: p.id });
       const end = new Decimal(values.pairs[p.id]?.value ?? Number.NaN);
-      let position = new Decimal(0);
-      let cash = new Decimal(0);
-      let fees = new Decimal(0);
-      let edge = new Decimal(0);
+      // The bot's own attribution, marked to the sandbox's truth instead of its fair value.
+      const attribution = new Attribution();
       for (const f of fills) {
-        position = position.add(human(f.baseDelta, scales.baseNative));
-        cash = cash.add(human(f.quoteDelta, scales.quoteNative));
-        fees = fees.add(quoteFromNative(f.fee, scales));
         const at = await json<{ pairs: Record<string, { value: string }> }>(`${control}/values?at=${f.atMs}`);
-        const truth = new Decimal(at.pairs[p.id]?.value ?? end);
-        const q = quantityFromRaw(f.quantity, scales);
-        const price = priceFromRaw(f.price, scales);
-        edge = edge.add((f.side === 'buy' ? truth.sub(price) : price.sub(truth)).mul(q));
+        attribution.addFill({
+          baseDelta: human(f.baseDelta, scales.baseNative),
+          quoteDelta: human(f.quoteDelta, scales.quoteNative),
+          commission: quoteFromNative(f.fee, scales),
+          valueAtFill: new Decimal(at.pairs[p.id]?.value ?? end),
+        });
       }
+      const parts = attribution.at(end);
       const count = (kind: 'informed' | 'uninformed') =>
         Object.entries(flow.pairs[p.id]?.takers[kind].fillsByWallet ?? {})
           .filter(([w]) => ours.has(w.toLowerCase()))
@@ -119,13 +116,12 @@ async function judge(sandbox: Sandbox, storePath: string, reference: Reference, 
         fills: fills.length,
         informedFills: count('informed'),
         uninformedFills: count('uninformed'),
-        position,
-        cash,
-        fees,
+        position: parts.position,
+        fees: parts.commissions,
         trueValueEnd: end,
-        pnl: cash.add(position.mul(end)),
-        edge,
-        inventory: cash.add(position.mul(end)).sub(edge).add(fees),
+        pnl: parts.total,
+        edge: parts.spreadCapture,
+        inventory: parts.inventory,
       });
     }
   } finally {

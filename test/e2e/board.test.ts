@@ -49,8 +49,13 @@ interface Row {
   readonly pnl: string;
   readonly presence: string;
   readonly fills: number;
+  /** Our fills' markout at the board's horizon ('-' before any is valued). */
+  readonly markout: string;
   readonly state: string;
 }
+
+/** Our spread as the obligation tracker measured it (from the chain) against the 1000 bp maximum. */
+const SPREAD = /^\d+\.\dbp \/ 1000\.0bp$/;
 
 /** Presence measured so far today against the 50 % target. */
 const PRESENCE = /^\d+\.\d% \/ 50\.0%$/;
@@ -60,7 +65,7 @@ function rowOf(screen: readonly string[], symbol: string): Row | undefined {
   const line = screen.find((l) => l.startsWith(`${symbol} `));
   if (line === undefined) return undefined;
   const c = line.split(/ {2,}/);
-  if (c.length < 11) return undefined;
+  if (c.length < 12) return undefined;
   return {
     symbol: c[0]!,
     chain: c[1]!,
@@ -72,7 +77,8 @@ function rowOf(screen: readonly string[], symbol: string): Row | undefined {
     pnl: c[7]!,
     presence: c[8]!,
     fills: Number(c[9]),
-    state: c.slice(10).join('  '),
+    markout: c[10]!,
+    state: c.slice(11).join('  '),
   };
 }
 
@@ -153,6 +159,7 @@ describe('the live board in a terminal, on the sandbox', () => {
               LEVEL.test(r.bid) &&
               LEVEL.test(r.ask) &&
               r.state === 'active' &&
+              SPREAD.test(r.spread) &&
               PRESENCE.test(r.presence),
           )
         )
@@ -197,9 +204,11 @@ describe('the live board in a terminal, on the sandbox', () => {
         expect(row.position).toMatch(/^[+-]?\d+(\.\d+)?$/);
         expect(row.pnl).toMatch(/^[+-]?\d+\.\d\d$/);
         // The obligation columns: our spread against the configured maximum, today's presence against the target.
-        expect(row.spread).toMatch(/^\d+\.\dbp \/ 1000\.0bp$/);
+        expect(row.spread).toMatch(SPREAD);
         expect(row.fair).toBe('-');
         expect(row.presence).toMatch(PRESENCE);
+        // The markout at the board's horizon, once a fill has been valued there.
+        expect(row.markout).toMatch(/^(-|[+-]?\d+\.\dbp)$/);
       }
     } finally {
       store.close();

@@ -98,15 +98,15 @@ interface Column {
 const PAIR_COLUMNS: readonly Column[] = [
   { head: 'PAIR', width: 8 },
   { head: 'CHAIN', width: 5 },
-  { head: 'BID (ours, size)', width: 16 },
-  { head: 'ASK (ours, size)', width: 16 },
+  { head: 'OUR BID x SIZE', width: 14 },
+  { head: 'OUR ASK x SIZE', width: 14 },
   { head: 'FAIR (source)', width: 18 },
   { head: 'SPREAD / MAX', width: 17 },
-  { head: 'POSITION', width: 10, right: true },
-  { head: 'PNL', width: 10, right: true },
-  { head: 'PRESENCE / TARGET', width: 17 },
-  { head: 'FILLS', width: 6, right: true },
-  { head: 'MARKOUT', width: 12, right: true },
+  { head: 'POSITION', width: 9, right: true },
+  { head: 'PNL', width: 9, right: true },
+  { head: 'PRESENCE/TARGET', width: 15 },
+  { head: 'FILLS', width: 5, right: true },
+  { head: 'MARKOUT', width: 11, right: true },
   { head: 'STATE', width: 24 },
 ];
 
@@ -160,12 +160,21 @@ function fairValue(row: PairRow): Value {
     : { text: `${value} !${guards.join(',') || 'unavailable'}`, style: 'yellow' };
 }
 
-/** `+1.2bp/60s`: our fills' volume-weighted markout at the board's horizon, red when they lost. */
+/** `+1.2bp`: our fills' volume-weighted markout at the board's horizon (named in the head), red when they lost. */
 function markoutValue(row: PairRow): Value {
   const m = row.markout;
   if (m === null || m.bps === null) return { text: NONE, style: 'dim' };
-  const horizon = m.horizonMs % 1000 === 0 ? `${m.horizonMs / 1000}s` : `${m.horizonMs}ms`;
-  return { text: `${signed(m.bps, 1)}bp/${horizon}`, style: m.bps.lt(0) ? 'red' : undefined };
+  return { text: `${signed(m.bps, 1)}bp`, style: m.bps.lt(0) ? 'red' : undefined };
+}
+
+const horizonText = (ms: number): string =>
+  ms % 60_000 === 0 ? `${ms / 60_000}m` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+
+/** The pair columns, the markout's head naming the board's horizon (`MARKOUT 1m`). */
+function pairColumns(m: BoardModel): readonly Column[] {
+  const horizon = m.pairs.find((p) => p.markout !== null)?.markout?.horizonMs;
+  if (horizon === undefined) return PAIR_COLUMNS;
+  return PAIR_COLUMNS.map((c) => (c.head === 'MARKOUT' ? { ...c, head: `MARKOUT ${horizonText(horizon)}` } : c));
 }
 
 function presenceValue(row: PairRow): Value {
@@ -219,8 +228,9 @@ export function renderBoard(m: BoardModel, o: RenderOptions): string[] {
   if (m.phase === 'starting' || m.phase === 'trading' || m.phase === 'killed')
     header.push('Ctrl-C stops and cancels every order');
   const lines = [plain(header.join('  ·  '), o, 'bold'), ''];
-  lines.push(line(heads(PAIR_COLUMNS, symbolWidth), o));
-  for (const p of m.pairs) lines.push(line(cells(PAIR_COLUMNS, pairValues(p), symbolWidth), o));
+  const columns = pairColumns(m);
+  lines.push(line(heads(columns, symbolWidth), o));
+  for (const p of m.pairs) lines.push(line(cells(columns, pairValues(p), symbolWidth), o));
   if (m.pairs.length === 0) lines.push(plain('(no pair trading yet)', o, 'dim'));
   lines.push('', line(heads(WALLET_COLUMNS), o));
   for (const w of m.wallets) lines.push(line(cells(WALLET_COLUMNS, walletValues(w)), o));

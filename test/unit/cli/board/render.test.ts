@@ -42,7 +42,7 @@ const obligedPair: PairRow = {
   position: d('-2'),
   pnl: d('12.346'),
   fills: 11,
-  markout: { horizonMs: 10_000, bps: d('12.04') },
+  markout: { horizonMs: 60_000, bps: d('12.04') },
   state: { kind: 'paused', detail: 'stale-market-data, tx-backoff' },
 };
 
@@ -86,7 +86,7 @@ describe('board rendering', () => {
       '-0.07',
       '- / -',
       '3',
-      '-3.5bp/60s',
+      '-3.5bp',
       'active',
     ]);
   });
@@ -103,7 +103,7 @@ describe('board rendering', () => {
       '+12.35',
       '83.3% / 80.0%',
       '11',
-      '+12.0bp/10s',
+      '+12.0bp',
       'paused: stale-market-data, tx-backoff',
     ]);
   });
@@ -147,6 +147,10 @@ describe('board rendering', () => {
     );
     expect(rowOf(none, 'BOND26EURe')[4]).toBe('-');
     expect(rowOf(none, 'FUND1EURe')[4]).toBe('none !unavailable');
+  });
+
+  it('names the markout horizon in the head', () => {
+    expect(lines.find((l) => l.startsWith('PAIR'))?.split(/ {2,}/)).toContain('MARKOUT 1m');
   });
 
   it("shows '-' for the markout until a fill has been valued at the horizon", () => {

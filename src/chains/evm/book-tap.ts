@@ -8,6 +8,7 @@
  */
 import type { Clock, Sleep } from '../../core/clock.ts';
 import type { Logger } from '../../telemetry/logger.ts';
+import { Polling } from '../polling.ts';
 import type { ChainEvent, PairBinding } from '../types.ts';
 import { LIFECYCLE_TOPICS } from './abi.ts';
 import { decodeLog, parseRawLog, type RawLog } from './log-decoder.ts';
@@ -36,13 +37,13 @@ const byChainOrder = (a: RawLog, b: RawLog) =>
 export class EvmBookTap {
   readonly #o: EvmBookTapOptions;
   readonly #books: ReadonlyMap<string, string>;
-  readonly #abort = new AbortController();
+  readonly #polling: Polling;
   /** The last block read (null: not started). */
   #cursor: bigint | null;
-  #loop: Promise<void> | null = null;
 
   constructor(o: EvmBookTapOptions) {
     this.#o = o;
+    this.#polling = new Polling(() => this.round(), { ...o, what: 'chain A book tap' });
     this.#books = new Map(o.pairs.map((p) => [p.orderBook.toLowerCase(), p.pairId]));
     this.#cursor = o.fromBlock === undefined ? null : o.fromBlock - 1n;
   }
@@ -53,24 +54,12 @@ export class EvmBookTap {
   }
 
   start(): this {
-    this.#loop ??= this.#run();
+    this.#polling.start();
     return this;
   }
 
-  async stop(): Promise<void> {
-    this.#abort.abort();
-    await this.#loop?.catch(() => undefined);
-  }
-
-  async #run(): Promise<void> {
-    while (!this.#abort.signal.aborted) {
-      try {
-        await this.round();
-      } catch (e) {
-        this.#o.logger.warn({ err: e }, 'chain A book tap round failed; retrying at the next poll');
-      }
-      await this.#o.sleep(this.#o.pollIntervalMs, this.#abort.signal).catch(() => undefined);
-    }
+  stop(): Promise<void> {
+    return this.#polling.stop();
   }
 
   /** Reads the confirmed blocks not read yet (at most `maxBlockRange` at a time) and delivers their events. */
@@ -81,7 +70,7 @@ export class EvmBookTap {
     let cursor = this.#cursor ?? confirmed;
     this.#cursor = cursor;
     const range = BigInt(this.#o.maxBlockRange);
-    while (cursor < confirmed && !this.#abort.signal.aborted) {
+    while (cursor < confirmed && !this.#polling.signal.aborted) {
       const from: bigint = cursor + 1n;
       const to: bigint = confirmed < from + range - 1n ? confirmed : from + range - 1n;
       const items = await this.#o.rpc.logs({

@@ -8,6 +8,7 @@
  */
 import type { Sleep } from '../../core/clock.ts';
 import type { Logger } from '../../telemetry/logger.ts';
+import { Polling } from '../polling.ts';
 import type { ChainEvent, PairBinding } from '../types.ts';
 import { decodeRpcEvent, EventBindings } from './event-decoder.ts';
 import { httpTransport } from './json-rpc.ts';
@@ -36,14 +37,14 @@ export class WasmBookTap {
   readonly #o: WasmBookTapOptions;
   readonly #bindings: EventBindings;
   readonly #filters: Json[];
-  readonly #abort = new AbortController();
+  readonly #polling: Polling;
   #position: { readonly cursor: string } | { readonly startLedger: number } | null;
-  #loop: Promise<void> | null = null;
 
   constructor(o: WasmBookTapOptions) {
     const books = [...new Set(o.pairs.map((p) => p.orderBook))];
     if (books.length > BOOKS_PER_TAP) throw new RangeError(`a chain B book tap reads at most ${BOOKS_PER_TAP} books`);
     this.#o = o;
+    this.#polling = new Polling(() => this.round(), { ...o, what: 'chain B book tap' });
     this.#bindings = new EventBindings('', o.pairs);
     this.#filters = Array.from({ length: Math.ceil(books.length / 5) }, (_, i) => ({
       type: 'contract',
@@ -53,24 +54,12 @@ export class WasmBookTap {
   }
 
   start(): this {
-    this.#loop ??= this.#run();
+    this.#polling.start();
     return this;
   }
 
-  async stop(): Promise<void> {
-    this.#abort.abort();
-    await this.#loop?.catch(() => undefined);
-  }
-
-  async #run(): Promise<void> {
-    while (!this.#abort.signal.aborted) {
-      try {
-        await this.round();
-      } catch (e) {
-        this.#o.logger.warn({ err: e }, 'chain B book tap round failed; retrying at the next poll');
-      }
-      await this.#o.sleep(this.#o.pollIntervalMs, this.#abort.signal).catch(() => undefined);
-    }
+  stop(): Promise<void> {
+    return this.#polling.stop();
   }
 
   /** Reads the events after the position, page by page, and delivers them. */
@@ -90,7 +79,7 @@ export class WasmBookTap {
       }
       if (events.length > 0) this.#o.onEvents(events);
       this.#position = { cursor: page.cursor };
-      if (page.events.length < this.#o.pageLimit || this.#abort.signal.aborted) return;
+      if (page.events.length < this.#o.pageLimit || this.#polling.signal.aborted) return;
     }
   }
 }

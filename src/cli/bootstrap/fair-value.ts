@@ -3,6 +3,10 @@
  * and the pair's facts (the configuration's `pairs[].fairValue`, else the sandbox manifest's), every problem
  * of every pair listed together before anything trades.
  */
+import { systemClock } from '../../core/system-clock.ts';
+import type { Connection } from './connection.ts';
+import { oracleReads } from './oracles.ts';
+import type { Setup } from './setup.ts';
 import type { SourceReading } from '../../core/fair-value/combine.ts';
 import type { PairConfig } from '../../core/config/bot-config.ts';
 import type { PairFairValue as PairFacts } from '../../core/config/fair-value-config.ts';
@@ -30,6 +34,23 @@ export interface FairValueBuild {
   readonly samples?: { readonly everyMs: number; write(sample: FairValueSample): void };
   /** A pair's fair-value readings as they come (the recording). */
   readonly onReading?: (pairId: string) => (reading: SourceReading, nowMs: number) => void;
+}
+
+/** What every command that builds fair values gives them: the venue's instruments, the oracles, the wall clock. */
+export function fairValueBuildOf(
+  c: Connection,
+  setup: Pick<Setup, 'env'>,
+  instruments: InstrumentApi,
+  logger: Logger,
+): FairValueBuild {
+  return {
+    instruments,
+    oracle: oracleReads(c, logger),
+    env: setup.env,
+    manifestFacts: c.fairValueFacts,
+    clock: systemClock,
+    logger,
+  };
 }
 
 export interface FairValuePairInput {

@@ -33,8 +33,7 @@ import type { CliIo } from '../io.ts';
 import { logPathBeside } from '../run/log-output.ts';
 import { connectionOf } from './connection.ts';
 import { EMBEDDED_MANIFEST } from './manifest.ts';
-import { buildFairValues } from './fair-value.ts';
-import { oracleReads } from './oracles.ts';
+import { buildFairValues, fairValueBuildOf } from './fair-value.ts';
 import { checkedSetup } from './setup.ts';
 import { openTradingWallets } from './wallets.ts';
 
@@ -147,12 +146,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         w.pairs.map((p) => ({ ...p, strategy: catalog.load(setup.strategyPath(p.entry)) })),
       ),
       {
-        instruments: venue.rest,
-        oracle: oracleReads(c, logger),
-        env: setup.env,
-        manifestFacts: c.fairValueFacts,
-        clock: systemClock,
-        logger,
+        ...fairValueBuildOf(c, setup, venue.rest, logger),
         samples: { everyMs: config.report.sampleMs, write: (s) => store.fairValues.add(s) },
         ...(recording === null ? {} : { onReading: recording.onReading }),
       },

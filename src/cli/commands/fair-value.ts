@@ -16,8 +16,7 @@ import { configPairJsonArgs } from '../args.ts';
 import { restClientOf } from '../bootstrap/command.ts';
 import { connectionOf } from '../bootstrap/connection.ts';
 import { runningEmbeddedManifest } from '../bootstrap/manifest.ts';
-import { buildFairValues } from '../bootstrap/fair-value.ts';
-import { oracleReads } from '../bootstrap/oracles.ts';
+import { buildFairValues, fairValueBuildOf } from '../bootstrap/fair-value.ts';
 import { walletPairs } from '../bootstrap/pairs.ts';
 import { checkedSetup } from '../bootstrap/setup.ts';
 import { EXIT_OK, type CliIo } from '../io.ts';
@@ -82,12 +81,7 @@ export async function fairValueCommand(args: string[], io: CliIo): Promise<numbe
   const fairValues = buildFairValues(
     pairs.map((p) => ({ ...p, strategy: catalog.load(setup.strategyPath(p.entry)) })),
     {
-      instruments: rest,
-      oracle: oracleReads(connection, logger),
-      env: setup.env,
-      manifestFacts: connection.fairValueFacts,
-      clock: systemClock,
-      logger,
+      ...fairValueBuildOf(connection, setup, rest, logger),
     },
   );
   const bot = await botEndpoint(setup.config, '/fair-value');

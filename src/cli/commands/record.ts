@@ -17,9 +17,8 @@ import { createVenueClients } from '../../venue/venue-clients.ts';
 import { usageArgs } from '../args.ts';
 import { connectionOf } from '../bootstrap/connection.ts';
 import { authSecrets } from '../../venue/auth/venue-auth.ts';
-import { buildFairValues } from '../bootstrap/fair-value.ts';
+import { buildFairValues, fairValueBuildOf } from '../bootstrap/fair-value.ts';
 import { runningEmbeddedManifest } from '../bootstrap/manifest.ts';
-import { oracleReads } from '../bootstrap/oracles.ts';
 import { walletPairs, type WalletPair } from '../bootstrap/pairs.ts';
 import { startBookTaps, startRecording } from '../bootstrap/recording.ts';
 import { checkedSetup } from '../bootstrap/setup.ts';
@@ -92,12 +91,7 @@ export async function recordCommand(args: string[], io: CliIo, signals: RecordSi
     const fairValues = buildFairValues(
       pairs.map((p) => ({ ...p, strategy: catalog.load(setup.strategyPath(p.entry)) })),
       {
-        instruments: venue.rest,
-        oracle: oracleReads(c, logger),
-        env: setup.env,
-        manifestFacts: c.fairValueFacts,
-        clock: systemClock,
-        logger,
+        ...fairValueBuildOf(c, setup, venue.rest, logger),
         onReading: recording.onReading,
       },
     );

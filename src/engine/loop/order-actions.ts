@@ -5,10 +5,10 @@
  * and has its phase read again.
  */
 import type { Clock } from '../../core/clock.ts';
-import type { Decimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
 import { isCancellable } from '../../core/order-state.ts';
 import type { QuoteAction } from '../../strategy/types.ts';
+import type { RecordedAction } from '../recording/recorder.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { failureFields, type RepeatedFailures } from '../../telemetry/repeated-failures.ts';
 import type { RiskMonitor } from '../risk/monitor.ts';
@@ -25,20 +25,7 @@ const NOT_A_FAILURE = new Set(['E_TRADING_PAUSED', 'E_ORDER_STATE', 'E_ORDER_WIT
 /** The shortest pause before the same order's cancellation is asked for again. */
 export const CANCEL_RETRY_MS = 10_000;
 
-/** One step of an order action, as the recording keeps it. */
-export interface RecordedAction {
-  readonly atMs: number;
-  readonly stage: 'decided' | 'sent' | 'included' | 'refused';
-  readonly type: string;
-  readonly clientOrderId?: bigint | null;
-  readonly orderId?: bigint | string | null;
-  readonly side?: string | null;
-  readonly price?: Decimal | null;
-  readonly quantity?: Decimal | null;
-  readonly level?: number | null;
-  readonly txHash?: string | null;
-  readonly detail?: string | null;
-}
+export type { RecordedAction } from '../recording/recorder.ts';
 
 /** The decision a placement is recorded with. */
 export type Decision = NonNullable<Parameters<WalletEngine['place']>[0]['decision']>;

@@ -25,6 +25,21 @@ export interface RecordedPair {
 
 export type RecordOutcome = 'written' | 'refused' | 'error';
 
+/** One step of an order action, as the recording keeps it. */
+export interface RecordedAction {
+  readonly atMs: number;
+  readonly stage: 'decided' | 'sent' | 'included' | 'refused';
+  readonly type: string;
+  readonly clientOrderId?: bigint | null;
+  readonly orderId?: bigint | string | null;
+  readonly side?: string | null;
+  readonly price?: Decimal | null;
+  readonly quantity?: Decimal | null;
+  readonly level?: number | null;
+  readonly txHash?: string | null;
+  readonly detail?: string | null;
+}
+
 export interface RecorderOptions {
   readonly dir: string;
   readonly maxBytes: number;
@@ -127,20 +142,7 @@ export class Recorder {
     this.#push('fair_inputs', [recvMs, pairId, r.kind, r.value?.toFixed() ?? null, r.atMs, r.maxAgeMs, r.error]);
   }
 
-  action(a: {
-    readonly atMs: number;
-    readonly pairId: string;
-    readonly stage: 'decided' | 'sent' | 'included' | 'refused';
-    readonly type: string;
-    readonly clientOrderId?: bigint | null;
-    readonly orderId?: bigint | string | null;
-    readonly side?: string | null;
-    readonly price?: Decimal | null;
-    readonly quantity?: Decimal | null;
-    readonly level?: number | null;
-    readonly txHash?: string | null;
-    readonly detail?: string | null;
-  }): void {
+  action(a: RecordedAction & { readonly pairId: string }): void {
     this.#push('actions', [
       a.atMs,
       a.pairId,

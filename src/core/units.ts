@@ -116,3 +116,11 @@ export function baseFromNative(raw: bigint, scales: PairScales): Decimal {
 export function quoteFromNative(raw: bigint, scales: PairScales): Decimal {
   return fromScaled(raw, scales.quoteNative, 'quote amount');
 }
+
+/** Decimals of each chain's native fee token: chain A 18 (wei), chain B 7 (stroops). */
+export const NATIVE_DECIMALS = { evm: 18, wasm: 7 } as const;
+
+/** A native fee amount (wei, stroops) in whole native tokens. */
+export function nativeFromRaw(raw: bigint, chain: 'evm' | 'wasm'): Decimal {
+  return fromScaled(raw, 10n ** BigInt(NATIVE_DECIMALS[chain]), 'native amount');
+}

@@ -8,11 +8,16 @@
 import { Attribution } from '../../core/evaluation/attribution.ts';
 import { markoutOf, MarkoutSum } from '../../core/evaluation/markouts.ts';
 import { Decimal } from '../../core/decimal.ts';
-import { baseFromNative, priceFromRaw, quantityFromRaw, quoteFromNative, type PairScales } from '../../core/units.ts';
+import {
+  baseFromNative,
+  nativeFromRaw,
+  priceFromRaw,
+  quantityFromRaw,
+  quoteFromNative,
+  type PairScales,
+} from '../../core/units.ts';
 import type { PairSample } from '../../store/obligation-store.ts';
 import type { Store } from '../../store/store.ts';
-
-const NATIVE_DECIMALS = { evm: 18, wasm: 7 } as const;
 
 export interface ChainFeeRate {
   readonly evm: Decimal;
@@ -117,8 +122,7 @@ export function evaluationDay(
   const rate = chainFeeRate;
   for (const c of store.evaluation.chargedSince(pair.pairId, pair.wallet, frame.from)) {
     if (c.updatedMs >= frame.to) continue;
-    const native = new Decimal(c.fee.toString()).div(new Decimal(10).pow(NATIVE_DECIMALS[c.chain]));
-    attribution.addChainFee(native.mul(rate[c.chain]));
+    attribution.addChainFee(nativeFromRaw(c.fee, c.chain).mul(rate[c.chain]));
   }
   const closingValue = lastValue(samples);
   // Without a value of the day the position counts at its fills' values (an inventory result of 0).

@@ -1,8 +1,6 @@
 /** The report's transactions: those signed in the day, by chain, wallet and kind, with what the chains charged. */
-import { Decimal } from '../../core/decimal.ts';
+import { nativeFromRaw } from '../../core/units.ts';
 import type { Store } from '../../store/store.ts';
-
-const NATIVE_DECIMALS = { evm: 18, wasm: 7 } as const;
 
 export interface TxGroup {
   readonly chain: 'evm' | 'wasm';
@@ -58,6 +56,6 @@ export function transactionGroups(store: Store, from: number, to: number): TxGro
     .map((g) => ({
       ...g,
       fee: g.fee.toString(),
-      feeNative: new Decimal(g.fee.toString()).div(new Decimal(10).pow(NATIVE_DECIMALS[g.chain])).toFixed(),
+      feeNative: nativeFromRaw(g.fee, g.chain).toFixed(),
     }));
 }

@@ -16,11 +16,15 @@ import { MarkoutSum, ValueTimeline } from '../../core/evaluation/markouts.ts';
 import type { Clock } from '../../core/clock.ts';
 import { Decimal } from '../../core/decimal.ts';
 import type { Side } from '../../core/order-terms.ts';
-import { baseFromNative, priceFromRaw, quantityFromRaw, quoteFromNative, type PairScales } from '../../core/units.ts';
+import {
+  baseFromNative,
+  nativeFromRaw,
+  priceFromRaw,
+  quantityFromRaw,
+  quoteFromNative,
+  type PairScales,
+} from '../../core/units.ts';
 import type { EvaluationStore, FillMark, SequencedFill } from '../../store/evaluation-store.ts';
-
-/** Native units per whole native token: chain A 18 decimals (wei), chain B 7 (stroops). */
-const NATIVE_DECIMALS = { evm: 18, wasm: 7 } as const;
 
 export interface PairEvaluationOptions {
   readonly pairId: string;
@@ -223,8 +227,7 @@ export class PairEvaluation {
         this.#chargedAtEdge = new Set();
       }
       this.#chargedAtEdge.add(c.txHash);
-      const native = new Decimal(c.fee.toString()).div(new Decimal(10).pow(NATIVE_DECIMALS[c.chain]));
-      this.#attribution.addChainFee(native.mul(rate[c.chain]));
+      this.#attribution.addChainFee(nativeFromRaw(c.fee, c.chain).mul(rate[c.chain]));
     }
   }
 

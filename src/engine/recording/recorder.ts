@@ -12,6 +12,7 @@ import type { Clock, Timer } from '../../core/clock.ts';
 import type { Decimal } from '../../core/decimal.ts';
 import type { RecordTable } from '../../store/recording-format.ts';
 import { RecordingFile, recordingPath, type RecordRow } from '../../store/recording-file.ts';
+import { toJson } from '../../store/json.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 
 export interface RecordedPair {
@@ -55,10 +56,6 @@ interface Level {
   readonly quantity: Decimal;
 }
 
-/** JSON with bigints as decimal text. */
-export const recordJson = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
-
 const text = (v: { toString(): string } | null | undefined) => (v === null || v === undefined ? null : v.toString());
 
 export class Recorder {
@@ -83,7 +80,7 @@ export class Recorder {
 
   addPair(p: RecordedPair): void {
     this.#pairs.set(p.pairId, p);
-    this.#guard(() => this.#file?.pair({ ...p, binding: recordJson(p.binding) }));
+    this.#guard(() => this.#file?.pair({ ...p, binding: toJson(p.binding) }));
   }
 
   book(b: {
@@ -100,7 +97,7 @@ export class Recorder {
   }
 
   tradeInfo(pairId: string, status: unknown, recvMs: number): void {
-    this.#push('trade_info', [recvMs, pairId, recordJson(status)]);
+    this.#push('trade_info', [recvMs, pairId, toJson(status)]);
   }
 
   chainEvents(chain: 'evm' | 'wasm', events: readonly ChainEvent[], recvMs: number): void {
@@ -123,7 +120,7 @@ export class Recorder {
         x.side ?? null,
         text(x.price),
         text(x.quantity),
-        recordJson(e),
+        toJson(e),
       ]);
     }
   }
@@ -218,7 +215,7 @@ export class Recorder {
     this.#file = file;
     this.#day = day;
     this.#full = false;
-    for (const p of this.#pairs.values()) file.pair({ ...p, binding: recordJson(p.binding) });
+    for (const p of this.#pairs.values()) file.pair({ ...p, binding: toJson(p.binding) });
     return file;
   }
 

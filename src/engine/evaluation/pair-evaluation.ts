@@ -61,7 +61,6 @@ export class PairEvaluation {
   readonly #timeline = new ValueTimeline();
   #attribution = new Attribution();
   readonly #markouts: Map<number, MarkoutFigures & { readonly byLevel: Map<number, MarkoutSum> }>;
-  readonly #longest: number;
   #pending: Pending[] = [];
   /** Fills recorded but not yet valued (no value known yet). */
   #unvalued: SequencedFill[] = [];
@@ -80,7 +79,6 @@ export class PairEvaluation {
 
   constructor(o: PairEvaluationOptions) {
     this.#o = o;
-    this.#longest = Math.max(...o.horizonsMs);
     this.#horizons = [...o.horizonsMs].toSorted((a, b) => a - b);
     this.#startSeq = o.store.lastSeq(o.wallet, o.pairId);
     this.#dropped = o.store.droppedFills();
@@ -128,7 +126,7 @@ export class PairEvaluation {
     this.#readFills(now);
     this.#readCharges();
     this.#resolve(now);
-    this.#timeline.forgetBefore(now - this.#longest - 1);
+    this.#timeline.forgetBefore(now - this.#horizons.at(-1)! - 1);
   }
 
   /** The value marked to now (the last one handed over); null: none yet. */

@@ -18,6 +18,8 @@ export type SecretRef = z.infer<typeof secretRef>;
 export const humanDecimal = z
   .string()
   .regex(/^[0-9]+(?:\.[0-9]+)?$/, 'expected a non-negative decimal string like "0.5"');
+/** A decimal string above zero (a digit other than 0 somewhere); never throws on malformed text, which the regex reports. */
+export const positiveDecimal = humanDecimal.refine((s) => /[1-9]/.test(s), 'must be greater than zero');
 export const bps = z.number().int().min(0).max(10_000);
 export const durationMs = z.number().int().min(0);
 export const loopbackOrAnyUrl = z.url();

@@ -5,9 +5,7 @@
 import { z } from 'zod';
 import { Decimal } from '../decimal.ts';
 import type { ObligationTerms } from '../obligations.ts';
-import { durationMs, humanDecimal } from './common.ts';
-
-const positiveDecimal = humanDecimal.refine((s) => new Decimal(s).gt(0), { message: 'must be greater than 0' });
+import { durationMs, positiveDecimal } from './common.ts';
 
 export const obligationsSchema = z
   .strictObject({

@@ -4,10 +4,8 @@
  * points of the reference price, times in milliseconds, volatility per square-root second.
  */
 import { z } from 'zod';
-import { bps, durationMs, humanDecimal } from './common.ts';
+import { bps, durationMs, humanDecimal, positiveDecimal } from './common.ts';
 import { fairValueSchema } from './fair-value-config.ts';
-
-const positiveDecimal = humanDecimal.refine((s) => /[1-9]/.test(s), 'must be greater than zero');
 
 export const REFERENCE_SOURCES = ['fair', 'mid', 'microprice', 'last', 'static'] as const;
 

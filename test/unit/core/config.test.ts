@@ -64,6 +64,13 @@ telemetry: { metricsPort: 70000 }
     expect(text).toMatch(/telemetry\.metricsPort/);
     expect(p.length).toBeGreaterThanOrEqual(5);
   });
+  it('an obligation amount that is not a decimal is a listed problem, not a crash', () => {
+    const p = problems(
+      `${valid}sandbox:\n  manifest: m.json\n  obligations: { maxSpread: 2%, minSize: '0', presenceTarget: 50 }\n`,
+    );
+    expect(p).toContain('sandbox.obligations.maxSpread: expected a non-negative decimal string like "0.5"');
+    expect(p).toContain('sandbox.obligations.minSize: must be greater than zero');
+  });
   it("evaluation: markout horizons each once, the board's among them, fee rates as decimal strings", () => {
     expect(parseBotConfig(valid, 'bot.yaml').evaluation).toEqual({
       markoutHorizonsMs: [1_000, 10_000, 60_000, 300_000],

@@ -1,5 +1,6 @@
 /** Command dispatch. Every command returns an exit code; a DltError becomes its message and a non-zero code. */
 import { DltError } from '../core/errors.ts';
+import { BACKTEST_USAGE, backtestCommand } from './commands/backtest.ts';
 import { CHANNELS_USAGE, channelsCommand } from './commands/channels.ts';
 import { CONFIG_USAGE, configCommand } from './commands/config.ts';
 import { CANCEL_ALL_USAGE, cancelAllCommand } from './commands/cancel-all.ts';
@@ -26,6 +27,7 @@ ${CHANNELS_USAGE}
 ${OBLIGATIONS_USAGE}
 ${REPORT_USAGE}
 ${RECORD_USAGE}
+${BACKTEST_USAGE}
 ${PRICE_USAGE}
 ${RUN_USAGE}
   dlt-mm sandbox [options]            run the local venue in the foreground (dlt-mm sandbox --help)
@@ -57,6 +59,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return priceCommand(args, io);
       case 'record':
         return await recordCommand(args, io);
+      case 'backtest':
+        return await backtestCommand(args, io);
       case 'sandbox':
         // Loaded only when asked for: the local venue is large, and a bot restart should not wait for it.
         return await (await import('./commands/sandbox.ts')).sandboxCommand(args, io);

@@ -25,6 +25,10 @@ export interface RecordedPairRow {
   readonly wallet: string;
   /** JSON text. */
   readonly binding: string;
+  /** JSON text: the order book's configuration as its contract reported it; null when not read. */
+  readonly state: string | null;
+  /** JSON text: the wallet's base and quote balances (native units) when recording started; null when not read. */
+  readonly balances: string | null;
 }
 
 export function recordingPath(dir: string, day: string): string {
@@ -63,11 +67,13 @@ export class RecordingFile {
   pair(p: RecordedPairRow): void {
     this.#db
       .prepare(
-        `INSERT INTO pairs (pair_id, symbol, chain, wallet, binding_json) VALUES (?, ?, ?, ?, ?)
+        `INSERT INTO pairs (pair_id, symbol, chain, wallet, binding_json, state_json, balances_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (pair_id) DO UPDATE SET symbol = excluded.symbol, chain = excluded.chain,
-           wallet = excluded.wallet, binding_json = excluded.binding_json`,
+           wallet = excluded.wallet, binding_json = excluded.binding_json, state_json = excluded.state_json,
+           balances_json = excluded.balances_json`,
       )
-      .run(p.pairId, p.symbol, p.chain, p.wallet, p.binding);
+      .run(p.pairId, p.symbol, p.chain, p.wallet, p.binding, p.state, p.balances);
   }
 
   /** Appends the rows in one transaction: all of them or none. */

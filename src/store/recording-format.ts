@@ -1,5 +1,5 @@
 /**
- * The recording format, version 1: one SQLite file per trading day (Europe/Berlin date), append-only, that an
+ * The recording format, version 2: one SQLite file per trading day (Europe/Berlin date), append-only, that an
  * analyst opens with any SQLite client, pandas (`read_sql`) or polars. Every row carries a sequence number
  * `seq` (the order it was recorded in, across tables) and the time this process received or did it (`recv_ms`,
  * on its clock). Amounts are exact decimal text (human units), chain integers as decimal text.
@@ -7,7 +7,11 @@
  * Tables:
  * - `meta` (key, value): `format` = `dlt-mm-recording`, `version`, `day`, `created_ms`.
  * - `pairs`: one row per pair recorded: id, symbol, chain, wallet, the pair's venue binding as JSON (rules,
- *   scales, commissions: what a replay needs to apply the venue's rules).
+ *   scales, commissions: what a replay needs to apply the venue's rules), the order book's own configuration
+ *   as its contract reported it (funding mode, commissions) with whether the wallet trades as a market maker
+ *   (JSON), and the wallet's balances of the pair's two
+ *   tokens when recording started (native units; JSON). Both are null when `dlt-mm record` records without a
+ *   trading wallet.
  * - `books`: every order book the market-data feed served (WebSocket message or REST snapshot): both sides as
  *   JSON arrays of [price, quantity], the venue's time when it gave one.
  * - `trade_info`: the venue status as polled (trading status, last price, static reference price, collars).
@@ -20,12 +24,13 @@
  *   transaction), and its outcome (included with the venue's order id, or refused with the reason).
  */
 export const RECORDING_FORMAT = 'dlt-mm-recording';
-export const RECORDING_VERSION = 1;
+export const RECORDING_VERSION = 2;
 
 export const RECORDING_SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE IF NOT EXISTS pairs (
-    pair_id TEXT PRIMARY KEY, symbol TEXT NOT NULL, chain TEXT NOT NULL, wallet TEXT NOT NULL, binding_json TEXT NOT NULL
+    pair_id TEXT PRIMARY KEY, symbol TEXT NOT NULL, chain TEXT NOT NULL, wallet TEXT NOT NULL, binding_json TEXT NOT NULL,
+    state_json TEXT, balances_json TEXT
   );
   CREATE TABLE IF NOT EXISTS books (
     seq INTEGER PRIMARY KEY, recv_ms INTEGER NOT NULL, symbol TEXT NOT NULL, source TEXT NOT NULL,

@@ -47,7 +47,8 @@ const ALLOWED: Record<string, string[]> = {
   store: ['core', 'store'],
   telemetry: ['telemetry', 'core'],
   sandbox: ['core', 'sandbox'],
-  cli: ['core', 'strategy', 'venue', 'chains', 'engine', 'store', 'telemetry', 'sandbox', 'cli'],
+  backtest: ['core', 'strategy', 'venue', 'chains', 'engine', 'store', 'telemetry', 'sandbox', 'backtest'],
+  cli: ['core', 'strategy', 'venue', 'chains', 'engine', 'store', 'telemetry', 'sandbox', 'backtest', 'cli'],
 };
 const CORE_PACKAGES = new Set(['decimal.js', 'zod', 'yaml']);
 

@@ -186,7 +186,20 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
             scales: binding.rules.scales,
           }),
         });
-        recording?.recorder.addPair({ ...binding, wallet: w.adapter.wallet, binding });
+        if (recording !== null) {
+          // What a replay starts from: the book's own configuration and the wallet's balances now.
+          const [state, balances] = await Promise.all([
+            w.adapter.readPairState(binding),
+            w.adapter.readBalances(binding),
+          ]);
+          recording.recorder.addPair({
+            ...binding,
+            wallet: w.adapter.wallet,
+            binding,
+            state: { ...state, marketMaker: w.marketMaker },
+            balances,
+          });
+        }
       }
     }
     const engines = opened.wallets.map((w) => w.engine);

@@ -12,7 +12,10 @@ import { DEFAULT_CALENDAR, toVenueLocal } from '../../core/calendar.ts';
 import { DltError } from '../../core/errors.ts';
 import { isDate } from '../../engine/obligations/day-frame.ts';
 import { openStoreReadOnly } from '../../store/store.ts';
-import { buildDayReport } from '../report/data.ts';
+import { buildDayReport, type BacktestMark, type DayReport } from '../report/data.ts';
+import type { ChainFeeRate } from '../report/evaluation.ts';
+import type { CalendarUse } from '../../engine/loop/round-inputs.ts';
+import type { Store } from '../../store/store.ts';
 import { reportHtml } from '../report/page.ts';
 import { reportCsv } from '../report/report-csv.ts';
 import { EXIT_OK, type CliIo } from '../io.ts';
@@ -52,28 +55,51 @@ export async function writeReport(
         ? resolve(io.cwd, '.sandbox', 'reports')
         : resolve(dirname(fullPath), config.report.out);
   const store = openStoreReadOnly(statePath);
-  let report;
   try {
-    report = buildDayReport(
-      store,
+    return await writeDayReport(store, io, {
       day,
-      options.nowMs,
-      {
+      nowMs: options.nowMs,
+      out,
+      calendar: {
         enabled: config.calendar.enabled && config.sandbox?.embedded !== true,
         config: { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays },
       },
-      {
+      chainFeeRate: {
         evm: new Decimal(config.evaluation.chainFeeRate.evm),
         wasm: new Decimal(config.evaluation.chainFeeRate.wasm),
       },
-    );
+    });
   } finally {
     store.close();
   }
+}
+
+/**
+ * The report of `day` from a state store into `out` (HTML with its charts, JSON, CSV): the bot's own, or a
+ * backtest's (`backtest` says what was replayed, and the page says it is one).
+ */
+export async function writeDayReport(
+  store: Store,
+  io: CliIo,
+  o: {
+    readonly day: string;
+    readonly nowMs: number;
+    readonly out: string;
+    readonly calendar: CalendarUse;
+    readonly chainFeeRate: ChainFeeRate;
+    readonly backtest?: BacktestMark;
+    /** File names start with this (default `dlt-mm-<day>`). */
+    readonly stem?: string;
+  },
+): Promise<ReportFiles> {
+  const report: DayReport = {
+    ...buildDayReport(store, o.day, o.nowMs, o.calendar, o.chainFeeRate),
+    ...(o.backtest === undefined ? {} : { backtest: o.backtest }),
+  };
   // Vega and Vega-Lite load only here: every other command (a bot restart above all) starts without them.
   const { renderCharts, reportCharts } = await import('../report/charts.ts');
   const charts = await renderCharts(reportCharts(report));
-  const stem = join(out, `dlt-mm-${day}`);
+  const stem = join(o.out, o.stem ?? `dlt-mm-${o.day}`);
   const csv = reportCsv(report);
   const csvFiles = Object.entries(csv).map(([name, text]) => ({ path: `${stem}-${name}.csv`, text }));
   const json = `${stem}.json`;

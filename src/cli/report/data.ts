@@ -87,6 +87,20 @@ export interface DayReport {
   readonly rejections: ReadonlyArray<{ readonly pairId: string; readonly reason: string; readonly count: number }>;
   readonly windows: readonly ObligationWindow[];
   readonly runs: readonly Interval[];
+  /** Set when the day is a backtest's: what was replayed, and how. */
+  readonly backtest?: BacktestMark;
+}
+
+/** What a backtest replayed: the recordings, the strategy, the span, the latency model and the replay's counts. */
+export interface BacktestMark {
+  readonly recordings: readonly string[];
+  readonly fromMs: number;
+  readonly toMs: number;
+  /** Each pair's strategy file and its parameters changed from the file's (a sweep's combination). */
+  readonly strategies: Readonly<Record<string, string>>;
+  readonly overrides: Readonly<Record<string, string>>;
+  readonly latency: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  readonly replayed: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
 
 function scalesOf(p: ReportPair): PairScales {

@@ -103,6 +103,26 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}td.ok{background:#e3f5
 dl.figures{display:grid;grid-template-columns:max-content auto;gap:2px 14px;margin:6px 0 10px}dt{color:#555}dd{margin:0;font-variant-numeric:tabular-nums}
 svg{max-width:100%;height:auto}td.exact{font:11px/1.3 monospace;color:#777}h3{font-size:15px;margin:16px 0 4px}`;
 
+/** What a backtest replayed, said at the top of its page: its figures are simulated, not traded. */
+function backtestNote(report: DayReport): string {
+  const b = report.backtest;
+  if (b === undefined) return '';
+  const latency = b.latency
+    .map(
+      (l) =>
+        `${esc(String(l.chain))}: ${esc(String(l.samples))} recorded delays, median ${esc(String(l.p50Ms ?? '-'))} ms, blocks every ${esc(String(l.blockMs))} ms`,
+    )
+    .join('; ');
+  const overrides = Object.entries(b.overrides)
+    .map(([k, v]) => `${esc(k)}=${esc(v)}`)
+    .join(', ');
+  return `<p class="backtest"><strong>Backtest</strong>: simulated from the recording${b.recordings.length === 1 ? '' : 's'} ${b.recordings.map(esc).join(', ')}, ${berlinDateTime.format(b.fromMs)} to ${berlinDateTime.format(b.toMs)}, not traded. Strategies: ${Object.entries(
+    b.strategies,
+  )
+    .map(([k, v]) => `${esc(k)} ${esc(v)}`)
+    .join(', ')}${overrides === '' ? '' : `; changed: ${overrides}`}. Latency: ${latency}.</p>`;
+}
+
 export function reportHtml(
   report: DayReport,
   charts: readonly RenderedChart[],
@@ -111,9 +131,9 @@ export function reportHtml(
   const global = charts.filter((c) => c.id === 'transactions' || c.id === 'rejections');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>dlt-mm trading day ${esc(report.day)}</title><style>${CSS}</style></head>
+<title>dlt-mm ${report.backtest === undefined ? 'trading day' : 'backtest of'} ${esc(report.day)}</title><style>${CSS}</style></head>
 <body>
-<header><h1>Trading day ${esc(report.day)}</h1>
+<header><h1>${report.backtest === undefined ? 'Trading day' : 'Backtest of'} ${esc(report.day)}</h1>${backtestNote(report)}
 <p>Times are Europe/Berlin. From ${berlinDateTime.format(report.from)} to ${berlinDateTime.format(report.to)}; made ${berlinDateTime.format(report.generatedMs)}. Calendar: ${report.calendar.enabled ? `${esc(report.calendar.open)}–${esc(report.calendar.close)} on trading days` : 'off (the venue says when it trades)'}.</p></header>
 <section id="compliance"><h2>Market-making obligations</h2>${complianceTable(report)}</section>
 ${report.pairs.map((p) => pairSection(p, charts)).join('\n')}

@@ -67,6 +67,11 @@ export class PairFairValue {
       this.#timers.push(this.#o.clock.setRepeating(() => this.#sample(samples.write), samples.everyMs));
   }
 
+  /** Reads every source now, besides their schedules (a replay hands over each recorded reading when it was read). */
+  async readNow(): Promise<void> {
+    await Promise.all(this.sources.map((s) => this.#refresh(s)));
+  }
+
   stop(): void {
     this.#stopped = true;
     for (const t of this.#timers.splice(0)) t.cancel();

@@ -9,7 +9,6 @@ import type { CalendarConfig } from '../../core/calendar.ts';
 import { Decimal } from '../../core/decimal.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
-import type { MarketDataFeed } from '../../venue/market-data/feed.ts';
 import type { ObligationTracker } from '../obligations/tracker.ts';
 import { startFairValues, type PairFairValue } from '../fair-value/pair-fair-value.ts';
 import type { RiskLimits } from '../risk/limits.ts';
@@ -17,6 +16,7 @@ import { RiskMonitor } from '../risk/monitor.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import { derivePairGauges, loopMetrics, type LoopMetrics } from './loop-metrics.ts';
 import { PairLoop, type PairLoopOptions, type StrategyHandle } from './pair-loop.ts';
+import type { BotFeed } from './loop-types.ts';
 import { PnlTracker } from './pnl-tracker.ts';
 import { deriveEvaluationGauges } from '../evaluation/metrics.ts';
 import type { PairEvaluation } from '../evaluation/pair-evaluation.ts';
@@ -56,7 +56,8 @@ export interface BotTimings {
 export interface BotOptions {
   readonly wallets: readonly BotWallet[];
   readonly pairs: readonly BotPair[];
-  readonly feed: MarketDataFeed;
+  /** The market data: the venue's feed, or a backtest's replayed books. */
+  readonly feed: BotFeed;
   readonly rest: TradeInfoSource;
   readonly calendar: { readonly enabled: boolean; readonly config: CalendarConfig };
   readonly timings: BotTimings;

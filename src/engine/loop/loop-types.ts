@@ -3,10 +3,20 @@ import type { StrategyConfig } from '../../core/config/strategy-config.ts';
 import type { Decimal } from '../../core/decimal.ts';
 import type { DesiredQuote, GuardOutcome, GuardTerms } from '../../strategy/types.ts';
 import type { MarketBook } from '../../venue/market-data/book.ts';
+import type { FeedMarket } from '../../venue/market-data/feed.ts';
+import type { StaleEvent } from '../../venue/market-data/ws-client.ts';
 import type { FairValueVerdict } from '../fair-value/guards.ts';
 
 export interface BookSource {
   book(symbol: string): MarketBook | undefined;
+}
+
+/** The market data the bot reads: the venue's feed (WebSocket with REST fallback), or a backtest's replayed books. */
+export interface BotFeed extends BookSource {
+  on(event: 'book', listener: (book: MarketBook) => void): unknown;
+  on(event: 'stale', listener: (event: StaleEvent) => void): unknown;
+  on(event: 'fresh', listener: (symbol: string) => void): unknown;
+  add(market: FeedMarket): void;
 }
 
 export interface StrategyHandle {

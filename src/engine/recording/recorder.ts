@@ -22,6 +22,10 @@ export interface RecordedPair {
   readonly wallet: string;
   /** The pair's venue binding (rules, scales, commissions). */
   readonly binding: unknown;
+  /** The order book's configuration as its contract reported it (funding mode, commissions), when read. */
+  readonly state?: unknown;
+  /** The wallet's balances of the pair's base and quote tokens (native units) when recording started. */
+  readonly balances?: { readonly base: bigint; readonly quote: bigint };
 }
 
 export type RecordOutcome = 'written' | 'refused' | 'error';
@@ -58,6 +62,15 @@ interface Level {
 
 const text = (v: { toString(): string } | null | undefined) => (v === null || v === undefined ? null : v.toString());
 
+function pairRow(p: RecordedPair) {
+  return {
+    ...p,
+    binding: toJson(p.binding),
+    state: p.state === undefined ? null : toJson(p.state),
+    balances: p.balances === undefined ? null : toJson(p.balances),
+  };
+}
+
 export class Recorder {
   readonly #o: RecorderOptions;
   readonly #pairs = new Map<string, RecordedPair>();
@@ -80,7 +93,7 @@ export class Recorder {
 
   addPair(p: RecordedPair): void {
     this.#pairs.set(p.pairId, p);
-    this.#guard(() => this.#file?.pair({ ...p, binding: toJson(p.binding) }));
+    this.#guard(() => this.#file?.pair(pairRow(p)));
   }
 
   book(b: {
@@ -215,7 +228,7 @@ export class Recorder {
     this.#file = file;
     this.#day = day;
     this.#full = false;
-    for (const p of this.#pairs.values()) file.pair({ ...p, binding: toJson(p.binding) });
+    for (const p of this.#pairs.values()) file.pair(pairRow(p));
     return file;
   }
 

@@ -6,8 +6,8 @@
 import { DltError } from '../../core/errors.ts';
 import { parseTradingPair, type TradingPair } from '../../core/pair.ts';
 import { derivePairRules, type PairOverrides } from '../../core/rules.ts';
-import { priceToRaw, quantityToRaw, quoteToNative } from '../../core/units.ts';
-import type { BookParams, TickRow } from '../matching/types.ts';
+import { bookParamsOf } from '../matching/params.ts';
+import type { BookParams } from '../matching/types.ts';
 
 type AddressKey = 'smartContractOrderBook' | 'smartContractBase' | 'smartContractQuote';
 
@@ -53,11 +53,6 @@ export function bookSettingsFromPair(
   const pair = completePair(def);
   const rules = derivePairRules(pair, overrides);
   const s = rules.scales;
-  if (rules.staticReferencePrice === null) {
-    throw new DltError('E_PAIR_RULES_MISSING', `pair ${pair.id}: an order book needs a staticReferencePrice`, {
-      details: { pairId: pair.id, missing: ['staticReferencePrice'] },
-    });
-  }
   if (s.baseNative % s.baseInternal !== 0n) {
     throw new DltError(
       'E_SANDBOX',
@@ -67,29 +62,7 @@ export function bookSettingsFromPair(
       },
     );
   }
-  const tickTable: TickRow[] =
-    rules.tick.kind === 'fixed'
-      ? [{ from: 0n, tick: priceToRaw(rules.tick.tick, s) }]
-      : rules.tick.rows.map((r) => ({ from: priceToRaw(r.from, s), tick: priceToRaw(r.tick, s) }));
-  const params: BookParams = {
-    self: accounts.self ?? '',
-    commissionWallet: accounts.commissionWallet ?? '',
-    scales: s,
-    makerBps: rules.commissions.makerBps,
-    takerBps: rules.commissions.takerBps,
-    marketMakerBps: rules.commissions.marketMakerBps,
-    maximumMatches: rules.maximumMatches,
-    minimumSize: quantityToRaw(rules.minimumSize, s),
-    sizeIncrement: quantityToRaw(rules.sizeIncrement, s),
-    tickTable,
-    priceCollarBps: Number(rules.priceCollarBps),
-    staticReferencePrice: priceToRaw(rules.staticReferencePrice, s),
-    staticThresholdBps: rules.staticThresholdBps,
-    dynamicThresholdBps: rules.dynamicThresholdBps,
-    minimumOrderValue: quoteToNative(rules.minimumOrderValue, s),
-    maximumOrderValue: quoteToNative(rules.maximumOrderValue, s),
-    prefunded: true,
-  };
+  const params = bookParamsOf(rules, { self: accounts.self ?? '', commissionWallet: accounts.commissionWallet ?? '' });
   return { params, liquidityBand: pair.liquidityBand ?? 0, version: pair.orderBookVersion ?? DEFAULT_BOOK_VERSION };
 }
 

@@ -17,6 +17,8 @@ export interface BotRunSettings {
   /** Market-making obligations of every sandbox pair (`sandbox.obligations`). */
   readonly obligations?: Record<string, string | number | boolean>;
   readonly name: string;
+  /** Further top-level keys (`record`, `evaluation`, ...). */
+  readonly more?: Record<string, unknown>;
 }
 
 /** Writes `<dir>/<name>.yaml` and returns its path. */
@@ -39,6 +41,7 @@ export function writeBotConfig(s: BotRunSettings): string {
     },
     store: { path: s.store },
     telemetry: { metricsPort: s.metricsPort, metricsHost: '127.0.0.1', logLevel: 'info' },
+    ...s.more,
   };
   const path = join(s.dir, `${s.name}.yaml`);
   writeFileSync(path, stringify(config));

@@ -7,7 +7,8 @@
  * order) in blocks of other hashes; the others are gone.
  */
 import { DltError } from '../../../src/core/errors.ts';
-import { SIDE_BY_CODE, type Side } from '../../../src/core/order-terms.ts';
+import type { Side } from '../../../src/core/order-terms.ts';
+import { toChainEvents } from '../../../src/backtest/chain-events.ts';
 import { derivePairRules } from '../../../src/core/rules.ts';
 import type { TradingPair } from '../../../src/core/pair.ts';
 import type { ChainEvent, PairBinding } from '../../../src/chains/types.ts';
@@ -309,83 +310,4 @@ export class FakeVenue {
     for (const b of this.blocks) for (const t of b.txs) if (t.txHash === txHash) return { ...t, height: b.height };
     return undefined;
   }
-}
-
-const side = (code: 1 | 2): Side => SIDE_BY_CODE.get(code) as Side;
-
-type Bare<T> = T extends unknown ? Omit<T, 'key' | 'pairId' | 'txHash' | 'height' | 'blockHash' | 'timeMs'> : never;
-type BareEvent = Bare<ChainEvent>;
-
-/** Book events as the adapters decode them; the transfers follow the first event (their order is not part of the contract). */
-function toChainEvents(
-  events: readonly BookEvent[],
-  moves: ReadonlyArray<{ token: Token; from: string; to: string; amount: bigint }>,
-  b: PairBinding,
-  tokenOf: (t: Token) => string,
-): BareEvent[] {
-  const book: BareEvent[] = events.map((e): BareEvent => {
-    switch (e.type) {
-      case 'OrderReceived':
-        return {
-          type: 'OrderReceived',
-          orderId: e.orderId,
-          client: e.client,
-          quantity: e.quantity,
-          price: e.price,
-          side: side(e.side),
-          crossIdentifier: e.crossIdentifier,
-          orderType: e.orderType,
-          executionCondition: e.executionCondition,
-        };
-      case 'OrderRejected':
-        return {
-          type: 'OrderRejected',
-          orderId: e.orderId,
-          client: e.client,
-          reason: e.reason,
-          quantityNotExecuted: e.quantityNotExecuted,
-          side: side(e.side),
-          price: e.price,
-        };
-      case 'NewBuyOrder':
-      case 'NewSellOrder':
-        return {
-          type: 'OrderResting',
-          orderId: e.orderId,
-          client: e.client,
-          side: e.type === 'NewBuyOrder' ? 'buy' : 'sell',
-          quantity: e.quantity,
-          price: e.price,
-        };
-      case 'NewBuyInitiatedTrade':
-      case 'NewSellInitiatedTrade':
-        return {
-          type: 'Trade',
-          orderId: e.orderId,
-          client: e.client,
-          side: e.type === 'NewBuyInitiatedTrade' ? 'buy' : 'sell',
-          quantity: e.quantity,
-          price: e.price,
-        };
-      case 'CancelOrder':
-        return {
-          type: 'OrderCancelled',
-          orderId: e.orderId,
-          client: e.client,
-          quantity: e.quantity,
-          price: e.price,
-          cancellationType: (['ByParticipant', 'ByAdmin', 'ByContract'] as const)[e.cancellationType],
-          token: tokenOf(e.token),
-          toAddress: e.toAddress,
-        };
-    }
-  });
-  const transfers: BareEvent[] = moves.map((m) => ({
-    type: 'Transfer',
-    token: m.token,
-    from: m.from,
-    to: m.to,
-    amount: m.amount,
-  }));
-  return [...book.slice(0, 1), ...transfers, ...book.slice(1)];
 }

@@ -62,7 +62,15 @@ describe('the recorder', () => {
       logger: logger(),
       count: (table, outcome, n) => counts.push(`${table} ${outcome} ${n}`),
     });
-    r.addPair({ pairId: 'p1', symbol: 'BOND26EURe', chain: 'evm', wallet: '0xaa', binding: { scale: 100n } });
+    r.addPair({
+      pairId: 'p1',
+      symbol: 'BOND26EURe',
+      chain: 'evm',
+      wallet: '0xaa',
+      binding: { scale: 100n },
+      state: { prefunded: true, makerBps: 5, marketMaker: true },
+      balances: { base: 10n, quote: 20n },
+    });
     r.book({
       symbol: 'BOND26EURe',
       source: 'ws',
@@ -101,7 +109,15 @@ describe('the recorder', () => {
       { key: 'version', value: String(RECORDING_VERSION) },
     ]);
     expect(rows(DAY, 'SELECT * FROM pairs')).toEqual([
-      { pair_id: 'p1', symbol: 'BOND26EURe', chain: 'evm', wallet: '0xaa', binding_json: '{"scale":"100"}' },
+      {
+        pair_id: 'p1',
+        symbol: 'BOND26EURe',
+        chain: 'evm',
+        wallet: '0xaa',
+        binding_json: '{"scale":"100"}',
+        state_json: '{"prefunded":true,"makerBps":5,"marketMaker":true}',
+        balances_json: '{"base":"10","quote":"20"}',
+      },
     ]);
     expect(rows(DAY, 'SELECT seq, buy_json, sell_json FROM books')).toEqual([
       { seq: 1, buy_json: '[["99.9","10"]]', sell_json: '[["100.1","5.5"]]' },

@@ -1,0 +1,76 @@
+/**
+ * The latency model of a backtest, fitted to the recording itself, per chain: how long our transactions took
+ * from leaving the process to their outcome (each `sent` action against the `included` or `refused` action of
+ * the same transaction), and how far apart the chain's blocks or ledgers are (recorded events' heights
+ * against their times). A replayed transaction is due after a delay drawn from the recorded ones (a seeded
+ * draw, so a backtest repeats exactly), and is applied in the first block at or after that moment.
+ */
+import type { RecordedActionRow, RecordedChainEvent } from '../store/recording-read.ts';
+
+export interface ChainLatency {
+  /** Recorded sent-to-outcome delays, ascending (ms). */
+  readonly samples: readonly number[];
+  /** Median interval between blocks or ledgers (ms). */
+  readonly blockMs: number;
+}
+
+export interface LatencySummary {
+  readonly chain: 'evm' | 'wasm';
+  readonly samples: number;
+  readonly p50Ms: number | null;
+  readonly p90Ms: number | null;
+  readonly blockMs: number;
+}
+
+const median = (xs: readonly number[]) =>
+  xs.length === 0 ? null : (xs.toSorted((a, b) => a - b)[xs.length >> 1] as number);
+
+/** Median block interval of a chain from its recorded events; `fallbackMs` when fewer than two blocks were seen. */
+export function blockInterval(events: readonly RecordedChainEvent[], fallbackMs: number): number {
+  const blocks = new Map<bigint, number>();
+  for (const e of events) blocks.set(e.height, e.blockTimeMs);
+  const sorted = [...blocks].toSorted((a, b) => (a[0] < b[0] ? -1 : 1));
+  const gaps: number[] = [];
+  for (let i = 1; i < sorted.length; i++) {
+    const [h0, t0] = sorted[i - 1] as [bigint, number];
+    const [h1, t1] = sorted[i] as [bigint, number];
+    if (t1 > t0) gaps.push((t1 - t0) / Number(h1 - h0));
+  }
+  return Math.max(1, Math.round(median(gaps) ?? fallbackMs));
+}
+
+/** The recorded delays of a chain's transactions (pairs of that chain), ascending. */
+export function sentToOutcome(actions: readonly RecordedActionRow[], pairsOfChain: ReadonlySet<string>): number[] {
+  const sent = new Map<string, number>();
+  const out: number[] = [];
+  for (const a of actions) {
+    if (a.txHash === null || !pairsOfChain.has(a.pairId)) continue;
+    if (a.stage === 'sent') sent.set(a.txHash, a.recvMs);
+    else if (a.stage === 'included' || a.stage === 'refused') {
+      const at = sent.get(a.txHash);
+      if (at !== undefined && a.recvMs >= at) out.push(a.recvMs - at);
+      sent.delete(a.txHash);
+    }
+  }
+  return out.toSorted((a, b) => a - b);
+}
+
+export function summary(chain: 'evm' | 'wasm', l: ChainLatency): LatencySummary {
+  const q = (p: number) =>
+    l.samples.length === 0 ? null : (l.samples[Math.floor(p * (l.samples.length - 1))] as number);
+  return { chain, samples: l.samples.length, p50Ms: q(0.5), p90Ms: q(0.9), blockMs: l.blockMs };
+}
+
+/** Draws delays from the recorded ones (one block when none was recorded), repeatably from `seed`. */
+export function delayDraw(l: ChainLatency, seed: number): () => number {
+  let s = seed >>> 0;
+  const next = () => {
+    // mulberry32
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return () => (l.samples.length === 0 ? l.blockMs : (l.samples[Math.floor(next() * l.samples.length)] as number));
+}

@@ -10,6 +10,8 @@ import type { RecordedActionRow, RecordedChainEvent } from '../store/recording-r
 export interface ChainLatency {
   /** Recorded sent-to-outcome delays, ascending (ms). */
   readonly samples: readonly number[];
+  /** The most transactions the wallet had in flight at once (a chain B wallet waits for a free source account). */
+  readonly maxInFlight: number;
   /** Median interval between blocks or ledgers (ms). */
   readonly blockMs: number;
 }
@@ -20,6 +22,7 @@ export interface LatencySummary {
   readonly p50Ms: number | null;
   readonly p90Ms: number | null;
   readonly blockMs: number;
+  readonly maxInFlight: number;
 }
 
 const median = (xs: readonly number[]) =>
@@ -39,26 +42,42 @@ export function blockInterval(events: readonly RecordedChainEvent[], fallbackMs:
   return Math.max(1, Math.round(median(gaps) ?? fallbackMs));
 }
 
-/** The recorded delays of a chain's transactions (pairs of that chain), ascending. */
-export function sentToOutcome(actions: readonly RecordedActionRow[], pairsOfChain: ReadonlySet<string>): number[] {
+/**
+ * The recorded delays of a chain's transactions (pairs of that chain), ascending, and the most that were in
+ * flight at once (unbounded, `Infinity`, when the recording has none of ours).
+ */
+export function sentToOutcome(
+  actions: readonly RecordedActionRow[],
+  pairsOfChain: ReadonlySet<string>,
+): { readonly samples: number[]; readonly maxInFlight: number } {
   const sent = new Map<string, number>();
   const out: number[] = [];
+  let most = 0;
   for (const a of actions) {
     if (a.txHash === null || !pairsOfChain.has(a.pairId)) continue;
-    if (a.stage === 'sent') sent.set(a.txHash, a.recvMs);
-    else if (a.stage === 'included' || a.stage === 'refused') {
+    if (a.stage === 'sent') {
+      sent.set(a.txHash, a.recvMs);
+      most = Math.max(most, sent.size);
+    } else if (a.stage === 'included' || a.stage === 'refused') {
       const at = sent.get(a.txHash);
       if (at !== undefined && a.recvMs >= at) out.push(a.recvMs - at);
       sent.delete(a.txHash);
     }
   }
-  return out.toSorted((a, b) => a - b);
+  return { samples: out.toSorted((a, b) => a - b), maxInFlight: most === 0 ? Number.POSITIVE_INFINITY : most };
 }
 
 export function summary(chain: 'evm' | 'wasm', l: ChainLatency): LatencySummary {
   const q = (p: number) =>
     l.samples.length === 0 ? null : (l.samples[Math.floor(p * (l.samples.length - 1))] as number);
-  return { chain, samples: l.samples.length, p50Ms: q(0.5), p90Ms: q(0.9), blockMs: l.blockMs };
+  return {
+    chain,
+    samples: l.samples.length,
+    p50Ms: q(0.5),
+    p90Ms: q(0.9),
+    blockMs: l.blockMs,
+    maxInFlight: l.maxInFlight,
+  };
 }
 
 /** Draws delays from the recorded ones (one block when none was recorded), repeatably from `seed`. */

@@ -98,7 +98,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     const ids = new Set(ofChain.map((p) => p.binding.pairId));
     const events = o.data.chainEvents.filter((e) => e.chain === chainKind && ids.has(e.pairId));
     const blocks = recordedBlocks(events);
-    const l = { samples: sentToOutcome(o.data.actions, ids), blockMs: blockInterval(events, 1_000) };
+    const l = { ...sentToOutcome(o.data.actions, ids), blockMs: blockInterval(events, 1_000) };
     latency.push(summary(chainKind, l));
     const draw = delayDraw(l, o.seed + (chainKind === 'evm' ? 0 : 1));
     const wallet = new Set(ofChain.map((p) => p.wallet));
@@ -127,6 +127,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
         journal: o.store.transactions,
         send: (tx) => timeline.send(tx, clock.now() + draw()),
         confirmMs: o.confirmations[chainKind] * l.blockMs,
+        maxInFlight: l.maxInFlight,
       });
       const engine = await createWalletEngine({
         adapter,

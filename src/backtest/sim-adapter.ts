@@ -38,6 +38,8 @@ export interface SimAdapterOptions {
   readonly send: (p: SimPending) => void;
   /** From a block to its events reaching the follower (the confirmation depth in time). */
   readonly confirmMs: number;
+  /** Transactions in flight at once; a further one leaves when one is decided (as live, with its sources busy). */
+  readonly maxInFlight: number;
 }
 
 const NATIVE = 10n ** 18n;
@@ -49,6 +51,8 @@ export class SimAdapter implements ChainAdapter {
   readonly #o: SimAdapterOptions;
   readonly #waiting = new Map<string, { resolve: (o: Outcome) => void; flight: InFlightTx }>();
   readonly #off: () => void;
+  /** Submissions waiting for a free slot, in order. */
+  readonly #queue: Array<() => void> = [];
   #sequence = 0n;
 
   constructor(o: SimAdapterOptions) {
@@ -66,6 +70,7 @@ export class SimAdapter implements ChainAdapter {
       this.#waiting.delete(tx.txHash);
       this.#o.journal.mark(tx.txHash, tx.ok ? 'included' : 'failed');
       w.resolve(this.#outcomeOf(tx, block.height, block.hash));
+      this.#queue.shift()?.();
     }
   }
 
@@ -119,6 +124,7 @@ export class SimAdapter implements ChainAdapter {
   }
 
   async submit(command: Command): Promise<Submission> {
+    if (this.#waiting.size >= this.#o.maxInFlight) await new Promise<void>((resolve) => this.#queue.push(resolve));
     if (command.signal?.aborted === true) {
       const reason = command.signal.reason as unknown;
       const error = reason instanceof DltError ? reason : new DltError('E_ORDER_WITHDRAWN', 'withdrawn');
@@ -221,7 +227,12 @@ export class SimAdapter implements ChainAdapter {
         .catch(() => undefined);
     };
     const c = this.#o.chain;
-    if (from === null) deliver([{ kind: 'events', events: [], confirmed: true, cursor: this.#cursor(c.height, null) }]);
+    // Like the real followers, one that starts from nothing says where it starts, and that it is not behind.
+    if (from === null)
+      deliver([
+        { kind: 'events', events: [], confirmed: true, cursor: this.#cursor(c.height, null) },
+        { kind: 'lag', behind: 0n, covered: c.height },
+      ]);
     const off = c.onBlock((block) => {
       const events = this.#eventsOf(block, ids);
       const notices: FollowerNotice[] = [

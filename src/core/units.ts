@@ -39,8 +39,28 @@ export function toScaled(value: Decimal, scale: bigint, what: string): bigint {
   return BigInt(product.toFixed(0));
 }
 
+/** The number of zeros of a power-of-ten scale (10^n -> n), null for any other scale; remembered per scale. */
+const powersOfTen = new Map<bigint, number | null>();
+function tenExponent(scale: bigint): number | null {
+  let n = powersOfTen.get(scale);
+  if (n === undefined) {
+    const digits = scale.toString();
+    n = /^10*$/.test(digits) ? digits.length - 1 : null;
+    powersOfTen.set(scale, n);
+  }
+  return n;
+}
+
 /** raw / scale as a Decimal; exact for every power-of-ten scale, an error if the quotient does not terminate. */
 export function fromScaled(raw: bigint, scale: bigint, what = 'value'): Decimal {
+  const zeros = tenExponent(scale);
+  if (zeros !== null) {
+    // A power of ten only moves the decimal point: written as text, read once, exact by construction.
+    if (zeros === 0) return new Decimal(raw.toString());
+    const sign = raw < 0n ? '-' : '';
+    const digits = (raw < 0n ? -raw : raw).toString().padStart(zeros + 1, '0');
+    return new Decimal(`${sign}${digits.slice(0, -zeros)}.${digits.slice(-zeros)}`);
+  }
   const quotient = new Decimal(raw.toString()).div(new Decimal(scale.toString()));
   if (!quotient.mul(new Decimal(scale.toString())).eq(new Decimal(raw.toString()))) {
     throw new DltError('E_NOT_EXACT', `${what}: ${raw} / ${scale} has no exact decimal form`, {

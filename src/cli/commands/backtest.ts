@@ -65,7 +65,9 @@ export async function backtestCommand(args: string[], io: CliIo): Promise<number
   const data = readRecordings(recordings, range);
   if (data.span === null) throw new DltError('E_USAGE', `the recordings hold nothing between --from and --to`);
   const fromMs = range.fromMs ?? data.span.fromMs;
-  const toMs = range.toMs ?? data.span.toMs;
+  // By default up to where the live bot began to shut down (it cancelled everything then), else the end.
+  const stopped = data.actions.find((a) => a.type === 'shutdown')?.recvMs;
+  const toMs = range.toMs ?? stopped ?? data.span.toMs;
   const out = resolve(io.cwd, values.out ?? resolve(setup.configPath, '..', setup.config.report.out, 'backtest'));
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   const grid = gridOf(values.grid ?? []);

@@ -296,6 +296,8 @@ export class Bot {
   /** Graceful stop: no new quotes, cancel everything, wait for finality within the deadline. */
   async shutdown(deadlineMs: number): Promise<boolean> {
     this.#phase = 'stopping';
+    // The recording says when trading stopped: a replay stops quoting at the same moment.
+    for (const p of this.#o.pairs) p.record?.({ atMs: this.#o.clock.now(), stage: 'decided', type: 'shutdown' });
     for (const w of this.#o.wallets) w.engine.halt('shutting down');
     await this.#stopLoops();
     // After the kill switch too: its cancellations may still be in flight (a SIGTERM right after it tripped),

@@ -100,6 +100,17 @@ describe('scaling', () => {
   it('refuses a division that has no exact decimal form', () => {
     expect(errorOf(() => fromScaled(1n, 3n)).code).toBe('E_NOT_EXACT');
   });
+  it('divides by a power of ten exactly as the general division does, negative and below one included', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 30 }), (raw, exp) => {
+        const scale = 10n ** BigInt(exp);
+        expect(fromScaled(raw, scale).eq(new Decimal(raw.toString()).div(scale.toString()))).toBe(true);
+      }),
+    );
+    expect(fromScaled(-1234n, 100n).toFixed()).toBe('-12.34');
+    expect(fromScaled(5n, 1000n).toFixed()).toBe('0.005');
+    expect(fromScaled(6n, 20n).toFixed()).toBe('0.3');
+  });
   it('round-trips every integer through any power-of-ten scale', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 10n ** 40n }), fc.integer({ min: 0, max: 37 }), (raw, exp) => {

@@ -1,0 +1,106 @@
+/**
+ * Backtest against live, on a short sandbox session: the real `dlt-mm run` trades with recording on, stops
+ * (SIGTERM), and `dlt-mm backtest` replays the recording with the same configuration. The replay is the bot
+ * itself on the recorded inputs, so where the inputs are the same its decisions are the same: every pair's
+ * first ladder (side, level, price, size) is the live bot's. The backtest stops quoting where the live bot
+ * began to shut down, both sides traded, and the backtest's report is marked as one, with the PnL attribution
+ * exact to the last unit. (The figures of a 30-minute session: `npm run parity`, in the README.)
+ */
+import { DatabaseSync } from 'node:sqlite';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../src/core/decimal.ts';
+import { parity, type ParityOutcome } from '../support/e2e/parity.ts';
+import { main } from '../../src/cli/main.ts';
+import { processIo } from '../../src/cli/process-io.ts';
+
+let p: ParityOutcome;
+
+beforeAll(async () => {
+  p = await parity({ seconds: 60, seed: 3, blockMs: 1_000, takerIntervalMs: 2_000, say: () => undefined });
+}, 300_000);
+
+/** Each pair's first six orders (its first ladder) as side:level:price:quantity, in the order decided. */
+function firstLadders(path: string): Map<string, string[]> {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    const rows = db
+      .prepare('SELECT pair_id, side, level, price, quantity FROM orders ORDER BY created_ms, client_order_id')
+      .all() as Array<Record<string, string | number>>;
+    const out = new Map<string, string[]>();
+    for (const r of rows) {
+      const list = out.get(r.pair_id as string) ?? [];
+      if (list.length < 6) list.push(`${r.side}:${r.level}:${r.price}:${r.quantity}`);
+      out.set(r.pair_id as string, list);
+    }
+    for (const [k, list] of out) out.set(k, list.toSorted());
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+describe('dlt-mm backtest of a live session', () => {
+  it("quotes every pair's first ladder exactly as the live bot did", () => {
+    const live = firstLadders(p.liveStore);
+    const backtest = firstLadders(p.backtestStore);
+    expect(live.size).toBe(4);
+    expect(Object.fromEntries(backtest)).toEqual(Object.fromEntries(live));
+  });
+
+  it('trades on both sides, stops where the live bot shut down, and says it is a backtest', () => {
+    expect(p.live.fills).toBeGreaterThan(0);
+    expect(p.backtest.fills).toBeGreaterThan(0);
+    const mark = p.backtestReport.backtest;
+    expect(mark?.replayed.evm?.orders).toBeGreaterThan(0);
+    const shutdown = new DatabaseSync(p.recordings[0] as string, { readOnly: true });
+    try {
+      const row = shutdown.prepare("SELECT min(recv_ms) AS ms FROM actions WHERE type = 'shutdown'").get() as {
+        ms: number;
+      };
+      expect(mark?.toMs).toBe(row.ms);
+    } finally {
+      shutdown.close();
+    }
+    const html = readFileSync(join(p.dir, 'backtest', 'backtest.html'), 'utf8');
+    expect(html).toContain('<h1>Backtest of');
+  });
+
+  it('a sweep runs each combination on worker threads, each quoting with its own parameters, ranked in one table', async () => {
+    let out = '';
+    const io = { ...processIo(process.env, p.dir), stdout: (t: string) => void (out += t) };
+    const code = await main(
+      ['backtest', '--config', 'bot.yaml', '--data', ...p.recordings, '--out', 'sweep', '--grid', 'ladder.levels=1,2'],
+      io,
+    );
+    expect({ code, out }).toMatchObject({ code: 0 });
+    const lines = out.split('\n').filter((l) => /^\d+ /.test(l));
+    expect(lines.map((l) => l.split(/\s+/)[1]).toSorted()).toEqual(['ladder.levels=1', 'ladder.levels=2']);
+    const levels = (n: number) => {
+      const db = new DatabaseSync(join(p.dir, 'sweep', `ladder.levels=${n}`, 'backtest-state.sqlite'), {
+        readOnly: true,
+      });
+      try {
+        return (db.prepare('SELECT DISTINCT level FROM orders ORDER BY level').all() as Array<{ level: number }>).map(
+          (r) => r.level,
+        );
+      } finally {
+        db.close();
+      }
+    };
+    expect(levels(1)).toEqual([0]);
+    expect(levels(2)).toEqual([0, 1]);
+  });
+
+  it('attributes the PnL exactly: total = spread capture + inventory - commissions - chain fees', () => {
+    for (const pair of p.backtestReport.pairs) {
+      const a = pair.evaluation.attribution;
+      const sum = new Decimal(a.spreadCapture).plus(a.inventory).minus(a.commissions).minus(a.chainFees);
+      expect({ pair: pair.symbol, total: sum.toFixed() }).toEqual({
+        pair: pair.symbol,
+        total: new Decimal(a.total).toFixed(),
+      });
+    }
+  });
+});

@@ -96,8 +96,10 @@ export class OrderActions {
           action.type === 'place'
             ? await engine.place(cmd)
             : (await engine.replace(BigInt(action.orderId), cmd)).placed;
-        record('sent', { clientOrderId: placed.clientOrderId, txHash: placed.txHash });
-        this.#watchOutcome(placed.settled, o.clock.now(), record);
+        const ids = { clientOrderId: placed.clientOrderId, txHash: placed.txHash };
+        record('sent', ids);
+        // The outcome names its transaction too: a replay pairs each send with its outcome (the latency model).
+        this.#watchOutcome(placed.settled, o.clock.now(), (stage, more) => record(stage, { ...ids, ...more }));
       } else return false;
       o.metrics.actions.inc({ pair: pairId, type: action.type, result: 'sent' });
       o.failures.succeeded('action', 'order actions go through again', { pair: pairId });

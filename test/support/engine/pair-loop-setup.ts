@@ -13,6 +13,7 @@ import { PairEvaluation } from '../../../src/engine/evaluation/pair-evaluation.t
 import type { PairFairValue } from '../../../src/engine/fair-value/pair-fair-value.ts';
 import { loopMetrics } from '../../../src/engine/loop/loop-metrics.ts';
 import { PairLoop } from '../../../src/engine/loop/pair-loop.ts';
+import type { RecordedAction } from '../../../src/engine/recording/recorder.ts';
 import { PnlTracker } from '../../../src/engine/loop/pnl-tracker.ts';
 import { StrategyCatalog } from '../../../src/engine/loop/strategy-catalog.ts';
 import { VenueStatus } from '../../../src/engine/loop/venue-status.ts';
@@ -61,6 +62,8 @@ export interface SetupOptions {
   readonly fairValue?: (h: Harness) => PairFairValue;
   /** Markouts at these horizons and the PnL attribution, on the harness's store. */
   readonly markoutHorizonsMs?: readonly number[];
+  /** Where the loop's order actions go (the recording). */
+  readonly record?: (a: RecordedAction) => void;
 }
 
 export async function setup(options: SetupOptions = {}): Promise<Setup> {
@@ -144,6 +147,7 @@ export async function setup(options: SetupOptions = {}): Promise<Setup> {
     metrics,
     ...(options.fairValue === undefined ? {} : { fairValue: options.fairValue(h) }),
     ...(evaluation === undefined ? {} : { evaluation }),
+    ...(options.record === undefined ? {} : { record: options.record }),
   });
   Object.assign(s, { status, loop, evaluation });
   return s;

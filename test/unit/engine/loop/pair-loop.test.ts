@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RecordedAction } from '../../../../src/engine/recording/recorder.ts';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { DltError } from '../../../../src/core/errors.ts';
@@ -64,6 +65,21 @@ describe('the strategy loop of one pair', () => {
     expect((await s.metrics.marketOpen.get()).values).toEqual([
       { labels: { pair: s.h.pair.pairId, market: s.h.pair.symbol }, value: 1 },
     ]);
+  });
+
+  it('records each placement decided, sent and included, the outcome naming its transaction and order', async () => {
+    const actions: RecordedAction[] = [];
+    const s = await setup({ record: (a) => actions.push(a) });
+    await s.round();
+    await s.h.block();
+    const sent = actions.filter((a) => a.stage === 'sent');
+    expect(sent.length).toBeGreaterThan(0);
+    for (const a of sent) {
+      const included = actions.filter((x) => x.stage === 'included' && x.txHash === a.txHash);
+      expect(included).toHaveLength(1);
+      expect(included[0]?.clientOrderId).toBe(a.clientOrderId);
+    }
+    expect(actions.filter((a) => a.stage === 'decided')).toHaveLength(sent.length);
   });
 
   it('replaces a quote filled in a block not final yet at once, and keeps the store on confirmed events', async () => {

@@ -20,8 +20,22 @@ export type { GuardOutcome, GuardTerms } from './types.ts';
 
 const ZERO = new Decimal(0);
 
+/** The terms compiled for a pair, once for each terms and pair (every round checks them several times). */
+const compiled = new WeakMap<PairRules, Map<string, ObligationRules>>();
 function rulesOf(terms: GuardTerms, pair: PairRules): ObligationRules {
-  return new ObligationRules({ ...terms, target: 1, stressedSpreadMultiplier: new Decimal(1) }, pair.scales);
+  let byTerms = compiled.get(pair);
+  if (byTerms === undefined) {
+    byTerms = new Map();
+    compiled.set(pair, byTerms);
+  }
+  const { maxSpread: s, minSize: m } = terms;
+  const key = `${s.unit}:${s.value.toString()}|${m.unit}:${m.value.toString()}|${terms.maxSizeRatio}`;
+  let rules = byTerms.get(key);
+  if (rules === undefined) {
+    rules = new ObligationRules({ ...terms, target: 1, stressedSpreadMultiplier: new Decimal(1) }, pair.scales);
+    byTerms.set(key, rules);
+  }
+  return rules;
 }
 
 function raw(q: { side: Side; price: Decimal; quantity: Decimal }, pair: PairRules): BookQuote {

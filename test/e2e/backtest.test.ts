@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.ts';
 import { parity, type ParityOutcome } from '../support/e2e/parity.ts';
 import { main } from '../../src/cli/main.ts';
+import { withReportPage } from '../support/e2e/chromium.ts';
 import { processIo } from '../../src/cli/process-io.ts';
 
 let p: ParityOutcome;
@@ -92,6 +93,17 @@ describe('dlt-mm backtest of a live session', () => {
     expect(levels(1)).toEqual([0]);
     expect(levels(2)).toEqual([0, 1]);
   });
+
+  it('its report opens in headless Chromium with every chart drawn, the markout curves among them', async () => {
+    const html = join(p.dir, 'backtest', 'backtest.html');
+    await withReportPage(html, async ({ charts, problems, requests }) => {
+      expect(charts.some((c) => c.id?.startsWith('markout-'))).toBe(true);
+      for (const c of charts)
+        expect({ id: c.id, drawn: c.width > 100 && c.height > 50 && c.marks > 10 }).toEqual({ id: c.id, drawn: true });
+      expect(problems).toEqual([]);
+      expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
+    });
+  }, 60_000);
 
   it('attributes the PnL exactly: total = spread capture + inventory - commissions - chain fees', () => {
     for (const pair of p.backtestReport.pairs) {

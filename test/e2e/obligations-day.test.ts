@@ -22,7 +22,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { toVenueLocal } from '../../src/core/calendar.ts';
@@ -47,6 +46,7 @@ import {
   type Truth,
 } from '../support/e2e/chain-truth.ts';
 import { until } from '../support/e2e/poll.ts';
+import { withReportPage } from '../support/e2e/chromium.ts';
 import { SandboxChains } from '../support/e2e/sandbox-chains.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -347,44 +347,7 @@ describe('a trading day with obligations, on the accelerated clock', () => {
   }, 300_000);
 
   it('the report opens from disk in headless Chromium with every chart drawn and no error', async () => {
-    const profile = mkdtempSync(join(tmpdir(), 'dltmm-chromium-'));
-    let browser: BrowserContext | null = null;
-    try {
-      // Debian's Chromium, headless, with a fresh profile and none of its background network traffic.
-      browser = await chromium.launchPersistentContext(profile, {
-        executablePath: '/usr/bin/chromium',
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-          '--disable-quic',
-        ],
-      });
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      const requests: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error') problems.push(m.text());
-      });
-      page.on('pageerror', (e) => problems.push(e.message));
-      page.on('request', (r) => requests.push(r.url()));
-      await page.goto(`file://${withObligations.html}`);
-      const charts = await page.$$eval('figure.chart', (figures) =>
-        figures.map((f) => {
-          const svg = f.querySelector('svg');
-          const box = svg?.getBoundingClientRect();
-          return {
-            id: f.getAttribute('data-chart'),
-            width: box?.width ?? 0,
-            height: box?.height ?? 0,
-            marks: svg?.querySelectorAll('path, rect, line, circle, text').length ?? 0,
-          };
-        }),
-      );
+    await withReportPage(withObligations.html, async ({ page, charts, problems, requests }) => {
       expect(charts.map((c) => c.id)).toEqual(withObligations.report.charts.map((c) => c.id));
       for (const c of charts)
         expect({ id: c.id, drawn: c.width > 100 && c.height > 50 && c.marks > 10 }).toEqual({ id: c.id, drawn: true });
@@ -401,9 +364,6 @@ describe('a trading day with obligations, on the accelerated clock', () => {
         `compliance table: ${rows.map((r) => `${r[0]}: presence ${r[5]} against ${r[4]}, ${r[6]}; continuous ${r[7]}, present ${r[8]}, halted ${r[10]}`).join(' | ')}`,
       );
       expect(rows.map((r) => r[6])).toEqual(['met', 'met']);
-    } finally {
-      await browser?.close();
-      rmSync(profile, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 });

@@ -5,26 +5,24 @@
  * value reading or timer, the work that moment started runs to completion, and the clock moves on.
  */
 import type { OnChainPairState, PairBinding } from '../chains/types.ts';
+import type { ApprovalOptions } from '../chains/wasm/options.ts';
 import type { CalendarUse } from '../engine/loop/round-inputs.ts';
-import type { FairValueConfig } from '../core/config/fair-value-config.ts';
 import type { ObligationsConfig } from '../core/config/obligations-config.ts';
-import { PairEvaluation } from '../engine/evaluation/pair-evaluation.ts';
-import { PairFairValue } from '../engine/fair-value/pair-fair-value.ts';
 import { Bot, type BotPair, type BotTimings, type BotWallet } from '../engine/loop/bot.ts';
 import type { StrategyHandle } from '../engine/loop/loop-types.ts';
 import { ObligationTracker } from '../engine/obligations/tracker.ts';
 import type { RiskLimits } from '../engine/risk/limits.ts';
 import { createWalletEngine } from '../engine/wallet/assemble.ts';
-import type { RecordedBook, RecordingData } from '../store/recording-read.ts';
-import { Decimal } from '../core/decimal.ts';
-import { priceToRaw, quantityToRaw } from '../core/units.ts';
+import type { Decimal } from '../core/decimal.ts';
+import type { RecordingData } from '../store/recording-read.ts';
 import type { Store } from '../store/store.ts';
 import type { Logger } from '../telemetry/logger.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
 import { blockInterval, delayDraw, sentToOutcome, summary, type LatencySummary } from './latency.ts';
 import { SimAdapter } from './sim-adapter.ts';
 import { SimChain, type ReplayCounts } from './sim-chain.ts';
-import { RecordedSource, recordedTradeInfo, SimFeed } from './sim-market.ts';
+import { recordedTradeInfo, SimFeed } from './sim-market.ts';
+import { botPair, seedBook } from './replay-pairs.ts';
 import { ChainTimeline, recordedBlocks } from './timeline.ts';
 import { VirtualClock } from './virtual-clock.ts';
 
@@ -60,6 +58,8 @@ export interface BacktestOptions {
     readonly horizonsMs: readonly number[];
     readonly chainFeeRate: { readonly evm: Decimal; readonly wasm: Decimal };
   };
+  /** Chain B approvals as the wallets' adapters size them (the configuration's lifetime and budgets). */
+  readonly approvals?: ApprovalOptions;
   /** Seed of the latency draws. */
   readonly seed: number;
   readonly reloadStrategies: () => string[];
@@ -128,6 +128,9 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
         send: (tx) => timeline.send(tx, clock.now() + draw()),
         confirmMs: o.confirmations[chainKind] * l.blockMs,
         maxInFlight: l.maxInFlight,
+        ...(o.approvals === undefined
+          ? {}
+          : { approvals: { options: o.approvals, state: o.store.state, logger: o.logger } }),
       });
       const engine = await createWalletEngine({
         adapter,
@@ -244,56 +247,4 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   return { fromMs: o.fromMs, toMs: clock.now(), latency, replayed, steps, bot };
 }
 
-/** A pair's book as its first recorded book message showed it (before any recorded event of the replay). */
-function seedBook(chain: SimChain, b: PairBinding, book: RecordedBook): void {
-  const s = b.rules.scales;
-  const levels = (json: string) =>
-    (JSON.parse(json) as Array<[string, string]>).map(([price, quantity]) => ({
-      price: priceToRaw(new Decimal(price), s),
-      quantity: quantityToRaw(new Decimal(quantity), s),
-    }));
-  chain.seed(b.pairId, 'buy', levels(book.buy));
-  chain.seed(b.pairId, 'sell', levels(book.sell));
-}
-
 const emptyCounts = (): ReplayCounts => ({ orders: 0, refused: 0, cancels: 0, moot: 0 });
-
-function botPair(p: BacktestPair, walletId: string, o: BacktestOptions, clock: VirtualClock): BotPair {
-  const id = p.binding.pairId;
-  const config: FairValueConfig | undefined = p.strategy().config.fairValue;
-  let fairValue: PairFairValue | undefined;
-  if (config !== undefined) {
-    const rows = o.data.readings.filter((r) => r.pairId === id);
-    const kinds = [...new Set(config.sources.map((s) => s.kind))];
-    const sources = kinds.flatMap((kind) => {
-      const mine = rows.filter((r) => r.source === kind);
-      const pollMs = config.sources.find((s) => s.kind === kind)?.pollMs ?? 1_000;
-      return mine.length === 0 ? [] : [new RecordedSource(kind, pollMs, mine, clock)];
-    });
-    fairValue = new PairFairValue({
-      pairId: id,
-      config,
-      sources,
-      clock,
-      logger: o.logger,
-      samples: { everyMs: o.sampleMs, write: (s) => o.store.fairValues.add(s) },
-    });
-  }
-  return {
-    binding: p.binding,
-    walletId,
-    strategy: p.strategy,
-    limits: p.limits,
-    refreshCost: p.refreshCost,
-    ...(fairValue === undefined ? {} : { fairValue }),
-    evaluation: new PairEvaluation({
-      pairId: id,
-      wallet: p.wallet,
-      scales: p.binding.rules.scales,
-      store: o.store.evaluation,
-      horizonsMs: o.evaluation.horizonsMs,
-      chainFeeRate: o.evaluation.chainFeeRate,
-      clock,
-    }),
-  };
-}

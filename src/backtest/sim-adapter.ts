@@ -1,8 +1,12 @@
 /**
  * The chain adapter of a wallet under test in the backtest: the engine's one interface to a chain, over a
- * simulated chain. A placement or cancellation leaves at once (journalled as signed, as the real adapters do)
- * and is applied in the block or ledger the latency model puts it in; its outcome comes with that block, and
- * the wallet's events of each block reach the follower after the chain's confirmation delay, in block order.
+ * simulated chain. A placement or cancellation leaves once a slot is free (no more in flight than the live
+ * wallet had), journalled as signed as the real adapters do, and is applied in the block or ledger the
+ * latency model puts it in; its outcome comes with that block, and the wallet's events of each block reach
+ * the follower after the chain's confirmation delay, in block order. On chain B the allowances are the chain
+ * adapter's own keeper's (src/chains/wasm/allowances.ts): a placement that needs an approval waits for its
+ * inclusion, as it does live; on chain A approvals ride with the orders and cost no time. The follower:
+ * sim-follower.ts.
  */
 import type {
   Allowance,
@@ -20,13 +24,19 @@ import type {
   Outcome,
   PairBinding,
   Submission,
+  TokenRole,
 } from '../chains/types.ts';
 import type { Clock } from '../core/clock.ts';
 import { DltError } from '../core/errors.ts';
 import { priceToRaw, quantityToRaw } from '../core/units.ts';
 import { cancelOrder, submitOrder } from '../sandbox/matching/engine.ts';
 import type { TxJournal } from '../store/tx-journal.ts';
+import type { StateStore } from '../store/state-store.ts';
+import type { Logger } from '../telemetry/logger.ts';
+import { AllowanceKeeper } from '../chains/wasm/allowances.ts';
+import type { ApprovalOptions } from '../chains/wasm/options.ts';
 import type { SimBlock, SimChain, SimPending, SimTx } from './sim-chain.ts';
+import { simFollower } from './sim-follower.ts';
 
 export interface SimAdapterOptions {
   readonly chain: SimChain;
@@ -40,6 +50,8 @@ export interface SimAdapterOptions {
   readonly confirmMs: number;
   /** Transactions in flight at once; a further one leaves when one is decided (as live, with its sources busy). */
   readonly maxInFlight: number;
+  /** Chain B: how the adapter sizes and renews approvals, and where it records them. */
+  readonly approvals?: { readonly options: ApprovalOptions; readonly state: StateStore; readonly logger: Logger };
 }
 
 const NATIVE = 10n ** 18n;
@@ -53,6 +65,7 @@ export class SimAdapter implements ChainAdapter {
   readonly #off: () => void;
   /** Submissions waiting for a free slot, in order. */
   readonly #queue: Array<() => void> = [];
+  readonly #keeper: AllowanceKeeper | null;
   #sequence = 0n;
 
   constructor(o: SimAdapterOptions) {
@@ -61,6 +74,27 @@ export class SimAdapter implements ChainAdapter {
     this.wallet = o.wallet;
     this.nativeDecimals = this.chain === 'evm' ? 18 : 7;
     this.#off = o.chain.onBlock((b) => this.#included(b));
+    const a = o.approvals;
+    const c = o.chain;
+    this.#keeper =
+      a === undefined || c.chain !== 'wasm'
+        ? null
+        : new AllowanceKeeper({
+            reader: { allowance: async (token, spender) => c.allowance(token, o.wallet, spender) },
+            state: a.state,
+            wallet: o.wallet,
+            options: a.options,
+            logger: a.logger,
+            latestLedger: async () => Number(c.height),
+            approve: (pair, role, amount) => this.#approve(pair, role, amount),
+          });
+  }
+
+  /** An approval of the order book on one of the pair's tokens, sent like any transaction. */
+  async #approve(pair: PairBinding, role: TokenRole, amount: bigint): Promise<Submission> {
+    const token = role === 'base' ? pair.baseToken : pair.quoteToken;
+    const action = this.#o.chain.approval(token, this.wallet, pair.orderBook, amount);
+    return this.#send('approve', pair, null, { pair: pair.pairId, tokenRole: role }, action);
   }
 
   #included(block: SimBlock): void {
@@ -113,43 +147,76 @@ export class SimAdapter implements ChainAdapter {
     };
   }
 
-  async readAllowance(): Promise<Allowance> {
-    return { amount: 1n << 200n, expiresAtLedger: null };
+  async readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance> {
+    const address = token === 'base' ? pair.baseToken : pair.quoteToken;
+    return {
+      amount: this.#o.chain.allowance(address, this.wallet, pair.orderBook),
+      expiresAtLedger: this.#keeper?.recordedExpiry(pair, token) ?? null,
+    };
   }
 
   async ensureReady(): Promise<void> {}
 
-  async ensureAllowance(): Promise<Submission | null> {
-    return null;
+  async ensureAllowance(pair: PairBinding, token: TokenRole, amount: bigint): Promise<Submission | null> {
+    return this.#keeper === null ? null : this.#keeper.ensure(pair, token, amount);
   }
 
   async submit(command: Command): Promise<Submission> {
-    if (this.#waiting.size >= this.#o.maxInFlight) await new Promise<void>((resolve) => this.#queue.push(resolve));
-    if (command.signal?.aborted === true) {
-      const reason = command.signal.reason as unknown;
-      const error = reason instanceof DltError ? reason : new DltError('E_ORDER_WITHDRAWN', 'withdrawn');
-      return { txHash: null, outcome: Promise.resolve({ kind: 'rejected', txHash: null, error, included: false }) };
+    const refused = (error: DltError): Submission => ({
+      txHash: null,
+      outcome: Promise.resolve({ kind: 'rejected', txHash: null, error, included: false }),
+    });
+    const withdrawn = () => {
+      const reason = command.signal?.reason as unknown;
+      return refused(reason instanceof DltError ? reason : new DltError('E_ORDER_WITHDRAWN', 'withdrawn'));
+    };
+    const aborted = () => command.signal?.aborted === true;
+    if (aborted()) return withdrawn();
+    const keeper = command.kind === 'place' ? this.#keeper : null;
+    const prefunded = this.#o.states.get(command.pair.pairId)?.prefunded ?? true;
+    if (keeper !== null && command.kind === 'place') {
+      const blocked = await keeper.prepare(command.pair, command.approval, prefunded, command.committed ?? 0n);
+      if (blocked !== null) return refused(blocked);
+      // Withdrawn while it waited for the approval: never signed, as live.
+      if (aborted()) return withdrawn();
     }
-    const c = this.#o.chain;
-    const txHash = c.nextTxHash();
+    const context =
+      command.kind === 'place'
+        ? { pair: command.pair.pairId, clientOrderId: command.clientOrderId.toString() }
+        : { pair: command.pair.pairId, orderId: command.orderId.toString() };
+    const cid = command.kind === 'place' ? command.clientOrderId : null;
+    const submission = await this.#send(command.kind, command.pair, cid, context, this.#action(command));
+    if (keeper !== null && command.kind === 'place') {
+      const r = keeper.reserve(command.pair, command.approval.token, command.approval.amount, prefunded);
+      if (r !== null) void submission.outcome.then((o) => keeper.settle(r, o));
+    }
+    return submission;
+  }
+
+  /** Waits for a free slot, journals the transaction as signed and hands it to the chain. */
+  async #send(
+    kind: 'place' | 'cancel' | 'approve',
+    pair: PairBinding,
+    clientOrderId: bigint | null,
+    context: Readonly<Record<string, unknown>>,
+    action: SimPending['action'],
+  ): Promise<Submission> {
+    if (this.#waiting.size >= this.#o.maxInFlight) await new Promise<void>((resolve) => this.#queue.push(resolve));
+    const txHash = this.#o.chain.nextTxHash();
     this.#o.journal.recordSigned({
       txHash,
       chain: this.chain,
       wallet: this.wallet,
       source: this.wallet,
       sequence: this.#sequence++,
-      kind: command.kind,
-      clientOrderId: command.kind === 'place' ? command.clientOrderId : null,
-      raw: JSON.stringify({ kind: command.kind, pair: command.pair.pairId }),
+      kind,
+      clientOrderId,
+      raw: JSON.stringify({ kind, pair: pair.pairId }),
     });
-    const context =
-      command.kind === 'place'
-        ? { pair: command.pair.pairId, clientOrderId: command.clientOrderId.toString() }
-        : { pair: command.pair.pairId, orderId: command.orderId.toString() };
     const outcome = new Promise<Outcome>((resolve) =>
-      this.#waiting.set(txHash, { resolve, flight: { txHash, kind: command.kind, context } }),
+      this.#waiting.set(txHash, { resolve, flight: { txHash, kind, context } }),
     );
-    this.#o.send({ txHash, pairId: command.pair.pairId, sender: this.wallet, action: this.#action(command) });
+    this.#o.send({ txHash, pairId: pair.pairId, sender: this.wallet, action });
     return { txHash, outcome };
   }
 
@@ -192,63 +259,18 @@ export class SimAdapter implements ChainAdapter {
     return { kind: 'rejected', txHash, error: new DltError('E_CHAIN_TX_EXPIRED', 'never sent'), included: false };
   }
 
-  /** The wallet's events of a block, as a follower filtering by client and by the wallet's transfers reads them. */
-  #eventsOf(block: SimBlock, pairs: ReadonlySet<string>): ChainEvent[] {
-    return block.txs.flatMap((tx) => {
-      if (!pairs.has(tx.pairId)) return [];
-      const moved = tx.events.some((e) => e.type === 'Transfer' && (e.from === this.wallet || e.to === this.wallet));
-      return tx.events.filter((e) =>
-        e.type === 'Transfer'
-          ? e.from === this.wallet || e.to === this.wallet
-          : e.client === this.wallet || (moved && e.type === 'Trade'),
-      );
-    });
-  }
-
-  #cursor(height: bigint, hash: string | null): EventCursor {
-    return this.chain === 'evm'
-      ? { chain: 'evm', height, blockHash: hash ?? '0x' }
-      : { chain: 'wasm', cursor: height.toString(), height };
-  }
-
   follow(
     pairs: readonly PairBinding[],
     from: EventCursor | null,
     onNotice: (n: FollowerNotice) => Promise<void>,
   ): Follower {
-    const ids = new Set(pairs.map((p) => p.pairId));
-    let deliveries = Promise.resolve();
-    let stopped = false;
-    const deliver = (notices: readonly FollowerNotice[]) => {
-      deliveries = deliveries
-        .then(async () => {
-          for (const n of notices) if (!stopped) await onNotice(n);
-        })
-        .catch(() => undefined);
-    };
-    const c = this.#o.chain;
-    // Like the real followers, one that starts from nothing says where it starts, and that it is not behind.
-    if (from === null)
-      deliver([
-        { kind: 'events', events: [], confirmed: true, cursor: this.#cursor(c.height, null) },
-        { kind: 'lag', behind: 0n, covered: c.height },
-      ]);
-    const off = c.onBlock((block) => {
-      const events = this.#eventsOf(block, ids);
-      const notices: FollowerNotice[] = [
-        { kind: 'events', events, confirmed: true, cursor: this.#cursor(block.height, block.hash) },
-        { kind: 'lag', behind: 0n, covered: block.height },
-      ];
-      this.#o.clock.setTimer(() => deliver(notices), this.#o.confirmMs);
-    });
-    return {
-      poll: () => undefined,
-      stop: async () => {
-        stopped = true;
-        off();
-        await deliveries;
-      },
-    };
+    const o = this.#o;
+    return simFollower(
+      { chain: o.chain, wallet: this.wallet, clock: o.clock, confirmMs: o.confirmMs },
+      pairs,
+      from,
+      onNotice,
+    );
   }
 
   unsettled(): InFlightTx[] {

@@ -62,6 +62,12 @@ export class SimChain {
   readonly #pairs = new Map<string, { binding: PairBinding; book: Book }>();
   /** Balances of the wallets under test: `${token}:${account}`. */
   #balances = new Map<string, bigint>();
+  /**
+   * Allowances the wallets under test gave (`${token}:${owner}:${spender}`), kept on chain B, where the bot's
+   * approvals are transactions a placement may wait for; on chain A they are pipelined with the orders, and
+   * every allowance counts as enough.
+   */
+  #allowances = new Map<string, bigint>();
   readonly #tested: ReadonlySet<string>;
   readonly #marketMakers: ReadonlySet<string>;
   readonly #listeners = new Set<(block: SimBlock) => void>();
@@ -141,6 +147,20 @@ export class SimChain {
     return from.get(`${token}:${account}`) ?? 0n;
   }
 
+  /** What `owner` allowed `spender` to take of `token`. */
+  allowance(token: string, owner: string, spender: string): bigint {
+    if (this.chain !== 'wasm' || !this.#tested.has(owner)) return PLENTY;
+    return this.#allowances.get(`${token}:${owner}:${spender}`) ?? 0n;
+  }
+
+  /** A transaction setting what `owner` allows `spender` to take of `token` (a token's `approve`). */
+  approval(token: string, owner: string, spender: string, amount: bigint): SimAction {
+    return () => {
+      this.#allowances.set(`${token}:${owner}:${spender}`, amount);
+      return { events: [], orderId: null };
+    };
+  }
+
   /** Sets a tested wallet's balance of a token (the recorded start). */
   fund(token: string, account: string, amount: bigint): void {
     this.#balances.set(`${token}:${account}`, amount);
@@ -199,13 +219,17 @@ export class SimChain {
 
   #execute(p: SimPending): SimTx {
     const pair = this.#pair(p.pairId);
-    const saved = { book: cloneBook(pair.book), balances: new Map(this.#balances) };
+    const saved = {
+      book: cloneBook(pair.book),
+      balances: new Map(this.#balances),
+      allowances: new Map(this.#allowances),
+    };
     const moves: Move[] = [];
     const b = pair.binding;
     const tokenOf = (t: Token) => (t === 'base' ? b.baseToken : b.quoteToken);
     const ledger: Ledger = {
       balance: (t, a) => this.balance(tokenOf(t), a),
-      allowance: () => PLENTY,
+      allowance: (t, owner, spender) => this.allowance(tokenOf(t), owner, spender),
       transfer: (t, from, to, amount) => {
         const token = tokenOf(t);
         const have = this.balance(token, from);
@@ -215,7 +239,17 @@ export class SimChain {
         if (this.#tested.has(to)) this.#balances.set(`${token}:${to}`, this.balance(token, to) + amount);
         moves.push({ token: t, from, to, amount });
       },
-      transferFrom: (t, _spender, from, to, amount) => ledger.transfer(t, from, to, amount),
+      transferFrom: (t, spender, from, to, amount) => {
+        const allowed = this.allowance(tokenOf(t), from, spender);
+        if (allowed < amount)
+          throw new DltError(
+            'E_VENUE_INSUFFICIENT_ALLOWANCE',
+            `${from} allowed ${spender} ${allowed} ${t}, needs ${amount}`,
+          );
+        if (this.chain === 'wasm' && this.#tested.has(from))
+          this.#allowances.set(`${tokenOf(t)}:${from}:${spender}`, allowed - amount);
+        ledger.transfer(t, from, to, amount);
+      },
     };
     const ctx: BookContext = {
       ledger,
@@ -248,6 +282,7 @@ export class SimChain {
     } catch (e) {
       pair.book = saved.book;
       this.#balances = saved.balances;
+      this.#allowances = saved.allowances;
       const error = e instanceof DltError ? e : new DltError('E_VENUE_CONTRACT_ERROR', String(e));
       return { txHash: p.txHash, pairId: p.pairId, sender: p.sender, ok: false, error, orderId: null, events: [] };
     }

@@ -2,7 +2,8 @@
  * What the bot reads of the venue during a backtest. The market data: every change to a replayed book is
  * served as the venue's WebSocket would serve it (price levels of everyone's orders, ours included), at the
  * moment of its block. The venue status: the recorded trade information, each as of its receive time. The
- * fair-value sources: each recorded reading of a source, as of the moment it was read.
+ * fair-value sources: each recorded reading of a source, as of the moment it was read. A read under way at the
+ * start answers the first recorded answer, as the live read did a moment later.
  */
 import { EventEmitter } from 'node:events';
 import type { PairBinding } from '../chains/types.ts';
@@ -106,7 +107,12 @@ export class RecordedSource implements FairValueSource {
 
   async refresh(): Promise<boolean> {
     const now = this.#clock.now();
-    const next = this.#rows[0] !== undefined && this.#rows[0].recvMs <= now ? asOf(this.#rows, now) : undefined;
+    const first = this.#rows[0];
+    let next = first !== undefined && first.recvMs <= now ? asOf(this.#rows, now) : undefined;
+    // A read under way when the replay starts answers what the live read answered, recorded when it came back
+    // (within a poll): the live bot waited for its sources' first reads before it quoted, and so does this one.
+    if (next === undefined && this.#current === undefined && first !== undefined && first.recvMs - now <= this.pollMs)
+      next = first;
     const changed = next !== this.#current;
     this.#current = next;
     return changed;

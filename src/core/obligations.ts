@@ -40,14 +40,11 @@ export interface BookQuote {
   readonly quantity: bigint;
 }
 
-/** A rational p/q with q > 0, from a Decimal without rounding. */
-interface Ratio {
-  readonly n: bigint;
-  readonly d: bigint;
-}
+/** A rational p/q with q > 0. */
+type Ratio = { readonly n: bigint; readonly d: bigint };
 
+/** A decimal as its digits over a power of ten: exact, and far cheaper than a reduced fraction. */
 function ratioOf(value: Decimal): Ratio {
-  // A decimal is its digits over a power of ten: exact, and far cheaper than a reduced fraction.
   const places = value.decimalPlaces();
   return { n: BigInt(value.toFixed(places).replace('.', '')), d: 10n ** BigInt(places) };
 }

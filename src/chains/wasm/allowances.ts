@@ -24,7 +24,7 @@ import type { ApprovalOptions } from './options.ts';
 import type { ChainReader } from './reads.ts';
 
 export interface KeeperDeps {
-  readonly reader: ChainReader;
+  readonly reader: Pick<ChainReader, 'allowance'>;
   readonly state: StateStore;
   readonly wallet: string;
   readonly options: ApprovalOptions;

@@ -109,6 +109,16 @@ export interface ResolvedOptions {
   readonly follower: FollowerOptions;
 }
 
+/** How approvals are sized and renewed, the defaults filled in (the adapter's, and a backtest's simulated one). */
+export function approvalOptions(o: Partial<ApprovalOptions> = {}): ApprovalOptions {
+  return {
+    lifetimeLedgers: o.lifetimeLedgers ?? 17_280,
+    renewMarginLedgers: o.renewMarginLedgers ?? 720,
+    multiplier: o.multiplier ?? 4,
+    budgets: o.budgets ?? {},
+  };
+}
+
 export function resolveOptions(o: WasmAdapterOptions): ResolvedOptions {
   return {
     txTimeoutSeconds: o.txTimeoutSeconds ?? 30,
@@ -125,12 +135,7 @@ export function resolveOptions(o: WasmAdapterOptions): ResolvedOptions {
     },
     maxSequenceResyncs: o.maxSequenceResyncs ?? 3,
     rpcTimeoutMs: o.rpcTimeoutMs ?? 10_000,
-    approvals: {
-      lifetimeLedgers: o.approvals?.lifetimeLedgers ?? 17_280,
-      renewMarginLedgers: o.approvals?.renewMarginLedgers ?? 720,
-      multiplier: o.approvals?.multiplier ?? 4,
-      budgets: o.approvals?.budgets ?? {},
-    },
+    approvals: approvalOptions(o.approvals),
     follower: {
       pollIntervalMs: o.follower?.pollIntervalMs ?? 1000,
       pageLimit: o.follower?.pageLimit ?? 1000,

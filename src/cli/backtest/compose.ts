@@ -11,6 +11,9 @@ import { pino } from 'pino';
 import { parseDocument } from 'yaml';
 import { runBacktest, type BacktestPair } from '../../backtest/replay.ts';
 import { VirtualClock } from '../../backtest/virtual-clock.ts';
+import { approvalOptions } from '../../chains/wasm/options.ts';
+import type { PairConfig } from '../../core/config/bot-config.ts';
+import { budgetsOf } from '../bootstrap/adapters.ts';
 import { createLogger } from '../../telemetry/logger.ts';
 import { recordedStart } from '../../backtest/recorded-pair.ts';
 import { DEFAULT_CALENDAR, toVenueLocal } from '../../core/calendar.ts';
@@ -81,12 +84,14 @@ export async function runOne(r: BacktestRun, io: CliIo, wallStart: () => number)
   const catalog = new StrategyCatalog((p) => overridden(io.readFile(p), r.overrides, p));
   const strategies: Record<string, string> = {};
   const problems: string[] = [];
+  const entries = new Map<string, PairConfig | undefined>();
   const pairs: BacktestPair[] = r.data.pairs.flatMap((row) => {
     const start = recordedStart(row);
     const b = start.binding;
     const entry = config.pairs.find(
       (p) => chainKindOf(p.blockChain) === b.chain && `${p.base}${p.quote}` === b.symbol && p.enabled,
     );
+    entries.set(b.pairId, entry);
     const path = r.strategy === undefined ? r.setup.strategyPath(entry) : resolve(io.cwd, r.strategy);
     try {
       catalog.load(path);
@@ -142,7 +147,12 @@ export async function runOne(r: BacktestRun, io: CliIo, wallStart: () => number)
         inventoryCheckMs: config.engine.inventoryCheckMs,
       },
       calendar,
-      confirmations: { evm: config.chains.evm?.confirmations ?? 2, wasm: 0 },
+      // As the run's adapters have them (bootstrap/adapters.ts tuningOf): a sandbox does not reorganise.
+      confirmations: { evm: config.sandbox === undefined ? (config.chains.evm?.confirmations ?? 2) : 1, wasm: 0 },
+      approvals: approvalOptions({
+        ...(config.chains.wasm === undefined ? {} : { lifetimeLedgers: config.chains.wasm.approvalLedgers }),
+        budgets: budgetsOf(pairs.map((p) => ({ binding: p.binding, entry: entries.get(p.binding.pairId) }))),
+      }),
       sampleMs: config.report.sampleMs,
       evaluation: { horizonsMs: config.evaluation.markoutHorizonsMs, chainFeeRate },
       seed: r.seed,

@@ -26,7 +26,10 @@ export interface AdapterTuning {
 }
 
 /** The configuration's tuning of a wallet's adapter: a command sees and acts on the chain as the bot does. */
-export function tuningOf(config: BotConfig, connection: Connection, pairs: readonly WalletPair[]): AdapterTuning {
+/** The allowance budgets of the pairs' entries (`pairs[].allowanceBudget`), per pair id, native units. */
+export function budgetsOf(
+  pairs: ReadonlyArray<Pick<WalletPair, 'binding' | 'entry'>>,
+): Record<string, Partial<Record<'base' | 'quote', bigint>>> {
   const budgets: Record<string, Partial<Record<'base' | 'quote', bigint>>> = {};
   for (const { binding, entry } of pairs) {
     const b = entry?.allowanceBudget;
@@ -37,6 +40,11 @@ export function tuningOf(config: BotConfig, connection: Connection, pairs: reado
       ...(b.quote === undefined ? {} : { quote: quoteToNative(new Decimal(b.quote), s) }),
     };
   }
+  return budgets;
+}
+
+export function tuningOf(config: BotConfig, connection: Connection, pairs: readonly WalletPair[]): AdapterTuning {
+  const budgets = budgetsOf(pairs);
   const gwei = config.chains.evm?.maxFeePerGasGwei;
   return {
     evmConfirmations: connection.sandbox ? 1 : (config.chains.evm?.confirmations ?? 2),

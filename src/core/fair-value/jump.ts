@@ -32,12 +32,22 @@ export class JumpDetector {
   observe(nowMs: number, value: Decimal | null): JumpVerdict {
     this.#history = this.#history.filter((h) => nowMs - h.atMs <= this.#s.windowMs);
     let move: JumpVerdict['move'] = null;
-    if (value !== null) {
+    if (value !== null && this.#history.length > 0) {
+      // The largest move from any value seen is from the lowest (a rise) or the highest (a fall): |v - h| / h
+      // falls as h rises below v and rises with h above it. Two divisions instead of one per value seen.
+      let low = (this.#history[0] as { value: Decimal }).value;
+      let high = low;
       for (const h of this.#history) {
-        const bps = value.sub(h.value).abs().mul(BPS).div(h.value);
-        if (bps.gt(this.#s.thresholdBps) && (move === null || bps.gt(move.bps)))
-          move = { fromValue: h.value, toValue: value, bps };
+        if (h.value.lt(low)) low = h.value;
+        if (h.value.gt(high)) high = h.value;
       }
+      for (const h of low.eq(high) ? [low] : [low, high]) {
+        const bps = value.sub(h).abs().mul(BPS).div(h);
+        if (bps.gt(this.#s.thresholdBps) && (move === null || bps.gt(move.bps)))
+          move = { fromValue: h, toValue: value, bps };
+      }
+    }
+    if (value !== null) {
       const last = this.#history.at(-1);
       if (last === undefined || !last.value.eq(value) || nowMs - last.atMs >= this.#s.windowMs / 4)
         this.#history.push({ atMs: nowMs, value });

@@ -1,3 +1,4 @@
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { JumpDetector } from '../../../../src/core/fair-value/jump.ts';
@@ -8,6 +9,32 @@ const DAY = 86_400_000;
 
 describe('the jump guard', () => {
   const settings = { thresholdBps: 50, windowMs: 10_000, coolDownMs: 30_000 };
+
+  it('finds the largest move from any value in the window, as comparing against every one of them does', () => {
+    // The reference: every value seen in the window compared, the largest move beyond the threshold kept.
+    const reference = (history: ReadonlyArray<Decimal>, value: Decimal) => {
+      let best: Decimal | null = null;
+      for (const h of history) {
+        const bps = value.sub(h).abs().mul(10_000).div(h);
+        if (bps.gt(settings.thresholdBps) && (best === null || bps.gt(best))) best = bps;
+      }
+      return best?.toFixed() ?? null;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 9_800, max: 10_200 }), { minLength: 1, maxLength: 40 }), (cents) => {
+        const j = new JumpDetector({ ...settings, windowMs: 1_000_000, coolDownMs: 0 });
+        const seen: Decimal[] = [];
+        cents.forEach((c, i) => {
+          const v = new Decimal(c).div(100);
+          const got = j.observe(i * 1_000, v).move?.bps.toFixed() ?? null;
+          expect(got).toBe(reference(seen, v));
+          // A move starts over from the value it moved to; otherwise the value joins the window.
+          if (got !== null) seen.splice(0, seen.length, v);
+          else if (seen.at(-1)?.eq(v) !== true) seen.push(v);
+        });
+      }),
+    );
+  });
 
   it('pauses after a move beyond the threshold within the window, until the cool-down passes', () => {
     const j = new JumpDetector(settings);

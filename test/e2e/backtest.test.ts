@@ -71,27 +71,39 @@ describe('dlt-mm backtest of a live session', () => {
   it('a sweep runs each combination on worker threads, each quoting with its own parameters, ranked in one table', async () => {
     let out = '';
     const io = { ...processIo(process.env, p.dir), stdout: (t: string) => void (out += t) };
+    const grid = ['--grid', 'ladder.bidSpreadBps=10,60'];
     const code = await main(
-      ['backtest', '--config', 'bot.yaml', '--data', ...p.recordings, '--out', 'sweep', '--grid', 'ladder.levels=1,2'],
+      ['backtest', '--config', 'bot.yaml', '--data', ...p.recordings, '--out', 'sweep', ...grid],
       io,
     );
     expect({ code, out }).toMatchObject({ code: 0 });
     const lines = out.split('\n').filter((l) => /^\d+ /.test(l));
-    expect(lines.map((l) => l.split(/\s+/)[1]).toSorted()).toEqual(['ladder.levels=1', 'ladder.levels=2']);
-    const levels = (n: number) => {
-      const db = new DatabaseSync(join(p.dir, 'sweep', `ladder.levels=${n}`, 'backtest-state.sqlite'), {
-        readOnly: true,
-      });
+    expect(lines.map((l) => l.split(/\s+/)[1]).toSorted()).toEqual([
+      'ladder.bidSpreadBps=10',
+      'ladder.bidSpreadBps=60',
+    ]);
+    // Each pair's first bid (level 0) of each run: 60 bp below the reference sits lower than 10 bp below it.
+    const firstBids = (bps: number) => {
+      const path = join(p.dir, 'sweep', `ladder.bidSpreadBps=${bps}`, 'backtest-state.sqlite');
+      const db = new DatabaseSync(path, { readOnly: true });
       try {
-        return (db.prepare('SELECT DISTINCT level FROM orders ORDER BY level').all() as Array<{ level: number }>).map(
-          (r) => r.level,
-        );
+        const rows = db
+          .prepare(
+            "SELECT pair_id, price FROM orders WHERE side = 'buy' AND level = 0 ORDER BY created_ms, client_order_id",
+          )
+          .all() as Array<{ pair_id: string; price: string }>;
+        const first = new Map<string, bigint>();
+        for (const r of rows) if (!first.has(r.pair_id)) first.set(r.pair_id, BigInt(r.price));
+        return first;
       } finally {
         db.close();
       }
     };
-    expect(levels(1)).toEqual([0]);
-    expect(levels(2)).toEqual([0, 1]);
+    const narrow = firstBids(10);
+    const wide = firstBids(60);
+    expect(narrow.size).toBe(4);
+    for (const [pair, price] of narrow)
+      expect({ pair, lower: (wide.get(pair) ?? price) < price }).toEqual({ pair, lower: true });
   });
 
   it('its report opens in headless Chromium with every chart drawn, the markout curves among them', async () => {

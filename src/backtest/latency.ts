@@ -1,15 +1,19 @@
 /**
  * The latency model of a backtest, fitted to the recording itself, per chain: how long our transactions took
- * from leaving the process to their outcome (each `sent` action against the `included` or `refused` action of
- * the same transaction), and how far apart the chain's blocks or ledgers are (recorded events' heights
- * against their times). A replayed transaction is due after a delay drawn from the recorded ones (a seeded
- * draw, so a backtest repeats exactly), and is applied in the first block at or after that moment.
+ * from leaving the process to the block or ledger that included them (each `sent` action against the time of
+ * the block its events were recorded in), how long after that block the bot learned the outcome (the
+ * `included` or `refused` action of the same transaction), how many were in flight at once, and how far apart
+ * the chain's blocks or ledgers are (recorded events' heights against their times). A replayed transaction is
+ * due after a delay drawn from the recorded ones (a seeded draw, so a backtest repeats exactly), is applied in
+ * the first block at or after that moment, and its outcome comes the median receipt delay after the block.
  */
 import type { RecordedActionRow, RecordedChainEvent } from '../store/recording-read.ts';
 
 export interface ChainLatency {
-  /** Recorded sent-to-outcome delays, ascending (ms). */
+  /** Recorded delays from sending a transaction to the time of the block that included it, ascending (ms). */
   readonly samples: readonly number[];
+  /** Median delay from that block to the bot learning the outcome (ms). */
+  readonly receiptMs: number;
   /** The most transactions the wallet had in flight at once (a chain B wallet waits for a free source account). */
   readonly maxInFlight: number;
   /** Median interval between blocks or ledgers (ms). */
@@ -22,6 +26,7 @@ export interface LatencySummary {
   readonly p50Ms: number | null;
   readonly p90Ms: number | null;
   readonly blockMs: number;
+  readonly receiptMs: number;
   readonly maxInFlight: number;
 }
 
@@ -43,28 +48,39 @@ export function blockInterval(events: readonly RecordedChainEvent[], fallbackMs:
 }
 
 /**
- * The recorded delays of a chain's transactions (pairs of that chain), ascending, and the most that were in
- * flight at once (unbounded, `Infinity`, when the recording has none of ours).
+ * The recorded delays of a chain's transactions (pairs of that chain): sent to included (block time), ascending;
+ * the median from the block to the outcome; and the most in flight at once (unbounded, `Infinity`, when the
+ * recording has none of ours).
  */
-export function sentToOutcome(
+export function fitLatency(
   actions: readonly RecordedActionRow[],
+  events: readonly RecordedChainEvent[],
   pairsOfChain: ReadonlySet<string>,
-): { readonly samples: number[]; readonly maxInFlight: number } {
+): { readonly samples: number[]; readonly receiptMs: number; readonly maxInFlight: number } {
+  const blockOf = new Map<string, number>();
+  for (const e of events) if (!blockOf.has(e.txHash)) blockOf.set(e.txHash, e.blockTimeMs);
   const sent = new Map<string, number>();
-  const out: number[] = [];
+  const samples: number[] = [];
+  const receipts: number[] = [];
   let most = 0;
   for (const a of actions) {
     if (a.txHash === null || !pairsOfChain.has(a.pairId)) continue;
     if (a.stage === 'sent') {
       sent.set(a.txHash, a.recvMs);
       most = Math.max(most, sent.size);
+      const block = blockOf.get(a.txHash);
+      if (block !== undefined) samples.push(Math.max(0, block - a.recvMs));
     } else if (a.stage === 'included' || a.stage === 'refused') {
-      const at = sent.get(a.txHash);
-      if (at !== undefined && a.recvMs >= at) out.push(a.recvMs - at);
       sent.delete(a.txHash);
+      const block = blockOf.get(a.txHash);
+      if (block !== undefined && a.recvMs >= block) receipts.push(a.recvMs - block);
     }
   }
-  return { samples: out.toSorted((a, b) => a - b), maxInFlight: most === 0 ? Number.POSITIVE_INFINITY : most };
+  return {
+    samples: samples.toSorted((a, b) => a - b),
+    receiptMs: median(receipts) ?? 0,
+    maxInFlight: most === 0 ? Number.POSITIVE_INFINITY : most,
+  };
 }
 
 export function summary(chain: 'evm' | 'wasm', l: ChainLatency): LatencySummary {
@@ -76,6 +92,7 @@ export function summary(chain: 'evm' | 'wasm', l: ChainLatency): LatencySummary 
     p50Ms: q(0.5),
     p90Ms: q(0.9),
     blockMs: l.blockMs,
+    receiptMs: l.receiptMs,
     maxInFlight: l.maxInFlight,
   };
 }

@@ -18,7 +18,7 @@ import type { RecordingData } from '../store/recording-read.ts';
 import type { Store } from '../store/store.ts';
 import type { Logger } from '../telemetry/logger.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
-import { blockInterval, delayDraw, sentToOutcome, summary, type LatencySummary } from './latency.ts';
+import { blockInterval, delayDraw, fitLatency, summary, type LatencySummary } from './latency.ts';
 import { SimAdapter } from './sim-adapter.ts';
 import { SimChain, type ReplayCounts } from './sim-chain.ts';
 import { recordedTradeInfo, SimFeed } from './sim-market.ts';
@@ -98,7 +98,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     const ids = new Set(ofChain.map((p) => p.binding.pairId));
     const events = o.data.chainEvents.filter((e) => e.chain === chainKind && ids.has(e.pairId));
     const blocks = recordedBlocks(events);
-    const l = { ...sentToOutcome(o.data.actions, ids), blockMs: blockInterval(events, 1_000) };
+    const l = { ...fitLatency(o.data.actions, events, ids), blockMs: blockInterval(events, 1_000) };
     latency.push(summary(chainKind, l));
     const draw = delayDraw(l, o.seed + (chainKind === 'evm' ? 0 : 1));
     const wallet = new Set(ofChain.map((p) => p.wallet));
@@ -128,6 +128,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
         send: (tx) => timeline.send(tx, clock.now() + draw()),
         confirmMs: o.confirmations[chainKind] * l.blockMs,
         maxInFlight: l.maxInFlight,
+        receiptMs: l.receiptMs,
         ...(o.approvals === undefined
           ? {}
           : { approvals: { options: o.approvals, state: o.store.state, logger: o.logger } }),

@@ -50,6 +50,8 @@ export interface SimAdapterOptions {
   readonly confirmMs: number;
   /** Transactions in flight at once; a further one leaves when one is decided (as live, with its sources busy). */
   readonly maxInFlight: number;
+  /** From the block that included a transaction to its outcome (the receipt's or the transaction's poll). */
+  readonly receiptMs: number;
   /** Chain B: how the adapter sizes and renews approvals, and where it records them. */
   readonly approvals?: { readonly options: ApprovalOptions; readonly state: StateStore; readonly logger: Logger };
 }
@@ -101,10 +103,13 @@ export class SimAdapter implements ChainAdapter {
     for (const tx of block.txs) {
       const w = this.#waiting.get(tx.txHash);
       if (w === undefined) continue;
-      this.#waiting.delete(tx.txHash);
-      this.#o.journal.mark(tx.txHash, tx.ok ? 'included' : 'failed');
-      w.resolve(this.#outcomeOf(tx, block.height, block.hash));
-      this.#queue.shift()?.();
+      const outcome = this.#outcomeOf(tx, block.height, block.hash);
+      this.#o.clock.setTimer(() => {
+        this.#waiting.delete(tx.txHash);
+        this.#o.journal.mark(tx.txHash, tx.ok ? 'included' : 'failed');
+        w.resolve(outcome);
+        this.#queue.shift()?.();
+      }, this.#o.receiptMs);
     }
   }
 

@@ -6,7 +6,7 @@
  * figures of both come from the same trading-day report code (live: the bot's state file; backtest: its own):
  * fills, traded value, PnL marked to the fair value with its spread capture, markouts and presence.
  */
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,13 +14,17 @@ import { pino } from 'pino';
 import { runSummary, type RunSummary } from '../../../src/cli/backtest/summary.ts';
 import { main } from '../../../src/cli/main.ts';
 import { processIo } from '../../../src/cli/process-io.ts';
-import { toVenueLocal } from '../../../src/core/calendar.ts';
+import { DEFAULT_CALENDAR, toVenueLocal } from '../../../src/core/calendar.ts';
+import { Decimal } from '../../../src/core/decimal.ts';
+import { checkedSetup } from '../../../src/cli/bootstrap/setup.ts';
+import { writeDayReport } from '../../../src/cli/commands/report.ts';
+import { openStoreReadOnly } from '../../../src/store/store.ts';
+import { readRecordings } from '../../../src/store/recording-read.ts';
 import { freePort } from '../../../src/sandbox/net.ts';
 import { startSandbox } from '../../../src/sandbox/venue/start.ts';
 import { writeBotConfig } from './bot-config.ts';
 import { BotProcess } from './bot-process.ts';
 import { until } from './poll.ts';
-import { readFileSync } from 'node:fs';
 import type { DayReport } from '../../../src/cli/report/data.ts';
 
 const FAIR_LADDER = fileURLToPath(new URL('../../../strategies/fair-ladder.yaml', import.meta.url));
@@ -35,6 +39,7 @@ export interface ParityOutcome {
   /** The live bot's state file and the backtest's. */
   readonly liveStore: string;
   readonly backtestStore: string;
+  readonly liveReport: DayReport;
   readonly backtestReport: DayReport;
   readonly recordings: readonly string[];
 }
@@ -86,6 +91,15 @@ export async function parity(o: {
     if (bot.running) bot.kill();
     await sandbox.stop();
   }
+  return compare(dir);
+}
+
+/**
+ * The comparison of a live session's directory (its `bot.yaml`, state file and `recordings/`): the live
+ * day report, the backtest of the recordings with the same configuration, and both figures.
+ */
+export async function compare(dir: string): Promise<ParityOutcome> {
+  const config = join(dir, 'bot.yaml');
   const io = processIo(process.env, dir);
   const liveOut = join(dir, 'live-report');
   const recordings = readdirSync(join(dir, 'recordings'))
@@ -93,23 +107,38 @@ export async function parity(o: {
     .map((f) => join(dir, 'recordings', f));
   let out = '';
   const capture = { ...io, stdout: (t: string) => void (out += t) };
-  const day = toVenueLocal(Date.now()).date;
-  const code = await main(['report', '--config', config, '--day', day, '--out', liveOut], capture);
-  if (code !== 0) throw new Error(`live report failed: ${out}`);
-  const live = runSummary(JSON.parse(readFileSync(join(liveOut, `dlt-mm-${day}.json`), 'utf8')) as DayReport, {});
+  // The live day up to where the bot began to shut down (else the end of its recording): where the
+  // backtest stops quoting and its report ends, so that both measure the same span.
+  const data = readRecordings(recordings);
+  const endMs = data.actions.find((a) => a.type === 'shutdown')?.recvMs ?? (data.span as { toMs: number }).toMs;
+  const day = toVenueLocal(endMs).date;
+  const setup = checkedSetup(config, io, { strategies: false, connection: false });
+  const store = openStoreReadOnly(setup.statePath);
+  try {
+    await writeDayReport(store, io, {
+      day,
+      nowMs: endMs,
+      out: liveOut,
+      calendar: { enabled: false, config: DEFAULT_CALENDAR },
+      chainFeeRate: { evm: new Decimal(0), wasm: new Decimal(0) },
+    });
+  } finally {
+    store.close();
+  }
+  const liveReport = JSON.parse(readFileSync(join(liveOut, `dlt-mm-${day}.json`), 'utf8')) as DayReport;
   out = '';
   const btOut = join(dir, 'backtest');
   const bt = await main(['backtest', '--config', config, '--data', ...recordings, '--out', btOut], capture);
   if (bt !== 0) throw new Error(`backtest failed: ${out}`);
-  const backtest = runSummary(JSON.parse(readFileSync(join(btOut, 'backtest.json'), 'utf8')) as DayReport, {});
   const backtestReport = JSON.parse(readFileSync(join(btOut, 'backtest.json'), 'utf8')) as DayReport;
   return {
     dir,
-    live,
-    backtest,
+    live: runSummary(liveReport, {}),
+    backtest: runSummary(backtestReport, {}),
     backtestOutput: out,
-    liveStore: storePath,
+    liveStore: join(dir, 'bot.sqlite'),
     backtestStore: join(btOut, 'backtest-state.sqlite'),
+    liveReport,
     backtestReport,
     recordings,
   };

@@ -220,7 +220,7 @@ export class PairLoop {
       return;
     }
     const strategy = o.strategy();
-    const quoting = quotableOn(book, o.runtime.binding, live, o.engine.quotableOrders(this.#pairId));
+    const quoting = quotableOn(book, o.runtime.binding, live, o.engine.quotableOrders(this.#pairId, live));
     const inventory = pairInventory(o.runtime, o.marketMaker, balances, quoting, o.quoteShare);
     const limits = o.limits();
     const terms = o.obligations?.terms(nowMs) ?? null;

@@ -154,11 +154,11 @@ export class WalletEngine {
    * cancelled): what quoting works from, so that a filled quote is replaced in the next block instead of once
    * its fill is final. The store, the inventory and the accounting keep to confirmed events; a rollback of the
    * tentative events puts such an order back (the next round then sees one quote too many and cancels it).
+   * `live`: the pair's live orders when the caller has just read them (one read a round instead of two).
    */
-  quotableOrders(pairId: string): StoredOrder[] {
+  quotableOrders(pairId: string, live: readonly StoredOrder[] = this.liveOrders(pairId)): StoredOrder[] {
     const gone = this.#p.applier.tentative.goneOrders();
-    const live = this.liveOrders(pairId);
-    return gone.size === 0 ? live : live.filter((o) => !gone.has(o.clientOrderId));
+    return gone.size === 0 ? [...live] : live.filter((o) => !gone.has(o.clientOrderId));
   }
 
   order(clientOrderId: bigint): StoredOrder | undefined {

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { RunSummary } from '../../src/cli/backtest/summary.ts';
+import { DatabaseSync } from 'node:sqlite';
 import { Decimal } from '../../src/core/decimal.ts';
 import { compare, parity, type ParityOutcome } from '../support/e2e/parity.ts';
 
@@ -45,6 +46,27 @@ export function parityTable(p: ParityOutcome): string {
     `presence ${presenceGap === null ? '-' : (presenceGap * 100).toFixed(1)} points apart (within 2: ${yes(presenceGap !== null && presenceGap <= 0.02)})`,
     `attribution identity exact in every pair of both reports: ${yes(identity)}`,
   ];
+  // Our fills matched by the taker's transaction (the replay sends others' recorded transactions again).
+  const fillsOf = (path: string) => {
+    const db = new DatabaseSync(path, { readOnly: true });
+    try {
+      return db.prepare('SELECT pair_id, tx_hash, side, price, quantity FROM fills').all() as Array<
+        Record<string, string>
+      >;
+    } finally {
+      db.close();
+    }
+  };
+  const key = (f: Record<string, string>) => `${f.tx_hash}|${f.side}`;
+  const liveFills = fillsOf(p.liveStore);
+  const btFills = fillsOf(p.backtestStore);
+  const btKeys = new Set(btFills.map(key));
+  const liveKeys = new Set(liveFills.map(key));
+  const same = liveFills.filter((f) => btKeys.has(key(f)));
+  const samePrice = same.filter((f) => btFills.some((b) => key(b) === key(f) && b.price === f.price));
+  checks.push(
+    `fills by the same taker transaction in both: ${same.length} (at the same price: ${samePrice.length}); live only: ${liveFills.length - same.length}; backtest only: ${btFills.filter((f) => !liveKeys.has(key(f))).length}`,
+  );
   return [
     ...lines,
     '',

@@ -45,6 +45,8 @@ export interface BacktestOptions {
   readonly data: RecordingData;
   readonly pairs: readonly BacktestPair[];
   readonly fromMs: number;
+  /** When the bot starts (default `fromMs`): the live bot's first decision, for a recording of one. */
+  readonly startMs?: number;
   readonly toMs: number;
   readonly store: Store;
   readonly logger: Logger;
@@ -239,6 +241,9 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     return settled;
   };
 
+  // The recording runs from where it began; the bot starts where the live bot began to quote (its reconciliation
+  // and first reads took that long), so that its first round sees what the live bot's first round saw.
+  await drive(o.startMs ?? o.fromMs, o.toMs, () => false);
   await run(bot.start(), o.toMs, o.toMs);
   await drive(o.toMs, o.toMs, () => false);
   const shutdownMs = o.shutdownMs ?? 120_000;

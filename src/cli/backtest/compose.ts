@@ -66,6 +66,11 @@ export function overridden(text: string, overrides: Readonly<Record<string, stri
   return doc.toString();
 }
 
+function startOf(r: BacktestRun): { startMs?: number } {
+  const first = r.data.actions.find((a) => a.stage === 'decided' && a.recvMs >= r.fromMs)?.recvMs;
+  return first === undefined ? {} : { startMs: first - 1 };
+}
+
 export async function runOne(r: BacktestRun, io: CliIo, wallStart: () => number): Promise<BacktestOutcome> {
   const { config } = r.setup;
   mkdirSync(r.out, { recursive: true });
@@ -135,6 +140,8 @@ export async function runOne(r: BacktestRun, io: CliIo, wallStart: () => number)
       data: r.data,
       pairs,
       fromMs: r.fromMs,
+      // A recording of a trading bot: start where it made its first decision (a moment before).
+      ...startOf(r),
       toMs: r.toMs,
       store,
       logger,

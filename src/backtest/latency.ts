@@ -1,19 +1,17 @@
 /**
- * The latency model of a backtest, fitted to the recording itself, per chain: how long our transactions took
- * from leaving the process to the block or ledger that included them (each `sent` action against the time of
- * the block its events were recorded in), how long after that block the bot learned the outcome (the
- * `included` or `refused` action of the same transaction), how many were in flight at once, and how far apart
- * the chain's blocks or ledgers are (recorded events' heights against their times). A replayed transaction is
- * due after a delay drawn from the recorded ones (a seeded draw, so a backtest repeats exactly), is applied in
- * the first block at or after that moment, and its outcome comes the median receipt delay after the block.
+ * The latency model of a backtest, fitted to the recording itself, per chain: how long after sending a
+ * transaction the bot learned its outcome (each `sent` action against the `included` or `refused` action of the
+ * same transaction, both on the bot's clock), how many were in flight at once, and how far apart the chain's
+ * blocks or ledgers are (recorded events' heights against their times). A replayed transaction goes into the
+ * first block after it was sent, as the sandbox's chains and an uncongested network include it; its outcome
+ * reaches the bot after a delay drawn from the recorded ones (a seeded draw, so a backtest repeats exactly), and
+ * never before that block. Block times are not used for delays: chains stamp them in whole seconds.
  */
 import type { RecordedActionRow, RecordedChainEvent } from '../store/recording-read.ts';
 
 export interface ChainLatency {
-  /** Recorded delays from sending a transaction to the time of the block that included it, ascending (ms). */
+  /** Recorded delays from sending a transaction to learning its outcome, ascending (ms). */
   readonly samples: readonly number[];
-  /** Median delay from that block to the bot learning the outcome (ms). */
-  readonly receiptMs: number;
   /** The most transactions the wallet had in flight at once (a chain B wallet waits for a free source account). */
   readonly maxInFlight: number;
   /** Median interval between blocks or ledgers (ms). */
@@ -26,7 +24,6 @@ export interface LatencySummary {
   readonly p50Ms: number | null;
   readonly p90Ms: number | null;
   readonly blockMs: number;
-  readonly receiptMs: number;
   readonly maxInFlight: number;
 }
 
@@ -48,39 +45,28 @@ export function blockInterval(events: readonly RecordedChainEvent[], fallbackMs:
 }
 
 /**
- * The recorded delays of a chain's transactions (pairs of that chain): sent to included (block time), ascending;
- * the median from the block to the outcome; and the most in flight at once (unbounded, `Infinity`, when the
- * recording has none of ours).
+ * The recorded delays of a chain's transactions (pairs of that chain), ascending, and the most that were in
+ * flight at once (unbounded, `Infinity`, when the recording has none of ours).
  */
 export function fitLatency(
   actions: readonly RecordedActionRow[],
-  events: readonly RecordedChainEvent[],
   pairsOfChain: ReadonlySet<string>,
-): { readonly samples: number[]; readonly receiptMs: number; readonly maxInFlight: number } {
-  const blockOf = new Map<string, number>();
-  for (const e of events) if (!blockOf.has(e.txHash)) blockOf.set(e.txHash, e.blockTimeMs);
+): { readonly samples: number[]; readonly maxInFlight: number } {
   const sent = new Map<string, number>();
   const samples: number[] = [];
-  const receipts: number[] = [];
   let most = 0;
   for (const a of actions) {
     if (a.txHash === null || !pairsOfChain.has(a.pairId)) continue;
     if (a.stage === 'sent') {
       sent.set(a.txHash, a.recvMs);
       most = Math.max(most, sent.size);
-      const block = blockOf.get(a.txHash);
-      if (block !== undefined) samples.push(Math.max(0, block - a.recvMs));
     } else if (a.stage === 'included' || a.stage === 'refused') {
+      const at = sent.get(a.txHash);
+      if (at !== undefined && a.recvMs >= at) samples.push(a.recvMs - at);
       sent.delete(a.txHash);
-      const block = blockOf.get(a.txHash);
-      if (block !== undefined && a.recvMs >= block) receipts.push(a.recvMs - block);
     }
   }
-  return {
-    samples: samples.toSorted((a, b) => a - b),
-    receiptMs: median(receipts) ?? 0,
-    maxInFlight: most === 0 ? Number.POSITIVE_INFINITY : most,
-  };
+  return { samples: samples.toSorted((a, b) => a - b), maxInFlight: most === 0 ? Number.POSITIVE_INFINITY : most };
 }
 
 export function summary(chain: 'evm' | 'wasm', l: ChainLatency): LatencySummary {
@@ -92,12 +78,11 @@ export function summary(chain: 'evm' | 'wasm', l: ChainLatency): LatencySummary 
     p50Ms: q(0.5),
     p90Ms: q(0.9),
     blockMs: l.blockMs,
-    receiptMs: l.receiptMs,
     maxInFlight: l.maxInFlight,
   };
 }
 
-/** Draws delays from the recorded ones (one block when none was recorded), repeatably from `seed`. */
+/** Draws delays from the recorded ones (none when none was recorded), repeatably from `seed`. */
 export function delayDraw(l: ChainLatency, seed: number): () => number {
   let s = seed >>> 0;
   const next = () => {
@@ -108,5 +93,5 @@ export function delayDraw(l: ChainLatency, seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return () => (l.samples.length === 0 ? l.blockMs : (l.samples[Math.floor(next() * l.samples.length)] as number));
+  return () => (l.samples.length === 0 ? 0 : (l.samples[Math.floor(next() * l.samples.length)] as number));
 }

@@ -100,7 +100,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     const ids = new Set(ofChain.map((p) => p.binding.pairId));
     const events = o.data.chainEvents.filter((e) => e.chain === chainKind && ids.has(e.pairId));
     const blocks = recordedBlocks(events);
-    const l = { ...fitLatency(o.data.actions, events, ids), blockMs: blockInterval(events, 1_000) };
+    const l = { ...fitLatency(o.data.actions, ids), blockMs: blockInterval(events, 1_000) };
     latency.push(summary(chainKind, l));
     const draw = delayDraw(l, o.seed + (chainKind === 'evm' ? 0 : 1));
     const wallet = new Set(ofChain.map((p) => p.wallet));
@@ -127,10 +127,11 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
         states: new Map(mine.map((p) => [p.binding.pairId, p.state])),
         clock,
         journal: o.store.transactions,
-        send: (tx) => timeline.send(tx, clock.now() + draw()),
+        // The first block after it was sent.
+        send: (tx) => timeline.send(tx, clock.now() + 1),
+        outcomeDelay: draw,
         confirmMs: o.confirmations[chainKind] * l.blockMs,
         maxInFlight: l.maxInFlight,
-        receiptMs: l.receiptMs,
         ...(o.approvals === undefined
           ? {}
           : { approvals: { options: o.approvals, state: o.store.state, logger: o.logger } }),

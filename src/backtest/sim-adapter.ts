@@ -50,8 +50,8 @@ export interface SimAdapterOptions {
   readonly confirmMs: number;
   /** Transactions in flight at once; a further one leaves when one is decided (as live, with its sources busy). */
   readonly maxInFlight: number;
-  /** From the block that included a transaction to its outcome (the receipt's or the transaction's poll). */
-  readonly receiptMs: number;
+  /** From sending a transaction to its outcome reaching the bot (drawn per transaction; never before its block). */
+  readonly outcomeDelay: () => number;
   /** Chain B: how the adapter sizes and renews approvals, and where it records them. */
   readonly approvals?: { readonly options: ApprovalOptions; readonly state: StateStore; readonly logger: Logger };
 }
@@ -63,7 +63,8 @@ export class SimAdapter implements ChainAdapter {
   readonly wallet: string;
   readonly nativeDecimals: number;
   readonly #o: SimAdapterOptions;
-  readonly #waiting = new Map<string, { resolve: (o: Outcome) => void; flight: InFlightTx }>();
+  /** Sent, outcome not yet handed back: when it is due (sending time plus the drawn delay). */
+  readonly #waiting = new Map<string, { resolve: (o: Outcome) => void; flight: InFlightTx; dueMs: number }>();
   readonly #off: () => void;
   /** Submissions waiting for a free slot, in order. */
   readonly #queue: Array<() => void> = [];
@@ -104,12 +105,16 @@ export class SimAdapter implements ChainAdapter {
       const w = this.#waiting.get(tx.txHash);
       if (w === undefined) continue;
       const outcome = this.#outcomeOf(tx, block.height, block.hash);
-      this.#o.clock.setTimer(() => {
-        this.#waiting.delete(tx.txHash);
-        this.#o.journal.mark(tx.txHash, tx.ok ? 'included' : 'failed');
-        w.resolve(outcome);
-        this.#queue.shift()?.();
-      }, this.#o.receiptMs);
+      const now = this.#o.clock.now();
+      this.#o.clock.setTimer(
+        () => {
+          this.#waiting.delete(tx.txHash);
+          this.#o.journal.mark(tx.txHash, tx.ok ? 'included' : 'failed');
+          w.resolve(outcome);
+          this.#queue.shift()?.();
+        },
+        Math.max(0, w.dueMs - now),
+      );
     }
   }
 
@@ -219,7 +224,11 @@ export class SimAdapter implements ChainAdapter {
       raw: JSON.stringify({ kind, pair: pair.pairId }),
     });
     const outcome = new Promise<Outcome>((resolve) =>
-      this.#waiting.set(txHash, { resolve, flight: { txHash, kind, context } }),
+      this.#waiting.set(txHash, {
+        resolve,
+        flight: { txHash, kind, context },
+        dueMs: this.#o.clock.now() + this.#o.outcomeDelay(),
+      }),
     );
     this.#o.send({ txHash, pairId: pair.pairId, sender: this.wallet, action });
     return { txHash, outcome };

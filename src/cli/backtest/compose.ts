@@ -75,7 +75,9 @@ export async function runOne(r: BacktestRun, io: CliIo, wallStart: () => number)
   const { config } = r.setup;
   mkdirSync(r.out, { recursive: true });
   const statePath = join(r.out, 'backtest-state.sqlite');
+  // A run starts from nothing: the state file and the log of an earlier run in this directory are removed.
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${statePath}${suffix}`, { force: true });
+  rmSync(join(r.out, 'backtest.log'), { force: true });
   // Everything the replay writes is stamped with the replay's time: the state file, the log, the report.
   const clock = new VirtualClock(r.fromMs);
   const store = openStore(statePath, clock.now);

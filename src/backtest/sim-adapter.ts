@@ -13,7 +13,6 @@ import type {
   Balances,
   BalancesAt,
   ChainAdapter,
-  ChainEvent,
   Command,
   EventCursor,
   Follower,
@@ -57,6 +56,12 @@ export interface SimAdapterOptions {
 }
 
 const NATIVE = 10n ** 18n;
+
+/** A command refused before it was signed: nothing was sent. */
+const refused = (error: DltError): Submission => ({
+  txHash: null,
+  outcome: Promise.resolve({ kind: 'rejected', txHash: null, error, included: false }),
+});
 
 export class SimAdapter implements ChainAdapter {
   readonly chain: 'evm' | 'wasm';
@@ -172,10 +177,6 @@ export class SimAdapter implements ChainAdapter {
   }
 
   async submit(command: Command): Promise<Submission> {
-    const refused = (error: DltError): Submission => ({
-      txHash: null,
-      outcome: Promise.resolve({ kind: 'rejected', txHash: null, error, included: false }),
-    });
     const withdrawn = () => {
       const reason = command.signal?.reason as unknown;
       return refused(reason instanceof DltError ? reason : new DltError('E_ORDER_WITHDRAWN', 'withdrawn'));

@@ -10,6 +10,22 @@ import { Decimal } from '../../src/core/decimal.ts';
 import { compare, parity, type ParityOutcome } from '../support/e2e/parity.ts';
 
 const n = (s: string) => Number(s);
+const rel = (b: string, l: string) => (n(l) === 0 ? null : Math.abs(n(b) - n(l)) / Math.abs(n(l)));
+const pct = (x: number | null) => (x === null ? '-' : `${(x * 100).toFixed(1)} %`);
+const yes = (ok: boolean) => (ok ? 'yes' : 'no');
+const key = (f: Record<string, string>) => `${f.tx_hash}|${f.side}`;
+
+/** Our fills in a state file. */
+function fillsOf(path: string): Array<Record<string, string>> {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    return db.prepare('SELECT pair_id, tx_hash, side, price, quantity FROM fills').all() as Array<
+      Record<string, string>
+    >;
+  } finally {
+    db.close();
+  }
+}
 
 export function parityTable(p: ParityOutcome): string {
   const rows: Array<[string, (s: RunSummary) => string]> = [
@@ -30,9 +46,6 @@ export function parityTable(p: ParityOutcome): string {
     const a = x.evaluation.attribution;
     return new Decimal(a.spreadCapture).plus(a.inventory).minus(a.commissions).minus(a.chainFees).eq(a.total);
   });
-  const rel = (b: string, l: string) => (n(l) === 0 ? null : Math.abs(n(b) - n(l)) / Math.abs(n(l)));
-  const pct = (x: number | null) => (x === null ? '-' : `${(x * 100).toFixed(1)} %`);
-  const yes = (ok: boolean) => (ok ? 'yes' : 'no');
   const fills = rel(String(p.backtest.fills), String(p.live.fills));
   const volume = rel(p.backtest.volume, p.live.volume);
   const pnlGap = Math.abs(n(p.backtest.pnl) - n(p.live.pnl));
@@ -47,17 +60,6 @@ export function parityTable(p: ParityOutcome): string {
     `attribution identity exact in every pair of both reports: ${yes(identity)}`,
   ];
   // Our fills matched by the taker's transaction (the replay sends others' recorded transactions again).
-  const fillsOf = (path: string) => {
-    const db = new DatabaseSync(path, { readOnly: true });
-    try {
-      return db.prepare('SELECT pair_id, tx_hash, side, price, quantity FROM fills').all() as Array<
-        Record<string, string>
-      >;
-    } finally {
-      db.close();
-    }
-  };
-  const key = (f: Record<string, string>) => `${f.tx_hash}|${f.side}`;
   const liveFills = fillsOf(p.liveStore);
   const btFills = fillsOf(p.backtestStore);
   const btKeys = new Set(btFills.map(key));

@@ -7,19 +7,20 @@ import { accruedNav, navTimeOf } from '../../../../src/core/fair-value/nav.ts';
 const d = (s: string) => new Decimal(s);
 const DAY = 86_400_000;
 
-describe('the jump guard', () => {
-  const settings = { thresholdBps: 50, windowMs: 10_000, coolDownMs: 30_000 };
+const settings = { thresholdBps: 50, windowMs: 10_000, coolDownMs: 30_000 };
 
+/** The jump guard's reference: every value seen in the window compared, the largest move beyond the threshold kept. */
+function reference(history: ReadonlyArray<Decimal>, value: Decimal): string | null {
+  let best: Decimal | null = null;
+  for (const h of history) {
+    const bps = value.sub(h).abs().mul(10_000).div(h);
+    if (bps.gt(settings.thresholdBps) && (best === null || bps.gt(best))) best = bps;
+  }
+  return best?.toFixed() ?? null;
+}
+
+describe('the jump guard', () => {
   it('finds the largest move from any value in the window, as comparing against every one of them does', () => {
-    // The reference: every value seen in the window compared, the largest move beyond the threshold kept.
-    const reference = (history: ReadonlyArray<Decimal>, value: Decimal) => {
-      let best: Decimal | null = null;
-      for (const h of history) {
-        const bps = value.sub(h).abs().mul(10_000).div(h);
-        if (bps.gt(settings.thresholdBps) && (best === null || bps.gt(best))) best = bps;
-      }
-      return best?.toFixed() ?? null;
-    };
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 9_800, max: 10_200 }), { minLength: 1, maxLength: 40 }), (cents) => {
         const j = new JumpDetector({ ...settings, windowMs: 1_000_000, coolDownMs: 0 });

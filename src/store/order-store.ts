@@ -209,11 +209,11 @@ export class OrderStore {
       );
   }
 
-  /** Orders with a standing change derived from a transaction in a given block. */
+  /** Orders with a standing change derived from a transaction in a given block (source index: not all the day's). */
   sourcedBy(wallet: string, txHash: string, blockHash: string): bigint[] {
     return this.#db
       .prepare(
-        'SELECT DISTINCT client_order_id FROM order_transitions WHERE wallet = ? AND source_tx = ? AND source_block = ? AND withdrawn_ms IS NULL ORDER BY client_order_id',
+        'SELECT DISTINCT client_order_id FROM order_transitions INDEXED BY order_transitions_source WHERE wallet = ? AND source_tx = ? AND source_block = ? AND withdrawn_ms IS NULL ORDER BY client_order_id',
       )
       .all(wallet, txHash, blockHash)
       .map((r) => BigInt((r as { client_order_id: string }).client_order_id));
@@ -223,7 +223,7 @@ export class OrderStore {
   withdrawSource(wallet: string, txHash: string, blockHash: string): void {
     this.#db
       .prepare(
-        'UPDATE order_transitions SET withdrawn_ms = ? WHERE wallet = ? AND source_tx = ? AND source_block = ? AND withdrawn_ms IS NULL',
+        'UPDATE order_transitions INDEXED BY order_transitions_source SET withdrawn_ms = ? WHERE wallet = ? AND source_tx = ? AND source_block = ? AND withdrawn_ms IS NULL',
       )
       .run(this.#now(), wallet, txHash, blockHash);
   }

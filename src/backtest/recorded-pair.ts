@@ -61,7 +61,14 @@ export function recordedStart(p: RecordedPairData): RecordedStart {
   const c = binding.rules.commissions;
   const state: OnChainPairState =
     st === null
-      ? { phase: 1, open: true, scales: binding.rules.scales, ...c, prefunded: true }
+      ? {
+          // The open phase as each chain names it (chain A uint8 1, chain B the enum's name).
+          phase: binding.chain === 'evm' ? 1 : 'OpenForTrading',
+          open: true,
+          scales: binding.rules.scales,
+          ...c,
+          prefunded: true,
+        }
       : {
           phase: st.phase as number | string,
           open: st.open as boolean,

@@ -144,4 +144,33 @@ describe('dlt-mm record', () => {
     }
     expect(recorded.map((r) => r.event_key)).toEqual(ids);
   });
+  it('a recording made without trading backtests a strategy from the balances the command line gives', async () => {
+    let said = '';
+    let errors = '';
+    const io = {
+      stdout: (t: string) => void (said += t),
+      stderr: (t: string) => void (errors += t),
+      readFile: (p: string) => readFileSync(p, 'utf8'),
+      writeFile: (p: string, t: string) => writeFileSync(p, t),
+      env: {},
+      cwd: dir,
+    };
+    const args = ['backtest', '--config', join(dir, 'rec.yaml'), '--data', file, '--out', join(dir, 'bt')];
+    // Without balances there is nothing to trade with: refused, saying what to give.
+    await expect(main(args, io)).resolves.toBe(2);
+    expect(said).toBe('');
+    expect(errors).toContain('give them with --balances <base>,<quote>');
+    expect(await main([...args, '--balances', '100,100000'], io)).toBe(0);
+    const db = new DatabaseSync(join(dir, 'bt', 'backtest-state.sqlite'), { readOnly: true });
+    try {
+      const quoted = db.prepare('SELECT DISTINCT pair_id FROM orders').all() as Array<{ pair_id: string }>;
+      expect(quoted.map((r) => r.pair_id).toSorted()).toEqual(sandbox.manifest.pairs.map((p) => p.id).toSorted());
+    } finally {
+      db.close();
+    }
+    const report = JSON.parse(readFileSync(join(dir, 'bt', 'backtest.json'), 'utf8')) as {
+      backtest: { replayed: Record<string, { orders: number }> };
+    };
+    expect(report.backtest.replayed.evm?.orders ?? 0).toBeGreaterThan(0);
+  }, 60_000);
 });

@@ -18,7 +18,9 @@ import { createLogger } from '../../telemetry/logger.ts';
 import { recordedStart } from '../../backtest/recorded-pair.ts';
 import { DEFAULT_CALENDAR, toVenueLocal } from '../../core/calendar.ts';
 import { chainKindOf } from '../../core/pair.ts';
-import { Decimal } from '../../core/decimal.ts';
+import { Decimal, parseDecimalString } from '../../core/decimal.ts';
+import { baseToNative, quoteToNative } from '../../core/units.ts';
+import type { PairBinding } from '../../chains/types.ts';
 import { DltError } from '../../core/errors.ts';
 import { StrategyCatalog } from '../../engine/loop/strategy-catalog.ts';
 import { resolveLimits } from '../../engine/risk/limits.ts';
@@ -42,6 +44,8 @@ export interface BacktestRun {
   readonly overrides: Readonly<Record<string, string>>;
   readonly out: string;
   readonly seed: number;
+  /** Each pair's starting base and quote amounts (human units) where the recording has none. */
+  readonly balances?: { readonly base: string; readonly quote: string };
 }
 
 export interface BacktestOutcome {
@@ -64,6 +68,19 @@ export function overridden(text: string, overrides: Readonly<Record<string, stri
     doc.setIn(path, value !== '' && Number.isFinite(n) && String(n) === value ? n : value);
   }
   return doc.toString();
+}
+
+/** `--balances` in the pair's native units, or null without them. */
+function startingBalances(
+  given: BacktestRun['balances'],
+  b: PairBinding,
+): { readonly base: bigint; readonly quote: bigint } | null {
+  if (given === undefined) return null;
+  const s = b.rules.scales;
+  return {
+    base: baseToNative(parseDecimalString(given.base, '--balances base'), s),
+    quote: quoteToNative(parseDecimalString(given.quote, '--balances quote'), s),
+  };
 }
 
 function startOf(r: BacktestRun): { startMs?: number } {
@@ -107,18 +124,27 @@ export async function runOne(r: BacktestRun, io: CliIo, wallStart: () => number)
       return [];
     }
     strategies[b.symbol] = basename(path);
-    if (start.balances === null) {
-      problems.push(`pair ${b.symbol}: the recording has no balances of a trading wallet (recorded by dlt-mm record)`);
+    // A recording made without trading (`dlt-mm record`) starts from the balances the command line gives.
+    const balances = start.balances ?? startingBalances(r.balances, b);
+    if (balances === null) {
+      problems.push(
+        `pair ${b.symbol}: the recording has no balances of a trading wallet (dlt-mm record); give them with --balances <base>,<quote>`,
+      );
       return [];
     }
+    // Without the book's recorded configuration, the wallet trades as the configuration (or the sandbox) says.
+    const marketMaker =
+      row.state === null
+        ? (config.wallets.find((w) => w.id === row.wallet)?.marketMaker ?? config.sandbox !== undefined)
+        : start.marketMaker;
     const limits = resolveLimits(config.risk, entry?.risk);
     return [
       {
         binding: b,
         state: start.state,
         wallet: row.wallet,
-        balances: start.balances,
-        marketMaker: start.marketMaker,
+        balances,
+        marketMaker,
         strategy: () => catalog.get(path),
         limits: () => limits,
         refreshCost: new Decimal(entry?.refreshCost ?? '0'),

@@ -21,6 +21,7 @@ export interface GridJob {
   readonly toMs: number;
   readonly strategy?: string;
   readonly seed: number;
+  readonly balances?: { readonly base: string; readonly quote: string };
   readonly overrides: Readonly<Record<string, string>>;
   readonly out: string;
 }

@@ -1,6 +1,7 @@
 /**
  * `dlt-mm backtest --config <file> --data <recording...> [--strategy <file>] [--from <time>] [--to <time>]
- * [--out <dir>] [--grid key=v1,v2 ...] [--workers <n>] [--seed <n>]`: replays recordings through the bot
+ * [--out <dir>] [--grid key=v1,v2 ...] [--workers <n>] [--seed <n>] [--balances <base>,<quote>]`: replays
+ * recordings through the bot
  * (src/backtest/) and writes the trading-day report of the replayed span, marked as a backtest. With `--grid`,
  * every combination of the parameters runs (on worker threads), each with its report in its own directory,
  * and one table ranks them.
@@ -17,7 +18,7 @@ import { combinations, gridOf, runGrid } from '../backtest/grid.ts';
 import { rankedTable, runLines } from '../backtest/table.ts';
 
 export const BACKTEST_USAGE = `  dlt-mm backtest --config <file> --data <recording...> [--strategy <file>] [--from <time>] [--to <time>]
-                  [--out <dir>] [--grid <key>=<v1>,<v2> ...] [--workers <n>] [--seed <n>]
+                  [--out <dir>] [--grid <key>=<v1>,<v2> ...] [--workers <n>] [--seed <n>] [--balances <base>,<quote>]
                                       replays recordings through the bot; a sweep with --grid`;
 
 /** A time given as ISO 8601 or epoch milliseconds. */
@@ -47,6 +48,7 @@ export async function backtestCommand(args: string[], io: CliIo): Promise<number
           grid: { type: 'string', multiple: true },
           workers: { type: 'string' },
           seed: { type: 'string' },
+          balances: { type: 'string' },
         },
         strict: true,
         allowPositionals: true,
@@ -70,6 +72,9 @@ export async function backtestCommand(args: string[], io: CliIo): Promise<number
   const toMs = range.toMs ?? stopped ?? data.span.toMs;
   const out = resolve(io.cwd, values.out ?? resolve(setup.configPath, '..', setup.config.report.out, 'backtest'));
   const seed = values.seed === undefined ? 1 : Number(values.seed);
+  const [baseAmount, quoteAmount, ...extra] = (values.balances ?? '').split(',');
+  if (values.balances !== undefined && (baseAmount === undefined || quoteAmount === undefined || extra.length > 0))
+    throw new DltError('E_USAGE', `--balances: expected <base>,<quote> (human amounts)\n${BACKTEST_USAGE}`);
   const grid = gridOf(values.grid ?? []);
   const base = {
     configPath: setup.configPath,
@@ -77,6 +82,9 @@ export async function backtestCommand(args: string[], io: CliIo): Promise<number
     fromMs,
     toMs,
     ...(values.strategy === undefined ? {} : { strategy: values.strategy }),
+    ...(values.balances === undefined
+      ? {}
+      : { balances: { base: baseAmount as string, quote: quoteAmount as string } }),
     seed,
   };
   if (grid.length === 0) {

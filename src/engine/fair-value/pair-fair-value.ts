@@ -2,7 +2,7 @@
  * One pair's fair value while the bot runs: its sources read on their schedules, the guards evaluated at each
  * recomputation, and the pair's loop told whenever the answer may have changed: a source read a new value or
  * failed, or a value is about to pass its maximum age (a timer at that moment, so a guard acts on time, not
- * at the next tick).
+ * at the next tick; the verdict is worked out then too, so that it is said on time while a round is busy).
  */
 import type { Clock, Timer } from '../../core/clock.ts';
 import type { FairValueConfig } from '../../core/config/fair-value-config.ts';
@@ -102,6 +102,9 @@ export class PairFairValue {
       s,
       this.#o.clock.setTimer(() => {
         this.#expiry.delete(s);
+        // Said and shown at that moment (the log, /fair-value, the board), with the last mid of others, even
+        // while the pair's loop is still sending a round; the loop's next round evaluates again with its own.
+        if (this.#last !== null) this.evaluate(this.#o.clock.now(), this.#last.othersMid);
         this.#changed();
       }, due),
     );

@@ -117,6 +117,25 @@ describe('quoting around the fair value', () => {
 describe('the fair-value guards', () => {
   const both = { sources: [{ kind: 'feed' }, { kind: 'oracle' }], combine: 'median' };
 
+  it("says a source passed its maximum age at that moment, while the pair's round is still busy sending", async () => {
+    const f = await fairSetup(both);
+    await f.feed.set('100.4');
+    await f.oracle.set('100.4');
+    await f.s.round();
+    // A round that cannot finish (its placements wait, as on a busy chain B account) keeps the loop from
+    // evaluating; the expiry still says so, in the log and in the verdict /fair-value shows.
+    f.s.h.adapter.stallPlacements();
+    f.s.h.clock.advance(5_000);
+    await f.feed.set('100.6');
+    f.s.loop.trigger();
+    await f.s.h.settle();
+    // The oracle's value, dated 10 s ago, passes its maximum age now; the feed's is 5 s old.
+    f.s.h.clock.advance(5_001);
+    expect(count(f.lines, 'fair-value source oracle unusable: stale')).toBe(1);
+    expect(f.fv.last?.guards.has('unavailable') ?? false).toBe(false);
+    expect(f.fv.last?.combined.sources.find((x) => x.kind === 'oracle')?.usable).toBe(false);
+  });
+
   it('sources that disagree pull every quote first, logged once; quoting resumes when they agree again', async () => {
     const f = await fairSetup({ ...both, maxDispersionBps: 30 });
     await f.s.round();

@@ -43,6 +43,7 @@ import type { Counter } from 'prom-client';
 import type { PairStatus } from '../loop/venue-status.ts';
 import { dayOf, scheduledAfter, type CalendarUse, type DayFrame } from './day-frame.ts';
 import { marketStateOf, registerObligationGauges, type ObligationSnapshot } from './obligation-view.ts';
+import { SettledDay } from './settled-day.ts';
 
 export { marketStateOf, type MarketNow, type ObligationSnapshot } from './obligation-view.ts';
 import type { Clock, Timer } from '../../core/clock.ts';
@@ -87,8 +88,8 @@ interface Tracked {
   readonly rules: ObligationRules | null;
   /** The last market state recorded in this run. */
   market: { state: MarketState; automaticHalt: boolean } | null;
-  /** Measured and kept: the day up to `upTo`. */
-  settled: { day: string; upTo: number; continuousMs: number; presentMs: number } | null;
+  /** Measured and kept: the day up to a point (see settled-day.ts). */
+  settled: SettledDay | null;
   snapshot: ObligationSnapshot | null;
   alert: 'ok' | 'at-risk' | 'unreachable';
   breach: { id: number; limit: string; detail: string; sinceMs: number } | null;
@@ -96,9 +97,9 @@ interface Tracked {
 }
 
 /** Stretches older than this are measured once and kept. */
-const SETTLE_AFTER_MS = 600_000;
-/** What stays open to late chain events (a follower behind by a few blocks). */
-const KEEP_OPEN_MS = 300_000;
+const SETTLE_AFTER_MS = 45_000;
+/** What stays open (an event landing before it goes back to a checkpoint: see settled-day.ts). */
+const KEEP_OPEN_MS = 30_000;
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const interval = (w: ObligationWindow): Interval => ({ from: w.fromMs, to: w.toMs ?? Number.MAX_SAFE_INTEGER });
 
@@ -281,8 +282,14 @@ export class ObligationTracker {
       this.#reopen(t, e.timeMs);
       touched.add(e.pairId);
     }
-    // Maker fills the engine attributed in this batch may have taken an order whole.
-    for (const pairId of new Set([...touched, ...events.filter((e) => e.type === 'Transfer').map((e) => e.pairId)])) {
+    // Maker fills the engine attributed in this batch split our quotes' spans, and may have taken an order whole.
+    for (const e of events) {
+      const t = e.type === 'Transfer' ? this.#pairs.get(e.pairId) : undefined;
+      if (t === undefined) continue;
+      this.#reopen(t, e.timeMs);
+      touched.add(e.pairId);
+    }
+    for (const pairId of touched) {
       const t = this.#pairs.get(pairId);
       if (t !== undefined) this.#settleFromStore(t, this.#o.clock.now());
     }
@@ -370,7 +377,7 @@ export class ObligationTracker {
 
   /** Something at `atMs` changed: a kept stretch reaching past it is measured again. */
   #reopen(t: Tracked, atMs: number): void {
-    if (t.settled !== null && atMs < t.settled.upTo) t.settled = null;
+    t.settled?.reopen(atMs);
   }
 
   /** Quotes recorded as resting that the store shows gone (taken whole by fills, or a missed event). */
@@ -425,16 +432,10 @@ export class ObligationTracker {
     const o = this.#o;
     const pairId = t.pair.binding.pairId;
     const frame = dayOf(now, o.calendar);
-    if (t.settled === null || t.settled.day !== frame.date)
-      t.settled = { day: frame.date, upTo: frame.from, continuousMs: 0, presentMs: 0 };
+    if (t.settled === null || t.settled.day !== frame.date) t.settled = new SettledDay(frame.date, frame.from);
     const s = t.settled;
-    if (now - s.upTo > SETTLE_AFTER_MS) {
-      const upTo = now - KEEP_OPEN_MS;
-      const kept = this.#measure(t, frame, s.upTo, upTo);
-      s.continuousMs += kept.continuousMs;
-      s.presentMs += kept.presentMs;
-      s.upTo = upTo;
-    }
+    if (now - s.upTo > SETTLE_AFTER_MS)
+      s.extend(now - KEEP_OPEN_MS, this.#measure(t, frame, s.upTo, now - KEEP_OPEN_MS));
     const recent = this.#measure(t, frame, s.upTo, now);
     const continuousMs = s.continuousMs + recent.continuousMs;
     const presentMs = s.presentMs + recent.presentMs;

@@ -304,6 +304,29 @@ describe('obligations measured from the chain, kept by the guard', () => {
     expect(s.h.store.obligations.windows(0, Number.MAX_SAFE_INTEGER)[0]?.reason).toBe('market data feed failed');
   });
 
+  it('figures kept stretch by stretch over a long session equal one measurement of it, also after a window declared in the past', async () => {
+    const s = await setup();
+    await s.rounds(150);
+    const startMs = CHAIN_START + 1_000;
+    // An exception for a stretch long settled: the tracker goes back to a checkpoint before it, not to the start.
+    s.tracker.declare({
+      kind: 'exception',
+      pairId: s.pairId,
+      fromMs: startMs + 70_000,
+      toMs: startMs + 80_000,
+      reason: 'market data feed failed',
+      source: 'endpoint',
+    });
+    s.tracker.tick();
+    const kept = snapshot(s);
+    // A second tracker on the same store measures the whole day in one go.
+    const fresh = newTracker(s.h, TERMS, [], () => s.status.current);
+    const once = fresh.snapshot(s.pairId);
+    expect(kept.continuousMs).toBeGreaterThan(130_000);
+    expect([kept.continuousMs, kept.presentMs]).toEqual([once?.continuousMs, once?.presentMs]);
+    fresh.stop();
+  });
+
   it('warns once when the absence the day can take falls under the margin', async () => {
     const s = await setup({ obligations: { ...TERMS, guard: false, alertMarginMs: 24 * 3_600_000 } });
     await s.rounds(5);

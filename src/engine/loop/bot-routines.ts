@@ -35,8 +35,8 @@ export interface Polled {
     refreshPhase(): Promise<void>;
   }>;
   readonly engines: readonly WalletEngine[];
-  /** Every pair's loop recomputes. */
-  tick(): void;
+  /** Every pair's loop that has not recomputed for `idleMs` does. */
+  tick(idleMs: number): void;
 }
 
 /** Starts the polls on `clock`; a period of 0 or less is no poll. Cancel the timers to stop them. */
@@ -45,7 +45,7 @@ export function startPolls(clock: Clock, t: PollTimings, p: Polled, logger: Logg
   const every = (ms: number, fn: () => void) => {
     if (ms > 0) timers.push(clock.setRepeating(fn, ms));
   };
-  every(t.tickMs, () => p.tick());
+  every(t.tickMs, () => p.tick(t.tickMs));
   every(t.tradeInfoPollMs, () => {
     for (const s of p.statuses()) void s.refreshTradeInfo(clock.now());
   });

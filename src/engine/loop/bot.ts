@@ -233,7 +233,7 @@ export class Bot {
       ...startPolls(
         o.clock,
         o.timings,
-        { statuses: () => this.statuses.values(), engines, tick: () => this.triggerAll() },
+        { statuses: () => this.statuses.values(), engines, tick: (idleMs) => this.triggerAll(idleMs) },
         o.logger,
       ),
     );
@@ -257,9 +257,9 @@ export class Bot {
     }
   }
 
-  triggerAll(): void {
-    if (this.#phase !== 'trading') return;
-    for (const loop of this.loops.values()) loop.trigger();
+  /** Every pair recomputes (on the clock's tick, those that have not for `idleMs`). */
+  triggerAll(idleMs?: number): void {
+    if (this.#phase === 'trading') for (const loop of this.loops.values()) loop.tick(idleMs ?? 0);
   }
 
   /** SIGHUP: strategy files read again (a broken file keeps its last good version). */

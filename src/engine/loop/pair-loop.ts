@@ -78,6 +78,8 @@ export class PairLoop {
   readonly #symbol: string;
   #running: Promise<void> | null = null;
   #dirty = false;
+  /** When the last recomputation started. */
+  #startedMs = Number.NEGATIVE_INFINITY;
   /** Receive time of the oldest market event not yet answered by a recomputation. */
   #marketEventMs: number | null = null;
   #state: StrategyState = {};
@@ -137,6 +139,11 @@ export class PairLoop {
     this.#running ??= this.#drain();
   }
 
+  /** The clock's tick: a pair that has not recomputed for `idleMs` does (time alone ages data, moves calendars). */
+  tick(idleMs: number): void {
+    if (idleMs === 0 || (this.#running === null && this.#o.clock.now() - this.#startedMs >= idleMs)) this.trigger();
+  }
+
   /** Fills and outcomes change balances: they are read again at once, in the background (see balance-cache.ts). */
   balancesChanged(): void {
     this.#balances.changed();
@@ -184,6 +191,7 @@ export class PairLoop {
   async #recompute(): Promise<void> {
     const o = this.#o;
     const nowMs = o.clock.now();
+    this.#startedMs = nowMs;
     const marketEventMs = this.#marketEventMs;
     this.#marketEventMs = null;
     const status = o.status.current;

@@ -164,6 +164,22 @@ describe('the strategy loop of one pair', () => {
     expect(runs).toBeGreaterThanOrEqual(1);
   });
 
+  it("recomputes on the clock's tick only when nothing else made it recompute for that long", async () => {
+    const s = await setup();
+    const runs = async () => (await s.metrics.recomputes.get()).values.reduce((n, v) => n + v.value, 0);
+    s.loop.trigger(s.h.clock.now());
+    await s.loop.idle();
+    const after = await runs();
+    s.h.clock.advance(999);
+    s.loop.tick(1_000);
+    await s.loop.idle();
+    expect(await runs()).toBe(after);
+    s.h.clock.advance(1);
+    s.loop.tick(1_000);
+    await s.loop.idle();
+    expect(await runs()).toBe(after + 1);
+  });
+
   it('quotes nothing while the pair is not in continuous trading, and keeps what rests for the venue to clear', async () => {
     const s = await setup();
     await s.round();

@@ -97,7 +97,9 @@ export async function runOne(r: BacktestRun, io: CliIo, wallStart: () => number)
   rmSync(join(r.out, 'backtest.log'), { force: true });
   // Everything the replay writes is stamped with the replay's time: the state file, the log, the report.
   const clock = new VirtualClock(r.fromMs);
-  const store = openStore(statePath, clock.now);
+  // The state is kept in memory while the replay runs (no file system round trip per change) and written to
+  // the file when it ends.
+  const store = openStore(':memory:', clock.now);
   const logger = createLogger({
     level: config.telemetry.logLevel,
     name: 'dlt-mm-backtest',
@@ -218,6 +220,7 @@ export async function runOne(r: BacktestRun, io: CliIo, wallStart: () => number)
       wallMs,
     };
   } finally {
+    store.db.exec(`VACUUM INTO '${statePath.replaceAll("'", "''")}'`);
     store.close();
     logger.flush();
   }

@@ -60,6 +60,12 @@ export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): voi
 }
 
 const depth = new WeakMap<Db, number>();
+const rollbackListeners = new WeakMap<Db, Array<() => void>>();
+
+/** `fn` runs whenever a change of `db` is rolled back (a cache of what was read inside it forgets it). */
+export function onRollback(db: Db, fn: () => void): void {
+  rollbackListeners.set(db, [...(rollbackListeners.get(db) ?? []), fn]);
+}
 
 /**
  * Runs `fn` inside BEGIN IMMEDIATE / COMMIT, rolling back on any throw. A call inside another becomes a
@@ -79,6 +85,7 @@ export function transaction<T>(db: Db, fn: () => T): T {
   } catch (e) {
     depth.set(db, level);
     db.exec(level === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
+    for (const fn of rollbackListeners.get(db) ?? []) fn();
     throw e;
   }
 }

@@ -148,3 +148,24 @@ export function fillFromRow(x: Record<string, string | number>): FillRecord {
     atMs: Number(x.at_ms),
   };
 }
+
+/** One entry of an order's history: a transition or a rollback; a withdrawn transition says when. */
+export interface OrderHistoryEntry {
+  readonly from: OrderStatus;
+  readonly to: OrderStatus;
+  readonly atMs: number;
+  readonly event: unknown;
+  readonly kind: 'event' | 'rollback';
+  readonly withdrawnMs: number | null;
+}
+
+export function historyFromRow(r: Record<string, unknown>): OrderHistoryEntry {
+  return {
+    from: r.from_status as OrderStatus,
+    to: r.to_status as OrderStatus,
+    atMs: Number(r.at_ms),
+    event: JSON.parse(r.event_json as string) as unknown,
+    kind: r.kind as 'event' | 'rollback',
+    withdrawnMs: r.withdrawn_ms === null ? null : Number(r.withdrawn_ms),
+  };
+}

@@ -13,14 +13,16 @@ import {
   type OrderStatus,
   type TransitionResult,
 } from '../core/order-state.ts';
-import { transaction, type Db } from './database.ts';
+import { onRollback, transaction, type Db } from './database.ts';
 import { toJson } from './json.ts';
 import {
   decodeOrderEvent,
   fillFromRow,
   fromRow,
+  historyFromRow,
   type ChangeSource,
   type FillRecord,
+  type OrderHistoryEntry,
   type OrderMeta,
   type OrderRow,
   type StandingTransition,
@@ -41,14 +43,19 @@ const TERMINAL = `(${[...TERMINAL_STATUSES].map((s) => `'${s}'`).join(', ')})`;
 export class OrderStore {
   readonly #db: Db;
   readonly #now: () => number;
+  /** Live orders per filter as last read, while no order changed (the writing process only: `cacheLive`). */
+  readonly #live: Map<string, readonly StoredOrder[]> | null;
 
-  constructor(db: Db, now: () => number) {
+  constructor(db: Db, now: () => number, cacheLive = false) {
     this.#db = db;
     this.#now = now;
+    this.#live = cacheLive ? new Map() : null;
+    if (cacheLive) onRollback(db, () => this.#live?.clear());
   }
 
   /** Records a new order in status `intended` (before anything is signed). */
   create(order: OrderRecord, meta: OrderMeta): StoredOrder {
+    this.#live?.clear();
     const now = this.#now();
     this.#db
       .prepare(
@@ -108,13 +115,18 @@ export class OrderStore {
 
   /** Orders that are or may be on the book, oldest first. */
   live(filter: { wallet?: string; pairId?: string } = {}): StoredOrder[] {
+    const key = `${filter.wallet ?? ''}|${filter.pairId ?? ''}`;
+    const kept = this.#live?.get(key);
+    if (kept !== undefined) return [...kept];
     const rows = this.#db
       .prepare(
         `SELECT * FROM orders WHERE status NOT IN ${TERMINAL}
            AND (? IS NULL OR wallet = ?) AND (? IS NULL OR pair_id = ?) ORDER BY created_ms, client_order_id`,
       )
       .all(filter.wallet ?? null, filter.wallet ?? null, filter.pairId ?? null, filter.pairId ?? null);
-    return rows.map((r) => fromRow(r as unknown as OrderRow));
+    const live = rows.map((r) => fromRow(r as unknown as OrderRow));
+    this.#live?.set(key, live);
+    return [...live];
   }
 
   /**
@@ -186,6 +198,7 @@ export class OrderStore {
   }
 
   #write(wallet: string, clientOrderId: bigint, o: OrderRecord, now: number): void {
+    this.#live?.clear();
     this.#db
       .prepare(
         `UPDATE orders SET status = ?, order_id = ?, filled = ?, fill_ids_json = ?, tx_hash = ?, cancel_tx_hash = ?,
@@ -289,40 +302,13 @@ export class OrderStore {
   }
 
   /** The order's history: every transition and every rollback, in order; a withdrawn transition says when. */
-  transitions(
-    wallet: string,
-    clientOrderId: bigint,
-  ): Array<{
-    from: OrderStatus;
-    to: OrderStatus;
-    atMs: number;
-    event: unknown;
-    kind: 'event' | 'rollback';
-    withdrawnMs: number | null;
-  }> {
+  transitions(wallet: string, clientOrderId: bigint): OrderHistoryEntry[] {
     return this.#db
       .prepare(
         'SELECT from_status, to_status, at_ms, event_json, kind, withdrawn_ms FROM order_transitions WHERE wallet = ? AND client_order_id = ? ORDER BY id',
       )
       .all(wallet, clientOrderId.toString())
-      .map((r) => {
-        const row = r as {
-          from_status: OrderStatus;
-          to_status: OrderStatus;
-          at_ms: number;
-          event_json: string;
-          kind: 'event' | 'rollback';
-          withdrawn_ms: number | null;
-        };
-        return {
-          from: row.from_status,
-          to: row.to_status,
-          atMs: row.at_ms,
-          event: JSON.parse(row.event_json) as unknown,
-          kind: row.kind,
-          withdrawnMs: row.withdrawn_ms,
-        };
-      });
+      .map((r) => historyFromRow(r as Record<string, unknown>));
   }
 
   /** Client order ids of the wallet's orders that reconciliation adopted from the chain. */

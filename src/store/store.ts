@@ -50,7 +50,7 @@ export function openStore(path: string, now: () => number = Date.now, claim: Cla
     claimed?.release();
     throw e;
   }
-  const store = storeOn(db, now);
+  const store = storeOn(db, now, true);
   return {
     ...store,
     close: () => {
@@ -76,13 +76,14 @@ export function openStoreReadOnly(path: string, now: () => number = Date.now): S
       `state file ${path} has schema version ${version}, this program reads ${MIGRATIONS.length}; start the bot once to migrate it`,
     );
   }
-  return storeOn(db, now);
+  return storeOn(db, now, false);
 }
 
-function storeOn(db: DatabaseSync, now: () => number): Store {
+/** `writer`: this process alone writes the file, so what it read stays true until it writes (see OrderStore). */
+function storeOn(db: DatabaseSync, now: () => number, writer: boolean): Store {
   return {
     db,
-    orders: new OrderStore(db, now),
+    orders: new OrderStore(db, now, writer),
     transactions: new TxJournal(db, now),
     state: new StateStore(db, now),
     events: new EventLog(db, now),

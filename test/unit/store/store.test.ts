@@ -103,6 +103,28 @@ describe('orders', () => {
     expect(store.orders.live().map((o) => o.clientOrderId)).toEqual([1n, 3n]);
     expect(store.orders.live({ wallet: 'w' }).map((o) => o.clientOrderId)).toEqual([1n]);
   });
+
+  it('lists live orders as the file has them after every change, a rolled-back one included', () => {
+    store.orders.create(order(1n), { wallet: 'w', chain: 'evm' });
+    const ids = () => store.orders.live({ wallet: 'w', pairId: 'pair-1' }).map((o) => o.clientOrderId);
+    expect(ids()).toEqual([1n]);
+    store.orders.create(order(2n), { wallet: 'w', chain: 'evm' });
+    expect(ids()).toEqual([1n, 2n]);
+    store.orders.apply('w', 1n, { type: 'Refused', code: 'E_RULE_TICK', reason: 'off tick' });
+    expect(ids()).toEqual([2n]);
+    // Read inside a change that is then rolled back: the list read afterwards is the file's, not the change's.
+    expect(() =>
+      store.atomically(() => {
+        store.orders.apply('w', 2n, { type: 'Refused', code: 'E_RULE_TICK', reason: 'off tick' });
+        expect(ids()).toEqual([]);
+        throw new Error('undone');
+      }),
+    ).toThrow('undone');
+    expect(ids()).toEqual([2n]);
+    // A list handed out is the caller's own: changing it changes nothing for the next reader.
+    store.orders.live({ wallet: 'w', pairId: 'pair-1' }).pop();
+    expect(ids()).toEqual([2n]);
+  });
 });
 
 describe('transaction journal', () => {

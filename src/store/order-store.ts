@@ -10,7 +10,6 @@ import {
   TERMINAL_STATUSES,
   type OrderEvent,
   type OrderRecord,
-  type OrderStatus,
   type TransitionResult,
 } from '../core/order-state.ts';
 import { onRollback, transaction, type Db } from './database.ts';

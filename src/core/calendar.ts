@@ -40,14 +40,21 @@ const formatter = new Intl.DateTimeFormat('en-GB', {
 });
 const WEEKDAYS: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
 
+/** The last minute asked for: the same reading for every instant of it (the venue's offsets are whole minutes). */
+let lastMinute: { minute: number; local: LocalDateTime } | null = null;
+
 export function toVenueLocal(instantMs: number): LocalDateTime {
+  const minute = Math.floor(instantMs / 60_000);
+  if (lastMinute?.minute === minute) return lastMinute.local;
   const parts: Record<string, string> = {};
   for (const p of formatter.formatToParts(new Date(instantMs))) parts[p.type] = p.value;
-  return {
+  const local = {
     date: `${parts.year}-${parts.month}-${parts.day}`,
     weekday: WEEKDAYS[parts.weekday ?? ''] ?? 0,
     minutes: Number(parts.hour) * 60 + Number(parts.minute),
   };
+  lastMinute = { minute, local };
+  return local;
 }
 
 /**

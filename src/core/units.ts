@@ -26,9 +26,20 @@ export function parseScale(value: unknown, field: string): bigint {
   return scale;
 }
 
+/** Each scale as a Decimal, made once. */
+const scaleDecimals = new Map<bigint, Decimal>();
+function decimalOf(scale: bigint): Decimal {
+  let d = scaleDecimals.get(scale);
+  if (d === undefined) {
+    d = new Decimal(scale.toString());
+    scaleDecimals.set(scale, d);
+  }
+  return d;
+}
+
 /** value * scale as an exact integer, or an error naming both. */
 export function toScaled(value: Decimal, scale: bigint, what: string): bigint {
-  const product = value.mul(new Decimal(scale.toString()));
+  const product = value.mul(decimalOf(scale));
   if (!product.isInteger()) {
     throw new DltError(
       'E_NOT_EXACT',

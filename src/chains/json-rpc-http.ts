@@ -5,6 +5,7 @@
  * reply) or `rpc` (the node's error object). An RPC URL may carry an API key or credentials: errors name the
  * endpoint without user info or query, and credentials travel in a Basic authorization header.
  */
+import { channel } from 'node:diagnostics_channel';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { redactText } from '../telemetry/redact.ts';
@@ -36,6 +37,13 @@ function endpoint(url: string): { url: string; parsed: URL | null; headers: Reco
   if (e.authorization !== null) headers.authorization = e.authorization;
   return { url: e.url, parsed: e.parsed, headers };
 }
+
+/**
+ * Every request body as it is written to the connection, for a probe in the process (`node:diagnostics_channel`,
+ * subscribed by name; nothing is published while no one listens). The capacity benchmark counts with it.
+ */
+export const JSON_RPC_CHANNEL = 'dlt-mm:json-rpc-request';
+const requests = channel(JSON_RPC_CHANNEL);
 
 /**
  * One POST through node:http(s) and the keep-alive global agents: the status and the body as text, or a
@@ -87,6 +95,7 @@ export function postText(
     }, timeoutMs);
     timer.unref();
     req.on('error', (e) => settle(e));
+    if (requests.hasSubscribers) requests.publish({ host: target.host, body });
     req.end(payload);
   });
 }

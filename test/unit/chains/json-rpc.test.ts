@@ -1,6 +1,8 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_RPC_CHANNEL } from '../../../src/chains/json-rpc-http.ts';
 import { errorData, httpTransport as evmTransport, rpcFailureOf, safeUrl } from '../../../src/chains/evm/json-rpc.ts';
 import { httpTransport as wasmTransport, rpcErrorCode, rpcFailureKind } from '../../../src/chains/wasm/json-rpc.ts';
 
@@ -104,6 +106,23 @@ describe.each(CHAINS)('chain $chain JSON-RPC transport', ({ transport, kind, cod
     const before = connections;
     for (let i = 0; i < 5; i++) expect(await send('ok', [])).toBe('0x1');
     expect(connections).toBe(before);
+  });
+
+  it('publishes every request it writes to the diagnostics channel, for a probe in the process', async () => {
+    const seen: unknown[] = [];
+    const listener = (m: unknown) => seen.push(JSON.parse((m as { body: string }).body));
+    subscribe(JSON_RPC_CHANNEL, listener);
+    try {
+      const send = transport(url, { timeoutMs: 2000 });
+      await send('ok', ['a']);
+      await send('revert', []).catch(() => undefined);
+    } finally {
+      unsubscribe(JSON_RPC_CHANNEL, listener);
+    }
+    expect(seen).toMatchObject([
+      { method: 'ok', params: ['a'] },
+      { method: 'revert', params: [] },
+    ]);
   });
 });
 

@@ -84,7 +84,6 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Lets the work started at this moment run until it waits for time or for the chain. */
 async function settle(): Promise<void> {
   await turn();
-  await turn();
 }
 
 export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {

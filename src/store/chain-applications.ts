@@ -65,10 +65,13 @@ export class ChainApplications {
 
   /** Every application of a transaction, in any block. */
   ofTx(chain: 'evm' | 'wasm', wallet: string, txHash: string): ChainApplication[] {
-    return this.#db
-      .prepare('SELECT * FROM chain_applications WHERE chain = ? AND wallet = ? AND tx_hash = ? ORDER BY height')
-      .all(chain, wallet, txHash)
-      .map((r) => fromRow(r as Record<string, string | number | null>));
+    return (
+      this.#db
+        // `+height`: sorted after the key's own index finds the rows (the height index would scan the wallet's day).
+        .prepare('SELECT * FROM chain_applications WHERE chain = ? AND wallet = ? AND tx_hash = ? ORDER BY +height')
+        .all(chain, wallet, txHash)
+        .map((r) => fromRow(r as Record<string, string | number | null>))
+    );
   }
 
   unconfirmed(chain: 'evm' | 'wasm', wallet: string): ChainApplication[] {

@@ -8,6 +8,7 @@ import { MIGRATION_3 } from './migrations/v3-reorganisations.ts';
 import { MIGRATION_4 } from './migrations/v4-obligations.ts';
 import { MIGRATION_5 } from './migrations/v5-fair-value.ts';
 import { MIGRATION_6 } from './migrations/v6-markouts.ts';
+import { MIGRATION_7 } from './migrations/v7-steady-reads.ts';
 
 export const MIGRATIONS: readonly string[] = [
   MIGRATION_1,
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly string[] = [
   MIGRATION_4,
   MIGRATION_5,
   MIGRATION_6,
+  MIGRATION_7,
 ];

@@ -120,8 +120,12 @@ export class ObligationStore {
   /** Quotes that rested and have not ended (as far as recorded). */
   open(pairId?: string): OpenQuote[] {
     return this.#db
-      .prepare('SELECT * FROM quote_spans WHERE end_ms IS NULL AND (? IS NULL OR pair_id = ?) ORDER BY rest_ms')
-      .all(pairId ?? null, pairId ?? null)
+      .prepare(
+        pairId === undefined
+          ? 'SELECT * FROM quote_spans WHERE end_ms IS NULL ORDER BY rest_ms'
+          : 'SELECT * FROM quote_spans WHERE pair_id = ? AND end_ms IS NULL ORDER BY rest_ms',
+      )
+      .all(...(pairId === undefined ? [] : [pairId]))
       .map((r) => {
         const x = r as Row;
         return {

@@ -318,6 +318,14 @@ export class OrderStore {
       .map((r) => BigInt((r as { client_order_id: string }).client_order_id));
   }
 
+  /** The fills of one order, in the order they happened. */
+  fillsOf(wallet: string, clientOrderId: bigint): FillRecord[] {
+    return this.#db
+      .prepare('SELECT * FROM fills WHERE wallet = ? AND client_order_id = ? ORDER BY at_ms, fill_id')
+      .all(wallet, clientOrderId.toString())
+      .map((r) => fillFromRow(r as Record<string, string | number>));
+  }
+
   fills(filter: { pairId?: string; wallet?: string } = {}): FillRecord[] {
     return this.#db
       .prepare(

@@ -391,9 +391,7 @@ export class ObligationTracker {
         (order.status !== 'filled' && order.status !== 'cancelled' && order.status !== 'rejected')
       )
         continue;
-      const fills = store.orders
-        .fills({ pairId: q.pairId, wallet: order.wallet })
-        .filter((f) => f.clientOrderId === order.clientOrderId && f.role === 'maker');
+      const fills = store.orders.fillsOf(order.wallet, order.clientOrderId).filter((f) => f.role === 'maker');
       const last = fills.at(-1);
       const filled = order.status === 'filled' && last !== undefined;
       const end = filled

@@ -1,0 +1,93 @@
+/**
+ * The reads a running bot makes at every round, order, transaction and chain batch find their rows through an
+ * index: none scans a table that grows all day (orders, fills, transactions, chain applications, events,
+ * quote spans), so their cost does not depend on how long the bot has run. Each read is made once through the
+ * store with its SQL and arguments caught, then planned by SQLite with those same arguments.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../../src/store/store.ts';
+
+const GROWING = [
+  'orders',
+  'fills',
+  'transactions',
+  'chain_applications',
+  'processed_events',
+  'quote_spans',
+  'order_transitions',
+  'decisions',
+];
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** Every statement the store runs inside `fn`, with its arguments. */
+function caught(store: Store, fn: () => void): Array<{ sql: string; args: unknown[] }> {
+  const seen: Array<{ sql: string; args: unknown[] }> = [];
+  const db = store.db;
+  const prepare = db.prepare;
+  db.prepare = (sql: string) => {
+    const statement = prepare.call(db, sql);
+    const watch =
+      (run: (...a: never[]) => unknown) =>
+      (...args: never[]) => {
+        seen.push({ sql, args });
+        return run.apply(statement, args);
+      };
+    return Object.assign(Object.create(statement) as typeof statement, {
+      all: watch(statement.all),
+      get: watch(statement.get),
+      run: watch(statement.run),
+    });
+  };
+  try {
+    fn();
+  } finally {
+    db.prepare = prepare;
+  }
+  return seen;
+}
+
+describe('reads of a running bot', () => {
+  it('find their rows through an index, never by scanning a table that grows all day', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dltmm-reads-'));
+    dirs.push(dir);
+    const store = openStore(join(dir, 'state.sqlite'), () => 1_000);
+    const reads = caught(store, () => {
+      store.orders.live({ wallet: 'w', pairId: 'p' });
+      store.orders.get('w', 1n);
+      store.orders.byVenueId('evm', 'p', 7n);
+      store.orders.byTxHash('0xabc');
+      store.orders.fillsOf('w', 1n);
+      store.orders.sourcedBy('w', '0xabc', '0xblock');
+      store.orders.standing('w', 1n);
+      store.transactions.forOrder('w', 1n);
+      store.transactions.atSequence('wasm', 'G', 3n);
+      store.transactions.get('0xabc');
+      store.transactions.open('evm', '0xsource');
+      store.applications.ofTx('evm', 'w', '0xabc');
+      store.applications.unconfirmed('evm', 'w');
+      store.events.has('evm', 'w', 'k');
+      store.events.highestSince('evm', 'w', 10);
+      store.obligations.open('p');
+      store.obligations.spans('p', 0, 1_000);
+      store.evaluation.fillsAfter('p', 'w', 10);
+      store.pendingFills.open('evm', 'w', 'p', 'buy');
+    });
+    expect(reads.length).toBeGreaterThanOrEqual(19);
+    const scans = reads.flatMap(({ sql, args }) =>
+      (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(args as never[])) as Array<{ detail: string }>)
+        .map((r) => r.detail)
+        .filter((d) => GROWING.some((t) => d === `SCAN ${t}` || d.startsWith(`SCAN ${t} `)))
+        .filter((d) => !d.includes('orders_live'))
+        .map((d) => `${d}: ${sql.replace(/\s+/g, ' ')}`),
+    );
+    expect(scans).toEqual([]);
+    store.close();
+  });
+});

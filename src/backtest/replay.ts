@@ -155,6 +155,8 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     pairs: o.pairs.map((p) => ({ binding: p.binding, wallet: p.wallet, obligations: p.obligations })),
     calendar: o.calendar,
     sampleMs: o.sampleMs,
+    // Nothing reads the figures between samples in a replay (no board, no scrape; the guard asks for its terms).
+    evaluateEveryMs: o.sampleMs,
     clock,
     logger: o.logger.child({ component: 'obligations' }),
     metrics: o.metrics,

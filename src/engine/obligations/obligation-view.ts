@@ -4,6 +4,7 @@
  */
 import { isMarketOpen } from '../../core/calendar.ts';
 import type { MarketState, Shortfall } from '../../core/obligations.ts';
+import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
 import type { PairStatus } from '../loop/venue-status.ts';
 import type { CalendarUse } from './day-frame.ts';
@@ -159,4 +160,35 @@ export function registerObligationGauges(m: Metrics, snapshots: () => Obligation
     },
     each((s) => s.presentMs / 1000),
   );
+}
+
+export type PresenceAlert = 'ok' | 'at-risk' | 'unreachable';
+
+/**
+ * Whether the day's presence target is within reach (`margin` ms of absence left, or more): a change of state is
+ * logged once, at the level it deserves. Returns the state now.
+ */
+export function presenceAlert(
+  logger: Logger,
+  was: PresenceAlert,
+  s: ObligationSnapshot,
+  margin: number,
+): PresenceAlert {
+  const state = s.absenceLeftMs < 0 ? 'unreachable' : s.absenceLeftMs < margin ? 'at-risk' : 'ok';
+  if (state === was) return state;
+  const fields = {
+    pair: s.pairId,
+    presence: s.presence,
+    target: s.target,
+    absenceLeftMinutes: Math.round(s.absenceLeftMs / 600) / 100,
+    day: s.day,
+  };
+  if (state === 'unreachable') logger.error(fields, 'market-making presence target out of reach for today');
+  else if (state === 'at-risk')
+    logger.warn(
+      fields,
+      `market-making presence target at risk: ${fields.absenceLeftMinutes} min of absence left today`,
+    );
+  else logger.info(fields, 'market-making presence target within reach again');
+  return state;
 }

@@ -42,7 +42,7 @@ import type { Metrics } from '../../telemetry/metrics.ts';
 import type { Counter } from 'prom-client';
 import type { PairStatus } from '../loop/venue-status.ts';
 import { dayOf, scheduledAfter, type CalendarUse, type DayFrame } from './day-frame.ts';
-import { marketStateOf, registerObligationGauges, type ObligationSnapshot } from './obligation-view.ts';
+import { marketStateOf, presenceAlert, registerObligationGauges, type ObligationSnapshot } from './obligation-view.ts';
 import { SettledDay } from './settled-day.ts';
 
 export { marketStateOf, type MarketNow, type ObligationSnapshot } from './obligation-view.ts';
@@ -78,6 +78,8 @@ export interface ObligationTrackerOptions {
   readonly calendar: CalendarUse;
   /** How often each pair is sampled for the report. */
   readonly sampleMs: number;
+  /** How often each pair's figures are worked out (the board, the alerts); default a second. */
+  readonly evaluateEveryMs?: number;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: Metrics;
@@ -94,6 +96,7 @@ interface Tracked {
   alert: 'ok' | 'at-risk' | 'unreachable';
   breach: { id: number; limit: string; detail: string; sinceMs: number } | null;
   lastSampleMs: number;
+  evaluatedMs: number;
 }
 
 /** Stretches older than this are measured once and kept. */
@@ -127,6 +130,7 @@ export class ObligationTracker {
         alert: 'ok',
         breach: null,
         lastSampleMs: Number.NEGATIVE_INFINITY,
+        evaluatedMs: Number.NEGATIVE_INFINITY,
       });
     }
     this.#breaches = options.metrics.counter({
@@ -171,7 +175,7 @@ export class ObligationTracker {
       this.#settleFromStore(t, now);
     }
     const every = Math.min(1_000, o.sampleMs);
-    this.#timer = o.clock.setRepeating(() => this.tick(), every);
+    this.#timer = o.clock.setRepeating(() => this.tick(o.evaluateEveryMs ?? 1_000), every);
     this.tick();
   }
 
@@ -186,8 +190,11 @@ export class ObligationTracker {
     this.#run = null;
   }
 
-  /** One round: heartbeat, market states, figures, alerts and samples. Also called by tests with their clock. */
-  tick(): void {
+  /**
+   * One round: heartbeat, market states, figures (of a pair last worked out `evaluateEveryMs` ago or more, or at
+   * a sample), alerts and samples. Also called by tests with their clock, figures always worked out.
+   */
+  tick(evaluateEveryMs = 0): void {
     const o = this.#o;
     const now = o.clock.now();
     try {
@@ -195,8 +202,9 @@ export class ObligationTracker {
       for (const t of this.#pairs.values()) {
         const status = this.#sources?.status(t.pair.binding.pairId);
         if (status !== undefined) this.marketObserved(t.pair.binding.pairId, status, now);
-        this.#evaluate(t, now);
-        if (now - t.lastSampleMs >= o.sampleMs) {
+        const sample = now - t.lastSampleMs >= o.sampleMs;
+        if (sample || now - t.evaluatedMs >= evaluateEveryMs) this.#evaluate(t, now);
+        if (sample) {
           t.lastSampleMs = now;
           this.#sample(t, now);
         }
@@ -426,6 +434,7 @@ export class ObligationTracker {
   }
 
   #evaluate(t: Tracked, now: number): void {
+    t.evaluatedMs = now;
     if (t.rules === null || t.pair.obligations === null) return;
     const o = this.#o;
     const pairId = t.pair.binding.pairId;
@@ -467,28 +476,7 @@ export class ObligationTracker {
       guard: c.guard,
       breach: t.breach === null ? null : { limit: t.breach.limit, detail: t.breach.detail, sinceMs: t.breach.sinceMs },
     };
-    this.#alert(t, t.snapshot);
-  }
-
-  #alert(t: Tracked, s: ObligationSnapshot): void {
-    const margin = t.pair.obligations?.alertMarginMs ?? 0;
-    const state = s.absenceLeftMs < 0 ? 'unreachable' : s.absenceLeftMs < margin ? 'at-risk' : 'ok';
-    if (state === t.alert) return;
-    const fields = {
-      pair: s.pairId,
-      presence: s.presence,
-      target: s.target,
-      absenceLeftMinutes: Math.round(s.absenceLeftMs / 600) / 100,
-      day: s.day,
-    };
-    if (state === 'unreachable') this.#o.logger.error(fields, 'market-making presence target out of reach for today');
-    else if (state === 'at-risk')
-      this.#o.logger.warn(
-        fields,
-        `market-making presence target at risk: ${fields.absenceLeftMinutes} min of absence left today`,
-      );
-    else this.#o.logger.info(fields, 'market-making presence target within reach again');
-    t.alert = state;
+    t.alert = presenceAlert(this.#o.logger, t.alert, t.snapshot, c.alertMarginMs ?? 0);
   }
 
   #sample(t: Tracked, now: number): void {

@@ -72,13 +72,15 @@ function newTracker(
   logs: Line[],
   status: () => PairStatus | undefined,
   pnl?: PnlTracker,
+  cadence: { sampleMs?: number; evaluateEveryMs?: number } = {},
 ): ObligationTracker {
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as Line) });
   const t = new ObligationTracker({
     store: h.store,
     pairs: [{ binding: h.pair, wallet: WALLET, obligations }],
     calendar: { enabled: false, config: { holidays: [], open: '08:00', close: '17:00', clearingDelayMinutes: 5 } },
-    sampleMs: 1_000,
+    sampleMs: cadence.sampleMs ?? 1_000,
+    ...(cadence.evaluateEveryMs === undefined ? {} : { evaluateEveryMs: cadence.evaluateEveryMs }),
     clock: h.clock,
     logger,
     metrics: h.metrics,
@@ -325,6 +327,28 @@ describe('obligations measured from the chain, kept by the guard', () => {
     expect(kept.continuousMs).toBeGreaterThan(130_000);
     expect([kept.continuousMs, kept.presentMs]).toEqual([once?.continuousMs, once?.presentMs]);
     fresh.stop();
+  });
+
+  it('works the figures out every evaluateEveryMs on its timer, and at once when called', async () => {
+    const s = await setup();
+    await s.rounds(3);
+    // A second tracker sampling every 10 s, working its figures out every 5 s; its start works them out once.
+    const t = newTracker(s.h, TERMS, [], () => s.status.current, undefined, {
+      sampleMs: 10_000,
+      evaluateEveryMs: 5_000,
+    });
+    const at = () => t.snapshot(s.pairId)?.atMs;
+    const start = s.h.clock.now();
+    expect(at()).toBe(start);
+    s.h.clock.advance(4_000);
+    expect(at()).toBe(start);
+    s.h.clock.advance(1_000);
+    expect(at()).toBe(start + 5_000);
+    // Called by hand (as the stop does), the figures are worked out at once.
+    s.h.clock.advance(1_000);
+    t.tick();
+    expect(at()).toBe(start + 6_000);
+    t.stop();
   });
 
   it('warns once when the absence the day can take falls under the margin', async () => {

@@ -202,7 +202,8 @@ export class PairLoop {
     const live = this.#liveOrders();
     const book = o.feed.book(this.#symbol);
     const mark = status.lastPrice ?? midOf(book) ?? status.staticReferencePrice;
-    const othersMid = othersMidOf(book, ownOnBook(o.runtime.binding, live));
+    const own = ownOnBook(o.runtime.binding, live);
+    const othersMid = othersMidOf(book, own);
     const fair = o.fairValue?.evaluate(nowMs, othersMid) ?? null;
     o.evaluation?.observe(fair?.value ?? othersMid);
     o.risk.setFlag(this.#pairId, 'fair-value', fair?.action === 'pull');
@@ -241,7 +242,7 @@ export class PairLoop {
         marketMaker: o.marketMaker,
         refreshCost: o.refreshCost,
         liveOrders: liveQuotes(o.runtime.binding, quoting),
-        ownOrders: ownOnBook(o.runtime.binding, live),
+        ownOrders: own,
         ...(terms === null ? {} : { obligations: terms }),
         ...(fair === null ? {} : { fairValue: fair.value, widen: fair.widen }),
       },

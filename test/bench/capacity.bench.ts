@@ -38,6 +38,16 @@ const CANARY = fileURLToPath(new URL('./capacity/canary.ts', import.meta.url));
 /** Balance reads: ERC-20 balanceOf (chain A) and the native balance; chain B reads them as ledger entries. */
 const BALANCE_READS = ['eth_call 0x70a08231', 'eth_getBalance'];
 const SENDS = ['eth_sendRawTransaction', 'sendTransaction'];
+/** Kernel clock ticks per second (`getconf CLK_TCK`, 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/** A process's CPU time so far (user and system), from /proc. */
+function cpuSecondsOf(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  // Fields after the command name (which may hold spaces): state is the 3rd field, utime the 14th, stime the 15th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
 const SIZES = (process.env.CAPACITY_PAIRS ?? '4,16,64').split(',').map(Number);
 const WINDOW_S = Number(process.env.CAPACITY_WINDOW_S ?? 60);
 const WARMUP_S = 30;
@@ -82,6 +92,8 @@ interface Window {
   readonly pairs: number;
   readonly readyMs: number;
   readonly cpuSeconds: number;
+  /** CPU and market updates of the window's first and second halves: cost per update at its start and its end. */
+  readonly halves: ReadonlyArray<{ readonly cpuSeconds: number; readonly updates: number }>;
   readonly dataMessages: number;
   readonly bookUpdates: number;
   readonly bookChanges: number;
@@ -95,6 +107,7 @@ interface Window {
 
 /** Market updates the venue sends a subscriber of every market (as the bot is), and how many changed the book. */
 function countBookUpdates(venue: { wsUrl: string; wsHost: string; apiKey: string; dateHeader: string }): {
+  read(): { updates: number; changes: number };
   stop(): { updates: number; changes: number };
 } {
   const client = new MarketDataClient({
@@ -115,6 +128,7 @@ function countBookUpdates(venue: { wsUrl: string; wsHost: string; apiKey: string
   client.subscribe('*');
   client.start();
   return {
+    read: () => ({ updates, changes }),
     stop: () => {
       void client.close();
       return { updates, changes };
@@ -198,7 +212,13 @@ async function measure(pairs: number): Promise<Window> {
     await canary.read();
     const before = await b.metrics();
     const rpcBefore = await probeCounts(b, probeOut);
-    await sleep(WINDOW_S * 1000);
+    const cpuStart = cpuSecondsOf(b.pid);
+    await sleep((WINDOW_S * 1000) / 2);
+    // Read from the kernel, not scraped: a scrape would restart the event-loop delay histogram.
+    const cpuMiddle = cpuSecondsOf(b.pid);
+    const seenMiddle = updates.read();
+    await sleep((WINDOW_S * 1000) / 2);
+    const cpuEnd = cpuSecondsOf(b.pid);
     const after = await b.metrics();
     const rpcAfter = await probeCounts(b, probeOut);
     const seen = updates.stop();
@@ -214,6 +234,10 @@ async function measure(pairs: number): Promise<Window> {
       pairs,
       readyMs,
       cpuSeconds: delta('dltmm_process_cpu_seconds_total'),
+      halves: [
+        { cpuSeconds: cpuMiddle - cpuStart, updates: seenMiddle.updates },
+        { cpuSeconds: cpuEnd - cpuMiddle, updates: seen.updates - seenMiddle.updates },
+      ],
       dataMessages: delta('dltmm_venue_ws_messages_total', { type: 'data' }),
       bookUpdates: seen.updates,
       bookChanges: seen.changes,
@@ -258,6 +282,11 @@ export async function run(): Promise<Row[]> {
         benchmark: title,
         measure: `${b}: CPU per market update, ms; process CPU share of one core`,
         value: `${fmt((1000 * w.cpuSeconds) / Math.max(w.bookUpdates, 1), 2)}; ${fmt((100 * w.cpuSeconds) / WINDOW_S, 1)} %`,
+      },
+      {
+        benchmark: title,
+        measure: `${b}: CPU per market update, ms: first half of the window; second half`,
+        value: w.halves.map((h) => fmt((1000 * h.cpuSeconds) / Math.max(h.updates, 1), 2)).join('; '),
       },
       {
         benchmark: title,

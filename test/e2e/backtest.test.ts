@@ -18,9 +18,10 @@ import { processIo } from '../../src/cli/process-io.ts';
 
 let p: ParityOutcome;
 
+// A session that would run past the venue's midnight waits for it first (up to three minutes).
 beforeAll(async () => {
   p = await parity({ seconds: 60, seed: 3, blockMs: 1_000, takerIntervalMs: 2_000, say: () => undefined });
-}, 300_000);
+}, 480_000);
 
 /** Each pair's first six orders (its first ladder) as side:level:price:quantity, in the order decided. */
 function firstLadders(path: string): Map<string, string[]> {

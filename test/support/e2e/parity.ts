@@ -44,7 +44,18 @@ export interface ParityOutcome {
   readonly recordings: readonly string[];
 }
 
-/** Runs the live session and its backtest; `say` reports progress. */
+/** Time the bot needs to get ready and to shut down, besides the session's own length. */
+const MARGIN_MS = 120_000;
+
+/** Milliseconds from `nowMs` to the next venue midnight (Europe/Berlin; its offsets are whole minutes). */
+function toVenueMidnightMs(nowMs: number): number {
+  return (24 * 60 - toVenueLocal(nowMs).minutes) * 60_000 - (nowMs % 60_000);
+}
+
+/**
+ * Runs the live session and its backtest; `say` reports progress. The trading-day reports compared cover one
+ * day: a session that would run past the venue's midnight starts just after it instead.
+ */
 export async function parity(o: {
   readonly seconds: number;
   readonly seed: number;
@@ -53,6 +64,13 @@ export async function parity(o: {
   readonly takerIntervalMs?: number;
   readonly say: (line: string) => void;
 }): Promise<ParityOutcome> {
+  const left = toVenueMidnightMs(Date.now());
+  if (left < o.seconds * 1000 + MARGIN_MS) {
+    o.say(
+      `waiting ${Math.ceil(left / 1000)} s for the next trading day (Europe/Berlin), so that one day's report covers the session`,
+    );
+    await new Promise((r) => setTimeout(r, left + 1_000));
+  }
   const dir = mkdtempSync(join(tmpdir(), 'dltmm-parity-'));
   const sandbox = await startSandbox({
     ports: { api: 0, evm: 0, wasm: 0 },
@@ -110,8 +128,13 @@ export async function compare(dir: string): Promise<ParityOutcome> {
   // The live day up to where the bot began to shut down (else the end of its recording): where the
   // backtest stops quoting and its report ends, so that both measure the same span.
   const data = readRecordings(recordings);
-  const endMs = data.actions.find((a) => a.type === 'shutdown')?.recvMs ?? (data.span as { toMs: number }).toMs;
+  const span = data.span as { fromMs: number; toMs: number };
+  const endMs = data.actions.find((a) => a.type === 'shutdown')?.recvMs ?? span.toMs;
   const day = toVenueLocal(endMs).date;
+  if (toVenueLocal(span.fromMs).date !== day)
+    throw new Error(
+      `the session in ${dir} runs past the end of a trading day (midnight, Europe/Berlin): a day's report covers only part of it`,
+    );
   const setup = checkedSetup(config, io, { strategies: false, connection: false });
   const store = openStoreReadOnly(setup.statePath);
   try {

@@ -46,27 +46,43 @@ export function blockInterval(events: readonly RecordedChainEvent[], fallbackMs:
 
 /**
  * The recorded delays of a chain's transactions (pairs of that chain), ascending, and the most that were in
- * flight at once (unbounded, `Infinity`, when the recording has none of ours).
+ * flight at once (unbounded, `Infinity`, when the recording has none of ours). A transaction whose outcome the
+ * recording does not hold (a cancellation: its end arrives as the order's event, not as an outcome) counts as
+ * in flight for the median recorded delay, as long as a placement of that moment took to be decided.
  */
 export function fitLatency(
   actions: readonly RecordedActionRow[],
   pairsOfChain: ReadonlySet<string>,
 ): { readonly samples: number[]; readonly maxInFlight: number } {
   const sent = new Map<string, number>();
-  const samples: number[] = [];
-  let most = 0;
+  const decided = new Map<string, number>();
   for (const a of actions) {
     if (a.txHash === null || !pairsOfChain.has(a.pairId)) continue;
-    if (a.stage === 'sent') {
-      sent.set(a.txHash, a.recvMs);
-      most = Math.max(most, sent.size);
-    } else if (a.stage === 'included' || a.stage === 'refused') {
-      const at = sent.get(a.txHash);
-      if (at !== undefined && a.recvMs >= at) samples.push(a.recvMs - at);
-      sent.delete(a.txHash);
-    }
+    if (a.stage === 'sent') sent.set(a.txHash, a.recvMs);
+    else if ((a.stage === 'included' || a.stage === 'refused') && !decided.has(a.txHash))
+      decided.set(a.txHash, a.recvMs);
   }
-  return { samples: samples.toSorted((a, b) => a - b), maxInFlight: most === 0 ? Number.POSITIVE_INFINITY : most };
+  const samples: number[] = [];
+  for (const [hash, at] of sent) {
+    const end = decided.get(hash);
+    if (end !== undefined && end >= at) samples.push(end - at);
+  }
+  samples.sort((a, b) => a - b);
+  const typical = median(samples) ?? 0;
+  // +1 as a transaction leaves, -1 as it is decided; at the same moment, decided ones first.
+  const steps: Array<[number, number]> = [];
+  for (const [hash, at] of sent) {
+    const end = decided.get(hash);
+    steps.push([at, 1], [end !== undefined && end >= at ? end : at + typical, -1]);
+  }
+  steps.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, d] of steps) {
+    now += d;
+    most = Math.max(most, now);
+  }
+  return { samples, maxInFlight: most === 0 ? Number.POSITIVE_INFINITY : most };
 }
 
 export function summary(chain: 'evm' | 'wasm', l: ChainLatency): LatencySummary {

@@ -5,6 +5,7 @@
 import { Decimal } from '../../core/decimal.ts';
 import type { DesiredQuote, QuoteReason } from '../../strategy/types.ts';
 import type { RiskLimits } from './limits.ts';
+import { show } from '../../strategy/show.ts';
 
 export interface GateInput {
   readonly quotes: readonly DesiredQuote[];
@@ -66,7 +67,7 @@ export function gateQuotes(input: GateInput): GateResult {
             side,
             level: q.level,
             rule: limits.maxInventory !== null ? 'maxInventory' : 'maxNotional',
-            detail: `would pass the position cap ${cap.toFixed()}`,
+            detail: `would pass the position cap ${show(cap)}`,
           });
         }
       }

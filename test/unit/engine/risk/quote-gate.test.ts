@@ -44,6 +44,15 @@ describe('risk gate on quotes', () => {
     });
     expect(r.quotes.filter((x) => x.side === 'buy').map((x) => x.level)).toEqual([0]);
   });
+  it('says a cap that does not divide evenly in twelve significant digits, not two hundred', () => {
+    const r = gateQuotes({
+      quotes: ladder,
+      position: d('0'),
+      mark: d('3'),
+      limits: resolveLimits({ maxNotional: '10' }),
+    });
+    expect(r.cuts.map((c) => c.detail)).toContain('would pass the position cap 3.33333333333');
+  });
   it('drops orders above the maximum order value', () => {
     const r = gateQuotes({
       quotes: ladder,

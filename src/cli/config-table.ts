@@ -1,5 +1,5 @@
 /**
- * The README's configuration reference: one row per key of the bot configuration, rendered from the same
+ * The configuration reference of config/README.md: one row per key of the bot configuration, rendered from the same
  * JSON Schema the editors use, so that the documentation cannot drift from the schema (a test compares them).
  */
 type Schema = {

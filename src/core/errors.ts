@@ -1,6 +1,6 @@
 /**
- * One error base class with a stable code. The catalogue below is the single list of codes; the README's
- * error table is kept in step with it by a test (test/unit/core/error-catalogue.test.ts).
+ * One error base class with a stable code. The catalogue below is the single list of codes; the error table
+ * of config/README.md is kept in step with it by a test (test/unit/core/error-catalogue.test.ts).
  */
 
 export interface ErrorSpec {

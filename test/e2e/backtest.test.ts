@@ -4,7 +4,7 @@
  * itself on the recorded inputs, so where the inputs are the same its decisions are the same: every pair's
  * first ladder (side, level, price, size) is the live bot's. The backtest stops quoting where the live bot
  * began to shut down, both sides traded, and the backtest's report is marked as one, with the PnL attribution
- * exact to the last unit. (The figures of a 30-minute session: `npm run parity`, in the README.)
+ * exact to the last unit. (The figures of a 30-minute session: `npm run parity`, in src/backtest/README.md.)
  */
 import { DatabaseSync } from 'node:sqlite';
 import { readFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * Pure computations over the soak's record: order counts, approvals nobody drew on, second cancels, quote
- * presence and how fast new quotes reached the chain after a book change. No I/O; the definitions are the
- * README's ("Soak").
+ * presence and how fast new quotes reached the chain after a book change. No I/O; the definitions are
+ * those of test/soak/README.md.
  */
 import type { Chain, ChainTx, Draw, OrderTruth } from './model.ts';
 

@@ -2,7 +2,7 @@
  * The soak's classification of a rejection, revert or refused transaction: *venue race* when the chain decided
  * something the bot could not have known when its transaction left, *self-caused* otherwise. Only two rules
  * make a venue race; everything else, including any reason no rule names, is self-caused (the classification
- * fails closed: an unexplained refusal is ours until a rule explains it). README, section "Soak".
+ * fails closed: an unexplained refusal is ours until a rule explains it). test/soak/README.md, "Classification".
  */
 import type { Classification, Incident } from './model.ts';
 

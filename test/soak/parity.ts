@@ -1,7 +1,7 @@
 /**
  * `npm run parity [-- --minutes N] [--seed S] [--dir <session>]`: does the backtest reproduce live trading? A live session with
  * recording on, then its backtest with the same configuration (test/support/e2e/parity.ts), printed side by
- * side as the README shows them.
+ * side as src/backtest/README.md shows them ("Does the backtest match live trading?").
  */
 import { parseArgs } from 'node:util';
 import type { RunSummary } from '../../src/cli/backtest/summary.ts';

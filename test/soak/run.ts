@@ -1,6 +1,6 @@
 /**
  * `npm run soak [-- --minutes N] [--seed S]`: runs the real bot against a fresh sandbox with the simulated
- * market on for N minutes (default 5), stops it with SIGTERM and prints one table (README, "Soak"). Exits 1 on
+ * market on for N minutes (default 5), stops it with SIGTERM and prints one table (test/soak/README.md). Exits 1 on
  * any self-caused rejection, any second cancel, any gauge that differs from the truth or a failed shutdown.
  */
 import { parseArgs } from 'node:util';

@@ -91,7 +91,7 @@ export interface EvmAdapterOptions {
   readonly transport?: RpcTransport;
   /** Per RPC request (default 10,000 ms). */
   readonly rpcTimeoutMs?: number;
-  /** Default `when-idle`: simulate only when no transaction of the wallet is in flight (see the README). */
+  /** Default `when-idle`: simulate only when no transaction of the wallet is in flight (see src/chains/README.md). */
   readonly simulation?: SimulationMode;
   /** Gas limit per kind, or `estimate` to estimate once per kind and contract and cache it. */
   readonly gasLimits?: Partial<Record<TxKind, bigint | 'estimate'>>;

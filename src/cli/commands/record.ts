@@ -3,7 +3,7 @@
  * configuration's pairs, without trading and without a state file: every order book the market-data feed
  * serves, the trade information (polled like the bot does), every order book event of every client read by the
  * book taps (confirmed blocks on chain A, every ledger on chain B), and each fair-value reading of pairs whose
- * strategy has a fairValue block. Into `record.dir`, one file per trading day (see the README's Recording).
+ * strategy has a fairValue block. Into `record.dir`, one file per trading day (see src/engine/recording/README.md).
  * Runs until SIGINT or SIGTERM, or for `--for` seconds.
  */
 import { dirname } from 'node:path';

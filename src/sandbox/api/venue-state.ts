@@ -15,7 +15,7 @@ import { LaggedOrders } from './open-orders.ts';
 
 /**
  * REST strings of the trading status. Only CONTINUOUS_TRADING and OUT_OF_TRADING are the specification's;
- * the others are the sandbox's choice (README).
+ * the others are the sandbox's choice (src/sandbox/README.md).
  */
 export type TradingStatus =
   | 'CREATED'

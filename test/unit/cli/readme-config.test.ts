@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { renderSchema } from '../../../src/cli/commands/config.ts';
 import { configTable } from '../../../src/cli/config-table.ts';
 
-const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+/** The configuration reference beside the shipped files (config/README.md). */
+const readme = readFileSync(new URL('../../../config/README.md', import.meta.url), 'utf8');
 
-describe('README configuration reference', () => {
+describe('configuration reference (config/README.md)', () => {
   it('lists every key of the bot configuration exactly as the schema defines it', () => {
     const start = readme.indexOf('<!-- config-keys:start -->');
     const end = readme.indexOf('<!-- config-keys:end -->');
-    if (start < 0 || end < start) throw new Error('README lacks the config-keys markers');
+    if (start < 0 || end < start) throw new Error('config/README.md lacks the config-keys markers');
     const documented = readme.slice(start + '<!-- config-keys:start -->'.length, end).trim();
     expect(documented).toBe(configTable(JSON.parse(renderSchema('bot-config.schema.json'))));
   });

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DltError, ERROR_CATALOGUE, type ErrorCode } from '../../../src/core/errors.ts';
 
-const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+/** The error-code table of config/README.md. */
+const readme = readFileSync(new URL('../../../config/README.md', import.meta.url), 'utf8');
 
 function readmeTable(): Map<string, { summary: string; retryable: string }> {
   const start = readme.indexOf('<!-- error-codes:start -->');
   const end = readme.indexOf('<!-- error-codes:end -->');
-  if (start < 0 || end < start) throw new Error('README lacks the error-code table markers');
+  if (start < 0 || end < start) throw new Error('config/README.md lacks the error-code table markers');
   const rows = new Map<string, { summary: string; retryable: string }>();
   for (const line of readme.slice(start, end).split('\n')) {
     const m = /^\| `(E_[A-Z0-9_]+)` \| (.*) \| (yes|no) \|$/.exec(line);
@@ -17,7 +18,7 @@ function readmeTable(): Map<string, { summary: string; retryable: string }> {
 }
 
 describe('error catalogue', () => {
-  it('the README table lists exactly the codes of the catalogue, with the same summary and retry flag', () => {
+  it('the table of config/README.md lists exactly the codes of the catalogue, with the same summary and retry flag', () => {
     const table = readmeTable();
     const expected = new Map(
       Object.entries(ERROR_CATALOGUE).map(([code, spec]) => [

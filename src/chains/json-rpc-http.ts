@@ -110,6 +110,7 @@ export function jsonRpcOverHttp(
   const target = endpoint(url);
   return async (method, params) => {
     let text: string;
+    let status: number;
     try {
       if (target.parsed === null) throw new Error('invalid URL');
       const res = await postText(
@@ -119,6 +120,7 @@ export function jsonRpcOverHttp(
         options.timeoutMs,
       );
       text = res.text;
+      status = res.status;
       if ((res.status < 200 || res.status > 299) && text.length === 0) throw new Error(`HTTP ${res.status}`);
     } catch (e) {
       // The cause stays out: its message may quote the full URL, query string (an API key) included.
@@ -129,6 +131,8 @@ export function jsonRpcOverHttp(
     try {
       body = JSON.parse(text);
     } catch {
+      // An HTTP error whose page is not JSON (a proxy's 503) is the transport failing, not the node's answer.
+      if (status < 200 || status > 299) throw fail(method, 'transport', `request to ${where} failed: HTTP ${status}`);
       throw fail(method, 'malformed', `reply from ${where} is not JSON`);
     }
     if (typeof body !== 'object' || body === null) throw fail(method, 'malformed', 'reply is not a JSON-RPC object');

@@ -283,6 +283,8 @@ export interface ChainAdapter {
   probeOrder(pair: PairBinding, side: Side, orderId: bigint): Promise<OrderProbe>;
   /** The fate of an earlier transaction, for outcomes left unknown (after a restart, too). */
   settle(txHash: string, pair: PairBinding): Promise<Outcome>;
+  /** Cross identifiers of the wallet's orders the chain shows: a fresh state file starts above ours among them. */
+  crossIdentifiersSeen?(pairs: readonly PairBinding[]): Promise<bigint[]>;
   /** Follows the order book and token events of the wallet from a cursor (null: from now). */
   follow(
     pairs: readonly PairBinding[],

@@ -152,6 +152,7 @@ export const ERROR_CATALOGUE = {
   },
   E_WS_CONNECTION: { summary: 'Market-data WebSocket failed or dropped; the client reconnects', retryable: true },
   E_WS_SUBSCRIBE: { summary: 'Venue refused or did not acknowledge a market-data subscription', retryable: true },
+  E_WALLET_NOT_VERIFIED: { summary: 'The venue lists the wallet as not VERIFIED: it may not trade', retryable: false },
 
   // Configuration and command line
   E_CONFIG_INVALID: { summary: 'Configuration has problems (every one is listed)', retryable: false },
@@ -198,4 +199,9 @@ export class DltError extends Error {
 
 export function isDltError(value: unknown, code?: ErrorCode): value is DltError {
   return value instanceof DltError && (code === undefined || value.code === code);
+}
+
+/** `reason` when it is a DltError already, else a new one with `code` and `message`. */
+export function asDltError(reason: unknown, code: ErrorCode, message: string): DltError {
+  return reason instanceof DltError ? reason : new DltError(code, message);
 }

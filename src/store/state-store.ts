@@ -93,6 +93,11 @@ export class StateStore {
     });
   }
 
+  /** Whether the counter has ever handed out a number or been raised (false on a fresh state file). */
+  hasCounter(name: string): boolean {
+    return this.#db.prepare('SELECT 1 FROM counters WHERE name = ?').get(name) !== undefined;
+  }
+
   /**
    * Makes sure a counter will never hand out `value` or anything below it: used when an order of ours is found
    * on the venue that the store did not know (its number may have been handed out by a lost state file).

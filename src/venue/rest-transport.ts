@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { DltError } from '../core/errors.ts';
 import { silentLogger } from '../telemetry/logger.ts';
 import { createMetrics, type Metrics } from '../telemetry/metrics.ts';
+import { incidentsOf, type Incidents } from '../telemetry/incidents.ts';
 import { staticToken, type AccessTokenSource } from './auth/access-token.ts';
 import type { Clock } from '../core/clock.ts';
 import { systemClock } from '../core/system-clock.ts';
@@ -83,6 +84,7 @@ export class RestTransport {
   readonly #logger: Logger;
   readonly #metrics: Metrics;
   readonly #tokens: AccessTokenSource | undefined;
+  readonly #incidents: Incidents;
 
   constructor(options: RestTransportOptions) {
     this.#base = options.baseUrl.replace(/\/+$/, '');
@@ -93,6 +95,7 @@ export class RestTransport {
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#logger = options.logger ?? silentLogger();
     this.#metrics = options.metrics ?? createMetrics();
+    this.#incidents = incidentsOf(this.#logger);
     const fixed = options.accessToken;
     this.#tokens = options.tokens ?? (fixed === undefined || fixed === '' ? undefined : staticToken(fixed));
   }
@@ -114,8 +117,10 @@ export class RestTransport {
     for (let attempt = 1; ; attempt++) {
       if (token !== undefined) headers.authorization = `Bearer ${token}`;
       const outcome = await this.#attempt(call, path, headers);
-      if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300)
+      if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) {
+        this.#incidents.succeeded('venue REST', this.#clock.now());
         return this.#parse(call, outcome.text);
+      }
       if (
         outcome.kind === 'response' &&
         outcome.status === 401 &&
@@ -145,16 +150,13 @@ export class RestTransport {
       }
       const delayMs = backoffDelay(retriesUsed, this.#policy, this.#random, retryAfterMs);
       this.#metrics.venue.restRetries.inc({ endpoint: call.endpoint, reason });
-      this.#logger.warn(
-        {
-          endpoint: call.endpoint,
-          path,
-          reason,
-          attempt,
-          delayMs,
-          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-        },
-        'venue REST call failed; retrying',
+      // One incident for the venue's REST API: said when it starts and when calls have worked again a while.
+      this.#incidents.failed(
+        'venue REST',
+        this.#clock.now(),
+        call.endpoint,
+        { code: reason, reason: `${path}: ${reason}, retrying` },
+        { attempt, delayMs },
       );
       await this.#clock.sleep(delayMs, call.signal);
     }

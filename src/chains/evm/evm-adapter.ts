@@ -29,6 +29,7 @@ import type {
   TokenRole,
 } from '../types.ts';
 import { BlockCache } from './block-cache.ts';
+import { crossIdentifiersOnChain } from './cross-id-history.ts';
 import { decodeContextOf, EvmFollower, storedCursor } from './follower.ts';
 import { FeeOracle } from './fee-oracle.ts';
 import { GasLimits } from './gas-limits.ts';
@@ -116,10 +117,10 @@ export class EvmAdapter implements ChainAdapter {
       journal: this.#journal,
       metrics: this.#metrics,
       logger: this.#logger,
+      clock: this.#clock,
     };
     this.#watcher = new TxWatcher({
       ...common,
-      clock: this.#clock,
       sleep: this.#sleep,
       options: this.options.receipts,
       outcomeOf: (receipt, slot, mined) =>
@@ -139,15 +140,13 @@ export class EvmAdapter implements ChainAdapter {
       onTiming: o.onSubmitTiming,
     });
     this.#flow = new OrderFlow({
-      rpc: this.#rpc,
+      ...common,
       sender,
       watcher: this.#watcher,
       gas: new GasLimits(this.#rpc, this.options.gasLimits, this.options.gasEstimateHeadroomPercent, this.#logger),
       options: this.options,
       wallet: this.wallet,
       state: this.#state,
-      metrics: this.#metrics,
-      logger: this.#logger,
       ready: () => this.#ready(),
     });
   }
@@ -421,16 +420,15 @@ export class EvmAdapter implements ChainAdapter {
   unsettled(): InFlightTx[] {
     return this.#watcher.inFlightNonces().flatMap((n) => {
       const slot = this.#watcher.slotAt(n);
-      return slot === undefined
-        ? []
-        : [
-            {
-              txHash: slot.latest.signed.hash,
-              kind: slot.command.kind,
-              context: { ...slot.command.context, nonce: n.toString() },
-            },
-          ];
+      if (slot === undefined) return [];
+      const context = { ...slot.command.context, nonce: n.toString() };
+      return [{ txHash: slot.latest.signed.hash, kind: slot.command.kind, context }];
     });
+  }
+
+  /** The cross identifiers of the wallet's orders from the chain's first block on (`cross-id-history.ts`). */
+  crossIdentifiersSeen(pairs: readonly PairBinding[]): Promise<bigint[]> {
+    return crossIdentifiersOnChain(this.#rpc, pairs, this.wallet, this.options.follower.maxBlockRange);
   }
 
   async close(): Promise<void> {

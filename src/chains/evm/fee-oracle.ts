@@ -4,6 +4,7 @@
  * trip except the very first time: the place-to-send path stays in the low milliseconds.
  */
 import { DltError } from '../../core/errors.ts';
+import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Clock, FeeOptions } from './options.ts';
 import type { RpcClient } from './rpc-client.ts';
@@ -45,7 +46,8 @@ export class FeeOracle {
       }));
     } else if (this.#clock.now() - this.#current.atMs >= this.#options.refreshMs && this.#refreshing === null) {
       this.#refreshing = this.#refresh()
-        .catch((e: unknown) => this.#logger.warn({ err: e }, 'fee refresh failed; keeping the last suggestion'))
+        // The last suggestion is kept; a failing node is its incident.
+        .catch((e: unknown) => incidentsOf(this.#logger).failed(CHAIN_NODE.evm, this.#clock.now(), 'fee refresh', e))
         .finally(() => {
           this.#refreshing = null;
         });

@@ -12,6 +12,7 @@
  * deliver: a block a receipt outcome came from (`confirmAt`), or one whose tentative events were withdrawn.
  */
 import type { StateStore } from '../../store/state-store.ts';
+import { CHAIN_NODE, reportedRound } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { ChainEvent, EventCursor, Follower, FollowerNotice, PairBinding } from '../types.ts';
 import { addressTopic, LIFECYCLE_TOPICS, TOPICS } from './abi.ts';
@@ -123,11 +124,7 @@ export class EvmFollower implements Follower {
 
   async #run(): Promise<void> {
     while (!this.#stopped) {
-      try {
-        await this.round();
-      } catch (e) {
-        this.#d.logger.warn({ err: e }, 'chain A follower round failed; retrying at the next poll');
-      }
+      await reportedRound(this.#d.logger, this.#d.clock, CHAIN_NODE.evm, 'follower round', () => this.round());
       if (this.#stopped) break;
       try {
         await this.#d.sleep(this.#d.options.pollIntervalMs, AbortSignal.any([this.#abort.signal, this.#wake.signal]));

@@ -7,10 +7,11 @@
  * projection does not cover it gets an approve ahead of it, in the same lane.
  */
 import { MaxUint256 } from 'ethers';
-import { DltError } from '../../core/errors.ts';
+import { asDltError, DltError } from '../../core/errors.ts';
 import { assertUint } from '../../core/units.ts';
 import type { StateStore } from '../../store/state-store.ts';
 import type { Logger } from '../../telemetry/logger.ts';
+import { CHAIN_NODE, incidentsOf, isTransportFailure } from '../../telemetry/incidents.ts';
 import { errorFields, isVenueRace } from '../venue-race.ts';
 import type { CancelCommand, PairBinding, PlaceCommand, Submission, TokenRole } from '../types.ts';
 import { AllowanceBudget } from './allowance-budget.ts';
@@ -18,7 +19,7 @@ import { approveCalldata, cancelCalldata, cancelContext, placeCalldata, placeCon
 import type { GasLimits } from './gas-limits.ts';
 import { rpcFailureOf } from './json-rpc.ts';
 import type { EvmMetrics } from './metrics.ts';
-import type { ResolvedOptions, TxKind } from './options.ts';
+import type { Clock, ResolvedOptions, TxKind } from './options.ts';
 import { readTokenAllowance } from './pair-reads.ts';
 import { revertError, revertLabel } from './revert-decoder.ts';
 import type { CallRequest, RpcClient } from './rpc-client.ts';
@@ -35,6 +36,7 @@ export interface FlowDeps {
   readonly state: StateStore | null;
   readonly metrics: EvmMetrics | null;
   readonly logger: Logger;
+  readonly clock: Pick<Clock, 'now'>;
   /** Chain id checked and journal restored; awaited inside the lane before the first nonce. */
   readonly ready: () => Promise<void>;
 }
@@ -149,10 +151,7 @@ export class OrderFlow {
   }
 
   #moot(context: Record<string, unknown>, reason: unknown): Submission {
-    const error =
-      reason instanceof DltError
-        ? reason
-        : new DltError('E_ORDER_STATE', 'the cancel became moot before it was signed');
+    const error = asDltError(reason, 'E_ORDER_STATE', 'the cancel became moot before it was signed');
     this.#d.logger.debug(
       { ...context, ...errorFields(error) },
       'chain A cancel not sent: the order already left the book',
@@ -161,10 +160,7 @@ export class OrderFlow {
   }
 
   #withdrawn(context: Record<string, unknown>, reason: unknown): Submission {
-    const error =
-      reason instanceof DltError
-        ? reason
-        : new DltError('E_ORDER_WITHDRAWN', 'placement withdrawn before it was signed');
+    const error = asDltError(reason, 'E_ORDER_WITHDRAWN', 'placement withdrawn before it was signed');
     this.#d.metrics?.submissions.inc({ kind: 'place', outcome: 'withdrawn' });
     this.#d.logger.info({ ...context, ...errorFields(error) }, 'chain A placement withdrawn before signing');
     return refusedSubmission(error);
@@ -254,7 +250,7 @@ export class OrderFlow {
       const f = rpcFailureOf(e);
       if (f !== null && f.kind === 'rpc' && f.data !== null)
         return revertError(f.data, { ...context, simulated: true });
-      this.#d.logger.warn({ ...context, err: e }, 'chain A simulation did not run; sending without it');
+      incidentsOf(this.#d.logger).failed(CHAIN_NODE.evm, this.#d.clock.now(), 'simulation (sent without)', e, context);
       return null;
     }
   }
@@ -264,6 +260,8 @@ export class OrderFlow {
     const fields = { ...context, kind, ...errorFields(error) };
     if (isVenueRace(kind, error))
       this.#d.logger.info(fields, `chain A ${kind} not sent: the order is no longer on the book`);
+    else if (isTransportFailure(error.code))
+      incidentsOf(this.#d.logger).failed(CHAIN_NODE.evm, this.#d.clock.now(), `${kind} not sent`, error, context);
     else this.#d.logger.warn(fields, `chain A ${kind} refused before signing: ${error.message}`);
     return refusedSubmission(error);
   }

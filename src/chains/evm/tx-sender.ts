@@ -10,11 +10,12 @@ import PQueue from 'p-queue';
 import { DltError } from '../../core/errors.ts';
 import type { TxJournal } from '../../store/tx-journal.ts';
 import type { Logger } from '../../telemetry/logger.ts';
+import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
 import type { Outcome, Submission } from '../types.ts';
 import type { FeeOracle } from './fee-oracle.ts';
 import type { EvmMetrics } from './metrics.ts';
 import type { NonceSequencer } from './nonce-sequencer.ts';
-import type { SubmitTiming, TxKind } from './options.ts';
+import type { Clock, SubmitTiming, TxKind } from './options.ts';
 import type { RpcClient } from './rpc-client.ts';
 import { broadcast } from './send-verdict.ts';
 import type { TxPayload, TxSigner } from './tx-signer.ts';
@@ -29,6 +30,7 @@ export interface SenderDeps {
   readonly journal: TxJournal;
   readonly metrics: EvmMetrics | null;
   readonly logger: Logger;
+  readonly clock: Pick<Clock, 'now'>;
   readonly maxResyncs: number;
   readonly onTiming?: ((t: SubmitTiming) => void) | undefined;
 }
@@ -120,11 +122,12 @@ export class TxSender {
           { kind: req.kind, clientOrderId: req.clientOrderId, context: req.context, restored: false },
           r.kind === 'uncertain',
         );
+        // The node's unclear answer is its incident; the receipt decides the command.
         if (r.kind === 'uncertain')
-          d.logger.warn(
-            { ...log, answer: r.message },
-            `chain A ${req.kind} sent, node answer unclear; the receipt decides`,
-          );
+          incidentsOf(d.logger).failed(CHAIN_NODE.evm, d.clock.now(), `${req.kind} sent, answer unclear`, {
+            code: 'E_CHAIN_RPC',
+            reason: r.message,
+          });
         else d.logger.info(log, `chain A ${req.kind} sent`);
         return { txHash: signed.hash, outcome: slot.outcome };
       }

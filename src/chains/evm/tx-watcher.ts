@@ -12,6 +12,7 @@
  * was. The nonces up to the highest mined count seen stay taken, so none of them is handed out again.
  */
 import type { TxJournal, TxRecord, TxStatus } from '../../store/tx-journal.ts';
+import { CHAIN_NODE, incidentsOf, reportedRound } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { errorFields } from '../venue-race.ts';
 import { DltError } from '../../core/errors.ts';
@@ -143,11 +144,7 @@ export class TxWatcher {
 
   async #run(): Promise<void> {
     while (!this.#closed) {
-      try {
-        await this.poll();
-      } catch (e) {
-        this.#d.logger.warn({ err: e }, 'chain A receipt poll failed; retrying at the next poll');
-      }
+      await reportedRound(this.#d.logger, this.#d.clock, CHAIN_NODE.evm, 'receipt poll', () => this.poll());
       if (this.#closed) break;
       if (this.#wakeRequested) {
         this.#wakeRequested = false;
@@ -192,10 +189,8 @@ export class TxWatcher {
 
   /** One nonce's trouble (an unreadable receipt, a node error) waits for the next poll without holding up the others. */
   #failed(slot: NonceSlot, e: unknown): void {
-    this.#d.logger.warn(
-      { ...slot.command.context, nonce: slot.nonce.toString(), err: e },
-      'chain A receipt check failed; retrying at the next poll',
-    );
+    const fields = { ...slot.command.context, nonce: slot.nonce.toString() };
+    incidentsOf(this.#d.logger).failed(CHAIN_NODE.evm, this.#d.clock.now(), 'receipt check', e, fields);
   }
 
   async #settleMined(slot: NonceSlot): Promise<void> {

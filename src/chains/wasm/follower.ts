@@ -10,6 +10,7 @@
  * reported as a `gap` (the engine then reconciles in full) and following resumes at the oldest retained
  * ledger. A malformed event is counted, logged and skipped; the cursor moves past it.
  */
+import { CHAIN_NODE, reportedRound } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { ChainEvent, EventCursor, Follower, FollowerNotice, PairBinding } from '../types.ts';
 import { decodeRpcEvent, EventBindings, rawEventId } from './event-decoder.ts';
@@ -25,6 +26,7 @@ export interface FollowerDeps {
   readonly rpc: WasmRpc;
   readonly metrics: WasmMetrics;
   readonly logger: Logger;
+  readonly clock: { now(): number };
   readonly sleep: Sleep;
   readonly options: FollowerOptions;
   readonly wallet: string;
@@ -143,14 +145,7 @@ export class EventFollower implements Follower {
 
   async #run(): Promise<void> {
     while (!this.#stop.signal.aborted) {
-      try {
-        await this.#round();
-      } catch (e) {
-        this.#d.logger.warn(
-          { err: e instanceof Error ? e.message : String(e) },
-          'event follower round failed; retrying on the next poll',
-        );
-      }
+      await reportedRound(this.#d.logger, this.#d.clock, CHAIN_NODE.wasm, 'follower round', () => this.#round());
       try {
         await this.#d.sleep(this.#d.options.pollIntervalMs, AbortSignal.any([this.#stop.signal, this.#wake.signal]));
       } catch {

@@ -7,6 +7,7 @@
  * Only when the node cannot be asked until well past the time bound is the outcome `unknown`.
  */
 import { DltError, isDltError } from '../../core/errors.ts';
+import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { TxJournal } from '../../store/tx-journal.ts';
 import type { ChainEvent, Outcome, PairBinding } from '../types.ts';
@@ -188,10 +189,7 @@ export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowled
     } catch (e) {
       if (!isDltError(e)) throw e;
       lastProblem = e.message;
-      ctx.logger.warn(
-        { txHash: tx.hash, code: e.code, err: e.message },
-        'could not learn the fate of a transaction; asking again',
-      );
+      incidentsOf(ctx.logger).failed(CHAIN_NODE.wasm, ctx.clock.now(), 'transaction status', e, { txHash: tx.hash });
     }
     if (ctx.clock.now() > deadlineMs) {
       if (unreadable !== null) return unreadable;

@@ -7,6 +7,7 @@
  * refusal never applied. A send whose answer is lost counts as sent: the outcome poller finds out.
  */
 import { DltError, isDltError } from '../../core/errors.ts';
+import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { TxJournal } from '../../store/tx-journal.ts';
 import { buildInvocation, signInvocation, type Invocation, type SignedTx } from './envelope.ts';
@@ -149,10 +150,10 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
       } catch (e) {
         if (!isDltError(e, 'E_CHAIN_RPC')) throw e;
         d.journal.mark(signed.hash, 'sent');
-        log.warn(
-          { txHash: signed.hash, err: e.message },
-          'no answer to sendTransaction; the outcome poller will find out',
-        );
+        // The outcome poller will find out; the node's silence is its incident.
+        incidentsOf(log).failed(CHAIN_NODE.wasm, d.clock.now(), 'sendTransaction (no answer)', e, {
+          txHash: signed.hash,
+        });
         return { kind: 'sent', source: held, signed, acknowledged: false };
       }
       if (reply.status === 'PENDING' || reply.status === 'DUPLICATE') {

@@ -5,10 +5,11 @@
  * authorizes every call as `user`. `submit` resolves once the signed, journalled transaction has been sent;
  * its outcome follows from `getTransaction`. Nothing here is specific to the sandbox.
  */
-import { DltError, isDltError } from '../../core/errors.ts';
+import { asDltError, DltError, isDltError } from '../../core/errors.ts';
 import { formatDecimal } from '../../core/decimal.ts';
 import { encodeOrder } from '../../core/encoding/order-codec.ts';
 import type { Side } from '../../core/order-terms.ts';
+import { CHAIN_NODE, incidentsOf, isTransportFailure } from '../../telemetry/incidents.ts';
 import { silentLogger, type Logger } from '../../telemetry/logger.ts';
 import { errorFields, isVenueRace } from '../venue-race.ts';
 import { createMetrics } from '../../telemetry/metrics.ts';
@@ -34,6 +35,7 @@ import type {
 import { AllowanceKeeper } from './allowances.ts';
 import { approveCall, cancelCall, placeCall } from './calls.ts';
 import { EventBindings } from './event-decoder.ts';
+import { crossIdentifiersOnChain } from './cross-id-history.ts';
 import { EventFollower } from './follower.ts';
 import { httpTransport } from './json-rpc.ts';
 import { createWasmMetrics, type WasmMetrics } from './metrics.ts';
@@ -52,6 +54,10 @@ import { WasmRpc } from './rpc-client.ts';
 import { sendInvocation, type SenderDeps, type TxIntent } from './sender.ts';
 import { Ed25519Signer } from './signer.ts';
 import { SourcePool } from './source-pool.ts';
+
+const closed = () => new DltError('E_CHAIN_RPC', 'the chain B adapter is closed', { details: { kind: 'transport' } });
+const notOurs = (pairId: string, details: Record<string, unknown>) =>
+  new DltError('E_PAIR_INVALID', `pair ${pairId} is not a chain B pair`, { details });
 
 function refused(error: DltError, txHash: string | null = null): Submission {
   return { txHash, outcome: Promise.resolve({ kind: 'rejected', txHash, error, included: false }) };
@@ -185,10 +191,7 @@ export class WasmChainAdapter implements ChainAdapter {
   submit(command: Command): Promise<Submission> {
     const startedMs = this.#clock.now();
     if (command.kind === 'cancel') {
-      if (this.#closing.signal.aborted)
-        return Promise.resolve(
-          refused(new DltError('E_CHAIN_RPC', 'the chain B adapter is closed', { details: { kind: 'transport' } })),
-        );
+      if (this.#closing.signal.aborted) return Promise.resolve(refused(closed()));
       return this.#cancel(command, startedMs);
     }
     return this.#inLane(() => this.#place(command, startedMs));
@@ -197,8 +200,7 @@ export class WasmChainAdapter implements ChainAdapter {
   /** Placements and approvals run one after another, in the order they were given. */
   #inLane<T>(work: () => Promise<T>): Promise<T> {
     const run = this.#lane.then(() => {
-      if (this.#closing.signal.aborted)
-        throw new DltError('E_CHAIN_RPC', 'the chain B adapter is closed', { details: { kind: 'transport' } });
+      if (this.#closing.signal.aborted) throw closed();
       return work();
     });
     this.#lane = run.catch(() => undefined);
@@ -213,11 +215,7 @@ export class WasmChainAdapter implements ChainAdapter {
       quantity: formatDecimal(c.terms.quantity),
       clientOrderId: c.clientOrderId.toString(),
     };
-    if (c.pair.chain !== 'wasm')
-      return this.#refuse(
-        'place',
-        new DltError('E_PAIR_INVALID', `pair ${c.pair.pairId} is not a chain B pair`, { details: context }),
-      );
+    if (c.pair.chain !== 'wasm') return this.#refuse('place', notOurs(c.pair.pairId, context));
     let call;
     try {
       call = placeCall(
@@ -263,13 +261,7 @@ export class WasmChainAdapter implements ChainAdapter {
 
   #cancel(c: CancelCommand, startedMs: number): Promise<Submission> {
     const context = { pair: c.pair.pairId, side: c.side, orderId: c.orderId.toString() };
-    if (c.pair.chain !== 'wasm')
-      return Promise.resolve(
-        this.#refuse(
-          'cancel',
-          new DltError('E_PAIR_INVALID', `pair ${c.pair.pairId} is not a chain B pair`, { details: context }),
-        ),
-      );
+    if (c.pair.chain !== 'wasm') return Promise.resolve(this.#refuse('cancel', notOurs(c.pair.pairId, context)));
     const signal = c.signal === undefined ? this.#closing.signal : AbortSignal.any([this.#closing.signal, c.signal]);
     return this.#send(
       {
@@ -302,18 +294,20 @@ export class WasmChainAdapter implements ChainAdapter {
   }
 
   #withdrawn(context: Record<string, unknown>, reason: unknown): Submission {
-    const error = isDltError(reason)
-      ? reason
-      : new DltError('E_ORDER_WITHDRAWN', 'placement withdrawn before it was signed');
+    const error = asDltError(reason, 'E_ORDER_WITHDRAWN', 'placement withdrawn before it was signed');
     this.metrics.submissions.inc({ kind: 'place', outcome: 'withdrawn' });
     this.#logger.info({ ...context, ...errorFields(error) }, 'placement withdrawn before signing');
     return refused(error);
   }
 
-  #refuse(kind: string, error: DltError, context: Record<string, unknown> = {}): Submission {
+  /** A command that did not apply: a failing node is its incident, any other refusal a warning. */
+  #refuse(kind: string, error: DltError, context: Record<string, unknown> = {}, txHash: string | null = null) {
     this.metrics.submissions.inc({ kind, outcome: 'refused' });
-    this.#logger.warn({ ...context, kind, ...errorFields(error) }, 'command refused before signing');
-    return refused(error);
+    const fields = { ...context, kind, txHash, ...errorFields(error) };
+    if (isTransportFailure(error.code))
+      incidentsOf(this.#logger).failed(CHAIN_NODE.wasm, this.#clock.now(), `${kind} not sent`, error, fields);
+    else this.#logger.warn(fields, txHash === null ? 'command refused before signing' : 'command refused');
+    return refused(error, txHash);
   }
 
   #senderDeps(): SenderDeps {
@@ -363,12 +357,12 @@ export class WasmChainAdapter implements ChainAdapter {
       );
       return refused(res.error);
     }
+    if (res.kind === 'refused' && !isVenueRace(intent.kind, res.error))
+      return this.#refuse(intent.kind, res.error, intent.context, res.txHash);
     if (res.kind === 'refused') {
       this.metrics.submissions.inc({ kind: intent.kind, outcome: 'refused' });
       const fields = { ...intent.context, kind: intent.kind, txHash: res.txHash, ...errorFields(res.error) };
-      if (isVenueRace(intent.kind, res.error))
-        this.#logger.info(fields, 'cancel not sent: the order is no longer on the book');
-      else this.#logger.warn(fields, 'command refused');
+      this.#logger.info(fields, 'cancel not sent: the order is no longer on the book');
       return refused(res.error, res.txHash);
     }
     const { signed, source } = res;
@@ -441,15 +435,9 @@ export class WasmChainAdapter implements ChainAdapter {
     from: EventCursor | null,
     onNotice: (notice: FollowerNotice) => Promise<void>,
   ): Follower {
+    const deps = { rpc: this.#rpc, metrics: this.metrics, logger: this.#logger, clock: this.#clock };
     const follower = new EventFollower(
-      {
-        rpc: this.#rpc,
-        metrics: this.metrics,
-        logger: this.#logger,
-        sleep: this.#sleep,
-        options: this.#r.follower,
-        wallet: this.wallet,
-      },
+      { ...deps, sleep: this.#sleep, options: this.#r.follower, wallet: this.wallet },
       pairs,
       from,
       onNotice,
@@ -481,6 +469,11 @@ export class WasmChainAdapter implements ChainAdapter {
 
   unsettled(): InFlightTx[] {
     return [...this.#pending.values()];
+  }
+
+  /** The cross identifiers of the wallet's orders from the oldest retained ledger on (`cross-id-history.ts`). */
+  crossIdentifiersSeen(pairs: readonly PairBinding[]): Promise<bigint[]> {
+    return crossIdentifiersOnChain(this.#rpc, pairs, this.wallet, this.#r.follower.pageLimit);
   }
 
   /** Stops following and polling; outcomes still open settle as `unknown` (`settle` finds them later). */

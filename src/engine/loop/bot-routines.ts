@@ -4,6 +4,8 @@
  * and waiting for every outcome to settle.
  */
 import type { Clock, Timer } from '../../core/clock.ts';
+import { CHAIN_NODE, incidentsOf, isTransportFailure } from '../../telemetry/incidents.ts';
+import { isDltError } from '../../core/errors.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import type { PairStatus } from './venue-status.ts';
@@ -61,7 +63,14 @@ export function startPolls(clock: Clock, t: PollTimings, p: Polled, logger: Logg
   every(t.inventoryCheckMs, () => {
     for (const e of p.engines)
       if (e.readiness.ready)
-        void e.verifyInventory().catch((err: unknown) => logger.warn({ err }, 'inventory check failed'));
+        void e
+          .verifyInventory()
+          .then(() => incidentsOf(logger).succeeded('inventory check', clock.now()))
+          .catch((err: unknown) => {
+            // A node that fails the reads is the node's incident; any other failure the check's own.
+            const kind = isDltError(err) && isTransportFailure(err.code) ? CHAIN_NODE[e.chain] : 'inventory check';
+            incidentsOf(logger).failed(kind, clock.now(), `${e.chain} inventory check`, err);
+          });
   });
   return timers;
 }

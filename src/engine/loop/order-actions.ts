@@ -10,7 +10,7 @@ import { isCancellable } from '../../core/order-state.ts';
 import type { QuoteAction } from '../../strategy/types.ts';
 import type { RecordedAction } from '../recording/recorder.ts';
 import type { Logger } from '../../telemetry/logger.ts';
-import { failureFields, type RepeatedFailures } from '../../telemetry/repeated-failures.ts';
+import { CHAIN_NODE, failureFields, isTransportFailure, type Incidents } from '../../telemetry/incidents.ts';
 import type { RiskMonitor } from '../risk/monitor.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import type { LoopMetrics } from './loop-metrics.ts';
@@ -38,7 +38,7 @@ export interface OrderActionsOptions {
   readonly clock: Pick<Clock, 'now'>;
   readonly logger: Logger;
   readonly metrics: LoopMetrics;
-  readonly failures: RepeatedFailures;
+  readonly incidents: Incidents;
   /** A placement's outcome is known: the pair is worth another look. */
   readonly onOutcome: () => void;
   /** Each action decided, sent, included or refused (the recording). */
@@ -102,7 +102,7 @@ export class OrderActions {
         this.#watchOutcome(placed.settled, o.clock.now(), (stage, more) => record(stage, { ...ids, ...more }));
       } else return false;
       o.metrics.actions.inc({ pair: pairId, type: action.type, result: 'sent' });
-      o.failures.succeeded('action', 'order actions go through again', { pair: pairId });
+      o.incidents.succeeded('order actions', o.clock.now());
       return true;
     } catch (e) {
       const code = e instanceof DltError ? e.code : 'unexpected';
@@ -111,11 +111,17 @@ export class OrderActions {
       // The order changed status between the decision and the queue (a fill, a replacement's cancel): benign.
       if (code === 'E_ORDER_STATE' || code === 'E_ORDER_WITHDRAWN')
         o.logger.debug({ ...failureFields(e), pair: pairId, action: action.type }, 'order action no longer applies');
-      else o.failures.failed('action', e, 'order action refused', { pair: pairId, action: action.type }, 'warn');
+      else o.incidents.failed(this.#kindOf(code), o.clock.now(), pairId, e, { action: action.type });
       if (code === MARKET_NOT_OPEN) this.#marketNotOpen();
+      else if (isTransportFailure(code)) o.risk.transportFailed(pairId, o.clock.now());
       else if (!NOT_A_FAILURE.has(code)) o.risk.txFailed(pairId, o.clock.now(), code);
       return false;
     }
+  }
+
+  /** A transport failure is the chain node's incident (the node fails, not the action); the rest the actions'. */
+  #kindOf(code: string): string {
+    return isTransportFailure(code) ? CHAIN_NODE[this.#o.engine.chain] : 'order actions';
   }
 
   #watchOutcome(
@@ -141,8 +147,12 @@ export class OrderActions {
           const reason = order.rejection?.code ?? order.rejection?.reason ?? 'unknown';
           o.metrics.rejections.inc({ pair: o.pairId, reason });
           if (reason === MARKET_NOT_OPEN) this.#marketNotOpen();
+          else if (isTransportFailure(reason)) o.risk.transportFailed(o.pairId, o.clock.now());
           else o.risk.txFailed(o.pairId, o.clock.now(), reason);
-          o.logger.warn({ pair: o.pairId, reason, detail: order.rejection?.reason }, 'our order was rejected');
+          // A node that failed the command before signing is the node's incident, not a line per order.
+          if (isTransportFailure(reason))
+            o.incidents.failed(this.#kindOf(reason), o.clock.now(), o.pairId, order.rejection, { action: 'place' });
+          else o.logger.warn({ pair: o.pairId, reason, detail: order.rejection?.reason }, 'our order was rejected');
         } else {
           o.risk.txSucceeded(o.pairId);
         }

@@ -13,7 +13,7 @@ import { toVenueLocal } from '../../core/calendar.ts';
 import { Decimal } from '../../core/decimal.ts';
 import { computeQuotes, type StrategyState } from '../../strategy/registry.ts';
 import type { Logger } from '../../telemetry/logger.ts';
-import { RepeatedFailures } from '../../telemetry/repeated-failures.ts';
+import { incidentsOf, type Incidents } from '../../telemetry/incidents.ts';
 import type { PairFairValue } from '../fair-value/pair-fair-value.ts';
 import type { RiskLimits } from '../risk/limits.ts';
 import { pullReason, type RiskMonitor } from '../risk/monitor.ts';
@@ -86,7 +86,7 @@ export class PairLoop {
   readonly #balances: BalanceCache;
   readonly #actions: OrderActions;
   #stopped = false;
-  readonly #failures: RepeatedFailures;
+  readonly #incidents: Incidents;
   readonly #modes: ModeLog;
   last: LastRound | null = null;
 
@@ -94,7 +94,7 @@ export class PairLoop {
     this.#o = o;
     this.#pairId = o.runtime.binding.pairId;
     this.#symbol = o.runtime.binding.symbol;
-    this.#failures = new RepeatedFailures(o.logger, o.clock.now);
+    this.#incidents = incidentsOf(o.logger);
     this.#modes = new ModeLog(o.logger, this.#pairId);
     const labels = { chain: o.runtime.binding.chain, wallet: o.engine.wallet };
     this.#balances = new BalanceCache({
@@ -117,7 +117,7 @@ export class PairLoop {
       clock: o.clock,
       logger: o.logger,
       metrics: o.metrics,
-      failures: this.#failures,
+      incidents: this.#incidents,
       onOutcome: () => this.trigger(),
       ...(o.record === undefined ? {} : { record: o.record }),
     });
@@ -165,10 +165,10 @@ export class PairLoop {
         this.#dirty = false;
         try {
           await this.#recompute();
-          this.#failures.succeeded('recompute', 'quote recomputation works again', { pair: this.#pairId });
+          this.#incidents.succeeded('quote recomputation', this.#o.clock.now());
         } catch (e) {
           this.#o.metrics.recomputes.inc({ pair: this.#pairId, outcome: 'error' });
-          this.#failures.failed('recompute', e, 'quote recomputation failed', { pair: this.#pairId });
+          this.#incidents.failed('quote recomputation', this.#o.clock.now(), this.#pairId, e);
         }
       }
     } finally {

@@ -143,8 +143,9 @@ export class ModeLog {
     this.#logged = now;
     if (state.mode === 'active') this.#logger.info({ pair: this.#pairId, was }, 'pair quoting again');
     else if (state.mode === 'paused') {
-      // Outside trading hours is the venue's schedule; every other reason is worth a warning.
-      const quiet = state.reasons.every((r) => r === 'market-closed');
+      // Outside trading hours is the venue's schedule, a back-off follows a failure said on its own line; every
+      // other reason is worth a warning.
+      const quiet = state.reasons.every((r) => r === 'market-closed' || r === 'tx-backoff');
       this.#logger[quiet ? 'info' : 'warn'](
         { pair: this.#pairId, reasons: state.reasons, untilMs: state.untilMs },
         `pair paused: ${state.reasons.join(', ')}`,

@@ -2,12 +2,20 @@
  * What the venue says about one pair beyond the book: trading status and reason, last price, static
  * reference price and halt counter (REST trade info, polled at a throttled rate), and the order book
  * contract's phase (read from the chain). Either one changing triggers the pair's recomputation.
+ *
+ * A failed read is the node's or the venue's incident (one line when it starts, one when it ends). A phase
+ * read that fails keeps the last phase read for `PHASE_READ_GRACE_MS` after it (a node failing one call in
+ * two does not pause and resume the pair at every poll); past that the book counts as not open.
  */
 import type { ChainAdapter, PairBinding } from '../../chains/types.ts';
 import type { Decimal } from '../../core/decimal.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { TradeInfo } from '../../venue/payload/trade-info.ts';
 import type { Clock } from '../../core/clock.ts';
+import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
+
+/** How long a phase read may fail before the book counts as not open. */
+export const PHASE_READ_GRACE_MS = 10_000;
 
 export interface TradeInfoSource {
   getTradeInfo(pairId: string): Promise<TradeInfo>;
@@ -35,6 +43,8 @@ export class VenueStatus {
   readonly #onChange: () => void;
   readonly #clock: Pick<Clock, 'now'> | undefined;
   #status: PairStatus;
+  /** When the phase was last read (clock ms; null: never, or no clock). */
+  #phaseAtMs: number | null = null;
 
   /** `now`: when given, a book that opens again (the end of a halt) has its trade info read at once. */
   constructor(
@@ -94,25 +104,29 @@ export class VenueStatus {
         tradeInfoAtMs: nowMs,
       });
     } catch (e) {
-      this.#logger.warn(
-        { err: e, pair: this.#binding.pairId },
-        'trade info read failed; keeping the last known status',
-      );
+      // The last known status is kept.
+      incidentsOf(this.#logger).failed('venue trade info', nowMs, this.#binding.pairId, e);
+      return;
     }
+    incidentsOf(this.#logger).succeeded('venue trade info', nowMs);
   }
 
   async refreshPhase(): Promise<void> {
     try {
       const s = await this.#adapter.readPairState(this.#binding);
+      this.#phaseAtMs = this.#clock?.now() ?? null;
+      if (this.#phaseAtMs !== null)
+        incidentsOf(this.#logger).succeeded(CHAIN_NODE[this.#binding.chain], this.#phaseAtMs);
       const reopened = s.open && !this.#status.phaseOpen && this.#status.phase !== null;
       this.#set({ ...this.#status, phase: s.phase, phaseOpen: s.open });
       // The trading status follows the phase on its own (slower) poll: read it now, so quoting resumes at once.
       if (reopened && this.#clock !== undefined) await this.refreshTradeInfo(this.#clock.now());
     } catch (e) {
-      this.#logger.warn(
-        { err: e, pair: this.#binding.pairId },
-        'order book phase read failed; treating the book as not open',
-      );
+      const nowMs = this.#clock?.now() ?? 0;
+      incidentsOf(this.#logger).failed(CHAIN_NODE[this.#binding.chain], nowMs, 'order book phase read', e, {
+        pair: this.#binding.pairId,
+      });
+      if (this.#phaseAtMs !== null && nowMs - this.#phaseAtMs < PHASE_READ_GRACE_MS) return;
       this.#set({ ...this.#status, phase: null, phaseOpen: false });
     }
   }

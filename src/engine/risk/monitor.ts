@@ -121,6 +121,15 @@ export class RiskMonitor {
     p.backoffUntilMs = Math.max(p.backoffUntilMs, nowMs + p.limits.failureBackoffMs);
   }
 
+  /**
+   * A command the chain's node or the venue's transport failed before anything reached the book (the node
+   * did not answer a simulation or a send): not the pair's failure, so it does not count towards the stop; the
+   * pair backs off once, as for a closed market, while the node's incident says what fails.
+   */
+  transportFailed(pairId: string, nowMs: number): void {
+    this.marketNotOpen(pairId, nowMs);
+  }
+
   /** The pair's total PnL (quote units) on trading day `day`: trips the kill switch on loss or drawdown. */
   pnl(pairId: string, day: string, total: Decimal): void {
     const p = this.#pair(pairId);

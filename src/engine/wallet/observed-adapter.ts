@@ -29,6 +29,9 @@ export function observeAdapter(
     probeOrder: (p, side, id) => adapter.probeOrder(p, side, id),
     unsettled: () => adapter.unsettled(),
     close: () => adapter.close(),
+    ...(adapter.crossIdentifiersSeen === undefined
+      ? {}
+      : { crossIdentifiersSeen: adapter.crossIdentifiersSeen.bind(adapter) }),
     async submit(command: Command) {
       const submission = await adapter.submit(command);
       const pairIds = [command.pair.pairId];

@@ -7,7 +7,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { isDltError } from '../../core/errors.ts';
 import type { Logger } from '../../telemetry/logger.ts';
-import { RepeatedFailures } from '../../telemetry/repeated-failures.ts';
+import { incidentsOf, type Incidents } from '../../telemetry/incidents.ts';
 import type { ReconcileReport } from './recovery/reconciler.ts';
 import { Signal } from './signals.ts';
 
@@ -32,7 +32,8 @@ export interface ReadinessOptions {
 export class Readiness {
   readonly #o: ReadinessOptions;
   readonly #retry: { readonly firstMs: number; readonly maxMs: number };
-  readonly #failures: RepeatedFailures;
+  readonly #incidents: Incidents;
+  readonly #kind: string;
   #readiness: WalletReadiness = { ready: false, detail: 'not reconciled yet', reason: 'reconciling' };
   /** Raised whenever the wallet becomes ready or stops being ready. */
   readonly changed = new Signal<WalletReadiness>();
@@ -43,7 +44,8 @@ export class Readiness {
   constructor(options: ReadinessOptions) {
     this.#o = options;
     this.#retry = { firstMs: options.retry?.firstMs ?? 1_000, maxMs: options.retry?.maxMs ?? 60_000 };
-    this.#failures = new RepeatedFailures(options.logger, options.clock.now);
+    this.#incidents = incidentsOf(options.logger);
+    this.#kind = `${options.labels.chain} wallet reconciliation`;
   }
 
   get current(): WalletReadiness {
@@ -81,7 +83,7 @@ export class Readiness {
     try {
       const report = await this.#o.reconcile();
       if (report.ready) {
-        this.#failures.succeeded('reconcile', 'wallet reconciled', labels);
+        this.#incidents.ended(this.#kind);
         this.#attempts = 0;
         this.#set({ ready: true, detail: '', reason: '' });
         return report;
@@ -89,12 +91,15 @@ export class Readiness {
       this.#attempts++;
       const reason = report.inventory.comparable ? 'not comparable' : report.inventory.reason;
       // One stable signature, so that the count goes on while the number of unsettled orders changes.
-      this.#failures.failed(
-        'reconcile',
-        new Error('not ready'),
-        'reconciliation left the wallet not ready; trying again',
-        { ...labels, attempt: this.#attempts, reason },
-        'warn',
+      this.#incidents.failed(
+        this.#kind,
+        this.#o.clock.now(),
+        'not ready; trying again',
+        { code: 'unsettled', reason },
+        {
+          ...labels,
+          attempt: this.#attempts,
+        },
       );
       this.#set({
         ready: false,
@@ -105,7 +110,7 @@ export class Readiness {
     } catch (e) {
       this.#attempts++;
       const code = isDltError(e) ? e.code : 'unexpected';
-      this.#failures.failed('reconcile', e, 'reconciliation failed; the wallet is not ready; trying again', {
+      this.#incidents.failed(this.#kind, this.#o.clock.now(), 'failed; the wallet is not ready; trying again', e, {
         ...labels,
         attempt: this.#attempts,
         retryInMs: this.#delay(),

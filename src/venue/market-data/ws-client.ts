@@ -21,6 +21,7 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
 import { DltError } from '../../core/errors.ts';
+import { incidentsOf, type Incidents } from '../../telemetry/incidents.ts';
 import { silentLogger } from '../../telemetry/logger.ts';
 import { createMetrics, type Metrics } from '../../telemetry/metrics.ts';
 import type { Clock, Timer } from '../../core/clock.ts';
@@ -87,12 +88,14 @@ export interface MarketDataEvents {
 }
 
 const DEFAULT_RECONNECT: BackoffPolicy = { baseMs: 500, capMs: 30_000 };
+const MARKET_DATA = 'venue market data'; // the incident kind of connection losses and stale markets
 
 export class MarketDataClient extends EventEmitter<MarketDataEvents> {
   readonly #o: MarketDataClientOptions;
   readonly #clock: Clock;
   readonly #random: Random;
   readonly #logger: Logger;
+  readonly #incidents: Incidents;
   readonly #metrics: Metrics;
   readonly #reconnect: BackoffPolicy;
   readonly #auth: WsAuthorization;
@@ -120,6 +123,7 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? systemRandom;
     this.#logger = options.logger ?? silentLogger();
+    this.#incidents = incidentsOf(this.#logger);
     this.#metrics = options.metrics ?? createMetrics();
     this.#reconnect = { ...DEFAULT_RECONNECT, ...options.reconnect };
     this.#auth = { host: options.host, apiKey: options.apiKey, dateHeader: options.dateHeader ?? DEFAULT_DATE_HEADER };
@@ -139,13 +143,9 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
       },
       onFailed: (channel, error, retryInMs) => {
         this.#metrics.venue.wsSubscriptionFailures.inc({ channel });
-        const unauthorised = /unauthori[sz]ed|forbidden|not authorized/i.test(error.message);
-        if (unauthorised)
-          this.#logger.error(
-            { err: error },
-            'market data subscription refused as unauthorised: check venue.apiKey; retrying',
-          );
-        else this.#logger.warn({ err: error }, 'market data subscription failed; retrying');
+        const refused = 'market data subscription refused as unauthorised: check venue.apiKey; retrying';
+        if (/unauthori[sz]ed|forbidden|not authorized/i.test(error.message)) this.#logger.error(error, refused);
+        else this.#incidents.failed(MARKET_DATA, this.#clock.now(), `${channel} subscription`, error);
         this.emit('subscriptionFailed', { channel, error, retryInMs });
       },
     });
@@ -155,12 +155,12 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
       onStale: (symbol, lastSeenAt, hadData) => {
         this.#metrics.venue.marketStale.set({ market: symbol }, 1);
         this.#metrics.venue.marketStaleTransitions.inc({ market: symbol });
-        this.#logger.warn({ market: symbol, quietMs: this.#clock.now() - lastSeenAt, hadData }, 'market data stale');
+        const quiet = { code: 'stale', reason: `no update for ${this.#clock.now() - lastSeenAt} ms` };
+        this.#incidents.failed(MARKET_DATA, this.#clock.now(), `${symbol} stale`, quiet, { hadData });
         this.emit('stale', { symbol, lastSeenAt, hadData });
       },
       onFresh: (symbol) => {
         this.#metrics.venue.marketStale.set({ market: symbol }, 0);
-        this.#logger.info({ market: symbol }, 'market data fresh again');
         this.emit('fresh', symbol);
       },
     });
@@ -261,10 +261,9 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     this.#ready = true;
     this.#connectionTimeoutMs = connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS;
     this.#metrics.venue.wsConnected.set(1);
-    this.#logger.info(
-      { channels: this.#subs.size, connectionTimeoutMs: this.#connectionTimeoutMs },
-      'market data connected',
-    );
+    // A connection during an incident is in its end line; the first and any after a quiet time are said.
+    const fields = { channels: this.#subs.size, connectionTimeoutMs: this.#connectionTimeoutMs };
+    if (this.#incidents.count(MARKET_DATA) === 0) this.#logger.info(fields, 'market data connected');
     this.emit('connected');
     this.#watchKeepAlive(ws, this.#connectionTimeoutMs);
     this.#subs.subscribeAll();
@@ -297,7 +296,7 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
   #drop(ws: WebSocket, why: string): void {
     if (this.#ws !== ws || this.#dropReason !== undefined) return;
     this.#dropReason = why;
-    this.#logger.warn({ reason: why }, 'market data connection dropped');
+    this.#incidents.failed(MARKET_DATA, this.#clock.now(), 'connection dropped', { code: 'dropped', reason: why });
     ws.terminate();
   }
 
@@ -319,7 +318,7 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
       ...(failure === undefined ? {} : { cause: failure }),
     });
     this.#metrics.venue.wsReconnects.inc();
-    this.#logger.warn({ err: error }, 'market data disconnected; reconnecting');
+    this.#incidents.failed(MARKET_DATA, this.#clock.now(), 'connection lost', error, { reconnectInMs });
     this.emit('disconnected', { error, reconnectInMs });
     this.#reconnectTimer = this.#clock.setTimer(() => this.#connect(), reconnectInMs);
   }
@@ -386,6 +385,7 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     }
     const everything = this.#subs.wants(ALL_MARKETS);
     const receivedAt = this.#clock.now();
+    this.#incidents.succeeded(MARKET_DATA, receivedAt);
     for (const m of message.markets) {
       if (!everything && !this.#subs.wants(m.symbol)) continue;
       if (everything) this.#watchdog.watch(m.symbol);

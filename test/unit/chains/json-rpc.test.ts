@@ -36,6 +36,7 @@ const replies: Record<string, () => [number, string]> = {
     }),
   ],
   html: () => [502, '<html>bad gateway</html>'],
+  garbled: () => [200, '<html>not a JSON-RPC answer</html>'],
   empty: () => [200, JSON.stringify({ jsonrpc: '2.0', id: 1 })],
 };
 
@@ -77,11 +78,14 @@ describe.each(CHAINS)('chain $chain JSON-RPC transport', ({ transport, kind, cod
 
   it('reports unreadable replies and unreachable nodes without the credentials or query of the URL', async () => {
     const send = transport(url, { timeoutMs: 2000 });
-    for (const method of ['html', 'empty']) {
+    for (const method of ['garbled', 'empty']) {
       const e = (await send(method, []).catch((x: unknown) => x)) as Error;
       expect(kind(e)).toBe('malformed');
       expect(e.message).not.toContain('secret');
     }
+    // A proxy's error page is the transport failing, not the node answering something unreadable.
+    const gateway = (await send('html', []).catch((x: unknown) => x)) as Error;
+    expect([kind(gateway), gateway.message.endsWith('HTTP 502')]).toEqual(['transport', true]);
     const down = (await transport('http://user:secret@127.0.0.1:1/?apikey=k', { timeoutMs: 2000 })('ok', []).catch(
       (x: unknown) => x,
     )) as Error;

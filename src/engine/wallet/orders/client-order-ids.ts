@@ -44,6 +44,21 @@ export class ClientOrderIds {
     return crossId >> LOW_BITS === this.#tag && (crossId & LOW_MASK) !== 0n;
   }
 
+  /** True while this wallet's counter has never handed out an id here: a fresh state file. */
+  get fresh(): boolean {
+    return !this.#state.hasCounter(this.#counter);
+  }
+
+  /**
+   * The ids the chain shows for the wallet (a fresh state file): the counter starts above the highest of ours, and
+   * exists from now on even when none is ours. Returns that highest id (0 for none).
+   */
+  startAbove(seen: readonly bigint[]): bigint {
+    const highest = seen.filter((id) => this.isOurs(id)).reduce((a, b) => (b > a ? b : a), 0n);
+    this.#state.raiseCounter(this.#counter, Number(highest & LOW_MASK));
+    return highest;
+  }
+
   /** An id of ours found on the venue: the counter moves past it so that it is never handed out again. */
   adopt(crossId: bigint): void {
     if (this.isOurs(crossId)) this.#state.raiseCounter(this.#counter, Number(crossId & LOW_MASK));

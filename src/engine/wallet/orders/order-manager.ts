@@ -19,7 +19,7 @@ import { DltError, isDltError } from '../../../core/errors.ts';
 import { approvalFor } from '../../../core/money.ts';
 import { isCancellable, isTerminal, newOrder, remainingOf } from '../../../core/order-state.ts';
 import { DEFAULT_ORDER_OPTIONS, type Side } from '../../../core/order-terms.ts';
-import { failureFields } from '../../../telemetry/repeated-failures.ts';
+import { failureFields } from '../../../telemetry/incidents.ts';
 import type { StoredOrder } from '../../../store/order-store.ts';
 import { lockOf } from '../fills/amounts.ts';
 import { makerRateOf } from '../pair-runtime.ts';
@@ -294,9 +294,9 @@ export class OrderManager {
       this.#count('cancel', moot.signal.aborted ? 'moot' : 'refused');
       if (moot.signal.aborted) return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#get(cid)) };
       const gone = outcome.kind === 'rejected' && outcome.error.code === 'E_VENUE_ORDER_NOT_FOUND';
-      // Gone already is the venue's race, settled below; any other refusal is worth a warning.
+      // Gone already is the venue's race, settled below; the adapter has said why any other refusal happened.
       if (!gone)
-        ctx.logger.warn(
+        ctx.logger.debug(
           {
             clientOrderId: cid,
             code: outcome.kind === 'rejected' ? outcome.error.code : outcome.kind,

@@ -20,6 +20,7 @@ import { raiseAlert } from '../alerts.ts';
 import type { EventTracker } from '../tracking/event-tracker.ts';
 import type { TxApplier } from '../tracking/tx-applier.ts';
 import type { WalletContext } from '../wallet-context.ts';
+import { startAboveHistory } from './fresh-identifiers.ts';
 import { readVenueOrder, type VenueOrderView } from './venue-order-view.ts';
 
 export interface VenueOrders {
@@ -104,6 +105,7 @@ export class Reconciler {
     this.#manager.ready = false;
     const adoptedBefore = new Set(this.#adoptedIds());
     try {
+      await startAboveHistory(ctx, this.#adapter);
       let settled = this.#unsent();
       settled += await this.#settleAll();
       await this.#settleJournal();
@@ -246,12 +248,8 @@ export class Reconciler {
         seen.add(order.clientOrderId);
         const scales = ctx.pairs.get(order.pairId)?.binding.rules.scales;
         const remaining = scales === undefined ? null : quantityFromRaw(remainingOf(order), scales);
-        if (
-          v.remaining !== null &&
-          remaining !== null &&
-          !v.remaining.eq(remaining) &&
-          order.updatedMs < settledBefore
-        ) {
+        const differs = v.remaining !== null && remaining !== null && !v.remaining.eq(remaining);
+        if (differs && order.updatedMs < settledBefore) {
           found.push({
             kind: 'remaining-differs',
             clientOrderId: order.clientOrderId,

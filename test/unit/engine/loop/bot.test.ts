@@ -270,12 +270,10 @@ describe('the bot', () => {
     await h.block();
     expect(onBook(h)).toHaveLength(6);
     // The repeated failure was logged once, and its end once, with the count.
-    const engineLogs = h.logs.filter(
-      (l) => String(l.msg).startsWith('reconciliation failed') || String(l.msg).startsWith('wallet reconciled after'),
-    );
-    expect(engineLogs.map((l) => [l.msg, l.failures ?? null])).toEqual([
-      ['reconciliation failed; the wallet is not ready; trying again', null],
-      ['wallet reconciled after 2 failure(s)', 2],
+    const engineLogs = h.logs.filter((l) => String(l.incident).endsWith('wallet reconciliation'));
+    expect(engineLogs.map((l) => [l.msg, l.what ?? null, l.failures ?? null])).toEqual([
+      ['evm wallet reconciliation failing', 'failed; the wallet is not ready; trying again', null],
+      ['evm wallet reconciliation working again', null, 2],
     ]);
     expect(logs.some((l) => l.msg === 'wallet reconciled; its pairs trade')).toBe(true);
   });

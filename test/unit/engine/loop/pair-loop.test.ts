@@ -10,6 +10,7 @@ import { checkOrder } from '../../../../src/core/rules.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
 import { priceToRaw, quantityToRaw } from '../../../../src/core/units.ts';
 import type { MarketBook } from '../../../../src/venue/market-data/book.ts';
+import { INCIDENT_QUIET_MS, INCIDENT_REMIND_MS } from '../../../../src/telemetry/incidents.ts';
 import { TAKER, WALLET, type Harness } from '../../../support/engine/harness.ts';
 import { LADDER as ladder, ours, setup, type Setup } from '../../../support/engine/pair-loop-setup.ts';
 
@@ -239,25 +240,26 @@ describe('the strategy loop of one pair', () => {
     expect(ours(s.h).length).toBe(6);
   });
 
-  it('a failure that repeats every round is logged once, then as a count, and its end once', async () => {
+  it('a failure that repeats every round is logged once, then reminded with a count, and its end once', async () => {
     const s = await setup();
     await s.round();
     const read = s.h.adapter.readBalances.bind(s.h.adapter);
     s.h.adapter.readBalances = () => Promise.reject(new DltError('E_CHAIN_RPC', 'chain node unreachable'));
-    const failures = () => s.logs.filter((l) => l.msg.startsWith('quote recomputation failed'));
+    const failures = () => s.logs.filter((l) => /^quote recomputation (still )?failing/.test(String(l.msg)));
     for (let i = 0; i < 5; i++) await s.round();
     expect(failures()).toHaveLength(1);
     expect(failures()[0]).toMatchObject({ code: 'E_CHAIN_RPC', reason: 'chain node unreachable' });
-    s.h.clock.advance(60_000);
+    s.h.clock.advance(INCIDENT_REMIND_MS);
     await s.round();
     expect(failures()).toHaveLength(2);
-    expect(failures()[1]).toMatchObject({ repeated: 6 });
+    expect(failures()[1]).toMatchObject({ msg: 'quote recomputation still failing', failures: 6 });
     s.h.adapter.readBalances = read;
     await s.round();
+    const ended = () => s.logs.filter((l) => l.msg === 'quote recomputation working again');
+    expect(ended()).toEqual([]);
+    s.h.clock.advance(INCIDENT_QUIET_MS);
     await s.round();
-    expect(s.logs.filter((l) => l.msg.startsWith('quote recomputation works again'))).toEqual([
-      expect.objectContaining({ failures: 6 }),
-    ]);
+    expect(ended()).toEqual([expect.objectContaining({ failures: 6 })]);
   });
 
   it('a pause is logged once with its reasons, and once when the pair quotes again', async () => {

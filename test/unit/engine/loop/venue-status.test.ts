@@ -2,7 +2,8 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { ChainAdapter, OnChainPairState } from '../../../../src/chains/types.ts';
-import { VenueStatus } from '../../../../src/engine/loop/venue-status.ts';
+import { PHASE_READ_GRACE_MS, VenueStatus } from '../../../../src/engine/loop/venue-status.ts';
+import { DltError } from '../../../../src/core/errors.ts';
 import { pairWith } from '../../../support/pairs.ts';
 import { derivePairRules } from '../../../../src/core/rules.ts';
 
@@ -46,5 +47,29 @@ describe('VenueStatus', () => {
       true,
       1_000,
     ]);
+  });
+
+  it('keeps the last phase while its reads fail for less than the grace, then counts the book as not open', async () => {
+    let failing = false;
+    const adapter = {
+      readPairState: async () => {
+        if (failing) throw new DltError('E_CHAIN_RPC', 'request to node failed: HTTP 503');
+        return { phase: 1, open: true } as OnChainPairState;
+      },
+    } as unknown as ChainAdapter;
+    const rest = { getTradeInfo: async () => ({ raw: {}, tradingStatus: 'CONTINUOUS_TRADING' }) };
+    let now = 0;
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l).msg as string) });
+    const s = new VenueStatus(binding, rest, adapter, logger, () => undefined, { now: () => now });
+    await s.refreshPhase();
+    failing = true;
+    const seen: boolean[] = [];
+    for (now = 1_000; now <= PHASE_READ_GRACE_MS + 2_000; now += 1_000) {
+      await s.refreshPhase();
+      seen.push(s.current.phaseOpen);
+    }
+    expect(seen.indexOf(false)).toBe(PHASE_READ_GRACE_MS / 1_000 - 1);
+    expect(lines).toEqual(['chain A node failing']);
   });
 });

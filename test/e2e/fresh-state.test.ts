@@ -1,0 +1,104 @@
+/**
+ * Identifiers unique for a wallet's whole life: `dlt-mm run` trades on the sandbox, stops, and a second run
+ * starts for the same wallets on a fresh state file (a lost state volume). The second run must read what the
+ * chains show, start its cross identifiers above every one the first run sent, and say so; the chains' own order
+ * events then show no identifier twice on either chain.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/sandbox/net.ts';
+import type { BookEvent } from '../../src/sandbox/matching/types.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
+import { writeBotConfig } from '../support/e2e/bot-config.ts';
+import { BotProcess } from '../support/e2e/bot-process.ts';
+import { until } from '../support/e2e/poll.ts';
+import { SandboxChains, type Chain } from '../support/e2e/sandbox-chains.ts';
+
+let dir: string;
+let sandbox: Sandbox;
+let chains: SandboxChains;
+let running: BotProcess | undefined;
+
+type Received = Extract<BookEvent, { type: 'OrderReceived' }>;
+
+const highest = (ids: bigint[]) => ids.reduce((a, b) => (b > a ? b : a), 0n).toString();
+
+/** The cross identifiers of the wallets' orders the chains carried, per chain, in order. */
+async function crossIds(): Promise<Record<Chain, bigint[]>> {
+  await chains.sync();
+  const of = (chain: Chain) =>
+    chains.events
+      .filter((e) => e.chain === chain && e.event.type === 'OrderReceived')
+      .map((e) => (e.event as Received).crossIdentifier);
+  return { evm: of('evm'), wasm: of('wasm') };
+}
+
+/** Runs the bot on `store` until both chains carried `more` new orders of it, then stops it with SIGTERM. */
+async function trade(name: string, store: string, more: number): Promise<string> {
+  const port = await freePort();
+  const logPath = join(dir, `${name}.log`);
+  const config = writeBotConfig({
+    dir,
+    name,
+    manifest: sandbox.manifestPath as string,
+    metricsPort: port,
+    store,
+    risk: { staleMarketDataMs: 15_000 },
+  });
+  const before = await crossIds();
+  const bot = new BotProcess(config, port, logPath);
+  running = bot;
+  await until(`${name} placed ${more} orders on each chain`, 180_000, async () => {
+    if (!bot.running) throw new Error(`${name} exited:\n${bot.tail()}`);
+    const now = await crossIds();
+    return now.evm.length >= before.evm.length + more && now.wasm.length >= before.wasm.length + more;
+  });
+  bot.signal('SIGTERM');
+  expect((await bot.exited).code).toBe(0);
+  running = undefined;
+  return logPath;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'dltmm-fresh-state-'));
+  sandbox = await startSandbox({
+    ports: { api: 0, evm: 0, wasm: 0 },
+    evm: { blockTimeMs: 1_000 },
+    wasm: { ledgerIntervalMs: 1_000 },
+    flow: { enabled: true, informedShare: 0, takerIntervalMs: 5_000 },
+    manifest: join(dir, 'manifest.json'),
+  });
+  chains = new SandboxChains(sandbox);
+  await chains.begin();
+}, 120_000);
+
+afterAll(async () => {
+  await running?.kill();
+  chains?.close();
+  await sandbox?.stop();
+});
+
+describe('a fresh state file for wallets with history', () => {
+  it('starts above every identifier the chains show, says so, and sends none twice', async () => {
+    await trade('first', join(dir, 'first.sqlite'), 8);
+    const first = await crossIds();
+    const log = await trade('second', join(dir, 'second.sqlite'), 8);
+    const all = await crossIds();
+
+    for (const chain of ['evm', 'wasm'] as const) {
+      const twice = all[chain].filter((id, i) => all[chain].indexOf(id) !== i);
+      expect({ chain, twice }).toEqual({ chain, twice: [] });
+      expect(all[chain].length).toBeGreaterThan(first[chain].length);
+    }
+    const said = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('fresh state file'))
+      .map((l) => JSON.parse(l) as { chain: string; highestOfOurs: string });
+    expect(said.map((l) => [l.chain, l.highestOfOurs]).toSorted()).toEqual([
+      ['evm', highest(first.evm)],
+      ['wasm', highest(first.wasm)],
+    ]);
+  }, 600_000);
+});

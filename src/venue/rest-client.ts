@@ -19,6 +19,7 @@ import { parseOrderBookSnapshot, type OrderBookSnapshot } from './payload/order-
 import { parseOrderPage, type VenueOrder, type VenueOrderPage } from './payload/orders.ts';
 import type { Lenient } from './payload/problems.ts';
 import { parseTradeInfo, type TradeInfo } from './payload/trade-info.ts';
+import { parseWalletStatus, type WalletStatus } from './payload/wallet-status.ts';
 import { parsePair, parsePairPage, type TradingPairPage } from './payload/trading-pairs.ts';
 import type { QueryValue, RestTransport } from './rest-transport.ts';
 
@@ -174,6 +175,13 @@ export class VenueRestClient {
   /** Open orders of one wallet (bearer token), every page. */
   getWalletOrders(walletAddress: string, query: OrderQuery = {}, options: CallOptions = {}): Promise<VenueOrder[]> {
     return this.#orders('/wallets/{wallet_address}/orders', `/wallets/${seg(walletAddress)}/orders`, query, options);
+  }
+
+  /** The venue's record of one of the participant's wallets (bearer token): its status and designation. */
+  async getWalletStatus(walletAddress: string, options: CallOptions = {}): Promise<WalletStatus> {
+    const endpoint = '/wallets/byaddress/{wallet_address}';
+    const body = await this.#get(endpoint, `/wallets/byaddress/${seg(walletAddress)}`, {}, options, true);
+    return this.#single(endpoint, () => parseWalletStatus(body, endpoint));
   }
 
   /** Follows `next_cursor` through an order list (`count=true` asks for `total_count`, so a short list is seen). */

@@ -135,6 +135,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       clock: systemClock,
       rest: { walletOrders: (a) => venue.rest.getWalletOrders(a) },
       ensureReady: true,
+      walletStatus: venue.rest,
     });
     undo.push(() => opened.close());
     const catalog = new StrategyCatalog((p) => io.readFile(p));

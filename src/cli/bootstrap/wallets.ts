@@ -16,6 +16,7 @@ import type { Metrics } from '../../telemetry/metrics.ts';
 import { adapterOf, tuningOf } from './adapters.ts';
 import type { Connection } from './connection.ts';
 import { walletPairs, type WalletPair } from './pairs.ts';
+import { checkWalletStatus, type WalletStatusSource } from './wallet-status.ts';
 
 export interface TradingWallet {
   readonly id: string;
@@ -39,6 +40,8 @@ export interface WalletOptions {
   readonly rest: VenueOrders;
   /** Wallet prerequisites checked before the engine is built (a trading bot: yes; a one-off command: no). */
   readonly ensureReady: boolean;
+  /** The wallet's record at the venue, checked before anything else (a trading bot). */
+  readonly walletStatus?: WalletStatusSource;
 }
 
 /** Every wallet that trades at least one pair; the adapters and engines built are closed by `close`. */
@@ -58,6 +61,8 @@ export async function openTradingWallets(
       if (pairs.length === 0) continue;
       const adapter = adapterOf(w, o.connection, o, tuningOf(o.config, o.connection, pairs));
       try {
+        const record = { id: w.id, address: adapter.wallet, marketMaker: w.marketMaker };
+        if (o.walletStatus !== undefined) await checkWalletStatus(o.walletStatus, record, o.logger);
         if (o.ensureReady) await Promise.all(pairs.map((p) => adapter.ensureReady(p.binding)));
         const engine = await createWalletEngine({
           adapter,

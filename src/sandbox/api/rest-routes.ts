@@ -1,5 +1,5 @@
 /**
- * The ten REST endpoints under `/api/v1`, as pure request -> response functions over the venue state. The
+ * The REST endpoints under `/api/v1`, as pure request -> response functions over the venue state. The
  * server (http-server.ts) adds faults, timing and the AppError rendering of every thrown HttpError.
  */
 import { badRequest, HttpError, notFound } from './http-error.ts';
@@ -194,6 +194,12 @@ export function routeApi(req: ApiRequest, ctx: ApiContext): unknown {
       return ordersBody(req, ctx, (w) => ctx.state.ownsWallet(w));
     }
     case 'wallets': {
+      if (id === 'byaddress' && tail !== undefined) {
+        requireBearer(req, ctx);
+        const record = ctx.state.walletRecord(pathSegment(tail, 'wallet address'));
+        if (record === undefined) throw notFound(`No wallet ${tail} of this participant`);
+        return { address: pathSegment(tail, 'wallet address'), ...record };
+      }
       if (id === undefined || tail !== 'orders') break;
       requireBearer(req, ctx);
       const address = pathSegment(id, 'wallet address');

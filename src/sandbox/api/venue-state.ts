@@ -91,6 +91,14 @@ export interface ParticipantWallet {
   readonly name: string;
   readonly chain: 'evm' | 'wasm';
   readonly address: string;
+  /** Designated MARKET_MAKER at the venue (else TRADING). */
+  readonly marketMaker?: boolean;
+}
+
+/** A wallet's record at the venue (`GET /wallets/byaddress/{address}`); every wallet starts VERIFIED. */
+export interface WalletRecord {
+  readonly status: string;
+  readonly designation: string;
 }
 
 /** Chain A addresses compare case-insensitively; chain B strkeys exactly. */
@@ -104,6 +112,7 @@ export class VenueState {
   readonly orders: LaggedOrders;
   readonly #pairs: VenuePair[] = [];
   readonly #walletKeys: Set<string>;
+  readonly #walletRecords = new Map<string, Partial<WalletRecord>>();
 
   constructor(options: {
     participantId: string;
@@ -155,6 +164,22 @@ export class VenueState {
 
   ownsWallet(address: string): boolean {
     return this.#walletKeys.has(walletKey(address));
+  }
+
+  /** The wallet's record at the venue; undefined for a wallet of no participant here. */
+  walletRecord(address: string): WalletRecord | undefined {
+    const w = this.wallets.find((x) => walletKey(x.address) === walletKey(address));
+    if (w === undefined) return undefined;
+    const designation = w.marketMaker === true ? 'MARKET_MAKER' : 'TRADING';
+    return { status: 'VERIFIED', designation, ...this.#walletRecords.get(walletKey(address)) };
+  }
+
+  /** Control: changes a wallet's status or designation (a verification withdrawn, a wallet blocked). */
+  setWalletRecord(address: string, patch: Partial<WalletRecord>): WalletRecord | undefined {
+    if (!this.ownsWallet(address)) return undefined;
+    const key = walletKey(address);
+    this.#walletRecords.set(key, { ...this.#walletRecords.get(key), ...patch } as WalletRecord);
+    return this.walletRecord(address);
   }
 
   setStatus(pairId: string, patch: Partial<PairStatus>): PairStatus {

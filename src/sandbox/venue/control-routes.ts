@@ -57,6 +57,10 @@ const advanceSchema = z.strictObject({
 const setSchema = z.strictObject({ time: z.union([z.iso.datetime({ offset: true }), z.number().int().min(0)]) });
 const stallSchema = z.strictObject({ ms: z.number().int().min(1).max(3_600_000) });
 const rpcSchema = rpcFaultSchema.extend({ chain: z.enum(['evm', 'wasm']) });
+const walletRecordSchema = z.strictObject({
+  status: z.string().min(1).max(64).optional(),
+  designation: z.string().min(1).max(64).optional(),
+});
 
 function body<T>(schema: z.ZodType<T>, value: unknown): T {
   const r = schema.safeParse(value ?? {});
@@ -135,6 +139,14 @@ export function controlHandler(t: ControlTarget): ControlHandler {
         if (action === undefined) break;
         await act(action);
         return pairRecord(p);
+      }
+      case 'wallets': {
+        // POST /sandbox/wallets/<address> {status?, designation?}: the wallet's record at the venue changes.
+        if (a === undefined || b !== undefined) break;
+        allow(req, 'POST');
+        const record = t.state.setWalletRecord(pathSegment(a, 'wallet address'), body(walletRecordSchema, req.body));
+        if (record === undefined) throw notFound(`No participant wallet ${a}`);
+        return record;
       }
       case 'faults':
         return faults(t, req, a, b);

@@ -78,7 +78,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const deployed = await deploySandbox(node.rpcUrl, emu, defs);
     const participantWallets = deployed.wallets
       .filter((w) => w.role === 'participant')
-      .map((w) => ({ name: w.name, chain: w.chain, address: w.address }));
+      .map((w) => ({ name: w.name, chain: w.chain, address: w.address, marketMaker: w.marketMaker }));
     const state = new VenueState({
       participantId: config.api.participantId,
       wallets: participantWallets,

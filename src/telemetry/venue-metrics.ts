@@ -16,6 +16,7 @@ export interface VenueMetrics {
   readonly authTokenRequests: Counter<'outcome'>;
   /** Venue payloads (or parts of one) that failed validation and were skipped, by source. */
   readonly malformedPayloads: Counter<'source'>;
+  readonly unknownValues: Counter<'field' | 'value'>;
   readonly wsReconnects: Counter;
   readonly wsConnected: Gauge;
   /** Connections dropped because nothing (no `ka`, no data) arrived for the acknowledged `connectionTimeoutMs`. */
@@ -102,6 +103,12 @@ export function createVenueMetrics(registry: Registry): VenueMetrics {
       name: 'dltmm_venue_auth_token_requests_total',
       help: 'OAuth2 client-credentials token requests by outcome',
       labelNames: ['outcome'],
+      registers,
+    }),
+    unknownValues: new Counter({
+      name: 'dltmm_venue_unknown_values_total',
+      help: 'Values of the venue this bot does not know (trading status, status-change reason), kept as data',
+      labelNames: ['field', 'value'],
       registers,
     }),
     malformedPayloads: new Counter({

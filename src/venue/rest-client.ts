@@ -18,7 +18,7 @@ import { parseOhlcSeries, type OhlcPoint } from './payload/ohlc.ts';
 import { parseOrderBookSnapshot, type OrderBookSnapshot } from './payload/order-book.ts';
 import { parseOrderPage, type VenueOrder, type VenueOrderPage } from './payload/orders.ts';
 import type { Lenient } from './payload/problems.ts';
-import { parseTradeInfo, type TradeInfo } from './payload/trade-info.ts';
+import { parseTradeInfo, unknownValues, type TradeInfo } from './payload/trade-info.ts';
 import { parseWalletStatus, type WalletStatus } from './payload/wallet-status.ts';
 import { parsePair, parsePairPage, type TradingPairPage } from './payload/trading-pairs.ts';
 import type { QueryValue, RestTransport } from './rest-transport.ts';
@@ -55,6 +55,8 @@ export class VenueRestClient {
   readonly #transport: RestTransport;
   readonly #logger: Logger;
   readonly #metrics: Metrics;
+  /** Unknown values said once each (they are counted every time). */
+  readonly #unknownSeen = new Set<string>();
 
   constructor(transport: RestTransport) {
     this.#transport = transport;
@@ -141,7 +143,14 @@ export class VenueRestClient {
   async getTradeInfo(id: string, options: CallOptions = {}): Promise<TradeInfo> {
     const endpoint = '/tradingpairs/{id}/tradeinfo';
     const body = await this.#get(endpoint, `/tradingpairs/${seg(id)}/tradeinfo`, {}, options);
-    return this.#single(endpoint, () => parseTradeInfo(body, endpoint));
+    const info = this.#single(endpoint, () => parseTradeInfo(body, endpoint));
+    for (const u of unknownValues(info)) {
+      this.#metrics.venue.unknownValues.inc({ field: u.field, value: u.value.slice(0, 64) });
+      if (this.#unknownSeen.has(`${u.field}=${u.value}`)) continue;
+      this.#unknownSeen.add(`${u.field}=${u.value}`);
+      this.#logger.warn({ endpoint, pair: id, ...u }, 'venue sent a value this bot does not know; kept as data');
+    }
+    return info;
   }
 
   /** Aggregated by price; `limit` bounds the levels per side. */

@@ -92,15 +92,18 @@ export function pairState(input: {
   readonly risk: TradingState | null;
   readonly tradingStatus: string | null;
   readonly statusReason: string | null;
+  /** When the venue expects the halt to end (epoch ms), shown with it. */
+  readonly haltEndMs?: number | null;
 }): PairState {
   const { phase, risk, tradingStatus, statusReason } = input;
+  const until = input.haltEndMs == null ? '' : `, until ${new Date(input.haltEndMs).toISOString().slice(11, 16)} UTC`;
   if (risk?.mode === 'killed') return { kind: 'killed', detail: risk.reason };
   if (risk?.mode === 'stopped') return { kind: 'stopped', detail: risk.reason };
   if (phase === 'stopping') return { kind: 'stopping', detail: 'cancelling every order' };
   if (phase === 'stopped') return { kind: 'stopped', detail: 'shut down' };
   if (risk === null || phase === 'starting') return { kind: 'starting', detail: 'reconciling' };
   if (tradingStatus !== null && HALTED.test(tradingStatus))
-    return { kind: 'halted', detail: statusReason ?? tradingStatus };
+    return { kind: 'halted', detail: `${statusReason ?? tradingStatus}${until}` };
   if (risk.mode === 'active') return { kind: 'active', detail: '' };
   const others = risk.reasons.filter((r) => r !== 'market-closed');
   if (others.length === 0 && tradingStatus !== null && tradingStatus !== 'CONTINUOUS_TRADING')

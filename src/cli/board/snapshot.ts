@@ -110,6 +110,7 @@ export function snapshot(inputs: BoardInputs): BoardModel {
         risk: bot.risk.state(pairId, nowMs),
         tradingStatus: status?.tradingStatus ?? null,
         statusReason: status?.statusChangeReason ?? null,
+        haltEndMs: status?.haltEndMs ?? null,
       }),
     });
   }

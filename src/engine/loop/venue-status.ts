@@ -24,6 +24,9 @@ export interface TradeInfoSource {
 export interface PairStatus {
   readonly tradingStatus: string | null;
   readonly statusChangeReason: string | null;
+  readonly statusChangeReasonText: string | null;
+  /** When the venue expects a halt to end (epoch ms; null: not said, or unreadable). */
+  readonly haltEndMs: number | null;
   readonly lastPrice: Decimal | null;
   /** The static reference price: REST `referencePrice` (the previous close), else the pair record's. */
   readonly staticReferencePrice: Decimal | null;
@@ -64,6 +67,8 @@ export class VenueStatus {
     this.#status = {
       tradingStatus: null,
       statusChangeReason: null,
+      statusChangeReasonText: null,
+      haltEndMs: null,
       lastPrice: null,
       staticReferencePrice: binding.rules.staticReferencePrice,
       tradeVolume24h: null,
@@ -97,6 +102,8 @@ export class VenueStatus {
         ...this.#status,
         tradingStatus: t.tradingStatus ?? null,
         statusChangeReason: t.statusChangeReason ?? null,
+        statusChangeReasonText: t.statusChangeReasonText ?? null,
+        haltEndMs: haltEndOf(t.estimatedTradingHaltEnd),
         lastPrice: t.lastPrice ?? this.#status.lastPrice,
         staticReferencePrice: t.referencePrice ?? this.#status.staticReferencePrice,
         tradeVolume24h: t.tradeVolume24h ?? null,
@@ -130,6 +137,11 @@ export class VenueStatus {
       this.#set({ ...this.#status, phase: null, phaseOpen: false });
     }
   }
+}
+
+function haltEndOf(text: string | undefined): number | null {
+  const ms = text === undefined ? Number.NaN : Date.parse(text);
+  return Number.isNaN(ms) ? null : ms;
 }
 
 function same(a: Decimal | null, b: Decimal | null): boolean {

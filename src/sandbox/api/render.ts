@@ -39,7 +39,8 @@ export function pairRecord(p: VenuePair): Record<string, unknown> {
  * Trade information. `priceChange24h` is in percent against the last trade at or before 24 h ago, or the
  * reference price when there was none, rounded to 4 decimals; `lastPrice` is null before the first trade.
  */
-export function tradeInfo(p: VenuePair, nowMs: number): Record<string, unknown> {
+/** `tradeinfo`, with the venue documentation's `statusChangeReasonText` and, during a halt, `estimatedTradingHaltEnd`. */
+export function tradeInfo(p: VenuePair, nowMs: number, haltEndMs?: number): Record<string, unknown> {
   const trades = p.market.trades;
   const last = trades.last();
   const reference = p.status.staticReferencePrice;
@@ -57,7 +58,9 @@ export function tradeInfo(p: VenuePair, nowMs: number): Record<string, unknown> 
     liquidityBand: p.record.liquidityBand ?? 0,
     tradingStatus: p.status.tradingStatus,
     statusChangeReason: p.status.statusChangeReason,
+    statusChangeReasonText: REASON_TEXT[p.status.statusChangeReason],
     tradingHaltCounter: p.status.tradingHaltCounter,
+    ...(haltEndMs === undefined ? {} : { estimatedTradingHaltEnd: iso(haltEndMs) }),
   };
 }
 

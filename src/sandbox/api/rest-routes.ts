@@ -42,6 +42,8 @@ export interface ApiContext {
   nowMs(): number;
   /** A fund pair's last published NAV; without it (or for a bond) the record carries none. */
   nav?(pairId: string): PublishedNav | null;
+  /** When an automatic halt of the pair is due to end (venue ms); undefined when none is. */
+  haltEnd?(pairId: string): number | undefined;
 }
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -176,7 +178,7 @@ export function routeApi(req: ApiRequest, ctx: ApiContext): unknown {
         case 'ohlc':
           return ohlc(req, ctx, p);
         case 'tradeinfo':
-          return tradeInfo(p, ctx.nowMs());
+          return tradeInfo(p, ctx.nowMs(), ctx.haltEnd?.(p.id));
         case 'pricelevels':
           return priceLevels(p, parseLimit(req.params));
         case 'orderbook':

@@ -100,6 +100,7 @@ export async function startVenueApi(s: VenueApiSetup): Promise<VenueApi> {
         tokens,
         nowMs: () => clock.nowMs(),
         nav: (pairId) => s.value.nav(pairId),
+        haltEnd: (pairId) => scheduler.resumeAt(pairId),
       },
       faults: restFaults,
       ws,

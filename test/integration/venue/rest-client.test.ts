@@ -205,6 +205,35 @@ describe('malformed payloads are errors or set aside, logged and counted, never 
     ).toBe(1);
   });
 
+  it("trade info: the documentation's reason text and halt end are read; a status or reason it does not know is data, counted every time and said once", async () => {
+    venue.route('/tradingpairs/p1/tradeinfo', {
+      body: {
+        tradingStatus: 'CIRCUIT_PAUSE',
+        statusChangeReason: 'CAPACITY_LIMIT_HALT',
+        statusChangeReasonText: 'Capacity limit reached',
+        estimatedTradingHaltEnd: '2026-11-27T10:35:00Z',
+      },
+    });
+    const { client, metrics, lines } = restHarness(venue);
+    const first = await client.getTradeInfo('p1');
+    await client.getTradeInfo('p1');
+    expect([first.tradingStatus, first.statusChangeReasonText, first.estimatedTradingHaltEnd]).toEqual([
+      'CIRCUIT_PAUSE',
+      'Capacity limit reached',
+      '2026-11-27T10:35:00Z',
+    ]);
+    expect(
+      await metricValue(metrics, 'dltmm_venue_unknown_values_total', {
+        field: 'tradingStatus',
+        value: 'CIRCUIT_PAUSE',
+      }),
+    ).toBe(2);
+    const said = lines.map((l) => JSON.parse(l) as { msg: string; field?: string; value?: string });
+    expect(said.filter((l) => l.msg.startsWith('venue sent a value')).map((l) => [l.field, l.value])).toEqual([
+      ['tradingStatus', 'CIRCUIT_PAUSE'],
+    ]);
+  });
+
   it('a 200 body that is not JSON is E_PAYLOAD_MALFORMED; a wrong shape too', async () => {
     venue
       .route('/tradingpairs/p1/tradeinfo', { text: '<html>maintenance</html>' })

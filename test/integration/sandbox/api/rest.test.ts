@@ -277,6 +277,7 @@ describe('order book snapshots', () => {
       liquidityBand: 4,
       tradingStatus: 'CONTINUOUS_TRADING',
       statusChangeReason: 'START_OF_TRADING_DAY',
+      statusChangeReasonText: 'Start of trading day',
       tradingHaltCounter: 0,
     });
     expect((await client.getTradeInfo(FUND)).lastPrice?.toFixed()).toBe('12.5');

@@ -101,6 +101,8 @@ describe('a trading day', () => {
     expect(await v.statusOf(FUND)).toEqual(['CONTINUOUS_TRADING', 'START_OF_TRADING_DAY']);
     const resumeAt = (await control(sb, 'GET', '/status')).body.pairs.find((p: Json) => p.id === BOND).resumeAt;
     expect(Date.parse(resumeAt) - sb.clock.nowMs()).toBe(330_000);
+    // Trade info says the expected end too, as the venue's documentation has it.
+    expect((await get(sb, `/tradingpairs/${BOND}/tradeinfo`)).body.estimatedTradingHaltEnd).toBe(resumeAt);
     await advance({ minutes: 5 });
     expect((await v.statusOf(BOND))[0]).toBe('AUTOMATIC_TRADING_HALT');
     await advance({ seconds: 30 });

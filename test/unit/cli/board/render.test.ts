@@ -216,6 +216,16 @@ describe('pair state on the board', () => {
         statusReason: 'VOLATILITY_HALT',
       }),
     ).toEqual({ kind: 'halted', detail: 'VOLATILITY_HALT' });
+    // The venue's expected end of the halt (estimatedTradingHaltEnd) is shown with it.
+    expect(
+      pairState({
+        phase: 'trading',
+        risk: closedFlag,
+        tradingStatus: 'AUTOMATIC_TRADING_HALT',
+        statusReason: 'VOLATILITY_HALT',
+        haltEndMs: Date.parse('2026-11-27T10:35:00Z'),
+      }),
+    ).toEqual({ kind: 'halted', detail: 'VOLATILITY_HALT, until 10:35 UTC' });
     expect(
       pairState({ phase: 'trading', risk: closedFlag, tradingStatus: 'MANUAL_TRADING_HALT', statusReason: null }),
     ).toEqual({ kind: 'halted', detail: 'MANUAL_TRADING_HALT' });

@@ -55,6 +55,8 @@ const resting = (quantity: string): OrderEvent[] => [
 const status = (s: Partial<PairStatus>): PairStatus => ({
   tradingStatus: 'CONTINUOUS_TRADING',
   statusChangeReason: null,
+  statusChangeReasonText: null,
+  haltEndMs: null,
   lastPrice: d('100'),
   staticReferencePrice: d('98'),
   tradeVolume24h: null,

@@ -1,16 +1,11 @@
 /**
- * Exponential backoff with full jitter (AWS architecture blog, "Exponential Backoff And Jitter"): the n-th
- * retry waits a uniformly random time in [0, min(cap, base * 2^n)), so a crowd of clients spreads out
- * instead of retrying in lockstep. A server's `Retry-After` is a floor: the wait is never shorter.
+ * The venue clients' retries: the one back-off of the bot (`core/backoff.ts`) with full jitter, a retry budget,
+ * and a server's `Retry-After` as a floor: the wait is never shorter.
  */
+import { backoff, type BackoffPolicy } from '../core/backoff.ts';
 import type { Random } from './random.ts';
 
-export interface BackoffPolicy {
-  /** First ceiling of the random wait, in ms. */
-  readonly baseMs: number;
-  /** Largest ceiling, in ms. */
-  readonly capMs: number;
-}
+export type { BackoffPolicy } from '../core/backoff.ts';
 
 export interface RetryPolicy extends BackoffPolicy {
   /** Retries after the first attempt (the retry budget); 0 disables retrying. */
@@ -21,15 +16,9 @@ export interface RetryPolicy extends BackoffPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { baseMs: 200, capMs: 10_000, retries: 5, maxRetryAfterMs: 30_000 };
 
-/** Ceiling of the random wait before retry number `retry` (0-based). */
-export function backoffCeiling(retry: number, policy: BackoffPolicy): number {
-  // 2^retry overflows to Infinity for huge retry counts; min() keeps the cap.
-  return Math.min(policy.capMs, policy.baseMs * 2 ** retry);
-}
-
 /** The wait before retry number `retry` (0-based): full jitter, at least `retryAfterMs` when the server set one. */
 export function backoffDelay(retry: number, policy: BackoffPolicy, random: Random, retryAfterMs?: number): number {
-  const jittered = Math.floor(random() * backoffCeiling(retry, policy));
+  const jittered = backoff(retry, policy, random);
   return retryAfterMs === undefined ? jittered : Math.max(retryAfterMs, jittered);
 }
 

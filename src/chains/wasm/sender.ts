@@ -6,6 +6,7 @@
  * number moved under us: reloaded and rebuilt), DUPLICATE (already held: as good as PENDING); any other
  * refusal never applied. A send whose answer is lost counts as sent: the outcome poller finds out.
  */
+import { backoff } from '../../core/backoff.ts';
 import { DltError, isDltError } from '../../core/errors.ts';
 import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
@@ -173,10 +174,8 @@ export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: Ab
             signed.hash,
           );
         }
-        const delay = Math.min(
-          d.options.tryAgainLater.baseDelayMs * 2 ** (tryAgain - 1),
-          d.options.tryAgainLater.maxDelayMs,
-        );
+        const { baseDelayMs: baseMs, maxDelayMs: capMs } = d.options.tryAgainLater;
+        const delay = backoff(tryAgain - 1, { baseMs, capMs });
         log.warn(
           { txHash: signed.hash, attempt: tryAgain, delayMs: delay },
           'TRY_AGAIN_LATER: rebuilding on the current sequence number after a pause',

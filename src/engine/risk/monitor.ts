@@ -4,6 +4,7 @@
  * switch (daily loss, drawdown) hold until an operator restarts the bot. The kill switch is global: one pair
  * breaking its loss limit stops every pair, and the engine cancels every order.
  */
+import { backoff } from '../../core/backoff.ts';
 import type { Decimal } from '../../core/decimal.ts';
 import type { RiskLimits } from './limits.ts';
 
@@ -107,7 +108,7 @@ export class RiskMonitor {
       this.#emit({ type: 'stopped', pairId, reason: p.stopped });
       return;
     }
-    const delay = Math.min(p.limits.failureBackoffMs * 2 ** (p.failures - 1), p.limits.failureBackoffMaxMs);
+    const delay = backoff(p.failures - 1, { baseMs: p.limits.failureBackoffMs, capMs: p.limits.failureBackoffMaxMs });
     p.backoffUntilMs = nowMs + delay;
   }
 

@@ -4,6 +4,7 @@
  * tried again with back-off, the first pause doubling up to the longest, and `current` says why the wallet is
  * not ready meanwhile. A failure that repeats is logged once while it repeats.
  */
+import { backoff } from '../../core/backoff.ts';
 import type { Clock } from '../../core/clock.ts';
 import { isDltError } from '../../core/errors.ts';
 import type { Logger } from '../../telemetry/logger.ts';
@@ -126,8 +127,7 @@ export class Readiness {
 
   /** The pause before the next attempt: `firstMs` after the first failure, doubling up to `maxMs`. */
   #delay(): number {
-    const n = Math.max(0, this.#attempts - 1);
-    return Math.min(this.#retry.maxMs, this.#retry.firstMs * 2 ** Math.min(n, 30));
+    return backoff(this.#attempts - 1, { baseMs: this.#retry.firstMs, capMs: this.#retry.maxMs });
   }
 
   /** Tries again with back-off until ready or stopped; one loop at a time. */

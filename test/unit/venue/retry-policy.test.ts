@@ -1,13 +1,14 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffCeiling, backoffDelay, parseRetryAfter } from '../../../src/venue/retry-policy.ts';
+import { backoff } from '../../../src/core/backoff.ts';
+import { backoffDelay, parseRetryAfter } from '../../../src/venue/retry-policy.ts';
 
 const policy = { baseMs: 100, capMs: 1_000 };
 
 describe('backoff with full jitter', () => {
-  it('doubles the ceiling per retry up to the cap', () => {
-    expect([0, 1, 2, 3, 4, 5, 60, 5000].map((n) => backoffCeiling(n, policy))).toEqual([
-      100, 200, 400, 800, 1000, 1000, 1000, 1000,
+  it('doubles the ceiling per retry up to the cap (the one back-off: without jitter it is the ceiling)', () => {
+    expect([-1, 0, 1, 2, 3, 4, 5, 60, 5000].map((n) => backoff(n, policy))).toEqual([
+      100, 100, 200, 400, 800, 1000, 1000, 1000, 1000,
     ]);
   });
 

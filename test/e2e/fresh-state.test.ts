@@ -2,7 +2,8 @@
  * Identifiers unique for a wallet's whole life: `dlt-mm run` trades on the sandbox, stops, and a second run
  * starts for the same wallets on a fresh state file (a lost state volume). The second run must read what the
  * chains show, start its cross identifiers above every one the first run sent, and say so; the chains' own order
- * events then show no identifier twice on either chain.
+ * events then show no identifier twice on either chain. The second run is configured with reporting
+ * identifiers: every order it sent carries them on chain.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,18 +26,32 @@ type Received = Extract<BookEvent, { type: 'OrderReceived' }>;
 
 const highest = (ids: bigint[]) => ids.reduce((a, b) => (b > a ? b : a), 0n).toString();
 
-/** The cross identifiers of the wallets' orders the chains carried, per chain, in order. */
-async function crossIds(): Promise<Record<Chain, bigint[]>> {
+/** The wallets' orders the chains carried, per chain, in order. */
+async function received(): Promise<Record<Chain, Received[]>> {
   await chains.sync();
   const of = (chain: Chain) =>
-    chains.events
-      .filter((e) => e.chain === chain && e.event.type === 'OrderReceived')
-      .map((e) => (e.event as Received).crossIdentifier);
+    chains.events.filter((e) => e.chain === chain && e.event.type === 'OrderReceived').map((e) => e.event as Received);
   return { evm: of('evm'), wasm: of('wasm') };
 }
 
+/** The cross identifiers of the wallets' orders the chains carried, per chain, in order. */
+async function crossIds(): Promise<Record<Chain, bigint[]>> {
+  const r = await received();
+  return { evm: r.evm.map((o) => o.crossIdentifier), wasm: r.wasm.map((o) => o.crossIdentifier) };
+}
+
+/**
+ * `[owner, decision]` of an order's reporting data, read as the venue documents it: chain A the ABI tuple
+ * (uint32, uint32), chain B one big-endian 256-bit value whose low 64 bits are `owner << 32 | decision`.
+ */
+function reportingIds(chain: Chain, bytes: Uint8Array): [number, number] {
+  const n = bytes.length === 0 ? 0n : BigInt(`0x${Buffer.from(bytes).toString('hex')}`);
+  if (chain === 'wasm') return [Number((n >> 32n) & 0xffffffffn), Number(n & 0xffffffffn)];
+  return [Number((n >> 256n) & 0xffffffffn), Number(n & 0xffffffffn)];
+}
+
 /** Runs the bot on `store` until both chains carried `more` new orders of it, then stops it with SIGTERM. */
-async function trade(name: string, store: string, more: number): Promise<string> {
+async function trade(name: string, store: string, more: number, engine: Record<string, unknown> = {}): Promise<string> {
   const port = await freePort();
   const logPath = join(dir, `${name}.log`);
   const config = writeBotConfig({
@@ -46,6 +61,7 @@ async function trade(name: string, store: string, more: number): Promise<string>
     metricsPort: port,
     store,
     risk: { staleMarketDataMs: 15_000 },
+    engine,
   });
   const before = await crossIds();
   const bot = new BotProcess(config, port, logPath);
@@ -84,8 +100,9 @@ describe('a fresh state file for wallets with history', () => {
   it('starts above every identifier the chains show, says so, and sends none twice', async () => {
     await trade('first', join(dir, 'first.sqlite'), 8);
     const first = await crossIds();
-    const log = await trade('second', join(dir, 'second.sqlite'), 8);
+    const log = await trade('second', join(dir, 'second.sqlite'), 8, { reporting: [4_000_001, 17] });
     const all = await crossIds();
+    const orders = await received();
 
     for (const chain of ['evm', 'wasm'] as const) {
       const twice = all[chain].filter((id, i) => all[chain].indexOf(id) !== i);
@@ -100,5 +117,11 @@ describe('a fresh state file for wallets with history', () => {
       ['evm', highest(first.evm)],
       ['wasm', highest(first.wasm)],
     ]);
+    // The first run carried the default reporting values, the second the configured ones, on both chains.
+    for (const chain of ['evm', 'wasm'] as const) {
+      const ids = orders[chain].map((o) => reportingIds(chain, o.reportingData).join(','));
+      expect(new Set(ids.slice(0, first[chain].length))).toEqual(new Set(['0,0']));
+      expect(new Set(ids.slice(first[chain].length))).toEqual(new Set(['4000001,17']));
+    }
   }, 600_000);
 });

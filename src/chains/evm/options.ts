@@ -2,6 +2,7 @@
  * Everything the chain A adapter is configured with, and the default of every knob. Time and waiting are
  * passed in (a clock and a sleep), so tests drive the adapter with the node's blocks and never wait.
  */
+import { EVM_CONFIRMATIONS } from '../../core/config/common.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
 import type { StateStore } from '../../store/state-store.ts';
@@ -67,7 +68,7 @@ export interface FollowerOptions {
   readonly pollIntervalMs: number;
   /** Blocks per eth_getLogs query (default 500). */
   readonly maxBlockRange: number;
-  /** Events are tentative until this many blocks are on top of theirs (default 12; 0 confirms at once). */
+  /** Events are tentative until this many blocks are on top of theirs (default EVM_CONFIRMATIONS, 2; 0: at once). */
   readonly confirmations: number;
   /** A confirmed cursor whose block hash changed is re-read from this many blocks below it (default 64). */
   readonly reorgLookbackBlocks: number;
@@ -157,7 +158,7 @@ export function resolveOptions(o: EvmAdapterOptions): ResolvedOptions {
     follower: {
       pollIntervalMs: o.follower?.pollIntervalMs ?? 500,
       maxBlockRange: o.follower?.maxBlockRange ?? 500,
-      confirmations: o.follower?.confirmations ?? 12,
+      confirmations: o.follower?.confirmations ?? EVM_CONFIRMATIONS,
       reorgLookbackBlocks: o.follower?.reorgLookbackBlocks ?? 64,
       cursorHeartbeatBlocks: o.follower?.cursorHeartbeatBlocks ?? 100,
     },

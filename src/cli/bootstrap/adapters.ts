@@ -5,6 +5,7 @@ import type { ChainAdapter } from '../../chains/types.ts';
 import { WasmChainAdapter } from '../../chains/wasm/wasm-adapter.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { BotConfig } from '../../core/config/bot-config.ts';
+import { EVM_CONFIRMATIONS } from '../../core/config/common.ts';
 import { Decimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
 import { baseToNative, quoteToNative, toScaled } from '../../core/units.ts';
@@ -47,7 +48,7 @@ export function tuningOf(config: BotConfig, connection: Connection, pairs: reado
   const budgets = budgetsOf(pairs);
   const gwei = config.chains.evm?.maxFeePerGasGwei;
   return {
-    evmConfirmations: connection.sandbox ? 1 : (config.chains.evm?.confirmations ?? 2),
+    evmConfirmations: connection.sandbox ? 1 : (config.chains.evm?.confirmations ?? EVM_CONFIRMATIONS),
     ...(gwei === undefined
       ? {}
       : { maxFeePerGasCap: toScaled(new Decimal(gwei), 10n ** 9n, 'chains.evm.maxFeePerGasGwei') }),

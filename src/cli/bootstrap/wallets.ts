@@ -14,6 +14,7 @@ import type { Store } from '../../store/store.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
 import { adapterOf, tuningOf } from './adapters.ts';
+import type { ReportingData } from '../../core/encoding/reporting.ts';
 import type { Connection } from './connection.ts';
 import { walletPairs, type WalletPair } from './pairs.ts';
 import { checkWalletStatus, type WalletStatusSource } from './wallet-status.ts';
@@ -42,6 +43,11 @@ export interface WalletOptions {
   readonly ensureReady: boolean;
   /** The wallet's record at the venue, checked before anything else (a trading bot). */
   readonly walletStatus?: WalletStatusSource;
+}
+
+/** `[ownerReportingId, decisionReportingId]` of the configuration as the encoder takes them. */
+function reportingOf([owner, decision]: readonly [number, number]): ReportingData {
+  return { a: owner, b: decision, free: 0n };
 }
 
 /** Every wallet that trades at least one pair; the adapters and engines built are closed by `close`. */
@@ -73,6 +79,9 @@ export async function openTradingWallets(
           metrics: o.metrics,
           clock: o.clock,
           crossIdTag: o.config.engine.crossIdTag,
+          reporting: new Map(
+            pairs.map((p) => [p.binding.pairId, reportingOf(p.entry?.reporting ?? o.config.engine.reporting)]),
+          ),
           rest: o.rest,
         });
         wallets.push({ id: w.id, chain: w.chain, marketMaker: w.marketMaker, pairs, adapter, engine });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { BLOCKCHAIN_VALUES } from '../pair.ts';
-import { bps, durationMs, humanDecimal, secretRef } from './common.ts';
+import { bps, durationMs, EVM_CONFIRMATIONS, humanDecimal, portBase, reportingIds, secretRef } from './common.ts';
 import { pairFairValueSchema } from './fair-value-config.ts';
 import { evaluationProblems, evaluationSchema, recordSchema, reportSchema } from './report-config.ts';
 import { obligationsSchema } from './obligations-config.ts';
@@ -59,10 +59,7 @@ export const pairConfigSchema = z.strictObject({
     .describe('Tick override; the venue tables are not public, so this wins over tickSizeMode'),
   minimumSize: humanDecimal.optional().describe('Minimum order size; default one minimumSizeIncrement'),
   valueMarginBps: bps.default(200).describe('Safety margin above minimumOrderValue, in basis points'),
-  reporting: z
-    .tuple([z.number().int().min(0).max(4294967295), z.number().int().min(0).max(4294967295)])
-    .default([0, 0])
-    .describe('The two 32-bit reporting values the venue uses to attribute orders'),
+  reporting: reportingIds.optional().describe("The pair's [ownerReportingId, decisionReportingId]; else engine's"),
   allowanceBudget: z
     .strictObject({
       base: humanDecimal.optional().describe('Base units kept approved beyond the next order (sells)'),
@@ -105,13 +102,9 @@ export const botConfigSchema = z.strictObject({
         .string()
         .default('../strategies/ladder.yaml')
         .describe('Strategy of every sandbox pair when `pairs` is empty'),
-      portBase: z
-        .number()
-        .int()
-        .min(1024)
-        .max(65000)
+      portBase: portBase
         .optional()
-        .describe('Embedded sandbox: API on this port, chain A +1, chain B +2 (default: free ports)'),
+        .describe('Embedded sandbox: API on this port, chain A +1, chain B +2 (default: free)'),
       flow: z.boolean().default(true).describe('Embedded sandbox: run the simulated market'),
       obligations: obligationsSchema
         .optional()
@@ -181,7 +174,7 @@ export const botConfigSchema = z.strictObject({
             .number()
             .int()
             .min(0)
-            .default(2)
+            .default(EVM_CONFIRMATIONS)
             .describe('Blocks on top before an event is final (fills, cancellations); a sandbox uses 1'),
           maxFeePerGasGwei: humanDecimal
             .optional()
@@ -226,6 +219,9 @@ export const botConfigSchema = z.strictObject({
         .max(255)
         .default(0xd1)
         .describe('High byte of our client order ids (cross identifiers); tells our orders from others'),
+      reporting: reportingIds
+        .default([0, 0])
+        .describe('[ownerReportingId, decisionReportingId]: the 32-bit values every order carries for surveillance'),
     })
     .prefault({}),
   report: reportSchema,

@@ -23,3 +23,12 @@ export const positiveDecimal = humanDecimal.refine((s) => /[1-9]/.test(s), 'must
 export const bps = z.number().int().min(0).max(10_000);
 export const durationMs = z.number().int().min(0);
 export const loopbackOrAnyUrl = z.url();
+
+/** `[ownerReportingId, decisionReportingId]`: the two 32-bit reporting values of an order (the venue's SDK names). */
+export const reportingIds = z.tuple([z.number().int().min(0).max(4294967295), z.number().int().min(0).max(4294967295)]);
+
+/** A port the sandbox counts up from (the API, then chain A, then chain B). */
+export const portBase = z.number().int().min(1024).max(65000);
+
+/** Chain A blocks on top of an event's before it is final: the one default of the schema and the adapter. */
+export const EVM_CONFIRMATIONS = 2;

@@ -23,6 +23,7 @@ import { EventTracker } from './tracking/event-tracker.ts';
 import { TxApplier } from './tracking/tx-applier.ts';
 import { pairOf, walletRepositories, type WalletContext } from './wallet-context.ts';
 import { WalletEngine } from './wallet-engine.ts';
+import type { ReportingData } from '../../core/encoding/reporting.ts';
 
 export interface WalletEngineOptions {
   readonly adapter: ChainAdapter;
@@ -41,6 +42,8 @@ export interface WalletEngineOptions {
   readonly inventory?: InventoryOptions;
   /** Back-off of a reconciliation that failed or left the wallet not ready: first pause, doubling up to the longest. */
   readonly reconcileRetry?: { readonly firstMs?: number; readonly maxMs?: number };
+  /** Each pair's reporting values (owner and decision identifiers), carried by every placement; default zero. */
+  readonly reporting?: ReadonlyMap<string, ReportingData>;
 }
 
 /** The parts of one wallet's engine, each built with what it calls directly. */
@@ -61,7 +64,10 @@ export async function assembleWallet(
 ): Promise<{ readonly engine: WalletEngine; readonly parts: WalletParts }> {
   const states = await Promise.all(options.pairs.map((b) => options.adapter.readPairState(b)));
   const pairs = new Map<string, PairRuntime>(
-    options.pairs.map((b, i) => [b.pairId, pairRuntime(b, states[i] as Awaited<(typeof states)[number]>)]),
+    options.pairs.map((b, i) => [
+      b.pairId,
+      pairRuntime(b, states[i] as Awaited<(typeof states)[number]>, options.reporting?.get(b.pairId)),
+    ]),
   );
   const signals = walletSignals();
   const adapter = observeAdapter(options.adapter, signals);

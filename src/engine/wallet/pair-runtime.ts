@@ -5,6 +5,7 @@
  */
 import type { OnChainPairState, PairBinding } from '../../chains/types.ts';
 import { Decimal } from '../../core/decimal.ts';
+import { ZERO_REPORTING, type ReportingData } from '../../core/encoding/reporting.ts';
 import { isOnTick } from '../../core/ticks.ts';
 import { priceFromRaw, priceToRaw, quantityToRaw } from '../../core/units.ts';
 import { gcd } from './fills/amounts.ts';
@@ -19,11 +20,17 @@ export interface PairRuntime {
   readonly sizeStep: bigint;
   readonly onTick: (price: bigint) => boolean;
   readonly priceBounds: { readonly lo: bigint; readonly hi: bigint } | undefined;
+  /** The reporting values every placement on the pair carries (owner and decision identifiers). */
+  readonly reporting: ReportingData;
 }
 
 const BPS = new Decimal(10_000);
 
-export function pairRuntime(binding: PairBinding, state: OnChainPairState): PairRuntime {
+export function pairRuntime(
+  binding: PairBinding,
+  state: OnChainPairState,
+  reporting: ReportingData = ZERO_REPORTING,
+): PairRuntime {
   const r = binding.rules;
   const s = r.scales;
   const sizeStep = gcd(quantityToRaw(r.minimumSize, s), quantityToRaw(r.sizeIncrement, s));
@@ -46,6 +53,7 @@ export function pairRuntime(binding: PairBinding, state: OnChainPairState): Pair
   }
   return {
     binding,
+    reporting,
     prefunded: state.prefunded,
     makerBps: state.makerBps,
     takerBps: state.takerBps,

@@ -13,7 +13,7 @@ export interface BotRunSettings {
   readonly store: string;
   readonly risk: Record<string, string | number>;
   readonly strategy?: string;
-  readonly engine?: Record<string, number>;
+  readonly engine?: Record<string, unknown>;
   /** Market-making obligations of every sandbox pair (`sandbox.obligations`). */
   readonly obligations?: Record<string, string | number | boolean>;
   readonly name: string;

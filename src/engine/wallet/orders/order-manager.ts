@@ -13,7 +13,6 @@
  */
 import PQueue from 'p-queue';
 import type { ChainAdapter, Outcome } from '../../../chains/types.ts';
-import { ZERO_REPORTING } from '../../../core/encoding/reporting.ts';
 import { toRawOrder } from '../../../core/encoding/order-codec.ts';
 import { DltError, isDltError } from '../../../core/errors.ts';
 import { approvalFor } from '../../../core/money.ts';
@@ -168,7 +167,7 @@ export class OrderManager {
         pair: pair.binding,
         clientOrderId: cid,
         terms,
-        reporting: cmd.reporting ?? ZERO_REPORTING,
+        reporting: cmd.reporting ?? pair.reporting,
         approval,
         committed,
         signal,

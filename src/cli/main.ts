@@ -1,5 +1,6 @@
 /** Command dispatch. Every command returns an exit code; a DltError becomes its message and a non-zero code. */
 import { DltError } from '../core/errors.ts';
+import { AUDIT_USAGE, auditCommand } from './commands/audit.ts';
 import { BACKTEST_USAGE, backtestCommand } from './commands/backtest.ts';
 import { CHANNELS_USAGE, channelsCommand } from './commands/channels.ts';
 import { CONFIG_USAGE, configCommand } from './commands/config.ts';
@@ -26,6 +27,7 @@ ${FAIR_VALUE_USAGE}
 ${CHANNELS_USAGE}
 ${OBLIGATIONS_USAGE}
 ${REPORT_USAGE}
+${AUDIT_USAGE}
 ${RECORD_USAGE}
 ${BACKTEST_USAGE}
 ${PRICE_USAGE}
@@ -53,6 +55,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await channelsCommand(args, io);
       case 'obligations':
         return await obligationsCommand(args, io);
+      case 'audit':
+        return await auditCommand(args, io);
       case 'report':
         return await reportCommand(args, io);
       case 'price':

@@ -9,6 +9,7 @@ import { MIGRATION_4 } from './migrations/v4-obligations.ts';
 import { MIGRATION_5 } from './migrations/v5-fair-value.ts';
 import { MIGRATION_6 } from './migrations/v6-markouts.ts';
 import { MIGRATION_7 } from './migrations/v7-steady-reads.ts';
+import { MIGRATION_8 } from './migrations/v8-parameter-changes.ts';
 
 export const MIGRATIONS: readonly string[] = [
   MIGRATION_1,
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly string[] = [
   MIGRATION_5,
   MIGRATION_6,
   MIGRATION_7,
+  MIGRATION_8,
 ];

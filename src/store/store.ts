@@ -11,6 +11,7 @@ import { FairValueStore } from './fair-value-store.ts';
 import { ForeignOrders } from './foreign-orders.ts';
 import { InventoryStore } from './inventory-store.ts';
 import { OrderStore } from './order-store.ts';
+import { ParameterChanges } from './parameter-changes.ts';
 import { PendingFills } from './pending-fills.ts';
 import { StateStore } from './state-store.ts';
 import { TxJournal } from './tx-journal.ts';
@@ -32,6 +33,8 @@ export interface Store {
   readonly fairValues: FairValueStore;
   /** Fills in record order, chain fees, and each fill's value afterwards (markouts, PnL attribution). */
   readonly evaluation: EvaluationStore;
+  /** Strategy files accepted at start and on reload, chained by hash. */
+  readonly parameterChanges: ParameterChanges;
   /** Runs `fn` as one change of the state file: all of it or nothing (nested calls are savepoints). */
   atomically<T>(fn: () => T): T;
   close(): void;
@@ -95,6 +98,7 @@ function storeOn(db: DatabaseSync, now: () => number, writer: boolean): Store {
     obligations: new ObligationStore(db, now),
     fairValues: new FairValueStore(db),
     evaluation: new EvaluationStore(db),
+    parameterChanges: new ParameterChanges(db),
     atomically: (fn) => transaction(db, fn),
     close: () => db.close(),
   };

@@ -138,7 +138,12 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       walletStatus: venue.rest,
     });
     undo.push(() => opened.close());
-    const catalog = new StrategyCatalog((p) => io.readFile(p));
+    // Every strategy version the bot accepts is recorded, chained, with the operator the environment names.
+    const operator = io.env.DLTMM_OPERATOR ?? io.env.USER ?? 'unknown';
+    const catalog = new StrategyCatalog(
+      (p) => io.readFile(p),
+      (a) => store.parameterChanges.record({ ...a, atMs: systemClock.now(), operator }),
+    );
     const obligationPairs: ObligationPair[] = [];
     const wallets: BotWallet[] = [];
     const pairs: BotPair[] = [];

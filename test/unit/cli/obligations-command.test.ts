@@ -2,11 +2,12 @@
  * `dlt-mm obligations` without a running bot: windows go straight into the state file, with their reason, and
  * come back from it; a window is ended by its number.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../src/cli/io.ts';
+import { fileCliIo } from '../../support/cli-io.ts';
 import { main } from '../../../src/cli/main.ts';
 import { freePort } from '../../../src/sandbox/net.ts';
 import { openStore } from '../../../src/store/store.ts';
@@ -24,17 +25,7 @@ beforeEach(async () => {
     `sandbox: { manifest: m.json }\nstore: { path: state.sqlite }\ntelemetry: { metricsPort: ${await freePort()} }\n`,
   );
   openStore(join(dir, 'state.sqlite')).close();
-  io = {
-    stdout: (t) => void out.push(t),
-    stderr: (t) => void out.push(t),
-    readFile: (p) => readFileSync(p, 'utf8'),
-    writeFile: (p, t) => {
-      mkdirSync(dirname(p), { recursive: true });
-      writeFileSync(p, t);
-    },
-    env: {},
-    cwd: dir,
-  };
+  io = fileCliIo(dir, out);
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.ts';
 import { derivePairRules } from '../../src/core/rules.ts';
 import { priceFromRaw, quantityFromRaw } from '../../src/core/units.ts';
@@ -106,13 +106,22 @@ beforeAll(async () => {
   bot = await startBot('session', LIMITS);
 }, 120_000);
 
+/** Whether a test of the file failed. */
+let failed = false;
+
 afterAll(async () => {
   // A test that failed midway leaves its bot running: nothing of ours may outlive the file.
   for (const b of bots) await b.kill();
   chains?.close();
   await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  // A failure keeps the bot's log and state file for its cause to be found; a clean run leaves nothing.
+  if (failed) console.error(`the bot's log and state file are kept in ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
 }, 60_000);
+
+afterEach((ctx) => {
+  if (ctx.task.result?.state === 'fail') failed = true;
+});
 
 describe('the bot on the sandbox, both chains, simulated market on', () => {
   it('quotes both sides most of the time, trades, causes no venue rejection and keeps its position within its limits', async () => {
@@ -228,8 +237,9 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     const m = await bot.metrics();
     for (const id of halted) expect(total(m, 'dltmm_trading_state', { pair: id, mode: 'paused' })).toBe(1);
 
-    for (const id of halted) await control(`/pairs/${id}/resume`);
+    // The heads before the resume: the bot may place within a block of it, before a later read of the heads.
     const resumed = { evm: await chains.head('evm'), wasm: await chains.head('wasm') };
+    for (const id of halted) await control(`/pairs/${id}/resume`);
     await until('quoting resumed on the halted pairs', 30_000, async () => {
       await chains.sync();
       const m = await bot.metrics();

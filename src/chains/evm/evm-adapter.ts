@@ -428,7 +428,7 @@ export class EvmAdapter implements ChainAdapter {
 
   /** The cross identifiers of the wallet's orders from the chain's first block on (`cross-id-history.ts`). */
   crossIdentifiersSeen(pairs: readonly PairBinding[]): Promise<bigint[]> {
-    return crossIdentifiersOnChain(this.#rpc, pairs, this.wallet, this.options.follower.maxBlockRange);
+    return crossIdentifiersOnChain(this.#rpc, pairs, this.wallet, this.options.follower);
   }
 
   async close(): Promise<void> {

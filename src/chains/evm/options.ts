@@ -74,6 +74,8 @@ export interface FollowerOptions {
   readonly reorgLookbackBlocks: number;
   /** An idle follower still reports its advanced cursor every this many blocks (default 100). */
   readonly cursorHeartbeatBlocks: number;
+  /** First block of the books' history: a fresh state file reads the wallet's orders from it (default 0). */
+  readonly historyFromBlock: bigint;
 }
 
 export interface EvmAdapterOptions {
@@ -161,6 +163,7 @@ export function resolveOptions(o: EvmAdapterOptions): ResolvedOptions {
       confirmations: o.follower?.confirmations ?? EVM_CONFIRMATIONS,
       reorgLookbackBlocks: o.follower?.reorgLookbackBlocks ?? 64,
       cursorHeartbeatBlocks: o.follower?.cursorHeartbeatBlocks ?? 100,
+      historyFromBlock: o.follower?.historyFromBlock ?? 0n,
     },
   };
 }

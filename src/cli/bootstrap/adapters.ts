@@ -18,6 +18,8 @@ import type { WalletPair } from './pairs.ts';
 export interface AdapterTuning {
   /** Chain A blocks on top before an event is final (a sandbox does not reorganise: 1 is enough). */
   readonly evmConfirmations?: number;
+  /** Chain A block the books' history starts at (a fresh state file reads the wallet's orders from it). */
+  readonly evmHistoryFromBlock?: number;
   /** Chain A cap on the EIP-1559 max fee per gas, wei. */
   readonly maxFeePerGasCap?: bigint;
   /** Chain B approval lifetime, ledgers. */
@@ -49,6 +51,7 @@ export function tuningOf(config: BotConfig, connection: Connection, pairs: reado
   const gwei = config.chains.evm?.maxFeePerGasGwei;
   return {
     evmConfirmations: connection.sandbox ? 1 : (config.chains.evm?.confirmations ?? EVM_CONFIRMATIONS),
+    evmHistoryFromBlock: config.chains.evm?.historyFromBlock ?? 0,
     ...(gwei === undefined
       ? {}
       : { maxFeePerGasCap: toScaled(new Decimal(gwei), 10n ** 9n, 'chains.evm.maxFeePerGasGwei') }),
@@ -76,7 +79,10 @@ export function adapterOf(w: WalletSetup, c: Connection, o: AdapterParts, tuning
       logger: o.logger,
       metrics: o.metrics,
       clock: o.clock,
-      ...(tuning.evmConfirmations === undefined ? {} : { follower: { confirmations: tuning.evmConfirmations } }),
+      follower: {
+        ...(tuning.evmConfirmations === undefined ? {} : { confirmations: tuning.evmConfirmations }),
+        historyFromBlock: BigInt(tuning.evmHistoryFromBlock ?? 0),
+      },
       ...(tuning.maxFeePerGasCap === undefined ? {} : { fees: { maxFeePerGasCap: tuning.maxFeePerGasCap } }),
       ...(tuning.budgets === undefined ? {} : { approvals: { budgets: tuning.budgets } }),
     });

@@ -4,8 +4,9 @@
  */
 import { z } from 'zod';
 import { BLOCKCHAIN_VALUES } from '../pair.ts';
-import { bps, durationMs, EVM_CONFIRMATIONS, humanDecimal, portBase, reportingIds, secretRef } from './common.ts';
+import { bps, durationMs, humanDecimal, portBase, reportingIds, secretRef } from './common.ts';
 import { pairFairValueSchema } from './fair-value-config.ts';
+import { chainsSchema } from './chains-config.ts';
 import { evaluationProblems, evaluationSchema, recordSchema, reportSchema } from './report-config.ts';
 import { obligationsSchema } from './obligations-config.ts';
 
@@ -34,6 +35,17 @@ export const riskLimitsSchema = z.strictObject({
   failureBackoffMaxMs: durationMs.optional().describe('Longest back-off (default 60000)'),
   nativeAlert: humanDecimal.optional().describe('Native fee balance below which an alert is logged'),
   nativeStop: humanDecimal.optional().describe('Native fee balance below which the wallet stops trading'),
+  maxOrderMessagesPerDay: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Placements and cancellations a trading day after which no placement is sent (cancels still are)'),
+  maxOrderToTradeRatio: z
+    .number()
+    .positive()
+    .optional()
+    .describe('Order messages per trade of the day at which placements wait for fills; replacements slow from 80 %'),
 });
 
 const tickOverride = z.union([
@@ -159,37 +171,7 @@ export const botConfigSchema = z.strictObject({
         .describe('A market without a WebSocket message this long is stale and served from REST snapshots'),
     })
     .optional(),
-  chains: z
-    .strictObject({
-      evm: z
-        .strictObject({
-          rpcUrl: z.url().describe('Chain A JSON-RPC endpoint'),
-          chainId: z
-            .number()
-            .int()
-            .positive()
-            .default(80002)
-            .describe('Checked against eth_chainId before the first transaction'),
-          confirmations: z
-            .number()
-            .int()
-            .min(0)
-            .default(EVM_CONFIRMATIONS)
-            .describe('Blocks on top before an event is final (fills, cancellations); a sandbox uses 1'),
-          maxFeePerGasGwei: humanDecimal
-            .optional()
-            .describe('Cap on the EIP-1559 max fee per gas, gwei (default 500); a base fee above it refuses to sign'),
-        })
-        .optional(),
-      wasm: z
-        .strictObject({
-          rpcUrl: z.url().describe('Chain B (Soroban) RPC endpoint'),
-          networkPassphrase: z.string().min(1).describe('Network passphrase transactions are signed for'),
-          approvalLedgers: z.number().int().positive().default(17_280).describe('Approval lifetime in ledgers'),
-        })
-        .optional(),
-    })
-    .default({}),
+  chains: chainsSchema,
   wallets: z.array(walletConfigSchema).default([]),
   pairs: z.array(pairConfigSchema).default([]),
   calendar: z

@@ -22,6 +22,8 @@ export interface LoopMetrics {
   readonly marketOpen: Gauge<'pair' | 'market'>;
   readonly nativeBalance: Gauge<'chain' | 'wallet'>;
   readonly nativeAlertLevel: Gauge<'chain' | 'wallet'>;
+  readonly orderMessages: Gauge<'pair'>;
+  readonly orderToTrade: Gauge<'pair'>;
 }
 
 export function loopMetrics(m: Metrics): LoopMetrics {
@@ -70,6 +72,16 @@ export function loopMetrics(m: Metrics): LoopMetrics {
       labelNames: ['pair'],
     }),
     killSwitch: m.gauge({ name: 'kill_switch', help: '1 once the kill switch has tripped (until restart)' }),
+    orderMessages: m.gauge({
+      name: 'order_messages_today',
+      help: 'Placements and cancellations sent on the pair this trading day (the order-to-trade count)',
+      labelNames: ['pair'],
+    }),
+    orderToTrade: m.gauge({
+      name: 'order_to_trade_ratio',
+      help: 'Order messages per trade of ours on the pair this trading day (over one before the first fill)',
+      labelNames: ['pair'],
+    }),
     marketOpen: m.gauge({
       name: 'market_open',
       help: '1 while the pair may trade: calendar (when enabled), trading status and order book phase all open; market is the symbol',

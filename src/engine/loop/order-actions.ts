@@ -2,9 +2,12 @@
  * Sending a pair's actions to its wallet's engine and following what became of them: a cancellation the
  * chain refused is not asked for again at once, a placement's outcome is counted and fed to the risk gate, and
  * a refusal is logged and counted, never thrown. A book that refused an order as not open backs the pair off
- * and has its phase read again.
+ * and has its phase read again. Every message sent is counted against the pair's order-to-trade limits
+ * (`risk/order-trade.ts`): a placement they hold back is not sent, said once when the holding starts and ends.
  */
+import { toVenueLocal } from '../../core/calendar.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { Decimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
 import { isCancellable } from '../../core/order-state.ts';
 import type { QuoteAction } from '../../strategy/types.ts';
@@ -12,6 +15,7 @@ import type { RecordedAction } from '../recording/recorder.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { CHAIN_NODE, failureFields, isTransportFailure, type Incidents } from '../../telemetry/incidents.ts';
 import type { RiskMonitor } from '../risk/monitor.ts';
+import { OrderTradeCount, type OrderTradeLimits, type PlacementVerdict } from '../risk/order-trade.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import type { LoopMetrics } from './loop-metrics.ts';
 import type { VenueStatus } from './venue-status.ts';
@@ -39,6 +43,9 @@ export interface OrderActionsOptions {
   readonly logger: Logger;
   readonly metrics: LoopMetrics;
   readonly incidents: Incidents;
+  /** The pair's fills so far (all days) and its order-to-trade limits. */
+  readonly fills: () => number;
+  readonly limits: () => OrderTradeLimits;
   /** A placement's outcome is known: the pair is worth another look. */
   readonly onOutcome: () => void;
   /** Each action decided, sent, included or refused (the recording). */
@@ -49,6 +56,9 @@ export class OrderActions {
   readonly #o: OrderActionsOptions;
   /** When we last asked to cancel each order: a cancel the chain refused is not repeated at once. */
   readonly #cancelAsked = new Map<string, number>();
+  readonly #count = new OrderTradeCount();
+  /** The rule holding placements back, while one does. */
+  #holding: string | null = null;
 
   constructor(options: OrderActionsOptions) {
     this.#o = options;
@@ -70,6 +80,16 @@ export class OrderActions {
     const record = (stage: RecordedAction['stage'], more: Partial<RecordedAction> = {}) =>
       o.record?.({ atMs: o.clock.now(), stage, type: action.type, ...terms, ...more });
     if (action.type !== 'keep') record('decided');
+    this.#count.roll(toVenueLocal(o.clock.now()).date, o.fills());
+    if (action.type === 'place' || action.type === 'replace') {
+      const verdict = this.#count.placement(o.limits());
+      this.#hold(verdict);
+      if (!verdict.ok) {
+        record('refused', { detail: verdict.rule });
+        o.metrics.actions.inc({ pair: pairId, type: action.type, result: verdict.rule });
+        return false;
+      }
+    }
     try {
       if (action.type === 'cancel') {
         // A cancellation the chain refused (the order already filled, say) is settled by the order engine;
@@ -83,6 +103,7 @@ export class OrderActions {
         this.#cancelAsked.set(action.orderId, o.clock.now());
         const cancelled = await engine.cancel(BigInt(action.orderId));
         record('sent', { txHash: cancelled.txHash });
+        this.#counted(1);
       } else if (action.type === 'place' || action.type === 'replace') {
         const cmd = {
           pairId,
@@ -98,6 +119,8 @@ export class OrderActions {
             : (await engine.replace(BigInt(action.orderId), cmd)).placed;
         const ids = { clientOrderId: placed.clientOrderId, txHash: placed.txHash };
         record('sent', ids);
+        // A replacement is a placement and the cancellation of the order it replaces.
+        this.#counted(action.type === 'replace' ? 2 : 1);
         // The outcome names its transaction too: a replay pairs each send with its outcome (the latency model).
         this.#watchOutcome(placed.settled, o.clock.now(), (stage, more) => record(stage, { ...ids, ...more }));
       } else return false;
@@ -117,6 +140,31 @@ export class OrderActions {
       else if (!NOT_A_FAILURE.has(code)) o.risk.txFailed(pairId, o.clock.now(), code);
       return false;
     }
+  }
+
+  /** The refresh cost the strategy weighs a replacement with: four times as much near the ratio limit. */
+  refreshCost(base: Decimal): Decimal {
+    return this.#count.slow(this.#o.limits()) ? base.mul(4) : base;
+  }
+
+  #counted(messages: number): void {
+    this.#count.message(messages);
+    this.#o.metrics.orderMessages.set({ pair: this.#o.pairId }, this.#count.messages);
+    this.#o.metrics.orderToTrade.set({ pair: this.#o.pairId }, this.#count.ratio);
+  }
+
+  /** Says once when a limit starts holding placements back, and once when they go out again. */
+  #hold(verdict: PlacementVerdict): void {
+    const rule = verdict.ok ? null : verdict.rule;
+    if (rule === this.#holding) return;
+    this.#holding = rule;
+    if (verdict.ok)
+      this.#o.logger.info({ pair: this.#o.pairId }, 'placements go out again: within the order-to-trade limits');
+    else
+      this.#o.logger.warn(
+        { pair: this.#o.pairId, rule: verdict.rule, detail: verdict.detail },
+        `placements held back by ${verdict.rule}: ${verdict.detail}`,
+      );
   }
 
   /** A transport failure is the chain node's incident (the node fails, not the action); the rest the actions'. */

@@ -118,6 +118,8 @@ export class PairLoop {
       logger: o.logger,
       metrics: o.metrics,
       incidents: this.#incidents,
+      fills: () => o.pnl.fills,
+      limits: () => o.limits(),
       onOutcome: () => this.trigger(),
       ...(o.record === undefined ? {} : { record: o.record }),
     });
@@ -240,7 +242,7 @@ export class PairLoop {
       o.runtime.binding.rules,
       {
         marketMaker: o.marketMaker,
-        refreshCost: o.refreshCost,
+        refreshCost: this.#actions.refreshCost(o.refreshCost),
         liveOrders: liveQuotes(o.runtime.binding, quoting),
         ownOrders: own,
         ...(terms === null ? {} : { obligations: terms }),

@@ -24,6 +24,10 @@ export interface RiskLimits {
   readonly nativeAlert: Decimal | null;
   /** Native fee balance below which the wallet stops trading. */
   readonly nativeStop: Decimal | null;
+  /** Placements and cancellations sent on the pair in a trading day after which no placement is sent. */
+  readonly maxOrderMessagesPerDay: number | null;
+  /** Order messages per trade of the day at which placements wait for fills (see order-trade.ts). */
+  readonly maxOrderToTradeRatio: number | null;
 }
 
 export interface RiskLimitsInput {
@@ -39,6 +43,8 @@ export interface RiskLimitsInput {
   readonly failureBackoffMaxMs?: number | undefined;
   readonly nativeAlert?: string | undefined;
   readonly nativeStop?: string | undefined;
+  readonly maxOrderMessagesPerDay?: number | undefined;
+  readonly maxOrderToTradeRatio?: number | undefined;
 }
 
 const dec = (s: string | undefined): Decimal | null => (s === undefined ? null : new Decimal(s));
@@ -60,5 +66,7 @@ export function resolveLimits(defaults: RiskLimitsInput, pair: RiskLimitsInput =
     failureBackoffMaxMs: pick('failureBackoffMaxMs') ?? 60_000,
     nativeAlert: dec(pick('nativeAlert')),
     nativeStop: dec(pick('nativeStop')),
+    maxOrderMessagesPerDay: pick('maxOrderMessagesPerDay') ?? null,
+    maxOrderToTradeRatio: pick('maxOrderToTradeRatio') ?? null,
   };
 }

@@ -262,6 +262,27 @@ describe('the strategy loop of one pair', () => {
     expect(ended()).toEqual([expect.objectContaining({ failures: 6 })]);
   });
 
+  it('holds placements back at the daily order message cap: cancellations still go, said once', async () => {
+    const s = await setup({ limits: { maxOrderMessagesPerDay: 6 } });
+    await s.round();
+    expect(ours(s.h)).toHaveLength(6);
+    const orders = () => (s.h.store.db.prepare('SELECT COUNT(*) AS n FROM orders').get() as { n: number }).n;
+    const before = orders();
+    // The market moves: the ladder would be replaced, but the day's six messages are spent (a cancel still goes).
+    s.book = {
+      ...s.book!,
+      buy: [{ limit: d('104'), quantity: d('5') }],
+      sell: [{ limit: d('105'), quantity: d('5') }],
+    };
+    await s.round();
+    await s.round();
+    expect(orders()).toBe(before);
+    const held = s.logs.filter((l) => String(l.msg).startsWith('placements held back'));
+    expect(held).toEqual([expect.objectContaining({ rule: 'maxOrderMessagesPerDay' })]);
+    // The day's messages: the six placements and the cancellation that still went out.
+    expect((await s.metrics.orderMessages.get()).values.map((v) => v.value)).toEqual([7]);
+  });
+
   it('a pause is logged once with its reasons, and once when the pair quotes again', async () => {
     const s = await setup();
     await s.round();

@@ -2,16 +2,16 @@
  * `dlt-mm report` on a state file written the way the bot writes it: the figures of the page, the JSON and the
  * CSV agree with the day, every chart is an SVG drawn now, and the page needs nothing from a network.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { venueLocalToInstant } from '../../../src/core/calendar.ts';
 import { Decimal } from '../../../src/core/decimal.ts';
 import { newOrder } from '../../../src/core/order-state.ts';
 import { writeReport, type ReportFiles } from '../../../src/cli/commands/report.ts';
-import type { CliIo } from '../../../src/cli/io.ts';
 import { openStore } from '../../../src/store/store.ts';
+import { fileCliIo } from '../../support/cli-io.ts';
 
 const DAY = '2026-03-02';
 const at = (hh: number, mm: number) => venueLocalToInstant(DAY, hh * 60 + mm);
@@ -19,20 +19,6 @@ const MIN = 60_000;
 let dir: string;
 let files: ReportFiles;
 let json: Record<string, unknown> & { pairs: Array<Record<string, unknown>> };
-
-function io(cwd: string): CliIo {
-  return {
-    stdout: () => undefined,
-    stderr: () => undefined,
-    readFile: (p) => readFileSync(p, 'utf8'),
-    writeFile: (p, t) => {
-      mkdirSync(dirname(p), { recursive: true });
-      writeFileSync(p, t);
-    },
-    env: {},
-    cwd,
-  };
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dltmm-report-'));
@@ -197,7 +183,7 @@ beforeAll(async () => {
   ] as const)
     store.evaluation.addMark({ fillId: 'f1', pairId: 'p1', horizonMs, value, atMs: at(9, 30) + horizonMs });
   store.close();
-  files = await writeReport('bot.yaml', io(dir), { day: DAY, out: join(dir, 'out'), nowMs: at(20, 0) });
+  files = await writeReport('bot.yaml', fileCliIo(dir, []), { day: DAY, out: join(dir, 'out'), nowMs: at(20, 0) });
   json = JSON.parse(readFileSync(files.json, 'utf8')) as typeof json;
 });
 

@@ -8,6 +8,7 @@ import { Decimal } from '../core/decimal.ts';
 import { priceToRaw, quantityToRaw } from '../core/units.ts';
 import { PairEvaluation } from '../engine/evaluation/pair-evaluation.ts';
 import { PairFairValue } from '../engine/fair-value/pair-fair-value.ts';
+import { NO_THROTTLE, Throttle } from '../engine/risk/throttle.ts';
 import type { BotPair } from '../engine/loop/bot.ts';
 import type { RecordedBook } from '../store/recording-read.ts';
 import type { BacktestOptions, BacktestPair } from './replay.ts';
@@ -32,6 +33,7 @@ export function botPair(
   walletId: string,
   o: Pick<BacktestOptions, 'data' | 'store' | 'logger' | 'sampleMs' | 'evaluation'>,
   clock: VirtualClock,
+  walletThrottle: Throttle,
 ): BotPair {
   const id = p.binding.pairId;
   const config: FairValueConfig | undefined = p.strategy().config.fairValue;
@@ -59,6 +61,7 @@ export function botPair(
     strategy: p.strategy,
     limits: p.limits,
     refreshCost: p.refreshCost,
+    throttles: [walletThrottle, new Throttle('pair', () => p.throttle?.pair ?? NO_THROTTLE)],
     ...(fairValue === undefined ? {} : { fairValue }),
     evaluation: new PairEvaluation({
       pairId: id,

@@ -12,6 +12,7 @@ import { Bot, type BotPair, type BotTimings, type BotWallet } from '../engine/lo
 import type { StrategyHandle } from '../engine/loop/loop-types.ts';
 import { ObligationTracker } from '../engine/obligations/tracker.ts';
 import type { RiskLimits } from '../engine/risk/limits.ts';
+import { NO_THROTTLE, Throttle, type ThrottleLimits } from '../engine/risk/throttle.ts';
 import { createWalletEngine } from '../engine/wallet/assemble.ts';
 import type { Decimal } from '../core/decimal.ts';
 import type { RecordingData } from '../store/recording-read.ts';
@@ -37,6 +38,8 @@ export interface BacktestPair {
   readonly limits: () => RiskLimits;
   readonly refreshCost: Decimal;
   readonly obligations: ObligationsConfig | null;
+  /** The placement throttles of its wallet and of the pair, as configured. */
+  readonly throttle?: { readonly wallet: ThrottleLimits; readonly pair: ThrottleLimits };
 }
 
 export interface BacktestOptions {
@@ -146,7 +149,8 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       });
       const id = `${chainKind}:${w}`;
       wallets.push({ id, engine, adapter, marketMaker: mine.some((p) => p.marketMaker) });
-      for (const p of mine) pairs.push(botPair(p, id, o, clock));
+      const walletThrottle = new Throttle('wallet', () => mine[0]?.throttle?.wallet ?? NO_THROTTLE);
+      for (const p of mine) pairs.push(botPair(p, id, o, clock, walletThrottle));
     }
     for (const p of ofChain) feed.publish(chain, p.binding, o.fromMs);
   }

@@ -23,6 +23,7 @@ import { baseToNative, quoteToNative } from '../../core/units.ts';
 import type { PairBinding } from '../../chains/types.ts';
 import { DltError } from '../../core/errors.ts';
 import { StrategyCatalog } from '../../engine/loop/strategy-catalog.ts';
+import { throttleLimits } from '../../engine/risk/throttle.ts';
 import { resolveLimits } from '../../engine/risk/limits.ts';
 import type { RecordingData } from '../../store/recording-read.ts';
 import { openStore } from '../../store/store.ts';
@@ -149,6 +150,10 @@ export async function runOne(r: BacktestRun, io: CliIo, wallStart: () => number)
         marketMaker,
         strategy: () => catalog.get(path),
         limits: () => limits,
+        throttle: {
+          wallet: throttleLimits(config.throttle.wallet),
+          pair: throttleLimits(config.throttle.pair, entry?.throttle),
+        },
         refreshCost: new Decimal(entry?.refreshCost ?? '0'),
         obligations: entry?.obligations ?? (entry === undefined ? (config.sandbox?.obligations ?? null) : null),
       },

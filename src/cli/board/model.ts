@@ -94,6 +94,8 @@ export function pairState(input: {
   readonly statusReason: string | null;
   /** When the venue expects the halt to end (epoch ms), shown with it. */
   readonly haltEndMs?: number | null;
+  /** What holds an active pair's placements back, while something does. */
+  readonly held?: string | null;
 }): PairState {
   const { phase, risk, tradingStatus, statusReason } = input;
   const until = input.haltEndMs == null ? '' : `, until ${new Date(input.haltEndMs).toISOString().slice(11, 16)} UTC`;
@@ -104,7 +106,7 @@ export function pairState(input: {
   if (risk === null || phase === 'starting') return { kind: 'starting', detail: 'reconciling' };
   if (tradingStatus !== null && HALTED.test(tradingStatus))
     return { kind: 'halted', detail: `${statusReason ?? tradingStatus}${until}` };
-  if (risk.mode === 'active') return { kind: 'active', detail: '' };
+  if (risk.mode === 'active') return { kind: 'active', detail: input.held == null ? '' : `placements ${input.held}` };
   const others = risk.reasons.filter((r) => r !== 'market-closed');
   if (others.length === 0 && tradingStatus !== null && tradingStatus !== 'CONTINUOUS_TRADING')
     return { kind: 'closed', detail: statusReason ?? tradingStatus };

@@ -20,7 +20,15 @@ import type { RecentWarnings } from './warnings.ts';
 /** What the board reads of the running bot (`Bot` is one). */
 export interface BoardBot {
   readonly phase: BotPhase;
-  readonly loops: ReadonlyMap<string, { readonly symbol: string; readonly last: LastRound | null }>;
+  readonly loops: ReadonlyMap<
+    string,
+    {
+      readonly symbol: string;
+      readonly last: LastRound | null;
+      /** What holds its placements back (a throttle, an order-to-trade limit), while something does. */
+      readonly held?: string | null;
+    }
+  >;
   readonly statuses: ReadonlyMap<string, { readonly current: PairStatus }>;
   readonly pnl: ReadonlyMap<string, Pick<PnlTracker, 'position' | 'total' | 'fills'>>;
   readonly risk: Pick<RiskMonitor, 'state' | 'nativeBalanceOf'>;
@@ -111,6 +119,7 @@ export function snapshot(inputs: BoardInputs): BoardModel {
         tradingStatus: status?.tradingStatus ?? null,
         statusReason: status?.statusChangeReason ?? null,
         haltEndMs: status?.haltEndMs ?? null,
+        held: loop.held ?? null,
       }),
     });
   }

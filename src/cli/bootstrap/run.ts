@@ -18,6 +18,7 @@ import { obligationRoutes } from '../../engine/obligations/control.ts';
 import { fairValueRoutes } from '../../engine/fair-value/report.ts';
 import { ObligationTracker, type ObligationPair } from '../../engine/obligations/tracker.ts';
 import { resolveLimits } from '../../engine/risk/limits.ts';
+import { Throttle, throttleLimits } from '../../engine/risk/throttle.ts';
 import type { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
 import type { Sandbox } from '../../sandbox/venue/sandbox.ts';
 import type { SandboxOptions } from '../../sandbox/venue/start.ts';
@@ -169,6 +170,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     };
     for (const w of opened.wallets) {
       wallets.push({ id: w.id, engine: w.engine, adapter: w.adapter, marketMaker: w.marketMaker });
+      const walletThrottle = new Throttle('wallet', () => throttleLimits(config.throttle.wallet));
       for (const { binding, entry } of w.pairs) {
         const strategyPath = setup.strategyPath(entry);
         const limits = resolveLimits(config.risk, entry?.risk);
@@ -183,6 +185,10 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
           strategy: () => catalog.get(strategyPath),
           limits: () => limits,
           refreshCost: new Decimal(entry?.refreshCost ?? '0'),
+          throttles: [
+            walletThrottle,
+            new Throttle('pair', () => throttleLimits(config.throttle.pair, entry?.throttle)),
+          ],
           ...(fairValues.has(binding.pairId) ? { fairValue: fairValues.get(binding.pairId) } : {}),
           ...(recording === null ? {} : { record: recording.record(binding.pairId) }),
           evaluation: new PairEvaluation({

@@ -3,6 +3,7 @@
  * together. JSON Schema for editors is generated from this file into `config/schema/`.
  */
 import { z } from 'zod';
+import { throttleConfigSchema, throttleLimitsSchema } from './throttle-config.ts';
 import { BLOCKCHAIN_VALUES } from '../pair.ts';
 import { bps, durationMs, humanDecimal, portBase, reportingIds, secretRef } from './common.ts';
 import { pairFairValueSchema } from './fair-value-config.ts';
@@ -85,6 +86,7 @@ export const pairConfigSchema = z.strictObject({
     .default('0')
     .describe('Chain cost of re-placing a level (its bid and ask), quote units; widens the fee-aware minimum spread'),
   risk: riskLimitsSchema.optional().describe('Overrides of the risk defaults for this pair'),
+  throttle: throttleLimitsSchema.optional().describe('Overrides of throttle.pair for this pair'),
   obligations: obligationsSchema
     .optional()
     .describe('Market-making obligations of this pair: measured, and kept by the quote guard'),
@@ -181,6 +183,7 @@ export const botConfigSchema = z.strictObject({
     })
     .default({ enabled: true, holidays: [] }),
   risk: riskLimitsSchema.default({}).describe('Risk limit defaults of every pair'),
+  throttle: throttleConfigSchema,
   engine: z
     .strictObject({
       tickMs: durationMs

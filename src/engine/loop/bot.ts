@@ -16,7 +16,7 @@ import { RiskMonitor } from '../risk/monitor.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import { derivePairGauges, loopMetrics, type LoopMetrics } from './loop-metrics.ts';
 import { PairLoop, type PairLoopOptions, type StrategyHandle } from './pair-loop.ts';
-import type { BotFeed } from './loop-types.ts';
+import { obligationsHandle, type BotFeed } from './loop-types.ts';
 import { PnlTracker } from './pnl-tracker.ts';
 import { deriveEvaluationGauges } from '../evaluation/metrics.ts';
 import type { PairEvaluation } from '../evaluation/pair-evaluation.ts';
@@ -43,6 +43,8 @@ export interface BotPair {
   readonly record?: PairLoopOptions['record'];
   /** The pair's markouts and PnL attribution. */
   readonly evaluation?: PairEvaluation;
+  /** The placement throttles of its wallet and of the pair (risk/throttle.ts). */
+  readonly throttles?: PairLoopOptions['throttles'];
 }
 
 export interface BotTimings {
@@ -175,14 +177,8 @@ export class Bot {
         clock: o.clock,
         logger: o.logger.child({ pair: id, symbol: p.binding.symbol }),
         metrics: this.metrics,
-        ...(o.obligations === undefined
-          ? {}
-          : {
-              obligations: {
-                terms: (nowMs: number) => o.obligations?.guardTerms(id, nowMs) ?? null,
-                outcome: (r, nowMs) => o.obligations?.guardOutcome(id, r, nowMs),
-              },
-            }),
+        ...(o.obligations === undefined ? {} : { obligations: obligationsHandle(o.obligations, id) }),
+        throttles: p.throttles ?? [],
       });
       this.loops.set(id, loop);
       this.statuses.set(id, status);

@@ -6,6 +6,7 @@ import type { MarketBook } from '../../venue/market-data/book.ts';
 import type { FeedMarket } from '../../venue/market-data/feed.ts';
 import type { StaleEvent } from '../../venue/market-data/ws-client.ts';
 import type { FairValueVerdict } from '../fair-value/guards.ts';
+import type { ObligationTracker } from '../obligations/tracker.ts';
 
 export interface BookSource {
   book(symbol: string): MarketBook | undefined;
@@ -28,6 +29,11 @@ export interface StrategyHandle {
 export interface ObligationsHandle {
   terms(nowMs: number): GuardTerms | null;
   outcome(outcome: GuardOutcome, nowMs: number): void;
+}
+
+/** The guard's side of a pair's obligations, as the tracker keeps them. */
+export function obligationsHandle(tracker: ObligationTracker, id: string): ObligationsHandle {
+  return { terms: (nowMs) => tracker.guardTerms(id, nowMs), outcome: (r, nowMs) => tracker.guardOutcome(id, r, nowMs) };
 }
 
 export interface LastRound {

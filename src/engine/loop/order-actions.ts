@@ -16,6 +16,7 @@ import type { Logger } from '../../telemetry/logger.ts';
 import { CHAIN_NODE, failureFields, isTransportFailure, type Incidents } from '../../telemetry/incidents.ts';
 import type { RiskMonitor } from '../risk/monitor.ts';
 import { OrderTradeCount, type OrderTradeLimits, type PlacementVerdict } from '../risk/order-trade.ts';
+import { acquire, ThrottleEpisodes, type Throttle, type ThrottleVerdict } from '../risk/throttle.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import type { LoopMetrics } from './loop-metrics.ts';
 import type { VenueStatus } from './venue-status.ts';
@@ -25,6 +26,9 @@ const MARKET_NOT_OPEN = 'E_VENUE_MARKET_CLOSED';
 
 /** Refusals that say nothing failed: the order changed meanwhile, the pair pauses, or we withdrew it. */
 const NOT_A_FAILURE = new Set(['E_TRADING_PAUSED', 'E_ORDER_STATE', 'E_ORDER_WITHDRAWN']);
+
+/** A cancellation takes no place in a throttle: nothing to give back. */
+const NOTHING_TAKEN = (): void => undefined;
 
 /** The shortest pause before the same order's cancellation is asked for again. */
 export const CANCEL_RETRY_MS = 10_000;
@@ -39,8 +43,10 @@ export interface OrderActionsOptions {
   readonly engine: WalletEngine;
   readonly status: Pick<VenueStatus, 'refreshPhase'>;
   readonly risk: RiskMonitor;
-  readonly clock: Pick<Clock, 'now'>;
+  readonly clock: Pick<Clock, 'now' | 'setTimer'>;
   readonly logger: Logger;
+  /** The placement throttles of the pair's wallet and of the pair (`risk/throttle.ts`). */
+  readonly throttles?: readonly Throttle[];
   readonly metrics: LoopMetrics;
   readonly incidents: Incidents;
   /** The pair's fills so far (all days) and its order-to-trade limits. */
@@ -59,6 +65,9 @@ export class OrderActions {
   readonly #count = new OrderTradeCount();
   /** The rule holding placements back, while one does. */
   #holding: string | null = null;
+  readonly #throttled = new ThrottleEpisodes();
+  /** A round is due when the second's window lets a throttled placement through. */
+  #retry: ReturnType<Clock['setTimer']> | null = null;
 
   constructor(options: OrderActionsOptions) {
     this.#o = options;
@@ -82,13 +91,25 @@ export class OrderActions {
     if (action.type !== 'keep') record('decided');
     this.#count.roll(toVenueLocal(o.clock.now()).date, o.fills());
     if (action.type === 'place' || action.type === 'replace') {
-      const verdict = this.#count.placement(o.limits());
+      const verdict = this.#count.placement(o.limits(), engine.liveOrders(pairId).length);
       this.#hold(verdict);
       if (!verdict.ok) {
         record('refused', { detail: verdict.rule });
         o.metrics.actions.inc({ pair: pairId, type: action.type, result: verdict.rule });
         return false;
       }
+    }
+    let release = NOTHING_TAKEN;
+    if (action.type === 'place' || action.type === 'replace') {
+      const place = acquire(o.throttles ?? [], o.clock.now());
+      if (!place.ok) {
+        this.#throttle(place);
+        o.metrics.actions.inc({ pair: pairId, type: action.type, result: `throttled-${place.scope}-${place.rule}` });
+        return false;
+      }
+      release = place.release;
+      const ended = this.#throttled.passed(o.clock.now());
+      if (ended !== null) o.logger.info({ pair: pairId }, ended);
     }
     try {
       if (action.type === 'cancel') {
@@ -117,6 +138,8 @@ export class OrderActions {
           action.type === 'place'
             ? await engine.place(cmd)
             : (await engine.replace(BigInt(action.orderId), cmd)).placed;
+        // The throttle's place is given back once the transaction's outcome is known (or at once if none left).
+        void placed.settled.then(release, release);
         const ids = { clientOrderId: placed.clientOrderId, txHash: placed.txHash };
         record('sent', ids);
         // A replacement is a placement and the cancellation of the order it replaces.
@@ -128,6 +151,7 @@ export class OrderActions {
       o.incidents.succeeded('order actions', o.clock.now());
       return true;
     } catch (e) {
+      release();
       const code = e instanceof DltError ? e.code : 'unexpected';
       record('refused', { detail: code });
       o.metrics.actions.inc({ pair: pairId, type: action.type, result: code });
@@ -164,6 +188,28 @@ export class OrderActions {
       this.#o.logger.warn(
         { pair: this.#o.pairId, rule: verdict.rule, detail: verdict.detail },
         `placements held back by ${verdict.rule}: ${verdict.detail}`,
+      );
+  }
+
+  /** What holds the pair's placements back now, if anything (the board). */
+  get held(): string | null {
+    if (this.#holding !== null) return `held by ${this.#holding}`;
+    const rule = this.#throttled.rule;
+    return rule === null ? null : `throttled (${rule})`;
+  }
+
+  /** A throttled placement: said once per episode; with a per-second limit, a round when the window allows. */
+  #throttle(refused: Exclude<ThrottleVerdict, { ok: true }>): void {
+    const o = this.#o;
+    const line = this.#throttled.held(o.clock.now(), refused);
+    if (line !== null) o.logger.warn({ pair: o.pairId, scope: refused.scope, rule: refused.rule }, line);
+    if (refused.retryAtMs !== null && this.#retry === null)
+      this.#retry = o.clock.setTimer(
+        () => {
+          this.#retry = null;
+          o.onOutcome();
+        },
+        Math.max(0, refused.retryAtMs - o.clock.now()),
       );
   }
 

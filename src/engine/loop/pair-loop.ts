@@ -16,6 +16,7 @@ import type { Logger } from '../../telemetry/logger.ts';
 import { incidentsOf, type Incidents } from '../../telemetry/incidents.ts';
 import type { PairFairValue } from '../fair-value/pair-fair-value.ts';
 import type { RiskLimits } from '../risk/limits.ts';
+import type { Throttle } from '../risk/throttle.ts';
 import { pullReason, type RiskMonitor } from '../risk/monitor.ts';
 import { strategyGate } from '../risk/quote-gate.ts';
 import type { PairRuntime } from '../wallet/pair-runtime.ts';
@@ -70,12 +71,14 @@ export interface PairLoopOptions {
   readonly evaluation?: PairEvaluation;
   /** Each order action decided, sent, included or refused (the recording). */
   readonly record?: (a: RecordedAction) => void;
+  /** The placement throttles of the pair's wallet and of the pair. */
+  readonly throttles?: readonly Throttle[];
 }
 
 export class PairLoop {
   readonly #o: PairLoopOptions;
-  readonly #pairId: string;
-  readonly #symbol: string;
+  readonly pairId: string;
+  readonly symbol: string;
   #running: Promise<void> | null = null;
   #dirty = false;
   /** When the last recomputation started. */
@@ -92,10 +95,10 @@ export class PairLoop {
 
   constructor(o: PairLoopOptions) {
     this.#o = o;
-    this.#pairId = o.runtime.binding.pairId;
-    this.#symbol = o.runtime.binding.symbol;
+    this.pairId = o.runtime.binding.pairId;
+    this.symbol = o.runtime.binding.symbol;
     this.#incidents = incidentsOf(o.logger);
-    this.#modes = new ModeLog(o.logger, this.#pairId);
+    this.#modes = new ModeLog(o.logger, this.pairId);
     const labels = { chain: o.runtime.binding.chain, wallet: o.engine.wallet };
     this.#balances = new BalanceCache({
       read: () => o.adapter.readBalances(o.runtime.binding),
@@ -107,10 +110,10 @@ export class PairLoop {
       maxAgeMs: o.balanceMaxAgeMs,
       clock: o.clock,
       logger: o.logger,
-      pairId: this.#pairId,
+      pairId: this.pairId,
     });
     this.#actions = new OrderActions({
-      pairId: this.#pairId,
+      pairId: this.pairId,
       engine: o.engine,
       status: o.status,
       risk: o.risk,
@@ -121,16 +124,9 @@ export class PairLoop {
       fills: () => o.pnl.fills,
       limits: () => o.limits(),
       onOutcome: () => this.trigger(),
+      throttles: o.throttles ?? [],
       ...(o.record === undefined ? {} : { record: o.record }),
     });
-  }
-
-  get pairId(): string {
-    return this.#pairId;
-  }
-
-  get symbol(): string {
-    return this.#symbol;
   }
 
   /** Something changed; `marketEventMs` is the receive time of a book message that caused it. */
@@ -169,8 +165,8 @@ export class PairLoop {
           await this.#recompute();
           this.#incidents.succeeded('quote recomputation', this.#o.clock.now());
         } catch (e) {
-          this.#o.metrics.recomputes.inc({ pair: this.#pairId, outcome: 'error' });
-          this.#incidents.failed('quote recomputation', this.#o.clock.now(), this.#pairId, e);
+          this.#o.metrics.recomputes.inc({ pair: this.pairId, outcome: 'error' });
+          this.#incidents.failed('quote recomputation', this.#o.clock.now(), this.pairId, e);
         }
       }
     } finally {
@@ -179,12 +175,12 @@ export class PairLoop {
   }
 
   #liveOrders() {
-    return this.#o.engine.liveOrders(this.#pairId);
+    return this.#o.engine.liveOrders(this.pairId);
   }
 
   /** Pull every quote of ours on this pair: placements not signed yet are withdrawn, then cancellations. */
   async #pullQuotes(reason: string): Promise<void> {
-    this.#o.engine.withdrawPlacements(reason, this.#pairId);
+    this.#o.engine.withdrawPlacements(reason, this.pairId);
     for (const q of liveQuotes(this.#o.runtime.binding, this.#liveOrders())) {
       await this.#actions.send({ type: 'cancel', orderId: q.id, side: q.side }, null);
     }
@@ -198,23 +194,23 @@ export class PairLoop {
     this.#marketEventMs = null;
     const status = o.status.current;
     const open = marketOpenNow(status, o.runtime.binding.chain, nowMs, o.calendar);
-    o.risk.setFlag(this.#pairId, 'market-closed', !open);
-    o.metrics.marketOpen.set({ pair: this.#pairId, market: this.#symbol }, open ? 1 : 0);
+    o.risk.setFlag(this.pairId, 'market-closed', !open);
+    o.metrics.marketOpen.set({ pair: this.pairId, market: this.symbol }, open ? 1 : 0);
     const balances = await this.#balances.current(nowMs);
     const live = this.#liveOrders();
-    const book = o.feed.book(this.#symbol);
+    const book = o.feed.book(this.symbol);
     const mark = status.lastPrice ?? midOf(book) ?? status.staticReferencePrice;
     const own = ownOnBook(o.runtime.binding, live);
     const othersMid = othersMidOf(book, own);
     const fair = o.fairValue?.evaluate(nowMs, othersMid) ?? null;
     o.evaluation?.observe(fair?.value ?? othersMid);
-    o.risk.setFlag(this.#pairId, 'fair-value', fair?.action === 'pull');
+    o.risk.setFlag(this.pairId, 'fair-value', fair?.action === 'pull');
     o.pnl.update(mark);
-    o.risk.pnl(this.#pairId, toVenueLocal(nowMs).date, o.pnl.total(mark));
-    const state = o.risk.state(this.#pairId, nowMs);
+    o.risk.pnl(this.pairId, toVenueLocal(nowMs).date, o.pnl.total(mark));
+    const state = o.risk.state(this.pairId, nowMs);
     this.#modes.log(state);
     if (state.mode !== 'active') {
-      o.metrics.recomputes.inc({ pair: this.#pairId, outcome: state.mode });
+      o.metrics.recomputes.inc({ pair: this.pairId, outcome: state.mode });
       this.last = {
         atMs: nowMs,
         mode: state.mode === 'paused' ? `paused (${state.reasons.join(', ')})` : state.mode,
@@ -227,11 +223,11 @@ export class PairLoop {
       return;
     }
     if (book === undefined) {
-      o.metrics.recomputes.inc({ pair: this.#pairId, outcome: 'no-book' });
+      o.metrics.recomputes.inc({ pair: this.pairId, outcome: 'no-book' });
       return;
     }
     const strategy = o.strategy();
-    const quoting = quotableOn(book, o.runtime.binding, live, o.engine.quotableOrders(this.#pairId, live));
+    const quoting = quotableOn(book, o.runtime.binding, live, o.engine.quotableOrders(this.pairId, live));
     const inventory = pairInventory(o.runtime, o.marketMaker, balances, quoting, o.quoteShare);
     const limits = o.limits();
     const terms = o.obligations?.terms(nowMs) ?? null;
@@ -254,11 +250,11 @@ export class PairLoop {
     this.#state = computed.nextState;
     const r = computed.result;
     if (r.obligations !== undefined) o.obligations?.outcome(r.obligations, nowMs);
-    for (const reason of r.reasons) o.metrics.dropped.inc({ pair: this.#pairId, rule: reason.rule });
-    o.metrics.recomputes.inc({ pair: this.#pairId, outcome: r.actions.length === 0 ? 'unchanged' : 'actions' });
+    for (const reason of r.reasons) o.metrics.dropped.inc({ pair: this.pairId, rule: reason.rule });
+    o.metrics.recomputes.inc({ pair: this.pairId, outcome: r.actions.length === 0 ? 'unchanged' : 'actions' });
     this.last = { atMs: nowMs, mode: 'active', quotes: r.quotes, reference: r.reference?.price ?? null, fair };
     const round = { strategy, result: r, book, status, inventory, state, limits, fair };
-    const decision = decisionOf({ pairId: this.#pairId, ...round });
+    const decision = decisionOf({ pairId: this.pairId, ...round });
     let first = true;
     for (const action of r.actions) {
       // A stop (shutdown, kill switch) ends the round: nothing more is sent, and cancel-all follows.
@@ -267,18 +263,23 @@ export class PairLoop {
       // A new quote must not meet an order of ours that may still be on the book (one being replaced is
       // cancelled only after its successor rests): it waits for a later round instead of trading with us.
       if (action.type !== 'cancel' && crossesOurs(this.#liveOrders(), action.quote, o.runtime.binding.rules.scales)) {
-        o.metrics.actions.inc({ pair: this.#pairId, type: action.type, result: 'waits-for-own-cancel' });
+        o.metrics.actions.inc({ pair: this.pairId, type: action.type, result: 'waits-for-own-cancel' });
         continue;
       }
       const sent = await this.#actions.send(action, decision);
       if (sent && first && marketEventMs !== null)
-        o.metrics.quoteLatency.observe({ pair: this.#pairId }, (o.clock.now() - marketEventMs) / 1000);
+        o.metrics.quoteLatency.observe({ pair: this.pairId }, (o.clock.now() - marketEventMs) / 1000);
       if (sent) first = false;
       if (!sent && action.type !== 'cancel') break;
     }
     if (!first && marketEventMs !== null)
-      o.metrics.roundLatency.observe({ pair: this.#pairId }, (o.clock.now() - marketEventMs) / 1000);
-    recordSpread(o.metrics, this.#pairId, r.quotes);
+      o.metrics.roundLatency.observe({ pair: this.pairId }, (o.clock.now() - marketEventMs) / 1000);
+    recordSpread(o.metrics, this.pairId, r.quotes);
+  }
+
+  /** What holds the pair's placements back now (a throttle, an order-to-trade limit), if anything. */
+  get held(): string | null {
+    return this.#actions.held;
   }
 
   /** Whether an order of ours rests on each side of the book (as far as the chain has told us). */

@@ -2,15 +2,20 @@
  * A pair's order messages against its trades over the venue's trading day, as a venue counts them for its
  * order-to-trade limit (Regulation (EU) 2017/566, "RTS 9"): every placement and every cancellation sent is a
  * message, every fill of ours an execution; the ratio is messages over executions (over one before the first
- * fill). Two limits, both off unless configured: `maxOrderMessagesPerDay`, after which no placement is sent that
- * day, and `maxOrderToTradeRatio`, at which placements wait for fills to bring the ratio down; from 80 % of it
- * the quotes are replaced less eagerly (four times the refresh cost), to stay under it. Cancellations are never
- * held back: they are how risk leaves the book.
+ * fill). Two limits, both off unless configured: `maxOrderMessagesPerDay`, the day's messages at most, and
+ * `maxOrderToTradeRatio`, messages per execution at most; from 80 % of the ratio the quotes are replaced less
+ * eagerly (four times the refresh cost), to stay under it. Cancellations are never held back (they are how risk
+ * leaves the book), so a placement goes only if the count stays within both limits after it and after a
+ * cancellation of every order of ours on the pair, itself included: whatever the market does next, cancelling
+ * everything never takes the day over a limit. Placements then wait for fills (the ratio) or the next day.
  */
 export interface OrderTradeLimits {
   readonly maxOrderMessagesPerDay: number | null;
   readonly maxOrderToTradeRatio: number | null;
 }
+
+/** Messages a placement may bring beyond the live orders' cancellations: itself and its own cancellation. */
+export const PLACEMENT_RESERVE = 2;
 
 /** The share of the ratio limit from which replacements slow down. */
 export const ORDER_TO_TRADE_WARN = 0.8;
@@ -52,19 +57,25 @@ export class OrderTradeCount {
     return this.#messages / Math.max(1, this.executions);
   }
 
-  /** Whether one more placement (and the cancellation it may bring) keeps within the limits. */
-  placement(l: OrderTradeLimits): PlacementVerdict {
-    if (l.maxOrderMessagesPerDay !== null && this.#messages >= l.maxOrderMessagesPerDay)
+  /**
+   * Whether one more placement keeps within the limits, with `live` orders of ours on the pair: the placement
+   * and its cancellation, and the cancellation of each live order, must all fit (`PLACEMENT_RESERVE` + `live`).
+   * A replacement sends the cancellation of a live order, already among them: the same reserve.
+   */
+  placement(l: OrderTradeLimits, live = 0): PlacementVerdict {
+    const after = this.#messages + PLACEMENT_RESERVE + live;
+    const spare = `${this.#messages} sent, ${live} live order(s) to cancel at worst`;
+    if (l.maxOrderMessagesPerDay !== null && after > l.maxOrderMessagesPerDay)
       return {
         ok: false,
         rule: 'maxOrderMessagesPerDay',
-        detail: `${this.#messages} order messages today, at most ${l.maxOrderMessagesPerDay}`,
+        detail: `order messages today: ${spare}, at most ${l.maxOrderMessagesPerDay}`,
       };
-    if (l.maxOrderToTradeRatio !== null && this.ratio >= l.maxOrderToTradeRatio)
+    if (l.maxOrderToTradeRatio !== null && after / Math.max(1, this.executions) > l.maxOrderToTradeRatio)
       return {
         ok: false,
         rule: 'maxOrderToTradeRatio',
-        detail: `${this.#messages} order messages for ${this.executions} trades today, at most ${l.maxOrderToTradeRatio} per trade`,
+        detail: `order messages for ${this.executions} trades today: ${spare}, at most ${l.maxOrderToTradeRatio} per trade`,
       };
     return { ok: true };
   }

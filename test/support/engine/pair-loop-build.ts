@@ -3,6 +3,7 @@
  * set by the caller, and what it logs kept line by line. The caller stops the engine and closes the store
  * (pair-loop-setup.ts does it after each test).
  */
+import type { Throttle } from '../../../src/engine/risk/throttle.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -56,6 +57,8 @@ export interface SetupOptions {
   readonly markoutHorizonsMs?: readonly number[];
   /** Where the loop's order actions go (the recording). */
   readonly record?: (a: RecordedAction) => void;
+  /** The placement throttles of the wallet and of the pair. */
+  readonly throttles?: readonly Throttle[];
   /** Runs on the harness before its engine starts and the loop is built (history already in the store). */
   readonly before?: (h: Harness) => void;
 }
@@ -142,6 +145,7 @@ export async function buildPairLoop(options: SetupOptions = {}): Promise<Setup> 
     ...(options.fairValue === undefined ? {} : { fairValue: options.fairValue(h) }),
     ...(evaluation === undefined ? {} : { evaluation }),
     ...(options.record === undefined ? {} : { record: options.record }),
+    ...(options.throttles === undefined ? {} : { throttles: options.throttles }),
   });
   Object.assign(s, { status, loop, evaluation });
   return s;

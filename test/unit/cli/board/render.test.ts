@@ -206,6 +206,19 @@ describe('pair state on the board', () => {
       'starting',
     );
   });
+  it("says what holds an active pair's placements back (a throttle, an order-to-trade limit)", () => {
+    const trading = {
+      phase: 'trading',
+      risk: active,
+      tradingStatus: 'CONTINUOUS_TRADING',
+      statusReason: null,
+    } as const;
+    expect(pairState({ ...trading, held: 'throttled (wallet perBlock)' })).toEqual({
+      kind: 'active',
+      detail: 'placements throttled (wallet perBlock)',
+    });
+    expect(pairState({ ...trading, held: null })).toEqual({ kind: 'active', detail: '' });
+  });
   it('tells a venue halt, with its reason, from a closed market and from a pause of our own', () => {
     const closedFlag = { mode: 'paused', reasons: ['market-closed'], untilMs: null } as const;
     expect(

@@ -6,10 +6,12 @@ import type { RecordedAction } from '../../../../src/engine/recording/recorder.t
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { DltError } from '../../../../src/core/errors.ts';
+import { isCancellable } from '../../../../src/core/order-state.ts';
 import { checkOrder } from '../../../../src/core/rules.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
 import { priceToRaw, quantityToRaw } from '../../../../src/core/units.ts';
 import type { MarketBook } from '../../../../src/venue/market-data/book.ts';
+import { Throttle } from '../../../../src/engine/risk/throttle.ts';
 import { INCIDENT_QUIET_MS, INCIDENT_REMIND_MS } from '../../../../src/telemetry/incidents.ts';
 import { TAKER, WALLET, type Harness } from '../../../support/engine/harness.ts';
 import { LADDER as ladder, ours, setup, type Setup } from '../../../support/engine/pair-loop-setup.ts';
@@ -263,12 +265,13 @@ describe('the strategy loop of one pair', () => {
   });
 
   it('holds placements back at the daily order message cap: cancellations still go, said once', async () => {
-    const s = await setup({ limits: { maxOrderMessagesPerDay: 6 } });
+    const s = await setup({ limits: { maxOrderMessagesPerDay: 12 } });
     await s.round();
     expect(ours(s.h)).toHaveLength(6);
     const orders = () => (s.h.store.db.prepare('SELECT COUNT(*) AS n FROM orders').get() as { n: number }).n;
     const before = orders();
-    // The market moves: the ladder would be replaced, but the day's six messages are spent (a cancel still goes).
+    // The market moves: the ladder would be replaced, but six messages sent and six orders that may need a cancel
+    // leave no room under the twelve (a cancel still goes).
     s.book = {
       ...s.book!,
       buy: [{ limit: d('104'), quantity: d('5') }],
@@ -281,6 +284,50 @@ describe('the strategy loop of one pair', () => {
     expect(held).toEqual([expect.objectContaining({ rule: 'maxOrderMessagesPerDay' })]);
     // The day's messages: the six placements and the cancellation that still went out.
     expect((await s.metrics.orderMessages.get()).values.map((v) => v.value)).toEqual([7]);
+  });
+
+  it('throttles placements to two a block: the ladder goes out over blocks, cancellations never wait, said once', async () => {
+    const wallet = new Throttle('wallet', () => ({ perBlock: 2, perSecond: null }));
+    const s = await setup({ throttles: [wallet] });
+    const placements = () => s.h.adapter.sent.filter((x) => x.command.kind === 'place').length;
+    const cancels = () => s.h.adapter.sent.filter((x) => x.command.kind === 'cancel').length;
+    // What each block can hold of ours: the placements sent since the block before it.
+    const perBlock: number[] = [];
+    let counted = 0;
+    const mine = s.h.venue.mine.bind(s.h.venue);
+    s.h.venue.mine = () => {
+      perBlock.push(placements() - counted);
+      counted = placements();
+      return mine();
+    };
+    await s.round();
+    for (let i = 0; i < 3 && ours(s.h).length < 6; i++) await s.round(false);
+    expect(ours(s.h)).toHaveLength(6);
+    expect(Math.max(...perBlock)).toBe(2);
+    expect(perBlock.filter((n) => n > 0).length).toBeGreaterThanOrEqual(3);
+    const throttled = s.logs.filter((l) => String(l.msg).startsWith('placements throttled'));
+    expect(throttled).toEqual([expect.objectContaining({ scope: 'wallet', rule: 'perBlock' })]);
+    expect(s.loop.held).toBe('throttled (wallet perBlock)');
+    // The market moves: two replacements fill the throttle; the data then goes stale and every quote is pulled
+    // at once, the throttle notwithstanding.
+    s.book = {
+      ...s.book!,
+      buy: [{ limit: d('104'), quantity: d('5') }],
+      sell: [{ limit: d('105'), quantity: d('5') }],
+    };
+    s.risk.marketData(s.h.pair.pairId, s.h.clock.now());
+    s.loop.trigger(s.h.clock.now());
+    await s.loop.idle();
+    expect(wallet.inFlight).toBe(2);
+    const before = cancels();
+    const resting = s.h.store.orders.live({ wallet: WALLET }).filter((o) => isCancellable(o.status)).length;
+    expect(resting).toBeGreaterThanOrEqual(4);
+    s.h.clock.advance(10_001);
+    s.loop.trigger();
+    await s.loop.idle();
+    expect(cancels() - before).toBe(resting);
+    const actions = (await s.metrics.actions.get()).values;
+    expect(actions.some((v) => v.labels.result === 'throttled-wallet-perBlock' && v.value > 0)).toBe(true);
   });
 
   it('a pause is logged once with its reasons, and once when the pair quotes again', async () => {

@@ -23,3 +23,20 @@ export const systemClock: Clock = {
     return { cancel: () => clearTimeout(handle) };
   }),
 };
+
+let anchor = { wallMs: Date.now(), monotonicMs: performance.now() };
+
+/**
+ * The wall clock in epoch microseconds (the audit record's UTC time): the monotonic clock's microseconds,
+ * anchored to the wall clock and anchored again whenever the two part by a millisecond (the system clock was
+ * set or slewed), so that a value always falls within the millisecond `Date.now()` reads.
+ */
+export function wallMicros(): number {
+  const wall = Date.now();
+  let at = anchor.wallMs + (performance.now() - anchor.monotonicMs);
+  if (at < wall || at >= wall + 1) {
+    anchor = { wallMs: wall, monotonicMs: performance.now() };
+    at = wall;
+  }
+  return Math.floor(at * 1000);
+}

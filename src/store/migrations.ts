@@ -10,6 +10,7 @@ import { MIGRATION_5 } from './migrations/v5-fair-value.ts';
 import { MIGRATION_6 } from './migrations/v6-markouts.ts';
 import { MIGRATION_7 } from './migrations/v7-steady-reads.ts';
 import { MIGRATION_8 } from './migrations/v8-parameter-changes.ts';
+import { MIGRATION_9 } from './migrations/v9-audit-records.ts';
 
 export const MIGRATIONS: readonly string[] = [
   MIGRATION_1,
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly string[] = [
   MIGRATION_6,
   MIGRATION_7,
   MIGRATION_8,
+  MIGRATION_9,
 ];

@@ -13,15 +13,13 @@ import {
   type TransitionResult,
 } from '../core/order-state.ts';
 import { onRollback, transaction, type Db } from './database.ts';
+import { OrderReads } from './order-reads.ts';
 import { toJson } from './json.ts';
 import {
   decodeOrderEvent,
-  fillFromRow,
   fromRow,
-  historyFromRow,
   type ChangeSource,
   type FillRecord,
-  type OrderHistoryEntry,
   type OrderMeta,
   type OrderRow,
   type StandingTransition,
@@ -39,15 +37,19 @@ export {
 
 const TERMINAL = `(${[...TERMINAL_STATUSES].map((s) => `'${s}'`).join(', ')})`;
 
-export class OrderStore {
+export class OrderStore extends OrderReads {
   readonly #db: Db;
   readonly #now: () => number;
+  /** Epoch microseconds of each transition (the audit record's UTC time). */
+  readonly #micros: () => number;
   /** Live orders per filter as last read, while no order changed (the writing process only: `cacheLive`). */
   readonly #live: Map<string, readonly StoredOrder[]> | null;
 
-  constructor(db: Db, now: () => number, cacheLive = false) {
+  constructor(db: Db, now: () => number, cacheLive = false, micros: () => number = () => now() * 1000) {
+    super(db);
     this.#db = db;
     this.#now = now;
+    this.#micros = micros;
     this.#live = cacheLive ? new Map() : null;
     if (cacheLive) onRollback(db, () => this.#live?.clear());
   }
@@ -156,12 +158,13 @@ export class OrderStore {
       this.#write(wallet, clientOrderId, o, now);
       this.#db
         .prepare(
-          'INSERT INTO order_transitions (wallet, client_order_id, at_ms, from_status, to_status, event_json, source_tx, source_block) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          'INSERT INTO order_transitions (wallet, client_order_id, at_ms, at_us, from_status, to_status, event_json, source_tx, source_block) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
           wallet,
           clientOrderId.toString(),
           now,
+          this.#micros(),
           current.status,
           o.status,
           toJson(event),
@@ -271,67 +274,9 @@ export class OrderStore {
       this.#write(wallet, clientOrderId, record, now);
       this.#db
         .prepare(
-          "INSERT INTO order_transitions (wallet, client_order_id, at_ms, from_status, to_status, event_json, kind) VALUES (?, ?, ?, ?, ?, ?, 'rollback')",
+          "INSERT INTO order_transitions (wallet, client_order_id, at_ms, at_us, from_status, to_status, event_json, kind) VALUES (?, ?, ?, ?, ?, ?, ?, 'rollback')",
         )
-        .run(wallet, clientOrderId.toString(), now, current.status, record.status, toJson(why));
+        .run(wallet, clientOrderId.toString(), now, this.#micros(), current.status, record.status, toJson(why));
     });
-  }
-
-  /** Fills recorded from a transaction in a given block. */
-  fillsFrom(wallet: string, txHash: string, blockHash: string): FillRecord[] {
-    return this.#db
-      .prepare('SELECT * FROM fills WHERE wallet = ? AND tx_hash = ? AND block_hash = ? ORDER BY fill_id')
-      .all(wallet, txHash, blockHash)
-      .map((r) => fillFromRow(r as Record<string, string | number>));
-  }
-
-  fill(fillId: string): FillRecord | undefined {
-    const r = this.#db.prepare('SELECT * FROM fills WHERE fill_id = ?').get(fillId);
-    return r === undefined ? undefined : fillFromRow(r as Record<string, string | number>);
-  }
-
-  /** Deletes a fill a reorganisation withdrew, and counts it (`fills_dropped`: readers of new fills start over). */
-  deleteFill(fillId: string): void {
-    this.#db.prepare('DELETE FROM fills WHERE fill_id = ?').run(fillId);
-    this.#db
-      .prepare(
-        "INSERT INTO meta (key, value) VALUES ('fills_dropped', '1') ON CONFLICT (key) DO UPDATE SET value = value + 1",
-      )
-      .run();
-  }
-
-  /** The order's history: every transition and every rollback, in order; a withdrawn transition says when. */
-  transitions(wallet: string, clientOrderId: bigint): OrderHistoryEntry[] {
-    return this.#db
-      .prepare(
-        'SELECT from_status, to_status, at_ms, event_json, kind, withdrawn_ms FROM order_transitions WHERE wallet = ? AND client_order_id = ? ORDER BY id',
-      )
-      .all(wallet, clientOrderId.toString())
-      .map((r) => historyFromRow(r as Record<string, unknown>));
-  }
-
-  /** Client order ids of the wallet's orders that reconciliation adopted from the chain. */
-  adoptedIds(wallet: string, chain: 'evm' | 'wasm'): bigint[] {
-    return this.#db
-      .prepare('SELECT client_order_id FROM orders WHERE wallet = ? AND chain = ? AND adopted = 1')
-      .all(wallet, chain)
-      .map((r) => BigInt((r as { client_order_id: string }).client_order_id));
-  }
-
-  /** The fills of one order, in the order they happened. */
-  fillsOf(wallet: string, clientOrderId: bigint): FillRecord[] {
-    return this.#db
-      .prepare('SELECT * FROM fills WHERE wallet = ? AND client_order_id = ? ORDER BY at_ms, fill_id')
-      .all(wallet, clientOrderId.toString())
-      .map((r) => fillFromRow(r as Record<string, string | number>));
-  }
-
-  fills(filter: { pairId?: string; wallet?: string } = {}): FillRecord[] {
-    return this.#db
-      .prepare(
-        'SELECT * FROM fills WHERE (? IS NULL OR pair_id = ?) AND (? IS NULL OR wallet = ?) ORDER BY at_ms, fill_id',
-      )
-      .all(filter.pairId ?? null, filter.pairId ?? null, filter.wallet ?? null, filter.wallet ?? null)
-      .map((r) => fillFromRow(r as Record<string, string | number>));
   }
 }

@@ -110,12 +110,23 @@ export class StateStore {
       .run(name, value + 1);
   }
 
-  recordDecision(d: Decision): number {
+  /** A decision and the reporting values (owner, decision identifiers: the algorithm identifier) its orders carry. */
+  recordDecision(d: Decision, reporting: { readonly a: number; readonly b: number } | null = null): number {
     const r = this.#db
       .prepare(
-        'INSERT INTO decisions (created_ms, pair_id, strategy, config_hash, params_json, market_json, risk_json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO decisions (created_ms, pair_id, strategy, config_hash, params_json, market_json, risk_json, owner_reporting_id, decision_reporting_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(this.#now(), d.pairId, d.strategy, d.configHash, toJson(d.params), toJson(d.market), toJson(d.risk));
+      .run(
+        this.#now(),
+        d.pairId,
+        d.strategy,
+        d.configHash,
+        toJson(d.params),
+        toJson(d.market),
+        toJson(d.risk),
+        reporting?.a ?? null,
+        reporting?.b ?? null,
+      );
     return Number(r.lastInsertRowid);
   }
 

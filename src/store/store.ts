@@ -15,6 +15,7 @@ import { ParameterChanges } from './parameter-changes.ts';
 import { PendingFills } from './pending-fills.ts';
 import { StateStore } from './state-store.ts';
 import { TxJournal } from './tx-journal.ts';
+import { wallMicros } from '../core/system-clock.ts';
 import { claimWriter, type ClaimOptions } from './writer-claim.ts';
 
 export interface Store {
@@ -86,7 +87,8 @@ export function openStoreReadOnly(path: string, now: () => number = Date.now): S
 function storeOn(db: DatabaseSync, now: () => number, writer: boolean): Store {
   return {
     db,
-    orders: new OrderStore(db, now, writer),
+    // The wall clock has microseconds; an injected clock (a test's, a replay's) has its milliseconds.
+    orders: new OrderStore(db, now, writer, now === Date.now ? wallMicros : undefined),
     transactions: new TxJournal(db, now),
     state: new StateStore(db, now),
     events: new EventLog(db, now),

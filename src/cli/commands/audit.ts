@@ -1,6 +1,8 @@
 /**
- * `dlt-mm audit export --config <file> [--day YYYY-MM-DD] [--out <dir>]`: the day's record of parameter
- * changes (every strategy version the bot accepted: when, by which operator, the file, its old and new hash and
+ * `dlt-mm audit export --config <file> [--day YYYY-MM-DD] [--out <dir>]`: the day's surveillance records. Its
+ * order events with their UTC time to the microsecond, algorithm identifier, strategy hash and decision inputs,
+ * and per pair the order-to-trade and cancel-to-fill ratios and the median quote lifetime (audit-orders.ts);
+ * and its record of parameter changes (every strategy version the bot accepted: when, by which operator, the file, its old and new hash and
  * each changed key with its old and new value) as CSV and JSON lines, after walking the whole hash chain of the
  * record: a row edited, inserted or removed after the fact is reported, and the command exits 1. Reads the state
  * file only (read-only, safe while the bot runs); the day defaults to today on the venue's clock.
@@ -14,18 +16,16 @@ import { dayFrame, isDate } from '../../engine/obligations/day-frame.ts';
 import type { StoredParameterChange } from '../../store/parameter-changes.ts';
 import { openStoreReadOnly } from '../../store/store.ts';
 import { usageArgs } from '../args.ts';
+import { csvField, writeOrderRecords } from './audit-orders.ts';
 import { checkedSetup } from '../bootstrap/setup.ts';
 import { EXIT_OK, EXIT_REFUSED, type CliIo } from '../io.ts';
 
 export const AUDIT_USAGE = `  dlt-mm audit export --config <file> [--day YYYY-MM-DD] [--out <dir>]
-                                      the day's parameter changes as CSV and JSON lines, the hash chain verified`;
+                                      the day's order events (microsecond UTC times, algorithm ids,
+                                      decision inputs), per-pair ratios and parameter changes as CSV
+                                      and JSON lines, the parameter changes' hash chain verified`;
 
 const COLUMNS = ['seq', 'time_utc', 'operator', 'file', 'old_hash', 'new_hash', 'key', 'old', 'new', 'row_hash'];
-
-function csvField(v: unknown): string {
-  const s = typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v);
-  return /[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
 
 /** One CSV line per changed key (a version with no key changed: one line without a key). */
 function csvLines(c: StoredParameterChange): string[] {
@@ -69,6 +69,11 @@ export async function auditCommand(args: string[], io: CliIo): Promise<number> {
       jsonl,
       changes.map((c) => JSON.stringify({ ...c, timeUtc: new Date(c.atMs).toISOString() })).join('\n') +
         (changes.length > 0 ? '\n' : ''),
+    );
+    const orders = writeOrderRecords(store, day, frame.from, frame.to, out);
+    io.stdout(
+      `order events ${orders.events.csv}\n  ${orders.events.jsonl}\n  ${orders.events.count} events on ${day}\n` +
+        `pairs ${orders.pairs}\n`,
     );
     io.stdout(`parameter changes ${csv}\n  ${jsonl}\n  ${changes.length} of ${chain.rows} rows on ${day}\n`);
     if (chain.brokenAt === null) {

@@ -16,15 +16,15 @@ import type { ChainAdapter, Outcome } from '../../../chains/types.ts';
 import { toRawOrder } from '../../../core/encoding/order-codec.ts';
 import { DltError, isDltError } from '../../../core/errors.ts';
 import { approvalFor } from '../../../core/money.ts';
-import { isCancellable, isTerminal, newOrder, remainingOf } from '../../../core/order-state.ts';
-import { DEFAULT_ORDER_OPTIONS, type Side } from '../../../core/order-terms.ts';
+import { isCancellable, isTerminal, newOrder } from '../../../core/order-state.ts';
+import { DEFAULT_ORDER_OPTIONS } from '../../../core/order-terms.ts';
 import { failureFields } from '../../../telemetry/incidents.ts';
 import type { StoredOrder } from '../../../store/order-store.ts';
-import { lockOf } from '../fills/amounts.ts';
 import { makerRateOf } from '../pair-runtime.ts';
 import { isPaused } from '../alerts.ts';
 import type { TxApplier } from '../tracking/tx-applier.ts';
 import { pairOf, type WalletContext } from '../wallet-context.ts';
+import { committedDraw } from './committed.ts';
 import { OutcomeSettler } from './outcome-settler.ts';
 import type { CancelAllReport, CancelResult, PlaceOrder, Placed } from './order-commands.ts';
 
@@ -144,7 +144,8 @@ export class OrderManager {
     // The id and the record are durable before anything is signed: a crash from here on leaves a trace.
     const order = ctx.repos.atomically(() => {
       const clientOrderId = ctx.ids.next();
-      const decisionId = cmd.decision === undefined ? null : ctx.repos.state.recordDecision(cmd.decision);
+      const reporting = cmd.reporting ?? pair.reporting;
+      const decisionId = cmd.decision === undefined ? null : ctx.repos.state.recordDecision(cmd.decision, reporting);
       return ctx.repos.orders.create(
         newOrder({ clientOrderId, pairId: cmd.pairId, side: cmd.side, quantity: raw.quantity, price: raw.price }),
         {
@@ -159,7 +160,7 @@ export class OrderManager {
       );
     });
     const cid = order.clientOrderId;
-    const committed = pair.prefunded ? 0n : this.#committed(cmd.pairId, cmd.side, cid);
+    const committed = pair.prefunded ? 0n : committedDraw(ctx, cmd.pairId, cmd.side, cid);
     let submission;
     try {
       submission = await this.#adapter.submit({
@@ -182,31 +183,6 @@ export class OrderManager {
     this.#count('place', 'sent');
     const settled = this.#track(submission.outcome.then((o) => this.#settler.placement(cid, o)));
     return { clientOrderId: cid, txHash: submission.txHash, settled };
-  }
-
-  /**
-   * On a no-prefund book: what the wallet's other live orders of the side's token may still draw when they
-   * trade (their lock, had the book locked it), which the allowance must cover together with the new order.
-   */
-  #committed(pairId: string, side: Side, except: bigint): bigint {
-    const ctx = this.#ctx;
-    const pair = pairOf(ctx, pairId);
-    let sum = 0n;
-    for (const o of ctx.repos.orders.live({ wallet: ctx.wallet, pairId })) {
-      if (o.side !== side || o.clientOrderId === except) continue;
-      const draw = lockOf(
-        {
-          side: o.side,
-          price: o.price,
-          remaining: remainingOf(o),
-          lockRateBps: o.lockRateBps ?? makerRateOf(pair, ctx.marketMaker),
-        },
-        pair.binding.rules.scales,
-        true,
-      );
-      sum += side === 'sell' ? draw.base : draw.quote;
-    }
-    return sum;
   }
 
   /** The adapter threw: if it journalled a transaction for the order, its fate is unknown; otherwise it never left. */

@@ -1,0 +1,73 @@
+/**
+ * Reads of the orders' records that need no cache: each order's history, the adopted ones, and the fills (by
+ * transaction, by order, by pair or wallet; deleted when a reorganisation withdraws their block). `OrderStore`
+ * writes them all, with the order they belong to.
+ */
+import type { Db } from './database.ts';
+import { fillFromRow, historyFromRow, type FillRecord, type OrderHistoryEntry } from './order-rows.ts';
+
+export class OrderReads {
+  readonly #db: Db;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** Fills recorded from a transaction in a given block. */
+  fillsFrom(wallet: string, txHash: string, blockHash: string): FillRecord[] {
+    return this.#db
+      .prepare('SELECT * FROM fills WHERE wallet = ? AND tx_hash = ? AND block_hash = ? ORDER BY fill_id')
+      .all(wallet, txHash, blockHash)
+      .map((r) => fillFromRow(r as Record<string, string | number>));
+  }
+
+  fill(fillId: string): FillRecord | undefined {
+    const r = this.#db.prepare('SELECT * FROM fills WHERE fill_id = ?').get(fillId);
+    return r === undefined ? undefined : fillFromRow(r as Record<string, string | number>);
+  }
+
+  /** Deletes a fill a reorganisation withdrew, and counts it (`fills_dropped`: readers of new fills start over). */
+  deleteFill(fillId: string): void {
+    this.#db.prepare('DELETE FROM fills WHERE fill_id = ?').run(fillId);
+    this.#db
+      .prepare(
+        "INSERT INTO meta (key, value) VALUES ('fills_dropped', '1') ON CONFLICT (key) DO UPDATE SET value = value + 1",
+      )
+      .run();
+  }
+
+  /** The fills of one order, in the order they happened. */
+  fillsOf(wallet: string, clientOrderId: bigint): FillRecord[] {
+    return this.#db
+      .prepare('SELECT * FROM fills WHERE wallet = ? AND client_order_id = ? ORDER BY at_ms, fill_id')
+      .all(wallet, clientOrderId.toString())
+      .map((r) => fillFromRow(r as Record<string, string | number>));
+  }
+
+  fills(filter: { pairId?: string; wallet?: string } = {}): FillRecord[] {
+    return this.#db
+      .prepare(
+        'SELECT * FROM fills WHERE (? IS NULL OR pair_id = ?) AND (? IS NULL OR wallet = ?) ORDER BY at_ms, fill_id',
+      )
+      .all(filter.pairId ?? null, filter.pairId ?? null, filter.wallet ?? null, filter.wallet ?? null)
+      .map((r) => fillFromRow(r as Record<string, string | number>));
+  }
+
+  /** The order's history: every transition and every rollback, in order; a withdrawn transition says when. */
+  transitions(wallet: string, clientOrderId: bigint): OrderHistoryEntry[] {
+    return this.#db
+      .prepare(
+        'SELECT from_status, to_status, at_ms, event_json, kind, withdrawn_ms FROM order_transitions WHERE wallet = ? AND client_order_id = ? ORDER BY id',
+      )
+      .all(wallet, clientOrderId.toString())
+      .map((r) => historyFromRow(r as Record<string, unknown>));
+  }
+
+  /** Client order ids of the wallet's orders that reconciliation adopted from the chain. */
+  adoptedIds(wallet: string, chain: 'evm' | 'wasm'): bigint[] {
+    return this.#db
+      .prepare('SELECT client_order_id FROM orders WHERE wallet = ? AND chain = ? AND adopted = 1')
+      .all(wallet, chain)
+      .map((r) => BigInt((r as { client_order_id: string }).client_order_id));
+  }
+}

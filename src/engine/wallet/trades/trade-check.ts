@@ -92,6 +92,8 @@ export class TradeCheck {
   constructor(options: TradeCheckOptions) {
     this.#o = options;
     this.#counter = mismatchCounter(options.metrics);
+    // Every series exists from the start at 0, so that its first mismatch is an increase an alert sees.
+    for (const kind of Object.keys(MESSAGES)) this.#counter.inc({ wallet: options.wallet, kind }, 0);
   }
 
   get wallet(): string {

@@ -20,6 +20,7 @@ import { parseOrderPage, type VenueOrder, type VenueOrderPage } from './payload/
 import type { Lenient } from './payload/problems.ts';
 import { parseTradeInfo, unknownValues, type TradeInfo } from './payload/trade-info.ts';
 import { parseWalletStatus, type WalletStatus } from './payload/wallet-status.ts';
+import { parseTradePage, type VenueTrade, type VenueTradePage } from './payload/wallet-trades.ts';
 import { parsePair, parsePairPage, type TradingPairPage } from './payload/trading-pairs.ts';
 import type { QueryValue, RestTransport } from './rest-transport.ts';
 
@@ -191,6 +192,27 @@ export class VenueRestClient {
     const endpoint = '/wallets/byaddress/{wallet_address}';
     const body = await this.#get(endpoint, `/wallets/byaddress/${seg(walletAddress)}`, {}, options, true);
     return this.#single(endpoint, () => parseWalletStatus(body, endpoint));
+  }
+
+  /**
+   * The wallet's trades (bearer token), every page (`count=true`, following `next_cursor`); a malformed item
+   * is logged, counted and left out. `tradingPair` narrows to one pair id; `pageSize` is `limit`.
+   */
+  getWalletTrades(
+    walletAddress: string,
+    query: { readonly tradingPair?: string; readonly pageSize?: number } = {},
+    options: CallOptions = {},
+  ): Promise<VenueTrade[]> {
+    const endpoint = '/wallets/{wallet_address}/trades';
+    const path = `/wallets/${seg(walletAddress)}/trades`;
+    const fetchPage = async (cursor: string | undefined): Promise<VenueTradePage> => {
+      const q = { trading_pair: query.tradingPair, limit: query.pageSize, cursor, count: true };
+      const body = await this.#get(endpoint, path, q, options, true);
+      const page = this.#single(endpoint, () => parseTradePage(body, endpoint));
+      this.#lenient(endpoint, page);
+      return page;
+    };
+    return collectPages(fetchPage, (check) => this.#reportPaging(check, endpoint));
   }
 
   /** Follows `next_cursor` through an order list (`count=true` asks for `total_count`, so a short list is seen). */

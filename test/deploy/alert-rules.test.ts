@@ -36,7 +36,7 @@ describe('alert rules', () => {
   it('pass promtool check rules', () => {
     const r = promtool('check', 'rules', 'dlt-mm-alerts.yaml');
     expect(r).toMatchObject({ code: 0 });
-    expect(r.out).toMatch(/SUCCESS: 10 rules found/);
+    expect(r.out).toMatch(/SUCCESS: 11 rules found/);
   });
 
   it('pass their promtool unit tests', () => {
@@ -59,6 +59,7 @@ describe('alert rules', () => {
         'DltMmFollowerLag',
         'DltMmNativeFeeBalanceLow',
         'DltMmUnknownOutcomesLingering',
+        'DltMmTradeReconciliationMismatch',
       ].toSorted(),
     );
     const firing = new Set(

@@ -24,6 +24,7 @@ import type { Sandbox } from '../../sandbox/venue/sandbox.ts';
 import type { SandboxOptions } from '../../sandbox/venue/start.ts';
 import { openStore, type Store } from '../../store/store.ts';
 import { startBookTaps, startRecording } from './recording.ts';
+import { tradeChecksOf } from './trade-checks.ts';
 import { PairEvaluation } from '../../engine/evaluation/pair-evaluation.ts';
 import { startTelemetryServer, type TelemetryServer } from '../../telemetry/http-server.ts';
 import { createLogger, type Logger } from '../../telemetry/logger.ts';
@@ -240,12 +241,22 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
         phasePollMs: config.engine.phasePollMs,
         balanceMaxAgeMs: config.engine.balanceMaxAgeMs,
         inventoryCheckMs: config.engine.inventoryCheckMs,
+        tradeCheckMs: config.engine.tradeCheckMs,
       },
       clock: systemClock,
       logger,
       metrics,
       reloadStrategies: () => catalog.reload(),
       obligations,
+      // The venue's list of each wallet's trades against the fills the engine attributed from the chain.
+      tradeChecks: tradeChecksOf(opened.wallets, {
+        source: venue.rest,
+        store,
+        graceMs: config.engine.tradeCheckGraceMs,
+        clock: systemClock,
+        logger,
+        metrics,
+      }),
     });
     if (recording !== null) {
       undo.push(recording.follow(venue.feed, engines));

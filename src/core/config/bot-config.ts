@@ -194,6 +194,14 @@ export const botConfigSchema = z.strictObject({
       inventoryCheckMs: durationMs
         .default(60_000)
         .describe('Compare derived inventory with on-chain balances this often'),
+      tradeCheckMs: durationMs
+        .default(60_000)
+        .describe(
+          "Compare the venue's list of each wallet's trades with the fills read from the chain this often (0: never)",
+        ),
+      tradeCheckGraceMs: durationMs
+        .default(120_000)
+        .describe('A trade final at the venue, or a fill of ours, unmatched this long after is a mismatch'),
       shutdownTimeoutMs: durationMs
         .default(60_000)
         .describe('SIGTERM: how long to wait for the cancellations to be final'),

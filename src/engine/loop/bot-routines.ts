@@ -1,6 +1,6 @@
 /**
  * What the bot does on its clock and to every wallet at once: the polls (the tick, trade information, the
- * book's phase, a halted book watched closely, the inventory check), and at the end cancelling every order
+ * book's phase, a halted book watched closely, the inventory check, the trade reconciliation), and at the end cancelling every order
  * and waiting for every outcome to settle.
  */
 import type { Clock, Timer } from '../../core/clock.ts';
@@ -28,6 +28,14 @@ export interface PollTimings {
   readonly tradeInfoPollMs: number;
   readonly phasePollMs: number;
   readonly inventoryCheckMs: number;
+  /** The venue's list of each wallet's trades against its fills; 0 or absent: never. */
+  readonly tradeCheckMs?: number;
+}
+
+/** One wallet's trade reconciliation (engine/wallet/trades/trade-check.ts), run while its wallet is ready. */
+export interface WalletTradeCheck {
+  readonly engine: Pick<WalletEngine, 'readiness' | 'chain'>;
+  check(): Promise<unknown>;
 }
 
 export interface Polled {
@@ -42,7 +50,13 @@ export interface Polled {
 }
 
 /** Starts the polls on `clock`; a period of 0 or less is no poll. Cancel the timers to stop them. */
-export function startPolls(clock: Clock, t: PollTimings, p: Polled, logger: Logger): Timer[] {
+export function startPolls(
+  clock: Clock,
+  t: PollTimings,
+  p: Polled,
+  logger: Logger,
+  tradeChecks: readonly WalletTradeCheck[] = [],
+): Timer[] {
   const timers: Timer[] = [];
   const every = (ms: number, fn: () => void) => {
     if (ms > 0) timers.push(clock.setRepeating(fn, ms));
@@ -70,6 +84,18 @@ export function startPolls(clock: Clock, t: PollTimings, p: Polled, logger: Logg
             // A node that fails the reads is the node's incident; any other failure the check's own.
             const kind = isDltError(err) && isTransportFailure(err.code) ? CHAIN_NODE[e.chain] : 'inventory check';
             incidentsOf(logger).failed(kind, clock.now(), `${e.chain} inventory check`, err);
+          });
+  });
+  every(t.tradeCheckMs ?? 0, () => {
+    for (const c of tradeChecks)
+      if (c.engine.readiness.ready)
+        void c
+          .check()
+          .then(() => incidentsOf(logger).succeeded('trade reconciliation', clock.now()))
+          .catch((err: unknown) => {
+            // The venue's own failures are its incident (the transport reports them); any other the check's.
+            const kind = isDltError(err) && isTransportFailure(err.code) ? 'venue REST' : 'trade reconciliation';
+            incidentsOf(logger).failed(kind, clock.now(), `${c.engine.chain} trade reconciliation`, err);
           });
   });
   return timers;

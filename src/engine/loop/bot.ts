@@ -21,6 +21,7 @@ import { PnlTracker } from './pnl-tracker.ts';
 import { deriveEvaluationGauges } from '../evaluation/metrics.ts';
 import type { PairEvaluation } from '../evaluation/pair-evaluation.ts';
 import { cancelEverything, drainEverything, followWallets, pairsPerQuote, startPolls } from './bot-routines.ts';
+import type { PollTimings, WalletTradeCheck } from './bot-routines.ts';
 import { VenueStatus, type TradeInfoSource } from './venue-status.ts';
 import type { Clock, Timer } from '../../core/clock.ts';
 
@@ -47,12 +48,8 @@ export interface BotPair {
   readonly throttles?: PairLoopOptions['throttles'];
 }
 
-export interface BotTimings {
-  readonly tickMs: number;
-  readonly tradeInfoPollMs: number;
-  readonly phasePollMs: number;
+export interface BotTimings extends PollTimings {
   readonly balanceMaxAgeMs: number;
-  readonly inventoryCheckMs: number;
 }
 
 export interface BotOptions {
@@ -70,6 +67,8 @@ export interface BotOptions {
   readonly reloadStrategies: () => string[];
   /** Market-making obligations and the day report's samples: measured from start to shutdown. */
   readonly obligations?: ObligationTracker;
+  /** Each wallet's venue trade list against its fills, every `timings.tradeCheckMs`. */
+  readonly tradeChecks?: readonly WalletTradeCheck[];
 }
 
 export type BotPhase = 'starting' | 'trading' | 'killed' | 'stopping' | 'stopped';
@@ -231,6 +230,7 @@ export class Bot {
         o.timings,
         { statuses: () => this.statuses.values(), engines, tick: (idleMs) => this.triggerAll(idleMs) },
         o.logger,
+        o.tradeChecks,
       ),
     );
     this.#phase = 'trading';

@@ -25,6 +25,8 @@ export interface EvmFollowerOptions {
   readonly pollMs: number;
   readonly maxBlockRange: number;
   readonly logger?: Logger;
+  /** Every block up to `block` has been applied (the venue's finality of trades counts from here). */
+  processed?(block: number, nowMs: number): void;
 }
 
 interface RawLog {
@@ -162,6 +164,7 @@ export class EvmFollower {
       const now = this.#o.nowMs();
       for (const log of ordered) this.#apply(log, now);
       this.processedBlock = to;
+      this.#o.processed?.(to, now);
       this.#wake();
     }
     return this.processedBlock;
@@ -188,7 +191,7 @@ export class EvmFollower {
     });
     const event = toBookEvent(parsed.name, args, book.baseToken);
     if (event === undefined) return;
-    book.market.apply(event, now);
+    book.market.apply(event, now, { txHash: log.transactionHash, height: Number(BigInt(log.blockNumber)) });
     this.logsApplied += 1;
   }
 

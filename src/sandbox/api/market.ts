@@ -24,13 +24,25 @@ export interface MarketListener {
   volatility?(pairId: string, reason: number): void;
 }
 
+/** Where an event came from on its chain: the transaction and its block (chain A) or ledger (chain B). */
+export interface EventOrigin {
+  readonly txHash: string;
+  readonly height: number;
+}
+
 export interface MatchView {
+  /** Sandbox clock when the venue saw the trade event. */
+  readonly atMs: number;
+  /** The trade event's transaction, when the indexer knows it. */
+  readonly origin?: EventOrigin;
   /** The incoming order's wallet (the trade event's client). */
   readonly takerWallet: string;
   readonly takerSide: Side;
   /** Raw internal units. */
   readonly price: bigint;
   readonly quantity: bigint;
+  /** The incoming order's on-chain id. */
+  readonly takerOrderId: bigint;
   readonly fills: readonly Fill[];
 }
 
@@ -69,7 +81,7 @@ export class PairMarket {
     return this.trades.last()?.price;
   }
 
-  apply(e: BookEvent, atMs: number): void {
+  apply(e: BookEvent, atMs: number, origin?: EventOrigin): void {
     this.eventCount++;
     switch (e.type) {
       case 'OrderReceived':
@@ -111,7 +123,16 @@ export class PairMarket {
           if (f.order.remaining === 0n) this.#emit((l) => l.orderClosed?.(f.order));
           else this.#emit((l) => l.orderChanged?.(f.order));
         }
-        const match: MatchView = { takerWallet: e.client, takerSide, price: e.price, quantity: e.quantity, fills };
+        const match: MatchView = {
+          atMs,
+          ...(origin === undefined ? {} : { origin }),
+          takerWallet: e.client,
+          takerSide,
+          price: e.price,
+          quantity: e.quantity,
+          takerOrderId: e.orderId,
+          fills,
+        };
         this.#emit((l) => l.match?.(this.pairId, match));
         const trade: TradeRecord = { atMs, price: e.price, quantity: e.quantity, takerSide, takerOrderId: e.orderId };
         this.trades.add(trade);

@@ -22,6 +22,7 @@ import {
   parseUnixSeconds,
   pathSegment,
 } from './query.ts';
+import { tradesBody } from './trade-records.ts';
 import { ohlcPoint, orderBook, orderRecord, pairRecord, priceLevels, tradeInfo } from './render.ts';
 import { walletKey, type VenuePair, type VenueState } from './venue-state.ts';
 
@@ -202,7 +203,7 @@ export function routeApi(req: ApiRequest, ctx: ApiContext): unknown {
         if (record === undefined) throw notFound(`No wallet ${tail} of this participant`);
         return { address: pathSegment(tail, 'wallet address'), ...record };
       }
-      if (id === undefined || tail !== 'orders') break;
+      if (id === undefined || (tail !== 'orders' && tail !== 'trades')) break;
       requireBearer(req, ctx);
       const address = pathSegment(id, 'wallet address');
       if (!EVM_ADDRESS.test(address) && !WASM_ACCOUNT.test(address)) {
@@ -211,6 +212,7 @@ export function routeApi(req: ApiRequest, ctx: ApiContext): unknown {
         );
       }
       if (!ctx.state.ownsWallet(address)) throw notFound(`No wallet ${address} of this participant`);
+      if (tail === 'trades') return tradesBody(req.params, ctx.state, address);
       const key = walletKey(address);
       return ordersBody(req, ctx, (w) => walletKey(w) === key);
     }

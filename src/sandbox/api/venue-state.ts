@@ -12,6 +12,7 @@ import type { Phase } from '../matching/types.ts';
 import type { InstrumentSeed } from './instruments.ts';
 import { PairMarket } from './market.ts';
 import { LaggedOrders } from './open-orders.ts';
+import { WalletTrades } from './wallet-trades.ts';
 
 /**
  * REST strings of the trading status. Only CONTINUOUS_TRADING and OUT_OF_TRADING are the specification's;
@@ -110,6 +111,8 @@ export class VenueState {
   readonly participantId: string;
   readonly wallets: readonly ParticipantWallet[];
   readonly orders: LaggedOrders;
+  /** The trades of the participant's wallets (`GET /wallets/{address}/trades`). */
+  readonly trades = new WalletTrades();
   readonly #pairs: VenuePair[] = [];
   readonly #walletKeys: Set<string>;
   readonly #walletRecords = new Map<string, Partial<WalletRecord>>();
@@ -137,6 +140,7 @@ export class VenueState {
     p.market.listen({
       orderChanged: (o) => this.orders.update(o),
       orderClosed: (o) => this.orders.close(o),
+      match: (_id, m) => this.trades.addMatch(p, m, (w) => this.ownsWallet(w)),
     });
   }
 

@@ -32,6 +32,8 @@ export interface WasmFollowerOptions {
 
 interface RpcEvent {
   readonly contractId: string;
+  readonly txHash?: string;
+  readonly ledger?: number;
   readonly topic: string[];
   readonly value: string;
 }
@@ -124,7 +126,8 @@ export class WasmFollower {
         quote: book.quoteToken,
       });
       if (decoded === undefined) return;
-      book.market.apply(decoded, now);
+      const origin = e.txHash === undefined ? undefined : { txHash: e.txHash, height: e.ledger ?? 0 };
+      book.market.apply(decoded, now, origin);
       this.eventsApplied += 1;
     } catch (err) {
       this.#o.logger?.warn({ err, contract: e.contractId }, 'chain B event not decodable; skipped');

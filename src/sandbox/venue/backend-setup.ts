@@ -35,6 +35,7 @@ export function startFollowers(
     pollMs: config.indexer.pollMs,
     maxBlockRange: config.indexer.maxBlockRange,
     logger,
+    processed: (block, nowMs) => state.trades.processed('evm', block, nowMs),
   });
   undo.push(() => evmFollower.stop());
   const wasmFollower = new WasmFollower({

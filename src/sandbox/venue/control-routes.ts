@@ -18,6 +18,7 @@ import type { MarketDataServer } from '../api/ws-server.ts';
 import type { SandboxClock } from './clock.ts';
 import { rpcFaultSchema, type RpcProxy } from './rpc-proxy.ts';
 import type { TradingScheduler } from './scheduler.ts';
+import { injectTrade, injectTradeSchema } from './trade-routes.ts';
 import {
   clearValueFaults,
   feedDocument,
@@ -148,6 +149,11 @@ export function controlHandler(t: ControlTarget): ControlHandler {
         if (record === undefined) throw notFound(`No participant wallet ${a}`);
         return record;
       }
+      case 'trades':
+        // POST /sandbox/trades {wallet, pair, side, quantity, price, ...}: a trade the chain never had (trade-routes.ts).
+        if (a !== undefined) break;
+        allow(req, 'POST');
+        return injectTrade(t.state, t.clock.nowMs(), body(injectTradeSchema, req.body));
       case 'faults':
         return faults(t, req, a, b);
       case 'feeds':

@@ -2,7 +2,7 @@
 import { Decimal } from '../../../src/core/decimal.ts';
 import { pairScales } from '../../../src/core/pair.ts';
 import { PairMarket } from '../../../src/sandbox/api/market.ts';
-import { VenueState, type PairStatus } from '../../../src/sandbox/api/venue-state.ts';
+import { VenueState, type PairStatus, type ParticipantWallet } from '../../../src/sandbox/api/venue-state.ts';
 import { completePair } from '../../../src/sandbox/evm/pair-params.ts';
 import { DEFAULT_PAIRS } from '../../../src/sandbox/venue/default-pairs.ts';
 
@@ -11,11 +11,12 @@ export const FIRST_PAIR = DEFAULT_PAIRS[0] as (typeof DEFAULT_PAIRS)[number];
 export function firstPairState(
   tradingStatus: PairStatus['tradingStatus'],
   statusChangeReason: PairStatus['statusChangeReason'],
+  wallets: readonly ParticipantWallet[] = [],
 ): { state: VenueState; market: PairMarket; record: ReturnType<typeof completePair> } {
   const def = FIRST_PAIR;
   const record = completePair(def.pair);
   const market = new PairMarket(def.pair.id);
-  const state = new VenueState({ participantId: 'P', wallets: [], orderLagMs: 0 });
+  const state = new VenueState({ participantId: 'P', wallets, orderLagMs: 0 });
   state.addPair({
     id: def.pair.id,
     symbol: def.pair.symbol,

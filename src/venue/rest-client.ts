@@ -162,7 +162,7 @@ export class VenueRestClient {
     return this.#single(endpoint, () => parseOrderBookSnapshot(body, endpoint, id));
   }
 
-  /** Open orders across the participant's wallets (bearer token), every page. */
+  /** Open orders across the participant's wallets (bearer token), every page; `onlyOpen: false` adds ended ones. */
   getParticipantOrders(
     participantId: string,
     query: OrderQuery = {},
@@ -176,7 +176,7 @@ export class VenueRestClient {
     );
   }
 
-  /** Open orders of one wallet (bearer token), every page. */
+  /** Open orders of one wallet (bearer token), every page; `onlyOpen: false` adds ended ones. */
   getWalletOrders(walletAddress: string, query: OrderQuery = {}, options: CallOptions = {}): Promise<VenueOrder[]> {
     return this.#orders('/wallets/{wallet_address}/orders', `/wallets/${seg(walletAddress)}/orders`, query, options);
   }

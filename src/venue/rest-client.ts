@@ -16,7 +16,7 @@ import {
 } from './payload/instruments.ts';
 import { parseOhlcSeries, type OhlcPoint } from './payload/ohlc.ts';
 import { parseOrderBookSnapshot, type OrderBookSnapshot } from './payload/order-book.ts';
-import { parseOrderPage, type VenueOrder, type VenueOrderPage } from './payload/orders.ts';
+import { parseOrderPage, unknownOrderValues, type VenueOrder, type VenueOrderPage } from './payload/orders.ts';
 import type { Lenient } from './payload/problems.ts';
 import { parseTradeInfo, unknownValues, type TradeInfo } from './payload/trade-info.ts';
 import { parseWalletStatus, type WalletStatus } from './payload/wallet-status.ts';
@@ -44,7 +44,7 @@ export interface CallOptions {
 export interface OrderQuery {
   /** `trading_pair`: one pair id. */
   readonly tradingPair?: string;
-  /** `only_open`; default true. */
+  /** `only_open`; default true; false lists the filled, cancelled and rejected orders the venue keeps too. */
   readonly onlyOpen?: boolean;
   /** `limit`: orders per page; default the venue's. */
   readonly pageSize?: number;
@@ -145,12 +145,7 @@ export class VenueRestClient {
     const endpoint = '/tradingpairs/{id}/tradeinfo';
     const body = await this.#get(endpoint, `/tradingpairs/${seg(id)}/tradeinfo`, {}, options);
     const info = this.#single(endpoint, () => parseTradeInfo(body, endpoint));
-    for (const u of unknownValues(info)) {
-      this.#metrics.venue.unknownValues.inc({ field: u.field, value: u.value.slice(0, 64) });
-      if (this.#unknownSeen.has(`${u.field}=${u.value}`)) continue;
-      this.#unknownSeen.add(`${u.field}=${u.value}`);
-      this.#logger.warn({ endpoint, pair: id, ...u }, 'venue sent a value this bot does not know; kept as data');
-    }
+    this.#unknown(endpoint, unknownValues(info), { pair: id });
     return info;
   }
 
@@ -168,7 +163,7 @@ export class VenueRestClient {
     return this.#single(endpoint, () => parseOrderBookSnapshot(body, endpoint, id));
   }
 
-  /** Open orders across the participant's wallets (bearer token), every page. */
+  /** Open orders across the participant's wallets (bearer token), every page; `onlyOpen: false` adds ended ones. */
   getParticipantOrders(
     participantId: string,
     query: OrderQuery = {},
@@ -182,7 +177,7 @@ export class VenueRestClient {
     );
   }
 
-  /** Open orders of one wallet (bearer token), every page. */
+  /** Open orders of one wallet (bearer token), every page; `onlyOpen: false` adds ended ones. */
   getWalletOrders(walletAddress: string, query: OrderQuery = {}, options: CallOptions = {}): Promise<VenueOrder[]> {
     return this.#orders('/wallets/{wallet_address}/orders', `/wallets/${seg(walletAddress)}/orders`, query, options);
   }
@@ -227,7 +222,8 @@ export class VenueRestClient {
       };
       const body = await this.#get(endpoint, path, q, options, true);
       const page = this.#single(endpoint, () => parseOrderPage(body, endpoint));
-      this.#lenient(endpoint, page);
+      for (const o of this.#lenient(endpoint, page))
+        this.#unknown(endpoint, unknownOrderValues(o), { orderId: o.externalOrderId.toString() });
       return page;
     };
     return collectPages(fetchPage, (check) => this.#reportPaging(check, endpoint));
@@ -247,6 +243,20 @@ export class VenueRestClient {
       auth,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
+  }
+
+  /** Values the bot does not know are counted every time and said once each: data, never a failure. */
+  #unknown(
+    endpoint: string,
+    values: readonly { readonly field: string; readonly value: string }[],
+    context: Record<string, string>,
+  ): void {
+    for (const u of values) {
+      this.#metrics.venue.unknownValues.inc({ field: u.field, value: u.value.slice(0, 64) });
+      if (this.#unknownSeen.has(`${u.field}=${u.value}`)) continue;
+      this.#unknownSeen.add(`${u.field}=${u.value}`);
+      this.#logger.warn({ endpoint, ...context, ...u }, 'venue sent a value this bot does not know; kept as data');
+    }
   }
 
   /** Runs a parser; a failure is counted, logged and rethrown. */

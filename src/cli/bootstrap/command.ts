@@ -88,7 +88,10 @@ export async function commandParts(source: string, io: CliIo, options: CommandOp
         logger: options.logger,
         metrics: options.metrics,
         clock: systemClock,
-        rest: { walletOrders: (a) => rest.getWalletOrders(a) },
+        rest: {
+          walletOrders: (a) => rest.getWalletOrders(a),
+          walletOrderHistory: (a, pairId) => rest.getWalletOrders(a, { onlyOpen: false, tradingPair: pairId }),
+        },
         ensureReady: false,
       });
       closeWallets = opened.close;

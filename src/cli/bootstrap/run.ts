@@ -135,7 +135,10 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       logger,
       metrics,
       clock: systemClock,
-      rest: { walletOrders: (a) => venue.rest.getWalletOrders(a) },
+      rest: {
+        walletOrders: (a) => venue.rest.getWalletOrders(a),
+        walletOrderHistory: (a, pairId) => venue.rest.getWalletOrders(a, { onlyOpen: false, tradingPair: pairId }),
+      },
       ensureReady: true,
       walletStatus: venue.rest,
     });

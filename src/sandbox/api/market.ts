@@ -5,7 +5,14 @@
  * Events of one submission arrive together (`OrderReceived` first), so the last `OrderReceived` of the book
  * describes the order a following `NewBuyOrder` / trade event speaks of.
  */
-import { EXECUTION_CONDITION_BY_CODE, ORDER_TYPE_BY_CODE, type Side } from '../../core/order-terms.ts';
+import {
+  EXECUTION_CONDITION_BY_CODE,
+  ORDER_TYPE_BY_CODE,
+  type ExecutionCondition,
+  type OrderType,
+  type Side,
+} from '../../core/order-terms.ts';
+import { REJECTION_REASONS } from '../../core/venue-errors.ts';
 import type { BookEvent } from '../matching/types.ts';
 import { PairBook, type Fill, type RestingOrderView } from './pair-book.ts';
 import { TradeLog, type TradeRecord } from './trades.ts';
@@ -17,6 +24,10 @@ export interface MarketListener {
   orderChanged?(order: RestingOrderView): void;
   /** A resting order is gone (filled, cancelled). */
   orderClosed?(order: RestingOrderView): void;
+  /** An order arrived (before matching), with the terms its records carry. */
+  orderReceived?(order: ReceivedOrder): void;
+  /** An order ended, resting or not: filled in full, cancelled, or (its remainder) rejected. */
+  orderEnded?(end: OrderEnd): void;
   trade?(pairId: string, trade: TradeRecord): void;
   /** An incoming order traded: which resting orders (and so whose wallets) it filled, in priority order. */
   match?(pairId: string, match: MatchView): void;
@@ -46,17 +57,49 @@ export interface MatchView {
   readonly fills: readonly Fill[];
 }
 
-interface Received {
+/** An order as the venue received it: the terms of `OrderReceived`. */
+export interface ReceivedOrder {
+  readonly pairId: string;
   readonly orderId: bigint;
   readonly wallet: string;
   readonly side: Side;
+  /** Raw internal units. */
+  readonly price: bigint;
   readonly quantity: bigint;
-  readonly orderType: 'limit' | 'market';
-  readonly condition: 'standard' | 'ioc' | 'boc' | 'fok';
-  readonly atMs: number;
+  readonly orderType: OrderType;
+  readonly condition: ExecutionCondition;
+  readonly crossId: bigint;
+  /** As sent on chain (decoded per chain by the records). */
+  readonly reportingData: Uint8Array;
+  /** Sandbox clock when the order was received. */
+  readonly placedAtMs: number;
+}
+
+/** How an order ended, in the REST records' terms. */
+export interface OrderEnd {
+  readonly pairId: string;
+  readonly orderId: bigint;
+  readonly status: 'FILLED' | 'CANCELLED' | 'REJECTED';
+  /** `N_A` for a fill; who cancelled (`BY_PARTICIPANT`, `BY_ADMIN`, `BY_CONTRACT`); the rejection reason. */
+  readonly reason: string;
+  /** Raw internal base units left open when it ended (0 for a fill). */
+  readonly remaining: bigint;
+}
+
+interface Received {
+  readonly order: ReceivedOrder;
+  /** Matched so far as the incoming order. */
+  filled: bigint;
 }
 
 const VOLATILITY_REASONS = new Set([3, 4, 5, 6]);
+const CANCELLED_BY = ['BY_PARTICIPANT', 'BY_ADMIN', 'BY_CONTRACT'] as const;
+
+/** An `OrderRejected` reason as REST spells reasons: `PartialRejected` is `PARTIAL_REJECTED`. */
+export function rejectionStatusReason(code: number): string {
+  const name = REJECTION_REASONS[code];
+  return name === undefined ? `REJECTION_REASON_${code}` : name.replace(/(?<=[a-z])(?=[A-Z])/g, '_').toUpperCase();
+}
 
 export class PairMarket {
   readonly pairId: string;
@@ -84,20 +127,27 @@ export class PairMarket {
   apply(e: BookEvent, atMs: number, origin?: EventOrigin): void {
     this.eventCount++;
     switch (e.type) {
-      case 'OrderReceived':
-        this.#received = {
+      case 'OrderReceived': {
+        const order: ReceivedOrder = {
+          pairId: this.pairId,
           orderId: e.orderId,
           wallet: e.client,
           side: e.side === 1 ? 'buy' : 'sell',
+          price: e.price,
           quantity: e.quantity,
           orderType: ORDER_TYPE_BY_CODE.get(e.orderType) ?? 'limit',
           condition: EXECUTION_CONDITION_BY_CODE.get(e.executionCondition) ?? 'standard',
-          atMs,
+          crossId: e.crossIdentifier,
+          reportingData: e.reportingData,
+          placedAtMs: atMs,
         };
+        this.#received = { order, filled: 0n };
+        this.#emit((l) => l.orderReceived?.(order));
         return;
+      }
       case 'NewBuyOrder':
       case 'NewSellOrder': {
-        const r = this.#received?.orderId === e.orderId ? this.#received : undefined;
+        const r = this.#received?.order.orderId === e.orderId ? this.#received.order : undefined;
         const order: RestingOrderView = {
           pairId: this.pairId,
           orderId: e.orderId,
@@ -108,7 +158,7 @@ export class PairMarket {
           remaining: e.quantity,
           orderType: r?.orderType ?? 'limit',
           condition: r?.condition ?? 'standard',
-          placedAtMs: r?.atMs ?? atMs,
+          placedAtMs: r?.placedAtMs ?? atMs,
         };
         this.book.rest(order);
         this.#emit((l) => l.orderChanged?.(order));
@@ -120,8 +170,15 @@ export class PairMarket {
         const takerSide: Side = e.type === 'NewBuyInitiatedTrade' ? 'buy' : 'sell';
         const fills = this.book.fill(takerSide, e.quantity);
         for (const f of fills) {
-          if (f.order.remaining === 0n) this.#emit((l) => l.orderClosed?.(f.order));
-          else this.#emit((l) => l.orderChanged?.(f.order));
+          if (f.order.remaining === 0n) {
+            this.#emit((l) => l.orderClosed?.(f.order));
+            this.#ended(f.order.orderId, 'FILLED', 'N_A', 0n);
+          } else this.#emit((l) => l.orderChanged?.(f.order));
+        }
+        const taker = this.#received?.order.orderId === e.orderId ? this.#received : undefined;
+        if (taker !== undefined) {
+          taker.filled += e.quantity;
+          if (taker.filled >= taker.order.quantity) this.#ended(e.orderId, 'FILLED', 'N_A', 0n);
         }
         const match: MatchView = {
           atMs,
@@ -144,13 +201,20 @@ export class PairMarket {
         const gone = this.book.remove(e.orderId);
         if (gone === undefined) return;
         this.#emit((l) => l.orderClosed?.(gone));
+        this.#ended(e.orderId, 'CANCELLED', CANCELLED_BY[e.cancellationType], gone.remaining);
         this.#emit((l) => l.book?.(this.pairId));
         return;
       }
       case 'OrderRejected':
+        this.#ended(e.orderId, 'REJECTED', rejectionStatusReason(e.reason), e.quantityNotExecuted);
         if (VOLATILITY_REASONS.has(e.reason)) this.#emit((l) => l.volatility?.(this.pairId, e.reason));
         return;
     }
+  }
+
+  #ended(orderId: bigint, status: OrderEnd['status'], reason: string, remaining: bigint): void {
+    const end: OrderEnd = { pairId: this.pairId, orderId, status, reason, remaining };
+    this.#emit((l) => l.orderEnded?.(end));
   }
 
   #emit(fn: (l: MarketListener) => void): void {

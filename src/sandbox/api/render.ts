@@ -3,8 +3,10 @@
  * decimal string (never a scaled integer); scales are strings, as in the specification.
  */
 import { Decimal, formatDecimal } from '../../core/decimal.ts';
+import { decodeEvmReportingData } from '../../core/encoding/evm-order.ts';
+import { decodeWasmReportingData } from '../../core/encoding/wasm-order.ts';
 import { priceFromRaw, quantityFromRaw } from '../../core/units.ts';
-import type { OpenOrder } from './open-orders.ts';
+import type { ListedOrder } from './open-orders.ts';
 import type { Candle } from './trades.ts';
 import { REASON_TEXT, type VenuePair } from './venue-state.ts';
 
@@ -86,14 +88,32 @@ export function orderBook(p: VenuePair, limit?: number): Record<string, unknown>
   return { tradingPairId: p.id, buy: side('buy'), sell: side('sell') };
 }
 
+const EXECUTION_CONDITION = { standard: 'NONE', ioc: 'IOC', boc: 'BOC', fok: 'FOK' } as const;
+
+/** The two interpreted reporting values as sent on chain; null when the bytes are not the chain's layout. */
+function reportingValues(p: VenuePair, bytes: Uint8Array | null): Record<string, number> | null {
+  if (bytes === null) return null;
+  try {
+    const r = p.chain === 'evm' ? decodeEvmReportingData(bytes) : decodeWasmReportingData(bytes);
+    return { ownerReportingId: r.a, decisionReportingId: r.b };
+  } catch {
+    return null;
+  }
+}
+
 /**
- * One open order of the participant and wallet endpoints, as the venue SDK's model names it. The sandbox's
- * choices where the SDK gives only examples: `id` is `<pair id>:<order id>`; `status` is `OPEN` for every
- * listed order (partly filled ones too: `remainingQuantity` tells); `statusReason` `N_A`; `finalityStatus`
- * `NON_FINAL` (the sandbox has no finality notion); `statusChangeTime` the placement. `walletAddress` is the
+ * One order of the participant and wallet endpoints, as the venue SDK's model names it. The sandbox's
+ * choices where the SDK gives only examples: `id` is `<pair id>:<order id>`; `status` is `OPEN` for a resting
+ * order (partly filled ones too: `remainingQuantity` tells), else `FILLED`, `CANCELLED` or `REJECTED`;
+ * `statusReason` `N_A`, who cancelled (`BY_PARTICIPANT`, `BY_ADMIN`, `BY_CONTRACT`) or the rejection reason
+ * (`PARTIAL_REJECTED`, `SELF_TRADE`, ...); `remainingQuantity` of an ended order is what was left when it ended;
+ * `finalityStatus` `NON_FINAL` (the sandbox has no finality notion); `statusChangeTime` the placement, or the
+ * end. `ownerReportingData` holds the two reporting values and `crossIdentifier` the cross id as on chain;
+ * `validUntil` the end of the order's trading day (null when the sandbox has no trading days: always open);
+ * `executionCondition` `NONE` for a standard order; `address` the wallet. `walletAddress` is the
  * specification's "wallet id", beside the SDK's fields.
  */
-export function orderRecord(p: VenuePair, o: OpenOrder): Record<string, unknown> {
+export function orderRecord(p: VenuePair, o: ListedOrder, validUntilMs?: number): Record<string, unknown> {
   return {
     id: `${p.id}:${o.orderId}`,
     creationDate: iso(o.placedAtMs),
@@ -101,15 +121,20 @@ export function orderRecord(p: VenuePair, o: OpenOrder): Record<string, unknown>
     externalOrderId: Number(o.orderId),
     tradingPairId: p.id,
     walletAddress: o.wallet,
+    address: o.wallet,
     orderKind: o.side.toUpperCase(),
     orderType: o.orderType.toUpperCase(),
+    executionCondition: EXECUTION_CONDITION[o.condition],
     initialQuantity: quantity(p, o.quantity),
     remainingQuantity: quantity(p, o.remaining),
     priceLimit: price(p, o.price),
-    status: 'OPEN',
-    statusReason: 'N_A',
-    statusChangeTime: iso(o.placedAtMs),
+    status: o.status,
+    statusReason: o.statusReason,
+    statusChangeTime: iso(o.status === 'OPEN' ? o.placedAtMs : o.modifiedAtMs),
     finalityStatus: 'NON_FINAL',
+    ownerReportingData: reportingValues(p, o.reportingData),
+    crossIdentifier: o.crossId === null ? null : Number(o.crossId),
+    validUntil: validUntilMs === undefined ? null : iso(validUntilMs),
   };
 }
 

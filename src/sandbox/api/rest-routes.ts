@@ -45,6 +45,8 @@ export interface ApiContext {
   nav?(pairId: string): PublishedNav | null;
   /** When an automatic halt of the pair is due to end (venue ms); undefined when none is. */
   haltEnd?(pairId: string): number | undefined;
+  /** Until when a day order placed at this venue time is valid (venue ms); undefined without trading days. */
+  validUntil?(placedAtMs: number): number | undefined;
 }
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -93,17 +95,20 @@ function pairOr404(ctx: ApiContext, rawId: string): VenuePair {
 }
 
 /**
- * An order list page, with the venue SDK's query: `trading_pair` (a pair id), `only_open` (default true; the
- * sandbox keeps no closed orders, so false lists the same), `limit` (1-1000, default 100), `cursor` (from
- * `next_cursor`), `count` (adds `total_count`). Orders come in (pair id, order id) order.
+ * An order list page, with the venue SDK's query: `trading_pair` (a pair id), `only_open` (default true; false
+ * adds the filled, cancelled and rejected orders the venue still keeps), `limit` (1-1000, default 100), `cursor`
+ * (from `next_cursor`), `count` (adds `total_count`). Orders come in (pair id, order id) order.
  */
 function ordersBody(req: ApiRequest, ctx: ApiContext, filter: (wallet: string) => boolean): Record<string, unknown> {
   const pair = req.params.get('trading_pair');
-  parseBoolean(req.params, 'only_open');
+  const onlyOpen = parseBoolean(req.params, 'only_open') ?? true;
   const limit = parseLimit(req.params, 'limit') ?? ORDER_PAGE;
   const count = parseBoolean(req.params, 'count') ?? false;
   const after = parseOrderCursor(req.params);
-  const orders = ctx.state.orders.list((o) => filter(o.wallet) && (pair === null || pair === '' || o.pairId === pair));
+  const orders = ctx.state.orders.list(
+    (o) => filter(o.wallet) && (pair === null || pair === '' || o.pairId === pair),
+    onlyOpen,
+  );
   const start =
     after === undefined
       ? 0
@@ -113,7 +118,7 @@ function ordersBody(req: ApiRequest, ctx: ApiContext, filter: (wallet: string) =
   const more = start >= 0 && start + limit < orders.length && last !== undefined;
   const items = page.flatMap((o) => {
     const p = ctx.state.pair(o.pairId);
-    return p === undefined ? [] : [orderRecord(p, o)];
+    return p === undefined ? [] : [orderRecord(p, o, ctx.validUntil?.(o.placedAtMs))];
   });
   return {
     items,

@@ -1,6 +1,6 @@
 /**
  * Everything the venue API serves, in one place: the pairs (static record, instrument, trading status) with
- * the market each indexer keeps, the participant and the wallets it owns, and the lagged open-order lists.
+ * the market each indexer keeps, the participant and the wallets it owns, and the lagged order lists.
  * The indexers write markets, the scheduler writes statuses, the REST and WebSocket servers read.
  */
 import type { Decimal } from '../../core/decimal.ts';
@@ -138,8 +138,9 @@ export class VenueState {
     }
     this.#pairs.push(p);
     p.market.listen({
+      orderReceived: (o) => this.orders.receive(o),
       orderChanged: (o) => this.orders.update(o),
-      orderClosed: (o) => this.orders.close(o),
+      orderEnded: (e) => this.orders.end(e),
       match: (_id, m) => this.trades.addMatch(p, m, (w) => this.ownsWallet(w)),
     });
   }

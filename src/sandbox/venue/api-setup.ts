@@ -3,6 +3,7 @@
  * WebSocket, the token endpoint, and the control endpoints with the status overview they answer.
  */
 import type { Logger } from 'pino';
+import { nextSession } from '../../core/calendar.ts';
 import type { EvmFollower } from '../api/evm-follower.ts';
 import { RestFaults } from '../api/faults.ts';
 import { startApiServer, type ApiServer } from '../api/http-server.ts';
@@ -15,7 +16,7 @@ import type { SandboxClock } from './clock.ts';
 import { controlHandler, type ControlTarget } from './control-routes.ts';
 import type { FlowHandle } from './flow-setup.ts';
 import type { SandboxOracles } from './oracle-setup.ts';
-import type { SandboxConfig } from './options.ts';
+import { sandboxCalendar, type SandboxConfig } from './options.ts';
 import type { RpcProxy } from './rpc-proxy.ts';
 import type { TradingScheduler } from './scheduler.ts';
 import type { ValueParts } from './value-setup.ts';
@@ -47,6 +48,7 @@ export interface VenueApi {
 
 export async function startVenueApi(s: VenueApiSetup): Promise<VenueApi> {
   const { config, state, clock, scheduler, tokens } = s;
+  const calendar = sandboxCalendar(config);
   const restFaults = new RestFaults(drawsOf(s.random, 'rest faults'));
   const ws = new MarketDataServer({
     state,
@@ -101,6 +103,10 @@ export async function startVenueApi(s: VenueApiSetup): Promise<VenueApi> {
         nowMs: () => clock.nowMs(),
         nav: (pairId) => s.value.nav(pairId),
         haltEnd: (pairId) => scheduler.resumeAt(pairId),
+        // A day order lasts until its trading day's close; always open, days do not end.
+        ...(config.trading.mode === 'calendar'
+          ? { validUntil: (placedAtMs: number) => nextSession(placedAtMs, calendar).closeMs }
+          : {}),
       },
       faults: restFaults,
       ws,

@@ -234,6 +234,41 @@ describe('malformed payloads are errors or set aside, logged and counted, never 
     ]);
   });
 
+  it('orders with onlyOpen: false: only_open=false is sent; an unknown status or reason is data, counted every time and said once; a malformed item is set aside', async () => {
+    venue.route('/wallets/0xAbC/orders', {
+      body: {
+        items: [
+          { externalOrderId: 1, status: 'FILLED', statusReason: 'N_A', crossIdentifier: 5 },
+          { externalOrderId: 2, status: 'CANCELLED', statusReason: 'TRADING_PAIR_OFFBOARDING' },
+          { externalOrderId: 3, status: 'CANCELLED', crossIdentifier: 'five' },
+        ],
+      },
+    });
+    const { client, metrics, lines } = restHarness(venue);
+    const orders = await client.getWalletOrders('0xAbC', { onlyOpen: false });
+    await client.getWalletOrders('0xAbC', { onlyOpen: false });
+    expect(orders.map((o) => [o.externalOrderId, o.status, o.crossIdentifier])).toEqual([
+      [1n, 'FILLED', 5n],
+      [2n, 'CANCELLED', undefined],
+    ]);
+    expect(venue.requests.map((r) => r.query.only_open)).toEqual(['false', 'false']);
+    expect(
+      await metricValue(metrics, 'dltmm_venue_unknown_values_total', {
+        field: 'order.statusReason',
+        value: 'TRADING_PAIR_OFFBOARDING',
+      }),
+    ).toBe(2);
+    expect(
+      await metricValue(metrics, 'dltmm_venue_malformed_payloads_total', {
+        source: '/wallets/{wallet_address}/orders',
+      }),
+    ).toBe(2);
+    const said = lines.map((l) => JSON.parse(l) as { msg: string; field?: string; value?: string });
+    expect(said.filter((l) => l.msg.startsWith('venue sent a value')).map((l) => [l.field, l.value])).toEqual([
+      ['order.statusReason', 'TRADING_PAIR_OFFBOARDING'],
+    ]);
+  });
+
   it('a 200 body that is not JSON is E_PAYLOAD_MALFORMED; a wrong shape too', async () => {
     venue
       .route('/tradingpairs/p1/tradeinfo', { text: '<html>maintenance</html>' })

@@ -4,7 +4,12 @@ import { decodeAppError, errorCodeForStatus, httpError } from '../../../src/venu
 import { parseInstrument, parseInstrumentList } from '../../../src/venue/payload/instruments.ts';
 import { JsonNumberText } from '../../../src/venue/payload/json.ts';
 import { parseOhlcSeries } from '../../../src/venue/payload/ohlc.ts';
-import { parseOrderList, parseOrderPage } from '../../../src/venue/payload/orders.ts';
+import {
+  isClosedStatus,
+  parseOrderList,
+  parseOrderPage,
+  unknownOrderValues,
+} from '../../../src/venue/payload/orders.ts';
 import { parseTradeInfo } from '../../../src/venue/payload/trade-info.ts';
 import { parsePair, parsePairPage } from '../../../src/venue/payload/trading-pairs.ts';
 import { thrown } from '../../support/errors.ts';
@@ -174,6 +179,82 @@ describe('order records', () => {
     ]);
     expect(page.rejected.map((x) => x.problems[0]?.field)).toEqual(['items.1.orderKind', 'items.2.remainingQuantity']);
     expect([page.received, page.nextCursor, page.totalCount]).toEqual([3, 'c2', 7]);
+  });
+  it('reads the further fields of a closed order: reporting values, cross identifier, validity, condition, address', () => {
+    const closed = {
+      externalOrderId: 12,
+      status: 'CANCELLED',
+      statusReason: 'BY_CONTRACT',
+      statusChangeTime: '2026-03-02T16:05:00Z',
+      ownerReportingData: { ownerReportingId: 21, decisionReportingId: '1' },
+      crossIdentifier: 3_506_438_145,
+      validUntil: '2026-03-02T16:00:00Z',
+      executionCondition: 'NONE',
+      address: '0x00000000000000000000000000000000000000aa',
+    };
+    const page = parseOrderPage(
+      {
+        items: [
+          closed,
+          { ...closed, externalOrderId: 13, status: 'FILLED', crossIdentifier: '0xd1000002', ownerReportingData: null },
+          { ...closed, externalOrderId: 14, status: 'REJECTED', crossIdentifier: '', validUntil: null },
+          { ...closed, externalOrderId: 15, crossIdentifier: 2 ** 32 },
+          { ...closed, externalOrderId: 16, ownerReportingData: { ownerReportingId: -1 } },
+          { ...closed, externalOrderId: 17, ownerReportingData: 'x' },
+          { ...closed, externalOrderId: 18, validUntil: 'tomorrow' },
+        ],
+      },
+      'w',
+    );
+    expect(page.items.map((o) => [o.externalOrderId, o.status, o.crossIdentifier, o.ownerReportingData])).toEqual([
+      [12n, 'CANCELLED', 0xd1_000001n, { ownerReportingId: 21, decisionReportingId: 1 }],
+      [13n, 'FILLED', 0xd1_000002n, undefined],
+      [14n, 'REJECTED', undefined, { ownerReportingId: 21, decisionReportingId: 1 }],
+    ]);
+    expect(page.items[0]).toMatchObject({
+      statusReason: 'BY_CONTRACT',
+      statusChangeTime: '2026-03-02T16:05:00Z',
+      validUntil: '2026-03-02T16:00:00Z',
+      executionCondition: 'NONE',
+      address: '0x00000000000000000000000000000000000000aa',
+    });
+    expect(page.items[2]?.validUntil).toBeUndefined();
+    // A malformed further field sets its item aside, like any known field.
+    expect(page.rejected.map((x) => x.problems[0]?.field)).toEqual([
+      'items.3.crossIdentifier',
+      'items.4.ownerReportingData.ownerReportingId',
+      'items.5.ownerReportingData',
+      'items.6.validUntil',
+    ]);
+    expect(page.items.map((o) => isClosedStatus(o.status))).toEqual([true, true, true]);
+    expect([isClosedStatus('OPEN'), isClosedStatus('SUSPENDED'), isClosedStatus(undefined)]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+  it('an order status or reason it does not know is kept as data and named', () => {
+    const page = parseOrderPage(
+      {
+        items: [
+          { externalOrderId: 1, status: 'OPEN', statusReason: 'N_A' },
+          { externalOrderId: 2, status: 'CANCELLED', statusReason: 'TRADING_PAIR_OFFBOARDING' },
+          { externalOrderId: 3, status: 'SUSPENDED', statusReason: 'CAPACITY_LIMIT_HALT' },
+        ],
+      },
+      'w',
+    );
+    expect(page.rejected).toEqual([]);
+    expect(page.items.map(unknownOrderValues)).toEqual([
+      [],
+      [{ field: 'order.statusReason', value: 'TRADING_PAIR_OFFBOARDING' }],
+      [
+        { field: 'order.status', value: 'SUSPENDED' },
+        { field: 'order.statusReason', value: 'CAPACITY_LIMIT_HALT' },
+      ],
+    ]);
+    // An unknown status never reads as an ended order.
+    expect(isClosedStatus(page.items[2]?.status)).toBe(false);
   });
   it('finds the array of an unnamed container, or refuses an ambiguous one', () => {
     expect(parseOrderList({ whatever: [{ externalOrderId: 1 }] }, 'w').items).toHaveLength(1);

@@ -8,49 +8,23 @@
  * has left the states that ask the chain again.
  */
 import type { ChainAdapter } from '../../../chains/types.ts';
-import { isCancellable, remainingOf } from '../../../core/order-state.ts';
-import { quantityFromRaw } from '../../../core/units.ts';
+import { isCancellable } from '../../../core/order-state.ts';
 import type { ForeignOrderRecord } from '../../../store/foreign-orders.ts';
-import type { StoredOrder } from '../../../store/order-store.ts';
-import type { VenueOrder } from '../../../venue/payload/orders.ts';
 import type { InventoryChecker, InventoryReport } from '../inventory/inventory-check.ts';
 import type { OrderManager } from '../orders/order-manager.ts';
 import type { OutcomeSettler } from '../orders/outcome-settler.ts';
-import { raiseAlert } from '../alerts.ts';
 import type { EventTracker } from '../tracking/event-tracker.ts';
 import type { TxApplier } from '../tracking/tx-applier.ts';
 import type { WalletContext } from '../wallet-context.ts';
 import { startAboveHistory } from './fresh-identifiers.ts';
-import { readVenueOrder, type VenueOrderView } from './venue-order-view.ts';
+import { VenueComparison, type Discrepancy, type VenueCompareOptions } from './venue-compare.ts';
+import type { VenueOrderView } from './venue-order-view.ts';
 
-export interface VenueOrders {
-  /** `GET /wallets/{address}/orders`. */
-  walletOrders(address: string): Promise<VenueOrder[]>;
-}
+export type { Discrepancy, VenueOrders } from './venue-compare.ts';
 
-export interface ReconcileOptions {
-  readonly rest?: VenueOrders;
-  /** How long the venue's order lists may lag the chain; default 3000 ms. */
-  readonly venueLagMs?: number;
+export interface ReconcileOptions extends VenueCompareOptions {
   /** How long to wait for the follower to reach the head; default 30 s. */
   readonly catchUpTimeoutMs?: number;
-  /** How long a remaining-quantity check waits for the events up to the chain's answer; default 120 s. */
-  readonly coverageTimeoutMs?: number;
-}
-
-export interface Discrepancy {
-  readonly kind: 'not-listed' | 'remaining-differs';
-  readonly clientOrderId: bigint;
-  readonly orderId: bigint | null;
-  readonly detail: string;
-  /**
-   * What reconciliation did about it: `not-on-book` (the chain says the order is gone: it leaves the book for
-   * good and its fill or cancellation events settle it), `venue-behind` (the chain says it rests: the venue's
-   * list is behind), `checking` (it rests; once the events up to the chain's answer are applied, a remaining
-   * quantity that still differs is settled by cancelling the order, whose cancellation returns exactly what
-   * is left), `unanswered` (the chain did not say; the next reconciliation asks again).
-   */
-  readonly repair: 'not-on-book' | 'venue-behind' | 'checking' | 'unanswered';
 }
 
 export interface ReconcileReport {
@@ -76,6 +50,7 @@ export class Reconciler {
   readonly #inventory: InventoryChecker;
   readonly #manager: OrderManager;
   readonly #options: ReconcileOptions;
+  readonly #venue: VenueComparison;
 
   constructor(
     ctx: WalletContext,
@@ -97,6 +72,7 @@ export class Reconciler {
     this.#inventory = parts.inventory;
     this.#manager = parts.manager;
     this.#options = options;
+    this.#venue = new VenueComparison(ctx, parts, options);
   }
 
   async run(): Promise<ReconcileReport> {
@@ -114,7 +90,7 @@ export class Reconciler {
       if (!caught)
         ctx.logger.warn('event follower did not report reaching the head in time; reconciling with what it delivered');
       settled += await this.#settleAll();
-      const { unrecognised, discrepancies } = await this.#compareVenue();
+      const { unrecognised, discrepancies } = await this.#venue.compare();
       const inventory = await this.#inventory.verify();
       if (inventory.comparable && inventory.mismatched.length === 0 && inventory.inconclusive !== true) {
         for (const a of ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'event-gap' })) {
@@ -228,192 +204,5 @@ export class Reconciler {
           ctx.logger.warn({ err: e, txHash: tx.txHash }, 'could not settle a journalled transaction'),
         );
     }
-  }
-
-  async #compareVenue(): Promise<{ unrecognised: VenueOrderView[]; discrepancies: Discrepancy[] }> {
-    const ctx = this.#ctx;
-    const rest = this.#options.rest;
-    if (rest === undefined) return { unrecognised: [], discrepancies: [] };
-    const listed = (await rest.walletOrders(ctx.wallet))
-      .map(readVenueOrder)
-      .filter((v) => v.pairId === null || ctx.pairs.has(v.pairId));
-    const lagMs = this.#options.venueLagMs ?? 3_000;
-    const settledBefore = this.#ctx.clock.now() - lagMs;
-    const unrecognised: VenueOrderView[] = [];
-    const found: Array<Omit<Discrepancy, 'repair'> & { listed: VenueOrderView | null }> = [];
-    const seen = new Set<bigint>();
-    for (const v of listed) {
-      const order = this.#find(v);
-      if (order !== undefined) {
-        seen.add(order.clientOrderId);
-        const scales = ctx.pairs.get(order.pairId)?.binding.rules.scales;
-        const remaining = scales === undefined ? null : quantityFromRaw(remainingOf(order), scales);
-        const differs = v.remaining !== null && remaining !== null && !v.remaining.eq(remaining);
-        if (differs && order.updatedMs < settledBefore) {
-          found.push({
-            kind: 'remaining-differs',
-            clientOrderId: order.clientOrderId,
-            orderId: order.orderId,
-            detail: `venue lists ${v.remaining.toString()} open, the store ${remaining.toString()}`,
-            listed: v,
-          });
-        }
-        continue;
-      }
-      const known =
-        v.pairId !== null && ctx.repos.foreign.get(ctx.chain, ctx.wallet, v.pairId, v.orderId) !== undefined;
-      if (known) continue;
-      if (v.pairId !== null) {
-        ctx.repos.foreign.seen({
-          chain: ctx.chain,
-          wallet: ctx.wallet,
-          pairId: v.pairId,
-          orderId: v.orderId,
-          crossId: v.crossId,
-          side: v.side,
-          quantity: null,
-          price: null,
-          source: 'rest',
-        });
-      }
-      unrecognised.push(v);
-    }
-    if (unrecognised.length > 0) {
-      raiseAlert(
-        ctx,
-        null,
-        'unrecognised-orders',
-        `${unrecognised.length} open order(s) of the wallet are not known to the bot`,
-        { orderIds: unrecognised.map((v) => v.orderId) },
-        false,
-      );
-    }
-    for (const o of ctx.repos.orders.live({ wallet: ctx.wallet })) {
-      if (
-        (o.status !== 'resting' && o.status !== 'partiallyFilled') ||
-        seen.has(o.clientOrderId) ||
-        o.updatedMs >= settledBefore
-      )
-        continue;
-      found.push({
-        kind: 'not-listed',
-        clientOrderId: o.clientOrderId,
-        orderId: o.orderId,
-        detail: `resting since ${new Date(o.updatedMs).toISOString()} but not in the venue's open orders`,
-        listed: null,
-      });
-    }
-    const discrepancies: Discrepancy[] = [];
-    for (const { listed, ...d } of found) discrepancies.push({ ...d, repair: await this.#repair(d, listed) });
-    return { unrecognised, discrepancies };
-  }
-
-  /**
-   * Asks the chain about an order the venue's list disagrees with (a cancellation simulated, never sent) and
-   * repairs the store from its answer: gone from the book, the order leaves for good and its events settle it;
-   * on the book, a missing listing is the venue's lag, and a remaining quantity is checked again once the
-   * events up to the chain's answer are applied (in the background: it may take the confirmation depth).
-   */
-  async #repair(d: Omit<Discrepancy, 'repair'>, listed: VenueOrderView | null): Promise<Discrepancy['repair']> {
-    const ctx = this.#ctx;
-    const order = ctx.repos.orders.get(ctx.wallet, d.clientOrderId);
-    const binding = order === undefined ? undefined : ctx.pairs.get(order.pairId)?.binding;
-    if (order === undefined || binding === undefined || order.orderId === null) return 'unanswered';
-    const probe = await this.#adapter
-      .probeOrder(binding, order.side, order.orderId)
-      .catch((e: unknown) => ({ onBook: null, height: 0n, reason: e instanceof Error ? e.message : String(e) }));
-    const fields = { ...d, pairId: order.pairId, height: probe.height.toString() };
-    if (probe.onBook === false) {
-      const now = ctx.repos.orders.get(ctx.wallet, d.clientOrderId);
-      if (now !== undefined && isCancellable(now.status)) {
-        this.#applier.events.apply(now, {
-          type: 'NotOnBook',
-          code: 'E_VENUE_ORDER_NOT_FOUND',
-          reason: `reconciliation: ${d.detail}, and the chain says it is no longer on the book`,
-        });
-        this.#applier.events.flush();
-      }
-      ctx.logger.warn(
-        fields,
-        'store and venue disagreed: the chain says the order is no longer on the book; it leaves for good and its events settle it',
-      );
-      return 'not-on-book';
-    }
-    if (probe.onBook === null) {
-      ctx.logger.warn(
-        { ...fields, reason: probe.reason },
-        'store and venue disagree and the chain did not say whether the order rests; the next reconciliation asks again',
-      );
-      return 'unanswered';
-    }
-    if (d.kind === 'not-listed') {
-      ctx.logger.info(fields, "the venue's list is behind the chain: the order rests on the book");
-      return 'venue-behind';
-    }
-    ctx.logger.info(
-      fields,
-      'the venue lists another remaining quantity; checking it again once the events up to the chain are applied',
-    );
-    void this.#checkRemaining(d.clientOrderId, listed, probe.height).catch((e: unknown) =>
-      ctx.logger.warn({ err: e, clientOrderId: d.clientOrderId }, 'checking a remaining quantity failed'),
-    );
-    return 'checking';
-  }
-
-  /**
-   * Once every event up to `height` is applied, compares the order's remaining quantity with the venue's list
-   * again; if they still differ, the store missed what the chain did to the order, and cancelling it settles it
-   * with the chain's truth: the cancellation returns exactly what is left (a shortfall is raised as fills we
-   * have not seen), and the strategy places a fresh order.
-   */
-  async #checkRemaining(clientOrderId: bigint, listed: VenueOrderView | null, height: bigint): Promise<void> {
-    const ctx = this.#ctx;
-    const rest = this.#options.rest;
-    if (rest === undefined || listed === null) return;
-    if (!(await this.#tracker.reached(height, this.#options.coverageTimeoutMs ?? 120_000))) return;
-    const order = ctx.repos.orders.get(ctx.wallet, clientOrderId);
-    const scales = order === undefined ? undefined : ctx.pairs.get(order.pairId)?.binding.rules.scales;
-    if (
-      order === undefined ||
-      scales === undefined ||
-      (order.status !== 'resting' && order.status !== 'partiallyFilled')
-    )
-      return;
-    const now = (await rest.walletOrders(ctx.wallet))
-      .map(readVenueOrder)
-      .find((v) => v.orderId === listed.orderId && (v.pairId === null || v.pairId === order.pairId));
-    const remaining = quantityFromRaw(remainingOf(order), scales);
-    if (now === undefined || now.remaining === null || now.remaining.eq(remaining)) {
-      ctx.logger.info(
-        { clientOrderId, orderId: order.orderId, remaining: remaining.toString() },
-        'remaining quantity agrees with the venue once the events were applied',
-      );
-      return;
-    }
-    ctx.logger.warn(
-      {
-        clientOrderId,
-        orderId: order.orderId,
-        store: remaining.toString(),
-        venue: now.remaining.toString(),
-        height: height.toString(),
-      },
-      'remaining quantity still differs from the venue with every event applied: cancelling the order, whose cancellation returns what is left on the chain',
-    );
-    await this.#manager
-      .cancel(clientOrderId)
-      .catch((e: unknown) =>
-        ctx.logger.warn({ err: e, clientOrderId }, 'cancelling an order whose remaining quantity differs failed'),
-      );
-  }
-
-  #find(v: VenueOrderView): StoredOrder | undefined {
-    const ctx = this.#ctx;
-    const pairs = v.pairId === null ? [...ctx.pairs.keys()] : [v.pairId];
-    for (const p of pairs) {
-      const o = ctx.repos.orders.byVenueId(ctx.chain, p, v.orderId);
-      if (o !== undefined && o.wallet === ctx.wallet) return o;
-    }
-    return undefined;
   }
 }

@@ -2,8 +2,9 @@
  * What the bot can read from an open-order record of the REST API. The specification names only
  * `externalOrderId`; the pair, side, price and remaining quantity are read by the venue SDK's names
  * (`tradingPairId`, `orderKind`, `priceLimit`, `remainingQuantity`) or the names venues commonly use, and are
- * null when absent. The cross identifier is usually not listed at all, which is why our orders are
- * recognised by the order id the store holds, and adopted from chain events, not from this list.
+ * null when absent. The cross identifier (the venue SDK's `crossIdentifier`, as the decoder read it) may be
+ * missing, which is why our orders are recognised by the order id the store holds, and adopted from chain
+ * events, not from this list.
  */
 import { Decimal, isDecimalString } from '../../../core/decimal.ts';
 import type { Side } from '../../../core/order-terms.ts';
@@ -49,11 +50,12 @@ export function readVenueOrder(o: VenueOrder): VenueOrderView {
     price: decimal(first(r, ['priceLimit', 'price', 'limit', 'limitPrice'])),
     remaining: decimal(first(r, ['remainingQuantity', 'openQuantity', 'quantity'])),
     crossId:
-      typeof cross === 'number' && Number.isSafeInteger(cross)
+      o.crossIdentifier ??
+      (typeof cross === 'number' && Number.isSafeInteger(cross)
         ? BigInt(cross)
         : typeof cross === 'string' && /^[0-9]{1,10}$/.test(cross)
           ? BigInt(cross)
-          : null,
+          : null),
     raw: r,
   };
 }

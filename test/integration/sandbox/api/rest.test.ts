@@ -343,8 +343,10 @@ describe('participant and wallet orders', () => {
       externalOrderId: Number(ids.s1),
       tradingPairId: BOND,
       walletAddress: t.wallet('evm-trader').address,
+      address: t.wallet('evm-trader').address,
       orderKind: 'SELL',
       orderType: 'LIMIT',
+      executionCondition: 'NONE',
       initialQuantity: '2',
       remainingQuantity: '1.5',
       priceLimit: '100.5',
@@ -352,6 +354,10 @@ describe('participant and wallet orders', () => {
       statusReason: 'N_A',
       statusChangeTime: first.creationDate,
       finalityStatus: 'NON_FINAL',
+      ownerReportingData: { ownerReportingId: 0, decisionReportingId: 0 },
+      crossIdentifier: 0,
+      // Always open: no trading day ends the order.
+      validUntil: null,
     });
     // Partly filled: modified after its creation.
     expect(Date.parse(first.modificationDate)).toBeGreaterThan(Date.parse(first.creationDate));

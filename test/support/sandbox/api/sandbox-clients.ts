@@ -16,6 +16,7 @@ import {
 import { Contract, JsonRpcProvider, MaxUint256, Network, NonceManager, Wallet, type TransactionReceipt } from 'ethers';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { encodeOrder } from '../../../../src/core/encoding/order-codec.ts';
+import type { ReportingData } from '../../../../src/core/encoding/reporting.ts';
 import { DEFAULT_ORDER_OPTIONS, type OrderOptions, type Side } from '../../../../src/core/order-terms.ts';
 import { pairScales } from '../../../../src/core/pair.ts';
 import { loadArtifacts } from '../../../../src/sandbox/evm/compile.ts';
@@ -59,6 +60,12 @@ export async function until<T>(
 
 type ManifestPair = Sandbox['manifest']['pairs'][number];
 type ManifestWallet = Sandbox['manifest']['wallets'][number];
+
+/** What the bot writes into every order besides its terms: its cross identifier and reporting values. */
+export interface OrderMarks {
+  readonly crossId?: bigint;
+  readonly reporting?: ReportingData;
+}
 
 export interface Placed {
   readonly orderId: bigint;
@@ -151,22 +158,33 @@ export class Traders {
     throw new Error('no OrderReceived in the receipt');
   }
 
-  /** Sends a v1 limit order; `wait: false` returns once sent (for bursts), with a promise of the outcome. */
-  async evmOrder(name: string, symbol: string, side: Side, quantity: string, price: string): Promise<Placed> {
-    return (await this.evmSend(name, symbol, side, quantity, price))();
+  /** Sends a v1 limit order (with the bot's cross identifier and reporting values when given) and waits for it. */
+  async evmOrder(
+    name: string,
+    symbol: string,
+    side: Side,
+    quantity: string,
+    price: string,
+    marks: OrderMarks = {},
+  ): Promise<Placed> {
+    return (await this.evmSend(name, symbol, side, quantity, price, marks))();
   }
 
+  /** Sends a v1 limit order and returns once sent (for bursts), with a promise of the outcome. */
   async evmSend(
     name: string,
     symbol: string,
     side: Side,
     quantity: string,
     price: string,
+    marks: OrderMarks = {},
   ): Promise<() => Promise<Placed>> {
     const o = encodeOrder(
       'evm',
       { ...DEFAULT_ORDER_OPTIONS, side, quantity: new Decimal(quantity), price: new Decimal(price) },
       this.#scales(symbol),
+      marks.crossId,
+      marks.reporting,
     );
     const fn = side === 'buy' ? 'newBuyOrder' : 'newSellOrder';
     const tx = await this.book(symbol, this.evmSigner(name))
@@ -256,11 +274,14 @@ export class Traders {
     quantity: string,
     price: string,
     options: Partial<OrderOptions> = {},
+    marks: OrderMarks = {},
   ): Promise<Placed> {
     const o = encodeOrder(
       'wasm',
       { ...DEFAULT_ORDER_OPTIONS, ...options, side, quantity: new Decimal(quantity), price: new Decimal(price) },
       this.#scales(symbol),
+      marks.crossId,
+      marks.reporting,
     );
     const out = await this.wasmCall(
       name,

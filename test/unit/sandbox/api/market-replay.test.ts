@@ -3,7 +3,7 @@
  * order). Over random order flow on the reference matching engine, pre-funded and no-prefund, the view
  * rebuilt from the engine's events must equal the engine's own book after every step: the same resting
  * orders, in the same priority order, with the same remaining quantities; and its trade log must hold every
- * match with its price.
+ * match with its price. Every order received ends exactly once (filled, cancelled or rejected) or rests.
  */
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -69,6 +69,12 @@ describe('rebuilding the book from events', () => {
           client: () => ({ canBuy: true, canSell: true, canCancel: true, isMarketMaker: false }),
         };
         const market = new PairMarket('p');
+        const received: bigint[] = [];
+        const ended = new Map<bigint, string[]>();
+        market.listen({
+          orderReceived: (o) => received.push(o.orderId),
+          orderEnded: (e) => ended.set(e.orderId, [...(ended.get(e.orderId) ?? []), e.status]),
+        });
         let trades = 0;
         for (const a of actions) {
           const saved = { book: cloneBook(book), ledger: ledger.snapshot() };
@@ -108,6 +114,9 @@ describe('rebuilding the book from events', () => {
           expect(view('buy')).toEqual(truth(book.buys));
           expect(view('sell')).toEqual(truth(book.sells));
           expect(market.trades.count).toBe(trades);
+          const resting = new Set([...book.buys, ...book.sells].map((o) => o.id));
+          expect(received.filter((id) => !resting.has(id) && ended.get(id)?.length !== 1)).toEqual([]);
+          expect([...resting].filter((id) => ended.has(id))).toEqual([]);
           expect(market.lastPrice).toBe(trades > 0 ? book.lastPrice : undefined);
           seen.trades += events.filter(
             (e) => e.type === 'NewBuyInitiatedTrade' || e.type === 'NewSellInitiatedTrade',

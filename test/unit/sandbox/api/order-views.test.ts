@@ -69,12 +69,46 @@ describe('lagged open orders', () => {
     expect(orders.list()[0]?.remaining).toBe(10n);
     now = 2_000;
     expect(orders.list()[0]?.remaining).toBe(4n);
-    orders.close(o);
+    orders.end({ pairId: 'p', orderId: 7n, status: 'CANCELLED', reason: 'BY_PARTICIPANT', remaining: 4n });
     now = 2_499;
     expect(orders.list((x) => x.wallet === 'alice')).toHaveLength(1);
     expect(orders.list((x) => x.wallet === 'bob')).toHaveLength(0);
     now = 2_500;
     expect(orders.list()).toEqual([]);
+  });
+
+  it('keeps ended orders for only_open=false, with their status, reason and terms, the oldest forgotten first', () => {
+    const orders = new LaggedOrders(
+      0,
+      () => 0,
+      () => 5_000,
+      2,
+    );
+    const received = (orderId: bigint) =>
+      orders.receive({
+        ...order(orderId, 'buy', 100n, 10n),
+        crossId: 0xd1_000000n + orderId,
+        reportingData: new Uint8Array([orderId === 1n ? 1 : 0]),
+      });
+    received(1n);
+    orders.update(order(1n, 'buy', 100n, 10n));
+    orders.end({ pairId: 'p', orderId: 1n, status: 'FILLED', reason: 'N_A', remaining: 0n });
+    received(2n);
+    orders.end({ pairId: 'p', orderId: 2n, status: 'REJECTED', reason: 'SELF_TRADE', remaining: 10n });
+    received(3n);
+    expect(orders.list()).toEqual([]);
+    expect(orders.list(() => true, false)).toMatchObject([
+      { orderId: 1n, status: 'FILLED', statusReason: 'N_A', remaining: 0n, crossId: 0xd1_000001n, modifiedAtMs: 5_000 },
+      { orderId: 2n, status: 'REJECTED', statusReason: 'SELF_TRADE', remaining: 10n, quantity: 10n },
+    ]);
+    orders.update(order(3n, 'buy', 100n, 10n));
+    orders.end({ pairId: 'p', orderId: 3n, status: 'CANCELLED', reason: 'BY_CONTRACT', remaining: 10n });
+    // An order ends once: a later end of it changes nothing.
+    orders.end({ pairId: 'p', orderId: 3n, status: 'FILLED', reason: 'N_A', remaining: 0n });
+    expect(orders.list(() => true, false).map((o) => [o.orderId, o.status])).toEqual([
+      [2n, 'REJECTED'],
+      [3n, 'CANCELLED'],
+    ]);
   });
 
   it('with no lag shows the current state', () => {

@@ -160,6 +160,7 @@ export type ChainEvent = EventMeta &
         readonly quantity: bigint;
         readonly price: bigint;
         readonly side: Side;
+        /** 0 when the client sent none: chain A records an empty cross identifier as 0, like the default. */
         readonly crossIdentifier: bigint;
         readonly orderType: number;
         readonly executionCondition: number;

@@ -8,21 +8,13 @@ import { DltError } from './errors.ts';
 import { checkOrderOptions, type OrderTerms } from './order-terms.ts';
 import { chainKindOf, pairScales, type BlockChain, type ChainKind, type TradingPair } from './pair.ts';
 import type { RuleViolation } from './rule-violation.ts';
-import { checkTick, isLiquidityBand, regulatoryTable, type TickRow, type TickRules } from './ticks.ts';
+import { tickRulesFor, type PairOverrides } from './tick-rules.ts';
+import { checkTick, type TickRules } from './ticks.ts';
 import type { PairScales } from './units.ts';
 
-export const BPS = new Decimal(10_000);
+export type { PairOverrides } from './tick-rules.ts';
 
-/** Operator overrides for one pair (all optional). */
-export interface PairOverrides {
-  /** A fixed tick, or a table of `{from, tick}` rows replacing the venue's tick regime. */
-  readonly tick?:
-    { readonly fixed: string } | { readonly table: ReadonlyArray<{ readonly from: string; readonly tick: string }> };
-  /** Minimum order size; the specification's "minimum trade volume" is not a published field. Default: one increment. */
-  readonly minimumSize?: string;
-  /** Safety margin above `minimumOrderValue`, in basis points. */
-  readonly valueMarginBps?: number;
-}
+export const BPS = new Decimal(10_000);
 
 export const DEFAULT_VALUE_MARGIN_BPS = 200;
 
@@ -51,45 +43,6 @@ export interface PairRules {
   readonly maximumMatches: number;
   readonly commissions: Commissions;
   readonly orderBookVersion: string | null;
-}
-
-function tickRulesFor(
-  pair: TradingPair,
-  overrides: PairOverrides,
-  scales: PairScales,
-  missing: string[],
-): TickRules | null {
-  const o = overrides.tick;
-  if (o !== undefined) {
-    if ('fixed' in o)
-      return { kind: 'fixed', source: 'per-pair fixed tick', tick: parseDecimalString(o.fixed, 'tick.fixed') };
-    const rows: TickRow[] = o.table.map((r, i) => ({
-      from: parseDecimalString(r.from, `tick.table[${i}].from`),
-      tick: parseDecimalString(r.tick, `tick.table[${i}].tick`),
-    }));
-    return { kind: 'table', source: 'per-pair tick table', rows };
-  }
-  const mode = pair.tickSizeMode ?? 'REGULATORY';
-  if (mode === 'GRANULAR') {
-    return {
-      kind: 'fixed',
-      source: 'GRANULAR (one unit of the quote internal scale)',
-      tick: new Decimal(1).div(scales.quoteInternal.toString()),
-    };
-  }
-  if (mode === 'REGULATORY') {
-    if (!isLiquidityBand(pair.liquidityBand)) {
-      missing.push(`liquidityBand: REGULATORY tick sizes need a band 1..6, got ${JSON.stringify(pair.liquidityBand)}`);
-      return null;
-    }
-    return {
-      kind: 'table',
-      source: `REGULATORY band ${pair.liquidityBand}`,
-      rows: regulatoryTable(pair.liquidityBand),
-    };
-  }
-  missing.push(`tickSizeMode: ${JSON.stringify(mode)} is unknown; configure a per-pair tick override`);
-  return null;
 }
 
 /** Derives the rules of a pair; every missing or unusable field is listed in one error. */

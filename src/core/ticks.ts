@@ -1,7 +1,8 @@
 /**
  * Tick sizes. REGULATORY is the EU table of Commission Delegated Regulation (EU) 2017/588 by liquidity band;
- * GRANULAR is "any price representable at the quote internal scale"; the operator can override either per pair
- * with a fixed tick or a table of their own.
+ * GRANULAR is "any price representable at the quote internal scale"; liquidity band 7 is the granular tick mode
+ * of seven-decimal prices (0.9999999); the operator can override any of them per pair with a fixed tick or a
+ * table of their own.
  */
 import { Decimal, formatDecimal } from './decimal.ts';
 import type { RuleViolation } from './rule-violation.ts';
@@ -47,8 +48,36 @@ export type TickRules =
   | { readonly kind: 'table'; readonly source: string; readonly rows: readonly TickRow[] }
   | { readonly kind: 'fixed'; readonly source: string; readonly tick: Decimal };
 
+/** A column of the regulatory table (1..6). */
 export function isLiquidityBand(value: unknown): value is LiquidityBand {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 6;
+}
+
+/** The liquidity band of the granular tick mode: prices of seven decimal places, whatever `tickSizeMode` says. */
+export const GRANULAR_BAND = 7;
+export const GRANULAR_DECIMALS = 7;
+const GRANULAR_UNITS = 10n ** BigInt(GRANULAR_DECIMALS);
+
+function gcd(a: bigint, b: bigint): bigint {
+  return b === 0n ? a : gcd(b, a % b);
+}
+
+/**
+ * The tick of band 7 at a quote internal scale: the smallest price both of seven decimals and representable at
+ * the scale, 1 / gcd(10^7, scale). That is 0.0000001 when the scale represents seven decimals (10^7, 10^8, ...)
+ * and one unit of the scale when the scale is coarser (10^4: 0.0001); `source` says which.
+ */
+export function granularBandTick(quoteInternal: bigint): { readonly tick: Decimal; readonly source: string } {
+  if (quoteInternal <= 0n) throw new RangeError(`quote internal scale ${quoteInternal} is not positive`);
+  const units = gcd(GRANULAR_UNITS, quoteInternal);
+  const tick = new Decimal(1).div(units.toString());
+  const what =
+    units === GRANULAR_UNITS
+      ? `${GRANULAR_DECIMALS} decimal places`
+      : units === quoteInternal
+        ? `one unit of the quote internal scale ${quoteInternal}, coarser than ${GRANULAR_DECIMALS} decimal places`
+        : `${formatDecimal(tick)}, the finest ${GRANULAR_DECIMALS}-decimal tick the quote internal scale ${quoteInternal} represents`;
+  return { tick, source: `band ${GRANULAR_BAND} (granular: ${what})` };
 }
 
 /** Whether each table's rows ascend by `from` (the regulatory tables do; an operator's table should). */

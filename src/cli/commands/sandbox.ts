@@ -17,7 +17,7 @@ export const SANDBOX_USAGE = `Usage:
                  [--block-time <ms>] [--ledger-interval <ms>] [--mode always-open|calendar]
                  [--clock real|accelerated|manual] [--speed <n>] [--start <iso time>]
                  [--no-flow] [--seed <n>] [--order-lag <ms>] [--token-lifetime <s>] [--manifest <path>]
-                 [--log-level <level>]
+                 [--band7-pair] [--log-level <level>]
   --port-base <n> puts the API on n, chain A on n+1 and chain B on n+2 (a second sandbox beside the first).`;
 
 const DEFAULT_CONFIG = 'config/sandbox.yaml';
@@ -64,6 +64,10 @@ export function parseSandboxArgs(args: readonly string[]): SandboxArgs {
     const flag = args[i] as string;
     if (flag === '--no-flow') {
       layers.push({ flow: { enabled: false } });
+      continue;
+    }
+    if (flag === '--band7-pair') {
+      layers.push({ band7Pair: true });
       continue;
     }
     const value = args[i + 1];

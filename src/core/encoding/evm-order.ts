@@ -1,7 +1,8 @@
 /**
  * Chain A (EVM) order book encodings of contract v1: `orderData` is the ABI encoding of
  * (uint64 quantity, uint64 price) and nothing else; `reportingData` is ABI (uint32, uint32);
- * `crossIdentifier` is ABI (uint32).
+ * `crossIdentifier` is ABI (uint32), or empty ("any unique identifier or empty"), which decodes as 0 like the
+ * default: on chain A the two cannot be told apart (the `OrderReceived` event carries a uint64).
  */
 import { DltError } from '../errors.ts';
 import { checkRawAmounts, isDefaultOptions, DEFAULT_ORDER_OPTIONS, type RawOrder } from '../order-terms.ts';
@@ -98,10 +99,11 @@ export function encodeEvmCrossIdentifier(id: bigint): Uint8Array {
 }
 
 export function decodeEvmCrossIdentifier(bytes: Uint8Array): bigint {
+  if (bytes.length === 0) return 0n;
   if (bytes.length !== 32) {
     throw new DltError(
       'E_ENCODING_CROSS_ID',
-      `chain A crossIdentifier must be one ABI word (32 bytes), got ${bytes.length}`,
+      `chain A crossIdentifier must be one ABI word (32 bytes) or empty, got ${bytes.length}`,
       {
         details: { bytes: bytes.length },
       },

@@ -1,7 +1,9 @@
 /**
  * A simulated trader's hands on chain A: signed `newBuyOrder` / `newSellOrder` with the v1 two-word order
  * encoding of the core, and cancellations, through a pipelined sender; each call resolves once mined, with
- * what the receipt's order book logs say about the order (its id, and the quantity that rested).
+ * what the receipt's order book logs say about the order (its id, and the quantity that rested). A trader
+ * sends the SDK's default cross identifier (the ABI word of 0), or, with `emptyCrossIdentifier`, empty bytes:
+ * the venue's "any unique identifier or empty", as a client that leaves the field out sends it.
  */
 import { Interface } from 'ethers';
 import { encodeOrder } from '../../core/encoding/order-codec.ts';
@@ -22,12 +24,21 @@ export interface EvmPlacement {
   readonly rested: bigint;
 }
 
+export interface EvmTraderOptions {
+  /** Send every order with an empty cross identifier instead of the ABI word of 0. */
+  readonly emptyCrossIdentifier?: boolean;
+}
+
+const EMPTY = new Uint8Array(0);
+
 export class EvmTrader {
   readonly sender: EvmSender;
   readonly #iface = new Interface(loadArtifacts().contracts.OrderBook.abi as never);
+  readonly #emptyCrossIdentifier: boolean;
 
-  constructor(sender: EvmSender) {
+  constructor(sender: EvmSender, options: EvmTraderOptions = {}) {
     this.sender = sender;
+    this.#emptyCrossIdentifier = options.emptyCrossIdentifier ?? false;
   }
 
   get address(): string {
@@ -43,7 +54,8 @@ export class EvmTrader {
   ): Promise<EvmPlacement> {
     const o = encodeOrder('evm', { ...DEFAULT_ORDER_OPTIONS, side, quantity, price }, scales);
     const fn = side === 'buy' ? 'newBuyOrder' : 'newSellOrder';
-    const data = this.#iface.encodeFunctionData(fn, [o.orderData, o.reportingData, o.crossIdentifier]);
+    const cross = this.#emptyCrossIdentifier ? EMPTY : o.crossIdentifier;
+    const data = this.#iface.encodeFunctionData(fn, [o.orderData, o.reportingData, cross]);
     const receipt = await this.sender.send(orderBook, data, PLACE_GAS);
     let orderId: bigint | undefined;
     let rested = 0n;

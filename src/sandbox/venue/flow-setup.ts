@@ -51,7 +51,8 @@ export function buildFlow(s: FlowSetup): FlowHandle {
     new EvmSender({ rpcUrl: s.evmRpcUrl, privateKey: key(name), chainId: s.deployed.evm.chainId, pollMs: s.pollMs });
   const hasEvm = s.state.pairs.some((p) => p.chain === 'evm');
   const evmMaker = hasEvm ? new EvmTrader(evmSender('flow-maker-evm')) : undefined;
-  const evmTaker = hasEvm ? new EvmTrader(evmSender('flow-taker-evm')) : undefined;
+  // The uninformed taker leaves its cross identifier empty, so chain A carries orders of others with an empty one.
+  const evmTaker = hasEvm ? new EvmTrader(evmSender('flow-taker-evm'), { emptyCrossIdentifier: true }) : undefined;
   const evmInformed = hasEvm ? new EvmTrader(evmSender('flow-informed-evm')) : undefined;
   const wasmPollMs = Math.max(20, Math.min(200, Math.floor((s.config.wasm.ledgerIntervalMs || 200) / 4)));
   const wasmTrader = (name: string) =>

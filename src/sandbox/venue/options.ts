@@ -182,6 +182,10 @@ export const sandboxConfigSchema = z.strictObject({
         ),
     })
     .prefault({}),
+  band7Pair: z
+    .boolean()
+    .default(false)
+    .describe('Add the chain A pair MMF7EURe in liquidity band 7 (granular ticks, seven-decimal prices)'),
   manifest: z
     .union([z.string().min(1), z.literal(false)])
     .optional()

@@ -22,6 +22,7 @@ import { startVenueApi } from './api-setup.ts';
 import { buildScheduler, startFollowers } from './backend-setup.ts';
 import { startChains, type Undo } from './chains-setup.ts';
 import { SandboxClock } from './clock.ts';
+import { BAND7_PAIR } from './band7-pair.ts';
 import { DEFAULT_PAIRS, type SandboxPairDefinition } from './default-pairs.ts';
 import { deploySandbox } from './deploy.ts';
 import { buildFlow } from './flow-setup.ts';
@@ -36,7 +37,7 @@ export type { Sandbox } from './sandbox.ts';
 
 export interface SandboxOptions extends SandboxConfigInput {
   readonly logger?: Logger;
-  /** Pair definitions; default the sandbox's own set (default-pairs.ts). */
+  /** Pair definitions; default the sandbox's own set (default-pairs.ts), plus `band7-pair.ts` with `band7Pair`. */
   readonly pairs?: readonly SandboxPairDefinition[];
   /** Base of a relative manifest path; default the project root. */
   readonly cwd?: string;
@@ -46,7 +47,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const { logger: givenLogger, pairs: givenPairs, cwd, ...settings } = options;
   const config: SandboxConfig = parseSandboxConfig(settings);
   const logger = givenLogger ?? pino({ level: 'silent' });
-  const defs = givenPairs ?? DEFAULT_PAIRS;
+  const defs = [...(givenPairs ?? DEFAULT_PAIRS), ...(config.band7Pair ? [BAND7_PAIR] : [])];
   const started = performance.now();
   const clock = new SandboxClock({
     mode: config.clock.mode,

@@ -64,4 +64,8 @@ describe('chain A reportingData and crossIdentifier', () => {
       expect.objectContaining({ code: 'E_ENCODING_CROSS_ID' }),
     );
   });
+  it('reads an empty cross identifier (another client\'s "or empty") as 0, the default', () => {
+    expect(decodeEvmCrossIdentifier(new Uint8Array(0))).toBe(0n);
+    expect(decodeEvmCrossIdentifier(encodeEvmCrossIdentifier(0n))).toBe(0n);
+  });
 });

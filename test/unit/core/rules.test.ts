@@ -61,6 +61,68 @@ describe('deriving the rules of a pair', () => {
   });
 });
 
+const band7 = (changes: Record<string, unknown> = {}) =>
+  pairWith('evm-pair', {
+    liquidityBand: 7,
+    quoteTokenInternalScale: '100000000',
+    staticReferencePrice: '1',
+    ...changes,
+  });
+const rulesOfTick = (r: ReturnType<typeof derivePairRules>) =>
+  r.tick.kind === 'fixed' ? { source: r.tick.source, tick: r.tick.tick.toFixed() } : { source: r.tick.source };
+const ticks = (price: string, r: ReturnType<typeof derivePairRules>) =>
+  checkOrder(order({ price: d(price), quantity: d('20') }), r).filter((v) => v.rule === 'tick');
+
+describe('liquidity band 7: the granular tick mode', () => {
+  it('quotes seven-decimal prices, whatever tickSizeMode says', () => {
+    for (const mode of ['REGULATORY', 'GRANULAR', 'SOMETHING_NEW', undefined]) {
+      const r = derivePairRules(band7({ tickSizeMode: mode }));
+      expect(rulesOfTick(r)).toEqual({ source: 'band 7 (granular: 7 decimal places)', tick: '0.0000001' });
+      expect(ticks('0.9999999', r)).toEqual([]);
+      expect(ticks('1.0000001', r)).toEqual([]);
+      expect(ticks('0.99999995', r).map((v) => v.numbers)).toEqual([
+        { price: '0.99999995', tick: '0.0000001', below: '0.9999999', above: '1' },
+      ]);
+      expect(ticks('0.99999995', r)[0]?.message).toMatch(/band 7 \(granular: 7 decimal places\)/);
+    }
+  });
+  it('uses one unit of a coarser quote internal scale, and says so', () => {
+    const r = derivePairRules(band7({ quoteTokenInternalScale: '10000', staticReferencePrice: '100' }));
+    expect(rulesOfTick(r)).toEqual({
+      source: 'band 7 (granular: one unit of the quote internal scale 10000, coarser than 7 decimal places)',
+      tick: '0.0001',
+    });
+    expect(derivePairRules(band7({ quoteTokenInternalScale: '10000000' })).tick).toMatchObject({
+      source: 'band 7 (granular: 7 decimal places)',
+    });
+  });
+  it('on a scale that nests with neither, takes the finest seven-decimal price the scale represents', () => {
+    const r = derivePairRules(band7({ quoteTokenInternalScale: '4000000' }));
+    expect(rulesOfTick(r)).toEqual({
+      source: 'band 7 (granular: 0.0000005, the finest 7-decimal tick the quote internal scale 4000000 represents)',
+      tick: '0.0000005',
+    });
+    expect(ticks('0.9999995', r)).toEqual([]);
+    expect(ticks('0.9999999', r).map((v) => v.rule)).toEqual(['tick']);
+  });
+  it('lets the per-pair tick override win over band 7', () => {
+    const fixed = derivePairRules(band7(), { tick: { fixed: '0.001' } });
+    expect(rulesOfTick(fixed)).toEqual({ source: 'per-pair fixed tick', tick: '0.001' });
+    expect(ticks('0.9999999', fixed).map((v) => v.rule)).toEqual(['tick']);
+    const table = derivePairRules(band7(), { tick: { table: [{ from: '0', tick: '0.00001' }] } });
+    expect(table.tick.source).toBe('per-pair tick table');
+  });
+  it('still refuses a band outside 1..7, naming the rule', () => {
+    for (const band of [0, 8, 9]) {
+      const e = thrown(() => derivePairRules(pairWith('evm-pair', { liquidityBand: band })));
+      expect(e.code).toBe('E_PAIR_RULES_MISSING');
+      expect(e.details.missing).toEqual([
+        `liquidityBand: REGULATORY tick sizes need a band 1..6 (band 7 is the granular tick mode), got ${band}`,
+      ]);
+    }
+  });
+});
+
 describe('size', () => {
   it('is the minimum plus a whole multiple of the increment', () => {
     expect(checkSize(d('0.5'), rules)).toBeNull();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.ts';
 import {
   checkTick,
+  granularBandTick,
   regulatoryTable,
   snapToTick,
   tickAt,
@@ -97,5 +98,22 @@ describe('snapping towards the passive side', () => {
     expect(checkTick(d('1.2345'), fixed)).toBeNull();
     expect(checkTick(d('1.23455'), fixed)?.code).toBe('E_RULE_TICK');
     expect(snapToTick(d('1.23455'), 'buy', fixed).toFixed()).toBe('1.2345');
+  });
+});
+
+describe('band 7, the granular tick mode', () => {
+  it('is 0.0000001 where the quote internal scale has seven decimals, else the finest price on both grids', () => {
+    const ticks = [10n ** 7n, 10n ** 9n, 10n ** 4n, 1n, 4n * 10n ** 6n, 3n].map((q) =>
+      granularBandTick(q).tick.toFixed(),
+    );
+    expect(ticks).toEqual(['0.0000001', '0.0000001', '0.0001', '1', '0.0000005', '1']);
+  });
+  it('snaps and steps seven-decimal prices', () => {
+    const g = granularBandTick(10n ** 8n);
+    const rules: TickRules = { kind: 'fixed', ...g };
+    expect(snapToTick(d('0.99999996'), 'buy', rules).toFixed()).toBe('0.9999999');
+    expect(snapToTick(d('0.99999996'), 'sell', rules).toFixed()).toBe('1');
+    expect(tickDown(d('1'), rules).toFixed()).toBe('0.9999999');
+    expect(tickUp(d('0.9999999'), rules).toFixed()).toBe('1');
   });
 });

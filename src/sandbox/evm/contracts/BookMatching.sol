@@ -99,15 +99,18 @@ abstract contract BookMatching is BookConfig {
     }
 
     /// @dev Contract v1 accepts exactly the two-word (uint64 quantity, uint64 price) encoding and a one-word
-    /// uint32 cross identifier; anything else (extended layouts, packed words, short data) is refused.
+    /// uint32 cross identifier, or an empty one ("any unique identifier or empty"), which is 0 like the
+    /// default; anything else (extended layouts, packed words, short data) is refused.
     function _decode(bytes calldata orderData, bytes calldata crossIdentifier)
         private
         pure
         returns (uint64, uint64, uint32)
     {
-        if (orderData.length != 64 || crossIdentifier.length != 32) revert OrderBook_InvalidInputOrderData();
+        if (orderData.length != 64 || (crossIdentifier.length != 32 && crossIdentifier.length != 0)) {
+            revert OrderBook_InvalidInputOrderData();
+        }
         (uint256 q, uint256 p) = abi.decode(orderData, (uint256, uint256));
-        uint256 c = abi.decode(crossIdentifier, (uint256));
+        uint256 c = crossIdentifier.length == 0 ? 0 : abi.decode(crossIdentifier, (uint256));
         if (q == 0 || p == 0 || q > type(uint64).max || p > type(uint64).max || c > type(uint32).max) {
             revert OrderBook_InvalidInputOrderData();
         }

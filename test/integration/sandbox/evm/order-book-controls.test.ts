@@ -207,6 +207,23 @@ describe('order encodings on chain A (contract v1: two ABI words only)', () => {
     expect((await h.placeRaw('alice', 'buy', data, reporting, word((1n << 32n) - 1n))).orderId).toBe(1n);
   });
 
+  it('an empty cross identifier ("any unique identifier or empty") is accepted and reads as 0', async () => {
+    const data = encodeEvmOrderData({ ...DEFAULT_ORDER_OPTIONS, quantity: q, price: p });
+    const empty = await h.placeRaw('bob', 'sell', data, reporting, '0x');
+    expect(empty.events.map((e) => [e.name, e.args.crossIdentifier ?? null])).toEqual([
+      ['OrderReceived', 0n],
+      ['NewSellOrder', null],
+    ]);
+    // Empty and the zero word are the same identifier: the same wallet cannot trade with itself through them.
+    const same = await h.placeRaw('bob', 'buy', data, reporting, word(0n));
+    expect(same.events.map((e) => [e.name, e.args.reason ?? null])).toEqual([
+      ['OrderReceived', null],
+      ['OrderRejected', 1n],
+    ]);
+    const other = await h.placeRaw('alice', 'buy', data, reporting, '0x');
+    expect(other.events.map((e) => e.name)).toEqual(['OrderReceived', 'NewBuyInitiatedTrade']);
+  });
+
   it('the core encoder never produces an extended chain A layout in the first place', () => {
     expect(
       thrown(() => encodeEvmOrderData({ ...DEFAULT_ORDER_OPTIONS, condition: 'ioc', quantity: q, price: p })).code,

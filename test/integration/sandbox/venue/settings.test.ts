@@ -33,15 +33,18 @@ describe('settings', () => {
       '500',
       '--log-level',
       'info',
+      '--band7-pair',
     ]);
     const merged = parseSandboxConfig(mergeSettings({ ports: { api: 1 }, flow: { seed: 5 } }, args.settings));
-    expect([merged.ports, merged.flow.enabled, merged.flow.seed, merged.evm.blockTimeMs, args.logLevel]).toEqual([
-      { api: 9000, evm: 9001, wasm: 9100 },
-      false,
-      5,
-      500,
-      'info',
-    ]);
+    expect([
+      merged.ports,
+      merged.flow.enabled,
+      merged.flow.seed,
+      merged.evm.blockTimeMs,
+      args.logLevel,
+      merged.band7Pair,
+    ]).toEqual([{ api: 9000, evm: 9001, wasm: 9100 }, false, 5, 500, 'info', true]);
+    expect(parseSandboxConfig({}).band7Pair).toBe(false);
     expect([defaultManifestPath(8080), defaultManifestPath(9000)]).toEqual([
       '.sandbox/manifest.json',
       '.sandbox/manifest-9000.json',

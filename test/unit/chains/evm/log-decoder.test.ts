@@ -123,6 +123,29 @@ describe('chain A log decoding', () => {
     });
   });
 
+  it("decodes another client's order with an empty cross identifier as an ordinary order (cross identifier 0)", () => {
+    // The book records an empty cross identifier as 0; a client leaving it empty may leave its reporting data empty too.
+    const received = decode(
+      rpcLog(BOOK_A, orderBookInterface, 'OrderReceived', [OTHER, 12n, 20n, 99_999_990n, 2, '0x', 0n, 0, 0]),
+    );
+    expect(received).toEqual({
+      ...meta,
+      pairId: 'pair-a',
+      type: 'OrderReceived',
+      client: getAddress(OTHER),
+      orderId: 12n,
+      quantity: 20n,
+      price: 99_999_990n,
+      side: 'sell',
+      crossIdentifier: 0n,
+      orderType: 0,
+      executionCondition: 0,
+    });
+    expect(
+      decode(rpcLog(BOOK_A, orderBookInterface, 'NewSellInitiatedTrade', [OTHER, 20n, 99_999_990n, 12n])),
+    ).toMatchObject({ type: 'Trade', client: getAddress(OTHER), orderId: 12n, side: 'sell' });
+  });
+
   it('ignores what is not ours: other wallets transfers, unknown contracts, events it does not follow', () => {
     expect(decode(rpcLog(QUOTE, erc20Interface, 'Transfer', [OTHER, BOOK_A, 5n]))).toBeNull();
     expect(decode(rpcLog(OTHER, erc20Interface, 'Transfer', [WALLET, BOOK_A, 5n]))).toBeNull();

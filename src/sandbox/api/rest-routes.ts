@@ -22,6 +22,7 @@ import {
   parseUnixSeconds,
   pathSegment,
 } from './query.ts';
+import { recentPostTrades } from './posttrade.ts';
 import { ohlcPoint, orderBook, orderRecord, pairRecord, priceLevels, tradeInfo } from './render.ts';
 import { walletKey, type VenuePair, type VenueState } from './venue-state.ts';
 
@@ -188,6 +189,9 @@ export function routeApi(req: ApiRequest, ctx: ApiContext): unknown {
       }
       break;
     }
+    case 'posttrade':
+      if (id === 'recent' && tail === undefined) return recentPostTrades(ctx.state.activePairs(), req.params);
+      break;
     case 'participants': {
       if (id === undefined || tail !== 'orders') break;
       requireBearer(req, ctx);

@@ -17,6 +17,7 @@ import {
 import { parseOhlcSeries, type OhlcPoint } from './payload/ohlc.ts';
 import { parseOrderBookSnapshot, type OrderBookSnapshot } from './payload/order-book.ts';
 import { parseOrderPage, type VenueOrder, type VenueOrderPage } from './payload/orders.ts';
+import { parsePostTrades, type PostTrade } from './payload/posttrade.ts';
 import type { Lenient } from './payload/problems.ts';
 import { parseTradeInfo, unknownValues, type TradeInfo } from './payload/trade-info.ts';
 import { parseWalletStatus, type WalletStatus } from './payload/wallet-status.ts';
@@ -151,6 +152,22 @@ export class VenueRestClient {
       this.#logger.warn({ endpoint, pair: id, ...u }, 'venue sent a value this bot does not know; kept as data');
     }
     return info;
+  }
+
+  /**
+   * `GET /posttrade/recent` (anonymous): the venue's public trades, newest first, of one pair when `tradingPair`
+   * (a pair id) is given; `limit` asks for at most that many. Bad items are skipped, logged and counted.
+   */
+  async getRecentPostTrades(
+    query: { readonly tradingPair?: string; readonly limit?: number } = {},
+    options: CallOptions = {},
+  ): Promise<PostTrade[]> {
+    const endpoint = '/posttrade/recent';
+    const body = await this.#get(endpoint, endpoint, { tradingpair: query.tradingPair, limit: query.limit }, options);
+    return this.#lenient(
+      endpoint,
+      this.#single(endpoint, () => parsePostTrades(body, endpoint)),
+    );
   }
 
   /** Aggregated by price; `limit` bounds the levels per side. */

@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
+import { VenueRestClient } from '../../../../src/venue/rest-client.ts';
+import { RestTransport } from '../../../../src/venue/rest-transport.ts';
 import { EventsProbe, type Json } from '../../../support/sandbox/events-probe.ts';
 import { control, get, startTestSandbox, Traders } from '../../../support/sandbox/api/sandbox-clients.ts';
 
@@ -84,6 +86,19 @@ describe('GET /posttrade/recent', () => {
     expect((await get(sb, '/posttrade/recent?limit=1')).body.items).toHaveLength(1);
     expect((await get(sb, '/posttrade/recent?tradingpair=nope')).status).toBe(404);
     expect((await get(sb, '/posttrade/recent?limit=0')).status).toBe(400);
+  });
+});
+
+describe('the bot reading the post-trade feed', () => {
+  it('gets the trade made on the sandbox as exact decimals, for one pair, without a token', async () => {
+    const rest = new VenueRestClient(new RestTransport({ baseUrl: sb.manifest.venue.restUrl }));
+    const trades = await rest.getRecentPostTrades({ tradingPair: t.pair(BOND).id, limit: 10 });
+    expect(trades).toHaveLength(1);
+    expect(trades.map((x) => [x.price.toFixed(), x.quantity.toFixed(), x.notionalAmount?.toFixed()])).toEqual([
+      ['100.5', '0.5', '50.25'],
+    ]);
+    expect(trades[0]?.tradedAtMs).toBeGreaterThan(0);
+    expect(await rest.getRecentPostTrades()).toHaveLength(2);
   });
 });
 

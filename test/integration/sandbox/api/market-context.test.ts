@@ -6,10 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
+import { createMetrics } from '../../../../src/telemetry/metrics.ts';
+import { MarketDataFeed } from '../../../../src/venue/market-data/feed.ts';
+import { MarketDataClient } from '../../../../src/venue/market-data/ws-client.ts';
 import { VenueRestClient } from '../../../../src/venue/rest-client.ts';
 import { RestTransport } from '../../../../src/venue/rest-transport.ts';
 import { EventsProbe, type Json } from '../../../support/sandbox/events-probe.ts';
-import { control, get, startTestSandbox, Traders } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { control, get, startTestSandbox, Traders, until } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { metricValue } from '../../../support/venue/metric-value.ts';
 
 let sb: Sandbox;
 let t: Traders;
@@ -166,6 +170,60 @@ describe('the ticker channel', () => {
       ]);
     } finally {
       await control(sb, 'POST', '/ws/ticker', { fieldNames: 'documentation' });
+    }
+  });
+});
+
+describe('the bot following the ticker', () => {
+  it("reads its market's ticker in both field-name shapes, and counts a disagreement with the book that outlasts the grace", async () => {
+    const metrics = createMetrics();
+    const client = new MarketDataClient({
+      url: sb.manifest.venue.wsUrl,
+      host: sb.manifest.venue.wsHost,
+      apiKey: sb.manifest.venue.apiKey,
+      dateHeader: sb.manifest.venue.dateHeader,
+      metrics,
+    });
+    const rest = new VenueRestClient(new RestTransport({ baseUrl: sb.manifest.venue.restUrl }));
+    const feed = new MarketDataFeed({ client, rest, ticker: { graceMs: 300 }, metrics });
+    const mismatches = () => metricValue(metrics, 'dltmm_venue_ticker_book_mismatch_total', { market: FUND });
+    try {
+      feed.add({ symbol: FUND, pairId: t.pair(FUND).id });
+      client.start();
+      // The documentation's shape (the sandbox's default): numbers.
+      const first = await until(
+        () => feed.ticker(FUND),
+        (x) => x !== undefined && feed.book(FUND) !== undefined,
+        'a ticker and a book',
+      );
+      expect([first?.lastPrice, first?.bestBid, first?.bestAsk].map((d) => d?.toFixed())).toEqual([
+        '12.5',
+        '12.2',
+        '12.5',
+      ]);
+      expect(feed.book(FUND)?.buy[0]?.limit.toFixed()).toBe('12.2');
+
+      // The SDK's shape: strings under bestBuyLimit / bestSellLimit, read the same.
+      await control(sb, 'POST', '/ws/ticker', { fieldNames: 'sdk' });
+      await t.wasmOrder('wasm-mm', FUND, 'buy', '0.5', '12.3');
+      const sdk = await until(
+        () => feed.ticker(FUND),
+        (x) => x?.bestBid?.toFixed() === '12.3',
+        'the SDK-shaped ticker',
+      );
+      expect([sdk?.bestBidQuantity?.toFixed(), sdk?.bestAsk?.toFixed()]).toEqual(['0.5', '12.5']);
+      expect(await mismatches()).toBe(0);
+
+      // A frozen ticker while the book moves: the disagreement outlasts the grace and is counted once.
+      await control(sb, 'POST', '/ws/ticker', { fieldNames: 'documentation', frozen: true });
+      await t.wasmOrder('wasm-mm', FUND, 'buy', '0.5', '12.4');
+      await until(mismatches, (n) => n === 1, 'the mismatch counted');
+      expect(feed.book(FUND)?.buy[0]?.limit.toFixed()).toBe('12.4');
+      expect(feed.ticker(FUND)?.bestBid?.toFixed()).toBe('12.3');
+    } finally {
+      await control(sb, 'POST', '/ws/ticker', { fieldNames: 'documentation', frozen: false });
+      feed.close();
+      await client.close();
     }
   });
 });

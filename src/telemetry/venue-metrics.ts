@@ -28,6 +28,8 @@ export interface VenueMetrics {
   readonly marketStale: Gauge<'market'>;
   /** Times a market became stale. */
   readonly marketStaleTransitions: Counter<'market'>;
+  /** Episodes of a market's ticker best bid or ask disagreeing with its order book for longer than the grace. */
+  readonly tickerBookMismatch: Counter<'market'>;
   /** REST `pricelevels` polls made for a stale market, by outcome (`ok`, `error`, `discarded`). */
   readonly fallbackPolls: Counter<'market' | 'outcome'>;
   /**
@@ -153,6 +155,12 @@ export function createVenueMetrics(registry: Registry): VenueMetrics {
     marketStaleTransitions: new Counter({
       name: 'dltmm_venue_market_stale_transitions_total',
       help: 'Times a market became stale',
+      labelNames: ['market'],
+      registers,
+    }),
+    tickerBookMismatch: new Counter({
+      name: 'dltmm_venue_ticker_book_mismatch_total',
+      help: "Times a market's ticker best bid or ask disagreed with its order book for longer than the grace",
       labelNames: ['market'],
       registers,
     }),

@@ -17,38 +17,16 @@ import {
 import { parseOhlcSeries, type OhlcPoint } from './payload/ohlc.ts';
 import { parseOrderBookSnapshot, type OrderBookSnapshot } from './payload/order-book.ts';
 import { parseOrderPage, unknownOrderValues, type VenueOrder, type VenueOrderPage } from './payload/orders.ts';
+import { parsePostTrades, type PostTrade } from './payload/posttrade.ts';
 import type { Lenient } from './payload/problems.ts';
 import { parseTradeInfo, unknownValues, type TradeInfo } from './payload/trade-info.ts';
 import { parseWalletStatus, type WalletStatus } from './payload/wallet-status.ts';
 import { parseTradePage, type VenueTrade, type VenueTradePage } from './payload/wallet-trades.ts';
 import { parsePair, parsePairPage, type TradingPairPage } from './payload/trading-pairs.ts';
+import type { CallOptions, InstrumentFilter, OrderQuery, PairPageQuery } from './rest-queries.ts';
 import type { QueryValue, RestTransport } from './rest-transport.ts';
 
-export interface InstrumentFilter {
-  readonly primaryMarket?: boolean;
-  readonly secondaryMarket?: boolean;
-}
-
-export interface PairPageQuery {
-  readonly cursor?: string;
-  readonly limit?: number;
-  /** Ask for `total_count`. */
-  readonly count?: boolean;
-}
-
-export interface CallOptions {
-  readonly signal?: AbortSignal;
-}
-
-/** The venue SDK's order list query; every page is followed. */
-export interface OrderQuery {
-  /** `trading_pair`: one pair id. */
-  readonly tradingPair?: string;
-  /** `only_open`; default true; false lists the filled, cancelled and rejected orders the venue keeps too. */
-  readonly onlyOpen?: boolean;
-  /** `limit`: orders per page; default the venue's. */
-  readonly pageSize?: number;
-}
+export type { CallOptions, InstrumentFilter, OrderQuery, PairPageQuery } from './rest-queries.ts';
 
 const seg = encodeURIComponent;
 
@@ -147,6 +125,22 @@ export class VenueRestClient {
     const info = this.#single(endpoint, () => parseTradeInfo(body, endpoint));
     this.#unknown(endpoint, unknownValues(info), { pair: id });
     return info;
+  }
+
+  /**
+   * `GET /posttrade/recent` (anonymous): the venue's public trades, newest first, of one pair when `tradingPair`
+   * (a pair id) is given; `limit` asks for at most that many. Bad items are skipped, logged and counted.
+   */
+  async getRecentPostTrades(
+    query: { readonly tradingPair?: string; readonly limit?: number } = {},
+    options: CallOptions = {},
+  ): Promise<PostTrade[]> {
+    const endpoint = '/posttrade/recent';
+    const body = await this.#get(endpoint, endpoint, { tradingpair: query.tradingPair, limit: query.limit }, options);
+    return this.#lenient(
+      endpoint,
+      this.#single(endpoint, () => parsePostTrades(body, endpoint)),
+    );
   }
 
   /** Aggregated by price; `limit` bounds the levels per side. */

@@ -17,6 +17,9 @@ import { PairCache } from './pair-cache.ts';
 import { VenueRestClient } from './rest-client.ts';
 import { RestTransport } from './rest-transport.ts';
 
+/** The ticker and the book channel are separate streams: a disagreement shorter than this is their skew. */
+export const DEFAULT_TICKER_GRACE_MS = 2_000;
+
 export type VenueConfig = NonNullable<BotConfig['venue']>;
 
 export interface VenueSecrets {
@@ -40,6 +43,8 @@ export interface VenueTuning {
   readonly fallbackPollMs?: number;
   /** Levels per side of fallback snapshots; default the venue's. */
   readonly depth?: number;
+  /** How long the ticker may disagree with the book's top before it counts; default 2 s. */
+  readonly tickerGraceMs?: number;
 }
 
 export interface VenueClients {
@@ -102,6 +107,7 @@ export function createVenueClients(
     clock,
     logger,
     metrics,
+    ticker: { graceMs: tuning.tickerGraceMs ?? DEFAULT_TICKER_GRACE_MS },
     ...(tuning.fallbackPollMs === undefined ? {} : { fallbackPollMs: tuning.fallbackPollMs }),
     ...(tuning.depth === undefined ? {} : { depth: tuning.depth }),
   });

@@ -72,11 +72,11 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'engine/wallet/orders/order-manager.ts': 376,
   'engine/wallet/tracking/provisional-outcomes.ts': 363,
   'engine/wallet/tracking/tx-applier.ts': 420,
-  'sandbox/api/ws-server.ts': 324,
+  'sandbox/api/ws-server.ts': 319,
   'sandbox/wasm/contracts/token.ts': 329,
   'sandbox/wasm/emulator.ts': 328,
   'store/obligation-store.ts': 430,
-  'venue/market-data/ws-client.ts': 405,
+  'venue/market-data/ws-client.ts': 378,
 };
 /** The wall clock, handed out by the composition root; everything else receives a `Clock`. */
 const SYSTEM_CLOCK = 'core/system-clock.ts';

@@ -16,7 +16,11 @@ import { buildDayReport, type BacktestMark, type DayReport } from '../report/dat
 import type { ChainFeeRate } from '../report/evaluation.ts';
 import type { CalendarUse } from '../../engine/loop/round-inputs.ts';
 import type { Store } from '../../store/store.ts';
+import { marketContext, readVenueTrades, type VenueTradesRead } from '../report/market-context.ts';
 import { reportHtml } from '../report/page.ts';
+import { VenueRestClient } from '../../venue/rest-client.ts';
+import { RestTransport } from '../../venue/rest-transport.ts';
+import { readManifest } from '../bootstrap/manifest.ts';
 import { reportCsv } from '../report/report-csv.ts';
 import { EXIT_OK, type CliIo } from '../io.ts';
 import { checkedSetup } from '../bootstrap/setup.ts';
@@ -56,8 +60,19 @@ export async function writeReport(
         : resolve(dirname(fullPath), config.report.out);
   const store = openStoreReadOnly(statePath);
   try {
+    const restUrl = venueRestUrl(config, dirname(fullPath), io);
+    const venueTrades =
+      restUrl === undefined
+        ? new Map<string, VenueTradesRead>()
+        : await readVenueTrades(
+            new VenueRestClient(
+              new RestTransport({ baseUrl: restUrl, retry: { baseMs: 200, capMs: 2_000, retries: 2 } }),
+            ),
+            store.obligations.pairs().map((p) => p.pairId),
+          );
     return await writeDayReport(store, io, {
       day,
+      venueTrades,
       nowMs: options.nowMs,
       out,
       calendar: {
@@ -90,10 +105,22 @@ export async function writeDayReport(
     readonly backtest?: BacktestMark;
     /** File names start with this (default `dlt-mm-<day>`). */
     readonly stem?: string;
+    /** The venue's public trades read for the market context (none for a backtest, which has no such part). */
+    readonly venueTrades?: ReadonlyMap<string, VenueTradesRead>;
   },
 ): Promise<ReportFiles> {
+  const built = buildDayReport(store, o.day, o.nowMs, o.calendar, o.chainFeeRate);
+  const trades = o.venueTrades;
   const report: DayReport = {
-    ...buildDayReport(store, o.day, o.nowMs, o.calendar, o.chainFeeRate),
+    ...built,
+    ...(trades === undefined
+      ? {}
+      : {
+          pairs: built.pairs.map((p) => ({
+            ...p,
+            market: marketContext(p.fills, trades.get(p.pairId), built.from, built.to),
+          })),
+        }),
     ...(o.backtest === undefined ? {} : { backtest: o.backtest }),
   };
   // Vega and Vega-Lite load only here: every other command (a bot restart above all) starts without them.
@@ -111,6 +138,21 @@ export async function writeDayReport(
   const html = `${stem}.html`;
   io.writeFile(html, reportHtml(report, charts, { json: basename(json), csv: csvFiles.map((f) => basename(f.path)) }));
   return { html, json, csv: csvFiles.map((f) => f.path), charts: charts.map((c) => c.id) };
+}
+
+/**
+ * Where the venue's public trades are read for the market context: `venue.restUrl`, else the REST URL of the
+ * sandbox manifest if it can be read now; undefined leaves the venue's side out.
+ */
+function venueRestUrl(config: ReturnType<typeof checkedSetup>['config'], dir: string, io: CliIo): string | undefined {
+  if (config.venue !== undefined) return config.venue.restUrl;
+  const manifest = config.sandbox?.manifest;
+  if (manifest === undefined) return undefined;
+  try {
+    return readManifest(io.readFile(resolve(dir, manifest)), 'sandbox.manifest').manifest?.venue.restUrl;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function reportCommand(args: string[], io: CliIo): Promise<number> {

@@ -14,6 +14,7 @@ import type { Breach, ObligationWindow, PairSample, ReportPair } from '../../sto
 import type { FairValueSample } from '../../store/fair-value-store.ts';
 import type { Store } from '../../store/store.ts';
 import { evaluationDay, type ChainFeeRate, type EvaluationDay } from './evaluation.ts';
+import type { MarketContext } from './market-context.ts';
 import { transactionGroups, type TxGroup } from './transactions.ts';
 
 export interface Compliance {
@@ -72,6 +73,8 @@ export interface PairDay {
   readonly end: PairSample | null;
   /** Markouts and the PnL attribution of the day (marked to the fair value, else the mid of others' book). */
   readonly evaluation: EvaluationDay;
+  /** The venue's public trades of the day beside ours (market-context.ts); absent from a backtest's report. */
+  readonly market?: MarketContext;
 }
 
 export interface DayReport {

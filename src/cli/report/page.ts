@@ -5,6 +5,7 @@
 import type { RenderedChart } from './charts.ts';
 import type { DayReport, PairDay } from './data.ts';
 import { attributionTable, markoutTables } from './evaluation-page.ts';
+import { marketContextTable } from './market-context.ts';
 import { berlinDateTime, berlinTime, duration, esc, money, pct } from './page-kit.ts';
 
 function complianceTable(report: DayReport): string {
@@ -55,6 +56,7 @@ function pairSection(p: PairDay, charts: readonly RenderedChart[]): string {
   ];
   return `<section class="pair" id="pair-${esc(p.pairId)}"><h2>${esc(p.symbol)} <small>${esc(p.pairId)}</small></h2>
 <dl class="figures">${figures.map(([k, v]) => `<dt>${esc(k as string)}</dt><dd>${esc(v as string)}</dd>`).join('')}</dl>
+${marketContextTable(p.market)}
 ${attributionTable(p)}${markoutTables(p)}
 ${mine.map(figure).join('\n')}</section>`;
 }

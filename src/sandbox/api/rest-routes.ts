@@ -23,6 +23,7 @@ import {
   pathSegment,
 } from './query.ts';
 import { tradesBody } from './trade-records.ts';
+import { recentPostTrades } from './posttrade.ts';
 import { ohlcPoint, orderBook, orderRecord, pairRecord, priceLevels, tradeInfo } from './render.ts';
 import { walletKey, type VenuePair, type VenueState } from './venue-state.ts';
 
@@ -194,6 +195,9 @@ export function routeApi(req: ApiRequest, ctx: ApiContext): unknown {
       }
       break;
     }
+    case 'posttrade':
+      if (id === 'recent' && tail === undefined) return recentPostTrades(ctx.state.activePairs(), req.params);
+      break;
     case 'participants': {
       if (id === undefined || tail !== 'orders') break;
       requireBearer(req, ctx);

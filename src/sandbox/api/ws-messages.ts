@@ -3,12 +3,13 @@
  * venue. Checked here: the authorization a connection carries in its `header-<base64url JSON>` subprotocol
  * and each `subscribe` carries in `authorization` (the API key, and the date field in compact ISO 8601
  * `YYYYMMDDTHHMMSSZ` within a tolerance of the sandbox clock; `host` must be a non-empty string but is not
- * compared, since clients reach the sandbox under several names), and the channel (`orderbook/*` or
- * `orderbook/bytradingpair/<symbol>`, a leading slash tolerated). Failures are AppSync's
+ * compared, since clients reach the sandbox under several names), and the channel (`orderbook/*`,
+ * `orderbook/bytradingpair/<symbol>` and the same two of `ticker`, a leading slash tolerated). Failures are AppSync's
  * `errors: [{errorType, message}]`. Data messages are written by hand so that level prices and quantities are
  * JSON numbers with exactly the digits of their decimal value (JSON.stringify of a double could change them),
  * then carried as the `event` string of `{type: 'data', id, event}`.
  */
+import type { Duplex } from 'node:stream';
 
 export const EVENT_WS_PROTOCOL = 'aws-appsync-event-ws';
 export const UNAUTHORIZED = 'UnauthorizedException';
@@ -28,7 +29,12 @@ export interface EventError {
   readonly message: string;
 }
 
-export type ChannelTarget = { readonly kind: 'all' } | { readonly kind: 'pair'; readonly symbol: string };
+/** The venue's two public channels: the order book (the specification's) and the ticker (its documentation's). */
+export type ChannelName = 'orderbook' | 'ticker';
+
+export type ChannelTarget =
+  | { readonly channel: ChannelName; readonly kind: 'all' }
+  | { readonly channel: ChannelName; readonly kind: 'pair'; readonly symbol: string };
 
 export type SubscribeCheck =
   | { readonly ok: true; readonly id: string; readonly channel: string; readonly target: ChannelTarget }
@@ -54,11 +60,13 @@ export function parseCompactUtc(text: string): number | undefined {
   return ms;
 }
 
+/** `orderbook/*`, `orderbook/bytradingpair/<symbol>`, `ticker/*` or `ticker/bytradingpair/<symbol>`. */
 export function parseChannel(channel: string): ChannelTarget | undefined {
   const c = channel.startsWith('/') ? channel.slice(1) : channel;
-  if (c === 'orderbook/*') return { kind: 'all' };
-  const m = /^orderbook\/bytradingpair\/([^/]{1,255})$/.exec(c);
-  return m === null ? undefined : { kind: 'pair', symbol: m[1] as string };
+  const m = /^(orderbook|ticker)\/(?:(\*)|bytradingpair\/([^/]{1,255}))$/.exec(c);
+  if (m === null) return undefined;
+  const name = m[1] as ChannelName;
+  return m[2] === '*' ? { channel: name, kind: 'all' } : { channel: name, kind: 'pair', symbol: m[3] as string };
 }
 
 /** The subprotocols a handshake offered (`Sec-WebSocket-Protocol`, comma separated). */
@@ -130,7 +138,7 @@ export function checkSubscribe(
   if (target === undefined)
     return fail(
       BAD_REQUEST,
-      `Invalid Channel Format: ${JSON.stringify(channel)}; use orderbook/* or orderbook/bytradingpair/<symbol>`,
+      `Invalid Channel Format: ${JSON.stringify(channel)}; use orderbook/*, orderbook/bytradingpair/<symbol>, ticker/* or ticker/bytradingpair/<symbol>`,
       id,
       channel,
     );
@@ -169,4 +177,13 @@ export function dataMessage(markets: readonly WsMarket[]): string {
 /** An event of one subscription: `{"type":"data","id":...,"event":"<data message as a JSON string>"}`. */
 export function dataEnvelope(id: string, event: string): string {
   return `{"type":"data","id":${JSON.stringify(id)},"event":${JSON.stringify(event)}}`;
+}
+
+/** Refuses a WebSocket handshake with an HTTP status and AppSync's `{errors: [...]}` body. */
+export function refuseUpgrade(socket: Duplex, status: 400 | 401, error: EventError): void {
+  const body = JSON.stringify({ errors: [error] });
+  const reason = status === 400 ? 'Bad Request' : 'Unauthorized';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

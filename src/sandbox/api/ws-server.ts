@@ -22,22 +22,21 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { price, quantity } from './render.ts';
 import type { VenuePair, VenueState } from './venue-state.ts';
+import { subscriptionEvent, TickerPublication, tickerOf, type Ticker, type TickerFieldNames } from './ws-events.ts';
 import {
   BAD_REQUEST,
   checkAuthorization,
   checkSubscribe,
   dataEnvelope,
-  dataMessage,
   EVENT_WS_PROTOCOL,
   headerAuthorization,
   offeredProtocols,
+  refuseUpgrade,
   UNAUTHORIZED,
   type ChannelTarget,
   type EventError,
   type WsAuthConfig,
-  type WsMarket,
 } from './ws-messages.ts';
 
 export interface MarketDataServerOptions {
@@ -58,6 +57,8 @@ export interface MarketDataServerOptions {
   readonly keepAliveMs: number;
   /** Announced in `connection_ack`: how long a client waits for a `ka` before it gives up. */
   readonly connectionTimeoutMs: number;
+  /** Field names of ticker data (ws-events.ts); default the documentation's. */
+  readonly tickerFieldNames?: TickerFieldNames;
 }
 
 interface Connection {
@@ -71,14 +72,6 @@ interface Connection {
 
 /** A client that does not read is skipped rather than buffered without bound. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-
-function refuseUpgrade(socket: Duplex, status: 400 | 401, error: EventError): void {
-  const body = JSON.stringify({ errors: [error] });
-  const reason = status === 400 ? 'Bad Request' : 'Unauthorized';
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
-}
 
 export class MarketDataServer {
   readonly #o: MarketDataServerOptions;
@@ -94,7 +87,9 @@ export class MarketDataServer {
   readonly #keepAliveTimer: NodeJS.Timeout;
   #stalledUntil = 0;
   #silentUntil = 0;
-  /** Data messages sent, for tests and the status endpoint. */
+  /** What the ticker channel published; its field names and freezing are set by the control API. */
+  readonly ticker: TickerPublication;
+  /** Data messages sent (both channels), for tests and the status endpoint. */
   sent = 0;
   /** Keep-alives sent. */
   keepAlives = 0;
@@ -103,6 +98,8 @@ export class MarketDataServer {
 
   constructor(options: MarketDataServerOptions) {
     this.#o = options;
+    this.ticker = new TickerPublication(options.tickerFieldNames);
+    this.ticker.changed(options.state.pairs);
     this.#snapshotTimer = setInterval(() => this.#send(undefined), options.snapshotIntervalMs);
     this.#snapshotTimer.unref();
     this.#keepAliveTimer = setInterval(() => this.#keepAlive(), options.keepAliveMs);
@@ -277,7 +274,9 @@ export class MarketDataServer {
     conn.subscriptions.set(check.id, check.target);
     this.#reply(conn, { id: check.id, type: 'subscribe_success' });
     if (this.stalled) return;
-    this.#sendTo(conn, check.id, check.target, state.activePairs());
+    const active = state.activePairs();
+    const tickers = this.ticker.frozen ? [] : active.map((p) => ({ symbol: p.symbol, ...tickerOf(p) }));
+    this.#sendTo(conn, check.id, check.target, active, tickers);
   }
 
   #keepAlive(): void {
@@ -289,36 +288,32 @@ export class MarketDataServer {
     }
   }
 
-  /** Sends the changed markets (all subscribed markets when `changed` is undefined) to every subscription. */
+  /**
+   * Sends the changed markets (all subscribed markets when `changed` is undefined) to every orderbook
+   * subscription, and the tickers that changed with them to every ticker subscription.
+   */
   #send(changed: ReadonlySet<string> | undefined): void {
-    if (this.stalled || this.#connections.size === 0) return;
+    if (this.stalled) return;
     const pairs = this.#o.state.activePairs().filter((p) => changed === undefined || changed.has(p.id));
+    // What the ticker published is kept current without listeners too, so a change is always against it.
+    const tickers = changed === undefined ? [] : this.ticker.changed(pairs);
+    if (this.#connections.size === 0) return;
     for (const conn of this.#connections)
-      for (const [id, target] of conn.subscriptions) this.#sendTo(conn, id, target, pairs);
+      for (const [id, target] of conn.subscriptions) this.#sendTo(conn, id, target, pairs, tickers);
   }
 
-  #sendTo(conn: Connection, id: string, target: ChannelTarget, candidates: readonly VenuePair[]): void {
-    const pairs = candidates.filter((p) => target.kind === 'all' || p.symbol === target.symbol);
-    if (
-      pairs.length === 0 ||
-      conn.socket.readyState !== conn.socket.OPEN ||
-      conn.socket.bufferedAmount > MAX_BUFFERED_BYTES
-    )
-      return;
-    const time = new Date(this.#o.nowMs()).toISOString();
-    const markets: WsMarket[] = pairs.map((p) => ({
-      symbol: p.symbol,
-      buy: this.#levels(p, 'buy'),
-      sell: this.#levels(p, 'sell'),
-      time,
-    }));
-    conn.socket.send(dataEnvelope(id, dataMessage(markets)));
+  #sendTo(
+    conn: Connection,
+    id: string,
+    target: ChannelTarget,
+    pairs: readonly VenuePair[],
+    tickers: readonly Ticker[],
+  ) {
+    if (conn.socket.readyState !== conn.socket.OPEN || conn.socket.bufferedAmount > MAX_BUFFERED_BYTES) return;
+    const at = { depth: this.#o.depth, nowMs: this.#o.nowMs(), fieldNames: this.ticker.fieldNames };
+    const event = subscriptionEvent(target, pairs, tickers, at);
+    if (event === undefined) return;
+    conn.socket.send(dataEnvelope(id, event));
     this.sent += 1;
-  }
-
-  #levels(p: VenuePair, side: 'buy' | 'sell') {
-    return p.market.book
-      .levels(side, this.#o.depth)
-      .map((l) => ({ limit: price(p, l.price), totalQuantity: quantity(p, l.quantity), orderCount: l.orderCount }));
   }
 }

@@ -61,6 +61,7 @@ export async function startVenueApi(s: VenueApiSetup): Promise<VenueApi> {
     depth: config.api.wsDepth,
     keepAliveMs: config.api.wsKeepAliveMs,
     connectionTimeoutMs: config.api.wsConnectionTimeoutMs,
+    tickerFieldNames: config.api.wsTickerFieldNames,
   });
   const status = () => ({
     clock: clock.state(),

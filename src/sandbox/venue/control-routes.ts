@@ -58,6 +58,10 @@ const advanceSchema = z.strictObject({
 const setSchema = z.strictObject({ time: z.union([z.iso.datetime({ offset: true }), z.number().int().min(0)]) });
 const stallSchema = z.strictObject({ ms: z.number().int().min(1).max(3_600_000) });
 const rpcSchema = rpcFaultSchema.extend({ chain: z.enum(['evm', 'wasm']) });
+const tickerSchema = z.strictObject({
+  fieldNames: z.enum(['documentation', 'sdk']).optional(),
+  frozen: z.boolean().optional(),
+});
 const walletRecordSchema = z.strictObject({
   status: z.string().min(1).max(64).optional(),
   designation: z.string().min(1).max(64).optional(),
@@ -156,6 +160,15 @@ export function controlHandler(t: ControlTarget): ControlHandler {
         return injectTrade(t.state, t.clock.nowMs(), body(injectTradeSchema, req.body));
       case 'faults':
         return faults(t, req, a, b);
+      case 'ws': {
+        // POST /sandbox/ws/ticker {fieldNames?, frozen?}: the ticker's field names; frozen publishes nothing.
+        if (a !== 'ticker' || b !== undefined) break;
+        allow(req, 'POST');
+        const v = body(tickerSchema, req.body);
+        if (v.fieldNames !== undefined) t.ws.ticker.fieldNames = v.fieldNames;
+        if (v.frozen !== undefined) t.ws.ticker.frozen = v.frozen;
+        return { fieldNames: t.ws.ticker.fieldNames, frozen: t.ws.ticker.frozen };
+      }
       case 'feeds':
         if (a === undefined || b !== undefined) break;
         allow(req, 'GET');
@@ -197,6 +210,7 @@ async function faults(
     rpc: { evm: t.rpc.evm.faults(), wasm: t.rpc.wasm.faults() },
     wsStalled: t.ws.stalled,
     wsSilent: t.ws.silent,
+    wsTickerFrozen: t.ws.ticker.frozen,
     ...valueFaults(t),
   });
   if (a === undefined) {
@@ -206,6 +220,7 @@ async function faults(
       t.rpc.wasm.clearFaults();
       t.ws.stall(0);
       t.ws.silence(0);
+      t.ws.ticker.frozen = false;
       clearValueFaults(t);
       return list();
     }

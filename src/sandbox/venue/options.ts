@@ -78,6 +78,10 @@ export const sandboxConfigSchema = z.strictObject({
       wsDepth: z.number().int().min(1).max(1000).default(50),
       wsKeepAliveMs: positiveMs(60_000).describe('A ka message on every acknowledged WebSocket this often'),
       wsConnectionTimeoutMs: positiveMs(300_000).describe('connectionTimeoutMs announced in connection_ack'),
+      wsTickerFieldNames: z
+        .enum(['documentation', 'sdk'])
+        .default('documentation')
+        .describe('Ticker data in the documentation field names (numbers) or the venue SDK model (strings)'),
     })
     .prefault({})
     .refine((a) => a.wsConnectionTimeoutMs > a.wsKeepAliveMs, {

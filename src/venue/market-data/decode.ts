@@ -5,6 +5,8 @@
  * array of `{errorType, message}` (AppSync's GraphQL flavour nests it under `payload`, also read). Events
  * arrive as `{type: 'data', id, event}` where `event` is the specification's data message
  * (`{channel, data: [...]}`) as a JSON string; a bare data message (the specification's own form) is read too.
+ * A message of the `ticker` channel (by its `channel`, or by the channel of the subscription its id names) is
+ * decoded as tickers (ticker.ts) rather than books.
  *
  * Data messages are checked by hand, not by zod, because this runs for every market update (see
  * test/bench/market-data.bench.ts). Level prices and quantities are JSON numbers in the specification and the
@@ -16,6 +18,7 @@ import { parseVenueJson } from '../payload/json.ts';
 import { decodeSide } from '../payload/price-level.ts';
 import { fieldError, malformedPayload, problemsOf, type PayloadProblem } from '../payload/problems.ts';
 import type { PriceLevel } from './book.ts';
+import { decodeTicker, isTickerChannel, type TickerData } from './ticker.ts';
 
 export const WS_SOURCE = 'ws';
 
@@ -33,6 +36,13 @@ export interface ProtocolError {
   readonly errorCode?: number;
 }
 
+/** A market of a data message that could not be read, set aside with what was wrong. */
+export interface Rejected {
+  readonly index: number;
+  readonly symbol?: string;
+  readonly problems: PayloadProblem[];
+}
+
 export type MarketDataMessage =
   | {
       readonly type: 'data';
@@ -40,7 +50,14 @@ export type MarketDataMessage =
       readonly id?: string;
       readonly channel: string;
       readonly markets: MarketUpdate[];
-      readonly rejected: { readonly index: number; readonly symbol?: string; readonly problems: PayloadProblem[] }[];
+      readonly rejected: Rejected[];
+    }
+  | {
+      /** A data message of the `ticker` channel. */
+      readonly type: 'ticker';
+      readonly id?: string;
+      readonly tickers: TickerData[];
+      readonly rejected: Rejected[];
     }
   | { readonly type: 'connection_ack'; readonly connectionTimeoutMs?: number }
   | { readonly type: 'ka' }
@@ -125,44 +142,54 @@ export function describeErrors(errors: readonly ProtocolError[]): string {
     .join('; ');
 }
 
-function decodeData(f: Record<string, unknown>, id: string | undefined): MarketDataMessage {
-  if (!Array.isArray(f.data))
-    throw fieldError(WS_SOURCE, 'data', f.data, 'expected an array of markets (or a message type)');
-  const markets: MarketUpdate[] = [];
-  const rejected: { index: number; symbol?: string; problems: PayloadProblem[] }[] = [];
-  f.data.forEach((raw: unknown, index: number) => {
+/** Decodes each market of `data`, setting a bad one aside (by index, with its symbol when it has one). */
+function eachMarket<T>(data: unknown[], decode: (raw: unknown, i: number) => T): { ok: T[]; rejected: Rejected[] } {
+  const ok: T[] = [];
+  const rejected: Rejected[] = [];
+  data.forEach((raw: unknown, index: number) => {
     try {
-      markets.push(decodeMarket(raw, index));
+      ok.push(decode(raw, index));
     } catch (e) {
       const symbol = optionalString((raw as { symbol?: unknown } | null)?.symbol);
       rejected.push({ index, ...(symbol === undefined ? {} : { symbol }), problems: problemsOf(e) });
     }
   });
-  return {
-    type: 'data',
-    ...(id === undefined ? {} : { id }),
-    channel: optionalString(f.channel) ?? '',
-    markets,
-    rejected,
-  };
+  return { ok, rejected };
 }
 
-function decodeEnvelope(f: Record<string, unknown>): MarketDataMessage {
+function decodeData(f: Record<string, unknown>, id: string | undefined, subscribed?: string): MarketDataMessage {
+  if (!Array.isArray(f.data))
+    throw fieldError(WS_SOURCE, 'data', f.data, 'expected an array of markets (or a message type)');
+  const channel = optionalString(f.channel);
+  const withId = id === undefined ? {} : { id };
+  if (isTickerChannel(channel ?? subscribed)) {
+    const { ok, rejected } = eachMarket(f.data, (raw, i) => decodeTicker(raw, i, WS_SOURCE));
+    return { type: 'ticker', ...withId, tickers: ok, rejected };
+  }
+  const { ok, rejected } = eachMarket(f.data, decodeMarket);
+  return { type: 'data', ...withId, channel: channel ?? '', markets: ok, rejected };
+}
+
+function decodeEnvelope(f: Record<string, unknown>, channelOf: ChannelOf): MarketDataMessage {
   const id = optionalString(f.id);
+  const subscribed = id === undefined ? undefined : channelOf(id);
   const event = f.event;
-  if (typeof event === 'string') return decodeData(parseJsonObject(event, 'event'), id);
+  if (typeof event === 'string') return decodeData(parseJsonObject(event, 'event'), id, subscribed);
   if (event !== null && typeof event === 'object' && !Array.isArray(event))
-    return decodeData(event as Record<string, unknown>, id);
-  if (Array.isArray(f.data)) return decodeData(f, id);
+    return decodeData(event as Record<string, unknown>, id, subscribed);
+  if (Array.isArray(f.data)) return decodeData(f, id, subscribed);
   throw fieldError(WS_SOURCE, 'event', event, 'expected the event as a JSON string');
 }
 
-export function decodeMarketDataMessage(text: string): MarketDataMessage {
+/** The channel of a subscription id, when the caller knows it: an event without `channel` is read as that channel's. */
+export type ChannelOf = (id: string) => string | undefined;
+
+export function decodeMarketDataMessage(text: string, channelOf: ChannelOf = () => undefined): MarketDataMessage {
   const f = parseJsonObject(text, '(root)');
   if (typeof f.type !== 'string') return decodeData(f, undefined);
   switch (f.type) {
     case 'data':
-      return decodeEnvelope(f);
+      return decodeEnvelope(f, channelOf);
     case 'ka':
       return { type: 'ka' };
     case 'connection_ack': {

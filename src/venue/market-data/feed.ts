@@ -22,6 +22,8 @@ import type { Clock, Timer } from '../../core/clock.ts';
 import { systemClock } from '../../core/system-clock.ts';
 import type { OrderBookSnapshot } from '../payload/order-book.ts';
 import { BookStore, type MarketBook } from './book.ts';
+import type { TickerUpdate } from './ticker.ts';
+import { TickerCheck } from './ticker-check.ts';
 import type { MarketDataClient, StaleEvent } from './ws-client.ts';
 
 export interface FeedMarket {
@@ -44,6 +46,11 @@ export interface MarketDataFeedOptions {
   readonly depth?: number;
   /** Default 4. */
   readonly maxConcurrentPolls?: number;
+  /**
+   * Also follow each market's ticker channel, as a cross-check of the book's top (ticker-check.ts): a
+   * disagreement counts once it lasted `graceMs`. Without it no ticker is subscribed.
+   */
+  readonly ticker?: { readonly graceMs: number };
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly metrics?: Metrics;
@@ -81,11 +88,15 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
   readonly #pollers = new Map<string, Poller>();
   readonly #sources = new Map<string, SourceClock>();
   readonly #unhook: () => void;
+  readonly #tickers: TickerCheck;
   #inFlight = 0;
   #waiting: FeedMarket[] = [];
   readonly #onBook = (book: MarketBook) => this.#wsBook(book);
   readonly #onStale = (event: StaleEvent) => this.#stale(event);
   readonly #onFresh = (symbol: string) => this.#fresh(symbol);
+  readonly #onTicker = (t: TickerUpdate) => {
+    if (this.#markets.has(t.symbol)) this.#tickers.onTicker(t);
+  };
 
   constructor(options: MarketDataFeedOptions) {
     super();
@@ -96,6 +107,14 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
     options.client.on('book', this.#onBook);
     options.client.on('stale', this.#onStale);
     options.client.on('fresh', this.#onFresh);
+    options.client.on('ticker', this.#onTicker);
+    this.#tickers = new TickerCheck({
+      graceMs: options.ticker?.graceMs ?? 0,
+      clock: this.#clock,
+      logger: this.#logger,
+      metrics: this.#metrics,
+      book: (symbol) => this.#books.get(symbol),
+    });
     this.#unhook = this.#metrics.venue.beforeCollect(() => {
       for (const symbol of this.#sources.keys()) this.#accrue(symbol);
     });
@@ -117,6 +136,7 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
         seconds: { ws: 0, rest: 0, none: 0 },
       });
     this.#o.client.subscribe(market.symbol);
+    if (this.#o.ticker !== undefined) this.#o.client.subscribeTicker(market.symbol);
   }
 
   remove(symbol: string): void {
@@ -125,12 +145,19 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
     this.#sources.delete(symbol);
     this.#markets.delete(symbol);
     this.#books.delete(symbol);
+    this.#tickers.forget(symbol);
     this.#o.client.unsubscribe(symbol);
+    if (this.#o.ticker !== undefined) this.#o.client.unsubscribeTicker(symbol);
   }
 
   /** The book to quote from: fresh WebSocket data, or the REST snapshot while the market is stale. */
   book(symbol: string): MarketBook | undefined {
     return this.#books.get(symbol);
+  }
+
+  /** The market's latest ticker (its last price, best bid and ask), when the ticker is followed; quotes do not use it. */
+  ticker(symbol: string): TickerUpdate | undefined {
+    return this.#tickers.ticker(symbol);
   }
 
   isStale(symbol: string): boolean {
@@ -144,12 +171,15 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
     this.#o.client.off('book', this.#onBook);
     this.#o.client.off('stale', this.#onStale);
     this.#o.client.off('fresh', this.#onFresh);
+    this.#o.client.off('ticker', this.#onTicker);
+    this.#tickers.close();
   }
 
   #wsBook(book: MarketBook): void {
     if (!this.#markets.has(book.symbol)) return;
     this.#switch(book.symbol, 'ws');
     this.#books.apply(book);
+    this.#tickers.check(book.symbol);
     this.emit('book', book);
   }
 
@@ -158,6 +188,7 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
     if (market === undefined) return;
     this.#switch(event.symbol, 'rest');
     this.#books.delete(event.symbol);
+    this.#tickers.check(event.symbol);
     this.emit('stale', event);
     if (!this.#pollers.has(event.symbol)) {
       this.#pollers.set(event.symbol, { timer: undefined, inFlight: false });
@@ -238,6 +269,7 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
           source: 'rest',
         };
         this.#books.apply(book);
+        this.#tickers.check(book.symbol);
         this.emit('book', book);
       },
       (error: unknown) => {

@@ -21,9 +21,12 @@ export interface WsAuthorization {
   readonly dateHeader: string;
 }
 
-/** `orderbook/*` for every market, `orderbook/bytradingpair/<symbol>` for one. */
-export function channelFor(symbol: string): string {
-  return symbol === ALL_MARKETS ? 'orderbook/*' : `orderbook/bytradingpair/${symbol}`;
+/** The order book channel of the specification, or the ticker channel of the venue's documentation. */
+export type ChannelKind = 'orderbook' | 'ticker';
+
+/** `orderbook/*` for every market, `orderbook/bytradingpair/<symbol>` for one (`ticker/...` the same). */
+export function channelFor(symbol: string, kind: ChannelKind = 'orderbook'): string {
+  return symbol === ALL_MARKETS ? `${kind}/*` : `${kind}/bytradingpair/${symbol}`;
 }
 
 /** Compact ISO 8601 basic form in UTC: `20260302T093000Z`. */

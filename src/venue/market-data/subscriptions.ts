@@ -9,7 +9,13 @@ import { DltError } from '../../core/errors.ts';
 import type { Clock, Timer } from '../../core/clock.ts';
 import type { Random } from '../random.ts';
 import { backoffDelay, type BackoffPolicy } from '../retry-policy.ts';
-import { channelFor, subscribeMessage, unsubscribeMessage, type WsAuthorization } from './subscribe-messages.ts';
+import {
+  channelFor,
+  subscribeMessage,
+  unsubscribeMessage,
+  type ChannelKind,
+  type WsAuthorization,
+} from './subscribe-messages.ts';
 
 export type SubscriptionState = 'idle' | 'pending' | 'active';
 
@@ -47,9 +53,9 @@ export class Subscriptions {
     this.#o = options;
   }
 
-  /** Wants a market (or `'*'`); false when already wanted. */
-  add(symbol: string): boolean {
-    const channel = channelFor(symbol);
+  /** Wants a market (or `'*'`) on a channel (the order book's by default); false when already wanted. */
+  add(symbol: string, kind?: ChannelKind): boolean {
+    const channel = channelFor(symbol, kind);
     if (this.#subs.has(channel)) return false;
     this.#subs.set(channel, { state: 'idle', id: undefined, failures: 0, timer: undefined });
     this.#subscribe(channel);
@@ -57,8 +63,8 @@ export class Subscriptions {
   }
 
   /** Stops wanting a market, ending its subscription by id; false when it was not wanted. */
-  remove(symbol: string): boolean {
-    const channel = channelFor(symbol);
+  remove(symbol: string, kind?: ChannelKind): boolean {
+    const channel = channelFor(symbol, kind);
     const sub = this.#subs.get(channel);
     if (sub === undefined) return false;
     const id = sub.id;
@@ -71,8 +77,8 @@ export class Subscriptions {
     return true;
   }
 
-  wants(symbol: string): boolean {
-    return this.#subs.has(channelFor(symbol));
+  wants(symbol: string, kind?: ChannelKind): boolean {
+    return this.#subs.has(channelFor(symbol, kind));
   }
 
   get size(): number {

@@ -29,7 +29,7 @@ import { systemClock } from '../../core/system-clock.ts';
 import { systemRandom, type Random } from '../random.ts';
 import { backoffDelay, type BackoffPolicy } from '../retry-policy.ts';
 import { BookStore, type MarketBook } from './book.ts';
-import { decodeMarketDataMessage, describeErrors, type MarketDataMessage } from './decode.ts';
+import { decodeMarketDataMessage, describeErrors, type MarketDataMessage, type Rejected } from './decode.ts';
 import { StalenessWatchdog } from './staleness-watchdog.ts';
 import {
   ALL_MARKETS,
@@ -39,53 +39,12 @@ import {
   type WsAuthorization,
 } from './subscribe-messages.ts';
 import { Subscriptions, type SubscriptionState } from './subscriptions.ts';
+import type { MarketDataClientOptions, MarketDataEvents } from './ws-client-types.ts';
+
+export type { MarketDataClientOptions, MarketDataEvents, StaleEvent } from './ws-client-types.ts';
 
 /** What the venue's captures show, and what AWS's client assumes when `connection_ack` carries none. */
 export const DEFAULT_CONNECTION_TIMEOUT_MS = 300_000;
-
-export interface MarketDataClientOptions {
-  /** The realtime endpoint, `wss://<host>/event/realtime`. */
-  readonly url: string;
-  /** `host` of the authorization: the HTTP host of the Events API. */
-  readonly host: string;
-  readonly apiKey: string;
-  /** Date field of the authorization (config `venue.dateHeader`); default `x-amz-date`. */
-  readonly dateHeader?: string;
-  /** No data for this long makes a market stale (config `venue.marketDataStaleMs`). Default 10 s. */
-  readonly staleAfterMs?: number;
-  readonly reconnect?: Partial<BackoffPolicy>;
-  readonly resubscribe?: Partial<BackoffPolicy>;
-  /** Wait for `connection_ack` and for each `subscribe_success`; default 15 s. */
-  readonly ackTimeoutMs?: number;
-  /** Wait for the WebSocket handshake; default 10 s. */
-  readonly connectTimeoutMs?: number;
-  readonly clock?: Clock;
-  readonly random?: Random;
-  /** Subscription ids; default random UUIDs. */
-  readonly newId?: () => string;
-  readonly logger?: Logger;
-  readonly metrics?: Metrics;
-}
-
-export interface StaleEvent {
-  readonly symbol: string;
-  /** When data last arrived (or watching began, if `hadData` is false), clock ms. */
-  readonly lastSeenAt: number;
-  readonly hadData: boolean;
-}
-
-export interface MarketDataEvents {
-  book: [book: MarketBook];
-  stale: [event: StaleEvent];
-  fresh: [symbol: string];
-  /** `connection_ack`: the connection is open and may subscribe. */
-  connected: [];
-  /** A `ka` arrived. */
-  keepAlive: [];
-  disconnected: [event: { readonly error: DltError; readonly reconnectInMs: number }];
-  subscribed: [channel: string];
-  subscriptionFailed: [event: { readonly channel: string; readonly error: DltError; readonly retryInMs: number }];
-}
 
 const DEFAULT_RECONNECT: BackoffPolicy = { baseMs: 500, capMs: 30_000 };
 const MARKET_DATA = 'venue market data'; // the incident kind of connection losses and stale markets
@@ -186,6 +145,15 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
   /** Subscribes to one market, or to every market with `'*'`; sent now if connected, else on connect. */
   subscribe(symbol: string): void {
     if (this.#subs.add(symbol) && symbol !== ALL_MARKETS) this.#watchdog.watch(symbol);
+  }
+
+  /** Subscribes to the ticker channel of one market, or of every market with `'*'` (`ticker` events). */
+  subscribeTicker(symbol: string): void {
+    this.#subs.add(symbol, 'ticker');
+  }
+
+  unsubscribeTicker(symbol: string): void {
+    this.#subs.remove(symbol, 'ticker');
   }
 
   unsubscribe(symbol: string): void {
@@ -326,7 +294,7 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
   #onMessage(ws: WebSocket, text: string): void {
     let message: MarketDataMessage;
     try {
-      message = decodeMarketDataMessage(text);
+      message = decodeMarketDataMessage(text, (id) => this.#subs.channelOf(id));
     } catch (e) {
       this.#metrics.venue.wsMessages.inc({ type: 'malformed' });
       this.#metrics.venue.malformedPayloads.inc({ source: 'ws' });
@@ -337,6 +305,10 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     switch (message.type) {
       case 'data':
         return this.#onData(message);
+      case 'ticker':
+        this.#rejected(message.rejected, 'ticker update rejected');
+        for (const t of message.tickers) this.emit('ticker', { ...t, receivedAt: this.#clock.now() });
+        return;
       case 'ka':
         this.emit('keepAlive');
         return;
@@ -375,14 +347,15 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     }
   }
 
-  #onData(message: Extract<MarketDataMessage, { type: 'data' }>): void {
-    for (const r of message.rejected) {
+  #rejected(rejected: readonly Rejected[], what: string): void {
+    for (const r of rejected) {
       this.#metrics.venue.malformedPayloads.inc({ source: 'ws' });
-      this.#logger.warn(
-        { index: r.index, market: r.symbol, problems: r.problems },
-        'market update rejected; keeping the previous book',
-      );
+      this.#logger.warn({ index: r.index, market: r.symbol, problems: r.problems }, what);
     }
+  }
+
+  #onData(message: Extract<MarketDataMessage, { type: 'data' }>): void {
+    this.#rejected(message.rejected, 'market update rejected; keeping the previous book');
     const everything = this.#subs.wants(ALL_MARKETS);
     const receivedAt = this.#clock.now();
     this.#incidents.succeeded(MARKET_DATA, receivedAt);

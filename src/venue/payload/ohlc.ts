@@ -9,21 +9,10 @@ import type { Decimal } from '../../core/decimal.ts';
 import { findArray } from './containers.ts';
 import { decimalValue } from './decimal-value.ts';
 import { malformedPayload, parseEach, zodProblems, type Lenient } from './problems.ts';
-
-const MS_THRESHOLD = 1e11;
-
-const timestamp = z.unknown().transform((x, ctx): number => {
-  if (typeof x === 'number' && Number.isFinite(x)) return Math.abs(x) < MS_THRESHOLD ? x * 1000 : x;
-  const at = typeof x === 'string' && x.length <= 64 ? Date.parse(x) : Number.NaN;
-  if (Number.isNaN(at)) {
-    ctx.addIssue({ code: 'custom', message: 'expected epoch seconds or milliseconds, or an ISO 8601 date-time' });
-    return z.NEVER;
-  }
-  return at;
-});
+import { epochMs } from './timestamp.ts';
 
 const pointSchema = z
-  .object({ x: timestamp, o: decimalValue, h: decimalValue, l: decimalValue, c: decimalValue })
+  .object({ x: epochMs, o: decimalValue, h: decimalValue, l: decimalValue, c: decimalValue })
   .loose();
 
 export interface OhlcPoint {

@@ -12,6 +12,7 @@ import { newOrder } from '../../../src/core/order-state.ts';
 import { writeReport, type ReportFiles } from '../../../src/cli/commands/report.ts';
 import { openStore } from '../../../src/store/store.ts';
 import { fileCliIo } from '../../support/cli-io.ts';
+import { FakeRestVenue } from '../../support/venue/fake-rest-venue.ts';
 
 const DAY = '2026-03-02';
 const at = (hh: number, mm: number) => venueLocalToInstant(DAY, hh * 60 + mm);
@@ -321,5 +322,80 @@ describe('the trading-day report', () => {
     expect(csv).toContain(
       'p1,60000,sell,1,-0.5,' + e.markouts.find((m) => m.horizonMs === 60_000 && m.side === 'sell')!.bps,
     );
+  });
+});
+
+const trade = (atMs: number, price: string | number, quantity: string | number) => ({
+  tradingDateTime: new Date(atMs).toISOString(),
+  price,
+  quantity,
+  priceNotation: 'MONE',
+  venueOfExecution: '21XX',
+});
+
+describe("the market context: the venue's public trades of the day beside ours", () => {
+  it('is read from the venue the manifest names, when the report is made: count, volume, VWAP and last price per side', async () => {
+    const venue = await FakeRestVenue.start();
+    try {
+      venue.route('/posttrade/recent', {
+        body: {
+          items: [
+            trade(at(21, 0), '120', '1'), // after the report was made: not of the day so far
+            trade(at(15, 0), 100.2, 3), // JSON numbers, read by their exact text
+            trade(at(9, 30), '100.1', '5'),
+            { ...trade(at(9, 0), '100', '1'), price: 'n/a' }, // malformed: skipped
+            trade(at(8, 0) - 86_400_000, '90', '2'), // the day before
+          ],
+        },
+      });
+      writeFileSync(
+        join(dir, 'm2.json'),
+        JSON.stringify({
+          venue: {
+            restUrl: venue.baseUrl,
+            wsUrl: 'ws://127.0.0.1:1/event/realtime',
+            wsHost: 'h',
+            dateHeader: 'x-amz-date',
+            apiKey: 'k',
+            participantId: 'p',
+            accessToken: 't',
+          },
+          chains: {},
+          wallets: [],
+        }),
+      );
+      writeFileSync(join(dir, 'bot2.yaml'), readFileSync(join(dir, 'bot.yaml'), 'utf8').replace('m.json', 'm2.json'));
+      const with2 = await writeReport('bot2.yaml', fileCliIo(dir, []), {
+        day: DAY,
+        out: join(dir, 'out2'),
+        nowMs: at(20, 0),
+      });
+      expect(venue.requestsTo('/posttrade/recent').map((r) => r.query)).toEqual([{ tradingpair: 'p1', limit: '1000' }]);
+      const market = (JSON.parse(readFileSync(with2.json, 'utf8')) as typeof json).pairs[0]?.market;
+      expect(market).toEqual({
+        // 5 at 100.1 and 3 at 100.2: (500.5 + 300.6) / 8
+        venue: { count: 2, volume: '8', vwap: '100.1375', lastPrice: '100.2' },
+        ours: { count: 1, volume: '5', vwap: '100.1', lastPrice: '100.1' },
+        complete: true,
+        reachesFromMs: null,
+        venueNote: null,
+      });
+      const html = readFileSync(with2.html, 'utf8');
+      expect(html).toContain('<h3>Market context</h3>');
+      expect(html).toContain('<td class="num">100.1375</td>');
+    } finally {
+      await venue.close();
+    }
+  });
+
+  it('says so when no venue could be read, and still gives our side', () => {
+    expect(json.pairs[0]?.market).toEqual({
+      venue: null,
+      ours: { count: 1, volume: '5', vwap: '100.1', lastPrice: '100.1' },
+      complete: null,
+      reachesFromMs: null,
+      venueNote:
+        'no venue in the configuration (venue.restUrl, or a readable sandbox.manifest): public trades not read',
+    });
   });
 });

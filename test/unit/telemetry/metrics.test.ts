@@ -49,6 +49,7 @@ describe('metrics', () => {
       'dltmm_venue_rest_request_duration_seconds',
       'dltmm_venue_rest_requests_total',
       'dltmm_venue_rest_retries_total',
+      'dltmm_venue_ticker_book_mismatch_total',
       'dltmm_venue_unknown_values_total',
       'dltmm_venue_ws_connected',
       'dltmm_venue_ws_keepalive_timeouts_total',

@@ -152,3 +152,62 @@ describe('market-data frame decoding', () => {
     ]);
   });
 });
+
+const envelope = (event: string, id = 't-1') => JSON.stringify({ type: 'data', id, event });
+function tickers(text: string, channelOf?: (id: string) => string | undefined) {
+  const m = decodeMarketDataMessage(text, channelOf);
+  if (m.type !== 'ticker') throw new Error(`expected a ticker frame, got ${m.type}`);
+  return m;
+}
+
+describe('ticker frames', () => {
+  it('reads the documentation shape: bestBid / bestAsk as JSON numbers by their exact text, time in ISO 8601', () => {
+    const m = tickers(
+      envelope(
+        `{"channel":"ticker","data":[{"symbol":"BOND26EURe","lastPrice":100.3,"bestBid":0.3,"bestBidQuantity":0.1,"bestAsk":123456789.123456789,"bestAskQuantity":2,"time":"${TIME}"}]}`,
+      ),
+    );
+    expect(m.id).toBe('t-1');
+    const [t] = m.tickers;
+    expect(
+      [t?.lastPrice, t?.bestBid, t?.bestBidQuantity, t?.bestAsk, t?.bestAskQuantity].map((d) => d?.toFixed()),
+    ).toEqual(['100.3', '0.3', '0.1', '123456789.123456789', '2']);
+    expect(t?.bestBidQuantity?.add(new Decimal('0.2')).eq(t.bestBid ?? 0)).toBe(true);
+    expect(t?.timeMs).toBe(Date.parse(TIME));
+  });
+
+  it("reads the SDK's shape: bestBuyLimit / bestSellLimit as decimal strings, time in epoch ms, null as none", () => {
+    const m = tickers(
+      envelope(
+        '{"channel":"ticker","data":[{"symbol":"FUND1EURe","lastPrice":null,"bestBuyLimit":"12.2","bestBuyQuantity":"0.5","bestSellLimit":null,"bestSellQuantity":null,"time":1772442000000}]}',
+      ),
+    );
+    expect(m.tickers).toEqual([
+      { symbol: 'FUND1EURe', bestBid: new Decimal('12.2'), bestBidQuantity: new Decimal('0.5'), timeMs: 1772442000000 },
+    ]);
+  });
+
+  it('tells a ticker event without a channel field by the subscription it belongs to', () => {
+    const event = `{"data":[{"symbol":"A","bestBid":"1","bestAsk":"2","time":"${TIME}"}]}`;
+    expect(
+      tickers(envelope(event, 's-9'), (id) => (id === 's-9' ? 'ticker/bytradingpair/A' : undefined)).tickers,
+    ).toHaveLength(1);
+    expect(decodeMarketDataMessage(envelope(event, 's-9')).type).toBe('data');
+  });
+
+  it('sets a malformed market aside with the field and value, keeping the others', () => {
+    const m = tickers(
+      envelope(
+        `{"channel":"ticker","data":[{"symbol":"A","bestBid":"abc","time":"${TIME}"},{"symbol":"B","bestAsk":-1,"time":"${TIME}"},{"symbol":"C","bestBid":1},{"bestBid":1,"time":"${TIME}"},7,{"symbol":"D","bestAsk":"2.5","time":"${TIME}"}]}`,
+      ),
+    );
+    expect(m.tickers.map((t) => t.symbol)).toEqual(['D']);
+    expect(m.rejected.map((r) => [r.index, r.symbol, r.problems[0]?.field, r.problems[0]?.value])).toEqual([
+      [0, 'A', 'data.0.bestBid', 'abc'],
+      [1, 'B', 'data.1.bestAsk', -1],
+      [2, 'C', 'data.2.time', undefined],
+      [3, undefined, 'data.3.symbol', undefined],
+      [4, undefined, 'data.4', 7],
+    ]);
+  });
+});

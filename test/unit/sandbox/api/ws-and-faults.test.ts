@@ -39,11 +39,23 @@ describe('subscribe checks', () => {
       ok: true,
       id: 'a1',
       channel: 'orderbook/bytradingpair/BOND26EURe',
-      target: { kind: 'pair', symbol: 'BOND26EURe' },
+      target: { channel: 'orderbook', kind: 'pair', symbol: 'BOND26EURe' },
     });
     expect(checkSubscribe(msg({ channel: '/orderbook/*' }), cfg, NOW, known)).toMatchObject({
       ok: true,
-      target: { kind: 'all' },
+      target: { channel: 'orderbook', kind: 'all' },
+    });
+    // The ticker channels of the venue's documentation, the same two forms.
+    expect(checkSubscribe(msg({ channel: 'ticker/*' }), cfg, NOW, known)).toMatchObject({
+      ok: true,
+      target: { channel: 'ticker', kind: 'all' },
+    });
+    expect(checkSubscribe(msg({ channel: 'ticker/bytradingpair/BOND26EURe' }), cfg, NOW, known)).toMatchObject({
+      ok: true,
+      target: { channel: 'ticker', kind: 'pair', symbol: 'BOND26EURe' },
+    });
+    expect(checkSubscribe(msg({ channel: 'ticker/bytradingpair/NOPE' }), cfg, NOW, known)).toMatchObject({
+      ok: false,
     });
   });
 

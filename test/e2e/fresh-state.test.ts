@@ -15,7 +15,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
 import { writeBotConfig } from '../support/e2e/bot-config.ts';
 import { BotProcess } from '../support/e2e/bot-process.ts';
 import { until } from '../support/e2e/poll.ts';
-import { SandboxChains, type Chain } from '../support/e2e/sandbox-chains.ts';
+import { reportingIds, SandboxChains, type Chain } from '../support/e2e/sandbox-chains.ts';
 
 let dir: string;
 let sandbox: Sandbox;
@@ -38,16 +38,6 @@ async function received(): Promise<Record<Chain, Received[]>> {
 async function crossIds(): Promise<Record<Chain, bigint[]>> {
   const r = await received();
   return { evm: r.evm.map((o) => o.crossIdentifier), wasm: r.wasm.map((o) => o.crossIdentifier) };
-}
-
-/**
- * `[owner, decision]` of an order's reporting data, read as the venue documents it: chain A the ABI tuple
- * (uint32, uint32), chain B one big-endian 256-bit value whose low 64 bits are `owner << 32 | decision`.
- */
-function reportingIds(chain: Chain, bytes: Uint8Array): [number, number] {
-  const n = bytes.length === 0 ? 0n : BigInt(`0x${Buffer.from(bytes).toString('hex')}`);
-  if (chain === 'wasm') return [Number((n >> 32n) & 0xffffffffn), Number(n & 0xffffffffn)];
-  return [Number((n >> 256n) & 0xffffffffn), Number(n & 0xffffffffn)];
 }
 
 /** Runs the bot on `store` until both chains carried `more` new orders of it, then stops it with SIGTERM. */

@@ -46,6 +46,16 @@ export interface FailedTx {
   readonly orderId: bigint | null;
 }
 
+/**
+ * `[owner, decision]` of an order's reporting data, read as the venue documents it: chain A the ABI tuple
+ * (uint32, uint32), chain B one big-endian 256-bit value whose low 64 bits are `owner << 32 | decision`.
+ */
+export function reportingIds(chain: Chain, bytes: Uint8Array): [number, number] {
+  const n = bytes.length === 0 ? 0n : BigInt(`0x${Buffer.from(bytes).toString('hex')}`);
+  if (chain === 'wasm') return [Number((n >> 32n) & 0xffffffffn), Number(n & 0xffffffffn)];
+  return [Number((n >> 256n) & 0xffffffffn), Number(n & 0xffffffffn)];
+}
+
 type ManifestPair = Sandbox['manifest']['pairs'][number];
 
 const SELECTORS = new Interface(loadArtifacts().contracts.OrderBook.abi as never);

@@ -126,6 +126,10 @@ export const ERROR_CATALOGUE = {
     summary: 'Placement withdrawn before it was signed (kill switch, stale market data, shutdown)',
     retryable: true,
   },
+  E_OWN_WALLETS_WOULD_TRADE: {
+    summary: 'Placement refused before signing: it would meet an order of another of our wallets (self-trade)',
+    retryable: true,
+  },
   E_STORE_CLAIMED: {
     summary: 'The state file is in use by another trading process (dlt-mm run or cancel-all)',
     retryable: false,

@@ -69,7 +69,7 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'engine/loop/bot.ts': 321,
   'engine/obligations/tracker.ts': 490,
   'engine/wallet/inventory/inventory-check.ts': 335,
-  'engine/wallet/orders/order-manager.ts': 376,
+  'engine/wallet/orders/order-manager.ts': 358,
   'engine/wallet/tracking/provisional-outcomes.ts': 363,
   'engine/wallet/tracking/tx-applier.ts': 420,
   'sandbox/api/ws-server.ts': 319,

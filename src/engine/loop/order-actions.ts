@@ -24,8 +24,11 @@ import type { VenueStatus } from './venue-status.ts';
 /** Refusals that say the book was not open for trading: the venue's state, not a failure of ours. */
 const MARKET_NOT_OPEN = 'E_VENUE_MARKET_CLOSED';
 
+/** A placement that would meet an order of another of our wallets: refused before signing, said once a spell. */
+const SELF_TRADE = 'E_OWN_WALLETS_WOULD_TRADE';
+
 /** Refusals that say nothing failed: the order changed meanwhile, the pair pauses, or we withdrew it. */
-const NOT_A_FAILURE = new Set(['E_TRADING_PAUSED', 'E_ORDER_STATE', 'E_ORDER_WITHDRAWN']);
+const NOT_A_FAILURE = new Set(['E_TRADING_PAUSED', 'E_ORDER_STATE', 'E_ORDER_WITHDRAWN', SELF_TRADE]);
 
 /** A cancellation takes no place in a throttle: nothing to give back. */
 const NOTHING_TAKEN = (): void => undefined;
@@ -66,6 +69,8 @@ export class OrderActions {
   /** The rule holding placements back, while one does. */
   #holding: string | null = null;
   readonly #throttled = new ThrottleEpisodes();
+  /** Whether the refusal of a placement that would meet another of our wallets was said since one last went out. */
+  #selfTradeSaid = false;
   /** A round is due when the second's window lets a throttled placement through. */
   #retry: ReturnType<Clock['setTimer']> | null = null;
 
@@ -148,6 +153,7 @@ export class OrderActions {
         this.#watchOutcome(placed.settled, o.clock.now(), (stage, more) => record(stage, { ...ids, ...more }));
       } else return false;
       o.metrics.actions.inc({ pair: pairId, type: action.type, result: 'sent' });
+      if (action.type !== 'cancel') this.#selfTradeSaid = false;
       o.incidents.succeeded('order actions', o.clock.now());
       return true;
     } catch (e) {
@@ -158,6 +164,7 @@ export class OrderActions {
       // The order changed status between the decision and the queue (a fill, a replacement's cancel): benign.
       if (code === 'E_ORDER_STATE' || code === 'E_ORDER_WITHDRAWN')
         o.logger.debug({ ...failureFields(e), pair: pairId, action: action.type }, 'order action no longer applies');
+      else if (code === SELF_TRADE) this.#selfTrade(e);
       else o.incidents.failed(this.#kindOf(code), o.clock.now(), pairId, e, { action: action.type });
       if (code === MARKET_NOT_OPEN) this.#marketNotOpen();
       else if (isTransportFailure(code)) o.risk.transportFailed(pairId, o.clock.now());
@@ -211,6 +218,15 @@ export class OrderActions {
         },
         Math.max(0, refused.retryAtMs - o.clock.now()),
       );
+  }
+
+  #selfTrade(e: unknown): void {
+    if (this.#selfTradeSaid) return;
+    this.#selfTradeSaid = true;
+    this.#o.logger.warn(
+      { ...failureFields(e), pair: this.#o.pairId },
+      'placement refused before signing: it would trade with another of our wallets',
+    );
   }
 
   /** A transport failure is the chain node's incident (the node fails, not the action); the rest the actions'. */

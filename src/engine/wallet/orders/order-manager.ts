@@ -14,7 +14,7 @@
 import PQueue from 'p-queue';
 import type { ChainAdapter, Outcome } from '../../../chains/types.ts';
 import { toRawOrder } from '../../../core/encoding/order-codec.ts';
-import { DltError, isDltError } from '../../../core/errors.ts';
+import { DltError } from '../../../core/errors.ts';
 import { approvalFor } from '../../../core/money.ts';
 import { isCancellable, isTerminal, newOrder } from '../../../core/order-state.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../core/order-terms.ts';
@@ -25,6 +25,7 @@ import { isPaused } from '../alerts.ts';
 import type { TxApplier } from '../tracking/tx-applier.ts';
 import { pairOf, type WalletContext } from '../wallet-context.ts';
 import { committedDraw } from './committed.ts';
+import { refuseSelfTrade } from './own-wallets.ts';
 import { OutcomeSettler } from './outcome-settler.ts';
 import type { CancelAllReport, CancelResult, PlaceOrder, Placed } from './order-commands.ts';
 
@@ -143,6 +144,7 @@ export class OrderManager {
     );
     // The id and the record are durable before anything is signed: a crash from here on leaves a trace.
     const order = ctx.repos.atomically(() => {
+      refuseSelfTrade(ctx, cmd.pairId, cmd.side, raw.price);
       const clientOrderId = ctx.ids.next();
       const reporting = cmd.reporting ?? pair.reporting;
       const decisionId = cmd.decision === undefined ? null : ctx.repos.state.recordDecision(cmd.decision, reporting);
@@ -175,7 +177,7 @@ export class OrderManager {
       });
     } catch (e) {
       this.#count('place', 'error');
-      return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#submitThrew(order, e)) };
+      return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#settler.submitThrew(order, e)) };
     }
     if (submission.txHash !== null)
       this.#applier.events.apply(order, { type: 'SubmissionSent', txHash: submission.txHash });
@@ -183,26 +185,6 @@ export class OrderManager {
     this.#count('place', 'sent');
     const settled = this.#track(submission.outcome.then((o) => this.#settler.placement(cid, o)));
     return { clientOrderId: cid, txHash: submission.txHash, settled };
-  }
-
-  /** The adapter threw: if it journalled a transaction for the order, its fate is unknown; otherwise it never left. */
-  #submitThrew(order: StoredOrder, e: unknown): StoredOrder {
-    const ctx = this.#ctx;
-    const journalled = ctx.repos.transactions.forOrder(ctx.wallet, order.clientOrderId).at(-1);
-    ctx.logger.error(
-      { err: e, clientOrderId: order.clientOrderId, journalled: journalled?.txHash },
-      'submission failed',
-    );
-    if (journalled !== undefined) {
-      const sent = this.#applier.events.apply(order, { type: 'SubmissionSent', txHash: journalled.txHash }) ?? order;
-      this.#applier.events.apply(sent, { type: 'OutcomeUnknown', reason: e instanceof Error ? e.message : String(e) });
-      this.#settler.later(order.clientOrderId);
-    } else {
-      const code = isDltError(e) ? e.code : 'E_ORDER_NOT_SENT';
-      this.#applier.events.apply(order, { type: 'Refused', code, reason: e instanceof Error ? e.message : String(e) });
-    }
-    this.#applier.events.flush();
-    return ctx.repos.orders.get(ctx.wallet, order.clientOrderId) as StoredOrder;
   }
 
   /** `CancelOrder`: allowed while paused or halted (it only reduces exposure); never queued behind placements. */

@@ -4,7 +4,7 @@
  * and to reconciliation. Nothing here ever sends a transaction.
  */
 import type { ChainAdapter, Outcome } from '../../../chains/types.ts';
-import type { ErrorCode } from '../../../core/errors.ts';
+import { isDltError, type ErrorCode } from '../../../core/errors.ts';
 import { isAwaitingPlacement, isOnBook } from '../../../core/order-state.ts';
 import type { StoredOrder } from '../../../store/order-store.ts';
 import { sourceOfOutcome } from '../tracking/sources.ts';
@@ -195,5 +195,25 @@ export class OutcomeSettler {
 
   async idle(): Promise<void> {
     while (this.#running.size > 0) await Promise.allSettled([...this.#running.values()]);
+  }
+
+  /** The adapter threw: if it journalled a transaction for the order, its fate is unknown; otherwise it never left. */
+  submitThrew(order: StoredOrder, e: unknown): StoredOrder {
+    const ctx = this.#ctx;
+    const journalled = ctx.repos.transactions.forOrder(ctx.wallet, order.clientOrderId).at(-1);
+    ctx.logger.error(
+      { err: e, clientOrderId: order.clientOrderId, journalled: journalled?.txHash },
+      'submission failed',
+    );
+    if (journalled !== undefined) {
+      const sent = this.#applier.events.apply(order, { type: 'SubmissionSent', txHash: journalled.txHash }) ?? order;
+      this.#applier.events.apply(sent, { type: 'OutcomeUnknown', reason: e instanceof Error ? e.message : String(e) });
+      this.later(order.clientOrderId);
+    } else {
+      const code = isDltError(e) ? e.code : 'E_ORDER_NOT_SENT';
+      this.#applier.events.apply(order, { type: 'Refused', code, reason: e instanceof Error ? e.message : String(e) });
+    }
+    this.#applier.events.flush();
+    return ctx.repos.orders.get(ctx.wallet, order.clientOrderId) as StoredOrder;
   }
 }

@@ -12,7 +12,8 @@
  * (capacity/rpc-probe.ts), the chain RPC requests per transaction sent and how many of them read balances.
  *
  * `CAPACITY_PAIRS=4,16` chooses the sizes, `CAPACITY_WINDOW_S` the window (default 60),
- * `CAPACITY_CPU_PROF=<dir>` writes a CPU profile of each bot run there.
+ * `CAPACITY_CPU_PROF=<dir>` writes a CPU profile of each bot run there, `CAPACITY_CHANNELS=32` the chain B
+ * market maker's channel accounts (default the sandbox's 8).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -9,6 +9,8 @@ import { DltError } from '../../core/errors.ts';
 import type { CliIo } from '../io.ts';
 import { pairFairValueSchema, type PairFairValue } from '../../core/config/fair-value-config.ts';
 import { describeIssues } from '../../core/formats.ts';
+import type { BotConfig } from '../../core/config/bot-config.ts';
+import type { SandboxOptions } from '../../sandbox/venue/start.ts';
 
 const manifestSchema = z.object({
   venue: z.object({
@@ -86,6 +88,26 @@ export function readManifest(
 
 /** Where `dlt-mm run` with an embedded sandbox writes that sandbox's manifest, below the working directory. */
 export const EMBEDDED_MANIFEST = ['.sandbox', 'embedded-manifest.json'] as const;
+
+/**
+ * The settings of the sandbox `dlt-mm run` embeds, from the configuration's `sandbox` section: its ports
+ * (`portBase`, else free ones), the simulated market, the market maker's chain B channel accounts, and where
+ * the manifest goes. `extra` (tests: fast blocks) is laid over them; its chain B settings join the channel count.
+ * Only types of the sandbox are named here: its code is loaded by `dlt-mm run` alone, when it embeds one.
+ */
+export function embeddedSandboxOptions(config: BotConfig, cwd: string, extra: SandboxOptions = {}): SandboxOptions {
+  const base = config.sandbox?.portBase;
+  const channels = config.sandbox?.channelAccounts;
+  const wasm = { ...(channels === undefined ? {} : { channelAccounts: channels }), ...extra.wasm };
+  return {
+    ports: base === undefined ? { api: 0, evm: 0, wasm: 0 } : { api: base, evm: base + 1, wasm: base + 2 },
+    flow: { enabled: config.sandbox?.flow ?? true },
+    manifest: resolve(cwd, ...EMBEDDED_MANIFEST),
+    cwd,
+    ...extra,
+    ...(Object.keys(wasm).length === 0 ? {} : { wasm }),
+  };
+}
 
 /** The manifest of the sandbox a running `dlt-mm run` embeds (`npm start`); refused when none runs. */
 export function runningEmbeddedManifest(io: Pick<CliIo, 'cwd' | 'readFile'>): BotManifest {

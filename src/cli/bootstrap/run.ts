@@ -5,7 +5,7 @@
  * built here or in the bootstrap modules beside it; the engine below sees only interfaces.
  */
 import { rmSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import type { DestinationStream } from 'pino';
 import type { BotConfig } from '../../core/config/bot-config.ts';
 import { DEFAULT_CALENDAR } from '../../core/calendar.ts';
@@ -34,7 +34,7 @@ import { createVenueClients, type VenueClients } from '../../venue/venue-clients
 import type { CliIo } from '../io.ts';
 import { logPathBeside } from '../run/log-output.ts';
 import { connectionOf } from './connection.ts';
-import { EMBEDDED_MANIFEST } from './manifest.ts';
+import { embeddedSandboxOptions } from './manifest.ts';
 import { buildFairValues, fairValueBuildOf } from './fair-value.ts';
 import { checkedSetup } from './setup.ts';
 import { openTradingWallets } from './wallets.ts';
@@ -87,16 +87,9 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
   try {
     let sandbox: Sandbox | null = null;
     if (embedded) {
-      const base = config.sandbox?.portBase;
       // Loaded only for the embedded sandbox: a bot against a real venue or a running sandbox starts without it.
       const { startSandbox } = await import('../../sandbox/venue/start.ts');
-      sandbox = await startSandbox({
-        ports: base === undefined ? { api: 0, evm: 0, wasm: 0 } : { api: base, evm: base + 1, wasm: base + 2 },
-        flow: { enabled: config.sandbox?.flow ?? true },
-        manifest: resolve(io.cwd, ...EMBEDDED_MANIFEST),
-        cwd: io.cwd,
-        ...options.sandbox,
-      });
+      sandbox = await startSandbox(embeddedSandboxOptions(config, io.cwd, options.sandbox));
       const s = sandbox;
       undo.push(() => s.stop());
     }

@@ -14,11 +14,13 @@ import { EXIT_OK, type CliIo } from '../io.ts';
 
 export const SANDBOX_USAGE = `Usage:
   dlt-mm sandbox [--config <file>] [--port-base <n>] [--api-port <n>] [--evm-port <n>] [--wasm-port <n>]
-                 [--block-time <ms>] [--ledger-interval <ms>] [--mode always-open|calendar]
+                 [--block-time <ms>] [--ledger-interval <ms>] [--channel-accounts <n>]
+                 [--mode always-open|calendar]
                  [--clock real|accelerated|manual] [--speed <n>] [--start <iso time>]
                  [--no-flow] [--seed <n>] [--order-lag <ms>] [--token-lifetime <s>] [--manifest <path>]
                  [--band7-pair] [--log-level <level>]
-  --port-base <n> puts the API on n, chain A on n+1 and chain B on n+2 (a second sandbox beside the first).`;
+  --port-base <n> puts the API on n, chain A on n+1 and chain B on n+2 (a second sandbox beside the first).
+  --channel-accounts <n> gives the chain B market maker n channel accounts (default 8): n transactions per ledger.`;
 
 const DEFAULT_CONFIG = 'config/sandbox.yaml';
 
@@ -40,6 +42,7 @@ const FLAGS: Record<string, Setter> = {
   '--wasm-port': (v) => ({ ports: { wasm: int('--wasm-port', v) } }),
   '--block-time': (v) => ({ evm: { blockTimeMs: int('--block-time', v) } }),
   '--ledger-interval': (v) => ({ wasm: { ledgerIntervalMs: int('--ledger-interval', v) } }),
+  '--channel-accounts': (v) => ({ wasm: { channelAccounts: int('--channel-accounts', v) } }),
   '--mode': (v) => ({ trading: { mode: v } }),
   '--clock': (v) => ({ clock: { mode: v } }),
   '--speed': (v) => ({ clock: { speed: Number(v) } }),

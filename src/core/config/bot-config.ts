@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { throttleConfigSchema, throttleLimitsSchema } from './throttle-config.ts';
 import { BLOCKCHAIN_VALUES } from '../pair.ts';
-import { bps, durationMs, humanDecimal, portBase, reportingIds, secretRef } from './common.ts';
+import { bps, channelCount, durationMs, humanDecimal, portBase, reportingIds, secretRef } from './common.ts';
 import { pairFairValueSchema } from './fair-value-config.ts';
 import { chainsSchema } from './chains-config.ts';
 import { evaluationProblems, evaluationSchema, recordSchema, reportSchema } from './report-config.ts';
@@ -120,6 +120,11 @@ export const botConfigSchema = z.strictObject({
         .optional()
         .describe('Embedded sandbox: API on this port, chain A +1, chain B +2 (default: free)'),
       flow: z.boolean().default(true).describe('Embedded sandbox: run the simulated market'),
+      channelAccounts: channelCount
+        .optional()
+        .describe(
+          'Embedded sandbox: chain B channel accounts of its market maker (default 8): its transactions per ledger',
+        ),
       obligations: obligationsSchema
         .optional()
         .describe('Market-making obligations of every sandbox pair without a pairs entry of its own'),

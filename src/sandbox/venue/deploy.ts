@@ -67,7 +67,7 @@ const FLOW_QUOTE = '100000000';
 const STROOPS = 1_000_000_000_000n;
 /** Flow approvals last close to the token's maximum entry lifetime. */
 const FLOW_APPROVAL_LEDGERS = 3_000_000;
-/** Channel accounts of the market-maker wallet: up to this many of its transactions go out per ledger. */
+/** Channel accounts of the market-maker wallet by default (`wasm.channelAccounts`): its transactions per ledger. */
 const CHANNELS = 8;
 
 export function wasmKeypair(label: string): Keypair {
@@ -88,6 +88,7 @@ export async function deploySandbox(
   evmRpcUrl: string,
   emu: WasmEmulator,
   defs: readonly SandboxPairDefinition[],
+  channels = CHANNELS,
 ): Promise<DeployedSandbox> {
   const evmDefs = defs.filter((d) => d.chain === 'evm');
   const wasmDefs = defs.filter((d) => d.chain === 'wasm');
@@ -180,12 +181,21 @@ export async function deploySandbox(
       pairIds: spec.pairIds,
     });
   }
+  const channelAccounts = fundChannelAccounts(emu, channels);
+  emu.closeLedger();
+  return { evm, evmPairs: new Map(evm.pairs.map((p) => [p.id, p])), wasm, wasmBooks, wallets, channelAccounts };
+}
+
+/**
+ * The market maker's channel accounts, funded: keys derived from their number, so the first eight are the
+ * same whatever the count, and addresses repeat across starts.
+ */
+export function fundChannelAccounts(emu: WasmEmulator, count: number): ChannelAccount[] {
   const channelAccounts: ChannelAccount[] = [];
-  for (let i = 1; i <= CHANNELS; i++) {
+  for (let i = 1; i <= count; i++) {
     const kp = wasmKeypair(`wasm-mm channel ${i}`);
     emu.fundAccount(kp.publicKey(), STROOPS);
     channelAccounts.push({ publicKey: kp.publicKey(), secret: kp.secret() });
   }
-  emu.closeLedger();
-  return { evm, evmPairs: new Map(evm.pairs.map((p) => [p.id, p])), wasm, wasmBooks, wallets, channelAccounts };
+  return channelAccounts;
 }

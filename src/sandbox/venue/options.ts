@@ -35,6 +35,15 @@ export const sandboxConfigSchema = z.strictObject({
           'Ledgers of transactions and events the chain B RPC keeps (getTransaction, getEvents); kept in memory, so bounded',
         ),
       networkPassphrase: z.string().min(1).default(Networks.STANDALONE),
+      channelAccounts: z
+        .number()
+        .int()
+        .min(1)
+        .max(1000)
+        .default(8)
+        .describe(
+          'Channel accounts of the chain B market-maker wallet (in the manifest): up to this many of its transactions per ledger',
+        ),
     })
     .prefault({}),
   api: z

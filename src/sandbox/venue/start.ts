@@ -76,7 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   try {
     const { node, emu, wasmRpcUrl, evmProxy, wasmProxy } = await startChains(config, random, undo, logger);
-    const deployed = await deploySandbox(node.rpcUrl, emu, defs);
+    const deployed = await deploySandbox(node.rpcUrl, emu, defs, config.wasm.channelAccounts);
     const participantWallets = deployed.wallets
       .filter((w) => w.role === 'participant')
       .map((w) => ({ name: w.name, chain: w.chain, address: w.address, marketMaker: w.marketMaker }));

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rpc } from '@stellar/stellar-sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../../../src/cli/main.ts';
 import { PROJECT_ROOT } from '../../../../src/sandbox/evm/compile.ts';
@@ -87,10 +88,13 @@ describe('dlt-mm sandbox', () => {
   it('runs two sandboxes side by side and stops each cleanly on SIGINT and SIGTERM', async () => {
     const baseA = await portBase();
     const baseB = await portBase([baseA]);
-    writeFileSync(join(dir, 'other.yaml'), 'api:\n  participantId: P-SECOND\nflow:\n  levels: 2\n');
+    writeFileSync(
+      join(dir, 'other.yaml'),
+      'api:\n  participantId: P-SECOND\nflow:\n  levels: 2\nwasm:\n  channelAccounts: 12\n',
+    );
     const fast = ['--block-time', '500', '--ledger-interval', '500'];
     const [a, b] = await Promise.all([
-      startCli(['--port-base', String(baseA), ...fast, '--manifest', 'first.json']),
+      startCli(['--port-base', String(baseA), ...fast, '--manifest', 'first.json', '--channel-accounts', '3']),
       startCli([
         '--config',
         'other.yaml',
@@ -128,6 +132,15 @@ describe('dlt-mm sandbox', () => {
         expect([p.symbol, book.buy.length > 0, book.sell.length > 0]).toEqual([p.symbol, true, true]);
       }
     }
+    // The market maker's channel accounts: as many as each was asked for, funded on chain B.
+    const channels = manifests.map(
+      (m) => (m.wallets.find((w: Json) => w.chain === 'wasm' && w.marketMaker).channelAccounts as Json[]).length,
+    );
+    expect(channels).toEqual([3, 12]);
+    const server = new rpc.Server(manifests[1].chains.wasm.rpcUrl, { allowHttp: true });
+    const mm = manifests[1].wallets.find((w: Json) => w.chain === 'wasm' && w.marketMaker);
+    const accounts = await Promise.all(mm.channelAccounts.map((c: Json) => server.getAccount(c.publicKey)));
+    expect(new Set(accounts.map((a) => a.accountId())).size).toBe(12);
     const levels = (await (
       await fetch(`${manifests[1].venue.restUrl}/tradingpairs/tp-evm-bond26-eure/pricelevels`)
     ).json()) as Json;

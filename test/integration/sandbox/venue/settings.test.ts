@@ -51,6 +51,16 @@ describe('settings', () => {
     ]);
   });
 
+  it('gives the chain B market maker as many channel accounts as asked for (--channel-accounts), 8 by default', () => {
+    const args = parseSandboxArgs(['--channel-accounts', '32']);
+    expect(
+      parseSandboxConfig(mergeSettings({ wasm: { channelAccounts: 4 } }, args.settings)).wasm.channelAccounts,
+    ).toBe(32);
+    expect(parseSandboxConfig({}).wasm.channelAccounts).toBe(8);
+    expect(() => parseSandboxConfig({ wasm: { channelAccounts: 0 } })).toThrow(/wasm\.channelAccounts/);
+    expect(() => parseSandboxArgs(['--channel-accounts', 'many'])).toThrow(/--channel-accounts takes a whole number/);
+  });
+
   it('refuses unknown keys and bad values, listing every problem', () => {
     let problems: string[] = [];
     try {

@@ -25,11 +25,14 @@ export const systemClock: Clock = {
 };
 
 let anchor = { wallMs: Date.now(), monotonicMs: performance.now() };
+let lastMicros = 0;
 
 /**
  * The wall clock in epoch microseconds (the audit record's UTC time): the monotonic clock's microseconds,
  * anchored to the wall clock and anchored again whenever the two part by a millisecond (the system clock was
- * set or slewed), so that a value always falls within the millisecond `Date.now()` reads.
+ * set or slewed), so that a value always falls within the millisecond `Date.now()` reads. Within that
+ * millisecond it never goes back: after anchoring again behind a value already given, the same value is given
+ * until the clocks pass it.
  */
 export function wallMicros(): number {
   const wall = Date.now();
@@ -38,5 +41,6 @@ export function wallMicros(): number {
     anchor = { wallMs: wall, monotonicMs: performance.now() };
     at = wall;
   }
-  return Math.floor(at * 1000);
+  lastMicros = Math.max(Math.floor(at * 1000), Math.min(lastMicros, wall * 1000 + 999));
+  return lastMicros;
 }

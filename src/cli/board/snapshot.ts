@@ -25,6 +25,9 @@ export interface BoardBot {
     {
       readonly symbol: string;
       readonly last: LastRound | null;
+      /** The venue's pair id and the wallet, where the loop's key is not the pair id alone. */
+      readonly pairId?: string;
+      readonly wallet?: string;
       /** What holds its placements back (a throttle, an order-to-trade limit), while something does. */
       readonly held?: string | null;
     }
@@ -86,15 +89,19 @@ export function snapshot(inputs: BoardInputs): BoardModel {
   const { bot, engines } = inputs;
   const nowMs = inputs.now();
   const pairs: PairRow[] = [];
+  // A loop goes by its pair id, or `<pair id>@<wallet id>` when several of our wallets quote the pair.
   for (const [pairId, loop] of bot.loops) {
-    const engine = engines.find((e) => e.pair(pairId) !== undefined);
-    const runtime = engine?.pair(pairId);
+    const venuePair = loop.pairId ?? pairId;
+    const engine = engines.find(
+      (e) => e.pair(venuePair) !== undefined && (loop.wallet === undefined || e.wallet === loop.wallet),
+    );
+    const runtime = engine?.pair(venuePair);
     if (engine === undefined || runtime === undefined) continue;
     const scales = runtime.binding.rules.scales;
-    const live = engine.liveOrders(pairId);
+    const live = engine.liveOrders(venuePair);
     const bid = bestLevel(live, 'buy', scales);
     const ask = bestLevel(live, 'sell', scales);
-    const status = bot.statuses.get(pairId)?.current;
+    const status = bot.statuses.get(venuePair)?.current;
     const pnl = bot.pnl.get(pairId);
     const mark = status?.lastPrice ?? loop.last?.reference ?? status?.staticReferencePrice ?? null;
     pairs.push({
@@ -108,7 +115,7 @@ export function snapshot(inputs: BoardInputs): BoardModel {
         loop.last?.fair == null
           ? null
           : { value: loop.last.fair.value, source: loop.last.fair.source, guards: [...loop.last.fair.guards.keys()] },
-      obligations: inputs.obligations?.status(pairId, nowMs) ?? null,
+      obligations: inputs.obligations?.status(venuePair, nowMs) ?? null,
       position: pnl?.position ?? new Decimal(0),
       pnl: pnl?.total(mark) ?? new Decimal(0),
       fills: pnl?.fills ?? 0,

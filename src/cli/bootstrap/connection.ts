@@ -6,6 +6,7 @@
 import type { PairConfig } from '../../core/config/bot-config.ts';
 import type { PairFairValue } from '../../core/config/fair-value-config.ts';
 import { readSecret } from '../../core/config/load.ts';
+import { DltError } from '../../core/errors.ts';
 import type { ChainKind } from '../../core/pair.ts';
 import { venueAuthOf, type VenueAuth } from '../../venue/auth/venue-auth.ts';
 import type { VenueConfig } from '../../venue/venue-clients.ts';
@@ -52,7 +53,13 @@ export function manifestAuth(venue: BotManifest['venue']): VenueAuth {
 }
 
 /** The sandbox's venue and chains, its market-maker wallets with the pairs it assigns them. */
-function fromManifest(m: BotManifest): Connection {
+function fromManifest(m: BotManifest, names?: readonly string[]): Connection {
+  const unknown = (names ?? []).filter((n) => !m.wallets.some((w) => w.name === n));
+  if (unknown.length > 0)
+    throw new DltError(
+      'E_CONFIG_INVALID',
+      `sandbox.wallets: the sandbox has no wallet ${unknown.join(', ')} (it has ${m.wallets.map((w) => w.name).join(', ')})`,
+    );
   const auth = manifestAuth(m.venue);
   return {
     venue: {
@@ -72,14 +79,15 @@ function fromManifest(m: BotManifest): Connection {
     },
     ...(m.chains.evm === undefined ? {} : { evm: m.chains.evm }),
     ...(m.chains.wasm === undefined ? {} : { wasm: m.chains.wasm }),
+    // The named wallets (several may quote one pair), else the market makers.
     wallets: m.wallets
-      .filter((w) => w.marketMaker)
+      .filter((w) => (names === undefined ? w.marketMaker : names.includes(w.name)))
       .map((w) => ({
         id: w.name,
         chain: w.chain,
         key: w.key,
         channels: (w.channelAccounts ?? []).map((c) => c.secret),
-        marketMaker: true,
+        marketMaker: w.marketMaker,
         pairs: w.pairIds.map((id) => ({ id })),
       })),
     sandbox: true,
@@ -92,7 +100,7 @@ function fromManifest(m: BotManifest): Connection {
  * once started) or the configuration's, whose secrets are read here.
  */
 export function connectionOf(setup: Setup, manifest: BotManifest | null): Connection {
-  if (manifest !== null) return fromManifest(manifest);
+  if (manifest !== null) return fromManifest(manifest, setup.config.sandbox?.wallets);
   const { config, env } = setup;
   const v = config.venue;
   // The setup check refuses a configuration without a venue or a sandbox, so this is a programming error.

@@ -171,11 +171,13 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
       for (const { binding, entry } of w.pairs) {
         const strategyPath = setup.strategyPath(entry);
         const limits = resolveLimits(config.risk, entry?.risk);
-        obligationPairs.push({
-          binding,
-          wallet: w.adapter.wallet,
-          obligations: entry?.obligations ?? (entry === undefined ? (config.sandbox?.obligations ?? null) : null),
-        });
+        // A pair several of our wallets quote is measured on the first of them.
+        if (!obligationPairs.some((p) => p.binding.pairId === binding.pairId))
+          obligationPairs.push({
+            binding,
+            wallet: w.adapter.wallet,
+            obligations: entry?.obligations ?? (entry === undefined ? (config.sandbox?.obligations ?? null) : null),
+          });
         pairs.push({
           binding,
           walletId: w.id,

@@ -3,9 +3,10 @@
  * together. JSON Schema for editors is generated from this file into `config/schema/`.
  */
 import { z } from 'zod';
+import { sandboxConfigSchema } from './sandbox-config.ts';
 import { throttleConfigSchema, throttleLimitsSchema } from './throttle-config.ts';
 import { BLOCKCHAIN_VALUES } from '../pair.ts';
-import { bps, channelCount, durationMs, humanDecimal, portBase, reportingIds, secretRef } from './common.ts';
+import { bps, durationMs, humanDecimal, reportingIds, secretRef } from './common.ts';
 import { pairFairValueSchema } from './fair-value-config.ts';
 import { chainsSchema } from './chains-config.ts';
 import { evaluationProblems, evaluationSchema, recordSchema, reportSchema } from './report-config.ts';
@@ -105,31 +106,7 @@ export const walletConfigSchema = z.strictObject({
 });
 
 export const botConfigSchema = z.strictObject({
-  sandbox: z
-    .strictObject({
-      embedded: z
-        .boolean()
-        .default(false)
-        .describe('Start the local sandbox in-process and take every address and credential from it'),
-      manifest: z.string().optional().describe('Use a running sandbox described by this manifest file'),
-      strategy: z
-        .string()
-        .default('../strategies/ladder.yaml')
-        .describe('Strategy of every sandbox pair when `pairs` is empty'),
-      portBase: portBase
-        .optional()
-        .describe('Embedded sandbox: API on this port, chain A +1, chain B +2 (default: free)'),
-      flow: z.boolean().default(true).describe('Embedded sandbox: run the simulated market'),
-      channelAccounts: channelCount
-        .optional()
-        .describe(
-          'Embedded sandbox: chain B channel accounts of its market maker (default 8): its transactions per ledger',
-        ),
-      obligations: obligationsSchema
-        .optional()
-        .describe('Market-making obligations of every sandbox pair without a pairs entry of its own'),
-    })
-    .optional(),
+  sandbox: sandboxConfigSchema,
   venue: z
     .strictObject({
       restUrl: z.url().describe('REST base URL including /api/v1'),

@@ -155,7 +155,8 @@ export async function startFairValues(
   metrics: Metrics,
   trigger: (pairId: string) => void,
 ): Promise<void> {
-  const fairValues = pairs.flatMap((p) => (p.fairValue === undefined ? [] : [p.fairValue]));
+  // One fair value per pair, however many of our wallets quote it.
+  const fairValues = [...new Set(pairs.flatMap((p) => (p.fairValue === undefined ? [] : [p.fairValue])))];
   for (const fv of fairValues) fv.onChange(() => trigger(fv.pairId));
   deriveFairValueGauges(metrics, () => fairValues);
   await Promise.all(fairValues.map((fv) => fv.start()));

@@ -8,6 +8,7 @@ import { CHAIN_NODE, incidentsOf, isTransportFailure } from '../../telemetry/inc
 import { isDltError } from '../../core/errors.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
+import type { BotFeed } from './loop-types.ts';
 import type { PairStatus } from './venue-status.ts';
 
 /** How often a halted book's phase is read (when the ordinary phase poll is slower). */
@@ -144,18 +145,18 @@ export async function drainEverything(engines: readonly WalletEngine[], logger: 
  */
 export function followWallets(
   wallets: ReadonlyArray<{ readonly id: string; readonly engine: WalletEngine }>,
-  pairs: ReadonlyArray<{ readonly walletId: string; readonly binding: { readonly pairId: string } }>,
+  pairs: readonly LoopPair[],
   to: {
-    reconciling(pairId: string, on: boolean): void;
-    trigger(pairId: string): void;
-    activity(pairIds: readonly string[]): void;
+    reconciling(key: string, on: boolean): void;
+    trigger(key: string): void;
+    activity(keys: readonly string[]): void;
     readonly logger: Logger;
   },
 ): Array<() => void> {
   return wallets.flatMap((w) => {
-    const pairIds = pairs.filter((p) => p.walletId === w.id).map((p) => p.binding.pairId);
+    const mine = new Map(pairs.filter((p) => p.walletId === w.id).map((p) => [p.pairId, p.key]));
     const follow = (ready: boolean) => {
-      for (const id of pairIds) to.reconciling(id, !ready);
+      for (const key of mine.values()) to.reconciling(key, !ready);
     };
     follow(w.engine.readiness.ready);
     return [
@@ -163,12 +164,58 @@ export function followWallets(
         follow(r.ready);
         if (r.ready) {
           to.logger.info({ wallet: w.engine.wallet, chain: w.engine.chain }, 'wallet reconciled; its pairs trade');
-          for (const id of pairIds) to.trigger(id);
+          for (const key of mine.values()) to.trigger(key);
         }
       }),
-      w.engine.onActivity((a) => to.activity(a.pairIds)),
+      w.engine.onActivity((a) => to.activity(a.pairIds.flatMap((id) => mine.get(id) ?? []))),
     ];
   });
+}
+
+/** A pair's loop: the wallet that quotes the pair, the venue's pair id and the loop's key (`PairLoop.key`). */
+export interface LoopPair {
+  readonly walletId: string;
+  readonly pairId: string;
+  readonly key: string;
+}
+
+/**
+ * The loops of the pairs: each goes by its pair id, except those of a pair that several of our wallets quote,
+ * after the first, which go by `<pair id>@<wallet id>` (the risk monitor, metrics and logs tell them apart).
+ */
+export function loopPairs(
+  pairs: ReadonlyArray<{ readonly walletId: string; readonly binding: { readonly pairId: string } }>,
+): LoopPair[] {
+  const seen = new Set<string>();
+  return pairs.map((p) => {
+    const pairId = p.binding.pairId;
+    const key = seen.has(pairId) ? `${pairId}@${p.walletId}` : pairId;
+    seen.add(pairId);
+    return { walletId: p.walletId, pairId, key };
+  });
+}
+
+/** The market data reaches every loop of its pair: book messages (the risk monitor's freshness too), staleness. */
+export function followFeed(
+  feed: BotFeed,
+  pairs: ReadonlyArray<{ readonly binding: { readonly symbol: string; readonly pairId: string } }>,
+  loops: () => Iterable<{ readonly pairId: string; readonly key: string; trigger(marketEventMs?: number): void }>,
+  marketData: (key: string, atMs: number) => void,
+): void {
+  const symbolToPair = new Map(pairs.map((p) => [p.binding.symbol, p.binding.pairId]));
+  const each = (symbol: string, fn: (loop: { key: string; trigger(ms?: number): void }) => void) => {
+    const pairId = symbolToPair.get(symbol);
+    for (const loop of loops()) if (loop.pairId === pairId) fn(loop);
+  };
+  feed.on('book', (book) =>
+    each(book.symbol, (loop) => {
+      marketData(loop.key, book.receivedAt);
+      loop.trigger(book.receivedAt);
+    }),
+  );
+  feed.on('stale', (e) => each(e.symbol, (loop) => loop.trigger()));
+  feed.on('fresh', (symbol) => each(symbol, (loop) => loop.trigger()));
+  for (const [symbol, pairId] of symbolToPair) feed.add({ symbol, pairId });
 }
 
 /** How many pairs of each wallet share each quote token (`<wallet id>:<quote token>`): they share its balance. */

@@ -20,8 +20,7 @@ import { obligationsHandle, type BotFeed } from './loop-types.ts';
 import { PnlTracker } from './pnl-tracker.ts';
 import { deriveEvaluationGauges } from '../evaluation/metrics.ts';
 import type { PairEvaluation } from '../evaluation/pair-evaluation.ts';
-import { cancelEverything, drainEverything, followWallets, pairsPerQuote, startPolls } from './bot-routines.ts';
-import type { PollTimings, WalletTradeCheck } from './bot-routines.ts';
+import * as routines from './bot-routines.ts';
 import { VenueStatus, type TradeInfoSource } from './venue-status.ts';
 import type { Clock, Timer } from '../../core/clock.ts';
 
@@ -48,7 +47,7 @@ export interface BotPair {
   readonly throttles?: PairLoopOptions['throttles'];
 }
 
-export interface BotTimings extends PollTimings {
+export interface BotTimings extends routines.PollTimings {
   readonly balanceMaxAgeMs: number;
 }
 
@@ -68,7 +67,7 @@ export interface BotOptions {
   /** Market-making obligations and the day report's samples: measured from start to shutdown. */
   readonly obligations?: ObligationTracker;
   /** Each wallet's venue trade list against its fills, every `timings.tradeCheckMs`. */
-  readonly tradeChecks?: readonly WalletTradeCheck[];
+  readonly tradeChecks?: readonly routines.WalletTradeCheck[];
 }
 
 export type BotPhase = 'starting' | 'trading' | 'killed' | 'stopping' | 'stopped';
@@ -77,6 +76,7 @@ export class Bot {
   readonly #o: BotOptions;
   readonly risk = new RiskMonitor();
   readonly loops = new Map<string, PairLoop>();
+  /** Per venue pair id (one for all the wallets that quote the pair). */
   readonly statuses = new Map<string, VenueStatus>();
   readonly pnl = new Map<string, PnlTracker>();
   /** Each pair's markouts and PnL attribution (when configured). */
@@ -90,8 +90,11 @@ export class Bot {
   /** The kill switch's cancellations, while they run. */
   #killing: Promise<void> | null = null;
 
+  readonly #loopPairs: readonly routines.LoopPair[];
+
   constructor(options: BotOptions) {
     this.#o = options;
+    this.#loopPairs = routines.loopPairs(options.pairs);
     this.metrics = loopMetrics(options.metrics);
     deriveEvaluationGauges(options.metrics, () => this.evaluations);
   }
@@ -123,7 +126,7 @@ export class Bot {
   async start(): Promise<void> {
     const o = this.#o;
     // Fair values are read from the start, while the wallets reconcile: the first quotes have them.
-    const firstReads = startFairValues(o.pairs, o.metrics, (id) => this.loops.get(id)?.trigger());
+    const firstReads = startFairValues(o.pairs, o.metrics, (id) => this.#statusChanged(id, false));
     // The run starts now: the time since the last run counted as downtime, the time from now on as ours.
     o.obligations?.start({
       status: (id) => this.statuses.get(id)?.current,
@@ -145,17 +148,20 @@ export class Bot {
       }),
     );
     const now = o.clock.now();
-    const quotePairs = pairsPerQuote(o.pairs);
-    for (const p of o.pairs) {
+    const quotePairs = routines.pairsPerQuote(o.pairs);
+    for (const [i, p] of o.pairs.entries()) {
       const w = this.#wallet(p.walletId);
-      const runtime = w.engine.pair(p.binding.pairId);
-      if (runtime === undefined) throw new Error(`bot: pair ${p.binding.pairId} is not traded by wallet ${p.walletId}`);
-      const id = p.binding.pairId;
+      const { pairId, key: id } = this.#loopPairs[i] as routines.LoopPair;
+      const runtime = w.engine.pair(pairId);
+      if (runtime === undefined) throw new Error(`bot: pair ${pairId} is not traded by wallet ${p.walletId}`);
       this.risk.addPair(id, w.engine.wallet, p.limits(), now);
-      const pnl = new PnlTracker(w.engine.fills(id), p.binding.rules.scales);
+      const pnl = new PnlTracker(w.engine.fills(pairId), p.binding.rules.scales);
       if (p.evaluation !== undefined) this.evaluations.set(id, p.evaluation);
-      const status = new VenueStatus(p.binding, o.rest, w.adapter, o.logger, () => this.#statusChanged(id), o.clock);
+      const status =
+        this.statuses.get(pairId) ??
+        new VenueStatus(p.binding, o.rest, w.adapter, o.logger, () => this.#statusChanged(pairId), o.clock);
       const loop = new PairLoop({
+        key: id,
         runtime,
         engine: w.engine,
         adapter: w.adapter,
@@ -176,11 +182,11 @@ export class Bot {
         clock: o.clock,
         logger: o.logger.child({ pair: id, symbol: p.binding.symbol }),
         metrics: this.metrics,
-        ...(o.obligations === undefined ? {} : { obligations: obligationsHandle(o.obligations, id) }),
+        ...(o.obligations === undefined ? {} : { obligations: obligationsHandle(o.obligations, pairId) }),
         throttles: p.throttles ?? [],
       });
       this.loops.set(id, loop);
-      this.statuses.set(id, status);
+      this.statuses.set(pairId, status);
       this.pnl.set(id, pnl);
     }
     // Every pair's trade information and phase at once: a restart quotes as soon as all of them are known.
@@ -195,37 +201,32 @@ export class Bot {
         );
       else if (e.type === 'stopped') {
         o.logger.error({ pair: e.pairId, reason: e.reason }, 'pair stopped; an operator must restart the bot');
-        const loop = this.loops.get(e.pairId);
-        const wallet = o.pairs.find((p) => p.binding.pairId === e.pairId)?.walletId;
-        if (loop !== undefined && wallet !== undefined)
-          void this.#wallet(wallet)
-            .engine.cancelAll({ pairId: e.pairId })
+        const p = this.#loopPairs.find((x) => x.key === e.pairId);
+        if (p !== undefined)
+          void this.#wallet(p.walletId)
+            .engine.cancelAll({ pairId: p.pairId })
             .catch(() => undefined);
       } else
         o.logger.warn({ wallet: e.wallet, balance: e.balance.toFixed(), level: e.level }, 'native fee balance low');
     });
     derivePairGauges(o.metrics, this.loops, (pairId) => this.risk.state(pairId, o.clock.now()).mode, this.pnl);
     this.#subscriptions.push(
-      ...followWallets(o.wallets, o.pairs, {
+      ...routines.followWallets(o.wallets, this.#loopPairs, {
         reconciling: (id, on) => this.risk.setFlag(id, 'reconciling', on),
         trigger: (id) => this.loops.get(id)?.trigger(),
         activity: (ids) => this.activity(ids),
         logger: o.logger,
       }),
     );
-    const symbolToPair = new Map(o.pairs.map((p) => [p.binding.symbol, p.binding.pairId]));
-    o.feed.on('book', (book) => {
-      const pairId = symbolToPair.get(book.symbol);
-      if (pairId === undefined) return;
-      this.risk.marketData(pairId, book.receivedAt);
-      this.loops.get(pairId)?.trigger(book.receivedAt);
-    });
-    o.feed.on('stale', (e) => this.loops.get(symbolToPair.get(e.symbol) ?? '')?.trigger());
-    o.feed.on('fresh', (symbol) => this.loops.get(symbolToPair.get(symbol) ?? '')?.trigger());
-    for (const p of o.pairs) o.feed.add({ symbol: p.binding.symbol, pairId: p.binding.pairId });
+    routines.followFeed(
+      o.feed,
+      o.pairs,
+      () => this.loops.values(),
+      (key, atMs) => this.risk.marketData(key, atMs),
+    );
     const engines = o.wallets.map((w) => w.engine);
     this.#timers.push(
-      ...startPolls(
+      ...routines.startPolls(
         o.clock,
         o.timings,
         { statuses: () => this.statuses.values(), engines, tick: (idleMs) => this.triggerAll(idleMs) },
@@ -238,15 +239,17 @@ export class Bot {
     this.triggerAll();
   }
 
-  #statusChanged(pairId: string): void {
-    this.loops.get(pairId)?.trigger();
+  /** The pair's status (or its fair value, `observed` false) changed: every loop of the pair recomputes. */
+  #statusChanged(pairId: string, observed = true): void {
+    for (const loop of this.loops.values()) if (loop.pairId === pairId) loop.trigger();
     const status = this.statuses.get(pairId);
-    if (status !== undefined) this.#o.obligations?.marketObserved(pairId, status.current, this.#o.clock.now());
+    if (observed && status !== undefined)
+      this.#o.obligations?.marketObserved(pairId, status.current, this.#o.clock.now());
   }
 
-  /** The order engine saw activity on these pairs (fills, transfers, outcomes). */
-  activity(pairIds: readonly string[]): void {
-    for (const id of pairIds) {
+  /** The order engine saw activity on these pairs' loops (fills, transfers, outcomes), by key. */
+  activity(keys: readonly string[]): void {
+    for (const id of keys) {
       const loop = this.loops.get(id);
       loop?.balancesChanged();
       loop?.trigger();
@@ -286,7 +289,7 @@ export class Bot {
     // Placements queued or not signed yet are withdrawn at once, before the loops finish their rounds.
     for (const w of this.#o.wallets) w.engine.halt(`kill switch: ${reason}`);
     await this.#stopLoops();
-    await cancelEverything(this.#o.wallets, this.#o.logger, 120_000);
+    await routines.cancelEverything(this.#o.wallets, this.#o.logger, 120_000);
   }
 
   /** Graceful stop: no new quotes, cancel everything, wait for finality within the deadline. */
@@ -300,11 +303,11 @@ export class Bot {
     // and whatever they left live is cancelled now; with nothing live this returns at once.
     await this.#killing;
     const started = this.#o.clock.now();
-    const clean = await cancelEverything(this.#o.wallets, this.#o.logger, deadlineMs);
+    const clean = await routines.cancelEverything(this.#o.wallets, this.#o.logger, deadlineMs);
     // Every outcome sent (cancellations that met a fill, approvals, placements withdrawn late) is settled
     // before the adapters close, within what is left of the deadline; what is not is named.
     const left = Math.max(0, deadlineMs - (this.#o.clock.now() - started));
-    const settled = await drainEverything(
+    const settled = await routines.drainEverything(
       this.#o.wallets.map((w) => w.engine),
       this.#o.logger,
       left,

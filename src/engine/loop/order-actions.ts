@@ -42,7 +42,10 @@ export type { RecordedAction } from '../recording/recorder.ts';
 export type Decision = NonNullable<Parameters<WalletEngine['place']>[0]['decision']>;
 
 export interface OrderActionsOptions {
+  /** The pair's loop as the risk monitor, metrics and logs know it (see `PairLoop.key`). */
   readonly pairId: string;
+  /** The venue's pair id, when the loop goes by another name. */
+  readonly venuePairId?: string;
   readonly engine: WalletEngine;
   readonly status: Pick<VenueStatus, 'refreshPhase'>;
   readonly risk: RiskMonitor;
@@ -96,7 +99,7 @@ export class OrderActions {
     if (action.type !== 'keep') record('decided');
     this.#count.roll(toVenueLocal(o.clock.now()).date, o.fills());
     if (action.type === 'place' || action.type === 'replace') {
-      const verdict = this.#count.placement(o.limits(), engine.liveOrders(pairId).length);
+      const verdict = this.#count.placement(o.limits(), engine.liveOrders(o.venuePairId ?? pairId).length);
       this.#hold(verdict);
       if (!verdict.ok) {
         record('refused', { detail: verdict.rule });
@@ -132,7 +135,7 @@ export class OrderActions {
         this.#counted(1);
       } else if (action.type === 'place' || action.type === 'replace') {
         const cmd = {
-          pairId,
+          pairId: o.venuePairId ?? pairId,
           side: action.quote.side,
           quantity: action.quote.quantity,
           price: action.quote.price,

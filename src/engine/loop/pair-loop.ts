@@ -21,9 +21,10 @@ import { pullReason, type RiskMonitor } from '../risk/monitor.ts';
 import { strategyGate } from '../risk/quote-gate.ts';
 import type { PairRuntime } from '../wallet/pair-runtime.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
-import { BalanceCache } from './balance-cache.ts';
+import type { BalanceCache } from './balance-cache.ts';
+import { pairBalances } from './pair-balances.ts';
 import { crossesOurs, liveQuotes, ownOnBook, pairInventory, presenceOf, quotableOn } from './inventory-view.ts';
-import { recordNative, recordSpread, type LoopMetrics } from './loop-metrics.ts';
+import { recordSpread, type LoopMetrics } from './loop-metrics.ts';
 import { OrderActions, type RecordedAction } from './order-actions.ts';
 import type { PnlTracker } from './pnl-tracker.ts';
 import type { PairEvaluation } from '../evaluation/pair-evaluation.ts';
@@ -73,11 +74,17 @@ export interface PairLoopOptions {
   readonly record?: (a: RecordedAction) => void;
   /** The placement throttles of the pair's wallet and of the pair. */
   readonly throttles?: readonly Throttle[];
+  /** The loop's name (default the pair id): see `PairLoop.key`. */
+  readonly key?: string;
 }
 
 export class PairLoop {
   readonly #o: PairLoopOptions;
+  /** The venue's pair id. */
   readonly pairId: string;
+  /** What the loop goes by in the risk monitor, metrics and logs: the pair id, or `<pair id>@<wallet id>` for the
+   * loops of a pair that several of our wallets quote, after the first. */
+  readonly key: string;
   readonly symbol: string;
   #running: Promise<void> | null = null;
   #dirty = false;
@@ -96,24 +103,14 @@ export class PairLoop {
   constructor(o: PairLoopOptions) {
     this.#o = o;
     this.pairId = o.runtime.binding.pairId;
+    this.key = o.key ?? this.pairId;
     this.symbol = o.runtime.binding.symbol;
     this.#incidents = incidentsOf(o.logger);
-    this.#modes = new ModeLog(o.logger, this.pairId);
-    const labels = { chain: o.runtime.binding.chain, wallet: o.engine.wallet };
-    this.#balances = new BalanceCache({
-      read: () => o.adapter.readBalances(o.runtime.binding),
-      onRead: (v) => {
-        const native = new Decimal(v.native.toString()).div(new Decimal(10).pow(o.adapter.nativeDecimals));
-        recordNative(o.metrics, labels, native, o.limits().nativeAlert);
-        o.risk.nativeBalance(o.engine.wallet, native);
-      },
-      maxAgeMs: o.balanceMaxAgeMs,
-      clock: o.clock,
-      logger: o.logger,
-      pairId: this.pairId,
-    });
+    this.#modes = new ModeLog(o.logger, this.key);
+    this.#balances = pairBalances(o, this.key);
     this.#actions = new OrderActions({
-      pairId: this.pairId,
+      pairId: this.key,
+      venuePairId: this.pairId,
       engine: o.engine,
       status: o.status,
       risk: o.risk,
@@ -165,8 +162,8 @@ export class PairLoop {
           await this.#recompute();
           this.#incidents.succeeded('quote recomputation', this.#o.clock.now());
         } catch (e) {
-          this.#o.metrics.recomputes.inc({ pair: this.pairId, outcome: 'error' });
-          this.#incidents.failed('quote recomputation', this.#o.clock.now(), this.pairId, e);
+          this.#o.metrics.recomputes.inc({ pair: this.key, outcome: 'error' });
+          this.#incidents.failed('quote recomputation', this.#o.clock.now(), this.key, e);
         }
       }
     } finally {
@@ -194,8 +191,8 @@ export class PairLoop {
     this.#marketEventMs = null;
     const status = o.status.current;
     const open = marketOpenNow(status, o.runtime.binding.chain, nowMs, o.calendar);
-    o.risk.setFlag(this.pairId, 'market-closed', !open);
-    o.metrics.marketOpen.set({ pair: this.pairId, market: this.symbol }, open ? 1 : 0);
+    o.risk.setFlag(this.key, 'market-closed', !open);
+    o.metrics.marketOpen.set({ pair: this.key, market: this.symbol }, open ? 1 : 0);
     const balances = await this.#balances.current(nowMs);
     const live = this.#liveOrders();
     const book = o.feed.book(this.symbol);
@@ -204,13 +201,13 @@ export class PairLoop {
     const othersMid = othersMidOf(book, own);
     const fair = o.fairValue?.evaluate(nowMs, othersMid) ?? null;
     o.evaluation?.observe(fair?.value ?? othersMid);
-    o.risk.setFlag(this.pairId, 'fair-value', fair?.action === 'pull');
+    o.risk.setFlag(this.key, 'fair-value', fair?.action === 'pull');
     o.pnl.update(mark);
-    o.risk.pnl(this.pairId, toVenueLocal(nowMs).date, o.pnl.total(mark));
-    const state = o.risk.state(this.pairId, nowMs);
+    o.risk.pnl(this.key, toVenueLocal(nowMs).date, o.pnl.total(mark));
+    const state = o.risk.state(this.key, nowMs);
     this.#modes.log(state);
     if (state.mode !== 'active') {
-      o.metrics.recomputes.inc({ pair: this.pairId, outcome: state.mode });
+      o.metrics.recomputes.inc({ pair: this.key, outcome: state.mode });
       this.last = {
         atMs: nowMs,
         mode: state.mode === 'paused' ? `paused (${state.reasons.join(', ')})` : state.mode,
@@ -223,7 +220,7 @@ export class PairLoop {
       return;
     }
     if (book === undefined) {
-      o.metrics.recomputes.inc({ pair: this.pairId, outcome: 'no-book' });
+      o.metrics.recomputes.inc({ pair: this.key, outcome: 'no-book' });
       return;
     }
     const strategy = o.strategy();
@@ -250,8 +247,8 @@ export class PairLoop {
     this.#state = computed.nextState;
     const r = computed.result;
     if (r.obligations !== undefined) o.obligations?.outcome(r.obligations, nowMs);
-    for (const reason of r.reasons) o.metrics.dropped.inc({ pair: this.pairId, rule: reason.rule });
-    o.metrics.recomputes.inc({ pair: this.pairId, outcome: r.actions.length === 0 ? 'unchanged' : 'actions' });
+    for (const reason of r.reasons) o.metrics.dropped.inc({ pair: this.key, rule: reason.rule });
+    o.metrics.recomputes.inc({ pair: this.key, outcome: r.actions.length === 0 ? 'unchanged' : 'actions' });
     this.last = { atMs: nowMs, mode: 'active', quotes: r.quotes, reference: r.reference?.price ?? null, fair };
     const round = { strategy, result: r, book, status, inventory, state, limits, fair };
     const decision = decisionOf({ pairId: this.pairId, ...round });
@@ -263,18 +260,23 @@ export class PairLoop {
       // A new quote must not meet an order of ours that may still be on the book (one being replaced is
       // cancelled only after its successor rests): it waits for a later round instead of trading with us.
       if (action.type !== 'cancel' && crossesOurs(this.#liveOrders(), action.quote, o.runtime.binding.rules.scales)) {
-        o.metrics.actions.inc({ pair: this.pairId, type: action.type, result: 'waits-for-own-cancel' });
+        o.metrics.actions.inc({ pair: this.key, type: action.type, result: 'waits-for-own-cancel' });
         continue;
       }
       const sent = await this.#actions.send(action, decision);
       if (sent && first && marketEventMs !== null)
-        o.metrics.quoteLatency.observe({ pair: this.pairId }, (o.clock.now() - marketEventMs) / 1000);
+        o.metrics.quoteLatency.observe({ pair: this.key }, (o.clock.now() - marketEventMs) / 1000);
       if (sent) first = false;
       if (!sent && action.type !== 'cancel') break;
     }
     if (!first && marketEventMs !== null)
-      o.metrics.roundLatency.observe({ pair: this.pairId }, (o.clock.now() - marketEventMs) / 1000);
-    recordSpread(o.metrics, this.pairId, r.quotes);
+      o.metrics.roundLatency.observe({ pair: this.key }, (o.clock.now() - marketEventMs) / 1000);
+    recordSpread(o.metrics, this.key, r.quotes);
+  }
+
+  /** The wallet that quotes the pair in this loop. */
+  get wallet(): string {
+    return this.#o.engine.wallet;
   }
 
   /** What holds the pair's placements back now (a throttle, an order-to-trade limit), if anything. */

@@ -16,6 +16,8 @@ export interface BotRunSettings {
   readonly engine?: Record<string, unknown>;
   /** Market-making obligations of every sandbox pair (`sandbox.obligations`). */
   readonly obligations?: Record<string, string | number | boolean>;
+  /** The sandbox's wallets that trade (`sandbox.wallets`); default its market makers. */
+  readonly wallets?: readonly string[];
   readonly name: string;
   /** Further top-level keys (`record`, `evaluation`, ...). */
   readonly more?: Record<string, unknown>;
@@ -28,6 +30,7 @@ export function writeBotConfig(s: BotRunSettings): string {
       manifest: s.manifest,
       strategy: s.strategy ?? LADDER,
       ...(s.obligations === undefined ? {} : { obligations: s.obligations }),
+      ...(s.wallets === undefined ? {} : { wallets: s.wallets }),
     },
     calendar: { enabled: false },
     risk: s.risk,

@@ -68,13 +68,16 @@ export class SandboxChains {
   /** The bot's wallets (the sandbox's market-maker wallets) and the chain B accounts that send for them. */
   readonly wallets: { readonly evm: string; readonly wasm: string };
   readonly #wasmSenders: Set<string>;
+  /** Every wallet of the bot per chain (chain A lower case): the market makers and any named besides. */
+  readonly #ours: { readonly evm: Set<string>; readonly wasm: Set<string> };
   readonly pairs: readonly ManifestPair[];
   readonly events: SeenEvent[] = [];
   readonly failed: FailedTx[] = [];
   #evmBlock: number;
   readonly #unlisten: () => void;
 
-  constructor(sandbox: Sandbox) {
+  /** `also`: names of further sandbox wallets the bot trades with (`sandbox.wallets`). */
+  constructor(sandbox: Sandbox, also: readonly string[] = []) {
     this.#sandbox = sandbox;
     const m = sandbox.manifest;
     this.#rpcUrl = sandbox.evmNode.rpcUrl;
@@ -84,8 +87,13 @@ export class SandboxChains {
     const wasm = mm('wasm');
     if (evm === undefined || wasm === undefined) throw new Error('the sandbox has no market-maker wallet on a chain');
     this.wallets = { evm: evm.address, wasm: wasm.address };
+    const more = m.wallets.filter((w) => also.includes(w.name));
+    this.#ours = {
+      evm: new Set([evm, ...more.filter((w) => w.chain === 'evm')].map((w) => w.address.toLowerCase())),
+      wasm: new Set([wasm, ...more.filter((w) => w.chain === 'wasm')].map((w) => w.address)),
+    };
     this.#wasmSenders = new Set([
-      wasm.address,
+      ...this.#ours.wasm,
       ...('channelAccounts' in wasm ? (wasm.channelAccounts ?? []) : []).map((c) => c.publicKey),
     ]);
     this.pairs = m.pairs;
@@ -100,7 +108,7 @@ export class SandboxChains {
           base: p.baseToken.strkey as string,
           quote: p.quoteToken.strkey as string,
         });
-        if (event !== undefined && event.client === this.wallets.wasm)
+        if (event !== undefined && this.#ours.wasm.has(event.client))
           this.events.push({ chain: 'wasm', pairId: p.id, at: seq, event });
       }
       for (const t of closed.transactions) {
@@ -159,7 +167,7 @@ export class SandboxChains {
       const book = this.#sandbox.deployed.wasmBooks.get(pairId)?.book.book;
       if (book === undefined) throw new Error(`no chain B book ${pairId}`);
       return [...book.buys, ...book.sells]
-        .filter((o) => o.wallet === this.wallets.wasm)
+        .filter((o) => this.#ours.wasm.has(o.wallet))
         .map((o) => ({
           pairId,
           orderId: o.id,
@@ -182,7 +190,7 @@ export class SandboxChains {
           bigint,
           bigint,
         ];
-        if (client.toLowerCase() === this.wallets.evm.toLowerCase())
+        if (this.#ours.evm.has(client.toLowerCase()))
           out.push({
             pairId,
             orderId: id,
@@ -222,7 +230,7 @@ export class SandboxChains {
       const args: Record<string, unknown> = {};
       parsed.fragment.inputs.forEach((input, i) => (args[input.name] = parsed.args[i]));
       const event = toBookEvent(parsed.name, args, p.baseToken.hex);
-      if (event !== undefined && event.client.toLowerCase() === this.wallets.evm.toLowerCase())
+      if (event !== undefined && this.#ours.evm.has(event.client.toLowerCase()))
         this.events.push({ chain: 'evm', pairId: p.id, at: Number(BigInt(log.blockNumber)), event });
     }
     for (let n = from; n <= head; n++) {
@@ -230,7 +238,7 @@ export class SandboxChains {
         transactions: Array<{ hash: string; from: string; to: string | null; input: string }>;
       };
       for (const tx of block.transactions) {
-        if (tx.from.toLowerCase() !== this.wallets.evm.toLowerCase()) continue;
+        if (!this.#ours.evm.has(tx.from.toLowerCase())) continue;
         const receipt = (await rpc(this.#rpcUrl, 'eth_getTransactionReceipt', [tx.hash])) as { status: string };
         if (BigInt(receipt.status) === 1n) continue;
         const call = books.has((tx.to ?? '').toLowerCase()) ? this.#iface.parseTransaction({ data: tx.input }) : null;

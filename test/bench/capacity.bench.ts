@@ -7,48 +7,45 @@
  * bot's subscription; the 5 s snapshots included), event-loop delay p99 (prom-client's
  * monitor, which includes its 10 ms sampling interval, so it reads about 10 ms on an idle loop) beside that
  * of an idle process sampled the same way in the same window (what the machine's load alone costs), resident
- * memory, and the share of rounds answering a book change whose new quotes all left the process within
- * 100 ms (dltmm_quote_round_seconds), per chain; and, counted by a probe loaded into the bot
- * (capacity/rpc-probe.ts), the chain RPC requests per transaction sent and how many of them read balances.
+ * memory. Per chain: the share of book changes whose new quotes were all included in the next block or
+ * ledger (the soak's measure, computed in the sandbox process: capacity/inclusion.ts) beside the share of
+ * rounds whose new quotes all left the process within 100 ms (dltmm_quote_round_seconds); and, counted by a
+ * probe loaded into the bot that sees every HTTP request leave it (capacity/rpc-probe.ts), the transactions
+ * its wallet sent per second and the chain RPC requests per transaction sent, with the largest kinds.
  *
  * `CAPACITY_PAIRS=4,16` chooses the sizes, `CAPACITY_WINDOW_S` the window (default 60),
  * `CAPACITY_CPU_PROF=<dir>` writes a CPU profile of each bot run there, `CAPACITY_CHANNELS=32` the chain B
  * market maker's channel accounts (default the sandbox's 8).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { Interface } from 'ethers';
+import { loadArtifacts } from '../../src/sandbox/evm/compile.ts';
 import { freePort } from '../../src/sandbox/net.ts';
-import { MarketDataClient } from '../../src/venue/market-data/ws-client.ts';
 import { writeBotConfig } from '../support/e2e/bot-config.ts';
 import { BotProcess } from '../support/e2e/bot-process.ts';
 import { series, total, type MetricSample } from '../support/e2e/metrics-text.ts';
 import { until } from '../support/e2e/poll.ts';
+import { SETTLE, type Inclusion } from './capacity/inclusion.ts';
+import { countBookUpdates, cpuSecondsOf, probeCounts, startCanary, startSandboxProcess } from './capacity/processes.ts';
+import type { EndpointCounts, RpcCounts } from './capacity/rpc-counter.ts';
 import { fmt, type Row } from './harness.ts';
 
 export const title = 'capacity';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const NODE = fileURLToPath(new URL('../../node_modules/.bin/node', import.meta.url));
 const PROBE = fileURLToPath(new URL('./capacity/rpc-probe.ts', import.meta.url));
-const CANARY = fileURLToPath(new URL('./capacity/canary.ts', import.meta.url));
-/** Balance reads: ERC-20 balanceOf (chain A) and the native balance; chain B reads them as ledger entries. */
-const BALANCE_READS = ['eth_call 0x70a08231', 'eth_getBalance'];
 const SENDS = ['eth_sendRawTransaction', 'sendTransaction'];
-/** Kernel clock ticks per second (`getconf CLK_TCK`, 100 on Linux). */
-const CLOCK_TICKS = 100;
-
-/** A process's CPU time so far (user and system), from /proc. */
-function cpuSecondsOf(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  // Fields after the command name (which may hold spaces): state is the 3rd field, utime the 14th, stime the 15th.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
+/** Chain A reads (`eth_call 0x<selector>`) named by the function of the sandbox's contracts they call. */
+const SELECTORS: ReadonlyMap<string, string> = new Map(
+  Object.values(loadArtifacts().contracts).flatMap((c) => {
+    const names: [string, string][] = [];
+    new Interface(c.abi as never).forEachFunction((f) => names.push([`eth_call ${f.selector}`, f.name]));
+    return names;
+  }),
+);
 const SIZES = (process.env.CAPACITY_PAIRS ?? '4,16,64').split(',').map(Number);
 const WINDOW_S = Number(process.env.CAPACITY_WINDOW_S ?? 60);
 const WARMUP_S = 30;
@@ -62,102 +59,33 @@ const RISK = {
   maxDrawdown: '100000',
   staleMarketDataMs: 15_000,
 };
-
-interface SandboxChild {
-  readonly stop: () => Promise<void>;
-}
-
-async function startSandboxProcess(pairs: number, manifest: string): Promise<SandboxChild> {
-  const child = spawn(NODE, ['test/bench/capacity/sandbox-process.ts', String(pairs), manifest], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await Promise.race([exited, sleep(60_000).then(() => child.kill('SIGKILL'))]);
-    await exited;
-  };
-  const ready = new Promise<void>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on('line', (line) => line.startsWith('ready') && resolve());
-    child.once('exit', (code) => reject(new Error(`sandbox process exited (${code}) before it was ready`)));
-  });
-  await ready.catch(async (e: unknown) => {
-    await stop();
-    throw e;
-  });
-  return { stop };
-}
+const CHAINS = ['evm', 'wasm'] as const;
+type Chain = (typeof CHAINS)[number];
 
 interface Window {
   readonly pairs: number;
+  readonly pairsOn: Record<Chain, number>;
   readonly readyMs: number;
   readonly cpuSeconds: number;
   /** CPU and market updates of the window's first and second halves: cost per update at its start and its end. */
   readonly halves: ReadonlyArray<{ readonly cpuSeconds: number; readonly updates: number }>;
-  readonly dataMessages: number;
   readonly bookUpdates: number;
   readonly bookChanges: number;
   readonly lagP99Ms: number;
   readonly canaryP99Ms: number;
   readonly rssMb: number;
-  readonly rounds: Record<'evm' | 'wasm', { within: number; count: number }>;
+  readonly rounds: Record<Chain, { within: number; count: number }>;
+  readonly inclusion: Inclusion;
   readonly load: number;
-  readonly rpc: Record<string, number>;
+  readonly rpc: RpcCounts;
 }
 
-/** Market updates the venue sends a subscriber of every market (as the bot is), and how many changed the book. */
-function countBookUpdates(venue: { wsUrl: string; wsHost: string; apiKey: string; dateHeader: string }): {
-  read(): { updates: number; changes: number };
-  stop(): { updates: number; changes: number };
-} {
-  const client = new MarketDataClient({
-    url: venue.wsUrl,
-    host: venue.wsHost,
-    apiKey: venue.apiKey,
-    dateHeader: venue.dateHeader,
-  });
-  const last = new Map<string, string>();
-  let updates = 0;
-  let changes = 0;
-  client.on('book', (book) => {
-    updates += 1;
-    const levels = JSON.stringify([book.buy, book.sell]);
-    if (last.get(book.symbol) !== levels) changes += 1;
-    last.set(book.symbol, levels);
-  });
-  client.subscribe('*');
-  client.start();
+function countsSince(now: EndpointCounts, then: EndpointCounts | undefined): EndpointCounts {
   return {
-    read: () => ({ updates, changes }),
-    stop: () => {
-      void client.close();
-      return { updates, changes };
-    },
+    requests: now.requests - (then?.requests ?? 0),
+    transportRequests: now.transportRequests - (then?.transportRequests ?? 0),
+    methods: Object.fromEntries(Object.entries(now.methods).map(([m, n]) => [m, n - (then?.methods[m] ?? 0)])),
   };
-}
-
-/** The idle canary process: signalled at the start and end of the window, it reports its own delay p99. */
-function startCanary(out: string): { read(): Promise<number>; stop(): void } {
-  const child = spawn(NODE, [CANARY, out], { cwd: ROOT, stdio: 'ignore' });
-  return {
-    async read() {
-      rmSync(out, { force: true });
-      child.kill('SIGUSR2');
-      await until('canary delay', 10_000, () => existsSync(out));
-      await sleep(100);
-      return (JSON.parse(readFileSync(out, 'utf8')) as { p99Ms: number }).p99Ms;
-    },
-    stop: () => void child.kill('SIGKILL'),
-  };
-}
-
-async function probeCounts(bot: BotProcess, out: string): Promise<Record<string, number>> {
-  rmSync(out, { force: true });
-  bot.signal('SIGUSR2');
-  await until('rpc probe counts', 10_000, () => existsSync(out));
-  await sleep(100);
-  return JSON.parse(readFileSync(out, 'utf8')) as Record<string, number>;
 }
 
 function bucket(samples: readonly MetricSample[], pairIds: readonly string[], le: string): number {
@@ -171,7 +99,8 @@ async function measure(pairs: number): Promise<Window> {
   let bot: BotProcess | undefined;
   try {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
-      pairs: { id: string; chain: 'evm' | 'wasm' }[];
+      pairs: { id: string; chain: Chain }[];
+      chains: Record<Chain, { rpcUrl: string }>;
       venue: { wsUrl: string; wsHost: string; apiKey: string; dateHeader: string };
     };
     const byChain = {
@@ -179,17 +108,23 @@ async function measure(pairs: number): Promise<Window> {
       wasm: manifest.pairs.filter((p) => p.chain === 'wasm').map((p) => p.id),
     };
     const port = await freePort();
+    const store = join(dir, 'bot.sqlite');
+    const log = join(dir, 'bot.log');
     const config = writeBotConfig({
       dir,
       name: 'bot',
       manifest: manifestPath,
       metricsPort: port,
-      store: join(dir, 'bot.sqlite'),
+      store,
       risk: RISK,
       engine: { tickMs: 5000, phasePollMs: 5000, balanceMaxAgeMs: 10_000, inventoryCheckMs: 60_000 },
     });
     const probeOut = join(dir, 'rpc-counts.json');
     process.env.RPC_PROBE_OUT = probeOut;
+    process.env.RPC_PROBE_ENDPOINTS = JSON.stringify({
+      evm: manifest.chains.evm.rpcUrl,
+      wasm: manifest.chains.wasm.rpcUrl,
+    });
     const nodeArgs = [
       '--import',
       PROBE,
@@ -198,7 +133,7 @@ async function measure(pairs: number): Promise<Window> {
         : ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=capacity-${pairs}.cpuprofile`]),
     ];
     const started = performance.now();
-    const b = new BotProcess(config, port, join(dir, 'bot.log'), nodeArgs);
+    const b = new BotProcess(config, port, log, nodeArgs);
     bot = b;
     await until(`bot on ${pairs} pairs ready`, 300_000, async () => {
       if (!b.running) throw new Error(`bot exited before it was ready\n${b.tail()}`);
@@ -214,17 +149,21 @@ async function measure(pairs: number): Promise<Window> {
     const before = await b.metrics();
     const rpcBefore = await probeCounts(b, probeOut);
     const cpuStart = cpuSecondsOf(b.pid);
+    const fromMs = Date.now();
     await sleep((WINDOW_S * 1000) / 2);
     // Read from the kernel, not scraped: a scrape would restart the event-loop delay histogram.
     const cpuMiddle = cpuSecondsOf(b.pid);
     const seenMiddle = updates.read();
     await sleep((WINDOW_S * 1000) / 2);
     const cpuEnd = cpuSecondsOf(b.pid);
+    const toMs = Date.now();
     const after = await b.metrics();
     const rpcAfter = await probeCounts(b, probeOut);
     const seen = updates.stop();
     const canaryP99Ms = await canary.read();
     canary.stop();
+    // The bot keeps trading while the sandbox waits for the window's last quotes to land and reads the chains.
+    const inclusion = await sandbox.inclusion({ store, log, fromMs, toMs });
     const delta = (name: string, labels: Record<string, string> = {}) =>
       total(after, name, labels) - total(before, name, labels);
     const rounds = (ids: readonly string[]) => ({
@@ -233,21 +172,22 @@ async function measure(pairs: number): Promise<Window> {
     });
     return {
       pairs,
+      pairsOn: { evm: byChain.evm.length, wasm: byChain.wasm.length },
       readyMs,
       cpuSeconds: delta('dltmm_process_cpu_seconds_total'),
       halves: [
         { cpuSeconds: cpuMiddle - cpuStart, updates: seenMiddle.updates },
         { cpuSeconds: cpuEnd - cpuMiddle, updates: seen.updates - seenMiddle.updates },
       ],
-      dataMessages: delta('dltmm_venue_ws_messages_total', { type: 'data' }),
       bookUpdates: seen.updates,
       bookChanges: seen.changes,
       lagP99Ms: (series(after, 'dltmm_nodejs_eventloop_lag_p99_seconds')[0]?.value ?? Number.NaN) * 1000,
       canaryP99Ms,
       rssMb: total(after, 'dltmm_process_resident_memory_bytes') / 2 ** 20,
       rounds: { evm: rounds(byChain.evm), wasm: rounds(byChain.wasm) },
+      inclusion,
       load: loadavg()[0] ?? Number.NaN,
-      rpc: Object.fromEntries(Object.entries(rpcAfter).map(([k, v]) => [k, v - (rpcBefore[k] ?? 0)])),
+      rpc: Object.fromEntries(Object.entries(rpcAfter).map(([chain, c]) => [chain, countsSince(c, rpcBefore[chain])])),
     };
   } finally {
     if (bot !== undefined) {
@@ -261,11 +201,55 @@ async function measure(pairs: number): Promise<Window> {
   }
 }
 
-const sum = (rpc: Record<string, number>, methods?: readonly string[]) =>
-  Object.entries(rpc).reduce((n, [k, v]) => (methods === undefined || methods.includes(k) ? n + v : n), 0);
+const perUpdate = (cpuSeconds: number, updates: number) => fmt((1000 * cpuSeconds) / Math.max(updates, 1), 2);
 
-const share = (r: { within: number; count: number }) =>
-  r.count === 0 ? 'no rounds' : `${fmt((100 * r.within) / r.count, 1)} % of ${fmt(r.count)}`;
+const CHAIN_NAME: Record<Chain, string> = { evm: 'chain A', wasm: 'chain B' };
+const BLOCK: Record<Chain, string> = { evm: 'block', wasm: 'ledger' };
+
+const share = (part: number, whole: number, of: string) =>
+  whole === 0 ? `no ${of}` : `${fmt((100 * part) / whole, 1)} % of ${fmt(whole)}`;
+
+/** Per transaction sent: HTTP requests to the chain's RPC, and the three largest kinds of call. */
+function rpcPerTransaction(c: EndpointCounts | undefined): { sends: number; value: string } {
+  if (c === undefined) return { sends: 0, value: 'not counted' };
+  const sends = SENDS.reduce((n, m) => n + (c.methods[m] ?? 0), 0);
+  const per = (n: number) => fmt(n / Math.max(sends, 1), 2);
+  const largest = Object.entries(c.methods)
+    .filter(([m]) => !SENDS.includes(m))
+    .toSorted((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([m, n]) => `${SELECTORS.get(m) ?? m} ${per(n)}`);
+  // Requests that did not go through the transport are counted all the same; say so when there were any.
+  const other = c.requests - c.transportRequests;
+  return {
+    sends,
+    value: `${per(c.requests)} (${largest.join(', ')}${other === 0 ? '' : `; ${fmt(other)} requests outside the transport`})`,
+  };
+}
+
+function chainRows(w: Window, chain: Chain): Row[] {
+  const b = `${w.pairs} pairs, ${CHAIN_NAME[chain]} (${w.pairsOn[chain]})`;
+  const r = w.inclusion.responses.find((x) => x.chain === chain);
+  const rounds = w.rounds[chain];
+  const rpc = rpcPerTransaction(w.rpc[chain]);
+  return [
+    {
+      benchmark: title,
+      measure: `${b}: book changes whose new quotes were all included in the next ${BLOCK[chain]}; rounds with all sent within 100 ms`,
+      value: `${share(r?.inNext ?? 0, r?.answered ?? 0, 'changes')}; ${share(rounds.within, rounds.count, 'rounds')}`,
+    },
+    {
+      benchmark: title,
+      measure: `${b}:   orders decided in the window that no ${BLOCK[chain]} carried ${SETTLE[chain]} ${BLOCK[chain]}s after it (left out above)`,
+      value: fmt(w.inclusion.notOnChain[chain]),
+    },
+    {
+      benchmark: title,
+      measure: `${b}: transactions sent per s (one wallet); chain RPC HTTP requests per transaction (largest kinds)`,
+      value: `${fmt(rpc.sends / WINDOW_S, 2)}; ${rpc.value}`,
+    },
+  ];
+}
 
 export async function run(): Promise<Row[]> {
   const rows: Row[] = [];
@@ -281,13 +265,8 @@ export async function run(): Promise<Row[]> {
       },
       {
         benchmark: title,
-        measure: `${b}: CPU per market update, ms; process CPU share of one core`,
-        value: `${fmt((1000 * w.cpuSeconds) / Math.max(w.bookUpdates, 1), 2)}; ${fmt((100 * w.cpuSeconds) / WINDOW_S, 1)} %`,
-      },
-      {
-        benchmark: title,
-        measure: `${b}: CPU per market update, ms: first half of the window; second half`,
-        value: w.halves.map((h) => fmt((1000 * h.cpuSeconds) / Math.max(h.updates, 1), 2)).join('; '),
+        measure: `${b}: CPU per market update, ms: window; its first half; its second half; CPU share of one core`,
+        value: `${perUpdate(w.cpuSeconds, w.bookUpdates)}; ${w.halves.map((h) => perUpdate(h.cpuSeconds, h.updates)).join('; ')}; ${fmt((100 * w.cpuSeconds) / WINDOW_S, 1)} %`,
       },
       {
         benchmark: title,
@@ -297,16 +276,7 @@ export async function run(): Promise<Row[]> {
         ratio: `${fmt(w.lagP99Ms / w.canaryP99Ms, 2)}x`,
       },
       { benchmark: title, measure: `${b}: resident memory, MiB`, value: fmt(w.rssMb, 0) },
-      {
-        benchmark: title,
-        measure: `${b}: rounds with every new quote out within 100 ms: chain A; chain B`,
-        value: `${share(w.rounds.evm)}; ${share(w.rounds.wasm)}`,
-      },
-      {
-        benchmark: title,
-        measure: `${b}: transactions sent per s; chain RPC requests per transaction (of which balance reads)`,
-        value: `${fmt(sum(w.rpc, SENDS) / WINDOW_S, 1)}; ${fmt(sum(w.rpc) / Math.max(sum(w.rpc, SENDS), 1), 2)} (${fmt(sum(w.rpc, BALANCE_READS) / Math.max(sum(w.rpc, SENDS), 1), 2)})`,
-      },
+      ...CHAINS.flatMap((chain) => chainRows(w, chain)),
       {
         benchmark: title,
         measure: `${b}:   machine load average (1 min) at the end, over 2 CPUs`,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   orderCounts,
+  placementsOf,
   placementUses,
   presence,
   responses,
@@ -169,6 +170,28 @@ describe('responses', () => {
     expect(out).toEqual([
       { chain: 'evm', answered: 2, inNext: 1, late: [2] },
       { chain: 'wasm', answered: 0, inNext: 0, late: [] },
+    ]);
+  });
+
+  it('takes each placement on the chain with the time the bot decided it, by chain and cross identifier', () => {
+    const decided = new Map([
+      ['evm|7', { createdMs: 1_500 }],
+      ['wasm|8', { createdMs: 2_500 }],
+    ]);
+    expect(
+      placementsOf(
+        [
+          order({ crossId: '7', receivedHeight: 11 }),
+          order({ chain: 'wasm', pairId: 'q', crossId: '8', receivedHeight: 4 }),
+          // The same cross identifier on the other chain, and an order the bot has no record of.
+          order({ chain: 'wasm', crossId: '7' }),
+          order({ crossId: '9' }),
+        ],
+        decided,
+      ),
+    ).toEqual([
+      { chain: 'evm', pairId: 'p', decidedMs: 1_500, height: 11 },
+      { chain: 'wasm', pairId: 'q', decidedMs: 2_500, height: 4 },
     ]);
   });
 

@@ -181,6 +181,22 @@ export interface Placement {
   readonly height: number;
 }
 
+/**
+ * Our placements that reached the chain, each with the time the bot decided it (its state file's order of that
+ * cross identifier, `decided` keyed by chain and client order id); orders the bot has no record of are left out.
+ */
+export function placementsOf(
+  orders: readonly OrderTruth[],
+  decided: ReadonlyMap<string, { readonly createdMs: number }>,
+): Placement[] {
+  return orders.flatMap((x) => {
+    const d = decided.get(`${x.chain}|${x.crossId}`);
+    return d === undefined
+      ? []
+      : [{ chain: x.chain, pairId: x.pairId, decidedMs: d.createdMs, height: x.receivedHeight }];
+  });
+}
+
 export interface Responses {
   readonly chain: Chain;
   /** Book changes that new quotes of ours answered. */

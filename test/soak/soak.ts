@@ -19,12 +19,12 @@ import { until } from '../support/e2e/poll.ts';
 import { SandboxChains } from '../support/e2e/sandbox-chains.ts';
 import {
   orderCounts,
+  placementsOf,
   placementUses,
   presence,
   responses,
   secondCancels,
   unusedApprovals,
-  type Placement,
 } from './analysis.ts';
 import { readBotRecord } from './bot-record.ts';
 import { PairIndex } from './calls.ts';
@@ -251,12 +251,6 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
         { orderBook: address(p, p.orderBook), base: address(p, p.baseToken), quote: address(p, p.quoteToken) },
       ]),
     );
-    const placements: Placement[] = [];
-    for (const x of ours) {
-      const decided = botRecord.byClientId.get(`${x.chain}|${x.crossId}`);
-      if (decided !== undefined)
-        placements.push({ chain: x.chain, pairId: x.pairId, decidedMs: decided.createdMs, height: x.receivedHeight });
-    }
     const result: SoakResult = {
       minutes: o.minutes,
       pairs,
@@ -273,7 +267,7 @@ export async function runSoak(o: SoakOptions, signal: AbortSignal): Promise<Soak
       ]),
       secondCancels: secondCancels(cancels),
       presence: presence(ours, pairs, timeline.published, readyMs, stopMs),
-      responses: responses(placements, replay.changes, timeline.published, []),
+      responses: responses(placementsOf(ours, botRecord.byClientId), replay.changes, timeline.published, []),
       rss,
       lagP99s,
       checks: sampler.checks,

@@ -1,38 +1,16 @@
 /**
- * Loaded into the bot's process by the capacity benchmark (`node --import`): counts the JSON-RPC requests
- * the bot writes to the chain nodes, by method (chain A reads by function selector; each member of a batch
- * counted), as the transport publishes them (`JSON_RPC_CHANNEL`), and writes them to `RPC_PROBE_OUT` on
- * SIGUSR2. It only counts; every request goes out unchanged.
+ * Loaded into the bot's process by the capacity benchmark (`node --import`): counts the HTTP requests the
+ * process sends to each chain's RPC endpoint and the JSON-RPC calls in them (`rpc-counter.ts`), and writes the
+ * counts to `RPC_PROBE_OUT` on SIGUSR2. `RPC_PROBE_ENDPOINTS` names the endpoints as JSON
+ * (`{"evm":"http://127.0.0.1:8545","wasm":"http://127.0.0.1:8000"}`). It only counts; every request goes out
+ * unchanged.
  */
-import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
-import { JSON_RPC_CHANNEL } from '../../../src/chains/json-rpc-http.ts';
+import { countRpcRequests } from './rpc-counter.ts';
 
-const counts = new Map<string, number>();
-
-function methodsOf(body: unknown): string[] {
-  if (typeof body !== 'string') return [];
-  try {
-    const parsed = JSON.parse(body) as unknown;
-    return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((r) => {
-      const request = r as { method?: unknown; params?: Array<{ data?: unknown }> };
-      if (typeof request.method !== 'string') return [];
-      const data = request.params?.[0]?.data;
-      return [
-        request.method === 'eth_call' && typeof data === 'string' ? `eth_call ${data.slice(0, 10)}` : request.method,
-      ];
-    });
-  } catch {
-    return [];
-  }
-}
-
-subscribe(JSON_RPC_CHANNEL, (message) => {
-  for (const method of methodsOf((message as { body?: unknown }).body))
-    counts.set(method, (counts.get(method) ?? 0) + 1);
-});
+const counter = countRpcRequests(JSON.parse(process.env.RPC_PROBE_ENDPOINTS ?? '{}') as Record<string, string>);
 
 process.on('SIGUSR2', () => {
   const out = process.env.RPC_PROBE_OUT;
-  if (out !== undefined) writeFileSync(out, JSON.stringify(Object.fromEntries(counts)));
+  if (out !== undefined) writeFileSync(out, JSON.stringify(counter.read()));
 });

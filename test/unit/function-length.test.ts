@@ -57,7 +57,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'sandbox/venue/control-routes.ts: faults': 82,
   'sandbox/venue/deploy.ts: deploySandbox': 105,
   'sandbox/venue/rpc-proxy.ts: startRpcProxy': 95,
-  'sandbox/venue/start.ts: startSandbox': 204,
   'sandbox/wasm/apply.ts: applyTransaction': 111,
   'sandbox/wasm/contracts/order-book.ts: call': 86,
   'sandbox/wasm/contracts/token.ts: call': 83,

@@ -98,26 +98,11 @@ export class OrderActions {
       o.record?.({ atMs: o.clock.now(), stage, type: action.type, ...terms, ...more });
     if (action.type !== 'keep') record('decided');
     this.#count.roll(toVenueLocal(o.clock.now()).date, o.fills());
-    if (action.type === 'place' || action.type === 'replace') {
-      const verdict = this.#count.placement(o.limits(), engine.liveOrders(o.venuePairId ?? pairId).length);
-      this.#hold(verdict);
-      if (!verdict.ok) {
-        record('refused', { detail: verdict.rule });
-        o.metrics.actions.inc({ pair: pairId, type: action.type, result: verdict.rule });
-        return false;
-      }
-    }
     let release = NOTHING_TAKEN;
     if (action.type === 'place' || action.type === 'replace') {
-      const place = acquire(o.throttles ?? [], o.clock.now());
-      if (!place.ok) {
-        this.#throttle(place);
-        o.metrics.actions.inc({ pair: pairId, type: action.type, result: `throttled-${place.scope}-${place.rule}` });
-        return false;
-      }
-      release = place.release;
-      const ended = this.#throttled.passed(o.clock.now());
-      if (ended !== null) o.logger.info({ pair: pairId }, ended);
+      const placing = this.#mayPlace(action.type, record);
+      if (placing === null) return false;
+      release = placing;
     }
     try {
       if (action.type === 'cancel') {
@@ -174,6 +159,33 @@ export class OrderActions {
       else if (!NOT_A_FAILURE.has(code)) o.risk.txFailed(pairId, o.clock.now(), code);
       return false;
     }
+  }
+
+  /**
+   * A placement within the order-to-trade limits and the throttles: the place it took in the throttles (to give
+   * back at its outcome), or null when it is held back (counted, and said once a spell).
+   */
+  #mayPlace(
+    type: 'place' | 'replace',
+    record: (stage: RecordedAction['stage'], more?: Partial<RecordedAction>) => void,
+  ): (() => void) | null {
+    const o = this.#o;
+    const verdict = this.#count.placement(o.limits(), o.engine.liveOrders(o.venuePairId ?? o.pairId).length);
+    this.#hold(verdict);
+    if (!verdict.ok) {
+      record('refused', { detail: verdict.rule });
+      o.metrics.actions.inc({ pair: o.pairId, type, result: verdict.rule });
+      return null;
+    }
+    const place = acquire(o.throttles ?? [], o.clock.now());
+    if (!place.ok) {
+      this.#throttle(place);
+      o.metrics.actions.inc({ pair: o.pairId, type, result: `throttled-${place.scope}-${place.rule}` });
+      return null;
+    }
+    const ended = this.#throttled.passed(o.clock.now());
+    if (ended !== null) o.logger.info({ pair: o.pairId }, ended);
+    return place.release;
   }
 
   /** The refresh cost the strategy weighs a replacement with: four times as much near the ratio limit. */

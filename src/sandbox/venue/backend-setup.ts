@@ -1,7 +1,7 @@
 /**
  * The venue's back end over the deployed chains: the indexers that rebuild every book from the chains'
  * events (chain A logs, chain B events), and the trading scheduler with an operator per book that sets its
- * phase, its reference price and clears it. Each part started is registered in `undo`.
+ * phase, its reference price and clears it. Each part started is deferred on the start's disposal stack.
  */
 import type { Logger } from 'pino';
 import { EvmFollower } from '../api/evm-follower.ts';
@@ -9,7 +9,6 @@ import type { VenueState } from '../api/venue-state.ts';
 import { WasmFollower } from '../api/wasm-follower.ts';
 import type { WasmEmulator } from '../wasm/emulator.ts';
 import { evmBookOperator, wasmBookOperator, type BookOperator } from './book-operator.ts';
-import type { Undo } from './chains-setup.ts';
 import type { SandboxClock } from './clock.ts';
 import type { DeployedSandbox } from './deploy.ts';
 import { EvmSender } from './evm-sender.ts';
@@ -23,7 +22,7 @@ export function startFollowers(
   evmRpcUrl: string,
   emu: WasmEmulator,
   clock: SandboxClock,
-  undo: Undo,
+  stack: AsyncDisposableStack,
   logger: Logger,
 ): { evmFollower: EvmFollower; wasmFollower: WasmFollower } {
   const evmFollower = new EvmFollower({
@@ -37,7 +36,7 @@ export function startFollowers(
     logger,
     processed: (block, nowMs) => state.trades.processed('evm', block, nowMs),
   });
-  undo.push(() => evmFollower.stop());
+  stack.defer(() => evmFollower.stop());
   const wasmFollower = new WasmFollower({
     emulator: emu,
     books: state.pairs
@@ -51,7 +50,7 @@ export function startFollowers(
     nowMs: () => clock.nowMs(),
     logger,
   });
-  undo.push(() => wasmFollower.stop());
+  stack.defer(() => wasmFollower.stop());
   evmFollower.start();
   wasmFollower.start();
   return { evmFollower, wasmFollower };
@@ -66,7 +65,7 @@ export function buildScheduler(
   emu: WasmEmulator,
   clock: SandboxClock,
   pollMs: number,
-  undo: Undo,
+  stack: AsyncDisposableStack,
   logger: Logger,
 ): TradingScheduler {
   const operatorSender = new EvmSender({
@@ -75,7 +74,7 @@ export function buildScheduler(
     chainId: deployed.evm.chainId,
     pollMs,
   });
-  undo.push(() => operatorSender.stop());
+  stack.defer(() => operatorSender.stop());
   const operators = new Map<string, BookOperator>();
   for (const p of state.pairs) {
     const book = deployed.wasmBooks.get(p.id);
@@ -98,6 +97,6 @@ export function buildScheduler(
     tickMs: config.trading.tickMs,
     logger,
   });
-  undo.push(() => scheduler.stop());
+  stack.defer(() => scheduler.stop());
   return scheduler;
 }

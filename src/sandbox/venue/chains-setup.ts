@@ -1,7 +1,7 @@
 /**
  * The sandbox's two chains, started together: the chain A node (a child process, booting while this process
  * compiles the contracts) and the chain B emulator with its RPC server, each behind a fault-injecting proxy
- * on its public port. Every part started is registered in `undo`, so a failure later in the start stops it.
+ * on its public port. Every part started is deferred on the start's disposal stack, so a failure later in the start stops it.
  */
 import type { Logger } from 'pino';
 import { loadArtifacts } from '../evm/compile.ts';
@@ -11,8 +11,6 @@ import { WasmEmulator } from '../wasm/emulator.ts';
 import { startRpcServer } from '../wasm/rpc-server.ts';
 import type { SandboxConfig } from './options.ts';
 import { startRpcProxy, type RpcProxy } from './rpc-proxy.ts';
-
-export type Undo = (() => Promise<void> | void)[];
 
 export interface SandboxChains {
   readonly node: EvmNode;
@@ -26,13 +24,13 @@ export interface SandboxChains {
 export async function startChains(
   config: SandboxConfig,
   random: SeededRandom,
-  undo: Undo,
+  stack: AsyncDisposableStack,
   logger: Logger,
 ): Promise<SandboxChains> {
   const started = performance.now();
   // The node boots in its own process while this one compiles the contracts (cached after the first run).
   const nodePromise = startEvmNode({ blockTimeMs: config.evm.blockTimeMs, automine: false });
-  undo.push(() =>
+  stack.defer(() =>
     nodePromise.then(
       (n) => n.stop(),
       () => undefined,
@@ -44,22 +42,22 @@ export async function startChains(
     ledgerIntervalMs: config.wasm.ledgerIntervalMs,
     retentionLedgers: config.wasm.retentionLedgers,
   });
-  undo.push(() => emu.stop());
+  stack.defer(() => emu.stop());
   const wasmRpc = await startRpcServer(emu, { port: 0 });
-  undo.push(() => wasmRpc.close());
+  stack.defer(() => wasmRpc.close());
   const wasmProxy = await startRpcProxy({
     port: config.ports.wasm,
     target: wasmRpc.url,
     random: drawsOf(random, 'wasm faults'),
   });
-  undo.push(() => wasmProxy.close());
+  stack.defer(() => wasmProxy.close());
   const node = await nodePromise;
   const evmProxy = await startRpcProxy({
     port: config.ports.evm,
     target: node.rpcUrl,
     random: drawsOf(random, 'evm faults'),
   });
-  undo.push(() => evmProxy.close());
+  stack.defer(() => evmProxy.close());
   logger.info({ ms: Math.round(performance.now() - started) }, 'chain nodes up');
   return { node, emu, wasmRpcUrl: wasmRpc.url, evmProxy, wasmProxy };
 }

@@ -2,36 +2,39 @@
  * `startSandbox`: the whole local venue in one call. Starts the chain A node (a child process) and the chain
  * B emulator, each behind its fault-injecting proxy on the public port; deploys and funds every pair and
  * wallet; starts the indexers, the trading scheduler, the REST/WebSocket/control server and the simulated
- * market; writes the manifest. `stop()` undoes all of it in reverse and leaves no process or port behind;
- * a failed start cleans up the same way before it throws.
+ * market; writes the manifest. One function per phase (start-phases.ts), each registering what it starts on
+ * one disposal stack: `stop()` disposes of all of it in reverse and leaves no process or port behind; a
+ * failure in any phase disposes of what the earlier phases started the same way before it throws.
  */
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, join } from 'node:path';
-import { rpc as stellarRpc } from '@stellar/stellar-sdk';
 import { pino, type Logger } from 'pino';
 import { DltError } from '../../core/errors.ts';
 import { TOKEN_PATH } from '../api/http-server.ts';
 import { TokenIssuer } from '../api/token-endpoint.ts';
-import { VenueState } from '../api/venue-state.ts';
-import { sandboxProvider, withAutomine } from '../evm/chain.ts';
 import { PROJECT_ROOT } from '../evm/compile.ts';
-import { rpc } from '../evm/node.ts';
 import { SeededRandom } from '../flow/random.ts';
 import { contractAddress } from '../wasm/deploy.ts';
-import { startVenueApi } from './api-setup.ts';
-import { buildScheduler, startFollowers } from './backend-setup.ts';
-import { startChains, type Undo } from './chains-setup.ts';
-import { SandboxClock } from './clock.ts';
+import type { VenueApi } from './api-setup.ts';
 import { BAND7_PAIR } from './band7-pair.ts';
+import { startChains, type SandboxChains } from './chains-setup.ts';
+import { SandboxClock } from './clock.ts';
 import { DEFAULT_PAIRS, type SandboxPairDefinition } from './default-pairs.ts';
-import { deploySandbox } from './deploy.ts';
-import { buildFlow } from './flow-setup.ts';
-import { buildManifest, removeManifest, writeManifest } from './manifest.ts';
+import { buildManifest, removeManifest, writeManifest, type Manifest } from './manifest.ts';
 import { defaultManifestPath, parseSandboxConfig, type SandboxConfig, type SandboxConfigInput } from './options.ts';
-import { venuePairs } from './pairs.ts';
 import type { Sandbox } from './sandbox.ts';
-import { buildValueParts } from './value-setup.ts';
-import { deployOracles } from './oracle-setup.ts';
+import {
+  beginRun,
+  deployContracts,
+  openMarkets,
+  startApi,
+  startBackend,
+  startMarket,
+  type Backend,
+  type Contracts,
+  type Market,
+  type StartContext,
+} from './start-phases.ts';
 
 export type { Sandbox } from './sandbox.ts';
 
@@ -44,206 +47,156 @@ export interface SandboxOptions extends SandboxConfigInput {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const { logger: givenLogger, pairs: givenPairs, cwd, ...settings } = options;
-  const config: SandboxConfig = parseSandboxConfig(settings);
-  const logger = givenLogger ?? pino({ level: 'silent' });
-  const defs = [...(givenPairs ?? DEFAULT_PAIRS), ...(config.band7Pair ? [BAND7_PAIR] : [])];
   const started = performance.now();
-  const clock = new SandboxClock({
-    mode: config.clock.mode,
-    speed: config.clock.speed,
-    ...(config.clock.start === undefined ? {} : { startMs: Date.parse(config.clock.start) }),
-  });
-  const random = new SeededRandom(config.flow.seed);
-  const apiKey = config.api.apiKey ?? randomBytes(16).toString('hex');
-  const accessToken = config.api.accessToken ?? randomBytes(24).toString('base64url');
-  const clientSecret = config.api.clientSecret ?? randomBytes(24).toString('base64url');
-  const tokens = new TokenIssuer({
-    clientId: config.api.clientId,
-    clientSecret,
-    lifetimeSeconds: config.api.tokenLifetimeSeconds,
-  });
-  const undo: Undo = [];
-  const cleanup = async () => {
-    for (const fn of undo.splice(0).toReversed()) {
-      try {
-        await fn();
-      } catch (e) {
-        logger.warn({ err: e }, 'sandbox part did not stop cleanly');
-      }
-    }
-  };
-
+  const ctx = prepare(options, new AsyncDisposableStack());
   try {
-    const { node, emu, wasmRpcUrl, evmProxy, wasmProxy } = await startChains(config, random, undo, logger);
-    const deployed = await deploySandbox(node.rpcUrl, emu, defs, config.wasm.channelAccounts);
-    const participantWallets = deployed.wallets
-      .filter((w) => w.role === 'participant')
-      .map((w) => ({ name: w.name, chain: w.chain, address: w.address, marketMaker: w.marketMaker }));
-    const state = new VenueState({
-      participantId: config.api.participantId,
-      wallets: participantWallets,
-      orderLagMs: config.api.orderLagMs,
-      venueNow: () => clock.nowMs(),
-    });
-    for (const p of venuePairs(defs, deployed, clock.nowMs())) state.addPair(p);
-
-    const { evmFollower, wasmFollower } = startFollowers(config, state, node.rpcUrl, emu, clock, undo, logger);
-    const pollMs = Math.max(20, Math.min(100, Math.floor(config.evm.blockTimeMs / 4)));
-    const scheduler = buildScheduler(config, state, deployed, node.rpcUrl, emu, clock, pollMs, undo, logger);
-
-    const value = buildValueParts(config, state, clock);
-    undo.push(() => value.stop());
-    const oracles = await deployOracles({
-      rpcUrl: node.rpcUrl,
-      emulator: emu,
-      admin: deployed.wasm.operator,
-      pairs: state.pairs,
-      value: (pairId) => value.values.value(pairId),
-      nowMs: () => clock.nowMs(),
-      ...config.oracles,
-      logger,
-    });
-    undo.push(() => oracles.stop());
-    const wasmServer = new stellarRpc.Server(wasmRpcUrl, { allowHttp: true });
-    const flow = buildFlow({
-      config,
-      state,
-      deployed,
-      evmRpcUrl: node.rpcUrl,
-      wasmServer,
-      evmFollower,
-      value,
-      passphrase: emu.passphrase,
-      pollMs,
-      logger,
-    });
-    undo.push(() => flow.dispose());
-    // Opening the books and the first quotes do not wait for interval blocks or ledger closes.
-    const provider = sandboxProvider(node.rpcUrl);
-    try {
-      await withAutomine(provider, async () => {
-        await scheduler.start();
-        if (config.flow.enabled) await flow.market.seed(() => emu.closeLedger());
-        await oracles.publishFirst(() => emu.closeLedger());
-      });
-    } finally {
-      provider.destroy();
-    }
-    emu.start();
-    await evmFollower.sync();
-    wasmFollower.sync();
-
-    let manifest: ReturnType<typeof buildManifest> | undefined;
-    const api = await startVenueApi({
-      config,
-      state,
-      clock,
-      scheduler,
-      tokens,
-      accessToken,
-      apiKey,
-      random,
-      rpc: { evm: evmProxy, wasm: wasmProxy },
-      followers: { evm: evmFollower, wasm: wasmFollower },
-      flow,
-      value,
-      oracles,
-      chains: {
-        closeLedger: () => emu.closeLedger().ledger.seq,
-        mineBlock: async () => {
-          await rpc(node.rpcUrl, 'evm_mine', []);
-          return (await evmFollower.sync()) as number;
-        },
-      },
-      manifest: () => manifest,
-      logger,
-    });
-    undo.push(() => api.close());
-
-    value.start();
-    if (config.flow.enabled) await flow.start();
-    await oracles.start();
-    clock.begin();
-    manifest = buildManifest({
-      startedAt: new Date().toISOString(),
-      pid: process.pid,
-      apiOrigin: api.server.origin,
-      apiKey,
-      accessToken,
-      oauth: {
-        tokenUrl: `${api.server.origin}${TOKEN_PATH}`,
-        clientId: config.api.clientId,
-        clientSecret,
-        expiresIn: config.api.tokenLifetimeSeconds,
-      },
-      participantId: config.api.participantId,
-      dateHeader: config.api.dateHeader,
-      evm: {
-        rpcUrl: evmProxy.url,
-        chainId: deployed.evm.chainId,
-        registry: deployed.evm.registry,
-        commissionWallet: deployed.evm.commissionWallet.address,
-        blockTimeMs: config.evm.blockTimeMs,
-      },
-      wasm: {
-        rpcUrl: wasmProxy.url,
-        friendbotUrl: `http://127.0.0.1:${wasmProxy.port}/friendbot`,
-        networkPassphrase: emu.passphrase,
-        registry: contractAddress(deployed.wasm.registry.address),
-        ledgerIntervalMs: config.wasm.ledgerIntervalMs,
-      },
-      trading: { mode: config.trading.mode, clock: config.clock.mode },
-      pairs: state.pairs,
-      oracles,
-      wallets: deployed.wallets,
-      channelAccounts: deployed.channelAccounts,
-      flowEnabled: config.flow.enabled,
-    });
-    const manifestSetting = config.manifest ?? defaultManifestPath(api.server.port);
-    const manifestPath =
-      manifestSetting === false
-        ? null
-        : isAbsolute(manifestSetting)
-          ? manifestSetting
-          : join(cwd ?? PROJECT_ROOT, manifestSetting);
-    const written = manifest;
-    if (manifestPath !== null) {
-      writeManifest(manifestPath, written);
-      undo.push(() => removeManifest(manifestPath, written));
-    }
-    logger.info({ ms: Math.round(performance.now() - started), manifest: manifestPath }, 'sandbox ready');
-
-    let stopping: Promise<void> | undefined;
-    return {
-      manifest: written,
-      manifestPath,
-      config,
-      clock,
-      state,
-      scheduler,
-      flow: flow.market,
-      values: value.values,
-      feeds: value.feeds,
-      oracles,
-      emulator: emu,
-      evmNode: node,
-      deployed,
-      followers: { evm: evmFollower, wasm: wasmFollower },
-      tokens,
-      readyMs: Math.round(performance.now() - started),
-      async sync() {
-        await evmFollower.sync();
-        wasmFollower.sync();
-      },
-      stop: () => (stopping ??= cleanup()),
-    };
+    const chains = await startChains(ctx.config, ctx.random, ctx.stack, ctx.logger);
+    const contracts = await deployContracts(ctx, chains);
+    const backend = startBackend(ctx, chains, contracts);
+    const market = await startMarket(ctx, chains, contracts, backend);
+    await openMarkets(ctx, chains, backend, market);
+    let manifest: Manifest | undefined;
+    const parts = { ...chains, ...contracts, ...backend, ...market };
+    const api = await startApi(ctx, parts, () => manifest);
+    await beginRun(ctx, market);
+    manifest = buildSandboxManifest(ctx, parts, api);
+    const manifestPath = publishManifest(ctx, api, manifest);
+    ctx.logger.info({ ms: Math.round(performance.now() - started), manifest: manifestPath }, 'sandbox ready');
+    return sandboxHandle(ctx, parts, { manifest, manifestPath, readyMs: Math.round(performance.now() - started) });
   } catch (e) {
-    await cleanup();
+    await stopParts(ctx.stack, ctx.logger);
     if (e instanceof DltError) throw e;
     throw new DltError('E_SANDBOX', `sandbox did not start: ${(e as Error).message}`, {
       cause: e,
       details: { part: 'sandbox' },
     });
   }
+}
+
+/** The settings checked, the clock, the randomness, and the credentials (random unless given). */
+function prepare(options: SandboxOptions, stack: AsyncDisposableStack): StartContext {
+  const { logger, pairs, cwd, ...settings } = options;
+  const config: SandboxConfig = parseSandboxConfig(settings);
+  const clientSecret = config.api.clientSecret ?? randomBytes(24).toString('base64url');
+  return {
+    config,
+    logger: logger ?? pino({ level: 'silent' }),
+    defs: [...(pairs ?? DEFAULT_PAIRS), ...(config.band7Pair ? [BAND7_PAIR] : [])],
+    clock: new SandboxClock({
+      mode: config.clock.mode,
+      speed: config.clock.speed,
+      ...(config.clock.start === undefined ? {} : { startMs: Date.parse(config.clock.start) }),
+    }),
+    random: new SeededRandom(config.flow.seed),
+    tokens: new TokenIssuer({
+      clientId: config.api.clientId,
+      clientSecret,
+      lifetimeSeconds: config.api.tokenLifetimeSeconds,
+    }),
+    apiKey: config.api.apiKey ?? randomBytes(16).toString('hex'),
+    accessToken: config.api.accessToken ?? randomBytes(24).toString('base64url'),
+    clientSecret,
+    cwd: cwd ?? PROJECT_ROOT,
+    stack,
+  };
+}
+
+/**
+ * Runs the stack: every part stops, the last started first; a part that fails to stop is logged and the
+ * others still stop.
+ */
+async function stopParts(stack: AsyncDisposableStack, logger: Logger): Promise<void> {
+  try {
+    await stack.disposeAsync();
+  } catch (e) {
+    for (const err of stopFailures(e)) logger.warn({ err }, 'sandbox part did not stop cleanly');
+  }
+}
+
+/** The errors a disposal collected: each failure after the first wraps the ones before as `suppressed`. */
+function stopFailures(e: unknown): unknown[] {
+  return e instanceof SuppressedError ? [...stopFailures(e.suppressed), ...stopFailures(e.error)] : [e];
+}
+
+type Parts = SandboxChains & Contracts & Backend & Market;
+
+/** What the manifest tells a client: where the venue and both chains answer, with the credentials. */
+function buildSandboxManifest(ctx: StartContext, parts: Parts, api: VenueApi): Manifest {
+  const { config } = ctx;
+  const { deployed, emu } = parts;
+  return buildManifest({
+    startedAt: new Date().toISOString(),
+    pid: process.pid,
+    apiOrigin: api.server.origin,
+    apiKey: ctx.apiKey,
+    accessToken: ctx.accessToken,
+    oauth: {
+      tokenUrl: `${api.server.origin}${TOKEN_PATH}`,
+      clientId: config.api.clientId,
+      clientSecret: ctx.clientSecret,
+      expiresIn: config.api.tokenLifetimeSeconds,
+    },
+    participantId: config.api.participantId,
+    dateHeader: config.api.dateHeader,
+    evm: {
+      rpcUrl: parts.evmProxy.url,
+      chainId: deployed.evm.chainId,
+      registry: deployed.evm.registry,
+      commissionWallet: deployed.evm.commissionWallet.address,
+      blockTimeMs: config.evm.blockTimeMs,
+    },
+    wasm: {
+      rpcUrl: parts.wasmProxy.url,
+      friendbotUrl: `http://127.0.0.1:${parts.wasmProxy.port}/friendbot`,
+      networkPassphrase: emu.passphrase,
+      registry: contractAddress(deployed.wasm.registry.address),
+      ledgerIntervalMs: config.wasm.ledgerIntervalMs,
+    },
+    trading: { mode: config.trading.mode, clock: config.clock.mode },
+    pairs: parts.state.pairs,
+    oracles: parts.oracles,
+    wallets: deployed.wallets,
+    channelAccounts: deployed.channelAccounts,
+    flowEnabled: config.flow.enabled,
+  });
+}
+
+/** Writes the manifest where the settings say (removed again on stop); where, or null when switched off. */
+function publishManifest(ctx: StartContext, api: VenueApi, manifest: Manifest): string | null {
+  const setting = ctx.config.manifest ?? defaultManifestPath(api.server.port);
+  if (setting === false) return null;
+  const path = isAbsolute(setting) ? setting : join(ctx.cwd, setting);
+  writeManifest(path, manifest);
+  ctx.stack.defer(() => removeManifest(path, manifest));
+  return path;
+}
+
+function sandboxHandle(
+  ctx: StartContext,
+  parts: Parts,
+  ready: Pick<Sandbox, 'manifest' | 'manifestPath' | 'readyMs'>,
+): Sandbox {
+  const { evmFollower, wasmFollower } = parts;
+  let stopping: Promise<void> | undefined;
+  return {
+    ...ready,
+    config: ctx.config,
+    clock: ctx.clock,
+    state: parts.state,
+    scheduler: parts.scheduler,
+    flow: parts.flow.market,
+    values: parts.value.values,
+    feeds: parts.value.feeds,
+    oracles: parts.oracles,
+    emulator: parts.emu,
+    evmNode: parts.node,
+    deployed: parts.deployed,
+    followers: { evm: evmFollower, wasm: wasmFollower },
+    tokens: ctx.tokens,
+    async sync() {
+      await evmFollower.sync();
+      wasmFollower.sync();
+    },
+    stop: () => (stopping ??= stopParts(ctx.stack, ctx.logger)),
+  };
 }

@@ -24,25 +24,38 @@ export interface KeyedGate {
 /** Thrown inside the key builder when a value cannot be described exactly. */
 const UNKEYABLE = Symbol('unkeyable');
 
-function keyOf(value: unknown, out: string[]): void {
-  if (value === null) out.push('n');
-  else if (value === undefined) out.push('u');
-  else if (typeof value === 'string') out.push(JSON.stringify(value));
-  else if (typeof value === 'number') out.push(Object.is(value, -0) ? '-0' : `${value}`);
-  else if (typeof value === 'boolean') out.push(value ? 't' : 'f');
-  else if (value instanceof Decimal) out.push(value.isZero() && value.isNeg() ? 'd-0' : `d${value.toString()}`);
-  else if (Array.isArray(value)) {
-    out.push('[');
-    for (const v of value) keyOf(v, out);
-    out.push(']');
-  } else if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    out.push('{');
-    for (const [k, v] of Object.entries(value)) {
-      out.push(k);
-      keyOf(v, out);
-    }
-    out.push('}');
-  } else throw UNKEYABLE;
+/** A Decimal's sign, exponent and base-10^7 digits: equal values (1 and 1.0) share them, -0 and 0 do not. */
+function decimalKey(value: Decimal): string {
+  return `${value.s}e${value.e}d${value.d === null ? 'x' : value.d.join('.')}`;
+}
+
+function keyOf(value: unknown): string {
+  if (value === null) return 'n';
+  if (value === undefined) return 'u';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Object.is(value, -0) ? '-0' : `${value}`;
+    case 'boolean':
+      return value ? 't' : 'f';
+    case 'object':
+      break;
+    default:
+      throw UNKEYABLE;
+  }
+  if (value instanceof Decimal) return decimalKey(value);
+  let out: string;
+  if (Array.isArray(value)) {
+    out = '[';
+    for (const v of value) out += `${keyOf(v)},`;
+    return `${out}]`;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) throw UNKEYABLE;
+  out = '{';
+  const o = value as Record<string, unknown>;
+  for (const k in o) out += `${k}:${keyOf(o[k])},`;
+  return `${out}}`;
 }
 
 /** The inputs of a call as text, or null when one of them cannot be described exactly. */
@@ -55,14 +68,12 @@ export function quoteInputKey(
   gateInputs: unknown,
 ): string | null {
   const m = TIMELESS.has(config.kind) ? { ...market, nowMs: null, msUntilClose: null } : market;
-  const out: string[] = [];
   try {
-    keyOf([m, inventory, context, state, gateInputs], out);
+    return keyOf([m, inventory, context, state, gateInputs]);
   } catch (e) {
     if (e === UNKEYABLE) return null;
     throw e;
   }
-  return out.join(',');
 }
 
 /** One pair's `computeQuotes`: the last output again while the inputs stay the same. */

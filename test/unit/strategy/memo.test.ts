@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseStrategyConfig } from '../../../src/core/config/load.ts';
-import { QuoteMemo, quoteInputKey } from '../../../src/strategy/memo.ts';
+import { QuoteMemo, sameQuoteInputs, type QuoteInputs } from '../../../src/strategy/memo.ts';
 import { computeQuotes, type QuoteGate } from '../../../src/strategy/registry.ts';
 import type { DesiredQuote } from '../../../src/strategy/types.ts';
 import { context, d, evmRules, inventory, liveOrder, market } from '../../support/strategy/builders.ts';
@@ -21,9 +21,15 @@ const bidsOnly: QuoteGate = (quotes: readonly DesiredQuote[]) => ({
 });
 const keepAll: QuoteGate = (quotes: readonly DesiredQuote[]) => ({ quotes, reasons: [] });
 
-/** The key of a call that differs only in the fair value. */
-const key = (fair: unknown) =>
-  quoteInputKey(ladder, market(), inventory(), context({ fairValue: fair as never }), {}, null);
+/** Whether two calls that differ only in the fair value ask the same question. */
+const inputs = (fair: unknown): QuoteInputs => ({
+  market: market(),
+  inventory: inventory(),
+  context: context({ fairValue: fair as never }),
+  state: {},
+  gate: [false, undefined],
+});
+const sameFair = (a: unknown, b: unknown) => sameQuoteInputs('ladder', inputs(a), inputs(b));
 
 describe('the quote memo', () => {
   it('answers a call with the same inputs from the last output, equal to what the registry computes', () => {
@@ -84,7 +90,7 @@ describe('the quote memo', () => {
     expect(timed.reused).toBe(0);
   });
 
-  it('never reuses across configurations or rules, nor when an input cannot be described exactly', () => {
+  it('never reuses across configurations or rules, nor when an input is not plain data', () => {
     const memo = new QuoteMemo();
     memo.compute(ladder, market(), inventory(), rules, context(), {});
     memo.compute(strategy('ladder'), market(), inventory(), rules, context(), {});
@@ -92,13 +98,16 @@ describe('the quote memo', () => {
     const odd = { ...context(), extra: new Map([[1, 2]]) };
     memo.compute(ladder, market(), inventory(), rules, odd, {});
     memo.compute(ladder, market(), inventory(), rules, odd, {});
+    const another = { ...context(), extra: new Map([[1, 2]]) };
+    memo.compute(ladder, market(), inventory(), rules, another, {});
     expect(memo.reused).toBe(0);
-    expect(quoteInputKey(ladder, market(), inventory(), odd, {}, null)).toBeNull();
   });
 
-  it('tells zero from negative zero and text from numbers in the key', () => {
-    expect(key(d('0'))).not.toBe(key(d('-0')));
-    expect(key(d('1'))).toBe(key(d('1.0')));
-    expect(key('1')).not.toBe(key(1));
+  it('tells zero from negative zero and text from numbers, and 1 from 1.0 not', () => {
+    expect(sameFair(d('0'), d('-0'))).toBe(false);
+    expect(sameFair(d('1'), d('1.0'))).toBe(true);
+    expect(sameFair(d('1'), d('1.0000001'))).toBe(false);
+    expect(sameFair('1', 1)).toBe(false);
+    expect(sameFair(0, -0)).toBe(false);
   });
 });

@@ -136,3 +136,25 @@ describe('the live orders a running bot reads every round', () => {
     store.close();
   });
 });
+
+describe('reads of what is new or still open', () => {
+  it('go by position or by the open rows, never through all a wallet applied that day', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dltmm-reads-'));
+    dirs.push(dir);
+    const store = openStore(join(dir, 'state.sqlite'), () => 1_000);
+    const reads = caught(store, () => {
+      store.events.highestSince('evm', 'w', 10);
+      store.applications.unconfirmed('evm', 'w');
+    });
+    const plans = reads.map(({ sql, args }) =>
+      (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(args as never[])) as Array<{ detail: string }>)
+        .map((r) => r.detail)
+        .join('; '),
+    );
+    expect(plans).toEqual([
+      'SEARCH processed_events USING INTEGER PRIMARY KEY (rowid>?)',
+      'SEARCH chain_applications USING INDEX chain_applications_open (chain=? AND wallet=?); USE TEMP B-TREE FOR ORDER BY',
+    ]);
+    store.close();
+  });
+});

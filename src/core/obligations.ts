@@ -15,6 +15,7 @@
  * quote exactly at a limit is judged exactly, and fast enough to sweep a whole day of orders.
  */
 import { Decimal } from './decimal.ts';
+import { findQuotes } from './obligation-search.ts';
 import type { Side } from './order-terms.ts';
 import type { PairScales } from './units.ts';
 
@@ -144,15 +145,8 @@ export interface Assessment {
 
 /** Whether our resting `quotes` meet the obligations now, and with which bid and ask. */
 export function assessQuotes(quotes: readonly BookQuote[], rules: ObligationRules, stressed: boolean): Assessment {
-  const bids = quotes
-    .filter((q) => q.side === 'buy' && q.quantity > 0n)
-    .toSorted((x, y) => (x.price > y.price ? -1 : x.price < y.price ? 1 : 0));
-  const asks = quotes
-    .filter((q) => q.side === 'sell' && q.quantity > 0n)
-    .toSorted((x, y) => (x.price < y.price ? -1 : x.price > y.price ? 1 : 0));
-  const sizedBids = bids.filter((q) => rules.sizeOk(q));
-  const sizedAsks = asks.filter((q) => rules.sizeOk(q));
-  const view = (bid: BookQuote | null, ask: BookQuote | null, shortfall: Shortfall | null): Assessment => ({
+  const { bid, ask, shortfall } = findQuotes(quotes, rules, stressed);
+  return {
     compliant: shortfall === null,
     bid,
     ask,
@@ -166,21 +160,7 @@ export function assessQuotes(quotes: readonly BookQuote[], rules: ObligationRule
     bidSize: bid === null ? null : rules.sizeOf(bid),
     askSize: ask === null ? null : rules.sizeOf(ask),
     shortfall,
-  });
-  for (const b of sizedBids) {
-    for (const a of sizedAsks) {
-      if (a.price <= b.price) continue;
-      if (!rules.spreadOk(b.price, a.price, stressed)) break; // asks further out only widen it
-      if (rules.comparable(b, a)) return view(b, a, null);
-    }
-  }
-  if (bids.length === 0) return view(null, asks[0] ?? null, 'no-bid');
-  if (asks.length === 0) return view(bids[0] ?? null, null, 'no-ask');
-  if (sizedBids.length === 0 || sizedAsks.length === 0)
-    return view(sizedBids[0] ?? bids[0] ?? null, sizedAsks[0] ?? asks[0] ?? null, 'size');
-  const b = sizedBids[0] as BookQuote;
-  const a = sizedAsks[0] as BookQuote;
-  return view(b, a, rules.spreadOk(b.price, a.price, stressed) ? 'ratio' : 'spread');
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -118,7 +118,8 @@ export class EventLog {
   ): { readonly position: number; readonly height: bigint } | null {
     const r = this.#db
       .prepare(
-        'SELECT MAX(rowid) AS rowid, MAX(CAST(height AS INTEGER)) AS height FROM processed_events WHERE chain = ? AND wallet = ? AND rowid > ?',
+        // By position (NOT INDEXED): the key's index would read every key the wallet applied today.
+        'SELECT MAX(rowid) AS rowid, MAX(CAST(height AS INTEGER)) AS height FROM processed_events NOT INDEXED WHERE chain = ? AND wallet = ? AND rowid > ?',
       )
       .get(chain, wallet, after) as { rowid: number | null; height: number | bigint | null };
     return r.rowid === null || r.height === null ? null : { position: Number(r.rowid), height: BigInt(r.height) };

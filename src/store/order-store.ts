@@ -42,8 +42,14 @@ export class OrderStore extends OrderReads {
   readonly #now: () => number;
   /** Epoch microseconds of each transition (the audit record's UTC time). */
   readonly #micros: () => number;
-  /** Live orders per filter as last read, while no order changed (the writing process only: `cacheLive`). */
-  readonly #live: Map<string, readonly StoredOrder[]> | null;
+  /**
+   * Live orders per filter as last read, while no order they could hold changed (the writing process only:
+   * `cacheLive`). A change to an order of one wallet and pair forgets the lists whose filter covers it.
+   */
+  readonly #live: Map<
+    string,
+    { readonly wallet: string; readonly pairId: string; readonly orders: readonly StoredOrder[] }
+  > | null;
 
   constructor(db: Db, now: () => number, cacheLive = false, micros: () => number = () => now() * 1000) {
     super(db);
@@ -56,7 +62,7 @@ export class OrderStore extends OrderReads {
 
   /** Records a new order in status `intended` (before anything is signed). */
   create(order: OrderRecord, meta: OrderMeta): StoredOrder {
-    this.#live?.clear();
+    this.#forget(meta.wallet, order.pairId);
     const now = this.#now();
     this.#db
       .prepare(
@@ -118,7 +124,7 @@ export class OrderStore extends OrderReads {
   live(filter: { wallet?: string; pairId?: string } = {}): StoredOrder[] {
     const key = `${filter.wallet ?? ''}|${filter.pairId ?? ''}`;
     const kept = this.#live?.get(key);
-    if (kept !== undefined) return [...kept];
+    if (kept !== undefined) return [...kept.orders];
     const rows = this.#db
       .prepare(
         `SELECT * FROM orders WHERE status NOT IN ${TERMINAL}
@@ -126,7 +132,7 @@ export class OrderStore extends OrderReads {
       )
       .all(filter.wallet ?? null, filter.wallet ?? null, filter.pairId ?? null, filter.pairId ?? null);
     const live = rows.map((r) => fromRow(r as unknown as OrderRow));
-    this.#live?.set(key, live);
+    this.#live?.set(key, { wallet: filter.wallet ?? '', pairId: filter.pairId ?? '', orders: live });
     return [...live];
   }
 
@@ -199,8 +205,17 @@ export class OrderStore extends OrderReads {
     });
   }
 
+  /** Forgets the kept live lists that may hold an order of `wallet` on `pairId` (an empty filter holds all). */
+  #forget(wallet: string, pairId: string): void {
+    if (this.#live === null) return;
+    for (const [key, kept] of this.#live) {
+      if ((kept.wallet === '' || kept.wallet === wallet) && (kept.pairId === '' || kept.pairId === pairId))
+        this.#live.delete(key);
+    }
+  }
+
   #write(wallet: string, clientOrderId: bigint, o: OrderRecord, now: number): void {
-    this.#live?.clear();
+    this.#forget(wallet, o.pairId);
     this.#db
       .prepare(
         `UPDATE orders SET status = ?, order_id = ?, filled = ?, fill_ids_json = ?, tx_hash = ?, cancel_tx_hash = ?,
@@ -270,6 +285,7 @@ export class OrderStore extends OrderReads {
     transaction(this.#db, () => {
       const current = this.get(wallet, clientOrderId);
       if (current === undefined) throw new Error(`no order ${clientOrderId} of ${wallet}`);
+      this.#live?.clear();
       const now = this.#now();
       this.#write(wallet, clientOrderId, record, now);
       this.#db

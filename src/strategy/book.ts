@@ -26,7 +26,12 @@ function subtract(levels: readonly BookLevel[], own: readonly LiveOrder[]): Book
   const out: BookLevel[] = [];
   for (const level of levels) {
     const key = level.price.toFixed();
-    const mine = ours.get(key) ?? ZERO;
+    const mine = ours.get(key);
+    if (mine === undefined) {
+      // None of ours at this price: the level as it is.
+      if (level.quantity.gt(0)) out.push(level);
+      continue;
+    }
     const rest = level.quantity.sub(mine);
     // Several entries may share a price (an order-by-order view): consume ours across them.
     ours.set(key, rest.lt(0) ? rest.neg() : ZERO);

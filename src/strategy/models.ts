@@ -34,12 +34,23 @@ export interface ModelOutput {
 
 export type Model<C> = (config: C, input: ModelInput, state: StrategyState) => ModelOutput;
 
+/** A configuration's ladder sizes as Decimals, parsed once per configuration. */
+const parsedSizes = new WeakMap<readonly string[], readonly Decimal[]>();
+function sizesOf(sizes: readonly string[]): readonly Decimal[] {
+  let parsed = parsedSizes.get(sizes);
+  if (parsed === undefined) {
+    parsed = sizes.map((s) => new Decimal(s));
+    parsedSizes.set(sizes, parsed);
+  }
+  return parsed;
+}
+
 export function ladderModel(config: LadderStrategyConfig, input: ModelInput, state: StrategyState): ModelOutput {
   const l = config.ladder;
   const params = {
     levels: l.levels,
     spacingBps: l.spacingBps,
-    sizes: l.sizes.map((s) => new Decimal(s)),
+    sizes: sizesOf(l.sizes),
     sizeUnit: l.sizeUnit,
     bidSpreadBps: l.bidSpreadBps,
     askSpreadBps: l.askSpreadBps,

@@ -8,6 +8,7 @@
  * from meeting the terms, the outcome names the limit that forced the breach.
  */
 import { Decimal } from '../core/decimal.ts';
+import { quotesComply } from '../core/obligation-search.ts';
 import { assessQuotes, ObligationRules, type BookQuote, type SizeLimit } from '../core/obligations.ts';
 import type { PairRules } from '../core/rules.ts';
 import { snapToTick, tickAt, tickDown, tickUp } from '../core/ticks.ts';
@@ -44,11 +45,11 @@ function raw(q: { side: Side; price: Decimal; quantity: Decimal }, pair: PairRul
 
 /** Whether these quotes (desired, or live orders) hold a bid and an ask that meet the terms. */
 export function meetsTerms(quotes: readonly (DesiredQuote | LiveOrder)[], terms: GuardTerms, pair: PairRules): boolean {
-  return assessQuotes(
+  return quotesComply(
     quotes.map((q) => raw(q, pair)),
     rulesOf(terms, pair),
     false,
-  ).compliant;
+  );
 }
 
 /**

@@ -42,7 +42,10 @@ export class JumpDetector {
         if (h.value.gt(high)) high = h.value;
       }
       for (const h of low.eq(high) ? [low] : [low, high]) {
-        const bps = value.sub(h).abs().mul(BPS).div(h);
+        const moved = value.sub(h).abs().mul(BPS);
+        // Within the threshold of a positive value (the usual case): no division needed to know it.
+        if (h.isPositive() && !h.isZero() && moved.lte(h.mul(this.#s.thresholdBps))) continue;
+        const bps = moved.div(h);
         if (bps.gt(this.#s.thresholdBps) && (move === null || bps.gt(move.bps)))
           move = { fromValue: h, toValue: value, bps };
       }

@@ -11,7 +11,8 @@ import type { ChainAdapter } from '../../chains/types.ts';
 import type { Clock } from '../../core/clock.ts';
 import { toVenueLocal } from '../../core/calendar.ts';
 import { Decimal } from '../../core/decimal.ts';
-import { computeQuotes, type StrategyState } from '../../strategy/registry.ts';
+import { QuoteMemo } from '../../strategy/memo.ts';
+import type { StrategyState } from '../../strategy/registry.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { incidentsOf, type Incidents } from '../../telemetry/incidents.ts';
 import type { PairFairValue } from '../fair-value/pair-fair-value.ts';
@@ -93,6 +94,8 @@ export class PairLoop {
   /** Receive time of the oldest market event not yet answered by a recomputation. */
   #marketEventMs: number | null = null;
   #state: StrategyState = {};
+  /** The strategy's last answer, given again while a round asks the same question. */
+  readonly #quotes = new QuoteMemo();
   readonly #balances: BalanceCache;
   readonly #actions: OrderActions;
   #stopped = false;
@@ -228,7 +231,7 @@ export class PairLoop {
     const inventory = pairInventory(o.runtime, o.marketMaker, balances, quoting, o.quoteShare);
     const limits = o.limits();
     const terms = o.obligations?.terms(nowMs) ?? null;
-    const computed = computeQuotes(
+    const computed = this.#quotes.compute(
       strategy.config,
       marketViewOf(book, status, nowMs, o.calendar),
       inventory,
@@ -242,7 +245,7 @@ export class PairLoop {
         ...(fair === null ? {} : { fairValue: fair.value, widen: fair.widen }),
       },
       this.#state,
-      strategyGate(o.pnl.position, mark, limits),
+      { gate: strategyGate(o.pnl.position, mark, limits), inputs: [o.pnl.position, mark, limits] },
     );
     this.#state = computed.nextState;
     const r = computed.result;

@@ -13,6 +13,7 @@ import {
   type QuoteSpan,
 } from '../../../src/core/obligations.ts';
 import type { PairScales } from '../../../src/core/units.ts';
+import { quotesComply } from '../../../src/core/obligation-search.ts';
 
 /** Prices at 3 decimals, quantities at 2. */
 const SCALES: PairScales = { baseInternal: 100n, quoteInternal: 1000n, baseNative: 10n ** 18n, quoteNative: 10n ** 6n };
@@ -87,6 +88,21 @@ describe('assessQuotes', () => {
   it('one side missing is named', () => {
     expect(assessQuotes([ask('100.1', '10')], rules(), false).shortfall).toBe('no-bid');
     expect(assessQuotes([bid('99.9', '10')], rules(), false).shortfall).toBe('no-ask');
+  });
+
+  it('gives the verdict alone, as quotesComply, for every case above', () => {
+    const cases: Array<[BookQuote[], ObligationRules, boolean]> = [
+      [[bid('99.5', '10'), ask('100.5', '10')], rules(), false],
+      [[bid('99.5', '10'), ask('100.501', '10')], rules(), false],
+      [[bid('99.5', '10'), ask('100.501', '10')], rules(), true],
+      [[bid('99.9', '9.99'), ask('100.1', '10')], rules(), false],
+      [[bid('99.9', '20.01'), ask('100.1', '10')], rules(), false],
+      [[bid('99.9', '40'), bid('99.8', '12'), ask('100.1', '12'), ask('101', '100')], rules(), false],
+      [[ask('100.1', '10')], rules(), false],
+    ];
+    const verdicts = cases.map(([q, r, stressed]) => quotesComply(q, r, stressed));
+    expect(verdicts).toEqual(cases.map(([q, r, stressed]) => assessQuotes(q, r, stressed).compliant));
+    expect(verdicts).toEqual([true, false, true, false, false, true, false]);
   });
 });
 

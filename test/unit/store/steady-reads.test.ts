@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { newOrder } from '../../../src/core/order-state.ts';
 import { openStore, type Store } from '../../../src/store/store.ts';
 
 const GROWING = [
@@ -88,6 +89,72 @@ describe('reads of a running bot', () => {
         .map((d) => `${d}: ${sql.replace(/\s+/g, ' ')}`),
     );
     expect(scans).toEqual([]);
+    store.close();
+  });
+});
+
+/** A new order of `wallet` on `pair`, recorded as intended. */
+function place(store: Store, wallet: string, pair: string, cid: bigint): void {
+  store.orders.create(newOrder({ clientOrderId: cid, pairId: pair, side: 'buy', quantity: 5n, price: 100n }), {
+    wallet,
+    chain: 'evm',
+  });
+}
+
+const ids = (store: Store, filter: { wallet?: string; pairId?: string }) =>
+  store.orders.live(filter).map((o) => o.clientOrderId);
+
+describe('the live orders a running bot reads every round', () => {
+  it('are read again only for the lists a change can touch, and every list stays right', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dltmm-reads-'));
+    dirs.push(dir);
+    const store = openStore(join(dir, 'state.sqlite'), () => 1_000);
+    place(store, 'w', 'a', 1n);
+    place(store, 'w', 'b', 2n);
+    place(store, 'v', 'a', 3n);
+    const lists = () => ({
+      wa: ids(store, { wallet: 'w', pairId: 'a' }),
+      wb: ids(store, { wallet: 'w', pairId: 'b' }),
+      w: ids(store, { wallet: 'w' }),
+      va: ids(store, { wallet: 'v', pairId: 'a' }),
+      all: ids(store, {}),
+    });
+    expect(lists()).toEqual({ wa: [1n], wb: [2n], w: [1n, 2n], va: [3n], all: [1n, 2n, 3n] });
+    // An order of w on b changes: w/b, w and the unfiltered list are read again, w/a and v/a are kept.
+    const reads = caught(store, () => {
+      expect(store.orders.apply('w', 2n, { type: 'Refused', code: 'E_CHAIN_TX_REFUSED', reason: 'test' }).ok).toBe(
+        true,
+      );
+      expect(lists()).toEqual({ wa: [1n], wb: [], w: [1n], va: [3n], all: [1n, 3n] });
+    });
+    const reread = reads.filter((r) => r.sql.includes('status NOT IN')).map((r) => [r.args[0], r.args[2]]);
+    expect(reread).toEqual([
+      ['w', 'b'],
+      ['w', null],
+      [null, null],
+    ]);
+    store.close();
+  });
+});
+
+describe('reads of what is new or still open', () => {
+  it('go by position or by the open rows, never through all a wallet applied that day', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dltmm-reads-'));
+    dirs.push(dir);
+    const store = openStore(join(dir, 'state.sqlite'), () => 1_000);
+    const reads = caught(store, () => {
+      store.events.highestSince('evm', 'w', 10);
+      store.applications.unconfirmed('evm', 'w');
+    });
+    const plans = reads.map(({ sql, args }) =>
+      (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(args as never[])) as Array<{ detail: string }>)
+        .map((r) => r.detail)
+        .join('; '),
+    );
+    expect(plans).toEqual([
+      'SEARCH processed_events USING INTEGER PRIMARY KEY (rowid>?)',
+      'SEARCH chain_applications USING INDEX chain_applications_open (chain=? AND wallet=?); USE TEMP B-TREE FOR ORDER BY',
+    ]);
     store.close();
   });
 });

@@ -47,6 +47,14 @@ describe('the jump guard', () => {
     expect(j.observe(37_999, d('100.6')).pausedUntilMs).toBe(38_000);
     expect(j.observe(38_000, d('100.6')).pausedUntilMs).toBeNull();
   });
+  it('a move of exactly the threshold is no jump, the smallest step beyond it is', () => {
+    const at = new JumpDetector(settings);
+    at.observe(0, d('100'));
+    expect(at.observe(1_000, d('100.5')).move).toBeNull();
+    const beyond = new JumpDetector(settings);
+    beyond.observe(0, d('100'));
+    expect(beyond.observe(1_000, d('100.500000000000000001')).move?.bps.toFixed()).toBe('50.0000000000000001');
+  });
   it('a slow drift of the same size over more than the window is no jump', () => {
     const j = new JumpDetector(settings);
     for (let t = 0; t <= 60_000; t += 5_000)

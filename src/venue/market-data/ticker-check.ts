@@ -5,7 +5,8 @@
  * `dltmm_venue_ticker_book_mismatch_total{market}`; the episode ends when they agree again (logged at info with
  * its length). Prices are compared, not quantities; "none" (an empty side) agrees only with "none". A market
  * without a ticker or without a book is not compared. The latest ticker of each market is kept here (its last
- * price for whoever wants the venue's market state); quotes do not use it.
+ * price for whoever wants the venue's market state); quotes do not use it. Only a book from the WebSocket is
+ * compared: while the market is served from REST snapshots the ticker is as stale as the WebSocket.
  */
 import type { Logger } from 'pino';
 import type { Clock, Timer } from '../../core/clock.ts';
@@ -104,7 +105,10 @@ export class TickerCheck {
   #disagreement(symbol: string): TopDisagreement | undefined {
     const t = this.#tickers.get(symbol);
     const book = this.#o.book(symbol);
-    return t === undefined || book === undefined ? undefined : topDisagreement(t, book);
+    // A book served from REST snapshots stands in for a WebSocket that has gone quiet: the ticker, from that same
+    // WebSocket, is as old as its silence, and comparing the two would report the silence, not a disagreement.
+    if (t === undefined || book === undefined || book.source !== 'ws') return undefined;
+    return topDisagreement(t, book);
   }
 
   #graceOver(symbol: string, episode: Episode): void {

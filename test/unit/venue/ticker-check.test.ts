@@ -4,12 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.ts';
 import { createMetrics } from '../../../src/telemetry/metrics.ts';
 import { MarketDataFeed } from '../../../src/venue/market-data/feed.ts';
+import { TickerCheck } from '../../../src/venue/market-data/ticker-check.ts';
 import type { TickerUpdate } from '../../../src/venue/market-data/ticker.ts';
 import type { MarketDataClient, MarketDataEvents } from '../../../src/venue/market-data/ws-client.ts';
 import { TestClock } from '../../support/clock.ts';
 import { metricValue } from '../../support/venue/metric-value.ts';
 
 const BOND = 'BOND26EURe';
+const level = (p: string) => [{ limit: new Decimal(p), quantity: new Decimal(1) }];
 const GRACE_MS = 2_000;
 const MISMATCH = 'dltmm_venue_ticker_book_mismatch_total';
 
@@ -141,5 +143,27 @@ describe('the ticker as a cross-check of the book', () => {
     ticker('99', '101');
     clock.advance(10 * GRACE_MS);
     expect(await mismatches()).toBe(0);
+  });
+
+  it("compares no ticker with a book served from REST snapshots: the WebSocket, the ticker's too, is quiet then", async () => {
+    const clock = new TestClock();
+    const metrics = createMetrics();
+    let source: 'ws' | 'rest' = 'rest';
+    const check = new TickerCheck({
+      graceMs: GRACE_MS,
+      clock,
+      logger: pino({ level: 'silent' }),
+      metrics,
+      book: () => ({ symbol: BOND, buy: level('99'), sell: level('101'), receivedAt: clock.now(), source }),
+    });
+    const stale = { symbol: BOND, bestBid: new Decimal('99.5'), bestAsk: new Decimal('101'), timeMs: 0, receivedAt: 0 };
+    check.onTicker(stale);
+    clock.advance(10 * GRACE_MS);
+    expect(await metricValue(metrics, MISMATCH, { market: BOND })).toBe(0);
+    // The WebSocket's book is back and still disagrees: that one counts.
+    source = 'ws';
+    check.check(BOND);
+    clock.advance(GRACE_MS);
+    expect(await metricValue(metrics, MISMATCH, { market: BOND })).toBe(1);
   });
 });

@@ -77,6 +77,29 @@ export function tickerEvent(tickers: readonly Ticker[], nowMs: number, names: Ti
   return `{"channel":"ticker","data":[${data.join(',')}]}`;
 }
 
+/** Per ticker subscription, what it last received of each market (`keyOf`). */
+const lastSent = new WeakMap<ChannelTarget, Map<string, string>>();
+
+/**
+ * The tickers a subscription has not received yet as they are: a market goes out to it when its ticker differs
+ * from what this subscription last got, never twice the same, whichever flush or snapshot computed it.
+ */
+function freshFor(target: ChannelTarget, tickers: readonly Ticker[]): Ticker[] {
+  let sent = lastSent.get(target);
+  if (sent === undefined) {
+    sent = new Map();
+    lastSent.set(target, sent);
+  }
+  const out: Ticker[] = [];
+  for (const t of tickers) {
+    const key = keyOf(t);
+    if (sent.get(t.symbol) === key) continue;
+    sent.set(t.symbol, key);
+    out.push(t);
+  }
+  return out;
+}
+
 /** The data message of one subscription: the markets it covers, or undefined when it covers none. */
 export function subscriptionEvent(
   target: ChannelTarget,
@@ -86,7 +109,10 @@ export function subscriptionEvent(
 ): string | undefined {
   const covers = (symbol: string) => target.kind === 'all' || symbol === target.symbol;
   if (target.channel === 'ticker') {
-    const mine = tickers.filter((t) => covers(t.symbol));
+    const mine = freshFor(
+      target,
+      tickers.filter((t) => covers(t.symbol)),
+    );
     return mine.length === 0 ? undefined : tickerEvent(mine, at.nowMs, at.fieldNames);
   }
   const mine = pairs.filter((p) => covers(p.symbol));
@@ -97,29 +123,14 @@ const keyOf = (t: TickerTop): string =>
   [t.lastPrice, t.bestBid, t.bestBidQuantity, t.bestAsk, t.bestAskQuantity].join('|');
 
 /**
- * What the ticker last published per pair. `changed` answers the pairs whose ticker differs and remembers
- * them as published; while `frozen` (a control fault) nothing is published nor remembered, so the changes of a
- * frozen time come out once it thaws.
+ * The ticker channel's settings: its field names and, while `frozen` (a control fault), nothing published; each
+ * subscription remembers what it last got, so the changes of a frozen time come out once it thaws.
  */
 export class TickerPublication {
   fieldNames: TickerFieldNames;
   frozen = false;
-  readonly #published = new Map<string, string>();
 
   constructor(fieldNames: TickerFieldNames = 'documentation') {
     this.fieldNames = fieldNames;
-  }
-
-  changed(pairs: readonly VenuePair[]): Ticker[] {
-    if (this.frozen) return [];
-    const out: Ticker[] = [];
-    for (const p of pairs) {
-      const t = tickerOf(p);
-      const key = keyOf(t);
-      if (this.#published.get(p.id) === key) continue;
-      this.#published.set(p.id, key);
-      out.push({ symbol: p.symbol, ...t });
-    }
-    return out;
   }
 }

@@ -99,7 +99,6 @@ export class MarketDataServer {
   constructor(options: MarketDataServerOptions) {
     this.#o = options;
     this.ticker = new TickerPublication(options.tickerFieldNames);
-    this.ticker.changed(options.state.pairs);
     this.#snapshotTimer = setInterval(() => this.#send(undefined), options.snapshotIntervalMs);
     this.#snapshotTimer.unref();
     this.#keepAliveTimer = setInterval(() => this.#keepAlive(), options.keepAliveMs);
@@ -295,8 +294,8 @@ export class MarketDataServer {
   #send(changed: ReadonlySet<string> | undefined): void {
     if (this.stalled) return;
     const pairs = this.#o.state.activePairs().filter((p) => changed === undefined || changed.has(p.id));
-    // What the ticker published is kept current without listeners too, so a change is always against it.
-    const tickers = changed === undefined ? [] : this.ticker.changed(pairs);
+    // Each ticker subscription gets what differs from what it last got (ws-events.ts), snapshots included.
+    const tickers = this.ticker.frozen ? [] : pairs.map((p) => ({ symbol: p.symbol, ...tickerOf(p) }));
     if (this.#connections.size === 0) return;
     for (const conn of this.#connections)
       for (const [id, target] of conn.subscriptions) this.#sendTo(conn, id, target, pairs, tickers);

@@ -13,6 +13,7 @@ import {
   type TransitionResult,
 } from '../core/order-state.ts';
 import { onRollback, transaction, type Db } from './database.ts';
+import { asWritten, LiveOrderIndex } from './live-orders.ts';
 import { OrderReads } from './order-reads.ts';
 import { toJson } from './json.ts';
 import {
@@ -42,27 +43,20 @@ export class OrderStore extends OrderReads {
   readonly #now: () => number;
   /** Epoch microseconds of each transition (the audit record's UTC time). */
   readonly #micros: () => number;
-  /**
-   * Live orders per filter as last read, while no order they could hold changed (the writing process only:
-   * `cacheLive`). A change to an order of one wallet and pair forgets the lists whose filter covers it.
-   */
-  readonly #live: Map<
-    string,
-    { readonly wallet: string; readonly pairId: string; readonly orders: readonly StoredOrder[] }
-  > | null;
+  /** The live orders in memory (the writing process only: `cacheLive`); see live-orders.ts. */
+  readonly #index: LiveOrderIndex | null;
 
   constructor(db: Db, now: () => number, cacheLive = false, micros: () => number = () => now() * 1000) {
     super(db);
     this.#db = db;
     this.#now = now;
     this.#micros = micros;
-    this.#live = cacheLive ? new Map() : null;
-    if (cacheLive) onRollback(db, () => this.#live?.clear());
+    this.#index = cacheLive ? new LiveOrderIndex(() => this.#liveFromTable({})) : null;
+    if (cacheLive) onRollback(db, () => this.#index?.clear());
   }
 
   /** Records a new order in status `intended` (before anything is signed). */
   create(order: OrderRecord, meta: OrderMeta): StoredOrder {
-    this.#forget(meta.wallet, order.pairId);
     const now = this.#now();
     this.#db
       .prepare(
@@ -98,10 +92,16 @@ export class OrderStore extends OrderReads {
         now,
         now,
       );
-    return this.get(meta.wallet, order.clientOrderId) as StoredOrder;
+    const stored = this.#read(meta.wallet, order.clientOrderId) as StoredOrder;
+    this.#index?.written(stored);
+    return stored;
   }
 
   get(wallet: string, clientOrderId: bigint): StoredOrder | undefined {
+    return this.#index?.get(wallet, clientOrderId) ?? this.#read(wallet, clientOrderId);
+  }
+
+  #read(wallet: string, clientOrderId: bigint): StoredOrder | undefined {
     const row = this.#db
       .prepare('SELECT * FROM orders WHERE wallet = ? AND client_order_id = ?')
       .get(wallet, clientOrderId.toString());
@@ -109,6 +109,8 @@ export class OrderStore extends OrderReads {
   }
 
   byVenueId(chain: 'evm' | 'wasm', pairId: string, orderId: bigint): StoredOrder | undefined {
+    const live = this.#index?.byVenueId(chain, pairId, orderId);
+    if (live !== undefined) return live;
     const row = this.#db
       .prepare('SELECT * FROM orders WHERE chain = ? AND pair_id = ? AND order_id = ?')
       .get(chain, pairId, orderId.toString());
@@ -122,18 +124,17 @@ export class OrderStore extends OrderReads {
 
   /** Orders that are or may be on the book, oldest first. */
   live(filter: { wallet?: string; pairId?: string } = {}): StoredOrder[] {
-    const key = `${filter.wallet ?? ''}|${filter.pairId ?? ''}`;
-    const kept = this.#live?.get(key);
-    if (kept !== undefined) return [...kept.orders];
-    const rows = this.#db
+    return this.#index?.live(filter) ?? this.#liveFromTable(filter);
+  }
+
+  #liveFromTable(filter: { wallet?: string; pairId?: string }): StoredOrder[] {
+    return this.#db
       .prepare(
         `SELECT * FROM orders WHERE status NOT IN ${TERMINAL}
            AND (? IS NULL OR wallet = ?) AND (? IS NULL OR pair_id = ?) ORDER BY created_ms, client_order_id`,
       )
-      .all(filter.wallet ?? null, filter.wallet ?? null, filter.pairId ?? null, filter.pairId ?? null);
-    const live = rows.map((r) => fromRow(r as unknown as OrderRow));
-    this.#live?.set(key, { wallet: filter.wallet ?? '', pairId: filter.pairId ?? '', orders: live });
-    return [...live];
+      .all(filter.wallet ?? null, filter.wallet ?? null, filter.pairId ?? null, filter.pairId ?? null)
+      .map((r) => fromRow(r as unknown as OrderRow));
   }
 
   /**
@@ -161,7 +162,7 @@ export class OrderStore extends OrderReads {
       if (!result.ok) return result;
       const o = result.order;
       const now = this.#now();
-      this.#write(wallet, clientOrderId, o, now);
+      this.#write(current, o, now);
       this.#db
         .prepare(
           'INSERT INTO order_transitions (wallet, client_order_id, at_ms, at_us, from_status, to_status, event_json, source_tx, source_block) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -205,17 +206,8 @@ export class OrderStore extends OrderReads {
     });
   }
 
-  /** Forgets the kept live lists that may hold an order of `wallet` on `pairId` (an empty filter holds all). */
-  #forget(wallet: string, pairId: string): void {
-    if (this.#live === null) return;
-    for (const [key, kept] of this.#live) {
-      if ((kept.wallet === '' || kept.wallet === wallet) && (kept.pairId === '' || kept.pairId === pairId))
-        this.#live.delete(key);
-    }
-  }
-
-  #write(wallet: string, clientOrderId: bigint, o: OrderRecord, now: number): void {
-    this.#forget(wallet, o.pairId);
+  /** Writes what an event or a derivation changed of `current`; the index keeps the order as written. */
+  #write(current: StoredOrder, o: OrderRecord, now: number): void {
     this.#db
       .prepare(
         `UPDATE orders SET status = ?, order_id = ?, filled = ?, fill_ids_json = ?, tx_hash = ?, cancel_tx_hash = ?,
@@ -234,9 +226,10 @@ export class OrderStore extends OrderReads {
         o.cancelledBy,
         o.unexplained.toString(),
         now,
-        wallet,
-        clientOrderId.toString(),
+        current.wallet,
+        current.clientOrderId.toString(),
       );
+    this.#index?.written(asWritten(current, o, now));
   }
 
   /** Orders with a standing change derived from a transaction in a given block (source index: not all the day's). */
@@ -285,9 +278,8 @@ export class OrderStore extends OrderReads {
     transaction(this.#db, () => {
       const current = this.get(wallet, clientOrderId);
       if (current === undefined) throw new Error(`no order ${clientOrderId} of ${wallet}`);
-      this.#live?.clear();
       const now = this.#now();
-      this.#write(wallet, clientOrderId, record, now);
+      this.#write(current, record, now);
       this.#db
         .prepare(
           "INSERT INTO order_transitions (wallet, client_order_id, at_ms, at_us, from_status, to_status, event_json, kind) VALUES (?, ?, ?, ?, ?, ?, ?, 'rollback')",

@@ -11,6 +11,7 @@ import { MIGRATION_6 } from './migrations/v6-markouts.ts';
 import { MIGRATION_7 } from './migrations/v7-steady-reads.ts';
 import { MIGRATION_8 } from './migrations/v8-parameter-changes.ts';
 import { MIGRATION_9 } from './migrations/v9-audit-records.ts';
+import { MIGRATION_10 } from './migrations/v10-event-positions.ts';
 
 export const MIGRATIONS: readonly string[] = [
   MIGRATION_1,
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly string[] = [
   MIGRATION_7,
   MIGRATION_8,
   MIGRATION_9,
+  MIGRATION_10,
 ];

@@ -148,6 +148,7 @@ describe('reads of what is new or still open', () => {
     const reads = caught(store, () => {
       store.events.highestSince('evm', 'w', 10);
       store.applications.unconfirmed('evm', 'w');
+      store.events.lastPosition('evm', 'w');
     });
     const plans = reads.map(({ sql, args }) =>
       (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(args as never[])) as Array<{ detail: string }>)
@@ -157,6 +158,7 @@ describe('reads of what is new or still open', () => {
     expect(plans).toEqual([
       'SEARCH processed_events USING INTEGER PRIMARY KEY (rowid>?)',
       'SEARCH chain_applications USING INDEX chain_applications_open (chain=? AND wallet=?); USE TEMP B-TREE FOR ORDER BY',
+      'SEARCH processed_events USING COVERING INDEX processed_events_position (chain=? AND wallet=?)',
     ]);
     store.close();
   });

@@ -24,6 +24,7 @@ import { SimAdapter } from './sim-adapter.ts';
 import { SimChain, type ReplayCounts } from './sim-chain.ts';
 import { recordedTradeInfo, SimFeed } from './sim-market.ts';
 import { botPair, seedBook } from './replay-pairs.ts';
+import { ReplayDriver } from './replay-driver.ts';
 import { ChainTimeline, recordedBlocks } from './timeline.ts';
 import { VirtualClock } from './virtual-clock.ts';
 
@@ -82,78 +83,114 @@ export interface BacktestResult {
   readonly bot: Bot;
 }
 
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Lets the work started at this moment run until it waits for time or for the chain. */
-async function settle(): Promise<void> {
-  await turn();
+interface Wiring {
+  readonly clock: VirtualClock;
+  readonly feed: SimFeed;
+  readonly timelines: Map<'evm' | 'wasm', ChainTimeline>;
+  readonly latency: LatencySummary[];
+  readonly wallets: BotWallet[];
+  readonly pairs: BotPair[];
 }
 
-export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
-  const clock = o.clock;
-  const feed = new SimFeed();
-  const timelines = new Map<'evm' | 'wasm', ChainTimeline>();
-  const latency: LatencySummary[] = [];
-  const wallets: BotWallet[] = [];
-  const pairs: BotPair[] = [];
-  for (const chainKind of ['evm', 'wasm'] as const) {
-    const ofChain = o.pairs.filter((p) => p.binding.chain === chainKind);
-    if (ofChain.length === 0) continue;
-    const ids = new Set(ofChain.map((p) => p.binding.pairId));
-    const events = o.data.chainEvents.filter((e) => e.chain === chainKind && ids.has(e.pairId));
-    const blocks = recordedBlocks(events);
-    const l = { ...fitLatency(o.data.actions, ids), blockMs: blockInterval(events, 1_000) };
-    latency.push(summary(chainKind, l));
-    const draw = delayDraw(l, o.seed + (chainKind === 'evm' ? 0 : 1));
-    const wallet = new Set(ofChain.map((p) => p.wallet));
-    const chain = new SimChain(
-      chainKind,
-      ofChain,
-      { wallets: wallet, marketMakers: new Set(ofChain.filter((p) => p.marketMaker).map((p) => p.wallet)) },
-      { height: (blocks[0]?.height ?? 1n) - 1n, timeMs: o.fromMs },
-    );
-    for (const p of ofChain) {
-      chain.fund(p.binding.baseToken, p.wallet, p.balances.base);
-      chain.fund(p.binding.quoteToken, p.wallet, p.balances.quote);
-      const first = o.data.books.find((b) => b.symbol === p.binding.symbol && b.recvMs >= o.fromMs);
-      if (first !== undefined) seedBook(chain, p.binding, first);
-    }
-    const timeline = new ChainTimeline(chain, blocks, l.blockMs, o.fromMs);
-    timeline.skipBefore(o.fromMs);
-    timelines.set(chainKind, timeline);
-    for (const w of wallet) {
-      const mine = ofChain.filter((p) => p.wallet === w);
-      const adapter = new SimAdapter({
-        chain,
-        wallet: w,
-        states: new Map(mine.map((p) => [p.binding.pairId, p.state])),
-        clock,
-        journal: o.store.transactions,
-        // The first block after it was sent.
-        send: (tx) => timeline.send(tx, clock.now() + 1),
-        outcomeDelay: draw,
-        confirmMs: o.confirmations[chainKind] * l.blockMs,
-        maxInFlight: l.maxInFlight,
-        ...(o.approvals === undefined
-          ? {}
-          : { approvals: { options: o.approvals, state: o.store.state, logger: o.logger } }),
-      });
-      const engine = await createWalletEngine({
-        adapter,
-        pairs: mine.map((p) => p.binding),
-        store: o.store,
-        marketMaker: mine.some((p) => p.marketMaker),
-        logger: o.logger,
-        metrics: o.metrics,
-        clock,
-      });
-      const id = `${chainKind}:${w}`;
-      wallets.push({ id, engine, adapter, marketMaker: mine.some((p) => p.marketMaker) });
-      const walletThrottle = new Throttle('wallet', () => mine[0]?.throttle?.wallet ?? NO_THROTTLE);
-      for (const p of mine) pairs.push(botPair(p, id, o, clock, walletThrottle));
-    }
-    for (const p of ofChain) feed.publish(chain, p.binding, o.fromMs);
+/** A chain of the recording simulated: its pairs funded and seeded with their first recorded book. */
+function simChainOf(
+  chainKind: 'evm' | 'wasm',
+  ofChain: readonly BacktestPair[],
+  first: { readonly height: bigint; readonly fromMs: number },
+  o: BacktestOptions,
+): SimChain {
+  const chain = new SimChain(
+    chainKind,
+    ofChain,
+    {
+      wallets: new Set(ofChain.map((p) => p.wallet)),
+      marketMakers: new Set(ofChain.filter((p) => p.marketMaker).map((p) => p.wallet)),
+    },
+    { height: first.height, timeMs: first.fromMs },
+  );
+  for (const p of ofChain) {
+    chain.fund(p.binding.baseToken, p.wallet, p.balances.base);
+    chain.fund(p.binding.quoteToken, p.wallet, p.balances.quote);
+    const book = o.data.books.find((b) => b.symbol === p.binding.symbol && b.recvMs >= o.fromMs);
+    if (book !== undefined) seedBook(chain, p.binding, book);
   }
+  return chain;
+}
+
+/** One wallet of a chain: its simulated adapter, its order engine, and its pairs for the bot. */
+async function wireWallet(
+  w: string,
+  mine: readonly BacktestPair[],
+  chain: {
+    readonly sim: SimChain;
+    readonly timeline: ChainTimeline;
+    readonly latency: ReturnType<typeof fitLatency> & { blockMs: number };
+  },
+  draw: ReturnType<typeof delayDraw>,
+  o: BacktestOptions,
+  wiring: Wiring,
+): Promise<void> {
+  const { clock } = wiring;
+  const kind = chain.sim.chain;
+  const adapter = new SimAdapter({
+    chain: chain.sim,
+    wallet: w,
+    states: new Map(mine.map((p) => [p.binding.pairId, p.state])),
+    clock,
+    journal: o.store.transactions,
+    // The first block after it was sent.
+    send: (tx) => chain.timeline.send(tx, clock.now() + 1),
+    outcomeDelay: draw,
+    confirmMs: o.confirmations[kind] * chain.latency.blockMs,
+    maxInFlight: chain.latency.maxInFlight,
+    ...(o.approvals === undefined
+      ? {}
+      : { approvals: { options: o.approvals, state: o.store.state, logger: o.logger } }),
+  });
+  const marketMaker = mine.some((p) => p.marketMaker);
+  const engine = await createWalletEngine({
+    adapter,
+    pairs: mine.map((p) => p.binding),
+    store: o.store,
+    marketMaker,
+    logger: o.logger,
+    metrics: o.metrics,
+    clock,
+  });
+  const id = `${kind}:${w}`;
+  wiring.wallets.push({ id, engine, adapter, marketMaker });
+  const walletThrottle = new Throttle('wallet', () => mine[0]?.throttle?.wallet ?? NO_THROTTLE);
+  for (const p of mine) wiring.pairs.push(botPair(p, id, o, clock, walletThrottle));
+}
+
+/** A chain of the recording: its blocks on a timeline, its latency fitted, its wallets wired. */
+async function wireChain(chainKind: 'evm' | 'wasm', o: BacktestOptions, wiring: Wiring): Promise<void> {
+  const ofChain = o.pairs.filter((p) => p.binding.chain === chainKind);
+  if (ofChain.length === 0) return;
+  const ids = new Set(ofChain.map((p) => p.binding.pairId));
+  const events = o.data.chainEvents.filter((e) => e.chain === chainKind && ids.has(e.pairId));
+  const blocks = recordedBlocks(events);
+  const latency = { ...fitLatency(o.data.actions, ids), blockMs: blockInterval(events, 1_000) };
+  wiring.latency.push(summary(chainKind, latency));
+  const draw = delayDraw(latency, o.seed + (chainKind === 'evm' ? 0 : 1));
+  const sim = simChainOf(chainKind, ofChain, { height: (blocks[0]?.height ?? 1n) - 1n, fromMs: o.fromMs }, o);
+  const timeline = new ChainTimeline(sim, blocks, latency.blockMs, o.fromMs);
+  timeline.skipBefore(o.fromMs);
+  wiring.timelines.set(chainKind, timeline);
+  for (const w of new Set(ofChain.map((p) => p.wallet)))
+    await wireWallet(
+      w,
+      ofChain.filter((p) => p.wallet === w),
+      { sim, timeline, latency },
+      draw,
+      o,
+      wiring,
+    );
+  for (const p of ofChain) wiring.feed.publish(sim, p.binding, o.fromMs);
+}
+
+/** The obligations tracker of the replay, told of each wallet's confirmed chain events. */
+function obligationsOf(o: BacktestOptions, wallets: readonly BotWallet[]): ObligationTracker {
   const obligations = new ObligationTracker({
     store: o.store,
     pairs: o.pairs.map((p) => ({ binding: p.binding, wallet: p.wallet, obligations: p.obligations })),
@@ -161,16 +198,23 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     sampleMs: o.sampleMs,
     // Nothing reads the figures between samples in a replay (no board, no scrape; the guard asks for its terms).
     evaluateEveryMs: o.sampleMs,
-    clock,
+    clock: o.clock,
     logger: o.logger.child({ component: 'obligations' }),
     metrics: o.metrics,
   });
   for (const w of wallets)
     w.engine.onConfirmedEvents((events) => obligations.onChainEvents(w.engine.chain, w.engine.wallet, events));
+  return obligations;
+}
+
+export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
+  const clock = o.clock;
+  const wiring: Wiring = { clock, feed: new SimFeed(), timelines: new Map(), latency: [], wallets: [], pairs: [] };
+  for (const chainKind of ['evm', 'wasm'] as const) await wireChain(chainKind, o, wiring);
   const bot = new Bot({
-    wallets,
-    pairs,
-    feed,
+    wallets: wiring.wallets,
+    pairs: wiring.pairs,
+    feed: wiring.feed,
     rest: recordedTradeInfo(o.data.tradeInfo, clock),
     calendar: o.calendar,
     timings: o.timings,
@@ -178,85 +222,25 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     logger: o.logger,
     metrics: o.metrics,
     reloadStrategies: o.reloadStrategies,
-    obligations,
+    obligations: obligationsOf(o, wiring.wallets),
   });
-  const readings = o.data.readings.filter((r) => r.recvMs >= o.fromMs && r.recvMs <= o.toMs);
-  const symbols = new Map(o.pairs.map((p) => [p.binding.symbol, p.binding]));
-  // The venue's book messages came at these moments (changes and periodic snapshots): served again then.
-  const bookTimes = o.data.books.filter((b) => b.recvMs >= o.fromMs && b.recvMs <= o.toMs && symbols.has(b.symbol));
-  let nextBook = 0;
-  const fairValues = new Map(
-    pairs.flatMap((p) => (p.fairValue === undefined ? [] : [[p.binding.pairId, p.fairValue]])),
-  );
-  let nextReading = 0;
-  let steps = 0;
-  const bindings = new Map(o.pairs.map((p) => [p.binding.pairId, p.binding]));
-
-  /** Runs events and timers in time order until `done` holds or nothing is left before `untilMs`. */
-  const drive = async (untilMs: number, recordedUntilMs: number, done: () => boolean) => {
-    for (;;) {
-      await settle();
-      if (done()) return;
-      let inputMs = Number.POSITIVE_INFINITY;
-      let chainNext: ChainTimeline | null = null;
-      for (const t of timelines.values()) {
-        const ms = t.nextMs(recordedUntilMs);
-        if (ms !== null && ms < inputMs) {
-          inputMs = ms;
-          chainNext = t;
-        }
-      }
-      const reading = readings[nextReading];
-      const readingMs =
-        reading !== undefined && reading.recvMs <= recordedUntilMs ? reading.recvMs : Number.POSITIVE_INFINITY;
-      const book = bookTimes[nextBook];
-      const bookMs = book !== undefined && book.recvMs <= recordedUntilMs ? book.recvMs : Number.POSITIVE_INFINITY;
-      const timerMs = clock.nextDue() ?? Number.POSITIVE_INFINITY;
-      const at = Math.min(inputMs, readingMs, bookMs, timerMs);
-      if (at > untilMs || at === Number.POSITIVE_INFINITY) return;
-      steps++;
-      if (timerMs === at) {
-        clock.fireNext(at);
-      } else if (bookMs === at) {
-        clock.fireNext(at);
-        nextBook++;
-        const b = symbols.get((book as { symbol: string }).symbol) as PairBinding;
-        feed.publish((timelines.get(b.chain) as ChainTimeline).chain, b, at);
-      } else if (readingMs === at) {
-        clock.fireNext(at);
-        nextReading++;
-        void fairValues.get((reading as { pairId: string }).pairId)?.readNow();
-      } else if (chainNext !== null) {
-        clock.fireNext(at);
-        for (const pairId of chainNext.mineNext(recordedUntilMs)) {
-          const b = bindings.get(pairId);
-          if (b !== undefined) feed.publish(chainNext.chain, b, clock.now());
-        }
-      }
-    }
-  };
-
-  const run = async <T>(work: Promise<T>, untilMs: number, recordedUntilMs: number): Promise<T> => {
-    const state = { done: false };
-    const settled = work.finally(() => {
-      state.done = true;
-    });
-    settled.catch(() => undefined);
-    await drive(untilMs, recordedUntilMs, () => state.done);
-    if (!state.done) throw new Error('backtest: the bot did not finish a step before the recording ended');
-    return settled;
-  };
-
+  const driver = new ReplayDriver({
+    ...wiring,
+    data: o.data,
+    bindings: o.pairs.map((p) => p.binding),
+    fromMs: o.fromMs,
+    toMs: o.toMs,
+  });
   // The recording runs from where it began; the bot starts where the live bot began to quote (its reconciliation
   // and first reads took that long), so that its first round sees what the live bot's first round saw.
-  await drive(o.startMs ?? o.fromMs, o.toMs, () => false);
-  await run(bot.start(), o.toMs, o.toMs);
-  await drive(o.toMs, o.toMs, () => false);
+  await driver.drive(o.startMs ?? o.fromMs, o.toMs, () => false);
+  await driver.run(bot.start(), o.toMs, o.toMs);
+  await driver.drive(o.toMs, o.toMs, () => false);
   const shutdownMs = o.shutdownMs ?? 120_000;
-  await run(bot.shutdown(shutdownMs), o.toMs + shutdownMs + 60_000, o.toMs);
+  await driver.run(bot.shutdown(shutdownMs), o.toMs + shutdownMs + 60_000, o.toMs);
   const replayed = { evm: emptyCounts(), wasm: emptyCounts() };
-  for (const [k, t] of timelines) replayed[k] = t.chain.counts;
-  return { fromMs: o.fromMs, toMs: clock.now(), latency, replayed, steps, bot };
+  for (const [k, t] of wiring.timelines) replayed[k] = t.chain.counts;
+  return { fromMs: o.fromMs, toMs: clock.now(), latency: wiring.latency, replayed, steps: driver.steps, bot };
 }
 
 const emptyCounts = (): ReplayCounts => ({ orders: 0, refused: 0, cancels: 0, moot: 0 });

@@ -145,10 +145,10 @@ export interface GuardResult extends ConformResult {
 /** The guarded quotes (level 0) and their reserves (level 1); the model's own levels come after. */
 const isGuarded = (q: { level: number }): boolean => q.level <= 1;
 
-export function guardQuotes(input: GuardInput): GuardResult {
+/** The level-0 bid and ask the terms want around the centre: the model's where they already meet them. */
+function pinnedPair(input: GuardInput): DesiredQuote[] {
   const { terms, conform } = input;
   const pair = conform.rules;
-  if (meetsTerms(input.conformed.quotes, terms, pair)) return { ...input.conformed, outcome: { status: 'compliant' } };
   const c = conform.centre;
   // Half of the largest spread around the centre, less the diff's tolerance on each side, so that an order the
   // diff keeps within tolerance of the guard's price still meets the terms.
@@ -176,10 +176,48 @@ export function guardQuotes(input: GuardInput): GuardResult {
     terms,
     pair,
   );
-  const pinned: DesiredQuote[] = [
+  return [
     { side: 'buy', level: 0, price: bidPrice, quantity: bidQty },
     { side: 'sell', level: 0, price: askPrice, quantity: askQty },
   ];
+}
+
+/** Why the guarded quotes still miss the terms: the rule that cut or dropped one, else the terms' shortfall. */
+function breachOf(
+  reasons: readonly QuoteReason[],
+  quotes: readonly DesiredQuote[],
+  input: GuardInput,
+): Extract<GuardOutcome, { status: 'breach' }> {
+  const pair = input.conform.rules;
+  const level0 = reasons.filter((r) => r.level === 0);
+  const cause = level0.find((r) => r.action === 'dropped') ?? level0.find((r) => r.action === 'adjusted');
+  const shortfall = assessQuotes(
+    quotes.map((q) => raw(q, pair)),
+    rulesOf(input.terms, pair),
+    false,
+  ).shortfall;
+  const limit =
+    cause === undefined
+      ? shortfall === 'spread'
+        ? 'tick'
+        : `terms:${shortfall ?? 'unknown'}`
+      : cause.rule === 'funds'
+        ? 'funds'
+        : `venue:${cause.rule}`;
+  const detail =
+    cause?.detail ??
+    (shortfall === 'spread'
+      ? `the tick grid leaves no bid and ask within the maximum spread around ${input.conform.centre.toFixed()}`
+      : `no bid and ask meet the terms (${shortfall ?? 'unknown'})`);
+  return { status: 'breach', limit, detail };
+}
+
+export function guardQuotes(input: GuardInput): GuardResult {
+  const { terms, conform } = input;
+  const pair = conform.rules;
+  if (meetsTerms(input.conformed.quotes, terms, pair)) return { ...input.conformed, outcome: { status: 'compliant' } };
+  const pinned = pinnedPair(input);
+  const [bid, ask] = pinned as [DesiredQuote, DesiredQuote];
   // A reserve one tick behind each guarded quote, of the same size: a taker that takes the guarded quote whole
   // leaves the reserve as our best, still within the maximum spread (the guard keeps at least a tick inside it),
   // so the side stays present while its replacement travels instead of being absent for a block or two.
@@ -189,7 +227,7 @@ export function guardQuotes(input: GuardInput): GuardResult {
     price: q.side === 'buy' ? tickDown(q.price, pair.tick) : tickUp(q.price, pair.tick),
   });
   const deeper = input.model
-    .filter((q) => q.level > 0 && (q.side === 'buy' ? q.price.lt(bidPrice) : q.price.gt(askPrice)))
+    .filter((q) => q.level > 0 && (q.side === 'buy' ? q.price.lt(bid.price) : q.price.gt(ask.price)))
     .map((q) => ({ ...q, level: q.level + 1 }));
   const run = (quotes: DesiredQuote[]) =>
     conformQuotes({
@@ -216,32 +254,12 @@ export function guardQuotes(input: GuardInput): GuardResult {
     action: 'adjusted',
     detail: `held to the obligations: ${q.quantity.toFixed()} at ${q.price.toFixed()}`,
   }));
-  if (meetsTerms(result.quotes, terms, pair))
-    return { quotes: result.quotes, reasons: [...adjusted, ...result.reasons], outcome: { status: 'guarded' } };
+  const reasons = [...adjusted, ...result.reasons];
+  if (meetsTerms(result.quotes, terms, pair)) return { quotes: result.quotes, reasons, outcome: { status: 'guarded' } };
   // What cut or dropped a guarded quote, in either pass (a cut in the first pass is why the second was needed).
-  const all = [...firstReasons, ...result.reasons].filter((r) => r.level === 0);
-  const cause = all.find((r) => r.action === 'dropped') ?? all.find((r) => r.action === 'adjusted');
-  const shortfall = assessQuotes(
-    result.quotes.map((q) => raw(q, pair)),
-    rulesOf(terms, pair),
-    false,
-  ).shortfall;
-  const limit =
-    cause === undefined
-      ? shortfall === 'spread'
-        ? 'tick'
-        : `terms:${shortfall ?? 'unknown'}`
-      : cause.rule === 'funds'
-        ? 'funds'
-        : `venue:${cause.rule}`;
-  const detail =
-    cause?.detail ??
-    (shortfall === 'spread'
-      ? `the tick grid leaves no bid and ask within the maximum spread around ${c.toFixed()}`
-      : `no bid and ask meet the terms (${shortfall ?? 'unknown'})`);
   return {
     quotes: result.quotes,
-    reasons: [...adjusted, ...result.reasons],
-    outcome: { status: 'breach', limit, detail },
+    reasons,
+    outcome: breachOf([...firstReasons, ...result.reasons], result.quotes, input),
   };
 }

@@ -59,6 +59,80 @@ function runModel(config: StrategyConfig, input: ModelInput, state: StrategyStat
   return (MODELS[config.kind] as Model<StrategyConfig>)(config, input, state);
 }
 
+type DiffOptions = Parameters<typeof diffQuotes>[2];
+
+/** No reference price: nothing of ours should stay on the book. */
+function blind(
+  config: StrategyConfig,
+  context: QuoteContext,
+  diffOptions: DiffOptions,
+  state: StrategyState,
+): ComputeOutput {
+  const diff = diffQuotes([], context.liveOrders, diffOptions);
+  const detail = `none of ${config.referencePrice.join(', ')} is available`;
+  return {
+    result: {
+      quotes: [],
+      actions: diff.actions,
+      reasons: [{ side: null, level: null, rule: 'no-reference', action: 'none', detail }],
+      reference: null,
+      diagnostics: {},
+      ...(context.obligations === undefined
+        ? {}
+        : { obligations: { status: 'breach', limit: 'no-reference', detail } as const }),
+    },
+    nextState: state,
+  };
+}
+
+/** The conformed quotes held to the obligations (when the pair has terms), then through the risk gate. */
+function guardedAndGated(
+  conformed: ReturnType<typeof conformQuotes>,
+  guard: Omit<Parameters<typeof guardQuotes>[0], 'conformed' | 'terms'> & { readonly terms: GuardTerms | undefined },
+  rules: PairRules,
+  gate: QuoteGate | undefined,
+): { conformed: ReturnType<typeof conformQuotes>; gated: ReturnType<QuoteGate>; obligations?: GuardOutcome } {
+  const { terms } = guard;
+  let obligations: GuardOutcome | undefined;
+  if (terms !== undefined) {
+    const held = guardQuotes({ ...guard, terms, conformed });
+    conformed = held;
+    obligations = held.outcome;
+  }
+  const gated = gate === undefined ? { quotes: conformed.quotes, reasons: [] } : gate(conformed.quotes);
+  if (terms !== undefined && obligations?.status !== 'breach' && !meetsTerms(gated.quotes, terms, rules)) {
+    // The risk gate cut what met the obligations: the limit forces the breach.
+    const cut = gated.reasons.find((r) => r.level === 0) ?? gated.reasons[0];
+    obligations = {
+      status: 'breach',
+      limit: `risk:${cut?.limit ?? 'gate'}`,
+      detail: cut?.detail ?? 'the risk gate removed the quotes that met the obligations',
+    };
+  }
+  return { conformed, gated, ...(obligations === undefined ? {} : { obligations }) };
+}
+
+/** The actions towards `quotes`; with every tolerance off when a kept order would leave the pair outside its terms. */
+function diffWithin(
+  quotes: readonly DesiredQuote[],
+  live: QuoteContext['liveOrders'],
+  diffOptions: DiffOptions,
+  terms: GuardTerms | undefined,
+  obligations: GuardOutcome | undefined,
+): ReturnType<typeof diffQuotes> {
+  const diff = diffQuotes(quotes, live, diffOptions);
+  if (terms === undefined || obligations?.status === 'breach') return diff;
+  // Guarded quotes come with reserves: the book must keep the terms after a fill of either best quote too.
+  const book = bookAfter(diff.actions);
+  const holds =
+    obligations?.status === 'guarded'
+      ? meetsTermsAfterAFill(book, terms, diffOptions.rules)
+      : meetsTerms(book, terms, diffOptions.rules);
+  if (holds) return diff;
+  // A live order kept within the refresh tolerance would leave the pair outside the terms: replace instead.
+  return diffQuotes(quotes, live, { ...diffOptions, priceToleranceTicks: 0, sizeTolerance: new Decimal(0) });
+}
+
 /**
  * Desired quotes for one pair, checked against every venue rule, and the actions that get our live orders
  * there. A quote dropped or changed on the way is in `reasons` with its rule.
@@ -80,7 +154,7 @@ export function computeQuotes(
     base: inventory.base.free.add(inventory.base.locked),
     quote: inventory.quote.free.add(inventory.quote.locked),
   };
-  const diffOptions = {
+  const diffOptions: DiffOptions = {
     rules: pairRules,
     lastPrice: market.lastPrice,
     priceToleranceTicks: config.refresh.priceToleranceTicks,
@@ -94,26 +168,9 @@ export function computeQuotes(
     staticReferencePrice: pairRules.staticReferencePrice,
     fair: context.fairValue ?? null,
   });
-  if (reference === null) {
-    // Blind: nothing of ours should stay on the book.
-    const diff = diffQuotes([], context.liveOrders, diffOptions);
-    const detail = `none of ${config.referencePrice.join(', ')} is available`;
-    return {
-      result: {
-        quotes: [],
-        actions: diff.actions,
-        reasons: [{ side: null, level: null, rule: 'no-reference', action: 'none', detail }],
-        reference: null,
-        diagnostics: {},
-        ...(context.obligations === undefined
-          ? {}
-          : { obligations: { status: 'breach', limit: 'no-reference', detail } as const }),
-      },
-      nextState: state,
-    };
-  }
+  if (reference === null) return blind(config, context, diffOptions, state);
   const model = widened(runModel(config, { reference, market, inventory }, state), context.widen ?? 1);
-  const conformInput = {
+  const conform = {
     rules: pairRules,
     book,
     lastPrice: market.lastPrice,
@@ -123,42 +180,15 @@ export function computeQuotes(
     minSpreadBps: config.minSpreadBps,
     funds,
   };
-  let conformed = conformQuotes({ ...conformInput, quotes: model.quotes });
   const terms = context.obligations;
-  let obligations: GuardOutcome | undefined;
-  if (terms !== undefined) {
-    const guarded = guardQuotes({
-      terms,
-      model: model.quotes,
-      conformed,
-      conform: conformInput,
-      priceToleranceTicks: config.refresh.priceToleranceTicks,
-    });
-    conformed = guarded;
-    obligations = guarded.outcome;
-  }
-  const gated = gate === undefined ? { quotes: conformed.quotes, reasons: [] } : gate(conformed.quotes);
-  if (terms !== undefined && obligations?.status !== 'breach' && !meetsTerms(gated.quotes, terms, pairRules)) {
-    // The risk gate cut what met the obligations: the limit forces the breach.
-    const cut = gated.reasons.find((r) => r.level === 0) ?? gated.reasons[0];
-    obligations = {
-      status: 'breach',
-      limit: `risk:${cut?.limit ?? 'gate'}`,
-      detail: cut?.detail ?? 'the risk gate removed the quotes that met the obligations',
-    };
-  }
-  let diff = diffQuotes(gated.quotes, context.liveOrders, diffOptions);
-  // Guarded quotes come with reserves: the book must keep the terms after a fill of either best quote too.
-  const holds = (book: readonly (DesiredQuote | LiveOrder)[], t: GuardTerms) =>
-    obligations?.status === 'guarded' ? meetsTermsAfterAFill(book, t, pairRules) : meetsTerms(book, t, pairRules);
-  if (terms !== undefined && obligations?.status !== 'breach' && !holds(bookAfter(diff.actions), terms)) {
-    // A live order kept within the refresh tolerance would leave the pair outside the terms: replace instead.
-    diff = diffQuotes(gated.quotes, context.liveOrders, {
-      ...diffOptions,
-      priceToleranceTicks: 0,
-      sizeTolerance: new Decimal(0),
-    });
-  }
+  const priceToleranceTicks = config.refresh.priceToleranceTicks;
+  const { conformed, gated, obligations } = guardedAndGated(
+    conformQuotes({ ...conform, quotes: model.quotes }),
+    { terms, model: model.quotes, conform, priceToleranceTicks },
+    pairRules,
+    gate,
+  );
+  const diff = diffWithin(gated.quotes, context.liveOrders, diffOptions, terms, obligations);
   const sent = new Set<DesiredQuote>(diff.actions.flatMap((a) => (a.type === 'cancel' ? [] : [a.quote])));
   return {
     result: {

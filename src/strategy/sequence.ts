@@ -42,93 +42,114 @@ interface Step {
   live: LiveOrder | null;
 }
 
-export function sequenceActions(
-  plan: Plan,
-  live: readonly LiveOrder[],
-  options: SequenceOptions,
-): { actions: QuoteAction[]; reasons: QuoteReason[] } {
-  // Each order's cost once: the loop below asks again and again.
-  const costs = new Map<object, Decimal>();
-  const costOf = (o: DesiredQuote | LiveOrder): Decimal => {
-    let c = costs.get(o);
-    if (c === undefined) costs.set(o, (c = quoteCost(o.side, o.price, o.quantity, options.rules, options.marketMaker)));
-    return c;
-  };
-  const resting = new Map<object, Resting>(live.map((l) => [l, l]));
-  const available: Record<Side, Decimal> = { buy: options.funds.quote, sell: options.funds.base };
-  for (const l of live) available[l.side] = available[l.side].sub(costOf(l));
+/** The plan being carried out: what rests of ours and what each side has left, as actions are added. */
+class Sequencer {
+  readonly #options: SequenceOptions;
+  /** Each order's cost once: the loop asks again and again. */
+  readonly #costs = new Map<object, Decimal>();
+  readonly #resting: Map<object, Resting>;
+  readonly available: Record<Side, Decimal>;
+  readonly actions: QuoteAction[] = [];
+  readonly reasons: QuoteReason[] = [];
 
-  const actions: QuoteAction[] = [];
-  const reasons: QuoteReason[] = [];
-  const cancel = (l: LiveOrder) => {
-    actions.push({ type: 'cancel', orderId: l.id, side: l.side });
-    resting.delete(l);
-    available[l.side] = available[l.side].add(costOf(l));
-  };
-  const crossesOurs = (q: DesiredQuote) => {
-    for (const r of resting.values()) {
+  constructor(live: readonly LiveOrder[], options: SequenceOptions) {
+    this.#options = options;
+    this.#resting = new Map<object, Resting>(live.map((l) => [l, l]));
+    this.available = { buy: options.funds.quote, sell: options.funds.base };
+    for (const l of live) this.available[l.side] = this.available[l.side].sub(this.costOf(l));
+  }
+
+  costOf(o: DesiredQuote | LiveOrder): Decimal {
+    let c = this.#costs.get(o);
+    if (c === undefined) {
+      c = quoteCost(o.side, o.price, o.quantity, this.#options.rules, this.#options.marketMaker);
+      this.#costs.set(o, c);
+    }
+    return c;
+  }
+
+  cancel(l: LiveOrder): void {
+    this.actions.push({ type: 'cancel', orderId: l.id, side: l.side });
+    this.#resting.delete(l);
+    this.available[l.side] = this.available[l.side].add(this.costOf(l));
+  }
+
+  crossesOurs(q: DesiredQuote): boolean {
+    for (const r of this.#resting.values()) {
       if (r.side !== q.side && (q.side === 'buy' ? r.price.lte(q.price) : r.price.gte(q.price))) return true;
     }
     return false;
-  };
-  const fits = (q: DesiredQuote, extra: Decimal | null) => {
-    const room = extra === null ? available[q.side] : available[q.side].add(extra);
-    return costOf(q).lte(room);
-  };
-  const send = (step: Step) => {
+  }
+
+  fits(q: DesiredQuote, extra: Decimal | null): boolean {
+    const room = extra === null ? this.available[q.side] : this.available[q.side].add(extra);
+    return this.costOf(q).lte(room);
+  }
+
+  send(step: Step): void {
     const q = step.quote;
-    actions.push(
+    this.actions.push(
       step.live === null ? { type: 'place', quote: q } : { type: 'replace', orderId: step.live.id, quote: q },
     );
-    resting.set(q, q);
-    available[q.side] = available[q.side].sub(costOf(q));
+    this.#resting.set(q, q);
+    this.available[q.side] = this.available[q.side].sub(this.costOf(q));
     if (step.live !== null) {
-      resting.delete(step.live);
-      available[step.live.side] = available[step.live.side].add(costOf(step.live));
+      this.#resting.delete(step.live);
+      this.available[step.live.side] = this.available[step.live.side].add(this.costOf(step.live));
     }
-  };
+  }
 
-  for (const l of plan.cancels) cancel(l);
-  const pending: Step[] = [
-    ...plan.replaces.map((r) => ({ quote: r.quote, live: r.live as LiveOrder | null })),
-    ...plan.places.map((quote) => ({ quote, live: null })),
-  ].toSorted(
-    (a, b) => a.quote.level - b.quote.level || (a.quote.side === b.quote.side ? 0 : a.quote.side === 'buy' ? -1 : 1),
-  );
-
-  while (pending.length > 0) {
-    const ready = pending.filter((s) => !crossesOurs(s.quote));
-    const now = ready.find((s) => fits(s.quote, null));
-    if (now !== undefined) {
-      send(now);
-      pending.splice(pending.indexOf(now), 1);
-      continue;
-    }
-    // Nothing fits while its old order rests: cancel an old order first, preferring one whose release
-    // makes its own replacement fit.
-    const split =
-      ready.find((s) => s.live !== null && fits(s.quote, costOf(s.live))) ?? ready.find((s) => s.live !== null);
-    if (split?.live) {
-      cancel(split.live);
-      split.live = null;
-      continue;
-    }
-    // What is left cannot be funded (or, against every guarantee above, would cross our own orders).
+  /** What is left cannot be funded (or, against every guarantee above, would cross our own orders). */
+  drop(pending: readonly Step[]): void {
     for (const s of pending) {
-      const crossing = crossesOurs(s.quote);
-      if (s.live !== null) cancel(s.live);
-      reasons.push({
+      const crossing = this.crossesOurs(s.quote);
+      if (s.live !== null) this.cancel(s.live);
+      this.reasons.push({
         side: s.quote.side,
         level: s.quote.level,
         rule: crossing ? 'own-cross' : 'funds',
         action: 'dropped',
         detail: crossing
           ? `${show(s.quote.price)} would cross an order of ours that stays`
-          : `needs ${show(costOf(s.quote))}, ${show(available[s.quote.side])} left after the orders that stay`,
+          : `needs ${show(this.costOf(s.quote))}, ${show(this.available[s.quote.side])} left after the orders that stay`,
       });
     }
+  }
+}
+
+export function sequenceActions(
+  plan: Plan,
+  live: readonly LiveOrder[],
+  options: SequenceOptions,
+): { actions: QuoteAction[]; reasons: QuoteReason[] } {
+  const q = new Sequencer(live, options);
+  for (const l of plan.cancels) q.cancel(l);
+  const pending: Step[] = [
+    ...plan.replaces.map((r) => ({ quote: r.quote, live: r.live as LiveOrder | null })),
+    ...plan.places.map((quote) => ({ quote, live: null })),
+  ].toSorted(
+    (a, b) => a.quote.level - b.quote.level || (a.quote.side === b.quote.side ? 0 : a.quote.side === 'buy' ? -1 : 1),
+  );
+  while (pending.length > 0) {
+    const ready = pending.filter((s) => !q.crossesOurs(s.quote));
+    const now = ready.find((s) => q.fits(s.quote, null));
+    if (now !== undefined) {
+      q.send(now);
+      pending.splice(pending.indexOf(now), 1);
+      continue;
+    }
+    // Nothing fits while its old order rests: cancel an old order first, preferring one whose release
+    // makes its own replacement fit.
+    const split =
+      ready.find((s) => s.live !== null && q.fits(s.quote, q.costOf(s.live))) ?? ready.find((s) => s.live !== null);
+    if (split?.live) {
+      q.cancel(split.live);
+      split.live = null;
+      continue;
+    }
+    q.drop(pending);
     break;
   }
-  for (const k of plan.keeps) actions.push({ type: 'keep', orderId: k.live.id, quote: k.quote, live: k.live });
-  return { actions, reasons };
+  for (const k of plan.keeps) q.actions.push({ type: 'keep', orderId: k.live.id, quote: k.quote, live: k.live });
+  return { actions: q.actions, reasons: q.reasons };
 }

@@ -60,7 +60,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'sandbox/wasm/contracts/order-book.ts: call': 86,
   'sandbox/wasm/contracts/token.ts: call': 83,
   'store/recording-read.ts: readRecordings': 88,
-  'store/writer-claim.ts: claimWriter': 89,
   'strategy/obligation-guard.ts: guardQuotes': 100,
   'strategy/registry.ts: computeQuotes': 109,
   'strategy/sequence.ts: sequenceActions': 90,

@@ -75,7 +75,9 @@ export async function commandParts(source: string, io: CliIo, options: CommandOp
   const connection = connectionOf(setup, setup.manifest);
   const rest = restClientOf(connection, options);
   const listed = await rest.listTradingPairs();
-  const store = options.trade ? openStore(setup.statePath) : openStoreReadOnly(setup.statePath);
+  const store = options.trade
+    ? openStore(setup.statePath, systemClock.now, { clock: systemClock })
+    : openStoreReadOnly(setup.statePath);
   let wallets: CommandWallet[];
   let closeWallets: (() => Promise<void>) | null = null;
   try {

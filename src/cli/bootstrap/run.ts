@@ -105,7 +105,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
 
     // An embedded sandbox is a new venue every time: yesterday's state would describe other chains.
     if (embedded) for (const suffix of ['', '-wal', '-shm']) rmSync(`${storePath}${suffix}`, { force: true });
-    const store = openStore(storePath);
+    const store = openStore(storePath, systemClock.now, { clock: systemClock });
     undo.push(() => store.close());
     const recording = startRecording(config, dirname(setup.configPath), { clock: systemClock, logger, metrics });
     if (recording !== null) undo.push(() => recording.close());

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DltError } from '../../core/errors.ts';
+import { systemClock } from '../../core/system-clock.ts';
 import { openStore, openStoreReadOnly } from '../../store/store.ts';
 import type { ObligationWindow } from '../../store/obligation-store.ts';
 import { dayFrame, isDate } from '../../engine/obligations/day-frame.ts';
@@ -109,7 +110,7 @@ export async function obligationsCommand(args: string[], io: CliIo): Promise<num
       io.stdout(`declared through the running bot: ${show(answer.body as unknown as ObligationWindow)}\n`);
       return EXIT_OK;
     }
-    const store = openStore(statePath, Date.now, {});
+    const store = openStore(statePath, systemClock.now, { clock: systemClock });
     try {
       const known = store.obligations.pairs().map((p) => p.pairId);
       if (values.pair !== undefined && known.length > 0 && !known.includes(values.pair))
@@ -142,7 +143,7 @@ export async function obligationsCommand(args: string[], io: CliIo): Promise<num
       io.stdout(`ended through the running bot: ${show(answer.body as unknown as ObligationWindow)}\n`);
       return EXIT_OK;
     }
-    const store = openStore(statePath, Date.now, {});
+    const store = openStore(statePath, systemClock.now, { clock: systemClock });
     try {
       const w = store.obligations.endWindow(id, atMs);
       if (w === null) throw new DltError('E_USAGE', `no window #${id} in ${statePath}`);

@@ -59,7 +59,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'sandbox/wasm/apply.ts: applyTransaction': 111,
   'sandbox/wasm/contracts/order-book.ts: call': 86,
   'sandbox/wasm/contracts/token.ts: call': 83,
-  'store/recording-read.ts: readRecordings': 88,
   'strategy/obligation-guard.ts: guardQuotes': 100,
   'strategy/registry.ts: computeQuotes': 109,
   'strategy/sequence.ts: sequenceActions': 90,

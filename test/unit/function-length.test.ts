@@ -31,8 +31,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'cli/backtest/compose.ts: runOne': 141,
   'cli/bootstrap/run.ts: composeRun': 225,
 
-  'cli/commands/cancel-all.ts: cancelAllCommand': 81,
-  'cli/commands/inventory.ts: inventoryCommand': 110,
   'cli/commands/order.ts: encode': 87,
   'cli/commands/record.ts: recordCommand': 99,
   'cli/commands/run.ts: runCommand': 153,

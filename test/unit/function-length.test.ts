@@ -31,7 +31,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'cli/backtest/compose.ts: runOne': 141,
   'cli/bootstrap/run.ts: composeRun': 225,
 
-  'cli/commands/run.ts: runCommand': 153,
   'cli/report/data.ts: pairDay': 98,
   'cli/report/evaluation.ts: evaluationDay': 116,
   'cli/report/report-csv.ts: reportCsv': 140,

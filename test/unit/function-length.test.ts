@@ -28,7 +28,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'chains/evm/log-decoder.ts: decodeLog': 83,
   'chains/wasm/event-decoder.ts: bookEvent': 93,
   'chains/wasm/sender.ts: sendInvocation': 173,
-  'cli/backtest/compose.ts: runOne': 141,
 
   'cli/report/data.ts: pairDay': 98,
   'cli/report/evaluation.ts: evaluationDay': 116,

@@ -29,7 +29,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'chains/wasm/event-decoder.ts: bookEvent': 93,
   'chains/wasm/sender.ts: sendInvocation': 173,
 
-  'cli/report/report-csv.ts: reportCsv': 140,
   'engine/loop/bot.ts: start': 115,
   'engine/loop/pair-loop.ts: recompute': 90,
   'engine/obligations/obligation-view.ts: registerObligationGauges': 83,

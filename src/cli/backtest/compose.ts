@@ -65,8 +65,8 @@ export function overridden(text: string, overrides: Readonly<Record<string, stri
     const path = key.split('.');
     if (!doc.hasIn(path))
       throw new DltError('E_USAGE', `--grid ${key}: ${where} has no ${key} (a sweep changes parameters the file sets)`);
-    const n = Number(value);
-    doc.setIn(path, value !== '' && Number.isFinite(n) && String(n) === value ? n : value);
+    const asNumber = Number(value);
+    doc.setIn(path, value !== '' && Number.isFinite(asNumber) && String(asNumber) === value ? asNumber : value);
   }
   return doc.toString();
 }

@@ -100,92 +100,139 @@ function open(path: string): DatabaseSync {
 const createdMs = (db: DatabaseSync) =>
   Number((db.prepare("SELECT value FROM meta WHERE key = 'created_ms'").get() as { value: string }).value);
 
+type PairRow = Record<string, string | null>;
+type RecordedRow = Record<string, string | number | null>;
+
+/** What the files hold so far, read in time order. */
+interface Collected {
+  readonly pairs: Map<string, RecordedPairData>;
+  readonly chainEvents: RecordedChainEvent[];
+  /** The chain events' keys: an event recorded in two files is read once. */
+  readonly keys: Set<string>;
+  readonly tradeInfo: RecordedTradeInfo[];
+  readonly readings: RecordedReading[];
+  readonly actions: RecordedActionRow[];
+  readonly books: RecordedBook[];
+  span: { fromMs: number; toMs: number } | null;
+}
+
+function pairOf(row: PairRow, earlier: RecordedPairData | undefined): RecordedPairData {
+  return {
+    pairId: row.pair_id as string,
+    symbol: row.symbol as string,
+    chain: row.chain as 'evm' | 'wasm',
+    wallet: row.wallet as string,
+    binding: row.binding_json as string,
+    state: row.state_json ?? earlier?.state ?? null,
+    balances: earlier?.balances ?? row.balances_json ?? null,
+  };
+}
+
+function chainEventOf(row: RecordedRow): RecordedChainEvent {
+  return {
+    chain: row.chain as 'evm' | 'wasm',
+    pairId: row.pair_id as string,
+    height: BigInt(row.height as string),
+    blockTimeMs: row.block_time_ms as number,
+    recvMs: row.recv_ms as number,
+    txHash: row.tx_hash as string,
+    key: row.event_key as string,
+    event: row.event_json as string,
+  };
+}
+
+function readingOf(row: RecordedRow): RecordedReading {
+  return {
+    recvMs: row.recv_ms as number,
+    pairId: row.pair_id as string,
+    source: row.source as string,
+    value: row.value as string | null,
+    valueTimeMs: row.value_time_ms as number | null,
+    maxAgeMs: row.max_age_ms as number,
+    error: row.error as string | null,
+  };
+}
+
+function actionOf(row: RecordedRow): RecordedActionRow {
+  return {
+    recvMs: row.recv_ms as number,
+    pairId: row.pair_id as string,
+    stage: row.stage as string,
+    type: row.type as string,
+    txHash: row.tx_hash as string | null,
+  };
+}
+
+function bookOf(row: RecordedRow): RecordedBook {
+  return {
+    recvMs: row.recv_ms as number,
+    symbol: row.symbol as string,
+    buy: row.buy_json as string,
+    sell: row.sell_json as string,
+  };
+}
+
+/** Widens the recorded span to take in a row received at `ms`. */
+function seen(into: Collected, ms: number): void {
+  const span = into.span;
+  into.span =
+    span === null ? { fromMs: ms, toMs: ms } : { fromMs: Math.min(span.fromMs, ms), toMs: Math.max(span.toMs, ms) };
+}
+
+/** One file's rows received in `[from, to]`, added to what the earlier files held. */
+function readFile(db: DatabaseSync, from: number, to: number, into: Collected): void {
+  for (const row of db.prepare('SELECT * FROM pairs').all() as PairRow[])
+    into.pairs.set(row.pair_id as string, pairOf(row, into.pairs.get(row.pair_id as string)));
+  const rows = (table: string) =>
+    db.prepare(`SELECT * FROM ${table} WHERE recv_ms BETWEEN ? AND ? ORDER BY seq`).all(from, to) as RecordedRow[];
+  for (const row of rows('chain_events')) {
+    seen(into, row.recv_ms as number);
+    if (into.keys.has(row.event_key as string)) continue;
+    into.keys.add(row.event_key as string);
+    into.chainEvents.push(chainEventOf(row));
+  }
+  for (const row of rows('trade_info')) {
+    seen(into, row.recv_ms as number);
+    into.tradeInfo.push({
+      recvMs: row.recv_ms as number,
+      pairId: row.pair_id as string,
+      status: row.status_json as string,
+    });
+  }
+  for (const row of rows('fair_inputs')) {
+    seen(into, row.recv_ms as number);
+    into.readings.push(readingOf(row));
+  }
+  for (const row of rows('actions')) {
+    seen(into, row.recv_ms as number);
+    into.actions.push(actionOf(row));
+  }
+  for (const row of rows('books')) {
+    seen(into, row.recv_ms as number);
+    into.books.push(bookOf(row));
+  }
+}
+
 /** The rows of `paths` between `range.fromMs` and `range.toMs` (receive time, inclusive), files in time order. */
 export function readRecordings(paths: readonly string[], range: ReadRange = {}): RecordingData {
   const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
   const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
-  const pairs = new Map<string, RecordedPairData>();
-  const chainEvents: RecordedChainEvent[] = [];
-  const keys = new Set<string>();
-  const tradeInfo: RecordedTradeInfo[] = [];
-  const readings: RecordedReading[] = [];
-  const actions: RecordedActionRow[] = [];
-  const books: RecordedBook[] = [];
-  let span: { fromMs: number; toMs: number } | null = null;
-  const seen = (ms: number) => {
-    span =
-      span === null ? { fromMs: ms, toMs: ms } : { fromMs: Math.min(span.fromMs, ms), toMs: Math.max(span.toMs, ms) };
+  const collected: Collected = {
+    pairs: new Map(),
+    chainEvents: [],
+    keys: new Set(),
+    tradeInfo: [],
+    readings: [],
+    actions: [],
+    books: [],
+    span: null,
   };
-  const files = paths.map((p) => ({ path: p, db: open(p) }));
+  const files = paths.map((path) => ({ path, db: open(path) }));
   try {
-    for (const { db } of files.toSorted((a, b) => createdMs(a.db) - createdMs(b.db))) {
-      for (const r of db.prepare('SELECT * FROM pairs').all() as Array<Record<string, string | null>>)
-        pairs.set(r.pair_id as string, {
-          pairId: r.pair_id as string,
-          symbol: r.symbol as string,
-          chain: r.chain as 'evm' | 'wasm',
-          wallet: r.wallet as string,
-          binding: r.binding_json as string,
-          state: r.state_json ?? pairs.get(r.pair_id as string)?.state ?? null,
-          balances: pairs.get(r.pair_id as string)?.balances ?? r.balances_json ?? null,
-        });
-      const rows = (table: string) =>
-        db.prepare(`SELECT * FROM ${table} WHERE recv_ms BETWEEN ? AND ? ORDER BY seq`).all(from, to) as Array<
-          Record<string, string | number | null>
-        >;
-      for (const r of rows('chain_events')) {
-        seen(r.recv_ms as number);
-        if (keys.has(r.event_key as string)) continue;
-        keys.add(r.event_key as string);
-        chainEvents.push({
-          chain: r.chain as 'evm' | 'wasm',
-          pairId: r.pair_id as string,
-          height: BigInt(r.height as string),
-          blockTimeMs: r.block_time_ms as number,
-          recvMs: r.recv_ms as number,
-          txHash: r.tx_hash as string,
-          key: r.event_key as string,
-          event: r.event_json as string,
-        });
-      }
-      for (const r of rows('trade_info')) {
-        seen(r.recv_ms as number);
-        tradeInfo.push({ recvMs: r.recv_ms as number, pairId: r.pair_id as string, status: r.status_json as string });
-      }
-      for (const r of rows('fair_inputs')) {
-        seen(r.recv_ms as number);
-        readings.push({
-          recvMs: r.recv_ms as number,
-          pairId: r.pair_id as string,
-          source: r.source as string,
-          value: r.value as string | null,
-          valueTimeMs: r.value_time_ms as number | null,
-          maxAgeMs: r.max_age_ms as number,
-          error: r.error as string | null,
-        });
-      }
-      for (const r of rows('actions')) {
-        seen(r.recv_ms as number);
-        actions.push({
-          recvMs: r.recv_ms as number,
-          pairId: r.pair_id as string,
-          stage: r.stage as string,
-          type: r.type as string,
-          txHash: r.tx_hash as string | null,
-        });
-      }
-      for (const r of rows('books')) {
-        seen(r.recv_ms as number);
-        books.push({
-          recvMs: r.recv_ms as number,
-          symbol: r.symbol as string,
-          buy: r.buy_json as string,
-          sell: r.sell_json as string,
-        });
-      }
-    }
+    for (const { db } of files.toSorted((a, b) => createdMs(a.db) - createdMs(b.db))) readFile(db, from, to, collected);
   } finally {
-    for (const f of files) f.db.close();
+    for (const file of files) file.db.close();
   }
+  const { pairs, chainEvents, tradeInfo, readings, actions, books, span } = collected;
   return { pairs: [...pairs.values()], chainEvents, tradeInfo, readings, actions, books, span };
 }

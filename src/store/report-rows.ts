@@ -1,4 +1,4 @@
-/** The rows the trading-day report reads: a pair's samples and the pair as the report knows it. */
+/** The rows the trading-day report reads, and how a database row becomes one: a pair's samples and the pair as the report knows it. */
 type Chain = 'evm' | 'wasm';
 
 export interface PairSample {
@@ -37,4 +37,42 @@ export interface ReportPair {
   /** `{ enabled, holidays, open, close }` of the calendar the bot ran with. */
   readonly calendar: unknown;
   readonly updatedMs: number;
+}
+
+type Row = Record<string, string | number | null>;
+
+function numberOrNull(value: string | number | null | undefined): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+export function sampleOf(row: Row): PairSample {
+  return {
+    pairId: String(row.pair_id),
+    atMs: Number(row.at_ms),
+    mark: row.mark === null ? null : String(row.mark),
+    value: row.value === null || row.value === undefined ? null : String(row.value),
+    position: String(row.position),
+    realised: String(row.realised),
+    unrealised: String(row.unrealised),
+    fees: String(row.fees),
+    bid: row.bid === null ? null : String(row.bid),
+    ask: row.ask === null ? null : String(row.ask),
+    spreadBps: numberOrNull(row.spread_bps),
+    maxSpreadBps: numberOrNull(row.max_spread_bps),
+    compliant: row.compliant === null ? null : row.compliant === 1,
+    presence: numberOrNull(row.presence),
+  };
+}
+
+export function reportPairOf(row: Row): ReportPair {
+  return {
+    pairId: String(row.pair_id),
+    symbol: String(row.symbol),
+    chain: row.chain as Chain,
+    wallet: String(row.wallet),
+    scales: JSON.parse(String(row.scales_json)) as ReportPair['scales'],
+    obligations: row.obligations_json === null ? null : (JSON.parse(String(row.obligations_json)) as unknown),
+    calendar: JSON.parse(String(row.calendar_json)) as unknown,
+    updatedMs: Number(row.updated_ms),
+  };
 }

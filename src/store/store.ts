@@ -15,7 +15,8 @@ import { ParameterChanges } from './parameter-changes.ts';
 import { PendingFills } from './pending-fills.ts';
 import { StateStore } from './state-store.ts';
 import { TxJournal } from './tx-journal.ts';
-import { wallMicros } from '../core/system-clock.ts';
+import type { Clock } from '../core/clock.ts';
+import { systemClock, wallMicros } from '../core/system-clock.ts';
 import { claimWriter, type ClaimOptions } from './writer-claim.ts';
 
 export interface Store {
@@ -43,10 +44,15 @@ export interface Store {
 
 /**
  * The state file for trading: claimed for this process first (one writing process per file, see
- * writer-claim.ts; an in-memory store claims nothing), then migrated. Closing the store gives the claim up.
+ * writer-claim.ts; an in-memory store claims nothing), then migrated. Closing the store gives the claim up. The
+ * claim keeps its time on `claim.clock` (the system clock unless given).
  */
-export function openStore(path: string, now: () => number = Date.now, claim: ClaimOptions = {}): Store {
-  const claimed = path === ':memory:' ? null : claimWriter(path, claim);
+export function openStore(
+  path: string,
+  now: () => number = Date.now,
+  claim: ClaimOptions & { readonly clock?: Clock } = {},
+): Store {
+  const claimed = path === ':memory:' ? null : claimWriter(path, claim.clock ?? systemClock, claim);
   let db: DatabaseSync;
   try {
     db = openDatabase(path);

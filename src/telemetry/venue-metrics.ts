@@ -43,25 +43,12 @@ export interface VenueMetrics {
   beforeCollect(fn: () => void): () => void;
 }
 
-export function createVenueMetrics(registry: Registry): VenueMetrics {
-  const registers = [registry];
-  const hooks = new Set<() => void>();
-  // Both time-based series are brought up to date by the hooks before either is read (once per scrape).
-  let collecting = false;
-  const collect = () => {
-    if (collecting) return;
-    collecting = true;
-    try {
-      for (const fn of hooks) fn();
-    } finally {
-      collecting = false;
-    }
-  };
+/** How each market's book was fed: time-based, brought up to date by `collect` before a scrape. */
+function bookSourceSeries(
+  registers: Registry[],
+  collect: () => void,
+): Pick<VenueMetrics, 'bookSourceSeconds' | 'bookWsShare'> {
   return {
-    beforeCollect: (fn) => {
-      hooks.add(fn);
-      return () => hooks.delete(fn);
-    },
     bookSourceSeconds: new Counter({
       name: 'dltmm_venue_book_source_seconds_total',
       help: 'Seconds a market book was fed by the WebSocket (ws), by the REST fallback (rest), or by nothing yet (none)',
@@ -76,6 +63,14 @@ export function createVenueMetrics(registry: Registry): VenueMetrics {
       registers,
       collect,
     }),
+  };
+}
+
+/** REST calls and the token endpoint. */
+function restSeries(
+  registers: Registry[],
+): Pick<VenueMetrics, 'restRequests' | 'restDuration' | 'restErrors' | 'restRetries' | 'authTokenRequests'> {
+  return {
     restRequests: new Counter({
       name: 'dltmm_venue_rest_requests_total',
       help: 'Venue REST responses by endpoint and HTTP status',
@@ -107,6 +102,12 @@ export function createVenueMetrics(registry: Registry): VenueMetrics {
       labelNames: ['outcome'],
       registers,
     }),
+  };
+}
+
+/** Venue payloads this bot skipped or did not know. */
+function payloadSeries(registers: Registry[]): Pick<VenueMetrics, 'unknownValues' | 'malformedPayloads'> {
+  return {
     unknownValues: new Counter({
       name: 'dltmm_venue_unknown_values_total',
       help: 'Values of the venue this bot does not know (trading status, status-change reason), kept as data',
@@ -119,6 +120,17 @@ export function createVenueMetrics(registry: Registry): VenueMetrics {
       labelNames: ['source'],
       registers,
     }),
+  };
+}
+
+/** The market-data WebSocket connection and its messages. */
+function webSocketSeries(
+  registers: Registry[],
+): Pick<
+  VenueMetrics,
+  'wsReconnects' | 'wsConnected' | 'wsKeepAliveTimeouts' | 'wsMessages' | 'wsSubscriptionFailures'
+> {
+  return {
     wsReconnects: new Counter({
       name: 'dltmm_venue_ws_reconnects_total',
       help: 'Market-data WebSocket reconnect attempts',
@@ -146,6 +158,14 @@ export function createVenueMetrics(registry: Registry): VenueMetrics {
       labelNames: ['channel'],
       registers,
     }),
+  };
+}
+
+/** Each market's data health: staleness, ticker disagreement, the REST fallback. */
+function marketHealthSeries(
+  registers: Registry[],
+): Pick<VenueMetrics, 'marketStale' | 'marketStaleTransitions' | 'tickerBookMismatch' | 'fallbackPolls'> {
+  return {
     marketStale: new Gauge({
       name: 'dltmm_venue_market_stale',
       help: '1 while a market has no fresh WebSocket data',
@@ -170,5 +190,33 @@ export function createVenueMetrics(registry: Registry): VenueMetrics {
       labelNames: ['market', 'outcome'],
       registers,
     }),
+  };
+}
+
+export function createVenueMetrics(registry: Registry): VenueMetrics {
+  const registers = [registry];
+  const hooks = new Set<() => void>();
+  // Both time-based series are brought up to date by the hooks before either is read (once per scrape).
+  let collecting = false;
+  const collect = () => {
+    if (collecting) return;
+    collecting = true;
+    try {
+      for (const fn of hooks) fn();
+    } finally {
+      collecting = false;
+    }
+  };
+  // Registered in this order, which is the order a scrape lists them in.
+  return {
+    beforeCollect: (fn) => {
+      hooks.add(fn);
+      return () => hooks.delete(fn);
+    },
+    ...bookSourceSeries(registers, collect),
+    ...restSeries(registers),
+    ...payloadSeries(registers),
+    ...webSocketSeries(registers),
+    ...marketHealthSeries(registers),
   };
 }

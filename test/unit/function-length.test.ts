@@ -27,18 +27,7 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'chains/evm/log-decoder.ts: decodeLog': 83,
   'chains/wasm/event-decoder.ts: bookEvent': 93,
   'chains/wasm/sender.ts: sendInvocation': 173,
-  'cli/backtest/compose.ts: runOne': 141,
-  'cli/bootstrap/run.ts: composeRun': 225,
 
-  'cli/commands/cancel-all.ts: cancelAllCommand': 81,
-  'cli/commands/inventory.ts: inventoryCommand': 110,
-  'cli/commands/obligations.ts: obligationsCommand': 112,
-  'cli/commands/order.ts: encode': 87,
-  'cli/commands/record.ts: recordCommand': 99,
-  'cli/commands/run.ts: runCommand': 153,
-  'cli/report/data.ts: pairDay': 98,
-  'cli/report/evaluation.ts: evaluationDay': 116,
-  'cli/report/report-csv.ts: reportCsv': 140,
   'engine/loop/bot.ts: start': 115,
   'engine/loop/pair-loop.ts: recompute': 90,
   'engine/obligations/obligation-view.ts: registerObligationGauges': 83,
@@ -58,9 +47,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'sandbox/wasm/apply.ts: applyTransaction': 111,
   'sandbox/wasm/contracts/order-book.ts: call': 86,
   'sandbox/wasm/contracts/token.ts: call': 83,
-  'store/recording-read.ts: readRecordings': 88,
-  'store/writer-claim.ts: claimWriter': 89,
-  'telemetry/venue-metrics.ts: createVenueMetrics': 129,
 };
 
 interface LintConfig {

@@ -12,7 +12,7 @@ import { parseDocument } from 'yaml';
 import { runBacktest, type BacktestPair } from '../../backtest/replay.ts';
 import { VirtualClock } from '../../backtest/virtual-clock.ts';
 import { approvalOptions } from '../../chains/wasm/options.ts';
-import type { PairConfig } from '../../core/config/bot-config.ts';
+import type { BotConfig, PairConfig } from '../../core/config/bot-config.ts';
 import { budgetsOf } from '../bootstrap/adapters.ts';
 import { createLogger } from '../../telemetry/logger.ts';
 import { recordedStart } from '../../backtest/recorded-pair.ts';
@@ -25,7 +25,7 @@ import { DltError } from '../../core/errors.ts';
 import { StrategyCatalog } from '../../engine/loop/strategy-catalog.ts';
 import { throttleLimits } from '../../engine/risk/throttle.ts';
 import { resolveLimits } from '../../engine/risk/limits.ts';
-import type { RecordingData } from '../../store/recording-read.ts';
+import type { RecordedPairData, RecordingData } from '../../store/recording-read.ts';
 import { openStore } from '../../store/store.ts';
 import { createMetrics } from '../../telemetry/metrics.ts';
 import type { CliIo } from '../io.ts';
@@ -65,8 +65,8 @@ export function overridden(text: string, overrides: Readonly<Record<string, stri
     const path = key.split('.');
     if (!doc.hasIn(path))
       throw new DltError('E_USAGE', `--grid ${key}: ${where} has no ${key} (a sweep changes parameters the file sets)`);
-    const n = Number(value);
-    doc.setIn(path, value !== '' && Number.isFinite(n) && String(n) === value ? n : value);
+    const asNumber = Number(value);
+    doc.setIn(path, value !== '' && Number.isFinite(asNumber) && String(asNumber) === value ? asNumber : value);
   }
   return doc.toString();
 }
@@ -74,30 +74,136 @@ export function overridden(text: string, overrides: Readonly<Record<string, stri
 /** `--balances` in the pair's native units, or null without them. */
 function startingBalances(
   given: BacktestRun['balances'],
-  b: PairBinding,
+  binding: PairBinding,
 ): { readonly base: bigint; readonly quote: bigint } | null {
   if (given === undefined) return null;
-  const s = b.rules.scales;
+  const scales = binding.rules.scales;
   return {
-    base: baseToNative(parseDecimalString(given.base, '--balances base'), s),
-    quote: quoteToNative(parseDecimalString(given.quote, '--balances quote'), s),
+    base: baseToNative(parseDecimalString(given.base, '--balances base'), scales),
+    quote: quoteToNative(parseDecimalString(given.quote, '--balances quote'), scales),
   };
 }
 
-function startOf(r: BacktestRun): { startMs?: number } {
-  const first = r.data.actions.find((a) => a.stage === 'decided' && a.recvMs >= r.fromMs)?.recvMs;
+function startOf(run: BacktestRun): { startMs?: number } {
+  const first = run.data.actions.find((action) => action.stage === 'decided' && action.recvMs >= run.fromMs)?.recvMs;
   return first === undefined ? {} : { startMs: first - 1 };
 }
 
-export async function runOne(r: BacktestRun, io: CliIo, wallStart: () => number): Promise<BacktestOutcome> {
-  const { config } = r.setup;
-  mkdirSync(r.out, { recursive: true });
-  const statePath = join(r.out, 'backtest-state.sqlite');
-  // A run starts from nothing: the state file and the log of an earlier run in this directory are removed.
+/** The output directory made ready, its state file path: a run starts from nothing. */
+function freshOutput(out: string): string {
+  mkdirSync(out, { recursive: true });
+  const statePath = join(out, 'backtest-state.sqlite');
+  // The state file and the log of an earlier run in this directory are removed.
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${statePath}${suffix}`, { force: true });
-  rmSync(join(r.out, 'backtest.log'), { force: true });
+  rmSync(join(out, 'backtest.log'), { force: true });
+  return statePath;
+}
+
+/** The recorded pairs bound to the configuration's entries, and each pair's strategy file name. */
+interface BoundPairs {
+  readonly pairs: BacktestPair[];
+  readonly entries: Map<string, PairConfig | undefined>;
+  readonly strategies: Record<string, string>;
+}
+
+/** One recorded pair bound as `run` binds it, or what keeps it from starting. */
+function bindPair(
+  run: BacktestRun,
+  row: RecordedPairData,
+  io: CliIo,
+  catalog: StrategyCatalog,
+  bound: BoundPairs,
+): BacktestPair | string {
+  const { config } = run.setup;
+  const start = recordedStart(row);
+  const binding = start.binding;
+  const entry = config.pairs.find(
+    (pair) =>
+      chainKindOf(pair.blockChain) === binding.chain && `${pair.base}${pair.quote}` === binding.symbol && pair.enabled,
+  );
+  bound.entries.set(binding.pairId, entry);
+  const path = run.strategy === undefined ? run.setup.strategyPath(entry) : resolve(io.cwd, run.strategy);
+  try {
+    catalog.load(path);
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+  bound.strategies[binding.symbol] = basename(path);
+  // A recording made without trading (`dlt-mm record`) starts from the balances the command line gives.
+  const balances = start.balances ?? startingBalances(run.balances, binding);
+  if (balances === null)
+    return `pair ${binding.symbol}: the recording has no balances of a trading wallet (dlt-mm record); give them with --balances <base>,<quote>`;
+  // Without the book's recorded configuration, the wallet trades as the configuration (or the sandbox) says.
+  const marketMaker =
+    row.state === null
+      ? (config.wallets.find((wallet) => wallet.id === row.wallet)?.marketMaker ?? config.sandbox !== undefined)
+      : start.marketMaker;
+  const limits = resolveLimits(config.risk, entry?.risk);
+  return {
+    binding,
+    state: start.state,
+    wallet: row.wallet,
+    balances,
+    marketMaker,
+    strategy: () => catalog.get(path),
+    limits: () => limits,
+    throttle: {
+      wallet: throttleLimits(config.throttle.wallet),
+      pair: throttleLimits(config.throttle.pair, entry?.throttle),
+    },
+    refreshCost: new Decimal(entry?.refreshCost ?? '0'),
+    obligations: entry?.obligations ?? (entry === undefined ? (config.sandbox?.obligations ?? null) : null),
+  };
+}
+
+/** Every recorded pair bound; refused with every problem found when one cannot start. */
+function bindPairs(run: BacktestRun, io: CliIo, catalog: StrategyCatalog): BoundPairs {
+  const bound: BoundPairs = { pairs: [], entries: new Map(), strategies: {} };
+  const problems: string[] = [];
+  for (const row of run.data.pairs) {
+    const pair = bindPair(run, row, io, catalog, bound);
+    if (typeof pair === 'string') problems.push(pair);
+    else bound.pairs.push(pair);
+  }
+  if (problems.length > 0) throw new DltError('E_USAGE', `backtest cannot start:\n  ${problems.join('\n  ')}`);
+  return bound;
+}
+
+/** What the replay runs with besides the recording, as the configuration sets the bot. */
+function replaySettings(config: BotConfig, bound: BoundPairs) {
+  return {
+    timings: {
+      tickMs: config.engine.tickMs,
+      tradeInfoPollMs: config.venue?.tradeInfoPollMs ?? 5_000,
+      phasePollMs: config.engine.phasePollMs,
+      balanceMaxAgeMs: config.engine.balanceMaxAgeMs,
+      inventoryCheckMs: config.engine.inventoryCheckMs,
+    },
+    calendar: {
+      enabled: config.calendar.enabled && config.sandbox?.embedded !== true,
+      config: { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays },
+    },
+    // As the run's adapters have them (bootstrap/adapters.ts tuningOf): a sandbox does not reorganise.
+    confirmations: { evm: config.sandbox === undefined ? (config.chains.evm?.confirmations ?? 2) : 1, wasm: 0 },
+    approvals: approvalOptions({
+      ...(config.chains.wasm === undefined ? {} : { lifetimeLedgers: config.chains.wasm.approvalLedgers }),
+      budgets: budgetsOf(
+        bound.pairs.map((pair) => ({ binding: pair.binding, entry: bound.entries.get(pair.binding.pairId) })),
+      ),
+    }),
+    sampleMs: config.report.sampleMs,
+    chainFeeRate: {
+      evm: new Decimal(config.evaluation.chainFeeRate.evm),
+      wasm: new Decimal(config.evaluation.chainFeeRate.wasm),
+    },
+  };
+}
+
+export async function runOne(run: BacktestRun, io: CliIo, wallStart: () => number): Promise<BacktestOutcome> {
+  const { config } = run.setup;
+  const statePath = freshOutput(run.out);
   // Everything the replay writes is stamped with the replay's time: the state file, the log, the report.
-  const clock = new VirtualClock(r.fromMs);
+  const clock = new VirtualClock(run.fromMs);
   // The state is kept in memory while the replay runs (no file system round trip per change) and written to
   // the file when it ends.
   const store = openStore(':memory:', clock.now);
@@ -105,123 +211,51 @@ export async function runOne(r: BacktestRun, io: CliIo, wallStart: () => number)
     level: config.telemetry.logLevel,
     name: 'dlt-mm-backtest',
     now: clock.now,
-    destination: pino.destination({ dest: join(r.out, 'backtest.log'), sync: false, mkdir: true }),
+    destination: pino.destination({ dest: join(run.out, 'backtest.log'), sync: false, mkdir: true }),
   });
-  const metrics = createMetrics();
-  const catalog = new StrategyCatalog((p) => overridden(io.readFile(p), r.overrides, p));
-  const strategies: Record<string, string> = {};
-  const problems: string[] = [];
-  const entries = new Map<string, PairConfig | undefined>();
-  const pairs: BacktestPair[] = r.data.pairs.flatMap((row) => {
-    const start = recordedStart(row);
-    const b = start.binding;
-    const entry = config.pairs.find(
-      (p) => chainKindOf(p.blockChain) === b.chain && `${p.base}${p.quote}` === b.symbol && p.enabled,
-    );
-    entries.set(b.pairId, entry);
-    const path = r.strategy === undefined ? r.setup.strategyPath(entry) : resolve(io.cwd, r.strategy);
-    try {
-      catalog.load(path);
-    } catch (e) {
-      problems.push(e instanceof Error ? e.message : String(e));
-      return [];
-    }
-    strategies[b.symbol] = basename(path);
-    // A recording made without trading (`dlt-mm record`) starts from the balances the command line gives.
-    const balances = start.balances ?? startingBalances(r.balances, b);
-    if (balances === null) {
-      problems.push(
-        `pair ${b.symbol}: the recording has no balances of a trading wallet (dlt-mm record); give them with --balances <base>,<quote>`,
-      );
-      return [];
-    }
-    // Without the book's recorded configuration, the wallet trades as the configuration (or the sandbox) says.
-    const marketMaker =
-      row.state === null
-        ? (config.wallets.find((w) => w.id === row.wallet)?.marketMaker ?? config.sandbox !== undefined)
-        : start.marketMaker;
-    const limits = resolveLimits(config.risk, entry?.risk);
-    return [
-      {
-        binding: b,
-        state: start.state,
-        wallet: row.wallet,
-        balances,
-        marketMaker,
-        strategy: () => catalog.get(path),
-        limits: () => limits,
-        throttle: {
-          wallet: throttleLimits(config.throttle.wallet),
-          pair: throttleLimits(config.throttle.pair, entry?.throttle),
-        },
-        refreshCost: new Decimal(entry?.refreshCost ?? '0'),
-        obligations: entry?.obligations ?? (entry === undefined ? (config.sandbox?.obligations ?? null) : null),
-      },
-    ];
-  });
-  if (problems.length > 0) throw new DltError('E_USAGE', `backtest cannot start:\n  ${problems.join('\n  ')}`);
-  const calendar = {
-    enabled: config.calendar.enabled && config.sandbox?.embedded !== true,
-    config: { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays },
-  };
-  const chainFeeRate = {
-    evm: new Decimal(config.evaluation.chainFeeRate.evm),
-    wasm: new Decimal(config.evaluation.chainFeeRate.wasm),
-  };
+  const catalog = new StrategyCatalog((path) => overridden(io.readFile(path), run.overrides, path));
+  const bound = bindPairs(run, io, catalog);
+  const { chainFeeRate, ...settings } = replaySettings(config, bound);
   const started = wallStart();
   try {
     const result = await runBacktest({
       clock,
-      data: r.data,
-      pairs,
-      fromMs: r.fromMs,
+      data: run.data,
+      pairs: bound.pairs,
+      fromMs: run.fromMs,
       // A recording of a trading bot: start where it made its first decision (a moment before).
-      ...startOf(r),
-      toMs: r.toMs,
+      ...startOf(run),
+      toMs: run.toMs,
       store,
       logger,
-      metrics,
-      timings: {
-        tickMs: config.engine.tickMs,
-        tradeInfoPollMs: config.venue?.tradeInfoPollMs ?? 5_000,
-        phasePollMs: config.engine.phasePollMs,
-        balanceMaxAgeMs: config.engine.balanceMaxAgeMs,
-        inventoryCheckMs: config.engine.inventoryCheckMs,
-      },
-      calendar,
-      // As the run's adapters have them (bootstrap/adapters.ts tuningOf): a sandbox does not reorganise.
-      confirmations: { evm: config.sandbox === undefined ? (config.chains.evm?.confirmations ?? 2) : 1, wasm: 0 },
-      approvals: approvalOptions({
-        ...(config.chains.wasm === undefined ? {} : { lifetimeLedgers: config.chains.wasm.approvalLedgers }),
-        budgets: budgetsOf(pairs.map((p) => ({ binding: p.binding, entry: entries.get(p.binding.pairId) }))),
-      }),
-      sampleMs: config.report.sampleMs,
+      metrics: createMetrics(),
+      ...settings,
       evaluation: { horizonsMs: config.evaluation.markoutHorizonsMs, chainFeeRate },
-      seed: r.seed,
+      seed: run.seed,
       reloadStrategies: () => catalog.reload(),
     });
     const wallMs = wallStart() - started;
     const report = await writeDayReport(store, io, {
-      day: toVenueLocal(r.fromMs).date,
-      nowMs: r.toMs,
-      out: r.out,
-      calendar,
+      day: toVenueLocal(run.fromMs).date,
+      nowMs: run.toMs,
+      out: run.out,
+      calendar: settings.calendar,
       chainFeeRate,
       stem: 'backtest',
       backtest: {
-        recordings: r.recordings.map((p) => basename(p)),
-        fromMs: r.fromMs,
-        toMs: r.toMs,
-        strategies,
-        overrides: r.overrides,
-        latency: result.latency.map((l) => ({ ...l })),
+        recordings: run.recordings.map((path) => basename(path)),
+        fromMs: run.fromMs,
+        toMs: run.toMs,
+        strategies: bound.strategies,
+        overrides: run.overrides,
+        latency: result.latency.map((latency) => ({ ...latency })),
         replayed: { evm: { ...result.replayed.evm }, wasm: { ...result.replayed.wasm } },
       },
     });
     return {
-      summary: runSummary(JSON.parse(io.readFile(report.json)) as Parameters<typeof runSummary>[0], r.overrides),
+      summary: runSummary(JSON.parse(io.readFile(report.json)) as Parameters<typeof runSummary>[0], run.overrides),
       report,
-      simulatedMs: r.toMs - r.fromMs,
+      simulatedMs: run.toMs - run.fromMs,
       wallMs,
     };
   } finally {

@@ -5,8 +5,9 @@
  */
 import type { ChainAdapter, PairBinding } from '../../chains/types.ts';
 import { walletAddressOf } from '../../chains/keys.ts';
+import type { BotConfig } from '../../core/config/bot-config.ts';
 import { DltError } from '../../core/errors.ts';
-import type { ChainKind } from '../../core/pair.ts';
+import type { ChainKind, TradingPair } from '../../core/pair.ts';
 import { systemClock } from '../../core/system-clock.ts';
 import type { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
 import { openStore, openStoreReadOnly, type Store } from '../../store/store.ts';
@@ -50,18 +51,44 @@ export interface CommandOptions {
 }
 
 /** The venue's REST client of a command, with the connection's bearer tokens. */
-export function restClientOf(connection: Connection, o: { logger: Logger; metrics: Metrics }): VenueRestClient {
-  const v = connection.venue;
-  const tokens = tokenSourceOf(v.auth, { logger: o.logger, metrics: o.metrics, timeoutMs: v.config.requestTimeoutMs });
+export function restClientOf(connection: Connection, options: { logger: Logger; metrics: Metrics }): VenueRestClient {
+  const venue = connection.venue;
+  const tokens = tokenSourceOf(venue.auth, {
+    logger: options.logger,
+    metrics: options.metrics,
+    timeoutMs: venue.config.requestTimeoutMs,
+  });
   return new VenueRestClient(
     new RestTransport({
-      baseUrl: v.config.restUrl,
+      baseUrl: venue.config.restUrl,
       ...(tokens === undefined ? {} : { tokens }),
-      timeoutMs: v.config.requestTimeoutMs,
-      logger: o.logger,
-      metrics: o.metrics,
+      timeoutMs: venue.config.requestTimeoutMs,
+      logger: options.logger,
+      metrics: options.metrics,
     }),
   );
+}
+
+/** The configured wallets that trade a listed pair, for a command that only reads (no adapter, no engine). */
+async function readingWallets(
+  connection: Connection,
+  listed: readonly TradingPair[],
+  config: BotConfig,
+): Promise<CommandWallet[]> {
+  const wallets: CommandWallet[] = [];
+  for (const wallet of connection.wallets) {
+    const pairs = walletPairs(listed, wallet, config).map((pair) => pair.binding);
+    if (pairs.length > 0)
+      wallets.push({
+        id: wallet.id,
+        chain: wallet.chain,
+        address: await walletAddressOf(wallet.chain, wallet.key),
+        pairs,
+        adapter: null,
+        engine: null,
+      });
+  }
+  return wallets;
 }
 
 export async function commandParts(source: string, io: CliIo, options: CommandOptions): Promise<CommandParts> {
@@ -75,7 +102,9 @@ export async function commandParts(source: string, io: CliIo, options: CommandOp
   const connection = connectionOf(setup, setup.manifest);
   const rest = restClientOf(connection, options);
   const listed = await rest.listTradingPairs();
-  const store = options.trade ? openStore(setup.statePath) : openStoreReadOnly(setup.statePath);
+  const store = options.trade
+    ? openStore(setup.statePath, systemClock.now, { clock: systemClock })
+    : openStoreReadOnly(setup.statePath);
   let wallets: CommandWallet[];
   let closeWallets: (() => Promise<void>) | null = null;
   try {
@@ -89,35 +118,22 @@ export async function commandParts(source: string, io: CliIo, options: CommandOp
         metrics: options.metrics,
         clock: systemClock,
         rest: {
-          walletOrders: (a) => rest.getWalletOrders(a),
-          walletOrderHistory: (a, pairId) => rest.getWalletOrders(a, { onlyOpen: false, tradingPair: pairId }),
+          walletOrders: (address) => rest.getWalletOrders(address),
+          walletOrderHistory: (address, pairId) =>
+            rest.getWalletOrders(address, { onlyOpen: false, tradingPair: pairId }),
         },
         ensureReady: false,
       });
       closeWallets = opened.close;
-      wallets = opened.wallets.map((w) => ({
-        id: w.id,
-        chain: w.chain,
-        address: w.adapter.wallet,
-        pairs: w.pairs.map((p) => p.binding),
-        adapter: w.adapter,
-        engine: w.engine,
+      wallets = opened.wallets.map((wallet) => ({
+        id: wallet.id,
+        chain: wallet.chain,
+        address: wallet.adapter.wallet,
+        pairs: wallet.pairs.map((pair) => pair.binding),
+        adapter: wallet.adapter,
+        engine: wallet.engine,
       }));
-    } else {
-      wallets = [];
-      for (const w of connection.wallets) {
-        const pairs = walletPairs(listed, w, setup.config).map((p) => p.binding);
-        if (pairs.length > 0)
-          wallets.push({
-            id: w.id,
-            chain: w.chain,
-            address: await walletAddressOf(w.chain, w.key),
-            pairs,
-            adapter: null,
-            engine: null,
-          });
-      }
-    }
+    } else wallets = await readingWallets(connection, listed, setup.config);
   } catch (e) {
     store.close();
     throw e;
@@ -128,11 +144,13 @@ export async function commandParts(source: string, io: CliIo, options: CommandOp
     wallets,
     close: async (drainMs = 30_000) => {
       // An adapter closed with an outcome open leaves it unknown: every transaction sent is waited for first.
-      const open = await Promise.all(wallets.map(async (w) => ({ w, open: (await w.engine?.drain(drainMs)) ?? [] })));
-      for (const { w, open: txs } of open) {
-        for (const t of txs)
+      const open = await Promise.all(
+        wallets.map(async (wallet) => ({ wallet, open: (await wallet.engine?.drain(drainMs)) ?? [] })),
+      );
+      for (const { wallet, open: transactions } of open) {
+        for (const transaction of transactions)
           io.stderr(
-            `${w.id}: transaction ${t.txHash} (${t.kind}) not decided by the chain yet; the next start settles it\n`,
+            `${wallet.id}: transaction ${transaction.txHash} (${transaction.kind}) not decided by the chain yet; the next start settles it\n`,
           );
       }
       await closeWallets?.();

@@ -9,23 +9,22 @@ import { dirname } from 'node:path';
 import type { DestinationStream } from 'pino';
 import type { BotConfig } from '../../core/config/bot-config.ts';
 import { DEFAULT_CALENDAR } from '../../core/calendar.ts';
-import { Decimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
 import { systemClock } from '../../core/system-clock.ts';
-import { Bot, type BotPair, type BotWallet } from '../../engine/loop/bot.ts';
+import type { PairBinding } from '../../chains/types.ts';
+import { Bot } from '../../engine/loop/bot.ts';
 import { StrategyCatalog } from '../../engine/loop/strategy-catalog.ts';
 import { obligationRoutes } from '../../engine/obligations/control.ts';
 import { fairValueRoutes } from '../../engine/fair-value/report.ts';
+import type { CalendarUse } from '../../engine/obligations/day-frame.ts';
 import { ObligationTracker, type ObligationPair } from '../../engine/obligations/tracker.ts';
-import { resolveLimits } from '../../engine/risk/limits.ts';
-import { Throttle, throttleLimits } from '../../engine/risk/throttle.ts';
+import type { PairFairValue } from '../../engine/fair-value/pair-fair-value.ts';
 import type { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
 import type { Sandbox } from '../../sandbox/venue/sandbox.ts';
 import type { SandboxOptions } from '../../sandbox/venue/start.ts';
 import { openStore, type Store } from '../../store/store.ts';
-import { startBookTaps, startRecording } from './recording.ts';
-import { tradeChecksOf } from './trade-checks.ts';
-import { PairEvaluation } from '../../engine/evaluation/pair-evaluation.ts';
+import { startBookTaps, startRecording, type Recording } from './recording.ts';
+import { botOf, runPairsOf } from './run-bot.ts';
 import { startTelemetryServer, type TelemetryServer } from '../../telemetry/http-server.ts';
 import { createLogger, type Logger } from '../../telemetry/logger.ts';
 import { createMetrics, type Metrics } from '../../telemetry/metrics.ts';
@@ -33,11 +32,11 @@ import { authSecrets } from '../../venue/auth/venue-auth.ts';
 import { createVenueClients, type VenueClients } from '../../venue/venue-clients.ts';
 import type { CliIo } from '../io.ts';
 import { logPathBeside } from '../run/log-output.ts';
-import { connectionOf } from './connection.ts';
+import { connectionOf, type Connection } from './connection.ts';
 import { embeddedSandboxOptions } from './manifest.ts';
 import { buildFairValues, fairValueBuildOf } from './fair-value.ts';
-import { checkedSetup } from './setup.ts';
-import { openTradingWallets } from './wallets.ts';
+import { checkedSetup, type Setup } from './setup.ts';
+import { openTradingWallets, type TradingWallet } from './wallets.ts';
 
 export interface RunParts {
   readonly config: BotConfig;
@@ -68,13 +67,182 @@ export interface RunOptions {
   readonly logTo?: (defaultPath: string) => DestinationStream;
 }
 
+type Undo = () => Promise<void> | void;
+
+/** The embedded sandbox when the configuration asks for one (its code loaded only then), else null. */
+async function startEmbedded(setup: Setup, options: RunOptions): Promise<Sandbox | null> {
+  if (!setup.embedded) return null;
+  // Loaded only for the embedded sandbox: a bot against a real venue or a running sandbox starts without it.
+  const { startSandbox } = await import('../../sandbox/venue/start.ts');
+  return startSandbox(embeddedSandboxOptions(setup.config, options.io.cwd, options.sandbox));
+}
+
+/** The run's logger, every secret of the connection redacted, writing where the options say. */
+function runLogger(config: BotConfig, connection: Connection, storePath: string, options: RunOptions): Logger {
+  const secrets = [
+    connection.venue.apiKey,
+    ...authSecrets(connection.venue.auth),
+    ...connection.wallets.flatMap((wallet) => [wallet.key, ...wallet.channels]),
+  ];
+  const output =
+    options.logTo === undefined
+      ? { format: options.tty ? ('human' as const) : ('json' as const) }
+      : { format: 'json' as const, destination: options.logTo(logPathBeside(storePath)) };
+  return createLogger({ level: config.telemetry.logLevel, name: 'dlt-mm', knownSecrets: secrets, ...output });
+}
+
+function openRunStore(storePath: string, embedded: boolean): Store {
+  // An embedded sandbox is a new venue every time: yesterday's state would describe other chains.
+  if (embedded) for (const suffix of ['', '-wal', '-shm']) rmSync(`${storePath}${suffix}`, { force: true });
+  return openStore(storePath, systemClock.now, { clock: systemClock });
+}
+
+/** The telemetry server: metrics, health and readiness, the obligation and fair-value routes. */
+function startRunTelemetry(
+  setup: Setup,
+  parts: Pick<RunParts, 'metrics' | 'bot' | 'logger' | 'obligations'>,
+  fairValues: ReadonlyMap<string, PairFairValue>,
+): Promise<TelemetryServer> {
+  const { config } = setup;
+  const { bot, obligations } = parts;
+  return startTelemetryServer({
+    metrics: parts.metrics,
+    host: setup.embedded ? '127.0.0.1' : config.telemetry.metricsHost,
+    port: config.telemetry.metricsPort,
+    readiness: () => {
+      const readiness = bot.readiness();
+      return { ready: readiness.ready, reason: readiness.detail };
+    },
+    logger: parts.logger,
+    routes: (req) => obligationRoutes(obligations, systemClock)(req) ?? fairValueRoutes(() => fairValues.values())(req),
+  }).catch((e: unknown) => {
+    const code = (e as { code?: unknown }).code;
+    if (code !== 'EADDRINUSE') throw e;
+    throw new DltError(
+      'E_CONFIG_INVALID',
+      `telemetry.metricsPort ${config.telemetry.metricsPort} is already in use (another bot?); stop it or choose another port`,
+      { cause: e },
+    );
+  });
+}
+
+/** Records the feed and the engines, and taps every book's events, from now on. */
+function followRecording(
+  recording: Recording,
+  connection: Connection,
+  run: { venue: VenueClients; engines: readonly WalletEngine[]; bindings: readonly PairBinding[] },
+  telemetry: { config: BotConfig; logger: Logger; metrics: Metrics },
+  undo: Undo[],
+): void {
+  undo.push(recording.follow(run.venue.feed, run.engines));
+  const taps = startBookTaps(connection, run.bindings, recording, {
+    confirmations: telemetry.config.chains.evm?.confirmations ?? 2,
+    logger: telemetry.logger,
+    metrics: telemetry.metrics,
+  });
+  undo.push(taps.stop);
+}
+
+/** What the run has opened before its wallets: the parts the later ones are built from. */
+interface Opened {
+  readonly setup: Setup;
+  readonly connection: Connection;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly store: Store;
+  readonly recording: Recording | null;
+  readonly venue: VenueClients;
+}
+
+/** The venue's clients, their close queued in `undo`; the market-data connection opens now. */
+function openVenue(connection: Connection, logger: Logger, metrics: Metrics, undo: Undo[]): VenueClients {
+  const venue = createVenueClients(
+    connection.venue.config,
+    {
+      apiKey: connection.venue.apiKey,
+      ...(connection.venue.auth === undefined ? {} : { auth: connection.venue.auth }),
+    },
+    { logger, metrics },
+  );
+  undo.push(() => venue.close());
+  // The connection opens now; the bot's subscriptions go out as it adds its markets (on connect if later).
+  venue.marketData.start();
+  return venue;
+}
+
+async function openWallets({ setup, connection, logger, metrics, store, venue }: Opened) {
+  const listed = await venue.rest.listTradingPairs();
+  return openTradingWallets({
+    config: setup.config,
+    connection,
+    listed,
+    store,
+    logger,
+    metrics,
+    clock: systemClock,
+    rest: {
+      walletOrders: (address) => venue.rest.getWalletOrders(address),
+      walletOrderHistory: (address, pairId) =>
+        venue.rest.getWalletOrders(address, { onlyOpen: false, tradingPair: pairId }),
+    },
+    ensureReady: true,
+    walletStatus: venue.rest,
+  });
+}
+
+/** Every strategy version the bot accepts is recorded, chained, with the operator the environment names. */
+function catalogOf(io: CliIo, store: Store): StrategyCatalog {
+  const operator = io.env.DLTMM_OPERATOR ?? io.env.USER ?? 'unknown';
+  return new StrategyCatalog(
+    (path) => io.readFile(path),
+    (accepted) => store.parameterChanges.record({ ...accepted, atMs: systemClock.now(), operator }),
+  );
+}
+
+function fairValuesOf(
+  { setup, connection, logger, store, recording, venue }: Opened,
+  wallets: readonly TradingWallet[],
+  catalog: StrategyCatalog,
+): Map<string, PairFairValue> {
+  return buildFairValues(
+    wallets.flatMap((wallet) =>
+      wallet.pairs.map((pair) => ({ ...pair, strategy: catalog.load(setup.strategyPath(pair.entry)) })),
+    ),
+    {
+      ...fairValueBuildOf(connection, setup, venue.rest, logger),
+      samples: { everyMs: setup.config.report.sampleMs, write: (sample) => store.fairValues.add(sample) },
+      ...(recording === null ? {} : { onReading: recording.onReading }),
+    },
+  );
+}
+
+/** The obligation tracker, reading our quotes from the engines' confirmed events after the engines applied them. */
+function obligationTrackerOf(
+  { setup, logger, metrics, store }: Opened,
+  pairs: readonly ObligationPair[],
+  engines: readonly WalletEngine[],
+  calendar: CalendarUse,
+): ObligationTracker {
+  const obligations = new ObligationTracker({
+    store,
+    pairs,
+    calendar,
+    sampleMs: setup.config.report.sampleMs,
+    clock: systemClock,
+    logger: logger.child({ component: 'obligations' }),
+    metrics,
+  });
+  for (const engine of engines)
+    engine.onConfirmedEvents((events) => obligations.onChainEvents(engine.chain, engine.wallet, events));
+  return obligations;
+}
+
 export async function composeRun(options: RunOptions): Promise<RunParts> {
   const { io } = options;
   // Every file the configuration names is read and checked, and conflicting keys refused, before anything opens.
   const setup = checkedSetup(options.configPath, io);
   const { config, embedded } = setup;
-
-  const undo: Array<() => Promise<void> | void> = [];
+  const undo: Undo[] = [];
   const close = async () => {
     for (const fn of undo.splice(0).toReversed()) {
       try {
@@ -85,207 +253,34 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     }
   };
   try {
-    let sandbox: Sandbox | null = null;
-    if (embedded) {
-      // Loaded only for the embedded sandbox: a bot against a real venue or a running sandbox starts without it.
-      const { startSandbox } = await import('../../sandbox/venue/start.ts');
-      sandbox = await startSandbox(embeddedSandboxOptions(config, io.cwd, options.sandbox));
-      const s = sandbox;
-      undo.push(() => s.stop());
-    }
-    const c = connectionOf(setup, sandbox?.manifest ?? setup.manifest);
-    const secrets = [c.venue.apiKey, ...authSecrets(c.venue.auth), ...c.wallets.flatMap((w) => [w.key, ...w.channels])];
-    const storePath = setup.statePath;
-    const output =
-      options.logTo === undefined
-        ? { format: options.tty ? ('human' as const) : ('json' as const) }
-        : { format: 'json' as const, destination: options.logTo(logPathBeside(storePath)) };
-    const logger = createLogger({ level: config.telemetry.logLevel, name: 'dlt-mm', knownSecrets: secrets, ...output });
+    const sandbox = await startEmbedded(setup, options);
+    if (sandbox !== null) undo.push(() => sandbox.stop());
+    const connection = connectionOf(setup, sandbox?.manifest ?? setup.manifest);
+    const logger = runLogger(config, connection, setup.statePath, options);
     const metrics = createMetrics({ processMetrics: true });
-
-    // An embedded sandbox is a new venue every time: yesterday's state would describe other chains.
-    if (embedded) for (const suffix of ['', '-wal', '-shm']) rmSync(`${storePath}${suffix}`, { force: true });
-    const store = openStore(storePath);
+    const store = openRunStore(setup.statePath, embedded);
     undo.push(() => store.close());
     const recording = startRecording(config, dirname(setup.configPath), { clock: systemClock, logger, metrics });
     if (recording !== null) undo.push(() => recording.close());
-
-    const venue = createVenueClients(
-      c.venue.config,
-      { apiKey: c.venue.apiKey, ...(c.venue.auth === undefined ? {} : { auth: c.venue.auth }) },
-      { logger, metrics },
-    );
-    undo.push(() => venue.close());
-    // The connection opens now; the bot's subscriptions go out as it adds its markets (on connect if later).
-    venue.marketData.start();
-    const listed = await venue.rest.listTradingPairs();
-
-    const opened = await openTradingWallets({
-      config,
-      connection: c,
-      listed,
-      store,
-      logger,
-      metrics,
-      clock: systemClock,
-      rest: {
-        walletOrders: (a) => venue.rest.getWalletOrders(a),
-        walletOrderHistory: (a, pairId) => venue.rest.getWalletOrders(a, { onlyOpen: false, tradingPair: pairId }),
-      },
-      ensureReady: true,
-      walletStatus: venue.rest,
-    });
+    const venue = openVenue(connection, logger, metrics, undo);
+    const base: Opened = { setup, connection, logger, metrics, store, recording, venue };
+    const opened = await openWallets(base);
     undo.push(() => opened.close());
-    // Every strategy version the bot accepts is recorded, chained, with the operator the environment names.
-    const operator = io.env.DLTMM_OPERATOR ?? io.env.USER ?? 'unknown';
-    const catalog = new StrategyCatalog(
-      (p) => io.readFile(p),
-      (a) => store.parameterChanges.record({ ...a, atMs: systemClock.now(), operator }),
-    );
-    const obligationPairs: ObligationPair[] = [];
-    const wallets: BotWallet[] = [];
-    const pairs: BotPair[] = [];
-    const fairValues = buildFairValues(
-      opened.wallets.flatMap((w) =>
-        w.pairs.map((p) => ({ ...p, strategy: catalog.load(setup.strategyPath(p.entry)) })),
-      ),
-      {
-        ...fairValueBuildOf(c, setup, venue.rest, logger),
-        samples: { everyMs: config.report.sampleMs, write: (s) => store.fairValues.add(s) },
-        ...(recording === null ? {} : { onReading: recording.onReading }),
-      },
-    );
-    // Markouts and PnL attribution: where fills and marks are kept, the horizons, the chain fee rates.
-    const evaluation = {
-      store: store.evaluation,
-      horizonsMs: config.evaluation.markoutHorizonsMs,
-      chainFeeRate: {
-        evm: new Decimal(config.evaluation.chainFeeRate.evm),
-        wasm: new Decimal(config.evaluation.chainFeeRate.wasm),
-      },
-      clock: systemClock,
+    const catalog = catalogOf(io, store);
+    const fairValues = fairValuesOf(base, opened.wallets, catalog);
+    const run = await runPairsOf({ config, setup, wallets: opened.wallets, catalog, fairValues, recording, store });
+    const engines = opened.wallets.map((wallet) => wallet.engine);
+    const calendar: CalendarUse = {
+      enabled: config.calendar.enabled && !embedded,
+      config: { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays },
     };
-    for (const w of opened.wallets) {
-      wallets.push({ id: w.id, engine: w.engine, adapter: w.adapter, marketMaker: w.marketMaker });
-      const walletThrottle = new Throttle('wallet', () => throttleLimits(config.throttle.wallet));
-      for (const { binding, entry } of w.pairs) {
-        const strategyPath = setup.strategyPath(entry);
-        const limits = resolveLimits(config.risk, entry?.risk);
-        // A pair several of our wallets quote is measured on the first of them.
-        if (!obligationPairs.some((p) => p.binding.pairId === binding.pairId))
-          obligationPairs.push({
-            binding,
-            wallet: w.adapter.wallet,
-            obligations: entry?.obligations ?? (entry === undefined ? (config.sandbox?.obligations ?? null) : null),
-          });
-        pairs.push({
-          binding,
-          walletId: w.id,
-          strategy: () => catalog.get(strategyPath),
-          limits: () => limits,
-          refreshCost: new Decimal(entry?.refreshCost ?? '0'),
-          throttles: [
-            walletThrottle,
-            new Throttle('pair', () => throttleLimits(config.throttle.pair, entry?.throttle)),
-          ],
-          ...(fairValues.has(binding.pairId) ? { fairValue: fairValues.get(binding.pairId) } : {}),
-          ...(recording === null ? {} : { record: recording.record(binding.pairId) }),
-          evaluation: new PairEvaluation({
-            ...evaluation,
-            pairId: binding.pairId,
-            wallet: w.adapter.wallet,
-            scales: binding.rules.scales,
-          }),
-        });
-        if (recording !== null) {
-          // What a replay starts from: the book's own configuration and the wallet's balances now.
-          const [state, balances] = await Promise.all([
-            w.adapter.readPairState(binding),
-            w.adapter.readBalances(binding),
-          ]);
-          recording.recorder.addPair({
-            ...binding,
-            wallet: w.adapter.wallet,
-            binding,
-            state: { ...state, marketMaker: w.marketMaker },
-            balances,
-          });
-        }
-      }
-    }
-    const engines = opened.wallets.map((w) => w.engine);
-    const calendar = { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays };
-    const calendarUse = { enabled: config.calendar.enabled && !embedded, config: calendar };
-    const obligations = new ObligationTracker({
-      store,
-      pairs: obligationPairs,
-      calendar: calendarUse,
-      sampleMs: config.report.sampleMs,
-      clock: systemClock,
-      logger: logger.child({ component: 'obligations' }),
-      metrics,
-    });
-    // The obligation tracker reads our quotes from the same confirmed events, after the engine applied them.
-    for (const e of engines) e.onConfirmedEvents((events) => obligations.onChainEvents(e.chain, e.wallet, events));
-    const bot = new Bot({
-      wallets,
-      pairs,
-      feed: venue.feed,
-      rest: recording?.tradeInfo(venue.rest) ?? venue.rest,
-      calendar: calendarUse,
-      timings: {
-        tickMs: config.engine.tickMs,
-        tradeInfoPollMs: c.venue.config.tradeInfoPollMs,
-        phasePollMs: config.engine.phasePollMs,
-        balanceMaxAgeMs: config.engine.balanceMaxAgeMs,
-        inventoryCheckMs: config.engine.inventoryCheckMs,
-        tradeCheckMs: config.engine.tradeCheckMs,
-      },
-      clock: systemClock,
-      logger,
-      metrics,
-      reloadStrategies: () => catalog.reload(),
-      obligations,
-      // The venue's list of each wallet's trades against the fills the engine attributed from the chain.
-      tradeChecks: tradeChecksOf(opened.wallets, {
-        source: venue.rest,
-        store,
-        graceMs: config.engine.tradeCheckGraceMs,
-        clock: systemClock,
-        logger,
-        metrics,
-      }),
-    });
+    const obligations = obligationTrackerOf(base, run.obligationPairs, engines, calendar);
+    const bot = botOf({ ...base, config, opened, run, catalog, obligations, calendar });
     if (recording !== null) {
-      undo.push(recording.follow(venue.feed, engines));
-      const bindings = opened.wallets.flatMap((w) => w.pairs.map((p) => p.binding));
-      const taps = startBookTaps(c, bindings, recording, {
-        confirmations: config.chains.evm?.confirmations ?? 2,
-        logger,
-        metrics,
-      });
-      undo.push(taps.stop);
+      const bindings = opened.wallets.flatMap((wallet) => wallet.pairs.map((pair) => pair.binding));
+      followRecording(recording, connection, { venue, engines, bindings }, { config, logger, metrics }, undo);
     }
-    const telemetry = await startTelemetryServer({
-      metrics,
-      host: embedded ? '127.0.0.1' : config.telemetry.metricsHost,
-      port: config.telemetry.metricsPort,
-      readiness: () => {
-        const r = bot.readiness();
-        return { ready: r.ready, reason: r.detail };
-      },
-      logger,
-      routes: (req) =>
-        obligationRoutes(obligations, systemClock)(req) ?? fairValueRoutes(() => fairValues.values())(req),
-    }).catch((e: unknown) => {
-      const code = (e as { code?: unknown }).code;
-      if (code !== 'EADDRINUSE') throw e;
-      throw new DltError(
-        'E_CONFIG_INVALID',
-        `telemetry.metricsPort ${config.telemetry.metricsPort} is already in use (another bot?); stop it or choose another port`,
-        { cause: e },
-      );
-    });
+    const telemetry = await startRunTelemetry(setup, { metrics, bot, logger, obligations }, fairValues);
     undo.push(() => telemetry.close());
     return { config, logger, metrics, store, venue, bot, telemetry, sandbox, engines, obligations, close };
   } catch (e) {

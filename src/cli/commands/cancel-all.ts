@@ -11,12 +11,14 @@ import { formatDecimal } from '../../core/decimal.ts';
 import { DltError, isDltError } from '../../core/errors.ts';
 import type { Side } from '../../core/order-terms.ts';
 import { priceFromRaw, quantityFromRaw } from '../../core/units.ts';
+import type { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
 import type { ForeignOrderRecord } from '../../store/foreign-orders.ts';
+import type { Store } from '../../store/store.ts';
 import { createLogger } from '../../telemetry/logger.ts';
 import { Metrics } from '../../telemetry/metrics.ts';
 import { EXIT_OK, EXIT_REFUSED, type CliIo } from '../io.ts';
 import { usageArgs } from '../args.ts';
-import { commandParts } from '../bootstrap/command.ts';
+import { commandParts, type CommandWallet } from '../bootstrap/command.ts';
 
 export const CANCEL_ALL_USAGE = `  dlt-mm cancel-all --config <file> [--pair <pair id>] [--timeout <seconds>] [--json]
                                       cancel every resting order of the wallets and wait until final`;
@@ -34,21 +36,21 @@ export interface CancelLine {
 }
 
 /** Cancels an order that is not ours; without a known side both are tried (the wrong one is refused as not found). */
-async function cancelForeign(adapter: ChainAdapter, pair: PairBinding, f: ForeignOrderRecord): Promise<string> {
-  const sides: Side[] = f.side === null ? ['buy', 'sell'] : [f.side];
+async function cancelForeign(adapter: ChainAdapter, pair: PairBinding, foreign: ForeignOrderRecord): Promise<string> {
+  const sides: Side[] = foreign.side === null ? ['buy', 'sell'] : [foreign.side];
   let last = 'open';
   for (const side of sides) {
-    const s = await adapter.submit({ kind: 'cancel', pair, side, orderId: f.orderId });
-    const o = await s.outcome;
-    if (o.kind === 'accepted') return 'cancelled';
-    if (o.kind === 'rejected' && isDltError(o.error, 'E_VENUE_ORDER_NOT_FOUND')) last = 'gone';
-    else last = o.kind === 'unknown' ? 'open (outcome unknown)' : `open (${o.error.code})`;
+    const submitted = await adapter.submit({ kind: 'cancel', pair, side, orderId: foreign.orderId });
+    const outcome = await submitted.outcome;
+    if (outcome.kind === 'accepted') return 'cancelled';
+    if (outcome.kind === 'rejected' && isDltError(outcome.error, 'E_VENUE_ORDER_NOT_FOUND')) last = 'gone';
+    else last = outcome.kind === 'unknown' ? 'open (outcome unknown)' : `open (${outcome.error.code})`;
   }
   return last;
 }
 
-export async function cancelAllCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = usageArgs(
+function parseCancelAllArgs(args: string[]) {
+  return usageArgs(
     () =>
       parseArgs({
         args,
@@ -61,70 +63,100 @@ export async function cancelAllCommand(args: string[], io: CliIo): Promise<numbe
         strict: true,
       }),
     CANCEL_ALL_USAGE,
-  );
+  ).values;
+}
+
+/** Cancels the wallet's own orders on `pairs` (adopting those the store did not know) and waits until final. */
+async function cancelOwn(
+  engine: WalletEngine,
+  wallet: CommandWallet,
+  pairs: readonly PairBinding[],
+  timeoutMs: number,
+  io: CliIo,
+): Promise<CancelLine[]> {
+  const report = await engine.start();
+  for (const id of report.adopted)
+    io.stderr(`${wallet.id}: adopted order 0x${id.toString(16)}, ours but unknown to the store\n`);
+  const results = await Promise.all(pairs.map((pair) => engine.cancelAll({ pairId: pair.pairId, timeoutMs })));
+  const lines: CancelLine[] = [];
+  for (const [index, result] of results.entries()) {
+    const scales = (pairs[index] as PairBinding).rules.scales;
+    for (const order of [...result.final, ...result.open]) {
+      lines.push({
+        wallet: wallet.address,
+        pairId: order.pairId,
+        clientOrderId: `0x${order.clientOrderId.toString(16)}`,
+        orderId: order.orderId?.toString() ?? null,
+        side: order.side,
+        price: formatDecimal(priceFromRaw(order.price, scales)),
+        remaining: formatDecimal(quantityFromRaw(order.quantity - order.filled, scales)),
+        result: result.open.includes(order) ? `open (${order.status})` : order.status,
+      });
+    }
+  }
+  return lines;
+}
+
+/** Cancels the orders of the wallet on `pairs` that are not ours, as the store knows them. */
+async function cancelNotOurs(
+  store: Store,
+  adapter: ChainAdapter,
+  wallet: CommandWallet,
+  pairs: readonly PairBinding[],
+): Promise<CancelLine[]> {
+  const lines: CancelLine[] = [];
+  for (const foreign of store.foreign
+    .open(wallet.chain, wallet.address)
+    .filter((order) => pairs.some((pair) => pair.pairId === order.pairId))) {
+    const pair = pairs.find((candidate) => candidate.pairId === foreign.pairId) as PairBinding;
+    const result = await cancelForeign(adapter, pair, foreign);
+    if (result === 'cancelled' || result === 'gone')
+      store.foreign.gone(wallet.chain, wallet.address, foreign.pairId, foreign.orderId);
+    lines.push({
+      wallet: wallet.address,
+      pairId: foreign.pairId,
+      clientOrderId: null,
+      orderId: foreign.orderId.toString(),
+      side: foreign.side,
+      price: foreign.price?.toString() ?? null,
+      remaining: foreign.quantity?.toString() ?? null,
+      result: `${result} (not ours)`,
+    });
+  }
+  return lines;
+}
+
+function printLines(lines: readonly CancelLine[], open: number, io: CliIo): void {
+  for (const line of lines)
+    io.stdout(
+      `${line.wallet.slice(0, 10)}…  ${line.pairId}  ${line.clientOrderId ?? '-'}  order ${line.orderId ?? '-'}  ${line.side ?? '?'} ${line.remaining ?? '?'} @ ${line.price ?? '?'}  -> ${line.result}\n`,
+    );
+  io.stdout(`${lines.length} order(s) handled, ${open} still open\n`);
+}
+
+export async function cancelAllCommand(args: string[], io: CliIo): Promise<number> {
+  const values = parseCancelAllArgs(args);
   if (values.config === undefined) throw new DltError('E_USAGE', `--config is required\n${CANCEL_ALL_USAGE}`);
   const timeoutMs = values.timeout === undefined ? 120_000 : Number(values.timeout) * 1000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new DltError('E_USAGE', `--timeout must be a positive number of seconds\n${CANCEL_ALL_USAGE}`);
   const logger = createLogger({ level: 'warn', destination: { write: (line: string) => io.stderr(line) } });
-  const w = await commandParts(values.config, io, { trade: true, logger, metrics: new Metrics() });
+  const parts = await commandParts(values.config, io, { trade: true, logger, metrics: new Metrics() });
   const lines: CancelLine[] = [];
   try {
-    for (const wallet of w.wallets) {
-      const engine = wallet.engine;
-      const adapter = wallet.adapter;
+    for (const wallet of parts.wallets) {
+      const { engine, adapter } = wallet;
       if (engine === null || adapter === null) continue;
-      const pairs = wallet.pairs.filter((p) => values.pair === undefined || p.pairId === values.pair);
+      const pairs = wallet.pairs.filter((pair) => values.pair === undefined || pair.pairId === values.pair);
       if (pairs.length === 0) continue;
-      const report = await engine.start();
-      for (const id of report.adopted)
-        io.stderr(`${wallet.id}: adopted order 0x${id.toString(16)}, ours but unknown to the store\n`);
-      const results = await Promise.all(pairs.map((p) => engine.cancelAll({ pairId: p.pairId, timeoutMs })));
-      for (const [i, r] of results.entries()) {
-        const s = (pairs[i] as PairBinding).rules.scales;
-        for (const o of [...r.final, ...r.open]) {
-          lines.push({
-            wallet: wallet.address,
-            pairId: o.pairId,
-            clientOrderId: `0x${o.clientOrderId.toString(16)}`,
-            orderId: o.orderId?.toString() ?? null,
-            side: o.side,
-            price: formatDecimal(priceFromRaw(o.price, s)),
-            remaining: formatDecimal(quantityFromRaw(o.quantity - o.filled, s)),
-            result: r.open.includes(o) ? `open (${o.status})` : o.status,
-          });
-        }
-      }
-      for (const f of w.store.foreign
-        .open(wallet.chain, wallet.address)
-        .filter((x) => pairs.some((p) => p.pairId === x.pairId))) {
-        const pair = pairs.find((p) => p.pairId === f.pairId) as PairBinding;
-        const result = await cancelForeign(adapter, pair, f);
-        if (result === 'cancelled' || result === 'gone')
-          w.store.foreign.gone(wallet.chain, wallet.address, f.pairId, f.orderId);
-        lines.push({
-          wallet: wallet.address,
-          pairId: f.pairId,
-          clientOrderId: null,
-          orderId: f.orderId.toString(),
-          side: f.side,
-          price: f.price?.toString() ?? null,
-          remaining: f.quantity?.toString() ?? null,
-          result: `${result} (not ours)`,
-        });
-      }
+      lines.push(...(await cancelOwn(engine, wallet, pairs, timeoutMs, io)));
+      lines.push(...(await cancelNotOurs(parts.store, adapter, wallet, pairs)));
     }
   } finally {
-    await w.close(timeoutMs);
+    await parts.close(timeoutMs);
   }
-  const open = lines.filter((l) => l.result.startsWith('open'));
+  const open = lines.filter((line) => line.result.startsWith('open'));
   if (values.json === true) io.stdout(`${JSON.stringify({ orders: lines, open: open.length }, null, 2)}\n`);
-  else {
-    for (const l of lines)
-      io.stdout(
-        `${l.wallet.slice(0, 10)}…  ${l.pairId}  ${l.clientOrderId ?? '-'}  order ${l.orderId ?? '-'}  ${l.side ?? '?'} ${l.remaining ?? '?'} @ ${l.price ?? '?'}  -> ${l.result}\n`,
-      );
-    io.stdout(`${lines.length} order(s) handled, ${open.length} still open\n`);
-  }
+  else printLines(lines, open.length, io);
   return open.length === 0 ? EXIT_OK : EXIT_REFUSED;
 }

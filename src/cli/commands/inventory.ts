@@ -16,7 +16,7 @@ import { createLogger } from '../../telemetry/logger.ts';
 import { Metrics } from '../../telemetry/metrics.ts';
 import { EXIT_OK, EXIT_REFUSED, type CliIo } from '../io.ts';
 import { usageArgs } from '../args.ts';
-import { commandParts } from '../bootstrap/command.ts';
+import { commandParts, type CommandParts, type CommandWallet } from '../bootstrap/command.ts';
 
 export const INVENTORY_USAGE = `  dlt-mm inventory [rebaseline --note <why>] --config <file> [--wallet <id>] [--json]
                                       derived inventory beside on-chain balances; rebaseline accepts the chain's`;
@@ -46,15 +46,15 @@ export interface InventoryLine {
 
 /** A label for the token (its role in a pair that trades it) and its native scale. */
 function tokenOf(pairs: readonly PairBinding[], token: string): { symbol: string; scale: bigint } {
-  for (const p of pairs) {
-    if (p.baseToken === token) return { symbol: `${p.symbol} base`, scale: p.rules.scales.baseNative };
-    if (p.quoteToken === token) return { symbol: `${p.symbol} quote`, scale: p.rules.scales.quoteNative };
+  for (const pair of pairs) {
+    if (pair.baseToken === token) return { symbol: `${pair.symbol} base`, scale: pair.rules.scales.baseNative };
+    if (pair.quoteToken === token) return { symbol: `${pair.symbol} quote`, scale: pair.rules.scales.quoteNative };
   }
   return { symbol: token, scale: 1n };
 }
 
-export async function inventoryCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = usageArgs(
+function parseInventoryArgs(args: string[]) {
+  return usageArgs(
     () =>
       parseArgs({
         args,
@@ -69,6 +69,89 @@ export async function inventoryCommand(args: string[], io: CliIo): Promise<numbe
       }),
     INVENTORY_USAGE,
   );
+}
+
+/** The line of one token of a wallet, its amounts in the token's human units. */
+function inventoryLine(
+  wallet: CommandWallet,
+  token: TokenInventory,
+  alerts: number,
+  done: string,
+  decided: boolean,
+): InventoryLine {
+  const { symbol, scale } = tokenOf(wallet.pairs, token.token);
+  const human = (value: bigint) => formatDecimal(fromScaled(value, scale, `${symbol} amount`));
+  return {
+    wallet: wallet.address,
+    chain: wallet.chain,
+    token: token.token,
+    symbol,
+    pairs: token.pairs,
+    onChain: human(token.onChain),
+    locked: human(token.locked),
+    derived: human(token.total),
+    difference: human(token.difference),
+    decided,
+    openAlerts: alerts,
+    action: done,
+  };
+}
+
+/** One wallet's lines: compared (null when not comparable now), or re-based from the chain with `note`. */
+async function walletLines(
+  parts: CommandParts,
+  wallet: CommandWallet,
+  rebaseline: string | null,
+  io: CliIo,
+): Promise<InventoryLine[] | null> {
+  const engine = wallet.engine;
+  if (engine === null) return [];
+  // The reconciliation compares the inventory at one point of the chain: a difference the confirmation
+  // depth can still explain (our orders filled while we look) is not decided, and raises nothing.
+  const reconciled = await engine.start();
+  const openAlerts = (token: TokenInventory) =>
+    parts.store.alerts
+      .open({ chain: wallet.chain, wallet: wallet.address, kind: 'inventory-mismatch' })
+      .filter((alert) => alert.pairId !== null && token.pairs.includes(alert.pairId)).length;
+  if (rebaseline !== null) {
+    // The alerts as they were, for the report: re-basing resolves them.
+    const before = await engine.compareInventory();
+    const alertsBefore = new Map(
+      before.comparable ? before.tokens.map((token) => [token.token, openAlerts(token)]) : [],
+    );
+    const report = await engine.rebaselineInventory(rebaseline);
+    return report.tokens.map((token) =>
+      inventoryLine(wallet, token, alertsBefore.get(token.token) ?? 0, token.difference === 0n ? '' : 're-based', true),
+    );
+  }
+  const report = reconciled.inventory;
+  if (!report.comparable) {
+    io.stderr(`${wallet.id}: not comparable now (${report.reason})\n`);
+    return null;
+  }
+  return report.tokens.map((token) =>
+    inventoryLine(wallet, token, openAlerts(token), '', report.inconclusive !== true),
+  );
+}
+
+function printLines(lines: readonly InventoryLine[], rebaselined: boolean, io: CliIo): void {
+  for (const line of lines) {
+    io.stdout(
+      `${line.wallet.slice(0, 10)}…  ${line.symbol.padEnd(18)} on chain ${line.onChain}  locked ${line.locked}  derived ${line.derived}  difference ${line.difference}` +
+        `${line.decided ? '' : ' (not decided: events still arriving; run again)'}` +
+        `${line.openAlerts > 0 ? `  (${line.openAlerts} open alert${line.openAlerts === 1 ? '' : 's'})` : ''}${line.action === '' ? '' : `  -> ${line.action}`}\n`,
+    );
+  }
+  const differing = lines.filter((line) => line.difference !== '0' && line.action === '' && line.decided).length;
+  io.stdout(
+    rebaselined
+      ? `${lines.filter((line) => line.action !== '').length} token(s) re-based\n`
+      : `${lines.length} token(s), ${differing} differing\n`,
+  );
+}
+
+export async function inventoryCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseInventoryArgs(args);
   const action = positionals[0];
   if (positionals.length > 1 || (action !== undefined && action !== 'rebaseline'))
     throw new DltError(
@@ -83,83 +166,21 @@ export async function inventoryCommand(args: string[], io: CliIo): Promise<numbe
       `rebaseline needs --note <why> (it is kept with the resolved alerts)\n${INVENTORY_USAGE}`,
     );
   const logger = createLogger({ level: 'warn', destination: { write: (line: string) => io.stderr(line) } });
-  const w = await commandParts(values.config, io, { trade: true, logger, metrics: new Metrics() });
+  const parts = await commandParts(values.config, io, { trade: true, logger, metrics: new Metrics() });
   const lines: InventoryLine[] = [];
   let refused = 0;
   try {
-    const chosen = w.wallets.filter((x) => values.wallet === undefined || x.id === values.wallet);
+    const chosen = parts.wallets.filter((wallet) => values.wallet === undefined || wallet.id === values.wallet);
     if (chosen.length === 0) throw new DltError('E_USAGE', `no configured wallet ${JSON.stringify(values.wallet)}`);
     for (const wallet of chosen) {
-      const engine = wallet.engine;
-      if (engine === null) continue;
-      // The reconciliation compares the inventory at one point of the chain: a difference the confirmation
-      // depth can still explain (our orders filled while we look) is not decided, and raises nothing.
-      const reconciled = await engine.start();
-      const openAlerts = (token: TokenInventory) =>
-        w.store.alerts
-          .open({ chain: wallet.chain, wallet: wallet.address, kind: 'inventory-mismatch' })
-          .filter((a) => a.pairId !== null && token.pairs.includes(a.pairId)).length;
-      if (action === 'rebaseline') {
-        // The alerts as they were, for the report: re-basing resolves them.
-        const before = await engine.compareInventory();
-        const alertsBefore = new Map(before.comparable ? before.tokens.map((t) => [t.token, openAlerts(t)]) : []);
-        const report = await engine.rebaselineInventory(note);
-        for (const t of report.tokens)
-          lines.push(line(wallet, t, alertsBefore.get(t.token) ?? 0, t.difference === 0n ? '' : 're-based', true));
-        continue;
-      }
-      const report = reconciled.inventory;
-      if (!report.comparable) {
-        io.stderr(`${wallet.id}: not comparable now (${report.reason})\n`);
-        refused += 1;
-        continue;
-      }
-      for (const t of report.tokens) lines.push(line(wallet, t, openAlerts(t), '', report.inconclusive !== true));
+      const walletResult = await walletLines(parts, wallet, action === 'rebaseline' ? note : null, io);
+      if (walletResult === null) refused += 1;
+      else lines.push(...walletResult);
     }
   } finally {
-    await w.close();
+    await parts.close();
   }
-
-  function line(
-    wallet: (typeof w.wallets)[number],
-    t: TokenInventory,
-    alerts: number,
-    done: string,
-    decided: boolean,
-  ): InventoryLine {
-    const { symbol, scale } = tokenOf(wallet.pairs, t.token);
-    const human = (v: bigint) => formatDecimal(fromScaled(v, scale, `${symbol} amount`));
-    return {
-      wallet: wallet.address,
-      chain: wallet.chain,
-      token: t.token,
-      symbol,
-      pairs: t.pairs,
-      onChain: human(t.onChain),
-      locked: human(t.locked),
-      derived: human(t.total),
-      difference: human(t.difference),
-      decided,
-      openAlerts: alerts,
-      action: done,
-    };
-  }
-
   if (values.json === true) io.stdout(`${JSON.stringify({ tokens: lines }, null, 2)}\n`);
-  else {
-    for (const l of lines) {
-      io.stdout(
-        `${l.wallet.slice(0, 10)}…  ${l.symbol.padEnd(18)} on chain ${l.onChain}  locked ${l.locked}  derived ${l.derived}  difference ${l.difference}` +
-          `${l.decided ? '' : ' (not decided: events still arriving; run again)'}` +
-          `${l.openAlerts > 0 ? `  (${l.openAlerts} open alert${l.openAlerts === 1 ? '' : 's'})` : ''}${l.action === '' ? '' : `  -> ${l.action}`}\n`,
-      );
-    }
-    const differing = lines.filter((l) => l.difference !== '0' && l.action === '' && l.decided).length;
-    io.stdout(
-      action === 'rebaseline'
-        ? `${lines.filter((l) => l.action !== '').length} token(s) re-based\n`
-        : `${lines.length} token(s), ${differing} differing\n`,
-    );
-  }
+  else printLines(lines, action === 'rebaseline', io);
   return refused === 0 ? EXIT_OK : EXIT_REFUSED;
 }

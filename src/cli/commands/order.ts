@@ -8,7 +8,7 @@ import { DltError } from '../../core/errors.ts';
 import { approvalFor } from '../../core/money.ts';
 import type { ExecutionCondition, OrderTerms, OrderType, Side, Validity } from '../../core/order-terms.ts';
 import { parseTradingPair, type ChainKind } from '../../core/pair.ts';
-import { assertOrder, derivePairRules } from '../../core/rules.ts';
+import { assertOrder, derivePairRules, type PairRules } from '../../core/rules.ts';
 import { EXIT_OK, type CliIo } from '../io.ts';
 
 export const ORDER_USAGE = `Usage:
@@ -75,64 +75,82 @@ export function orderCommand(args: string[], io: CliIo): number {
   } catch (cause) {
     throw usage((cause as Error).message);
   }
-  const v = parsed.values;
-  const chain = oneOf(v.chain, ['evm', 'wasm'] as const, 'chain');
-  if (verb === 'encode') return encode(chain, v, io);
-  if (verb === 'decode') return decode(chain, v, io);
+  const values = parsed.values;
+  const chain = oneOf(values.chain, ['evm', 'wasm'] as const, 'chain');
+  if (verb === 'encode') return encode(chain, values, io);
+  if (verb === 'decode') return decode(chain, values, io);
   throw usage(`unknown order command ${JSON.stringify(verb ?? '')}`);
 }
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof options }>>['values'];
 
-function encode(chain: ChainKind, v: Values, io: CliIo): number {
-  const pair = loadPair(v['pair-file'], io);
-  const rules = derivePairRules(pair);
-  checkChain(chain, rules.chain);
-  const side = oneOf<Side>(v.side, ['buy', 'sell'], 'side');
-  const type = oneOf<OrderType>(v.type, ['limit', 'market'], 'type', 'limit');
-  const condition = oneOf<ExecutionCondition>(v.condition, ['standard', 'ioc', 'boc', 'fok'], 'condition', 'standard');
-  const validity = oneOf<Validity>(v.validity, ['gfd', 'gtd'], 'validity', 'gfd');
-  if (v.qty === undefined) throw usage('--qty is required');
-  if (v.price === undefined && type === 'limit') throw usage('--price is required for a limit order');
-  if (v.lifetime !== undefined && !/^[0-9]+$/.test(v.lifetime))
+/** The order's terms as the flags give them, checked as far as the flags alone allow. */
+function termsOf(values: Values): OrderTerms {
+  const side = oneOf<Side>(values.side, ['buy', 'sell'], 'side');
+  const type = oneOf<OrderType>(values.type, ['limit', 'market'], 'type', 'limit');
+  const condition = oneOf<ExecutionCondition>(
+    values.condition,
+    ['standard', 'ioc', 'boc', 'fok'],
+    'condition',
+    'standard',
+  );
+  const validity = oneOf<Validity>(values.validity, ['gfd', 'gtd'], 'validity', 'gfd');
+  if (values.qty === undefined) throw usage('--qty is required');
+  if (values.price === undefined && type === 'limit') throw usage('--price is required for a limit order');
+  if (values.lifetime !== undefined && !/^[0-9]+$/.test(values.lifetime))
     throw usage('--lifetime must be a whole number of days');
-  if (v['cross-id'] !== undefined && !/^[0-9]+$/.test(v['cross-id']))
+  if (values['cross-id'] !== undefined && !/^[0-9]+$/.test(values['cross-id']))
     throw usage('--cross-id must be a non-negative integer');
-  const terms: OrderTerms = {
+  return {
     side,
-    quantity: parseHumanDecimal(v.qty, '--qty'),
-    price: v.price === undefined ? new Decimal(0) : parseHumanDecimal(v.price, '--price'),
+    quantity: parseHumanDecimal(values.qty, '--qty'),
+    price: values.price === undefined ? new Decimal(0) : parseHumanDecimal(values.price, '--price'),
     type,
     condition,
     validity,
-    lifetimeDays: v.lifetime === undefined ? 0 : Number(v.lifetime),
+    lifetimeDays: values.lifetime === undefined ? 0 : Number(values.lifetime),
   };
-  const lastPrice = v['last-price'] === undefined ? null : parseHumanDecimal(v['last-price'], '--last-price');
+}
+
+/** The order book's method that places an order of `side` on `chain`. */
+function placeMethod(chain: ChainKind, side: Side): string {
+  return chain === 'evm'
+    ? `${side === 'buy' ? 'newBuyOrder' : 'newSellOrder'}(bytes orderData, bytes reportingData, bytes crossIdentifier)`
+    : `${side === 'buy' ? 'new_buy_order' : 'new_sell_order'}(user, order_data, cross_identifier, reporting_data)`;
+}
+
+type Encoded = ReturnType<typeof encodedOrder>;
+
+/** The bytes of the order and the token approval it needs, as shown. */
+function encodedOrder(
+  chain: ChainKind,
+  pair: ReturnType<typeof loadPair>,
+  rules: PairRules,
+  terms: OrderTerms,
+  values: Values,
+) {
+  const lastPrice = values['last-price'] === undefined ? null : parseHumanDecimal(values['last-price'], '--last-price');
   assertOrder(terms, rules, { lastPrice });
-  const crossId = v['cross-id'] === undefined ? 0n : BigInt(v['cross-id']);
-  const reporting = v.reporting === undefined ? undefined : parseReportingPair(v.reporting);
+  const crossId = values['cross-id'] === undefined ? 0n : BigInt(values['cross-id']);
+  const reporting = values.reporting === undefined ? undefined : parseReportingPair(values.reporting);
   const encoded = encodeOrder(chain, terms, rules.scales, crossId, reporting);
   const approval = approvalFor(
-    side,
+    terms.side,
     terms.quantity,
     terms.price,
     rules.scales,
     rules.commissions,
-    v['market-maker'] === true,
+    values['market-maker'] === true,
   );
   const prefix = chain === 'evm' ? '0x' : '';
-  const method =
-    chain === 'evm'
-      ? `${side === 'buy' ? 'newBuyOrder' : 'newSellOrder'}(bytes orderData, bytes reportingData, bytes crossIdentifier)`
-      : `${side === 'buy' ? 'new_buy_order' : 'new_sell_order'}(user, order_data, cross_identifier, reporting_data)`;
   const token = approval.token === 'base' ? pair.smartContractBase : pair.smartContractQuote;
   const unit = approval.token === 'base' ? rules.scales.baseNative : rules.scales.quoteNative;
-  const out = {
+  return {
     chain,
     pairId: pair.id,
     orderBook: pair.smartContractOrderBook,
-    method,
-    side,
+    method: placeMethod(chain, terms.side),
+    side: terms.side,
     quantity: formatDecimal(terms.quantity),
     quantityRaw: encoded.raw.quantity.toString(),
     price: formatDecimal(terms.price),
@@ -150,36 +168,43 @@ function encode(chain: ChainKind, v: Values, io: CliIo): number {
       rateBps: approval.rateBps,
     },
   };
-  if (v.json) {
-    io.stdout(`${JSON.stringify(out, null, 2)}\n`);
-    return EXIT_OK;
-  }
-  io.stdout(
-    [
-      `chain            ${out.chain} (pair ${out.pairId}, order book ${out.orderBook})`,
-      `method           ${out.method}`,
-      `quantity         ${out.quantity} (raw ${out.quantityRaw})`,
-      `price            ${out.price} (raw ${out.priceRaw})`,
-      `orderData        ${out.orderData}`,
-      `reportingData    ${out.reportingData}`,
-      `crossIdentifier  ${out.crossIdentifier}`,
-      `approval         ${out.approval.token} token ${out.approval.tokenContract}: ${out.approval.amountNative} native units (${out.approval.amount}${
-        approval.token === 'quote' ? `, commission ${out.approval.commissionNative} at ${out.approval.rateBps} bp` : ''
-      }) for spender ${out.approval.spender}`,
-      '',
-    ].join('\n'),
-  );
+}
+
+function showEncoded(out: Encoded): string {
+  return [
+    `chain            ${out.chain} (pair ${out.pairId}, order book ${out.orderBook})`,
+    `method           ${out.method}`,
+    `quantity         ${out.quantity} (raw ${out.quantityRaw})`,
+    `price            ${out.price} (raw ${out.priceRaw})`,
+    `orderData        ${out.orderData}`,
+    `reportingData    ${out.reportingData}`,
+    `crossIdentifier  ${out.crossIdentifier}`,
+    `approval         ${out.approval.token} token ${out.approval.tokenContract}: ${out.approval.amountNative} native units (${out.approval.amount}${
+      out.approval.token === 'quote'
+        ? `, commission ${out.approval.commissionNative} at ${out.approval.rateBps} bp`
+        : ''
+    }) for spender ${out.approval.spender}`,
+    '',
+  ].join('\n');
+}
+
+function encode(chain: ChainKind, values: Values, io: CliIo): number {
+  const pair = loadPair(values['pair-file'], io);
+  const rules = derivePairRules(pair);
+  checkChain(chain, rules.chain);
+  const out = encodedOrder(chain, pair, rules, termsOf(values), values);
+  io.stdout(values.json ? `${JSON.stringify(out, null, 2)}\n` : showEncoded(out));
   return EXIT_OK;
 }
 
-function decode(chain: ChainKind, v: Values, io: CliIo): number {
-  const pair = loadPair(v['pair-file'], io);
+function decode(chain: ChainKind, values: Values, io: CliIo): number {
+  const pair = loadPair(values['pair-file'], io);
   const rules = derivePairRules(pair);
   checkChain(chain, rules.chain);
-  if (v['order-data'] === undefined) throw usage('--order-data is required');
+  if (values['order-data'] === undefined) throw usage('--order-data is required');
   const decoded = decodeOrder(
     chain,
-    { orderData: v['order-data'], crossIdentifier: v['cross-id'], reportingData: v.reporting },
+    { orderData: values['order-data'], crossIdentifier: values['cross-id'], reportingData: values.reporting },
     rules.scales,
   );
   const out = {
@@ -198,7 +223,7 @@ function decode(chain: ChainKind, v: Values, io: CliIo): number {
       ? { a: decoded.reporting.a, b: decoded.reporting.b, free: decoded.reporting.free.toString() }
       : null,
   };
-  if (v.json) {
+  if (values.json) {
     io.stdout(`${JSON.stringify(out, null, 2)}\n`);
     return EXIT_OK;
   }

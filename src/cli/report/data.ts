@@ -106,19 +106,19 @@ export interface BacktestMark {
   readonly replayed: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
 
-function scalesOf(p: ReportPair): PairScales {
+function scalesOf(pair: ReportPair): PairScales {
   return {
-    baseInternal: BigInt(p.scales.baseInternal),
-    quoteInternal: BigInt(p.scales.quoteInternal),
-    baseNative: BigInt(p.scales.baseNative),
-    quoteNative: BigInt(p.scales.quoteNative),
+    baseInternal: BigInt(pair.scales.baseInternal),
+    quoteInternal: BigInt(pair.scales.quoteInternal),
+    baseNative: BigInt(pair.scales.baseNative),
+    quoteNative: BigInt(pair.scales.quoteNative),
   };
 }
 
 function calendarOf(pairs: readonly ReportPair[], fallback: CalendarUse): CalendarUse {
-  const c = pairs[0]?.calendar as ({ enabled?: boolean } & Partial<CalendarConfig>) | undefined;
-  if (c === undefined || typeof c.enabled !== 'boolean') return fallback;
-  return { enabled: c.enabled, config: { ...DEFAULT_CALENDAR, ...c } };
+  const kept = pairs[0]?.calendar as ({ enabled?: boolean } & Partial<CalendarConfig>) | undefined;
+  if (kept === undefined || typeof kept.enabled !== 'boolean') return fallback;
+  return { enabled: kept.enabled, config: { ...DEFAULT_CALENDAR, ...kept } };
 }
 
 /** Terms that nothing meets: for the market states of a pair without obligations. */
@@ -130,62 +130,67 @@ const NO_TERMS = {
   stressedSpreadMultiplier: new Decimal(1),
 };
 
-const interval = (w: ObligationWindow): Interval => ({ from: w.fromMs, to: w.toMs ?? Number.MAX_SAFE_INTEGER });
+const interval = (window: ObligationWindow): Interval => ({
+  from: window.fromMs,
+  to: window.toMs ?? Number.MAX_SAFE_INTEGER,
+});
 
-function pairDay(store: Store, p: ReportPair, frame: DayFrame, to: number, chainFeeRate: ChainFeeRate): PairDay {
-  const o = store.obligations;
-  const scales = scalesOf(p);
-  const parsed = p.obligations === null ? null : obligationsSchema.safeParse(p.obligations);
-  const obligations = parsed?.success === true ? parsed.data : null;
-  const rules = new ObligationRules(obligations === null ? NO_TERMS : obligationTerms(obligations), scales);
-  const windows = o.windows(frame.from, to, p.pairId);
-  const measured = measurePresence({
+type Measured = ReturnType<typeof measurePresence>;
+
+/** The pair's presence over the day as the running bot measures it. */
+function measuredDay(store: Store, pair: ReportPair, frame: DayFrame, to: number, rules: ObligationRules): Measured {
+  const recorded = store.obligations;
+  const windows = recorded.windows(frame.from, to, pair.pairId);
+  return measurePresence({
     from: frame.from,
     to,
-    observedFrom: Math.max(frame.from, o.firstRunMs() ?? to),
+    observedFrom: Math.max(frame.from, recorded.firstRunMs() ?? to),
     schedule: frame.schedule,
-    runs: o.runs(frame.from, to),
-    market: o.market(p.pairId, frame.from, to),
-    exceptions: windows.filter((w) => w.kind === 'exception').map(interval),
-    stressed: windows.filter((w) => w.kind === 'stressed').map(interval),
-    quotes: o.spans(p.pairId, frame.from, to),
+    runs: recorded.runs(frame.from, to),
+    market: recorded.market(pair.pairId, frame.from, to),
+    exceptions: windows.filter((window) => window.kind === 'exception').map(interval),
+    stressed: windows.filter((window) => window.kind === 'stressed').map(interval),
+    quotes: recorded.spans(pair.pairId, frame.from, to),
     rules,
   });
-  const compliance: Compliance | null =
-    obligations === null
-      ? null
-      : {
-          target: obligations.presenceTarget / 100,
-          presence: measured.ratio,
-          presentMs: measured.presentMs,
-          continuousMs: measured.continuousMs,
-          downMs: measured.downMs,
-          haltedMs: measured.haltedMs,
-          exceptionMs: measured.exceptionMs,
-          closedMs: measured.closedMs,
-          met: measured.ratio === null ? null : measured.ratio >= obligations.presenceTarget / 100,
-          maxSpread:
-            obligations.maxSpreadBps !== undefined
-              ? `${obligations.maxSpreadBps} bp`
-              : `${obligations.maxSpread} quote`,
-          minSize:
-            obligations.minSize !== undefined ? `${obligations.minSize} base` : `${obligations.minValue} quote value`,
-          maxSizeRatio: obligations.maxSizeRatio,
-          guard: obligations.guard,
-        };
-  const segments = obligations === null ? measured.segments.map((s) => ({ ...s, present: false })) : measured.segments;
-  const fills = store.orders
-    .fills({ pairId: p.pairId, wallet: p.wallet })
-    .filter((f) => f.atMs >= frame.from && f.atMs < to)
-    .map((f) => ({
-      atMs: f.atMs,
-      side: f.side,
-      role: f.role,
-      quantity: quantityFromRaw(f.quantity, scales).toFixed(),
-      price: priceFromRaw(f.price, scales).toFixed(),
-      fee: quoteFromNative(f.fee, scales).toFixed(),
-      txHash: f.txHash,
+}
+
+function complianceOf(obligations: ObligationsConfig, measured: Measured): Compliance {
+  return {
+    target: obligations.presenceTarget / 100,
+    presence: measured.ratio,
+    presentMs: measured.presentMs,
+    continuousMs: measured.continuousMs,
+    downMs: measured.downMs,
+    haltedMs: measured.haltedMs,
+    exceptionMs: measured.exceptionMs,
+    closedMs: measured.closedMs,
+    met: measured.ratio === null ? null : measured.ratio >= obligations.presenceTarget / 100,
+    maxSpread:
+      obligations.maxSpreadBps !== undefined ? `${obligations.maxSpreadBps} bp` : `${obligations.maxSpread} quote`,
+    minSize: obligations.minSize !== undefined ? `${obligations.minSize} base` : `${obligations.minValue} quote value`,
+    maxSizeRatio: obligations.maxSizeRatio,
+    guard: obligations.guard,
+  };
+}
+
+function fillRows(store: Store, pair: ReportPair, scales: PairScales, from: number, to: number): FillRow[] {
+  return store.orders
+    .fills({ pairId: pair.pairId, wallet: pair.wallet })
+    .filter((fill) => fill.atMs >= from && fill.atMs < to)
+    .map((fill) => ({
+      atMs: fill.atMs,
+      side: fill.side,
+      role: fill.role,
+      quantity: quantityFromRaw(fill.quantity, scales).toFixed(),
+      price: priceFromRaw(fill.price, scales).toFixed(),
+      fee: quoteFromNative(fill.fee, scales).toFixed(),
+      txHash: fill.txHash,
     }));
+}
+
+/** The pair's orders created in `[from, to)` by what became of them. */
+function orderCounts(store: Store, pair: ReportPair, from: number, to: number): PairDay['orders'] {
   const counts = store.db
     .prepare(
       `SELECT COUNT(*) AS placed,
@@ -195,39 +200,53 @@ function pairDay(store: Store, p: ReportPair, frame: DayFrame, to: number, chain
               SUM(CASE WHEN status = 'rejected' THEN 1 ELSE 0 END) AS rejected
          FROM orders WHERE pair_id = ? AND wallet = ? AND created_ms >= ? AND created_ms < ? AND status <> 'intended'`,
     )
-    .get(p.pairId, p.wallet, frame.from, to) as Record<string, number | null>;
-  const rejections = (
+    .get(pair.pairId, pair.wallet, from, to) as Record<string, number | null>;
+  return {
+    placed: Number(counts.placed ?? 0),
+    rested: Number(counts.rested ?? 0),
+    filled: Number(counts.filled ?? 0),
+    cancelled: Number(counts.cancelled ?? 0),
+    rejected: Number(counts.rejected ?? 0),
+  };
+}
+
+/** The pair's rejected orders of `[from, to)` by reason, the most frequent first. */
+function rejectionsOf(store: Store, pair: ReportPair, from: number, to: number): PairDay['rejections'] {
+  return (
     store.db
       .prepare(
         `SELECT COALESCE(rejection_code, rejection_reason, 'unknown') AS reason, COUNT(*) AS n FROM orders
           WHERE pair_id = ? AND wallet = ? AND status = 'rejected' AND created_ms >= ? AND created_ms < ? GROUP BY 1 ORDER BY n DESC, reason`,
       )
-      .all(p.pairId, p.wallet, frame.from, to) as Array<{ reason: string; n: number }>
-  ).map((r) => ({ reason: r.reason, count: Number(r.n) }));
-  const samples = o.samples(p.pairId, frame.from, to);
+      .all(pair.pairId, pair.wallet, from, to) as Array<{ reason: string; n: number }>
+  ).map((row) => ({ reason: row.reason, count: Number(row.n) }));
+}
+
+function pairDay(store: Store, pair: ReportPair, frame: DayFrame, to: number, chainFeeRate: ChainFeeRate): PairDay {
+  const scales = scalesOf(pair);
+  const parsed = pair.obligations === null ? null : obligationsSchema.safeParse(pair.obligations);
+  const obligations = parsed?.success === true ? parsed.data : null;
+  const rules = new ObligationRules(obligations === null ? NO_TERMS : obligationTerms(obligations), scales);
+  const measured = measuredDay(store, pair, frame, to, rules);
+  const samples = store.obligations.samples(pair.pairId, frame.from, to);
   return {
-    pairId: p.pairId,
-    symbol: p.symbol,
-    chain: p.chain,
-    wallet: p.wallet,
+    pairId: pair.pairId,
+    symbol: pair.symbol,
+    chain: pair.chain,
+    wallet: pair.wallet,
     obligations,
-    compliance,
-    segments,
+    compliance: obligations === null ? null : complianceOf(obligations, measured),
+    segments:
+      obligations === null ? measured.segments.map((segment) => ({ ...segment, present: false })) : measured.segments,
     samples,
-    fairValues: store.fairValues.samples(p.pairId, frame.from, to),
-    fills,
-    breaches: o.breaches(frame.from, to, p.pairId),
-    orders: {
-      placed: Number(counts.placed ?? 0),
-      rested: Number(counts.rested ?? 0),
-      filled: Number(counts.filled ?? 0),
-      cancelled: Number(counts.cancelled ?? 0),
-      rejected: Number(counts.rejected ?? 0),
-    },
-    rejections,
+    fairValues: store.fairValues.samples(pair.pairId, frame.from, to),
+    fills: fillRows(store, pair, scales, frame.from, to),
+    breaches: store.obligations.breaches(frame.from, to, pair.pairId),
+    orders: orderCounts(store, pair, frame.from, to),
+    rejections: rejectionsOf(store, pair, frame.from, to),
     start: samples[0] ?? null,
     end: samples.at(-1) ?? null,
-    evaluation: evaluationDay(store, p, scales, { from: frame.from, to }, samples, chainFeeRate),
+    evaluation: evaluationDay(store, pair, scales, { from: frame.from, to }, samples, chainFeeRate),
   };
 }
 

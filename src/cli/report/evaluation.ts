@@ -16,6 +16,7 @@ import {
   quoteFromNative,
   type PairScales,
 } from '../../core/units.ts';
+import type { SequencedFill } from '../../store/evaluation-store.ts';
 import type { PairSample } from '../../store/obligation-store.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -79,123 +80,164 @@ export interface EvaluationDay {
 const WORST = 10;
 
 function lastValue(samples: readonly PairSample[]): string | null {
-  for (let i = samples.length - 1; i >= 0; i--) if (samples[i]!.value !== null) return samples[i]!.value;
+  for (let index = samples.length - 1; index >= 0; index--)
+    if (samples[index]!.value !== null) return samples[index]!.value;
   return null;
 }
 
-export function evaluationDay(
-  store: Store,
-  pair: { readonly pairId: string; readonly wallet: string; readonly chain: 'evm' | 'wasm' },
-  scales: PairScales,
-  frame: { readonly from: number; readonly to: number },
-  samples: readonly PairSample[],
-  chainFeeRate: ChainFeeRate,
-): EvaluationDay {
-  const all = store.evaluation.fillsAfter(pair.pairId, pair.wallet, 0);
-  const marks = new Map<string, Map<number, string>>();
-  for (const m of store.evaluation.marks(pair.pairId)) {
-    const byHorizon = marks.get(m.fillId) ?? new Map<number, string>();
-    byHorizon.set(m.horizonMs, m.value);
-    marks.set(m.fillId, byHorizon);
+type Pair = { readonly pairId: string; readonly wallet: string; readonly chain: 'evm' | 'wasm' };
+type Frame = { readonly from: number; readonly to: number };
+/** Each fill's recorded values by horizon (0: at the fill). */
+type Marks = Map<string, Map<number, string>>;
+
+function marksOf(store: Store, pairId: string): Marks {
+  const marks: Marks = new Map();
+  for (const mark of store.evaluation.marks(pairId)) {
+    const byHorizon = marks.get(mark.fillId) ?? new Map<number, string>();
+    byHorizon.set(mark.horizonMs, mark.value);
+    marks.set(mark.fillId, byHorizon);
   }
+  return marks;
+}
+
+interface AttributionInput {
+  readonly store: Store;
+  readonly pair: Pair;
+  readonly scales: PairScales;
+  readonly frame: Frame;
+  readonly samples: readonly PairSample[];
+  readonly chainFeeRate: ChainFeeRate;
+  /** Every fill of the pair's wallet, those before the day among them. */
+  readonly all: readonly SequencedFill[];
+  readonly day: readonly SequencedFill[];
+  readonly marks: Marks;
+}
+
+/** The day's PnL in parts, the position held at its start valued at the first value of the day. */
+function attributionOf({ store, pair, scales, frame, samples, chainFeeRate, all, day, marks }: AttributionInput) {
   const attribution = new Attribution();
-  const before = all.filter((s) => s.fill.atMs < frame.from);
-  const day = all.filter((s) => s.fill.atMs >= frame.from && s.fill.atMs < frame.to);
-  const opening = before.reduce((n, s) => n.add(baseFromNative(s.fill.baseDelta, scales)), new Decimal(0));
-  const firstValue = samples.find((s) => s.value !== null)?.value ?? null;
+  const before = all.filter((sequenced) => sequenced.fill.atMs < frame.from);
+  const opening = before.reduce(
+    (position, sequenced) => position.add(baseFromNative(sequenced.fill.baseDelta, scales)),
+    new Decimal(0),
+  );
+  const firstValue = samples.find((sample) => sample.value !== null)?.value ?? null;
   const openingValue = opening.isZero() ? null : (firstValue ?? null);
   if (openingValue !== null) attribution.addOpening(opening, new Decimal(openingValue));
-  const horizons = new Set<number>();
   let unvalued = 0;
-  for (const s of day) {
-    const f = s.fill;
-    const atFill = marks.get(f.fillId)?.get(0);
+  for (const { fill } of day) {
+    const atFill = marks.get(fill.fillId)?.get(0);
     if (atFill === undefined) unvalued += 1;
     attribution.addFill({
-      baseDelta: baseFromNative(f.baseDelta, scales),
-      quoteDelta: quoteFromNative(f.quoteDelta, scales),
-      commission: quoteFromNative(f.fee, scales),
-      valueAtFill: atFill === undefined ? priceFromRaw(f.price, scales) : new Decimal(atFill),
+      baseDelta: baseFromNative(fill.baseDelta, scales),
+      quoteDelta: quoteFromNative(fill.quoteDelta, scales),
+      commission: quoteFromNative(fill.fee, scales),
+      valueAtFill: atFill === undefined ? priceFromRaw(fill.price, scales) : new Decimal(atFill),
     });
-    for (const h of marks.get(f.fillId)?.keys() ?? []) if (h !== 0) horizons.add(h);
   }
-  const rate = chainFeeRate;
-  for (const c of store.evaluation.chargedSince(pair.pairId, pair.wallet, frame.from)) {
-    if (c.updatedMs >= frame.to) continue;
-    attribution.addChainFee(nativeFromRaw(c.fee, c.chain).mul(rate[c.chain]));
+  for (const charge of store.evaluation.chargedSince(pair.pairId, pair.wallet, frame.from)) {
+    if (charge.updatedMs >= frame.to) continue;
+    attribution.addChainFee(nativeFromRaw(charge.fee, charge.chain).mul(chainFeeRate[charge.chain]));
   }
   const closingValue = lastValue(samples);
   // Without a value of the day the position counts at its fills' values (an inventory result of 0).
   const parts = attribution.at(closingValue === null ? null : new Decimal(closingValue));
+  const result: AttributionDay = {
+    total: parts.total.toFixed(),
+    spreadCapture: parts.spreadCapture.toFixed(),
+    inventory: parts.inventory.toFixed(),
+    commissions: parts.commissions.toFixed(),
+    chainFees: parts.chainFees.toFixed(),
+    openingPosition: opening.toFixed(),
+    openingValue,
+    closingPosition: parts.position.toFixed(),
+    closingValue,
+    unvalued,
+  };
+  return result;
+}
 
-  const sorted = [...horizons].toSorted((a, b) => a - b);
-  const markouts: MarkoutRow[] = [];
-  const levels: LevelRow[] = [];
+/** The markouts of the day's fills at one horizon: by side, by level, and each fill's (at the longest). */
+function markoutsAt(
+  horizonMs: number,
+  longest: boolean,
+  day: readonly SequencedFill[],
+  marks: Marks,
+  scales: PairScales,
+): { markouts: MarkoutRow[]; levels: LevelRow[]; worst: WorstFill[] } {
+  const sums = { buy: new MarkoutSum(), sell: new MarkoutSum(), all: new MarkoutSum() };
+  const byLevel = new Map<number, MarkoutSum>();
   const worst: WorstFill[] = [];
-  const longest = sorted.at(-1);
-  for (const h of sorted) {
-    const sums = { buy: new MarkoutSum(), sell: new MarkoutSum(), all: new MarkoutSum() };
-    const byLevel = new Map<number, MarkoutSum>();
-    for (const s of day) {
-      const v = marks.get(s.fill.fillId)?.get(h);
-      if (v === undefined) continue;
-      const f = {
-        side: s.fill.side,
-        quantity: quantityFromRaw(s.fill.quantity, scales),
-        price: priceFromRaw(s.fill.price, scales),
-      };
-      const value = new Decimal(v);
-      sums[f.side].add(f, value);
-      sums.all.add(f, value);
-      if (s.level !== null) {
-        const l = byLevel.get(s.level) ?? new MarkoutSum();
-        l.add(f, value);
-        byLevel.set(s.level, l);
-      }
-      if (h === longest) {
-        const m = markoutOf(f, value);
-        worst.push({
-          atMs: s.fill.atMs,
-          side: f.side,
-          level: s.level,
-          quantity: f.quantity.toFixed(),
-          price: f.price.toFixed(),
-          valueAtFill: marks.get(s.fill.fillId)?.get(0) ?? f.price.toFixed(),
-          horizonMs: h,
-          valueAfter: v,
-          markout: m.quote.toFixed(),
-          markoutBps: m.bps.toFixed(),
-        });
-      }
+  for (const sequenced of day) {
+    const after = marks.get(sequenced.fill.fillId)?.get(horizonMs);
+    if (after === undefined) continue;
+    const fill = {
+      side: sequenced.fill.side,
+      quantity: quantityFromRaw(sequenced.fill.quantity, scales),
+      price: priceFromRaw(sequenced.fill.price, scales),
+    };
+    const value = new Decimal(after);
+    sums[fill.side].add(fill, value);
+    sums.all.add(fill, value);
+    if (sequenced.level !== null) {
+      const levelSum = byLevel.get(sequenced.level) ?? new MarkoutSum();
+      levelSum.add(fill, value);
+      byLevel.set(sequenced.level, levelSum);
     }
-    for (const side of ['buy', 'sell', 'all'] as const) {
-      const sum = sums[side];
-      markouts.push({
-        horizonMs: h,
-        side,
-        fills: sum.fills,
-        quote: sum.quote.toFixed(),
-        bps: sum.bps?.toFixed() ?? null,
+    if (longest) {
+      const markout = markoutOf(fill, value);
+      worst.push({
+        atMs: sequenced.fill.atMs,
+        side: fill.side,
+        level: sequenced.level,
+        quantity: fill.quantity.toFixed(),
+        price: fill.price.toFixed(),
+        valueAtFill: marks.get(sequenced.fill.fillId)?.get(0) ?? fill.price.toFixed(),
+        horizonMs,
+        valueAfter: after,
+        markout: markout.quote.toFixed(),
+        markoutBps: markout.bps.toFixed(),
       });
     }
-    for (const [level, sum] of [...byLevel].toSorted((a, b) => a[0] - b[0]))
-      levels.push({ horizonMs: h, level, fills: sum.fills, bps: sum.bps?.toFixed() ?? null });
   }
+  const markouts = (['buy', 'sell', 'all'] as const).map((side) => ({
+    horizonMs,
+    side,
+    fills: sums[side].fills,
+    quote: sums[side].quote.toFixed(),
+    bps: sums[side].bps?.toFixed() ?? null,
+  }));
+  const levels = [...byLevel]
+    .toSorted((a, b) => a[0] - b[0])
+    .map(([level, sum]) => ({ horizonMs, level, fills: sum.fills, bps: sum.bps?.toFixed() ?? null }));
+  return { markouts, levels, worst };
+}
+
+export function evaluationDay(
+  store: Store,
+  pair: Pair,
+  scales: PairScales,
+  frame: Frame,
+  samples: readonly PairSample[],
+  chainFeeRate: ChainFeeRate,
+): EvaluationDay {
+  const all = store.evaluation.fillsAfter(pair.pairId, pair.wallet, 0);
+  const marks = marksOf(store, pair.pairId);
+  const day = all.filter((sequenced) => sequenced.fill.atMs >= frame.from && sequenced.fill.atMs < frame.to);
+  const attribution = attributionOf({ store, pair, scales, frame, samples, chainFeeRate, all, day, marks });
+  const horizons = new Set<number>();
+  for (const { fill } of day)
+    for (const horizonMs of marks.get(fill.fillId)?.keys() ?? []) if (horizonMs !== 0) horizons.add(horizonMs);
+  const sorted = [...horizons].toSorted((a, b) => a - b);
+  const longest = sorted.at(-1);
+  const atHorizons = sorted.map((horizonMs) => markoutsAt(horizonMs, horizonMs === longest, day, marks, scales));
   return {
-    attribution: {
-      total: parts.total.toFixed(),
-      spreadCapture: parts.spreadCapture.toFixed(),
-      inventory: parts.inventory.toFixed(),
-      commissions: parts.commissions.toFixed(),
-      chainFees: parts.chainFees.toFixed(),
-      openingPosition: opening.toFixed(),
-      openingValue,
-      closingPosition: parts.position.toFixed(),
-      closingValue,
-      unvalued,
-    },
-    markouts,
-    levels,
-    worst: worst.toSorted((a, b) => new Decimal(a.markout).cmp(new Decimal(b.markout))).slice(0, WORST),
+    attribution,
+    markouts: atHorizons.flatMap((at) => at.markouts),
+    levels: atHorizons.flatMap((at) => at.levels),
+    worst: atHorizons
+      .flatMap((at) => at.worst)
+      .toSorted((a, b) => new Decimal(a.markout).cmp(new Decimal(b.markout)))
+      .slice(0, WORST),
   };
 }

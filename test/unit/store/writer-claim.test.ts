@@ -8,16 +8,22 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isDltError } from '../../../src/core/errors.ts';
 import { openStore } from '../../../src/store/store.ts';
 import { claimWriter } from '../../../src/store/writer-claim.ts';
+import { TestClock } from '../../support/clock.ts';
 
 let dir: string;
 let state: string;
+/** Starts at the wall time so that the claim file's modification time (set by the file system) is of its day. */
+let clock: TestClock;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'dltmm-claim-'));
   state = join(dir, 'state', 'bot.sqlite');
+  clock = new TestClock(Date.now());
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const claimFile = () => `${state}.claim`;
+/** The claim file's modification time to the millisecond (the file system keeps finer, as a float). */
+const refreshedAt = () => Math.round(statSync(claimFile()).mtimeMs);
 const holder = (pid: number, host = hostname()) =>
   writeFileSync(
     claimFile(),
@@ -39,48 +45,51 @@ const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid as number;
 describe('the state file writer claim', () => {
   it('is refused while another live process on this host holds it, naming that process', () => {
     // A first claim and release makes the directory; this process's parent is alive for the whole test.
-    claimWriter(state).release();
+    claimWriter(state, clock).release();
     holder(process.ppid);
-    expect(refusal(() => claimWriter(state))).toContain(
+    expect(refusal(() => claimWriter(state, clock))).toContain(
       `in use by process ${process.ppid} (dlt-mm run, since 2026-11-20T08:00:00.000Z): stop it first`,
     );
   });
 
   it('is taken over from a process that is gone (a crash), and from an earlier life of this very pid', () => {
-    claimWriter(state).release();
+    claimWriter(state, clock).release();
     holder(deadPid());
-    const c = claimWriter(state);
+    const c = claimWriter(state, clock);
     expect(JSON.parse(readFileSync(claimFile(), 'utf8')).pid).toBe(process.pid);
     c.release();
     holder(process.pid);
-    claimWriter(state).release();
+    claimWriter(state, clock).release();
     expect(existsSync(claimFile())).toBe(false);
   });
 
   it('from another host: refused while refreshed, taken over once it lapsed', () => {
-    let now = Date.now();
-    claimWriter(state).release();
+    claimWriter(state, clock).release();
     holder(1, 'other-host');
-    expect(refusal(() => claimWriter(state, { now: () => now, staleMs: 30_000 }))).toContain(
-      'process 1 on host other-host',
-    );
-    now += 31_000;
-    const c = claimWriter(state, { now: () => now, staleMs: 30_000 });
+    expect(refusal(() => claimWriter(state, clock, { staleMs: 30_000 }))).toContain('process 1 on host other-host');
+    clock.advance(31_000);
+    const c = claimWriter(state, clock, { staleMs: 30_000 });
     expect(JSON.parse(readFileSync(claimFile(), 'utf8')).host).toBe(hostname());
     c.release();
   });
 
-  it('is kept fresh while held, and a release never removes a claim that is no longer ours', async () => {
-    const c = claimWriter(state, { refreshMs: 20 });
-    const past = new Date(Date.now() - 60_000);
+  it('is kept fresh on the clock while held, and a release never removes a claim that is no longer ours', () => {
+    const c = claimWriter(state, clock, { refreshMs: 5_000 });
+    const past = new Date(clock.now() - 60_000);
     utimesSync(claimFile(), past, past);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(Date.now() - statSync(claimFile()).mtimeMs).toBeLessThan(10_000);
+    clock.advance(4_999);
+    expect(refreshedAt()).toBe(past.getTime());
+    clock.advance(1);
+    expect(refreshedAt()).toBe(clock.now());
+    clock.advance(5_000);
+    expect(refreshedAt()).toBe(clock.now());
     // Someone removed our claim by hand and another process claimed the file: our release leaves theirs.
     rmSync(claimFile());
     holder(process.ppid);
     c.release();
     expect(JSON.parse(readFileSync(claimFile(), 'utf8')).token).toBe('theirs');
+    // Released, the claim is refreshed no more.
+    expect(clock.pendingDelays()).toEqual([]);
   });
 
   it('keeps a second trading process off a store another process has open, until that one is killed', async () => {

@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { LiveBoard, type TerminalStream } from '../../../../src/cli/board/live-board.ts';
 import type { BoardModel } from '../../../../src/cli/board/model.ts';
@@ -8,12 +8,17 @@ import { createLogger } from '../../../../src/telemetry/logger.ts';
 
 const T = Date.UTC(2026, 2, 2, 9, 30, 0);
 
-/** A terminal of 200 x 30 whose output the test reads. */
+/** A terminal of 200 x 30 whose output the test reads: each write is there as soon as it is made. */
 function terminal(): { stream: TerminalStream; written: () => string; take: () => string } {
-  const stream = Object.assign(new PassThrough(), { columns: 200, rows: 30, isTTY: true });
   let all = '';
   let mark = 0;
-  stream.on('data', (b: Buffer) => (all += b.toString()));
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      all += chunk.toString();
+      done();
+    },
+  });
+  const stream = Object.assign(output, { columns: 200, rows: 30, isTTY: true });
   return {
     stream,
     written: () => all,
@@ -70,10 +75,8 @@ function model(fills: number, phase: BoardModel['phase'] = 'trading'): BoardMode
   };
 }
 
-const settle = () => new Promise<void>((r) => setImmediate(r));
-
 describe('live board', () => {
-  it('draws at start, redraws in place on every tick (only what changed) and leaves the last frame at stop', async () => {
+  it('draws at start, redraws in place on every tick (only what changed) and leaves the last frame at stop', () => {
     const t = terminal();
     const timer = manualEvery();
     let fills = 1;
@@ -88,7 +91,6 @@ describe('live board', () => {
       onError: (e) => errors.push(e),
     });
     board.start();
-    await settle();
     const first = t.take();
     expect(first).toContain('BOND26EURe');
     expect(first).toContain('dlt-mm trading');
@@ -96,7 +98,6 @@ describe('live board', () => {
 
     fills = 2;
     timer.tick();
-    await settle();
     const second = t.take();
     // A patch: the cursor moves up to the changed row, which is rewritten; the header is not written again.
     expect(second).toMatch(new RegExp(`${String.fromCharCode(27)}\\[\\d*A`));
@@ -104,21 +105,18 @@ describe('live board', () => {
     expect(second).not.toContain('dlt-mm trading');
 
     timer.tick();
-    await settle();
     expect(t.take()).toBe('');
 
     phase = 'stopped';
     board.stop();
-    await settle();
     expect(t.take()).toContain('dlt-mm stopped');
     expect(timer.scheduled).toBe(0);
     board.draw();
-    await settle();
     expect(t.take()).toBe('');
     expect(errors).toEqual([]);
   });
 
-  it('a frame that cannot be built shows the error on the board and reports it once', async () => {
+  it('a frame that cannot be built shows the error on the board and reports it once', () => {
     const t = terminal();
     const timer = manualEvery();
     const errors: unknown[] = [];
@@ -135,7 +133,6 @@ describe('live board', () => {
     board.start();
     timer.tick();
     board.stop();
-    await settle();
     expect(t.written()).toContain('the board cannot be drawn (database is closed)');
     expect(errors).toHaveLength(1);
   });

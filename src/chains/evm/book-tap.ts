@@ -14,10 +14,10 @@ import { LIFECYCLE_TOPICS } from './abi.ts';
 import { decodeLog, parseRawLog, type RawLog } from './log-decoder.ts';
 import { BlockCache } from './block-cache.ts';
 import { httpTransport } from './json-rpc.ts';
-import { RpcClient } from './rpc-client.ts';
+import { EvmRpc } from './rpc-client.ts';
 
 export interface EvmBookTapOptions {
-  readonly rpc: RpcClient;
+  readonly rpc: EvmRpc;
   readonly blocks: BlockCache;
   readonly pairs: readonly PairBinding[];
   readonly confirmations: number;
@@ -120,7 +120,7 @@ export function evmBookTap(
   o: Omit<EvmBookTapOptions, 'rpc' | 'blocks' | 'confirmations' | 'maxBlockRange' | 'pollIntervalMs'> &
     Partial<Pick<EvmBookTapOptions, 'confirmations' | 'maxBlockRange' | 'pollIntervalMs'>>,
 ): EvmBookTap {
-  const rpc = new RpcClient(httpTransport(rpcUrl, { timeoutMs: 10_000 }), null, o.logger);
+  const rpc = new EvmRpc(httpTransport(rpcUrl, { timeoutMs: 10_000 }), null, o.logger);
   return new EvmBookTap({
     confirmations: 2,
     maxBlockRange: 500,

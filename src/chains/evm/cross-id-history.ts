@@ -10,10 +10,10 @@ import { addressTopic, TOPICS } from './abi.ts';
 import { rpcFailure } from './json-rpc.ts';
 import { decodeContextOf } from './follower.ts';
 import { decodeLog, Malformed, parseRawLog } from './log-decoder.ts';
-import type { RpcClient } from './rpc-client.ts';
+import type { EvmRpc } from './rpc-client.ts';
 
 export async function crossIdentifiersOnChain(
-  rpc: RpcClient,
+  rpc: EvmRpc,
   pairs: readonly PairBinding[],
   wallet: string,
   options: { readonly maxBlockRange: number; readonly historyFromBlock: bigint },

@@ -56,7 +56,7 @@ import {
 } from './pair-reads.ts';
 import { OrderFlow } from './order-flow.ts';
 import { outcomeOfReceipt, type MinedCommand } from './receipt-outcome.ts';
-import { RpcClient, type Receipt } from './rpc-client.ts';
+import { EvmRpc, type Receipt } from './rpc-client.ts';
 import { settleTransaction } from './settle.ts';
 import { refusedSubmission, TxSender } from './tx-sender.ts';
 import { cancelCalldata } from './commands.ts';
@@ -80,7 +80,7 @@ export class EvmAdapter implements ChainAdapter {
   readonly #sleep: Sleep;
   readonly #journal: TxJournal;
   readonly #state: StateStore | null;
-  readonly #rpc: RpcClient;
+  readonly #rpc: EvmRpc;
   readonly #blocks: BlockCache;
   readonly #watcher: TxWatcher;
   readonly #sequencer: NonceSequencer;
@@ -102,7 +102,7 @@ export class EvmAdapter implements ChainAdapter {
     this.#sleep = this.#clock.sleep;
     this.#journal = o.journal;
     this.#state = o.state ?? null;
-    this.#rpc = new RpcClient(
+    this.#rpc = new EvmRpc(
       o.transport ?? httpTransport(o.rpcUrl, { timeoutMs: this.options.rpcTimeoutMs }),
       this.#metrics,
       this.#logger,

@@ -22,10 +22,10 @@ import { rpcFailure } from './json-rpc.ts';
 import { decodeLog, Malformed, parseRawLog, type DecodeContext, type RawLog } from './log-decoder.ts';
 import type { EvmMetrics } from './metrics.ts';
 import type { Clock, FollowerOptions, Sleep } from './options.ts';
-import type { RpcClient } from './rpc-client.ts';
+import type { EvmRpc } from './rpc-client.ts';
 
 export interface FollowerDeps {
-  readonly rpc: RpcClient;
+  readonly rpc: EvmRpc;
   readonly blocks: BlockCache;
   readonly clock: Pick<Clock, 'now'>;
   readonly sleep: Sleep;

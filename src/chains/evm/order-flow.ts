@@ -22,12 +22,12 @@ import type { EvmMetrics } from './metrics.ts';
 import type { Clock, ResolvedOptions, TxKind } from './options.ts';
 import { readTokenAllowance } from './pair-reads.ts';
 import { revertError, revertLabel } from './revert-decoder.ts';
-import type { CallRequest, RpcClient } from './rpc-client.ts';
+import type { CallRequest, EvmRpc } from './rpc-client.ts';
 import { refusedSubmission, wasRefused, type TxSender } from './tx-sender.ts';
 import type { TxWatcher } from './tx-watcher.ts';
 
 export interface FlowDeps {
-  readonly rpc: RpcClient;
+  readonly rpc: EvmRpc;
   readonly sender: TxSender;
   readonly watcher: TxWatcher;
   readonly gas: GasLimits;

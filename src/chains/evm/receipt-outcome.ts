@@ -15,11 +15,11 @@ import { decodeLog, parseRawLog, type DecodeContext } from './log-decoder.ts';
 import type { EvmMetrics } from './metrics.ts';
 import type { TxKind } from './options.ts';
 import { revertError, revertLabel } from './revert-decoder.ts';
-import type { Receipt, RpcClient } from './rpc-client.ts';
+import type { Receipt, EvmRpc } from './rpc-client.ts';
 import type { TxPayload } from './tx-signer.ts';
 
 export interface OutcomeDeps {
-  readonly rpc: RpcClient;
+  readonly rpc: EvmRpc;
   readonly blocks: BlockCache;
   readonly metrics: EvmMetrics | null;
   readonly logger: Logger;

@@ -10,13 +10,13 @@ import { DltError } from '../../core/errors.ts';
 import type { TxJournal, TxRecord } from '../../store/tx-journal.ts';
 import type { Outcome } from '../types.ts';
 import type { MinedCommand } from './receipt-outcome.ts';
-import type { Receipt, RpcClient } from './rpc-client.ts';
+import type { Receipt, EvmRpc } from './rpc-client.ts';
 import type { TxKind } from './options.ts';
 import { decodeSigned } from './tx-signer.ts';
 import { commandGroups, type TxWatcher } from './tx-watcher.ts';
 
 export interface SettleDeps {
-  readonly rpc: RpcClient;
+  readonly rpc: EvmRpc;
   readonly journal: TxJournal;
   readonly watcher: TxWatcher;
   readonly wallet: string;

@@ -16,13 +16,13 @@ import type { FeeOracle } from './fee-oracle.ts';
 import type { EvmMetrics } from './metrics.ts';
 import type { NonceSequencer } from './nonce-sequencer.ts';
 import type { Clock, SubmitTiming, TxKind } from './options.ts';
-import type { RpcClient } from './rpc-client.ts';
+import type { EvmRpc } from './rpc-client.ts';
 import { broadcast } from './send-verdict.ts';
 import type { TxPayload, TxSigner } from './tx-signer.ts';
 import type { TxWatcher } from './tx-watcher.ts';
 
 export interface SenderDeps {
-  readonly rpc: RpcClient;
+  readonly rpc: EvmRpc;
   readonly signer: TxSigner;
   readonly fees: FeeOracle;
   readonly sequencer: NonceSequencer;

@@ -21,12 +21,12 @@ import type { FeeOracle } from './fee-oracle.ts';
 import type { EvmMetrics } from './metrics.ts';
 import { NonceSlot, type Attempt, type SlotCommand } from './nonce-slot.ts';
 import { SELF_TRANSFER_GAS, type Clock, type ReceiptOptions, type Sleep, type TxKind } from './options.ts';
-import type { Receipt, RpcClient } from './rpc-client.ts';
+import type { Receipt, EvmRpc } from './rpc-client.ts';
 import { broadcast } from './send-verdict.ts';
 import { decodeSigned, type SignedTx, type TxPayload, type TxSigner } from './tx-signer.ts';
 
 export interface WatcherDeps {
-  readonly rpc: RpcClient;
+  readonly rpc: EvmRpc;
   readonly signer: TxSigner;
   readonly fees: FeeOracle;
   readonly journal: TxJournal;

@@ -106,7 +106,7 @@ function wholeTransactions<T extends { readonly id: string }>(
   return before === undefined ? { raw: [...raw], end } : { raw: kept, end: before.id };
 }
 
-export class EventFollower implements Follower {
+export class WasmFollower implements Follower {
   readonly #d: FollowerDeps;
   readonly #bindings: EventBindings;
   readonly #groups: Json[][];

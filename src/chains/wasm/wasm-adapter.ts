@@ -36,7 +36,7 @@ import { AllowanceKeeper } from './allowances.ts';
 import { approveCall, cancelCall, placeCall } from './calls.ts';
 import { EventBindings } from './event-decoder.ts';
 import { crossIdentifiersOnChain } from './cross-id-history.ts';
-import { EventFollower } from './follower.ts';
+import { WasmFollower } from './follower.ts';
 import { httpTransport } from './json-rpc.ts';
 import { createWasmMetrics, type WasmMetrics } from './metrics.ts';
 import {
@@ -63,7 +63,7 @@ function refused(error: DltError, txHash: string | null = null): Submission {
   return { txHash, outcome: Promise.resolve({ kind: 'rejected', txHash, error, included: false }) };
 }
 
-export class WasmChainAdapter implements ChainAdapter {
+export class WasmAdapter implements ChainAdapter {
   readonly chain = 'wasm' as const;
   /** Lumens' stroops. */
   readonly nativeDecimals = 7;
@@ -80,7 +80,7 @@ export class WasmChainAdapter implements ChainAdapter {
   readonly #keeper: AllowanceKeeper;
   readonly #trading: Ed25519Signer;
   readonly #closing = new AbortController();
-  readonly #followers = new Set<EventFollower>();
+  readonly #followers = new Set<WasmFollower>();
   readonly #pending = new Map<Promise<Outcome>, InFlightTx>();
   readonly #prefunded = new Map<string, boolean>();
   #lane: Promise<unknown> = Promise.resolve();
@@ -436,7 +436,7 @@ export class WasmChainAdapter implements ChainAdapter {
     onNotice: (notice: FollowerNotice) => Promise<void>,
   ): Follower {
     const deps = { rpc: this.#rpc, metrics: this.metrics, logger: this.#logger, clock: this.#clock };
-    const follower = new EventFollower(
+    const follower = new WasmFollower(
       { ...deps, sleep: this.#sleep, options: this.#r.follower, wallet: this.wallet },
       pairs,
       from,

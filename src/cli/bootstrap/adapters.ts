@@ -2,7 +2,7 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { EvmAdapter } from '../../chains/evm/evm-adapter.ts';
 import type { ChainAdapter } from '../../chains/types.ts';
-import { WasmChainAdapter } from '../../chains/wasm/wasm-adapter.ts';
+import { WasmAdapter } from '../../chains/wasm/wasm-adapter.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { BotConfig } from '../../core/config/bot-config.ts';
 import { EVM_CONFIRMATIONS } from '../../core/config/common.ts';
@@ -88,7 +88,7 @@ export function adapterOf(w: WalletSetup, c: Connection, o: AdapterParts, tuning
     });
   }
   if (c.wasm === undefined) throw new DltError('E_CONFIG_INVALID', `wallet ${w.id}: chains.wasm is not configured`);
-  return new WasmChainAdapter({
+  return new WasmAdapter({
     rpcUrl: c.wasm.rpcUrl,
     networkPassphrase: c.wasm.networkPassphrase,
     tradingKey: Keypair.fromSecret(w.key),

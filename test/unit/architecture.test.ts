@@ -42,7 +42,7 @@ const ALLOWED: Record<string, string[]> = {
   core: ['core'],
   strategy: ['core', 'strategy'],
   venue: ['core', 'telemetry', 'venue'],
-  chains: ['core', 'telemetry', 'store', 'chains'],
+  chains: ['core', 'telemetry', 'chains'],
   engine: ['core', 'strategy', 'venue', 'chains', 'store', 'engine', 'telemetry'],
   store: ['core', 'store'],
   telemetry: ['telemetry', 'core'],

@@ -8,8 +8,7 @@
 import { getAddress } from 'ethers';
 import { isPhaseOpen } from '../../core/calendar.ts';
 import { DltError } from '../../core/errors.ts';
-import type { StateStore } from '../../store/state-store.ts';
-import type { TxJournal } from '../../store/tx-journal.ts';
+import type { ApprovalStore, CursorStore, NonceJournal } from '../ports.ts';
 import { createLogger, type Logger } from '../../telemetry/logger.ts';
 import type {
   ChainAdapter,
@@ -78,8 +77,8 @@ export class EvmAdapter implements ChainAdapter {
   readonly #metrics: EvmMetrics | null;
   readonly #clock: Clock;
   readonly #sleep: Sleep;
-  readonly #journal: TxJournal;
-  readonly #state: StateStore | null;
+  readonly #journal: NonceJournal;
+  readonly #state: (CursorStore & ApprovalStore) | null;
   readonly #rpc: EvmRpc;
   readonly #blocks: BlockCache;
   readonly #watcher: TxWatcher;

@@ -11,7 +11,7 @@
  * confirmed cursor is reported as soon as it passes a block the engine waits for, even with no event to
  * deliver: a block a receipt outcome came from (`confirmAt`), or one whose tentative events were withdrawn.
  */
-import type { StateStore } from '../../store/state-store.ts';
+import type { CursorStore } from '../ports.ts';
 import { CHAIN_NODE, reportedRound } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { ChainEvent, EventCursor, Follower, FollowerNotice, PairBinding } from '../types.ts';
@@ -34,7 +34,7 @@ export interface FollowerDeps {
   readonly logger: Logger;
   /** Checksummed wallet address (also the key of the persisted cursor). */
   readonly wallet: string;
-  readonly state: StateStore | null;
+  readonly state: CursorStore | null;
 }
 
 /** An event with the log it came from (its place in chain order). */
@@ -379,7 +379,7 @@ function cursorOf(p: Position): EventCursor {
 }
 
 /** The cursor a follower persisted in the state store, or null. */
-export function storedCursor(state: StateStore, wallet: string): EventCursor | null {
+export function storedCursor(state: CursorStore, wallet: string): EventCursor | null {
   const c = state.cursor('evm', wallet) as { chain?: unknown; height?: unknown; blockHash?: unknown } | null;
   if (c === null || c.chain !== 'evm' || typeof c.height !== 'string' || typeof c.blockHash !== 'string') return null;
   return { chain: 'evm', height: BigInt(c.height), blockHash: c.blockHash };

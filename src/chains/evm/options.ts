@@ -5,8 +5,7 @@
 import { EVM_CONFIRMATIONS } from '../../core/config/common.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
-import type { StateStore } from '../../store/state-store.ts';
-import type { TxJournal } from '../../store/tx-journal.ts';
+import type { ApprovalStore, CursorStore, NonceJournal } from '../ports.ts';
 import type { TokenRole } from '../types.ts';
 import type { RpcTransport } from './json-rpc.ts';
 
@@ -84,9 +83,9 @@ export interface EvmAdapterOptions {
   readonly chainId: bigint;
   /** The trading wallet's key (0x-prefixed hex). Held only inside the signer, never logged. */
   readonly privateKey: string;
-  readonly journal: TxJournal;
+  readonly journal: NonceJournal;
   /** Where the follower persists its confirmed cursor (optional: the engine may keep it itself). */
-  readonly state?: StateStore;
+  readonly state?: CursorStore & ApprovalStore;
   readonly logger?: Logger;
   readonly metrics?: Metrics;
   readonly clock?: Clock;

@@ -9,7 +9,7 @@
 import { MaxUint256 } from 'ethers';
 import { asDltError, DltError } from '../../core/errors.ts';
 import { assertUint } from '../../core/units.ts';
-import type { StateStore } from '../../store/state-store.ts';
+import type { ApprovalStore } from '../ports.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { CHAIN_NODE, incidentsOf, isTransportFailure } from '../../telemetry/incidents.ts';
 import { errorFields, isVenueRace } from '../venue-race.ts';
@@ -33,7 +33,7 @@ export interface FlowDeps {
   readonly gas: GasLimits;
   readonly options: ResolvedOptions;
   readonly wallet: string;
-  readonly state: StateStore | null;
+  readonly state: ApprovalStore | null;
   readonly metrics: EvmMetrics | null;
   readonly logger: Logger;
   readonly clock: Pick<Clock, 'now'>;

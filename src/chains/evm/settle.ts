@@ -7,7 +7,7 @@
  * a reorganisation dropped it: then the watcher takes the nonce back and its fate is awaited.
  */
 import { DltError } from '../../core/errors.ts';
-import type { TxJournal, TxRecord } from '../../store/tx-journal.ts';
+import type { NonceJournal, TxRecord } from '../ports.ts';
 import type { Outcome } from '../types.ts';
 import type { MinedCommand } from './receipt-outcome.ts';
 import type { Receipt, EvmRpc } from './rpc-client.ts';
@@ -17,7 +17,7 @@ import { commandGroups, type TxWatcher } from './tx-watcher.ts';
 
 export interface SettleDeps {
   readonly rpc: EvmRpc;
-  readonly journal: TxJournal;
+  readonly journal: NonceJournal;
   readonly watcher: TxWatcher;
   readonly wallet: string;
   readonly outcomeOf: (receipt: Receipt, command: MinedCommand) => Promise<Outcome>;

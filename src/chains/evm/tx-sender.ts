@@ -8,7 +8,7 @@
  */
 import PQueue from 'p-queue';
 import { DltError } from '../../core/errors.ts';
-import type { TxJournal } from '../../store/tx-journal.ts';
+import type { TxJournal } from '../ports.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
 import type { Outcome, Submission } from '../types.ts';

@@ -11,7 +11,7 @@
  * not revived (if the network mines the original first, its receipt decides); an approval is sent again as it
  * was. The nonces up to the highest mined count seen stay taken, so none of them is handed out again.
  */
-import type { TxJournal, TxRecord, TxStatus } from '../../store/tx-journal.ts';
+import type { NonceJournal, TxRecord, TxStatus } from '../ports.ts';
 import { CHAIN_NODE, incidentsOf, reportedRound } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { errorFields } from '../venue-race.ts';
@@ -29,7 +29,7 @@ export interface WatcherDeps {
   readonly rpc: EvmRpc;
   readonly signer: TxSigner;
   readonly fees: FeeOracle;
-  readonly journal: TxJournal;
+  readonly journal: NonceJournal;
   readonly clock: Pick<Clock, 'now'>;
   readonly sleep: Sleep;
   readonly options: ReceiptOptions;

@@ -1,6 +1,6 @@
 /**
  * Approvals of the order book on the pair's tokens. A chain B approval carries an `expiration_ledger` that
- * the token never echoes back, so the adapter records it (StateStore approvals table) and renews ahead of it.
+ * the token never echoes back, so the adapter records it (the approvals the store keeps) and renews ahead of it.
  *
  * Pre-funded books take an order's tokens when its transaction applies. Several orders of one ledger go out
  * on different source accounts at once, so the chain's allowance does not yet show the orders in flight:
@@ -18,14 +18,14 @@
 import { DltError } from '../../core/errors.ts';
 import type { ApprovalNeed } from '../../core/money.ts';
 import type { Logger } from '../../telemetry/logger.ts';
-import type { StateStore } from '../../store/state-store.ts';
+import type { ApprovalStore } from '../ports.ts';
 import type { Outcome, PairBinding, Submission, TokenRole } from '../types.ts';
 import type { ApprovalOptions } from './options.ts';
 import type { ChainReader } from './reads.ts';
 
 export interface KeeperDeps {
   readonly reader: Pick<ChainReader, 'allowance'>;
-  readonly state: StateStore;
+  readonly state: ApprovalStore;
   readonly wallet: string;
   readonly options: ApprovalOptions;
   readonly logger: Logger;

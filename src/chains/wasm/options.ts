@@ -5,8 +5,7 @@
 import type { Keypair } from '@stellar/stellar-sdk';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
-import type { StateStore } from '../../store/state-store.ts';
-import type { TxJournal } from '../../store/tx-journal.ts';
+import type { ApprovalStore, TxJournal } from '../ports.ts';
 import type { TokenRole } from '../types.ts';
 import type { RpcTransport } from './json-rpc.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -55,7 +54,7 @@ export interface WasmAdapterOptions {
   /** Channel accounts used as transaction sources; empty: the trading account is the only source. */
   readonly channelKeys?: readonly Keypair[];
   readonly journal: TxJournal;
-  readonly state: StateStore;
+  readonly state: ApprovalStore;
   readonly logger?: Logger;
   readonly metrics?: Metrics;
   readonly clock?: Clock;

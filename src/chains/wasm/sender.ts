@@ -10,7 +10,7 @@ import { backoff } from '../../core/backoff.ts';
 import { DltError, isDltError } from '../../core/errors.ts';
 import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
-import type { TxJournal } from '../../store/tx-journal.ts';
+import type { TxJournal } from '../ports.ts';
 import { buildInvocation, signInvocation, type Invocation, type SignedTx } from './envelope.ts';
 import type { WasmMetrics } from './metrics.ts';
 import type { Clock, ResolvedOptions, Sleep, SubmitTiming } from './options.ts';

@@ -25,9 +25,6 @@ const MAX_LINES = 80;
  */
 const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'backtest/replay.ts: runBacktest': 169,
-  'chains/evm/log-decoder.ts: decodeLog': 83,
-  'chains/wasm/event-decoder.ts: bookEvent': 93,
-  'chains/wasm/sender.ts: sendInvocation': 173,
   'cli/backtest/compose.ts: runOne': 141,
   'cli/bootstrap/run.ts: composeRun': 225,
 

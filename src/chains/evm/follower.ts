@@ -1,13 +1,14 @@
 /**
- * Follows the wallet's order book and token events with `eth_getLogs` over bounded block ranges: the order books
- * with the wallet as topic 1 (the `client` of every lifecycle event), and the pairs' tokens with the wallet as
- * `from` or `to` of `Transfer`; for the transactions where our tokens moved with a book, the trade events of the
- * other clients' incoming orders as well (`counterparty-trades.ts`: they carry the execution price of our maker
- * fills). Events come in (block, log index) order, keyed `txHash:logIndex`. They are tentative until
- * `confirmations` blocks are on top of theirs, then delivered again as confirmed. Before reading on, the last
- * block read must still have the hash it had: when it does not (a reorganisation), every tentative event is
- * withdrawn with a `rollback` and the range is read again from the confirmed cursor. The cursor in every notice
- * is the confirmed position (what a restart resumes from); on resume its block hash is checked too. The
+ * Follows the wallet's order book and token events with `eth_getLogs` over bounded block ranges, each read by
+ * `log-reader.ts`: the order books with the wallet as topic 1 (the `client` of every lifecycle event), and the
+ * pairs' tokens with the wallet as `from` or `to` of `Transfer`; for the transactions where our tokens moved
+ * with a book, the trade events of the other clients' incoming orders as well (`counterparty-trades.ts`: they
+ * carry the execution price of our maker fills). Events come in (block, log index) order, keyed
+ * `txHash:logIndex`. They are tentative until `confirmations` blocks are on top of theirs, then delivered
+ * again as confirmed. Before reading on, the last block read must still have the hash it had: when it does not
+ * (a reorganisation), every tentative event is withdrawn with a `rollback` and the range is read again from
+ * the confirmed cursor. The cursor in every notice is the confirmed position (what a restart resumes from); on
+ * resume its block hash is checked too. The
  * confirmed cursor is reported as soon as it passes a block the engine waits for, even with no event to
  * deliver: a block a receipt outcome came from (`confirmAt`), or one whose tentative events were withdrawn.
  */
@@ -15,11 +16,10 @@ import type { CursorStore } from '../ports.ts';
 import { CHAIN_NODE, reportedRound } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { ChainEvent, EventCursor, Follower, FollowerNotice, PairBinding } from '../types.ts';
-import { addressTopic, LIFECYCLE_TOPICS, TOPICS } from './abi.ts';
 import type { BlockCache } from './block-cache.ts';
-import { isWanted, tradeQueries } from './counterparty-trades.ts';
 import { rpcFailure } from './json-rpc.ts';
-import { decodeLog, Malformed, parseRawLog, type DecodeContext, type RawLog } from './log-decoder.ts';
+import { decodeContextOf } from './log-decoder.ts';
+import { LogReader } from './log-reader.ts';
 import type { EvmMetrics } from './metrics.ts';
 import type { Clock, FollowerOptions, Sleep } from './options.ts';
 import type { EvmRpc } from './rpc-client.ts';
@@ -37,41 +37,14 @@ export interface FollowerDeps {
   readonly state: CursorStore | null;
 }
 
-/** An event with the log it came from (its place in chain order). */
-interface Decoded {
-  readonly log: RawLog;
-  readonly event: ChainEvent;
-}
-
 interface Position {
   readonly height: bigint;
   readonly hash: string;
 }
 
-export function decodeContextOf(pairs: readonly PairBinding[], wallet: string): DecodeContext {
-  const books = new Map(pairs.map((p) => [p.orderBook.toLowerCase(), p.pairId]));
-  const tokens = new Map<string, { role: 'base' | 'quote'; pairIds: string[] }>();
-  for (const p of pairs) {
-    for (const [role, address] of [
-      ['base', p.baseToken],
-      ['quote', p.quoteToken],
-    ] as const) {
-      const t = tokens.get(address.toLowerCase());
-      if (t === undefined) tokens.set(address.toLowerCase(), { role, pairIds: [p.pairId] });
-      else if (!t.pairIds.includes(p.pairId)) t.pairIds.push(p.pairId);
-    }
-  }
-  return { books, tokens, wallet: wallet.toLowerCase() };
-}
-
-const HEADER_BATCH = 16;
-
-const byChainOrder = (a: RawLog, b: RawLog) =>
-  a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1;
-
 export class EvmFollower implements Follower {
   readonly #d: FollowerDeps;
-  readonly #ctx: DecodeContext;
+  readonly #logs: LogReader;
   readonly #onNotice: (n: FollowerNotice) => Promise<void>;
   readonly #from: Extract<EventCursor, { chain: 'evm' }> | null;
   readonly #abort = new AbortController();
@@ -96,7 +69,7 @@ export class EvmFollower implements Follower {
   ) {
     if (from !== null && from.chain !== 'evm') throw new TypeError('a chain B cursor cannot resume a chain A follower');
     this.#d = deps;
-    this.#ctx = decodeContextOf(pairs, deps.wallet);
+    this.#logs = new LogReader({ ...deps, ctx: decodeContextOf(pairs, deps.wallet) });
     this.#from = from;
     this.#onNotice = onNotice;
   }
@@ -226,46 +199,8 @@ export class EvmFollower implements Follower {
 
   /** Reads one range; false when the node's answers disagree with each other (a reorganisation under way). */
   async #read(from: bigint, to: bigint, head: { number: bigint; hash: string }): Promise<boolean> {
-    const wallet = addressTopic(this.#d.wallet);
-    const books = [...this.#ctx.books.keys()];
-    const tokens = [...this.#ctx.tokens.keys()];
-    const rpc = this.#d.rpc;
-    const replies = await Promise.all([
-      books.length === 0
-        ? []
-        : rpc.logs({ fromBlock: from, toBlock: to, address: books, topics: [LIFECYCLE_TOPICS, wallet] }),
-      tokens.length === 0
-        ? []
-        : rpc.logs({ fromBlock: from, toBlock: to, address: tokens, topics: [TOPICS.Transfer, wallet] }),
-      tokens.length === 0
-        ? []
-        : rpc.logs({ fromBlock: from, toBlock: to, address: tokens, topics: [TOPICS.Transfer, null, wallet] }),
-    ]);
-    const seen = new Set<string>();
-    const logs = this.#parse(replies.flat(), from, to, seen);
-    const heights = [...new Set(logs.map((l) => l.blockNumber))];
-    const headers = new Map<bigint, { hash: string; timestampMs: number }>();
-    // Headers give each event its chain time; a catch-up may need hundreds, fetched a few at a time.
-    for (let i = 0; i < heights.length; i += HEADER_BATCH) {
-      const batch = await Promise.all(heights.slice(i, i + HEADER_BATCH).map((h) => this.#d.blocks.header(h)));
-      for (const h of batch) headers.set(h.number, h);
-    }
-    if (logs.some((l) => headers.get(l.blockNumber)?.hash !== l.blockHash)) {
-      this.#d.logger.warn(
-        { from: from.toString(), to: to.toString() },
-        'chain A logs and blocks disagree (reorganisation under way); reading again',
-      );
-      this.#d.blocks.forgetFrom(from);
-      return false;
-    }
-    const ours = this.#decode(
-      logs,
-      headers,
-      (e) => e.type === 'Transfer' || e.client.toLowerCase() === this.#ctx.wallet,
-    );
-    const trades = await this.#counterpartyTrades(ours, headers, seen);
-    // The trade events join their transactions in log order, so the engine sees each transaction whole.
-    const events = [...ours, ...trades].toSorted((a, b) => byChainOrder(a.log, b.log)).map((d) => d.event);
+    const events = await this.#logs.read(from, to);
+    if (events === null) return false;
     const end = to === head.number ? { number: head.number, hash: head.hash } : await this.#d.blocks.header(to);
     const limit = head.number - BigInt(this.#d.options.confirmations);
     const confirmed = this.#confirmed as Position;
@@ -295,78 +230,6 @@ export class EvmFollower implements Follower {
     for (const e of events) this.#d.metrics?.eventsDelivered.inc({ type: e.type });
     this.#tip = { height: end.number, hash: end.hash };
     return true;
-  }
-
-  /**
-   * The trade events of other clients in the transactions where our tokens moved with a book; the block's
-   * header was checked, and the query by its hash answers for that block or fails the round.
-   */
-  async #counterpartyTrades(
-    ours: readonly Decoded[],
-    headers: ReadonlyMap<bigint, { timestampMs: number }>,
-    seen: Set<string>,
-  ): Promise<Decoded[]> {
-    const queries = tradeQueries(
-      ours.map((d) => d.event),
-      this.#ctx,
-    );
-    const out: Decoded[] = [];
-    for (let i = 0; i < queries.length; i += HEADER_BATCH) {
-      const batch = queries.slice(i, i + HEADER_BATCH);
-      const replies = await Promise.all(batch.map((q) => this.#d.rpc.blockLogs(q.filter)));
-      batch.forEach((q, k) => {
-        const logs = this.#parse(replies[k] ?? [], q.height, q.height, seen, q.filter.blockHash).filter((l) =>
-          isWanted(q, l),
-        );
-        out.push(...this.#decode(logs, headers, (e) => e.type === 'Trade'));
-      });
-    }
-    return out;
-  }
-
-  #parse(items: readonly unknown[], from: bigint, to: bigint, seen: Set<string>, blockHash?: string): RawLog[] {
-    const out: RawLog[] = [];
-    for (const item of items) {
-      try {
-        const l = parseRawLog(item);
-        if (l.removed) continue;
-        if (l.blockNumber < from || l.blockNumber > to)
-          throw new Malformed(`log of block ${l.blockNumber} outside the range asked for`);
-        if (blockHash !== undefined && l.blockHash !== blockHash)
-          throw new Malformed(`log of block ${l.blockHash}, not of the block asked for`);
-        const key = `${l.txHash}:${l.logIndex}`;
-        // A wallet's transfer to itself answers both token queries.
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push(l);
-      } catch (e) {
-        this.#malformed(e, item);
-      }
-    }
-    return out.toSorted(byChainOrder);
-  }
-
-  #decode(
-    logs: readonly RawLog[],
-    headers: ReadonlyMap<bigint, { timestampMs: number }>,
-    keep: (e: ChainEvent) => boolean,
-  ): Decoded[] {
-    const out: Decoded[] = [];
-    for (const l of logs) {
-      try {
-        const e = decodeLog(l, this.#ctx, headers.get(l.blockNumber)?.timestampMs ?? 0);
-        if (e !== null && keep(e)) out.push({ log: l, event: e });
-      } catch (err) {
-        this.#malformed(err, l);
-      }
-    }
-    return out;
-  }
-
-  #malformed(e: unknown, item: unknown): void {
-    if (!(e instanceof Malformed)) throw e;
-    this.#d.metrics?.malformed.inc({ source: 'log' });
-    this.#d.logger.warn({ reason: e.message, log: item }, 'malformed chain A log; skipped');
   }
 
   async #deliver(notice: FollowerNotice): Promise<void> {

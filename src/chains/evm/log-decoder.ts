@@ -6,7 +6,7 @@
  */
 import { getAddress } from 'ethers';
 import { cancellationTypeOf, SIDE_BY_CODE } from '../../core/order-terms.ts';
-import type { ChainEvent, TokenRole } from '../types.ts';
+import type { ChainEvent, PairBinding, TokenRole } from '../types.ts';
 import { TOPICS } from './abi.ts';
 
 export class Malformed extends Error {
@@ -32,6 +32,23 @@ export interface DecodeContext {
   readonly tokens: ReadonlyMap<string, { readonly role: TokenRole; readonly pairIds: readonly string[] }>;
   /** The wallet (lower case): transfers and lifecycle events of others are not ours. */
   readonly wallet: string;
+}
+
+/** Which books and tokens are the pairs', for the wallet (addresses in lower case). */
+export function decodeContextOf(pairs: readonly PairBinding[], wallet: string): DecodeContext {
+  const books = new Map(pairs.map((p) => [p.orderBook.toLowerCase(), p.pairId]));
+  const tokens = new Map<string, { role: 'base' | 'quote'; pairIds: string[] }>();
+  for (const p of pairs) {
+    for (const [role, address] of [
+      ['base', p.baseToken],
+      ['quote', p.quoteToken],
+    ] as const) {
+      const t = tokens.get(address.toLowerCase());
+      if (t === undefined) tokens.set(address.toLowerCase(), { role, pairIds: [p.pairId] });
+      else if (!t.pairIds.includes(p.pairId)) t.pairIds.push(p.pairId);
+    }
+  }
+  return { books, tokens, wallet: wallet.toLowerCase() };
 }
 
 const HASH = /^0x[0-9a-f]{64}$/;

@@ -13,7 +13,8 @@ import type { MinedCommand } from './receipt-outcome.ts';
 import type { Receipt, EvmRpc } from './rpc-client.ts';
 import type { TxKind } from './options.ts';
 import { decodeSigned } from './tx-signer.ts';
-import { commandGroups, type TxWatcher } from './tx-watcher.ts';
+import { commandGroups } from './journal-groups.ts';
+import type { TxWatcher } from './tx-watcher.ts';
 
 export interface SettleDeps {
   readonly rpc: EvmRpc;

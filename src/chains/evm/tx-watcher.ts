@@ -3,7 +3,8 @@
  * nonce count once; a nonce below it is settled by whichever of its transactions has a receipt (the others are
  * `replaced`), or, when none of ours is mined, as taken by a transaction this bot did not send. A nonce not
  * mined in time is re-signed at the same nonce with higher fees and the same payload, up to a limit, then
- * cancelled with a zero-value self-transfer; every replacement is journaled before it is sent.
+ * cancelled with a zero-value self-transfer (`nonce-replacer.ts`; every replacement is journalled before it is
+ * sent). The journal's records of a nonce become a slot again in `journal-groups.ts`.
  *
  * A reorganisation can drop a transaction that was mined: the wallet's mined count then falls below what it
  * was. Such an orphaned nonce is taken back, as a stuck one is, with a zero-value self-transfer at a higher
@@ -11,30 +12,21 @@
  * not revived (if the network mines the original first, its receipt decides); an approval is sent again as it
  * was. The nonces up to the highest mined count seen stay taken, so none of them is handed out again.
  */
-import type { NonceJournal, TxRecord, TxStatus } from '../ports.ts';
 import { CHAIN_NODE, incidentsOf, reportedRound } from '../../telemetry/incidents.ts';
-import type { Logger } from '../../telemetry/logger.ts';
-import { errorFields } from '../venue-race.ts';
-import { DltError } from '../../core/errors.ts';
+import type { TxRecord } from '../ports.ts';
 import type { Outcome } from '../types.ts';
-import type { FeeOracle } from './fee-oracle.ts';
-import type { EvmMetrics } from './metrics.ts';
-import { NonceSlot, type Attempt, type SlotCommand } from './nonce-slot.ts';
-import { SELF_TRANSFER_GAS, type Clock, type ReceiptOptions, type Sleep, type TxKind } from './options.ts';
-import type { Receipt, EvmRpc } from './rpc-client.ts';
+import { errorFields } from '../venue-race.ts';
+import { minedGroup, orphanedSlot, restoredSlot, wasMined } from './journal-groups.ts';
+import { isTakenBack, NonceReplacer, type ReplacerDeps } from './nonce-replacer.ts';
+import { NonceSlot, supersededOutcome, type Attempt, type SlotCommand } from './nonce-slot.ts';
+import type { ReceiptOptions, Sleep } from './options.ts';
+import type { Receipt } from './rpc-client.ts';
 import { broadcast } from './send-verdict.ts';
-import { decodeSigned, type SignedTx, type TxPayload, type TxSigner } from './tx-signer.ts';
+import type { SignedTx } from './tx-signer.ts';
 
-export interface WatcherDeps {
-  readonly rpc: EvmRpc;
-  readonly signer: TxSigner;
-  readonly fees: FeeOracle;
-  readonly journal: NonceJournal;
-  readonly clock: Pick<Clock, 'now'>;
+export interface WatcherDeps extends ReplacerDeps {
   readonly sleep: Sleep;
   readonly options: ReceiptOptions;
-  readonly metrics: EvmMetrics | null;
-  readonly logger: Logger;
   /** The outcome of a mined transaction of a slot (decoding needs the adapter's pairs). */
   readonly outcomeOf: (receipt: Receipt, slot: NonceSlot, mined: Attempt) => Promise<Outcome>;
 }
@@ -49,12 +41,13 @@ export class TxWatcher {
   #closed = false;
   #loop: Promise<void> | null = null;
   #idleWaiters: (() => void)[] = [];
-  readonly #replacing = new WeakSet<NonceSlot>();
+  readonly #replacer: NonceReplacer;
   /** The highest mined nonce count seen: a lower count later means a reorganisation dropped nonces below it. */
   #highWater = 0n;
 
   constructor(deps: WatcherDeps) {
     this.#d = deps;
+    this.#replacer = new NonceReplacer(deps);
   }
 
   get size(): number {
@@ -105,21 +98,7 @@ export class TxWatcher {
     const now = this.#d.clock.now();
     const byNonce = Map.groupBy(records, (r) => r.sequence);
     for (const [nonce, group] of byNonce) {
-      // The command's own record names its kind (records of one millisecond may come in any order).
-      const first = group.find((r) => r.kind !== 'replace' && r.kind !== 'noop') ?? (group[0] as TxRecord);
-      const kind: TxKind = first.kind === 'cancel' || first.kind === 'approve' ? first.kind : 'place';
-      const slot = new NonceSlot(
-        nonce,
-        { kind, clientOrderId: first.clientOrderId, context: { restoredFrom: first.txHash }, restored: true },
-        now + this.#d.options.outcomeTimeoutMs,
-      );
-      // Every replacement pays more than the one before: fees give the order the clock may not.
-      const later = group.filter((x) => x !== first).map((r) => ({ r, signed: decodeSigned(r.raw) }));
-      later.sort((a, b) => (a.signed.fees.maxFeePerGas < b.signed.fees.maxFeePerGas ? -1 : 1));
-      slot.attempts.push({ signed: decodeSigned(first.raw), role: 'original', sentAtMs: first.updatedMs });
-      for (const { r, signed } of later)
-        slot.attempts.push({ signed, role: r.kind === 'noop' ? 'cancel' : 'bump', sentAtMs: r.updatedMs });
-      slot.uncertain = true;
+      const slot = restoredSlot(nonce, group, now + this.#d.options.outcomeTimeoutMs);
       this.#slots.set(nonce, slot);
     }
     this.#d.metrics?.inFlight.set(this.#slots.size);
@@ -208,15 +187,8 @@ export class TxWatcher {
     // A node behind a load balancer may count the nonce before it serves the receipt: wait a few polls.
     slot.missingPolls += 1;
     if (slot.missingPolls < this.#d.options.supersededAfterPolls) return;
-    const error = new DltError(
-      'E_CHAIN_TX_EXPIRED',
-      `nonce ${slot.nonce} was used by a transaction this bot did not send; ours never applied`,
-      {
-        details: { ...slot.command.context, reason: 'superseded', nonce: slot.nonce.toString(), hashes: slot.hashes },
-      },
-    );
     this.#d.metrics?.nonceResyncs.inc({ reason: 'superseded' });
-    this.#finish(slot, { kind: 'rejected', txHash: slot.latest.signed.hash, included: false, error }, null, 'dropped');
+    this.#finish(slot, supersededOutcome(slot), null, 'dropped');
   }
 
   #finish(
@@ -253,17 +225,10 @@ export class TxWatcher {
     slot.settle(outcome);
   }
 
-  /** A placement signed before a restart, or a placement or cancellation a reorganisation dropped: taken back. */
-  #takeBack(slot: NonceSlot): boolean {
-    if (slot.cancelling) return false;
-    if (slot.command.orphaned === true) return slot.command.kind !== 'approve';
-    return slot.command.restored && slot.command.kind === 'place';
-  }
-
   async #checkPending(slot: NonceSlot): Promise<void> {
-    if (this.#takeBack(slot)) {
+    if (isTakenBack(slot)) {
       // It may carry a stale price or decision: its nonce is cancelled, the command never revived.
-      await this.#replace(slot, 'cancel');
+      await this.#replacer.replace(slot, 'cancel');
       return;
     }
     if (slot.uncertain) {
@@ -275,80 +240,7 @@ export class TxWatcher {
     }
     if (this.#d.clock.now() - slot.latest.sentAtMs < this.#d.options.stuckAfterMs) return;
     const cancel = slot.cancelling || slot.bumps >= this.#d.options.maxReplacements;
-    await this.#replace(slot, cancel ? 'cancel' : 'bump');
-  }
-
-  /** Sends the nonce again with higher fees: the same payload (`bump`) or a zero-value self-transfer (`cancel`). */
-  async #replace(slot: NonceSlot, role: 'bump' | 'cancel'): Promise<void> {
-    // The poll and a resync in the lane may both reach a slot; one replacement at a time.
-    if (this.#replacing.has(slot)) return;
-    this.#replacing.add(slot);
-    try {
-      await this.#replaceNow(slot, role);
-    } finally {
-      this.#replacing.delete(slot);
-    }
-  }
-
-  async #replaceNow(slot: NonceSlot, role: 'bump' | 'cancel'): Promise<void> {
-    const previous = slot.latest;
-    const fees = await this.#d.fees.bump(previous.signed.fees);
-    if (fees === null) {
-      // At the fee cap nothing can replace it; send it again in case the pool dropped it (unless it is to be
-      // taken back: a stale placement from before a restart, or a command a reorganisation dropped), and wait.
-      this.#d.logger.warn(
-        { ...slot.command.context, nonce: slot.nonce.toString() },
-        'chain A transaction stuck at the fee cap; nothing can replace it',
-      );
-      if (!this.#takeBack(slot)) await broadcast(this.#d.rpc, previous.signed.raw);
-      previous.sentAtMs = this.#d.clock.now();
-      return;
-    }
-    const cancelling = role === 'cancel' || previous.role === 'cancel';
-    const payload: TxPayload = cancelling
-      ? { to: this.#d.signer.address, data: '0x', value: 0n, gasLimit: SELF_TRANSFER_GAS }
-      : previous.signed.payload;
-    const signed = this.#d.signer.sign(payload, slot.nonce, fees);
-    // Signing is deterministic: the same nonce, payload and fees give a transaction already sent.
-    if (slot.hashes.includes(signed.hash)) return;
-    const first = slot.attempts[0] as Attempt;
-    this.#d.journal.recordSigned({
-      txHash: signed.hash,
-      chain: 'evm',
-      wallet: this.#d.signer.address,
-      source: this.#d.signer.address,
-      sequence: slot.nonce,
-      kind: cancelling ? 'noop' : 'replace',
-      clientOrderId: slot.command.clientOrderId,
-      raw: signed.raw,
-    });
-    const r = await broadcast(this.#d.rpc, signed.raw);
-    const log = {
-      ...slot.command.context,
-      nonce: slot.nonce.toString(),
-      replaces: previous.signed.hash,
-      txHash: signed.hash,
-      maxFeePerGas: fees.maxFeePerGas.toString(),
-    };
-    if (r.kind === 'sent' || r.kind === 'known' || r.kind === 'uncertain') {
-      slot.attempts.push({ signed, role: cancelling ? 'cancel' : 'bump', sentAtMs: this.#d.clock.now() });
-      slot.uncertain = r.kind === 'uncertain';
-      if (r.kind !== 'uncertain') this.#d.journal.mark(signed.hash, 'sent');
-      this.#d.metrics?.replacements.inc({ reason: cancelling ? 'cancel' : 'fee_bump' });
-      this.#d.logger.warn(
-        log,
-        cancelling
-          ? `chain A nonce cancelled with a self-transfer (first ${first.signed.hash})`
-          : 'chain A transaction replaced with higher fees',
-      );
-      return;
-    }
-    // Refused: the nonce was mined meanwhile (the next poll settles it) or the node wants more; try again later.
-    this.#d.journal.mark(signed.hash, 'dropped');
-    this.#d.logger.warn(
-      { ...log, refusal: r.kind, message: 'message' in r ? r.message : '' },
-      'chain A replacement refused by the node',
-    );
+    await this.#replacer.replace(slot, cancel ? 'cancel' : 'bump');
   }
 
   /**
@@ -361,7 +253,7 @@ export class TxWatcher {
       .filter((s) => s.nonce >= pending)
       .toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
     for (const s of slots) {
-      if (this.#takeBack(s)) await this.#replace(s, 'cancel');
+      if (isTakenBack(s)) await this.#replacer.replace(s, 'cancel');
       else await broadcast(this.#d.rpc, s.latest.signed.raw);
     }
   }
@@ -384,28 +276,9 @@ export class TxWatcher {
       let stillMined = false;
       for (const r of group) if ((await this.#d.rpc.receipt(r.txHash)) !== null) stillMined = true;
       if (stillMined || this.#slots.has(n)) continue;
-      const first = group.find((r) => r.kind !== 'replace' && r.kind !== 'noop') ?? (group[0] as TxRecord);
-      const mined = group.find((r) => MINED.has(r.status)) as TxRecord;
-      const kind: TxKind = first.kind === 'cancel' || first.kind === 'approve' ? first.kind : 'place';
-      const slot = new NonceSlot(
-        n,
-        {
-          kind,
-          clientOrderId: first.clientOrderId,
-          context: { orphanedFrom: mined.txHash, clientOrderId: first.clientOrderId?.toString() ?? null },
-          restored: false,
-          orphaned: true,
-        },
-        this.#d.clock.now() + this.#d.options.outcomeTimeoutMs,
-      );
-      const later = group.filter((r) => r !== first).map((r) => ({ r, signed: decodeSigned(r.raw) }));
-      later.sort((a, b) => (a.signed.fees.maxFeePerGas < b.signed.fees.maxFeePerGas ? -1 : 1));
-      slot.attempts.push({ signed: decodeSigned(first.raw), role: 'original', sentAtMs: first.updatedMs });
-      for (const { r, signed } of later)
-        slot.attempts.push({ signed, role: r.kind === 'noop' ? 'cancel' : 'bump', sentAtMs: r.updatedMs });
-      // An approval, or a self-transfer that had already taken the nonce, is sent again as it was; anything
-      // else gets its nonce taken back at the next poll.
-      slot.uncertain = kind === 'approve' || slot.cancelling;
+      const mined = group.find(wasMined) as TxRecord;
+      const slot = orphanedSlot(n, group, mined, this.#d.clock.now() + this.#d.options.outcomeTimeoutMs);
+      const kind = slot.command.kind;
       this.#d.journal.mark(mined.txHash, 'sent');
       this.#slots.set(n, slot);
       taken.push(n);
@@ -421,25 +294,4 @@ export class TxWatcher {
     }
     return taken;
   }
-}
-
-const MINED: ReadonlySet<TxStatus> = new Set(['included', 'failed']);
-
-/**
- * The records of the one command at a nonce that was mined: the command's own record and its replacements
- * (the nonce may have been handed out again to a later command after a reorganisation). Null when none was.
- */
-export function minedGroup(atNonce: readonly TxRecord[]): TxRecord[] | null {
-  return commandGroups(atNonce).find((g) => g.some((r) => MINED.has(r.status))) ?? null;
-}
-
-/** Records at one nonce, in journal order, split by command: a command's record, then its replacements. */
-export function commandGroups(atNonce: readonly TxRecord[]): TxRecord[][] {
-  const groups: TxRecord[][] = [];
-  for (const r of atNonce) {
-    const last = groups.at(-1);
-    if ((r.kind === 'replace' || r.kind === 'noop') && last !== undefined) last.push(r);
-    else groups.push([r]);
-  }
-  return groups;
 }

@@ -21,10 +21,10 @@ import type { Logger } from '../../telemetry/logger.ts';
 import type { ApprovalStore } from '../ports.ts';
 import type { Outcome, PairBinding, Submission, TokenRole } from '../types.ts';
 import type { ApprovalOptions } from './options.ts';
-import type { ChainReader } from './reads.ts';
+import type { WasmReader } from './reads.ts';
 
 export interface KeeperDeps {
-  readonly reader: Pick<ChainReader, 'allowance'>;
+  readonly reader: Pick<WasmReader, 'allowance'>;
   readonly state: ApprovalStore;
   readonly wallet: string;
   readonly options: ApprovalOptions;

@@ -14,7 +14,7 @@ import { WasmRpc } from './rpc-client.ts';
 import { bool, decodeScVal, fields, integer, isInteger, Malformed, text, vec, type ScVal } from './scval.ts';
 import { errorFromSimulation } from './tx-result.ts';
 
-export class ChainReader {
+export class WasmReader {
   readonly #rpc: WasmRpc;
   readonly #wallet: string;
   readonly #passphrase: string;

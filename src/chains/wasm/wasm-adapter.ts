@@ -49,7 +49,7 @@ import {
 } from './options.ts';
 import { awaitOutcome, type OutcomeContext, type TrackedTx } from './outcome.ts';
 import { settleTransaction } from './settle.ts';
-import { ChainReader } from './reads.ts';
+import { WasmReader } from './reads.ts';
 import { WasmRpc } from './rpc-client.ts';
 import { sendInvocation, type SenderDeps, type TxIntent } from './sender.ts';
 import { Ed25519Signer } from './signer.ts';
@@ -76,7 +76,7 @@ export class WasmAdapter implements ChainAdapter {
   readonly #logger: Logger;
   readonly #clock: Clock;
   readonly #sleep: Sleep;
-  readonly #reader: ChainReader;
+  readonly #reader: WasmReader;
   readonly #keeper: AllowanceKeeper;
   readonly #trading: Ed25519Signer;
   readonly #closing = new AbortController();
@@ -101,7 +101,7 @@ export class WasmAdapter implements ChainAdapter {
     );
     const channels = o.channelKeys ?? [];
     this.#pool = new SourcePool(channels.length > 0 ? channels : [o.tradingKey], this.#clock, this.#sleep);
-    this.#reader = new ChainReader(this.#rpc, this.wallet, o.networkPassphrase, this.#logger);
+    this.#reader = new WasmReader(this.#rpc, this.wallet, o.networkPassphrase, this.#logger);
     this.#keeper = new AllowanceKeeper({
       reader: this.#reader,
       state: o.state,

@@ -4,9 +4,8 @@
  * `when-idle` simulates only a command that meets no transaction of the wallet in flight (then `eth_call` sees
  * exactly the state the transaction will), started at arrival so that it overlaps with the lane; `always` waits
  * for the wallet to go idle first (it gives up pipelining); `never` skips it. A placement whose allowance
- * projection does not cover it gets an approve ahead of it, in the same lane.
+ * projection does not cover it gets an approve ahead of it, in the same lane (`approvals.ts`).
  */
-import { MaxUint256 } from 'ethers';
 import { asDltError, DltError } from '../../core/errors.ts';
 import { assertUint } from '../../core/units.ts';
 import type { ApprovalStore } from '../ports.ts';
@@ -14,13 +13,12 @@ import type { Logger } from '../../telemetry/logger.ts';
 import { CHAIN_NODE, incidentsOf, isTransportFailure } from '../../telemetry/incidents.ts';
 import { errorFields, isVenueRace } from '../venue-race.ts';
 import type { CancelCommand, PairBinding, PlaceCommand, Submission, TokenRole } from '../types.ts';
-import { AllowanceBudget } from './allowance-budget.ts';
-import { approveCalldata, cancelCalldata, cancelContext, placeCalldata, placeContext } from './commands.ts';
+import { Approvals } from './approvals.ts';
+import { cancelCalldata, cancelContext, placeCalldata, placeContext } from './commands.ts';
 import type { GasLimits } from './gas-limits.ts';
 import { rpcFailureOf } from './json-rpc.ts';
 import type { EvmMetrics } from './metrics.ts';
 import type { Clock, ResolvedOptions, TxKind } from './options.ts';
-import { readTokenAllowance } from './pair-reads.ts';
 import { revertError, revertLabel } from './revert-decoder.ts';
 import type { CallRequest, EvmRpc } from './rpc-client.ts';
 import { refusedSubmission, wasRefused, type TxSender } from './tx-sender.ts';
@@ -51,11 +49,11 @@ interface Simulation {
 
 export class OrderFlow {
   readonly #d: FlowDeps;
-  readonly #budget: AllowanceBudget;
+  readonly #approvals: Approvals;
 
   constructor(deps: FlowDeps) {
     this.#d = deps;
-    this.#budget = new AllowanceBudget(deps.options.approvals);
+    this.#approvals = new Approvals({ ...deps, options: deps.options.approvals });
   }
 
   place(c: PlaceCommand, startedAt: number): Promise<Submission> {
@@ -81,7 +79,7 @@ export class OrderFlow {
         payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('place', call) },
         startedAt,
       });
-      this.#account(c, submission);
+      this.#approvals.account(c, submission);
       return submission;
     });
   }
@@ -125,7 +123,7 @@ export class OrderFlow {
   ensureAllowance(pair: PairBinding, token: TokenRole, amount: bigint, startedAt: number): Promise<Submission | null> {
     return this.#d.sender.enqueue(async () => {
       await this.#d.ready();
-      return this.#topUp(pair, token, amount, startedAt, null);
+      return this.#approvals.topUp(pair, token, amount, startedAt, null);
     });
   }
 
@@ -174,20 +172,10 @@ export class OrderFlow {
   #simulateIfIdle(call: CallRequest, context: Record<string, unknown>, place?: PlaceCommand): Simulation | null {
     if (this.#d.options.simulation !== 'when-idle' || this.#d.watcher.size > 0 || this.#d.sender.queued > 0)
       return null;
-    const allowance = place === undefined ? null : this.#readAllowance(place.pair, place.approval.token);
+    const allowance = place === undefined ? null : this.#approvals.readAllowance(place.pair, place.approval.token);
     // A failed read is retried in the lane; it must not surface as an unhandled rejection meanwhile.
     allowance?.catch(() => undefined);
     return { sentBefore: this.#d.sender.sentCount, verdict: this.#simulate(call, context), allowance };
-  }
-
-  #readAllowance(pair: PairBinding, token: TokenRole): Promise<bigint> {
-    return readTokenAllowance(
-      this.#d.rpc,
-      this.#d.wallet,
-      token === 'base' ? pair.baseToken : pair.quoteToken,
-      this.#d.wallet,
-      pair.orderBook,
-    );
   }
 
   /**
@@ -204,7 +192,7 @@ export class OrderFlow {
     startedAt: number,
   ): Promise<Submission | null> {
     if (this.#d.options.simulation === 'always') {
-      const approve = await this.#topUp(c.pair, c.approval.token, c.approval.amount, startedAt, null);
+      const approve = await this.#approvals.topUp(c.pair, c.approval.token, c.approval.amount, startedAt, null);
       if (approve !== null && wasRefused(approve)) return approve;
       return this.#simulation(call, context, 'place');
     }
@@ -212,10 +200,10 @@ export class OrderFlow {
     if (verdict !== null && verdict.code !== 'E_VENUE_INSUFFICIENT_ALLOWANCE')
       return this.#simulatedRevert('place', context, verdict);
     const fresh = sim !== null && this.#d.sender.sentCount === sim.sentBefore ? sim.allowance : null;
-    const approve = await this.#topUp(c.pair, c.approval.token, c.approval.amount, startedAt, fresh);
+    const approve = await this.#approvals.topUp(c.pair, c.approval.token, c.approval.amount, startedAt, fresh);
     if (approve !== null && wasRefused(approve)) return approve;
     if (verdict !== null && approve === null) {
-      this.#budget.invalidate(c.pair, c.approval.token);
+      this.#approvals.invalidate(c.pair, c.approval.token);
       return this.#simulatedRevert('place', context, verdict);
     }
     return null;
@@ -264,68 +252,5 @@ export class OrderFlow {
       incidentsOf(this.#d.logger).failed(CHAIN_NODE.evm, this.#d.clock.now(), `${kind} not sent`, error, context);
     else this.#d.logger.warn(fields, `chain A ${kind} refused before signing: ${error.message}`);
     return refusedSubmission(error);
-  }
-
-  /** Approves ahead of a placement when the projection does not cover it; null when nothing was needed. */
-  async #topUp(
-    pair: PairBinding,
-    token: TokenRole,
-    need: bigint,
-    startedAt: number,
-    prefetched: Promise<bigint> | null,
-  ): Promise<Submission | null> {
-    const address = token === 'base' ? pair.baseToken : pair.quoteToken;
-    // With nothing in flight the chain's allowance is exact; under pipelining the projection is.
-    if (this.#budget.projected(pair, token) === null || this.#d.watcher.size === 0) {
-      const onChain = prefetched === null ? null : await prefetched.catch(() => null);
-      this.#budget.load(pair, token, onChain ?? (await this.#readAllowance(pair, token)));
-    }
-    const amount = this.#budget.topUp(pair, token, need);
-    if (amount === null) return null;
-    const context = {
-      pairId: pair.pairId,
-      symbol: pair.symbol,
-      tokenRole: token,
-      spender: pair.orderBook,
-      amount: amount === MaxUint256 ? 'unlimited' : amount.toString(),
-    };
-    const call = { from: this.#d.wallet, to: address, data: approveCalldata(pair.orderBook, amount) };
-    const submission = await this.#d.sender.send({
-      kind: 'approve',
-      clientOrderId: null,
-      context,
-      payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('approve', call) },
-      startedAt,
-    });
-    if (wasRefused(submission)) return submission;
-    this.#budget.approved(pair, token, amount);
-    void submission.outcome.then((o) => {
-      if (o.kind === 'accepted') {
-        this.#d.state?.setApproval({
-          chain: 'evm',
-          wallet: this.#d.wallet,
-          token: address,
-          spender: pair.orderBook,
-          amount,
-          expiresAtLedger: null,
-          txHash: o.txHash,
-        });
-      } else if (o.kind === 'rejected') {
-        this.#budget.invalidate(pair, token);
-      }
-    });
-    return submission;
-  }
-
-  /** A sent placement takes allowance; one that never applied gives it back, an allowance error forgets the projection. */
-  #account(c: PlaceCommand, submission: Submission): void {
-    if (wasRefused(submission)) return;
-    const used = this.#budget.consume(c.pair, c.approval.token, c.approval.amount);
-    void submission.outcome.then((o) => {
-      if (o.kind !== 'rejected') return;
-      // A revert takes nothing (the transfer is undone with it), and a transaction never mined takes nothing.
-      if (o.error.code === 'E_VENUE_INSUFFICIENT_ALLOWANCE') this.#budget.invalidate(c.pair, c.approval.token);
-      else this.#budget.giveBack(used);
-    });
   }
 }

@@ -19,8 +19,8 @@ import type { WasmMetrics } from './metrics.ts';
 import type { FollowerOptions, Sleep } from './options.ts';
 import type { EventsPage, WasmRpc } from './rpc-client.ts';
 import { encodeScVal, Malformed, scv } from './scval.ts';
-import { isWanted, tradeFilterGroups, tradeQueries } from './counterparty-trades.ts';
-import { endOfLedgerCursor, ledgerOfEventId, transactionOfEventId } from './tx-events.ts';
+import { readCounterpartyTrades } from './counterparty-trades.ts';
+import { compareIds, endOfLedgerCursor, ledgerOfEventId, transactionOfEventId } from './tx-events.ts';
 
 export interface FollowerDeps {
   readonly rpc: WasmRpc;
@@ -61,18 +61,6 @@ export function filterGroups(wallet: string, pairs: readonly PairBinding[]): Jso
   return chunk(filters, 5);
 }
 
-/** Event ids and cursors are fixed-width `%019d-%010d`; compared as numbers to be safe with any width. */
-function order(id: string): [bigint, bigint] {
-  const [toid, index] = id.split('-');
-  return [BigInt(toid ?? '0'), BigInt(index ?? '0')];
-}
-
-export function compareIds(a: string, b: string): number {
-  const [x, i] = order(a);
-  const [y, j] = order(b);
-  return x < y ? -1 : x > y ? 1 : i < j ? -1 : i > j ? 1 : 0;
-}
-
 function isRangeError(e: unknown): boolean {
   return (
     rpcErrorCode(e) === -32600 || (e instanceof Error && /ledger range|oldest ledger|must be between/i.test(e.message))
@@ -80,8 +68,6 @@ function isRangeError(e: unknown): boolean {
 }
 
 class GapFound extends Error {}
-
-const LEDGER_BATCH = 8;
 
 /** Whether an event id lies after the position and at or before `end`. */
 function inWindow(id: string, from: Position, end: string): boolean {
@@ -202,7 +188,17 @@ export class WasmFollower implements Follower {
         this.#malformed(e, r.id);
       }
     }
-    const trades = await this.#counterpartyTrades(ours, from, end, seen);
+    const trades = await readCounterpartyTrades(
+      {
+        rpc: this.#d.rpc,
+        bindings: this.#bindings,
+        pageLimit: this.#d.options.pageLimit,
+        malformed: (e, eventId) => this.#malformed(e, eventId),
+      },
+      ours,
+      (id) => inWindow(id, from, end),
+      seen,
+    );
     const events = trades.length === 0 ? ours : [...ours, ...trades].toSorted((a, b) => compareIds(a.key, b.key));
     const height = ledgerOfEventId(end) ?? this.#positionLedger(from);
     const cursor: EventCursor = { chain: 'wasm', cursor: end, height: BigInt(height) };
@@ -219,59 +215,6 @@ export class WasmFollower implements Follower {
       behind: BigInt(behind),
       covered: BigInt(this.#completeThrough(this.#position)),
     });
-  }
-
-  /**
-   * The trade events of other clients in the window's transactions where our tokens moved with a book: one
-   * query per ledger, a few ledgers at a time, and only events inside the window (a resume never repeats one).
-   */
-  async #counterpartyTrades(
-    ours: readonly ChainEvent[],
-    from: Position,
-    end: string,
-    seen: Set<string>,
-  ): Promise<ChainEvent[]> {
-    const queries = tradeQueries(ours, this.#bindings);
-    const out: ChainEvent[] = [];
-    for (let i = 0; i < queries.length; i += LEDGER_BATCH) {
-      const batch = queries.slice(i, i + LEDGER_BATCH);
-      const replies = await Promise.all(
-        batch.map((q) =>
-          Promise.all(tradeFilterGroups(q.books).map((filters) => this.#ledgerEvents(q.ledger, filters))),
-        ),
-      );
-      batch.forEach((q, k) => {
-        for (const raw of (replies[k] ?? []).flat()) {
-          const id = rawEventId(raw);
-          if (id === null) {
-            this.#malformed(new Malformed('event without id or ledger'), null);
-            continue;
-          }
-          if (id.ledger !== q.ledger || !inWindow(id.id, from, end) || seen.has(id.id)) continue;
-          seen.add(id.id);
-          try {
-            const e = decodeRpcEvent(this.#bindings, raw, true);
-            if (e !== null && isWanted(q, e)) out.push(e);
-          } catch (e) {
-            this.#malformed(e, id.id);
-          }
-        }
-      });
-    }
-    return out;
-  }
-
-  /** The events of one ledger that match the filters: a page, or more for a ledger with more than a page of them. */
-  async #ledgerEvents(ledger: number, filters: Json[]): Promise<unknown[]> {
-    const limit = this.#d.options.pageLimit;
-    let page = await this.#d.rpc.events({ startLedger: ledger, endLedger: ledger + 1, filters, limit });
-    const out = [...page.events];
-    // A cursor cannot be combined with a range: the next pages may run past the ledger, and stop there.
-    while (page.events.length >= limit && (rawEventId(page.events.at(-1))?.ledger ?? ledger + 1) <= ledger) {
-      page = await this.#d.rpc.events({ cursor: page.cursor, filters, limit });
-      out.push(...page.events);
-    }
-    return out;
   }
 
   #malformed(e: unknown, eventId: string | null): void {

@@ -7,6 +7,7 @@
  * logged and skipped.
  */
 import type { Clock, Sleep } from '../../core/clock.ts';
+import { EVM_DEFAULTS } from '../../core/config/chain-defaults.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { Polling } from '../polling.ts';
 import type { ChainEvent, PairBinding } from '../types.ts';
@@ -14,6 +15,7 @@ import { LIFECYCLE_TOPICS } from './abi.ts';
 import { decodeLog, parseRawLog, type RawLog } from './log-decoder.ts';
 import { BlockCache } from './block-cache.ts';
 import { httpTransport } from './json-rpc.ts';
+import { LOG_READS } from './options.ts';
 import { EvmRpc } from './rpc-client.ts';
 
 export interface EvmBookTapOptions {
@@ -114,7 +116,7 @@ export class EvmBookTap {
   }
 }
 
-/** A chain A book tap on the node at `rpcUrl`: 2 confirmations, 500-block ranges, a poll every 500 ms. */
+/** A chain A book tap on the node at `rpcUrl`: the configuration's default confirmations, the follower's log reads. */
 export function evmBookTap(
   rpcUrl: string,
   o: Omit<EvmBookTapOptions, 'rpc' | 'blocks' | 'confirmations' | 'maxBlockRange' | 'pollIntervalMs'> &
@@ -122,9 +124,9 @@ export function evmBookTap(
 ): EvmBookTap {
   const rpc = new EvmRpc(httpTransport(rpcUrl, { timeoutMs: 10_000 }), null, o.logger);
   return new EvmBookTap({
-    confirmations: 2,
-    maxBlockRange: 500,
-    pollIntervalMs: 500,
+    confirmations: EVM_DEFAULTS.confirmations,
+    maxBlockRange: LOG_READS.maxBlockRange,
+    pollIntervalMs: LOG_READS.pollIntervalMs,
     ...o,
     rpc,
     blocks: new BlockCache(rpc),

@@ -2,7 +2,7 @@
  * Everything the chain A adapter is configured with, and the default of every knob. Time and waiting are
  * passed in (a clock and a sleep), so tests drive the adapter with the node's blocks and never wait.
  */
-import { EVM_CONFIRMATIONS } from '../../core/config/common.ts';
+import { EVM_DEFAULTS } from '../../core/config/chain-defaults.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
 import type { ApprovalStore, CursorStore, NonceJournal } from '../ports.ts';
@@ -67,7 +67,7 @@ export interface FollowerOptions {
   readonly pollIntervalMs: number;
   /** Blocks per eth_getLogs query (default 500). */
   readonly maxBlockRange: number;
-  /** Events are tentative until this many blocks are on top of theirs (default EVM_CONFIRMATIONS, 2; 0: at once). */
+  /** Events are tentative until this many blocks are on top of theirs (default `EVM_DEFAULTS.confirmations`, 2; 0: at once). */
   readonly confirmations: number;
   /** A confirmed cursor whose block hash changed is re-read from this many blocks below it (default 64). */
   readonly reorgLookbackBlocks: number;
@@ -116,6 +116,8 @@ export const DEFAULT_GAS_LIMITS: Readonly<Record<TxKind, bigint>> = {
   approve: 100_000n,
 };
 export const SELF_TRANSFER_GAS = 21_000n;
+/** How the follower, and a book tap, read logs by default: ranges the nodes accept, at a pace they bear. */
+export const LOG_READS = { maxBlockRange: 500, pollIntervalMs: 500 } as const;
 const GWEI = 1_000_000_000n;
 
 export interface ResolvedOptions {
@@ -138,7 +140,7 @@ export function resolveOptions(o: EvmAdapterOptions): ResolvedOptions {
     gasEstimateHeadroomPercent: o.gasEstimateHeadroomPercent ?? 50n,
     maxNonceResyncs: o.maxNonceResyncs ?? 3,
     fees: {
-      maxFeePerGasCap: o.fees?.maxFeePerGasCap ?? 500n * GWEI,
+      maxFeePerGasCap: o.fees?.maxFeePerGasCap ?? EVM_DEFAULTS.maxFeePerGasGwei * GWEI,
       minPriorityFeePerGas: o.fees?.minPriorityFeePerGas ?? 0n,
       baseFeeMultiplier: o.fees?.baseFeeMultiplier ?? 2n,
       refreshMs: o.fees?.refreshMs ?? 2000,
@@ -157,12 +159,12 @@ export function resolveOptions(o: EvmAdapterOptions): ResolvedOptions {
       unlimited: o.approvals?.unlimited ?? false,
     },
     follower: {
-      pollIntervalMs: o.follower?.pollIntervalMs ?? 500,
-      maxBlockRange: o.follower?.maxBlockRange ?? 500,
-      confirmations: o.follower?.confirmations ?? EVM_CONFIRMATIONS,
+      pollIntervalMs: o.follower?.pollIntervalMs ?? LOG_READS.pollIntervalMs,
+      maxBlockRange: o.follower?.maxBlockRange ?? LOG_READS.maxBlockRange,
+      confirmations: o.follower?.confirmations ?? EVM_DEFAULTS.confirmations,
       reorgLookbackBlocks: o.follower?.reorgLookbackBlocks ?? 64,
       cursorHeartbeatBlocks: o.follower?.cursorHeartbeatBlocks ?? 100,
-      historyFromBlock: o.follower?.historyFromBlock ?? 0n,
+      historyFromBlock: o.follower?.historyFromBlock ?? BigInt(EVM_DEFAULTS.historyFromBlock),
     },
   };
 }

@@ -9,6 +9,7 @@ import type { ApprovalStore, TxJournal } from '../ports.ts';
 import type { TokenRole } from '../types.ts';
 import type { RpcTransport } from './json-rpc.ts';
 import type { Clock } from '../../core/clock.ts';
+import { WASM_DEFAULTS } from '../../core/config/chain-defaults.ts';
 
 export type { Clock, Sleep } from '../../core/clock.ts';
 export { systemClock } from '../../core/system-clock.ts';
@@ -111,7 +112,7 @@ export interface ResolvedOptions {
 /** How approvals are sized and renewed, the defaults filled in (the adapter's, and a backtest's simulated one). */
 export function approvalOptions(o: Partial<ApprovalOptions> = {}): ApprovalOptions {
   return {
-    lifetimeLedgers: o.lifetimeLedgers ?? 17_280,
+    lifetimeLedgers: o.lifetimeLedgers ?? WASM_DEFAULTS.approvalLedgers,
     renewMarginLedgers: o.renewMarginLedgers ?? 720,
     multiplier: o.multiplier ?? 4,
     budgets: o.budgets ?? {},

@@ -5,7 +5,7 @@ import type { ChainAdapter } from '../../chains/types.ts';
 import { WasmAdapter } from '../../chains/wasm/wasm-adapter.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { BotConfig } from '../../core/config/bot-config.ts';
-import { EVM_CONFIRMATIONS } from '../../core/config/common.ts';
+import { EVM_DEFAULTS } from '../../core/config/chain-defaults.ts';
 import { Decimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
 import { baseToNative, quoteToNative, toScaled } from '../../core/units.ts';
@@ -50,8 +50,8 @@ export function tuningOf(config: BotConfig, connection: Connection, pairs: reado
   const budgets = budgetsOf(pairs);
   const gwei = config.chains.evm?.maxFeePerGasGwei;
   return {
-    evmConfirmations: connection.sandbox ? 1 : (config.chains.evm?.confirmations ?? EVM_CONFIRMATIONS),
-    evmHistoryFromBlock: config.chains.evm?.historyFromBlock ?? 0,
+    evmConfirmations: connection.sandbox ? 1 : (config.chains.evm?.confirmations ?? EVM_DEFAULTS.confirmations),
+    evmHistoryFromBlock: config.chains.evm?.historyFromBlock ?? EVM_DEFAULTS.historyFromBlock,
     ...(gwei === undefined
       ? {}
       : { maxFeePerGasCap: toScaled(new Decimal(gwei), 10n ** 9n, 'chains.evm.maxFeePerGasGwei') }),
@@ -81,7 +81,7 @@ export function adapterOf(w: WalletSetup, c: Connection, o: AdapterParts, tuning
       clock: o.clock,
       follower: {
         ...(tuning.evmConfirmations === undefined ? {} : { confirmations: tuning.evmConfirmations }),
-        historyFromBlock: BigInt(tuning.evmHistoryFromBlock ?? 0),
+        historyFromBlock: BigInt(tuning.evmHistoryFromBlock ?? EVM_DEFAULTS.historyFromBlock),
       },
       ...(tuning.maxFeePerGasCap === undefined ? {} : { fees: { maxFeePerGasCap: tuning.maxFeePerGasCap } }),
       ...(tuning.budgets === undefined ? {} : { approvals: { budgets: tuning.budgets } }),

@@ -27,21 +27,21 @@ export interface ApprovalsDeps {
 }
 
 export class Approvals {
-  readonly #d: ApprovalsDeps;
+  readonly #deps: ApprovalsDeps;
   readonly #budget: AllowanceBudget;
 
   constructor(deps: ApprovalsDeps) {
-    this.#d = deps;
+    this.#deps = deps;
     this.#budget = new AllowanceBudget(deps.options);
   }
 
   /** The chain's allowance of the wallet's `token` for the pair's order book. */
   readAllowance(pair: PairBinding, token: TokenRole): Promise<bigint> {
     return readTokenAllowance(
-      this.#d.rpc,
-      this.#d.wallet,
+      this.#deps.rpc,
+      this.#deps.wallet,
       token === 'base' ? pair.baseToken : pair.quoteToken,
-      this.#d.wallet,
+      this.#deps.wallet,
       pair.orderBook,
     );
   }
@@ -61,7 +61,7 @@ export class Approvals {
   ): Promise<Submission | null> {
     const address = token === 'base' ? pair.baseToken : pair.quoteToken;
     // With nothing in flight the chain's allowance is exact; under pipelining the projection is.
-    if (this.#budget.projected(pair, token) === null || this.#d.watcher.size === 0) {
+    if (this.#budget.projected(pair, token) === null || this.#deps.watcher.size === 0) {
       const onChain = prefetched === null ? null : await prefetched.catch(() => null);
       this.#budget.load(pair, token, onChain ?? (await this.readAllowance(pair, token)));
     }
@@ -74,21 +74,21 @@ export class Approvals {
       spender: pair.orderBook,
       amount: amount === MaxUint256 ? 'unlimited' : amount.toString(),
     };
-    const call = { from: this.#d.wallet, to: address, data: approveCalldata(pair.orderBook, amount) };
-    const submission = await this.#d.sender.send({
+    const call = { from: this.#deps.wallet, to: address, data: approveCalldata(pair.orderBook, amount) };
+    const submission = await this.#deps.sender.send({
       kind: 'approve',
       clientOrderId: null,
       context,
-      payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('approve', call) },
+      payload: { ...call, value: 0n, gasLimit: await this.#deps.gas.limit('approve', call) },
       startedAt,
     });
     if (wasRefused(submission)) return submission;
     this.#budget.approved(pair, token, amount);
     void submission.outcome.then((o) => {
       if (o.kind === 'accepted') {
-        this.#d.state?.setApproval({
+        this.#deps.state?.setApproval({
           chain: 'evm',
-          wallet: this.#d.wallet,
+          wallet: this.#deps.wallet,
           token: address,
           spender: pair.orderBook,
           amount,

@@ -37,17 +37,17 @@ const byChainOrder = (a: RawLog, b: RawLog) =>
   a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1;
 
 export class EvmBookTap {
-  readonly #o: EvmBookTapOptions;
+  readonly #options: EvmBookTapOptions;
   readonly #books: ReadonlyMap<string, string>;
   readonly #polling: Polling;
   /** The last block read (null: not started). */
   #cursor: bigint | null;
 
-  constructor(o: EvmBookTapOptions) {
-    this.#o = o;
-    this.#polling = new Polling(() => this.round(), { ...o, what: 'chain A book tap' });
-    this.#books = new Map(o.pairs.map((p) => [p.orderBook.toLowerCase(), p.pairId]));
-    this.#cursor = o.fromBlock === undefined ? null : o.fromBlock - 1n;
+  constructor(options: EvmBookTapOptions) {
+    this.#options = options;
+    this.#polling = new Polling(() => this.round(), { ...options, what: 'chain A book tap' });
+    this.#books = new Map(options.pairs.map((p) => [p.orderBook.toLowerCase(), p.pairId]));
+    this.#cursor = options.fromBlock === undefined ? null : options.fromBlock - 1n;
   }
 
   /** The last block read. */
@@ -66,16 +66,16 @@ export class EvmBookTap {
 
   /** Reads the confirmed blocks not read yet (at most `maxBlockRange` at a time) and delivers their events. */
   async round(): Promise<void> {
-    const head = await this.#o.rpc.block('latest');
+    const head = await this.#options.rpc.block('latest');
     if (head === null) return;
-    const confirmed = head.number - BigInt(this.#o.confirmations);
+    const confirmed = head.number - BigInt(this.#options.confirmations);
     let cursor = this.#cursor ?? confirmed;
     this.#cursor = cursor;
-    const range = BigInt(this.#o.maxBlockRange);
+    const range = BigInt(this.#options.maxBlockRange);
     while (cursor < confirmed && !this.#polling.signal.aborted) {
       const from: bigint = cursor + 1n;
       const to: bigint = confirmed < from + range - 1n ? confirmed : from + range - 1n;
-      const items = await this.#o.rpc.logs({
+      const items = await this.#options.rpc.logs({
         fromBlock: from,
         toBlock: to,
         address: [...this.#books.keys()],
@@ -84,7 +84,7 @@ export class EvmBookTap {
       const logs = this.#parse(items, from, to);
       const times = new Map<bigint, number>();
       for (const h of new Set(logs.map((l) => l.blockNumber)))
-        times.set(h, (await this.#o.blocks.header(h)).timestampMs);
+        times.set(h, (await this.#options.blocks.header(h)).timestampMs);
       const ctx = { books: this.#books, tokens: new Map(), wallet: '' };
       const events: ChainEvent[] = [];
       for (const l of logs) {
@@ -92,10 +92,13 @@ export class EvmBookTap {
           const e = decodeLog(l, ctx, times.get(l.blockNumber) ?? 0);
           if (e !== null) events.push(e);
         } catch (err) {
-          this.#o.logger.warn({ err, txHash: l.txHash, logIndex: l.logIndex }, 'chain A book event malformed; skipped');
+          this.#options.logger.warn(
+            { err, txHash: l.txHash, logIndex: l.logIndex },
+            'chain A book event malformed; skipped',
+          );
         }
       }
-      if (events.length > 0) this.#o.onEvents(events);
+      if (events.length > 0) this.#options.onEvents(events);
       cursor = to;
       this.#cursor = to;
     }
@@ -109,7 +112,7 @@ export class EvmBookTap {
         if (l.removed || l.blockNumber < from || l.blockNumber > to) continue;
         out.push(l);
       } catch (err) {
-        this.#o.logger.warn({ err }, 'chain A book log malformed; skipped');
+        this.#options.logger.warn({ err }, 'chain A book log malformed; skipped');
       }
     }
     return out.toSorted(byChainOrder);
@@ -119,15 +122,15 @@ export class EvmBookTap {
 /** A chain A book tap on the node at `rpcUrl`: the configuration's default confirmations, the follower's log reads. */
 export function evmBookTap(
   rpcUrl: string,
-  o: Omit<EvmBookTapOptions, 'rpc' | 'blocks' | 'confirmations' | 'maxBlockRange' | 'pollIntervalMs'> &
+  options: Omit<EvmBookTapOptions, 'rpc' | 'blocks' | 'confirmations' | 'maxBlockRange' | 'pollIntervalMs'> &
     Partial<Pick<EvmBookTapOptions, 'confirmations' | 'maxBlockRange' | 'pollIntervalMs'>>,
 ): EvmBookTap {
-  const rpc = new EvmRpc(httpTransport(rpcUrl, { timeoutMs: 10_000 }), null, o.logger);
+  const rpc = new EvmRpc(httpTransport(rpcUrl, { timeoutMs: 10_000 }), null, options.logger);
   return new EvmBookTap({
     confirmations: EVM_DEFAULTS.confirmations,
     maxBlockRange: LOG_READS.maxBlockRange,
     pollIntervalMs: LOG_READS.pollIntervalMs,
-    ...o,
+    ...options,
     rpc,
     blocks: new BlockCache(rpc),
   });

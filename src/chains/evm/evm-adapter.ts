@@ -78,19 +78,19 @@ export class EvmAdapter implements ChainAdapter {
   #init: Promise<void> | null = null;
   #closed = false;
 
-  constructor(o: EvmAdapterOptions) {
-    this.options = resolveOptions(o);
-    const signer = new TxSigner(o.privateKey, o.chainId);
+  constructor(options: EvmAdapterOptions) {
+    this.options = resolveOptions(options);
+    const signer = new TxSigner(options.privateKey, options.chainId);
     this.wallet = getAddress(signer.address);
-    this.#expectedChainId = o.chainId;
-    this.#logger = (o.logger ?? createLogger({ level: 'silent' })).child({ chain: 'evm', wallet: this.wallet });
-    this.#metrics = o.metrics === undefined ? null : createEvmMetrics(o.metrics);
-    this.#clock = o.clock ?? systemClock;
+    this.#expectedChainId = options.chainId;
+    this.#logger = (options.logger ?? createLogger({ level: 'silent' })).child({ chain: 'evm', wallet: this.wallet });
+    this.#metrics = options.metrics === undefined ? null : createEvmMetrics(options.metrics);
+    this.#clock = options.clock ?? systemClock;
     this.#sleep = this.#clock.sleep;
-    this.#journal = o.journal;
-    this.#state = o.state ?? null;
+    this.#journal = options.journal;
+    this.#state = options.state ?? null;
     this.#rpc = new EvmRpc(
-      o.transport ?? httpTransport(o.rpcUrl, { timeoutMs: this.options.rpcTimeoutMs }),
+      options.transport ?? httpTransport(options.rpcUrl, { timeoutMs: this.options.rpcTimeoutMs }),
       this.#metrics,
       this.#logger,
     );
@@ -118,7 +118,7 @@ export class EvmAdapter implements ChainAdapter {
       sequencer: this.#sequencer,
       watcher: this.#watcher,
       maxResyncs: this.options.maxNonceResyncs,
-      onTiming: o.onSubmitTiming,
+      onTiming: options.onSubmitTiming,
     });
     this.#flow = new OrderFlow({
       ...common,

@@ -43,7 +43,7 @@ interface Position {
 }
 
 export class EvmFollower implements Follower {
-  readonly #d: FollowerDeps;
+  readonly #deps: FollowerDeps;
   readonly #logs: LogReader;
   readonly #onNotice: (n: FollowerNotice) => Promise<void>;
   readonly #from: Extract<EventCursor, { chain: 'evm' }> | null;
@@ -68,7 +68,7 @@ export class EvmFollower implements Follower {
     onNotice: (n: FollowerNotice) => Promise<void>,
   ) {
     if (from !== null && from.chain !== 'evm') throw new TypeError('a chain B cursor cannot resume a chain A follower');
-    this.#d = deps;
+    this.#deps = deps;
     this.#logs = new LogReader({ ...deps, ctx: decodeContextOf(pairs, deps.wallet) });
     this.#from = from;
     this.#onNotice = onNotice;
@@ -97,10 +97,13 @@ export class EvmFollower implements Follower {
 
   async #run(): Promise<void> {
     while (!this.#stopped) {
-      await reportedRound(this.#d.logger, this.#d.clock, CHAIN_NODE.evm, 'follower round', () => this.round());
+      await reportedRound(this.#deps.logger, this.#deps.clock, CHAIN_NODE.evm, 'follower round', () => this.round());
       if (this.#stopped) break;
       try {
-        await this.#d.sleep(this.#d.options.pollIntervalMs, AbortSignal.any([this.#abort.signal, this.#wake.signal]));
+        await this.#deps.sleep(
+          this.#deps.options.pollIntervalMs,
+          AbortSignal.any([this.#abort.signal, this.#wake.signal]),
+        );
       } catch {
         // Stopped, or asked for a round now.
       }
@@ -110,9 +113,9 @@ export class EvmFollower implements Follower {
 
   /** One round: check the last block read, then read up to the head in bounded ranges. */
   async round(): Promise<void> {
-    const head = await this.#d.rpc.block('latest');
+    const head = await this.#deps.rpc.block('latest');
     if (head === null) throw rpcFailure('eth_getBlockByNumber', 'malformed', 'the node has no latest block');
-    this.#d.blocks.remember(head);
+    this.#deps.blocks.remember(head);
     if (this.#confirmed === null) {
       const start =
         this.#from === null
@@ -126,11 +129,11 @@ export class EvmFollower implements Follower {
       // that later moment and never see what happened in between.
       if (this.#from === null) {
         await this.#deliver({ kind: 'events', events: [], confirmed: true, cursor: cursorOf(start) });
-        this.#d.state?.setCursor('evm', this.#d.wallet, cursorOf(start));
+        this.#deps.state?.setCursor('evm', this.#deps.wallet, cursorOf(start));
       }
     }
     if (!(await this.#tipStillOnChain(head))) await this.#reorganised();
-    const range = BigInt(this.#d.options.maxBlockRange);
+    const range = BigInt(this.#deps.options.maxBlockRange);
     for (let from = (this.#tip as Position).height + 1n; from <= head.number && !this.#stopped;) {
       const to = from + range - 1n < head.number ? from + range - 1n : head.number;
       if (head.number - from + 1n > range) await this.#lag(head.number - from + 1n);
@@ -147,7 +150,7 @@ export class EvmFollower implements Follower {
     const covered = (this.#confirmed as Position).height;
     this.#lastLag = behind;
     this.#lastCovered = covered;
-    this.#d.metrics?.followerLag.set(Number(behind));
+    this.#deps.metrics?.followerLag.set(Number(behind));
     await this.#deliver({ kind: 'lag', behind, covered });
   }
 
@@ -155,18 +158,18 @@ export class EvmFollower implements Follower {
     const tip = this.#tip as Position;
     if (tip.height > head.number) return false;
     if (tip.height === head.number) return tip.hash === head.hash;
-    const now = await this.#d.rpc.block(tip.height);
+    const now = await this.#deps.rpc.block(tip.height);
     return now !== null && now.hash === tip.hash;
   }
 
   /** The last block read changed: withdraw every tentative event and read again from the confirmed cursor. */
   async #reorganised(): Promise<void> {
     const confirmed = this.#confirmed as Position;
-    this.#d.blocks.forgetFrom(confirmed.height + 1n);
+    this.#deps.blocks.forgetFrom(confirmed.height + 1n);
     if (this.#tentative.length > 0) {
       const keys = this.#tentative.map((e) => e.key);
-      this.#d.metrics?.reorgRollbacks.inc();
-      this.#d.logger.warn(
+      this.#deps.metrics?.reorgRollbacks.inc();
+      this.#deps.logger.warn(
         { from: (confirmed.height + 1n).toString(), withdrawn: keys.length },
         'chain A reorganisation: tentative events withdrawn',
       );
@@ -174,21 +177,21 @@ export class EvmFollower implements Follower {
       await this.#deliver({ kind: 'rollback', keys });
       this.#tentative = [];
     }
-    const still = await this.#d.rpc.block(confirmed.height);
+    const still = await this.#deps.rpc.block(confirmed.height);
     if (still !== null && still.hash === confirmed.hash) {
       this.#tip = confirmed;
       return;
     }
     // Deeper than the confirmation depth (or the stored cursor's block is gone): confirmed events may be wrong.
     const back =
-      confirmed.height > BigInt(this.#d.options.reorgLookbackBlocks)
-        ? confirmed.height - BigInt(this.#d.options.reorgLookbackBlocks)
+      confirmed.height > BigInt(this.#deps.options.reorgLookbackBlocks)
+        ? confirmed.height - BigInt(this.#deps.options.reorgLookbackBlocks)
         : 0n;
-    const at = await this.#d.rpc.block(back);
+    const at = await this.#deps.rpc.block(back);
     if (at === null) throw rpcFailure('eth_getBlockByNumber', 'malformed', `the node has no block ${back}`);
-    this.#d.blocks.forgetFrom(back + 1n);
-    this.#d.metrics?.followerGaps.inc();
-    this.#d.logger.error(
+    this.#deps.blocks.forgetFrom(back + 1n);
+    this.#deps.metrics?.followerGaps.inc();
+    this.#deps.logger.error(
       { cursor: confirmed.height.toString(), cursorHash: confirmed.hash, rereadFrom: (back + 1n).toString() },
       'chain A confirmed block changed: reconcile in full',
     );
@@ -201,25 +204,25 @@ export class EvmFollower implements Follower {
   async #read(from: bigint, to: bigint, head: { number: bigint; hash: string }): Promise<boolean> {
     const events = await this.#logs.read(from, to);
     if (events === null) return false;
-    const end = to === head.number ? { number: head.number, hash: head.hash } : await this.#d.blocks.header(to);
-    const limit = head.number - BigInt(this.#d.options.confirmations);
+    const end = to === head.number ? { number: head.number, hash: head.hash } : await this.#deps.blocks.header(to);
+    const limit = head.number - BigInt(this.#deps.options.confirmations);
     const confirmed = this.#confirmed as Position;
     const promoted = [...this.#tentative.filter((e) => e.height <= limit), ...events.filter((e) => e.height <= limit)];
     const fresh = events.filter((e) => e.height > limit);
     const upTo = to < limit ? to : limit;
     let next = confirmed;
     if (upTo > confirmed.height)
-      next = { height: upTo, hash: upTo === end.number ? end.hash : (await this.#d.blocks.header(upTo)).hash };
+      next = { height: upTo, hash: upTo === end.number ? end.hash : (await this.#deps.blocks.header(upTo)).hash };
     const due = [...this.#due].filter((h) => h <= next.height);
     if (
       promoted.length > 0 ||
       due.length > 0 ||
-      next.height - this.#reported >= BigInt(this.#d.options.cursorHeartbeatBlocks)
+      next.height - this.#reported >= BigInt(this.#deps.options.cursorHeartbeatBlocks)
     ) {
       await this.#deliver({ kind: 'events', events: promoted, confirmed: true, cursor: cursorOf(next) });
       for (const h of due) this.#due.delete(h);
       this.#reported = next.height;
-      this.#d.state?.setCursor('evm', this.#d.wallet, cursorOf(next));
+      this.#deps.state?.setCursor('evm', this.#deps.wallet, cursorOf(next));
     }
     this.#confirmed = next;
     this.#tentative = this.#tentative.filter((e) => e.height > limit);
@@ -227,7 +230,7 @@ export class EvmFollower implements Follower {
       await this.#deliver({ kind: 'events', events: fresh, confirmed: false, cursor: cursorOf(next) });
       this.#tentative.push(...fresh);
     }
-    for (const e of events) this.#d.metrics?.eventsDelivered.inc({ type: e.type });
+    for (const e of events) this.#deps.metrics?.eventsDelivered.inc({ type: e.type });
     this.#tip = { height: end.number, hash: end.hash };
     return true;
   }

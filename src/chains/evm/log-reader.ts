@@ -37,10 +37,10 @@ const byChainOrder = (a: RawLog, b: RawLog) =>
   a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1;
 
 export class LogReader {
-  readonly #d: LogReaderDeps;
+  readonly #deps: LogReaderDeps;
 
   constructor(deps: LogReaderDeps) {
-    this.#d = deps;
+    this.#deps = deps;
   }
 
   /**
@@ -48,11 +48,11 @@ export class LogReader {
    * blocks disagree with each other (a reorganisation under way: the blocks from `from` on are forgotten).
    */
   async read(from: bigint, to: bigint): Promise<ChainEvent[] | null> {
-    const ctx = this.#d.ctx;
+    const ctx = this.#deps.ctx;
     const wallet = addressTopic(ctx.wallet);
     const books = [...ctx.books.keys()];
     const tokens = [...ctx.tokens.keys()];
-    const rpc = this.#d.rpc;
+    const rpc = this.#deps.rpc;
     const replies = await Promise.all([
       books.length === 0
         ? []
@@ -68,11 +68,11 @@ export class LogReader {
     const logs = this.#parse(replies.flat(), from, to, seen);
     const headers = await this.#headers(logs);
     if (logs.some((l) => headers.get(l.blockNumber)?.hash !== l.blockHash)) {
-      this.#d.logger.warn(
+      this.#deps.logger.warn(
         { from: from.toString(), to: to.toString() },
         'chain A logs and blocks disagree (reorganisation under way); reading again',
       );
-      this.#d.blocks.forgetFrom(from);
+      this.#deps.blocks.forgetFrom(from);
       return null;
     }
     const ours = this.#decode(logs, headers, (e) => e.type === 'Transfer' || e.client.toLowerCase() === ctx.wallet);
@@ -86,7 +86,7 @@ export class LogReader {
     const heights = [...new Set(logs.map((l) => l.blockNumber))];
     const headers = new Map<bigint, { hash: string; timestampMs: number }>();
     for (let i = 0; i < heights.length; i += HEADER_BATCH) {
-      const batch = await Promise.all(heights.slice(i, i + HEADER_BATCH).map((h) => this.#d.blocks.header(h)));
+      const batch = await Promise.all(heights.slice(i, i + HEADER_BATCH).map((h) => this.#deps.blocks.header(h)));
       for (const h of batch) headers.set(h.number, h);
     }
     return headers;
@@ -99,12 +99,12 @@ export class LogReader {
   async #counterpartyTrades(ours: readonly Decoded[], headers: Headers, seen: Set<string>): Promise<Decoded[]> {
     const queries = tradeQueries(
       ours.map((d) => d.event),
-      this.#d.ctx,
+      this.#deps.ctx,
     );
     const out: Decoded[] = [];
     for (let i = 0; i < queries.length; i += HEADER_BATCH) {
       const batch = queries.slice(i, i + HEADER_BATCH);
-      const replies = await Promise.all(batch.map((q) => this.#d.rpc.blockLogs(q.filter)));
+      const replies = await Promise.all(batch.map((q) => this.#deps.rpc.blockLogs(q.filter)));
       batch.forEach((q, k) => {
         const logs = this.#parse(replies[k] ?? [], q.height, q.height, seen, q.filter.blockHash).filter((l) =>
           isWanted(q, l),
@@ -141,7 +141,7 @@ export class LogReader {
     const out: Decoded[] = [];
     for (const l of logs) {
       try {
-        const e = decodeLog(l, this.#d.ctx, headers.get(l.blockNumber)?.timestampMs ?? 0);
+        const e = decodeLog(l, this.#deps.ctx, headers.get(l.blockNumber)?.timestampMs ?? 0);
         if (e !== null && keep(e)) out.push({ log: l, event: e });
       } catch (err) {
         this.#malformed(err, l);
@@ -152,7 +152,7 @@ export class LogReader {
 
   #malformed(e: unknown, item: unknown): void {
     if (!(e instanceof Malformed)) throw e;
-    this.#d.metrics?.malformed.inc({ source: 'log' });
-    this.#d.logger.warn({ reason: e.message, log: item }, 'malformed chain A log; skipped');
+    this.#deps.metrics?.malformed.inc({ source: 'log' });
+    this.#deps.logger.warn({ reason: e.message, log: item }, 'malformed chain A log; skipped');
   }
 }

@@ -31,11 +31,11 @@ export function isTakenBack(slot: NonceSlot): boolean {
 }
 
 export class NonceReplacer {
-  readonly #d: ReplacerDeps;
+  readonly #deps: ReplacerDeps;
   readonly #replacing = new WeakSet<NonceSlot>();
 
   constructor(deps: ReplacerDeps) {
-    this.#d = deps;
+    this.#deps = deps;
   }
 
   /** Sends the nonce again with higher fees: the same payload (`bump`) or a zero-value self-transfer (`cancel`). */
@@ -52,37 +52,37 @@ export class NonceReplacer {
 
   async #replaceNow(slot: NonceSlot, role: 'bump' | 'cancel'): Promise<void> {
     const previous = slot.latest;
-    const fees = await this.#d.fees.bump(previous.signed.fees);
+    const fees = await this.#deps.fees.bump(previous.signed.fees);
     if (fees === null) {
       // At the fee cap nothing can replace it; send it again in case the pool dropped it (unless it is to be
       // taken back: a stale placement from before a restart, or a command a reorganisation dropped), and wait.
-      this.#d.logger.warn(
+      this.#deps.logger.warn(
         { ...slot.command.context, nonce: slot.nonce.toString() },
         'chain A transaction stuck at the fee cap; nothing can replace it',
       );
-      if (!isTakenBack(slot)) await broadcast(this.#d.rpc, previous.signed.raw);
-      previous.sentAtMs = this.#d.clock.now();
+      if (!isTakenBack(slot)) await broadcast(this.#deps.rpc, previous.signed.raw);
+      previous.sentAtMs = this.#deps.clock.now();
       return;
     }
     const cancelling = role === 'cancel' || previous.role === 'cancel';
     const payload: TxPayload = cancelling
-      ? { to: this.#d.signer.address, data: '0x', value: 0n, gasLimit: SELF_TRANSFER_GAS }
+      ? { to: this.#deps.signer.address, data: '0x', value: 0n, gasLimit: SELF_TRANSFER_GAS }
       : previous.signed.payload;
-    const signed = this.#d.signer.sign(payload, slot.nonce, fees);
+    const signed = this.#deps.signer.sign(payload, slot.nonce, fees);
     // Signing is deterministic: the same nonce, payload and fees give a transaction already sent.
     if (slot.hashes.includes(signed.hash)) return;
     const first = slot.attempts[0] as Attempt;
-    this.#d.journal.recordSigned({
+    this.#deps.journal.recordSigned({
       txHash: signed.hash,
       chain: 'evm',
-      wallet: this.#d.signer.address,
-      source: this.#d.signer.address,
+      wallet: this.#deps.signer.address,
+      source: this.#deps.signer.address,
       sequence: slot.nonce,
       kind: cancelling ? 'noop' : 'replace',
       clientOrderId: slot.command.clientOrderId,
       raw: signed.raw,
     });
-    const r = await broadcast(this.#d.rpc, signed.raw);
+    const r = await broadcast(this.#deps.rpc, signed.raw);
     const log = {
       ...slot.command.context,
       nonce: slot.nonce.toString(),
@@ -91,11 +91,11 @@ export class NonceReplacer {
       maxFeePerGas: fees.maxFeePerGas.toString(),
     };
     if (r.kind === 'sent' || r.kind === 'known' || r.kind === 'uncertain') {
-      slot.attempts.push({ signed, role: cancelling ? 'cancel' : 'bump', sentAtMs: this.#d.clock.now() });
+      slot.attempts.push({ signed, role: cancelling ? 'cancel' : 'bump', sentAtMs: this.#deps.clock.now() });
       slot.uncertain = r.kind === 'uncertain';
-      if (r.kind !== 'uncertain') this.#d.journal.mark(signed.hash, 'sent');
-      this.#d.metrics?.replacements.inc({ reason: cancelling ? 'cancel' : 'fee_bump' });
-      this.#d.logger.warn(
+      if (r.kind !== 'uncertain') this.#deps.journal.mark(signed.hash, 'sent');
+      this.#deps.metrics?.replacements.inc({ reason: cancelling ? 'cancel' : 'fee_bump' });
+      this.#deps.logger.warn(
         log,
         cancelling
           ? `chain A nonce cancelled with a self-transfer (first ${first.signed.hash})`
@@ -104,8 +104,8 @@ export class NonceReplacer {
       return;
     }
     // Refused: the nonce was mined meanwhile (the next poll settles it) or the node wants more; try again later.
-    this.#d.journal.mark(signed.hash, 'dropped');
-    this.#d.logger.warn(
+    this.#deps.journal.mark(signed.hash, 'dropped');
+    this.#deps.logger.warn(
       { ...log, refusal: r.kind, message: 'message' in r ? r.message : '' },
       'chain A replacement refused by the node',
     );

@@ -132,39 +132,39 @@ export interface ResolvedOptions {
   readonly follower: FollowerOptions;
 }
 
-export function resolveOptions(o: EvmAdapterOptions): ResolvedOptions {
+export function resolveOptions(options: EvmAdapterOptions): ResolvedOptions {
   return {
-    rpcTimeoutMs: o.rpcTimeoutMs ?? 10_000,
-    simulation: o.simulation ?? 'when-idle',
-    gasLimits: { ...DEFAULT_GAS_LIMITS, ...o.gasLimits },
-    gasEstimateHeadroomPercent: o.gasEstimateHeadroomPercent ?? 50n,
-    maxNonceResyncs: o.maxNonceResyncs ?? 3,
+    rpcTimeoutMs: options.rpcTimeoutMs ?? 10_000,
+    simulation: options.simulation ?? 'when-idle',
+    gasLimits: { ...DEFAULT_GAS_LIMITS, ...options.gasLimits },
+    gasEstimateHeadroomPercent: options.gasEstimateHeadroomPercent ?? 50n,
+    maxNonceResyncs: options.maxNonceResyncs ?? 3,
     fees: {
-      maxFeePerGasCap: o.fees?.maxFeePerGasCap ?? EVM_DEFAULTS.maxFeePerGasGwei * GWEI,
-      minPriorityFeePerGas: o.fees?.minPriorityFeePerGas ?? 0n,
-      baseFeeMultiplier: o.fees?.baseFeeMultiplier ?? 2n,
-      refreshMs: o.fees?.refreshMs ?? 2000,
-      bumpPercent: o.fees?.bumpPercent ?? 15n,
+      maxFeePerGasCap: options.fees?.maxFeePerGasCap ?? EVM_DEFAULTS.maxFeePerGasGwei * GWEI,
+      minPriorityFeePerGas: options.fees?.minPriorityFeePerGas ?? 0n,
+      baseFeeMultiplier: options.fees?.baseFeeMultiplier ?? 2n,
+      refreshMs: options.fees?.refreshMs ?? 2000,
+      bumpPercent: options.fees?.bumpPercent ?? 15n,
     },
     receipts: {
-      pollIntervalMs: o.receipts?.pollIntervalMs ?? 1000,
-      stuckAfterMs: o.receipts?.stuckAfterMs ?? 30_000,
-      maxReplacements: o.receipts?.maxReplacements ?? 3,
-      outcomeTimeoutMs: o.receipts?.outcomeTimeoutMs ?? 300_000,
-      supersededAfterPolls: o.receipts?.supersededAfterPolls ?? 3,
+      pollIntervalMs: options.receipts?.pollIntervalMs ?? 1000,
+      stuckAfterMs: options.receipts?.stuckAfterMs ?? 30_000,
+      maxReplacements: options.receipts?.maxReplacements ?? 3,
+      outcomeTimeoutMs: options.receipts?.outcomeTimeoutMs ?? 300_000,
+      supersededAfterPolls: options.receipts?.supersededAfterPolls ?? 3,
     },
     approvals: {
-      budgets: o.approvals?.budgets ?? {},
-      multiplier: o.approvals?.multiplier ?? 4n,
-      unlimited: o.approvals?.unlimited ?? false,
+      budgets: options.approvals?.budgets ?? {},
+      multiplier: options.approvals?.multiplier ?? 4n,
+      unlimited: options.approvals?.unlimited ?? false,
     },
     follower: {
-      pollIntervalMs: o.follower?.pollIntervalMs ?? LOG_READS.pollIntervalMs,
-      maxBlockRange: o.follower?.maxBlockRange ?? LOG_READS.maxBlockRange,
-      confirmations: o.follower?.confirmations ?? EVM_DEFAULTS.confirmations,
-      reorgLookbackBlocks: o.follower?.reorgLookbackBlocks ?? 64,
-      cursorHeartbeatBlocks: o.follower?.cursorHeartbeatBlocks ?? 100,
-      historyFromBlock: o.follower?.historyFromBlock ?? BigInt(EVM_DEFAULTS.historyFromBlock),
+      pollIntervalMs: options.follower?.pollIntervalMs ?? LOG_READS.pollIntervalMs,
+      maxBlockRange: options.follower?.maxBlockRange ?? LOG_READS.maxBlockRange,
+      confirmations: options.follower?.confirmations ?? EVM_DEFAULTS.confirmations,
+      reorgLookbackBlocks: options.follower?.reorgLookbackBlocks ?? 64,
+      cursorHeartbeatBlocks: options.follower?.cursorHeartbeatBlocks ?? 100,
+      historyFromBlock: options.follower?.historyFromBlock ?? BigInt(EVM_DEFAULTS.historyFromBlock),
     },
   };
 }

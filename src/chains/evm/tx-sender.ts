@@ -61,12 +61,12 @@ export function wasRefused(s: Submission): boolean {
 }
 
 export class TxSender {
-  readonly #d: SenderDeps;
+  readonly #deps: SenderDeps;
   readonly #lane = new PQueue({ concurrency: 1 });
   #sent = 0;
 
   constructor(deps: SenderDeps) {
-    this.#d = deps;
+    this.#deps = deps;
   }
 
   /** Commands waiting in the lane or being sent. */
@@ -89,7 +89,7 @@ export class TxSender {
 
   /** Signs and sends one transaction at a fresh nonce (call inside a lane job). */
   async send(req: SendRequest): Promise<Submission> {
-    const d = this.#d;
+    const d = this.#deps;
     for (let resyncs = 0; ; resyncs++) {
       let fees;
       try {
@@ -151,8 +151,8 @@ export class TxSender {
   }
 
   #refused(req: SendRequest, error: DltError, txHash: string | null): Submission {
-    this.#d.metrics?.submissions.inc({ kind: req.kind, outcome: 'refused' });
-    this.#d.logger.warn(
+    this.#deps.metrics?.submissions.inc({ kind: req.kind, outcome: 'refused' });
+    this.#deps.logger.warn(
       { ...req.context, kind: req.kind, txHash, err: error },
       `chain A ${req.kind} refused: ${error.message}`,
     );

@@ -34,7 +34,7 @@ export interface WatcherDeps extends ReplacerDeps {
 const SETTLE_BATCH = 8;
 
 export class TxWatcher {
-  readonly #d: WatcherDeps;
+  readonly #deps: WatcherDeps;
   readonly #slots = new Map<bigint, NonceSlot>();
   #wake = new AbortController();
   #wakeRequested = false;
@@ -46,7 +46,7 @@ export class TxWatcher {
   #highWater = 0n;
 
   constructor(deps: WatcherDeps) {
-    this.#d = deps;
+    this.#deps = deps;
     this.#replacer = new NonceReplacer(deps);
   }
 
@@ -83,25 +83,25 @@ export class TxWatcher {
 
   /** Starts following a nonce whose first transaction was sent (or whose broadcast is in doubt). */
   track(signed: SignedTx, command: SlotCommand, uncertain: boolean): NonceSlot {
-    const now = this.#d.clock.now();
-    const slot = new NonceSlot(signed.nonce, command, now + this.#d.options.outcomeTimeoutMs);
+    const now = this.#deps.clock.now();
+    const slot = new NonceSlot(signed.nonce, command, now + this.#deps.options.outcomeTimeoutMs);
     slot.attempts.push({ signed, role: 'original', sentAtMs: now });
     slot.uncertain = uncertain;
     this.#slots.set(signed.nonce, slot);
-    this.#d.metrics?.inFlight.set(this.#slots.size);
+    this.#deps.metrics?.inFlight.set(this.#slots.size);
     this.wake();
     return slot;
   }
 
   /** Takes back the journal's unsettled transactions after a restart, grouped by nonce. */
   restore(records: readonly TxRecord[]): void {
-    const now = this.#d.clock.now();
+    const now = this.#deps.clock.now();
     const byNonce = Map.groupBy(records, (r) => r.sequence);
     for (const [nonce, group] of byNonce) {
-      const slot = restoredSlot(nonce, group, now + this.#d.options.outcomeTimeoutMs);
+      const slot = restoredSlot(nonce, group, now + this.#deps.options.outcomeTimeoutMs);
       this.#slots.set(nonce, slot);
     }
-    this.#d.metrics?.inFlight.set(this.#slots.size);
+    this.#deps.metrics?.inFlight.set(this.#slots.size);
   }
 
   start(): void {
@@ -123,7 +123,7 @@ export class TxWatcher {
 
   async #run(): Promise<void> {
     while (!this.#closed) {
-      await reportedRound(this.#d.logger, this.#d.clock, CHAIN_NODE.evm, 'receipt poll', () => this.poll());
+      await reportedRound(this.#deps.logger, this.#deps.clock, CHAIN_NODE.evm, 'receipt poll', () => this.poll());
       if (this.#closed) break;
       if (this.#wakeRequested) {
         this.#wakeRequested = false;
@@ -131,7 +131,7 @@ export class TxWatcher {
       }
       this.#wake = new AbortController();
       try {
-        await this.#d.sleep(this.#d.options.pollIntervalMs, this.#wake.signal);
+        await this.#deps.sleep(this.#deps.options.pollIntervalMs, this.#wake.signal);
       } catch {
         // Woken early: a new transaction or the adapter closing.
       }
@@ -142,7 +142,7 @@ export class TxWatcher {
   /** One round over every nonce in flight (the loop calls it; tests may too). */
   async poll(): Promise<void> {
     if (this.#slots.size === 0) return;
-    const mined = await this.#d.rpc.transactionCount(this.#d.signer.address, 'latest');
+    const mined = await this.#deps.rpc.transactionCount(this.#deps.signer.address, 'latest');
     if (mined < this.#highWater) await this.reclaimOrphans();
     else this.#highWater = mined;
     const slots = [...this.#slots.values()].toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
@@ -154,29 +154,29 @@ export class TxWatcher {
       );
     for (const s of slots.filter((x) => x.nonce >= mined))
       await this.#checkPending(s).catch((e: unknown) => this.#failed(s, e));
-    const now = this.#d.clock.now();
+    const now = this.#deps.clock.now();
     for (const s of this.#slots.values()) {
       if (!s.expire(now)) continue;
-      this.#d.metrics?.submissions.inc({ kind: s.command.kind, outcome: 'unknown' });
-      this.#d.logger.warn(
+      this.#deps.metrics?.submissions.inc({ kind: s.command.kind, outcome: 'unknown' });
+      this.#deps.logger.warn(
         { ...s.command.context, nonce: s.nonce.toString(), txHash: s.latest.signed.hash },
         `chain A ${s.command.kind} outcome unknown at the deadline; still followed`,
       );
     }
-    this.#d.metrics?.inFlight.set(this.#slots.size);
+    this.#deps.metrics?.inFlight.set(this.#slots.size);
   }
 
   /** One nonce's trouble (an unreadable receipt, a node error) waits for the next poll without holding up the others. */
   #failed(slot: NonceSlot, e: unknown): void {
     const fields = { ...slot.command.context, nonce: slot.nonce.toString() };
-    incidentsOf(this.#d.logger).failed(CHAIN_NODE.evm, this.#d.clock.now(), 'receipt check', e, fields);
+    incidentsOf(this.#deps.logger).failed(CHAIN_NODE.evm, this.#deps.clock.now(), 'receipt check', e, fields);
   }
 
   async #settleMined(slot: NonceSlot): Promise<void> {
     for (const attempt of slot.attempts.toReversed()) {
-      const receipt = await this.#d.rpc.receipt(attempt.signed.hash);
+      const receipt = await this.#deps.rpc.receipt(attempt.signed.hash);
       if (receipt === null) continue;
-      const outcome = await this.#d.outcomeOf(receipt, slot, attempt);
+      const outcome = await this.#deps.outcomeOf(receipt, slot, attempt);
       const fee =
         receipt.effectiveGasPrice === null || receipt.effectiveGasPrice === undefined
           ? null
@@ -186,8 +186,8 @@ export class TxWatcher {
     }
     // A node behind a load balancer may count the nonce before it serves the receipt: wait a few polls.
     slot.missingPolls += 1;
-    if (slot.missingPolls < this.#d.options.supersededAfterPolls) return;
-    this.#d.metrics?.nonceResyncs.inc({ reason: 'superseded' });
+    if (slot.missingPolls < this.#deps.options.supersededAfterPolls) return;
+    this.#deps.metrics?.nonceResyncs.inc({ reason: 'superseded' });
     this.#finish(slot, supersededOutcome(slot), null, 'dropped');
   }
 
@@ -200,9 +200,9 @@ export class TxWatcher {
   ): void {
     if (slot.nonce + 1n > this.#highWater) this.#highWater = slot.nonce + 1n;
     for (const a of slot.attempts) {
-      if (a.signed.hash === minedHash) this.#d.journal.mark(a.signed.hash, status, null, fee);
-      else if (minedHash !== null) this.#d.journal.mark(a.signed.hash, 'replaced', minedHash);
-      else this.#d.journal.mark(a.signed.hash, 'dropped');
+      if (a.signed.hash === minedHash) this.#deps.journal.mark(a.signed.hash, status, null, fee);
+      else if (minedHash !== null) this.#deps.journal.mark(a.signed.hash, 'replaced', minedHash);
+      else this.#deps.journal.mark(a.signed.hash, 'dropped');
     }
     this.#slots.delete(slot.nonce);
     if (this.#slots.size === 0) for (const w of this.#idleWaiters.splice(0)) w();
@@ -210,8 +210,11 @@ export class TxWatcher {
       outcome.kind === 'rejected' && outcome.error.code === 'E_CHAIN_TX_EXPIRED'
         ? String(outcome.error.details.reason ?? 'expired')
         : outcome.kind;
-    this.#d.metrics?.submissions.inc({ kind: slot.command.kind, outcome: label === 'cancelled' ? 'expired' : label });
-    this.#d.logger.info(
+    this.#deps.metrics?.submissions.inc({
+      kind: slot.command.kind,
+      outcome: label === 'cancelled' ? 'expired' : label,
+    });
+    this.#deps.logger.info(
       {
         ...slot.command.context,
         kind: slot.command.kind,
@@ -232,14 +235,14 @@ export class TxWatcher {
       return;
     }
     if (slot.uncertain) {
-      const r = await broadcast(this.#d.rpc, slot.latest.signed.raw);
+      const r = await broadcast(this.#deps.rpc, slot.latest.signed.raw);
       if (r.kind === 'sent' || r.kind === 'known') {
         slot.uncertain = false;
-        this.#d.journal.mark(slot.latest.signed.hash, 'sent');
+        this.#deps.journal.mark(slot.latest.signed.hash, 'sent');
       }
     }
-    if (this.#d.clock.now() - slot.latest.sentAtMs < this.#d.options.stuckAfterMs) return;
-    const cancel = slot.cancelling || slot.bumps >= this.#d.options.maxReplacements;
+    if (this.#deps.clock.now() - slot.latest.sentAtMs < this.#deps.options.stuckAfterMs) return;
+    const cancel = slot.cancelling || slot.bumps >= this.#deps.options.maxReplacements;
     await this.#replacer.replace(slot, cancel ? 'cancel' : 'bump');
   }
 
@@ -254,7 +257,7 @@ export class TxWatcher {
       .toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
     for (const s of slots) {
       if (isTakenBack(s)) await this.#replacer.replace(s, 'cancel');
-      else await broadcast(this.#d.rpc, s.latest.signed.raw);
+      else await broadcast(this.#deps.rpc, s.latest.signed.raw);
     }
   }
 
@@ -266,30 +269,30 @@ export class TxWatcher {
    */
   async reclaimOrphans(upTo: bigint = this.#highWater): Promise<bigint[]> {
     if (upTo > this.#highWater) this.#highWater = upTo;
-    const address = this.#d.signer.address;
-    const pending = await this.#d.rpc.transactionCount(address, 'pending');
+    const address = this.#deps.signer.address;
+    const pending = await this.#deps.rpc.transactionCount(address, 'pending');
     const taken: bigint[] = [];
     for (let n = pending; n < this.#highWater; n++) {
       if (this.#slots.has(n)) continue;
-      const group = minedGroup(this.#d.journal.atSequence('evm', address, n));
+      const group = minedGroup(this.#deps.journal.atSequence('evm', address, n));
       if (group === null) continue;
       let stillMined = false;
-      for (const r of group) if ((await this.#d.rpc.receipt(r.txHash)) !== null) stillMined = true;
+      for (const r of group) if ((await this.#deps.rpc.receipt(r.txHash)) !== null) stillMined = true;
       if (stillMined || this.#slots.has(n)) continue;
       const mined = group.find(wasMined) as TxRecord;
-      const slot = orphanedSlot(n, group, mined, this.#d.clock.now() + this.#d.options.outcomeTimeoutMs);
+      const slot = orphanedSlot(n, group, mined, this.#deps.clock.now() + this.#deps.options.outcomeTimeoutMs);
       const kind = slot.command.kind;
-      this.#d.journal.mark(mined.txHash, 'sent');
+      this.#deps.journal.mark(mined.txHash, 'sent');
       this.#slots.set(n, slot);
       taken.push(n);
-      this.#d.metrics?.nonceResyncs.inc({ reason: 'reorg' });
-      this.#d.logger.warn(
+      this.#deps.metrics?.nonceResyncs.inc({ reason: 'reorg' });
+      this.#deps.logger.warn(
         { ...slot.command.context, kind, nonce: n.toString(), txHash: mined.txHash },
         `chain A ${kind} mined, then dropped by a reorganisation: ${kind === 'approve' ? 'sending it again' : 'taking its nonce back'}`,
       );
     }
     if (taken.length > 0) {
-      this.#d.metrics?.inFlight.set(this.#slots.size);
+      this.#deps.metrics?.inFlight.set(this.#slots.size);
       this.wake();
     }
     return taken;

@@ -84,32 +84,32 @@ const LEDGER_BATCH = 8;
  * repeats one); the ids kept join `seen`.
  */
 export async function readCounterpartyTrades(
-  d: TradeReadDeps,
+  deps: TradeReadDeps,
   ours: readonly ChainEvent[],
   inWindow: (id: string) => boolean,
   seen: Set<string>,
 ): Promise<ChainEvent[]> {
-  const queries = tradeQueries(ours, d.bindings);
+  const queries = tradeQueries(ours, deps.bindings);
   const out: ChainEvent[] = [];
   for (let i = 0; i < queries.length; i += LEDGER_BATCH) {
     const batch = queries.slice(i, i + LEDGER_BATCH);
     const replies = await Promise.all(
-      batch.map((q) => Promise.all(tradeFilterGroups(q.books).map((filters) => ledgerEvents(d, q.ledger, filters)))),
+      batch.map((q) => Promise.all(tradeFilterGroups(q.books).map((filters) => ledgerEvents(deps, q.ledger, filters)))),
     );
     batch.forEach((q, k) => {
       for (const raw of (replies[k] ?? []).flat()) {
         const id = rawEventId(raw);
         if (id === null) {
-          d.malformed(new Malformed('event without id or ledger'), null);
+          deps.malformed(new Malformed('event without id or ledger'), null);
           continue;
         }
         if (id.ledger !== q.ledger || !inWindow(id.id) || seen.has(id.id)) continue;
         seen.add(id.id);
         try {
-          const e = decodeRpcEvent(d.bindings, raw, true);
+          const e = decodeRpcEvent(deps.bindings, raw, true);
           if (e !== null && isWanted(q, e)) out.push(e);
         } catch (e) {
-          d.malformed(e, id.id);
+          deps.malformed(e, id.id);
         }
       }
     });
@@ -118,13 +118,13 @@ export async function readCounterpartyTrades(
 }
 
 /** The events of one ledger that match the filters: a page, or more for a ledger with more than a page of them. */
-async function ledgerEvents(d: TradeReadDeps, ledger: number, filters: Json[]): Promise<unknown[]> {
-  const limit = d.pageLimit;
-  let page = await d.rpc.events({ startLedger: ledger, endLedger: ledger + 1, filters, limit });
+async function ledgerEvents(deps: TradeReadDeps, ledger: number, filters: Json[]): Promise<unknown[]> {
+  const limit = deps.pageLimit;
+  let page = await deps.rpc.events({ startLedger: ledger, endLedger: ledger + 1, filters, limit });
   const out = [...page.events];
   // A cursor cannot be combined with a range: the next pages may run past the ledger, and stop there.
   while (page.events.length >= limit && (rawEventId(page.events.at(-1))?.ledger ?? ledger + 1) <= ledger) {
-    page = await d.rpc.events({ cursor: page.cursor, filters, limit });
+    page = await deps.rpc.events({ cursor: page.cursor, filters, limit });
     out.push(...page.events);
   }
   return out;

@@ -93,7 +93,7 @@ function wholeTransactions<T extends { readonly id: string }>(
 }
 
 export class WasmFollower implements Follower {
-  readonly #d: FollowerDeps;
+  readonly #deps: FollowerDeps;
   readonly #bindings: EventBindings;
   readonly #groups: Json[][];
   readonly #onNotice: (n: FollowerNotice) => Promise<void>;
@@ -110,7 +110,7 @@ export class WasmFollower implements Follower {
     from: EventCursor | null,
     onNotice: (n: FollowerNotice) => Promise<void>,
   ) {
-    this.#d = d;
+    this.#deps = d;
     this.#bindings = new EventBindings(d.wallet, pairs);
     this.#groups = filterGroups(d.wallet, pairs);
     this.#onNotice = onNotice;
@@ -131,9 +131,12 @@ export class WasmFollower implements Follower {
 
   async #run(): Promise<void> {
     while (!this.#stop.signal.aborted) {
-      await reportedRound(this.#d.logger, this.#d.clock, CHAIN_NODE.wasm, 'follower round', () => this.#round());
+      await reportedRound(this.#deps.logger, this.#deps.clock, CHAIN_NODE.wasm, 'follower round', () => this.#round());
       try {
-        await this.#d.sleep(this.#d.options.pollIntervalMs, AbortSignal.any([this.#stop.signal, this.#wake.signal]));
+        await this.#deps.sleep(
+          this.#deps.options.pollIntervalMs,
+          AbortSignal.any([this.#stop.signal, this.#wake.signal]),
+        );
       } catch {
         // Stopped, or asked for a round now.
       }
@@ -147,7 +150,7 @@ export class WasmFollower implements Follower {
 
   async #round(attempt = 0): Promise<void> {
     if (this.#position === null) {
-      const latest = await this.#d.rpc.latestLedger();
+      const latest = await this.#deps.rpc.latestLedger();
       const start = endOfLedgerCursor(latest.sequence);
       // Starting from nothing, the follower says where it starts before anything else, so that the position is
       // durable at once: a process killed before its first event would otherwise restart from the ledger of
@@ -190,9 +193,9 @@ export class WasmFollower implements Follower {
     }
     const trades = await readCounterpartyTrades(
       {
-        rpc: this.#d.rpc,
+        rpc: this.#deps.rpc,
         bindings: this.#bindings,
-        pageLimit: this.#d.options.pageLimit,
+        pageLimit: this.#deps.options.pageLimit,
         malformed: (e, eventId) => this.#malformed(e, eventId),
       },
       ours,
@@ -202,14 +205,14 @@ export class WasmFollower implements Follower {
     const events = trades.length === 0 ? ours : [...ours, ...trades].toSorted((a, b) => compareIds(a.key, b.key));
     const height = ledgerOfEventId(end) ?? this.#positionLedger(from);
     const cursor: EventCursor = { chain: 'wasm', cursor: end, height: BigInt(height) };
-    if (events.length > 0 || height - this.#lastDeliveredLedger >= this.#d.options.cursorHeartbeatLedgers) {
+    if (events.length > 0 || height - this.#lastDeliveredLedger >= this.#deps.options.cursorHeartbeatLedgers) {
       await this.#onNotice({ kind: 'events', events, confirmed: true, cursor });
       this.#lastDeliveredLedger = height;
-      for (const e of events) this.#d.metrics.eventsDelivered.inc({ type: e.type });
+      for (const e of events) this.#deps.metrics.eventsDelivered.inc({ type: e.type });
     }
     this.#position = { cursor: end };
     const behind = Math.max(0, latest - height);
-    this.#d.metrics.followerLag.set(behind);
+    this.#deps.metrics.followerLag.set(behind);
     await this.#onNotice({
       kind: 'lag',
       behind: BigInt(behind),
@@ -219,8 +222,8 @@ export class WasmFollower implements Follower {
 
   #malformed(e: unknown, eventId: string | null): void {
     if (!(e instanceof Malformed)) throw e;
-    this.#d.metrics.malformed.inc({ source: 'follower' });
-    this.#d.logger.warn({ eventId, err: e.message }, 'malformed chain B event skipped');
+    this.#deps.metrics.malformed.inc({ source: 'follower' });
+    this.#deps.logger.warn({ eventId, err: e.message }, 'malformed chain B event skipped');
   }
 
   /** Pages one filter group from the position; the scanned end is the last cursor the node gave, cut when a page limit stopped it. */
@@ -233,7 +236,7 @@ export class WasmFollower implements Follower {
     let request = 'cursor' in from ? { cursor: from.cursor } : { startLedger: from.startLedger };
     for (let n = 0; ; n++) {
       try {
-        page = await this.#d.rpc.events({ ...request, filters, limit: this.#d.options.pageLimit });
+        page = await this.#deps.rpc.events({ ...request, filters, limit: this.#deps.options.pageLimit });
       } catch (e) {
         if (n === 0 && isRangeError(e)) await this.#checkGap(from, e);
         throw e;
@@ -242,17 +245,17 @@ export class WasmFollower implements Follower {
         const id = rawEventId(raw);
         if (id !== null) events.push({ id: id.id, raw });
         else {
-          this.#d.metrics.malformed.inc({ source: 'follower' });
-          this.#d.logger.warn('chain B event without id or ledger skipped');
+          this.#deps.metrics.malformed.inc({ source: 'follower' });
+          this.#deps.logger.warn('chain B event without id or ledger skipped');
         }
       }
-      if (page.events.length < this.#d.options.pageLimit || n + 1 >= this.#d.options.maxPagesPerRound) break;
+      if (page.events.length < this.#deps.options.pageLimit || n + 1 >= this.#deps.options.maxPagesPerRound) break;
       request = { cursor: page.cursor };
     }
     return {
       events,
       end: page.cursor,
-      cut: page.events.length >= this.#d.options.pageLimit,
+      cut: page.events.length >= this.#deps.options.pageLimit,
       latestLedger: page.latestLedger,
     };
   }
@@ -269,15 +272,15 @@ export class WasmFollower implements Follower {
    * the oldest retained ledger first). Just behind it with nothing lost: move on quietly.
    */
   async #checkGap(from: Position, cause: unknown): Promise<void> {
-    const health = await this.#d.rpc.health();
+    const health = await this.#deps.rpc.health();
     if (this.#positionLedger(from) >= health.oldestLedger) return;
     this.#position = { startLedger: health.oldestLedger };
     if (this.#completeThrough(from) + 1 >= health.oldestLedger)
       throw new GapFound('repositioned at the oldest retained ledger');
-    this.#d.metrics.followerGaps.inc();
+    this.#deps.metrics.followerGaps.inc();
     const fromCursor: EventCursor | null =
       'cursor' in from ? { chain: 'wasm', cursor: from.cursor, height: BigInt(this.#positionLedger(from)) } : null;
-    this.#d.logger.error(
+    this.#deps.logger.error(
       {
         from: 'cursor' in from ? from.cursor : from.startLedger,
         oldestAvailable: health.oldestLedger,

@@ -27,53 +27,53 @@ export function notOurs(pairId: string, details: Record<string, unknown>): DltEr
   return new DltError('E_PAIR_INVALID', `pair ${pairId} is not a chain B pair`, { details });
 }
 
-export async function placeOrder(d: PlacementDeps, c: PlaceCommand, startedMs: number): Promise<Submission> {
+export async function placeOrder(deps: PlacementDeps, command: PlaceCommand, startedMs: number): Promise<Submission> {
   const context = {
-    pair: c.pair.pairId,
-    side: c.terms.side,
-    price: formatDecimal(c.terms.price),
-    quantity: formatDecimal(c.terms.quantity),
-    clientOrderId: c.clientOrderId.toString(),
+    pair: command.pair.pairId,
+    side: command.terms.side,
+    price: formatDecimal(command.terms.price),
+    quantity: formatDecimal(command.terms.quantity),
+    clientOrderId: command.clientOrderId.toString(),
   };
-  if (c.pair.chain !== 'wasm') return d.submissions.refuse('place', notOurs(c.pair.pairId, context));
+  if (command.pair.chain !== 'wasm') return deps.submissions.refuse('place', notOurs(command.pair.pairId, context));
   let call;
   try {
     call = placeCall(
-      c.pair.orderBook,
-      d.wallet,
-      encodeOrder('wasm', c.terms, c.pair.rules.scales, c.clientOrderId, c.reporting),
+      command.pair.orderBook,
+      deps.wallet,
+      encodeOrder('wasm', command.terms, command.pair.rules.scales, command.clientOrderId, command.reporting),
     );
   } catch (e) {
     if (!isDltError(e)) throw e;
-    return d.submissions.refuse('place', e, context);
+    return deps.submissions.refuse('place', e, context);
   }
-  const intent: TxIntent = { kind: 'place', call, clientOrderId: c.clientOrderId, context, startedMs };
-  const signal = c.signal === undefined ? d.closing : AbortSignal.any([d.closing, c.signal]);
+  const intent: TxIntent = { kind: 'place', call, clientOrderId: command.clientOrderId, context, startedMs };
+  const signal = command.signal === undefined ? deps.closing : AbortSignal.any([deps.closing, command.signal]);
   for (let attempt = 0; ; attempt++) {
-    if (c.signal?.aborted === true) return d.submissions.withdrawn(context, c.signal.reason);
+    if (command.signal?.aborted === true) return deps.submissions.withdrawn(context, command.signal.reason);
     let blocked: DltError | null;
     let prefunded = true;
     try {
-      prefunded = await d.isPrefunded(c.pair);
-      blocked = await d.keeper.prepare(c.pair, c.approval, prefunded, c.committed ?? 0n);
+      prefunded = await deps.isPrefunded(command.pair);
+      blocked = await deps.keeper.prepare(command.pair, command.approval, prefunded, command.committed ?? 0n);
     } catch (e) {
       if (!isDltError(e)) throw e;
       blocked = e;
     }
-    if (blocked !== null) return d.submissions.refuse('place', blocked, context);
-    const submission = await d.submissions.send(intent, c.pair, null, signal);
+    if (blocked !== null) return deps.submissions.refuse('place', blocked, context);
+    const submission = await deps.submissions.send(intent, command.pair, null, signal);
     if (submission.txHash === null && attempt === 0) {
       // Refused by simulation: if for the allowance, the figure was wrong; read it again and retry once.
       const early = await submission.outcome;
       if (early.kind === 'rejected' && early.error.code === 'E_VENUE_INSUFFICIENT_ALLOWANCE') {
-        d.keeper.invalidate(c.pair, c.approval.token);
+        deps.keeper.invalidate(command.pair, command.approval.token);
         continue;
       }
     }
     if (submission.txHash !== null) {
       // Taken when it applies: reserved until its outcome settles, so the orders of one ledger are covered together.
-      const reservation = d.keeper.reserve(c.pair, c.approval.token, c.approval.amount, prefunded);
-      if (reservation !== null) void submission.outcome.then((o) => d.keeper.settle(reservation, o));
+      const reservation = deps.keeper.reserve(command.pair, command.approval.token, command.approval.amount, prefunded);
+      if (reservation !== null) void submission.outcome.then((o) => deps.keeper.settle(reservation, o));
     }
     return submission;
   }

@@ -54,15 +54,15 @@ export type SendResult =
     }
   | { readonly kind: 'refused'; readonly error: DltError; readonly txHash: string | null };
 
-export async function sendInvocation(d: SenderDeps, intent: TxIntent, signal: AbortSignal): Promise<SendResult> {
-  const waitStart = d.clock.now();
+export async function sendInvocation(deps: SenderDeps, intent: TxIntent, signal: AbortSignal): Promise<SendResult> {
+  const waitStart = deps.clock.now();
   let source: Source;
   try {
-    source = await d.pool.acquire({ signal, urgent: intent.kind === 'cancel' });
+    source = await deps.pool.acquire({ signal, urgent: intent.kind === 'cancel' });
   } catch (e) {
     return { kind: 'refused', error: abortError(signal, e, 'no source account: the adapter is closing'), txHash: null };
   }
-  return new InvocationSend(d, intent, signal, source, d.clock.now() - waitStart).run();
+  return new InvocationSend(deps, intent, signal, source, deps.clock.now() - waitStart).run();
 }
 
 type Simulated = Extract<SimulationReply, { ok: true }>;
@@ -128,10 +128,10 @@ class InvocationSend {
 
   /** Build on the source's sequence number, simulate, sign, journal and send: a result, or `again`. */
   async #attempt(): Promise<SendResult | 'again'> {
-    const d = this.#deps;
+    const deps = this.#deps;
     const held = this.#held;
     if (held.sequence === null) {
-      const account = await d.rpc.account(held.address);
+      const account = await deps.rpc.account(held.address);
       if (account === null) {
         return this.#refuse(
           new DltError(
@@ -150,8 +150,8 @@ class InvocationSend {
       source: held.address,
       sequence: held.sequence,
       feeStroops: this.#fee,
-      passphrase: d.passphrase,
-      maxTime: Math.floor(d.clock.now() / 1000) + d.options.txTimeoutSeconds,
+      passphrase: deps.passphrase,
+      maxTime: Math.floor(deps.clock.now() / 1000) + deps.options.txTimeoutSeconds,
       call: this.#intent.call,
     });
     // Withdrawn or moot while it waited for a source: never simulated.
@@ -166,30 +166,30 @@ class InvocationSend {
   }
 
   async #simulate(raw: Transaction): Promise<SimulationReply> {
-    const d = this.#deps;
-    const t0 = d.clock.now();
-    const sim = await d.rpc.simulate(raw.toXDR());
-    this.#simulationMs += d.clock.now() - t0;
-    d.metrics.simulation.observe((d.clock.now() - t0) / 1000);
+    const deps = this.#deps;
+    const t0 = deps.clock.now();
+    const sim = await deps.rpc.simulate(raw.toXDR());
+    this.#simulationMs += deps.clock.now() - t0;
+    deps.metrics.simulation.observe((deps.clock.now() - t0) / 1000);
     return sim;
   }
 
   #signAndJournal(raw: Transaction, sim: Simulated): SignedTx {
-    const d = this.#deps;
+    const deps = this.#deps;
     const signed = signInvocation({
       raw,
       simulation: sim.raw,
       auth: sim.auth,
-      trading: d.trading,
+      trading: deps.trading,
       source: this.#held.signer,
-      authValidUntilLedger: sim.latestLedger + d.options.authValidityLedgers,
-      passphrase: d.passphrase,
+      authValidUntilLedger: sim.latestLedger + deps.options.authValidityLedgers,
+      passphrase: deps.passphrase,
     });
     // Journalled before it can reach the network, so a crash after this line never loses it.
-    d.journal.recordSigned({
+    deps.journal.recordSigned({
       txHash: signed.hash,
       chain: 'wasm',
-      wallet: d.trading.publicKey,
+      wallet: deps.trading.publicKey,
       source: this.#held.address,
       sequence: signed.sequence,
       kind: this.#intent.kind,
@@ -204,42 +204,42 @@ class InvocationSend {
   #observeTiming(): void {
     if (this.#timed) return;
     this.#timed = true;
-    const d = this.#deps;
+    const deps = this.#deps;
     const kind = this.#intent.kind;
-    const toSendMs = d.clock.now() - this.#intent.startedMs;
-    d.metrics.placeToSend.observe({ kind }, toSendMs / 1000);
-    d.onTiming?.({ kind, toSendMs, simulationMs: this.#simulationMs, sourceWaitMs: this.#sourceWaitMs });
+    const toSendMs = deps.clock.now() - this.#intent.startedMs;
+    deps.metrics.placeToSend.observe({ kind }, toSendMs / 1000);
+    deps.onTiming?.({ kind, toSendMs, simulationMs: this.#simulationMs, sourceWaitMs: this.#sourceWaitMs });
   }
 
   async #send(signed: SignedTx): Promise<SendResult | 'again'> {
-    const d = this.#deps;
+    const deps = this.#deps;
     let reply: SendReply;
     try {
-      reply = await d.rpc.send(signed.envelope);
+      reply = await deps.rpc.send(signed.envelope);
     } catch (e) {
       if (!isDltError(e, 'E_CHAIN_RPC')) throw e;
-      d.journal.mark(signed.hash, 'sent');
+      deps.journal.mark(signed.hash, 'sent');
       // The outcome poller will find out; the node's silence is its incident.
-      incidentsOf(this.#log).failed(CHAIN_NODE.wasm, d.clock.now(), 'sendTransaction (no answer)', e, {
+      incidentsOf(this.#log).failed(CHAIN_NODE.wasm, deps.clock.now(), 'sendTransaction (no answer)', e, {
         txHash: signed.hash,
       });
       return { kind: 'sent', source: this.#held, signed, acknowledged: false };
     }
     if (reply.status === 'PENDING' || reply.status === 'DUPLICATE') {
-      d.journal.mark(signed.hash, 'sent');
+      deps.journal.mark(signed.hash, 'sent');
       this.#log.info({ txHash: signed.hash, sequence: signed.sequence.toString() }, 'transaction sent');
       return { kind: 'sent', source: this.#held, signed, acknowledged: true };
     }
-    d.journal.mark(signed.hash, 'dropped');
+    deps.journal.mark(signed.hash, 'dropped');
     this.#sentSomething = true;
     if (reply.status === 'TRY_AGAIN_LATER') return this.#tryAgainLater(signed);
     return this.#refused(signed, reply);
   }
 
   async #tryAgainLater(signed: SignedTx): Promise<SendResult | 'again'> {
-    const d = this.#deps;
-    d.metrics.tryAgainLater.inc();
-    if (++this.#tryAgain >= d.options.tryAgainLater.maxAttempts) {
+    const deps = this.#deps;
+    deps.metrics.tryAgainLater.inc();
+    if (++this.#tryAgain >= deps.options.tryAgainLater.maxAttempts) {
       return this.#refuse(
         new DltError('E_CHAIN_TX_REFUSED', `node answered TRY_AGAIN_LATER ${this.#tryAgain} times`, {
           details: { ...this.#intent.context, source: this.#held.address },
@@ -247,33 +247,33 @@ class InvocationSend {
         signed.hash,
       );
     }
-    const { baseDelayMs: baseMs, maxDelayMs: capMs } = d.options.tryAgainLater;
+    const { baseDelayMs: baseMs, maxDelayMs: capMs } = deps.options.tryAgainLater;
     const delay = backoff(this.#tryAgain - 1, { baseMs, capMs });
     this.#log.warn(
       { txHash: signed.hash, attempt: this.#tryAgain, delayMs: delay },
       'TRY_AGAIN_LATER: rebuilding on the current sequence number after a pause',
     );
     // The pause holds no source: a cancel may use it meanwhile. Nothing applied: the number is reloaded.
-    d.metrics.sequenceResyncs.inc({ reason: 'try_again_later' });
+    deps.metrics.sequenceResyncs.inc({ reason: 'try_again_later' });
     this.#release({ kind: 'notApplied' });
     this.#sentSomething = false;
-    await d.sleep(delay, this.#signal);
-    const again = d.clock.now();
-    const source = await d.pool.acquire({ signal: this.#signal, urgent: this.#urgent });
+    await deps.sleep(delay, this.#signal);
+    const again = deps.clock.now();
+    const source = await deps.pool.acquire({ signal: this.#signal, urgent: this.#urgent });
     this.#source = source;
     this.#held = source;
-    this.#sourceWaitMs += d.clock.now() - again;
+    this.#sourceWaitMs += deps.clock.now() - again;
     this.#log = this.#logFor(source);
     return 'again';
   }
 
   /** The node refused the envelope: a moved sequence number is reloaded, anything else refuses the command. */
   #refused(signed: SignedTx, reply: SendReply): SendResult | 'again' {
-    const d = this.#deps;
+    const deps = this.#deps;
     const name = sendErrorName(reply.errorResultXdr);
-    if (name === 'txBAD_SEQ' && this.#resyncs < d.options.maxSequenceResyncs) {
+    if (name === 'txBAD_SEQ' && this.#resyncs < deps.options.maxSequenceResyncs) {
       this.#resyncs++;
-      d.metrics.sequenceResyncs.inc({ reason: 'bad_seq' });
+      deps.metrics.sequenceResyncs.inc({ reason: 'bad_seq' });
       this.#log.warn(
         { txHash: signed.hash, sequence: signed.sequence.toString() },
         'txBAD_SEQ: reloading the sequence number',

@@ -41,32 +41,32 @@ export function refused(error: DltError, txHash: string | null = null): Submissi
 }
 
 export class Submissions {
-  readonly #d: SubmissionsDeps;
+  readonly #deps: SubmissionsDeps;
   readonly #pending = new Map<Promise<Outcome>, InFlightTx>();
 
   constructor(deps: SubmissionsDeps) {
-    this.#d = deps;
+    this.#deps = deps;
   }
 
   /** What the outcome poller and `settle` need. */
   outcomeContext(): OutcomeContext {
-    const d = this.#d;
+    const deps = this.#deps;
     return {
-      rpc: d.rpc,
-      journal: d.journal,
-      metrics: d.metrics,
-      logger: d.logger,
-      clock: d.clock,
-      sleep: d.clock.sleep,
-      pollIntervalMs: d.options.pollIntervalMs,
-      graceMs: d.options.outcomeGraceMs,
-      signal: d.closing,
+      rpc: deps.rpc,
+      journal: deps.journal,
+      metrics: deps.metrics,
+      logger: deps.logger,
+      clock: deps.clock,
+      sleep: deps.clock.sleep,
+      pollIntervalMs: deps.options.pollIntervalMs,
+      graceMs: deps.options.outcomeGraceMs,
+      signal: deps.closing,
     };
   }
 
   #senderDeps(): SenderDeps {
-    const d = this.#d;
-    return { ...d, sleep: d.clock.sleep };
+    const deps = this.#deps;
+    return { ...deps, sleep: deps.clock.sleep };
   }
 
   /** The transactions sent whose outcome is still open. */
@@ -81,18 +81,18 @@ export class Submissions {
 
   withdrawn(context: Record<string, unknown>, reason: unknown): Submission {
     const error = asDltError(reason, 'E_ORDER_WITHDRAWN', 'placement withdrawn before it was signed');
-    this.#d.metrics.submissions.inc({ kind: 'place', outcome: 'withdrawn' });
-    this.#d.logger.info({ ...context, ...errorFields(error) }, 'placement withdrawn before signing');
+    this.#deps.metrics.submissions.inc({ kind: 'place', outcome: 'withdrawn' });
+    this.#deps.logger.info({ ...context, ...errorFields(error) }, 'placement withdrawn before signing');
     return refused(error);
   }
 
   /** A command that did not apply: a failing node is its incident, any other refusal a warning. */
   refuse(kind: string, error: DltError, context: Record<string, unknown> = {}, txHash: string | null = null) {
-    this.#d.metrics.submissions.inc({ kind, outcome: 'refused' });
+    this.#deps.metrics.submissions.inc({ kind, outcome: 'refused' });
     const fields = { ...context, kind, txHash, ...errorFields(error) };
     if (isTransportFailure(error.code))
-      incidentsOf(this.#d.logger).failed(CHAIN_NODE.wasm, this.#d.clock.now(), `${kind} not sent`, error, fields);
-    else this.#d.logger.warn(fields, txHash === null ? 'command refused before signing' : 'command refused');
+      incidentsOf(this.#deps.logger).failed(CHAIN_NODE.wasm, this.#deps.clock.now(), `${kind} not sent`, error, fields);
+    else this.#deps.logger.warn(fields, txHash === null ? 'command refused before signing' : 'command refused');
     return refused(error, txHash);
   }
 
@@ -100,7 +100,7 @@ export class Submissions {
     intent: TxIntent,
     pair: PairBinding,
     orderId: bigint | null,
-    signal: AbortSignal = this.#d.closing,
+    signal: AbortSignal = this.#deps.closing,
   ): Promise<Submission> {
     const res = await sendInvocation(this.#senderDeps(), intent, signal);
     if (res.kind === 'refused') return this.#refused(intent, res, signal);
@@ -111,16 +111,16 @@ export class Submissions {
     if (res.error.code === 'E_ORDER_WITHDRAWN') return this.withdrawn(intent.context, res.error);
     if (intent.kind === 'cancel' && res.error.code === 'E_ORDER_STATE' && signal.aborted) {
       // The engine saw the order leave the book while the cancel waited: never simulated nor signed.
-      this.#d.logger.debug(
+      this.#deps.logger.debug(
         { ...intent.context, ...errorFields(res.error) },
         'cancel not sent: the order already left the book',
       );
       return refused(res.error);
     }
     if (!isVenueRace(intent.kind, res.error)) return this.refuse(intent.kind, res.error, intent.context, res.txHash);
-    this.#d.metrics.submissions.inc({ kind: intent.kind, outcome: 'refused' });
+    this.#deps.metrics.submissions.inc({ kind: intent.kind, outcome: 'refused' });
     const fields = { ...intent.context, kind: intent.kind, txHash: res.txHash, ...errorFields(res.error) };
-    this.#d.logger.info(fields, 'cancel not sent: the order is no longer on the book');
+    this.#deps.logger.info(fields, 'cancel not sent: the order is no longer on the book');
     return refused(res.error, res.txHash);
   }
 
@@ -137,12 +137,12 @@ export class Submissions {
       envelope: signed.envelope,
       maxTime: signed.maxTime,
       pair,
-      bindings: new EventBindings(this.#d.trading.publicKey, [pair]),
+      bindings: new EventBindings(this.#deps.trading.publicKey, [pair]),
       kind: intent.kind,
       orderId,
       context: intent.context,
     };
-    const pool = this.#d.pool;
+    const pool = this.#deps.pool;
     const outcome = awaitOutcome(this.outcomeContext(), tracked, res.acknowledged)
       .catch((e: unknown): Outcome => ({
         kind: 'unknown',
@@ -153,12 +153,12 @@ export class Submissions {
         if (o.kind === 'unknown')
           pool.release(source, {
             kind: 'unknown',
-            restUntilMs: Number(signed.maxTime) * 1000 + this.#d.options.outcomeGraceMs,
+            restUntilMs: Number(signed.maxTime) * 1000 + this.#deps.options.outcomeGraceMs,
           });
         else if (o.kind === 'accepted' || o.included)
           pool.release(source, { kind: 'included', sequence: signed.sequence });
         else {
-          this.#d.metrics.sequenceResyncs.inc({ reason: 'not_applied' });
+          this.#deps.metrics.sequenceResyncs.inc({ reason: 'not_applied' });
           pool.release(source, { kind: 'notApplied' });
         }
         this.#logOutcome(intent, o);
@@ -169,22 +169,27 @@ export class Submissions {
     return { txHash: signed.hash, outcome };
   }
 
-  #logOutcome(intent: TxIntent, o: Outcome): void {
-    const logger = this.#d.logger;
-    this.#d.metrics.submissions.inc({ kind: intent.kind, outcome: o.kind });
-    const base = { ...intent.context, kind: intent.kind, txHash: o.txHash, outcome: o.kind };
-    if (o.kind === 'accepted')
+  #logOutcome(intent: TxIntent, outcome: Outcome): void {
+    const logger = this.#deps.logger;
+    this.#deps.metrics.submissions.inc({ kind: intent.kind, outcome: outcome.kind });
+    const base = { ...intent.context, kind: intent.kind, txHash: outcome.txHash, outcome: outcome.kind };
+    if (outcome.kind === 'accepted')
       logger.info(
-        { ...base, orderId: o.orderId?.toString() ?? null, ledger: o.height.toString(), events: o.events.length },
+        {
+          ...base,
+          orderId: outcome.orderId?.toString() ?? null,
+          ledger: outcome.height.toString(),
+          events: outcome.events.length,
+        },
         'transaction included',
       );
-    else if (o.kind === 'rejected' && isVenueRace(intent.kind, o.error))
+    else if (outcome.kind === 'rejected' && isVenueRace(intent.kind, outcome.error))
       logger.info(
-        { ...base, included: o.included, ...errorFields(o.error) },
+        { ...base, included: outcome.included, ...errorFields(outcome.error) },
         'cancel met an order already gone (a fill or cancellation in the same ledger)',
       );
-    else if (o.kind === 'rejected')
-      logger.warn({ ...base, included: o.included, ...errorFields(o.error) }, 'transaction rejected');
-    else logger.warn({ ...base, reason: o.reason }, 'transaction outcome unknown');
+    else if (outcome.kind === 'rejected')
+      logger.warn({ ...base, included: outcome.included, ...errorFields(outcome.error) }, 'transaction rejected');
+    else logger.warn({ ...base, reason: outcome.reason }, 'transaction outcome unknown');
   }
 }

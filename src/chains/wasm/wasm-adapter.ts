@@ -58,8 +58,8 @@ export class WasmAdapter implements ChainAdapter {
   readonly nativeDecimals = 7;
   readonly wallet: string;
   readonly metrics: WasmMetrics;
-  readonly #o: WasmAdapterOptions;
-  readonly #r: ResolvedOptions;
+  readonly #options: WasmAdapterOptions;
+  readonly #resolved: ResolvedOptions;
   readonly #rpc: WasmRpc;
   readonly #pool: SourcePool;
   readonly #logger: Logger;
@@ -75,41 +75,41 @@ export class WasmAdapter implements ChainAdapter {
   readonly #prefunded = new Map<string, boolean>();
   #lane: Promise<unknown> = Promise.resolve();
 
-  constructor(o: WasmAdapterOptions) {
-    this.#o = o;
-    this.#r = resolveOptions(o);
-    this.wallet = o.tradingKey.publicKey();
-    this.#trading = new Ed25519Signer(o.tradingKey);
-    this.metrics = createWasmMetrics(o.metrics ?? createMetrics());
-    this.#logger = (o.logger ?? silentLogger()).child({ chain: 'wasm', wallet: this.wallet });
-    this.#clock = o.clock ?? systemClock;
+  constructor(options: WasmAdapterOptions) {
+    this.#options = options;
+    this.#resolved = resolveOptions(options);
+    this.wallet = options.tradingKey.publicKey();
+    this.#trading = new Ed25519Signer(options.tradingKey);
+    this.metrics = createWasmMetrics(options.metrics ?? createMetrics());
+    this.#logger = (options.logger ?? silentLogger()).child({ chain: 'wasm', wallet: this.wallet });
+    this.#clock = options.clock ?? systemClock;
     this.#sleep = this.#clock.sleep;
     this.#rpc = new WasmRpc(
-      o.transport ?? httpTransport(o.rpcUrl, { timeoutMs: this.#r.rpcTimeoutMs }),
+      options.transport ?? httpTransport(options.rpcUrl, { timeoutMs: this.#resolved.rpcTimeoutMs }),
       this.metrics,
       () => this.#clock.now(),
     );
-    const channels = o.channelKeys ?? [];
-    this.#pool = new SourcePool(channels.length > 0 ? channels : [o.tradingKey], this.#clock, this.#sleep);
+    const channels = options.channelKeys ?? [];
+    this.#pool = new SourcePool(channels.length > 0 ? channels : [options.tradingKey], this.#clock, this.#sleep);
     this.#submissions = new Submissions({
       rpc: this.#rpc,
       pool: this.#pool,
-      journal: o.journal,
+      journal: options.journal,
       trading: this.#trading,
-      passphrase: o.networkPassphrase,
-      options: this.#r,
+      passphrase: options.networkPassphrase,
+      options: this.#resolved,
       clock: this.#clock,
       metrics: this.metrics,
       logger: this.#logger,
-      onTiming: o.onSubmitTiming,
+      onTiming: options.onSubmitTiming,
       closing: this.#closing.signal,
     });
-    this.#reader = new WasmReader(this.#rpc, this.wallet, o.networkPassphrase, this.#logger);
+    this.#reader = new WasmReader(this.#rpc, this.wallet, options.networkPassphrase, this.#logger);
     this.#keeper = new AllowanceKeeper({
       reader: this.#reader,
-      state: o.state,
+      state: options.state,
       wallet: this.wallet,
-      options: this.#r.approvals,
+      options: this.#resolved.approvals,
       logger: this.#logger,
       latestLedger: () => this.#currentLedger(),
       approve: (pair, role, amount, expiration) => this.#approve(pair, role, amount, expiration),
@@ -130,7 +130,7 @@ export class WasmAdapter implements ChainAdapter {
   async #currentLedger(): Promise<number> {
     const seen = this.#rpc.lastSeen;
     if (seen.ledger === 0) return (await this.#rpc.latestLedger()).sequence;
-    return seen.ledger + Math.max(0, Math.floor((this.#clock.now() - seen.atMs) / this.#r.ledgerCloseMs));
+    return seen.ledger + Math.max(0, Math.floor((this.#clock.now() - seen.atMs) / this.#resolved.ledgerCloseMs));
   }
 
   /** Source accounts in use: the channels, or the trading account alone. */
@@ -235,7 +235,7 @@ export class WasmAdapter implements ChainAdapter {
       hash: txHash,
       pair,
       wallet: this.wallet,
-      passphrase: this.#o.networkPassphrase,
+      passphrase: this.#options.networkPassphrase,
     });
   }
 
@@ -246,7 +246,7 @@ export class WasmAdapter implements ChainAdapter {
   ): Follower {
     const deps = { rpc: this.#rpc, metrics: this.metrics, logger: this.#logger, clock: this.#clock };
     const follower = new WasmFollower(
-      { ...deps, sleep: this.#sleep, options: this.#r.follower, wallet: this.wallet },
+      { ...deps, sleep: this.#sleep, options: this.#resolved.follower, wallet: this.wallet },
       pairs,
       from,
       onNotice,
@@ -272,7 +272,7 @@ export class WasmAdapter implements ChainAdapter {
 
   /** The cross identifiers of the wallet's orders from the oldest retained ledger on (`cross-id-history.ts`). */
   crossIdentifiersSeen(pairs: readonly PairBinding[]): Promise<bigint[]> {
-    return crossIdentifiersOnChain(this.#rpc, pairs, this.wallet, this.#r.follower.pageLimit);
+    return crossIdentifiersOnChain(this.#rpc, pairs, this.wallet, this.#resolved.follower.pageLimit);
   }
 
   /** Stops following and polling; outcomes still open settle as `unknown` (`settle` finds them later). */

@@ -4,7 +4,7 @@ import type { Logger } from '../telemetry/logger.ts';
 
 export class Polling {
   readonly #round: () => Promise<void>;
-  readonly #o: {
+  readonly #options: {
     readonly sleep: Sleep;
     readonly pollIntervalMs: number;
     readonly logger: Logger;
@@ -15,10 +15,10 @@ export class Polling {
 
   constructor(
     round: () => Promise<void>,
-    o: { readonly sleep: Sleep; readonly pollIntervalMs: number; readonly logger: Logger; readonly what: string },
+    options: { readonly sleep: Sleep; readonly pollIntervalMs: number; readonly logger: Logger; readonly what: string },
   ) {
     this.#round = round;
-    this.#o = o;
+    this.#options = options;
   }
 
   /** Aborted once stopped: a round checks it to end early. */
@@ -40,9 +40,9 @@ export class Polling {
       try {
         await this.#round();
       } catch (e) {
-        this.#o.logger.warn({ err: e }, `${this.#o.what} round failed; retrying at the next poll`);
+        this.#options.logger.warn({ err: e }, `${this.#options.what} round failed; retrying at the next poll`);
       }
-      await this.#o.sleep(this.#o.pollIntervalMs, this.#abort.signal).catch(() => undefined);
+      await this.#options.sleep(this.#options.pollIntervalMs, this.#abort.signal).catch(() => undefined);
     }
   }
 }

@@ -13,7 +13,7 @@ import { EvmAdapter } from '../../src/chains/evm/evm-adapter.ts';
 import { EvmFollower } from '../../src/chains/evm/follower.ts';
 import { decodeLog, parseRawLog } from '../../src/chains/evm/log-decoder.ts';
 import { resolveOptions, systemClock } from '../../src/chains/evm/options.ts';
-import { RpcClient } from '../../src/chains/evm/rpc-client.ts';
+import { EvmRpc } from '../../src/chains/evm/rpc-client.ts';
 import type { ChainEvent, FollowerNotice, Outcome, PairBinding, Submission } from '../../src/chains/types.ts';
 import { Decimal } from '../../src/core/decimal.ts';
 import { ZERO_REPORTING } from '../../src/core/encoding/reporting.ts';
@@ -260,7 +260,7 @@ async function events(): Promise<Row[]> {
     maxBlockRange: 10_000,
   };
   const runOnce = async (): Promise<{ ms: number; delivered: number }> => {
-    const rpc = new RpcClient(transport, null, silentLogger());
+    const rpc = new EvmRpc(transport, null, silentLogger());
     const orders = new Map<bigint, OrderRecord>();
     let delivered = 0;
     const apply = (e: ChainEvent) => {

@@ -24,7 +24,7 @@ import { decodeRpcEvent, EventBindings } from '../../src/chains/wasm/event-decod
 import { filterGroups } from '../../src/chains/wasm/follower.ts';
 import type { SubmitTiming } from '../../src/chains/wasm/options.ts';
 import { endOfLedgerCursor } from '../../src/chains/wasm/tx-events.ts';
-import { WasmChainAdapter } from '../../src/chains/wasm/wasm-adapter.ts';
+import { WasmAdapter } from '../../src/chains/wasm/wasm-adapter.ts';
 import { freePort } from '../../src/sandbox/net.ts';
 import { deployPair, deployVenue, type BookDeployment, type Venue } from '../../src/sandbox/wasm/deploy.ts';
 import { WasmEmulator } from '../../src/sandbox/wasm/emulator.ts';
@@ -113,9 +113,9 @@ function adapter(
   channelKeys: readonly Keypair[],
   onSubmitTiming?: (t: SubmitTiming) => void,
   pollIntervalMs = 20,
-): WasmChainAdapter {
+): WasmAdapter {
   const store = openStore(':memory:');
-  return new WasmChainAdapter({
+  return new WasmAdapter({
     clock: fineClock,
     rpcUrl: t.url,
     networkPassphrase: t.passphrase,
@@ -219,7 +219,7 @@ function restingBuy(pair: PairBinding, i: number): PlaceCommand {
   };
 }
 
-async function warm(a: WasmChainAdapter, pair: PairBinding): Promise<void> {
+async function warm(a: WasmAdapter, pair: PairBinding): Promise<void> {
   for (const role of ['base', 'quote'] as const) {
     const sub = await a.ensureAllowance(pair, role, BIG);
     if (sub !== null && (await sub.outcome).kind !== 'accepted') throw new Error('approval failed');
@@ -362,7 +362,7 @@ async function eventsPerSecond(
   const median = passes.toSorted((a, b) => a - b)[3] as number;
   // End to end: a follower from before the first event, until it has delivered all of ours.
   const store = openStore(':memory:');
-  const a = new WasmChainAdapter({
+  const a = new WasmAdapter({
     rpcUrl: n.rpc.url,
     networkPassphrase: n.emu.passphrase,
     tradingKey: me,

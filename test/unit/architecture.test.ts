@@ -42,7 +42,7 @@ const ALLOWED: Record<string, string[]> = {
   core: ['core'],
   strategy: ['core', 'strategy'],
   venue: ['core', 'telemetry', 'venue'],
-  chains: ['core', 'telemetry', 'store', 'chains'],
+  chains: ['core', 'telemetry', 'chains'],
   engine: ['core', 'strategy', 'venue', 'chains', 'store', 'engine', 'telemetry'],
   store: ['core', 'store'],
   telemetry: ['telemetry', 'core'],
@@ -59,12 +59,6 @@ const MAX_LINES = 300;
  * when it is next changed, and leaves this list once it is within the limit (the test says when).
  */
 const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
-  'chains/evm/evm-adapter.ts': 441,
-  'chains/evm/follower.ts': 386,
-  'chains/evm/order-flow.ts': 331,
-  'chains/evm/tx-watcher.ts': 445,
-  'chains/wasm/follower.ts': 348,
-  'chains/wasm/wasm-adapter.ts': 487,
   'core/obligations.ts': 368,
   'engine/loop/bot.ts': 320,
   'engine/obligations/tracker.ts': 490,

@@ -24,9 +24,6 @@ const MAX_LINES = 80;
  * `(anonymous)`. Several long functions of one file under one name each keep within the number.
  */
 const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
-  'chains/evm/log-decoder.ts: decodeLog': 83,
-  'chains/wasm/event-decoder.ts: bookEvent': 93,
-  'chains/wasm/sender.ts: sendInvocation': 173,
 
   'engine/loop/bot.ts: start': 115,
   'engine/loop/pair-loop.ts: recompute': 90,

@@ -4,14 +4,14 @@
  * fresh read when the cached one differs.
  */
 import { rpcFailure } from './json-rpc.ts';
-import type { BlockHeader, RpcClient } from './rpc-client.ts';
+import type { BlockHeader, EvmRpc } from './rpc-client.ts';
 
 export class BlockCache {
-  readonly #rpc: RpcClient;
+  readonly #rpc: EvmRpc;
   readonly #max: number;
   readonly #headers = new Map<bigint, BlockHeader>();
 
-  constructor(rpc: RpcClient, max = 1024) {
+  constructor(rpc: EvmRpc, max = 1024) {
     this.#rpc = rpc;
     this.#max = max;
   }

@@ -7,6 +7,7 @@
  * logged and skipped.
  */
 import type { Clock, Sleep } from '../../core/clock.ts';
+import { EVM_DEFAULTS } from '../../core/config/chain-defaults.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { Polling } from '../polling.ts';
 import type { ChainEvent, PairBinding } from '../types.ts';
@@ -14,10 +15,11 @@ import { LIFECYCLE_TOPICS } from './abi.ts';
 import { decodeLog, parseRawLog, type RawLog } from './log-decoder.ts';
 import { BlockCache } from './block-cache.ts';
 import { httpTransport } from './json-rpc.ts';
-import { RpcClient } from './rpc-client.ts';
+import { LOG_READS } from './options.ts';
+import { EvmRpc } from './rpc-client.ts';
 
 export interface EvmBookTapOptions {
-  readonly rpc: RpcClient;
+  readonly rpc: EvmRpc;
   readonly blocks: BlockCache;
   readonly pairs: readonly PairBinding[];
   readonly confirmations: number;
@@ -35,17 +37,17 @@ const byChainOrder = (a: RawLog, b: RawLog) =>
   a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1;
 
 export class EvmBookTap {
-  readonly #o: EvmBookTapOptions;
+  readonly #options: EvmBookTapOptions;
   readonly #books: ReadonlyMap<string, string>;
   readonly #polling: Polling;
   /** The last block read (null: not started). */
   #cursor: bigint | null;
 
-  constructor(o: EvmBookTapOptions) {
-    this.#o = o;
-    this.#polling = new Polling(() => this.round(), { ...o, what: 'chain A book tap' });
-    this.#books = new Map(o.pairs.map((p) => [p.orderBook.toLowerCase(), p.pairId]));
-    this.#cursor = o.fromBlock === undefined ? null : o.fromBlock - 1n;
+  constructor(options: EvmBookTapOptions) {
+    this.#options = options;
+    this.#polling = new Polling(() => this.round(), { ...options, what: 'chain A book tap' });
+    this.#books = new Map(options.pairs.map((p) => [p.orderBook.toLowerCase(), p.pairId]));
+    this.#cursor = options.fromBlock === undefined ? null : options.fromBlock - 1n;
   }
 
   /** The last block read. */
@@ -64,16 +66,16 @@ export class EvmBookTap {
 
   /** Reads the confirmed blocks not read yet (at most `maxBlockRange` at a time) and delivers their events. */
   async round(): Promise<void> {
-    const head = await this.#o.rpc.block('latest');
+    const head = await this.#options.rpc.block('latest');
     if (head === null) return;
-    const confirmed = head.number - BigInt(this.#o.confirmations);
+    const confirmed = head.number - BigInt(this.#options.confirmations);
     let cursor = this.#cursor ?? confirmed;
     this.#cursor = cursor;
-    const range = BigInt(this.#o.maxBlockRange);
+    const range = BigInt(this.#options.maxBlockRange);
     while (cursor < confirmed && !this.#polling.signal.aborted) {
       const from: bigint = cursor + 1n;
       const to: bigint = confirmed < from + range - 1n ? confirmed : from + range - 1n;
-      const items = await this.#o.rpc.logs({
+      const items = await this.#options.rpc.logs({
         fromBlock: from,
         toBlock: to,
         address: [...this.#books.keys()],
@@ -82,7 +84,7 @@ export class EvmBookTap {
       const logs = this.#parse(items, from, to);
       const times = new Map<bigint, number>();
       for (const h of new Set(logs.map((l) => l.blockNumber)))
-        times.set(h, (await this.#o.blocks.header(h)).timestampMs);
+        times.set(h, (await this.#options.blocks.header(h)).timestampMs);
       const ctx = { books: this.#books, tokens: new Map(), wallet: '' };
       const events: ChainEvent[] = [];
       for (const l of logs) {
@@ -90,10 +92,13 @@ export class EvmBookTap {
           const e = decodeLog(l, ctx, times.get(l.blockNumber) ?? 0);
           if (e !== null) events.push(e);
         } catch (err) {
-          this.#o.logger.warn({ err, txHash: l.txHash, logIndex: l.logIndex }, 'chain A book event malformed; skipped');
+          this.#options.logger.warn(
+            { err, txHash: l.txHash, logIndex: l.logIndex },
+            'chain A book event malformed; skipped',
+          );
         }
       }
-      if (events.length > 0) this.#o.onEvents(events);
+      if (events.length > 0) this.#options.onEvents(events);
       cursor = to;
       this.#cursor = to;
     }
@@ -107,25 +112,25 @@ export class EvmBookTap {
         if (l.removed || l.blockNumber < from || l.blockNumber > to) continue;
         out.push(l);
       } catch (err) {
-        this.#o.logger.warn({ err }, 'chain A book log malformed; skipped');
+        this.#options.logger.warn({ err }, 'chain A book log malformed; skipped');
       }
     }
     return out.toSorted(byChainOrder);
   }
 }
 
-/** A chain A book tap on the node at `rpcUrl`: 2 confirmations, 500-block ranges, a poll every 500 ms. */
+/** A chain A book tap on the node at `rpcUrl`: the configuration's default confirmations, the follower's log reads. */
 export function evmBookTap(
   rpcUrl: string,
-  o: Omit<EvmBookTapOptions, 'rpc' | 'blocks' | 'confirmations' | 'maxBlockRange' | 'pollIntervalMs'> &
+  options: Omit<EvmBookTapOptions, 'rpc' | 'blocks' | 'confirmations' | 'maxBlockRange' | 'pollIntervalMs'> &
     Partial<Pick<EvmBookTapOptions, 'confirmations' | 'maxBlockRange' | 'pollIntervalMs'>>,
 ): EvmBookTap {
-  const rpc = new RpcClient(httpTransport(rpcUrl, { timeoutMs: 10_000 }), null, o.logger);
+  const rpc = new EvmRpc(httpTransport(rpcUrl, { timeoutMs: 10_000 }), null, options.logger);
   return new EvmBookTap({
-    confirmations: 2,
-    maxBlockRange: 500,
-    pollIntervalMs: 500,
-    ...o,
+    confirmations: EVM_DEFAULTS.confirmations,
+    maxBlockRange: LOG_READS.maxBlockRange,
+    pollIntervalMs: LOG_READS.pollIntervalMs,
+    ...options,
     rpc,
     blocks: new BlockCache(rpc),
   });

@@ -8,12 +8,11 @@ import type { PairBinding } from '../types.ts';
 import { unlessMalformed } from '../unless-malformed.ts';
 import { addressTopic, TOPICS } from './abi.ts';
 import { rpcFailure } from './json-rpc.ts';
-import { decodeContextOf } from './follower.ts';
-import { decodeLog, Malformed, parseRawLog } from './log-decoder.ts';
-import type { RpcClient } from './rpc-client.ts';
+import { decodeContextOf, decodeLog, Malformed, parseRawLog } from './log-decoder.ts';
+import type { EvmRpc } from './rpc-client.ts';
 
 export async function crossIdentifiersOnChain(
-  rpc: RpcClient,
+  rpc: EvmRpc,
   pairs: readonly PairBinding[],
   wallet: string,
   options: { readonly maxBlockRange: number; readonly historyFromBlock: bigint },

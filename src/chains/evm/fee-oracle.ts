@@ -7,7 +7,7 @@ import { DltError } from '../../core/errors.ts';
 import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Clock, FeeOptions } from './options.ts';
-import type { RpcClient } from './rpc-client.ts';
+import type { EvmRpc } from './rpc-client.ts';
 
 export interface Fees {
   readonly maxFeePerGas: bigint;
@@ -20,14 +20,14 @@ function raise(v: bigint, percent: bigint): bigint {
 }
 
 export class FeeOracle {
-  readonly #rpc: RpcClient;
+  readonly #rpc: EvmRpc;
   readonly #options: FeeOptions;
   readonly #clock: Pick<Clock, 'now'>;
   readonly #logger: Logger;
   #current: { fees: Fees; baseFee: bigint; atMs: number } | null = null;
   #refreshing: Promise<void> | null = null;
 
-  constructor(rpc: RpcClient, options: FeeOptions, clock: Pick<Clock, 'now'>, logger: Logger) {
+  constructor(rpc: EvmRpc, options: FeeOptions, clock: Pick<Clock, 'now'>, logger: Logger) {
     this.#rpc = rpc;
     this.#options = options;
     this.#clock = clock;

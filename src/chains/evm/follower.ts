@@ -1,31 +1,31 @@
 /**
- * Follows the wallet's order book and token events with `eth_getLogs` over bounded block ranges: the order books
- * with the wallet as topic 1 (the `client` of every lifecycle event), and the pairs' tokens with the wallet as
- * `from` or `to` of `Transfer`; for the transactions where our tokens moved with a book, the trade events of the
- * other clients' incoming orders as well (`counterparty-trades.ts`: they carry the execution price of our maker
- * fills). Events come in (block, log index) order, keyed `txHash:logIndex`. They are tentative until
- * `confirmations` blocks are on top of theirs, then delivered again as confirmed. Before reading on, the last
- * block read must still have the hash it had: when it does not (a reorganisation), every tentative event is
- * withdrawn with a `rollback` and the range is read again from the confirmed cursor. The cursor in every notice
- * is the confirmed position (what a restart resumes from); on resume its block hash is checked too. The
+ * Follows the wallet's order book and token events with `eth_getLogs` over bounded block ranges, each read by
+ * `log-reader.ts`: the order books with the wallet as topic 1 (the `client` of every lifecycle event), and the
+ * pairs' tokens with the wallet as `from` or `to` of `Transfer`; for the transactions where our tokens moved
+ * with a book, the trade events of the other clients' incoming orders as well (`counterparty-trades.ts`: they
+ * carry the execution price of our maker fills). Events come in (block, log index) order, keyed
+ * `txHash:logIndex`. They are tentative until `confirmations` blocks are on top of theirs, then delivered
+ * again as confirmed. Before reading on, the last block read must still have the hash it had: when it does not
+ * (a reorganisation), every tentative event is withdrawn with a `rollback` and the range is read again from
+ * the confirmed cursor. The cursor in every notice is the confirmed position (what a restart resumes from); on
+ * resume its block hash is checked too. The
  * confirmed cursor is reported as soon as it passes a block the engine waits for, even with no event to
  * deliver: a block a receipt outcome came from (`confirmAt`), or one whose tentative events were withdrawn.
  */
-import type { StateStore } from '../../store/state-store.ts';
+import type { CursorStore } from '../ports.ts';
 import { CHAIN_NODE, reportedRound } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { ChainEvent, EventCursor, Follower, FollowerNotice, PairBinding } from '../types.ts';
-import { addressTopic, LIFECYCLE_TOPICS, TOPICS } from './abi.ts';
 import type { BlockCache } from './block-cache.ts';
-import { isWanted, tradeQueries } from './counterparty-trades.ts';
 import { rpcFailure } from './json-rpc.ts';
-import { decodeLog, Malformed, parseRawLog, type DecodeContext, type RawLog } from './log-decoder.ts';
+import { decodeContextOf } from './log-decoder.ts';
+import { LogReader } from './log-reader.ts';
 import type { EvmMetrics } from './metrics.ts';
 import type { Clock, FollowerOptions, Sleep } from './options.ts';
-import type { RpcClient } from './rpc-client.ts';
+import type { EvmRpc } from './rpc-client.ts';
 
 export interface FollowerDeps {
-  readonly rpc: RpcClient;
+  readonly rpc: EvmRpc;
   readonly blocks: BlockCache;
   readonly clock: Pick<Clock, 'now'>;
   readonly sleep: Sleep;
@@ -34,13 +34,7 @@ export interface FollowerDeps {
   readonly logger: Logger;
   /** Checksummed wallet address (also the key of the persisted cursor). */
   readonly wallet: string;
-  readonly state: StateStore | null;
-}
-
-/** An event with the log it came from (its place in chain order). */
-interface Decoded {
-  readonly log: RawLog;
-  readonly event: ChainEvent;
+  readonly state: CursorStore | null;
 }
 
 interface Position {
@@ -48,30 +42,9 @@ interface Position {
   readonly hash: string;
 }
 
-export function decodeContextOf(pairs: readonly PairBinding[], wallet: string): DecodeContext {
-  const books = new Map(pairs.map((p) => [p.orderBook.toLowerCase(), p.pairId]));
-  const tokens = new Map<string, { role: 'base' | 'quote'; pairIds: string[] }>();
-  for (const p of pairs) {
-    for (const [role, address] of [
-      ['base', p.baseToken],
-      ['quote', p.quoteToken],
-    ] as const) {
-      const t = tokens.get(address.toLowerCase());
-      if (t === undefined) tokens.set(address.toLowerCase(), { role, pairIds: [p.pairId] });
-      else if (!t.pairIds.includes(p.pairId)) t.pairIds.push(p.pairId);
-    }
-  }
-  return { books, tokens, wallet: wallet.toLowerCase() };
-}
-
-const HEADER_BATCH = 16;
-
-const byChainOrder = (a: RawLog, b: RawLog) =>
-  a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1;
-
 export class EvmFollower implements Follower {
-  readonly #d: FollowerDeps;
-  readonly #ctx: DecodeContext;
+  readonly #deps: FollowerDeps;
+  readonly #logs: LogReader;
   readonly #onNotice: (n: FollowerNotice) => Promise<void>;
   readonly #from: Extract<EventCursor, { chain: 'evm' }> | null;
   readonly #abort = new AbortController();
@@ -95,8 +68,8 @@ export class EvmFollower implements Follower {
     onNotice: (n: FollowerNotice) => Promise<void>,
   ) {
     if (from !== null && from.chain !== 'evm') throw new TypeError('a chain B cursor cannot resume a chain A follower');
-    this.#d = deps;
-    this.#ctx = decodeContextOf(pairs, deps.wallet);
+    this.#deps = deps;
+    this.#logs = new LogReader({ ...deps, ctx: decodeContextOf(pairs, deps.wallet) });
     this.#from = from;
     this.#onNotice = onNotice;
   }
@@ -124,10 +97,13 @@ export class EvmFollower implements Follower {
 
   async #run(): Promise<void> {
     while (!this.#stopped) {
-      await reportedRound(this.#d.logger, this.#d.clock, CHAIN_NODE.evm, 'follower round', () => this.round());
+      await reportedRound(this.#deps.logger, this.#deps.clock, CHAIN_NODE.evm, 'follower round', () => this.round());
       if (this.#stopped) break;
       try {
-        await this.#d.sleep(this.#d.options.pollIntervalMs, AbortSignal.any([this.#abort.signal, this.#wake.signal]));
+        await this.#deps.sleep(
+          this.#deps.options.pollIntervalMs,
+          AbortSignal.any([this.#abort.signal, this.#wake.signal]),
+        );
       } catch {
         // Stopped, or asked for a round now.
       }
@@ -137,9 +113,9 @@ export class EvmFollower implements Follower {
 
   /** One round: check the last block read, then read up to the head in bounded ranges. */
   async round(): Promise<void> {
-    const head = await this.#d.rpc.block('latest');
+    const head = await this.#deps.rpc.block('latest');
     if (head === null) throw rpcFailure('eth_getBlockByNumber', 'malformed', 'the node has no latest block');
-    this.#d.blocks.remember(head);
+    this.#deps.blocks.remember(head);
     if (this.#confirmed === null) {
       const start =
         this.#from === null
@@ -153,11 +129,11 @@ export class EvmFollower implements Follower {
       // that later moment and never see what happened in between.
       if (this.#from === null) {
         await this.#deliver({ kind: 'events', events: [], confirmed: true, cursor: cursorOf(start) });
-        this.#d.state?.setCursor('evm', this.#d.wallet, cursorOf(start));
+        this.#deps.state?.setCursor('evm', this.#deps.wallet, cursorOf(start));
       }
     }
     if (!(await this.#tipStillOnChain(head))) await this.#reorganised();
-    const range = BigInt(this.#d.options.maxBlockRange);
+    const range = BigInt(this.#deps.options.maxBlockRange);
     for (let from = (this.#tip as Position).height + 1n; from <= head.number && !this.#stopped;) {
       const to = from + range - 1n < head.number ? from + range - 1n : head.number;
       if (head.number - from + 1n > range) await this.#lag(head.number - from + 1n);
@@ -174,7 +150,7 @@ export class EvmFollower implements Follower {
     const covered = (this.#confirmed as Position).height;
     this.#lastLag = behind;
     this.#lastCovered = covered;
-    this.#d.metrics?.followerLag.set(Number(behind));
+    this.#deps.metrics?.followerLag.set(Number(behind));
     await this.#deliver({ kind: 'lag', behind, covered });
   }
 
@@ -182,18 +158,18 @@ export class EvmFollower implements Follower {
     const tip = this.#tip as Position;
     if (tip.height > head.number) return false;
     if (tip.height === head.number) return tip.hash === head.hash;
-    const now = await this.#d.rpc.block(tip.height);
+    const now = await this.#deps.rpc.block(tip.height);
     return now !== null && now.hash === tip.hash;
   }
 
   /** The last block read changed: withdraw every tentative event and read again from the confirmed cursor. */
   async #reorganised(): Promise<void> {
     const confirmed = this.#confirmed as Position;
-    this.#d.blocks.forgetFrom(confirmed.height + 1n);
+    this.#deps.blocks.forgetFrom(confirmed.height + 1n);
     if (this.#tentative.length > 0) {
       const keys = this.#tentative.map((e) => e.key);
-      this.#d.metrics?.reorgRollbacks.inc();
-      this.#d.logger.warn(
+      this.#deps.metrics?.reorgRollbacks.inc();
+      this.#deps.logger.warn(
         { from: (confirmed.height + 1n).toString(), withdrawn: keys.length },
         'chain A reorganisation: tentative events withdrawn',
       );
@@ -201,21 +177,21 @@ export class EvmFollower implements Follower {
       await this.#deliver({ kind: 'rollback', keys });
       this.#tentative = [];
     }
-    const still = await this.#d.rpc.block(confirmed.height);
+    const still = await this.#deps.rpc.block(confirmed.height);
     if (still !== null && still.hash === confirmed.hash) {
       this.#tip = confirmed;
       return;
     }
     // Deeper than the confirmation depth (or the stored cursor's block is gone): confirmed events may be wrong.
     const back =
-      confirmed.height > BigInt(this.#d.options.reorgLookbackBlocks)
-        ? confirmed.height - BigInt(this.#d.options.reorgLookbackBlocks)
+      confirmed.height > BigInt(this.#deps.options.reorgLookbackBlocks)
+        ? confirmed.height - BigInt(this.#deps.options.reorgLookbackBlocks)
         : 0n;
-    const at = await this.#d.rpc.block(back);
+    const at = await this.#deps.rpc.block(back);
     if (at === null) throw rpcFailure('eth_getBlockByNumber', 'malformed', `the node has no block ${back}`);
-    this.#d.blocks.forgetFrom(back + 1n);
-    this.#d.metrics?.followerGaps.inc();
-    this.#d.logger.error(
+    this.#deps.blocks.forgetFrom(back + 1n);
+    this.#deps.metrics?.followerGaps.inc();
+    this.#deps.logger.error(
       { cursor: confirmed.height.toString(), cursorHash: confirmed.hash, rereadFrom: (back + 1n).toString() },
       'chain A confirmed block changed: reconcile in full',
     );
@@ -226,65 +202,27 @@ export class EvmFollower implements Follower {
 
   /** Reads one range; false when the node's answers disagree with each other (a reorganisation under way). */
   async #read(from: bigint, to: bigint, head: { number: bigint; hash: string }): Promise<boolean> {
-    const wallet = addressTopic(this.#d.wallet);
-    const books = [...this.#ctx.books.keys()];
-    const tokens = [...this.#ctx.tokens.keys()];
-    const rpc = this.#d.rpc;
-    const replies = await Promise.all([
-      books.length === 0
-        ? []
-        : rpc.logs({ fromBlock: from, toBlock: to, address: books, topics: [LIFECYCLE_TOPICS, wallet] }),
-      tokens.length === 0
-        ? []
-        : rpc.logs({ fromBlock: from, toBlock: to, address: tokens, topics: [TOPICS.Transfer, wallet] }),
-      tokens.length === 0
-        ? []
-        : rpc.logs({ fromBlock: from, toBlock: to, address: tokens, topics: [TOPICS.Transfer, null, wallet] }),
-    ]);
-    const seen = new Set<string>();
-    const logs = this.#parse(replies.flat(), from, to, seen);
-    const heights = [...new Set(logs.map((l) => l.blockNumber))];
-    const headers = new Map<bigint, { hash: string; timestampMs: number }>();
-    // Headers give each event its chain time; a catch-up may need hundreds, fetched a few at a time.
-    for (let i = 0; i < heights.length; i += HEADER_BATCH) {
-      const batch = await Promise.all(heights.slice(i, i + HEADER_BATCH).map((h) => this.#d.blocks.header(h)));
-      for (const h of batch) headers.set(h.number, h);
-    }
-    if (logs.some((l) => headers.get(l.blockNumber)?.hash !== l.blockHash)) {
-      this.#d.logger.warn(
-        { from: from.toString(), to: to.toString() },
-        'chain A logs and blocks disagree (reorganisation under way); reading again',
-      );
-      this.#d.blocks.forgetFrom(from);
-      return false;
-    }
-    const ours = this.#decode(
-      logs,
-      headers,
-      (e) => e.type === 'Transfer' || e.client.toLowerCase() === this.#ctx.wallet,
-    );
-    const trades = await this.#counterpartyTrades(ours, headers, seen);
-    // The trade events join their transactions in log order, so the engine sees each transaction whole.
-    const events = [...ours, ...trades].toSorted((a, b) => byChainOrder(a.log, b.log)).map((d) => d.event);
-    const end = to === head.number ? { number: head.number, hash: head.hash } : await this.#d.blocks.header(to);
-    const limit = head.number - BigInt(this.#d.options.confirmations);
+    const events = await this.#logs.read(from, to);
+    if (events === null) return false;
+    const end = to === head.number ? { number: head.number, hash: head.hash } : await this.#deps.blocks.header(to);
+    const limit = head.number - BigInt(this.#deps.options.confirmations);
     const confirmed = this.#confirmed as Position;
     const promoted = [...this.#tentative.filter((e) => e.height <= limit), ...events.filter((e) => e.height <= limit)];
     const fresh = events.filter((e) => e.height > limit);
     const upTo = to < limit ? to : limit;
     let next = confirmed;
     if (upTo > confirmed.height)
-      next = { height: upTo, hash: upTo === end.number ? end.hash : (await this.#d.blocks.header(upTo)).hash };
+      next = { height: upTo, hash: upTo === end.number ? end.hash : (await this.#deps.blocks.header(upTo)).hash };
     const due = [...this.#due].filter((h) => h <= next.height);
     if (
       promoted.length > 0 ||
       due.length > 0 ||
-      next.height - this.#reported >= BigInt(this.#d.options.cursorHeartbeatBlocks)
+      next.height - this.#reported >= BigInt(this.#deps.options.cursorHeartbeatBlocks)
     ) {
       await this.#deliver({ kind: 'events', events: promoted, confirmed: true, cursor: cursorOf(next) });
       for (const h of due) this.#due.delete(h);
       this.#reported = next.height;
-      this.#d.state?.setCursor('evm', this.#d.wallet, cursorOf(next));
+      this.#deps.state?.setCursor('evm', this.#deps.wallet, cursorOf(next));
     }
     this.#confirmed = next;
     this.#tentative = this.#tentative.filter((e) => e.height > limit);
@@ -292,81 +230,9 @@ export class EvmFollower implements Follower {
       await this.#deliver({ kind: 'events', events: fresh, confirmed: false, cursor: cursorOf(next) });
       this.#tentative.push(...fresh);
     }
-    for (const e of events) this.#d.metrics?.eventsDelivered.inc({ type: e.type });
+    for (const e of events) this.#deps.metrics?.eventsDelivered.inc({ type: e.type });
     this.#tip = { height: end.number, hash: end.hash };
     return true;
-  }
-
-  /**
-   * The trade events of other clients in the transactions where our tokens moved with a book; the block's
-   * header was checked, and the query by its hash answers for that block or fails the round.
-   */
-  async #counterpartyTrades(
-    ours: readonly Decoded[],
-    headers: ReadonlyMap<bigint, { timestampMs: number }>,
-    seen: Set<string>,
-  ): Promise<Decoded[]> {
-    const queries = tradeQueries(
-      ours.map((d) => d.event),
-      this.#ctx,
-    );
-    const out: Decoded[] = [];
-    for (let i = 0; i < queries.length; i += HEADER_BATCH) {
-      const batch = queries.slice(i, i + HEADER_BATCH);
-      const replies = await Promise.all(batch.map((q) => this.#d.rpc.blockLogs(q.filter)));
-      batch.forEach((q, k) => {
-        const logs = this.#parse(replies[k] ?? [], q.height, q.height, seen, q.filter.blockHash).filter((l) =>
-          isWanted(q, l),
-        );
-        out.push(...this.#decode(logs, headers, (e) => e.type === 'Trade'));
-      });
-    }
-    return out;
-  }
-
-  #parse(items: readonly unknown[], from: bigint, to: bigint, seen: Set<string>, blockHash?: string): RawLog[] {
-    const out: RawLog[] = [];
-    for (const item of items) {
-      try {
-        const l = parseRawLog(item);
-        if (l.removed) continue;
-        if (l.blockNumber < from || l.blockNumber > to)
-          throw new Malformed(`log of block ${l.blockNumber} outside the range asked for`);
-        if (blockHash !== undefined && l.blockHash !== blockHash)
-          throw new Malformed(`log of block ${l.blockHash}, not of the block asked for`);
-        const key = `${l.txHash}:${l.logIndex}`;
-        // A wallet's transfer to itself answers both token queries.
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push(l);
-      } catch (e) {
-        this.#malformed(e, item);
-      }
-    }
-    return out.toSorted(byChainOrder);
-  }
-
-  #decode(
-    logs: readonly RawLog[],
-    headers: ReadonlyMap<bigint, { timestampMs: number }>,
-    keep: (e: ChainEvent) => boolean,
-  ): Decoded[] {
-    const out: Decoded[] = [];
-    for (const l of logs) {
-      try {
-        const e = decodeLog(l, this.#ctx, headers.get(l.blockNumber)?.timestampMs ?? 0);
-        if (e !== null && keep(e)) out.push({ log: l, event: e });
-      } catch (err) {
-        this.#malformed(err, l);
-      }
-    }
-    return out;
-  }
-
-  #malformed(e: unknown, item: unknown): void {
-    if (!(e instanceof Malformed)) throw e;
-    this.#d.metrics?.malformed.inc({ source: 'log' });
-    this.#d.logger.warn({ reason: e.message, log: item }, 'malformed chain A log; skipped');
   }
 
   async #deliver(notice: FollowerNotice): Promise<void> {
@@ -379,7 +245,7 @@ function cursorOf(p: Position): EventCursor {
 }
 
 /** The cursor a follower persisted in the state store, or null. */
-export function storedCursor(state: StateStore, wallet: string): EventCursor | null {
+export function storedCursor(state: CursorStore, wallet: string): EventCursor | null {
   const c = state.cursor('evm', wallet) as { chain?: unknown; height?: unknown; blockHash?: unknown } | null;
   if (c === null || c.chain !== 'evm' || typeof c.height !== 'string' || typeof c.blockHash !== 'string') return null;
   return { chain: 'evm', height: BigInt(c.height), blockHash: c.blockHash };

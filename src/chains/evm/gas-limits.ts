@@ -6,17 +6,17 @@
  */
 import type { Logger } from '../../telemetry/logger.ts';
 import { DEFAULT_GAS_LIMITS, type TxKind } from './options.ts';
-import type { CallRequest, RpcClient } from './rpc-client.ts';
+import type { CallRequest, EvmRpc } from './rpc-client.ts';
 
 export class GasLimits {
-  readonly #rpc: RpcClient;
+  readonly #rpc: EvmRpc;
   readonly #limits: Readonly<Record<TxKind, bigint | 'estimate'>>;
   readonly #headroomPercent: bigint;
   readonly #logger: Logger;
   readonly #estimates = new Map<string, bigint>();
 
   constructor(
-    rpc: RpcClient,
+    rpc: EvmRpc,
     limits: Readonly<Record<TxKind, bigint | 'estimate'>>,
     headroomPercent: bigint,
     logger: Logger,

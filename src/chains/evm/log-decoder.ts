@@ -6,7 +6,7 @@
  */
 import { getAddress } from 'ethers';
 import { cancellationTypeOf, SIDE_BY_CODE } from '../../core/order-terms.ts';
-import type { ChainEvent, TokenRole } from '../types.ts';
+import type { ChainEvent, PairBinding, TokenRole } from '../types.ts';
 import { TOPICS } from './abi.ts';
 
 export class Malformed extends Error {
@@ -32,6 +32,23 @@ export interface DecodeContext {
   readonly tokens: ReadonlyMap<string, { readonly role: TokenRole; readonly pairIds: readonly string[] }>;
   /** The wallet (lower case): transfers and lifecycle events of others are not ours. */
   readonly wallet: string;
+}
+
+/** Which books and tokens are the pairs', for the wallet (addresses in lower case). */
+export function decodeContextOf(pairs: readonly PairBinding[], wallet: string): DecodeContext {
+  const books = new Map(pairs.map((p) => [p.orderBook.toLowerCase(), p.pairId]));
+  const tokens = new Map<string, { role: 'base' | 'quote'; pairIds: string[] }>();
+  for (const p of pairs) {
+    for (const [role, address] of [
+      ['base', p.baseToken],
+      ['quote', p.quoteToken],
+    ] as const) {
+      const t = tokens.get(address.toLowerCase());
+      if (t === undefined) tokens.set(address.toLowerCase(), { role, pairIds: [p.pairId] });
+      else if (!t.pairIds.includes(p.pairId)) t.pairIds.push(p.pairId);
+    }
+  }
+  return { books, tokens, wallet: wallet.toLowerCase() };
 }
 
 const HASH = /^0x[0-9a-f]{64}$/;
@@ -146,75 +163,88 @@ export function decodeLog(log: RawLog, ctx: DecodeContext, timeMs: number): Chai
   if (pairId === undefined) return t0 === TOPICS.Transfer ? decodeTransfer(log, ctx, meta) : null;
   const m = { ...meta, pairId };
   switch (t0) {
-    case TOPICS.OrderReceived: {
-      needTopics(log, 3, 'OrderReceived');
-      words(log, 7);
-      const d = log.data;
-      return {
-        ...m,
-        type: 'OrderReceived',
-        client: address(topic(log, 1), 'client'),
-        orderId: uint64(topic(log, 2), 'orderId'),
-        quantity: uint64(word(d, 0), 'quantity'),
-        price: uint64(word(d, 1), 'price'),
-        side: side(uint8(word(d, 2), 'side'), 'side'),
-        crossIdentifier: uint64(word(d, 4), 'crossIdentifier'),
-        orderType: uint8(word(d, 5), 'orderType'),
-        executionCondition: uint8(word(d, 6), 'executionCondition'),
-      };
-    }
+    case TOPICS.OrderReceived:
+      return orderReceived(log, m);
     case TOPICS.NewBuyOrder:
     case TOPICS.NewSellOrder:
     case TOPICS.NewBuyInitiatedTrade:
-    case TOPICS.NewSellInitiatedTrade: {
-      const resting = t0 === TOPICS.NewBuyOrder || t0 === TOPICS.NewSellOrder;
-      needTopics(log, 3, resting ? 'NewBuyOrder/NewSellOrder' : 'NewBuyInitiatedTrade/NewSellInitiatedTrade');
-      words(log, 2);
-      return {
-        ...m,
-        type: resting ? 'OrderResting' : 'Trade',
-        client: address(topic(log, 1), 'client'),
-        orderId: uint64(topic(log, 2), 'orderId'),
-        side: t0 === TOPICS.NewBuyOrder || t0 === TOPICS.NewBuyInitiatedTrade ? 'buy' : 'sell',
-        quantity: uint64(word(log.data, 0), 'quantity'),
-        price: uint64(word(log.data, 1), 'price'),
-      };
-    }
-    case TOPICS.CancelOrder: {
-      needTopics(log, 3, 'CancelOrder');
-      words(log, 5);
-      const code = uint8(word(log.data, 2), 'cancellationType');
-      const by = cancellationTypeOf(code);
-      if (by === undefined) throw new Malformed(`cancellationType ${code} is unknown`);
-      return {
-        ...m,
-        type: 'OrderCancelled',
-        client: address(topic(log, 1), 'client'),
-        orderId: uint64(topic(log, 2), 'orderId'),
-        quantity: uint64(word(log.data, 0), 'quantity'),
-        price: uint64(word(log.data, 1), 'price'),
-        cancellationType: by,
-        token: address(word(log.data, 3), 'token'),
-        toAddress: address(word(log.data, 4), 'toAddress'),
-      };
-    }
-    case TOPICS.OrderRejected: {
-      needTopics(log, 3, 'OrderRejected');
-      words(log, 4);
-      return {
-        ...m,
-        type: 'OrderRejected',
-        client: address(topic(log, 1), 'client'),
-        orderId: uint64(topic(log, 2), 'orderId'),
-        reason: uint8(word(log.data, 0), 'reason'),
-        quantityNotExecuted: uint64(word(log.data, 1), 'quantityNotExecuted'),
-        side: SIDE_BY_CODE.get(uint8(word(log.data, 2), 'side')) ?? null,
-        price: uint64(word(log.data, 3), 'price'),
-      };
-    }
+    case TOPICS.NewSellInitiatedTrade:
+      return restingOrTrade(log, m, t0);
+    case TOPICS.CancelOrder:
+      return orderCancelled(log, m);
+    case TOPICS.OrderRejected:
+      return orderRejected(log, m);
     default:
       return null;
   }
+}
+
+function orderReceived(log: RawLog, m: BookMeta): ChainEvent {
+  needTopics(log, 3, 'OrderReceived');
+  words(log, 7);
+  const d = log.data;
+  return {
+    ...m,
+    type: 'OrderReceived',
+    client: address(topic(log, 1), 'client'),
+    orderId: uint64(topic(log, 2), 'orderId'),
+    quantity: uint64(word(d, 0), 'quantity'),
+    price: uint64(word(d, 1), 'price'),
+    side: side(uint8(word(d, 2), 'side'), 'side'),
+    crossIdentifier: uint64(word(d, 4), 'crossIdentifier'),
+    orderType: uint8(word(d, 5), 'orderType'),
+    executionCondition: uint8(word(d, 6), 'executionCondition'),
+  };
+}
+
+/** `NewBuyOrder`/`NewSellOrder` (an order rests) and `NewBuyInitiatedTrade`/`NewSellInitiatedTrade` share a layout. */
+function restingOrTrade(log: RawLog, m: BookMeta, t0: string): ChainEvent {
+  const resting = t0 === TOPICS.NewBuyOrder || t0 === TOPICS.NewSellOrder;
+  needTopics(log, 3, resting ? 'NewBuyOrder/NewSellOrder' : 'NewBuyInitiatedTrade/NewSellInitiatedTrade');
+  words(log, 2);
+  return {
+    ...m,
+    type: resting ? 'OrderResting' : 'Trade',
+    client: address(topic(log, 1), 'client'),
+    orderId: uint64(topic(log, 2), 'orderId'),
+    side: t0 === TOPICS.NewBuyOrder || t0 === TOPICS.NewBuyInitiatedTrade ? 'buy' : 'sell',
+    quantity: uint64(word(log.data, 0), 'quantity'),
+    price: uint64(word(log.data, 1), 'price'),
+  };
+}
+
+function orderCancelled(log: RawLog, m: BookMeta): ChainEvent {
+  needTopics(log, 3, 'CancelOrder');
+  words(log, 5);
+  const code = uint8(word(log.data, 2), 'cancellationType');
+  const by = cancellationTypeOf(code);
+  if (by === undefined) throw new Malformed(`cancellationType ${code} is unknown`);
+  return {
+    ...m,
+    type: 'OrderCancelled',
+    client: address(topic(log, 1), 'client'),
+    orderId: uint64(topic(log, 2), 'orderId'),
+    quantity: uint64(word(log.data, 0), 'quantity'),
+    price: uint64(word(log.data, 1), 'price'),
+    cancellationType: by,
+    token: address(word(log.data, 3), 'token'),
+    toAddress: address(word(log.data, 4), 'toAddress'),
+  };
+}
+
+function orderRejected(log: RawLog, m: BookMeta): ChainEvent {
+  needTopics(log, 3, 'OrderRejected');
+  words(log, 4);
+  return {
+    ...m,
+    type: 'OrderRejected',
+    client: address(topic(log, 1), 'client'),
+    orderId: uint64(topic(log, 2), 'orderId'),
+    reason: uint8(word(log.data, 0), 'reason'),
+    quantityNotExecuted: uint64(word(log.data, 1), 'quantityNotExecuted'),
+    side: SIDE_BY_CODE.get(uint8(word(log.data, 2), 'side')) ?? null,
+    price: uint64(word(log.data, 3), 'price'),
+  };
 }
 
 interface Meta {
@@ -223,6 +253,11 @@ interface Meta {
   readonly height: bigint;
   readonly blockHash: string;
   readonly timeMs: number;
+}
+
+/** Where an order book's event was logged, and for which pair. */
+interface BookMeta extends Meta {
+  readonly pairId: string;
 }
 
 function decodeTransfer(log: RawLog, ctx: DecodeContext, meta: Meta): ChainEvent | null {

@@ -7,18 +7,18 @@
  */
 import type { Logger } from '../../telemetry/logger.ts';
 import type { EvmMetrics } from './metrics.ts';
-import type { RpcClient } from './rpc-client.ts';
+import type { EvmRpc } from './rpc-client.ts';
 
 export type ResyncReason = 'nonce_too_low' | 'underpriced' | 'nonce_too_high' | 'superseded';
 
 export class NonceSequencer {
-  readonly #rpc: RpcClient;
+  readonly #rpc: EvmRpc;
   readonly #wallet: string;
   readonly #metrics: EvmMetrics | null;
   readonly #logger: Logger;
   #next: bigint | null = null;
 
-  constructor(rpc: RpcClient, wallet: string, metrics: EvmMetrics | null, logger: Logger) {
+  constructor(rpc: EvmRpc, wallet: string, metrics: EvmMetrics | null, logger: Logger) {
     this.#rpc = rpc;
     this.#wallet = wallet;
     this.#metrics = metrics;

@@ -3,6 +3,7 @@
  * fee-bumped replacements, the zero-value self-transfer that cancels it), and the two promises callers hold: the
  * outcome (which may settle as `unknown` at the deadline) and the final fate (only when the chain decided).
  */
+import { DltError } from '../../core/errors.ts';
 import type { Outcome } from '../types.ts';
 import type { TxKind } from './options.ts';
 import type { SignedTx } from './tx-signer.ts';
@@ -126,4 +127,14 @@ export class NonceSlot {
       this.#outcome.resolve(outcome);
     }
   }
+}
+
+/** The outcome of a nonce a transaction this bot did not send took: ours never applied. */
+export function supersededOutcome(slot: NonceSlot): Outcome {
+  const error = new DltError(
+    'E_CHAIN_TX_EXPIRED',
+    `nonce ${slot.nonce} was used by a transaction this bot did not send; ours never applied`,
+    { details: { ...slot.command.context, reason: 'superseded', nonce: slot.nonce.toString(), hashes: slot.hashes } },
+  );
+  return { kind: 'rejected', txHash: slot.latest.signed.hash, included: false, error };
 }

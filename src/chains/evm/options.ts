@@ -2,11 +2,10 @@
  * Everything the chain A adapter is configured with, and the default of every knob. Time and waiting are
  * passed in (a clock and a sleep), so tests drive the adapter with the node's blocks and never wait.
  */
-import { EVM_CONFIRMATIONS } from '../../core/config/common.ts';
+import { EVM_DEFAULTS } from '../../core/config/chain-defaults.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
-import type { StateStore } from '../../store/state-store.ts';
-import type { TxJournal } from '../../store/tx-journal.ts';
+import type { ApprovalStore, CursorStore, NonceJournal } from '../ports.ts';
 import type { TokenRole } from '../types.ts';
 import type { RpcTransport } from './json-rpc.ts';
 
@@ -68,7 +67,7 @@ export interface FollowerOptions {
   readonly pollIntervalMs: number;
   /** Blocks per eth_getLogs query (default 500). */
   readonly maxBlockRange: number;
-  /** Events are tentative until this many blocks are on top of theirs (default EVM_CONFIRMATIONS, 2; 0: at once). */
+  /** Events are tentative until this many blocks are on top of theirs (default `EVM_DEFAULTS.confirmations`, 2; 0: at once). */
   readonly confirmations: number;
   /** A confirmed cursor whose block hash changed is re-read from this many blocks below it (default 64). */
   readonly reorgLookbackBlocks: number;
@@ -84,9 +83,9 @@ export interface EvmAdapterOptions {
   readonly chainId: bigint;
   /** The trading wallet's key (0x-prefixed hex). Held only inside the signer, never logged. */
   readonly privateKey: string;
-  readonly journal: TxJournal;
+  readonly journal: NonceJournal;
   /** Where the follower persists its confirmed cursor (optional: the engine may keep it itself). */
-  readonly state?: StateStore;
+  readonly state?: CursorStore & ApprovalStore;
   readonly logger?: Logger;
   readonly metrics?: Metrics;
   readonly clock?: Clock;
@@ -117,6 +116,8 @@ export const DEFAULT_GAS_LIMITS: Readonly<Record<TxKind, bigint>> = {
   approve: 100_000n,
 };
 export const SELF_TRANSFER_GAS = 21_000n;
+/** How the follower, and a book tap, read logs by default: ranges the nodes accept, at a pace they bear. */
+export const LOG_READS = { maxBlockRange: 500, pollIntervalMs: 500 } as const;
 const GWEI = 1_000_000_000n;
 
 export interface ResolvedOptions {
@@ -131,39 +132,39 @@ export interface ResolvedOptions {
   readonly follower: FollowerOptions;
 }
 
-export function resolveOptions(o: EvmAdapterOptions): ResolvedOptions {
+export function resolveOptions(options: EvmAdapterOptions): ResolvedOptions {
   return {
-    rpcTimeoutMs: o.rpcTimeoutMs ?? 10_000,
-    simulation: o.simulation ?? 'when-idle',
-    gasLimits: { ...DEFAULT_GAS_LIMITS, ...o.gasLimits },
-    gasEstimateHeadroomPercent: o.gasEstimateHeadroomPercent ?? 50n,
-    maxNonceResyncs: o.maxNonceResyncs ?? 3,
+    rpcTimeoutMs: options.rpcTimeoutMs ?? 10_000,
+    simulation: options.simulation ?? 'when-idle',
+    gasLimits: { ...DEFAULT_GAS_LIMITS, ...options.gasLimits },
+    gasEstimateHeadroomPercent: options.gasEstimateHeadroomPercent ?? 50n,
+    maxNonceResyncs: options.maxNonceResyncs ?? 3,
     fees: {
-      maxFeePerGasCap: o.fees?.maxFeePerGasCap ?? 500n * GWEI,
-      minPriorityFeePerGas: o.fees?.minPriorityFeePerGas ?? 0n,
-      baseFeeMultiplier: o.fees?.baseFeeMultiplier ?? 2n,
-      refreshMs: o.fees?.refreshMs ?? 2000,
-      bumpPercent: o.fees?.bumpPercent ?? 15n,
+      maxFeePerGasCap: options.fees?.maxFeePerGasCap ?? EVM_DEFAULTS.maxFeePerGasGwei * GWEI,
+      minPriorityFeePerGas: options.fees?.minPriorityFeePerGas ?? 0n,
+      baseFeeMultiplier: options.fees?.baseFeeMultiplier ?? 2n,
+      refreshMs: options.fees?.refreshMs ?? 2000,
+      bumpPercent: options.fees?.bumpPercent ?? 15n,
     },
     receipts: {
-      pollIntervalMs: o.receipts?.pollIntervalMs ?? 1000,
-      stuckAfterMs: o.receipts?.stuckAfterMs ?? 30_000,
-      maxReplacements: o.receipts?.maxReplacements ?? 3,
-      outcomeTimeoutMs: o.receipts?.outcomeTimeoutMs ?? 300_000,
-      supersededAfterPolls: o.receipts?.supersededAfterPolls ?? 3,
+      pollIntervalMs: options.receipts?.pollIntervalMs ?? 1000,
+      stuckAfterMs: options.receipts?.stuckAfterMs ?? 30_000,
+      maxReplacements: options.receipts?.maxReplacements ?? 3,
+      outcomeTimeoutMs: options.receipts?.outcomeTimeoutMs ?? 300_000,
+      supersededAfterPolls: options.receipts?.supersededAfterPolls ?? 3,
     },
     approvals: {
-      budgets: o.approvals?.budgets ?? {},
-      multiplier: o.approvals?.multiplier ?? 4n,
-      unlimited: o.approvals?.unlimited ?? false,
+      budgets: options.approvals?.budgets ?? {},
+      multiplier: options.approvals?.multiplier ?? 4n,
+      unlimited: options.approvals?.unlimited ?? false,
     },
     follower: {
-      pollIntervalMs: o.follower?.pollIntervalMs ?? 500,
-      maxBlockRange: o.follower?.maxBlockRange ?? 500,
-      confirmations: o.follower?.confirmations ?? EVM_CONFIRMATIONS,
-      reorgLookbackBlocks: o.follower?.reorgLookbackBlocks ?? 64,
-      cursorHeartbeatBlocks: o.follower?.cursorHeartbeatBlocks ?? 100,
-      historyFromBlock: o.follower?.historyFromBlock ?? 0n,
+      pollIntervalMs: options.follower?.pollIntervalMs ?? LOG_READS.pollIntervalMs,
+      maxBlockRange: options.follower?.maxBlockRange ?? LOG_READS.maxBlockRange,
+      confirmations: options.follower?.confirmations ?? EVM_DEFAULTS.confirmations,
+      reorgLookbackBlocks: options.follower?.reorgLookbackBlocks ?? 64,
+      cursorHeartbeatBlocks: options.follower?.cursorHeartbeatBlocks ?? 100,
+      historyFromBlock: options.follower?.historyFromBlock ?? BigInt(EVM_DEFAULTS.historyFromBlock),
     },
   };
 }

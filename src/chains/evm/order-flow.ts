@@ -4,36 +4,34 @@
  * `when-idle` simulates only a command that meets no transaction of the wallet in flight (then `eth_call` sees
  * exactly the state the transaction will), started at arrival so that it overlaps with the lane; `always` waits
  * for the wallet to go idle first (it gives up pipelining); `never` skips it. A placement whose allowance
- * projection does not cover it gets an approve ahead of it, in the same lane.
+ * projection does not cover it gets an approve ahead of it, in the same lane (`approvals.ts`).
  */
-import { MaxUint256 } from 'ethers';
 import { asDltError, DltError } from '../../core/errors.ts';
 import { assertUint } from '../../core/units.ts';
-import type { StateStore } from '../../store/state-store.ts';
+import type { ApprovalStore } from '../ports.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { CHAIN_NODE, incidentsOf, isTransportFailure } from '../../telemetry/incidents.ts';
 import { errorFields, isVenueRace } from '../venue-race.ts';
 import type { CancelCommand, PairBinding, PlaceCommand, Submission, TokenRole } from '../types.ts';
-import { AllowanceBudget } from './allowance-budget.ts';
-import { approveCalldata, cancelCalldata, cancelContext, placeCalldata, placeContext } from './commands.ts';
+import { Approvals } from './approvals.ts';
+import { cancelCalldata, cancelContext, placeCalldata, placeContext } from './commands.ts';
 import type { GasLimits } from './gas-limits.ts';
 import { rpcFailureOf } from './json-rpc.ts';
 import type { EvmMetrics } from './metrics.ts';
 import type { Clock, ResolvedOptions, TxKind } from './options.ts';
-import { readTokenAllowance } from './pair-reads.ts';
 import { revertError, revertLabel } from './revert-decoder.ts';
-import type { CallRequest, RpcClient } from './rpc-client.ts';
+import type { CallRequest, EvmRpc } from './rpc-client.ts';
 import { refusedSubmission, wasRefused, type TxSender } from './tx-sender.ts';
 import type { TxWatcher } from './tx-watcher.ts';
 
 export interface FlowDeps {
-  readonly rpc: RpcClient;
+  readonly rpc: EvmRpc;
   readonly sender: TxSender;
   readonly watcher: TxWatcher;
   readonly gas: GasLimits;
   readonly options: ResolvedOptions;
   readonly wallet: string;
-  readonly state: StateStore | null;
+  readonly state: ApprovalStore | null;
   readonly metrics: EvmMetrics | null;
   readonly logger: Logger;
   readonly clock: Pick<Clock, 'now'>;
@@ -50,12 +48,12 @@ interface Simulation {
 }
 
 export class OrderFlow {
-  readonly #d: FlowDeps;
-  readonly #budget: AllowanceBudget;
+  readonly #deps: FlowDeps;
+  readonly #approvals: Approvals;
 
   constructor(deps: FlowDeps) {
-    this.#d = deps;
-    this.#budget = new AllowanceBudget(deps.options.approvals);
+    this.#deps = deps;
+    this.#approvals = new Approvals({ ...deps, options: deps.options.approvals });
   }
 
   place(c: PlaceCommand, startedAt: number): Promise<Submission> {
@@ -67,21 +65,21 @@ export class OrderFlow {
       return Promise.resolve(this.#refusedUnsigned('place', placeContext(c), e));
     }
     const context = placeContext(c);
-    const call = { from: this.#d.wallet, to: c.pair.orderBook, data };
+    const call = { from: this.#deps.wallet, to: c.pair.orderBook, data };
     const sim = this.#simulateIfIdle(call, context, c);
     return this.#inLane('place', context, async () => {
       // Withdrawn while it waited in the lane (kill switch, stale market data): never signed.
       if (c.signal?.aborted === true) return this.#withdrawn(context, c.signal.reason);
       const refused = await this.#placeChecks(c, sim, call, context, startedAt);
       if (refused !== null) return refused;
-      const submission = await this.#d.sender.send({
+      const submission = await this.#deps.sender.send({
         kind: 'place',
         clientOrderId: c.clientOrderId,
         context,
-        payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('place', call) },
+        payload: { ...call, value: 0n, gasLimit: await this.#deps.gas.limit('place', call) },
         startedAt,
       });
-      this.#account(c, submission);
+      this.#approvals.account(c, submission);
       return submission;
     });
   }
@@ -93,11 +91,11 @@ export class OrderFlow {
     } catch (e) {
       return Promise.resolve(this.#refusedUnsigned('cancel', context, e as DltError));
     }
-    const call = { from: this.#d.wallet, to: c.pair.orderBook, data: cancelCalldata(c) };
+    const call = { from: this.#deps.wallet, to: c.pair.orderBook, data: cancelCalldata(c) };
     // Whether the order is still on the book does not depend on our transactions in flight (an order has one
     // cancellation at a time), so a cancel is simulated even while the wallet pipelines: one that finds its
     // order gone (a fill got there first) is never signed.
-    const early = this.#d.options.simulation === 'when-idle' ? this.#simulate(call, context) : null;
+    const early = this.#deps.options.simulation === 'when-idle' ? this.#simulate(call, context) : null;
     return this.#inLane(
       'cancel',
       context,
@@ -110,11 +108,11 @@ export class OrderFlow {
             ? this.#simulatedRevert('cancel', context, verdict)
             : await this.#simulation(call, context, 'cancel');
         if (refused !== null) return refused;
-        return this.#d.sender.send({
+        return this.#deps.sender.send({
           kind: 'cancel',
           clientOrderId: null,
           context,
-          payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('cancel', call) },
+          payload: { ...call, value: 0n, gasLimit: await this.#deps.gas.limit('cancel', call) },
           startedAt,
         });
       },
@@ -123,9 +121,9 @@ export class OrderFlow {
   }
 
   ensureAllowance(pair: PairBinding, token: TokenRole, amount: bigint, startedAt: number): Promise<Submission | null> {
-    return this.#d.sender.enqueue(async () => {
-      await this.#d.ready();
-      return this.#topUp(pair, token, amount, startedAt, null);
+    return this.#deps.sender.enqueue(async () => {
+      await this.#deps.ready();
+      return this.#approvals.topUp(pair, token, amount, startedAt, null);
     });
   }
 
@@ -139,9 +137,9 @@ export class OrderFlow {
     job: () => Promise<Submission>,
     urgent = false,
   ): Promise<Submission> {
-    return this.#d.sender.enqueue(async () => {
+    return this.#deps.sender.enqueue(async () => {
       try {
-        await this.#d.ready();
+        await this.#deps.ready();
         return await job();
       } catch (e) {
         if (e instanceof DltError) return this.#refusedUnsigned(kind, context, e);
@@ -152,7 +150,7 @@ export class OrderFlow {
 
   #moot(context: Record<string, unknown>, reason: unknown): Submission {
     const error = asDltError(reason, 'E_ORDER_STATE', 'the cancel became moot before it was signed');
-    this.#d.logger.debug(
+    this.#deps.logger.debug(
       { ...context, ...errorFields(error) },
       'chain A cancel not sent: the order already left the book',
     );
@@ -161,33 +159,23 @@ export class OrderFlow {
 
   #withdrawn(context: Record<string, unknown>, reason: unknown): Submission {
     const error = asDltError(reason, 'E_ORDER_WITHDRAWN', 'placement withdrawn before it was signed');
-    this.#d.metrics?.submissions.inc({ kind: 'place', outcome: 'withdrawn' });
-    this.#d.logger.info({ ...context, ...errorFields(error) }, 'chain A placement withdrawn before signing');
+    this.#deps.metrics?.submissions.inc({ kind: 'place', outcome: 'withdrawn' });
+    this.#deps.logger.info({ ...context, ...errorFields(error) }, 'chain A placement withdrawn before signing');
     return refusedSubmission(error);
   }
 
   /** Resolves when every command already in the lane has been sent (or refused). */
   drain(): Promise<void> {
-    return this.#d.sender.enqueue(() => Promise.resolve());
+    return this.#deps.sender.enqueue(() => Promise.resolve());
   }
 
   #simulateIfIdle(call: CallRequest, context: Record<string, unknown>, place?: PlaceCommand): Simulation | null {
-    if (this.#d.options.simulation !== 'when-idle' || this.#d.watcher.size > 0 || this.#d.sender.queued > 0)
+    if (this.#deps.options.simulation !== 'when-idle' || this.#deps.watcher.size > 0 || this.#deps.sender.queued > 0)
       return null;
-    const allowance = place === undefined ? null : this.#readAllowance(place.pair, place.approval.token);
+    const allowance = place === undefined ? null : this.#approvals.readAllowance(place.pair, place.approval.token);
     // A failed read is retried in the lane; it must not surface as an unhandled rejection meanwhile.
     allowance?.catch(() => undefined);
-    return { sentBefore: this.#d.sender.sentCount, verdict: this.#simulate(call, context), allowance };
-  }
-
-  #readAllowance(pair: PairBinding, token: TokenRole): Promise<bigint> {
-    return readTokenAllowance(
-      this.#d.rpc,
-      this.#d.wallet,
-      token === 'base' ? pair.baseToken : pair.quoteToken,
-      this.#d.wallet,
-      pair.orderBook,
-    );
+    return { sentBefore: this.#deps.sender.sentCount, verdict: this.#simulate(call, context), allowance };
   }
 
   /**
@@ -203,19 +191,19 @@ export class OrderFlow {
     context: Record<string, unknown>,
     startedAt: number,
   ): Promise<Submission | null> {
-    if (this.#d.options.simulation === 'always') {
-      const approve = await this.#topUp(c.pair, c.approval.token, c.approval.amount, startedAt, null);
+    if (this.#deps.options.simulation === 'always') {
+      const approve = await this.#approvals.topUp(c.pair, c.approval.token, c.approval.amount, startedAt, null);
       if (approve !== null && wasRefused(approve)) return approve;
       return this.#simulation(call, context, 'place');
     }
     const verdict = await this.#verdict(sim);
     if (verdict !== null && verdict.code !== 'E_VENUE_INSUFFICIENT_ALLOWANCE')
       return this.#simulatedRevert('place', context, verdict);
-    const fresh = sim !== null && this.#d.sender.sentCount === sim.sentBefore ? sim.allowance : null;
-    const approve = await this.#topUp(c.pair, c.approval.token, c.approval.amount, startedAt, fresh);
+    const fresh = sim !== null && this.#deps.sender.sentCount === sim.sentBefore ? sim.allowance : null;
+    const approve = await this.#approvals.topUp(c.pair, c.approval.token, c.approval.amount, startedAt, fresh);
     if (approve !== null && wasRefused(approve)) return approve;
     if (verdict !== null && approve === null) {
-      this.#budget.invalidate(c.pair, c.approval.token);
+      this.#approvals.invalidate(c.pair, c.approval.token);
       return this.#simulatedRevert('place', context, verdict);
     }
     return null;
@@ -223,8 +211,8 @@ export class OrderFlow {
 
   /** `always`: a refusal when the simulation, run once the wallet is idle, reverts; otherwise null. */
   async #simulation(call: CallRequest, context: Record<string, unknown>, kind: TxKind): Promise<Submission | null> {
-    if (this.#d.options.simulation !== 'always') return null;
-    await this.#d.watcher.idle();
+    if (this.#deps.options.simulation !== 'always') return null;
+    await this.#deps.watcher.idle();
     const verdict = await this.#simulate(call, context);
     return verdict === null ? null : this.#simulatedRevert(kind, context, verdict);
   }
@@ -233,99 +221,42 @@ export class OrderFlow {
     if (sim === null) return null;
     const v = await sim.verdict;
     // Something of ours went out after the simulation began: the state it saw is gone.
-    return this.#d.sender.sentCount === sim.sentBefore ? v : null;
+    return this.#deps.sender.sentCount === sim.sentBefore ? v : null;
   }
 
   #simulatedRevert(kind: TxKind, context: Record<string, unknown>, verdict: DltError): Submission {
-    this.#d.metrics?.reverts.inc({ name: revertLabel(verdict) });
+    this.#deps.metrics?.reverts.inc({ name: revertLabel(verdict) });
     return this.#refusedUnsigned(kind, context, verdict);
   }
 
   /** The revert the call would meet now, or null (success, or a simulation that could not run: the chain decides). */
   async #simulate(call: CallRequest, context: Record<string, unknown>): Promise<DltError | null> {
     try {
-      await this.#d.rpc.call(call, 'latest');
+      await this.#deps.rpc.call(call, 'latest');
       return null;
     } catch (e) {
       const f = rpcFailureOf(e);
       if (f !== null && f.kind === 'rpc' && f.data !== null)
         return revertError(f.data, { ...context, simulated: true });
-      incidentsOf(this.#d.logger).failed(CHAIN_NODE.evm, this.#d.clock.now(), 'simulation (sent without)', e, context);
+      incidentsOf(this.#deps.logger).failed(
+        CHAIN_NODE.evm,
+        this.#deps.clock.now(),
+        'simulation (sent without)',
+        e,
+        context,
+      );
       return null;
     }
   }
 
   #refusedUnsigned(kind: TxKind, context: Record<string, unknown>, error: DltError): Submission {
-    this.#d.metrics?.submissions.inc({ kind, outcome: 'refused' });
+    this.#deps.metrics?.submissions.inc({ kind, outcome: 'refused' });
     const fields = { ...context, kind, ...errorFields(error) };
     if (isVenueRace(kind, error))
-      this.#d.logger.info(fields, `chain A ${kind} not sent: the order is no longer on the book`);
+      this.#deps.logger.info(fields, `chain A ${kind} not sent: the order is no longer on the book`);
     else if (isTransportFailure(error.code))
-      incidentsOf(this.#d.logger).failed(CHAIN_NODE.evm, this.#d.clock.now(), `${kind} not sent`, error, context);
-    else this.#d.logger.warn(fields, `chain A ${kind} refused before signing: ${error.message}`);
+      incidentsOf(this.#deps.logger).failed(CHAIN_NODE.evm, this.#deps.clock.now(), `${kind} not sent`, error, context);
+    else this.#deps.logger.warn(fields, `chain A ${kind} refused before signing: ${error.message}`);
     return refusedSubmission(error);
-  }
-
-  /** Approves ahead of a placement when the projection does not cover it; null when nothing was needed. */
-  async #topUp(
-    pair: PairBinding,
-    token: TokenRole,
-    need: bigint,
-    startedAt: number,
-    prefetched: Promise<bigint> | null,
-  ): Promise<Submission | null> {
-    const address = token === 'base' ? pair.baseToken : pair.quoteToken;
-    // With nothing in flight the chain's allowance is exact; under pipelining the projection is.
-    if (this.#budget.projected(pair, token) === null || this.#d.watcher.size === 0) {
-      const onChain = prefetched === null ? null : await prefetched.catch(() => null);
-      this.#budget.load(pair, token, onChain ?? (await this.#readAllowance(pair, token)));
-    }
-    const amount = this.#budget.topUp(pair, token, need);
-    if (amount === null) return null;
-    const context = {
-      pairId: pair.pairId,
-      symbol: pair.symbol,
-      tokenRole: token,
-      spender: pair.orderBook,
-      amount: amount === MaxUint256 ? 'unlimited' : amount.toString(),
-    };
-    const call = { from: this.#d.wallet, to: address, data: approveCalldata(pair.orderBook, amount) };
-    const submission = await this.#d.sender.send({
-      kind: 'approve',
-      clientOrderId: null,
-      context,
-      payload: { ...call, value: 0n, gasLimit: await this.#d.gas.limit('approve', call) },
-      startedAt,
-    });
-    if (wasRefused(submission)) return submission;
-    this.#budget.approved(pair, token, amount);
-    void submission.outcome.then((o) => {
-      if (o.kind === 'accepted') {
-        this.#d.state?.setApproval({
-          chain: 'evm',
-          wallet: this.#d.wallet,
-          token: address,
-          spender: pair.orderBook,
-          amount,
-          expiresAtLedger: null,
-          txHash: o.txHash,
-        });
-      } else if (o.kind === 'rejected') {
-        this.#budget.invalidate(pair, token);
-      }
-    });
-    return submission;
-  }
-
-  /** A sent placement takes allowance; one that never applied gives it back, an allowance error forgets the projection. */
-  #account(c: PlaceCommand, submission: Submission): void {
-    if (wasRefused(submission)) return;
-    const used = this.#budget.consume(c.pair, c.approval.token, c.approval.amount);
-    void submission.outcome.then((o) => {
-      if (o.kind !== 'rejected') return;
-      // A revert takes nothing (the transfer is undone with it), and a transaction never mined takes nothing.
-      if (o.error.code === 'E_VENUE_INSUFFICIENT_ALLOWANCE') this.#budget.invalidate(c.pair, c.approval.token);
-      else this.#budget.giveBack(used);
-    });
   }
 }

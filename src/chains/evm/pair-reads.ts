@@ -7,7 +7,7 @@ import { DltError } from '../../core/errors.ts';
 import type { PairScales } from '../../core/units.ts';
 import { erc20Interface, orderBookInterface, whitelistInterface } from './abi.ts';
 import { rpcFailure, rpcFailureOf } from './json-rpc.ts';
-import type { RpcClient } from './rpc-client.ts';
+import type { EvmRpc } from './rpc-client.ts';
 
 export interface OrderBookConfig {
   readonly scales: PairScales;
@@ -34,7 +34,7 @@ export interface ClientInfo {
 
 /** One view call; a failure or an answer that does not decode names the function and the contract. */
 async function view(
-  rpc: RpcClient,
+  rpc: EvmRpc,
   from: string,
   to: string,
   iface: typeof orderBookInterface,
@@ -79,7 +79,7 @@ function scale(v: bigint, what: string, at: string): bigint {
   return v;
 }
 
-export async function readConfig(rpc: RpcClient, from: string, orderBook: string): Promise<OrderBookConfig> {
+export async function readConfig(rpc: EvmRpc, from: string, orderBook: string): Promise<OrderBookConfig> {
   const [c] = (await view(rpc, from, orderBook, orderBookInterface, 'getConfig')) as [readonly unknown[]];
   const [base, quote, maker, taker, mm, quoteToken, baseToken, whitelist, commissionWallet, , , band, version] = c as [
     readonly [bigint, bigint],
@@ -142,14 +142,14 @@ export function checkTokens(
   }
 }
 
-export async function readPhase(rpc: RpcClient, from: string, orderBook: string): Promise<number> {
+export async function readPhase(rpc: EvmRpc, from: string, orderBook: string): Promise<number> {
   const [phase] = (await view(rpc, from, orderBook, orderBookInterface, 'getOrderBookPhase')) as [bigint];
   return Number(phase);
 }
 
 /** `balanceOf` at the latest block, or at block `tag`. */
 export async function readTokenBalance(
-  rpc: RpcClient,
+  rpc: EvmRpc,
   from: string,
   token: string,
   owner: string,
@@ -160,7 +160,7 @@ export async function readTokenBalance(
 }
 
 export async function readTokenAllowance(
-  rpc: RpcClient,
+  rpc: EvmRpc,
   from: string,
   token: string,
   owner: string,
@@ -171,7 +171,7 @@ export async function readTokenAllowance(
 }
 
 export async function readClientInfo(
-  rpc: RpcClient,
+  rpc: EvmRpc,
   from: string,
   whitelist: string,
   client: string,

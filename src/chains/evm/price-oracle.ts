@@ -9,7 +9,7 @@ import { Interface } from 'ethers';
 import type { Logger } from '../../telemetry/logger.ts';
 import { silentLogger } from '../../telemetry/logger.ts';
 import { httpTransport, rpcFailure, rpcFailureOf } from './json-rpc.ts';
-import { RpcClient } from './rpc-client.ts';
+import { EvmRpc } from './rpc-client.ts';
 
 export const AGGREGATOR_V3_ABI = [
   'function decimals() view returns (uint8)',
@@ -32,7 +32,7 @@ export interface AggregatorAnswer {
 }
 
 /** One view call's answer as `count` 32-byte words; a failure or a short answer names the function and feed. */
-async function callWords(rpc: RpcClient, feed: string, fn: string, count: number, from: string): Promise<bigint[]> {
+async function callWords(rpc: EvmRpc, feed: string, fn: string, count: number, from: string): Promise<bigint[]> {
   let data: string;
   try {
     data = await rpc.call({ from, to: feed, data: aggregator.encodeFunctionData(fn, []) });
@@ -67,7 +67,7 @@ function unsigned(word: bigint, bits: number, what: string, feed: string): bigin
 
 /** `decimals()` and `latestRoundData()` of the feed at the latest block. */
 export async function readAggregator(
-  rpc: RpcClient,
+  rpc: EvmRpc,
   feed: string,
   options: { readonly from?: string } = {},
 ): Promise<AggregatorAnswer> {
@@ -105,10 +105,10 @@ export function aggregatorAnswerProblem(a: AggregatorAnswer, options: AnswerChec
 
 /** A standalone reader of chain A price feeds over one node's RPC URL. */
 export class AggregatorReader {
-  readonly #rpc: RpcClient;
+  readonly #rpc: EvmRpc;
 
   constructor(rpcUrl: string, options: { readonly timeoutMs?: number; readonly logger?: Logger } = {}) {
-    this.#rpc = new RpcClient(
+    this.#rpc = new EvmRpc(
       httpTransport(rpcUrl, { timeoutMs: options.timeoutMs ?? 10_000 }),
       null,
       options.logger ?? silentLogger(),

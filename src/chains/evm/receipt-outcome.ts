@@ -13,13 +13,14 @@ import type { BlockCache } from './block-cache.ts';
 import { rpcFailureOf } from './json-rpc.ts';
 import { decodeLog, parseRawLog, type DecodeContext } from './log-decoder.ts';
 import type { EvmMetrics } from './metrics.ts';
+import type { Attempt, NonceSlot } from './nonce-slot.ts';
 import type { TxKind } from './options.ts';
 import { revertError, revertLabel } from './revert-decoder.ts';
-import type { Receipt, RpcClient } from './rpc-client.ts';
+import type { Receipt, EvmRpc } from './rpc-client.ts';
 import type { TxPayload } from './tx-signer.ts';
 
 export interface OutcomeDeps {
-  readonly rpc: RpcClient;
+  readonly rpc: EvmRpc;
   readonly blocks: BlockCache;
   readonly metrics: EvmMetrics | null;
   readonly logger: Logger;
@@ -34,6 +35,17 @@ export interface MinedCommand {
   /** True when the mined transaction is the zero-value self-transfer that cancelled the nonce. */
   readonly cancelledBySelfTransfer: boolean;
   readonly context: Readonly<Record<string, unknown>>;
+}
+
+/** The command of a nonce slot whose transaction `mined` has a receipt. */
+export function minedCommandOf(slot: NonceSlot, mined: Attempt): MinedCommand {
+  return {
+    kind: slot.command.kind,
+    nonce: slot.nonce,
+    payload: (slot.attempts[0] ?? mined).signed.payload,
+    cancelledBySelfTransfer: mined.role === 'cancel',
+    context: slot.command.context,
+  };
 }
 
 /** Order book events of a receipt in log order; malformed logs are counted and skipped. */

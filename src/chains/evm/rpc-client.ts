@@ -77,7 +77,7 @@ export function toQuantity(v: bigint): string {
   return `0x${v.toString(16)}`;
 }
 
-export class RpcClient {
+export class EvmRpc {
   readonly #transport: RpcTransport;
   readonly #metrics: EvmMetrics | null;
   readonly #logger: Logger;

@@ -5,7 +5,7 @@
  * and Hardhat's EDR; the patterns cover all three.
  */
 import { rpcFailureOf } from './json-rpc.ts';
-import type { RpcClient } from './rpc-client.ts';
+import type { EvmRpc } from './rpc-client.ts';
 
 export type SendVerdict =
   /** The exact transaction is already in the node's pool: as good as sent. */
@@ -46,7 +46,7 @@ export function sendVerdict(error: unknown): SendVerdict {
 export type BroadcastResult = { readonly kind: 'sent' } | SendVerdict;
 
 /** Sends a signed transaction and classifies the answer; never throws. */
-export async function broadcast(rpc: RpcClient, raw: string): Promise<BroadcastResult> {
+export async function broadcast(rpc: EvmRpc, raw: string): Promise<BroadcastResult> {
   try {
     await rpc.sendRawTransaction(raw);
     return { kind: 'sent' };

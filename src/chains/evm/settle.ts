@@ -7,17 +7,18 @@
  * a reorganisation dropped it: then the watcher takes the nonce back and its fate is awaited.
  */
 import { DltError } from '../../core/errors.ts';
-import type { TxJournal, TxRecord } from '../../store/tx-journal.ts';
+import type { NonceJournal, TxRecord } from '../ports.ts';
 import type { Outcome } from '../types.ts';
 import type { MinedCommand } from './receipt-outcome.ts';
-import type { Receipt, RpcClient } from './rpc-client.ts';
+import type { Receipt, EvmRpc } from './rpc-client.ts';
 import type { TxKind } from './options.ts';
 import { decodeSigned } from './tx-signer.ts';
-import { commandGroups, type TxWatcher } from './tx-watcher.ts';
+import { commandGroups } from './journal-groups.ts';
+import type { TxWatcher } from './tx-watcher.ts';
 
 export interface SettleDeps {
-  readonly rpc: RpcClient;
-  readonly journal: TxJournal;
+  readonly rpc: EvmRpc;
+  readonly journal: NonceJournal;
   readonly watcher: TxWatcher;
   readonly wallet: string;
   readonly outcomeOf: (receipt: Receipt, command: MinedCommand) => Promise<Outcome>;

@@ -8,7 +8,7 @@
  */
 import PQueue from 'p-queue';
 import { DltError } from '../../core/errors.ts';
-import type { TxJournal } from '../../store/tx-journal.ts';
+import type { TxJournal } from '../ports.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
 import type { Outcome, Submission } from '../types.ts';
@@ -16,13 +16,13 @@ import type { FeeOracle } from './fee-oracle.ts';
 import type { EvmMetrics } from './metrics.ts';
 import type { NonceSequencer } from './nonce-sequencer.ts';
 import type { Clock, SubmitTiming, TxKind } from './options.ts';
-import type { RpcClient } from './rpc-client.ts';
+import type { EvmRpc } from './rpc-client.ts';
 import { broadcast } from './send-verdict.ts';
 import type { TxPayload, TxSigner } from './tx-signer.ts';
 import type { TxWatcher } from './tx-watcher.ts';
 
 export interface SenderDeps {
-  readonly rpc: RpcClient;
+  readonly rpc: EvmRpc;
   readonly signer: TxSigner;
   readonly fees: FeeOracle;
   readonly sequencer: NonceSequencer;
@@ -61,12 +61,12 @@ export function wasRefused(s: Submission): boolean {
 }
 
 export class TxSender {
-  readonly #d: SenderDeps;
+  readonly #deps: SenderDeps;
   readonly #lane = new PQueue({ concurrency: 1 });
   #sent = 0;
 
   constructor(deps: SenderDeps) {
-    this.#d = deps;
+    this.#deps = deps;
   }
 
   /** Commands waiting in the lane or being sent. */
@@ -89,7 +89,7 @@ export class TxSender {
 
   /** Signs and sends one transaction at a fresh nonce (call inside a lane job). */
   async send(req: SendRequest): Promise<Submission> {
-    const d = this.#d;
+    const d = this.#deps;
     for (let resyncs = 0; ; resyncs++) {
       let fees;
       try {
@@ -151,8 +151,8 @@ export class TxSender {
   }
 
   #refused(req: SendRequest, error: DltError, txHash: string | null): Submission {
-    this.#d.metrics?.submissions.inc({ kind: req.kind, outcome: 'refused' });
-    this.#d.logger.warn(
+    this.#deps.metrics?.submissions.inc({ kind: req.kind, outcome: 'refused' });
+    this.#deps.logger.warn(
       { ...req.context, kind: req.kind, txHash, err: error },
       `chain A ${req.kind} refused: ${error.message}`,
     );

@@ -3,7 +3,8 @@
  * nonce count once; a nonce below it is settled by whichever of its transactions has a receipt (the others are
  * `replaced`), or, when none of ours is mined, as taken by a transaction this bot did not send. A nonce not
  * mined in time is re-signed at the same nonce with higher fees and the same payload, up to a limit, then
- * cancelled with a zero-value self-transfer; every replacement is journaled before it is sent.
+ * cancelled with a zero-value self-transfer (`nonce-replacer.ts`; every replacement is journalled before it is
+ * sent). The journal's records of a nonce become a slot again in `journal-groups.ts`.
  *
  * A reorganisation can drop a transaction that was mined: the wallet's mined count then falls below what it
  * was. Such an orphaned nonce is taken back, as a stuck one is, with a zero-value self-transfer at a higher
@@ -11,30 +12,21 @@
  * not revived (if the network mines the original first, its receipt decides); an approval is sent again as it
  * was. The nonces up to the highest mined count seen stay taken, so none of them is handed out again.
  */
-import type { TxJournal, TxRecord, TxStatus } from '../../store/tx-journal.ts';
 import { CHAIN_NODE, incidentsOf, reportedRound } from '../../telemetry/incidents.ts';
-import type { Logger } from '../../telemetry/logger.ts';
-import { errorFields } from '../venue-race.ts';
-import { DltError } from '../../core/errors.ts';
+import type { TxRecord } from '../ports.ts';
 import type { Outcome } from '../types.ts';
-import type { FeeOracle } from './fee-oracle.ts';
-import type { EvmMetrics } from './metrics.ts';
-import { NonceSlot, type Attempt, type SlotCommand } from './nonce-slot.ts';
-import { SELF_TRANSFER_GAS, type Clock, type ReceiptOptions, type Sleep, type TxKind } from './options.ts';
-import type { Receipt, RpcClient } from './rpc-client.ts';
+import { errorFields } from '../venue-race.ts';
+import { minedGroup, orphanedSlot, restoredSlot, wasMined } from './journal-groups.ts';
+import { isTakenBack, NonceReplacer, type ReplacerDeps } from './nonce-replacer.ts';
+import { NonceSlot, supersededOutcome, type Attempt, type SlotCommand } from './nonce-slot.ts';
+import type { ReceiptOptions, Sleep } from './options.ts';
+import type { Receipt } from './rpc-client.ts';
 import { broadcast } from './send-verdict.ts';
-import { decodeSigned, type SignedTx, type TxPayload, type TxSigner } from './tx-signer.ts';
+import type { SignedTx } from './tx-signer.ts';
 
-export interface WatcherDeps {
-  readonly rpc: RpcClient;
-  readonly signer: TxSigner;
-  readonly fees: FeeOracle;
-  readonly journal: TxJournal;
-  readonly clock: Pick<Clock, 'now'>;
+export interface WatcherDeps extends ReplacerDeps {
   readonly sleep: Sleep;
   readonly options: ReceiptOptions;
-  readonly metrics: EvmMetrics | null;
-  readonly logger: Logger;
   /** The outcome of a mined transaction of a slot (decoding needs the adapter's pairs). */
   readonly outcomeOf: (receipt: Receipt, slot: NonceSlot, mined: Attempt) => Promise<Outcome>;
 }
@@ -42,19 +34,20 @@ export interface WatcherDeps {
 const SETTLE_BATCH = 8;
 
 export class TxWatcher {
-  readonly #d: WatcherDeps;
+  readonly #deps: WatcherDeps;
   readonly #slots = new Map<bigint, NonceSlot>();
   #wake = new AbortController();
   #wakeRequested = false;
   #closed = false;
   #loop: Promise<void> | null = null;
   #idleWaiters: (() => void)[] = [];
-  readonly #replacing = new WeakSet<NonceSlot>();
+  readonly #replacer: NonceReplacer;
   /** The highest mined nonce count seen: a lower count later means a reorganisation dropped nonces below it. */
   #highWater = 0n;
 
   constructor(deps: WatcherDeps) {
-    this.#d = deps;
+    this.#deps = deps;
+    this.#replacer = new NonceReplacer(deps);
   }
 
   get size(): number {
@@ -90,39 +83,25 @@ export class TxWatcher {
 
   /** Starts following a nonce whose first transaction was sent (or whose broadcast is in doubt). */
   track(signed: SignedTx, command: SlotCommand, uncertain: boolean): NonceSlot {
-    const now = this.#d.clock.now();
-    const slot = new NonceSlot(signed.nonce, command, now + this.#d.options.outcomeTimeoutMs);
+    const now = this.#deps.clock.now();
+    const slot = new NonceSlot(signed.nonce, command, now + this.#deps.options.outcomeTimeoutMs);
     slot.attempts.push({ signed, role: 'original', sentAtMs: now });
     slot.uncertain = uncertain;
     this.#slots.set(signed.nonce, slot);
-    this.#d.metrics?.inFlight.set(this.#slots.size);
+    this.#deps.metrics?.inFlight.set(this.#slots.size);
     this.wake();
     return slot;
   }
 
   /** Takes back the journal's unsettled transactions after a restart, grouped by nonce. */
   restore(records: readonly TxRecord[]): void {
-    const now = this.#d.clock.now();
+    const now = this.#deps.clock.now();
     const byNonce = Map.groupBy(records, (r) => r.sequence);
     for (const [nonce, group] of byNonce) {
-      // The command's own record names its kind (records of one millisecond may come in any order).
-      const first = group.find((r) => r.kind !== 'replace' && r.kind !== 'noop') ?? (group[0] as TxRecord);
-      const kind: TxKind = first.kind === 'cancel' || first.kind === 'approve' ? first.kind : 'place';
-      const slot = new NonceSlot(
-        nonce,
-        { kind, clientOrderId: first.clientOrderId, context: { restoredFrom: first.txHash }, restored: true },
-        now + this.#d.options.outcomeTimeoutMs,
-      );
-      // Every replacement pays more than the one before: fees give the order the clock may not.
-      const later = group.filter((x) => x !== first).map((r) => ({ r, signed: decodeSigned(r.raw) }));
-      later.sort((a, b) => (a.signed.fees.maxFeePerGas < b.signed.fees.maxFeePerGas ? -1 : 1));
-      slot.attempts.push({ signed: decodeSigned(first.raw), role: 'original', sentAtMs: first.updatedMs });
-      for (const { r, signed } of later)
-        slot.attempts.push({ signed, role: r.kind === 'noop' ? 'cancel' : 'bump', sentAtMs: r.updatedMs });
-      slot.uncertain = true;
+      const slot = restoredSlot(nonce, group, now + this.#deps.options.outcomeTimeoutMs);
       this.#slots.set(nonce, slot);
     }
-    this.#d.metrics?.inFlight.set(this.#slots.size);
+    this.#deps.metrics?.inFlight.set(this.#slots.size);
   }
 
   start(): void {
@@ -144,7 +123,7 @@ export class TxWatcher {
 
   async #run(): Promise<void> {
     while (!this.#closed) {
-      await reportedRound(this.#d.logger, this.#d.clock, CHAIN_NODE.evm, 'receipt poll', () => this.poll());
+      await reportedRound(this.#deps.logger, this.#deps.clock, CHAIN_NODE.evm, 'receipt poll', () => this.poll());
       if (this.#closed) break;
       if (this.#wakeRequested) {
         this.#wakeRequested = false;
@@ -152,7 +131,7 @@ export class TxWatcher {
       }
       this.#wake = new AbortController();
       try {
-        await this.#d.sleep(this.#d.options.pollIntervalMs, this.#wake.signal);
+        await this.#deps.sleep(this.#deps.options.pollIntervalMs, this.#wake.signal);
       } catch {
         // Woken early: a new transaction or the adapter closing.
       }
@@ -163,7 +142,7 @@ export class TxWatcher {
   /** One round over every nonce in flight (the loop calls it; tests may too). */
   async poll(): Promise<void> {
     if (this.#slots.size === 0) return;
-    const mined = await this.#d.rpc.transactionCount(this.#d.signer.address, 'latest');
+    const mined = await this.#deps.rpc.transactionCount(this.#deps.signer.address, 'latest');
     if (mined < this.#highWater) await this.reclaimOrphans();
     else this.#highWater = mined;
     const slots = [...this.#slots.values()].toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
@@ -175,29 +154,29 @@ export class TxWatcher {
       );
     for (const s of slots.filter((x) => x.nonce >= mined))
       await this.#checkPending(s).catch((e: unknown) => this.#failed(s, e));
-    const now = this.#d.clock.now();
+    const now = this.#deps.clock.now();
     for (const s of this.#slots.values()) {
       if (!s.expire(now)) continue;
-      this.#d.metrics?.submissions.inc({ kind: s.command.kind, outcome: 'unknown' });
-      this.#d.logger.warn(
+      this.#deps.metrics?.submissions.inc({ kind: s.command.kind, outcome: 'unknown' });
+      this.#deps.logger.warn(
         { ...s.command.context, nonce: s.nonce.toString(), txHash: s.latest.signed.hash },
         `chain A ${s.command.kind} outcome unknown at the deadline; still followed`,
       );
     }
-    this.#d.metrics?.inFlight.set(this.#slots.size);
+    this.#deps.metrics?.inFlight.set(this.#slots.size);
   }
 
   /** One nonce's trouble (an unreadable receipt, a node error) waits for the next poll without holding up the others. */
   #failed(slot: NonceSlot, e: unknown): void {
     const fields = { ...slot.command.context, nonce: slot.nonce.toString() };
-    incidentsOf(this.#d.logger).failed(CHAIN_NODE.evm, this.#d.clock.now(), 'receipt check', e, fields);
+    incidentsOf(this.#deps.logger).failed(CHAIN_NODE.evm, this.#deps.clock.now(), 'receipt check', e, fields);
   }
 
   async #settleMined(slot: NonceSlot): Promise<void> {
     for (const attempt of slot.attempts.toReversed()) {
-      const receipt = await this.#d.rpc.receipt(attempt.signed.hash);
+      const receipt = await this.#deps.rpc.receipt(attempt.signed.hash);
       if (receipt === null) continue;
-      const outcome = await this.#d.outcomeOf(receipt, slot, attempt);
+      const outcome = await this.#deps.outcomeOf(receipt, slot, attempt);
       const fee =
         receipt.effectiveGasPrice === null || receipt.effectiveGasPrice === undefined
           ? null
@@ -207,16 +186,9 @@ export class TxWatcher {
     }
     // A node behind a load balancer may count the nonce before it serves the receipt: wait a few polls.
     slot.missingPolls += 1;
-    if (slot.missingPolls < this.#d.options.supersededAfterPolls) return;
-    const error = new DltError(
-      'E_CHAIN_TX_EXPIRED',
-      `nonce ${slot.nonce} was used by a transaction this bot did not send; ours never applied`,
-      {
-        details: { ...slot.command.context, reason: 'superseded', nonce: slot.nonce.toString(), hashes: slot.hashes },
-      },
-    );
-    this.#d.metrics?.nonceResyncs.inc({ reason: 'superseded' });
-    this.#finish(slot, { kind: 'rejected', txHash: slot.latest.signed.hash, included: false, error }, null, 'dropped');
+    if (slot.missingPolls < this.#deps.options.supersededAfterPolls) return;
+    this.#deps.metrics?.nonceResyncs.inc({ reason: 'superseded' });
+    this.#finish(slot, supersededOutcome(slot), null, 'dropped');
   }
 
   #finish(
@@ -228,9 +200,9 @@ export class TxWatcher {
   ): void {
     if (slot.nonce + 1n > this.#highWater) this.#highWater = slot.nonce + 1n;
     for (const a of slot.attempts) {
-      if (a.signed.hash === minedHash) this.#d.journal.mark(a.signed.hash, status, null, fee);
-      else if (minedHash !== null) this.#d.journal.mark(a.signed.hash, 'replaced', minedHash);
-      else this.#d.journal.mark(a.signed.hash, 'dropped');
+      if (a.signed.hash === minedHash) this.#deps.journal.mark(a.signed.hash, status, null, fee);
+      else if (minedHash !== null) this.#deps.journal.mark(a.signed.hash, 'replaced', minedHash);
+      else this.#deps.journal.mark(a.signed.hash, 'dropped');
     }
     this.#slots.delete(slot.nonce);
     if (this.#slots.size === 0) for (const w of this.#idleWaiters.splice(0)) w();
@@ -238,8 +210,11 @@ export class TxWatcher {
       outcome.kind === 'rejected' && outcome.error.code === 'E_CHAIN_TX_EXPIRED'
         ? String(outcome.error.details.reason ?? 'expired')
         : outcome.kind;
-    this.#d.metrics?.submissions.inc({ kind: slot.command.kind, outcome: label === 'cancelled' ? 'expired' : label });
-    this.#d.logger.info(
+    this.#deps.metrics?.submissions.inc({
+      kind: slot.command.kind,
+      outcome: label === 'cancelled' ? 'expired' : label,
+    });
+    this.#deps.logger.info(
       {
         ...slot.command.context,
         kind: slot.command.kind,
@@ -253,102 +228,22 @@ export class TxWatcher {
     slot.settle(outcome);
   }
 
-  /** A placement signed before a restart, or a placement or cancellation a reorganisation dropped: taken back. */
-  #takeBack(slot: NonceSlot): boolean {
-    if (slot.cancelling) return false;
-    if (slot.command.orphaned === true) return slot.command.kind !== 'approve';
-    return slot.command.restored && slot.command.kind === 'place';
-  }
-
   async #checkPending(slot: NonceSlot): Promise<void> {
-    if (this.#takeBack(slot)) {
+    if (isTakenBack(slot)) {
       // It may carry a stale price or decision: its nonce is cancelled, the command never revived.
-      await this.#replace(slot, 'cancel');
+      await this.#replacer.replace(slot, 'cancel');
       return;
     }
     if (slot.uncertain) {
-      const r = await broadcast(this.#d.rpc, slot.latest.signed.raw);
+      const r = await broadcast(this.#deps.rpc, slot.latest.signed.raw);
       if (r.kind === 'sent' || r.kind === 'known') {
         slot.uncertain = false;
-        this.#d.journal.mark(slot.latest.signed.hash, 'sent');
+        this.#deps.journal.mark(slot.latest.signed.hash, 'sent');
       }
     }
-    if (this.#d.clock.now() - slot.latest.sentAtMs < this.#d.options.stuckAfterMs) return;
-    const cancel = slot.cancelling || slot.bumps >= this.#d.options.maxReplacements;
-    await this.#replace(slot, cancel ? 'cancel' : 'bump');
-  }
-
-  /** Sends the nonce again with higher fees: the same payload (`bump`) or a zero-value self-transfer (`cancel`). */
-  async #replace(slot: NonceSlot, role: 'bump' | 'cancel'): Promise<void> {
-    // The poll and a resync in the lane may both reach a slot; one replacement at a time.
-    if (this.#replacing.has(slot)) return;
-    this.#replacing.add(slot);
-    try {
-      await this.#replaceNow(slot, role);
-    } finally {
-      this.#replacing.delete(slot);
-    }
-  }
-
-  async #replaceNow(slot: NonceSlot, role: 'bump' | 'cancel'): Promise<void> {
-    const previous = slot.latest;
-    const fees = await this.#d.fees.bump(previous.signed.fees);
-    if (fees === null) {
-      // At the fee cap nothing can replace it; send it again in case the pool dropped it (unless it is to be
-      // taken back: a stale placement from before a restart, or a command a reorganisation dropped), and wait.
-      this.#d.logger.warn(
-        { ...slot.command.context, nonce: slot.nonce.toString() },
-        'chain A transaction stuck at the fee cap; nothing can replace it',
-      );
-      if (!this.#takeBack(slot)) await broadcast(this.#d.rpc, previous.signed.raw);
-      previous.sentAtMs = this.#d.clock.now();
-      return;
-    }
-    const cancelling = role === 'cancel' || previous.role === 'cancel';
-    const payload: TxPayload = cancelling
-      ? { to: this.#d.signer.address, data: '0x', value: 0n, gasLimit: SELF_TRANSFER_GAS }
-      : previous.signed.payload;
-    const signed = this.#d.signer.sign(payload, slot.nonce, fees);
-    // Signing is deterministic: the same nonce, payload and fees give a transaction already sent.
-    if (slot.hashes.includes(signed.hash)) return;
-    const first = slot.attempts[0] as Attempt;
-    this.#d.journal.recordSigned({
-      txHash: signed.hash,
-      chain: 'evm',
-      wallet: this.#d.signer.address,
-      source: this.#d.signer.address,
-      sequence: slot.nonce,
-      kind: cancelling ? 'noop' : 'replace',
-      clientOrderId: slot.command.clientOrderId,
-      raw: signed.raw,
-    });
-    const r = await broadcast(this.#d.rpc, signed.raw);
-    const log = {
-      ...slot.command.context,
-      nonce: slot.nonce.toString(),
-      replaces: previous.signed.hash,
-      txHash: signed.hash,
-      maxFeePerGas: fees.maxFeePerGas.toString(),
-    };
-    if (r.kind === 'sent' || r.kind === 'known' || r.kind === 'uncertain') {
-      slot.attempts.push({ signed, role: cancelling ? 'cancel' : 'bump', sentAtMs: this.#d.clock.now() });
-      slot.uncertain = r.kind === 'uncertain';
-      if (r.kind !== 'uncertain') this.#d.journal.mark(signed.hash, 'sent');
-      this.#d.metrics?.replacements.inc({ reason: cancelling ? 'cancel' : 'fee_bump' });
-      this.#d.logger.warn(
-        log,
-        cancelling
-          ? `chain A nonce cancelled with a self-transfer (first ${first.signed.hash})`
-          : 'chain A transaction replaced with higher fees',
-      );
-      return;
-    }
-    // Refused: the nonce was mined meanwhile (the next poll settles it) or the node wants more; try again later.
-    this.#d.journal.mark(signed.hash, 'dropped');
-    this.#d.logger.warn(
-      { ...log, refusal: r.kind, message: 'message' in r ? r.message : '' },
-      'chain A replacement refused by the node',
-    );
+    if (this.#deps.clock.now() - slot.latest.sentAtMs < this.#deps.options.stuckAfterMs) return;
+    const cancel = slot.cancelling || slot.bumps >= this.#deps.options.maxReplacements;
+    await this.#replacer.replace(slot, cancel ? 'cancel' : 'bump');
   }
 
   /**
@@ -361,8 +256,8 @@ export class TxWatcher {
       .filter((s) => s.nonce >= pending)
       .toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
     for (const s of slots) {
-      if (this.#takeBack(s)) await this.#replace(s, 'cancel');
-      else await broadcast(this.#d.rpc, s.latest.signed.raw);
+      if (isTakenBack(s)) await this.#replacer.replace(s, 'cancel');
+      else await broadcast(this.#deps.rpc, s.latest.signed.raw);
     }
   }
 
@@ -374,72 +269,32 @@ export class TxWatcher {
    */
   async reclaimOrphans(upTo: bigint = this.#highWater): Promise<bigint[]> {
     if (upTo > this.#highWater) this.#highWater = upTo;
-    const address = this.#d.signer.address;
-    const pending = await this.#d.rpc.transactionCount(address, 'pending');
+    const address = this.#deps.signer.address;
+    const pending = await this.#deps.rpc.transactionCount(address, 'pending');
     const taken: bigint[] = [];
     for (let n = pending; n < this.#highWater; n++) {
       if (this.#slots.has(n)) continue;
-      const group = minedGroup(this.#d.journal.atSequence('evm', address, n));
+      const group = minedGroup(this.#deps.journal.atSequence('evm', address, n));
       if (group === null) continue;
       let stillMined = false;
-      for (const r of group) if ((await this.#d.rpc.receipt(r.txHash)) !== null) stillMined = true;
+      for (const r of group) if ((await this.#deps.rpc.receipt(r.txHash)) !== null) stillMined = true;
       if (stillMined || this.#slots.has(n)) continue;
-      const first = group.find((r) => r.kind !== 'replace' && r.kind !== 'noop') ?? (group[0] as TxRecord);
-      const mined = group.find((r) => MINED.has(r.status)) as TxRecord;
-      const kind: TxKind = first.kind === 'cancel' || first.kind === 'approve' ? first.kind : 'place';
-      const slot = new NonceSlot(
-        n,
-        {
-          kind,
-          clientOrderId: first.clientOrderId,
-          context: { orphanedFrom: mined.txHash, clientOrderId: first.clientOrderId?.toString() ?? null },
-          restored: false,
-          orphaned: true,
-        },
-        this.#d.clock.now() + this.#d.options.outcomeTimeoutMs,
-      );
-      const later = group.filter((r) => r !== first).map((r) => ({ r, signed: decodeSigned(r.raw) }));
-      later.sort((a, b) => (a.signed.fees.maxFeePerGas < b.signed.fees.maxFeePerGas ? -1 : 1));
-      slot.attempts.push({ signed: decodeSigned(first.raw), role: 'original', sentAtMs: first.updatedMs });
-      for (const { r, signed } of later)
-        slot.attempts.push({ signed, role: r.kind === 'noop' ? 'cancel' : 'bump', sentAtMs: r.updatedMs });
-      // An approval, or a self-transfer that had already taken the nonce, is sent again as it was; anything
-      // else gets its nonce taken back at the next poll.
-      slot.uncertain = kind === 'approve' || slot.cancelling;
-      this.#d.journal.mark(mined.txHash, 'sent');
+      const mined = group.find(wasMined) as TxRecord;
+      const slot = orphanedSlot(n, group, mined, this.#deps.clock.now() + this.#deps.options.outcomeTimeoutMs);
+      const kind = slot.command.kind;
+      this.#deps.journal.mark(mined.txHash, 'sent');
       this.#slots.set(n, slot);
       taken.push(n);
-      this.#d.metrics?.nonceResyncs.inc({ reason: 'reorg' });
-      this.#d.logger.warn(
+      this.#deps.metrics?.nonceResyncs.inc({ reason: 'reorg' });
+      this.#deps.logger.warn(
         { ...slot.command.context, kind, nonce: n.toString(), txHash: mined.txHash },
         `chain A ${kind} mined, then dropped by a reorganisation: ${kind === 'approve' ? 'sending it again' : 'taking its nonce back'}`,
       );
     }
     if (taken.length > 0) {
-      this.#d.metrics?.inFlight.set(this.#slots.size);
+      this.#deps.metrics?.inFlight.set(this.#slots.size);
       this.wake();
     }
     return taken;
   }
-}
-
-const MINED: ReadonlySet<TxStatus> = new Set(['included', 'failed']);
-
-/**
- * The records of the one command at a nonce that was mined: the command's own record and its replacements
- * (the nonce may have been handed out again to a later command after a reorganisation). Null when none was.
- */
-export function minedGroup(atNonce: readonly TxRecord[]): TxRecord[] | null {
-  return commandGroups(atNonce).find((g) => g.some((r) => MINED.has(r.status))) ?? null;
-}
-
-/** Records at one nonce, in journal order, split by command: a command's record, then its replacements. */
-export function commandGroups(atNonce: readonly TxRecord[]): TxRecord[][] {
-  const groups: TxRecord[][] = [];
-  for (const r of atNonce) {
-    const last = groups.at(-1);
-    if ((r.kind === 'replace' || r.kind === 'noop') && last !== undefined) last.push(r);
-    else groups.push([r]);
-  }
-  return groups;
 }

@@ -1,6 +1,6 @@
 /**
  * Approvals of the order book on the pair's tokens. A chain B approval carries an `expiration_ledger` that
- * the token never echoes back, so the adapter records it (StateStore approvals table) and renews ahead of it.
+ * the token never echoes back, so the adapter records it (the approvals the store keeps) and renews ahead of it.
  *
  * Pre-funded books take an order's tokens when its transaction applies. Several orders of one ledger go out
  * on different source accounts at once, so the chain's allowance does not yet show the orders in flight:
@@ -18,14 +18,14 @@
 import { DltError } from '../../core/errors.ts';
 import type { ApprovalNeed } from '../../core/money.ts';
 import type { Logger } from '../../telemetry/logger.ts';
-import type { StateStore } from '../../store/state-store.ts';
+import type { ApprovalStore } from '../ports.ts';
 import type { Outcome, PairBinding, Submission, TokenRole } from '../types.ts';
 import type { ApprovalOptions } from './options.ts';
-import type { ChainReader } from './reads.ts';
+import type { WasmReader } from './reads.ts';
 
 export interface KeeperDeps {
-  readonly reader: Pick<ChainReader, 'allowance'>;
-  readonly state: StateStore;
+  readonly reader: Pick<WasmReader, 'allowance'>;
+  readonly state: ApprovalStore;
   readonly wallet: string;
   readonly options: ApprovalOptions;
   readonly logger: Logger;
@@ -58,12 +58,12 @@ export interface Reservation {
 }
 
 export class AllowanceKeeper {
-  readonly #d: KeeperDeps;
+  readonly #deps: KeeperDeps;
   readonly #entries = new Map<string, Entry>();
   #nextId = 1;
 
   constructor(deps: KeeperDeps) {
-    this.#d = deps;
+    this.#deps = deps;
   }
 
   #token(pair: PairBinding, role: TokenRole): string {
@@ -77,7 +77,8 @@ export class AllowanceKeeper {
   /** The expiry the adapter recorded for this approval; null when it never approved it. */
   recordedExpiry(pair: PairBinding, role: TokenRole): number | null {
     return (
-      this.#d.state.approval('wasm', this.#d.wallet, this.#token(pair, role), pair.orderBook)?.expiresAtLedger ?? null
+      this.#deps.state.approval('wasm', this.#deps.wallet, this.#token(pair, role), pair.orderBook)?.expiresAtLedger ??
+      null
     );
   }
 
@@ -89,12 +90,12 @@ export class AllowanceKeeper {
   }
 
   #expiryFresh(expiresAt: number | null, latest: number): boolean {
-    return expiresAt !== null && expiresAt - latest > this.#d.options.renewMarginLedgers;
+    return expiresAt !== null && expiresAt - latest > this.#deps.options.renewMarginLedgers;
   }
 
   #target(pair: PairBinding, role: TokenRole, required: bigint): bigint {
-    const budget = this.#d.options.budgets[pair.pairId]?.[role];
-    const headroom = budget ?? required * BigInt(this.#d.options.multiplier);
+    const budget = this.#deps.options.budgets[pair.pairId]?.[role];
+    const headroom = budget ?? required * BigInt(this.#deps.options.multiplier);
     return headroom > required ? headroom : required;
   }
 
@@ -103,7 +104,7 @@ export class AllowanceKeeper {
     const key = this.#key(pair, role);
     let e = this.#entries.get(key);
     if (e === undefined || (e.reserved.size === 0 && (e.stale || forceRead))) {
-      const onChain = await this.#d.reader.allowance(this.#token(pair, role), pair.orderBook);
+      const onChain = await this.#deps.reader.allowance(this.#token(pair, role), pair.orderBook);
       const reserved = e?.reserved ?? new Map<number, bigint>();
       // Reservations made while the read was in flight are not in the chain's figure either.
       let held = 0n;
@@ -120,15 +121,15 @@ export class AllowanceKeeper {
    */
   async ensure(pair: PairBinding, role: TokenRole, amount: bigint): Promise<Submission | null> {
     const e = await this.#entry(pair, role, true);
-    const latest = await this.#d.latestLedger();
+    const latest = await this.#deps.latestLedger();
     if (e.available >= amount && this.#expiryFresh(e.expiresAtLedger, latest)) return null;
     return this.#approve(pair, role, this.#target(pair, role, amount) + this.reservedFor(pair, role), latest);
   }
 
   async #approve(pair: PairBinding, role: TokenRole, amount: bigint, latest: number): Promise<Submission> {
-    const expiration = latest + this.#d.options.lifetimeLedgers;
+    const expiration = latest + this.#deps.options.lifetimeLedgers;
     const key = this.#key(pair, role);
-    this.#d.logger.info(
+    this.#deps.logger.info(
       {
         pair: pair.pairId,
         tokenRole: role,
@@ -138,12 +139,12 @@ export class AllowanceKeeper {
       },
       'approving the order book',
     );
-    const submission = await this.#d.approve(pair, role, amount, expiration);
+    const submission = await this.#deps.approve(pair, role, amount, expiration);
     void submission.outcome.then((o) => {
       if (o.kind !== 'accepted') return;
-      this.#d.state.setApproval({
+      this.#deps.state.setApproval({
         chain: 'wasm',
-        wallet: this.#d.wallet,
+        wallet: this.#deps.wallet,
         token: this.#token(pair, role),
         spender: pair.orderBook,
         amount,
@@ -174,7 +175,7 @@ export class AllowanceKeeper {
    */
   async prepare(pair: PairBinding, need: ApprovalNeed, prefunded: boolean, committed = 0n): Promise<DltError | null> {
     const role = need.token;
-    const latest = await this.#d.latestLedger();
+    const latest = await this.#deps.latestLedger();
     const e = await this.#entry(pair, role, !prefunded);
     const required = prefunded ? need.amount : need.amount + committed;
     if (e.available >= required && this.#expiryFresh(e.expiresAtLedger, latest)) return null;

@@ -34,23 +34,23 @@ export interface WasmBookTapOptions {
 }
 
 export class WasmBookTap {
-  readonly #o: WasmBookTapOptions;
+  readonly #options: WasmBookTapOptions;
   readonly #bindings: EventBindings;
   readonly #filters: Json[];
   readonly #polling: Polling;
   #position: { readonly cursor: string } | { readonly startLedger: number } | null;
 
-  constructor(o: WasmBookTapOptions) {
-    const books = [...new Set(o.pairs.map((p) => p.orderBook))];
+  constructor(options: WasmBookTapOptions) {
+    const books = [...new Set(options.pairs.map((p) => p.orderBook))];
     if (books.length > BOOKS_PER_TAP) throw new RangeError(`a chain B book tap reads at most ${BOOKS_PER_TAP} books`);
-    this.#o = o;
-    this.#polling = new Polling(() => this.round(), { ...o, what: 'chain B book tap' });
-    this.#bindings = new EventBindings('', o.pairs);
+    this.#options = options;
+    this.#polling = new Polling(() => this.round(), { ...options, what: 'chain B book tap' });
+    this.#bindings = new EventBindings('', options.pairs);
     this.#filters = Array.from({ length: Math.ceil(books.length / 5) }, (_, i) => ({
       type: 'contract',
       contractIds: books.slice(i * 5, i * 5 + 5),
     }));
-    this.#position = o.fromLedger === undefined ? null : { startLedger: o.fromLedger };
+    this.#position = options.fromLedger === undefined ? null : { startLedger: options.fromLedger };
   }
 
   start(): this {
@@ -65,21 +65,25 @@ export class WasmBookTap {
   /** Reads the events after the position, page by page, and delivers them. */
   async round(): Promise<void> {
     if (this.#filters.length === 0) return;
-    this.#position ??= { startLedger: (await this.#o.rpc.latestLedger()).sequence };
+    this.#position ??= { startLedger: (await this.#options.rpc.latestLedger()).sequence };
     for (;;) {
-      const page = await this.#o.rpc.events({ ...this.#position, filters: this.#filters, limit: this.#o.pageLimit });
+      const page = await this.#options.rpc.events({
+        ...this.#position,
+        filters: this.#filters,
+        limit: this.#options.pageLimit,
+      });
       const events: ChainEvent[] = [];
       for (const raw of page.events) {
         try {
           const e = decodeRpcEvent(this.#bindings, raw, true);
           if (e !== null) events.push(e);
         } catch (err) {
-          this.#o.logger.warn({ err }, 'chain B book event malformed; skipped');
+          this.#options.logger.warn({ err }, 'chain B book event malformed; skipped');
         }
       }
-      if (events.length > 0) this.#o.onEvents(events);
+      if (events.length > 0) this.#options.onEvents(events);
       this.#position = { cursor: page.cursor };
-      if (page.events.length < this.#o.pageLimit || this.#polling.signal.aborted) return;
+      if (page.events.length < this.#options.pageLimit || this.#polling.signal.aborted) return;
     }
   }
 }
@@ -88,14 +92,20 @@ export class WasmBookTap {
 export function wasmBookTaps(
   rpcUrl: string,
   metrics: Metrics,
-  o: Omit<WasmBookTapOptions, 'rpc' | 'pageLimit' | 'pollIntervalMs'> &
+  options: Omit<WasmBookTapOptions, 'rpc' | 'pageLimit' | 'pollIntervalMs'> &
     Partial<Pick<WasmBookTapOptions, 'pageLimit' | 'pollIntervalMs'>>,
 ): WasmBookTap[] {
   const rpc = new WasmRpc(httpTransport(rpcUrl, { timeoutMs: 10_000 }), createWasmMetrics(metrics));
   const taps: WasmBookTap[] = [];
-  for (let i = 0; i < o.pairs.length; i += BOOKS_PER_TAP)
+  for (let i = 0; i < options.pairs.length; i += BOOKS_PER_TAP)
     taps.push(
-      new WasmBookTap({ pageLimit: 200, pollIntervalMs: 1_000, ...o, rpc, pairs: o.pairs.slice(i, i + BOOKS_PER_TAP) }),
+      new WasmBookTap({
+        pageLimit: 200,
+        pollIntervalMs: 1_000,
+        ...options,
+        rpc,
+        pairs: options.pairs.slice(i, i + BOOKS_PER_TAP),
+      }),
     );
   return taps;
 }

@@ -9,8 +9,9 @@
  * books) asks those books for both trade events over that ledger; the ones of those transactions are kept.
  */
 import type { ChainEvent } from '../types.ts';
-import type { EventBindings } from './event-decoder.ts';
-import { encodeScVal, scv } from './scval.ts';
+import { decodeRpcEvent, rawEventId, type EventBindings } from './event-decoder.ts';
+import type { WasmRpc } from './rpc-client.ts';
+import { encodeScVal, Malformed, scv } from './scval.ts';
 
 type Json = Record<string, unknown>;
 
@@ -65,4 +66,66 @@ export function tradeFilterGroups(books: readonly string[]): Json[][] {
 /** Whether a decoded event of the query's reply is a trade event of one of its transactions, on a book our tokens moved with. */
 export function isWanted(q: TradeQuery, e: ChainEvent): boolean {
   return e.type === 'Trade' && (q.txs.get(e.txHash)?.has(e.pairId) ?? false);
+}
+
+export interface TradeReadDeps {
+  readonly rpc: WasmRpc;
+  readonly bindings: EventBindings;
+  readonly pageLimit: number;
+  /** Counts and logs a malformed event (rethrows anything else). */
+  readonly malformed: (e: unknown, eventId: string | null) => void;
+}
+
+const LEDGER_BATCH = 8;
+
+/**
+ * The trade events of other clients in the transactions of `ours` where our tokens moved with a book: one
+ * query per ledger, a few ledgers at a time, and only events `inWindow` and not `seen` (a resume never
+ * repeats one); the ids kept join `seen`.
+ */
+export async function readCounterpartyTrades(
+  deps: TradeReadDeps,
+  ours: readonly ChainEvent[],
+  inWindow: (id: string) => boolean,
+  seen: Set<string>,
+): Promise<ChainEvent[]> {
+  const queries = tradeQueries(ours, deps.bindings);
+  const out: ChainEvent[] = [];
+  for (let i = 0; i < queries.length; i += LEDGER_BATCH) {
+    const batch = queries.slice(i, i + LEDGER_BATCH);
+    const replies = await Promise.all(
+      batch.map((q) => Promise.all(tradeFilterGroups(q.books).map((filters) => ledgerEvents(deps, q.ledger, filters)))),
+    );
+    batch.forEach((q, k) => {
+      for (const raw of (replies[k] ?? []).flat()) {
+        const id = rawEventId(raw);
+        if (id === null) {
+          deps.malformed(new Malformed('event without id or ledger'), null);
+          continue;
+        }
+        if (id.ledger !== q.ledger || !inWindow(id.id) || seen.has(id.id)) continue;
+        seen.add(id.id);
+        try {
+          const e = decodeRpcEvent(deps.bindings, raw, true);
+          if (e !== null && isWanted(q, e)) out.push(e);
+        } catch (e) {
+          deps.malformed(e, id.id);
+        }
+      }
+    });
+  }
+  return out;
+}
+
+/** The events of one ledger that match the filters: a page, or more for a ledger with more than a page of them. */
+async function ledgerEvents(deps: TradeReadDeps, ledger: number, filters: Json[]): Promise<unknown[]> {
+  const limit = deps.pageLimit;
+  let page = await deps.rpc.events({ startLedger: ledger, endLedger: ledger + 1, filters, limit });
+  const out = [...page.events];
+  // A cursor cannot be combined with a range: the next pages may run past the ledger, and stop there.
+  while (page.events.length >= limit && (rawEventId(page.events.at(-1))?.ledger ?? ledger + 1) <= ledger) {
+    page = await deps.rpc.events({ cursor: page.cursor, filters, limit });
+    out.push(...page.events);
+  }
+  return out;
 }

@@ -57,6 +57,11 @@ function payload(data: ScVal): ScVal[] {
   return d.length > 0 && d[d.length - 1]?.type === 9 ? d.slice(0, -1) : d;
 }
 
+type BookMeta = Where & { readonly pairId: string };
+
+const clientOf = (topics: readonly ScVal[]): string => address(topics[1], 'topic[1] client');
+const topicOrderId = (topics: readonly ScVal[]): bigint => unsigned(topics[2], 'topic[2] order_id');
+
 function bookEvent(
   name: string,
   pair: PairBinding,
@@ -65,90 +70,103 @@ function bookEvent(
   where: Where,
 ): ChainEvent | null {
   const meta = { ...where, pairId: pair.pairId };
-  const client = () => address(topics[1], 'topic[1] client');
-  const topicId = () => unsigned(topics[2], 'topic[2] order_id');
   switch (name) {
-    case 'OrderReceived': {
-      const d = payload(data);
-      // Extras after quantity and price, by position as chain A lists them: side, reporting data,
-      // cross identifier, order type, execution condition. Only the integers count (reporting data is bytes).
-      const ints = d.slice(2).filter(isInteger);
-      return {
-        ...meta,
-        type: 'OrderReceived',
-        orderId: topicId(),
-        client: client(),
-        quantity: unsigned(d[0], 'quantity'),
-        price: unsigned(d[1], 'price'),
-        side: sideCode(ints[0], 'side'),
-        crossIdentifier: ints[1] === undefined ? 0n : unsigned(ints[1], 'cross_identifier', 32),
-        orderType: ints[2] === undefined ? 0 : small(ints[2], 'order_type'),
-        executionCondition: ints[3] === undefined ? 0 : small(ints[3], 'execution_condition'),
-      };
-    }
+    case 'OrderReceived':
+      return orderReceived(meta, topics, data);
     case 'NewBuyOrder':
-    case 'NewSellOrder': {
-      const d = payload(data);
-      return {
-        ...meta,
-        type: 'OrderResting',
-        orderId: unsigned(d[0], 'order_id'),
-        client: client(),
-        side: sideNamed(name),
-        quantity: unsigned(d[1], 'quantity'),
-        price: unsigned(d[2], 'price'),
-      };
-    }
+    case 'NewSellOrder':
+      return orderResting(meta, name, topics, data);
     case 'NewBuyInitiatedTrade':
-    case 'NewSellInitiatedTrade': {
-      // Layout not specified: the order id in topic[2] (as for the other per-order events), or else the
-      // first u64 of the data (as for NewBuyOrder); quantity and price follow.
-      const d = payload(data);
-      const inTopic = topics[2] !== undefined;
-      const rest = inTopic ? d : d.slice(1);
-      return {
-        ...meta,
-        type: 'Trade',
-        orderId: inTopic ? topicId() : unsigned(d[0], 'order_id'),
-        client: client(),
-        side: sideNamed(name),
-        quantity: unsigned(rest[0], 'quantity'),
-        price: unsigned(rest[1], 'price'),
-      };
-    }
-    case 'CancelOrder': {
-      const d = payload(data);
-      const type = cancellationTypeOf(small(d[2], 'cancellation_type'));
-      if (type === undefined) throw new Malformed('cancellation_type is not 0, 1 or 2');
-      return {
-        ...meta,
-        type: 'OrderCancelled',
-        orderId: topicId(),
-        client: client(),
-        quantity: unsigned(d[0], 'quantity'),
-        price: unsigned(d[1], 'price'),
-        cancellationType: type,
-        token: address(d[3], 'token'),
-        toAddress: address(d[4], 'to_address'),
-      };
-    }
-    case 'OrderRejected': {
-      const d = vec(data, 'data');
-      const side = d[2] === undefined ? null : (SIDE_BY_CODE.get(small(d[2], 'side')) ?? null);
-      return {
-        ...meta,
-        type: 'OrderRejected',
-        orderId: topicId(),
-        client: client(),
-        reason: small(d[0], 'reason'),
-        quantityNotExecuted: unsigned(d[1], 'quantity_not_executed'),
-        side,
-        price: d[3] === undefined ? 0n : unsigned(d[3], 'price'),
-      };
-    }
+    case 'NewSellInitiatedTrade':
+      return trade(meta, name, topics, data);
+    case 'CancelOrder':
+      return orderCancelled(meta, topics, data);
+    case 'OrderRejected':
+      return orderRejected(meta, topics, data);
     default:
       return null;
   }
+}
+
+function orderReceived(meta: BookMeta, topics: readonly ScVal[], data: ScVal): ChainEvent {
+  const d = payload(data);
+  // Extras after quantity and price, by position as chain A lists them: side, reporting data,
+  // cross identifier, order type, execution condition. Only the integers count (reporting data is bytes).
+  const ints = d.slice(2).filter(isInteger);
+  return {
+    ...meta,
+    type: 'OrderReceived',
+    orderId: topicOrderId(topics),
+    client: clientOf(topics),
+    quantity: unsigned(d[0], 'quantity'),
+    price: unsigned(d[1], 'price'),
+    side: sideCode(ints[0], 'side'),
+    crossIdentifier: ints[1] === undefined ? 0n : unsigned(ints[1], 'cross_identifier', 32),
+    orderType: ints[2] === undefined ? 0 : small(ints[2], 'order_type'),
+    executionCondition: ints[3] === undefined ? 0 : small(ints[3], 'execution_condition'),
+  };
+}
+
+function orderResting(meta: BookMeta, name: string, topics: readonly ScVal[], data: ScVal): ChainEvent {
+  const d = payload(data);
+  return {
+    ...meta,
+    type: 'OrderResting',
+    orderId: unsigned(d[0], 'order_id'),
+    client: clientOf(topics),
+    side: sideNamed(name),
+    quantity: unsigned(d[1], 'quantity'),
+    price: unsigned(d[2], 'price'),
+  };
+}
+
+function trade(meta: BookMeta, name: string, topics: readonly ScVal[], data: ScVal): ChainEvent {
+  // Layout not specified: the order id in topic[2] (as for the other per-order events), or else the
+  // first u64 of the data (as for NewBuyOrder); quantity and price follow.
+  const d = payload(data);
+  const inTopic = topics[2] !== undefined;
+  const rest = inTopic ? d : d.slice(1);
+  return {
+    ...meta,
+    type: 'Trade',
+    orderId: inTopic ? topicOrderId(topics) : unsigned(d[0], 'order_id'),
+    client: clientOf(topics),
+    side: sideNamed(name),
+    quantity: unsigned(rest[0], 'quantity'),
+    price: unsigned(rest[1], 'price'),
+  };
+}
+
+function orderCancelled(meta: BookMeta, topics: readonly ScVal[], data: ScVal): ChainEvent {
+  const d = payload(data);
+  const type = cancellationTypeOf(small(d[2], 'cancellation_type'));
+  if (type === undefined) throw new Malformed('cancellation_type is not 0, 1 or 2');
+  return {
+    ...meta,
+    type: 'OrderCancelled',
+    orderId: topicOrderId(topics),
+    client: clientOf(topics),
+    quantity: unsigned(d[0], 'quantity'),
+    price: unsigned(d[1], 'price'),
+    cancellationType: type,
+    token: address(d[3], 'token'),
+    toAddress: address(d[4], 'to_address'),
+  };
+}
+
+function orderRejected(meta: BookMeta, topics: readonly ScVal[], data: ScVal): ChainEvent {
+  const d = vec(data, 'data');
+  const side = d[2] === undefined ? null : (SIDE_BY_CODE.get(small(d[2], 'side')) ?? null);
+  return {
+    ...meta,
+    type: 'OrderRejected',
+    orderId: topicOrderId(topics),
+    client: clientOf(topics),
+    reason: small(d[0], 'reason'),
+    quantityNotExecuted: unsigned(d[1], 'quantity_not_executed'),
+    side,
+    price: d[3] === undefined ? 0n : unsigned(d[3], 'price'),
+  };
 }
 
 /** SEP-41 `transfer`: topics `["transfer", from, to, ...]`, data the i128 amount or a map with `amount`. */

@@ -19,8 +19,8 @@ import type { WasmMetrics } from './metrics.ts';
 import type { FollowerOptions, Sleep } from './options.ts';
 import type { EventsPage, WasmRpc } from './rpc-client.ts';
 import { encodeScVal, Malformed, scv } from './scval.ts';
-import { isWanted, tradeFilterGroups, tradeQueries } from './counterparty-trades.ts';
-import { endOfLedgerCursor, ledgerOfEventId, transactionOfEventId } from './tx-events.ts';
+import { readCounterpartyTrades } from './counterparty-trades.ts';
+import { compareIds, endOfLedgerCursor, ledgerOfEventId, transactionOfEventId } from './tx-events.ts';
 
 export interface FollowerDeps {
   readonly rpc: WasmRpc;
@@ -61,18 +61,6 @@ export function filterGroups(wallet: string, pairs: readonly PairBinding[]): Jso
   return chunk(filters, 5);
 }
 
-/** Event ids and cursors are fixed-width `%019d-%010d`; compared as numbers to be safe with any width. */
-function order(id: string): [bigint, bigint] {
-  const [toid, index] = id.split('-');
-  return [BigInt(toid ?? '0'), BigInt(index ?? '0')];
-}
-
-export function compareIds(a: string, b: string): number {
-  const [x, i] = order(a);
-  const [y, j] = order(b);
-  return x < y ? -1 : x > y ? 1 : i < j ? -1 : i > j ? 1 : 0;
-}
-
 function isRangeError(e: unknown): boolean {
   return (
     rpcErrorCode(e) === -32600 || (e instanceof Error && /ledger range|oldest ledger|must be between/i.test(e.message))
@@ -80,8 +68,6 @@ function isRangeError(e: unknown): boolean {
 }
 
 class GapFound extends Error {}
-
-const LEDGER_BATCH = 8;
 
 /** Whether an event id lies after the position and at or before `end`. */
 function inWindow(id: string, from: Position, end: string): boolean {
@@ -106,8 +92,8 @@ function wholeTransactions<T extends { readonly id: string }>(
   return before === undefined ? { raw: [...raw], end } : { raw: kept, end: before.id };
 }
 
-export class EventFollower implements Follower {
-  readonly #d: FollowerDeps;
+export class WasmFollower implements Follower {
+  readonly #deps: FollowerDeps;
   readonly #bindings: EventBindings;
   readonly #groups: Json[][];
   readonly #onNotice: (n: FollowerNotice) => Promise<void>;
@@ -124,7 +110,7 @@ export class EventFollower implements Follower {
     from: EventCursor | null,
     onNotice: (n: FollowerNotice) => Promise<void>,
   ) {
-    this.#d = d;
+    this.#deps = d;
     this.#bindings = new EventBindings(d.wallet, pairs);
     this.#groups = filterGroups(d.wallet, pairs);
     this.#onNotice = onNotice;
@@ -145,9 +131,12 @@ export class EventFollower implements Follower {
 
   async #run(): Promise<void> {
     while (!this.#stop.signal.aborted) {
-      await reportedRound(this.#d.logger, this.#d.clock, CHAIN_NODE.wasm, 'follower round', () => this.#round());
+      await reportedRound(this.#deps.logger, this.#deps.clock, CHAIN_NODE.wasm, 'follower round', () => this.#round());
       try {
-        await this.#d.sleep(this.#d.options.pollIntervalMs, AbortSignal.any([this.#stop.signal, this.#wake.signal]));
+        await this.#deps.sleep(
+          this.#deps.options.pollIntervalMs,
+          AbortSignal.any([this.#stop.signal, this.#wake.signal]),
+        );
       } catch {
         // Stopped, or asked for a round now.
       }
@@ -161,7 +150,7 @@ export class EventFollower implements Follower {
 
   async #round(attempt = 0): Promise<void> {
     if (this.#position === null) {
-      const latest = await this.#d.rpc.latestLedger();
+      const latest = await this.#deps.rpc.latestLedger();
       const start = endOfLedgerCursor(latest.sequence);
       // Starting from nothing, the follower says where it starts before anything else, so that the position is
       // durable at once: a process killed before its first event would otherwise restart from the ledger of
@@ -202,18 +191,28 @@ export class EventFollower implements Follower {
         this.#malformed(e, r.id);
       }
     }
-    const trades = await this.#counterpartyTrades(ours, from, end, seen);
+    const trades = await readCounterpartyTrades(
+      {
+        rpc: this.#deps.rpc,
+        bindings: this.#bindings,
+        pageLimit: this.#deps.options.pageLimit,
+        malformed: (e, eventId) => this.#malformed(e, eventId),
+      },
+      ours,
+      (id) => inWindow(id, from, end),
+      seen,
+    );
     const events = trades.length === 0 ? ours : [...ours, ...trades].toSorted((a, b) => compareIds(a.key, b.key));
     const height = ledgerOfEventId(end) ?? this.#positionLedger(from);
     const cursor: EventCursor = { chain: 'wasm', cursor: end, height: BigInt(height) };
-    if (events.length > 0 || height - this.#lastDeliveredLedger >= this.#d.options.cursorHeartbeatLedgers) {
+    if (events.length > 0 || height - this.#lastDeliveredLedger >= this.#deps.options.cursorHeartbeatLedgers) {
       await this.#onNotice({ kind: 'events', events, confirmed: true, cursor });
       this.#lastDeliveredLedger = height;
-      for (const e of events) this.#d.metrics.eventsDelivered.inc({ type: e.type });
+      for (const e of events) this.#deps.metrics.eventsDelivered.inc({ type: e.type });
     }
     this.#position = { cursor: end };
     const behind = Math.max(0, latest - height);
-    this.#d.metrics.followerLag.set(behind);
+    this.#deps.metrics.followerLag.set(behind);
     await this.#onNotice({
       kind: 'lag',
       behind: BigInt(behind),
@@ -221,63 +220,10 @@ export class EventFollower implements Follower {
     });
   }
 
-  /**
-   * The trade events of other clients in the window's transactions where our tokens moved with a book: one
-   * query per ledger, a few ledgers at a time, and only events inside the window (a resume never repeats one).
-   */
-  async #counterpartyTrades(
-    ours: readonly ChainEvent[],
-    from: Position,
-    end: string,
-    seen: Set<string>,
-  ): Promise<ChainEvent[]> {
-    const queries = tradeQueries(ours, this.#bindings);
-    const out: ChainEvent[] = [];
-    for (let i = 0; i < queries.length; i += LEDGER_BATCH) {
-      const batch = queries.slice(i, i + LEDGER_BATCH);
-      const replies = await Promise.all(
-        batch.map((q) =>
-          Promise.all(tradeFilterGroups(q.books).map((filters) => this.#ledgerEvents(q.ledger, filters))),
-        ),
-      );
-      batch.forEach((q, k) => {
-        for (const raw of (replies[k] ?? []).flat()) {
-          const id = rawEventId(raw);
-          if (id === null) {
-            this.#malformed(new Malformed('event without id or ledger'), null);
-            continue;
-          }
-          if (id.ledger !== q.ledger || !inWindow(id.id, from, end) || seen.has(id.id)) continue;
-          seen.add(id.id);
-          try {
-            const e = decodeRpcEvent(this.#bindings, raw, true);
-            if (e !== null && isWanted(q, e)) out.push(e);
-          } catch (e) {
-            this.#malformed(e, id.id);
-          }
-        }
-      });
-    }
-    return out;
-  }
-
-  /** The events of one ledger that match the filters: a page, or more for a ledger with more than a page of them. */
-  async #ledgerEvents(ledger: number, filters: Json[]): Promise<unknown[]> {
-    const limit = this.#d.options.pageLimit;
-    let page = await this.#d.rpc.events({ startLedger: ledger, endLedger: ledger + 1, filters, limit });
-    const out = [...page.events];
-    // A cursor cannot be combined with a range: the next pages may run past the ledger, and stop there.
-    while (page.events.length >= limit && (rawEventId(page.events.at(-1))?.ledger ?? ledger + 1) <= ledger) {
-      page = await this.#d.rpc.events({ cursor: page.cursor, filters, limit });
-      out.push(...page.events);
-    }
-    return out;
-  }
-
   #malformed(e: unknown, eventId: string | null): void {
     if (!(e instanceof Malformed)) throw e;
-    this.#d.metrics.malformed.inc({ source: 'follower' });
-    this.#d.logger.warn({ eventId, err: e.message }, 'malformed chain B event skipped');
+    this.#deps.metrics.malformed.inc({ source: 'follower' });
+    this.#deps.logger.warn({ eventId, err: e.message }, 'malformed chain B event skipped');
   }
 
   /** Pages one filter group from the position; the scanned end is the last cursor the node gave, cut when a page limit stopped it. */
@@ -290,7 +236,7 @@ export class EventFollower implements Follower {
     let request = 'cursor' in from ? { cursor: from.cursor } : { startLedger: from.startLedger };
     for (let n = 0; ; n++) {
       try {
-        page = await this.#d.rpc.events({ ...request, filters, limit: this.#d.options.pageLimit });
+        page = await this.#deps.rpc.events({ ...request, filters, limit: this.#deps.options.pageLimit });
       } catch (e) {
         if (n === 0 && isRangeError(e)) await this.#checkGap(from, e);
         throw e;
@@ -299,17 +245,17 @@ export class EventFollower implements Follower {
         const id = rawEventId(raw);
         if (id !== null) events.push({ id: id.id, raw });
         else {
-          this.#d.metrics.malformed.inc({ source: 'follower' });
-          this.#d.logger.warn('chain B event without id or ledger skipped');
+          this.#deps.metrics.malformed.inc({ source: 'follower' });
+          this.#deps.logger.warn('chain B event without id or ledger skipped');
         }
       }
-      if (page.events.length < this.#d.options.pageLimit || n + 1 >= this.#d.options.maxPagesPerRound) break;
+      if (page.events.length < this.#deps.options.pageLimit || n + 1 >= this.#deps.options.maxPagesPerRound) break;
       request = { cursor: page.cursor };
     }
     return {
       events,
       end: page.cursor,
-      cut: page.events.length >= this.#d.options.pageLimit,
+      cut: page.events.length >= this.#deps.options.pageLimit,
       latestLedger: page.latestLedger,
     };
   }
@@ -326,15 +272,15 @@ export class EventFollower implements Follower {
    * the oldest retained ledger first). Just behind it with nothing lost: move on quietly.
    */
   async #checkGap(from: Position, cause: unknown): Promise<void> {
-    const health = await this.#d.rpc.health();
+    const health = await this.#deps.rpc.health();
     if (this.#positionLedger(from) >= health.oldestLedger) return;
     this.#position = { startLedger: health.oldestLedger };
     if (this.#completeThrough(from) + 1 >= health.oldestLedger)
       throw new GapFound('repositioned at the oldest retained ledger');
-    this.#d.metrics.followerGaps.inc();
+    this.#deps.metrics.followerGaps.inc();
     const fromCursor: EventCursor | null =
       'cursor' in from ? { chain: 'wasm', cursor: from.cursor, height: BigInt(this.#positionLedger(from)) } : null;
-    this.#d.logger.error(
+    this.#deps.logger.error(
       {
         from: 'cursor' in from ? from.cursor : from.startLedger,
         oldestAvailable: health.oldestLedger,

@@ -10,7 +10,7 @@ import { jsonRpcOverHttp } from '../json-rpc-http.ts';
 /** Sends one request and resolves with its `result`; rejects with an `E_CHAIN_RPC` DltError. */
 export type RpcTransport = (method: string, params: unknown) => Promise<unknown>;
 
-export interface RpcFailureDetails {
+export interface RpcFailure {
   readonly method: string;
   /** The node's JSON-RPC error code, when it answered with one. */
   readonly rpcCode?: number;
@@ -19,7 +19,7 @@ export interface RpcFailureDetails {
 
 export function rpcFailure(
   method: string,
-  kind: RpcFailureDetails['kind'],
+  kind: RpcFailure['kind'],
   message: string,
   extra: { rpcCode?: number; cause?: unknown } = {},
 ): DltError {
@@ -29,7 +29,7 @@ export function rpcFailure(
   });
 }
 
-export function rpcFailureKind(e: unknown): RpcFailureDetails['kind'] | null {
+export function rpcFailureKind(e: unknown): RpcFailure['kind'] | null {
   if (!(e instanceof DltError) || e.code !== 'E_CHAIN_RPC') return null;
   const kind = e.details.kind;
   return kind === 'transport' || kind === 'rpc' || kind === 'malformed' ? kind : null;

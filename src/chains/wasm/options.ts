@@ -5,11 +5,11 @@
 import type { Keypair } from '@stellar/stellar-sdk';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
-import type { StateStore } from '../../store/state-store.ts';
-import type { TxJournal } from '../../store/tx-journal.ts';
+import type { ApprovalStore, TxJournal } from '../ports.ts';
 import type { TokenRole } from '../types.ts';
 import type { RpcTransport } from './json-rpc.ts';
 import type { Clock } from '../../core/clock.ts';
+import { WASM_DEFAULTS } from '../../core/config/chain-defaults.ts';
 
 export type { Clock, Sleep } from '../../core/clock.ts';
 export { systemClock } from '../../core/system-clock.ts';
@@ -55,7 +55,7 @@ export interface WasmAdapterOptions {
   /** Channel accounts used as transaction sources; empty: the trading account is the only source. */
   readonly channelKeys?: readonly Keypair[];
   readonly journal: TxJournal;
-  readonly state: StateStore;
+  readonly state: ApprovalStore;
   readonly logger?: Logger;
   readonly metrics?: Metrics;
   readonly clock?: Clock;
@@ -110,37 +110,37 @@ export interface ResolvedOptions {
 }
 
 /** How approvals are sized and renewed, the defaults filled in (the adapter's, and a backtest's simulated one). */
-export function approvalOptions(o: Partial<ApprovalOptions> = {}): ApprovalOptions {
+export function approvalOptions(options: Partial<ApprovalOptions> = {}): ApprovalOptions {
   return {
-    lifetimeLedgers: o.lifetimeLedgers ?? 17_280,
-    renewMarginLedgers: o.renewMarginLedgers ?? 720,
-    multiplier: o.multiplier ?? 4,
-    budgets: o.budgets ?? {},
+    lifetimeLedgers: options.lifetimeLedgers ?? WASM_DEFAULTS.approvalLedgers,
+    renewMarginLedgers: options.renewMarginLedgers ?? 720,
+    multiplier: options.multiplier ?? 4,
+    budgets: options.budgets ?? {},
   };
 }
 
-export function resolveOptions(o: WasmAdapterOptions): ResolvedOptions {
+export function resolveOptions(options: WasmAdapterOptions): ResolvedOptions {
   return {
-    txTimeoutSeconds: o.txTimeoutSeconds ?? 30,
-    inclusionFeeStroops: o.inclusionFeeStroops ?? 100,
-    cancelInclusionFeeStroops: o.cancelInclusionFeeStroops ?? 10_000,
-    authValidityLedgers: o.authValidityLedgers ?? 12,
-    pollIntervalMs: o.pollIntervalMs ?? 1000,
-    ledgerCloseMs: o.ledgerCloseMs ?? 5000,
-    outcomeGraceMs: o.outcomeGraceMs ?? 60_000,
+    txTimeoutSeconds: options.txTimeoutSeconds ?? 30,
+    inclusionFeeStroops: options.inclusionFeeStroops ?? 100,
+    cancelInclusionFeeStroops: options.cancelInclusionFeeStroops ?? 10_000,
+    authValidityLedgers: options.authValidityLedgers ?? 12,
+    pollIntervalMs: options.pollIntervalMs ?? 1000,
+    ledgerCloseMs: options.ledgerCloseMs ?? 5000,
+    outcomeGraceMs: options.outcomeGraceMs ?? 60_000,
     tryAgainLater: {
-      maxAttempts: o.tryAgainLater?.maxAttempts ?? 8,
-      baseDelayMs: o.tryAgainLater?.baseDelayMs ?? 500,
-      maxDelayMs: o.tryAgainLater?.maxDelayMs ?? 5000,
+      maxAttempts: options.tryAgainLater?.maxAttempts ?? 8,
+      baseDelayMs: options.tryAgainLater?.baseDelayMs ?? 500,
+      maxDelayMs: options.tryAgainLater?.maxDelayMs ?? 5000,
     },
-    maxSequenceResyncs: o.maxSequenceResyncs ?? 3,
-    rpcTimeoutMs: o.rpcTimeoutMs ?? 10_000,
-    approvals: approvalOptions(o.approvals),
+    maxSequenceResyncs: options.maxSequenceResyncs ?? 3,
+    rpcTimeoutMs: options.rpcTimeoutMs ?? 10_000,
+    approvals: approvalOptions(options.approvals),
     follower: {
-      pollIntervalMs: o.follower?.pollIntervalMs ?? 1000,
-      pageLimit: o.follower?.pageLimit ?? 1000,
-      maxPagesPerRound: o.follower?.maxPagesPerRound ?? 20,
-      cursorHeartbeatLedgers: o.follower?.cursorHeartbeatLedgers ?? 100,
+      pollIntervalMs: options.follower?.pollIntervalMs ?? 1000,
+      pageLimit: options.follower?.pageLimit ?? 1000,
+      maxPagesPerRound: options.follower?.maxPagesPerRound ?? 20,
+      cursorHeartbeatLedgers: options.follower?.cursorHeartbeatLedgers ?? 100,
     },
   };
 }

@@ -9,7 +9,7 @@
 import { DltError, isDltError } from '../../core/errors.ts';
 import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
-import type { TxJournal } from '../../store/tx-journal.ts';
+import type { TxJournal } from '../ports.ts';
 import type { ChainEvent, Outcome, PairBinding } from '../types.ts';
 import { decodeContractEvent, type EventBindings } from './event-decoder.ts';
 import type { WasmMetrics } from './metrics.ts';

@@ -11,7 +11,7 @@ import { createMetrics } from '../../telemetry/metrics.ts';
 import { silentLogger, type Logger } from '../../telemetry/logger.ts';
 import { httpTransport } from './json-rpc.ts';
 import { createWasmMetrics } from './metrics.ts';
-import { ChainReader } from './reads.ts';
+import { WasmReader } from './reads.ts';
 import { WasmRpc } from './rpc-client.ts';
 import { fields, integer, Malformed, small, type ScVal } from './scval.ts';
 
@@ -73,7 +73,7 @@ export function priceDataOf(v: ScVal, oracle: string): { price: bigint; timestam
 
 /** `decimals()` and `lastprice(asset)`; null when the oracle has no price for the asset. */
 export async function readSep40(
-  reader: Pick<ChainReader, 'view'>,
+  reader: Pick<WasmReader, 'view'>,
   oracle: string,
   asset: Sep40Asset,
 ): Promise<Sep40Price | null> {
@@ -96,7 +96,7 @@ export async function readSep40(
 
 /** A standalone reader of chain B price oracles over one node's RPC URL. */
 export class Sep40Reader {
-  readonly #reader: ChainReader;
+  readonly #reader: WasmReader;
 
   constructor(
     rpcUrl: string,
@@ -107,7 +107,7 @@ export class Sep40Reader {
       httpTransport(rpcUrl, { timeoutMs: options.timeoutMs ?? 10_000 }),
       createWasmMetrics(createMetrics()),
     );
-    this.#reader = new ChainReader(
+    this.#reader = new WasmReader(
       rpc,
       options.source ?? NULL_ACCOUNT,
       networkPassphrase,

@@ -6,15 +6,17 @@
  */
 import { Account, Address, Contract, StrKey, TransactionBuilder, type xdr } from '@stellar/stellar-sdk';
 import { isPhaseOpen } from '../../core/calendar.ts';
-import { DltError } from '../../core/errors.ts';
+import { DltError, isDltError } from '../../core/errors.ts';
+import type { Side } from '../../core/order-terms.ts';
 import type { PairScales } from '../../core/units.ts';
 import type { Logger } from '../../telemetry/logger.ts';
-import type { OnChainPairState, PairBinding, TokenRole } from '../types.ts';
+import type { Balances, BalancesAt, OnChainPairState, OrderProbe, PairBinding, TokenRole } from '../types.ts';
+import { cancelCall } from './calls.ts';
 import { WasmRpc } from './rpc-client.ts';
 import { bool, decodeScVal, fields, integer, isInteger, Malformed, text, vec, type ScVal } from './scval.ts';
 import { errorFromSimulation } from './tx-result.ts';
 
-export class ChainReader {
+export class WasmReader {
   readonly #rpc: WasmRpc;
   readonly #wallet: string;
   readonly #passphrase: string;
@@ -120,6 +122,53 @@ export class ChainReader {
       marketMakerBps,
       prefunded: noPrefund !== true,
     };
+  }
+
+  async balances(pair: PairBinding): Promise<Balances> {
+    const [base, quote, native] = await Promise.all([
+      this.tokenBalance(pair.baseToken),
+      this.tokenBalance(pair.quoteToken),
+      this.native(),
+    ]);
+    return { base, quote, native };
+  }
+
+  /**
+   * Base and quote as of one ledger: both are read again while a ledger closes between them (three times at
+   * most). The native balance is read beside them.
+   */
+  async balancesAt(pair: PairBinding): Promise<BalancesAt> {
+    for (let attempt = 0; ; attempt++) {
+      const [base, quote, native] = await Promise.all([
+        this.tokenBalanceAt(pair.baseToken),
+        this.tokenBalanceAt(pair.quoteToken),
+        this.native(),
+      ]);
+      if (base.ledger === quote.ledger)
+        return { base: base.amount, quote: quote.amount, native, height: BigInt(base.ledger) };
+      if (attempt >= 2) {
+        throw new DltError(
+          'E_CHAIN_RPC',
+          `balances of ${pair.pairId} were read on different ledgers (${base.ledger}, ${quote.ledger}) three times`,
+          { details: { kind: 'transport', pair: pair.pairId } },
+        );
+      }
+    }
+  }
+
+  /** A cancellation simulated on the latest ledger: contract error #8 (order not found) says the order is gone. */
+  async probeOrder(pair: PairBinding, side: Side, orderId: bigint): Promise<OrderProbe> {
+    const call = cancelCall(pair.orderBook, this.#wallet, side, orderId);
+    try {
+      const r = await this.simulates(call.contract, call.fn, [...call.args]);
+      if (r.ok) return { onBook: true, height: BigInt(r.ledger) };
+      return r.error.code === 'E_VENUE_ORDER_NOT_FOUND'
+        ? { onBook: false, height: BigInt(r.ledger) }
+        : { onBook: null, height: BigInt(r.ledger), reason: `${r.error.code}: ${r.error.message}` };
+    } catch (e) {
+      if (!isDltError(e)) throw e;
+      return { onBook: null, height: 0n, reason: `${e.code}: ${e.message}` };
+    }
   }
 
   async tokenBalance(token: string): Promise<bigint> {

@@ -37,6 +37,18 @@ export function transactionOfEventId(id: string): bigint | null {
 }
 
 /** The cursor just after every event of `ledger`: polling from it starts with the next ledger. */
+/** Event ids and cursors are fixed-width `%019d-%010d`; compared as numbers to be safe with any width. */
+function order(id: string): [bigint, bigint] {
+  const [toid, index] = id.split('-');
+  return [BigInt(toid ?? '0'), BigInt(index ?? '0')];
+}
+
+export function compareIds(a: string, b: string): number {
+  const [x, i] = order(a);
+  const [y, j] = order(b);
+  return x < y ? -1 : x > y ? 1 : i < j ? -1 : i > j ? 1 : 0;
+}
+
 export function endOfLedgerCursor(ledger: number): string {
   return eventId(ledger, 0xfffff, 0xfff, 0xffffffff);
 }

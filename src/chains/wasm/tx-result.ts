@@ -51,6 +51,17 @@ export function sendErrorName(errorResultXdr: string | null): string {
   }
 }
 
+/** The error of an envelope the node refused with admission result `name`: it never applied. */
+export function errorFromRefusal(name: string, context: Record<string, unknown>, source: string): DltError {
+  if (name === 'txTOO_LATE')
+    return new DltError('E_CHAIN_TX_EXPIRED', 'node refused the transaction as too late; it never applied', {
+      details: { ...context, result: name },
+    });
+  return new DltError('E_CHAIN_TX_REFUSED', `node refused the transaction: ${name}`, {
+    details: { ...context, result: name, source },
+  });
+}
+
 /** The typed error of a simulation's `error` string. */
 export function errorFromSimulation(text: string, context: Record<string, unknown>): DltError {
   const contract = /Error\(Contract, #(\d+)\)/.exec(text);

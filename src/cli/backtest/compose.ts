@@ -13,7 +13,7 @@ import { runBacktest, type BacktestPair } from '../../backtest/replay.ts';
 import { VirtualClock } from '../../backtest/virtual-clock.ts';
 import { approvalOptions } from '../../chains/wasm/options.ts';
 import type { BotConfig, PairConfig } from '../../core/config/bot-config.ts';
-import { budgetsOf } from '../bootstrap/adapters.ts';
+import { budgetsOf, evmConfirmations } from '../bootstrap/adapters.ts';
 import { createLogger } from '../../telemetry/logger.ts';
 import { recordedStart } from '../../backtest/recorded-pair.ts';
 import { DEFAULT_CALENDAR, toVenueLocal } from '../../core/calendar.ts';
@@ -184,7 +184,7 @@ function replaySettings(config: BotConfig, bound: BoundPairs) {
       config: { ...DEFAULT_CALENDAR, holidays: config.calendar.holidays },
     },
     // As the run's adapters have them (bootstrap/adapters.ts tuningOf): a sandbox does not reorganise.
-    confirmations: { evm: config.sandbox === undefined ? (config.chains.evm?.confirmations ?? 2) : 1, wasm: 0 },
+    confirmations: { evm: evmConfirmations(config, config.sandbox !== undefined), wasm: 0 },
     approvals: approvalOptions({
       ...(config.chains.wasm === undefined ? {} : { lifetimeLedgers: config.chains.wasm.approvalLedgers }),
       budgets: budgetsOf(

@@ -2,10 +2,10 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { EvmAdapter } from '../../chains/evm/evm-adapter.ts';
 import type { ChainAdapter } from '../../chains/types.ts';
-import { WasmChainAdapter } from '../../chains/wasm/wasm-adapter.ts';
+import { WasmAdapter } from '../../chains/wasm/wasm-adapter.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { BotConfig } from '../../core/config/bot-config.ts';
-import { EVM_CONFIRMATIONS } from '../../core/config/common.ts';
+import { EVM_DEFAULTS } from '../../core/config/chain-defaults.ts';
 import { Decimal } from '../../core/decimal.ts';
 import { DltError } from '../../core/errors.ts';
 import { baseToNative, quoteToNative, toScaled } from '../../core/units.ts';
@@ -46,12 +46,20 @@ export function budgetsOf(
   return budgets;
 }
 
+/**
+ * The blocks on top of a chain A event before the bot reads it as final: as configured (else the default), and
+ * 1 on the sandbox, whose node does not reorganise.
+ */
+export function evmConfirmations(config: BotConfig, sandbox: boolean): number {
+  return sandbox ? 1 : (config.chains.evm?.confirmations ?? EVM_DEFAULTS.confirmations);
+}
+
 export function tuningOf(config: BotConfig, connection: Connection, pairs: readonly WalletPair[]): AdapterTuning {
   const budgets = budgetsOf(pairs);
   const gwei = config.chains.evm?.maxFeePerGasGwei;
   return {
-    evmConfirmations: connection.sandbox ? 1 : (config.chains.evm?.confirmations ?? EVM_CONFIRMATIONS),
-    evmHistoryFromBlock: config.chains.evm?.historyFromBlock ?? 0,
+    evmConfirmations: evmConfirmations(config, connection.sandbox),
+    evmHistoryFromBlock: config.chains.evm?.historyFromBlock ?? EVM_DEFAULTS.historyFromBlock,
     ...(gwei === undefined
       ? {}
       : { maxFeePerGasCap: toScaled(new Decimal(gwei), 10n ** 9n, 'chains.evm.maxFeePerGasGwei') }),
@@ -81,14 +89,14 @@ export function adapterOf(w: WalletSetup, c: Connection, o: AdapterParts, tuning
       clock: o.clock,
       follower: {
         ...(tuning.evmConfirmations === undefined ? {} : { confirmations: tuning.evmConfirmations }),
-        historyFromBlock: BigInt(tuning.evmHistoryFromBlock ?? 0),
+        historyFromBlock: BigInt(tuning.evmHistoryFromBlock ?? EVM_DEFAULTS.historyFromBlock),
       },
       ...(tuning.maxFeePerGasCap === undefined ? {} : { fees: { maxFeePerGasCap: tuning.maxFeePerGasCap } }),
       ...(tuning.budgets === undefined ? {} : { approvals: { budgets: tuning.budgets } }),
     });
   }
   if (c.wasm === undefined) throw new DltError('E_CONFIG_INVALID', `wallet ${w.id}: chains.wasm is not configured`);
-  return new WasmChainAdapter({
+  return new WasmAdapter({
     rpcUrl: c.wasm.rpcUrl,
     networkPassphrase: c.wasm.networkPassphrase,
     tradingKey: Keypair.fromSecret(w.key),

@@ -23,6 +23,7 @@ import type { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
 import type { Sandbox } from '../../sandbox/venue/sandbox.ts';
 import type { SandboxOptions } from '../../sandbox/venue/start.ts';
 import { openStore, type Store } from '../../store/store.ts';
+import { evmConfirmations } from './adapters.ts';
 import { startBookTaps, startRecording, type Recording } from './recording.ts';
 import { botOf, runPairsOf } from './run-bot.ts';
 import { startTelemetryServer, type TelemetryServer } from '../../telemetry/http-server.ts';
@@ -136,7 +137,7 @@ function followRecording(
 ): void {
   undo.push(recording.follow(run.venue.feed, run.engines));
   const taps = startBookTaps(connection, run.bindings, recording, {
-    confirmations: telemetry.config.chains.evm?.confirmations ?? 2,
+    confirmations: evmConfirmations(telemetry.config, false),
     logger: telemetry.logger,
     metrics: telemetry.metrics,
   });

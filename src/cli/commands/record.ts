@@ -16,6 +16,7 @@ import { createLogger, type Logger } from '../../telemetry/logger.ts';
 import { Metrics } from '../../telemetry/metrics.ts';
 import { createVenueClients, type VenueClients } from '../../venue/venue-clients.ts';
 import { usageArgs } from '../args.ts';
+import { evmConfirmations } from '../bootstrap/adapters.ts';
 import { connectionOf, type Connection } from '../bootstrap/connection.ts';
 import { authSecrets } from '../../venue/auth/venue-auth.ts';
 import { buildFairValues, fairValueBuildOf } from '../bootstrap/fair-value.ts';
@@ -130,7 +131,7 @@ async function startParts(
     connection,
     pairs.map((pair) => pair.binding),
     recording,
-    { confirmations: config.chains.evm?.confirmations ?? 2, logger, metrics },
+    { confirmations: evmConfirmations(config, false), logger, metrics },
   );
   stops.push(taps.stop);
   return { recording, pairs, taps: taps.count };

@@ -31,6 +31,3 @@ export const reportingIds = z.tuple([z.number().int().min(0).max(4294967295), z.
 export const portBase = z.number().int().min(1024).max(65000);
 /** A number of chain B channel accounts (each carries one transaction per ledger). */
 export const channelCount = z.number().int().min(1).max(1000);
-
-/** Chain A blocks on top of an event's before it is final: the one default of the schema and the adapter. */
-export const EVM_CONFIRMATIONS = 2;

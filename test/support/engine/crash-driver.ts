@@ -102,7 +102,7 @@ const adapter: ChainAdapter =
         follower: { confirmations: 1, pollIntervalMs: 100 },
         receipts: { pollIntervalMs: 100 },
       })
-    : new (await import('../../../src/chains/wasm/wasm-adapter.ts')).WasmChainAdapter({
+    : new (await import('../../../src/chains/wasm/wasm-adapter.ts')).WasmAdapter({
         rpcUrl: config.rpcUrl,
         networkPassphrase: config.networkPassphrase as string,
         tradingKey: (await import('@stellar/stellar-sdk')).Keypair.fromSecret(config.key),

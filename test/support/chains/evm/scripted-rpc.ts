@@ -1,6 +1,6 @@
 /** A scripted JSON-RPC transport for unit tests: each method answers from a handler, calls are recorded. */
 import { rpcFailure, type RpcTransport } from '../../../../src/chains/evm/json-rpc.ts';
-import { RpcClient } from '../../../../src/chains/evm/rpc-client.ts';
+import { EvmRpc } from '../../../../src/chains/evm/rpc-client.ts';
 import { createEvmMetrics, type EvmMetrics } from '../../../../src/chains/evm/metrics.ts';
 import { silentLogger } from '../../../../src/telemetry/logger.ts';
 import { Metrics } from '../../../../src/telemetry/metrics.ts';
@@ -8,7 +8,7 @@ import { Metrics } from '../../../../src/telemetry/metrics.ts';
 export type Handler = (params: readonly unknown[]) => unknown;
 
 export interface Scripted {
-  readonly client: RpcClient;
+  readonly client: EvmRpc;
   readonly metrics: Metrics;
   readonly evm: EvmMetrics;
   readonly calls: { method: string; params: readonly unknown[] }[];
@@ -25,7 +25,7 @@ export function scripted(handlers: Record<string, Handler>): Scripted {
   };
   const metrics = new Metrics();
   const evm = createEvmMetrics(metrics);
-  return { client: new RpcClient(transport, evm, silentLogger()), metrics, evm, calls, handlers };
+  return { client: new EvmRpc(transport, evm, silentLogger()), metrics, evm, calls, handlers };
 }
 
 export const hex = (n: bigint) => `0x${n.toString(16)}`;

@@ -26,7 +26,7 @@ import {
   type Side,
 } from '../../../../src/core/order-terms.ts';
 import type { Sleep } from '../../../../src/chains/wasm/options.ts';
-import { WasmChainAdapter } from '../../../../src/chains/wasm/wasm-adapter.ts';
+import { WasmAdapter } from '../../../../src/chains/wasm/wasm-adapter.ts';
 import type { WasmAdapterOptions } from '../../../../src/chains/wasm/options.ts';
 import { freePort } from '../../../../src/sandbox/net.ts';
 import { deployPair, deployVenue, type BookDeployment, type Venue } from '../../../../src/sandbox/wasm/deploy.ts';
@@ -174,7 +174,7 @@ export function channels(h: Harness, n: number, stroops = 100_000_000_000n): Key
 }
 
 export interface Built {
-  readonly adapter: WasmChainAdapter;
+  readonly adapter: WasmAdapter;
   readonly store: Store;
   readonly metrics: Metrics;
   /** Every log line the adapter wrote. */
@@ -195,7 +195,7 @@ export function adapterFor(
     destination: { write: (line: string) => logs.push(line) },
     now: () => h.clock.now(),
   });
-  const adapter = new WasmChainAdapter({
+  const adapter = new WasmAdapter({
     rpcUrl: h.rpc.url,
     networkPassphrase: h.emu.passphrase,
     tradingKey: trading,
@@ -272,7 +272,7 @@ export function typesOf(events: readonly ChainEvent[]): string[] {
 }
 
 /** Approves ahead (the adapter records the expiry only of approvals it made itself). */
-export async function approveAhead(adapter: WasmChainAdapter, pair: PairBinding, amount = BIG): Promise<void> {
+export async function approveAhead(adapter: WasmAdapter, pair: PairBinding, amount = BIG): Promise<void> {
   for (const role of ['base', 'quote'] as const) {
     const sub = await adapter.ensureAllowance(pair, role, amount);
     if (sub !== null) await accepted(sub);

@@ -3,8 +3,8 @@ import { Keypair, StrKey } from '@stellar/stellar-sdk';
 import { describe, expect, it } from 'vitest';
 import { derivePairRules } from '../../../../src/core/rules.ts';
 import type { PairBinding } from '../../../../src/chains/types.ts';
-import { compareIds, filterGroups } from '../../../../src/chains/wasm/follower.ts';
-import { endOfLedgerCursor, eventId, ledgerOfEventId } from '../../../../src/chains/wasm/tx-events.ts';
+import { filterGroups } from '../../../../src/chains/wasm/follower.ts';
+import { compareIds, endOfLedgerCursor, eventId, ledgerOfEventId } from '../../../../src/chains/wasm/tx-events.ts';
 import { pairWith } from '../../../support/pairs.ts';
 
 const rules = derivePairRules(pairWith('wasm-pair'));

@@ -49,7 +49,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'sandbox/evm/node.ts: startOn': 95,
   'sandbox/evm/venue.ts: (anonymous)': 112,
   'sandbox/evm/venue.ts: deployVenue': 127,
-  'sandbox/matching/engine.ts: submitOrder': 143,
   'sandbox/venue/api-setup.ts: startVenueApi': 96,
   'sandbox/venue/control-routes.ts: (anonymous)': 101,
   'sandbox/venue/control-routes.ts: controlHandler': 103,

@@ -56,8 +56,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'sandbox/venue/deploy.ts: deploySandbox': 101,
   'sandbox/venue/rpc-proxy.ts: startRpcProxy': 95,
   'sandbox/wasm/apply.ts: applyTransaction': 111,
-  'sandbox/wasm/contracts/order-book.ts: call': 86,
-  'sandbox/wasm/contracts/token.ts: call': 83,
   'store/recording-read.ts: readRecordings': 88,
   'store/writer-claim.ts: claimWriter': 89,
   'strategy/obligation-guard.ts: guardQuotes': 100,

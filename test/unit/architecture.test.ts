@@ -73,7 +73,6 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'engine/wallet/tracking/provisional-outcomes.ts': 363,
   'engine/wallet/tracking/tx-applier.ts': 420,
   'sandbox/api/ws-server.ts': 319,
-  'sandbox/wasm/emulator.ts': 328,
   'store/obligation-store.ts': 430,
   'venue/market-data/ws-client.ts': 378,
 };

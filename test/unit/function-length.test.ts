@@ -55,7 +55,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'sandbox/venue/control-routes.ts: faults': 82,
   'sandbox/venue/deploy.ts: deploySandbox': 101,
   'sandbox/venue/rpc-proxy.ts: startRpcProxy': 95,
-  'sandbox/wasm/apply.ts: applyTransaction': 111,
   'store/recording-read.ts: readRecordings': 88,
   'store/writer-claim.ts: claimWriter': 89,
   'strategy/obligation-guard.ts: guardQuotes': 100,

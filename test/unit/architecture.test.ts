@@ -72,7 +72,6 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'engine/wallet/orders/order-manager.ts': 358,
   'engine/wallet/tracking/provisional-outcomes.ts': 363,
   'engine/wallet/tracking/tx-applier.ts': 420,
-  'sandbox/api/ws-server.ts': 319,
   'store/obligation-store.ts': 430,
   'venue/market-data/ws-client.ts': 378,
 };

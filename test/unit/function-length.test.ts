@@ -44,8 +44,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'engine/loop/pair-loop.ts: recompute': 90,
   'engine/obligations/obligation-view.ts: registerObligationGauges': 83,
   'engine/wallet/tracking/tx-applier.ts: received': 87,
-  'sandbox/api/http-server.ts: startApiServer': 94,
-  'sandbox/api/market.ts: apply': 87,
   'sandbox/evm/node.ts: startOn': 95,
   'sandbox/evm/venue.ts: (anonymous)': 112,
   'sandbox/evm/venue.ts: deployVenue': 127,

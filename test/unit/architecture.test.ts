@@ -66,9 +66,6 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'engine/wallet/orders/order-manager.ts': 358,
   'engine/wallet/tracking/provisional-outcomes.ts': 363,
   'engine/wallet/tracking/tx-applier.ts': 420,
-  'sandbox/api/ws-server.ts': 319,
-  'sandbox/wasm/contracts/token.ts': 329,
-  'sandbox/wasm/emulator.ts': 328,
   'venue/market-data/ws-client.ts': 378,
 };
 /** The wall clock, handed out by the composition root; everything else receives a `Clock`. */

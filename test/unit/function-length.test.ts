@@ -24,26 +24,10 @@ const MAX_LINES = 80;
  * `(anonymous)`. Several long functions of one file under one name each keep within the number.
  */
 const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
-
   'engine/loop/bot.ts: start': 115,
   'engine/loop/pair-loop.ts: recompute': 90,
   'engine/obligations/obligation-view.ts: registerObligationGauges': 83,
   'engine/wallet/tracking/tx-applier.ts: received': 87,
-  'sandbox/api/http-server.ts: startApiServer': 94,
-  'sandbox/api/market.ts: apply': 87,
-  'sandbox/evm/node.ts: startOn': 95,
-  'sandbox/evm/venue.ts: (anonymous)': 112,
-  'sandbox/evm/venue.ts: deployVenue': 127,
-  'sandbox/matching/engine.ts: submitOrder': 143,
-  'sandbox/venue/api-setup.ts: startVenueApi': 96,
-  'sandbox/venue/control-routes.ts: (anonymous)': 101,
-  'sandbox/venue/control-routes.ts: controlHandler': 103,
-  'sandbox/venue/control-routes.ts: faults': 82,
-  'sandbox/venue/deploy.ts: deploySandbox': 101,
-  'sandbox/venue/rpc-proxy.ts: startRpcProxy': 95,
-  'sandbox/wasm/apply.ts: applyTransaction': 111,
-  'sandbox/wasm/contracts/order-book.ts: call': 86,
-  'sandbox/wasm/contracts/token.ts: call': 83,
 };
 
 interface LintConfig {

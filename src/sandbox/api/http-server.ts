@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { LOOPBACK } from '../net.ts';
 import type { RestFaults } from './faults.ts';
 import { appErrorBody, HttpError } from './http-error.ts';
@@ -87,93 +88,115 @@ function parseJsonBody(text: string): unknown {
   }
 }
 
-export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
-  const fail = (res: ServerResponse, e: unknown, path: string) => {
-    if (e instanceof HttpError)
-      return sendJson(res, e.status, appErrorBody(e.status, e.message, path, o.context.nowMs(), e.details), e.headers);
-    o.onError?.(e, path);
-    sendJson(
-      res,
-      500,
-      appErrorBody(500, 'internal error', path, o.context.nowMs(), [e instanceof Error ? e.message : String(e)]),
-    );
-  };
+/** Answers a failed request: an HttpError as its AppError, anything else as a 500 reported to `onError`. */
+function fail(options: ApiServerOptions, res: ServerResponse, error: unknown, path: string): void {
+  if (error instanceof HttpError) {
+    const body = appErrorBody(error.status, error.message, path, options.context.nowMs(), error.details);
+    return sendJson(res, error.status, body, error.headers);
+  }
+  options.onError?.(error, path);
+  const message = error instanceof Error ? error.message : String(error);
+  sendJson(res, 500, appErrorBody(500, 'internal error', path, options.context.nowMs(), [message]));
+}
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://sandbox');
-    const path = url.pathname;
-    try {
-      if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
-        const below = path.slice(API_PREFIX.length) || '/';
-        const fault = o.faults.decide(below);
-        if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
-        if (fault.status !== undefined)
-          throw new HttpError(fault.status, `injected fault: HTTP ${fault.status}`, [], fault.headers);
-        const body = routeApi(
-          {
-            method: req.method ?? 'GET',
-            path: below,
-            params: url.searchParams,
-            authorization: req.headers.authorization,
-          },
-          o.context,
-        );
-        return sendJson(res, 200, body);
-      }
-      if (path === TOKEN_PATH && o.tokens !== undefined) {
-        if (req.method !== 'POST')
-          throw new HttpError(405, `${req.method} is not allowed; the token endpoint takes POST`, [], {
-            allow: 'POST',
-          });
-        const answer = o.tokens.grant(req.headers.authorization, req.headers['content-type'], await readBody(req));
-        return sendJson(res, answer.status, answer.body, answer.headers);
-      }
-      if ((path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) && o.control !== undefined) {
-        const body = parseJsonBody(await readBody(req));
-        const answer = await o.control({
-          method: req.method ?? 'GET',
-          path: path.slice(CONTROL_PREFIX.length) || '/',
-          params: url.searchParams,
-          body,
-        });
-        return sendJson(res, 200, answer ?? { ok: true });
-      }
-      if (path === '/' && req.method === 'GET') {
-        return sendJson(res, 200, {
-          rest: API_PREFIX,
-          websocket: WS_PATH,
-          token: TOKEN_PATH,
-          control: `${CONTROL_PREFIX}/`,
-        });
-      }
-      throw new HttpError(404, `No resource ${path}`);
-    } catch (e) {
-      fail(res, e, path);
-    }
-  };
+/** `/api/v1/...`: the injected REST faults first (delay, then status), then the REST routes. */
+async function handleApi(
+  options: ApiServerOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const below = url.pathname.slice(API_PREFIX.length) || '/';
+  const fault = options.faults.decide(below);
+  if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
+  if (fault.status !== undefined)
+    throw new HttpError(fault.status, `injected fault: HTTP ${fault.status}`, [], fault.headers);
+  const body = routeApi(
+    { method: req.method ?? 'GET', path: below, params: url.searchParams, authorization: req.headers.authorization },
+    options.context,
+  );
+  sendJson(res, 200, body);
+}
 
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch((e: unknown) => fail(res, e, req.url ?? '/'));
-  };
-  const server: Server =
-    o.tls === undefined ? createServer(listener) : createTlsServer({ key: o.tls.key, cert: o.tls.cert }, listener);
-  server.on('upgrade', (req, socket, head) => {
+/** `POST /oauth2/token`. */
+async function handleToken(tokens: TokenIssuer, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'POST')
+    throw new HttpError(405, `${req.method} is not allowed; the token endpoint takes POST`, [], { allow: 'POST' });
+  const answer = tokens.grant(req.headers.authorization, req.headers['content-type'], await readBody(req));
+  sendJson(res, answer.status, answer.body, answer.headers);
+}
+
+/** `/sandbox/...`: the control endpoints, with the JSON body parsed; no answer is `{ok: true}`. */
+async function handleControl(
+  control: ControlHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const body = parseJsonBody(await readBody(req));
+  const answer = await control({
+    method: req.method ?? 'GET',
+    path: url.pathname.slice(CONTROL_PREFIX.length) || '/',
+    params: url.searchParams,
+    body,
+  });
+  sendJson(res, 200, answer ?? { ok: true });
+}
+
+function isUnder(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+async function handle(options: ApiServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://sandbox');
+  const path = url.pathname;
+  try {
+    if (isUnder(path, API_PREFIX)) return await handleApi(options, req, res, url);
+    if (path === TOKEN_PATH && options.tokens !== undefined) return await handleToken(options.tokens, req, res);
+    if (isUnder(path, CONTROL_PREFIX) && options.control !== undefined)
+      return await handleControl(options.control, req, res, url);
+    if (path === '/' && req.method === 'GET')
+      return sendJson(res, 200, {
+        rest: API_PREFIX,
+        websocket: WS_PATH,
+        token: TOKEN_PATH,
+        control: `${CONTROL_PREFIX}/`,
+      });
+    throw new HttpError(404, `No resource ${path}`);
+  } catch (e) {
+    fail(options, res, e, path);
+  }
+}
+
+/** WebSocket upgrades: the market data server at `/event/realtime`, a 404 anywhere else. */
+function handleUpgrade(ws: MarketDataServer): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  return (req, socket, head) => {
     const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
     if (path !== WS_PATH) {
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
       return;
     }
-    o.ws.handleUpgrade(req, socket, head);
-  });
+    ws.handleUpgrade(req, socket, head);
+  };
+}
+
+export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    handle(options, req, res).catch((e: unknown) => fail(options, res, e, req.url ?? '/'));
+  };
+  const tls = options.tls;
+  const server: Server =
+    tls === undefined ? createServer(listener) : createTlsServer({ key: tls.key, cert: tls.cert }, listener);
+  server.on('upgrade', handleUpgrade(options.ws));
   server.on('clientError', (_e, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, LOOPBACK, () => resolve());
+    server.listen(options.port, LOOPBACK, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   return {
     port,
-    origin: `${o.tls === undefined ? 'http' : 'https'}://${LOOPBACK}:${port}`,
+    origin: `${tls === undefined ? 'http' : 'https'}://${LOOPBACK}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -92,6 +92,11 @@ interface Received {
   filled: bigint;
 }
 
+/** The book event of the given type. */
+type BookEventOf<T extends BookEvent['type']> = Extract<BookEvent, { readonly type: T }>;
+/** The one event shape that places a resting order or reports a trade. */
+type OrderOrTradeEvent = BookEventOf<'NewBuyOrder' | 'NewSellOrder' | 'NewBuyInitiatedTrade' | 'NewSellInitiatedTrade'>;
+
 const VOLATILITY_REASONS = new Set([3, 4, 5, 6]);
 const CANCELLED_BY = ['BY_PARTICIPANT', 'BY_ADMIN', 'BY_CONTRACT'] as const;
 
@@ -124,92 +129,111 @@ export class PairMarket {
     return this.trades.last()?.price;
   }
 
-  apply(e: BookEvent, atMs: number, origin?: EventOrigin): void {
+  apply(event: BookEvent, atMs: number, origin?: EventOrigin): void {
     this.eventCount++;
-    switch (e.type) {
-      case 'OrderReceived': {
-        const order: ReceivedOrder = {
-          pairId: this.pairId,
-          orderId: e.orderId,
-          wallet: e.client,
-          side: e.side === 1 ? 'buy' : 'sell',
-          price: e.price,
-          quantity: e.quantity,
-          orderType: ORDER_TYPE_BY_CODE.get(e.orderType) ?? 'limit',
-          condition: EXECUTION_CONDITION_BY_CODE.get(e.executionCondition) ?? 'standard',
-          crossId: e.crossIdentifier,
-          reportingData: e.reportingData,
-          placedAtMs: atMs,
-        };
-        this.#received = { order, filled: 0n };
-        this.#emit((l) => l.orderReceived?.(order));
-        return;
-      }
+    switch (event.type) {
+      case 'OrderReceived':
+        return this.#orderReceived(event, atMs);
       case 'NewBuyOrder':
-      case 'NewSellOrder': {
-        const r = this.#received?.order.orderId === e.orderId ? this.#received.order : undefined;
-        const order: RestingOrderView = {
-          pairId: this.pairId,
-          orderId: e.orderId,
-          wallet: e.client,
-          side: e.type === 'NewBuyOrder' ? 'buy' : 'sell',
-          price: e.price,
-          quantity: r?.quantity ?? e.quantity,
-          remaining: e.quantity,
-          orderType: r?.orderType ?? 'limit',
-          condition: r?.condition ?? 'standard',
-          placedAtMs: r?.placedAtMs ?? atMs,
-        };
-        this.book.rest(order);
-        this.#emit((l) => l.orderChanged?.(order));
-        this.#emit((l) => l.book?.(this.pairId));
-        return;
-      }
+      case 'NewSellOrder':
+        return this.#orderRested(event, atMs);
       case 'NewBuyInitiatedTrade':
-      case 'NewSellInitiatedTrade': {
-        const takerSide: Side = e.type === 'NewBuyInitiatedTrade' ? 'buy' : 'sell';
-        const fills = this.book.fill(takerSide, e.quantity);
-        for (const f of fills) {
-          if (f.order.remaining === 0n) {
-            this.#emit((l) => l.orderClosed?.(f.order));
-            this.#ended(f.order.orderId, 'FILLED', 'N_A', 0n);
-          } else this.#emit((l) => l.orderChanged?.(f.order));
-        }
-        const taker = this.#received?.order.orderId === e.orderId ? this.#received : undefined;
-        if (taker !== undefined) {
-          taker.filled += e.quantity;
-          if (taker.filled >= taker.order.quantity) this.#ended(e.orderId, 'FILLED', 'N_A', 0n);
-        }
-        const match: MatchView = {
-          atMs,
-          ...(origin === undefined ? {} : { origin }),
-          takerWallet: e.client,
-          takerSide,
-          price: e.price,
-          quantity: e.quantity,
-          takerOrderId: e.orderId,
-          fills,
-        };
-        this.#emit((l) => l.match?.(this.pairId, match));
-        const trade: TradeRecord = { atMs, price: e.price, quantity: e.quantity, takerSide, takerOrderId: e.orderId };
-        this.trades.add(trade);
-        this.#emit((l) => l.trade?.(this.pairId, trade));
-        this.#emit((l) => l.book?.(this.pairId));
-        return;
-      }
-      case 'CancelOrder': {
-        const gone = this.book.remove(e.orderId);
-        if (gone === undefined) return;
-        this.#emit((l) => l.orderClosed?.(gone));
-        this.#ended(e.orderId, 'CANCELLED', CANCELLED_BY[e.cancellationType], gone.remaining);
-        this.#emit((l) => l.book?.(this.pairId));
-        return;
-      }
+      case 'NewSellInitiatedTrade':
+        return this.#traded(event, atMs, origin);
+      case 'CancelOrder':
+        return this.#cancelled(event);
       case 'OrderRejected':
-        this.#ended(e.orderId, 'REJECTED', rejectionStatusReason(e.reason), e.quantityNotExecuted);
-        if (VOLATILITY_REASONS.has(e.reason)) this.#emit((l) => l.volatility?.(this.pairId, e.reason));
-        return;
+        return this.#rejected(event);
     }
+  }
+
+  #orderReceived(event: BookEventOf<'OrderReceived'>, atMs: number): void {
+    const order: ReceivedOrder = {
+      pairId: this.pairId,
+      orderId: event.orderId,
+      wallet: event.client,
+      side: event.side === 1 ? 'buy' : 'sell',
+      price: event.price,
+      quantity: event.quantity,
+      orderType: ORDER_TYPE_BY_CODE.get(event.orderType) ?? 'limit',
+      condition: EXECUTION_CONDITION_BY_CODE.get(event.executionCondition) ?? 'standard',
+      crossId: event.crossIdentifier,
+      reportingData: event.reportingData,
+      placedAtMs: atMs,
+    };
+    this.#received = { order, filled: 0n };
+    this.#emit((l) => l.orderReceived?.(order));
+  }
+
+  /** A resting order placed: with the terms of its `OrderReceived` when that was the last one seen. */
+  #orderRested(event: OrderOrTradeEvent, atMs: number): void {
+    const received = this.#received?.order.orderId === event.orderId ? this.#received.order : undefined;
+    const order: RestingOrderView = {
+      pairId: this.pairId,
+      orderId: event.orderId,
+      wallet: event.client,
+      side: event.type === 'NewBuyOrder' ? 'buy' : 'sell',
+      price: event.price,
+      quantity: received?.quantity ?? event.quantity,
+      remaining: event.quantity,
+      orderType: received?.orderType ?? 'limit',
+      condition: received?.condition ?? 'standard',
+      placedAtMs: received?.placedAtMs ?? atMs,
+    };
+    this.book.rest(order);
+    this.#emit((l) => l.orderChanged?.(order));
+    this.#emit((l) => l.book?.(this.pairId));
+  }
+
+  /** A trade: the resting orders it filled in priority order, the incoming order's progress, the trade log. */
+  #traded(event: OrderOrTradeEvent, atMs: number, origin: EventOrigin | undefined): void {
+    const takerSide: Side = event.type === 'NewBuyInitiatedTrade' ? 'buy' : 'sell';
+    const fills = this.book.fill(takerSide, event.quantity);
+    for (const f of fills) {
+      if (f.order.remaining === 0n) {
+        this.#emit((l) => l.orderClosed?.(f.order));
+        this.#ended(f.order.orderId, 'FILLED', 'N_A', 0n);
+      } else this.#emit((l) => l.orderChanged?.(f.order));
+    }
+    const taker = this.#received?.order.orderId === event.orderId ? this.#received : undefined;
+    if (taker !== undefined) {
+      taker.filled += event.quantity;
+      if (taker.filled >= taker.order.quantity) this.#ended(event.orderId, 'FILLED', 'N_A', 0n);
+    }
+    const match: MatchView = {
+      atMs,
+      ...(origin === undefined ? {} : { origin }),
+      takerWallet: event.client,
+      takerSide,
+      price: event.price,
+      quantity: event.quantity,
+      takerOrderId: event.orderId,
+      fills,
+    };
+    this.#emit((l) => l.match?.(this.pairId, match));
+    const trade: TradeRecord = {
+      atMs,
+      price: event.price,
+      quantity: event.quantity,
+      takerSide,
+      takerOrderId: event.orderId,
+    };
+    this.trades.add(trade);
+    this.#emit((l) => l.trade?.(this.pairId, trade));
+    this.#emit((l) => l.book?.(this.pairId));
+  }
+
+  #cancelled(event: BookEventOf<'CancelOrder'>): void {
+    const gone = this.book.remove(event.orderId);
+    if (gone === undefined) return;
+    this.#emit((l) => l.orderClosed?.(gone));
+    this.#ended(event.orderId, 'CANCELLED', CANCELLED_BY[event.cancellationType], gone.remaining);
+    this.#emit((l) => l.book?.(this.pairId));
+  }
+
+  #rejected(event: BookEventOf<'OrderRejected'>): void {
+    this.#ended(event.orderId, 'REJECTED', rejectionStatusReason(event.reason), event.quantityNotExecuted);
+    if (VOLATILITY_REASONS.has(event.reason)) this.#emit((l) => l.volatility?.(this.pairId, event.reason));
   }
 
   #ended(orderId: bigint, status: OrderEnd['status'], reason: string, remaining: bigint): void {

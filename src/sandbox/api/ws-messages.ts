@@ -179,6 +179,29 @@ export function dataEnvelope(id: string, event: string): string {
   return `{"type":"data","id":${JSON.stringify(id)},"event":${JSON.stringify(event)}}`;
 }
 
+/** A client message: a JSON object in a text frame; undefined for anything else (binary, not JSON, not an object). */
+export function parseClientMessage(text: string | undefined): Record<string, unknown> | undefined {
+  let message: unknown;
+  try {
+    message = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return message === null || typeof message !== 'object' || Array.isArray(message)
+    ? undefined
+    : (message as Record<string, unknown>);
+}
+
+/** An error answer of `type` (`subscribe_error`, `error`, ...), with the client's message id when it gave one. */
+export function errorReply(
+  id: { readonly id?: string },
+  type: string,
+  errorType: string,
+  message: string,
+): Record<string, unknown> {
+  return { ...id, type, errors: [{ errorType, message }] };
+}
+
 /** Refuses a WebSocket handshake with an HTTP status and AppSync's `{errors: [...]}` body. */
 export function refuseUpgrade(socket: Duplex, status: 400 | 401, error: EventError): void {
   const body = JSON.stringify({ errors: [error] });

@@ -29,9 +29,11 @@ import {
   checkAuthorization,
   checkSubscribe,
   dataEnvelope,
+  errorReply,
   EVENT_WS_PROTOCOL,
   headerAuthorization,
   offeredProtocols,
+  parseClientMessage,
   refuseUpgrade,
   UNAUTHORIZED,
   type ChannelTarget,
@@ -74,7 +76,7 @@ interface Connection {
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 export class MarketDataServer {
-  readonly #o: MarketDataServerOptions;
+  readonly #options: MarketDataServerOptions;
   readonly #wss = new WebSocketServer({
     noServer: true,
     maxPayload: 64 * 1024,
@@ -97,7 +99,7 @@ export class MarketDataServer {
   refused = 0;
 
   constructor(options: MarketDataServerOptions) {
-    this.#o = options;
+    this.#options = options;
     this.ticker = new TickerPublication(options.tickerFieldNames);
     this.#snapshotTimer = setInterval(() => this.#send(undefined), options.snapshotIntervalMs);
     this.#snapshotTimer.unref();
@@ -114,20 +116,16 @@ export class MarketDataServer {
     const protocols = offeredProtocols(req.headers['sec-websocket-protocol']);
     if (!protocols.includes(EVENT_WS_PROTOCOL)) {
       this.refused += 1;
-      return refuseUpgrade(socket, 400, {
-        errorType: BAD_REQUEST,
-        message: `offer the subprotocol ${EVENT_WS_PROTOCOL}`,
-      });
+      const offer = `offer the subprotocol ${EVENT_WS_PROTOCOL}`;
+      return refuseUpgrade(socket, 400, { errorType: BAD_REQUEST, message: offer });
     }
     const auth = headerAuthorization(protocols);
     if (auth === undefined) {
       this.refused += 1;
-      return refuseUpgrade(socket, 401, {
-        errorType: UNAUTHORIZED,
-        message: 'offer the authorization as a header-<base64url JSON> subprotocol',
-      });
+      const offer = 'offer the authorization as a header-<base64url JSON> subprotocol';
+      return refuseUpgrade(socket, 401, { errorType: UNAUTHORIZED, message: offer });
     }
-    const refused = checkAuthorization(auth, this.#o.auth, this.#authNow());
+    const refused = checkAuthorization(auth, this.#options.auth, this.#authNow());
     this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, refused));
   }
 
@@ -139,7 +137,7 @@ export class MarketDataServer {
       const changed = new Set(this.#dirty);
       this.#dirty.clear();
       this.#send(changed);
-    }, this.#o.coalesceMs);
+    }, this.#options.coalesceMs);
     this.#flushTimer.unref();
   }
 
@@ -189,51 +187,33 @@ export class MarketDataServer {
   }
 
   #onMessage(conn: Connection, text: string | undefined): void {
-    let msg: unknown;
-    try {
-      msg = text === undefined ? undefined : JSON.parse(text);
-    } catch {
-      msg = undefined;
-    }
-    if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) {
-      return this.#reply(conn, {
-        type: 'error',
-        errors: [{ errorType: BAD_REQUEST, message: 'messages must be JSON objects (text frames)' }],
-      });
-    }
-    const m = msg as Record<string, unknown>;
-    const id = typeof m.id === 'string' ? { id: m.id } : {};
-    switch (m.type) {
+    const message = parseClientMessage(text);
+    if (message === undefined)
+      return this.#reply(conn, errorReply({}, 'error', BAD_REQUEST, 'messages must be JSON objects (text frames)'));
+    const id = typeof message.id === 'string' ? { id: message.id } : {};
+    switch (message.type) {
       case 'connection_init':
         return this.#init(conn);
       case 'subscribe':
-        if (!conn.acknowledged)
-          return this.#reply(conn, {
-            ...id,
-            type: 'subscribe_error',
-            errors: [{ errorType: BAD_REQUEST, message: 'send connection_init and wait for connection_ack first' }],
-          });
-        return this.#subscribe(conn, m);
-      case 'unsubscribe':
-        if (typeof m.id === 'string' && conn.subscriptions.delete(m.id))
-          return this.#reply(conn, { id: m.id, type: 'unsubscribe_success' });
-        return this.#reply(conn, {
-          ...id,
-          type: 'unsubscribe_error',
-          errors: [{ errorType: BAD_REQUEST, message: `no subscription with id ${JSON.stringify(m.id)}` }],
-        });
-      case 'publish':
-        return this.#reply(conn, {
-          ...id,
-          type: 'publish_error',
-          errors: [{ errorType: UNAUTHORIZED, message: 'the orderbook channels are published by the venue only' }],
-        });
-      default:
-        return this.#reply(conn, {
-          ...id,
-          type: 'error',
-          errors: [{ errorType: BAD_REQUEST, message: `unknown message type ${JSON.stringify(m.type)}` }],
-        });
+        if (!conn.acknowledged) {
+          const wait = 'send connection_init and wait for connection_ack first';
+          return this.#reply(conn, errorReply(id, 'subscribe_error', BAD_REQUEST, wait));
+        }
+        return this.#subscribe(conn, message);
+      case 'unsubscribe': {
+        if (typeof message.id === 'string' && conn.subscriptions.delete(message.id))
+          return this.#reply(conn, { id: message.id, type: 'unsubscribe_success' });
+        const unknownId = `no subscription with id ${JSON.stringify(message.id)}`;
+        return this.#reply(conn, errorReply(id, 'unsubscribe_error', BAD_REQUEST, unknownId));
+      }
+      case 'publish': {
+        const venueOnly = 'the orderbook channels are published by the venue only';
+        return this.#reply(conn, errorReply(id, 'publish_error', UNAUTHORIZED, venueOnly));
+      }
+      default: {
+        const unknownType = `unknown message type ${JSON.stringify(message.type)}`;
+        return this.#reply(conn, errorReply(id, 'error', BAD_REQUEST, unknownType));
+      }
     }
   }
 
@@ -245,16 +225,21 @@ export class MarketDataServer {
       return;
     }
     conn.acknowledged = true;
-    this.#reply(conn, { type: 'connection_ack', connectionTimeoutMs: this.#o.connectionTimeoutMs });
+    this.#reply(conn, { type: 'connection_ack', connectionTimeoutMs: this.#options.connectionTimeoutMs });
   }
 
   #authNow(): number {
-    return this.#o.authNowMs?.() ?? this.#o.nowMs();
+    return this.#options.authNowMs?.() ?? this.#options.nowMs();
   }
 
-  #subscribe(conn: Connection, m: Record<string, unknown>): void {
-    const state = this.#o.state;
-    const check = checkSubscribe(m, this.#o.auth, this.#authNow(), (s) => state.pairBySymbol(s) !== undefined);
+  #subscribe(conn: Connection, message: Record<string, unknown>): void {
+    const state = this.#options.state;
+    const check = checkSubscribe(
+      message,
+      this.#options.auth,
+      this.#authNow(),
+      (s) => state.pairBySymbol(s) !== undefined,
+    );
     if (!check.ok)
       return this.#reply(conn, {
         ...(check.id === undefined ? {} : { id: check.id }),
@@ -262,13 +247,8 @@ export class MarketDataServer {
         errors: [check.error],
       });
     if (conn.subscriptions.has(check.id)) {
-      return this.#reply(conn, {
-        id: check.id,
-        type: 'subscribe_error',
-        errors: [
-          { errorType: BAD_REQUEST, message: `subscription id ${check.id} is already in use on this connection` },
-        ],
-      });
+      const inUse = `subscription id ${check.id} is already in use on this connection`;
+      return this.#reply(conn, errorReply({ id: check.id }, 'subscribe_error', BAD_REQUEST, inUse));
     }
     conn.subscriptions.set(check.id, check.target);
     this.#reply(conn, { id: check.id, type: 'subscribe_success' });
@@ -293,7 +273,7 @@ export class MarketDataServer {
    */
   #send(changed: ReadonlySet<string> | undefined): void {
     if (this.stalled) return;
-    const pairs = this.#o.state.activePairs().filter((p) => changed === undefined || changed.has(p.id));
+    const pairs = this.#options.state.activePairs().filter((p) => changed === undefined || changed.has(p.id));
     // Each ticker subscription gets what differs from what it last got (ws-events.ts), snapshots included.
     const tickers = this.ticker.frozen ? [] : pairs.map((p) => ({ symbol: p.symbol, ...tickerOf(p) }));
     if (this.#connections.size === 0) return;
@@ -309,7 +289,7 @@ export class MarketDataServer {
     tickers: readonly Ticker[],
   ) {
     if (conn.socket.readyState !== conn.socket.OPEN || conn.socket.bufferedAmount > MAX_BUFFERED_BYTES) return;
-    const at = { depth: this.#o.depth, nowMs: this.#o.nowMs(), fieldNames: this.ticker.fieldNames };
+    const at = { depth: this.#options.depth, nowMs: this.#options.nowMs(), fieldNames: this.ticker.fieldNames };
     const event = subscriptionEvent(target, pairs, tickers, at);
     if (event === undefined) return;
     conn.socket.send(dataEnvelope(id, event));

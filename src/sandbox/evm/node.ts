@@ -5,7 +5,7 @@
  * so several nodes run side by side.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,24 +85,15 @@ export async function startEvmNode(options: EvmNodeOptions = {}): Promise<EvmNod
   }
 }
 
-async function startOn(port: number, options: EvmNodeOptions): Promise<EvmNode> {
-  const chainId = options.chainId ?? EVM_CHAIN_ID;
-  const automine = options.automine ?? options.blockTimeMs === undefined;
-  if (options.blockTimeMs !== undefined && !(Number.isInteger(options.blockTimeMs) && options.blockTimeMs > 0)) {
-    throw new DltError(
-      'E_SANDBOX',
-      `block time must be a positive whole number of milliseconds, got ${options.blockTimeMs}`,
-      {
-        details: { part: 'evm-node', blockTimeMs: options.blockTimeMs },
-      },
-    );
-  }
-  const ownDir = options.instanceDir === undefined;
-  const dir = options.instanceDir ?? join(PROJECT_ROOT, '.sandbox', `evm-node-${port}-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
-  const configFile = join(dir, 'hardhat.config.mjs');
-  writeFileSync(configFile, hardhatConfig(dir, chainId, automine, options.blockTimeMs));
+function checkBlockTime(blockTimeMs: number | undefined): void {
+  if (blockTimeMs === undefined || (Number.isInteger(blockTimeMs) && blockTimeMs > 0)) return;
+  throw new DltError('E_SANDBOX', `block time must be a positive whole number of milliseconds, got ${blockTimeMs}`, {
+    details: { part: 'evm-node', blockTimeMs },
+  });
+}
 
+/** Starts the node host (node-host.ts) on `port` with the instance's config. */
+function spawnHost(configFile: string, port: number): ChildProcess {
   const child = spawn(
     process.execPath,
     [HOST_SCRIPT, '--config', configFile, 'node', '--port', String(port), '--hostname', LOOPBACK],
@@ -116,6 +107,20 @@ async function startOn(port: number, options: EvmNodeOptions): Promise<EvmNode> 
     },
   );
   running.add(child);
+  return child;
+}
+
+/** The host process watched: its output copied to node.log, the last of it kept for error messages. */
+interface HostWatch {
+  readonly log: WriteStream;
+  readonly exited: Promise<number | null>;
+  /** Resolves once the node says it serves; rejects when the process fails or exits first. */
+  readonly ready: Promise<void>;
+  /** The last 4000 characters of its output. */
+  tail(): string;
+}
+
+function watchHost(child: ChildProcess, dir: string): HostWatch {
   const log = createWriteStream(join(dir, 'node.log'), { flags: 'a' });
   let tail = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -123,7 +128,6 @@ async function startOn(port: number, options: EvmNodeOptions): Promise<EvmNode> 
     () => running.delete(child),
     () => undefined,
   );
-
   const ready = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       log.write(chunk);
@@ -135,49 +139,82 @@ async function startOn(port: number, options: EvmNodeOptions): Promise<EvmNode> 
     child.once('error', reject);
     void exited.then((code) => reject(new Error(`exited with code ${code}`)));
   });
+  return { log, exited, ready, tail: () => tail };
+}
+
+/** Ends the host (stdin closed, SIGKILL after 5 s) and closes its log. */
+async function stopHost(child: ChildProcess, watch: HostWatch): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.stdin?.end();
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await watch.exited;
+    clearTimeout(killer);
+  }
+  await new Promise<void>((resolve) => watch.log.end(resolve));
+}
+
+/** Waits for the node to serve (or fail, or `timeoutMs` to pass). */
+async function whenReady(watch: HostWatch, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`no answer within ${options.startTimeoutMs ?? 60_000} ms`)),
-      options.startTimeoutMs ?? 60_000,
-    );
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
   });
+  try {
+    await Promise.race([watch.ready, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
+/** The started node answers with the expected chain id; request logging is switched off unless asked for. */
+async function checkNode(rpcUrl: string, chainId: number, logRequests: boolean): Promise<void> {
+  const answered = await rpc(rpcUrl, 'eth_chainId', []);
+  if (BigInt(answered as string) !== BigInt(chainId))
+    throw new Error(`node reports chain id ${String(answered)}, expected ${chainId}`);
+  // The node task switches request logging on; it costs time on every call.
+  if (!logRequests) await rpc(rpcUrl, 'hardhat_setLoggingEnabled', [false]);
+}
+
+/** The node must not keep a finished test process or command alive on its own. */
+function unrefHost(child: ChildProcess): void {
+  child.unref();
+  for (const s of [child.stdin, child.stdout, child.stderr]) (s as unknown as { unref?: () => void } | null)?.unref?.();
+}
+
+async function startOn(port: number, options: EvmNodeOptions): Promise<EvmNode> {
+  const chainId = options.chainId ?? EVM_CHAIN_ID;
+  const automine = options.automine ?? options.blockTimeMs === undefined;
+  checkBlockTime(options.blockTimeMs);
+  const ownDir = options.instanceDir === undefined;
+  const dir = options.instanceDir ?? join(PROJECT_ROOT, '.sandbox', `evm-node-${port}-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const configFile = join(dir, 'hardhat.config.mjs');
+  writeFileSync(configFile, hardhatConfig(dir, chainId, automine, options.blockTimeMs));
+
+  const child = spawnHost(configFile, port);
+  const watch = watchHost(child, dir);
   const rpcUrl = `http://${LOOPBACK}:${port}/`;
   // Only a node that came up owns its port; after a failed start someone else may hold it.
   let listening = false;
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.stdin?.end();
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(killer);
-    }
-    await new Promise<void>((resolve) => log.end(resolve));
+    await stopHost(child, watch);
     if (listening) await waitPortFree(port);
     if (ownDir) rmSync(dir, { recursive: true, force: true });
   };
 
   try {
-    await Promise.race([ready, timeout]);
+    await whenReady(watch, options.startTimeoutMs ?? 60_000);
     listening = true;
-    const answered = await rpc(rpcUrl, 'eth_chainId', []);
-    if (BigInt(answered as string) !== BigInt(chainId))
-      throw new Error(`node reports chain id ${String(answered)}, expected ${chainId}`);
-    // The node task switches request logging on; it costs time on every call.
-    if (options.logRequests !== true) await rpc(rpcUrl, 'hardhat_setLoggingEnabled', [false]);
+    await checkNode(rpcUrl, chainId, options.logRequests === true);
   } catch (e) {
     await stop();
+    const tail = watch.tail();
     throw new DltError('E_SANDBOX', `chain A node on port ${port} did not start: ${(e as Error).message}\n${tail}`, {
       details: { part: 'evm-node', port, pid: child.pid, log: tail },
       cause: e,
     });
-  } finally {
-    clearTimeout(timer);
   }
-  // The node must not keep a finished test process or command alive on its own.
-  child.unref();
-  for (const s of [child.stdin, child.stdout, child.stderr]) (s as unknown as { unref?: () => void } | null)?.unref?.();
+  unrefHost(child);
   return { rpcUrl, chainId, port, pid: child.pid as number, instanceDir: dir, stop };
 }
 

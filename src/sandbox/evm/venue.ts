@@ -4,17 +4,16 @@
  * book per pair; then funds, whitelists and mints for the test wallets. This is the building block of the
  * sandbox command; `startEvmVenue` also starts the node.
  */
-import { MaxUint256, Wallet, type Contract } from 'ethers';
-import { parseHumanDecimal } from '../../core/decimal.ts';
+import { Wallet, type Contract } from 'ethers';
 import { DltError } from '../../core/errors.ts';
 import type { TradingPair } from '../../core/pair.ts';
 import type { PairOverrides } from '../../core/rules.ts';
-import { toScaled } from '../../core/units.ts';
 import type { BookParams, Phase } from '../matching/types.ts';
-import { deployBaseToken, deployOrderBook, deployQuoteToken, deployRegistry, setClient } from './book-deploy.ts';
-import { contractAt, fundNative, sandboxKey, sandboxProvider, send, withAutomine } from './chain.ts';
+import { deployBaseToken, deployOrderBook, deployQuoteToken, deployRegistry } from './book-deploy.ts';
+import { fundNative, sandboxKey, sandboxProvider, withAutomine } from './chain.ts';
 import { startEvmNode, type EvmNode, type EvmNodeOptions } from './node.ts';
 import { bookSettingsFromPair, completePair, decimalsOf, type PairDefinition } from './pair-params.ts';
+import { checkWalletSymbols, setUpWallets } from './venue-wallets.ts';
 
 export interface SandboxPairSpec {
   readonly pair: PairDefinition;
@@ -98,15 +97,99 @@ function keyed(label: string): KeyedAccount {
   return { address: new Wallet(privateKey).address, privateKey };
 }
 
-export async function deployVenue(rpcUrl: string, spec: VenueSpec): Promise<EvmVenue> {
-  // Everything that can be refused is checked before the first transaction.
-  const planned = spec.pairs.map((p) => ({
-    spec: p,
-    settings: bookSettingsFromPair(p.pair, p.overrides ?? {}),
-    baseSymbol: p.pair.baseTokenData?.symbol ?? `${p.pair.id}-BASE`,
+/** The venue's tokens, deployed on first use: a symbol is one token, of one kind and one scale. */
+class TokenDeployer {
+  readonly tokens: Record<string, VenueToken> = {};
+  readonly contracts = new Map<string, Contract>();
+  readonly #operator: Wallet;
+
+  constructor(operator: Wallet) {
+    this.#operator = operator;
+  }
+
+  async token(symbol: string, kind: 'base' | 'quote', nativeScale: bigint): Promise<Contract> {
+    const known = this.tokens[symbol];
+    if (known) {
+      if (known.kind !== kind || known.nativeScale !== nativeScale) {
+        throw new DltError(
+          'E_SANDBOX',
+          `token ${symbol} is used as ${known.kind} with scale ${known.nativeScale} and as ${kind} with ${nativeScale}`,
+          { details: { part: 'evm-deploy', symbol } },
+        );
+      }
+      return this.contracts.get(symbol) as Contract;
+    }
+    const decimals = decimalsOf(nativeScale, symbol);
+    const contract =
+      kind === 'base'
+        ? await deployBaseToken(this.#operator, symbol, decimals)
+        : await deployQuoteToken(this.#operator, symbol, decimals);
+    this.tokens[symbol] = { symbol, kind, address: await contract.getAddress(), nativeScale, decimals };
+    this.contracts.set(symbol, contract);
+    return contract;
+  }
+}
+
+/** A pair to deploy, with its book settings and base token symbol worked out before any transaction. */
+interface PlannedPair {
+  readonly spec: SandboxPairSpec;
+  readonly settings: ReturnType<typeof bookSettingsFromPair>;
+  readonly baseSymbol: string;
+}
+
+/** Everything that can be refused is checked before the first transaction. */
+function planPairs(spec: VenueSpec): PlannedPair[] {
+  const planned = spec.pairs.map((pairSpec) => ({
+    spec: pairSpec,
+    settings: bookSettingsFromPair(pairSpec.pair, pairSpec.overrides ?? {}),
+    baseSymbol: pairSpec.pair.baseTokenData?.symbol ?? `${pairSpec.pair.id}-BASE`,
   }));
-  const symbols = new Set(planned.flatMap((s) => [s.baseSymbol, s.spec.pair.quoteTokenSymbol]));
-  for (const w of spec.wallets ?? []) unknownSymbols(w, symbols);
+  const symbols = new Set(planned.flatMap((plan) => [plan.baseSymbol, plan.spec.pair.quoteTokenSymbol]));
+  for (const wallet of spec.wallets ?? []) checkWalletSymbols(wallet, symbols);
+  return planned;
+}
+
+/** What every order book is deployed with: the operator, the tokens, the registry, the commission wallet. */
+interface BookDeployment {
+  readonly operator: Wallet;
+  readonly tokens: TokenDeployer;
+  readonly registry: string;
+  readonly commissionWallet: string;
+}
+
+/** Deploys one pair's order book (and its tokens, if no earlier pair did). */
+async function deployPair(deployment: BookDeployment, plan: PlannedPair): Promise<DeployedPair> {
+  const { spec: pairSpec, settings, baseSymbol } = plan;
+  const base = await deployment.tokens.token(baseSymbol, 'base', settings.params.scales.baseNative);
+  const quote = await deployment.tokens.token(
+    pairSpec.pair.quoteTokenSymbol,
+    'quote',
+    settings.params.scales.quoteNative,
+  );
+  const args = {
+    params: settings.params,
+    baseToken: await base.getAddress(),
+    quoteToken: await quote.getAddress(),
+    registry: deployment.registry,
+    commissionWallet: deployment.commissionWallet,
+    fallbackWallet: deployment.operator.address,
+    liquidityBand: settings.liquidityBand,
+    version: settings.version,
+    phase: pairSpec.phase ?? 'open',
+  };
+  const orderBook = await (await deployOrderBook(deployment.operator, args, base)).getAddress();
+  return {
+    id: pairSpec.pair.id,
+    pair: completePair(pairSpec.pair, { orderBook, base: args.baseToken, quote: args.quoteToken }),
+    params: { ...settings.params, self: orderBook, commissionWallet: deployment.commissionWallet },
+    orderBook,
+    baseToken: args.baseToken,
+    quoteToken: args.quoteToken,
+  };
+}
+
+export async function deployVenue(rpcUrl: string, spec: VenueSpec): Promise<EvmVenue> {
+  const planned = planPairs(spec);
   const provider = sandboxProvider(rpcUrl);
   try {
     return await withAutomine(provider, async () => {
@@ -117,125 +200,27 @@ export async function deployVenue(rpcUrl: string, spec: VenueSpec): Promise<EvmV
       await fundNative(provider, operator.address);
       const registry = await deployRegistry(operator);
       const registryAddress = await registry.getAddress();
-
-      const tokens: Record<string, VenueToken> = {};
-      const contracts = new Map<string, Contract>();
-      const token = async (symbol: string, kind: 'base' | 'quote', nativeScale: bigint): Promise<Contract> => {
-        const known = tokens[symbol];
-        if (known) {
-          if (known.kind !== kind || known.nativeScale !== nativeScale) {
-            throw new DltError(
-              'E_SANDBOX',
-              `token ${symbol} is used as ${known.kind} with scale ${known.nativeScale} and as ${kind} with ${nativeScale}`,
-              {
-                details: { part: 'evm-deploy', symbol },
-              },
-            );
-          }
-          return contracts.get(symbol) as Contract;
-        }
-        const decimals = decimalsOf(nativeScale, symbol);
-        const c =
-          kind === 'base'
-            ? await deployBaseToken(operator, symbol, decimals)
-            : await deployQuoteToken(operator, symbol, decimals);
-        tokens[symbol] = { symbol, kind, address: await c.getAddress(), nativeScale, decimals };
-        contracts.set(symbol, c);
-        return c;
-      };
-
+      const tokens = new TokenDeployer(operator);
+      const deployment = { operator, tokens, registry: registryAddress, commissionWallet: commissionWallet.address };
       const pairs: DeployedPair[] = [];
-      for (const { spec: p, settings, baseSymbol } of planned) {
-        const base = await token(baseSymbol, 'base', settings.params.scales.baseNative);
-        const quote = await token(p.pair.quoteTokenSymbol, 'quote', settings.params.scales.quoteNative);
-        const args = {
-          params: settings.params,
-          baseToken: await base.getAddress(),
-          quoteToken: await quote.getAddress(),
-          registry: registryAddress,
-          commissionWallet: commissionWallet.address,
-          fallbackWallet: operator.address,
-          liquidityBand: settings.liquidityBand,
-          version: settings.version,
-          phase: p.phase ?? 'open',
-        };
-        const orderBook = await (await deployOrderBook(operator, args, base)).getAddress();
-        pairs.push({
-          id: p.pair.id,
-          pair: completePair(p.pair, { orderBook, base: args.baseToken, quote: args.quoteToken }),
-          params: { ...settings.params, self: orderBook, commissionWallet: commissionWallet.address },
-          orderBook,
-          baseToken: args.baseToken,
-          quoteToken: args.quoteToken,
-        });
-      }
-
-      const wallets: FundedWallet[] = [];
-      for (const [i, w] of (spec.wallets ?? []).entries()) {
-        const privateKey = w.privateKey ?? sandboxKey(`wallet ${w.name}`);
-        const signer = new Wallet(privateKey, provider);
-        await fundNative(provider, signer.address, w.nativeWei);
-        const clientId = BigInt(i + 1);
-        if (w.whitelisted !== false) {
-          await setClient(registry, signer.address, {
-            clientId,
-            canTransfer: w.canTransfer ?? true,
-            canBuy: w.canBuy ?? true,
-            canSell: w.canSell ?? true,
-            canCancel: w.canCancel ?? true,
-            isMarketMaker: w.marketMaker ?? false,
-          });
-        }
-        for (const t of Object.values(tokens)) {
-          const c = contracts.get(t.symbol) as Contract;
-          if (t.kind === 'base' && w.beneficiary !== false) await send(c, 'setBeneficiary', [signer.address, true]);
-          const amount = w.balances?.[t.symbol];
-          if (amount !== undefined) await send(c, 'mint', [signer.address, native(amount, t, `${w.name} balance`)]);
-          const allowance = w.allowances?.[t.symbol];
-          if (allowance === undefined) continue;
-          const value = allowance === 'unlimited' ? MaxUint256 : native(allowance, t, `${w.name} allowance`);
-          for (const pair of pairs.filter((x) => x.baseToken === t.address || x.quoteToken === t.address)) {
-            await send(
-              contractAt(t.kind === 'base' ? 'RestrictedToken' : 'EMoneyToken', t.address, signer),
-              'approve',
-              [pair.orderBook, value],
-            );
-          }
-        }
-        wallets.push({
-          name: w.name,
-          address: signer.address,
-          privateKey,
-          clientId,
-          marketMaker: w.marketMaker ?? false,
-        });
-      }
+      for (const plan of planned) pairs.push(await deployPair(deployment, plan));
+      const wallets = await setUpWallets(
+        { provider, registry, tokens: tokens.tokens, contracts: tokens.contracts, pairs },
+        spec.wallets ?? [],
+      );
       return {
         rpcUrl,
         chainId,
         operator: operatorAccount,
         commissionWallet,
         registry: registryAddress,
-        tokens,
+        tokens: tokens.tokens,
         pairs,
         wallets,
       };
     });
   } finally {
     provider.destroy();
-  }
-}
-
-function native(amount: string, t: VenueToken, what: string): bigint {
-  return toScaled(parseHumanDecimal(amount, what), t.nativeScale, `${what} of ${t.symbol}`);
-}
-
-function unknownSymbols(w: SandboxWalletSpec, symbols: ReadonlySet<string>): void {
-  const unknown = [...Object.keys(w.balances ?? {}), ...Object.keys(w.allowances ?? {})].filter((s) => !symbols.has(s));
-  if (unknown.length > 0) {
-    throw new DltError('E_SANDBOX', `wallet ${w.name} names tokens no pair uses: ${unknown.join(', ')}`, {
-      details: { part: 'evm-deploy', wallet: w.name, unknown },
-    });
   }
 }
 

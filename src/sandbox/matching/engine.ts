@@ -5,43 +5,20 @@
 import { EXECUTION_CONDITION_CODE, ORDER_TYPE_CODE, SIDE_CODE, type Side } from '../../core/order-terms.ts';
 import { baseNative, lockFor, min } from './amounts.ts';
 import { insertResting, removeResting, sideOf } from './book.ts';
-import { checkAccess, checkOrder, fail, volatilityReason } from './checks.ts';
+import { cancelResting } from './cancel.ts';
+import { checkAccess, checkOrder, volatilityReason } from './checks.ts';
 import { settleMatch, type Fill } from './settle.ts';
-import type { Book, BookContext, BookEvent, CancelBy, IncomingOrder, RestingOrder, SubmitResult } from './types.ts';
+import type { Book, BookContext, BookEvent, IncomingOrder, RestingOrder, SubmitResult } from './types.ts';
 
 export { bestBidOffer, bestFiftyOffers, cloneBook, createBook, setPhase, setStaticReferencePrice } from './book.ts';
+export { cancelOrder, clearOrders } from './cancel.ts';
 
 const DAY = 86_400n;
 const DEFAULT_LIFETIME_DAYS = 90;
-const CANCEL_CODE: Record<CancelBy, 0 | 1 | 2> = { ByParticipant: 0, ByAdmin: 1, ByContract: 2 };
 
 function crosses(resting: RestingOrder, side: Side, order: IncomingOrder): boolean {
   if (order.type === 'market') return true;
   return side === 'buy' ? resting.price <= order.price : resting.price >= order.price;
-}
-
-/** Removes a resting order, returns its lock to the owner and describes the cancellation. */
-function cancelResting(book: Book, ctx: BookContext, order: RestingOrder, by: CancelBy): BookEvent {
-  removeResting(book, order.side, order.id);
-  const p = book.params;
-  const token = order.side === 'buy' ? 'quote' : 'base';
-  if (p.prefunded) {
-    const amount =
-      order.side === 'buy'
-        ? lockFor(order.price, order.remaining, order.lockRateBps, p.scales)
-        : baseNative(order.remaining, p.scales);
-    if (amount > 0n) ctx.ledger.transfer(token, p.self, order.wallet, amount);
-  }
-  return {
-    type: 'CancelOrder',
-    client: order.wallet,
-    orderId: order.id,
-    quantity: order.remaining,
-    price: order.price,
-    cancellationType: CANCEL_CODE[by],
-    token,
-    toAddress: order.wallet,
-  };
 }
 
 /** No-prefund books: can the resting order's wallet fund `fill` on top of what it already owes in this match? */
@@ -56,6 +33,156 @@ function canFund(book: Book, ctx: BookContext, r: RestingOrder, fill: bigint, ow
   return ok;
 }
 
+/** One incoming order being matched: what every step of `submitOrder` reads, and the events it appends to. */
+interface Submission {
+  readonly book: Book;
+  readonly ctx: BookContext;
+  readonly wallet: string;
+  readonly side: Side;
+  readonly order: IncomingOrder;
+  readonly orderId: bigint;
+  readonly events: BookEvent[];
+}
+
+/** The crossing resting orders collected for an incoming order and the quantity they cover. */
+interface Collection {
+  readonly fills: readonly Fill[];
+  /** Collection stopped at `maximumMatches` while quantity was still wanted. */
+  readonly truncated: boolean;
+  readonly collected: bigint;
+}
+
+function receivedEvent(wallet: string, orderId: bigint, side: Side, order: IncomingOrder): BookEvent {
+  return {
+    type: 'OrderReceived',
+    client: wallet,
+    orderId,
+    quantity: order.quantity,
+    price: order.price,
+    side: SIDE_CODE[side],
+    reportingData: order.reportingData,
+    crossIdentifier: order.crossId,
+    orderType: ORDER_TYPE_CODE[order.type],
+    executionCondition: EXECUTION_CONDITION_CODE[order.condition],
+  };
+}
+
+function reject(submission: Submission, reason: number, quantityNotExecuted: bigint): void {
+  submission.events.push({
+    type: 'OrderRejected',
+    client: submission.wallet,
+    orderId: submission.orderId,
+    reason,
+    quantityNotExecuted,
+    side: SIDE_CODE[submission.side],
+    price: submission.order.price,
+  });
+}
+
+/**
+ * 1. Collects the crossing resting orders, best price then oldest, up to maximumMatches. In no-prefund books a
+ * resting order whose wallet cannot fund its fill is cancelled on the spot and skipped.
+ */
+function collect(submission: Submission): Collection {
+  const { book, ctx, side, order } = submission;
+  const p = book.params;
+  const opposite = sideOf(book, side === 'buy' ? 'sell' : 'buy');
+  const fills: Fill[] = [];
+  const owed = new Map<string, bigint>();
+  let need = order.quantity;
+  let truncated = false;
+  let at = 0;
+  while (need > 0n && at < opposite.length) {
+    const resting = opposite[at] as RestingOrder;
+    if (!crosses(resting, side, order)) break;
+    if (p.maximumMatches > 0 && fills.length >= p.maximumMatches) {
+      truncated = true;
+      break;
+    }
+    const fill = min(resting.remaining, need);
+    if (!p.prefunded && !canFund(book, ctx, resting, fill, owed)) {
+      submission.events.push(cancelResting(book, ctx, resting, 'ByContract'));
+      continue;
+    }
+    fills.push({ resting, quantity: fill });
+    need -= fill;
+    at++;
+  }
+  return { fills, truncated, collected: order.quantity - need };
+}
+
+/** 2-5. The reason the whole order is rejected, null when it goes on to execute or rest. */
+function rejectionInFull(submission: Submission, { fills, collected }: Collection): number | null {
+  const { wallet, order } = submission;
+  if (fills.some((f) => f.resting.wallet === wallet && f.resting.crossId === order.crossId)) return 1;
+  if ((order.condition === 'boc' && fills.length > 0) || (order.condition === 'fok' && collected < order.quantity))
+    return 8;
+  if (fills.length === 0 && (order.type === 'market' || order.condition === 'ioc' || order.condition === 'fok'))
+    return 8;
+  return null;
+}
+
+/** 6. The one execution price: the last price, kept between the last collected resting price and the limit. */
+function executionPrice(submission: Submission, fills: readonly Fill[]): bigint {
+  const { book, side, order } = submission;
+  const last = fills[fills.length - 1] as Fill;
+  const lo = side === 'buy' ? last.resting.price : order.type === 'market' ? 0n : order.price;
+  const hi = side === 'buy' ? (order.type === 'market' ? null : order.price) : last.resting.price;
+  const price = book.lastPrice < lo ? lo : book.lastPrice;
+  return hi !== null && price > hi ? hi : price;
+}
+
+/** The rates of the incoming order's wallet: as taker now, and as maker for what rests. */
+interface Rates {
+  readonly taker: number;
+  readonly maker: number;
+}
+
+/** 8. Funds, fills and settles the collected orders at `price`, and reports the trade. */
+function execute(submission: Submission, collection: Collection, price: bigint, rates: Rates, restQty: bigint): void {
+  const { book, ctx, wallet, side, order } = submission;
+  const plan = settleMatch(book.params, collection.fills, price, side, rates.taker);
+  fund(book, ctx, wallet, side, plan.takerPays, restQty, order.price, rates.maker);
+  plan.execute(ctx, wallet);
+  for (const f of collection.fills) {
+    f.resting.remaining -= f.quantity;
+    if (f.resting.remaining === 0n) removeResting(book, f.resting.side, f.resting.id);
+  }
+  book.lastPrice = price;
+  submission.events.push({
+    type: side === 'buy' ? 'NewBuyInitiatedTrade' : 'NewSellInitiatedTrade',
+    client: wallet,
+    orderId: submission.orderId,
+    quantity: collection.collected,
+    price,
+  });
+}
+
+/** 9. Puts the remainder of a limit order on the book at its limit, with the wallet's maker rate. */
+function rest(submission: Submission, remainder: bigint, makerRate: number): void {
+  const { book, ctx, wallet, side, order, orderId } = submission;
+  const lifetime = BigInt(order.lifetimeDays === 0 ? DEFAULT_LIFETIME_DAYS : order.lifetimeDays);
+  insertResting(book, {
+    id: orderId,
+    wallet,
+    side,
+    remaining: remainder,
+    price: order.price,
+    crossId: order.crossId,
+    lockRateBps: makerRate,
+    validity: order.validity,
+    expiresAt: order.validity === 'gtd' ? ctx.nowSeconds + lifetime * DAY : null,
+  });
+  submission.events.push({
+    type: side === 'buy' ? 'NewBuyOrder' : 'NewSellOrder',
+    client: wallet,
+    orderId,
+    quantity: remainder,
+    price: order.price,
+  });
+}
+
+/** Matches an incoming order against the book (rules.md, "Matching an incoming order X", steps 1-9). */
 export function submitOrder(
   book: Book,
   ctx: BookContext,
@@ -68,134 +195,40 @@ export function submitOrder(
   checkOrder(book, order);
   const p = book.params;
   const orderId = book.nextOrderId++;
-  const events: BookEvent[] = [
-    {
-      type: 'OrderReceived',
-      client: wallet,
-      orderId,
-      quantity: order.quantity,
-      price: order.price,
-      side: SIDE_CODE[side],
-      reportingData: order.reportingData,
-      crossIdentifier: order.crossId,
-      orderType: ORDER_TYPE_CODE[order.type],
-      executionCondition: EXECUTION_CONDITION_CODE[order.condition],
-    },
-  ];
-  const reject = (reason: number, quantityNotExecuted: bigint) =>
-    events.push({
-      type: 'OrderRejected',
-      client: wallet,
-      orderId,
-      reason,
-      quantityNotExecuted,
-      side: SIDE_CODE[side],
-      price: order.price,
-    });
-
-  // 1. Collect crossing resting orders, best price then oldest, up to maximumMatches.
-  const opposite = sideOf(book, side === 'buy' ? 'sell' : 'buy');
-  const fills: Fill[] = [];
-  const owed = new Map<string, bigint>();
-  let need = order.quantity;
-  let truncated = false;
-  let at = 0;
-  while (need > 0n && at < opposite.length) {
-    const r = opposite[at] as RestingOrder;
-    if (!crosses(r, side, order)) break;
-    if (p.maximumMatches > 0 && fills.length >= p.maximumMatches) {
-      truncated = true;
-      break;
-    }
-    const fill = min(r.remaining, need);
-    if (!p.prefunded && !canFund(book, ctx, r, fill, owed)) {
-      events.push(cancelResting(book, ctx, r, 'ByContract'));
-      continue;
-    }
-    fills.push({ resting: r, quantity: fill });
-    need -= fill;
-    at++;
-  }
-  const collected = order.quantity - need;
-
-  // 2-5. Rejections in full.
-  if (fills.some((f) => f.resting.wallet === wallet && f.resting.crossId === order.crossId)) {
-    reject(1, order.quantity);
-    return { orderId, events };
-  }
-  if ((order.condition === 'boc' && fills.length > 0) || (order.condition === 'fok' && collected < order.quantity)) {
-    reject(8, order.quantity);
-    return { orderId, events };
-  }
-  if (fills.length === 0 && (order.type === 'market' || order.condition === 'ioc' || order.condition === 'fok')) {
-    reject(8, order.quantity);
+  const events = [receivedEvent(wallet, orderId, side, order)];
+  const submission: Submission = { book, ctx, wallet, side, order, orderId, events };
+  const collection = collect(submission);
+  const inFull = rejectionInFull(submission, collection);
+  if (inFull !== null) {
+    reject(submission, inFull, order.quantity);
     return { orderId, events };
   }
 
-  const takerRate = client.isMarketMaker ? p.marketMakerBps : p.takerBps;
-  const makerRate = client.isMarketMaker ? p.marketMakerBps : p.makerBps;
-  const remainder = order.quantity - collected;
-  const rests = remainder > 0n && !truncated && order.type === 'limit' && order.condition !== 'ioc';
-
-  if (fills.length === 0) {
-    fund(book, ctx, wallet, side, { base: 0n, quote: 0n }, remainder, order.price, makerRate);
+  const rates: Rates = {
+    taker: client.isMarketMaker ? p.marketMakerBps : p.takerBps,
+    maker: client.isMarketMaker ? p.marketMakerBps : p.makerBps,
+  };
+  const remainder = order.quantity - collection.collected;
+  const rests = remainder > 0n && !collection.truncated && order.type === 'limit' && order.condition !== 'ioc';
+  if (collection.fills.length === 0) {
+    fund(book, ctx, wallet, side, { base: 0n, quote: 0n }, remainder, order.price, rates.maker);
   } else {
-    // 6-7. One execution price, then the volatility controls.
-    const last = fills[fills.length - 1] as Fill;
-    const lo = side === 'buy' ? last.resting.price : order.type === 'market' ? 0n : order.price;
-    const hi = side === 'buy' ? (order.type === 'market' ? null : order.price) : last.resting.price;
-    let price = book.lastPrice < lo ? lo : book.lastPrice;
-    if (hi !== null && price > hi) price = hi;
+    const price = executionPrice(submission, collection.fills);
+    // 7. The volatility controls.
     const reason = volatilityReason(book, price);
     if (reason !== 0) {
       book.phase = 'automaticHalt';
       book.haltCount++;
-      reject(reason, order.quantity);
+      reject(submission, reason, order.quantity);
       return { orderId, events };
     }
-    // 8. Fill and settle.
-    const plan = settleMatch(p, fills, price, side, takerRate);
-    fund(book, ctx, wallet, side, plan.takerPays, rests ? remainder : 0n, order.price, makerRate);
-    plan.execute(ctx, wallet);
-    for (const f of fills) {
-      f.resting.remaining -= f.quantity;
-      if (f.resting.remaining === 0n) removeResting(book, f.resting.side, f.resting.id);
-    }
-    book.lastPrice = price;
-    events.push({
-      type: side === 'buy' ? 'NewBuyInitiatedTrade' : 'NewSellInitiatedTrade',
-      client: wallet,
-      orderId,
-      quantity: collected,
-      price,
-    });
+    execute(submission, collection, price, rates, rests ? remainder : 0n);
   }
 
-  // 9. The remainder.
   if (remainder > 0n) {
-    if (truncated) reject(2, remainder);
-    else if (!rests) reject(7, remainder);
-    else {
-      const lifetime = BigInt(order.lifetimeDays === 0 ? DEFAULT_LIFETIME_DAYS : order.lifetimeDays);
-      insertResting(book, {
-        id: orderId,
-        wallet,
-        side,
-        remaining: remainder,
-        price: order.price,
-        crossId: order.crossId,
-        lockRateBps: makerRate,
-        validity: order.validity,
-        expiresAt: order.validity === 'gtd' ? ctx.nowSeconds + lifetime * DAY : null,
-      });
-      events.push({
-        type: side === 'buy' ? 'NewBuyOrder' : 'NewSellOrder',
-        client: wallet,
-        orderId,
-        quantity: remainder,
-        price: order.price,
-      });
-    }
+    if (collection.truncated) reject(submission, 2, remainder);
+    else if (!rests) reject(submission, 7, remainder);
+    else rest(submission, remainder, rates.maker);
   }
   return { orderId, events };
 }
@@ -225,32 +258,4 @@ function fund(
   const quote = takerPays.quote + (side === 'buy' ? restLock : 0n);
   if (base > 0n) ctx.ledger.transferFrom('base', p.self, wallet, p.self, base);
   if (quote > 0n) ctx.ledger.transferFrom('quote', p.self, wallet, p.self, quote);
-}
-
-export function cancelOrder(
-  book: Book,
-  ctx: BookContext,
-  caller: string,
-  side: Side,
-  orderId: bigint,
-  by: 'ByParticipant' | 'ByAdmin',
-): BookEvent[] {
-  if (by === 'ByParticipant') {
-    const client = ctx.client(caller);
-    if (client === undefined) fail('E_VENUE_CLIENT_NOT_FOUND', `${caller} is not in the client registry`, { caller });
-    if (!client.canCancel) fail('E_VENUE_NOT_ALLOWED_TO_CANCEL', `${caller} may not cancel`, { caller });
-  }
-  const order = sideOf(book, side).find((o) => o.id === orderId);
-  if (order === undefined) fail('E_VENUE_ORDER_NOT_FOUND', `no resting ${side} order ${orderId}`, { orderId, side });
-  if (by === 'ByParticipant' && order.wallet !== caller)
-    fail('E_VENUE_NOT_ALLOWED_TO_CANCEL', `order ${orderId} belongs to another wallet`, { orderId });
-  return [cancelResting(book, ctx, order, by)];
-}
-
-/** End-of-day clearing: every GFD order and every expired GTD order, in order id order, `ByContract`. */
-export function clearOrders(book: Book, ctx: BookContext): BookEvent[] {
-  const due = [...book.buys, ...book.sells]
-    .filter((o) => o.validity === 'gfd' || (o.expiresAt !== null && o.expiresAt <= ctx.nowSeconds))
-    .toSorted((a, b) => (a.id < b.id ? -1 : 1));
-  return due.map((o) => cancelResting(book, ctx, o, 'ByContract'));
 }

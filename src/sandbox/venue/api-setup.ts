@@ -9,6 +9,7 @@ import { RestFaults } from '../api/faults.ts';
 import { startApiServer, type ApiServer } from '../api/http-server.ts';
 import type { TokenIssuer } from '../api/token-endpoint.ts';
 import type { VenueState } from '../api/venue-state.ts';
+import type { ApiContext } from '../api/rest-routes.ts';
 import type { WasmFollower } from '../api/wasm-follower.ts';
 import { MarketDataServer } from '../api/ws-server.ts';
 import { drawsOf, type SeededRandom } from '../flow/random.ts';
@@ -46,13 +47,12 @@ export interface VenueApi {
   close(): Promise<void>;
 }
 
-export async function startVenueApi(s: VenueApiSetup): Promise<VenueApi> {
-  const { config, state, clock, scheduler, tokens } = s;
-  const calendar = sandboxCalendar(config);
-  const restFaults = new RestFaults(drawsOf(s.random, 'rest faults'));
-  const ws = new MarketDataServer({
-    state,
-    auth: { apiKey: s.apiKey, dateHeader: config.api.dateHeader, toleranceMs: config.api.dateToleranceMs },
+/** The market-data WebSocket as the configuration sets it up. */
+function marketDataServer(setup: VenueApiSetup): MarketDataServer {
+  const { config, clock } = setup;
+  return new MarketDataServer({
+    state: setup.state,
+    auth: { apiKey: setup.apiKey, dateHeader: config.api.dateHeader, toleranceMs: config.api.dateToleranceMs },
     nowMs: () => clock.nowMs(),
     // Clients date their authorization by their own clock: checked against wall time, as tokens expire on it.
     authNowMs: () => Date.now(),
@@ -63,24 +63,29 @@ export async function startVenueApi(s: VenueApiSetup): Promise<VenueApi> {
     connectionTimeoutMs: config.api.wsConnectionTimeoutMs,
     tickerFieldNames: config.api.wsTickerFieldNames,
   });
-  const status = () => ({
+}
+
+/** `GET /sandbox/status`: the clock, each pair's trading state, the indexers, tokens, WebSocket and flow. */
+function statusOverview(setup: VenueApiSetup, ws: MarketDataServer): unknown {
+  const { clock, scheduler, tokens } = setup;
+  return {
     clock: clock.state(),
-    tradingMode: config.trading.mode,
-    pairs: state.pairs.map((p) => {
-      const resumeAt = scheduler.resumeAt(p.id);
+    tradingMode: setup.config.trading.mode,
+    pairs: setup.state.pairs.map((pair) => {
+      const resumeAt = scheduler.resumeAt(pair.id);
       return {
-        id: p.id,
-        symbol: p.symbol,
-        tradingStatus: p.status.tradingStatus,
-        statusChangeReason: p.status.statusChangeReason,
-        phase: p.status.phase,
-        tradingHaltCounter: p.status.tradingHaltCounter,
+        id: pair.id,
+        symbol: pair.symbol,
+        tradingStatus: pair.status.tradingStatus,
+        statusChangeReason: pair.status.statusChangeReason,
+        phase: pair.status.phase,
+        tradingHaltCounter: pair.status.tradingHaltCounter,
         resumeAt: resumeAt === undefined ? null : new Date(resumeAt).toISOString(),
-        restingOrders: p.market.book.size,
-        trades: p.market.trades.count,
+        restingOrders: pair.market.book.size,
+        trades: pair.market.trades.count,
       };
     }),
-    indexer: { evmBlock: s.followers.evm.processedBlock, wasmLedger: s.followers.wasm.processedLedger },
+    indexer: { evmBlock: setup.followers.evm.processedBlock, wasmLedger: setup.followers.wasm.processedLedger },
     tokens: { issued: tokens.issued, refused: tokens.refused, lifetimeSeconds: tokens.lifetimeSeconds },
     websocket: {
       connections: ws.connections,
@@ -91,24 +96,37 @@ export async function startVenueApi(s: VenueApiSetup): Promise<VenueApi> {
       silent: ws.silent,
     },
     clearings: scheduler.clearings,
-    flow: s.flow.describe(),
-  });
+    flow: setup.flow.describe(),
+  };
+}
+
+/** What the REST routes read: the state, the token, the clock, true values, halts and day-order validity. */
+function apiContext(setup: VenueApiSetup): ApiContext {
+  const { config, clock, scheduler } = setup;
+  const calendar = sandboxCalendar(config);
+  return {
+    state: setup.state,
+    accessToken: setup.accessToken,
+    tokens: setup.tokens,
+    nowMs: () => clock.nowMs(),
+    nav: (pairId) => setup.value.nav(pairId),
+    haltEnd: (pairId) => scheduler.resumeAt(pairId),
+    // A day order lasts until its trading day's close; always open, days do not end.
+    ...(config.trading.mode === 'calendar'
+      ? { validUntil: (placedAtMs: number) => nextSession(placedAtMs, calendar).closeMs }
+      : {}),
+  };
+}
+
+export async function startVenueApi(setup: VenueApiSetup): Promise<VenueApi> {
+  const { state, clock, scheduler, tokens } = setup;
+  const restFaults = new RestFaults(drawsOf(setup.random, 'rest faults'));
+  const ws = marketDataServer(setup);
   let server: ApiServer;
   try {
     server = await startApiServer({
-      port: config.ports.api,
-      context: {
-        state,
-        accessToken: s.accessToken,
-        tokens,
-        nowMs: () => clock.nowMs(),
-        nav: (pairId) => s.value.nav(pairId),
-        haltEnd: (pairId) => scheduler.resumeAt(pairId),
-        // A day order lasts until its trading day's close; always open, days do not end.
-        ...(config.trading.mode === 'calendar'
-          ? { validUntil: (placedAtMs: number) => nextSession(placedAtMs, calendar).closeMs }
-          : {}),
-      },
+      port: setup.config.ports.api,
+      context: apiContext(setup),
       faults: restFaults,
       ws,
       tokens,
@@ -119,15 +137,15 @@ export async function startVenueApi(s: VenueApiSetup): Promise<VenueApi> {
         restFaults,
         ws,
         tokens,
-        rpc: s.rpc,
-        flow: s.flow,
-        value: s.value,
-        oracles: s.oracles,
-        chains: s.chains,
-        status,
-        manifest: s.manifest,
+        rpc: setup.rpc,
+        flow: setup.flow,
+        value: setup.value,
+        oracles: setup.oracles,
+        chains: setup.chains,
+        status: () => statusOverview(setup, ws),
+        manifest: setup.manifest,
       }),
-      onError: (e, path) => s.logger.error({ err: e, path }, 'venue API handler failed'),
+      onError: (e, path) => setup.logger.error({ err: e, path }, 'venue API handler failed'),
     });
   } catch (e) {
     await ws.close();

@@ -6,30 +6,21 @@
  * 409 an action the pair's state does not allow).
  */
 import { z } from 'zod';
-import { isDltError } from '../../core/errors.ts';
 import type { RestFaults } from '../api/faults.ts';
-import { restFaultSchema } from '../api/faults.ts';
 import type { ControlHandler, ControlRequest } from '../api/http-server.ts';
-import { badRequest, HttpError, notFound } from '../api/http-error.ts';
+import { notFound } from '../api/http-error.ts';
 import { pathSegment } from '../api/query.ts';
 import { pairRecord } from '../api/render.ts';
 import type { VenueState } from '../api/venue-state.ts';
 import type { MarketDataServer } from '../api/ws-server.ts';
 import type { SandboxClock } from './clock.ts';
-import { rpcFaultSchema, type RpcProxy } from './rpc-proxy.ts';
+import { act, allow, body, controlPath, NO_ROUTE, noEndpoint, type ControlPath } from './control-request.ts';
+import { faultRoute } from './fault-routes.ts';
+import type { SandboxOracles } from './oracle-setup.ts';
+import type { RpcProxy } from './rpc-proxy.ts';
 import type { TradingScheduler } from './scheduler.ts';
 import { injectTrade, injectTradeSchema } from './trade-routes.ts';
-import {
-  clearValueFaults,
-  feedDocument,
-  feedFaultSchema,
-  oracleFaultSchema,
-  setFeedFault,
-  setOracleFault,
-  trueValues,
-  valueFaults,
-} from './value-routes.ts';
-import type { SandboxOracles } from './oracle-setup.ts';
+import { feedDocument, trueValues } from './value-routes.ts';
 import type { ValueParts } from './value-setup.ts';
 
 export interface ControlTarget {
@@ -56,8 +47,6 @@ const advanceSchema = z.strictObject({
   hours: z.number().min(0).optional(),
 });
 const setSchema = z.strictObject({ time: z.union([z.iso.datetime({ offset: true }), z.number().int().min(0)]) });
-const stallSchema = z.strictObject({ ms: z.number().int().min(1).max(3_600_000) });
-const rpcSchema = rpcFaultSchema.extend({ chain: z.enum(['evm', 'wasm']) });
 const tickerSchema = z.strictObject({
   fieldNames: z.enum(['documentation', 'sdk']).optional(),
   frozen: z.boolean().optional(),
@@ -67,217 +56,135 @@ const walletRecordSchema = z.strictObject({
   designation: z.string().min(1).max(64).optional(),
 });
 
-function body<T>(schema: z.ZodType<T>, value: unknown): T {
-  const r = schema.safeParse(value ?? {});
-  if (!r.success)
-    throw badRequest(
-      'invalid request body',
-      r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`),
-    );
-  return r.data;
+/** One family of endpoints, `/sandbox/<family>/...`; NO_ROUTE when it does not serve the path. */
+type ControlRoute = (target: ControlTarget, req: ControlRequest, path: ControlPath) => unknown;
+
+function status(target: ControlTarget, req: ControlRequest): unknown {
+  allow(req, 'GET');
+  return target.status();
 }
 
-function allow(req: ControlRequest, method: 'GET' | 'POST' | 'DELETE'): void {
-  if (req.method !== method)
-    throw new HttpError(405, `${req.method} ${req.path}: use ${method}`, [], { allow: method });
-}
-
-/** Runs a sandbox action; its DltErrors become 400, 404 or 409. */
-async function act<T>(fn: () => Promise<T> | T): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (isDltError(e)) {
-      if (e.details.notFound === true) throw notFound(e.message);
-      throw new HttpError(e.details.conflict === true ? 409 : 400, e.message);
-    }
-    throw e;
-  }
-}
-
-export function controlHandler(t: ControlTarget): ControlHandler {
-  return async (req) => {
-    const [head, a, b, ...rest] = req.path.split('/').slice(1);
-    switch (head) {
-      case '':
-      case undefined:
-      case 'status':
-        allow(req, 'GET');
-        return t.status();
-      case 'manifest':
-        allow(req, 'GET');
-        return t.manifest();
-      case 'tick':
-        allow(req, 'POST');
-        await t.scheduler.tick();
-        return t.status();
-      case 'clock': {
-        if (a === undefined) {
-          allow(req, 'GET');
-          return t.clock.state();
-        }
-        allow(req, 'POST');
-        if (a === 'advance') {
-          const v = body(advanceSchema, req.body);
-          const ms = (v.ms ?? 0) + (v.seconds ?? 0) * 1000 + (v.minutes ?? 0) * 60_000 + (v.hours ?? 0) * 3_600_000;
-          await act(() => t.clock.advance(ms));
-        } else if (a === 'set') {
-          const v = body(setSchema, req.body);
-          await act(() => t.clock.set(typeof v.time === 'number' ? v.time : Date.parse(v.time)));
-        } else break;
-        await t.scheduler.tick();
-        return t.clock.state();
-      }
-      case 'pairs': {
-        if (a === undefined || b === undefined || rest.length > 0) break;
-        allow(req, 'POST');
-        const p = t.state.pairByIdOrSymbol(pathSegment(a, 'pair'));
-        if (p === undefined) throw notFound(`No pair ${a}`);
-        const actions: Record<string, () => Promise<void>> = {
-          open: () => t.scheduler.open(p.id),
-          close: () => t.scheduler.close(p.id),
-          halt: () => t.scheduler.halt(p.id),
-          resume: () => t.scheduler.resume(p.id),
-          clear: () => t.scheduler.clear(p.id),
-        };
-        const action = actions[b];
-        if (action === undefined) break;
-        await act(action);
-        return pairRecord(p);
-      }
-      case 'wallets': {
-        // POST /sandbox/wallets/<address> {status?, designation?}: the wallet's record at the venue changes.
-        if (a === undefined || b !== undefined) break;
-        allow(req, 'POST');
-        const record = t.state.setWalletRecord(pathSegment(a, 'wallet address'), body(walletRecordSchema, req.body));
-        if (record === undefined) throw notFound(`No participant wallet ${a}`);
-        return record;
-      }
-      case 'trades':
-        // POST /sandbox/trades {wallet, pair, side, quantity, price, ...}: a trade the chain never had (trade-routes.ts).
-        if (a !== undefined) break;
-        allow(req, 'POST');
-        return injectTrade(t.state, t.clock.nowMs(), body(injectTradeSchema, req.body));
-      case 'faults':
-        return faults(t, req, a, b);
-      case 'ws': {
-        // POST /sandbox/ws/ticker {fieldNames?, frozen?}: the ticker's field names; frozen publishes nothing.
-        if (a !== 'ticker' || b !== undefined) break;
-        allow(req, 'POST');
-        const v = body(tickerSchema, req.body);
-        if (v.fieldNames !== undefined) t.ws.ticker.fieldNames = v.fieldNames;
-        if (v.frozen !== undefined) t.ws.ticker.frozen = v.frozen;
-        return { fieldNames: t.ws.ticker.fieldNames, frozen: t.ws.ticker.frozen };
-      }
-      case 'feeds':
-        if (a === undefined || b !== undefined) break;
-        allow(req, 'GET');
-        return feedDocument(t, a);
-      case 'values':
-        if (a !== undefined) break;
-        allow(req, 'GET');
-        return trueValues(t, req);
-      case 'flow':
-        if (a === undefined) {
-          allow(req, 'GET');
-          return t.flow.describe();
-        }
-        allow(req, 'POST');
-        if (a === 'start') await t.flow.start();
-        else if (a === 'stop') await t.flow.stop();
-        else break;
-        return t.flow.describe();
-      case 'chains':
-        allow(req, 'POST');
-        if (a === 'wasm' && b === 'close-ledger') return { ledger: t.chains.closeLedger() };
-        if (a === 'evm' && b === 'mine') return { block: await t.chains.mineBlock() };
-        break;
-      default:
-        break;
-    }
-    throw notFound(`No control endpoint ${req.method} /sandbox${req.path}`);
-  };
-}
-
-async function faults(
-  t: ControlTarget,
-  req: ControlRequest,
-  a: string | undefined,
-  b: string | undefined,
-): Promise<unknown> {
-  const list = () => ({
-    rest: t.restFaults.list(),
-    rpc: { evm: t.rpc.evm.faults(), wasm: t.rpc.wasm.faults() },
-    wsStalled: t.ws.stalled,
-    wsSilent: t.ws.silent,
-    wsTickerFrozen: t.ws.ticker.frozen,
-    ...valueFaults(t),
-  });
-  if (a === undefined) {
-    if (req.method === 'DELETE') {
-      t.restFaults.clear();
-      t.rpc.evm.clearFaults();
-      t.rpc.wasm.clearFaults();
-      t.ws.stall(0);
-      t.ws.silence(0);
-      t.ws.ticker.frozen = false;
-      clearValueFaults(t);
-      return list();
-    }
+/** GET the clock; POST `advance` {ms?, seconds?, minutes?, hours?} or `set` {time}, then a scheduler tick. */
+async function clockRoute(target: ControlTarget, req: ControlRequest, { first }: ControlPath): Promise<unknown> {
+  if (first === undefined) {
     allow(req, 'GET');
-    return list();
+    return target.clock.state();
   }
-  if (a === 'rest') {
-    if (req.method === 'DELETE') t.restFaults.clear();
-    else {
-      allow(req, 'POST');
-      t.restFaults.add(body(restFaultSchema, req.body));
-    }
-    return list();
+  allow(req, 'POST');
+  if (first === 'advance') {
+    const by = body(advanceSchema, req.body);
+    const ms = (by.ms ?? 0) + (by.seconds ?? 0) * 1000 + (by.minutes ?? 0) * 60_000 + (by.hours ?? 0) * 3_600_000;
+    await act(() => target.clock.advance(ms));
+  } else if (first === 'set') {
+    const to = body(setSchema, req.body);
+    await act(() => target.clock.set(typeof to.time === 'number' ? to.time : Date.parse(to.time)));
+  } else return NO_ROUTE;
+  await target.scheduler.tick();
+  return target.clock.state();
+}
+
+/** POST `/sandbox/pairs/<pair>/<open|close|halt|resume|clear>`: the pair's trading status. */
+async function pairRoute(target: ControlTarget, req: ControlRequest, path: ControlPath): Promise<unknown> {
+  const { first, second } = path;
+  if (first === undefined || second === undefined || path.rest.length > 0) return NO_ROUTE;
+  allow(req, 'POST');
+  const pair = target.state.pairByIdOrSymbol(pathSegment(first, 'pair'));
+  if (pair === undefined) throw notFound(`No pair ${first}`);
+  const scheduler = target.scheduler;
+  const actions: Record<string, () => Promise<void>> = {
+    open: () => scheduler.open(pair.id),
+    close: () => scheduler.close(pair.id),
+    halt: () => scheduler.halt(pair.id),
+    resume: () => scheduler.resume(pair.id),
+    clear: () => scheduler.clear(pair.id),
+  };
+  const action = actions[second];
+  if (action === undefined) return NO_ROUTE;
+  await act(action);
+  return pairRecord(pair);
+}
+
+/** GET the simulated market; POST `start` or `stop`. */
+async function flowRoute(target: ControlTarget, req: ControlRequest, { first }: ControlPath): Promise<unknown> {
+  if (first === undefined) {
+    allow(req, 'GET');
+    return target.flow.describe();
   }
-  if (a === 'rpc') {
-    if (req.method === 'DELETE') {
-      t.rpc.evm.clearFaults();
-      t.rpc.wasm.clearFaults();
-    } else {
-      allow(req, 'POST');
-      const { chain, ...spec } = body(rpcSchema, req.body);
-      t.rpc[chain].addFault(spec);
-    }
-    return list();
-  }
-  if (a === 'feed' && b === undefined) {
-    if (req.method === 'DELETE') t.value.feeds.clearFaults();
-    else {
-      allow(req, 'POST');
-      setFeedFault(t, body(feedFaultSchema, req.body));
-    }
-    return list();
-  }
-  if (a === 'oracle' && b === undefined) {
-    if (req.method === 'DELETE') {
-      t.oracles.unfreeze();
-      return list();
-    }
+  allow(req, 'POST');
+  if (first === 'start') await target.flow.start();
+  else if (first === 'stop') await target.flow.stop();
+  else return NO_ROUTE;
+  return target.flow.describe();
+}
+
+const CONTROL_ROUTES: Readonly<Record<string, ControlRoute>> = {
+  '': status,
+  status,
+  manifest: (target, req) => {
+    allow(req, 'GET');
+    return target.manifest();
+  },
+  tick: async (target, req) => {
     allow(req, 'POST');
-    const published = await act(() => setOracleFault(t, body(oracleFaultSchema, req.body)));
-    return { ...list(), published };
-  }
-  if (a === 'tokens' && b === 'revoke') {
+    await target.scheduler.tick();
+    return target.status();
+  },
+  clock: clockRoute,
+  pairs: pairRoute,
+  // POST /sandbox/wallets/<address> {status?, designation?}: the wallet's record at the venue changes.
+  wallets: (target, req, { first, second }) => {
+    if (first === undefined || second !== undefined) return NO_ROUTE;
     allow(req, 'POST');
-    return { revoked: t.tokens.revokeAll() };
-  }
-  if (a === 'ws') {
+    const record = target.state.setWalletRecord(
+      pathSegment(first, 'wallet address'),
+      body(walletRecordSchema, req.body),
+    );
+    if (record === undefined) throw notFound(`No participant wallet ${first}`);
+    return record;
+  },
+  // POST /sandbox/trades {wallet, pair, side, quantity, price, ...}: a trade the chain never had (trade-routes.ts).
+  trades: (target, req, { first }) => {
+    if (first !== undefined) return NO_ROUTE;
     allow(req, 'POST');
-    if (b === 'drop') return { dropped: t.ws.dropAll() };
-    if (b === 'stall') {
-      t.ws.stall(body(stallSchema, req.body).ms);
-      return list();
-    }
-    if (b === 'silence') {
-      t.ws.silence(body(stallSchema, req.body).ms);
-      return list();
-    }
-  }
-  throw notFound(`No control endpoint ${req.method} /sandbox${req.path}`);
+    return injectTrade(target.state, target.clock.nowMs(), body(injectTradeSchema, req.body));
+  },
+  faults: faultRoute,
+  // POST /sandbox/ws/ticker {fieldNames?, frozen?}: the ticker's field names; frozen publishes nothing.
+  ws: (target, req, { first, second }) => {
+    if (first !== 'ticker' || second !== undefined) return NO_ROUTE;
+    allow(req, 'POST');
+    const ticker = target.ws.ticker;
+    const change = body(tickerSchema, req.body);
+    if (change.fieldNames !== undefined) ticker.fieldNames = change.fieldNames;
+    if (change.frozen !== undefined) ticker.frozen = change.frozen;
+    return { fieldNames: ticker.fieldNames, frozen: ticker.frozen };
+  },
+  feeds: (target, req, { first, second }) => {
+    if (first === undefined || second !== undefined) return NO_ROUTE;
+    allow(req, 'GET');
+    return feedDocument(target, first);
+  },
+  values: (target, req, { first }) => {
+    if (first !== undefined) return NO_ROUTE;
+    allow(req, 'GET');
+    return trueValues(target, req);
+  },
+  flow: flowRoute,
+  chains: async (target, req, { first, second }) => {
+    allow(req, 'POST');
+    if (first === 'wasm' && second === 'close-ledger') return { ledger: target.chains.closeLedger() };
+    if (first === 'evm' && second === 'mine') return { block: await target.chains.mineBlock() };
+    return NO_ROUTE;
+  },
+};
+
+export function controlHandler(target: ControlTarget): ControlHandler {
+  return async (req) => {
+    const path = controlPath(req);
+    const family = path.family ?? '';
+    const route = Object.hasOwn(CONTROL_ROUTES, family) ? CONTROL_ROUTES[family] : undefined;
+    const answer = route === undefined ? NO_ROUTE : await route(target, req, path);
+    if (answer === NO_ROUTE) throw noEndpoint(req);
+    return answer;
+  };
 }

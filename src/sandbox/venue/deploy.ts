@@ -84,18 +84,17 @@ export function flowWasmNames(pairId: string): { bid: string; ask: string; taker
   };
 }
 
-export async function deploySandbox(
+/** Chain A: the pairs, the participant's two test wallets and the simulated traders' three, as sandbox wallets. */
+async function deployEvmSide(
   evmRpcUrl: string,
-  emu: WasmEmulator,
-  defs: readonly SandboxPairDefinition[],
-  channels = CHANNELS,
-): Promise<DeployedSandbox> {
-  const evmDefs = defs.filter((d) => d.chain === 'evm');
-  const wasmDefs = defs.filter((d) => d.chain === 'wasm');
+  evmDefs: readonly SandboxPairDefinition[],
+): Promise<{ evm: EvmVenue; wallets: SandboxWallet[] }> {
   const evmSymbols = [...new Set(evmDefs.flatMap((d) => [d.pair.baseTokenData.symbol, d.pair.quoteTokenSymbol]))];
   const amounts = (base: string, quote: string) =>
-    Object.fromEntries(evmSymbols.map((s) => [s, evmDefs.some((d) => d.pair.quoteTokenSymbol === s) ? quote : base]));
-  const unlimited = Object.fromEntries(evmSymbols.map((s) => [s, 'unlimited']));
+    Object.fromEntries(
+      evmSymbols.map((symbol) => [symbol, evmDefs.some((d) => d.pair.quoteTokenSymbol === symbol) ? quote : base]),
+    );
+  const unlimited = Object.fromEntries(evmSymbols.map((symbol) => [symbol, 'unlimited']));
   const evmWallets: (SandboxWalletSpec & { role: WalletRole })[] = [
     { name: 'evm-mm', role: 'participant', marketMaker: true, balances: amounts(TEST_BASE, TEST_QUOTE) },
     { name: 'evm-trader', role: 'participant', balances: amounts(TEST_BASE, TEST_QUOTE) },
@@ -107,20 +106,111 @@ export async function deploySandbox(
     pairs: evmDefs.map((d) => ({ pair: d.pair, ...(d.overrides === undefined ? {} : { overrides: d.overrides }) })),
     wallets: evmWallets,
   });
-  const wallets: SandboxWallet[] = evm.wallets.map((w, i) => ({
-    name: w.name,
+  const wallets: SandboxWallet[] = evm.wallets.map((funded, index) => ({
+    name: funded.name,
     chain: 'evm',
-    role: evmWallets[i]?.role ?? 'flow',
-    address: w.address,
-    key: w.privateKey,
-    marketMaker: w.marketMaker,
-    balances: Object.entries(evmWallets[i]?.balances ?? {}).map(([symbol, amount]) => ({
+    role: evmWallets[index]?.role ?? 'flow',
+    address: funded.address,
+    key: funded.privateKey,
+    marketMaker: funded.marketMaker,
+    balances: Object.entries(evmWallets[index]?.balances ?? {}).map(([symbol, amount]) => ({
       symbol,
       token: evm.tokens[symbol]?.address ?? '',
       amount,
     })),
     pairIds: evm.pairs.map((p) => p.id),
   }));
+  return { evm, wallets };
+}
+
+/** A chain B wallet to set up: its name, role, market-maker flag and the pairs whose tokens it holds. */
+interface WasmWalletSpec {
+  readonly name: string;
+  readonly role: WalletRole;
+  readonly marketMaker: boolean;
+  readonly pairIds: readonly string[];
+}
+
+/** Chain B: the participant's two test wallets on every pair, the simulated traders' four on each pair. */
+function wasmWalletSpecs(pairIds: readonly string[]): WasmWalletSpec[] {
+  return [
+    { name: 'wasm-mm', role: 'participant', marketMaker: true, pairIds: [...pairIds] },
+    { name: 'wasm-trader', role: 'participant', marketMaker: false, pairIds: [...pairIds] },
+    ...pairIds.flatMap((id) =>
+      Object.values(flowWasmNames(id)).map((name) => ({
+        name,
+        role: 'flow' as const,
+        marketMaker: false,
+        pairIds: [id],
+      })),
+    ),
+  ];
+}
+
+/** What chain B wallets are set up on. */
+interface WasmSide {
+  readonly emu: WasmEmulator;
+  readonly wasm: Venue;
+  readonly books: ReadonlyMap<string, BookDeployment>;
+  readonly defs: readonly SandboxPairDefinition[];
+}
+
+/**
+ * One chain B wallet: funded, trustlines and balances on each of its pairs (flow wallets approve the book
+ * too), then registered as a client with the next id.
+ */
+function setUpWasmWallet(side: WasmSide, spec: WasmWalletSpec, clientId: bigint): SandboxWallet {
+  const { emu, wasm } = side;
+  const keypair = wasmKeypair(spec.name);
+  const who = keypair.publicKey();
+  const balances: TokenBalance[] = [];
+  const [base, quote] = spec.role === 'flow' ? [FLOW_BASE, FLOW_QUOTE] : [TEST_BASE, TEST_QUOTE];
+  for (const pairId of spec.pairIds) {
+    const book = side.books.get(pairId) as BookDeployment;
+    const def = side.defs.find((x) => x.pair.id === pairId) as SandboxPairDefinition;
+    const scales = pairScales(completePair(def.pair));
+    const baseRaw = toScaled(parseHumanDecimal(base, 'balance'), scales.baseNative, 'balance');
+    const quoteRaw = toScaled(parseHumanDecimal(quote, 'balance'), scales.quoteNative, 'balance');
+    setUpWallet(emu, wasm, book, who, { stroops: STROOPS, base: baseRaw, quote: quoteRaw });
+    if (spec.role === 'flow') {
+      const expires = emu.latest.seq + FLOW_APPROVAL_LEDGERS;
+      approve(emu, book, 'base', who, book.book.address, baseRaw * 1000n, expires);
+      approve(emu, book, 'quote', who, book.book.address, quoteRaw * 1000n, expires);
+    }
+    balances.push({ symbol: def.pair.baseTokenData.symbol, token: book.addresses.base.hex, amount: base });
+    balances.push({ symbol: def.pair.quoteTokenSymbol, token: book.addresses.quote.hex, amount: quote });
+  }
+  setClient(emu, wasm, who, {
+    id: clientId,
+    canBuy: true,
+    canSell: true,
+    canCancel: true,
+    canTransfer: true,
+    isMarketMaker: spec.marketMaker,
+  });
+  return {
+    name: spec.name,
+    chain: 'wasm',
+    role: spec.role,
+    address: who,
+    key: keypair.secret(),
+    marketMaker: spec.marketMaker,
+    balances,
+    pairIds: spec.pairIds,
+  };
+}
+
+export async function deploySandbox(
+  evmRpcUrl: string,
+  emu: WasmEmulator,
+  defs: readonly SandboxPairDefinition[],
+  channels = CHANNELS,
+): Promise<DeployedSandbox> {
+  const wasmDefs = defs.filter((d) => d.chain === 'wasm');
+  const { evm, wallets } = await deployEvmSide(
+    evmRpcUrl,
+    defs.filter((d) => d.chain === 'evm'),
+  );
 
   const wasm = deployWasmVenue(emu, wasmKeypair('operator'));
   const wasmBooks = new Map<string, BookDeployment>();
@@ -134,53 +224,9 @@ export async function deploySandbox(
       }),
     );
   }
-  const wasmSpecs: { name: string; role: WalletRole; mm: boolean; pairIds: string[] }[] = [
-    { name: 'wasm-mm', role: 'participant', mm: true, pairIds: [...wasmBooks.keys()] },
-    { name: 'wasm-trader', role: 'participant', mm: false, pairIds: [...wasmBooks.keys()] },
-    ...[...wasmBooks.keys()].flatMap((id) =>
-      Object.values(flowWasmNames(id)).map((name) => ({ name, role: 'flow' as const, mm: false, pairIds: [id] })),
-    ),
-  ];
+  const side: WasmSide = { emu, wasm, books: wasmBooks, defs: wasmDefs };
   let clientId = 1n;
-  for (const spec of wasmSpecs) {
-    const kp = wasmKeypair(spec.name);
-    const who = kp.publicKey();
-    const balances: TokenBalance[] = [];
-    const [base, quote] = spec.role === 'flow' ? [FLOW_BASE, FLOW_QUOTE] : [TEST_BASE, TEST_QUOTE];
-    for (const pairId of spec.pairIds) {
-      const d = wasmBooks.get(pairId) as BookDeployment;
-      const def = wasmDefs.find((x) => x.pair.id === pairId) as SandboxPairDefinition;
-      const scales = pairScales(completePair(def.pair));
-      const baseRaw = toScaled(parseHumanDecimal(base, 'balance'), scales.baseNative, 'balance');
-      const quoteRaw = toScaled(parseHumanDecimal(quote, 'balance'), scales.quoteNative, 'balance');
-      setUpWallet(emu, wasm, d, who, { stroops: STROOPS, base: baseRaw, quote: quoteRaw });
-      if (spec.role === 'flow') {
-        const expires = emu.latest.seq + FLOW_APPROVAL_LEDGERS;
-        approve(emu, d, 'base', who, d.book.address, baseRaw * 1000n, expires);
-        approve(emu, d, 'quote', who, d.book.address, quoteRaw * 1000n, expires);
-      }
-      balances.push({ symbol: def.pair.baseTokenData.symbol, token: d.addresses.base.hex, amount: base });
-      balances.push({ symbol: def.pair.quoteTokenSymbol, token: d.addresses.quote.hex, amount: quote });
-    }
-    setClient(emu, wasm, who, {
-      id: clientId++,
-      canBuy: true,
-      canSell: true,
-      canCancel: true,
-      canTransfer: true,
-      isMarketMaker: spec.mm,
-    });
-    wallets.push({
-      name: spec.name,
-      chain: 'wasm',
-      role: spec.role,
-      address: who,
-      key: kp.secret(),
-      marketMaker: spec.mm,
-      balances,
-      pairIds: spec.pairIds,
-    });
-  }
+  for (const spec of wasmWalletSpecs([...wasmBooks.keys()])) wallets.push(setUpWasmWallet(side, spec, clientId++));
   const channelAccounts = fundChannelAccounts(emu, channels);
   emu.closeLedger();
   return { evm, evmPairs: new Map(evm.pairs.map((p) => [p.id, p])), wasm, wasmBooks, wallets, channelAccounts };
@@ -193,9 +239,9 @@ export async function deploySandbox(
 export function fundChannelAccounts(emu: WasmEmulator, count: number): ChannelAccount[] {
   const channelAccounts: ChannelAccount[] = [];
   for (let i = 1; i <= count; i++) {
-    const kp = wasmKeypair(`wasm-mm channel ${i}`);
-    emu.fundAccount(kp.publicKey(), STROOPS);
-    channelAccounts.push({ publicKey: kp.publicKey(), secret: kp.secret() });
+    const keypair = wasmKeypair(`wasm-mm channel ${i}`);
+    emu.fundAccount(keypair.publicKey(), STROOPS);
+    channelAccounts.push({ publicKey: keypair.publicKey(), secret: keypair.secret() });
   }
   return channelAccounts;
 }

@@ -70,67 +70,106 @@ export interface RpcProxyOptions {
   readonly observe?: (exchange: RpcExchange) => void;
 }
 
-export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy> {
-  const target = new URL(options.target);
-  let rules: Rule[] = [];
+/** The fault rules in force, in the order they were added; a rule with a count leaves once it is used up. */
+class FaultRules {
+  #rules: Rule[] = [];
+  readonly #random: () => number;
 
-  const pick = (methods: readonly string[]): Rule | undefined => {
-    for (const r of rules) {
-      if (r.methods !== undefined && !methods.some((m) => r.methods?.includes(m))) continue;
-      if (r.rate !== undefined && options.random() >= r.rate) continue;
-      if (r.remaining !== undefined) r.remaining -= 1;
-      r.hits += 1;
-      rules = rules.filter((x) => x.remaining === undefined || x.remaining > 0);
-      return r;
+  constructor(random: () => number) {
+    this.#random = random;
+  }
+
+  add(spec: RpcFaultSpec): void {
+    const parsed = rpcFaultSchema.parse(spec);
+    this.#rules.push({
+      mode: parsed.mode,
+      hits: 0,
+      ...(parsed.rate === undefined ? {} : { rate: parsed.rate }),
+      ...(parsed.methods === undefined ? {} : { methods: parsed.methods }),
+      ...(parsed.count === undefined ? {} : { remaining: parsed.count }),
+    });
+  }
+
+  clear(): void {
+    this.#rules = [];
+  }
+
+  list(): Rule[] {
+    return this.#rules.map((rule) => ({ ...rule }));
+  }
+
+  /** The first rule that applies to a request calling `methods` (and draws its rate), counted as used. */
+  pick(methods: readonly string[]): Rule | undefined {
+    for (const rule of this.#rules) {
+      if (rule.methods !== undefined && !methods.some((m) => rule.methods?.includes(m))) continue;
+      if (rule.rate !== undefined && this.#random() >= rule.rate) continue;
+      if (rule.remaining !== undefined) rule.remaining -= 1;
+      rule.hits += 1;
+      this.#rules = this.#rules.filter((x) => x.remaining === undefined || x.remaining > 0);
+      return rule;
     }
     return undefined;
-  };
+  }
+}
 
-  const forward = async (req: IncomingMessage, body: Buffer, res: ServerResponse) => {
-    const sentMs = Date.now();
-    const url = new URL(req.url ?? '/', target);
-    const answer = await httpExchange(url, {
-      method: req.method ?? 'GET',
-      contentType: req.headers['content-type'] ?? 'application/json',
-      ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
-    });
-    res.writeHead(answer.status, {
-      'content-type': answer.contentType ?? 'application/json',
-      'content-length': answer.body.length,
-    });
-    res.end(answer.body);
-    options.observe?.({
-      sentMs,
-      answeredMs: Date.now(),
-      request: body.toString('utf8'),
-      status: answer.status,
-      response: answer.body.toString('utf8'),
-    });
-  };
+/** Passes the request to the node as it is and its answer back; `observe` sees the exchange. */
+async function forward(
+  target: URL,
+  observe: RpcProxyOptions['observe'],
+  req: IncomingMessage,
+  body: Buffer,
+  res: ServerResponse,
+): Promise<void> {
+  const sentMs = Date.now();
+  const url = new URL(req.url ?? '/', target);
+  const answer = await httpExchange(url, {
+    method: req.method ?? 'GET',
+    contentType: req.headers['content-type'] ?? 'application/json',
+    ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
+  });
+  res.writeHead(answer.status, {
+    'content-type': answer.contentType ?? 'application/json',
+    'content-length': answer.body.length,
+  });
+  res.end(answer.body);
+  observe?.({
+    sentMs,
+    answeredMs: Date.now(),
+    request: body.toString('utf8'),
+    status: answer.status,
+    response: answer.body.toString('utf8'),
+  });
+}
 
+/** Answers a request with the rule's fault: a dropped connection, an HTTP 503, or a JSON-RPC error per call. */
+function answerFault(rule: Rule, calls: ReturnType<typeof methodsOf>, res: ServerResponse): void {
+  if (rule.mode === 'drop') return void res.destroy();
+  if (rule.mode === 'http-503') {
+    res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '1' });
+    return void res.end('injected fault: service unavailable');
+  }
+  const errors = calls.ids.map((id) => ({
+    jsonrpc: '2.0',
+    id,
+    error: { code: -32603, message: 'injected fault: internal error' },
+  }));
+  const text = JSON.stringify(calls.batch ? errors : errors[0]);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy> {
+  const target = new URL(options.target);
+  const rules = new FaultRules(options.random);
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const calls = req.method === 'POST' ? methodsOf(body.toString('utf8')) : { ids: [], methods: [], batch: false };
-      const rule = calls.methods.length > 0 ? pick(calls.methods) : undefined;
-      if (rule?.mode === 'drop') return void res.destroy();
-      if (rule?.mode === 'http-503') {
-        res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '1' });
-        return void res.end('injected fault: service unavailable');
-      }
-      if (rule?.mode === 'error') {
-        const errors = calls.ids.map((id) => ({
-          jsonrpc: '2.0',
-          id,
-          error: { code: -32603, message: 'injected fault: internal error' },
-        }));
-        const text = JSON.stringify(calls.batch ? errors : errors[0]);
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-        return void res.end(text);
-      }
-      forward(req, body, res).catch(() => {
+      const rule = calls.methods.length > 0 ? rules.pick(calls.methods) : undefined;
+      if (rule !== undefined) return answerFault(rule, calls, res);
+      forward(target, options.observe, req, body, res).catch(() => {
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
         res.end('node unreachable');
       });
@@ -144,20 +183,9 @@ export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy>
   return {
     url: `http://${LOOPBACK}:${port}${target.pathname === '/' ? '/' : target.pathname}`,
     port,
-    addFault(spec) {
-      const s = rpcFaultSchema.parse(spec);
-      rules.push({
-        mode: s.mode,
-        hits: 0,
-        ...(s.rate === undefined ? {} : { rate: s.rate }),
-        ...(s.methods === undefined ? {} : { methods: s.methods }),
-        ...(s.count === undefined ? {} : { remaining: s.count }),
-      });
-    },
-    clearFaults() {
-      rules = [];
-    },
-    faults: () => rules.map((r) => ({ ...r })),
+    addFault: (spec) => rules.add(spec),
+    clearFaults: () => rules.clear(),
+    faults: () => rules.list(),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -43,115 +43,145 @@ interface OpOutcome {
   readonly changes: xdr.LedgerEntryChangeWire[];
 }
 
-export function applyTransaction(
-  world: World,
-  p: ParsedTx,
-  ledgerSeq: number,
-  closeTime: bigint,
-  order: number,
-): AppliedTx {
-  const account = world.accounts.get(p.source) as AccountState;
+/** What the operations of one transaction produced: their outcomes and what its contract call left behind. */
+interface OperationsRun {
+  readonly outcomes: OpOutcome[];
+  readonly diagnostics: xdr.DiagnosticEventWire[];
+  /** Contract events of the last successful call. */
+  events: readonly EmittedEvent[];
+  returnValue: ScVal | null;
+  error: ScErrorWire | null;
+  call: AppliedTx['call'];
+}
+
+/** The ledger the transaction is applied in. */
+interface LedgerAt {
+  readonly world: World;
+  readonly ledgerSeq: number;
+  readonly closeTime: bigint;
+}
+
+/** Charges the fee (at most the minimum) and bumps the sequence number; the changes are the meta's `txChangesBefore`. */
+function chargeFee(world: World, parsed: ParsedTx, ledgerSeq: number) {
+  const account = world.accounts.get(parsed.source) as AccountState;
   const before = accountEntry(account);
-  const fee = minimumFee(p) < p.fee ? minimumFee(p) : p.fee;
+  const fee = minimumFee(parsed) < parsed.fee ? minimumFee(parsed) : parsed.fee;
   account.balance -= fee;
-  account.seqNum = p.seqNum;
+  account.seqNum = parsed.seqNum;
   account.lastModified = ledgerSeq;
   const feeChanges: xdr.LedgerEntryChangeWire[] = [
     { type: 3, state: before },
     { type: 1, updated: accountEntry(account) },
   ];
+  return { fee, feeChanges };
+}
 
-  let events: readonly EmittedEvent[] = [];
-  let returnValue: ScVal | null = null;
-  let error: ScErrorWire | null = null;
-  const diagnostics: xdr.DiagnosticEventWire[] = [];
-  let call: AppliedTx['call'] = null;
-  const journal = new Journal();
-  const outcomes: OpOutcome[] = [];
-  for (const op of p.tx.operations) {
-    const opSource = op.sourceAccount === null ? p.source : muxedToAccount(op.sourceAccount);
-    const body = op.body;
-    if (body.type === 24) {
-      const hf = body.invokeHostFunctionOp.hostFunction;
-      if (hf.type !== 0) {
-        outcomes.push({ ok: false, result: { code: -3 }, changes: [] });
-        continue;
-      }
-      const c = hf.invokeContract;
-      call = { contract: fromScAddress(c.contractAddress), fn: c.functionName.toString(), args: c.args };
-      const out = runInvocation(
-        { world, ledgerSeq, closeTime, auth: new EnforcingAuth(body.invokeHostFunctionOp.auth) },
-        { source: opSource, ...call },
-      );
-      if (out.ok) {
-        events = out.events;
-        returnValue = out.value;
-        outcomes.push({
-          ok: true,
-          result: {
-            code: 0,
-            tr: {
-              type: 24,
-              invokeHostFunctionResult: { code: 0, success: sha256(xdr.ScVal.schema.encode(out.value)) },
-            },
-          },
-          changes: [],
-        });
-      } else {
-        error = out.error;
-        diagnostics.push(errorEvent(call.contract, out.error, out.message));
-        outcomes.push({
-          ok: false,
-          result: { code: 0, tr: { type: 24, invokeHostFunctionResult: { code: -2 } } },
-          changes: [],
-        });
-      }
-    } else if (body.type === 0) outcomes.push(createAccount(world, journal, opSource, body.createAccountOp, ledgerSeq));
-    else if (body.type === 1) outcomes.push(payNative(world, journal, opSource, body.paymentOp, ledgerSeq));
-    else outcomes.push({ ok: false, result: { code: -3 }, changes: [] });
-  }
-  const success = outcomes.every((o) => o.ok);
-  if (success) journal.commit();
-  else journal.rollback();
-
-  const result: xdr.TransactionResultWire = {
-    feeCharged: fee,
-    result: success
-      ? { code: TX.success, results: outcomes.map((o) => o.result) }
-      : { code: TX.failed, results: outcomes.map((o) => o.result) },
-    ext: { v: 0 },
+/** An invoke-host-function operation: the contract call, with the transaction's authorization entries enforced. */
+function invokeContract(at: LedgerAt, run: OperationsRun, source: string, op: xdr.InvokeHostFunctionOpWire): OpOutcome {
+  const hostFunction = op.hostFunction;
+  if (hostFunction.type !== 0) return { ok: false, result: { code: -3 }, changes: [] };
+  const invoked = hostFunction.invokeContract;
+  const call = {
+    contract: fromScAddress(invoked.contractAddress),
+    fn: invoked.functionName.toString(),
+    args: invoked.args,
   };
-  const meta: xdr.TransactionMetaWire = {
+  run.call = call;
+  const out = runInvocation({ ...at, auth: new EnforcingAuth(op.auth) }, { source, ...call });
+  if (!out.ok) {
+    run.error = out.error;
+    run.diagnostics.push(errorEvent(call.contract, out.error, out.message));
+    return { ok: false, result: { code: 0, tr: { type: 24, invokeHostFunctionResult: { code: -2 } } }, changes: [] };
+  }
+  run.events = out.events;
+  run.returnValue = out.value;
+  return {
+    ok: true,
+    result: {
+      code: 0,
+      tr: { type: 24, invokeHostFunctionResult: { code: 0, success: sha256(xdr.ScVal.schema.encode(out.value)) } },
+    },
+    changes: [],
+  };
+}
+
+/** Runs every operation against the journal; an operation of a kind the emulator does not support fails. */
+function runOperations(at: LedgerAt, parsed: ParsedTx, journal: Journal): OperationsRun {
+  const { world, ledgerSeq } = at;
+  const run: OperationsRun = { outcomes: [], diagnostics: [], events: [], returnValue: null, error: null, call: null };
+  for (const op of parsed.tx.operations) {
+    const opSource = op.sourceAccount === null ? parsed.source : muxedToAccount(op.sourceAccount);
+    const body = op.body;
+    if (body.type === 24) run.outcomes.push(invokeContract(at, run, opSource, body.invokeHostFunctionOp));
+    else if (body.type === 0)
+      run.outcomes.push(createAccount(world, journal, opSource, body.createAccountOp, ledgerSeq));
+    else if (body.type === 1) run.outcomes.push(payNative(world, journal, opSource, body.paymentOp, ledgerSeq));
+    else run.outcomes.push({ ok: false, result: { code: -3 }, changes: [] });
+  }
+  return run;
+}
+
+/** TransactionMeta v4: the fee changes, each operation's changes and events (none on failure), the return value. */
+function transactionMeta(
+  parsed: ParsedTx,
+  run: OperationsRun,
+  feeChanges: xdr.LedgerEntryChangeWire[],
+  success: boolean,
+): xdr.TransactionMetaWire {
+  return {
     v: 4,
     v4: {
       ext: { v: 0 },
       txChangesBefore: feeChanges,
-      operations: outcomes.map((o) => ({
+      operations: run.outcomes.map((outcome) => ({
         ext: { v: 0 },
-        changes: success ? o.changes : [],
-        events: success ? events.map(contractEventWire) : [],
+        changes: success ? outcome.changes : [],
+        events: success ? run.events.map(contractEventWire) : [],
       })),
       txChangesAfter: [],
-      sorobanMeta: p.soroban === null ? null : { ext: { v: 0 }, returnValue },
+      sorobanMeta: parsed.soroban === null ? null : { ext: { v: 0 }, returnValue: run.returnValue },
       events: [],
-      diagnosticEvents: diagnostics,
+      diagnosticEvents: run.diagnostics,
     },
   };
+}
+
+export function applyTransaction(
+  world: World,
+  parsed: ParsedTx,
+  ledgerSeq: number,
+  closeTime: bigint,
+  order: number,
+): AppliedTx {
+  const { fee, feeChanges } = chargeFee(world, parsed, ledgerSeq);
+  const journal = new Journal();
+  const run = runOperations({ world, ledgerSeq, closeTime }, parsed, journal);
+  const success = run.outcomes.every((outcome) => outcome.ok);
+  if (success) journal.commit();
+  else journal.rollback();
+
+  const results = run.outcomes.map((outcome) => outcome.result);
+  const result: xdr.TransactionResultWire = {
+    feeCharged: fee,
+    result: success ? { code: TX.success, results } : { code: TX.failed, results },
+    ext: { v: 0 },
+  };
+  const meta = transactionMeta(parsed, run, feeChanges, success);
   return {
-    hash: p.hash,
+    hash: parsed.hash,
     ledger: ledgerSeq,
     applicationOrder: order,
     closeTime,
     success,
-    source: p.source,
-    envelopeB64: p.envelopeB64,
+    source: parsed.source,
+    envelopeB64: parsed.envelopeB64,
     resultB64: Buffer.from(xdr.TransactionResult.schema.encode(result)).toString('base64'),
     metaB64: Buffer.from(xdr.TransactionMeta.schema.encode(meta)).toString('base64'),
-    events: success ? events : [],
-    diagnosticB64: diagnostics.map(diagnosticB64),
-    returnValue,
-    error,
-    call,
+    events: success ? run.events : [],
+    diagnosticB64: run.diagnostics.map(diagnosticB64),
+    returnValue: run.returnValue,
+    error: run.error,
+    call: run.call,
   };
 }
 
@@ -222,12 +252,12 @@ function payNative(
   };
 }
 
-function debit(journal: Journal, a: AccountState, amount: bigint, ledgerSeq: number): void {
-  const { balance, lastModified } = a;
+function debit(journal: Journal, account: AccountState, amount: bigint, ledgerSeq: number): void {
+  const { balance, lastModified } = account;
   journal.record(() => {
-    a.balance = balance;
-    a.lastModified = lastModified;
+    account.balance = balance;
+    account.lastModified = lastModified;
   });
-  a.balance -= amount;
-  a.lastModified = ledgerSeq;
+  account.balance -= amount;
+  account.lastModified = ledgerSeq;
 }

@@ -10,12 +10,11 @@ import { TRUSTED } from './auth.ts';
 import { applyTransaction, type AppliedTx } from './apply.ts';
 import { genesisLedger, sealLedger, type LedgerRecord } from './chain.ts';
 import { sha256 } from './crypto.ts';
-import { EventStore, eventId, type StoredEvent } from './events-store.ts';
+import { EventStore, ledgerEvents, type StoredEvent } from './events-store.ts';
 import type { AccountState, ContractImpl, EmittedEvent, World } from './host.ts';
 import { runInvocation, type InvocationOutcome, type InvocationRequest } from './invoke.ts';
 import { findEntry, type FoundEntry } from './ledger-entries.ts';
-import { scValBase64 } from './scval.ts';
-import { checkTransaction, minimumFee, parseEnvelope, TX, type ParsedTx } from './tx-check.ts';
+import { checkTransaction, inclusionBid, minimumFee, parseEnvelope, refused, TX, type ParsedTx } from './tx-check.ts';
 import type { Clock } from '../../core/clock.ts';
 import { systemClock } from '../../core/system-clock.ts';
 
@@ -142,11 +141,11 @@ export class WasmEmulator {
 
   submit(envelopeB64: string): SendResult {
     const parsed = parseEnvelope(envelopeB64, this.world.networkId);
-    if ('unsupported' in parsed) return this.refuse(parsed.unsupported, TX.notSupported, 0n);
+    if ('unsupported' in parsed) return refused(parsed.unsupported, TX.notSupported, 0n);
     if (this.pendingBySource.get(parsed.source) === parsed.hash) return { status: 'DUPLICATE', hash: parsed.hash };
     if (this.pendingBySource.has(parsed.source)) return { status: 'TRY_AGAIN_LATER', hash: parsed.hash };
     const code = checkTransaction(parsed, this.world, this.nowSeconds());
-    if (code !== null) return this.refuse(parsed.hash, code, minimumFee(parsed));
+    if (code !== null) return refused(parsed.hash, code, minimumFee(parsed));
     if (this.queueCapacity !== null && this.pending.length >= this.queueCapacity) {
       const lowest = this.pending.reduce<ParsedTx | null>(
         (low, p) => (low === null || inclusionBid(p) < inclusionBid(low) ? p : low),
@@ -162,15 +161,6 @@ export class WasmEmulator {
     return { status: 'PENDING', hash: parsed.hash };
   }
 
-  private refuse(hash: string, code: number, fee: bigint): SendResult {
-    const result = { feeCharged: fee, result: { code }, ext: { v: 0 } } as xdr.TransactionResultWire;
-    return {
-      status: 'ERROR',
-      hash,
-      errorResultXdr: Buffer.from(xdr.TransactionResult.schema.encode(result)).toString('base64'),
-    };
-  }
-
   /** Closes the next ledger: applies the queue in order, drops what expired, records results and events. */
   closeLedger(): ClosedLedger {
     const seq = this.latest.seq + 1;
@@ -180,14 +170,19 @@ export class WasmEmulator {
     const queue = this.pending.splice(0);
     this.pendingBySource.clear();
     let order = this.controls.length;
-    for (const p of queue) {
-      const account = this.world.accounts.get(p.source);
-      const expired = (p.maxTime !== 0n && p.maxTime < closeTime) || p.minTime > closeTime;
-      if (expired || account === undefined || account.seqNum + 1n !== p.seqNum || account.balance < minimumFee(p)) {
-        dropped.push(p.hash);
+    for (const queued of queue) {
+      const account = this.world.accounts.get(queued.source);
+      const expired = (queued.maxTime !== 0n && queued.maxTime < closeTime) || queued.minTime > closeTime;
+      if (
+        expired ||
+        account === undefined ||
+        account.seqNum + 1n !== queued.seqNum ||
+        account.balance < minimumFee(queued)
+      ) {
+        dropped.push(queued.hash);
         continue;
       }
-      applied.push(applyTransaction(this.world, p, seq, closeTime, ++order));
+      applied.push(applyTransaction(this.world, queued, seq, closeTime, ++order));
     }
     const digest = sha256(
       Buffer.from([...this.controls.map((c) => c.hash), ...applied.map((t) => t.resultB64)].join('|')),
@@ -195,41 +190,14 @@ export class WasmEmulator {
     const ledger = sealLedger(this.latest, seq, closeTime, digest, applied.length + this.controls.length);
     this.latestLedger = ledger;
     this.ledgers.push({ seq, closeTime });
-    const events = this.recordEvents(ledger, applied);
+    const events = ledgerEvents(ledger, [...this.controls, ...applied]);
+    for (const event of events) this.store.add(event);
     for (const t of applied) this.txs.set(t.hash, t);
     this.controls = [];
     this.trim();
     const closed = { ledger, transactions: applied, events, dropped };
     for (const l of this.listeners) l(closed);
     return closed;
-  }
-
-  private recordEvents(ledger: LedgerRecord, applied: readonly AppliedTx[]): StoredEvent[] {
-    const closedAt = new Date(Number(ledger.closeTime) * 1000).toISOString().replace('.000Z', 'Z');
-    const out: StoredEvent[] = [];
-    const batches = [
-      ...this.controls.map((c) => ({ hash: c.hash, events: c.events })),
-      ...applied.map((t) => ({ hash: t.hash, events: t.events })),
-    ];
-    batches.forEach((b, i) => {
-      b.events.forEach((e, eventIndex) => {
-        const pos = { ledger: ledger.seq, txIndex: i + 1, opIndex: 0, eventIndex };
-        const stored: StoredEvent = {
-          ...pos,
-          id: eventId(pos),
-          contractId: e.contract,
-          topicB64: e.topics.map(scValBase64),
-          valueB64: scValBase64(e.data),
-          txHash: b.hash,
-          ledgerClosedAt: closedAt,
-          topics: e.topics,
-          data: e.data,
-        };
-        this.store.add(stored);
-        out.push(stored);
-      });
-    });
-    return out;
   }
 
   private trim(): void {
@@ -320,9 +288,4 @@ export class WasmEmulator {
       req,
     );
   }
-}
-
-/** What a transaction bids for inclusion, per operation: its fee less the resource fee it declares. */
-function inclusionBid(p: ParsedTx): bigint {
-  return (p.fee - (p.soroban?.resourceFee ?? 0n)) / BigInt(Math.max(1, p.tx.operations.length));
 }

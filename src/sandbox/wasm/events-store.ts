@@ -4,7 +4,8 @@
  * transaction. A query scans from a start position (inclusive) or after a cursor up to an exclusive end
  * ledger, applies the filters (contract ids, topic segments with `*` and a trailing `**`) and stops at the limit.
  */
-import type { ScVal } from './scval.ts';
+import type { EmittedEvent } from './host.ts';
+import { scValBase64, type ScVal } from './scval.ts';
 
 export interface StoredEvent {
   readonly ledger: number;
@@ -111,4 +112,31 @@ export class EventStore {
     }
     return out;
   }
+}
+
+/**
+ * The events of a closed ledger as stored: each batch is one transaction of the ledger (the operator's calls
+ * first, then the applied transactions, in order), its events numbered from 0.
+ */
+export function ledgerEvents(
+  ledger: { readonly seq: number; readonly closeTime: bigint },
+  batches: readonly { readonly hash: string; readonly events: readonly EmittedEvent[] }[],
+): StoredEvent[] {
+  const closedAt = new Date(Number(ledger.closeTime) * 1000).toISOString().replace('.000Z', 'Z');
+  return batches.flatMap((batch, batchIndex) =>
+    batch.events.map((event, eventIndex): StoredEvent => {
+      const position = { ledger: ledger.seq, txIndex: batchIndex + 1, opIndex: 0, eventIndex };
+      return {
+        ...position,
+        id: eventId(position),
+        contractId: event.contract,
+        topicB64: event.topics.map(scValBase64),
+        valueB64: scValBase64(event.data),
+        txHash: batch.hash,
+        ledgerClosedAt: closedAt,
+        topics: event.topics,
+        data: event.data,
+      };
+    }),
+  );
 }

@@ -136,3 +136,22 @@ export function checkTransaction(p: ParsedTx, world: World, nowSeconds: bigint):
   if (account.balance < minimumFee(p)) return TX.insufficientBalance;
   return null;
 }
+
+/** The answer to a transaction refused before it is queued: ERROR with its TransactionResult. */
+export function refused(
+  hash: string,
+  code: number,
+  fee: bigint,
+): { status: 'ERROR'; hash: string; errorResultXdr: string } {
+  const result = { feeCharged: fee, result: { code }, ext: { v: 0 } } as xdr.TransactionResultWire;
+  return {
+    status: 'ERROR',
+    hash,
+    errorResultXdr: Buffer.from(xdr.TransactionResult.schema.encode(result)).toString('base64'),
+  };
+}
+
+/** What a transaction bids for inclusion, per operation: its fee less the resource fee it declares. */
+export function inclusionBid(parsed: ParsedTx): bigint {
+  return (parsed.fee - (parsed.soroban?.resourceFee ?? 0n)) / BigInt(Math.max(1, parsed.tx.operations.length));
+}

@@ -8,8 +8,10 @@
 import { Asset, StrKey, xdr } from '@stellar/stellar-sdk';
 import { DltError } from '../../../core/errors.ts';
 import { hostFail } from '../host-error.ts';
-import { emit, requireAuth, touchData, type ContractImpl, type DataEntry, type Env, type Frame } from '../host.ts';
-import { arity, read, scv, toScAddress, type ScVal } from '../scval.ts';
+import { emit, touchData, type ContractImpl, type DataEntry, type Env, type Frame } from '../host.ts';
+import { read, scv, toScAddress, type ScVal } from '../scval.ts';
+import { dispatch } from './entry-points.ts';
+import { TOKEN_ENTRY_POINTS } from './token-entry-points.ts';
 
 interface Holding {
   amount: bigint;
@@ -54,87 +56,7 @@ export class TokenContract implements ContractImpl {
   }
 
   call(env: Env, frame: Frame, fn: string, args: readonly ScVal[]): ScVal {
-    switch (fn) {
-      case 'trust': {
-        arity(args, 1, fn);
-        const who = read.address(args[0], 'addr');
-        requireAuth(env, frame, who);
-        this.trust(env, who);
-        return scv.void();
-      }
-      case 'authorized':
-        arity(args, 1, fn);
-        return scv.bool(this.holding(env, read.address(args[0], 'id'), false).authorized);
-      case 'balance': {
-        arity(args, 1, fn);
-        const who = read.address(args[0], 'id');
-        return scv.i128(
-          isContract(who) ? (this.holdings.get(who)?.amount ?? 0n) : this.holding(env, who, false).amount,
-        );
-      }
-      case 'allowance':
-        arity(args, 2, fn);
-        return scv.i128(this.allowance(env, read.address(args[0], 'from'), read.address(args[1], 'spender')));
-      case 'approve': {
-        arity(args, 4, fn);
-        const from = read.address(args[0], 'from');
-        requireAuth(env, frame, from);
-        this.approve(
-          env,
-          from,
-          read.address(args[1], 'spender'),
-          read.i128(args[2], 'amount'),
-          read.u32(args[3], 'expiration_ledger'),
-        );
-        return scv.void();
-      }
-      case 'transfer': {
-        arity(args, 3, fn);
-        const from = read.address(args[0], 'from');
-        requireAuth(env, frame, from);
-        this.transfer(env, from, read.address(args[1], 'to'), read.i128(args[2], 'amount'));
-        return scv.void();
-      }
-      case 'transfer_from': {
-        arity(args, 4, fn);
-        const spender = read.address(args[0], 'spender');
-        requireAuth(env, frame, spender);
-        this.transferFrom(
-          env,
-          spender,
-          read.address(args[1], 'from'),
-          read.address(args[2], 'to'),
-          read.i128(args[3], 'amount'),
-        );
-        return scv.void();
-      }
-      case 'mint': {
-        arity(args, 2, fn);
-        requireAuth(env, frame, this.config.issuer);
-        this.mint(env, read.address(args[0], 'to'), read.i128(args[1], 'amount'));
-        return scv.void();
-      }
-      case 'set_authorized': {
-        arity(args, 2, fn);
-        requireAuth(env, frame, this.config.issuer);
-        this.setAuthorized(env, read.address(args[0], 'id'), read.bool(args[1], 'authorize'));
-        return scv.void();
-      }
-      case 'admin':
-        arity(args, 0, fn);
-        return scv.address(this.config.issuer);
-      case 'decimals':
-        arity(args, 0, fn);
-        return scv.u32(this.config.decimals);
-      case 'name':
-        arity(args, 0, fn);
-        return scv.str(this.name);
-      case 'symbol':
-        arity(args, 0, fn);
-        return scv.str(this.config.code);
-      default:
-        throw hostFail('value', 'missingValue', `token has no function ${fn}`);
-    }
+    return dispatch(TOKEN_ENTRY_POINTS, 'token', { contract: this, env, frame, fn, args });
   }
 
   trust(env: Env, who: string): void {
@@ -215,6 +137,16 @@ export class TokenContract implements ContractImpl {
     const h = this.holding(env, who, true);
     env.journal.set(this.holdings, who, { ...h, authorized: authorize, lastModified: env.ledgerSeq });
     emit(env, this.address, [scv.sym('set_authorized'), scv.address(who), scv.str(this.name)], scv.bool(authorize));
+  }
+
+  /** The `balance` entry point: a contract's `Balance` entry, an account's trustline (#13 without one). */
+  balance(env: Env, who: string): bigint {
+    return isContract(who) ? (this.holdings.get(who)?.amount ?? 0n) : this.holding(env, who, false).amount;
+  }
+
+  /** The `authorized` entry point: whether `who` may hold the asset (#13 for an account without a trustline). */
+  authorized(env: Env, who: string): boolean {
+    return this.holding(env, who, false).authorized;
   }
 
   /** Balance for the order book's funding checks: an account without a trustline simply has nothing. */

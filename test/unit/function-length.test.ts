@@ -40,8 +40,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'cli/report/data.ts: pairDay': 98,
   'cli/report/evaluation.ts: evaluationDay': 116,
   'cli/report/report-csv.ts: reportCsv': 140,
-  'engine/loop/bot.ts: start': 115,
-  'engine/loop/pair-loop.ts: recompute': 90,
   'engine/obligations/obligation-view.ts: registerObligationGauges': 83,
   'engine/wallet/tracking/tx-applier.ts: received': 87,
   'sandbox/api/http-server.ts: startApiServer': 94,

@@ -66,7 +66,6 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'chains/wasm/follower.ts': 348,
   'chains/wasm/wasm-adapter.ts': 487,
   'core/obligations.ts': 368,
-  'engine/obligations/tracker.ts': 490,
   'engine/wallet/inventory/inventory-check.ts': 335,
   'engine/wallet/orders/order-manager.ts': 358,
   'engine/wallet/tracking/provisional-outcomes.ts': 363,

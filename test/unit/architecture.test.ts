@@ -73,7 +73,6 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'sandbox/wasm/contracts/token.ts': 329,
   'sandbox/wasm/emulator.ts': 328,
   'store/obligation-store.ts': 430,
-  'venue/market-data/ws-client.ts': 378,
 };
 /** The wall clock, handed out by the composition root; everything else receives a `Clock`. */
 const SYSTEM_CLOCK = 'core/system-clock.ts';

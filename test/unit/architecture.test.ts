@@ -65,7 +65,6 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'chains/evm/tx-watcher.ts': 445,
   'chains/wasm/follower.ts': 348,
   'chains/wasm/wasm-adapter.ts': 487,
-  'engine/wallet/orders/order-manager.ts': 358,
   'engine/wallet/tracking/provisional-outcomes.ts': 363,
   'engine/wallet/tracking/tx-applier.ts': 420,
   'sandbox/api/ws-server.ts': 319,

@@ -66,7 +66,6 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'chains/wasm/follower.ts': 348,
   'chains/wasm/wasm-adapter.ts': 487,
   'engine/wallet/tracking/provisional-outcomes.ts': 363,
-  'engine/wallet/tracking/tx-applier.ts': 420,
   'sandbox/api/ws-server.ts': 319,
   'sandbox/wasm/contracts/token.ts': 329,
   'sandbox/wasm/emulator.ts': 328,

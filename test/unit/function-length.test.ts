@@ -40,7 +40,6 @@ const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
   'cli/report/data.ts: pairDay': 98,
   'cli/report/evaluation.ts: evaluationDay': 116,
   'cli/report/report-csv.ts: reportCsv': 140,
-  'engine/wallet/tracking/tx-applier.ts: received': 87,
   'sandbox/api/http-server.ts: startApiServer': 94,
   'sandbox/api/market.ts: apply': 87,
   'sandbox/evm/node.ts: startOn': 95,

@@ -65,7 +65,6 @@ const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
   'chains/evm/tx-watcher.ts': 445,
   'chains/wasm/follower.ts': 348,
   'chains/wasm/wasm-adapter.ts': 487,
-  'engine/wallet/tracking/provisional-outcomes.ts': 363,
   'sandbox/api/ws-server.ts': 319,
   'sandbox/wasm/contracts/token.ts': 329,
   'sandbox/wasm/emulator.ts': 328,

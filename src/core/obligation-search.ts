@@ -3,7 +3,7 @@
  * obligations, else the ones that come closest and why they fall short. Integers only; the figures an
  * assessment reports are worked out by its caller, so a check that needs only the verdict skips them.
  */
-import type { BookQuote, ObligationRules, Shortfall } from './obligations.ts';
+import type { BookQuote, ObligationRules, Shortfall } from './obligation-rules.ts';
 
 /** The bid and ask the assessment reports, and why they fall short (null: they meet the obligations). */
 export interface Found {

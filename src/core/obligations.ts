@@ -3,7 +3,7 @@
  * firm two-way quotes of comparable size, at or inside a maximum spread, for a share of each trading day's
  * continuous trading time. This module says whether a set of our resting orders meets the terms at one
  * instant (`assessQuotes`) and how much of a stretch of time it met them (`measurePresence`). Pure: every
- * instant is passed in.
+ * instant is passed in. The terms compiled against a pair's scales are in obligation-rules.ts.
  *
  * A pair of quotes meets the terms when a bid and an ask of ours both rest with at least the minimum size
  * (base units, or quote value at the order's own price), their spread is at or inside the maximum (basis
@@ -14,120 +14,19 @@
  * Comparisons run on the raw integers the chain carries (internal price and quantity scales), so that a
  * quote exactly at a limit is judged exactly, and fast enough to sweep a whole day of orders.
  */
-import { Decimal } from './decimal.ts';
+import type { Decimal } from './decimal.ts';
 import { findQuotes } from './obligation-search.ts';
-import type { Side } from './order-terms.ts';
-import type { PairScales } from './units.ts';
+import { spreadBpsOf, type BookQuote, type ObligationRules, type Shortfall } from './obligation-rules.ts';
 
-export type SpreadLimit =
-  { readonly unit: 'bps'; readonly value: Decimal } | { readonly unit: 'quote'; readonly value: Decimal };
-export type SizeLimit = { readonly unit: 'base' | 'quote'; readonly value: Decimal };
-
-export interface ObligationTerms {
-  readonly maxSpread: SpreadLimit;
-  readonly minSize: SizeLimit;
-  /** Share of the continuous trading time to be present, 0..1. */
-  readonly target: number;
-  /** The larger side exceeds the smaller by at most this share of the larger (0.5 = 50 %). */
-  readonly maxSizeRatio: number;
-  /** Factor on the maximum spread while the market is stressed (1: no relief). */
-  readonly stressedSpreadMultiplier: Decimal;
-}
-
-/** One of our orders on the book: raw internal price and remaining quantity. */
-export interface BookQuote {
-  readonly side: Side;
-  readonly price: bigint;
-  readonly quantity: bigint;
-}
-
-/** A rational p/q with q > 0. */
-type Ratio = { readonly n: bigint; readonly d: bigint };
-
-/** A decimal as its digits over a power of ten: exact, and far cheaper than a reduced fraction. */
-function ratioOf(value: Decimal): Ratio {
-  const places = value.decimalPlaces();
-  return { n: BigInt(value.toFixed(places).replace('.', '')), d: 10n ** BigInt(places) };
-}
-
-const BPS_TWICE = 20_000n;
-
-/** The terms compiled against one pair's scales: every check in integers. */
-export class ObligationRules {
-  readonly terms: ObligationTerms;
-  readonly scales: PairScales;
-  readonly #spread: Ratio;
-  readonly #stressed: Ratio;
-  readonly #size: Ratio;
-  readonly #sizeRatio: Ratio;
-
-  constructor(terms: ObligationTerms, scales: PairScales) {
-    this.terms = terms;
-    this.scales = scales;
-    this.#spread = ratioOf(terms.maxSpread.value);
-    this.#stressed = ratioOf(terms.stressedSpreadMultiplier);
-    this.#size = ratioOf(terms.minSize.value);
-    this.#sizeRatio = ratioOf(new Decimal(terms.maxSizeRatio));
-  }
-
-  /** Whether bid `b` and ask `a` (raw prices) are at or inside the maximum spread. */
-  spreadOk(b: bigint, a: bigint, stressed: boolean): boolean {
-    if (a <= b) return true;
-    const m = stressed ? this.#stressed : { n: 1n, d: 1n };
-    const s = this.#spread;
-    if (this.terms.maxSpread.unit === 'bps') {
-      // (a - b) / ((a + b) / 2) * 10000 <= s * m
-      return BPS_TWICE * (a - b) * s.d * m.d <= s.n * m.n * (a + b);
-    }
-    // (a - b) / quoteInternal <= S * m
-    return (a - b) * s.d * m.d <= s.n * m.n * this.scales.quoteInternal;
-  }
-
-  /** The size of a quote in the unit of the minimum, as a comparable integer (raw base, or raw price x raw base). */
-  #measure(q: BookQuote): bigint {
-    return this.terms.minSize.unit === 'base' ? q.quantity : q.price * q.quantity;
-  }
-
-  sizeOk(q: BookQuote): boolean {
-    const s = this.#size;
-    if (this.terms.minSize.unit === 'base') return q.quantity * s.d >= s.n * this.scales.baseInternal;
-    return q.price * q.quantity * s.d >= s.n * this.scales.quoteInternal * this.scales.baseInternal;
-  }
-
-  comparable(b: BookQuote, a: BookQuote): boolean {
-    const x = this.#measure(b);
-    const y = this.#measure(a);
-    const larger = x > y ? x : y;
-    const smaller = x > y ? y : x;
-    return (larger - smaller) * this.#sizeRatio.d <= this.#sizeRatio.n * larger;
-  }
-
-  /** Size in the unit of the minimum, human (base units or quote value). */
-  sizeOf(q: BookQuote): Decimal {
-    const qty = new Decimal(q.quantity.toString()).div(this.scales.baseInternal.toString());
-    if (this.terms.minSize.unit === 'base') return qty;
-    return qty.mul(new Decimal(q.price.toString()).div(this.scales.quoteInternal.toString()));
-  }
-
-  /** The maximum spread in basis points of the midpoint of `b` and `a` (absolute limits converted there). */
-  maxSpreadBps(b: bigint, a: bigint, stressed: boolean): number {
-    const m = stressed ? this.terms.stressedSpreadMultiplier : new Decimal(1);
-    if (this.terms.maxSpread.unit === 'bps') return this.terms.maxSpread.value.mul(m).toNumber();
-    const mid = new Decimal((a + b).toString()).div(2).div(this.scales.quoteInternal.toString());
-    return mid.lte(0) ? 0 : this.terms.maxSpread.value.mul(m).div(mid).mul(10_000).toNumber();
-  }
-}
-
-/** Spread of a bid and an ask in basis points of their midpoint. */
-export function spreadBpsOf(b: bigint, a: bigint): number {
-  if (a + b <= 0n) return 0;
-  return new Decimal((a - b).toString())
-    .mul(20_000)
-    .div((a + b).toString())
-    .toNumber();
-}
-
-export type Shortfall = 'no-bid' | 'no-ask' | 'size' | 'spread' | 'ratio';
+export {
+  ObligationRules,
+  spreadBpsOf,
+  type BookQuote,
+  type ObligationTerms,
+  type Shortfall,
+  type SizeLimit,
+  type SpreadLimit,
+} from './obligation-rules.ts';
 
 export interface Assessment {
   readonly compliant: boolean;
@@ -238,8 +137,8 @@ export interface PresenceResult {
   readonly segments: readonly Segment[];
 }
 
-function inside(t: number, intervals: readonly Interval[]): boolean {
-  for (const i of intervals) if (t >= i.from && t < i.to) return true;
+function inside(at: number, intervals: readonly Interval[]): boolean {
+  for (const interval of intervals) if (at >= interval.from && at < interval.to) return true;
   return false;
 }
 
@@ -248,9 +147,22 @@ function inside(t: number, intervals: readonly Interval[]): boolean {
  * the bot last saw the market closed in the same session (a stop after the venue closed, on a venue without a
  * calendar). A halt seen before going down does not carry over: halts end by themselves.
  */
-function closedWhenLeft(t: number, last: MarketObservation | null, schedule: readonly Interval[]): boolean {
-  const session = schedule.find((s) => t >= s.from && t < s.to);
+function closedWhenLeft(at: number, last: MarketObservation | null, schedule: readonly Interval[]): boolean {
+  const session = schedule.find((candidate) => at >= candidate.from && at < candidate.to);
   return last !== null && last.state === 'closed' && session !== undefined && last.atMs >= session.from;
+}
+
+/** What the instant `at` was, from the runs, the schedule, the windows and the last market observation. */
+function segmentState(input: PresenceInput, at: number, lastMarket: MarketObservation | null): SegmentState {
+  const run = input.runs.find((candidate) => at >= candidate.from && at < candidate.to);
+  const scheduled = inside(at, input.schedule);
+  if (at < input.observedFrom) return 'unobserved';
+  if (inside(at, input.exceptions)) return 'exception';
+  if (run === undefined) return scheduled && !closedWhenLeft(at, lastMarket, input.schedule) ? 'down' : 'closed';
+  // An observation counts only from the run it was made in; before the first one of a run, the schedule says.
+  const seen =
+    lastMarket !== null && lastMarket.atMs >= run.from ? lastMarket.state : scheduled ? 'continuous' : 'closed';
+  return !scheduled ? 'closed' : seen === 'continuous' ? 'continuous' : seen;
 }
 
 /**
@@ -260,53 +172,43 @@ function closedWhenLeft(t: number, last: MarketObservation | null, schedule: rea
 export function measurePresence(input: PresenceInput): PresenceResult {
   const { from, to } = input;
   const cuts = new Set<number>([from, to]);
-  const add = (t: number) => {
-    if (t > from && t < to) cuts.add(t);
+  const add = (at: number) => {
+    if (at > from && at < to) cuts.add(at);
   };
   add(input.observedFrom);
   for (const list of [input.schedule, input.runs, input.exceptions, input.stressed]) {
-    for (const i of list) {
-      add(i.from);
-      add(i.to);
+    for (const interval of list) {
+      add(interval.from);
+      add(interval.to);
     }
   }
-  for (const m of input.market) add(m.atMs);
+  for (const observation of input.market) add(observation.atMs);
   const quotes = input.quotes.filter((q) => q.to > from && q.from < to && q.to > q.from);
-  for (const q of quotes) {
-    add(q.from);
-    add(q.to);
+  for (const quote of quotes) {
+    add(quote.from);
+    add(quote.to);
   }
   const times = [...cuts].toSorted((a, b) => a - b);
   const market = input.market.toSorted((a, b) => a.atMs - b.atMs);
   const byStart = quotes.toSorted((a, b) => a.from - b.from);
   let next = 0;
   let active: QuoteSpan[] = [];
-  let m = 0;
+  let marketIndex = 0;
   let lastMarket: MarketObservation | null = null;
   const segments: Segment[] = [];
   const totals = { continuousMs: 0, presentMs: 0, downMs: 0, haltedMs: 0, closedMs: 0, exceptionMs: 0 };
   let cached: { key: string; compliant: boolean } | null = null;
 
-  for (let i = 0; i + 1 < times.length; i++) {
-    const t = times[i] as number;
-    const end = times[i + 1] as number;
-    while (next < byStart.length && (byStart[next] as QuoteSpan).from <= t) active.push(byStart[next++] as QuoteSpan);
-    active = active.filter((q) => q.to > t);
-    while (m < market.length && (market[m] as MarketObservation).atMs <= t)
-      lastMarket = market[m++] as MarketObservation;
-    const run = input.runs.find((r) => t >= r.from && t < r.to);
-    const scheduled = inside(t, input.schedule);
-    const stressed = inside(t, input.stressed);
-    let state: SegmentState;
-    if (t < input.observedFrom) state = 'unobserved';
-    else if (inside(t, input.exceptions)) state = 'exception';
-    else if (run === undefined) state = scheduled && !closedWhenLeft(t, lastMarket, input.schedule) ? 'down' : 'closed';
-    else {
-      // An observation counts only from the run it was made in; before the first one of a run, the schedule says.
-      const seen =
-        lastMarket !== null && lastMarket.atMs >= run.from ? lastMarket.state : scheduled ? 'continuous' : 'closed';
-      state = !scheduled ? 'closed' : seen === 'continuous' ? 'continuous' : seen;
-    }
+  for (let index = 0; index + 1 < times.length; index++) {
+    const start = times[index] as number;
+    const end = times[index + 1] as number;
+    while (next < byStart.length && (byStart[next] as QuoteSpan).from <= start)
+      active.push(byStart[next++] as QuoteSpan);
+    active = active.filter((q) => q.to > start);
+    while (marketIndex < market.length && (market[marketIndex] as MarketObservation).atMs <= start)
+      lastMarket = market[marketIndex++] as MarketObservation;
+    const stressed = inside(start, input.stressed);
+    const state = segmentState(input, start, lastMarket);
     const counted = state === 'continuous' || state === 'down';
     let present = false;
     if (state === 'continuous') {
@@ -315,24 +217,24 @@ export function measurePresence(input: PresenceInput): PresenceResult {
         cached = { key, compliant: assessQuotes(active, input.rules, stressed).compliant };
       present = cached.compliant;
     }
-    const ms = end - t;
+    const ms = end - start;
     if (counted) totals.continuousMs += ms;
     if (present) totals.presentMs += ms;
     if (state === 'down') totals.downMs += ms;
     if (state === 'halted') totals.haltedMs += ms;
     if (state === 'closed') totals.closedMs += ms;
     if (state === 'exception') totals.exceptionMs += ms;
-    const seg: Segment = { from: t, to: end, state, counted, present, stressed };
+    const segment: Segment = { from: start, to: end, state, counted, present, stressed };
     const prev = segments.at(-1);
     if (
       prev !== undefined &&
-      prev.to === t &&
-      prev.state === seg.state &&
-      prev.present === seg.present &&
-      prev.stressed === seg.stressed
+      prev.to === start &&
+      prev.state === segment.state &&
+      prev.present === segment.present &&
+      prev.stressed === segment.stressed
     ) {
       segments[segments.length - 1] = { ...prev, to: end };
-    } else segments.push(seg);
+    } else segments.push(segment);
   }
   return { ...totals, ratio: totals.continuousMs > 0 ? totals.presentMs / totals.continuousMs : null, segments };
 }

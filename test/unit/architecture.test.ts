@@ -54,20 +54,6 @@ const CORE_PACKAGES = new Set(['decimal.js', 'zod', 'yaml']);
 
 /** The longest a source file may be. */
 const MAX_LINES = 300;
-/**
- * Files that were longer when the limit came (as formatted): each may not grow, is split along its concerns
- * when it is next changed, and leaves this list once it is within the limit (the test says when).
- */
-const LONGER_FOR_NOW: Readonly<Record<string, number>> = {
-  'core/obligations.ts': 368,
-  'engine/loop/bot.ts': 320,
-  'engine/obligations/tracker.ts': 490,
-  'engine/wallet/inventory/inventory-check.ts': 335,
-  'engine/wallet/orders/order-manager.ts': 358,
-  'engine/wallet/tracking/provisional-outcomes.ts': 363,
-  'engine/wallet/tracking/tx-applier.ts': 420,
-  'venue/market-data/ws-client.ts': 378,
-};
 /** The wall clock, handed out by the composition root; everything else receives a `Clock`. */
 const SYSTEM_CLOCK = 'core/system-clock.ts';
 
@@ -219,21 +205,15 @@ describe('architecture', () => {
     expect(packages.has('ethers')).toBe(true);
   });
 
-  it(`a source file is at most ${MAX_LINES} lines; the longer ones of before only shrink`, () => {
+  it(`a source file is at most ${MAX_LINES} lines`, () => {
     const wrong: string[] = [];
     for (const file of files) {
-      const name = relative(join(root, 'src'), file);
       const lines = readFileSync(file, 'utf8').split('\n').length - 1;
-      const allowed = LONGER_FOR_NOW[name];
-      if (allowed === undefined && lines > MAX_LINES)
-        wrong.push(`${name}: ${lines} lines (at most ${MAX_LINES}; split it along its concerns)`);
-      if (allowed !== undefined && lines <= MAX_LINES)
-        wrong.push(`${name}: ${lines} lines, within the limit now: take it off LONGER_FOR_NOW`);
-      if (allowed !== undefined && lines > allowed)
-        wrong.push(`${name}: ${lines} lines, more than the ${allowed} it had when the limit came`);
+      if (lines > MAX_LINES)
+        wrong.push(
+          `${relative(join(root, 'src'), file)}: ${lines} lines (at most ${MAX_LINES}; split it along its concerns)`,
+        );
     }
-    for (const name of Object.keys(LONGER_FOR_NOW))
-      if (!files.includes(join(root, 'src', name))) wrong.push(`${name}: listed in LONGER_FOR_NOW but gone`);
     expect(wrong).toEqual([]);
   });
 });

@@ -1,12 +1,9 @@
 /**
  * Functions that fit on a screen: no function in src/ runs over 80 lines. The length is oxlint's
- * `max-lines-per-function` with the options `.oxlintrc.json` gives it (so `npm run lint` and this test count
- * alike): every line from the one a function starts on to the one it ends on, blank lines and comments
- * included; a nested function counts in its own length and in its parent's; an IIFE counts only in its
- * parent's. The functions that were longer when the limit came are listed below with their lengths then;
- * each may only shrink, is split into named helpers when it is next changed, and leaves the list once it is
- * within the limit (the test says when). Lint leaves the files holding them to this test, which checks them
- * function by function.
+ * `max-lines-per-function` with the options `.oxlintrc.json` gives it, so `npm run lint` enforces it: every line
+ * from the one a function starts on to the one it ends on, blank lines and comments included; a nested function
+ * counts in its own length and in its parent's; an IIFE counts only in its parent's. Tests are exempt (a test
+ * reads best as one story). This test keeps the rule as it is and runs it over src/ alone.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,17 +15,6 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const RULE = 'max-lines-per-function';
 const MAX_LINES = 80;
-
-/**
- * `file (under src/): function` and its length: a method by its own name, a function without a name as
- * `(anonymous)`. Several long functions of one file under one name each keep within the number.
- */
-const LONGER_FUNCTIONS_FOR_NOW: Readonly<Record<string, number>> = {
-  'engine/loop/bot.ts: start': 115,
-  'engine/loop/pair-loop.ts: recompute': 90,
-  'engine/obligations/obligation-view.ts: registerObligationGauges': 83,
-  'engine/wallet/tracking/tx-applier.ts: received': 87,
-};
 
 interface LintConfig {
   readonly rules: Readonly<Record<string, unknown>>;
@@ -43,11 +29,11 @@ interface Diagnostic {
 
 const lintConfig = JSON.parse(readFileSync(join(root, '.oxlintrc.json'), 'utf8')) as LintConfig;
 
-/** `file: function` of every function in src/ longer than the limit, with its length (the longest per key). */
-function longFunctions(): Map<string, number> {
+/** `file: function (lines)` of every function in src/ longer than the limit. */
+function longFunctions(): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'dlt-mm-function-length-'));
   try {
-    // The project's rule and options alone, without the files lint leaves to this test.
+    // The project's rule and options alone.
     const config = join(dir, 'oxlintrc.json');
     writeFileSync(config, JSON.stringify({ plugins: [], categories: {}, rules: { [RULE]: lintConfig.rules[RULE] } }));
     const run = spawnSync(
@@ -56,50 +42,24 @@ function longFunctions(): Map<string, number> {
       { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
     );
     if (run.status !== 0 && run.status !== 1) throw new Error(`oxlint exited with ${run.status}: ${run.stderr}`);
-    const found = new Map<string, number>();
-    for (const d of (JSON.parse(run.stdout) as { diagnostics: Diagnostic[] }).diagnostics) {
+    return (JSON.parse(run.stdout) as { diagnostics: Diagnostic[] }).diagnostics.map((d) => {
       const m = /^The .*?(?: `([^`]+)`)? has too many lines \((\d+)\)/.exec(d.message);
       if (d.code !== `eslint(${RULE})` || m === null) throw new Error(`unexpected diagnostic: ${JSON.stringify(d)}`);
-      const key = `${d.filename.replace(/^src\//, '')}: ${m[1] ?? '(anonymous)'}`;
-      found.set(key, Math.max(found.get(key) ?? 0, Number(m[2])));
-    }
-    return found;
+      return `${d.filename.replace(/^src\//, '')}: ${m[1] ?? '(anonymous)'} (${m[2]} lines)`;
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function fileOf(key: string): string {
-  return `src/${key.slice(0, key.indexOf(': '))}`;
-}
-
 describe('function length', () => {
-  it(`lint measures functions of at most ${MAX_LINES} lines, counting every line`, () => {
+  it(`lint measures functions of at most ${MAX_LINES} lines, counting every line, and exempts only the tests`, () => {
     expect(lintConfig.rules[RULE]).toEqual(['error', { max: MAX_LINES }]);
+    const off = (lintConfig.overrides ?? []).filter((o) => o.rules[RULE] === 'off').flatMap((o) => o.files);
+    expect(off).toEqual(['test/**']);
   });
 
-  it(`a function in src/ is at most ${MAX_LINES} lines; the longer ones of before only shrink`, () => {
-    const found = longFunctions();
-    const wrong: string[] = [];
-    for (const [key, lines] of found) {
-      const allowed = LONGER_FUNCTIONS_FOR_NOW[key];
-      if (allowed === undefined)
-        wrong.push(`${key}: ${lines} lines (at most ${MAX_LINES}; split it into named helpers)`);
-      else if (lines > allowed) wrong.push(`${key}: ${lines} lines, more than the ${allowed} it may have`);
-      else if (lines < allowed)
-        wrong.push(`${key}: ${lines} lines, shorter than its ${allowed}: lower its number in LONGER_FUNCTIONS_FOR_NOW`);
-    }
-    for (const key of Object.keys(LONGER_FUNCTIONS_FOR_NOW))
-      if (!found.has(key)) wrong.push(`${key}: within the limit now (or gone): take it off LONGER_FUNCTIONS_FOR_NOW`);
-    expect(wrong).toEqual([]);
-  });
-
-  it('lint leaves to this test exactly the files holding a listed function, and the tests', () => {
-    const off = (lintConfig.overrides ?? [])
-      .filter((o) => o.rules[RULE] === 'off')
-      .flatMap((o) => o.files)
-      .toSorted();
-    const listed = [...new Set(Object.keys(LONGER_FUNCTIONS_FOR_NOW).map(fileOf)), 'test/**'].toSorted();
-    expect(off).toEqual(listed);
+  it(`no function in src/ is over ${MAX_LINES} lines`, () => {
+    expect(longFunctions()).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import type { FeedMarket } from '../../venue/market-data/feed.ts';
 import type { StaleEvent } from '../../venue/market-data/ws-client.ts';
 import type { FairValueVerdict } from '../fair-value/guards.ts';
 import type { ObligationTracker } from '../obligations/tracker.ts';
+import type { TradingState } from '../risk/monitor.ts';
 
 export interface BookSource {
   book(symbol: string): MarketBook | undefined;
@@ -43,4 +44,10 @@ export interface LastRound {
   readonly reference: Decimal | null;
   /** The fair-value verdict of the round, when the pair has a fair value. */
   readonly fair: FairValueVerdict | null;
+}
+
+/** The round of a loop that does not quote now (paused, stopped, killed): no quotes, and why. */
+export function inactiveRound(state: TradingState, atMs: number, fair: FairValueVerdict | null): LastRound {
+  const mode = state.mode === 'paused' ? `paused (${state.reasons.join(', ')})` : state.mode;
+  return { atMs, mode, quotes: [], reference: null, fair };
 }

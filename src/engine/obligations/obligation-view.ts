@@ -77,89 +77,109 @@ export function marketStateOf(
   return { state: status.tradingStatus === 'CONTINUOUS_TRADING' ? 'continuous' : 'closed', automaticHalt };
 }
 
-/** The obligation gauges of every pair, read from the snapshots at every scrape. */
-export function registerObligationGauges(m: Metrics, snapshots: () => ObligationSnapshot[]): void {
-  const each = (f: (s: ObligationSnapshot) => number | null) => () =>
-    snapshots().flatMap((s) => {
-      const v = f(s);
-      return v === null || !Number.isFinite(v) ? [] : [{ labels: { pair: s.pairId }, value: v }];
-    });
-  m.derivedGauge(
-    {
-      name: 'obligation_presence_ratio',
-      help: "Share of today's continuous trading time our quotes met the market-making obligations",
-      labelNames: ['pair'],
-    },
-    each((s) => s.presence),
-  );
-  m.derivedGauge(
-    { name: 'obligation_target_ratio', help: 'Presence target of the market-making obligations', labelNames: ['pair'] },
-    each((s) => s.target),
-  );
-  m.derivedGauge(
-    {
-      name: 'obligation_compliant',
-      help: '1 while our resting quotes meet the market-making obligations',
-      labelNames: ['pair'],
-    },
-    each((s) => (s.compliantNow ? 1 : 0)),
-  );
-  m.derivedGauge(
-    {
-      name: 'obligation_spread_bps',
-      help: 'Spread of our best bid and ask, bp of their midpoint',
-      labelNames: ['pair'],
-    },
-    each((s) => s.spreadBps),
-  );
-  m.derivedGauge(
-    { name: 'obligation_max_spread_bps', help: 'Maximum spread of the obligations in force, bp', labelNames: ['pair'] },
-    each((s) => s.maxSpreadBps),
-  );
-  m.derivedGauge(
+type PairReading = (snapshot: ObligationSnapshot) => number | null;
+
+/** A gauge with one value per pair, read from its snapshot: name, help, reading. */
+type PairGauge = readonly [name: string, help: string, read: PairReading];
+
+/** The per-pair gauges of the quotes against the terms, registered before the size gauges. */
+const QUOTE_GAUGES: readonly PairGauge[] = [
+  [
+    'obligation_presence_ratio',
+    "Share of today's continuous trading time our quotes met the market-making obligations",
+    (snapshot) => snapshot.presence,
+  ],
+  ['obligation_target_ratio', 'Presence target of the market-making obligations', (snapshot) => snapshot.target],
+  [
+    'obligation_compliant',
+    '1 while our resting quotes meet the market-making obligations',
+    (snapshot) => (snapshot.compliantNow ? 1 : 0),
+  ],
+  ['obligation_spread_bps', 'Spread of our best bid and ask, bp of their midpoint', (snapshot) => snapshot.spreadBps],
+  ['obligation_max_spread_bps', 'Maximum spread of the obligations in force, bp', (snapshot) => snapshot.maxSpreadBps],
+];
+
+/** The per-pair gauges of the day's time, registered after the size gauges. */
+const TIME_GAUGES: readonly PairGauge[] = [
+  [
+    'obligation_absence_left_seconds',
+    'Absence the day can still take before its presence target is out of reach',
+    (snapshot) => snapshot.absenceLeftMs / 1000,
+  ],
+  [
+    'obligation_continuous_seconds',
+    'Continuous trading time counted today',
+    (snapshot) => snapshot.continuousMs / 1000,
+  ],
+  [
+    'obligation_present_seconds',
+    'Of the continuous trading time today, seconds our quotes met the obligations',
+    (snapshot) => snapshot.presentMs / 1000,
+  ],
+];
+
+/** Each gauge's value per pair, at every scrape; a pair without a finite value has none. */
+function registerPairGauges(
+  metrics: Metrics,
+  snapshots: () => ObligationSnapshot[],
+  gauges: readonly PairGauge[],
+): void {
+  for (const [name, help, read] of gauges)
+    metrics.derivedGauge({ name, help, labelNames: ['pair'] }, () =>
+      snapshots().flatMap((snapshot) => {
+        const value = read(snapshot);
+        return value === null || !Number.isFinite(value) ? [] : [{ labels: { pair: snapshot.pairId }, value }];
+      }),
+    );
+}
+
+/** The minimum size of each pair and the size of our best bid and ask, in the unit of the minimum. */
+function registerSizeGauges(metrics: Metrics, snapshots: () => ObligationSnapshot[]): void {
+  metrics.derivedGauge(
     {
       name: 'obligation_min_size',
       help: 'Minimum size of each side (base units, or quote value with unit=quote)',
       labelNames: ['pair', 'unit'],
     },
-    () => snapshots().map((s) => ({ labels: { pair: s.pairId, unit: s.sizeUnit }, value: Number(s.minSize) })),
+    () =>
+      snapshots().map((snapshot) => ({
+        labels: { pair: snapshot.pairId, unit: snapshot.sizeUnit },
+        value: Number(snapshot.minSize),
+      })),
   );
-  m.derivedGauge(
+  metrics.derivedGauge(
     {
       name: 'obligation_size',
       help: 'Size of our best bid and ask in the unit of the minimum',
       labelNames: ['pair', 'side', 'unit'],
     },
     () =>
-      snapshots().flatMap((s) => [
-        ...(s.bidSize === null
+      snapshots().flatMap((snapshot) => [
+        ...(snapshot.bidSize === null
           ? []
-          : [{ labels: { pair: s.pairId, side: 'buy', unit: s.sizeUnit }, value: Number(s.bidSize) }]),
-        ...(s.askSize === null
+          : [
+              {
+                labels: { pair: snapshot.pairId, side: 'buy', unit: snapshot.sizeUnit },
+                value: Number(snapshot.bidSize),
+              },
+            ]),
+        ...(snapshot.askSize === null
           ? []
-          : [{ labels: { pair: s.pairId, side: 'sell', unit: s.sizeUnit }, value: Number(s.askSize) }]),
+          : [
+              {
+                labels: { pair: snapshot.pairId, side: 'sell', unit: snapshot.sizeUnit },
+                value: Number(snapshot.askSize),
+              },
+            ]),
       ]),
   );
-  m.derivedGauge(
-    {
-      name: 'obligation_absence_left_seconds',
-      help: 'Absence the day can still take before its presence target is out of reach',
-      labelNames: ['pair'],
-    },
-    each((s) => s.absenceLeftMs / 1000),
-  );
-  m.derivedGauge(
-    { name: 'obligation_continuous_seconds', help: 'Continuous trading time counted today', labelNames: ['pair'] },
-    each((s) => s.continuousMs / 1000),
-  );
-  m.derivedGauge(
-    {
-      name: 'obligation_present_seconds',
-      help: 'Of the continuous trading time today, seconds our quotes met the obligations',
-      labelNames: ['pair'],
-    },
-    each((s) => s.presentMs / 1000),
-  );
+}
+
+/** The obligation gauges of every pair, read from the snapshots at every scrape. */
+export function registerObligationGauges(metrics: Metrics, snapshots: () => ObligationSnapshot[]): void {
+  registerPairGauges(metrics, snapshots, QUOTE_GAUGES);
+  registerSizeGauges(metrics, snapshots);
+  registerPairGauges(metrics, snapshots, TIME_GAUGES);
 }
 
 export type PresenceAlert = 'ok' | 'at-risk' | 'unreachable';
@@ -171,17 +191,17 @@ export type PresenceAlert = 'ok' | 'at-risk' | 'unreachable';
 export function presenceAlert(
   logger: Logger,
   was: PresenceAlert,
-  s: ObligationSnapshot,
+  snapshot: ObligationSnapshot,
   margin: number,
 ): PresenceAlert {
-  const state = s.absenceLeftMs < 0 ? 'unreachable' : s.absenceLeftMs < margin ? 'at-risk' : 'ok';
+  const state = snapshot.absenceLeftMs < 0 ? 'unreachable' : snapshot.absenceLeftMs < margin ? 'at-risk' : 'ok';
   if (state === was) return state;
   const fields = {
-    pair: s.pairId,
-    presence: s.presence,
-    target: s.target,
-    absenceLeftMinutes: Math.round(s.absenceLeftMs / 600) / 100,
-    day: s.day,
+    pair: snapshot.pairId,
+    presence: snapshot.presence,
+    target: snapshot.target,
+    absenceLeftMinutes: Math.round(snapshot.absenceLeftMs / 600) / 100,
+    day: snapshot.day,
   };
   if (state === 'unreachable') logger.error(fields, 'market-making presence target out of reach for today');
   else if (state === 'at-risk')

@@ -21,39 +21,29 @@
  * `obligation_absence_left_seconds`, `obligation_continuous_seconds`, `obligation_present_seconds`,
  * `obligation_breaches_total{limit}`. A warning in the log when the absence left falls under
  * `alertMarginMs`, once, and when the target can no longer be met, once.
+ *
+ * Its parts: what is kept per pair (tracked-pair.ts), the quote tap (quote-tap.ts), the day's figures
+ * (pair-figures.ts), the gauges and the presence alert (obligation-view.ts).
  */
-import type { ChainEvent, PairBinding } from '../../chains/types.ts';
+import type { ChainEvent } from '../../chains/types.ts';
 import { sampleOf } from './samples.ts';
-import { obligationTerms, type ObligationsConfig } from '../../core/config/obligations-config.ts';
-import { Decimal } from '../../core/decimal.ts';
-import {
-  absenceLeftMs,
-  assessQuotes,
-  measurePresence,
-  ObligationRules,
-  type Interval,
-  type MarketState,
-} from '../../core/obligations.ts';
-import type { ObligationWindow, WindowKind } from '../../store/obligation-store.ts';
+import type { Decimal } from '../../core/decimal.ts';
+import type { ObligationWindow } from '../../store/obligation-store.ts';
 import type { Store } from '../../store/store.ts';
 import type { GuardOutcome, GuardTerms } from '../../strategy/types.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
 import type { Counter } from 'prom-client';
 import type { PairStatus } from '../loop/venue-status.ts';
-import { dayOf, scheduledAfter, type CalendarUse, type DayFrame } from './day-frame.ts';
-import { marketStateOf, presenceAlert, registerObligationGauges, type ObligationSnapshot } from './obligation-view.ts';
-import { SettledDay } from './settled-day.ts';
-
-export { marketStateOf, type MarketNow, type ObligationSnapshot } from './obligation-view.ts';
+import { dayOf, type CalendarUse } from './day-frame.ts';
+import { marketStateOf, registerObligationGauges, type ObligationSnapshot } from './obligation-view.ts';
+import { evaluatePair, windowAt } from './pair-figures.ts';
+import { recordQuotes, settleFromStore } from './quote-tap.ts';
+import { reopen, reportPairOf, trackedPair, type ObligationPair, type Tracked } from './tracked-pair.ts';
 import type { Clock, Timer } from '../../core/clock.ts';
 
-export interface ObligationPair {
-  readonly binding: PairBinding;
-  /** The wallet that trades the pair (chain address), whose events the quote tap reads. */
-  readonly wallet: string;
-  readonly obligations: ObligationsConfig | null;
-}
+export { marketStateOf, type MarketNow, type ObligationSnapshot } from './obligation-view.ts';
+export type { ObligationPair } from './tracked-pair.ts';
 
 /** Position and PnL of a pair at the mark, quote units; from the pair's PnL tracker. */
 export interface PairMoney {
@@ -85,29 +75,8 @@ export interface ObligationTrackerOptions {
   readonly metrics: Metrics;
 }
 
-interface Tracked {
-  readonly pair: ObligationPair;
-  readonly rules: ObligationRules | null;
-  /** The last market state recorded in this run. */
-  market: { state: MarketState; automaticHalt: boolean } | null;
-  /** Measured and kept: the day up to a point (see settled-day.ts). */
-  settled: SettledDay | null;
-  snapshot: ObligationSnapshot | null;
-  alert: 'ok' | 'at-risk' | 'unreachable';
-  breach: { id: number; limit: string; detail: string; sinceMs: number } | null;
-  lastSampleMs: number;
-  evaluatedMs: number;
-}
-
-/** Stretches older than this are measured once and kept. */
-const SETTLE_AFTER_MS = 45_000;
-/** What stays open (an event landing before it goes back to a checkpoint: see settled-day.ts). */
-const KEEP_OPEN_MS = 30_000;
-const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-const interval = (w: ObligationWindow): Interval => ({ from: w.fromMs, to: w.toMs ?? Number.MAX_SAFE_INTEGER });
-
 export class ObligationTracker {
-  readonly #o: ObligationTrackerOptions;
+  readonly #options: ObligationTrackerOptions;
   readonly #pairs = new Map<string, Tracked>();
   readonly #breaches: Counter<'pair' | 'limit'>;
   #sources: TrackerSources | null = null;
@@ -115,30 +84,14 @@ export class ObligationTracker {
   #timer: Timer | null = null;
 
   constructor(options: ObligationTrackerOptions) {
-    this.#o = options;
-    for (const pair of options.pairs) {
-      const rules =
-        pair.obligations === null
-          ? null
-          : new ObligationRules(obligationTerms(pair.obligations), pair.binding.rules.scales);
-      this.#pairs.set(pair.binding.pairId, {
-        pair,
-        rules,
-        market: null,
-        settled: null,
-        snapshot: null,
-        alert: 'ok',
-        breach: null,
-        lastSampleMs: Number.NEGATIVE_INFINITY,
-        evaluatedMs: Number.NEGATIVE_INFINITY,
-      });
-    }
+    this.#options = options;
+    for (const pair of options.pairs) this.#pairs.set(pair.binding.pairId, trackedPair(pair));
     this.#breaches = options.metrics.counter({
       name: 'obligation_breaches_total',
       help: 'Times a limit forced the quotes outside the market-making obligations',
       labelNames: ['pair', 'limit'],
     });
-    registerObligationGauges(this.#o.metrics, () => this.snapshots());
+    registerObligationGauges(this.#options.metrics, () => this.snapshots());
   }
 
   get pairIds(): string[] {
@@ -151,42 +104,27 @@ export class ObligationTracker {
    * settled from the store. Then a timer keeps the heartbeat, the figures and the samples.
    */
   start(sources: TrackerSources): void {
-    const o = this.#o;
-    const now = o.clock.now();
+    const options = this.#options;
+    const now = options.clock.now();
     this.#sources = sources;
-    this.#run = o.store.obligations.startRun(now);
-    for (const t of this.#pairs.values()) {
-      const b = t.pair.binding;
-      const s = b.rules.scales;
-      o.store.obligations.savePair({
-        pairId: b.pairId,
-        symbol: b.symbol,
-        chain: b.chain,
-        wallet: t.pair.wallet,
-        scales: {
-          baseInternal: s.baseInternal.toString(),
-          quoteInternal: s.quoteInternal.toString(),
-          baseNative: s.baseNative.toString(),
-          quoteNative: s.quoteNative.toString(),
-        },
-        obligations: t.pair.obligations,
-        calendar: { enabled: o.calendar.enabled, ...o.calendar.config },
-      });
-      this.#settleFromStore(t, now);
+    this.#run = options.store.obligations.startRun(now);
+    for (const tracked of this.#pairs.values()) {
+      options.store.obligations.savePair(reportPairOf(tracked, options.calendar));
+      settleFromStore(options.store, tracked, now);
     }
-    const every = Math.min(1_000, o.sampleMs);
-    this.#timer = o.clock.setRepeating(() => this.tick(o.evaluateEveryMs ?? 1_000), every);
+    const every = Math.min(1_000, options.sampleMs);
+    this.#timer = options.clock.setRepeating(() => this.tick(options.evaluateEveryMs ?? 1_000), every);
     this.tick();
   }
 
   stop(): void {
     this.#timer?.cancel();
     this.#timer = null;
-    const now = this.#o.clock.now();
+    const now = this.#options.clock.now();
     this.tick();
-    for (const t of this.#pairs.values())
-      if (t.breach !== null) this.#o.store.obligations.closeBreach(t.breach.id, now);
-    if (this.#run !== null) this.#o.store.obligations.stopRun(this.#run, now);
+    for (const tracked of this.#pairs.values())
+      if (tracked.breach !== null) this.#options.store.obligations.closeBreach(tracked.breach.id, now);
+    if (this.#run !== null) this.#options.store.obligations.stopRun(this.#run, now);
     this.#run = null;
   }
 
@@ -195,48 +133,53 @@ export class ObligationTracker {
    * a sample), alerts and samples. Also called by tests with their clock, figures always worked out.
    */
   tick(evaluateEveryMs = 0): void {
-    const o = this.#o;
-    const now = o.clock.now();
+    const options = this.#options;
+    const now = options.clock.now();
     try {
-      if (this.#run !== null) o.store.obligations.alive(this.#run, now);
-      for (const t of this.#pairs.values()) {
-        const status = this.#sources?.status(t.pair.binding.pairId);
-        if (status !== undefined) this.marketObserved(t.pair.binding.pairId, status, now);
-        const sample = now - t.lastSampleMs >= o.sampleMs;
-        if (sample || now - t.evaluatedMs >= evaluateEveryMs) this.#evaluate(t, now);
+      if (this.#run !== null) options.store.obligations.alive(this.#run, now);
+      for (const tracked of this.#pairs.values()) {
+        const status = this.#sources?.status(tracked.pair.binding.pairId);
+        if (status !== undefined) this.marketObserved(tracked.pair.binding.pairId, status, now);
+        const sample = now - tracked.lastSampleMs >= options.sampleMs;
+        if (sample || now - tracked.evaluatedMs >= evaluateEveryMs)
+          evaluatePair(tracked, now, {
+            store: options.store.obligations,
+            calendar: options.calendar,
+            logger: options.logger,
+          });
         if (sample) {
-          t.lastSampleMs = now;
-          this.#sample(t, now);
+          tracked.lastSampleMs = now;
+          this.#sample(tracked, now);
         }
       }
-    } catch (e) {
-      o.logger.warn({ err: e }, 'obligation measurement failed; trying again at the next round');
+    } catch (err) {
+      options.logger.warn({ err }, 'obligation measurement failed; trying again at the next round');
     }
   }
 
   /** What the bot sees of a pair's market now; a change is written down (and may open a stressed window). */
   marketObserved(pairId: string, status: PairStatus, nowMs: number): void {
-    const t = this.#pairs.get(pairId);
-    if (t === undefined) return;
-    const seen = marketStateOf(status, t.pair.binding.chain, nowMs, this.#o.calendar);
-    const before = t.market;
+    const tracked = this.#pairs.get(pairId);
+    if (tracked === undefined) return;
+    const seen = marketStateOf(status, tracked.pair.binding.chain, nowMs, this.#options.calendar);
+    const before = tracked.market;
     if (before !== null && before.state === seen.state) {
       before.automaticHalt = seen.automaticHalt;
       return;
     }
-    t.market = seen;
+    tracked.market = seen;
     const detail =
       `${status.tradingStatus ?? 'status unknown'} ${status.statusChangeReason ?? ''} phase ${String(status.phase)}`.replace(
         /\s+/g,
         ' ',
       );
-    this.#o.store.obligations.recordMarket(pairId, nowMs, seen.state, detail);
-    this.#reopen(t, nowMs);
-    this.#o.logger.info(
+    this.#options.store.obligations.recordMarket(pairId, nowMs, seen.state, detail);
+    reopen(tracked, nowMs);
+    this.#options.logger.info(
       { pair: pairId, market: seen.state, was: before?.state ?? null, detail },
       `market ${seen.state}`,
     );
-    const afterHalt = t.pair.obligations?.stressedAfterHaltMs ?? 0;
+    const afterHalt = tracked.pair.obligations?.stressedAfterHaltMs ?? 0;
     if (before?.state === 'halted' && before.automaticHalt && seen.state === 'continuous' && afterHalt > 0) {
       this.declare({
         kind: 'stressed',
@@ -251,91 +194,46 @@ export class ObligationTracker {
 
   /** Confirmed chain events of a wallet (after the order engine applied them): our quotes rest and leave. */
   onChainEvents(chain: 'evm' | 'wasm', wallet: string, events: readonly ChainEvent[]): void {
-    const store = this.#o.store;
-    const touched = new Set<string>();
-    for (const e of events) {
-      if (e.type !== 'OrderResting' && e.type !== 'OrderCancelled') continue;
-      const t = this.#pairs.get(e.pairId);
-      if (
-        t === undefined ||
-        t.pair.binding.chain !== chain ||
-        !sameAddress(e.client, wallet) ||
-        !sameAddress(t.pair.wallet, wallet)
-      )
-        continue;
-      // Only orders of this bot: one the store does not know (placed by someone else with our wallet) is no quote of ours.
-      if (store.orders.byVenueId(chain, e.pairId, e.orderId) === undefined) continue;
-      if (e.type === 'OrderResting')
-        store.obligations.rested({
-          chain,
-          wallet: t.pair.wallet,
-          pairId: e.pairId,
-          orderId: e.orderId,
-          side: e.side,
-          price: e.price,
-          quantity: e.quantity,
-          atMs: e.timeMs,
-          height: e.height,
-        });
-      else
-        store.obligations.ended({
-          chain,
-          wallet: t.pair.wallet,
-          pairId: e.pairId,
-          orderId: e.orderId,
-          atMs: e.timeMs,
-          height: e.height,
-          kind: 'cancel',
-        });
-      this.#reopen(t, e.timeMs);
-      touched.add(e.pairId);
-    }
-    // Maker fills the engine attributed in this batch split our quotes' spans, and may have taken an order whole.
-    for (const e of events) {
-      const t = e.type === 'Transfer' ? this.#pairs.get(e.pairId) : undefined;
-      if (t === undefined) continue;
-      this.#reopen(t, e.timeMs);
-      touched.add(e.pairId);
-    }
+    const touched = recordQuotes(this.#options.store, this.#pairs, chain, wallet, events);
     for (const pairId of touched) {
-      const t = this.#pairs.get(pairId);
-      if (t !== undefined) this.#settleFromStore(t, this.#o.clock.now());
+      const tracked = this.#pairs.get(pairId);
+      if (tracked !== undefined) settleFromStore(this.#options.store, tracked, this.#options.clock.now());
     }
   }
 
   /** The guard's verdict of a recomputation: a breach a limit forces is said once, counted once, and its end said. */
   guardOutcome(pairId: string, outcome: GuardOutcome, nowMs: number): void {
-    const t = this.#pairs.get(pairId);
-    if (t === undefined) return;
-    const store = this.#o.store.obligations;
+    const tracked = this.#pairs.get(pairId);
+    if (tracked === undefined) return;
+    const store = this.#options.store.obligations;
     if (outcome.status === 'breach') {
-      if (t.breach !== null && t.breach.limit === outcome.limit) return;
-      if (t.breach !== null) store.closeBreach(t.breach.id, nowMs);
+      if (tracked.breach !== null && tracked.breach.limit === outcome.limit) return;
+      if (tracked.breach !== null) store.closeBreach(tracked.breach.id, nowMs);
       const id = store.openBreach(pairId, outcome.limit, outcome.detail, nowMs);
-      t.breach = { id, limit: outcome.limit, detail: outcome.detail, sinceMs: nowMs };
+      tracked.breach = { id, limit: outcome.limit, detail: outcome.detail, sinceMs: nowMs };
       this.#breaches.inc({ pair: pairId, limit: outcome.limit });
-      this.#o.logger.warn(
+      this.#options.logger.warn(
         { pair: pairId, limit: outcome.limit, detail: outcome.detail },
         `market-making obligations breached: ${outcome.limit} keeps our quotes outside the terms`,
       );
       return;
     }
-    if (t.breach !== null) {
-      store.closeBreach(t.breach.id, nowMs);
-      this.#o.logger.info(
-        { pair: pairId, limit: t.breach.limit, sinceMs: t.breach.sinceMs },
+    if (tracked.breach !== null) {
+      store.closeBreach(tracked.breach.id, nowMs);
+      this.#options.logger.info(
+        { pair: pairId, limit: tracked.breach.limit, sinceMs: tracked.breach.sinceMs },
         'market-making obligations met again',
       );
-      t.breach = null;
+      tracked.breach = null;
     }
   }
 
   /** The terms the guard is to keep now (a stressed market's multiplier applied); null without obligations or guard. */
   guardTerms(pairId: string, nowMs: number): GuardTerms | null {
-    const t = this.#pairs.get(pairId);
-    if (t === undefined || t.rules === null || t.pair.obligations?.guard !== true) return null;
-    const terms = t.rules.terms;
-    const stressed = this.#windowsAt(pairId, nowMs, 'stressed');
+    const tracked = this.#pairs.get(pairId);
+    if (tracked === undefined || tracked.rules === null || tracked.pair.obligations?.guard !== true) return null;
+    const terms = tracked.rules.terms;
+    const stressed = windowAt(this.#options.store.obligations, pairId, nowMs, 'stressed');
     const maxSpread = stressed
       ? { ...terms.maxSpread, value: terms.maxSpread.value.mul(terms.stressedSpreadMultiplier) }
       : terms.maxSpread;
@@ -343,23 +241,24 @@ export class ObligationTracker {
   }
 
   /** Declares an exceptional-circumstance or stressed-market window (persisted; the figures follow at once). */
-  declare(w: Omit<ObligationWindow, 'id' | 'declaredMs'>): ObligationWindow {
-    if (w.pairId !== null && !this.#pairs.has(w.pairId)) throw new Error(`no pair ${w.pairId} is traded`);
-    const made = this.#o.store.obligations.declare(w);
-    for (const t of this.#pairs.values())
-      if (w.pairId === null || t.pair.binding.pairId === w.pairId) this.#reopen(t, w.fromMs);
-    this.#o.logger.info(
+  declare(window: Omit<ObligationWindow, 'id' | 'declaredMs'>): ObligationWindow {
+    if (window.pairId !== null && !this.#pairs.has(window.pairId))
+      throw new Error(`no pair ${window.pairId} is traded`);
+    const made = this.#options.store.obligations.declare(window);
+    for (const tracked of this.#pairs.values())
+      if (window.pairId === null || tracked.pair.binding.pairId === window.pairId) reopen(tracked, window.fromMs);
+    this.#options.logger.info(
       { window: made },
-      `${w.kind === 'exception' ? 'exceptional circumstances' : 'stressed market'} declared: ${w.reason}`,
+      `${window.kind === 'exception' ? 'exceptional circumstances' : 'stressed market'} declared: ${window.reason}`,
     );
     return made;
   }
 
   endWindow(id: number, atMs: number): ObligationWindow | null {
-    const ended = this.#o.store.obligations.endWindow(id, atMs);
+    const ended = this.#options.store.obligations.endWindow(id, atMs);
     if (ended !== null) {
-      for (const t of this.#pairs.values()) this.#reopen(t, atMs);
-      this.#o.logger.info(
+      for (const tracked of this.#pairs.values()) reopen(tracked, atMs);
+      this.#options.logger.info(
         { window: ended },
         `${ended.kind === 'exception' ? 'exceptional circumstances' : 'stressed market'} window ended`,
       );
@@ -368,8 +267,8 @@ export class ObligationTracker {
   }
 
   windows(): ObligationWindow[] {
-    const frame = dayOf(this.#o.clock.now(), this.#o.calendar);
-    return this.#o.store.obligations.windows(frame.from, Number.MAX_SAFE_INTEGER);
+    const frame = dayOf(this.#options.clock.now(), this.#options.calendar);
+    return this.#options.store.obligations.windows(frame.from, Number.MAX_SAFE_INTEGER);
   }
 
   /** The pair's figures as of the last round; null for a pair without obligations. */
@@ -378,113 +277,17 @@ export class ObligationTracker {
   }
 
   snapshots(): ObligationSnapshot[] {
-    return [...this.#pairs.values()].flatMap((t) => (t.snapshot === null ? [] : [t.snapshot]));
+    return [...this.#pairs.values()].flatMap((tracked) => (tracked.snapshot === null ? [] : [tracked.snapshot]));
   }
 
   // ------------------------------------------------------------------------------------------------------
 
-  /** Something at `atMs` changed: a kept stretch reaching past it is measured again. */
-  #reopen(t: Tracked, atMs: number): void {
-    t.settled?.reopen(atMs);
-  }
-
-  /** Quotes recorded as resting that the store shows gone (taken whole by fills, or a missed event). */
-  #settleFromStore(t: Tracked, nowMs: number): void {
-    const store = this.#o.store;
-    const b = t.pair.binding;
-    for (const q of store.obligations.open(b.pairId)) {
-      const order = store.orders.byVenueId(q.chain, q.pairId, q.orderId);
-      if (
-        order === undefined ||
-        (order.status !== 'filled' && order.status !== 'cancelled' && order.status !== 'rejected')
-      )
-        continue;
-      const fills = store.orders.fillsOf(order.wallet, order.clientOrderId).filter((f) => f.role === 'maker');
-      const last = fills.at(-1);
-      const filled = order.status === 'filled' && last !== undefined;
-      const end = filled
-        ? { atMs: last.atMs, height: last.height, kind: 'filled' as const }
-        : { atMs: Math.min(order.updatedMs, nowMs), height: null, kind: 'store' as const };
-      store.obligations.ended({ chain: q.chain, wallet: q.wallet, pairId: q.pairId, orderId: q.orderId, ...end });
-      this.#reopen(t, end.atMs);
-    }
-  }
-
-  #windowsAt(pairId: string, atMs: number, kind: WindowKind): boolean {
-    return this.#o.store.obligations.windows(atMs, atMs + 1, pairId).some((w) => w.kind === kind);
-  }
-
-  #measure(t: Tracked, frame: DayFrame, from: number, to: number) {
-    const store = this.#o.store.obligations;
-    const pairId = t.pair.binding.pairId;
-    const first = store.firstRunMs() ?? to;
-    const windows = store.windows(from, to, pairId);
-    return measurePresence({
-      from,
-      to,
-      observedFrom: Math.max(frame.from, first),
-      schedule: frame.schedule,
-      runs: store.runs(from, to),
-      market: store.market(pairId, from, to),
-      exceptions: windows.filter((w) => w.kind === 'exception').map(interval),
-      stressed: windows.filter((w) => w.kind === 'stressed').map(interval),
-      quotes: store.spans(pairId, from, to),
-      rules: t.rules as ObligationRules,
-    });
-  }
-
-  #evaluate(t: Tracked, now: number): void {
-    t.evaluatedMs = now;
-    if (t.rules === null || t.pair.obligations === null) return;
-    const o = this.#o;
-    const pairId = t.pair.binding.pairId;
-    const frame = dayOf(now, o.calendar);
-    if (t.settled === null || t.settled.day !== frame.date) t.settled = new SettledDay(frame.date, frame.from);
-    const s = t.settled;
-    if (now - s.upTo > SETTLE_AFTER_MS)
-      s.extend(now - KEEP_OPEN_MS, this.#measure(t, frame, s.upTo, now - KEEP_OPEN_MS));
-    const recent = this.#measure(t, frame, s.upTo, now);
-    const continuousMs = s.continuousMs + recent.continuousMs;
-    const presentMs = s.presentMs + recent.presentMs;
-    const stressed = this.#windowsAt(pairId, now, 'stressed');
-    const live = assessQuotes(o.store.obligations.spans(pairId, now, now + 1), t.rules, stressed);
-    const exception = this.#windowsAt(pairId, now, 'exception');
-    const target = t.rules.terms.target;
-    const left = absenceLeftMs(presentMs, continuousMs, scheduledAfter(frame, now), target);
-    const c = t.pair.obligations;
-    t.snapshot = {
-      pairId,
-      symbol: t.pair.binding.symbol,
-      day: frame.date,
-      atMs: now,
-      target,
-      presence: continuousMs > 0 ? presentMs / continuousMs : null,
-      presentMs,
-      continuousMs,
-      compliantNow: live.compliant,
-      shortfall: live.shortfall,
-      market: exception ? 'exception' : (t.market?.state ?? 'closed'),
-      stressed,
-      spreadBps: live.spreadBps,
-      maxSpreadBps: live.maxSpreadBps,
-      bidSize: live.bidSize?.toFixed() ?? null,
-      askSize: live.askSize?.toFixed() ?? null,
-      minSize: t.rules.terms.minSize.value.toFixed(),
-      sizeUnit: t.rules.terms.minSize.unit,
-      absenceLeftMs: left,
-      targetReachable: left >= 0,
-      guard: c.guard,
-      breach: t.breach === null ? null : { limit: t.breach.limit, detail: t.breach.detail, sinceMs: t.breach.sinceMs },
-    };
-    t.alert = presenceAlert(this.#o.logger, t.alert, t.snapshot, c.alertMarginMs ?? 0);
-  }
-
-  #sample(t: Tracked, now: number): void {
-    const pairId = t.pair.binding.pairId;
-    const spans = this.#o.store.obligations.spans(pairId, now, now + 1);
-    const s = t.snapshot;
-    this.#o.store.obligations.addSample(
-      sampleOf(pairId, now, this.#sources?.pnl(pairId) ?? null, spans, t.pair.binding.rules.scales, s),
+  #sample(tracked: Tracked, now: number): void {
+    const pairId = tracked.pair.binding.pairId;
+    const spans = this.#options.store.obligations.spans(pairId, now, now + 1);
+    const pnl = this.#sources?.pnl(pairId) ?? null;
+    this.#options.store.obligations.addSample(
+      sampleOf(pairId, now, pnl, spans, tracked.pair.binding.rules.scales, tracked.snapshot),
     );
   }
 }

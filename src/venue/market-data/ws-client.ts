@@ -16,20 +16,16 @@
  * which is then reopened with backoff; an `error` without a known id is logged and counted. Any frame, not
  * only `ka`, proves the connection alive (as AWS's client counts data too).
  */
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
-import { DltError } from '../../core/errors.ts';
-import { incidentsOf, type Incidents } from '../../telemetry/incidents.ts';
-import { silentLogger } from '../../telemetry/logger.ts';
-import { createMetrics, type Metrics } from '../../telemetry/metrics.ts';
+import { type Incidents } from '../../telemetry/incidents.ts';
+import { type Metrics } from '../../telemetry/metrics.ts';
 import type { Clock, Timer } from '../../core/clock.ts';
-import { systemClock } from '../../core/system-clock.ts';
-import { systemRandom, type Random } from '../random.ts';
+import { type Random } from '../random.ts';
 import { backoffDelay, type BackoffPolicy } from '../retry-policy.ts';
 import { BookStore, type MarketBook } from './book.ts';
-import { decodeMarketDataMessage, describeErrors, type MarketDataMessage, type Rejected } from './decode.ts';
+import { decodeMarketDataMessage, describeErrors, type MarketDataMessage } from './decode.ts';
 import { StalenessWatchdog } from './staleness-watchdog.ts';
 import {
   ALL_MARKETS,
@@ -40,17 +36,26 @@ import {
 } from './subscribe-messages.ts';
 import { Subscriptions, type SubscriptionState } from './subscriptions.ts';
 import type { MarketDataClientOptions, MarketDataEvents } from './ws-client-types.ts';
+import { handleControlMessage } from './control-messages.ts';
+import { Liveness } from './liveness.ts';
+import { applyBooks, applyTickers } from './market-updates.ts';
+import {
+  clientContext,
+  clientSubscriptions,
+  clientWatchdog,
+  connectionLost,
+  DEFAULT_RECONNECT,
+  MARKET_DATA,
+  type ClientContext,
+} from './ws-client-parts.ts';
 
 export type { MarketDataClientOptions, MarketDataEvents, StaleEvent } from './ws-client-types.ts';
 
 /** What the venue's captures show, and what AWS's client assumes when `connection_ack` carries none. */
 export const DEFAULT_CONNECTION_TIMEOUT_MS = 300_000;
 
-const DEFAULT_RECONNECT: BackoffPolicy = { baseMs: 500, capMs: 30_000 };
-const MARKET_DATA = 'venue market data'; // the incident kind of connection losses and stale markets
-
 export class MarketDataClient extends EventEmitter<MarketDataEvents> {
-  readonly #o: MarketDataClientOptions;
+  readonly #options: MarketDataClientOptions;
   readonly #clock: Clock;
   readonly #random: Random;
   readonly #logger: Logger;
@@ -62,14 +67,15 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
   readonly #subs: Subscriptions;
   readonly #books = new BookStore();
   readonly #watchdog: StalenessWatchdog;
+  /** What the client's parts report through. */
+  readonly #context: ClientContext;
   #ws: WebSocket | undefined;
   /** True from `connection_ack` until the connection closes. */
   #ready = false;
   #reconnectAttempt = 0;
   #reconnectTimer: Timer | undefined;
   /** The `connection_ack` wait, then the keep-alive watch. */
-  #liveness: Timer | undefined;
-  #lastHeardAt = 0;
+  readonly #liveness: Liveness;
   #connectionTimeoutMs = DEFAULT_CONNECTION_TIMEOUT_MS;
   /** Why this side ended the connection (keep-alive missing, connection_error...), for the disconnect report. */
   #dropReason: string | undefined;
@@ -78,51 +84,27 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
 
   constructor(options: MarketDataClientOptions) {
     super();
-    this.#o = options;
-    this.#clock = options.clock ?? systemClock;
-    this.#random = options.random ?? systemRandom;
-    this.#logger = options.logger ?? silentLogger();
-    this.#incidents = incidentsOf(this.#logger);
-    this.#metrics = options.metrics ?? createMetrics();
+    this.#options = options;
+    const context = (this.#context = clientContext(options, this));
+    this.#clock = context.clock;
+    this.#random = context.random;
+    this.#logger = context.logger;
+    this.#incidents = context.incidents;
+    this.#metrics = context.metrics;
     this.#reconnect = { ...DEFAULT_RECONNECT, ...options.reconnect };
     this.#auth = { host: options.host, apiKey: options.apiKey, dateHeader: options.dateHeader ?? DEFAULT_DATE_HEADER };
     this.#ackTimeoutMs = options.ackTimeoutMs ?? 15_000;
-    this.#subs = new Subscriptions({
+    this.#liveness = new Liveness(this.#clock);
+    this.#subs = clientSubscriptions(options, context, {
       auth: this.#auth,
       ackTimeoutMs: this.#ackTimeoutMs,
-      retry: { ...DEFAULT_RECONNECT, ...options.resubscribe },
-      clock: this.#clock,
-      random: this.#random,
-      newId: options.newId ?? randomUUID,
       send: (message) => this.#ws?.send(JSON.stringify(message)),
       isOpen: () => this.connected,
-      onAcknowledged: (channel) => {
+      acknowledged: () => {
         this.#reconnectAttempt = 0;
-        this.emit('subscribed', channel);
-      },
-      onFailed: (channel, error, retryInMs) => {
-        this.#metrics.venue.wsSubscriptionFailures.inc({ channel });
-        const refused = 'market data subscription refused as unauthorised: check venue.apiKey; retrying';
-        if (/unauthori[sz]ed|forbidden|not authorized/i.test(error.message)) this.#logger.error(error, refused);
-        else this.#incidents.failed(MARKET_DATA, this.#clock.now(), `${channel} subscription`, error);
-        this.emit('subscriptionFailed', { channel, error, retryInMs });
       },
     });
-    this.#watchdog = new StalenessWatchdog({
-      staleAfterMs: options.staleAfterMs ?? 10_000,
-      clock: this.#clock,
-      onStale: (symbol, lastSeenAt, hadData) => {
-        this.#metrics.venue.marketStale.set({ market: symbol }, 1);
-        this.#metrics.venue.marketStaleTransitions.inc({ market: symbol });
-        const quiet = { code: 'stale', reason: `no update for ${this.#clock.now() - lastSeenAt} ms` };
-        this.#incidents.failed(MARKET_DATA, this.#clock.now(), `${symbol} stale`, quiet, { hadData });
-        this.emit('stale', { symbol, lastSeenAt, hadData });
-      },
-      onFresh: (symbol) => {
-        this.#metrics.venue.marketStale.set({ market: symbol }, 0);
-        this.emit('fresh', symbol);
-      },
-    });
+    this.#watchdog = clientWatchdog(options, context);
   }
 
   /** True while the connection is open and acknowledged (`connection_ack`). */
@@ -160,7 +142,7 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     if (!this.#subs.remove(symbol)) return;
     if (symbol === ALL_MARKETS) {
       // Markets seen only through `orderbook/*` are no longer followed.
-      for (const s of this.#watchdog.symbols()) if (!this.#subs.wants(s)) this.#forget(s);
+      for (const seen of this.#watchdog.symbols()) if (!this.#subs.wants(seen)) this.#forget(seen);
     } else if (!this.#subs.wants(ALL_MARKETS)) {
       this.#forget(symbol);
     }
@@ -198,34 +180,34 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     this.#ready = false;
     this.#dropReason = undefined;
     // The authorization (with its date) is taken fresh for every connection attempt.
-    const ws = new WebSocket(this.#o.url, connectionProtocols(this.#auth, this.#clock.now()), {
-      handshakeTimeout: this.#o.connectTimeoutMs ?? 10_000,
+    const ws = new WebSocket(this.#options.url, connectionProtocols(this.#auth, this.#clock.now()), {
+      handshakeTimeout: this.#options.connectTimeoutMs ?? 10_000,
     });
     this.#ws = ws;
     let failure: Error | undefined;
     ws.on('open', () => this.#onOpen(ws));
     ws.on('message', (data, isBinary) => {
       if (this.#ws !== ws) return;
-      this.#lastHeardAt = this.#clock.now();
+      this.#liveness.heard();
       this.#onMessage(ws, isBinary ? '' : data.toString());
     });
-    ws.on('error', (e) => {
-      failure = e;
+    ws.on('error', (err) => {
+      failure = err;
     });
     ws.on('close', (code, reason) => this.#onClose(ws, code, reason.toString(), failure));
   }
 
   #onOpen(ws: WebSocket): void {
     if (this.#ws !== ws) return;
-    this.#lastHeardAt = this.#clock.now();
+    this.#liveness.heard();
     ws.send(JSON.stringify(connectionInitMessage()));
     const ackMs = this.#ackTimeoutMs;
-    this.#liveness = this.#clock.setTimer(() => this.#drop(ws, `no connection_ack within ${ackMs} ms`), ackMs);
+    this.#liveness.awaitAck(ackMs, () => this.#drop(ws, `no connection_ack within ${ackMs} ms`));
   }
 
   #onAck(ws: WebSocket, connectionTimeoutMs: number | undefined): void {
     if (this.#ready) return;
-    this.#liveness?.cancel();
+    this.#liveness.cancel();
     this.#ready = true;
     this.#connectionTimeoutMs = connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS;
     this.#metrics.venue.wsConnected.set(1);
@@ -237,26 +219,15 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     this.#subs.subscribeAll();
   }
 
-  /**
-   * Drops the connection once nothing has been heard for `timeoutMs` (re-armed for the time left). The
-   * verdict is confirmed one timer turn later: after a pause of this process (a long GC, a busy machine)
-   * timers run before the frames that arrived meanwhile are read, and those frames must count.
-   */
+  /** Drops the connection once nothing has been heard for `timeoutMs` (see liveness.ts). */
   #watchKeepAlive(ws: WebSocket, timeoutMs: number): void {
-    const quiet = this.#clock.now() - this.#lastHeardAt;
-    const silent = () => this.#clock.now() - this.#lastHeardAt >= timeoutMs;
-    this.#liveness = this.#clock.setTimer(
+    this.#liveness.watch(
+      timeoutMs,
+      () => this.#ws === ws,
       () => {
-        if (this.#ws !== ws) return;
-        if (!silent()) return this.#watchKeepAlive(ws, timeoutMs);
-        this.#liveness = this.#clock.setTimer(() => {
-          if (this.#ws !== ws) return;
-          if (!silent()) return this.#watchKeepAlive(ws, timeoutMs);
-          this.#metrics.venue.wsKeepAliveTimeouts.inc();
-          this.#drop(ws, `no keep-alive within ${timeoutMs} ms`);
-        }, 0);
+        this.#metrics.venue.wsKeepAliveTimeouts.inc();
+        this.#drop(ws, `no keep-alive within ${timeoutMs} ms`);
       },
-      Math.max(0, timeoutMs - quiet),
     );
   }
 
@@ -270,21 +241,15 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
 
   #onClose(ws: WebSocket, code: number, reason: string, failure: Error | undefined): void {
     if (this.#ws !== ws) return;
-    this.#liveness?.cancel();
+    this.#liveness.cancel();
     this.#ready = false;
     this.#metrics.venue.wsConnected.set(0);
     this.#subs.resetAll();
     if (this.#closing) return;
     const reconnectInMs = backoffDelay(this.#reconnectAttempt, this.#reconnect, this.#random);
     this.#reconnectAttempt += 1;
-    const why =
-      this.#dropReason ??
-      failure?.message ??
-      (reason === '' ? `closed with code ${code}` : `closed with code ${code}: ${reason}`);
-    const error = new DltError('E_WS_CONNECTION', `market data connection lost: ${why}`, {
-      details: { code, reason, attempt: this.#reconnectAttempt, reconnectInMs },
-      ...(failure === undefined ? {} : { cause: failure }),
-    });
+    const close = { code, reason, failure };
+    const error = connectionLost(close, this.#dropReason, this.#reconnectAttempt, reconnectInMs);
     this.#metrics.venue.wsReconnects.inc();
     this.#incidents.failed(MARKET_DATA, this.#clock.now(), 'connection lost', error, { reconnectInMs });
     this.emit('disconnected', { error, reconnectInMs });
@@ -295,20 +260,20 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
     let message: MarketDataMessage;
     try {
       message = decodeMarketDataMessage(text, (id) => this.#subs.channelOf(id));
-    } catch (e) {
+    } catch (err) {
       this.#metrics.venue.wsMessages.inc({ type: 'malformed' });
       this.#metrics.venue.malformedPayloads.inc({ source: 'ws' });
-      this.#logger.warn({ err: e, frame: text.slice(0, 200) }, 'market data frame rejected');
+      this.#logger.warn({ err, frame: text.slice(0, 200) }, 'market data frame rejected');
       return;
     }
     this.#metrics.venue.wsMessages.inc({ type: message.type === 'other' ? 'other' : message.type });
     switch (message.type) {
-      case 'data':
-        return this.#onData(message);
+      case 'data': {
+        const markets = { subscriptions: this.#subs, watchdog: this.#watchdog, books: this.#books };
+        return applyBooks(this.#context, markets, message, () => (this.#reconnectAttempt = 0));
+      }
       case 'ticker':
-        this.#rejected(message.rejected, 'ticker update rejected');
-        for (const t of message.tickers) this.emit('ticker', { ...t, receivedAt: this.#clock.now() });
-        return;
+        return applyTickers(this.#context, message);
       case 'ka':
         this.emit('keepAlive');
         return;
@@ -319,54 +284,8 @@ export class MarketDataClient extends EventEmitter<MarketDataEvents> {
         this.#logger.error({ errors: message.errors }, 'venue refused the market data connection');
         return this.#drop(ws, why);
       }
-      case 'subscribe_success':
-        if (this.#subs.acknowledge(message.id) === undefined)
-          this.#logger.debug({ id: message.id }, 'subscribe_success for no pending subscription');
-        return;
-      case 'subscribe_error':
-      case 'error': {
-        const why = `${message.type}: ${describeErrors(message.errors)}`;
-        if (message.id !== undefined && this.#subs.refuse(message.id, why)) return;
-        this.#logger.warn(
-          { id: message.id, errors: message.errors, type: message.type },
-          'market data error for no pending subscription',
-        );
-        return;
-      }
-      case 'unsubscribe_success':
-        this.#logger.debug({ id: message.id, channel: this.#subs.ended(message.id) }, 'unsubscribed');
-        return;
-      case 'unsubscribe_error':
-        this.#logger.warn(
-          { id: message.id, channel: this.#subs.ended(message.id ?? ''), errors: message.errors },
-          'venue refused an unsubscribe',
-        );
-        return;
       default:
-        this.#logger.debug({ type: message.name }, 'market data message of an unknown type ignored');
-    }
-  }
-
-  #rejected(rejected: readonly Rejected[], what: string): void {
-    for (const r of rejected) {
-      this.#metrics.venue.malformedPayloads.inc({ source: 'ws' });
-      this.#logger.warn({ index: r.index, market: r.symbol, problems: r.problems }, what);
-    }
-  }
-
-  #onData(message: Extract<MarketDataMessage, { type: 'data' }>): void {
-    this.#rejected(message.rejected, 'market update rejected; keeping the previous book');
-    const everything = this.#subs.wants(ALL_MARKETS);
-    const receivedAt = this.#clock.now();
-    this.#incidents.succeeded(MARKET_DATA, receivedAt);
-    for (const m of message.markets) {
-      if (!everything && !this.#subs.wants(m.symbol)) continue;
-      if (everything) this.#watchdog.watch(m.symbol);
-      this.#watchdog.seen(m.symbol);
-      const book: MarketBook = { symbol: m.symbol, buy: m.buy, sell: m.sell, time: m.time, receivedAt, source: 'ws' };
-      this.#books.apply(book);
-      this.#reconnectAttempt = 0;
-      this.emit('book', book);
+        return handleControlMessage(message, this.#subs, this.#logger);
     }
   }
 

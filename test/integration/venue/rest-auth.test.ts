@@ -107,7 +107,8 @@ describe('client-credentials tokens', () => {
     clock.advance(60_000);
     idp.hold();
     const calls = Array.from({ length: 12 }, () => call());
-    await new Promise((r) => setImmediate(r));
+    // The token request of the racing calls reaches the identity provider, which holds its answer.
+    await until(async () => idp.requests.length >= 2);
     idp.release();
     await Promise.all(calls);
     expect(idp.requests).toHaveLength(2);

@@ -7,6 +7,7 @@ import type { OrderBookSnapshot } from '../../../src/venue/payload/order-book.ts
 import { Decimal } from '../../../src/core/decimal.ts';
 import { createMetrics } from '../../../src/telemetry/metrics.ts';
 import { TestClock } from '../../support/clock.ts';
+import { whenTrue } from '../../support/condition.ts';
 import { metricValue } from '../../support/venue/metric-value.ts';
 
 /** The client's events and the three methods the feed calls, without a connection. */
@@ -54,7 +55,6 @@ const snap = (pairId: string, limit: string): OrderBookSnapshot => ({
   buy: [{ limit: new Decimal(limit), quantity: new Decimal(2) }],
   sell: [],
 });
-const flush = () => new Promise<void>((r) => setImmediate(r));
 
 function setup(maxConcurrentPolls = 4) {
   const client = new FakeClient();
@@ -82,7 +82,7 @@ describe('market-data feed fallback throttling', () => {
     clock.advance(3_000);
     expect(rest.calls).toHaveLength(1);
     rest.calls[0]?.resolve(snap('pa', '10'));
-    await flush();
+    await whenTrue(() => feed.book('A')?.source === 'rest', 'the snapshot served');
     clock.advance(1_000);
     expect(rest.calls).toHaveLength(2);
     feed.close();
@@ -97,7 +97,9 @@ describe('market-data feed fallback throttling', () => {
     expect(feed.book('A')).toBeUndefined();
     client.goFresh('A', '101');
     rest.calls[0]?.resolve(snap('pa', '50'));
-    await flush();
+    const discarded = () =>
+      metricValue(metrics, 'dltmm_venue_fallback_polls_total', { market: 'A', outcome: 'discarded' });
+    await whenTrue(async () => (await discarded()) === 1, 'the late snapshot discarded');
     expect(feed.book('A')?.buy[0]?.limit.toFixed()).toBe('101');
     expect(books.map((b) => b.source)).toEqual(['ws', 'ws']);
     expect(await metricValue(metrics, 'dltmm_venue_fallback_polls_total', { market: 'A', outcome: 'discarded' })).toBe(
@@ -111,13 +113,13 @@ describe('market-data feed fallback throttling', () => {
     for (const s of ['A', 'B', 'C']) client.goStale(s);
     expect(rest.calls.map((c) => c.pairId)).toEqual(['pA', 'pB']);
     rest.calls[0]?.reject(new Error('HTTP 503'));
-    await flush();
+    await whenTrue(() => rest.calls.length === 3, 'the freed slot taken');
     // C waited for the slot A freed; A, ticking again, now waits behind B and C.
     expect(rest.calls.map((c) => c.pairId)).toEqual(['pA', 'pB', 'pC']);
     clock.advance(1_000);
     expect(rest.calls).toHaveLength(3);
     rest.calls[1]?.resolve(snap('pB', '1'));
-    await flush();
+    await whenTrue(() => rest.calls.length === 4, 'the freed slot taken');
     expect(rest.calls.map((c) => c.pairId)).toEqual(['pA', 'pB', 'pC', 'pA']);
     expect(await metricValue(metrics, 'dltmm_venue_fallback_polls_total', { market: 'A', outcome: 'error' })).toBe(1);
     feed.close();

@@ -16,8 +16,8 @@
 import type { BalancesAt, ChainAdapter } from '../../../chains/types.ts';
 import { DltError } from '../../../core/errors.ts';
 import { isUnsettled } from '../../../core/order-state.ts';
-import { raiseAlert } from '../alerts.ts';
 import type { WalletContext } from '../wallet-context.ts';
+import { decideInventory, gaugeInventory, mismatchAlerted, rebaseInventory } from './inventory-verdict.ts';
 import { parkedByToken, tokenAmounts, type Comparable, type InventoryReport, type TokenInventory } from './tokens.ts';
 
 export type { Comparable, InventoryReport, TokenInventory } from './tokens.ts';
@@ -101,24 +101,26 @@ export class InventoryChecker {
    */
   async verify(): Promise<InventoryReport> {
     const ctx = this.#ctx;
-    const alerted = () => ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' });
     let last: InventoryReport = { comparable: false, reason: 'not compared' };
-    for (let n = 0; n < this.#looks; n++) {
+    for (let attempt = 0; attempt < this.#looks; attempt++) {
       const look = await this.#look(this.#pastHeight());
       last = look.report;
       if (!look.report.comparable) return look.report;
-      if (look.report.mismatched.length === 0 && alerted().length === 0) {
-        this.#gauge(look.report);
+      if (look.report.mismatched.length === 0 && !mismatchAlerted(ctx)) {
+        gaugeInventory(ctx, look.report);
         return look.report;
       }
       const why = await this.#unexplained(look);
-      if (why === null) return this.#decide(look.report);
+      if (why === null) return decideInventory(ctx, look.report);
       ctx.logger.info(
         {
-          look: n + 1,
+          look: attempt + 1,
           height: look.height?.toString() ?? null,
           why: why.reason,
-          mismatched: look.report.mismatched.map((t) => ({ token: t.token, difference: t.difference.toString() })),
+          mismatched: look.report.mismatched.map((token) => ({
+            token: token.token,
+            difference: token.difference.toString(),
+          })),
         },
         why.again
           ? 'inventory look raced events the chain had not confirmed to us yet; looking again'
@@ -143,7 +145,7 @@ export class InventoryChecker {
   async rebaseline(note: string): Promise<Comparable> {
     const ctx = this.#ctx;
     let decided: Comparable | null = null;
-    for (let n = 0; n < this.#looks && decided === null; n++) {
+    for (let attempt = 0; attempt < this.#looks && decided === null; attempt++) {
       const look = await this.#look(this.#pastHeight());
       if (!look.report.comparable)
         throw new DltError(
@@ -159,19 +161,7 @@ export class InventoryChecker {
         'E_ORDER_STATE',
         `inventory of ${ctx.wallet} cannot be re-based now: events of the wallet are still arriving; try again in a moment`,
       );
-    for (const t of decided.tokens) {
-      if (t.difference === 0n) continue;
-      const row = ctx.repos.inventory.get(ctx.chain, ctx.wallet, t.token);
-      ctx.repos.inventory.setBaseline(ctx.chain, ctx.wallet, t.token, (row?.total ?? 0n) + t.difference);
-      ctx.metrics.inventoryMismatch.set({ chain: ctx.chain, wallet: ctx.wallet, token: t.token }, 0);
-      ctx.logger.warn(
-        { token: t.token, onChain: t.onChain, locked: t.locked, difference: t.difference, note },
-        'inventory re-based on the on-chain balance by the operator',
-      );
-    }
-    for (const a of ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' })) {
-      ctx.repos.alerts.resolve(a.id, `operator re-based the inventory on the on-chain balances: ${note}`);
-    }
+    rebaseInventory(ctx, decided, note);
     return decided;
   }
 
@@ -194,19 +184,19 @@ export class InventoryChecker {
       before,
       after: before,
     });
-    const unsettled = ctx.repos.orders.live({ wallet: ctx.wallet }).filter((o) => isUnsettled(o.status));
+    const unsettled = ctx.repos.orders.live({ wallet: ctx.wallet }).filter((order) => isUnsettled(order.status));
     if (unsettled.length > 0) return none(`${unsettled.length} order(s) not settled yet`);
     const reads: BalancesAt[] = [];
     let height = at;
-    for (const p of ctx.pairs.values()) {
+    for (const pair of ctx.pairs.values()) {
       let read: BalancesAt;
       try {
-        read = await this.#adapter.readBalancesAt(p.binding, height);
-      } catch (e) {
+        read = await this.#adapter.readBalancesAt(pair.binding, height);
+      } catch (err) {
         // A node that no longer keeps the state of that block: the latest, then.
-        if (at === null) throw e;
+        if (at === null) throw err;
         ctx.logger.debug(
-          { err: e, at: at.toString() },
+          { err, at: at.toString() },
           'balances could not be read at an earlier block; reading the latest',
         );
         return this.#look(null);
@@ -216,30 +206,33 @@ export class InventoryChecker {
     }
     // Checked now, after the reads: what the store holds at this instant is what the balances are compared with.
     const live = ctx.repos.orders.live({ wallet: ctx.wallet });
-    const unsettledNow = live.filter((o) => isUnsettled(o.status));
+    const unsettledNow = live.filter((order) => isUnsettled(order.status));
     if (unsettledNow.length > 0) return none(`${unsettledNow.length} order(s) not settled yet`);
     const tokens = tokenAmounts(ctx.pairs, reads, live, ctx.marketMaker);
     const parked = parkedByToken(ctx.pairs, this.#parkedQuote());
     const out: TokenInventory[] = [];
-    for (const [token, t] of tokens) {
+    for (const [token, amounts] of tokens) {
       let row = ctx.repos.inventory.get(ctx.chain, ctx.wallet, token);
       if (row === undefined) {
-        ctx.repos.inventory.setBaseline(ctx.chain, ctx.wallet, token, t.onChain + t.locked);
+        ctx.repos.inventory.setBaseline(ctx.chain, ctx.wallet, token, amounts.onChain + amounts.locked);
         row = ctx.repos.inventory.get(ctx.chain, ctx.wallet, token);
-        ctx.logger.info({ token, total: t.onChain + t.locked }, 'inventory baseline taken from the chain');
+        ctx.logger.info({ token, total: amounts.onChain + amounts.locked }, 'inventory baseline taken from the chain');
       }
-      const total = (row?.total ?? t.onChain + t.locked) + (parked.get(token) ?? 0n);
+      const total = (row?.total ?? amounts.onChain + amounts.locked) + (parked.get(token) ?? 0n);
       out.push({
         token,
-        pairs: t.pairs,
-        onChain: t.onChain,
+        pairs: amounts.pairs,
+        onChain: amounts.onChain,
         total,
-        locked: t.locked,
-        difference: t.onChain - (total - t.locked),
+        locked: amounts.locked,
+        difference: amounts.onChain - (total - amounts.locked),
       });
     }
-    const mismatched = out.filter((t) => (t.difference < 0n ? -t.difference : t.difference) > this.#tolerance(t.token));
-    const same = reads.every((r) => r.height === reads[0]?.height);
+    const mismatched = out.filter(
+      (inventory) =>
+        (inventory.difference < 0n ? -inventory.difference : inventory.difference) > this.#tolerance(inventory.token),
+    );
+    const same = reads.every((balances) => balances.height === reads[0]?.height);
     const read = reads[0]?.height ?? null;
     return {
       report: { comparable: true, tokens: out, mismatched, ...(read === null ? {} : { height: read }) },
@@ -255,20 +248,22 @@ export class InventoryChecker {
    */
   async #unexplained(look: Look): Promise<{ reason: string; again: boolean } | null> {
     const ctx = this.#ctx;
-    const h = look.height;
-    if (h === null) return { reason: 'the balances were read at different heights', again: true };
+    const height = look.height;
+    if (height === null) return { reason: 'the balances were read at different heights', again: true };
     if (this.#coverage === null) return { reason: 'the events are not followed', again: false };
     // No more: nothing the store applied while the balances were read lies above them.
-    const above = ctx.repos.events.countAbove(ctx.chain, ctx.wallet, h, look.before.events, look.after.events);
-    if (above > 0) return { reason: `events above height ${h} were applied while the balances were read`, again: true };
+    const above = ctx.repos.events.countAbove(ctx.chain, ctx.wallet, height, look.before.events, look.after.events);
+    if (above > 0)
+      return { reason: `events above height ${height} were applied while the balances were read`, again: true };
     // No less: once everything up to the height is delivered, nothing at or below it came after the look.
-    if (!(await this.#coverage.reached(h, this.#coverageTimeoutMs)))
+    if (!(await this.#coverage.reached(height, this.#coverageTimeoutMs)))
       return {
-        reason: `the events up to height ${h} were not delivered within ${this.#coverageTimeoutMs} ms`,
+        reason: `the events up to height ${height} were not delivered within ${this.#coverageTimeoutMs} ms`,
         again: false,
       };
-    const late = ctx.repos.events.countAtOrBelow(ctx.chain, ctx.wallet, h, look.after.events);
-    if (late > 0) return { reason: `${late} event(s) at or below height ${h} arrived after the look`, again: true };
+    const late = ctx.repos.events.countAtOrBelow(ctx.chain, ctx.wallet, height, look.after.events);
+    if (late > 0)
+      return { reason: `${late} event(s) at or below height ${height} arrived after the look`, again: true };
     if (this.#marker().fills !== look.after.fills) return { reason: 'fills were recorded after the look', again: true };
     return null;
   }
@@ -276,9 +271,11 @@ export class InventoryChecker {
   /** Whether the store applied an event above `height` (kept up to date from the rows added since the last call). */
   #appliedAbove(height: bigint): boolean {
     const ctx = this.#ctx;
-    const r = ctx.repos.events.highestSince(ctx.chain, ctx.wallet, this.#highest.rowid);
-    if (r !== null)
-      this.#highest = { rowid: r.position, height: r.height > this.#highest.height ? r.height : this.#highest.height };
+    const highest = ctx.repos.events.highestSince(ctx.chain, ctx.wallet, this.#highest.rowid);
+    if (highest !== null) {
+      const height = highest.height > this.#highest.height ? highest.height : this.#highest.height;
+      this.#highest = { rowid: highest.position, height };
+    }
     return this.#highest.height > height;
   }
 
@@ -288,48 +285,5 @@ export class InventoryChecker {
       events: ctx.repos.events.lastPosition(ctx.chain, ctx.wallet),
       fills: ctx.repos.evaluation.lastSeq(ctx.wallet),
     };
-  }
-
-  #gauge(report: Comparable): void {
-    const ctx = this.#ctx;
-    for (const t of report.tokens)
-      ctx.metrics.inventoryMismatch.set({ chain: ctx.chain, wallet: ctx.wallet, token: t.token }, Number(t.difference));
-  }
-
-  #decide(report: Comparable): InventoryReport {
-    const ctx = this.#ctx;
-    this.#gauge(report);
-    for (const t of report.mismatched) {
-      for (const pairId of t.pairs) {
-        raiseAlert(
-          ctx,
-          pairId,
-          'inventory-mismatch',
-          `on-chain balance of ${t.token} differs from the inventory derived from fills by ${t.difference}`,
-          {
-            token: t.token,
-            onChain: t.onChain,
-            total: t.total,
-            locked: t.locked,
-            difference: t.difference,
-            height: report.height,
-          },
-        );
-      }
-    }
-    const bad = new Set(report.mismatched.flatMap((t) => t.pairs));
-    for (const a of ctx.repos.alerts.open({ chain: ctx.chain, wallet: ctx.wallet, kind: 'inventory-mismatch' })) {
-      if (a.pairId !== null && !bad.has(a.pairId)) {
-        ctx.repos.alerts.resolve(
-          a.id,
-          `a decided check at height ${report.height ?? '?'} found the on-chain balances equal to the derived inventory`,
-        );
-        ctx.logger.info(
-          { alert: a.id, pairId: a.pairId, height: report.height?.toString() },
-          'inventory mismatch explained',
-        );
-      }
-    }
-    return report;
   }
 }

@@ -16,17 +16,15 @@ import type { ChainAdapter, Outcome } from '../../../chains/types.ts';
 import { toRawOrder } from '../../../core/encoding/order-codec.ts';
 import { DltError } from '../../../core/errors.ts';
 import { approvalFor } from '../../../core/money.ts';
-import { isCancellable, isTerminal, newOrder } from '../../../core/order-state.ts';
+import { isCancellable } from '../../../core/order-state.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../core/order-terms.ts';
-import { failureFields } from '../../../telemetry/incidents.ts';
 import type { StoredOrder } from '../../../store/order-store.ts';
-import { makerRateOf } from '../pair-runtime.ts';
-import { isPaused } from '../alerts.ts';
 import type { TxApplier } from '../tracking/tx-applier.ts';
 import { pairOf, type WalletContext } from '../wallet-context.ts';
 import { committedDraw } from './committed.ts';
-import { refuseSelfTrade } from './own-wallets.ts';
 import { OutcomeSettler } from './outcome-settler.ts';
+import { cancelAll, type Canceller } from './cancel-all.ts';
+import { placementRefusal, recordPlacement } from './placement-record.ts';
 import type { CancelAllReport, CancelResult, PlaceOrder, Placed } from './order-commands.ts';
 
 export type { CancelAllReport, CancelResult, PlaceOrder, Placed } from './order-commands.ts';
@@ -47,6 +45,12 @@ export class OrderManager {
   #halted: string | null = null;
   /** Set by reconciliation: no order is placed before the wallet's state is known. */
   ready = false;
+  /** What cancel-all does through this manager. */
+  readonly #canceller: Canceller = {
+    cancel: (clientOrderId) => this.cancel(clientOrderId),
+    cancelling: (clientOrderId) => this.#cancelling.has(clientOrderId),
+    gone: (clientOrderId) => this.#applier.tentative.gone(clientOrderId),
+  };
 
   constructor(ctx: WalletContext, adapter: ChainAdapter, applier: TxApplier, settler: OutcomeSettler) {
     this.#ctx = ctx;
@@ -59,48 +63,30 @@ export class OrderManager {
     this.#ctx.metrics.commands.inc({ chain: this.#ctx.chain, command, result });
   }
 
-  #track<T>(p: Promise<T>): Promise<T> {
-    this.#inFlight.add(p);
-    void p.finally(() => this.#inFlight.delete(p)).catch(() => {});
-    return p;
+  #track<T>(promise: Promise<T>): Promise<T> {
+    this.#inFlight.add(promise);
+    void promise.finally(() => this.#inFlight.delete(promise)).catch(() => {});
+    return promise;
   }
 
   /** `PlaceOrder`: resolves once the transaction has left the process. */
   place(cmd: PlaceOrder): Promise<Placed> {
-    const ctx = this.#ctx;
-    if (this.#halted !== null) {
-      this.#count('place', 'withdrawn');
-      return Promise.reject(
-        new DltError('E_ORDER_WITHDRAWN', `no placement is accepted any more: ${this.#halted}`, {
-          details: { pairId: cmd.pairId },
-        }),
-      );
-    }
-    if (!this.ready)
-      return Promise.reject(
-        new DltError('E_TRADING_PAUSED', `wallet ${ctx.wallet} is not reconciled yet`, {
-          details: { pairId: cmd.pairId },
-        }),
-      );
-    if (isPaused(ctx, cmd.pairId)) {
-      this.#count('place', 'paused');
-      return Promise.reject(
-        new DltError('E_TRADING_PAUSED', `trading on ${cmd.pairId} is paused by an open alert`, {
-          details: { pairId: cmd.pairId },
-        }),
-      );
+    const refusal = placementRefusal(this.#ctx, cmd, this.#halted, this.ready);
+    if (refusal !== null) {
+      if (refusal.counted !== null) this.#count('place', refusal.counted);
+      return Promise.reject(refusal.error);
     }
     const signal = this.#withdrawSignal(cmd.pairId);
     return this.#placements.add(() => this.#place(cmd, signal)) as Promise<Placed>;
   }
 
   #withdrawSignal(pairId: string): AbortSignal {
-    let c = this.#withdraw.get(pairId);
-    if (c === undefined) {
-      c = new AbortController();
-      this.#withdraw.set(pairId, c);
+    let controller = this.#withdraw.get(pairId);
+    if (controller === undefined) {
+      controller = new AbortController();
+      this.#withdraw.set(pairId, controller);
     }
-    return c.signal;
+    return controller.signal;
   }
 
   /**
@@ -109,11 +95,11 @@ export class OrderManager {
    */
   withdrawPlacements(reason: string, pairId?: string): void {
     const pairs = pairId === undefined ? [...this.#withdraw.keys()] : [pairId];
-    for (const p of pairs) {
+    for (const pair of pairs) {
       this.#withdraw
-        .get(p)
-        ?.abort(new DltError('E_ORDER_WITHDRAWN', `placement withdrawn: ${reason}`, { details: { pairId: p } }));
-      this.#withdraw.delete(p);
+        .get(pair)
+        ?.abort(new DltError('E_ORDER_WITHDRAWN', `placement withdrawn: ${reason}`, { details: { pairId: pair } }));
+      this.#withdraw.delete(pair);
     }
   }
 
@@ -143,24 +129,7 @@ export class OrderManager {
       ctx.marketMaker,
     );
     // The id and the record are durable before anything is signed: a crash from here on leaves a trace.
-    const order = ctx.repos.atomically(() => {
-      refuseSelfTrade(ctx, cmd.pairId, cmd.side, raw.price);
-      const clientOrderId = ctx.ids.next();
-      const reporting = cmd.reporting ?? pair.reporting;
-      const decisionId = cmd.decision === undefined ? null : ctx.repos.state.recordDecision(cmd.decision, reporting);
-      return ctx.repos.orders.create(
-        newOrder({ clientOrderId, pairId: cmd.pairId, side: cmd.side, quantity: raw.quantity, price: raw.price }),
-        {
-          wallet: ctx.wallet,
-          chain: ctx.chain,
-          decisionId,
-          lockRateBps: makerRateOf(pair, ctx.marketMaker),
-          prefunded: pair.prefunded,
-          options,
-          level: cmd.level ?? null,
-        },
-      );
-    });
+    const order = recordPlacement(ctx, pair, cmd, raw, options);
     const cid = order.clientOrderId;
     const committed = pair.prefunded ? 0n : committedDraw(ctx, cmd.pairId, cmd.side, cid);
     let submission;
@@ -175,15 +144,15 @@ export class OrderManager {
         committed,
         signal,
       });
-    } catch (e) {
+    } catch (err) {
       this.#count('place', 'error');
-      return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#settler.submitThrew(order, e)) };
+      return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#settler.submitThrew(order, err)) };
     }
     if (submission.txHash !== null)
       this.#applier.events.apply(order, { type: 'SubmissionSent', txHash: submission.txHash });
     this.#applier.events.flush();
     this.#count('place', 'sent');
-    const settled = this.#track(submission.outcome.then((o) => this.#settler.placement(cid, o)));
+    const settled = this.#track(submission.outcome.then((outcome) => this.#settler.placement(cid, outcome)));
     return { clientOrderId: cid, txHash: submission.txHash, settled };
   }
 
@@ -271,7 +240,9 @@ export class OrderManager {
     this.#applier.events.apply(order, { type: 'CancelSent', txHash: submission.txHash });
     this.#applier.events.flush();
     this.#count('cancel', 'sent');
-    const settled = this.#track(submission.outcome.then((o: Outcome) => this.#settler.cancellation(cid, o)));
+    const settled = this.#track(
+      submission.outcome.then((outcome: Outcome) => this.#settler.cancellation(cid, outcome)),
+    );
     return { clientOrderId: cid, txHash: submission.txHash, settled };
   }
 
@@ -284,9 +255,9 @@ export class OrderManager {
     let placed: Placed;
     try {
       placed = await this.place(cmd);
-    } catch (e) {
+    } catch (err) {
       void this.#track(this.#cancelStale(old));
-      throw e;
+      throw err;
     }
     const cancelled = this.#track(placed.settled.then(() => this.#cancelStale(old)));
     return { placed, cancelled };
@@ -296,44 +267,15 @@ export class OrderManager {
   async #cancelStale(old: bigint): Promise<CancelResult | null> {
     const current = this.#ctx.repos.orders.get(this.#ctx.wallet, old);
     if (current === undefined || !isCancellable(current.status) || this.#cancelling.has(old)) return null;
-    return this.cancel(old).catch((e: unknown) => {
-      this.#ctx.logger.debug({ err: e, clientOrderId: old }, 'cancelling a replaced quote: no longer applies');
+    return this.cancel(old).catch((err: unknown) => {
+      this.#ctx.logger.debug({ err, clientOrderId: old }, 'cancelling a replaced quote: no longer applies');
       return null;
     });
   }
 
   /** `CancelAll`: cancels every live order of the wallet (optionally one pair) and waits for each to be final. */
-  async cancelAll(options: { pairId?: string; timeoutMs?: number } = {}): Promise<CancelAllReport> {
-    const ctx = this.#ctx;
-    const timeoutMs = options.timeoutMs ?? 60_000;
-    const targets = ctx.repos.orders.live({
-      wallet: ctx.wallet,
-      ...(options.pairId === undefined ? {} : { pairId: options.pairId }),
-    });
-    const deadline = ctx.clock.now() + timeoutMs;
-    await Promise.all(
-      targets.map(async (t) => {
-        const cid = t.clientOrderId;
-        const final = () => isTerminal(this.#get(cid).status);
-        // Cancellable now: resting, no cancel of it under way, and no block not final yet showing it gone.
-        const due = () =>
-          isCancellable(this.#get(cid).status) && !this.#cancelling.has(cid) && !this.#applier.tentative.gone(cid);
-        // An order whose placement is still in flight is cancelled once it rests; one whose cancel failed (never
-        // applied) is cancelled again, up to three times.
-        for (let attempts = 0; !final() && ctx.clock.now() < deadline;) {
-          if (!(await ctx.watch.until(cid, () => final() || (due() && attempts < 3), deadline - ctx.clock.now())))
-            return;
-          if (final()) return;
-          attempts += 1;
-          await this.cancel(cid).catch((e: unknown) =>
-            ctx.logger.warn({ ...failureFields(e), clientOrderId: cid }, 'cancel-all: not cancelled'),
-          );
-          await ctx.watch.until(cid, () => final() || isCancellable(this.#get(cid).status), deadline - ctx.clock.now());
-        }
-      }),
-    );
-    const now = targets.map((t) => this.#get(t.clientOrderId));
-    return { final: now.filter((o) => isTerminal(o.status)), open: now.filter((o) => !isTerminal(o.status)) };
+  cancelAll(options: { pairId?: string; timeoutMs?: number } = {}): Promise<CancelAllReport> {
+    return cancelAll(this.#ctx, this.#canceller, options);
   }
 
   #get(cid: bigint): StoredOrder {

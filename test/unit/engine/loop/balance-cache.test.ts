@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Balances } from '../../../../src/chains/types.ts';
 import { BalanceCache } from '../../../../src/engine/loop/balance-cache.ts';
 import { TestClock } from '../../../support/clock.ts';
+import { whenTrue } from '../../../support/condition.ts';
 
 /** A chain whose balance reads the test answers one at a time. */
 function chain() {
@@ -11,10 +12,11 @@ function chain() {
   return {
     reads: () => pending.length,
     read: () => new Promise<Balances>((resolve) => pending.push(resolve)),
-    answer: async () => {
+    /** Answers the oldest read; with `taken`, waits until that says the cache has taken the answer in. */
+    answer: async (taken: () => boolean = () => true) => {
       native += 1n;
       pending.shift()?.({ base: 0n, quote: 0n, native });
-      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      await whenTrue(taken, 'the cache took the answer in');
     },
   };
 }
@@ -36,10 +38,10 @@ describe('the balance cache of a pair', () => {
     cache.changed();
     cache.changed();
     expect(c.reads()).toBe(1);
-    await c.answer();
+    await c.answer(() => seen.length === 1);
     // The first read started before the second and third change: one more read covers both.
     expect(c.reads()).toBe(1);
-    await c.answer();
+    await c.answer(() => seen.length === 2);
     expect(c.reads()).toBe(0);
     expect(seen).toEqual([1n, 2n]);
     expect((await cache.current(clock.now())).native).toBe(2n);

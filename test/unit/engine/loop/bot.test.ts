@@ -21,6 +21,7 @@ import {
   type HarnessOptions,
 } from '../../../support/engine/harness.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
+import { whenTrue } from '../../../support/condition.ts';
 
 const d = (s: string) => new Decimal(s);
 const ladder = fileURLToPath(new URL('../../../../strategies/ladder.yaml', import.meta.url));
@@ -260,9 +261,7 @@ describe('the bot', () => {
     expect(bot.readiness().ready).toBe(false);
     await withClock(
       h,
-      (async () => {
-        while (!bot.readiness().ready) await new Promise((r) => setImmediate(r));
-      })(),
+      whenTrue(() => bot.readiness().ready, 'the bot ready'),
     );
     expect(await metricValue(h.metrics, 'dltmm_wallet_ready', { reason: '' })).toBe(1);
     publish(h, feed);

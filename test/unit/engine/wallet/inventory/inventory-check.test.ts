@@ -9,6 +9,7 @@ import {
   type Harness,
   type HarnessOptions,
 } from '../../../../support/engine/harness.ts';
+import { timersDueIn, whenTrue } from '../../../../support/condition.ts';
 
 const PAIR = 'tp-evm-bond-eure';
 
@@ -25,9 +26,15 @@ async function ready(options: HarnessOptions = {}): Promise<Harness> {
   return h;
 }
 
-/** Lets promises and deliveries that are not held run, without moving the clock. */
-async function turns(n = 20): Promise<void> {
-  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+/** The harness's `inventory.coverageTimeoutMs`: how long a look waits for the follower. */
+const COVERAGE_TIMEOUT_MS = 5_000;
+
+/** Resolves once `look` waits for the follower (its deadline is on the clock), or has ended; the clock does not move. */
+async function waitingForFollower(h: Harness, look: { done: boolean }, before: number): Promise<void> {
+  await whenTrue(
+    () => look.done || timersDueIn(h.clock, COVERAGE_TIMEOUT_MS) > before,
+    'the look waits for the follower',
+  );
 }
 
 /** Two resting sells of ours, then a taker fills one of them in a block the follower has not delivered yet. */
@@ -48,8 +55,13 @@ describe('inventory check: decided at one point of the chain', () => {
     await fillBehindTheFollower(h);
     const clockAt = h.clock.now();
     let result: unknown = null;
-    const verifying = h.engine.verifyInventory().then((r) => (result = r));
-    await turns();
+    const before = timersDueIn(h.clock, COVERAGE_TIMEOUT_MS);
+    const look = { done: false };
+    const verifying = h.engine.verifyInventory().then((r) => {
+      look.done = true;
+      result = r;
+    });
+    await waitingForFollower(h, look, before);
     // The balances already show the fill; the store does not: the look waits for the follower, not for time.
     expect(result).toBe(null);
     await h.adapter.resume();
@@ -83,11 +95,11 @@ describe('inventory check: decided at one point of the chain', () => {
     const h = await ready();
     await fillBehindTheFollower(h);
     const checking = { done: false };
+    const before = timersDueIn(h.clock, COVERAGE_TIMEOUT_MS);
     const verified = h.engine.verifyInventory().finally(() => (checking.done = true));
-    for (let i = 0; i < 200 && !checking.done; i++) {
-      await turns(2);
-      h.clock.advance(100);
-    }
+    await waitingForFollower(h, checking, before);
+    // The follower's deadline passes without a delivery.
+    h.clock.advance(COVERAGE_TIMEOUT_MS);
     expect(await verified).toMatchObject({ comparable: true, mismatched: [], inconclusive: true });
     expect(pausing(h)).toEqual([]);
     await h.adapter.resume();

@@ -9,8 +9,11 @@ import { approvalFor } from '../../../../../src/core/money.ts';
 import type { PlaceOrder } from '../../../../../src/engine/wallet/orders/order-manager.ts';
 import type { VenueOrder } from '../../../../../src/venue/payload/orders.ts';
 import { harness, start, TAKER, WALLET, type Harness } from '../../../../support/engine/harness.ts';
+import { timersDueIn, whenTrue } from '../../../../support/condition.ts';
 
 const PAIR = 'tp-evm-bond-eure';
+/** The harness's `catchUpTimeoutMs`: how long reconciliation waits for the follower to catch up. */
+const CATCH_UP_TIMEOUT_MS = 5_000;
 const order = (side: 'buy' | 'sell', qty: string, price: string): PlaceOrder => ({
   pairId: PAIR,
   side,
@@ -251,8 +254,13 @@ describe('recovery after a crash', () => {
       },
     });
     const sent = h.adapter.sent.length;
+    const before = timersDueIn(h.clock, CATCH_UP_TIMEOUT_MS);
     const reconciling = start(h);
-    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    // The reconciliation waits for the follower to deliver up to the chain (its deadline is on the clock).
+    await whenTrue(
+      () => timersDueIn(h.clock, CATCH_UP_TIMEOUT_MS) > before,
+      'the reconciliation waits for the follower',
+    );
     await h.adapter.resume();
     const report = await reconciling;
     await h.settle();

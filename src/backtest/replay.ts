@@ -6,7 +6,7 @@
  */
 import type { OnChainPairState, PairBinding } from '../chains/types.ts';
 import type { ApprovalOptions } from '../chains/wasm/options.ts';
-import type { CalendarUse } from '../engine/loop/round-inputs.ts';
+import type { CalendarUse } from '../core/calendar.ts';
 import type { ObligationsConfig } from '../core/config/obligations-config.ts';
 import { Bot, type BotPair, type BotTimings, type BotWallet } from '../engine/loop/bot.ts';
 import type { StrategyHandle } from '../engine/loop/loop-types.ts';

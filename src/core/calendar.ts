@@ -14,6 +14,12 @@ export interface CalendarConfig {
   readonly clearingDelayMinutes: number;
 }
 
+/** Whether the trading calendar is followed (a venue that is always open does not), and which. */
+export interface CalendarUse {
+  readonly enabled: boolean;
+  readonly config: CalendarConfig;
+}
+
 export const DEFAULT_CALENDAR: CalendarConfig = {
   holidays: [],
   open: '08:00',

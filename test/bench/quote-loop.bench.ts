@@ -22,7 +22,7 @@ import { loopMetrics } from '../../src/engine/loop/loop-metrics.ts';
 import { PairLoop } from '../../src/engine/loop/pair-loop.ts';
 import { PnlTracker } from '../../src/engine/loop/pnl-tracker.ts';
 import { StrategyCatalog } from '../../src/engine/loop/strategy-catalog.ts';
-import { VenueStatus } from '../../src/engine/loop/venue-status.ts';
+import { VenueStatus } from '../../src/market/status.ts';
 import { resolveLimits } from '../../src/engine/risk/limits.ts';
 import { RiskMonitor } from '../../src/engine/risk/monitor.ts';
 import { createWalletEngine } from '../../src/engine/wallet/assemble.ts';

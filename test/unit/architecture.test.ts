@@ -42,13 +42,14 @@ const ALLOWED: Record<string, string[]> = {
   core: ['core'],
   strategy: ['core', 'strategy'],
   venue: ['core', 'telemetry', 'venue'],
+  market: ['core', 'strategy', 'venue', 'chains', 'telemetry', 'market'],
   chains: ['core', 'telemetry', 'chains'],
-  engine: ['core', 'strategy', 'venue', 'chains', 'store', 'engine', 'telemetry'],
+  engine: ['core', 'strategy', 'venue', 'market', 'chains', 'store', 'engine', 'telemetry'],
   store: ['core', 'store'],
   telemetry: ['telemetry', 'core'],
   sandbox: ['core', 'sandbox'],
-  backtest: ['core', 'strategy', 'venue', 'chains', 'engine', 'store', 'telemetry', 'sandbox', 'backtest'],
-  cli: ['core', 'strategy', 'venue', 'chains', 'engine', 'store', 'telemetry', 'sandbox', 'backtest', 'cli'],
+  backtest: ['core', 'strategy', 'venue', 'market', 'chains', 'engine', 'store', 'telemetry', 'sandbox', 'backtest'],
+  cli: ['core', 'strategy', 'venue', 'market', 'chains', 'engine', 'store', 'telemetry', 'sandbox', 'backtest', 'cli'],
 };
 const CORE_PACKAGES = new Set(['decimal.js', 'zod', 'yaml']);
 

@@ -10,7 +10,7 @@ import { priceFromRaw, quantityFromRaw, type PairScales } from '../../core/units
 import type { BotPhase } from '../../engine/loop/bot.ts';
 import type { LastRound } from '../../engine/loop/pair-loop.ts';
 import type { PnlTracker } from '../../engine/loop/pnl-tracker.ts';
-import type { PairStatus } from '../../engine/loop/venue-status.ts';
+import type { PairStatus } from '../../market/status.ts';
 import type { RiskMonitor } from '../../engine/risk/monitor.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
 import { pairState, type BoardModel, type Level, type MarkoutCell, type PairRow, type WalletRow } from './model.ts';

@@ -9,7 +9,7 @@ import { readSecret } from '../../core/config/load.ts';
 import { DltError } from '../../core/errors.ts';
 import type { ChainKind } from '../../core/pair.ts';
 import { venueAuthOf, type VenueAuth } from '../../venue/auth/venue-auth.ts';
-import type { VenueConfig } from '../../venue/venue-clients.ts';
+import type { VenueConfig } from '../../market/venue-clients.ts';
 import type { BotManifest } from './manifest.ts';
 import type { Setup } from './setup.ts';
 

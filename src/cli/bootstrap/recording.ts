@@ -13,12 +13,12 @@ import { systemClock } from '../../core/system-clock.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { SourceReading } from '../../core/fair-value/combine.ts';
 import type { RecordedAction } from '../../engine/loop/order-actions.ts';
-import type { TradeInfoSource } from '../../engine/loop/venue-status.ts';
+import type { TradeInfoSource } from '../../market/status.ts';
 import { Recorder } from '../../engine/recording/recorder.ts';
 import type { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
-import type { MarketDataFeed } from '../../venue/market-data/feed.ts';
+import type { MarketDataFeed } from '../../market/feed.ts';
 import type { Connection } from './connection.ts';
 
 export interface Recording {

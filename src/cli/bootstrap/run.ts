@@ -16,7 +16,7 @@ import { Bot } from '../../engine/loop/bot.ts';
 import { StrategyCatalog } from '../../engine/loop/strategy-catalog.ts';
 import { obligationRoutes } from '../../engine/obligations/control.ts';
 import { fairValueRoutes } from '../../engine/fair-value/report.ts';
-import type { CalendarUse } from '../../engine/obligations/day-frame.ts';
+import type { CalendarUse } from '../../core/calendar.ts';
 import { ObligationTracker, type ObligationPair } from '../../engine/obligations/tracker.ts';
 import type { PairFairValue } from '../../engine/fair-value/pair-fair-value.ts';
 import type { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
@@ -30,7 +30,7 @@ import { startTelemetryServer, type TelemetryServer } from '../../telemetry/http
 import { createLogger, type Logger } from '../../telemetry/logger.ts';
 import { createMetrics, type Metrics } from '../../telemetry/metrics.ts';
 import { authSecrets } from '../../venue/auth/venue-auth.ts';
-import { createVenueClients, type VenueClients } from '../../venue/venue-clients.ts';
+import { createVenueClients, type VenueClients } from '../../market/venue-clients.ts';
 import type { CliIo } from '../io.ts';
 import { logPathBeside } from '../run/log-output.ts';
 import { connectionOf, type Connection } from './connection.ts';

@@ -14,7 +14,7 @@ import { StrategyCatalog } from '../../engine/loop/strategy-catalog.ts';
 import type { BotConfig } from '../../core/config/bot-config.ts';
 import { createLogger, type Logger } from '../../telemetry/logger.ts';
 import { Metrics } from '../../telemetry/metrics.ts';
-import { createVenueClients, type VenueClients } from '../../venue/venue-clients.ts';
+import { createVenueClients, type VenueClients } from '../../market/venue-clients.ts';
 import { usageArgs } from '../args.ts';
 import { evmConfirmations } from '../bootstrap/adapters.ts';
 import { connectionOf, type Connection } from '../bootstrap/connection.ts';

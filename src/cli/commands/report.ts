@@ -14,7 +14,7 @@ import { isDate } from '../../engine/obligations/day-frame.ts';
 import { openStoreReadOnly } from '../../store/store.ts';
 import { buildDayReport, type BacktestMark, type DayReport } from '../report/data.ts';
 import type { ChainFeeRate } from '../report/evaluation.ts';
-import type { CalendarUse } from '../../engine/loop/round-inputs.ts';
+import type { CalendarUse } from '../../core/calendar.ts';
 import type { Store } from '../../store/store.ts';
 import { marketContext, readVenueTrades, type VenueTradesRead } from '../report/market-context.ts';
 import { reportHtml } from '../report/page.ts';

@@ -9,7 +9,8 @@ import { obligationTerms, obligationsSchema, type ObligationsConfig } from '../.
 import { Decimal } from '../../core/decimal.ts';
 import { measurePresence, ObligationRules, type Interval, type Segment } from '../../core/obligations.ts';
 import { priceFromRaw, quantityFromRaw, quoteFromNative, type PairScales } from '../../core/units.ts';
-import { dayFrame, type CalendarUse, type DayFrame } from '../../engine/obligations/day-frame.ts';
+import type { CalendarUse } from '../../core/calendar.ts';
+import { dayFrame, type DayFrame } from '../../engine/obligations/day-frame.ts';
 import type { Breach, ObligationWindow, PairSample, ReportPair } from '../../store/obligation-store.ts';
 import type { FairValueSample } from '../../store/fair-value-store.ts';
 import type { Store } from '../../store/store.ts';

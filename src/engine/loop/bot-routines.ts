@@ -9,7 +9,7 @@ import { isDltError } from '../../core/errors.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import type { BotFeed } from './loop-types.ts';
-import type { PairStatus } from './venue-status.ts';
+import type { PairStatus } from '../../market/status.ts';
 
 /** How often a halted book's phase is read (when the ordinary phase poll is slower). */
 const HALT_POLL_MS = 500;

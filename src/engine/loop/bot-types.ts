@@ -13,7 +13,7 @@ import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import type { PollTimings, WalletTradeCheck } from './bot-routines.ts';
 import type { BotFeed } from './loop-types.ts';
 import type { PairLoopOptions, StrategyHandle } from './pair-loop.ts';
-import type { TradeInfoSource } from './venue-status.ts';
+import type { TradeInfoSource } from '../../market/status.ts';
 
 export interface BotWallet {
   readonly id: string;

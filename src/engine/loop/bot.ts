@@ -14,7 +14,7 @@ import { PnlTracker } from './pnl-tracker.ts';
 import { deriveEvaluationGauges } from '../evaluation/metrics.ts';
 import type { PairEvaluation } from '../evaluation/pair-evaluation.ts';
 import * as routines from './bot-routines.ts';
-import { VenueStatus } from './venue-status.ts';
+import { VenueStatus } from '../../market/status.ts';
 import type { Timer } from '../../core/clock.ts';
 import type { BotOptions, BotPair, BotPhase, BotWallet } from './bot-types.ts';
 

@@ -3,7 +3,7 @@ import type { StrategyConfig } from '../../core/config/strategy-config.ts';
 import type { Decimal } from '../../core/decimal.ts';
 import type { DesiredQuote, GuardOutcome, GuardTerms } from '../../strategy/types.ts';
 import type { MarketBook } from '../../venue/market-data/book.ts';
-import type { FeedMarket } from '../../venue/market-data/feed.ts';
+import type { FeedMarket } from '../../market/feed.ts';
 import type { StaleEvent } from '../../venue/market-data/ws-client.ts';
 import type { FairValueVerdict } from '../fair-value/guards.ts';
 import type { ObligationTracker } from '../obligations/tracker.ts';

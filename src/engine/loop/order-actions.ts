@@ -19,7 +19,7 @@ import { OrderTradeCount, type OrderTradeLimits, type PlacementVerdict } from '.
 import { acquire, ThrottleEpisodes, type Throttle, type ThrottleVerdict } from '../risk/throttle.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import type { LoopMetrics } from './loop-metrics.ts';
-import type { VenueStatus } from './venue-status.ts';
+import type { VenueStatus } from '../../market/status.ts';
 
 /** Refusals that say the book was not open for trading: the venue's state, not a failure of ours. */
 const MARKET_NOT_OPEN = 'E_VENUE_MARKET_CLOSED';

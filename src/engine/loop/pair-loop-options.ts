@@ -14,8 +14,8 @@ import type { LoopMetrics } from './loop-metrics.ts';
 import type { BookSource, ObligationsHandle, StrategyHandle } from './loop-types.ts';
 import type { RecordedAction } from './order-actions.ts';
 import type { PnlTracker } from './pnl-tracker.ts';
-import type { CalendarUse } from './round-inputs.ts';
-import type { VenueStatus } from './venue-status.ts';
+import type { CalendarUse } from '../../core/calendar.ts';
+import type { VenueStatus } from '../../market/status.ts';
 
 export interface PairLoopOptions {
   readonly runtime: PairRuntime;

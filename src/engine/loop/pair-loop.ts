@@ -19,7 +19,8 @@ import { pairBalances } from './pair-balances.ts';
 import { crossesOurs, liveQuotes, ownOnBook, pairInventory, presenceOf, quotableOn } from './inventory-view.ts';
 import { recordSpread } from './loop-metrics.ts';
 import { OrderActions, type Decision } from './order-actions.ts';
-import { decisionOf, marketOpenNow, marketViewOf, midOf, ModeLog, othersMidOf } from './round-inputs.ts';
+import { marketOpenNow, marketViewOf, midOf, othersMidOf } from '../../market/view.ts';
+import { decisionOf, ModeLog } from './round-inputs.ts';
 import { inactiveRound, type LastRound } from './loop-types.ts';
 
 export { CANCEL_RETRY_MS } from './order-actions.ts';

@@ -1,14 +1,9 @@
 /**
- * What one recomputation of a pair starts from and writes down: whether the market is open now, the market as
- * the strategy sees it, the decision a placement is recorded with (market snapshot, strategy parameters and
- * config hash, risk checks), and the trading mode as logged.
+ * What one recomputation of a pair writes down: the decision a placement is recorded with (market snapshot,
+ * strategy parameters and config hash, risk checks), and the trading mode as logged. What it starts from, the
+ * market as the strategy sees it, is `market/view.ts`.
  */
-import type { ChainKind } from '../../core/pair.ts';
-import { isMarketOpen, msUntilClose, type CalendarConfig } from '../../core/calendar.ts';
-import type { Decimal } from '../../core/decimal.ts';
-import { othersBook } from '../../strategy/book.ts';
-import { priceFrom } from '../../strategy/reference-price.ts';
-import type { Inventory, LiveOrder, MarketView, StrategyResult } from '../../strategy/types.ts';
+import type { Inventory, StrategyResult } from '../../strategy/types.ts';
 import type { MarketBook } from '../../venue/market-data/book.ts';
 import type { RiskLimits } from '../risk/limits.ts';
 import type { TradingState } from '../risk/monitor.ts';
@@ -16,59 +11,7 @@ import type { Logger } from '../../telemetry/logger.ts';
 import type { FairValueVerdict } from '../fair-value/guards.ts';
 import type { Decision } from './order-actions.ts';
 import type { StrategyHandle } from './pair-loop.ts';
-import type { PairStatus } from './venue-status.ts';
-
-export interface CalendarUse {
-  readonly enabled: boolean;
-  readonly config: CalendarConfig;
-}
-
-/** Whether the pair's book is open for trading now: its status and phase, and the calendar when it is used. */
-export function marketOpenNow(status: PairStatus, chain: ChainKind, nowMs: number, calendar: CalendarUse): boolean {
-  return isMarketOpen({
-    nowMs,
-    tradingStatus: status.tradingStatus,
-    chain,
-    phase: status.phase,
-    calendar: calendar.config,
-    useCalendar: calendar.enabled,
-  });
-}
-
-/** The midpoint of the best bid and ask; null when a side is empty. */
-export function midOf(book: MarketBook | undefined): Decimal | null {
-  const bid = book?.buy[0]?.limit;
-  const ask = book?.sell[0]?.limit;
-  return bid === undefined || ask === undefined ? null : bid.add(ask).div(2);
-}
-
-const levels = (side: MarketBook['buy']) => side.map((l) => ({ price: l.limit, quantity: l.quantity }));
-
-/** The midpoint of others' best bid and ask (our own orders taken out, as the strategy does); null when a side is empty. */
-export function othersMidOf(book: MarketBook | undefined, own: readonly LiveOrder[]): Decimal | null {
-  if (book === undefined) return null;
-  const others = othersBook({ bids: levels(book.buy), asks: levels(book.sell) }, own);
-  return priceFrom('mid', { book: others, lastPrice: null, staticReferencePrice: null, fair: null });
-}
-
-/** The market as the strategy sees it. */
-export function marketViewOf(book: MarketBook, status: PairStatus, nowMs: number, calendar: CalendarUse): MarketView {
-  return {
-    bids: book.buy.map((l) => ({ price: l.limit, quantity: l.quantity })),
-    asks: book.sell.map((l) => ({ price: l.limit, quantity: l.quantity })),
-    lastPrice: status.lastPrice,
-    staticReferencePrice: status.staticReferencePrice,
-    tradeInfo: {
-      lastPrice: status.lastPrice,
-      previousClose: status.staticReferencePrice,
-      tradeVolume24h: status.tradeVolume24h,
-      tradingHaltCounter: status.haltCounter,
-    },
-    nowMs,
-    // The session's close from the calendar; without a calendar (an always-open venue) it is unknown.
-    msUntilClose: calendar.enabled ? msUntilClose(nowMs, calendar.config) : null,
-  };
-}
+import type { PairStatus } from '../../market/status.ts';
 
 export interface DecisionInputs {
   readonly pairId: string;

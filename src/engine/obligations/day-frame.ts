@@ -2,7 +2,7 @@
  * The trading day an instant belongs to (the venue's local date, Europe/Berlin) and its scheduled trading
  * hours: the calendar's session when the calendar is on, the whole day on an always-open venue.
  */
-import { isTradingDay, toVenueLocal, venueLocalToInstant, type CalendarConfig } from '../../core/calendar.ts';
+import { isTradingDay, toVenueLocal, venueLocalToInstant, type CalendarUse } from '../../core/calendar.ts';
 import type { Interval } from '../../core/obligations.ts';
 
 export interface DayFrame {
@@ -11,11 +11,6 @@ export interface DayFrame {
   readonly from: number;
   readonly to: number;
   readonly schedule: readonly Interval[];
-}
-
-export interface CalendarUse {
-  readonly enabled: boolean;
-  readonly config: CalendarConfig;
 }
 
 function nextDate(date: string): string {

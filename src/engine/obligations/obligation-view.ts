@@ -6,8 +6,8 @@ import { isMarketOpen } from '../../core/calendar.ts';
 import type { MarketState, Shortfall } from '../../core/obligations.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
-import type { PairStatus } from '../loop/venue-status.ts';
-import type { CalendarUse } from './day-frame.ts';
+import type { PairStatus } from '../../market/status.ts';
+import type { CalendarUse } from '../../core/calendar.ts';
 
 export type MarketNow = MarketState | 'exception';
 

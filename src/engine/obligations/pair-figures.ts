@@ -12,7 +12,8 @@ import {
 } from '../../core/obligations.ts';
 import type { ObligationStore, ObligationWindow, WindowKind } from '../../store/obligation-store.ts';
 import type { Logger } from '../../telemetry/logger.ts';
-import { dayOf, scheduledAfter, type CalendarUse, type DayFrame } from './day-frame.ts';
+import type { CalendarUse } from '../../core/calendar.ts';
+import { dayOf, scheduledAfter, type DayFrame } from './day-frame.ts';
 import { presenceAlert } from './obligation-view.ts';
 import { SettledDay } from './settled-day.ts';
 import type { Tracked } from './tracked-pair.ts';

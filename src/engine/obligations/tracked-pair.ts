@@ -3,7 +3,7 @@ import type { PairBinding } from '../../chains/types.ts';
 import { obligationTerms, type ObligationsConfig } from '../../core/config/obligations-config.ts';
 import { ObligationRules, type MarketState } from '../../core/obligations.ts';
 import type { ReportPair } from '../../store/obligation-store.ts';
-import type { CalendarUse } from './day-frame.ts';
+import type { CalendarUse } from '../../core/calendar.ts';
 import type { ObligationSnapshot, PresenceAlert } from './obligation-view.ts';
 import type { SettledDay } from './settled-day.ts';
 

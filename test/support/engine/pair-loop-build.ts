@@ -17,7 +17,7 @@ import { PairLoop } from '../../../src/engine/loop/pair-loop.ts';
 import type { RecordedAction } from '../../../src/engine/recording/recorder.ts';
 import { PnlTracker } from '../../../src/engine/loop/pnl-tracker.ts';
 import { StrategyCatalog } from '../../../src/engine/loop/strategy-catalog.ts';
-import { VenueStatus } from '../../../src/engine/loop/venue-status.ts';
+import { VenueStatus } from '../../../src/market/status.ts';
 import { resolveLimits, type RiskLimitsInput } from '../../../src/engine/risk/limits.ts';
 import { RiskMonitor } from '../../../src/engine/risk/monitor.ts';
 import type { MarketBook } from '../../../src/venue/market-data/book.ts';

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.ts';
 import { createMetrics } from '../../../src/telemetry/metrics.ts';
-import { MarketDataFeed } from '../../../src/venue/market-data/feed.ts';
+import { MarketDataFeed } from '../../../src/market/feed.ts';
 import { TickerCheck } from '../../../src/venue/market-data/ticker-check.ts';
 import type { TickerUpdate } from '../../../src/venue/market-data/ticker.ts';
 import type { MarketDataClient, MarketDataEvents } from '../../../src/venue/market-data/ws-client.ts';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
 import { createMetrics } from '../../../../src/telemetry/metrics.ts';
-import { MarketDataFeed } from '../../../../src/venue/market-data/feed.ts';
+import { MarketDataFeed } from '../../../../src/market/feed.ts';
 import { MarketDataClient } from '../../../../src/venue/market-data/ws-client.ts';
 import { VenueRestClient } from '../../../../src/venue/rest-client.ts';
 import { RestTransport } from '../../../../src/venue/rest-transport.ts';

@@ -7,7 +7,7 @@ import { snapshot, type BoardBot, type BoardEngine } from '../../../../src/cli/b
 import { RecentWarnings } from '../../../../src/cli/board/warnings.ts';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { newOrder, type OrderEvent } from '../../../../src/core/order-state.ts';
-import type { PairStatus } from '../../../../src/engine/loop/venue-status.ts';
+import type { PairStatus } from '../../../../src/market/status.ts';
 import { resolveLimits } from '../../../../src/engine/risk/limits.ts';
 import { RiskMonitor } from '../../../../src/engine/risk/monitor.ts';
 import { openStore, type Store } from '../../../../src/store/store.ts';

@@ -15,7 +15,7 @@ import { loopMetrics } from '../../../../src/engine/loop/loop-metrics.ts';
 import { PairLoop } from '../../../../src/engine/loop/pair-loop.ts';
 import { PnlTracker } from '../../../../src/engine/loop/pnl-tracker.ts';
 import { StrategyCatalog } from '../../../../src/engine/loop/strategy-catalog.ts';
-import { VenueStatus, type PairStatus } from '../../../../src/engine/loop/venue-status.ts';
+import { VenueStatus, type PairStatus } from '../../../../src/market/status.ts';
 import { obligationRoutes } from '../../../../src/engine/obligations/control.ts';
 import { ObligationTracker } from '../../../../src/engine/obligations/tracker.ts';
 import { resolveLimits } from '../../../../src/engine/risk/limits.ts';

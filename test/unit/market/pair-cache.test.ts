@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TradingPair } from '../../../src/core/pair.ts';
-import { PairCache } from '../../../src/venue/pair-cache.ts';
+import { PairCache } from '../../../src/market/pair-cache.ts';
 import { TestClock } from '../../support/clock.ts';
 import { pairWith } from '../../support/pairs.ts';
 

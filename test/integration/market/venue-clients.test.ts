@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { botConfigSchema } from '../../../src/core/config/bot-config.ts';
-import { createVenueClients, type VenueClients } from '../../../src/venue/venue-clients.ts';
+import { createVenueClients, type VenueClients } from '../../../src/market/venue-clients.ts';
 import { FakeRestVenue } from '../../support/venue/fake-rest-venue.ts';
 import { FakeWsVenue } from '../../support/venue/fake-ws-venue.ts';
 import { TestClock } from '../../support/clock.ts';

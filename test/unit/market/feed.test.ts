@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { MarketBook } from '../../../src/venue/market-data/book.ts';
-import { MarketDataFeed } from '../../../src/venue/market-data/feed.ts';
+import { MarketDataFeed } from '../../../src/market/feed.ts';
 import type { MarketDataClient, MarketDataEvents } from '../../../src/venue/market-data/ws-client.ts';
 import type { OrderBookSnapshot } from '../../../src/venue/payload/order-book.ts';
 import { Decimal } from '../../../src/core/decimal.ts';

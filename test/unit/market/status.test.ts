@@ -1,11 +1,11 @@
 /** The venue status of a pair: a book that opens again (the end of a halt) has its trading status read at once. */
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { ChainAdapter, OnChainPairState } from '../../../../src/chains/types.ts';
-import { PHASE_READ_GRACE_MS, VenueStatus } from '../../../../src/engine/loop/venue-status.ts';
-import { DltError } from '../../../../src/core/errors.ts';
-import { pairWith } from '../../../support/pairs.ts';
-import { derivePairRules } from '../../../../src/core/rules.ts';
+import type { ChainAdapter, OnChainPairState } from '../../../src/chains/types.ts';
+import { PHASE_READ_GRACE_MS, VenueStatus } from '../../../src/market/status.ts';
+import { DltError } from '../../../src/core/errors.ts';
+import { pairWith } from '../../support/pairs.ts';
+import { derivePairRules } from '../../../src/core/rules.ts';
 
 const rules = derivePairRules(pairWith('evm-pair'));
 const binding = {

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MarketBook } from '../../../src/venue/market-data/book.ts';
-import { MarketDataFeed } from '../../../src/venue/market-data/feed.ts';
+import { MarketDataFeed } from '../../../src/market/feed.ts';
 import type { MarketDataClient } from '../../../src/venue/market-data/ws-client.ts';
 import { FakeRestVenue } from '../../support/venue/fake-rest-venue.ts';
 import { dataFrame, FakeWsVenue } from '../../support/venue/fake-ws-venue.ts';

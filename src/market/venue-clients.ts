@@ -9,13 +9,13 @@ import { silentLogger } from '../telemetry/logger.ts';
 import { createMetrics, type Metrics } from '../telemetry/metrics.ts';
 import type { Clock } from '../core/clock.ts';
 import { systemClock } from '../core/system-clock.ts';
-import { systemRandom, type Random } from './random.ts';
-import { MarketDataFeed } from './market-data/feed.ts';
-import { MarketDataClient } from './market-data/ws-client.ts';
-import { tokenSourceOf, type VenueAuth } from './auth/venue-auth.ts';
+import { systemRandom, type Random } from '../venue/random.ts';
+import { MarketDataFeed } from './feed.ts';
+import { MarketDataClient } from '../venue/market-data/ws-client.ts';
+import { tokenSourceOf, type VenueAuth } from '../venue/auth/venue-auth.ts';
 import { PairCache } from './pair-cache.ts';
-import { VenueRestClient } from './rest-client.ts';
-import { RestTransport } from './rest-transport.ts';
+import { VenueRestClient } from '../venue/rest-client.ts';
+import { RestTransport } from '../venue/rest-transport.ts';
 
 /** The ticker and the book channel are separate streams: a disagreement shorter than this is their skew. */
 export const DEFAULT_TICKER_GRACE_MS = 2_000;

@@ -16,15 +16,15 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import { silentLogger } from '../../telemetry/logger.ts';
-import { createMetrics, type Metrics } from '../../telemetry/metrics.ts';
-import type { Clock, Timer } from '../../core/clock.ts';
-import { systemClock } from '../../core/system-clock.ts';
-import type { OrderBookSnapshot } from '../payload/order-book.ts';
-import { BookStore, type MarketBook } from './book.ts';
-import type { TickerUpdate } from './ticker.ts';
-import { TickerCheck } from './ticker-check.ts';
-import type { MarketDataClient, StaleEvent } from './ws-client.ts';
+import { silentLogger } from '../telemetry/logger.ts';
+import { createMetrics, type Metrics } from '../telemetry/metrics.ts';
+import type { Clock, Timer } from '../core/clock.ts';
+import { systemClock } from '../core/system-clock.ts';
+import type { OrderBookSnapshot } from '../venue/payload/order-book.ts';
+import { BookStore, type MarketBook } from '../venue/market-data/book.ts';
+import type { TickerUpdate } from '../venue/market-data/ticker.ts';
+import { TickerCheck } from '../venue/market-data/ticker-check.ts';
+import type { MarketDataClient, StaleEvent } from '../venue/market-data/ws-client.ts';
 
 export interface FeedMarket {
   /** Market symbol of the WebSocket channel. */

@@ -7,12 +7,12 @@
  * read that fails keeps the last phase read for `PHASE_READ_GRACE_MS` after it (a node failing one call in
  * two does not pause and resume the pair at every poll); past that the book counts as not open.
  */
-import type { ChainAdapter, PairBinding } from '../../chains/types.ts';
-import type { Decimal } from '../../core/decimal.ts';
-import type { Logger } from '../../telemetry/logger.ts';
-import type { TradeInfo } from '../../venue/payload/trade-info.ts';
-import type { Clock } from '../../core/clock.ts';
-import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
+import type { ChainAdapter, PairBinding } from '../chains/types.ts';
+import type { Decimal } from '../core/decimal.ts';
+import type { Logger } from '../telemetry/logger.ts';
+import type { TradeInfo } from '../venue/payload/trade-info.ts';
+import type { Clock } from '../core/clock.ts';
+import { CHAIN_NODE, incidentsOf } from '../telemetry/incidents.ts';
 
 /** How long a phase read may fail before the book counts as not open. */
 export const PHASE_READ_GRACE_MS = 10_000;

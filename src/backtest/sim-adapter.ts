@@ -67,7 +67,7 @@ export class SimAdapter implements ChainAdapter {
   readonly chain: 'evm' | 'wasm';
   readonly wallet: string;
   readonly nativeDecimals: number;
-  readonly #o: SimAdapterOptions;
+  readonly #options: SimAdapterOptions;
   /** Sent, outcome not yet handed back: when it is due (sending time plus the drawn delay). */
   readonly #waiting = new Map<string, { resolve: (o: Outcome) => void; flight: InFlightTx; dueMs: number }>();
   readonly #off: () => void;
@@ -77,7 +77,7 @@ export class SimAdapter implements ChainAdapter {
   #sequence = 0n;
 
   constructor(o: SimAdapterOptions) {
-    this.#o = o;
+    this.#options = o;
     this.chain = o.chain.chain;
     this.wallet = o.wallet;
     this.nativeDecimals = this.chain === 'evm' ? 18 : 7;
@@ -101,7 +101,7 @@ export class SimAdapter implements ChainAdapter {
   /** An approval of the order book on one of the pair's tokens, sent like any transaction. */
   async #approve(pair: PairBinding, role: TokenRole, amount: bigint): Promise<Submission> {
     const token = role === 'base' ? pair.baseToken : pair.quoteToken;
-    const action = this.#o.chain.approval(token, this.wallet, pair.orderBook, amount);
+    const action = this.#options.chain.approval(token, this.wallet, pair.orderBook, amount);
     return this.#send('approve', pair, null, { pair: pair.pairId, tokenRole: role }, action);
   }
 
@@ -110,11 +110,11 @@ export class SimAdapter implements ChainAdapter {
       const w = this.#waiting.get(tx.txHash);
       if (w === undefined) continue;
       const outcome = this.#outcomeOf(tx, block.height, block.hash);
-      const now = this.#o.clock.now();
-      this.#o.clock.setTimer(
+      const now = this.#options.clock.now();
+      this.#options.clock.setTimer(
         () => {
           this.#waiting.delete(tx.txHash);
-          this.#o.journal.mark(tx.txHash, tx.ok ? 'included' : 'failed');
+          this.#options.journal.mark(tx.txHash, tx.ok ? 'included' : 'failed');
           w.resolve(outcome);
           this.#queue.shift()?.();
         },
@@ -137,13 +137,13 @@ export class SimAdapter implements ChainAdapter {
   }
 
   async readPairState(pair: PairBinding): Promise<OnChainPairState> {
-    const s = this.#o.states.get(pair.pairId);
+    const s = this.#options.states.get(pair.pairId);
     if (s === undefined) throw new Error(`backtest: no recorded state of pair ${pair.pairId}`);
     return s;
   }
 
   async readBalances(pair: PairBinding): Promise<Balances> {
-    const c = this.#o.chain;
+    const c = this.#options.chain;
     return {
       base: c.balance(pair.baseToken, this.wallet),
       quote: c.balance(pair.quoteToken, this.wallet),
@@ -152,7 +152,7 @@ export class SimAdapter implements ChainAdapter {
   }
 
   async readBalancesAt(pair: PairBinding, at: bigint | null): Promise<BalancesAt> {
-    const c = this.#o.chain;
+    const c = this.#options.chain;
     const height = at ?? c.height;
     return {
       base: c.balance(pair.baseToken, this.wallet, at),
@@ -165,7 +165,7 @@ export class SimAdapter implements ChainAdapter {
   async readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance> {
     const address = token === 'base' ? pair.baseToken : pair.quoteToken;
     return {
-      amount: this.#o.chain.allowance(address, this.wallet, pair.orderBook),
+      amount: this.#options.chain.allowance(address, this.wallet, pair.orderBook),
       expiresAtLedger: this.#keeper?.recordedExpiry(pair, token) ?? null,
     };
   }
@@ -184,7 +184,7 @@ export class SimAdapter implements ChainAdapter {
     const aborted = () => command.signal?.aborted === true;
     if (aborted()) return withdrawn();
     const keeper = command.kind === 'place' ? this.#keeper : null;
-    const prefunded = this.#o.states.get(command.pair.pairId)?.prefunded ?? true;
+    const prefunded = this.#options.states.get(command.pair.pairId)?.prefunded ?? true;
     if (keeper !== null && command.kind === 'place') {
       const blocked = await keeper.prepare(command.pair, command.approval, prefunded, command.committed ?? 0n);
       if (blocked !== null) return refused(blocked);
@@ -212,9 +212,10 @@ export class SimAdapter implements ChainAdapter {
     context: Readonly<Record<string, unknown>>,
     action: SimPending['action'],
   ): Promise<Submission> {
-    if (this.#waiting.size >= this.#o.maxInFlight) await new Promise<void>((resolve) => this.#queue.push(resolve));
-    const txHash = this.#o.chain.nextTxHash();
-    this.#o.journal.recordSigned({
+    if (this.#waiting.size >= this.#options.maxInFlight)
+      await new Promise<void>((resolve) => this.#queue.push(resolve));
+    const txHash = this.#options.chain.nextTxHash();
+    this.#options.journal.recordSigned({
       txHash,
       chain: this.chain,
       wallet: this.wallet,
@@ -228,10 +229,10 @@ export class SimAdapter implements ChainAdapter {
       this.#waiting.set(txHash, {
         resolve,
         flight: { txHash, kind, context },
-        dueMs: this.#o.clock.now() + this.#o.outcomeDelay(),
+        dueMs: this.#options.clock.now() + this.#options.outcomeDelay(),
       }),
     );
-    this.#o.send({ txHash, pairId: pair.pairId, sender: this.wallet, action });
+    this.#options.send({ txHash, pairId: pair.pairId, sender: this.wallet, action });
     return { txHash, outcome };
   }
 
@@ -260,15 +261,15 @@ export class SimAdapter implements ChainAdapter {
   }
 
   async probeOrder(pair: PairBinding, side: 'buy' | 'sell', orderId: bigint): Promise<OrderProbe> {
-    const book = this.#o.chain.book(pair.pairId);
+    const book = this.#options.chain.book(pair.pairId);
     return {
       onBook: (side === 'buy' ? book.buys : book.sells).some((o) => o.id === orderId),
-      height: this.#o.chain.height,
+      height: this.#options.chain.height,
     };
   }
 
   async settle(txHash: string): Promise<Outcome> {
-    const done = this.#o.chain.included(txHash);
+    const done = this.#options.chain.included(txHash);
     if (done !== undefined) return this.#outcomeOf(done.tx, done.height, null);
     if (this.#waiting.has(txHash)) return { kind: 'unknown', txHash, reason: 'pending' };
     return { kind: 'rejected', txHash, error: new DltError('E_CHAIN_TX_EXPIRED', 'never sent'), included: false };
@@ -279,7 +280,7 @@ export class SimAdapter implements ChainAdapter {
     from: EventCursor | null,
     onNotice: (n: FollowerNotice) => Promise<void>,
   ): Follower {
-    const o = this.#o;
+    const o = this.#options;
     return simFollower(
       { chain: o.chain, wallet: this.wallet, clock: o.clock, confirmMs: o.confirmMs },
       pairs,

@@ -79,7 +79,7 @@ interface SourceClock {
 }
 
 export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
-  readonly #o: MarketDataFeedOptions;
+  readonly #options: MarketDataFeedOptions;
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #metrics: Metrics;
@@ -100,7 +100,7 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
 
   constructor(options: MarketDataFeedOptions) {
     super();
-    this.#o = options;
+    this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? silentLogger();
     this.#metrics = options.metrics ?? createMetrics();
@@ -135,8 +135,8 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
         since: this.#clock.now(),
         seconds: { ws: 0, rest: 0, none: 0 },
       });
-    this.#o.client.subscribe(market.symbol);
-    if (this.#o.ticker !== undefined) this.#o.client.subscribeTicker(market.symbol);
+    this.#options.client.subscribe(market.symbol);
+    if (this.#options.ticker !== undefined) this.#options.client.subscribeTicker(market.symbol);
   }
 
   remove(symbol: string): void {
@@ -146,8 +146,8 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
     this.#markets.delete(symbol);
     this.#books.delete(symbol);
     this.#tickers.forget(symbol);
-    this.#o.client.unsubscribe(symbol);
-    if (this.#o.ticker !== undefined) this.#o.client.unsubscribeTicker(symbol);
+    this.#options.client.unsubscribe(symbol);
+    if (this.#options.ticker !== undefined) this.#options.client.unsubscribeTicker(symbol);
   }
 
   /** The book to quote from: fresh WebSocket data, or the REST snapshot while the market is stale. */
@@ -161,17 +161,17 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
   }
 
   isStale(symbol: string): boolean {
-    return this.#o.client.isStale(symbol);
+    return this.#options.client.isStale(symbol);
   }
 
   close(): void {
     for (const symbol of this.#sources.keys()) this.#accrue(symbol);
     this.#unhook();
     for (const symbol of [...this.#pollers.keys()]) this.#stopPolling(symbol);
-    this.#o.client.off('book', this.#onBook);
-    this.#o.client.off('stale', this.#onStale);
-    this.#o.client.off('fresh', this.#onFresh);
-    this.#o.client.off('ticker', this.#onTicker);
+    this.#options.client.off('book', this.#onBook);
+    this.#options.client.off('stale', this.#onStale);
+    this.#options.client.off('fresh', this.#onFresh);
+    this.#options.client.off('ticker', this.#onTicker);
     this.#tickers.close();
   }
 
@@ -234,9 +234,9 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
   #poll(market: FeedMarket): void {
     const poller = this.#pollers.get(market.symbol);
     if (poller === undefined) return;
-    poller.timer = this.#clock.setTimer(() => this.#poll(market), this.#o.fallbackPollMs ?? 2_000);
+    poller.timer = this.#clock.setTimer(() => this.#poll(market), this.#options.fallbackPollMs ?? 2_000);
     if (poller.inFlight) return;
-    if (this.#inFlight >= (this.#o.maxConcurrentPolls ?? 4)) {
+    if (this.#inFlight >= (this.#options.maxConcurrentPolls ?? 4)) {
       // Wait for a free slot in arrival order, so no market starves behind the others.
       if (!this.#waiting.includes(market)) this.#waiting.push(market);
       return;
@@ -253,7 +253,7 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
       this.#inFlight -= 1;
       this.#startWaiting();
     };
-    this.#o.rest.getPriceLevels(market.pairId, this.#o.depth).then(
+    this.#options.rest.getPriceLevels(market.pairId, this.#options.depth).then(
       (snapshot) => {
         settle();
         if (this.#pollers.get(market.symbol) !== poller) {
@@ -284,7 +284,7 @@ export class MarketDataFeed extends EventEmitter<MarketDataFeedEvents> {
   }
 
   #startWaiting(): void {
-    while (this.#inFlight < (this.#o.maxConcurrentPolls ?? 4)) {
+    while (this.#inFlight < (this.#options.maxConcurrentPolls ?? 4)) {
       const market = this.#waiting.shift();
       if (market === undefined) return;
       const poller = this.#pollers.get(market.symbol);

@@ -30,21 +30,21 @@ export interface LiveBoardOptions {
 }
 
 export class LiveBoard {
-  readonly #o: LiveBoardOptions;
+  readonly #options: LiveBoardOptions;
   readonly #screen: ReturnType<typeof createLogUpdate>;
   #cancel: (() => void) | null = null;
   #failed = false;
   #closed = false;
 
   constructor(options: LiveBoardOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#screen = createLogUpdate(options.stream as NodeJS.WriteStream);
   }
 
   start(): void {
     if (this.#cancel !== null || this.#closed) return;
     this.draw();
-    this.#cancel = this.#o.every(this.#o.intervalMs, () => this.draw());
+    this.#cancel = this.#options.every(this.#options.intervalMs, () => this.draw());
   }
 
   /** Draws the current state now. */
@@ -54,11 +54,11 @@ export class LiveBoard {
   }
 
   #frame(): string {
-    const width = Math.max(20, this.#o.stream.columns ?? 80);
+    const width = Math.max(20, this.#options.stream.columns ?? 80);
     try {
-      return renderBoard(this.#o.snapshot(), { width, color: this.#o.color }).join('\n');
+      return renderBoard(this.#options.snapshot(), { width, color: this.#options.color }).join('\n');
     } catch (e) {
-      if (!this.#failed) this.#o.onError(e);
+      if (!this.#failed) this.#options.onError(e);
       this.#failed = true;
       return `dlt-mm: the board cannot be drawn (${e instanceof Error ? e.message : String(e)}); the log has the details`.slice(
         0,

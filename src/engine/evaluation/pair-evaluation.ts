@@ -57,7 +57,7 @@ export interface MarkoutFigures {
 }
 
 export class PairEvaluation {
-  readonly #o: PairEvaluationOptions;
+  readonly #options: PairEvaluationOptions;
   readonly #timeline = new ValueTimeline();
   #attribution = new Attribution();
   readonly #markouts: Map<number, MarkoutFigures & { readonly byLevel: Map<number, MarkoutSum> }>;
@@ -78,7 +78,7 @@ export class PairEvaluation {
   readonly #startSeq: number;
 
   constructor(o: PairEvaluationOptions) {
-    this.#o = o;
+    this.#options = o;
     this.#horizons = [...o.horizonsMs].toSorted((a, b) => a - b);
     this.#startSeq = o.store.lastSeq(o.wallet, o.pairId);
     this.#dropped = o.store.droppedFills();
@@ -96,7 +96,7 @@ export class PairEvaluation {
     this.#missed = 0;
     this.#chargedMs = 0;
     this.#chargedAtEdge = new Set();
-    for (const h of this.#o.horizonsMs)
+    for (const h of this.#options.horizonsMs)
       this.#markouts.set(h, {
         horizonMs: h,
         bySide: { buy: new MarkoutSum(), sell: new MarkoutSum() },
@@ -104,7 +104,7 @@ export class PairEvaluation {
         all: new MarkoutSum(),
       });
     this.#recorded = new Map();
-    for (const m of this.#o.store.marks(this.#o.pairId)) {
+    for (const m of this.#options.store.marks(this.#options.pairId)) {
       const byHorizon = this.#recorded.get(m.fillId) ?? new Map<number, FillMark>();
       byHorizon.set(m.horizonMs, m);
       this.#recorded.set(m.fillId, byHorizon);
@@ -113,12 +113,12 @@ export class PairEvaluation {
 
   /** The value the pair is marked to now (null: none); called at every recomputation. */
   observe(value: Decimal | null): void {
-    const now = this.#o.clock.now();
+    const now = this.#options.clock.now();
     if (value !== null) {
       this.#timeline.push(now, value);
       this.#value = value;
     }
-    const dropped = this.#o.store.droppedFills();
+    const dropped = this.#options.store.droppedFills();
     if (dropped !== this.#dropped) {
       this.#dropped = dropped;
       this.#begin();
@@ -144,7 +144,7 @@ export class PairEvaluation {
   }
 
   get horizonsMs(): readonly number[] {
-    return this.#o.horizonsMs;
+    return this.#options.horizonsMs;
   }
 
   /**
@@ -161,7 +161,7 @@ export class PairEvaluation {
   }
 
   #readFills(now: number): void {
-    const fresh = this.#o.store.fillsAfter(this.#o.pairId, this.#o.wallet, this.#seq);
+    const fresh = this.#options.store.fillsAfter(this.#options.pairId, this.#options.wallet, this.#seq);
     if (fresh.length > 0) this.#seq = fresh.at(-1)!.seq;
     const waiting = this.#unvalued.concat(fresh);
     this.#unvalued = [];
@@ -175,7 +175,7 @@ export class PairEvaluation {
         this.#unvalued.push(s);
         continue;
       }
-      const scales = this.#o.scales;
+      const scales = this.#options.scales;
       this.#attribution.addFill({
         baseDelta: baseFromNative(f.baseDelta, scales),
         quoteDelta: quoteFromNative(f.quoteDelta, scales),
@@ -202,9 +202,9 @@ export class PairEvaluation {
         // Recorded while the bot was stopped: its moment is not known, so it gets no markouts.
         this.#missed += open.length;
       } else {
-        this.#o.store.addMark({
+        this.#options.store.addMark({
           fillId: f.fillId,
-          pairId: this.#o.pairId,
+          pairId: this.#options.pairId,
           horizonMs: 0,
           value: value.toFixed(),
           atMs: now,
@@ -215,9 +215,9 @@ export class PairEvaluation {
   }
 
   #readCharges(): void {
-    const rate = this.#o.chainFeeRate;
+    const rate = this.#options.chainFeeRate;
     if (rate.evm.isZero() && rate.wasm.isZero()) return;
-    const charges = this.#o.store.chargedSince(this.#o.pairId, this.#o.wallet, this.#chargedMs);
+    const charges = this.#options.store.chargedSince(this.#options.pairId, this.#options.wallet, this.#chargedMs);
     for (const c of charges) {
       if (c.updatedMs === this.#chargedMs && this.#chargedAtEdge.has(c.txHash)) continue;
       if (c.updatedMs > this.#chargedMs) {
@@ -241,9 +241,9 @@ export class PairEvaluation {
           this.#missed += 1;
           continue;
         }
-        this.#o.store.addMark({
+        this.#options.store.addMark({
           fillId: p.fillId,
-          pairId: this.#o.pairId,
+          pairId: this.#options.pairId,
           horizonMs: h,
           value: value.toFixed(),
           atMs: at,

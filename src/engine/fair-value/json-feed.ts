@@ -55,13 +55,13 @@ export function timeOf(v: unknown): number | null {
 }
 
 export class JsonFeed {
-  readonly #o: JsonFeedOptions;
+  readonly #options: JsonFeedOptions;
   readonly #url: string;
   readonly #headers: Record<string, string>;
   readonly endpoint: string;
 
   constructor(options: JsonFeedOptions) {
-    this.#o = options;
+    this.#options = options;
     this.endpoint = safeUrl(options.url);
     const { url, authorization } = withoutCredentials(options.url);
     this.#url = url;
@@ -81,12 +81,12 @@ export class JsonFeed {
 
   async #document(): Promise<unknown> {
     const abort = new AbortController();
-    const timer = this.#o.clock.setTimer(
-      () => abort.abort(this.#fail(`no answer within ${this.#o.timeoutMs} ms`)),
-      this.#o.timeoutMs,
+    const timer = this.#options.clock.setTimer(
+      () => abort.abort(this.#fail(`no answer within ${this.#options.timeoutMs} ms`)),
+      this.#options.timeoutMs,
     );
     try {
-      const res = await (this.#o.fetch ?? globalThis.fetch)(this.#url, {
+      const res = await (this.#options.fetch ?? globalThis.fetch)(this.#url, {
         headers: this.#headers,
         signal: abort.signal,
       });
@@ -109,10 +109,10 @@ export class JsonFeed {
   /** Reads the document once: its number and time, or a DltError saying what was wrong. */
   async read(): Promise<FeedValue> {
     const doc = await this.#document();
-    const value = decimalOf(atPath(doc, this.#o.pricePath));
-    if (value === null) throw this.#fail(`no number at ${this.#o.pricePath}`);
-    const atMs = timeOf(atPath(doc, this.#o.timePath));
-    if (atMs === null) throw this.#fail(`no time at ${this.#o.timePath}`);
+    const value = decimalOf(atPath(doc, this.#options.pricePath));
+    if (value === null) throw this.#fail(`no number at ${this.#options.pricePath}`);
+    const atMs = timeOf(atPath(doc, this.#options.timePath));
+    if (atMs === null) throw this.#fail(`no time at ${this.#options.timePath}`);
     return { value, atMs };
   }
 }

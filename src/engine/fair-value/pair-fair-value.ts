@@ -31,7 +31,7 @@ export class PairFairValue {
   readonly pairId: string;
   readonly config: FairValueConfig;
   readonly sources: readonly FairValueSource[];
-  readonly #o: PairFairValueOptions;
+  readonly #options: PairFairValueOptions;
   readonly #guards: FairValueGuards;
   readonly #timers: Timer[] = [];
   readonly #expiry = new Map<FairValueSource, Timer>();
@@ -41,7 +41,7 @@ export class PairFairValue {
   #stopped = false;
 
   constructor(options: PairFairValueOptions) {
-    this.#o = options;
+    this.#options = options;
     this.pairId = options.pairId;
     this.config = options.config;
     this.sources = options.sources;
@@ -61,10 +61,11 @@ export class PairFairValue {
   /** Reads every source once (all at once), then keeps reading each on its schedule. */
   async start(): Promise<void> {
     await Promise.all(this.sources.map((s) => this.#refresh(s)));
-    for (const s of this.sources) this.#timers.push(this.#o.clock.setRepeating(() => void this.#refresh(s), s.pollMs));
-    const samples = this.#o.samples;
+    for (const s of this.sources)
+      this.#timers.push(this.#options.clock.setRepeating(() => void this.#refresh(s), s.pollMs));
+    const samples = this.#options.samples;
     if (samples !== undefined && samples.everyMs > 0)
-      this.#timers.push(this.#o.clock.setRepeating(() => this.#sample(samples.write), samples.everyMs));
+      this.#timers.push(this.#options.clock.setRepeating(() => this.#sample(samples.write), samples.everyMs));
   }
 
   /** Reads every source now, besides their schedules (a replay hands over each recorded reading when it was read). */
@@ -85,26 +86,26 @@ export class PairFairValue {
     if (this.#stopped) return;
     this.#scheduleExpiry(s);
     if (!changed) return;
-    const now = this.#o.clock.now();
-    this.#o.onReading?.(s.reading(now), now);
+    const now = this.#options.clock.now();
+    this.#options.onReading?.(s.reading(now), now);
     this.#changed();
   }
 
   /** A timer for the moment the source's value passes its maximum age. */
   #scheduleExpiry(s: FairValueSource): void {
     this.#expiry.get(s)?.cancel();
-    const now = this.#o.clock.now();
+    const now = this.#options.clock.now();
     const r = s.reading(now);
     if (r.atMs === null) return;
     const due = r.atMs + r.maxAgeMs + 1 - now;
     if (due <= 0) return;
     this.#expiry.set(
       s,
-      this.#o.clock.setTimer(() => {
+      this.#options.clock.setTimer(() => {
         this.#expiry.delete(s);
         // Said and shown at that moment (the log, /fair-value, the board), with the last mid of others, even
         // while the pair's loop is still sending a round; the loop's next round evaluates again with its own.
-        if (this.#last !== null) this.evaluate(this.#o.clock.now(), this.#last.othersMid);
+        if (this.#last !== null) this.evaluate(this.#options.clock.now(), this.#last.othersMid);
         this.#changed();
       }, due),
     );
@@ -115,7 +116,7 @@ export class PairFairValue {
     if (v === null) return;
     write({
       pairId: this.pairId,
-      atMs: this.#o.clock.now(),
+      atMs: this.#options.clock.now(),
       fair: v.value?.toFixed() ?? null,
       source: v.source,
       othersMid: v.othersMid?.toFixed() ?? null,
@@ -134,7 +135,7 @@ export class PairFairValue {
     // The pair recomputes when a jump's cool-down ends, so quoting resumes on time.
     if (verdict.jumpUntilMs !== null && verdict.jumpUntilMs !== this.#last?.jumpUntilMs) {
       this.#jumpEnd?.cancel();
-      this.#jumpEnd = this.#o.clock.setTimer(() => this.#changed(), verdict.jumpUntilMs - nowMs);
+      this.#jumpEnd = this.#options.clock.setTimer(() => this.#changed(), verdict.jumpUntilMs - nowMs);
     }
     this.#last = verdict;
     return verdict;

@@ -72,7 +72,7 @@ function pairRow(p: RecordedPair) {
 }
 
 export class Recorder {
-  readonly #o: RecorderOptions;
+  readonly #options: RecorderOptions;
   readonly #pairs = new Map<string, RecordedPair>();
   #buffer: RecordRow[] = [];
   #file: RecordingFile | null = null;
@@ -82,7 +82,7 @@ export class Recorder {
   #closed = false;
 
   constructor(options: RecorderOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#timer = options.clock.setRepeating(() => this.flush(), options.flushMs);
   }
 
@@ -193,10 +193,10 @@ export class Recorder {
       if (this.#full) return this.#count(rows, 'refused');
       file.append(rows);
       this.#count(rows, 'written');
-      if (file.bytes() < this.#o.maxBytes) return;
+      if (file.bytes() < this.#options.maxBytes) return;
       this.#full = true;
-      this.#o.logger.warn(
-        { path: file.path, maxBytes: this.#o.maxBytes },
+      this.#options.logger.warn(
+        { path: file.path, maxBytes: this.#options.maxBytes },
         'recording file reached its maximum size: nothing more is recorded this day',
       );
     });
@@ -209,7 +209,7 @@ export class Recorder {
       fn();
       return true;
     } catch (e) {
-      this.#o.logger.error({ err: e, path: this.path }, 'recording could not be written');
+      this.#options.logger.error({ err: e, path: this.path }, 'recording could not be written');
       return false;
     }
   }
@@ -217,14 +217,14 @@ export class Recorder {
   #count(rows: readonly RecordRow[], outcome: RecordOutcome): void {
     const by = new Map<RecordTable, number>();
     for (const r of rows) by.set(r.table, (by.get(r.table) ?? 0) + 1);
-    for (const [table, n] of by) this.#o.count?.(table, outcome, n);
+    for (const [table, n] of by) this.#options.count?.(table, outcome, n);
   }
 
   #open(day: string): RecordingFile {
     if (this.#file !== null && this.#day === day) return this.#file;
     this.#file?.close();
     this.#file = null;
-    const file = new RecordingFile(recordingPath(this.#o.dir, day), day, this.#o.clock.now());
+    const file = new RecordingFile(recordingPath(this.#options.dir, day), day, this.#options.clock.now());
     this.#file = file;
     this.#day = day;
     this.#full = false;

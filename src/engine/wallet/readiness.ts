@@ -31,7 +31,7 @@ export interface ReadinessOptions {
 }
 
 export class Readiness {
-  readonly #o: ReadinessOptions;
+  readonly #options: ReadinessOptions;
   readonly #retry: { readonly firstMs: number; readonly maxMs: number };
   readonly #incidents: Incidents;
   readonly #kind: string;
@@ -43,7 +43,7 @@ export class Readiness {
   readonly #stopping = new AbortController();
 
   constructor(options: ReadinessOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#retry = { firstMs: options.retry?.firstMs ?? 1_000, maxMs: options.retry?.maxMs ?? 60_000 };
     this.#incidents = incidentsOf(options.logger);
     this.#kind = `${options.labels.chain} wallet reconciliation`;
@@ -73,7 +73,7 @@ export class Readiness {
 
   /** One reconciliation; never throws: a failure or a not-ready result is logged (once while it repeats) and kept in `current`. */
   async attempt(why: string): Promise<ReconcileReport | null> {
-    const labels = this.#o.labels;
+    const labels = this.#options.labels;
     if (this.#stopping.signal.aborted) return null;
     if (!this.#readiness.ready)
       this.#readiness = {
@@ -82,7 +82,7 @@ export class Readiness {
       };
     else this.#set({ ready: false, detail: `reconciling (${why})`, reason: 'reconciling' });
     try {
-      const report = await this.#o.reconcile();
+      const report = await this.#options.reconcile();
       if (report.ready) {
         this.#incidents.ended(this.#kind);
         this.#attempts = 0;
@@ -94,7 +94,7 @@ export class Readiness {
       // One stable signature, so that the count goes on while the number of unsettled orders changes.
       this.#incidents.failed(
         this.#kind,
-        this.#o.clock.now(),
+        this.#options.clock.now(),
         'not ready; trying again',
         { code: 'unsettled', reason },
         {
@@ -111,11 +111,17 @@ export class Readiness {
     } catch (e) {
       this.#attempts++;
       const code = isDltError(e) ? e.code : 'unexpected';
-      this.#incidents.failed(this.#kind, this.#o.clock.now(), 'failed; the wallet is not ready; trying again', e, {
-        ...labels,
-        attempt: this.#attempts,
-        retryInMs: this.#delay(),
-      });
+      this.#incidents.failed(
+        this.#kind,
+        this.#options.clock.now(),
+        'failed; the wallet is not ready; trying again',
+        e,
+        {
+          ...labels,
+          attempt: this.#attempts,
+          retryInMs: this.#delay(),
+        },
+      );
       this.#set({
         ready: false,
         detail: `reconciliation failed (${code}: ${e instanceof Error ? e.message : String(e)}); trying again in ${this.#delay() / 1000} s (attempt ${this.#attempts})`,
@@ -136,7 +142,7 @@ export class Readiness {
       try {
         while (!this.#readiness.ready && !this.#stopping.signal.aborted) {
           try {
-            await this.#o.clock.sleep(this.#delay(), this.#stopping.signal);
+            await this.#options.clock.sleep(this.#delay(), this.#stopping.signal);
           } catch {
             return;
           }

@@ -94,7 +94,7 @@ export function toBookEvent(name: string, a: Args, baseToken: string): BookEvent
 }
 
 export class EvmFollower {
-  readonly #o: EvmFollowerOptions;
+  readonly #options: EvmFollowerOptions;
   readonly #iface = new Interface(loadArtifacts().contracts.OrderBook.abi as never);
   readonly #books = new Map<string, EvmBook>();
   #timer: NodeJS.Timeout | undefined;
@@ -105,7 +105,7 @@ export class EvmFollower {
   logsApplied = 0;
 
   constructor(options: EvmFollowerOptions) {
-    this.#o = options;
+    this.#options = options;
     for (const b of options.books) this.#books.set(b.orderBook.toLowerCase(), b);
   }
 
@@ -115,10 +115,10 @@ export class EvmFollower {
     const loop = () => {
       if (!this.#running) return;
       this.sync()
-        .catch((e: unknown) => this.#o.logger?.warn({ err: e }, 'chain A indexer poll failed; retrying'))
+        .catch((e: unknown) => this.#options.logger?.warn({ err: e }, 'chain A indexer poll failed; retrying'))
         .finally(() => {
           if (this.#running) {
-            this.#timer = setTimeout(loop, this.#o.pollMs);
+            this.#timer = setTimeout(loop, this.#options.pollMs);
             this.#timer.unref();
           }
         });
@@ -149,22 +149,22 @@ export class EvmFollower {
   }
 
   async #syncNow(): Promise<number> {
-    const latest = Number(BigInt((await rpc(this.#o.rpcUrl, 'eth_blockNumber', [])) as string));
+    const latest = Number(BigInt((await rpc(this.#options.rpcUrl, 'eth_blockNumber', [])) as string));
     const addresses = [...this.#books.values()].map((b) => b.orderBook);
     while (this.processedBlock < latest) {
       const from = this.processedBlock + 1;
-      const to = Math.min(latest, from + this.#o.maxBlockRange - 1);
-      const logs = (await rpc(this.#o.rpcUrl, 'eth_getLogs', [
+      const to = Math.min(latest, from + this.#options.maxBlockRange - 1);
+      const logs = (await rpc(this.#options.rpcUrl, 'eth_getLogs', [
         { fromBlock: toQuantity(from), toBlock: toQuantity(to), address: addresses },
       ])) as RawLog[];
       const ordered = logs.toSorted(
         (x, y) =>
           Number(BigInt(x.blockNumber) - BigInt(y.blockNumber)) || Number(BigInt(x.logIndex) - BigInt(y.logIndex)),
       );
-      const now = this.#o.nowMs();
+      const now = this.#options.nowMs();
       for (const log of ordered) this.#apply(log, now);
       this.processedBlock = to;
-      this.#o.processed?.(to, now);
+      this.#options.processed?.(to, now);
       this.#wake();
     }
     return this.processedBlock;
@@ -178,7 +178,7 @@ export class EvmFollower {
       parsed = this.#iface.parseLog({ topics: log.topics, data: log.data });
     } catch (e) {
       // A log that is not decodable is skipped rather than retried: the range must apply exactly once.
-      this.#o.logger?.warn(
+      this.#options.logger?.warn(
         { err: e, tx: log.transactionHash, index: log.logIndex },
         'chain A log not decodable; skipped',
       );

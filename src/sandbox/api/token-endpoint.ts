@@ -39,7 +39,7 @@ function same(a: string, b: string): boolean {
 }
 
 export class TokenIssuer {
-  readonly #o: TokenIssuerOptions;
+  readonly #options: TokenIssuerOptions;
   readonly #now: () => number;
   readonly #tokens = new Map<string, number>();
   /** Tokens granted since start, for the status endpoint and tests. */
@@ -48,12 +48,12 @@ export class TokenIssuer {
   refused = 0;
 
   constructor(options: TokenIssuerOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#now = options.now ?? Date.now;
   }
 
   get lifetimeSeconds(): number {
-    return this.#o.lifetimeSeconds;
+    return this.#options.lifetimeSeconds;
   }
 
   /** Answers one token request: its Authorization header, Content-Type and body text. */
@@ -83,7 +83,7 @@ export class TokenIssuer {
     }
     if (id === undefined || secret === undefined)
       return this.#error(401, 'invalid_client', 'client authentication is required', basic !== null);
-    if (!same(id, this.#o.clientId) || !same(secret, this.#o.clientSecret))
+    if (!same(id, this.#options.clientId) || !same(secret, this.#options.clientSecret))
       return this.#error(401, 'invalid_client', 'Client authentication failed', basic !== null);
     const grantType = form.get('grant_type');
     if (grantType !== 'client_credentials')
@@ -95,7 +95,7 @@ export class TokenIssuer {
     const token = randomBytes(32).toString('base64url');
     const now = this.#now();
     this.#prune(now);
-    this.#tokens.set(token, now + this.#o.lifetimeSeconds * 1000);
+    this.#tokens.set(token, now + this.#options.lifetimeSeconds * 1000);
     this.issued += 1;
     const scope = form.get('scope');
     return {
@@ -104,7 +104,7 @@ export class TokenIssuer {
       body: {
         access_token: token,
         token_type: 'Bearer',
-        expires_in: this.#o.lifetimeSeconds,
+        expires_in: this.#options.lifetimeSeconds,
         ...(scope === null || scope === '' ? {} : { scope }),
       },
     };

@@ -47,7 +47,7 @@ function decodeScVal(b64: string): ScVal {
 }
 
 export class WasmFollower {
-  readonly #o: WasmFollowerOptions;
+  readonly #options: WasmFollowerOptions;
   readonly #books = new Map<string, WasmBook>();
   readonly #filters: { type: string; contractIds: string[] }[];
   #cursor: string | undefined;
@@ -56,7 +56,7 @@ export class WasmFollower {
   eventsApplied = 0;
 
   constructor(options: WasmFollowerOptions) {
-    this.#o = options;
+    this.#options = options;
     for (const b of options.books) this.#books.set(b.orderBook, b);
     const ids = options.books.map((b) => b.orderBook);
     if (ids.length > IDS_PER_FILTER * MAX_FILTERS)
@@ -69,7 +69,7 @@ export class WasmFollower {
   /** Follows every ledger close from now on, after catching up with what is already there. */
   start(): void {
     if (this.#unsubscribe !== undefined) return;
-    this.#unsubscribe = this.#o.emulator.onLedgerClosed(() => this.sync());
+    this.#unsubscribe = this.#options.emulator.onLedgerClosed(() => this.sync());
     this.sync();
   }
 
@@ -81,23 +81,23 @@ export class WasmFollower {
   /** Reads and applies every event up to the latest closed ledger. */
   sync(): number {
     if (this.#filters.length === 0) {
-      this.processedLedger = this.#o.emulator.latest.seq;
+      this.processedLedger = this.#options.emulator.latest.seq;
       return this.processedLedger;
     }
     for (;;) {
       const params =
         this.#cursor === undefined
-          ? { startLedger: this.#o.emulator.oldest.seq, filters: this.#filters, pagination: { limit: PAGE } }
+          ? { startLedger: this.#options.emulator.oldest.seq, filters: this.#filters, pagination: { limit: PAGE } }
           : { filters: this.#filters, pagination: { cursor: this.#cursor, limit: PAGE } };
       let answer: Record<string, unknown>;
       try {
-        answer = getEvents(this.#o.emulator, params);
+        answer = getEvents(this.#options.emulator, params);
       } catch (e) {
         // Only a cursor that fell out of the retention window is given up (those events are gone); any
         // other failure is retried from the same cursor at the next close, so nothing is applied twice.
         const at = this.#cursor === undefined ? undefined : parseCursor(this.#cursor)?.ledger;
-        const lost = at !== undefined && at < this.#o.emulator.oldest.seq;
-        this.#o.logger?.warn(
+        const lost = at !== undefined && at < this.#options.emulator.oldest.seq;
+        this.#options.logger?.warn(
           { err: e, lost },
           lost
             ? 'chain B indexer fell behind the retention window; resuming at the oldest ledger'
@@ -107,7 +107,7 @@ export class WasmFollower {
         return this.processedLedger;
       }
       const events = answer.events as RpcEvent[];
-      const now = this.#o.nowMs();
+      const now = this.#options.nowMs();
       for (const e of events) this.#apply(e, now);
       this.#cursor = answer.cursor as string;
       if (events.length < PAGE) {
@@ -130,7 +130,7 @@ export class WasmFollower {
       book.market.apply(decoded, now, origin);
       this.eventsApplied += 1;
     } catch (err) {
-      this.#o.logger?.warn({ err, contract: e.contractId }, 'chain B event not decodable; skipped');
+      this.#options.logger?.warn({ err, contract: e.contractId }, 'chain B event not decodable; skipped');
     }
   }
 }

@@ -27,11 +27,11 @@ export interface WasmTraderOptions {
 
 export class WasmTrader {
   readonly keypair: Keypair;
-  readonly #o: WasmTraderOptions;
+  readonly #options: WasmTraderOptions;
   #stopped = false;
 
   constructor(options: WasmTraderOptions) {
-    this.#o = options;
+    this.#options = options;
     this.keypair = Keypair.fromSecret(options.secret);
   }
 
@@ -45,14 +45,14 @@ export class WasmTrader {
 
   /** Simulates, signs and sends a call; resolves with the hash once the node accepted it (PENDING). */
   async send(contract: string, fn: string, args: xdr.ScVal[]): Promise<string> {
-    const account = await this.#o.server.getAccount(this.address);
-    const raw = new TransactionBuilder(account, { fee: '1000', networkPassphrase: this.#o.passphrase })
+    const account = await this.#options.server.getAccount(this.address);
+    const raw = new TransactionBuilder(account, { fee: '1000', networkPassphrase: this.#options.passphrase })
       .addOperation(new Contract(contract).call(fn, ...args))
       .setTimeout(120)
       .build();
-    const tx = await this.#o.server.prepareTransaction(raw);
+    const tx = await this.#options.server.prepareTransaction(raw);
     tx.sign(this.keypair);
-    const sent = await this.#o.server.sendTransaction(tx);
+    const sent = await this.#options.server.sendTransaction(tx);
     if (sent.status !== 'PENDING') {
       throw new DltError('E_CHAIN_TX_REFUSED', `chain B node answered ${sent.status} to ${fn} from ${this.address}`, {
         details: { status: sent.status },
@@ -63,11 +63,11 @@ export class WasmTrader {
 
   /** Waits for a sent transaction's outcome. */
   async outcome(hash: string): Promise<WasmOutcome> {
-    const deadline = performance.now() + (this.#o.timeoutMs ?? 60_000);
+    const deadline = performance.now() + (this.#options.timeoutMs ?? 60_000);
     while (!this.#stopped && performance.now() < deadline) {
-      const r = await this.#o.server.getTransaction(hash);
+      const r = await this.#options.server.getTransaction(hash);
       if (r.status === 'SUCCESS' || r.status === 'FAILED') return { status: r.status, ledger: r.ledger };
-      await new Promise((resolve) => setTimeout(resolve, this.#o.pollMs));
+      await new Promise((resolve) => setTimeout(resolve, this.#options.pollMs));
     }
     throw new DltError(
       'E_SANDBOX',

@@ -108,7 +108,7 @@ class FeedOperator implements OracleOperator {
   readonly #feeds: Feed[];
   readonly #decimals: number;
   readonly #transmit: Transmit;
-  readonly #o: OracleOperatorOptions;
+  readonly #options: OracleOperatorOptions;
   readonly #policy: FeedPolicy;
   #running: Promise<unknown> = Promise.resolve();
   #timer: NodeJS.Timeout | null = null;
@@ -128,15 +128,17 @@ class FeedOperator implements OracleOperator {
       throw new DltError('E_SANDBOX', 'oracle feed ids must be distinct', { details: { part: 'oracle' } });
     this.#feeds = feeds.map((source) => ({ source, frozen: false, last: null, updates: 0 }));
     this.#transmit = transmit;
-    this.#o = options;
+    this.#options = options;
   }
 
   async start(): Promise<void> {
     if (this.#timer !== null) return;
     await this.poll();
     this.#timer = setInterval(() => {
-      this.poll().catch((e: unknown) => this.#o.logger?.warn({ err: e }, 'oracle round failed; tried again next time'));
-    }, this.#o.pollMs ?? 1000);
+      this.poll().catch((e: unknown) =>
+        this.#options.logger?.warn({ err: e }, 'oracle round failed; tried again next time'),
+      );
+    }, this.#options.pollMs ?? 1000);
     this.#timer.unref();
   }
 
@@ -148,7 +150,7 @@ class FeedOperator implements OracleOperator {
 
   poll(): Promise<readonly PublishedUpdate[]> {
     return this.#serial(() => {
-      const nowMs = this.#o.nowMs();
+      const nowMs = this.#options.nowMs();
       const due = this.#feeds.flatMap((feed): Published[] => {
         const candidate = scaleAnswer(feed.source.value(), this.#decimals);
         const reason = decideUpdate({ last: feed.last, candidate, nowMs, frozen: feed.frozen }, this.#policy);
@@ -211,7 +213,7 @@ class FeedOperator implements OracleOperator {
   async #publish(picked: readonly Published[]): Promise<readonly PublishedUpdate[]> {
     if (picked.length === 0) return [];
     await this.#transmit(picked.map((p) => ({ index: this.#feeds.indexOf(p.feed), answer: p.answer })));
-    const atMs = this.#o.nowMs();
+    const atMs = this.#options.nowMs();
     for (const { feed, answer, reason } of picked) {
       feed.last = { answer, atMs, faulty: reason === 'jump', reason };
       feed.updates++;

@@ -69,34 +69,34 @@ export class BondValue implements ValueModel {
   readonly kind = 'bond' as const;
   /** The yield the walk reverts to: the one that prices the token at the start value. */
   readonly startYield: Decimal;
-  readonly #o: BondValueOptions;
+  readonly #options: BondValueOptions;
   #yield: Decimal;
   #cached: { yieldPercent: Decimal; settlement: string; price: Decimal } | null = null;
 
   constructor(options: BondValueOptions) {
-    this.#o = options;
+    this.#options = options;
     this.startYield = yieldOfTokenPrice(options, settlementAt(options.terms, options.startMs), options.start);
     this.#yield = this.startYield;
   }
 
   step(dtWallMs: number, sandboxMs: number, anchor: Decimal): void {
     const hours = Math.max(0, dtWallMs) / HOUR_MS;
-    const shockPercent = (this.#o.yieldVolatilityBps / 100) * Math.sqrt(hours) * this.#o.random.normal();
+    const shockPercent = (this.#options.yieldVolatilityBps / 100) * Math.sqrt(hours) * this.#options.random.normal();
     const next = this.#yield
       .add(shockPercent.toFixed(12))
-      .add(this.startYield.sub(this.#yield).mul(pullOver(hours, this.#o.reversionPerHour)));
-    const settlement = settlementAt(this.#o.terms, sandboxMs);
-    const price = tokenPrice(this.#o, settlement, next);
-    const banded = clampToBand(price, anchor, this.#o.bandBps);
-    this.#yield = banded.eq(price) ? next : yieldOfTokenPrice(this.#o, settlement, banded);
+      .add(this.startYield.sub(this.#yield).mul(pullOver(hours, this.#options.reversionPerHour)));
+    const settlement = settlementAt(this.#options.terms, sandboxMs);
+    const price = tokenPrice(this.#options, settlement, next);
+    const banded = clampToBand(price, anchor, this.#options.bandBps);
+    this.#yield = banded.eq(price) ? next : yieldOfTokenPrice(this.#options, settlement, banded);
   }
 
   value(sandboxMs: number): Decimal {
-    const settlement = settlementAt(this.#o.terms, sandboxMs);
+    const settlement = settlementAt(this.#options.terms, sandboxMs);
     const key = `${settlement.year}-${settlement.month}-${settlement.day}`;
     const c = this.#cached;
     if (c !== null && c.settlement === key && c.yieldPercent.eq(this.#yield)) return c.price;
-    const price = tokenPrice(this.#o, settlement, this.#yield);
+    const price = tokenPrice(this.#options, settlement, this.#yield);
     this.#cached = { yieldPercent: this.#yield, settlement: key, price };
     return price;
   }
@@ -106,9 +106,9 @@ export class BondValue implements ValueModel {
   }
 
   shock(bps: number, sandboxMs: number): void {
-    const settlement = settlementAt(this.#o.terms, sandboxMs);
+    const settlement = settlementAt(this.#options.terms, sandboxMs);
     this.#yield = yieldOfTokenPrice(
-      this.#o,
+      this.#options,
       settlement,
       this.value(sandboxMs)
         .mul(10_000 + bps)

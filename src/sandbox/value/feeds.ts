@@ -47,12 +47,12 @@ const PRICE_PLACES = 10;
 const YIELD_PLACES = 8;
 
 export class PriceFeeds {
-  readonly #o: PriceFeedsOptions;
+  readonly #options: PriceFeedsOptions;
   readonly #wall: () => number;
   readonly #feeds = new Map<string, Feed>();
 
   constructor(options: PriceFeedsOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#wall = options.wallMs ?? Date.now;
     for (const p of options.pairs)
       this.#feeds.set(p.id, { symbol: p.symbol, random: options.random.fork(p.id), observations: [], fault: null });
@@ -62,7 +62,7 @@ export class PriceFeeds {
   observe(pairId: string, sample: ValueSample): void {
     const feed = this.#feeds.get(pairId);
     if (feed === undefined) return;
-    const noise = ((this.#o.noiseBps / 10_000) * feed.random.normal()).toFixed(12);
+    const noise = ((this.#options.noiseBps / 10_000) * feed.random.normal()).toFixed(12);
     feed.observations.push({
       wallMs: sample.wallMs,
       price: sample.value.mul(new Decimal(1).add(noise)),
@@ -75,7 +75,7 @@ export class PriceFeeds {
 
   /** The index of the observation served at `wallMs`: the last one `delayMs` old or older, else the first. */
   #servedIndex(feed: Feed, wallMs: number): number {
-    const cutoff = wallMs - this.#o.delayMs;
+    const cutoff = wallMs - this.#options.delayMs;
     const i = feed.observations.findLastIndex((o) => o.wallMs <= cutoff);
     return Math.max(0, i);
   }

@@ -22,13 +22,13 @@ export interface FundValueOptions extends WalkSettings {
 
 export class FundValue implements ValueModel {
   readonly kind = 'fund' as const;
-  readonly #o: FundValueOptions;
+  readonly #options: FundValueOptions;
   #level: Decimal;
   #anchorLevel: Decimal;
   #seenAnchor: Decimal;
 
   constructor(options: FundValueOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#level = options.start;
     this.#anchorLevel = options.start;
     this.#seenAnchor = options.start;
@@ -37,9 +37,9 @@ export class FundValue implements ValueModel {
   /** The accrual factor from the start to `sandboxMs` (below 1 before the start). */
   growth(sandboxMs: number): Decimal {
     return new Decimal(1).add(
-      this.#o.accrualPercent
+      this.#options.accrualPercent
         .div(100)
-        .mul(sandboxMs - this.#o.startMs)
+        .mul(sandboxMs - this.#options.startMs)
         .div(YEAR_MS),
     );
   }
@@ -49,7 +49,7 @@ export class FundValue implements ValueModel {
       this.#seenAnchor = anchor;
       this.#anchorLevel = anchor.div(this.growth(sandboxMs));
     }
-    this.#level = walkStep(this.#level, dtWallMs, this.#anchorLevel, this.#o);
+    this.#level = walkStep(this.#level, dtWallMs, this.#anchorLevel, this.#options);
   }
 
   value(sandboxMs: number): Decimal {

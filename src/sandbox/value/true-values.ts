@@ -56,7 +56,7 @@ interface Entry {
 }
 
 export class TrueValues {
-  readonly #o: TrueValuesOptions;
+  readonly #options: TrueValuesOptions;
   readonly #wall: () => number;
   readonly #entries = new Map<string, Entry>();
   readonly #listeners: SampleListener[] = [];
@@ -64,7 +64,7 @@ export class TrueValues {
   #timer: NodeJS.Timeout | null = null;
 
   constructor(options: TrueValuesOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#wall = options.wallMs ?? Date.now;
     this.#lastWallMs = this.#wall();
     const now = options.nowMs();
@@ -78,7 +78,7 @@ export class TrueValues {
 
   /** The sandbox clock's reading. */
   nowMs(): number {
-    return this.#o.nowMs();
+    return this.#options.nowMs();
   }
 
   get pairIds(): string[] {
@@ -96,7 +96,7 @@ export class TrueValues {
 
   start(): void {
     if (this.#timer !== null) return;
-    this.#timer = setInterval(() => this.sample(), this.#o.sampleMs);
+    this.#timer = setInterval(() => this.sample(), this.#options.sampleMs);
     this.#timer.unref();
   }
 
@@ -110,8 +110,8 @@ export class TrueValues {
     const wallMs = this.#wall();
     const dt = Math.max(0, wallMs - this.#lastWallMs);
     this.#lastWallMs = wallMs;
-    const sandboxMs = this.#o.nowMs();
-    const keepFrom = wallMs - (this.#o.historyMs ?? 3_600_000);
+    const sandboxMs = this.#options.nowMs();
+    const keepFrom = wallMs - (this.#options.historyMs ?? 3_600_000);
     for (const [id, e] of this.#entries) {
       e.pair.model.step(dt, sandboxMs, e.pair.anchor());
       this.#catchUpNav(e, sandboxMs);
@@ -140,13 +140,13 @@ export class TrueValues {
 
   #catchUpNav(e: Entry, sandboxMs: number): void {
     if (e.nav === null) return;
-    const due = this.#o.navSchedule(sandboxMs);
+    const due = this.#options.navSchedule(sandboxMs);
     if (due.atMs > e.nav.atMs) e.nav = { ...due, value: e.pair.model.value(due.atMs) };
   }
 
   /** The true value now (sandbox clock), quote per base. */
   value(pairId: string): Decimal {
-    return this.#entry(pairId).pair.model.value(this.#o.nowMs());
+    return this.#entry(pairId).pair.model.value(this.#options.nowMs());
   }
 
   /** A bond's yield now, percent; null for a fund. */
@@ -162,13 +162,13 @@ export class TrueValues {
   /** A fund's last published NAV; null for a bond. */
   nav(pairId: string): PublishedValueNav | null {
     const e = this.#entry(pairId);
-    this.#catchUpNav(e, this.#o.nowMs());
+    this.#catchUpNav(e, this.#options.nowMs());
     return e.nav;
   }
 
   /** Moves a pair's value by `bps` at once (news), and samples it. */
   shock(pairId: string, bps: number): void {
-    this.#entry(pairId).pair.model.shock(bps, this.#o.nowMs());
+    this.#entry(pairId).pair.model.shock(bps, this.#options.nowMs());
     this.sample();
   }
 }

@@ -30,14 +30,14 @@ const PRIORITY_FEE = 1_000_000_000n;
 
 export class EvmSender {
   readonly address: string;
-  readonly #o: EvmSenderOptions;
+  readonly #options: EvmSenderOptions;
   readonly #wallet: Wallet;
   #nonce: number | undefined;
   #submitting: Promise<unknown> = Promise.resolve();
   #stopped = false;
 
   constructor(options: EvmSenderOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#wallet = new Wallet(options.privateKey);
     this.address = this.#wallet.address;
   }
@@ -58,12 +58,12 @@ export class EvmSender {
 
   async #submit(to: string, data: string, gasLimit: bigint): Promise<string> {
     this.#nonce ??= Number(
-      BigInt((await rpc(this.#o.rpcUrl, 'eth_getTransactionCount', [this.address, 'pending'])) as string),
+      BigInt((await rpc(this.#options.rpcUrl, 'eth_getTransactionCount', [this.address, 'pending'])) as string),
     );
     const nonce = this.#nonce;
     const raw = await this.#wallet.signTransaction({
       type: 2,
-      chainId: this.#o.chainId,
+      chainId: this.#options.chainId,
       to,
       data,
       nonce,
@@ -72,7 +72,7 @@ export class EvmSender {
       maxPriorityFeePerGas: PRIORITY_FEE,
     });
     try {
-      const hash = (await rpc(this.#o.rpcUrl, 'eth_sendRawTransaction', [raw])) as string;
+      const hash = (await rpc(this.#options.rpcUrl, 'eth_sendRawTransaction', [raw])) as string;
       this.#nonce = nonce + 1;
       return hash;
     } catch (e) {
@@ -86,9 +86,12 @@ export class EvmSender {
   }
 
   async #receipt(hash: string): Promise<EvmReceipt> {
-    const deadline = performance.now() + (this.#o.receiptTimeoutMs ?? 60_000);
+    const deadline = performance.now() + (this.#options.receiptTimeoutMs ?? 60_000);
     while (!this.#stopped && performance.now() < deadline) {
-      const r = (await rpc(this.#o.rpcUrl, 'eth_getTransactionReceipt', [hash])) as Record<string, unknown> | null;
+      const r = (await rpc(this.#options.rpcUrl, 'eth_getTransactionReceipt', [hash])) as Record<
+        string,
+        unknown
+      > | null;
       if (r !== null) {
         return {
           hash,
@@ -97,7 +100,7 @@ export class EvmSender {
           logs: r.logs as EvmReceipt['logs'],
         };
       }
-      await new Promise((resolve) => setTimeout(resolve, this.#o.pollMs));
+      await new Promise((resolve) => setTimeout(resolve, this.#options.pollMs));
     }
     throw new DltError('E_SANDBOX', `no receipt for ${hash} ${this.#stopped ? '(sender stopped)' : 'in time'}`, {
       details: { part: 'evm-sender', hash },

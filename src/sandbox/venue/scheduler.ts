@@ -44,7 +44,7 @@ type Agenda =
   | { readonly at: number; readonly kind: 'resume'; readonly pairId: string };
 
 export class TradingScheduler {
-  readonly #o: SchedulerOptions;
+  readonly #options: SchedulerOptions;
   readonly #resumeAt = new Map<string, number>();
   #queue: Promise<unknown> = Promise.resolve();
   #lastTick = 0;
@@ -53,19 +53,19 @@ export class TradingScheduler {
   clearings = 0;
 
   constructor(options: SchedulerOptions) {
-    this.#o = options;
+    this.#options = options;
     for (const p of options.state.pairs)
       p.market.listen({ volatility: (id) => void this.#enqueue(() => this.#onVolatility(id)).catch(() => undefined) });
   }
 
   /** Sets every book to the status its mode and the calendar call for now, then ticks on a timer. */
   async start(): Promise<void> {
-    const now = this.#o.nowMs();
+    const now = this.#options.nowMs();
     this.#lastTick = now;
-    const open = this.#o.mode === 'always-open' || isWithinTradingHours(now, this.#o.calendar);
+    const open = this.#options.mode === 'always-open' || isWithinTradingHours(now, this.#options.calendar);
     await this.#enqueue(() =>
       Promise.all(
-        this.#o.state.pairs.map((p) =>
+        this.#options.state.pairs.map((p) =>
           open
             ? this.#change(p, 'open', 'CONTINUOUS_TRADING', 'START_OF_TRADING_DAY', now, { tradingHaltCounter: 0 })
             : this.#change(p, 'closed', 'OUT_OF_TRADING', 'END_OF_TRADING_DAY', now),
@@ -73,8 +73,8 @@ export class TradingScheduler {
       ),
     );
     this.#timer = setInterval(
-      () => void this.tick().catch((e: unknown) => this.#o.logger?.warn({ err: e }, 'scheduler tick failed')),
-      this.#o.tickMs,
+      () => void this.tick().catch((e: unknown) => this.#options.logger?.warn({ err: e }, 'scheduler tick failed')),
+      this.#options.tickMs,
     );
     this.#timer.unref();
   }
@@ -120,7 +120,7 @@ export class TradingScheduler {
 
   /** Runs the end-of-day clearing now on one pair or all. */
   clear(pairId?: string): Promise<void> {
-    return this.#enqueue(() => this.#clearing(pairId === undefined ? this.#o.state.pairs : [this.#pair(pairId)]));
+    return this.#enqueue(() => this.#clearing(pairId === undefined ? this.#options.state.pairs : [this.#pair(pairId)]));
   }
 
   #enqueue<T>(fn: () => Promise<T>): Promise<T> {
@@ -130,14 +130,14 @@ export class TradingScheduler {
   }
 
   #pair(pairId: string): VenuePair {
-    const p = this.#o.state.pair(pairId);
+    const p = this.#options.state.pair(pairId);
     if (p === undefined)
       throw new DltError('E_SANDBOX', `no pair ${pairId}`, { details: { part: 'scheduler', notFound: true } });
     return p;
   }
 
   #operator(p: VenuePair): BookOperator {
-    const op = this.#o.operators.get(p.id);
+    const op = this.#options.operators.get(p.id);
     if (op === undefined)
       throw new DltError('E_SANDBOX', `no operator for pair ${p.id}`, { details: { part: 'scheduler' } });
     return op;
@@ -152,31 +152,31 @@ export class TradingScheduler {
     extra: { tradingHaltCounter?: number } = {},
   ): Promise<void> {
     await this.#operator(p).setPhase(phase);
-    this.#o.state.setStatus(p.id, {
+    this.#options.state.setStatus(p.id, {
       phase,
       tradingStatus: status,
       statusChangeReason: reason,
       changedAtMs: at,
       ...extra,
     });
-    this.#o.logger?.info({ pair: p.id, status, reason }, 'trading status changed');
+    this.#options.logger?.info({ pair: p.id, status, reason }, 'trading status changed');
   }
 
   async #manual(pairId: string, phase: Phase, status: TradingStatus, reason: StatusReason): Promise<void> {
     const p = this.#pair(pairId);
     this.#resumeAt.delete(p.id);
-    await this.#change(p, phase, status, reason, this.#o.nowMs());
+    await this.#change(p, phase, status, reason, this.#options.nowMs());
   }
 
   #agenda(from: number, to: number): Agenda[] {
     const out: Agenda[] = [];
-    if (this.#o.mode === 'calendar') {
+    if (this.#options.mode === 'calendar') {
       // Starting one clearing delay back keeps a session whose close has passed but whose clearing has not.
-      const back = this.#o.calendar.clearingDelayMinutes * 60_000;
+      const back = this.#options.calendar.clearingDelayMinutes * 60_000;
       for (
-        let s = nextSession(from - back, this.#o.calendar);
+        let s = nextSession(from - back, this.#options.calendar);
         s.openMs <= to;
-        s = nextSession(s.closeMs, this.#o.calendar)
+        s = nextSession(s.closeMs, this.#options.calendar)
       ) {
         for (const [kind, at] of [
           ['open', s.openMs],
@@ -192,11 +192,11 @@ export class TradingScheduler {
   }
 
   async #tick(): Promise<void> {
-    const now = this.#o.nowMs();
+    const now = this.#options.nowMs();
     const from = this.#lastTick;
     if (now <= from) return;
     for (const item of this.#agenda(from, now)) {
-      const pairs = this.#o.state.pairs;
+      const pairs = this.#options.state.pairs;
       if (item.kind === 'open') await Promise.all(pairs.map((p) => this.#dayOpen(p, item.at)));
       else if (item.kind === 'close') await Promise.all(pairs.map((p) => this.#dayClose(p, item.at)));
       else if (item.kind === 'clearing') await this.#clearing(pairs);
@@ -211,7 +211,7 @@ export class TradingScheduler {
       this.#resumeAt.delete(p.id);
       await this.#change(p, 'open', 'CONTINUOUS_TRADING', 'START_OF_TRADING_DAY', at, { tradingHaltCounter: 0 });
     } else {
-      this.#o.state.setStatus(p.id, { tradingHaltCounter: 0 });
+      this.#options.state.setStatus(p.id, { tradingHaltCounter: 0 });
     }
   }
 
@@ -222,14 +222,14 @@ export class TradingScheduler {
     const op = this.#operator(p);
     const last = await op.readLastPrice();
     await op.setStaticReferencePrice(last);
-    this.#o.state.setStatus(p.id, { staticReferencePrice: priceFromRaw(last, p.scales) });
+    this.#options.state.setStatus(p.id, { staticReferencePrice: priceFromRaw(last, p.scales) });
     await this.#change(p, 'closed', 'OUT_OF_TRADING', 'END_OF_TRADING_DAY', at);
   }
 
   async #clearing(pairs: readonly VenuePair[]): Promise<void> {
     await Promise.all(pairs.map((p) => this.#operator(p).clearOrders()));
     this.clearings += 1;
-    this.#o.logger?.info({ pairs: pairs.map((p) => p.id) }, 'day orders cleared');
+    this.#options.logger?.info({ pairs: pairs.map((p) => p.id) }, 'day orders cleared');
   }
 
   async #autoResume(pairId: string, at: number): Promise<void> {
@@ -244,19 +244,23 @@ export class TradingScheduler {
     if (p.status.tradingStatus !== 'CONTINUOUS_TRADING') return;
     const phase = await this.#operator(p).readPhase();
     if (phase !== 'automaticHalt') return;
-    const now = this.#o.nowMs();
+    const now = this.#options.nowMs();
     const count = p.status.tradingHaltCounter + 1;
-    this.#o.state.setStatus(p.id, {
+    this.#options.state.setStatus(p.id, {
       phase,
       tradingStatus: 'AUTOMATIC_TRADING_HALT',
       statusChangeReason: 'VOLATILITY_HALT',
       changedAtMs: now,
       tradingHaltCounter: count,
     });
-    const pause = count === 1 ? this.#o.firstHaltPauseMs : this.#o.secondHaltPauseMs;
+    const pause = count === 1 ? this.#options.firstHaltPauseMs : this.#options.secondHaltPauseMs;
     const calendarAllows =
-      this.#o.mode === 'always-open' || nextSession(now, this.#o.calendar).closeMs - now > this.#o.resumeCutoffMs;
+      this.#options.mode === 'always-open' ||
+      nextSession(now, this.#options.calendar).closeMs - now > this.#options.resumeCutoffMs;
     if (calendarAllows) this.#resumeAt.set(p.id, now + pause);
-    this.#o.logger?.info({ pair: p.id, count, resumeInMs: calendarAllows ? pause : null }, 'automatic trading halt');
+    this.#options.logger?.info(
+      { pair: p.id, count, resumeInMs: calendarAllows ? pause : null },
+      'automatic trading halt',
+    );
   }
 }

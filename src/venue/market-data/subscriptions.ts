@@ -42,7 +42,7 @@ interface Subscription {
 }
 
 export class Subscriptions {
-  readonly #o: SubscriptionsOptions;
+  readonly #options: SubscriptionsOptions;
   readonly #subs = new Map<string, Subscription>();
   /** Subscription id -> channel, for the ids sent on this connection and not yet ended. */
   readonly #ids = new Map<string, string>();
@@ -50,7 +50,7 @@ export class Subscriptions {
   readonly #ending = new Map<string, string>();
 
   constructor(options: SubscriptionsOptions) {
-    this.#o = options;
+    this.#options = options;
   }
 
   /** Wants a market (or `'*'`) on a channel (the order book's by default); false when already wanted. */
@@ -70,9 +70,9 @@ export class Subscriptions {
     const id = sub.id;
     this.#reset(sub);
     this.#subs.delete(channel);
-    if (id !== undefined && this.#o.isOpen()) {
+    if (id !== undefined && this.#options.isOpen()) {
       this.#ending.set(id, channel);
-      this.#o.send(unsubscribeMessage(id));
+      this.#options.send(unsubscribeMessage(id));
     }
     return true;
   }
@@ -115,7 +115,7 @@ export class Subscriptions {
     sub.timer = undefined;
     sub.state = 'active';
     sub.failures = 0;
-    this.#o.onAcknowledged(channel);
+    this.#options.onAcknowledged(channel);
     return channel;
   }
 
@@ -138,28 +138,31 @@ export class Subscriptions {
 
   #subscribe(channel: string): void {
     const sub = this.#subs.get(channel);
-    if (sub === undefined || !this.#o.isOpen()) return;
+    if (sub === undefined || !this.#options.isOpen()) return;
     this.#reset(sub);
-    const id = this.#o.newId();
+    const id = this.#options.newId();
     sub.id = id;
     sub.state = 'pending';
     this.#ids.set(id, channel);
-    this.#o.send(subscribeMessage(id, channel, this.#o.auth, this.#o.clock.now()));
-    const ackMs = this.#o.ackTimeoutMs;
-    sub.timer = this.#o.clock.setTimer(() => this.#failed(channel, `no subscribe_success within ${ackMs} ms`), ackMs);
+    this.#options.send(subscribeMessage(id, channel, this.#options.auth, this.#options.clock.now()));
+    const ackMs = this.#options.ackTimeoutMs;
+    sub.timer = this.#options.clock.setTimer(
+      () => this.#failed(channel, `no subscribe_success within ${ackMs} ms`),
+      ackMs,
+    );
   }
 
   #failed(channel: string, why: string): void {
     const sub = this.#subs.get(channel);
     if (sub === undefined) return;
     this.#reset(sub);
-    const retryInMs = backoffDelay(sub.failures, this.#o.retry, this.#o.random);
+    const retryInMs = backoffDelay(sub.failures, this.#options.retry, this.#options.random);
     sub.failures += 1;
-    sub.timer = this.#o.clock.setTimer(() => this.#subscribe(channel), retryInMs);
+    sub.timer = this.#options.clock.setTimer(() => this.#subscribe(channel), retryInMs);
     const error = new DltError('E_WS_SUBSCRIBE', `subscription to ${channel} failed: ${why}`, {
       details: { channel, failures: sub.failures, retryInMs },
     });
-    this.#o.onFailed(channel, error, retryInMs);
+    this.#options.onFailed(channel, error, retryInMs);
   }
 
   #reset(sub: Subscription): void {

@@ -51,12 +51,12 @@ export function topDisagreement(t: TickerUpdate, book: MarketBook): TopDisagreem
 }
 
 export class TickerCheck {
-  readonly #o: TickerCheckOptions;
+  readonly #options: TickerCheckOptions;
   readonly #tickers = new Map<string, TickerUpdate>();
   readonly #episodes = new Map<string, Episode>();
 
   constructor(options: TickerCheckOptions) {
-    this.#o = options;
+    this.#options = options;
   }
 
   /** The market's latest ticker. */
@@ -79,15 +79,15 @@ export class TickerCheck {
       episode.timer?.cancel();
       this.#episodes.delete(symbol);
       if (episode.reported)
-        this.#o.logger.info(
-          { market: symbol, forMs: this.#o.clock.now() - episode.since },
+        this.#options.logger.info(
+          { market: symbol, forMs: this.#options.clock.now() - episode.since },
           'ticker agrees with the order book again',
         );
       return;
     }
     if (episode !== undefined) return;
-    const started: Episode = { since: this.#o.clock.now(), timer: undefined, reported: false };
-    started.timer = this.#o.clock.setTimer(() => this.#graceOver(symbol, started), this.#o.graceMs);
+    const started: Episode = { since: this.#options.clock.now(), timer: undefined, reported: false };
+    started.timer = this.#options.clock.setTimer(() => this.#graceOver(symbol, started), this.#options.graceMs);
     this.#episodes.set(symbol, started);
   }
 
@@ -104,7 +104,7 @@ export class TickerCheck {
 
   #disagreement(symbol: string): TopDisagreement | undefined {
     const t = this.#tickers.get(symbol);
-    const book = this.#o.book(symbol);
+    const book = this.#options.book(symbol);
     // A book served from REST snapshots stands in for a WebSocket that has gone quiet: the ticker, from that same
     // WebSocket, is as old as its silence, and comparing the two would report the silence, not a disagreement.
     if (t === undefined || book === undefined || book.source !== 'ws') return undefined;
@@ -120,9 +120,9 @@ export class TickerCheck {
       return;
     }
     episode.reported = true;
-    this.#o.metrics.venue.tickerBookMismatch.inc({ market: symbol });
-    this.#o.logger.warn(
-      { market: symbol, ...d, forMs: this.#o.clock.now() - episode.since },
+    this.#options.metrics.venue.tickerBookMismatch.inc({ market: symbol });
+    this.#options.logger.warn(
+      { market: symbol, ...d, forMs: this.#options.clock.now() - episode.since },
       'ticker best bid or ask disagrees with the order book beyond the grace',
     );
   }

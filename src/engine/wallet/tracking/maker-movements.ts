@@ -14,7 +14,7 @@ import { attributeMakerFills, type MakerCandidate, type MakerFill, type MakerRes
 import { makerRateOf } from '../pair-runtime.ts';
 import { pairOf, type WalletContext } from '../wallet-context.ts';
 import type { OrderEvents } from './order-events.ts';
-import { byVenueId, isMine, type Of } from './own-events.ts';
+import { byVenueId, isMine, type EventOf } from './own-events.ts';
 import type { ParkedFills } from './parked-fills.ts';
 
 /** Our placement that did not trade: only its own lock may have moved. */
@@ -54,7 +54,7 @@ function unexplainedFill(
   ctx: WalletContext,
   pairId: string,
   movement: { readonly txHash: string; readonly residual: PairFlows; readonly side: Side | null },
-  trade: Of<'Trade'> | undefined,
+  trade: EventOf<'Trade'> | undefined,
   result: Exclude<MakerResult, { kind: 'attributed' }>,
   candidates: readonly MakerCandidate[],
 ): void {

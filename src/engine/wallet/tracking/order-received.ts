@@ -9,9 +9,9 @@ import { raiseAlert } from '../alerts.ts';
 import { makerRateOf } from '../pair-runtime.ts';
 import { pairOf, type WalletContext } from '../wallet-context.ts';
 import type { OrderEvents } from './order-events.ts';
-import type { Of } from './own-events.ts';
+import type { EventOf } from './own-events.ts';
 
-type Received = Of<'OrderReceived'>;
+type Received = EventOf<'OrderReceived'>;
 
 /** An order of our wallet that this bot did not place: recorded, and alerted the first time it is seen. */
 function foreignOrder(ctx: WalletContext, received: Received): void {

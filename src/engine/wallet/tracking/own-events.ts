@@ -5,10 +5,10 @@ import { sameAddress } from '../fills/flows.ts';
 import type { WalletContext } from '../wallet-context.ts';
 
 /** The chain event of one type. */
-export type Of<T extends ChainEvent['type']> = Extract<ChainEvent, { type: T }>;
+export type EventOf<T extends ChainEvent['type']> = Extract<ChainEvent, { type: T }>;
 
 /** An order event (no transfer) of our wallet on one of its pairs. */
-export function isMine(ctx: WalletContext, event: ChainEvent): event is Exclude<ChainEvent, Of<'Transfer'>> {
+export function isMine(ctx: WalletContext, event: ChainEvent): event is Exclude<ChainEvent, EventOf<'Transfer'>> {
   return event.type !== 'Transfer' && sameAddress(event.client, ctx.wallet) && ctx.pairs.has(event.pairId);
 }
 

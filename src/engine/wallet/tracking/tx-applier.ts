@@ -31,7 +31,7 @@ import { ProvisionalOutcomes, type SettleTx } from './provisional-outcomes.ts';
 import { sourceOfEvents } from './sources.ts';
 import { applyMakerMovement, checkPlacementMovement } from './maker-movements.ts';
 import { applyReceived } from './order-received.ts';
-import { byVenueId, isMine, type Of } from './own-events.ts';
+import { byVenueId, isMine, type EventOf } from './own-events.ts';
 
 export class TxApplier {
   readonly #ctx: WalletContext;
@@ -57,7 +57,7 @@ export class TxApplier {
     this.#ctx.repos.events.mark(this.#ctx.chain, this.#ctx.wallet, event);
   }
 
-  #mine(event: ChainEvent): event is Exclude<ChainEvent, Of<'Transfer'>> {
+  #mine(event: ChainEvent): event is Exclude<ChainEvent, EventOf<'Transfer'>> {
     return isMine(this.#ctx, event);
   }
 
@@ -126,7 +126,7 @@ export class TxApplier {
     for (const event of events) this.#mark(event);
   }
 
-  #lifecycle(reported: Of<'OrderRejected'> | Of<'OrderResting'>): boolean {
+  #lifecycle(reported: EventOf<'OrderRejected'> | EventOf<'OrderResting'>): boolean {
     const order = this.#byVenueId(reported.pairId, reported.orderId);
     if (order === undefined) return true;
     const orderEvent =
@@ -136,14 +136,14 @@ export class TxApplier {
     return this.events.apply(order, orderEvent) !== null;
   }
 
-  #taker(trade: Of<'Trade'>, events: readonly ChainEvent[], flows: PairFlows): void {
+  #taker(trade: EventOf<'Trade'>, events: readonly ChainEvent[], flows: PairFlows): void {
     const ctx = this.#ctx;
     const order = this.#byVenueId(trade.pairId, trade.orderId);
     if (order === undefined) return;
     const pair = pairOf(ctx, trade.pairId);
     const rest =
       events.find(
-        (candidate): candidate is Of<'OrderResting'> =>
+        (candidate): candidate is EventOf<'OrderResting'> =>
           candidate.type === 'OrderResting' && candidate.orderId === trade.orderId && this.#mine(candidate),
       )?.quantity ?? 0n;
     const fill = takerFill({
@@ -190,7 +190,7 @@ export class TxApplier {
   }
 
   /** What a cancellation hands back: the lock of the cancelled quantity (nothing in no-prefund books). */
-  #expectReturn(cancelled: Of<'OrderCancelled'>, returns: Map<string, PairFlows>): void {
+  #expectReturn(cancelled: EventOf<'OrderCancelled'>, returns: Map<string, PairFlows>): void {
     const order = this.#byVenueId(cancelled.pairId, cancelled.orderId);
     if (order === undefined) return;
     const pair = pairOf(this.#ctx, cancelled.pairId);
@@ -208,7 +208,7 @@ export class TxApplier {
     returns.set(cancelled.pairId, { baseIn: sum.baseIn + lock.base, quoteIn: sum.quoteIn + lock.quote });
   }
 
-  #cancelled(cancelled: Of<'OrderCancelled'>): boolean {
+  #cancelled(cancelled: EventOf<'OrderCancelled'>): boolean {
     const ctx = this.#ctx;
     const order = this.#byVenueId(cancelled.pairId, cancelled.orderId);
     if (order === undefined) {

@@ -84,28 +84,28 @@ const MESSAGES: Readonly<Record<Mismatch['kind'], string>> = {
 };
 
 export class TradeCheck {
-  readonly #o: TradeCheckOptions;
+  readonly #options: TradeCheckOptions;
   readonly #counter: Counter<'wallet' | 'kind'>;
   readonly #firstSeen = new Map<string, number>();
   readonly #reported = new Set<string>();
 
   constructor(options: TradeCheckOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#counter = mismatchCounter(options.metrics);
     // Every series exists from the start at 0, so that its first mismatch is an increase an alert sees.
     for (const kind of Object.keys(MESSAGES)) this.#counter.inc({ wallet: options.wallet, kind }, 0);
   }
 
   get wallet(): string {
-    return this.#o.wallet;
+    return this.#options.wallet;
   }
 
   get chain(): 'evm' | 'wasm' {
-    return this.#o.chain;
+    return this.#options.chain;
   }
 
   async check(): Promise<TradeCheckReport> {
-    const o = this.#o;
+    const o = this.#options;
     const trades = await o.source.getWalletTrades(o.wallet);
     const now = o.clock.now();
     const venue: VenueTradeView[] = trades.map((t) => ({

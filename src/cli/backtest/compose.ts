@@ -32,6 +32,7 @@ import type { CliIo } from '../io.ts';
 import type { Setup } from '../bootstrap/setup.ts';
 import { writeDayReport, type ReportFiles } from '../commands/report.ts';
 import { runSummary, type RunSummary } from './summary.ts';
+import { VENUE_DEFAULTS } from '../../core/config/venue-defaults.ts';
 
 export interface BacktestRun {
   readonly setup: Setup;
@@ -174,7 +175,7 @@ function replaySettings(config: BotConfig, bound: BoundPairs) {
   return {
     timings: {
       tickMs: config.engine.tickMs,
-      tradeInfoPollMs: config.venue?.tradeInfoPollMs ?? 5_000,
+      tradeInfoPollMs: config.venue?.tradeInfoPollMs ?? VENUE_DEFAULTS.tradeInfoPollMs,
       phasePollMs: config.engine.phasePollMs,
       balanceMaxAgeMs: config.engine.balanceMaxAgeMs,
       inventoryCheckMs: config.engine.inventoryCheckMs,

@@ -12,6 +12,7 @@ import { venueAuthOf, type VenueAuth } from '../../venue/auth/venue-auth.ts';
 import type { VenueConfig } from '../../market/venue-clients.ts';
 import type { BotManifest } from './manifest.ts';
 import type { Setup } from './setup.ts';
+import { VENUE_DEFAULTS } from '../../core/config/venue-defaults.ts';
 
 export interface WalletSetup {
   readonly id: string;
@@ -70,9 +71,7 @@ function fromManifest(m: BotManifest, names?: readonly string[]): Connection {
         dateHeader: m.venue.dateHeader,
         apiKey: { env: 'UNUSED' },
         participantId: m.venue.participantId,
-        requestTimeoutMs: 10_000,
-        tradeInfoPollMs: 5_000,
-        marketDataStaleMs: 10_000,
+        ...VENUE_DEFAULTS,
       },
       apiKey: m.venue.apiKey,
       auth,

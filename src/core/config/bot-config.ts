@@ -11,6 +11,7 @@ import { pairFairValueSchema } from './fair-value-config.ts';
 import { chainsSchema } from './chains-config.ts';
 import { evaluationProblems, evaluationSchema, recordSchema, reportSchema } from './report-config.ts';
 import { obligationsSchema } from './obligations-config.ts';
+import { VENUE_DEFAULTS } from './venue-defaults.ts';
 
 /** Risk limits: the top-level `risk` section holds the defaults, a pair's `risk` overrides them key by key. */
 export const riskLimitsSchema = z.strictObject({
@@ -146,12 +147,12 @@ export const botConfigSchema = z.strictObject({
           'Bearer tokens of the participant and wallet order endpoints from an OAuth2 client-credentials grant, renewed ahead of expiry',
         ),
       participantId: z.string().min(1).optional().describe('Participant id of the participant order endpoint'),
-      requestTimeoutMs: durationMs.default(10_000).describe('Timeout of one REST request'),
+      requestTimeoutMs: durationMs.default(VENUE_DEFAULTS.requestTimeoutMs).describe('Timeout of one REST request'),
       tradeInfoPollMs: durationMs
-        .default(5_000)
+        .default(VENUE_DEFAULTS.tradeInfoPollMs)
         .describe("How often each pair's trade info (status, last price) is read"),
       marketDataStaleMs: durationMs
-        .default(10_000)
+        .default(VENUE_DEFAULTS.marketDataStaleMs)
         .describe('A market without a WebSocket message this long is stale and served from REST snapshots'),
     })
     .optional(),

@@ -13,6 +13,23 @@ export const Decimal = DecimalJs.clone({
 });
 export type Decimal = InstanceType<typeof Decimal>;
 
+/**
+ * `a / b` cut toward zero to the digits a grid of 18 decimals needs at the quotient's size (its integer digits,
+ * 18 fraction digits and a margin), for a quotient that is then rounded down to such a grid (a quantity to the
+ * size grid). The cut never moves a value below a grid point (a grid point at or below `a / b` has no more
+ * digits than are kept, so it is at or below the cut quotient too), so the rounded result is the exact
+ * quotient's, for a fraction of the cost of a 200-digit division. Never for a value that is kept as it is.
+ */
+export function quotientDown(a: Decimal, b: Decimal): Decimal {
+  const { precision, rounding } = Decimal;
+  Decimal.set({ precision: Math.min(precision, Math.max(1, a.e - b.e + 2) + 18 + 4), rounding: Decimal.ROUND_DOWN });
+  try {
+    return a.div(b);
+  } finally {
+    Decimal.set({ precision, rounding });
+  }
+}
+
 /** The specification's DecimalString, with the decimal point taken literally. */
 export const DECIMAL_STRING_PATTERN = /^-?[0-9]+(?:\.[0-9]{1,18})?$/;
 export const DECIMAL_STRING_MAX_LENGTH = 255;

@@ -3,7 +3,7 @@
  * centre, each further one `spacingBps` further out, sizes per level with the last one repeating. Raw
  * quotes: conformance snaps, rounds and checks them afterwards.
  */
-import { Decimal } from '../core/decimal.ts';
+import { Decimal, quotientDown } from '../core/decimal.ts';
 import { BPS } from '../core/rules.ts';
 import type { DesiredQuote, Side } from './types.ts';
 
@@ -29,8 +29,9 @@ function quoteAt(side: Side, level: number, centre: Decimal, params: LadderParam
   const offset = centre.mul(spreadBps).div(BPS);
   const price = side === 'buy' ? centre.sub(offset) : centre.add(offset);
   const size = sizeAt(level, params.sizes);
-  // A value-sized level at a non-positive price has no quantity; conformance drops it for its price.
-  const quantity = params.sizeUnit === 'base' ? size : price.gt(0) ? size.div(price) : new Decimal(0);
+  // A value-sized level at a non-positive price has no quantity; conformance drops it for its price. Its
+  // quantity is only ever rounded down to the size grid, so the quotient needs no more than quotientDown's digits.
+  const quantity = params.sizeUnit === 'base' ? size : price.gt(0) ? quotientDown(size, price) : new Decimal(0);
   return { side, price, quantity, level };
 }
 

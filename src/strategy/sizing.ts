@@ -2,7 +2,7 @@
  * Order sizes and what they cost. A size is always `minimumSize + k * sizeIncrement` and is only ever rounded
  * down, so no step of conformance makes a quote larger than its model asked for.
  */
-import { Decimal } from '../core/decimal.ts';
+import { Decimal, quotientDown } from '../core/decimal.ts';
 import { approvalFor } from '../core/money.ts';
 import type { PairRules } from '../core/rules.ts';
 import type { Side } from './types.ts';
@@ -64,5 +64,5 @@ export function largestSizeWithinValue(
   maximumValue: Decimal,
   rules: Pick<PairRules, 'minimumSize' | 'sizeIncrement'>,
 ): Decimal | null {
-  return roundSizeDown(maximumValue.div(price), rules);
+  return roundSizeDown(quotientDown(maximumValue, price), rules);
 }

@@ -5,6 +5,7 @@ import { ladderQuotes, type LadderParams } from '../../../src/strategy/ladder.ts
 import { applyInventoryBounds, skewedCentre, skewedSizes, type SkewParams } from '../../../src/strategy/skew.ts';
 import type { DesiredQuote } from '../../../src/strategy/types.ts';
 import { d, decimalBetween } from '../../support/strategy/builders.ts';
+import type { Decimal } from '../../../src/core/decimal.ts';
 
 const text = (qs: readonly DesiredQuote[]) =>
   qs.map((q) => `${q.side}${q.level} ${q.price.toFixed()} x ${q.quantity.toFixed()}`);
@@ -30,9 +31,11 @@ describe('spread ladder', () => {
       'sell2 100.5 x 2',
     ]);
   });
-  it('sizes in quote units are order values divided by each quote price', () => {
+  it('sizes in quote units are order values divided by each quote price, cut toward zero past the size grid', () => {
     const qs = ladderQuotes(d('100'), { ...params, levels: 1, sizeUnit: 'quote', sizes: [d('50')] });
-    expect(qs.map((q) => q.quantity.mul(q.price).toFixed())).toEqual(['50', '50']);
+    // The exact quotient, or below it by less than any 18-decimal size step.
+    const gaps = qs.map((q) => d('50').div(q.price).sub(q.quantity));
+    expect(gaps.map((gap: Decimal) => gap.gte(0) && gap.lt(d('1e-20')))).toEqual([true, true]);
   });
   it('a level at or below zero gets no quantity instead of a negative one', () => {
     const [bid] = ladderQuotes(d('100'), { ...params, levels: 1, sizeUnit: 'quote', bidSpreadBps: 10_000 });

@@ -90,11 +90,16 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     inventory: { coverageTimeoutMs: 5_000 },
     ...options.engine,
   });
+  // Until a pass starts nothing new: a delivery may queue orders, a send may mine a block and so deliver again.
+  // Each pass lets what the last one started run to its next wait (one turn drains the promise chains).
   const settle = async () => {
-    for (let i = 0; i < 4; i++) {
-      await adapter.delivered();
+    for (let pass = 0; ; pass++) {
+      const deliveries = adapter.delivered();
+      await deliveries;
       await engine.submitted();
       await new Promise((r) => setImmediate(r));
+      if (adapter.delivered() === deliveries) return;
+      if (pass === 1_000) throw new Error('settle: the engine and the fake chain never went quiet');
     }
   };
   const h: Harness = {

@@ -97,7 +97,7 @@ function simChainOf(
   chainKind: 'evm' | 'wasm',
   ofChain: readonly BacktestPair[],
   first: { readonly height: bigint; readonly fromMs: number },
-  o: BacktestOptions,
+  backtest: BacktestOptions,
 ): SimChain {
   const chain = new SimChain(
     chainKind,
@@ -111,7 +111,7 @@ function simChainOf(
   for (const p of ofChain) {
     chain.fund(p.binding.baseToken, p.wallet, p.balances.base);
     chain.fund(p.binding.quoteToken, p.wallet, p.balances.quote);
-    const book = o.data.books.find((b) => b.symbol === p.binding.symbol && b.recvMs >= o.fromMs);
+    const book = backtest.data.books.find((b) => b.symbol === p.binding.symbol && b.recvMs >= backtest.fromMs);
     if (book !== undefined) seedBook(chain, p.binding, book);
   }
   return chain;
@@ -127,7 +127,7 @@ async function wireWallet(
     readonly latency: ReturnType<typeof fitLatency> & { blockMs: number };
   },
   draw: ReturnType<typeof delayDraw>,
-  o: BacktestOptions,
+  backtest: BacktestOptions,
   wiring: Wiring,
 ): Promise<void> {
   const { clock } = wiring;
@@ -137,45 +137,50 @@ async function wireWallet(
     wallet: w,
     states: new Map(mine.map((p) => [p.binding.pairId, p.state])),
     clock,
-    journal: o.store.transactions,
+    journal: backtest.store.transactions,
     // The first block after it was sent.
     send: (tx) => chain.timeline.send(tx, clock.now() + 1),
     outcomeDelay: draw,
-    confirmMs: o.confirmations[kind] * chain.latency.blockMs,
+    confirmMs: backtest.confirmations[kind] * chain.latency.blockMs,
     maxInFlight: chain.latency.maxInFlight,
-    ...(o.approvals === undefined
+    ...(backtest.approvals === undefined
       ? {}
-      : { approvals: { options: o.approvals, state: o.store.state, logger: o.logger } }),
+      : { approvals: { options: backtest.approvals, state: backtest.store.state, logger: backtest.logger } }),
   });
   const marketMaker = mine.some((p) => p.marketMaker);
   const engine = await createWalletEngine({
     adapter,
     pairs: mine.map((p) => p.binding),
-    store: o.store,
+    store: backtest.store,
     marketMaker,
-    logger: o.logger,
-    metrics: o.metrics,
+    logger: backtest.logger,
+    metrics: backtest.metrics,
     clock,
   });
   const id = `${kind}:${w}`;
   wiring.wallets.push({ id, engine, adapter, marketMaker });
   const walletThrottle = new Throttle('wallet', () => mine[0]?.throttle?.wallet ?? NO_THROTTLE);
-  for (const p of mine) wiring.pairs.push(botPair(p, id, o, clock, walletThrottle));
+  for (const p of mine) wiring.pairs.push(botPair(p, id, backtest, clock, walletThrottle));
 }
 
 /** A chain of the recording: its blocks on a timeline, its latency fitted, its wallets wired. */
-async function wireChain(chainKind: 'evm' | 'wasm', o: BacktestOptions, wiring: Wiring): Promise<void> {
-  const ofChain = o.pairs.filter((p) => p.binding.chain === chainKind);
+async function wireChain(chainKind: 'evm' | 'wasm', backtest: BacktestOptions, wiring: Wiring): Promise<void> {
+  const ofChain = backtest.pairs.filter((p) => p.binding.chain === chainKind);
   if (ofChain.length === 0) return;
   const ids = new Set(ofChain.map((p) => p.binding.pairId));
-  const events = o.data.chainEvents.filter((e) => e.chain === chainKind && ids.has(e.pairId));
+  const events = backtest.data.chainEvents.filter((e) => e.chain === chainKind && ids.has(e.pairId));
   const blocks = recordedBlocks(events);
-  const latency = { ...fitLatency(o.data.actions, ids), blockMs: blockInterval(events, 1_000) };
+  const latency = { ...fitLatency(backtest.data.actions, ids), blockMs: blockInterval(events, 1_000) };
   wiring.latency.push(summary(chainKind, latency));
-  const draw = delayDraw(latency, o.seed + (chainKind === 'evm' ? 0 : 1));
-  const sim = simChainOf(chainKind, ofChain, { height: (blocks[0]?.height ?? 1n) - 1n, fromMs: o.fromMs }, o);
-  const timeline = new ChainTimeline(sim, blocks, latency.blockMs, o.fromMs);
-  timeline.skipBefore(o.fromMs);
+  const draw = delayDraw(latency, backtest.seed + (chainKind === 'evm' ? 0 : 1));
+  const sim = simChainOf(
+    chainKind,
+    ofChain,
+    { height: (blocks[0]?.height ?? 1n) - 1n, fromMs: backtest.fromMs },
+    backtest,
+  );
+  const timeline = new ChainTimeline(sim, blocks, latency.blockMs, backtest.fromMs);
+  timeline.skipBefore(backtest.fromMs);
   wiring.timelines.set(chainKind, timeline);
   for (const w of new Set(ofChain.map((p) => p.wallet)))
     await wireWallet(
@@ -183,64 +188,64 @@ async function wireChain(chainKind: 'evm' | 'wasm', o: BacktestOptions, wiring: 
       ofChain.filter((p) => p.wallet === w),
       { sim, timeline, latency },
       draw,
-      o,
+      backtest,
       wiring,
     );
-  for (const p of ofChain) wiring.feed.publish(sim, p.binding, o.fromMs);
+  for (const p of ofChain) wiring.feed.publish(sim, p.binding, backtest.fromMs);
 }
 
 /** The obligations tracker of the replay, told of each wallet's confirmed chain events. */
-function obligationsOf(o: BacktestOptions, wallets: readonly BotWallet[]): ObligationTracker {
+function obligationsOf(backtest: BacktestOptions, wallets: readonly BotWallet[]): ObligationTracker {
   const obligations = new ObligationTracker({
-    store: o.store,
-    pairs: o.pairs.map((p) => ({ binding: p.binding, wallet: p.wallet, obligations: p.obligations })),
-    calendar: o.calendar,
-    sampleMs: o.sampleMs,
+    store: backtest.store,
+    pairs: backtest.pairs.map((p) => ({ binding: p.binding, wallet: p.wallet, obligations: p.obligations })),
+    calendar: backtest.calendar,
+    sampleMs: backtest.sampleMs,
     // Nothing reads the figures between samples in a replay (no board, no scrape; the guard asks for its terms).
-    evaluateEveryMs: o.sampleMs,
-    clock: o.clock,
-    logger: o.logger.child({ component: 'obligations' }),
-    metrics: o.metrics,
+    evaluateEveryMs: backtest.sampleMs,
+    clock: backtest.clock,
+    logger: backtest.logger.child({ component: 'obligations' }),
+    metrics: backtest.metrics,
   });
   for (const w of wallets)
     w.engine.onConfirmedEvents((events) => obligations.onChainEvents(w.engine.chain, w.engine.wallet, events));
   return obligations;
 }
 
-export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
-  const clock = o.clock;
+export async function runBacktest(backtest: BacktestOptions): Promise<BacktestResult> {
+  const clock = backtest.clock;
   const wiring: Wiring = { clock, feed: new SimFeed(), timelines: new Map(), latency: [], wallets: [], pairs: [] };
-  for (const chainKind of ['evm', 'wasm'] as const) await wireChain(chainKind, o, wiring);
+  for (const chainKind of ['evm', 'wasm'] as const) await wireChain(chainKind, backtest, wiring);
   const bot = new Bot({
     wallets: wiring.wallets,
     pairs: wiring.pairs,
     feed: wiring.feed,
-    rest: recordedTradeInfo(o.data.tradeInfo, clock),
-    calendar: o.calendar,
-    timings: o.timings,
+    rest: recordedTradeInfo(backtest.data.tradeInfo, clock),
+    calendar: backtest.calendar,
+    timings: backtest.timings,
     clock,
-    logger: o.logger,
-    metrics: o.metrics,
-    reloadStrategies: o.reloadStrategies,
-    obligations: obligationsOf(o, wiring.wallets),
+    logger: backtest.logger,
+    metrics: backtest.metrics,
+    reloadStrategies: backtest.reloadStrategies,
+    obligations: obligationsOf(backtest, wiring.wallets),
   });
   const driver = new ReplayDriver({
     ...wiring,
-    data: o.data,
-    bindings: o.pairs.map((p) => p.binding),
-    fromMs: o.fromMs,
-    toMs: o.toMs,
+    data: backtest.data,
+    bindings: backtest.pairs.map((p) => p.binding),
+    fromMs: backtest.fromMs,
+    toMs: backtest.toMs,
   });
   // The recording runs from where it began; the bot starts where the live bot began to quote (its reconciliation
   // and first reads took that long), so that its first round sees what the live bot's first round saw.
-  await driver.drive(o.startMs ?? o.fromMs, o.toMs, () => false);
-  await driver.run(bot.start(), o.toMs, o.toMs);
-  await driver.drive(o.toMs, o.toMs, () => false);
-  const shutdownMs = o.shutdownMs ?? 120_000;
-  await driver.run(bot.shutdown(shutdownMs), o.toMs + shutdownMs + 60_000, o.toMs);
+  await driver.drive(backtest.startMs ?? backtest.fromMs, backtest.toMs, () => false);
+  await driver.run(bot.start(), backtest.toMs, backtest.toMs);
+  await driver.drive(backtest.toMs, backtest.toMs, () => false);
+  const shutdownMs = backtest.shutdownMs ?? 120_000;
+  await driver.run(bot.shutdown(shutdownMs), backtest.toMs + shutdownMs + 60_000, backtest.toMs);
   const replayed = { evm: emptyCounts(), wasm: emptyCounts() };
   for (const [k, t] of wiring.timelines) replayed[k] = t.chain.counts;
-  return { fromMs: o.fromMs, toMs: clock.now(), latency: wiring.latency, replayed, steps: driver.steps, bot };
+  return { fromMs: backtest.fromMs, toMs: clock.now(), latency: wiring.latency, replayed, steps: driver.steps, bot };
 }
 
 const emptyCounts = (): ReplayCounts => ({ orders: 0, refused: 0, cancels: 0, moot: 0 });

@@ -64,29 +64,34 @@ export interface RawOrder extends OrderOptions {
   readonly price: bigint;
 }
 
-export function isDefaultOptions(o: OrderOptions): boolean {
-  return o.type === 'limit' && o.condition === 'standard' && o.validity === 'gfd' && o.lifetimeDays === 0;
+export function isDefaultOptions(options: OrderOptions): boolean {
+  return (
+    options.type === 'limit' &&
+    options.condition === 'standard' &&
+    options.validity === 'gfd' &&
+    options.lifetimeDays === 0
+  );
 }
 
 /** Every combination rule of order options; an empty list means valid. */
-export function checkOrderOptions(o: OrderOptions): RuleViolation[] {
+export function checkOrderOptions(options: OrderOptions): RuleViolation[] {
   const out: RuleViolation[] = [];
-  if (!Number.isInteger(o.lifetimeDays) || o.lifetimeDays < 0 || o.lifetimeDays > MAX_LIFETIME_DAYS) {
+  if (!Number.isInteger(options.lifetimeDays) || options.lifetimeDays < 0 || options.lifetimeDays > MAX_LIFETIME_DAYS) {
     out.push({
       rule: 'lifetime',
       code: 'E_RULE_LIFETIME',
-      message: `lifetime ${o.lifetimeDays} days is outside 0..${MAX_LIFETIME_DAYS}`,
-      numbers: { lifetimeDays: String(o.lifetimeDays), max: String(MAX_LIFETIME_DAYS) },
+      message: `lifetime ${options.lifetimeDays} days is outside 0..${MAX_LIFETIME_DAYS}`,
+      numbers: { lifetimeDays: String(options.lifetimeDays), max: String(MAX_LIFETIME_DAYS) },
     });
-  } else if (o.lifetimeDays !== 0 && o.validity !== 'gtd') {
+  } else if (options.lifetimeDays !== 0 && options.validity !== 'gtd') {
     out.push({
       rule: 'lifetime',
       code: 'E_RULE_LIFETIME',
-      message: `a lifetime (${o.lifetimeDays} days) is only valid with GTD validity`,
-      numbers: { lifetimeDays: String(o.lifetimeDays) },
+      message: `a lifetime (${options.lifetimeDays} days) is only valid with GTD validity`,
+      numbers: { lifetimeDays: String(options.lifetimeDays) },
     });
   }
-  if (o.type === 'market' && o.condition === 'boc') {
+  if (options.type === 'market' && options.condition === 'boc') {
     out.push({
       rule: 'order-terms',
       code: 'E_RULE_ORDER_TERMS',
@@ -94,11 +99,14 @@ export function checkOrderOptions(o: OrderOptions): RuleViolation[] {
       numbers: {},
     });
   }
-  if (o.validity === 'gtd' && (o.type === 'market' || o.condition === 'ioc' || o.condition === 'fok')) {
+  if (
+    options.validity === 'gtd' &&
+    (options.type === 'market' || options.condition === 'ioc' || options.condition === 'fok')
+  ) {
     out.push({
       rule: 'order-terms',
       code: 'E_RULE_ORDER_TERMS',
-      message: `GTD applies only to limit orders that can rest (not ${o.type === 'market' ? 'market' : o.condition.toUpperCase()})`,
+      message: `GTD applies only to limit orders that can rest (not ${options.type === 'market' ? 'market' : options.condition.toUpperCase()})`,
       numbers: {},
     });
   }

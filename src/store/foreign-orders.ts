@@ -38,9 +38,9 @@ export class ForeignOrders {
   }
 
   /** Records a sighting; returns true the first time this order is seen. */
-  seen(o: ForeignOrder): boolean {
+  seen(order: ForeignOrder): boolean {
     const now = this.#now();
-    const known = this.get(o.chain, o.wallet, o.pairId, o.orderId);
+    const known = this.get(order.chain, order.wallet, order.pairId, order.orderId);
     if (known !== undefined) {
       this.#db
         .prepare(
@@ -49,14 +49,14 @@ export class ForeignOrders {
         )
         .run(
           now,
-          text(o.crossId),
-          o.side,
-          text(o.quantity),
-          text(o.price),
-          o.chain,
-          o.wallet,
-          o.pairId,
-          o.orderId.toString(),
+          text(order.crossId),
+          order.side,
+          text(order.quantity),
+          text(order.price),
+          order.chain,
+          order.wallet,
+          order.pairId,
+          order.orderId.toString(),
         );
       return false;
     }
@@ -66,15 +66,15 @@ export class ForeignOrders {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
-        o.chain,
-        o.wallet,
-        o.pairId,
-        o.orderId.toString(),
-        text(o.crossId),
-        o.side,
-        text(o.quantity),
-        text(o.price),
-        o.source,
+        order.chain,
+        order.wallet,
+        order.pairId,
+        order.orderId.toString(),
+        text(order.crossId),
+        order.side,
+        text(order.quantity),
+        text(order.price),
+        order.source,
         now,
         now,
       );

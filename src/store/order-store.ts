@@ -207,7 +207,7 @@ export class OrderStore extends OrderReads {
   }
 
   /** Writes what an event or a derivation changed of `current`; the index keeps the order as written. */
-  #write(current: StoredOrder, o: OrderRecord, now: number): void {
+  #write(current: StoredOrder, order: OrderRecord, now: number): void {
     this.#db
       .prepare(
         `UPDATE orders SET status = ?, order_id = ?, filled = ?, fill_ids_json = ?, tx_hash = ?, cancel_tx_hash = ?,
@@ -215,21 +215,21 @@ export class OrderStore extends OrderReads {
          WHERE wallet = ? AND client_order_id = ?`,
       )
       .run(
-        o.status,
-        o.orderId?.toString() ?? null,
-        o.filled.toString(),
-        JSON.stringify(o.fillIds),
-        o.txHash,
-        o.cancelTxHash,
-        o.rejection?.code ?? null,
-        o.rejection?.reason ?? null,
-        o.cancelledBy,
-        o.unexplained.toString(),
+        order.status,
+        order.orderId?.toString() ?? null,
+        order.filled.toString(),
+        JSON.stringify(order.fillIds),
+        order.txHash,
+        order.cancelTxHash,
+        order.rejection?.code ?? null,
+        order.rejection?.reason ?? null,
+        order.cancelledBy,
+        order.unexplained.toString(),
         now,
         current.wallet,
         current.clientOrderId.toString(),
       );
-    this.#index?.written(asWritten(current, o, now));
+    this.#index?.written(asWritten(current, order, now));
   }
 
   /** Orders with a standing change derived from a transaction in a given block (source index: not all the day's). */

@@ -59,11 +59,11 @@ class Sequencer {
     for (const l of live) this.available[l.side] = this.available[l.side].sub(this.costOf(l));
   }
 
-  costOf(o: DesiredQuote | LiveOrder): Decimal {
-    let c = this.#costs.get(o);
+  costOf(quote: DesiredQuote | LiveOrder): Decimal {
+    let c = this.#costs.get(quote);
     if (c === undefined) {
-      c = quoteCost(o.side, o.price, o.quantity, this.#options.rules, this.#options.marketMaker);
-      this.#costs.set(o, c);
+      c = quoteCost(quote.side, quote.price, quote.quantity, this.#options.rules, this.#options.marketMaker);
+      this.#costs.set(quote, c);
     }
     return c;
   }

@@ -46,7 +46,7 @@ export class NonceSlot {
   readonly #final = deferred<Outcome>();
   #reported = false;
   #settled = false;
-  #waiters: { readonly deadlineMs: number; readonly resolve: (o: Outcome) => void }[] = [];
+  #waiters: { readonly deadlineMs: number; readonly resolve: (outcome: Outcome) => void }[] = [];
 
   constructor(nonce: bigint, command: SlotCommand, deadlineMs: number) {
     this.nonce = nonce;

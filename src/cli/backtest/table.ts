@@ -38,12 +38,12 @@ const head = (s: RunSummary) => [
   'PRESENCE',
 ];
 
-export function runLines(o: BacktestOutcome): string {
-  const s = o.summary;
-  const speed = o.wallMs > 0 ? (o.simulatedMs / o.wallMs).toFixed(0) : '-';
+export function runLines(outcome: BacktestOutcome): string {
+  const s = outcome.summary;
+  const speed = outcome.wallMs > 0 ? (outcome.simulatedMs / outcome.wallMs).toFixed(0) : '-';
   return `${columns(head(s), [...s.pairs.map(row), row(s)])}
-obligations met ${s.obligationsMet}; ${(o.simulatedMs / 60_000).toFixed(1)} min replayed in ${(o.wallMs / 1000).toFixed(1)} s (${speed}x real time)
-report ${o.report.html}
+obligations met ${s.obligationsMet}; ${(outcome.simulatedMs / 60_000).toFixed(1)} min replayed in ${(outcome.wallMs / 1000).toFixed(1)} s (${speed}x real time)
+report ${outcome.report.html}
 `;
 }
 

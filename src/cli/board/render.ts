@@ -43,7 +43,7 @@ function fit(text: string, width: number, right = false): string {
 }
 
 /** Joins cells into one line of at most `width` columns; a line cut short ends with an ellipsis. */
-function line(cells: readonly Cell[], o: RenderOptions): string {
+function line(cells: readonly Cell[], options: RenderOptions): string {
   const segments: Array<{ text: string; style?: Style | undefined }> = [];
   for (const [i, c] of cells.entries()) {
     if (i > 0) segments.push({ text: GAP });
@@ -52,8 +52,8 @@ function line(cells: readonly Cell[], o: RenderOptions): string {
     segments.push({ text: last && c.right !== true ? c.text : fit(c.text, c.width, c.right === true), style: c.style });
   }
   const total = segments.reduce((n, s) => n + s.text.length, 0);
-  if (total > o.width) {
-    let room = o.width - 1;
+  if (total > options.width) {
+    let room = options.width - 1;
     for (const s of segments) {
       s.text = s.text.slice(0, Math.max(0, room));
       room -= s.text.length;
@@ -66,16 +66,16 @@ function line(cells: readonly Cell[], o: RenderOptions): string {
   if (tail !== undefined) tail.text = tail.text.trimEnd();
   return segments
     .map((s) =>
-      o.color && s.style !== undefined && s.text !== ''
+      options.color && s.style !== undefined && s.text !== ''
         ? styleText(s.style, s.text, { validateStream: false })
         : s.text,
     )
     .join('');
 }
 
-function plain(text: string, o: RenderOptions, style?: Style): string {
-  const t = fit(text, o.width).trimEnd();
-  return o.color && style !== undefined ? styleText(style, t, { validateStream: false }) : t;
+function plain(text: string, options: RenderOptions, style?: Style): string {
+  const t = fit(text, options.width).trimEnd();
+  return options.color && style !== undefined ? styleText(style, t, { validateStream: false }) : t;
 }
 
 const signed = (d: Decimal, places?: number): string => {
@@ -217,7 +217,7 @@ function walletValues(w: WalletRow): Value[] {
 
 const clock = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
-export function renderBoard(m: BoardModel, o: RenderOptions): string[] {
+export function renderBoard(m: BoardModel, options: RenderOptions): string[] {
   const symbolWidth = Math.max(8, ...m.pairs.map((p) => p.symbol.length));
   const header = [
     `dlt-mm ${m.phase}`,
@@ -227,17 +227,17 @@ export function renderBoard(m: BoardModel, o: RenderOptions): string[] {
   ];
   if (m.phase === 'starting' || m.phase === 'trading' || m.phase === 'killed')
     header.push('Ctrl-C stops and cancels every order');
-  const lines = [plain(header.join('  ·  '), o, 'bold'), ''];
+  const lines = [plain(header.join('  ·  '), options, 'bold'), ''];
   const columns = pairColumns(m);
-  lines.push(line(heads(columns, symbolWidth), o));
-  for (const p of m.pairs) lines.push(line(cells(columns, pairValues(p), symbolWidth), o));
-  if (m.pairs.length === 0) lines.push(plain('(no pair trading yet)', o, 'dim'));
-  lines.push('', line(heads(WALLET_COLUMNS), o));
-  for (const w of m.wallets) lines.push(line(cells(WALLET_COLUMNS, walletValues(w)), o));
+  lines.push(line(heads(columns, symbolWidth), options));
+  for (const p of m.pairs) lines.push(line(cells(columns, pairValues(p), symbolWidth), options));
+  if (m.pairs.length === 0) lines.push(plain('(no pair trading yet)', options, 'dim'));
+  lines.push('', line(heads(WALLET_COLUMNS), options));
+  for (const w of m.wallets) lines.push(line(cells(WALLET_COLUMNS, walletValues(w)), options));
   lines.push(
     '',
-    plain(m.warningCount === 0 ? 'No warnings' : `Last warnings (${m.warningCount} since start)`, o, 'bold'),
+    plain(m.warningCount === 0 ? 'No warnings' : `Last warnings (${m.warningCount} since start)`, options, 'bold'),
   );
-  for (const w of m.warnings) lines.push(plain(w.text, o, w.level === 'warn' ? 'yellow' : 'red'));
+  for (const w of m.warnings) lines.push(plain(w.text, options, w.level === 'warn' ? 'yellow' : 'red'));
   return lines;
 }

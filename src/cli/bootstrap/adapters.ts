@@ -75,18 +75,23 @@ export interface AdapterParts {
   readonly clock: Clock;
 }
 
-export function adapterOf(w: WalletSetup, c: Connection, o: AdapterParts, tuning: AdapterTuning = {}): ChainAdapter {
+export function adapterOf(
+  w: WalletSetup,
+  c: Connection,
+  parts: AdapterParts,
+  tuning: AdapterTuning = {},
+): ChainAdapter {
   if (w.chain === 'evm') {
     if (c.evm === undefined) throw new DltError('E_CONFIG_INVALID', `wallet ${w.id}: chains.evm is not configured`);
     return new EvmAdapter({
       rpcUrl: c.evm.rpcUrl,
       chainId: BigInt(c.evm.chainId),
       privateKey: w.key,
-      journal: o.store.transactions,
-      state: o.store.state,
-      logger: o.logger,
-      metrics: o.metrics,
-      clock: o.clock,
+      journal: parts.store.transactions,
+      state: parts.store.state,
+      logger: parts.logger,
+      metrics: parts.metrics,
+      clock: parts.clock,
       follower: {
         ...(tuning.evmConfirmations === undefined ? {} : { confirmations: tuning.evmConfirmations }),
         historyFromBlock: BigInt(tuning.evmHistoryFromBlock ?? EVM_DEFAULTS.historyFromBlock),
@@ -101,11 +106,11 @@ export function adapterOf(w: WalletSetup, c: Connection, o: AdapterParts, tuning
     networkPassphrase: c.wasm.networkPassphrase,
     tradingKey: Keypair.fromSecret(w.key),
     channelKeys: w.channels.map((s) => Keypair.fromSecret(s)),
-    journal: o.store.transactions,
-    state: o.store.state,
-    logger: o.logger,
-    metrics: o.metrics,
-    clock: o.clock,
+    journal: parts.store.transactions,
+    state: parts.store.state,
+    logger: parts.logger,
+    metrics: parts.metrics,
+    clock: parts.clock,
     ...(tuning.approvalLedgers === undefined && tuning.budgets === undefined
       ? {}
       : {

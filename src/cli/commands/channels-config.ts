@@ -98,17 +98,17 @@ function neverApplied(e: unknown): boolean {
   return isDltError(e, 'E_CHAIN_TX_REFUSED') || isDltError(e, 'E_CHAIN_TX_EXPIRED');
 }
 
-export async function createChannelsFromConfig(o: ChannelsFromConfig, io: CliIo): Promise<number> {
-  const setup = checkedSetup(o.config, io, { strategies: false, connection: false });
-  const chosen = walletsOf(setup, o.wallet);
+export async function createChannelsFromConfig(request: ChannelsFromConfig, io: CliIo): Promise<number> {
+  const setup = checkedSetup(request.config, io, { strategies: false, connection: false });
+  const chosen = walletsOf(setup, request.wallet);
   const wasm = setup.config.chains.wasm;
   if (wasm === undefined) throw new DltError('E_CONFIG_INVALID', `${setup.source}: chains.wasm is not configured`);
   const funders = chosen.map((w) => funderOf(setup, w));
   const configDir = dirname(setup.configPath);
-  const dir = resolve(configDir, o.dir ?? 'channels');
+  const dir = resolve(configDir, request.dir ?? 'channels');
   for (const [i, w] of chosen.entries()) {
     const funder = funders[i] as Keypair;
-    const keys = Array.from({ length: o.count }, () => Keypair.random());
+    const keys = Array.from({ length: request.count }, () => Keypair.random());
     const files = writeSeeds(dir, fileStem(w.wallet.id), keys, w.wallet.channelAccounts.length + 1);
     const created: SeedFile[] = [];
     for (let at = 0; at < files.length; at += BATCH) {
@@ -120,7 +120,7 @@ export async function createChannelsFromConfig(o: ChannelsFromConfig, io: CliIo)
           networkPassphrase: wasm.networkPassphrase,
           funder,
           count: batch.length,
-          startingBalance: o.balance,
+          startingBalance: request.balance,
           newKey: () => queue.shift() as Keypair,
         });
       } catch (e) {

@@ -72,8 +72,8 @@ export class LaggedOrders {
     return this.#lagMs;
   }
 
-  #key(o: { pairId: string; orderId: bigint }): string {
-    return `${o.pairId}#${o.orderId}`;
+  #key(order: { pairId: string; orderId: bigint }): string {
+    return `${order.pairId}#${order.orderId}`;
   }
 
   /** An order arrived: its terms are kept; it is listed once it rests or ends. */
@@ -117,7 +117,7 @@ export class LaggedOrders {
    * Orders as of `now - lag` that pass the filter, in (pair, order id) order: the open ones, or with
    * `onlyOpen` false the ended ones too.
    */
-  list(filter: (o: ListedOrder) => boolean = () => true, onlyOpen = true): ListedOrder[] {
+  list(filter: (order: ListedOrder) => boolean = () => true, onlyOpen = true): ListedOrder[] {
     const asOf = this.#now() - this.#lagMs;
     const out: ListedOrder[] = [];
     for (const t of this.#tracked.values()) {
@@ -128,14 +128,14 @@ export class LaggedOrders {
       }
       if (state === undefined) continue;
       if (state.status === 'OPEN' ? state.remaining === 0n : onlyOpen) continue;
-      const o: ListedOrder = {
+      const order: ListedOrder = {
         ...t.terms,
         remaining: state.remaining,
         modifiedAtMs: state.stampMs,
         status: state.status,
         statusReason: state.reason,
       };
-      if (filter(o)) out.push(o);
+      if (filter(order)) out.push(order);
     }
     return out.toSorted(byPairThenId);
   }

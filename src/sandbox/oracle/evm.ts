@@ -55,18 +55,18 @@ export interface EvmOracles {
 }
 
 /** Deploys an aggregator per feed and returns them with their operator (not started: call `start()`). */
-export async function deployEvmOracles(o: EvmOraclesOptions): Promise<EvmOracles> {
-  const decimals = o.decimals ?? EVM_ORACLE_DECIMALS;
-  const privateKey = o.privateKey ?? sandboxKey('oracle operator');
-  const chainId = Number(BigInt((await rpc(o.rpcUrl, 'eth_chainId', [])) as string));
-  const provider = sandboxProvider(o.rpcUrl, chainId);
+export async function deployEvmOracles(options: EvmOraclesOptions): Promise<EvmOracles> {
+  const decimals = options.decimals ?? EVM_ORACLE_DECIMALS;
+  const privateKey = options.privateKey ?? sandboxKey('oracle operator');
+  const chainId = Number(BigInt((await rpc(options.rpcUrl, 'eth_chainId', [])) as string));
+  const provider = sandboxProvider(options.rpcUrl, chainId);
   let feeds: EvmOracleAddress[];
   const wallet = new Wallet(privateKey, provider);
   try {
     feeds = await withAutomine(provider, async () => {
       await fundNative(provider, wallet.address);
       const out: EvmOracleAddress[] = [];
-      for (const f of o.feeds) {
+      for (const f of options.feeds) {
         const description = f.description ?? f.id;
         const c = await deployAggregator(wallet, { decimals, description, transmitter: wallet.address });
         out.push({ id: f.id, address: await c.getAddress(), description, decimals });
@@ -76,9 +76,9 @@ export async function deployEvmOracles(o: EvmOraclesOptions): Promise<EvmOracles
   } finally {
     provider.destroy();
   }
-  const sender = new EvmSender({ rpcUrl: o.rpcUrl, privateKey, chainId, pollMs: 50 });
+  const sender = new EvmSender({ rpcUrl: options.rpcUrl, privateKey, chainId, pollMs: 50 });
   const operator = createOracleOperator(
-    o.feeds,
+    options.feeds,
     decimals,
     async (updates) => {
       const receipts = await Promise.all(
@@ -92,7 +92,7 @@ export async function deployEvmOracles(o: EvmOraclesOptions): Promise<EvmOracles
           details: { part: 'oracle', hashes: failed.map((r) => r.hash) },
         });
     },
-    o,
+    options,
   );
   return { transmitter: wallet.address, feeds, operator };
 }

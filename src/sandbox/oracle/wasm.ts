@@ -57,24 +57,24 @@ export interface WasmOracles {
 }
 
 /** Deploys the oracle contract and returns it with its operator (not started: call `start()`). */
-export function deployWasmOracles(o: WasmOraclesOptions): WasmOracles {
-  const decimals = o.decimals ?? WASM_ORACLE_DECIMALS;
-  const resolutionSeconds = o.resolutionSeconds ?? WASM_ORACLE_RESOLUTION_SECONDS;
-  const emu = o.emulator;
-  const oracle = deployPriceOracle(emu, o.admin, {
-    name: o.name ?? 'price-oracle',
-    base: o.base,
-    assets: o.feeds.map((f) => f.asset),
+export function deployWasmOracles(options: WasmOraclesOptions): WasmOracles {
+  const decimals = options.decimals ?? WASM_ORACLE_DECIMALS;
+  const resolutionSeconds = options.resolutionSeconds ?? WASM_ORACLE_RESOLUTION_SECONDS;
+  const emu = options.emulator;
+  const oracle = deployPriceOracle(emu, options.admin, {
+    name: options.name ?? 'price-oracle',
+    base: options.base,
+    assets: options.feeds.map((f) => f.asset),
     decimals,
     resolutionSeconds,
   });
   const operator = createOracleOperator(
-    o.feeds,
+    options.feeds,
     decimals,
     async (updates) => {
       const timestamp = oracle.tickOf(emu.nextCloseTime());
-      const applied = await signedCall(emu, o.admin, oracle.address, 'set_price', [
-        scv.vec(updates.map((u) => priceUpdateScVal((o.feeds[u.index] as WasmOracleFeed).asset, u.answer))),
+      const applied = await signedCall(emu, options.admin, oracle.address, 'set_price', [
+        scv.vec(updates.map((u) => priceUpdateScVal((options.feeds[u.index] as WasmOracleFeed).asset, u.answer))),
         scv.u64(timestamp),
       ]);
       if (!applied.success)
@@ -82,15 +82,15 @@ export function deployWasmOracles(o: WasmOraclesOptions): WasmOracles {
           details: { part: 'oracle', hash: applied.hash, error: applied.error },
         });
     },
-    o,
+    options,
   );
   return {
     contract: contractAddress(oracle.address),
-    admin: o.admin.publicKey(),
-    base: o.base,
+    admin: options.admin.publicKey(),
+    base: options.base,
     decimals,
     resolutionSeconds,
-    feeds: o.feeds.map((f) => ({ id: f.id, asset: f.asset })),
+    feeds: options.feeds.map((f) => ({ id: f.id, asset: f.asset })),
     operator,
   };
 }

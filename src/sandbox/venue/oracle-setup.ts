@@ -58,26 +58,26 @@ export interface SandboxOracles {
   state(): readonly OracleFeedState[];
 }
 
-export async function deployOracles(o: OraclesSetup): Promise<SandboxOracles> {
+export async function deployOracles(setup: OraclesSetup): Promise<SandboxOracles> {
   const common = {
-    nowMs: o.nowMs,
-    deviationBps: o.deviationBps,
-    heartbeatMs: o.heartbeatMs,
-    pollMs: o.pollMs,
-    logger: o.logger,
+    nowMs: setup.nowMs,
+    deviationBps: setup.deviationBps,
+    heartbeatMs: setup.heartbeatMs,
+    pollMs: setup.pollMs,
+    logger: setup.logger,
   };
-  const evmPairs = o.pairs.filter((p) => p.chain === 'evm');
-  const wasmPairs = o.pairs.filter((p) => p.chain === 'wasm');
+  const evmPairs = setup.pairs.filter((p) => p.chain === 'evm');
+  const wasmPairs = setup.pairs.filter((p) => p.chain === 'wasm');
   const evm =
     evmPairs.length === 0
       ? null
       : await deployEvmOracles({
           ...common,
-          rpcUrl: o.rpcUrl,
+          rpcUrl: setup.rpcUrl,
           feeds: evmPairs.map((p) => ({
             id: p.id,
             description: `${p.record.baseTokenData?.symbol ?? p.symbol} / ${p.record.quoteTokenSymbol ?? ''}`,
-            value: () => o.value(p.id),
+            value: () => setup.value(p.id),
           })),
         });
   const wasm =
@@ -85,14 +85,14 @@ export async function deployOracles(o: OraclesSetup): Promise<SandboxOracles> {
       ? null
       : deployWasmOracles({
           ...common,
-          emulator: o.emulator,
-          admin: o.admin,
-          resolutionSeconds: o.resolutionSeconds,
+          emulator: setup.emulator,
+          admin: setup.admin,
+          resolutionSeconds: setup.resolutionSeconds,
           base: { other: wasmPairs[0]?.record.quoteTokenSymbol ?? 'EURe' },
           feeds: wasmPairs.map((p) => ({
             id: p.id,
             asset: { stellar: p.addresses.base.strkey as string },
-            value: () => o.value(p.id),
+            value: () => setup.value(p.id),
           })),
         });
   const operators = [evm?.operator, wasm?.operator].filter((x): x is OracleOperator => x !== undefined);

@@ -89,10 +89,10 @@ export class ClientCredentialsTokens implements AccessTokenSource {
   #inFlight: Promise<string> | undefined;
   #quietUntil = Number.NEGATIVE_INFINITY;
 
-  constructor(o: ClientCredentialsOptions) {
+  constructor(options: ClientCredentialsOptions) {
     let url: URL;
     try {
-      url = new URL(o.tokenUrl);
+      url = new URL(options.tokenUrl);
     } catch {
       throw new DltError('E_CONFIG_INVALID', 'venue.oauth.tokenUrl is not a URL', {
         details: { where: 'venue.oauth.tokenUrl' },
@@ -107,17 +107,19 @@ export class ClientCredentialsTokens implements AccessTokenSource {
     }
     this.#url = url;
     this.#as = { issuer: url.origin, token_endpoint: url.href };
-    this.#client = { client_id: o.clientId };
+    this.#client = { client_id: options.clientId };
     this.#auth =
-      o.clientAuth === 'post' ? oauth.ClientSecretPost(o.clientSecret) : oauth.ClientSecretBasic(o.clientSecret);
-    this.#scope = o.scope;
-    this.#timeoutMs = o.timeoutMs ?? 10_000;
-    this.#renewShare = o.renewAt ?? 0.8;
-    this.#retryMs = o.retryMs ?? 5_000;
-    this.#clock = o.clock ?? systemClock;
-    this.#fetch = o.fetch ?? globalThis.fetch;
-    this.#logger = o.logger ?? silentLogger();
-    this.#metrics = o.metrics ?? createMetrics();
+      options.clientAuth === 'post'
+        ? oauth.ClientSecretPost(options.clientSecret)
+        : oauth.ClientSecretBasic(options.clientSecret);
+    this.#scope = options.scope;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#renewShare = options.renewAt ?? 0.8;
+    this.#retryMs = options.retryMs ?? 5_000;
+    this.#clock = options.clock ?? systemClock;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#logger = options.logger ?? silentLogger();
+    this.#metrics = options.metrics ?? createMetrics();
   }
 
   async token(signal?: AbortSignal): Promise<string> {

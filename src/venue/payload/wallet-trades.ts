@@ -48,26 +48,26 @@ const SECONDS_BELOW = 1e11;
 
 type Item = Record<string, unknown>;
 
-function first(o: Item, names: readonly string[]): string | undefined {
-  return names.find((n) => o[n] !== undefined && o[n] !== null);
+function first(item: Item, names: readonly string[]): string | undefined {
+  return names.find((n) => item[n] !== undefined && item[n] !== null);
 }
 
-function text(o: Item, names: readonly string[], source: string, at: string): string | undefined {
-  const name = first(o, names);
+function text(item: Item, names: readonly string[], source: string, at: string): string | undefined {
+  const name = first(item, names);
   if (name === undefined) return undefined;
-  const v = o[name];
+  const v = item[name];
   if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
   if (typeof v !== 'string' || v === '' || v.length > 255)
     throw fieldError(source, `${at}.${name}`, v, 'expected a non-empty string');
   return v;
 }
 
-function amount(o: Item, names: readonly string[], source: string, at: string): Decimal | undefined {
-  const name = first(o, names);
+function amount(item: Item, names: readonly string[], source: string, at: string): Decimal | undefined {
+  const name = first(item, names);
   if (name === undefined) return undefined;
-  const d = toDecimal(o[name]);
+  const d = toDecimal(item[name]);
   if (d === undefined || d.isNegative())
-    throw fieldError(source, `${at}.${name}`, o[name], 'expected a non-negative decimal string or number');
+    throw fieldError(source, `${at}.${name}`, item[name], 'expected a non-negative decimal string or number');
   return d;
 }
 
@@ -81,13 +81,13 @@ export function parseDate(value: unknown, source: string, field: string): number
   return Math.round(ms);
 }
 
-function date(o: Item, name: string, source: string, at: string): number | undefined {
-  const v = o[name];
+function date(item: Item, name: string, source: string, at: string): number | undefined {
+  const v = item[name];
   return v === undefined || v === null ? undefined : parseDate(v, source, `${at}.${name}`);
 }
 
-function sequence(o: Item, source: string, at: string): bigint | undefined {
-  const v = o.sequenceNo;
+function sequence(item: Item, source: string, at: string): bigint | undefined {
+  const v = item.sequenceNo;
   if (v === undefined || v === null) return undefined;
   return parseOrderId(v, source, `${at}.sequenceNo`);
 }

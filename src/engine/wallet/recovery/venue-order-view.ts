@@ -39,18 +39,18 @@ function sideOf(v: unknown): Side | null {
   return null;
 }
 
-export function readVenueOrder(o: VenueOrder): VenueOrderView {
-  const r = o.raw;
+export function readVenueOrder(order: VenueOrder): VenueOrderView {
+  const r = order.raw;
   const pair = first(r, ['tradingPairId', 'pairId', 'tradingPair']);
   const cross = first(r, ['crossIdentifier', 'crossId']);
   return {
-    orderId: o.externalOrderId,
+    orderId: order.externalOrderId,
     pairId: typeof pair === 'string' ? pair : null,
     side: sideOf(first(r, ['orderKind', 'side', 'orderSide'])),
     price: decimal(first(r, ['priceLimit', 'price', 'limit', 'limitPrice'])),
     remaining: decimal(first(r, ['remainingQuantity', 'openQuantity', 'quantity'])),
     crossId:
-      o.crossIdentifier ??
+      order.crossIdentifier ??
       (typeof cross === 'number' && Number.isSafeInteger(cross)
         ? BigInt(cross)
         : typeof cross === 'string' && /^[0-9]{1,10}$/.test(cross)

@@ -10,7 +10,7 @@ export function sourceOfEvents(events: readonly ChainEvent[]): ChangeSource | nu
 }
 
 /** The source of an outcome read from a chain A receipt; null for anything else. */
-export function sourceOfOutcome(o: Outcome): ChangeSource | null {
-  if (o.kind === 'unknown' || o.block === undefined || o.txHash === null) return null;
-  return { txHash: o.txHash, blockHash: o.block.hash, height: o.block.height };
+export function sourceOfOutcome(outcome: Outcome): ChangeSource | null {
+  if (outcome.kind === 'unknown' || outcome.block === undefined || outcome.txHash === null) return null;
+  return { txHash: outcome.txHash, blockHash: outcome.block.hash, height: outcome.block.height };
 }

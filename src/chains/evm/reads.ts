@@ -15,6 +15,7 @@ import type {
   OrderProbe,
   PairBinding,
   TokenRole,
+  WalletBalances,
 } from '../types.ts';
 import { cancelCalldata } from './commands.ts';
 import { rpcFailure, rpcFailureOf } from './json-rpc.ts';
@@ -37,10 +38,13 @@ export class EvmReader {
   readonly #rpc: EvmRpc;
   readonly #wallet: string;
   readonly #logger: Logger;
+  /** The wallet's balances, over a transport whose calls made together leave as one batch. */
+  readonly #walletRpc: EvmRpc;
   readonly #configs = new Map<string, OrderBookConfig>();
 
-  constructor(rpc: EvmRpc, wallet: string, logger: Logger) {
+  constructor(rpc: EvmRpc, wallet: string, logger: Logger, walletRpc: EvmRpc = rpc) {
     this.#rpc = rpc;
+    this.#walletRpc = walletRpc;
     this.#wallet = wallet;
     this.#logger = logger;
   }
@@ -88,6 +92,24 @@ export class EvmReader {
       this.#rpc.balance(this.#wallet),
     ]);
     return { base, quote, native };
+  }
+
+  /** Each token's balance and the native balance, asked together (one batch); a token that fails is named. */
+  async walletBalances(tokens: readonly string[]): Promise<WalletBalances> {
+    const rpc = this.#walletRpc;
+    const [native, ...reads] = await Promise.allSettled([
+      rpc.balance(this.#wallet),
+      ...tokens.map((t) => readTokenBalance(rpc, this.#wallet, t, this.#wallet)),
+    ]);
+    if (native?.status === 'rejected') throw native.reason;
+    const amounts = new Map<string, bigint>();
+    const failed = new Map<string, Error>();
+    for (const [i, r] of reads.entries()) {
+      const token = tokens[i] as string;
+      if (r.status === 'fulfilled') amounts.set(token, r.value);
+      else failed.set(token, r.reason instanceof Error ? r.reason : new Error(String(r.reason)));
+    }
+    return { tokens: amounts, failed, native: (native as PromiseFulfilledResult<bigint>).value };
   }
 
   /** Base, quote and native balances at one block: `at`, or the latest. */

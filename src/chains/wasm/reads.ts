@@ -273,20 +273,20 @@ export function noPrefundOf(v: ScVal | undefined): boolean | null {
   return null;
 }
 
-interface ClassicAsset {
+export interface ClassicAsset {
   readonly code: string;
   readonly issuer: string;
 }
 
 /** A Stellar asset contract names its asset `CODE:ISSUER` (or `native`); anything else is a custom token. */
-function assetOf(name: string): ClassicAsset | 'native' | null {
+export function assetOf(name: string): ClassicAsset | 'native' | null {
   if (name === 'native') return 'native';
   const m = /^([A-Za-z0-9]{1,12}):(G[A-Z2-7]{55})$/.exec(name);
   if (m === null || !StrKey.isValidEd25519PublicKey(m[2] as string)) return null;
   return { code: m[1] as string, issuer: m[2] as string };
 }
 
-function trustlineKey(account: string, a: ClassicAsset): xdr.LedgerKeyWire {
+export function trustlineKey(account: string, a: ClassicAsset): xdr.LedgerKeyWire {
   const code = new Uint8Array(a.code.length <= 4 ? 4 : 12);
   code.set(Buffer.from(a.code, 'ascii'));
   const issuer = { type: 0 as const, ed25519: StrKey.decodeEd25519PublicKey(a.issuer) };

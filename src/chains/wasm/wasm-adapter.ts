@@ -27,6 +27,7 @@ import type {
   PairBinding,
   Submission,
   TokenRole,
+  WalletBalances,
 } from '../types.ts';
 import { AllowanceKeeper } from './allowances.ts';
 import { approveCall, cancelCall } from './calls.ts';
@@ -44,6 +45,7 @@ import {
 } from './options.ts';
 import { settleTransaction } from './settle.ts';
 import { WasmReader } from './reads.ts';
+import { WalletReads } from './wallet-reads.ts';
 import { WasmRpc } from './rpc-client.ts';
 import { Ed25519Signer } from './signer.ts';
 import { SourcePool } from './source-pool.ts';
@@ -66,6 +68,7 @@ export class WasmAdapter implements ChainAdapter {
   readonly #clock: Clock;
   readonly #sleep: Sleep;
   readonly #reader: WasmReader;
+  readonly #walletReads: WalletReads;
   readonly #keeper: AllowanceKeeper;
   readonly #trading: Ed25519Signer;
   readonly #closing = new AbortController();
@@ -105,6 +108,7 @@ export class WasmAdapter implements ChainAdapter {
       closing: this.#closing.signal,
     });
     this.#reader = new WasmReader(this.#rpc, this.wallet, options.networkPassphrase, this.#logger);
+    this.#walletReads = new WalletReads(this.#rpc, this.#reader, this.wallet);
     this.#keeper = new AllowanceKeeper({
       reader: this.#reader,
       state: options.state,
@@ -156,6 +160,11 @@ export class WasmAdapter implements ChainAdapter {
   /** Base and quote as of one ledger (Soroban reads only the latest state, so `at` is not used). */
   readBalancesAt(pair: PairBinding, _at: bigint | null): Promise<BalancesAt> {
     return this.#reader.balancesAt(pair);
+  }
+
+  /** Every token's balance (its trustline) and the XLM balance in one `getLedgerEntries` (wallet-reads.ts). */
+  readWalletBalances(tokens: readonly string[]): Promise<WalletBalances> {
+    return this.#walletReads.balances(tokens);
   }
 
   async readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance> {

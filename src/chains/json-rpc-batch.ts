@@ -2,8 +2,9 @@
  * JSON-RPC 2.0 batches over HTTP POST: several calls in one request, each answered on its own (a member's error
  * fails that member only). `gatheringTransport` sends the calls made in the same turn of the event loop as one
  * batch, so that reads started together (every token balance of a wallet) cost one request. A node that does
- * not take batches (it answers the array with something else than an array) is asked one call at a time from
- * then on, the calls of that batch included.
+ * not take batches (it answers the array with an HTTP error or with something else than a JSON array) is asked
+ * one call at a time from then on, the calls of that batch included: batches save requests, they never cost a
+ * call its answer.
  */
 import { endpoint, postText, redactedReason, safeUrl, type RpcFailureFactory } from './json-rpc-http.ts';
 
@@ -41,12 +42,13 @@ export function jsonRpcBatchOverHttp(
     } catch (e) {
       throw fail(method, 'transport', `request to ${where} failed: ${redactedReason(e, target.url, where)}`);
     }
+    // An HTTP error (a proxy that does not pass batches) or anything but an array: not a node that takes batches.
+    if (status < 200 || status > 299) throw new BatchRefused(`${where} answered a batch with HTTP ${status}`);
     let reply: unknown;
     try {
       reply = JSON.parse(text);
     } catch {
-      if (status < 200 || status > 299) throw fail(method, 'transport', `request to ${where} failed: HTTP ${status}`);
-      throw fail(method, 'malformed', `reply from ${where} is not JSON`);
+      throw new BatchRefused(`${where} answered a batch with something that is not JSON`);
     }
     if (!Array.isArray(reply)) throw new BatchRefused(`${where} answered a batch with ${typeof reply}`);
     const byId = new Map<unknown, unknown>();

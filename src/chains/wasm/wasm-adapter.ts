@@ -33,7 +33,7 @@ import { AllowanceKeeper } from './allowances.ts';
 import { approveCall, cancelCall } from './calls.ts';
 import { crossIdentifiersOnChain } from './cross-id-history.ts';
 import { WasmFollower } from './follower.ts';
-import { httpTransport } from './json-rpc.ts';
+import { transportsOf } from './json-rpc.ts';
 import { createWasmMetrics, type WasmMetrics } from './metrics.ts';
 import {
   resolveOptions,
@@ -87,11 +87,8 @@ export class WasmAdapter implements ChainAdapter {
     this.#logger = (options.logger ?? silentLogger()).child({ chain: 'wasm', wallet: this.wallet });
     this.#clock = options.clock ?? systemClock;
     this.#sleep = this.#clock.sleep;
-    this.#rpc = new WasmRpc(
-      options.transport ?? httpTransport(options.rpcUrl, { timeoutMs: this.#resolved.rpcTimeoutMs }),
-      this.metrics,
-      () => this.#clock.now(),
-    );
+    const transports = transportsOf(options, this.#resolved.rpcTimeoutMs);
+    this.#rpc = new WasmRpc(transports.single, this.metrics, () => this.#clock.now());
     const channels = options.channelKeys ?? [];
     this.#pool = new SourcePool(channels.length > 0 ? channels : [options.tradingKey], this.#clock, this.#sleep);
     this.#submissions = new Submissions({
@@ -107,7 +104,8 @@ export class WasmAdapter implements ChainAdapter {
       onTiming: options.onSubmitTiming,
       closing: this.#closing.signal,
     });
-    this.#reader = new WasmReader(this.#rpc, this.wallet, options.networkPassphrase, this.#logger);
+    const gathered = this.#rpc.withTransport(transports.gathering);
+    this.#reader = new WasmReader(this.#rpc, this.wallet, options.networkPassphrase, this.#logger, gathered);
     this.#walletReads = new WalletReads(this.#rpc, this.#reader, this.wallet);
     this.#keeper = new AllowanceKeeper({
       reader: this.#reader,

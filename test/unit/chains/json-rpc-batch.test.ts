@@ -22,8 +22,8 @@ let server: Server;
 let url: string;
 /** Every HTTP request's body as it arrived. */
 let requests: unknown[] = [];
-/** Whether the node takes batches (else it answers an array with one invalid-request error). */
-let takesBatches = true;
+/** How the node answers a batch: as it should, with one invalid-request error, or (a proxy) with an HTTP error page. */
+let batches: 'taken' | 'refused' | 'http' = 'taken';
 
 /** A chain A node: the wallet holds 1000 of every token plus its last address byte, and 5 ether. */
 function answer(c: Call) {
@@ -41,9 +41,10 @@ beforeAll(async () => {
     req.on('end', () => {
       const parsed = JSON.parse(body) as Call | Call[];
       requests.push(parsed);
+      if (Array.isArray(parsed) && batches === 'http') return res.writeHead(400).end('<html>bad request</html>');
       const reply = !Array.isArray(parsed)
         ? answer(parsed)
-        : takesBatches
+        : batches === 'taken'
           ? parsed.map(answer).toReversed()
           : { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request' } };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
@@ -57,7 +58,7 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 beforeEach(() => {
   requests = [];
-  takesBatches = true;
+  batches = 'taken';
 });
 
 function reader() {
@@ -89,16 +90,19 @@ describe('chain A wallet balances in one JSON-RPC batch', () => {
     });
   });
 
-  it('a node that does not take batches is asked one call at a time, from then on without trying a batch first', async () => {
-    takesBatches = false;
-    const r = reader();
-    const first = await r.walletBalances([token(1), token(2)]);
-    expect(first.tokens.get(token(2))).toBe(1002n);
-    expect(requests.map((b) => Array.isArray(b))).toEqual([true, false, false, false]);
-    requests = [];
-    await r.walletBalances([token(1), token(2)]);
-    expect(requests.map((b) => Array.isArray(b))).toEqual([false, false, false]);
-  });
+  it.each(['refused', 'http'] as const)(
+    'a node that does not take batches (%s) is asked one call at a time, from then on without trying a batch first',
+    async (how) => {
+      batches = how;
+      const r = reader();
+      const first = await r.walletBalances([token(1), token(2)]);
+      expect(first.tokens.get(token(2))).toBe(1002n);
+      expect(requests.map((b) => Array.isArray(b))).toEqual([true, false, false, false]);
+      requests = [];
+      await r.walletBalances([token(1), token(2)]);
+      expect(requests.map((b) => Array.isArray(b))).toEqual([false, false, false]);
+    },
+  );
 
   it('a call made alone leaves as itself, not as a batch of one', async () => {
     const t = transportsOf({ rpcUrl: url }, 5_000);

@@ -72,6 +72,19 @@ describe('reads', () => {
     expect([...wallet.tokens.values(), wallet.native]).toEqual([pair.base, pair.quote, pair.native]);
   });
 
+  it('reads the state of the books asked at the same moment (the phase poll) in one JSON-RPC batch', async () => {
+    const { adapter } = c.adapter();
+    const bodies: string[] = [];
+    const listen = (m: unknown) => bodies.push((m as { body: string }).body);
+    subscribe(JSON_RPC_CHANNEL, listen);
+    const states = await Promise.all([adapter.readPairState(c.pair), adapter.readPairState(c.pair)]).finally(() =>
+      unsubscribe(JSON_RPC_CHANNEL, listen),
+    );
+    expect(bodies.map((b) => (JSON.parse(b) as unknown[]).length)).toEqual([4]);
+    expect(states[1]).toEqual(states[0]);
+    expect(states[0]).toMatchObject({ phase: 1, open: true });
+  });
+
   it('reports a closed phase as not open', async () => {
     await c.h.call('operator', 'setPhase', [2]);
     expect(await c.adapter().adapter.readPairState(c.pair)).toMatchObject({ phase: 2, open: false });

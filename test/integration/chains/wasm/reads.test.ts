@@ -3,7 +3,9 @@
  * the wallet's balances, and the trustline and authorization checks that stop trading with a clear error.
  */
 import { Keypair } from '@stellar/stellar-sdk';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_RPC_CHANNEL } from '../../../../src/chains/json-rpc-http.ts';
 import { httpTransport } from '../../../../src/chains/wasm/json-rpc.ts';
 import { mint, setAuthorized, setPhase, trust } from '../../../../src/sandbox/wasm/operator.ts';
 import {
@@ -75,6 +77,24 @@ describe('balances', () => {
       native: h.emu.world.accounts.get(trader.publicKey())?.balance,
       height: BigInt(h.emu.latest.seq),
     });
+    await adapter.close();
+  });
+});
+
+describe('the books at once', () => {
+  it('reads the configuration and phase of the books asked at the same moment in one JSON-RPC batch', async () => {
+    const { d, pair } = freshBook(h, 'batched', { prefunded: false });
+    const { adapter } = adapterFor(h, wallet(h, {}, d));
+    const bodies: string[] = [];
+    const listen = (m: unknown) => bodies.push((m as { body: string }).body);
+    subscribe(JSON_RPC_CHANNEL, listen);
+    const [a, b] = await Promise.all([adapter.readPairState(h.pair), adapter.readPairState(pair)]).finally(() =>
+      unsubscribe(JSON_RPC_CHANNEL, listen),
+    );
+    expect(bodies.map((x) => (JSON.parse(x) as { method: string }[]).map((c) => c.method))).toEqual([
+      ['simulateTransaction', 'simulateTransaction', 'simulateTransaction', 'simulateTransaction'],
+    ]);
+    expect([a.prefunded, b.prefunded]).toEqual([true, false]);
     await adapter.close();
   });
 });

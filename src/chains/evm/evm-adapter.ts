@@ -95,7 +95,8 @@ export class EvmAdapter implements ChainAdapter {
     const transports = transportsOf(options, this.options.rpcTimeoutMs);
     this.#rpc = new EvmRpc(transports.single, this.#metrics, this.#logger);
     this.#blocks = new BlockCache(this.#rpc);
-    this.#reader = new EvmReader(this.#rpc, this.wallet, this.#logger, this.#rpc.withTransport(transports.gathering));
+    const gathered = this.#rpc.withTransport(transports.gathering);
+    this.#reader = new EvmReader(this.#rpc, this.wallet, this.#logger, gathered);
     const fees = new FeeOracle(this.#rpc, this.options.fees, this.#clock, this.#logger);
     this.#sequencer = new NonceSequencer(this.#rpc, this.wallet, this.#metrics, this.#logger);
     const common = {
@@ -109,6 +110,7 @@ export class EvmAdapter implements ChainAdapter {
     };
     this.#watcher = new TxWatcher({
       ...common,
+      rpc: gathered,
       sleep: this.#sleep,
       options: this.options.receipts,
       outcomeOf: (receipt, slot, mined) => this.#outcomeOf(receipt, minedCommandOf(slot, mined)),

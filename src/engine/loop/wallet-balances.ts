@@ -23,7 +23,13 @@ export interface WalletBalanceOptions {
   readonly wallet: string;
 }
 
-type Read = { readonly generation: number; readonly startedMs: number; readonly value: Promise<WalletBalances> };
+/** A read in flight; `sameTurn` until the microtasks of the turn that started it have run. */
+type Read = {
+  generation: number;
+  sameTurn: boolean;
+  readonly startedMs: number;
+  readonly value: Promise<WalletBalances>;
+};
 
 export class WalletBalanceCache {
   readonly #o: WalletBalanceOptions;
@@ -68,10 +74,15 @@ export class WalletBalanceCache {
     if ([...this.#pairs.values()].every((p) => p.users <= 0)) this.#stopped = true;
   }
 
-  /** The balances changed: read them again now, unless a read is on the wire (its end reads again). */
+  /**
+   * The balances changed: read them again now, unless a read is on the wire (its end reads again). A read that
+   * started in this same turn covers the change: what the change was learnt from arrived before the turn began,
+   * and the read reaches the node after it (one notice of a block, the activity of several pairs, is one read).
+   */
   changed(): void {
     this.#generation += 1;
-    if (!this.#stopped && this.#onWire === null) this.#startRead(this.#o.clock.now());
+    if (this.#reading?.sameTurn === true) this.#reading.generation = this.#generation;
+    else if (!this.#stopped && this.#onWire === null) this.#startRead(this.#o.clock.now());
   }
 
   /**
@@ -113,15 +124,16 @@ export class WalletBalanceCache {
   }
 
   #startRead(nowMs: number): Promise<WalletBalances> {
-    const generation = this.#generation;
     const value = this.#read().then((v) => {
+      const generation = reading.generation;
       if (this.#balances === null || generation >= this.#balances.generation)
         this.#balances = { value: v, atMs: nowMs, generation };
       this.#o.onRead(v);
       return v;
     });
-    const reading = { generation, startedMs: nowMs, value };
+    const reading: Read = { generation: this.#generation, sameTurn: true, startedMs: nowMs, value };
     this.#reading = reading;
+    queueMicrotask(() => (reading.sameTurn = false));
     // Once it ends, a read that succeeded is what `#balances` holds, and a failed one is forgotten (the next
     // quotes read again); whoever awaits it sees the error.
     const ended = value.then(
@@ -136,7 +148,7 @@ export class WalletBalanceCache {
     this.#onWire = ended;
     void ended.then(() => {
       if (this.#onWire === ended) this.#onWire = null;
-      if (!this.#stopped && this.#onWire === null && this.#generation > generation)
+      if (!this.#stopped && this.#onWire === null && this.#generation > reading.generation)
         this.#startRead(this.#o.clock.now());
     });
     return value;

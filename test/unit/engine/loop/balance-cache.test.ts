@@ -41,6 +41,9 @@ function chain() {
   return { adapter, asked, answer, onWire: () => pending.length };
 }
 
+/** Lets the turn end: a read started before is then on the wire for whatever is signalled next. */
+const nextTurn = () => new Promise((r) => setImmediate(r));
+
 function wallet(c: ReturnType<typeof chain>, clock = new TestClock(), maxAgeMs = 60_000) {
   const natives: bigint[] = [];
   const cache = new WalletBalanceCache({
@@ -78,6 +81,7 @@ describe('the balances of a wallet, shared by the loops of its pairs', () => {
     const w = wallet(c);
     const [a, b] = w.pairs(2) as [BalanceCache, BalanceCache];
     const first = b.current(w.clock.now());
+    await nextTurn();
     // A fill of pair a while b's read is on the wire: b's answer may come from before it.
     a.changed();
     const after = b.current(w.clock.now());
@@ -98,6 +102,7 @@ describe('the balances of a wallet, shared by the loops of its pairs', () => {
     const loops = w.pairs(8);
     loops[0]?.changed();
     expect(c.onWire()).toBe(1);
+    await nextTurn();
     for (const l of loops) l.changed();
     await c.answer({});
     expect(c.onWire()).toBe(1);
@@ -107,6 +112,18 @@ describe('the balances of a wallet, shared by the loops of its pairs', () => {
       Array.from({ length: 8 }, () => 2n),
     );
     expect(c.asked).toHaveLength(2);
+  });
+
+  it('changes signalled in the turn a read started are covered by it: one notice of a block for several pairs is one read', async () => {
+    const c = chain();
+    const w = wallet(c);
+    const loops = w.pairs(8);
+    for (const l of loops) l.changed();
+    const balances = Promise.all(loops.map((l) => l.current(w.clock.now())));
+    await c.answer({});
+    expect((await balances).map((b) => b.quote)).toEqual(Array.from({ length: 8 }, () => 1n));
+    expect(c.onWire()).toBe(0);
+    expect(c.asked).toHaveLength(1);
   });
 
   it('a failed read is seen by those waiting for it and forgotten: the next round reads again', async () => {

@@ -31,7 +31,7 @@ export type RpcFailureFactory = (
 ) => Error;
 
 /** The URL without credentials (moved into a Basic authorization header) and the headers of every call; null URL when it does not parse. */
-function endpoint(url: string): { url: string; parsed: URL | null; headers: Record<string, string> } {
+export function endpoint(url: string): { url: string; parsed: URL | null; headers: Record<string, string> } {
   const e = withoutCredentials(url);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (e.authorization !== null) headers.authorization = e.authorization;
@@ -100,6 +100,11 @@ export function postText(
   });
 }
 
+/** Why a request failed, without the cause itself: its message may quote the full URL, query string (an API key) included. */
+export function redactedReason(e: unknown, url: string, where: string): string {
+  return redactText((e instanceof Error ? e.message : String(e)).replaceAll(url, where));
+}
+
 export function jsonRpcOverHttp(
   url: string,
   options: { timeoutMs: number },
@@ -123,9 +128,7 @@ export function jsonRpcOverHttp(
       status = res.status;
       if ((res.status < 200 || res.status > 299) && text.length === 0) throw new Error(`HTTP ${res.status}`);
     } catch (e) {
-      // The cause stays out: its message may quote the full URL, query string (an API key) included.
-      const reason = redactText((e instanceof Error ? e.message : String(e)).replaceAll(target.url, where));
-      throw fail(method, 'transport', `request to ${where} failed: ${reason}`);
+      throw fail(method, 'transport', `request to ${where} failed: ${redactedReason(e, target.url, where)}`);
     }
     let body: unknown;
     try {

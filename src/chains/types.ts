@@ -10,6 +10,7 @@
  * reorganisation can replace that block, so such an outcome is provisional until the event follower confirms
  * the same transaction in the same block (chain B ledgers are final and name none).
  */
+import type { Balances, BalancesAt, WalletBalances } from './balances.ts';
 import type { DltError } from '../core/errors.ts';
 import type { ReportingData } from '../core/encoding/reporting.ts';
 import type { ApprovalNeed } from '../core/money.ts';
@@ -47,18 +48,7 @@ export interface OnChainPairState {
   readonly prefunded: boolean;
 }
 
-/** Balances in native token units; `native` is the fee token (gas / XLM stroops). */
-export interface Balances {
-  readonly base: bigint;
-  readonly quote: bigint;
-  readonly native: bigint;
-}
-
-/** Balances as of one block or ledger: what the chain held once every event at or below `height` applied. */
-export interface BalancesAt extends Balances {
-  /** The block (chain A) or ledger (chain B) the base and quote amounts are of. */
-  readonly height: bigint;
-}
+export type { Balances, BalancesAt, WalletBalances } from './balances.ts';
 
 export interface Allowance {
   readonly amount: bigint;
@@ -273,6 +263,8 @@ export interface ChainAdapter {
    * says which ledger it was. Null: the latest.
    */
   readBalancesAt(pair: PairBinding, at: bigint | null): Promise<BalancesAt>;
+  /** The wallet's balances of these tokens and its native balance together (one request where the chain allows). */
+  readWalletBalances?(tokens: readonly string[]): Promise<WalletBalances>;
   readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance>;
   /** Wallet prerequisites (chain B trustlines and authorization; chain A registry flags): a clear error if missing. */
   ensureReady(pair: PairBinding): Promise<void>;

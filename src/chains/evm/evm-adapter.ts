@@ -25,6 +25,7 @@ import type {
   PairBinding,
   Submission,
   TokenRole,
+  WalletBalances,
 } from '../types.ts';
 import { BlockCache } from './block-cache.ts';
 import { crossIdentifiersOnChain } from './cross-id-history.ts';
@@ -32,7 +33,7 @@ import { EvmFollower, storedCursor } from './follower.ts';
 import { decodeContextOf } from './log-decoder.ts';
 import { FeeOracle } from './fee-oracle.ts';
 import { GasLimits } from './gas-limits.ts';
-import { httpTransport } from './json-rpc.ts';
+import { transportsOf } from './json-rpc.ts';
 import { createEvmMetrics, type EvmMetrics } from './metrics.ts';
 import { NonceSequencer } from './nonce-sequencer.ts';
 import {
@@ -53,6 +54,8 @@ import { refusedSubmission, TxSender } from './tx-sender.ts';
 import type { Side } from '../../core/order-terms.ts';
 import { TxSigner } from './tx-signer.ts';
 import { TxWatcher } from './tx-watcher.ts';
+
+const closed = (kind: string) => new DltError('E_CHAIN_RPC', 'the chain A adapter is closed', { details: { kind } });
 
 export class EvmAdapter implements ChainAdapter {
   readonly chain = 'evm' as const;
@@ -89,13 +92,11 @@ export class EvmAdapter implements ChainAdapter {
     this.#sleep = this.#clock.sleep;
     this.#journal = options.journal;
     this.#state = options.state ?? null;
-    this.#rpc = new EvmRpc(
-      options.transport ?? httpTransport(options.rpcUrl, { timeoutMs: this.options.rpcTimeoutMs }),
-      this.#metrics,
-      this.#logger,
-    );
+    const transports = transportsOf(options, this.options.rpcTimeoutMs);
+    this.#rpc = new EvmRpc(transports.single, this.#metrics, this.#logger);
     this.#blocks = new BlockCache(this.#rpc);
-    this.#reader = new EvmReader(this.#rpc, this.wallet, this.#logger);
+    const gathered = this.#rpc.withTransport(transports.gathering);
+    this.#reader = new EvmReader(this.#rpc, this.wallet, this.#logger, gathered);
     const fees = new FeeOracle(this.#rpc, this.options.fees, this.#clock, this.#logger);
     this.#sequencer = new NonceSequencer(this.#rpc, this.wallet, this.#metrics, this.#logger);
     const common = {
@@ -109,6 +110,7 @@ export class EvmAdapter implements ChainAdapter {
     };
     this.#watcher = new TxWatcher({
       ...common,
+      rpc: gathered,
       sleep: this.#sleep,
       options: this.options.receipts,
       outcomeOf: (receipt, slot, mined) => this.#outcomeOf(receipt, minedCommandOf(slot, mined)),
@@ -178,9 +180,13 @@ export class EvmAdapter implements ChainAdapter {
     return this.#reader.balances(pair);
   }
 
-  /** Base, quote and native balances at one block: `at`, or the latest. */
   readBalancesAt(pair: PairBinding, at: bigint | null): Promise<BalancesAt> {
     return this.#reader.balancesAt(pair, at);
+  }
+
+  /** Every token's `balanceOf` and the native balance in one JSON-RPC batch. */
+  readWalletBalances(tokens: readonly string[]): Promise<WalletBalances> {
+    return this.#reader.walletBalances(tokens);
   }
 
   readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance> {
@@ -204,12 +210,7 @@ export class EvmAdapter implements ChainAdapter {
 
   submit(command: Command): Promise<Submission> {
     const startedAt = performance.now();
-    if (this.#closed)
-      return Promise.resolve(
-        refusedSubmission(
-          new DltError('E_CHAIN_RPC', 'the chain A adapter is closed', { details: { kind: command.kind } }),
-        ),
-      );
+    if (this.#closed) return Promise.resolve(refusedSubmission(closed(command.kind)));
     this.#register(command.pair);
     return command.kind === 'place' ? this.#flow.place(command, startedAt) : this.#flow.cancel(command, startedAt);
   }

@@ -5,7 +5,8 @@
  * with the node's code, message and revert data) or not (`transport`, `malformed`).
  */
 import { DltError } from '../../core/errors.ts';
-import { jsonRpcOverHttp, type RpcFailureKind } from '../json-rpc-http.ts';
+import { gatheringTransport, jsonRpcBatchOverHttp } from '../json-rpc-batch.ts';
+import { jsonRpcOverHttp, type RpcFailureFactory, type RpcFailureKind } from '../json-rpc-http.ts';
 
 /** Sends one request and resolves with its `result`; rejects with an `E_CHAIN_RPC` DltError. */
 export type RpcTransport = (method: string, params: readonly unknown[]) => Promise<unknown>;
@@ -62,15 +63,29 @@ export function errorData(error: { data?: unknown }): string | null {
   return null;
 }
 
-export function httpTransport(url: string, options: { timeoutMs: number }): RpcTransport {
-  return jsonRpcOverHttp(url, options, (method, kind, message, error) =>
-    rpcFailure(
-      method,
-      kind,
-      message,
-      error === undefined
-        ? {}
-        : { ...(error.rpcCode === undefined ? {} : { rpcCode: error.rpcCode }), data: errorData(error.object) },
-    ),
+const failure: RpcFailureFactory = (method, kind, message, error) =>
+  rpcFailure(
+    method,
+    kind,
+    message,
+    error === undefined
+      ? {}
+      : { ...(error.rpcCode === undefined ? {} : { rpcCode: error.rpcCode }), data: errorData(error.object) },
   );
+
+export function httpTransport(url: string, options: { timeoutMs: number }): RpcTransport {
+  return jsonRpcOverHttp(url, options, failure);
+}
+
+/**
+ * The adapter's transports: `single` for every call, and `gathering`, whose calls made together leave as one
+ * JSON-RPC batch (the wallet's balances). A transport given in the options (tests) serves as both.
+ */
+export function transportsOf(
+  o: { readonly transport?: RpcTransport; readonly rpcUrl: string },
+  timeoutMs: number,
+): { single: RpcTransport; gathering: RpcTransport } {
+  if (o.transport !== undefined) return { single: o.transport, gathering: o.transport };
+  const single = httpTransport(o.rpcUrl, { timeoutMs });
+  return { single, gathering: gatheringTransport(jsonRpcBatchOverHttp(o.rpcUrl, { timeoutMs }, failure), single) };
 }

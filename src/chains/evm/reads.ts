@@ -15,6 +15,7 @@ import type {
   OrderProbe,
   PairBinding,
   TokenRole,
+  WalletBalances,
 } from '../types.ts';
 import { cancelCalldata } from './commands.ts';
 import { rpcFailure, rpcFailureOf } from './json-rpc.ts';
@@ -37,10 +38,14 @@ export class EvmReader {
   readonly #rpc: EvmRpc;
   readonly #wallet: string;
   readonly #logger: Logger;
+  /** Reads asked for many pairs at once (the wallet's balances, every book's phase), over a transport whose
+   * calls made together leave as one batch. */
+  readonly #gathered: EvmRpc;
   readonly #configs = new Map<string, OrderBookConfig>();
 
-  constructor(rpc: EvmRpc, wallet: string, logger: Logger) {
+  constructor(rpc: EvmRpc, wallet: string, logger: Logger, gathered: EvmRpc = rpc) {
     this.#rpc = rpc;
+    this.#gathered = gathered;
     this.#wallet = wallet;
     this.#logger = logger;
   }
@@ -56,19 +61,22 @@ export class EvmReader {
       );
   }
 
-  async #config(pair: PairBinding): Promise<OrderBookConfig> {
+  async #config(pair: PairBinding, rpc = this.#rpc): Promise<OrderBookConfig> {
     const cached = this.#configs.get(pair.orderBook.toLowerCase());
     if (cached !== undefined) return cached;
-    const config = await readConfig(this.#rpc, this.#wallet, pair.orderBook);
+    const config = await readConfig(rpc, this.#wallet, pair.orderBook);
     checkTokens(config, pair);
     this.#configs.set(pair.orderBook.toLowerCase(), config);
     return config;
   }
 
-  /** The order book's configuration read afresh, and its phase. */
+  /** The order book's configuration read afresh, and its phase (in one batch with the other books' asked together). */
   async pairState(pair: PairBinding): Promise<OnChainPairState> {
     this.#configs.delete(pair.orderBook.toLowerCase());
-    const [config, phase] = await Promise.all([this.#config(pair), readPhase(this.#rpc, this.#wallet, pair.orderBook)]);
+    const [config, phase] = await Promise.all([
+      this.#config(pair, this.#gathered),
+      readPhase(this.#gathered, this.#wallet, pair.orderBook),
+    ]);
     // Contract v1 on chain A locks at placement; there is no no-prefund entry in its configuration.
     return {
       phase,
@@ -88,6 +96,24 @@ export class EvmReader {
       this.#rpc.balance(this.#wallet),
     ]);
     return { base, quote, native };
+  }
+
+  /** Each token's balance and the native balance, asked together (one batch); a token that fails is named. */
+  async walletBalances(tokens: readonly string[]): Promise<WalletBalances> {
+    const rpc = this.#gathered;
+    const [native, ...reads] = await Promise.allSettled([
+      rpc.balance(this.#wallet),
+      ...tokens.map((t) => readTokenBalance(rpc, this.#wallet, t, this.#wallet)),
+    ]);
+    if (native?.status === 'rejected') throw native.reason;
+    const amounts = new Map<string, bigint>();
+    const failed = new Map<string, Error>();
+    for (const [i, r] of reads.entries()) {
+      const token = tokens[i] as string;
+      if (r.status === 'fulfilled') amounts.set(token, r.value);
+      else failed.set(token, r.reason instanceof Error ? r.reason : new Error(String(r.reason)));
+    }
+    return { tokens: amounts, failed, native: (native as PromiseFulfilledResult<bigint>).value };
   }
 
   /** Base, quote and native balances at one block: `at`, or the latest. */

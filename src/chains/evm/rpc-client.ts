@@ -88,6 +88,11 @@ export class EvmRpc {
     this.#logger = logger;
   }
 
+  /** The same reads and counts over another transport (one that gathers calls into batches). */
+  withTransport(transport: RpcTransport): EvmRpc {
+    return new EvmRpc(transport, this.#metrics, this.#logger);
+  }
+
   /** One call; a failure is counted by method and kind (`revert` when the node answered with revert data) and rethrown. */
   async request(method: string, params: readonly unknown[]): Promise<unknown> {
     try {

@@ -5,7 +5,8 @@
  * (`rpcCode` set: the node's own error object) or not (transport failure, timeout, unreadable body).
  */
 import { DltError } from '../../core/errors.ts';
-import { jsonRpcOverHttp } from '../json-rpc-http.ts';
+import { gatheringTransport, jsonRpcBatchOverHttp } from '../json-rpc-batch.ts';
+import { jsonRpcOverHttp, type RpcFailureFactory } from '../json-rpc-http.ts';
 
 /** Sends one request and resolves with its `result`; rejects with an `E_CHAIN_RPC` DltError. */
 export type RpcTransport = (method: string, params: unknown) => Promise<unknown>;
@@ -41,8 +42,23 @@ export function rpcErrorCode(e: unknown): number | null {
     : null;
 }
 
+const failure: RpcFailureFactory = (method, kind, message, error) =>
+  rpcFailure(method, kind, message, error?.rpcCode === undefined ? {} : { rpcCode: error.rpcCode });
+
 export function httpTransport(url: string, options: { timeoutMs: number }): RpcTransport {
-  return jsonRpcOverHttp(url, options, (method, kind, message, error) =>
-    rpcFailure(method, kind, message, error?.rpcCode === undefined ? {} : { rpcCode: error.rpcCode }),
-  );
+  return jsonRpcOverHttp(url, options, failure);
+}
+
+/**
+ * The adapter's transports: `single` for every call, and `gathering`, whose calls made together leave as one
+ * JSON-RPC batch (the order books' configuration and phase, read for every pair at once). A transport given in
+ * the options (tests) serves as both.
+ */
+export function transportsOf(
+  o: { readonly transport?: RpcTransport; readonly rpcUrl: string },
+  timeoutMs: number,
+): { single: RpcTransport; gathering: RpcTransport } {
+  if (o.transport !== undefined) return { single: o.transport, gathering: o.transport };
+  const single = httpTransport(o.rpcUrl, { timeoutMs });
+  return { single, gathering: gatheringTransport(jsonRpcBatchOverHttp(o.rpcUrl, { timeoutMs }, failure), single) };
 }

@@ -1,36 +1,37 @@
 /**
- * Reading chain B state: contract views through simulation (`get_config`, `get_order_book_phase`, token
- * `balance`, `allowance`, `name`), and ledger entries (the trading account's XLM and sequence, its
- * trustlines). `get_config` is decoded defensively: a struct (map) with the emulator's field names is the
- * example, every field is optional, and what is missing falls back to the REST pair record with a warning.
+ * Reading chain B state: contract views through simulation (the order book's state, `pair-state.ts`; token
+ * `balance`, `allowance`, `name`), and ledger entries (the trading account's XLM and sequence, its trustlines).
+ * Views asked for every pair at once (the books' state on the phase poll) leave together in one batch.
  */
 import { Account, Address, Contract, StrKey, TransactionBuilder, type xdr } from '@stellar/stellar-sdk';
-import { isPhaseOpen } from '../../core/calendar.ts';
 import { DltError, isDltError } from '../../core/errors.ts';
 import type { Side } from '../../core/order-terms.ts';
-import type { PairScales } from '../../core/units.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { Balances, BalancesAt, OnChainPairState, OrderProbe, PairBinding, TokenRole } from '../types.ts';
 import { cancelCall } from './calls.ts';
 import { WasmRpc } from './rpc-client.ts';
-import { bool, decodeScVal, fields, integer, isInteger, Malformed, text, vec, type ScVal } from './scval.ts';
+import { readPairState } from './pair-state.ts';
+import { bool, decodeScVal, integer, text, type ScVal } from './scval.ts';
 import { errorFromSimulation } from './tx-result.ts';
 
 export class WasmReader {
   readonly #rpc: WasmRpc;
+  /** The same node over a transport whose calls made together leave as one batch. */
+  readonly #gathered: WasmRpc;
   readonly #wallet: string;
   readonly #passphrase: string;
   readonly #logger: Logger;
 
-  constructor(rpc: WasmRpc, wallet: string, passphrase: string, logger: Logger) {
+  constructor(rpc: WasmRpc, wallet: string, passphrase: string, logger: Logger, gathered: WasmRpc = rpc) {
     this.#rpc = rpc;
+    this.#gathered = gathered;
     this.#wallet = wallet;
     this.#passphrase = passphrase;
     this.#logger = logger;
   }
 
   /** One contract call simulated with the trading account as source (nothing is signed or sent). */
-  #simulate(contract: string, fn: string, args: xdr.ScVal[]) {
+  #simulate(contract: string, fn: string, args: xdr.ScVal[], rpc = this.#rpc) {
     const tx = new TransactionBuilder(new Account(this.#wallet, '0'), {
       fee: '100',
       networkPassphrase: this.#passphrase,
@@ -38,17 +39,25 @@ export class WasmReader {
       .addOperation(new Contract(contract).call(fn, ...args))
       .setTimeout(0)
       .build();
-    return this.#rpc.simulate(tx.toXDR());
+    return rpc.simulate(tx.toXDR());
   }
 
-  /** The return value of a read-only contract call, simulated with the trading account as source. */
-  async view(contract: string, fn: string, args: xdr.ScVal[] = []): Promise<ScVal> {
-    return (await this.viewAt(contract, fn, args)).value;
+  /**
+   * The return value of a read-only contract call, simulated with the trading account as source; `together`:
+   * in one batch with the other views asked at the same time.
+   */
+  async view(contract: string, fn: string, args: xdr.ScVal[] = [], together = false): Promise<ScVal> {
+    return (await this.viewAt(contract, fn, args, together)).value;
   }
 
   /** A view with the ledger the node simulated it on. */
-  async viewAt(contract: string, fn: string, args: xdr.ScVal[] = []): Promise<{ value: ScVal; ledger: number }> {
-    const sim = await this.#simulate(contract, fn, args);
+  async viewAt(
+    contract: string,
+    fn: string,
+    args: xdr.ScVal[] = [],
+    together = false,
+  ): Promise<{ value: ScVal; ledger: number }> {
+    const sim = await this.#simulate(contract, fn, args, together ? this.#gathered : this.#rpc);
     if (!sim.ok) throw errorFromSimulation(sim.error, { contract, fn });
     try {
       return { value: decodeScVal(sim.retval), ledger: sim.latestLedger };
@@ -72,56 +81,9 @@ export class WasmReader {
       : { ok: false, error: errorFromSimulation(sim.error, { contract, fn }), ledger: sim.latestLedger };
   }
 
-  async pairState(pair: PairBinding): Promise<OnChainPairState> {
-    const [config, phaseVal] = await Promise.all([
-      this.view(pair.orderBook, 'get_config'),
-      this.view(pair.orderBook, 'get_order_book_phase'),
-    ]);
-    const phase = phaseOf(phaseVal);
-    let f: Map<string, ScVal>;
-    try {
-      f = fields(config, 'get_config');
-    } catch {
-      this.#logger.warn(
-        { pair: pair.pairId },
-        'get_config is not a struct; using the REST pair record for scales and commissions',
-      );
-      f = new Map();
-    }
-    const warnings: string[] = [];
-    const pick = (names: readonly string[], fallback: bigint, what: string): bigint => {
-      for (const n of names) {
-        const v = f.get(n);
-        if (isInteger(v)) return integer(v, n);
-      }
-      warnings.push(what);
-      return fallback;
-    };
-    const r = pair.rules;
-    const scales: PairScales = {
-      baseInternal: pick(['base_scale', 'base_internal_scale'], r.scales.baseInternal, 'base_scale'),
-      baseNative: pick(['base_native_scale'], r.scales.baseNative, 'base_native_scale'),
-      quoteInternal: pick(['quote_scale', 'quote_internal_scale'], r.scales.quoteInternal, 'quote_scale'),
-      quoteNative: pick(['quote_native_scale'], r.scales.quoteNative, 'quote_native_scale'),
-    };
-    const makerBps = Number(pick(['maker_commission'], BigInt(r.commissions.makerBps), 'maker_commission'));
-    const takerBps = Number(pick(['taker_commission'], BigInt(r.commissions.takerBps), 'taker_commission'));
-    const marketMakerBps = Number(
-      pick(['market_maker_commission'], BigInt(r.commissions.marketMakerBps), 'market_maker_commission'),
-    );
-    const noPrefund = noPrefundOf(f.get('no_prefund_config'));
-    if (noPrefund === null) warnings.push('no_prefund_config (taken as pre-funded)');
-    if (warnings.length > 0)
-      this.#logger.warn({ pair: pair.pairId, missing: warnings }, 'get_config lacks fields; REST values used');
-    return {
-      phase,
-      open: isPhaseOpen('wasm', typeof phase === 'string' ? phase : null),
-      scales,
-      makerBps,
-      takerBps,
-      marketMakerBps,
-      prefunded: noPrefund !== true,
-    };
+  /** The order book's configuration and phase, asked in one batch with those of the other books asked together. */
+  pairState(pair: PairBinding): Promise<OnChainPairState> {
+    return readPairState((contract, fn) => this.view(contract, fn, [], true), pair, this.#logger);
   }
 
   async balances(pair: PairBinding): Promise<Balances> {
@@ -250,43 +212,20 @@ export class WasmReader {
   }
 }
 
-/** Soroban encodes a unit enum variant as a vector holding its name; a plain symbol or string is accepted too. */
-export function phaseOf(v: ScVal): string | number {
-  try {
-    if (v.type === 16) return text(vec(v, 'phase')[0], 'phase');
-    if (isInteger(v)) return Number(integer(v, 'phase'));
-    return text(v, 'phase');
-  } catch (e) {
-    if (e instanceof Malformed) return `unreadable (${e.message})`;
-    throw e;
-  }
-}
-
-/** `no_prefund_config`: a bool, an integer flag, or a struct whose first bool says it; null when unreadable. */
-export function noPrefundOf(v: ScVal | undefined): boolean | null {
-  if (v === undefined) return null;
-  if (v.type === 0) return v.b;
-  if (isInteger(v)) return integer(v, 'no_prefund_config') !== 0n;
-  if (v.type === 17) {
-    for (const val of fields(v, 'no_prefund_config').values()) if (val.type === 0) return val.b;
-  }
-  return null;
-}
-
-interface ClassicAsset {
+export interface ClassicAsset {
   readonly code: string;
   readonly issuer: string;
 }
 
 /** A Stellar asset contract names its asset `CODE:ISSUER` (or `native`); anything else is a custom token. */
-function assetOf(name: string): ClassicAsset | 'native' | null {
+export function assetOf(name: string): ClassicAsset | 'native' | null {
   if (name === 'native') return 'native';
   const m = /^([A-Za-z0-9]{1,12}):(G[A-Z2-7]{55})$/.exec(name);
   if (m === null || !StrKey.isValidEd25519PublicKey(m[2] as string)) return null;
   return { code: m[1] as string, issuer: m[2] as string };
 }
 
-function trustlineKey(account: string, a: ClassicAsset): xdr.LedgerKeyWire {
+export function trustlineKey(account: string, a: ClassicAsset): xdr.LedgerKeyWire {
   const code = new Uint8Array(a.code.length <= 4 ? 4 : 12);
   code.set(Buffer.from(a.code, 'ascii'));
   const issuer = { type: 0 as const, ed25519: StrKey.decodeEd25519PublicKey(a.issuer) };

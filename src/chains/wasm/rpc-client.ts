@@ -99,8 +99,8 @@ export class WasmRpc {
   readonly #transport: RpcTransport;
   readonly #metrics: WasmMetrics;
   readonly #now: () => number;
-  #lastSeenLedger = 0;
-  #lastSeenAtMs = 0;
+  /** The highest ledger any reply named (0 before the first reply), and when it was seen (clock ms). */
+  #seen = { ledger: 0, atMs: 0 };
 
   constructor(transport: RpcTransport, metrics: WasmMetrics, now: () => number = Date.now) {
     this.#transport = transport;
@@ -108,9 +108,15 @@ export class WasmRpc {
     this.#now = now;
   }
 
-  /** The highest ledger any reply named (0 before the first reply), and when it was seen (clock ms). */
+  /** The same reads and counts over another transport (one that gathers calls into batches); one `lastSeen`. */
+  withTransport(transport: RpcTransport): WasmRpc {
+    const rpc = new WasmRpc(transport, this.#metrics, this.#now);
+    rpc.#seen = this.#seen;
+    return rpc;
+  }
+
   get lastSeen(): { readonly ledger: number; readonly atMs: number } {
-    return { ledger: this.#lastSeenLedger, atMs: this.#lastSeenAtMs };
+    return { ...this.#seen };
   }
 
   async call(method: string, params: unknown): Promise<unknown> {
@@ -120,9 +126,9 @@ export class WasmRpc {
         typeof reply === 'object' && reply !== null
           ? ((reply as Json).latestLedger ?? (reply as Json).sequence)
           : undefined;
-      if (typeof latest === 'number' && latest >= this.#lastSeenLedger) {
-        this.#lastSeenLedger = latest;
-        this.#lastSeenAtMs = this.#now();
+      if (typeof latest === 'number' && latest >= this.#seen.ledger) {
+        this.#seen.ledger = latest;
+        this.#seen.atMs = this.#now();
       }
       return reply;
     } catch (e) {

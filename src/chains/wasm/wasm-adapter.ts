@@ -27,12 +27,13 @@ import type {
   PairBinding,
   Submission,
   TokenRole,
+  WalletBalances,
 } from '../types.ts';
 import { AllowanceKeeper } from './allowances.ts';
 import { approveCall, cancelCall } from './calls.ts';
 import { crossIdentifiersOnChain } from './cross-id-history.ts';
 import { WasmFollower } from './follower.ts';
-import { httpTransport } from './json-rpc.ts';
+import { transportsOf } from './json-rpc.ts';
 import { createWasmMetrics, type WasmMetrics } from './metrics.ts';
 import {
   resolveOptions,
@@ -44,6 +45,7 @@ import {
 } from './options.ts';
 import { settleTransaction } from './settle.ts';
 import { WasmReader } from './reads.ts';
+import { WalletReads } from './wallet-reads.ts';
 import { WasmRpc } from './rpc-client.ts';
 import { Ed25519Signer } from './signer.ts';
 import { SourcePool } from './source-pool.ts';
@@ -66,6 +68,7 @@ export class WasmAdapter implements ChainAdapter {
   readonly #clock: Clock;
   readonly #sleep: Sleep;
   readonly #reader: WasmReader;
+  readonly #walletReads: WalletReads;
   readonly #keeper: AllowanceKeeper;
   readonly #trading: Ed25519Signer;
   readonly #closing = new AbortController();
@@ -84,11 +87,8 @@ export class WasmAdapter implements ChainAdapter {
     this.#logger = (options.logger ?? silentLogger()).child({ chain: 'wasm', wallet: this.wallet });
     this.#clock = options.clock ?? systemClock;
     this.#sleep = this.#clock.sleep;
-    this.#rpc = new WasmRpc(
-      options.transport ?? httpTransport(options.rpcUrl, { timeoutMs: this.#resolved.rpcTimeoutMs }),
-      this.metrics,
-      () => this.#clock.now(),
-    );
+    const transports = transportsOf(options, this.#resolved.rpcTimeoutMs);
+    this.#rpc = new WasmRpc(transports.single, this.metrics, () => this.#clock.now());
     const channels = options.channelKeys ?? [];
     this.#pool = new SourcePool(channels.length > 0 ? channels : [options.tradingKey], this.#clock, this.#sleep);
     this.#submissions = new Submissions({
@@ -104,7 +104,9 @@ export class WasmAdapter implements ChainAdapter {
       onTiming: options.onSubmitTiming,
       closing: this.#closing.signal,
     });
-    this.#reader = new WasmReader(this.#rpc, this.wallet, options.networkPassphrase, this.#logger);
+    const gathered = this.#rpc.withTransport(transports.gathering);
+    this.#reader = new WasmReader(this.#rpc, this.wallet, options.networkPassphrase, this.#logger, gathered);
+    this.#walletReads = new WalletReads(this.#rpc, this.#reader, this.wallet);
     this.#keeper = new AllowanceKeeper({
       reader: this.#reader,
       state: options.state,
@@ -156,6 +158,11 @@ export class WasmAdapter implements ChainAdapter {
   /** Base and quote as of one ledger (Soroban reads only the latest state, so `at` is not used). */
   readBalancesAt(pair: PairBinding, _at: bigint | null): Promise<BalancesAt> {
     return this.#reader.balancesAt(pair);
+  }
+
+  /** Every token's balance (its trustline) and the XLM balance in one `getLedgerEntries` (wallet-reads.ts). */
+  readWalletBalances(tokens: readonly string[]): Promise<WalletBalances> {
+    return this.#walletReads.balances(tokens);
   }
 
   async readAllowance(pair: PairBinding, token: TokenRole): Promise<Allowance> {

@@ -29,6 +29,9 @@ export function observeAdapter(
     probeOrder: (p, side, id) => adapter.probeOrder(p, side, id),
     unsettled: () => adapter.unsettled(),
     close: () => adapter.close(),
+    ...(adapter.readWalletBalances === undefined
+      ? {}
+      : { readWalletBalances: adapter.readWalletBalances.bind(adapter) }),
     ...(adapter.crossIdentifiersSeen === undefined
       ? {}
       : { crossIdentifiersSeen: adapter.crossIdentifiersSeen.bind(adapter) }),

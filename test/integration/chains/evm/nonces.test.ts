@@ -4,8 +4,10 @@
  * self-transfer), the outcome deadline, and settlement after a restart from the journal. Blocks are mined by
  * the test (automine off) and the adapter's receipt polls run one per `tick`.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Wallet } from 'ethers';
 import { describe, expect, it } from 'vitest';
+import { JSON_RPC_CHANNEL } from '../../../../src/chains/json-rpc-http.ts';
 import { EvmAdapter } from '../../../../src/chains/evm/evm-adapter.ts';
 import { httpTransport, rpcFailure } from '../../../../src/chains/evm/json-rpc.ts';
 import type { Outcome, Submission } from '../../../../src/chains/types.ts';
@@ -72,7 +74,18 @@ describe('pipelining', () => {
     expect(await c.provider.send('eth_getTransactionCount', [t.adapter.wallet, 'pending'])).toBe('0xb');
     expect(t.adapter.inFlight).toBe(11);
     await c.mine();
-    const outcomes = await tickFor(t, Promise.all(submissions.map((s) => s.outcome)));
+    const receipts: number[] = [];
+    const listen = (m: unknown) => {
+      const calls = [JSON.parse((m as { body: string }).body) as unknown].flat() as { method: string }[];
+      const n = calls.filter((x) => x.method === 'eth_getTransactionReceipt').length;
+      if (n > 0) receipts.push(n);
+    };
+    subscribe(JSON_RPC_CHANNEL, listen);
+    const outcomes = await tickFor(t, Promise.all(submissions.map((s) => s.outcome))).finally(() =>
+      unsubscribe(JSON_RPC_CHANNEL, listen),
+    );
+    // The receipts of the nonces one poll finds mined leave together: eight to a batch.
+    expect(receipts).toEqual([8, 3]);
     const placed = outcomes.map((o) => kindOf(o, 'accepted') as Extract<Outcome, { kind: 'accepted' }>);
     expect(new Set(placed.map((o) => o.height)).size).toBe(1);
     expect(placed.map((o) => o.orderId)).toEqual([1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n]);

@@ -3,7 +3,10 @@
  * the wallet's balances, and the trustline and authorization checks that stop trading with a clear error.
  */
 import { Keypair } from '@stellar/stellar-sdk';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_RPC_CHANNEL } from '../../../../src/chains/json-rpc-http.ts';
+import { httpTransport } from '../../../../src/chains/wasm/json-rpc.ts';
 import { mint, setAuthorized, setPhase, trust } from '../../../../src/sandbox/wasm/operator.ts';
 import {
   accepted,
@@ -74,6 +77,68 @@ describe('balances', () => {
       native: h.emu.world.accounts.get(trader.publicKey())?.balance,
       height: BigInt(h.emu.latest.seq),
     });
+    await adapter.close();
+  });
+});
+
+describe('the books at once', () => {
+  it('reads the configuration and phase of the books asked at the same moment in one JSON-RPC batch', async () => {
+    const { d, pair } = freshBook(h, 'batched', { prefunded: false });
+    const { adapter } = adapterFor(h, wallet(h, {}, d));
+    const bodies: string[] = [];
+    const listen = (m: unknown) => bodies.push((m as { body: string }).body);
+    subscribe(JSON_RPC_CHANNEL, listen);
+    const [a, b] = await Promise.all([adapter.readPairState(h.pair), adapter.readPairState(pair)]).finally(() =>
+      unsubscribe(JSON_RPC_CHANNEL, listen),
+    );
+    expect(bodies.map((x) => (JSON.parse(x) as { method: string }[]).map((c) => c.method))).toEqual([
+      ['simulateTransaction', 'simulateTransaction', 'simulateTransaction', 'simulateTransaction'],
+    ]);
+    expect([a.prefunded, b.prefunded]).toEqual([true, false]);
+    await adapter.close();
+  });
+});
+
+describe('the wallet at once', () => {
+  it('reads every token (its trustline) and the XLM balance in one getLedgerEntries once each token is known', async () => {
+    const trader = wallet(h, { base: 123n, quote: 456n });
+    const methods: string[] = [];
+    const http = httpTransport(h.rpc.url, { timeoutMs: 5_000 });
+    const { adapter } = adapterFor(h, trader, {
+      transport: (method, params) => {
+        methods.push(method);
+        return http(method, params);
+      },
+    });
+    const tokens = [h.pair.baseToken, h.pair.quoteToken];
+    const first = await adapter.readWalletBalances(tokens);
+    expect(first).toEqual({
+      tokens: new Map([
+        [h.pair.baseToken, 123n],
+        [h.pair.quoteToken, 456n],
+      ]),
+      failed: new Map(),
+      native: h.emu.world.accounts.get(trader.publicKey())?.balance,
+    });
+    // Each token's name is asked once; from then on a read is one request.
+    methods.length = 0;
+    mint(h.emu, h.d, 'quote', trader.publicKey(), 4n);
+    h.ledger();
+    expect((await adapter.readWalletBalances(tokens)).tokens.get(h.pair.quoteToken)).toBe(460n);
+    expect(methods).toEqual(['getLedgerEntries']);
+    await adapter.close();
+  });
+
+  it('a token without a trustline fails alone (#13); the other and the XLM balance are read', async () => {
+    const kp = Keypair.random();
+    h.emu.fundAccount(kp.publicKey(), 100_000_000_000n);
+    trust(h.emu, h.d, 'quote', kp.publicKey());
+    h.ledger();
+    const { adapter } = adapterFor(h, kp);
+    const read = await adapter.readWalletBalances([h.pair.baseToken, h.pair.quoteToken]);
+    expect([...read.tokens]).toEqual([[h.pair.quoteToken, 0n]]);
+    expect(read.failed.get(h.pair.baseToken)).toMatchObject({ code: 'E_VENUE_TRUSTLINE_MISSING' });
+    expect(read.native).toBe(100_000_000_000n);
     await adapter.close();
   });
 });

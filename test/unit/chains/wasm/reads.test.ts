@@ -1,7 +1,7 @@
 /** The order book's phase and pre-fund flag in the shapes a Soroban contract may return them. */
 import { xdr } from '@stellar/stellar-sdk';
 import { describe, expect, it } from 'vitest';
-import { noPrefundOf, phaseOf } from '../../../../src/chains/wasm/reads.ts';
+import { noPrefundOf, phaseOf } from '../../../../src/chains/wasm/pair-state.ts';
 import { scv, type ScVal } from '../../../../src/chains/wasm/scval.ts';
 
 describe('phase', () => {

@@ -449,14 +449,18 @@ describe('the strategy loop of one pair', () => {
     expect(reads).toBe(1);
     await s.round();
     expect(reads).toBe(1);
-    // A change while a read is in flight makes that read out of date: the quotes wait for a new one.
+    // A change while a read is in flight (started in an earlier turn) makes that read out of date: the quotes
+    // wait for a new one.
     s.loop.balancesChanged();
+    await Promise.resolve();
     s.loop.balancesChanged();
     await s.round();
     expect(reads).toBe(3);
     // A burst of changes while a read is on the wire (a block settling several of the pair's orders): one
     // more read, when it ends, covers them all, and the quotes use that one.
-    for (let i = 0; i < 6; i++) s.loop.balancesChanged();
+    s.loop.balancesChanged();
+    await Promise.resolve();
+    for (let i = 0; i < 5; i++) s.loop.balancesChanged();
     expect(reads).toBe(4);
     await s.round();
     expect(reads).toBe(5);

@@ -1,0 +1,111 @@
+/**
+ * JSON-RPC 2.0 batches over HTTP POST: several calls in one request, each answered on its own (a member's error
+ * fails that member only). `gatheringTransport` sends the calls made in the same turn of the event loop as one
+ * batch, so that reads started together (every token balance of a wallet) cost one request. A node that does
+ * not take batches (it answers the array with an HTTP error or with something else than a JSON array) is asked
+ * one call at a time from then on, the calls of that batch included: batches save requests, they never cost a
+ * call its answer.
+ */
+import { endpoint, postText, redactedReason, safeUrl, type RpcFailureFactory } from './json-rpc-http.ts';
+
+export interface BatchCall {
+  readonly method: string;
+  readonly params: unknown;
+}
+
+export type BatchAnswer =
+  { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: Error };
+
+/** Sends the calls as one request: one answer per call, in order; rejects when there is no batch answer at all. */
+export type BatchTransport = (calls: readonly BatchCall[]) => Promise<BatchAnswer[]>;
+
+/** Thrown (for the whole batch) when the node answered a batch with something else than an array. */
+export class BatchRefused extends Error {}
+
+export function jsonRpcBatchOverHttp(
+  url: string,
+  options: { timeoutMs: number },
+  fail: RpcFailureFactory,
+): BatchTransport {
+  let id = 0;
+  const where = safeUrl(url);
+  const target = endpoint(url);
+  return async (calls) => {
+    const first = id + 1;
+    const body = calls.map((c) => ({ jsonrpc: '2.0', id: ++id, method: c.method, params: c.params ?? null }));
+    const method = calls.map((c) => c.method).join(',');
+    let text: string;
+    let status: number;
+    try {
+      if (target.parsed === null) throw new Error('invalid URL');
+      ({ text, status } = await postText(target.parsed, target.headers, JSON.stringify(body), options.timeoutMs));
+    } catch (e) {
+      throw fail(method, 'transport', `request to ${where} failed: ${redactedReason(e, target.url, where)}`);
+    }
+    // An HTTP error (a proxy that does not pass batches) or anything but an array: not a node that takes batches.
+    if (status < 200 || status > 299) throw new BatchRefused(`${where} answered a batch with HTTP ${status}`);
+    let reply: unknown;
+    try {
+      reply = JSON.parse(text);
+    } catch {
+      throw new BatchRefused(`${where} answered a batch with something that is not JSON`);
+    }
+    if (!Array.isArray(reply)) throw new BatchRefused(`${where} answered a batch with ${typeof reply}`);
+    const byId = new Map<unknown, unknown>();
+    for (const r of reply) if (typeof r === 'object' && r !== null) byId.set((r as { id?: unknown }).id, r);
+    return calls.map((c, i) => memberAnswer(byId.get(first + i), c.method, fail));
+  };
+}
+
+function memberAnswer(member: unknown, method: string, fail: RpcFailureFactory): BatchAnswer {
+  if (member === undefined)
+    return { ok: false, error: fail(method, 'malformed', 'the batch reply has no answer to it') };
+  const b = member as { result?: unknown; error?: { code?: unknown; message?: unknown } | null };
+  if (b.error !== undefined && b.error !== null) {
+    const code = typeof b.error.code === 'number' ? b.error.code : undefined;
+    const message = typeof b.error.message === 'string' ? b.error.message : 'error without message';
+    const error = fail(method, 'rpc', message, { ...(code === undefined ? {} : { rpcCode: code }), object: b.error });
+    return { ok: false, error };
+  }
+  if (!('result' in b)) return { ok: false, error: fail(method, 'malformed', 'reply has neither result nor error') };
+  return { ok: true, result: b.result };
+}
+
+/**
+ * A one-call transport whose calls made in the same turn leave as one batch (a lone call leaves as itself,
+ * through `single`). After a node refused a batch, every call goes through `single`.
+ */
+export function gatheringTransport<P>(
+  batch: BatchTransport,
+  single: (method: string, params: P) => Promise<unknown>,
+): (method: string, params: P) => Promise<unknown> {
+  let gathered: Array<{ method: string; params: P; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
+  let batches = true;
+  const flush = async () => {
+    const calls = gathered;
+    gathered = [];
+    const alone = () => {
+      for (const c of calls) single(c.method, c.params).then(c.resolve, c.reject);
+    };
+    if (calls.length === 1 || !batches) return alone();
+    try {
+      const answers = await batch(calls);
+      for (const [i, c] of calls.entries()) {
+        const a = answers[i] as BatchAnswer;
+        if (a.ok) c.resolve(a.result);
+        else c.reject(a.error);
+      }
+    } catch (e) {
+      if (!(e instanceof BatchRefused)) for (const c of calls) c.reject(e);
+      else {
+        batches = false;
+        alone();
+      }
+    }
+  };
+  return (method, params) =>
+    new Promise((resolve, reject) => {
+      if (gathered.length === 0) queueMicrotask(() => void flush());
+      gathered.push({ method, params, resolve, reject });
+    });
+}

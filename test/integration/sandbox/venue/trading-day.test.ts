@@ -6,17 +6,9 @@
  * last execution price, on the contracts too), clearing of the GFD orders `ByContract` five minutes later,
  * and the next day's open. Every step is checked in REST and in the contracts' phases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
-import {
-  bearer,
-  control,
-  get,
-  startTestSandbox,
-  Traders,
-  until,
-  type Json,
-} from '../../../support/sandbox/api/sandbox-clients.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, control, get, until, type Json } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { tradersSession } from '../../../support/sandbox/api/traders-session.ts';
 import {
   BOND,
   cancellationsOnChain,
@@ -27,38 +19,30 @@ import {
   tradeAndRest,
 } from '../../../support/sandbox/venue/trading-day-steps.ts';
 
-let sb: Sandbox;
-let t: Traders;
 let resting: { evm: bigint[]; wasm: bigint[] };
-let v: ReturnType<typeof dayViews>;
+
+const session = tradersSession({
+  trading: { mode: 'calendar' },
+  clock: { mode: 'manual', start: '2026-03-02T06:58:00Z' },
+});
+const v = dayViews(session);
 
 beforeAll(async () => {
-  sb = await startTestSandbox({
-    trading: { mode: 'calendar' },
-    clock: { mode: 'manual', start: '2026-03-02T06:58:00Z' },
-  });
-  t = new Traders(sb);
-  v = dayViews(sb, t);
   await Promise.all([
-    t.evmApproveAll('evm-trader'),
-    t.evmApproveAll('evm-mm'),
-    t.wasmApprove('wasm-trader', 'FUND1EURe'),
-    t.wasmApprove('wasm-mm', 'FUND1EURe'),
+    session.t.evmApproveAll('evm-trader'),
+    session.t.evmApproveAll('evm-mm'),
+    session.t.wasmApprove('wasm-trader', 'FUND1EURe'),
+    session.t.wasmApprove('wasm-mm', 'FUND1EURe'),
   ]);
 });
 
-afterAll(async () => {
-  t?.close();
-  await sb?.stop();
-});
-
-const setClock = (time: string) => control(sb, 'POST', '/clock/set', { time });
-const advance = (body: Record<string, number>) => control(sb, 'POST', '/clock/advance', body);
-const halts = async () => (await get(sb, `/tradingpairs/${BOND}/tradeinfo`)).body.tradingHaltCounter;
+const setClock = (time: string) => control(session.sb, 'POST', '/clock/set', { time });
+const advance = (body: Record<string, number>) => control(session.sb, 'POST', '/clock/advance', body);
+const halts = async () => (await get(session.sb, `/tradingpairs/${BOND}/tradeinfo`)).body.tradingHaltCounter;
 
 /** The crossing buy at 106 executes 5.5 % above the last price: the book rejects it and halts itself. */
 async function triggerHalt(): Promise<void> {
-  await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '106');
+  await session.t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '106');
   await until(
     () => v.statusOf(BOND),
     (s) => s[0] === 'AUTOMATIC_TRADING_HALT',
@@ -70,7 +54,7 @@ describe('a trading day', () => {
   it('is out of trading before the open, with the books closed', async () => {
     expect(await v.statusOf(BOND)).toEqual(['OUT_OF_TRADING', 'END_OF_TRADING_DAY']);
     expect([await v.evmPhase(), await v.wasmPhase()]).toEqual([2, 'ClosedForTrading']);
-    await expect(t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '1', '100')).rejects.toThrow(/revert|failed/);
+    await expect(session.t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '1', '100')).rejects.toThrow(/revert|failed/);
   });
 
   it('opens at 08:00 Berlin time', async () => {
@@ -86,8 +70,8 @@ describe('a trading day', () => {
   });
 
   it('trades on both chains and keeps the day orders resting', async () => {
-    resting = await tradeAndRest(sb, t);
-    expect(await lastTrades(sb)).toEqual([
+    resting = await tradeAndRest(session.sb, session.t);
+    expect(await lastTrades(session.sb)).toEqual([
       { lastPrice: '100.5', tradeVolume24h: '1' },
       { lastPrice: '12.4', tradeVolume24h: '1' },
     ]);
@@ -99,10 +83,10 @@ describe('a trading day', () => {
     expect(await v.statusOf(BOND)).toEqual(['AUTOMATIC_TRADING_HALT', 'VOLATILITY_HALT']);
     expect([await halts(), await v.evmPhase()]).toEqual([1, 4]);
     expect(await v.statusOf(FUND)).toEqual(['CONTINUOUS_TRADING', 'START_OF_TRADING_DAY']);
-    const resumeAt = (await control(sb, 'GET', '/status')).body.pairs.find((p: Json) => p.id === BOND).resumeAt;
-    expect(Date.parse(resumeAt) - sb.clock.nowMs()).toBe(330_000);
+    const resumeAt = (await control(session.sb, 'GET', '/status')).body.pairs.find((p: Json) => p.id === BOND).resumeAt;
+    expect(Date.parse(resumeAt) - session.sb.clock.nowMs()).toBe(330_000);
     // Trade info says the expected end too, as the venue's documentation has it.
-    expect((await get(sb, `/tradingpairs/${BOND}/tradeinfo`)).body.estimatedTradingHaltEnd).toBe(resumeAt);
+    expect((await get(session.sb, `/tradingpairs/${BOND}/tradeinfo`)).body.estimatedTradingHaltEnd).toBe(resumeAt);
     await advance({ minutes: 5 });
     expect((await v.statusOf(BOND))[0]).toBe('AUTOMATIC_TRADING_HALT');
     await advance({ seconds: 30 });
@@ -122,7 +106,7 @@ describe('a trading day', () => {
   it('does not resume a halt within 30 minutes of the close', async () => {
     await setClock('2026-03-02T15:45:00Z');
     await triggerHalt();
-    expect((await control(sb, 'GET', '/status')).body.pairs.find((p: Json) => p.id === BOND)).toMatchObject({
+    expect((await control(session.sb, 'GET', '/status')).body.pairs.find((p: Json) => p.id === BOND)).toMatchObject({
       tradingHaltCounter: 3,
       resumeAt: null,
     });
@@ -137,30 +121,30 @@ describe('a trading day', () => {
       '100.5',
       '12.4',
     ]);
-    expect((await get(sb, `/tradingpairs/${FUND}/tradeinfo`)).body.referencePrice).toBe('12.4');
-    expect(await t.book('BOND26EURe').getFunction('getStaticRefPrice').staticCall()).toBe(1_005_000n);
-    expect(await t.wasmView('FUND1EURe', 'get_static_reference_price')).toBe(124_000n);
+    expect((await get(session.sb, `/tradingpairs/${FUND}/tradeinfo`)).body.referencePrice).toBe('12.4');
+    expect(await session.t.book('BOND26EURe').getFunction('getStaticRefPrice').staticCall()).toBe(1_005_000n);
+    expect(await session.t.wasmView('FUND1EURe', 'get_static_reference_price')).toBe(124_000n);
     expect([await v.evmPhase(), await v.wasmPhase()]).toEqual([2, 'ClosedForTrading']);
-    expect((await get(sb, `/tradingpairs/${BOND}/orderbook`)).body.buy).toHaveLength(1);
+    expect((await get(session.sb, `/tradingpairs/${BOND}/orderbook`)).body.buy).toHaveLength(1);
   });
 
   it('clears the day orders ByContract five minutes after the close', async () => {
     await advance({ minutes: 4 });
-    expect((await control(sb, 'GET', '/status')).body.clearings).toBe(0);
+    expect((await control(session.sb, 'GET', '/status')).body.clearings).toBe(0);
     await advance({ minutes: 1 });
-    expect((await control(sb, 'GET', '/status')).body.clearings).toBe(1);
+    expect((await control(session.sb, 'GET', '/status')).body.clearings).toBe(1);
     // Chain B shows the operator's clearing with the next ledger close.
     for (const id of [BOND, FUND]) {
       const book = await until(
-        () => get(sb, `/tradingpairs/${id}/orderbook`),
+        () => get(session.sb, `/tradingpairs/${id}/orderbook`),
         (r) => r.body.buy.length + r.body.sell.length === 0,
         `${id} cleared`,
       );
       expect(book.body).toEqual({ tradingPairId: id, buy: [], sell: [] });
     }
-    expect(await cancellationsOnChain(sb, t)).toEqual(clearedByContract(resting));
+    expect(await cancellationsOnChain(session.sb, session.t)).toEqual(clearedByContract(resting));
     await until(
-      () => get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb)),
+      () => get(session.sb, `/participants/${session.sb.manifest.venue.participantId}/orders`, bearer(session.sb)),
       (r) => r.body.items.length === 0,
       'the order list to empty',
     );

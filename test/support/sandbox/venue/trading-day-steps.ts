@@ -10,16 +10,17 @@ import { get, type Json, type Traders } from '../api/sandbox-clients.ts';
 export const BOND = 'tp-evm-bond26-eure';
 export const FUND = 'tp-wasm-fund1-eure';
 
-export function dayViews(sb: Sandbox, t: Traders) {
-  const pair = async (id: string): Promise<Json> => (await get(sb, `/tradingpairs/${id}`)).body;
+/** Reads of the day's sandbox (`session`'s, once it has started). */
+export function dayViews(session: { readonly sb: Sandbox; readonly t: Traders }) {
+  const pair = async (id: string): Promise<Json> => (await get(session.sb, `/tradingpairs/${id}`)).body;
   return {
     pair,
     statusOf: async (id: string) => {
       const p = await pair(id);
       return [p.tradingStatus, p.statusChangeReason];
     },
-    evmPhase: async () => Number(await t.book('BOND26EURe').getFunction('getOrderBookPhase').staticCall()),
-    wasmPhase: () => t.wasmView('FUND1EURe', 'get_order_book_phase'),
+    evmPhase: async () => Number(await session.t.book('BOND26EURe').getFunction('getOrderBookPhase').staticCall()),
+    wasmPhase: () => session.t.wasmView('FUND1EURe', 'get_order_book_phase'),
   };
 }
 

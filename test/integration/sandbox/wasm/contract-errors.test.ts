@@ -5,13 +5,12 @@
  */
 import { Address, Keypair, nativeToScVal, rpc, type xdr } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../../src/core/encoding/wasm-order.ts';
-import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
 import { approve, setAuthorized, setClient, setPhase, setUpWallet } from '../../../../src/sandbox/wasm/operator.ts';
 import {
   build,
   failedContractCode,
   hashOf,
+  orderArgs,
   startHarness,
   wallet,
   type Harness,
@@ -23,12 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const order = (user: string, quantity: bigint, price: bigint, crossId: Uint8Array = encodeWasmCrossIdentifier(0n)) => [
-  new Address(user).toScVal(),
-  nativeToScVal(encodeWasmOrderData({ ...DEFAULT_ORDER_OPTIONS, quantity, price })),
-  nativeToScVal(crossId),
-  nativeToScVal(new Uint8Array([0])),
-];
+const order = (user: string, quantity: bigint, price: bigint, crossId?: Uint8Array) =>
+  orderArgs(user, { quantity, price }, crossId);
 
 async function simulationError(
   source: Keypair,

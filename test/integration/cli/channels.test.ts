@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main.ts';
 import { freePort } from '../../../src/sandbox/net.ts';
 import { startWasmNode, type WasmNode } from '../../../src/sandbox/wasm/node.ts';
+import { runCli } from '../../support/cli-io.ts';
 
 let node: WasmNode;
 let dir: string;
@@ -21,18 +21,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(argv: string[], env: Record<string, string>) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    readFile: (p) => readFileSync(p, 'utf8'),
-    writeFile: () => undefined,
-    env,
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
+function run(argv: string[], env: Record<string, string>) {
+  return runCli(argv, { readFile: (p) => readFileSync(p, 'utf8'), writeFile: () => undefined, env, cwd: dir });
 }
 
 describe('dlt-mm channels create', () => {

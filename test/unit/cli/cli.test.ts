@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AbiCoder } from 'ethers';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main.ts';
+import { runCli } from '../../support/cli-io.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const evmPair = fileURLToPath(new URL('../../fixtures/pairs/evm-pair.json', import.meta.url));
@@ -15,17 +15,13 @@ function argv(strings: TemplateStringsArray, ...values: string[]): string[] {
 }
 
 async function run(argv: string[], files: Record<string, string> = {}, env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
+  const r = await runCli(argv, {
     readFile: (p) => files[p] ?? readFileSync(p, 'utf8'),
     writeFile: (p, t) => (files[p] = t),
     env,
     cwd: root,
   });
-  return { code, stdout, stderr, files };
+  return { ...r, files };
 }
 
 describe('dlt-mm order encode', () => {

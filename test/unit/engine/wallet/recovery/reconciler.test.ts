@@ -6,20 +6,13 @@ import { DEFAULT_ORDER_OPTIONS } from '../../../../../src/core/order-terms.ts';
 import { ZERO_REPORTING } from '../../../../../src/core/encoding/reporting.ts';
 import { newOrder } from '../../../../../src/core/order-state.ts';
 import { approvalFor } from '../../../../../src/core/money.ts';
-import type { PlaceOrder } from '../../../../../src/engine/wallet/orders/order-manager.ts';
 import type { VenueOrder } from '../../../../../src/venue/payload/orders.ts';
-import { harness, start, TAKER, WALLET, type Harness } from '../../../../support/engine/harness.ts';
+import { harness, placeOrder, start, TAKER, WALLET, type Harness } from '../../../../support/engine/harness.ts';
 import { timersDueIn, whenTrue } from '../../../../support/condition.ts';
 
 const PAIR = 'tp-evm-bond-eure';
 /** The harness's `catchUpTimeoutMs`: how long reconciliation waits for the follower to catch up. */
 const CATCH_UP_TIMEOUT_MS = 5_000;
-const order = (side: 'buy' | 'sell', qty: string, price: string): PlaceOrder => ({
-  pairId: PAIR,
-  side,
-  quantity: new Decimal(qty),
-  price: new Decimal(price),
-});
 
 /** What the process had done when it was killed right after recording an order (and maybe signing it). */
 async function killedAfterRecording(
@@ -120,7 +113,7 @@ describe('recovery after a crash', () => {
     const backup = join(dirname(h.path), 'backup.sqlite');
     h.store.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     copyFileSync(h.path, backup);
-    const lost = await h.engine.place(order('buy', '1', '99'));
+    const lost = await h.engine.place(placeOrder('buy', '1', '99'));
     await h.block();
     h = await h.restart({
       beforeOpen: () => {
@@ -135,7 +128,7 @@ describe('recovery after a crash', () => {
       adopted: true,
       orderId: 1n,
     });
-    const next = await h.engine.place(order('buy', '1', '98'));
+    const next = await h.engine.place(placeOrder('buy', '1', '98'));
     expect(next.clientOrderId).toBe(lost.clientOrderId + 1n);
   });
 
@@ -154,7 +147,7 @@ describe('recovery after a crash', () => {
     let listed: VenueOrder[] = [];
     const h = await harness({ engine: { rest: { walletOrders: async () => listed } } });
     await start(h);
-    const p = await h.engine.place(order('sell', '2', '101'));
+    const p = await h.engine.place(placeOrder('sell', '2', '101'));
     await h.block();
     h.clock.advance(10_000);
     listed = [
@@ -178,8 +171,8 @@ describe('recovery after a crash', () => {
   it('is idempotent: a second run changes nothing', async () => {
     const h = await harness();
     await start(h);
-    await h.engine.place(order('sell', '1', '100.1'));
-    await h.engine.place(order('buy', '1', '99.9'));
+    await h.engine.place(placeOrder('sell', '1', '100.1'));
+    await h.engine.place(placeOrder('buy', '1', '99.9'));
     await h.block();
     h.venue.place(TAKER, PAIR, 'buy', 5_000n, 1_001_000n);
     await h.block();
@@ -193,7 +186,7 @@ describe('recovery after a crash', () => {
     let oldest = 0n;
     let h = await harness({ adapter: { retainedFrom: () => oldest } });
     await start(h);
-    const p = await h.engine.place(order('buy', '1', '99'));
+    const p = await h.engine.place(placeOrder('buy', '1', '99'));
     await h.block();
     await h.engine.stop();
     for (let i = 0; i < 5; i++) h.venue.mine();
@@ -212,7 +205,7 @@ describe('recovery after a crash', () => {
     let listed: VenueOrder[] = [];
     const h = await harness({ engine: { rest: { walletOrders: async () => listed } } });
     await start(h);
-    const p = await h.engine.place(order('sell', '1', '101'));
+    const p = await h.engine.place(placeOrder('sell', '1', '101'));
     await h.block();
     // The order leaves the book with no event the follower could deliver (a lost event).
     const book = h.venue.pair(PAIR).book;
@@ -235,7 +228,7 @@ describe('recovery after a crash', () => {
     const views: VenueOrder[] = [];
     const h = await harness({ engine: { rest: { walletOrders: async () => views } } });
     await start(h);
-    const p = await h.engine.place(order('sell', '2', '101'));
+    const p = await h.engine.place(placeOrder('sell', '2', '101'));
     await h.block();
     const orderId = h.store.orders.get(WALLET, p.clientOrderId)?.orderId as bigint;
     h.clock.advance(10_000);
@@ -273,7 +266,7 @@ describe('recovery after a crash', () => {
     const views: VenueOrder[] = [];
     const h = await harness({ engine: { rest: { walletOrders: async () => views } } });
     await start(h);
-    const p = await h.engine.place(order('sell', '2', '101'));
+    const p = await h.engine.place(placeOrder('sell', '2', '101'));
     await h.block();
     const orderId = h.store.orders.get(WALLET, p.clientOrderId)?.orderId as bigint;
     h.clock.advance(10_000);
@@ -301,7 +294,7 @@ describe('recovery after a crash', () => {
     await start(h);
     // The follower has delivered nothing yet when the order goes out and a taker fills it; then the kill.
     h.adapter.hold();
-    const p = await h.engine.place(order('sell', '1', '100.1'));
+    const p = await h.engine.place(placeOrder('sell', '1', '100.1'));
     h.venue.mine();
     await p.settled;
     h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_001_000n);

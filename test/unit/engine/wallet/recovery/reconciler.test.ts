@@ -14,6 +14,27 @@ const PAIR = 'tp-evm-bond-eure';
 /** The harness's `catchUpTimeoutMs`: how long reconciliation waits for the follower to catch up. */
 const CATCH_UP_TIMEOUT_MS = 5_000;
 
+/** An order as the venue's open-order list of the wallet shows it, on the harness's pair. */
+const listing = (orderId: bigint, side: 'BUY' | 'SELL', remainingQuantity: string, price: string): VenueOrder => ({
+  externalOrderId: orderId,
+  raw: { externalOrderId: Number(orderId), tradingPairId: PAIR, side, remainingQuantity, price },
+});
+
+/**
+ * A started harness whose venue lists `views` as the wallet's open orders (nothing yet), with a sell of 2 at 101
+ * resting on the book for ten seconds.
+ */
+async function listedSell() {
+  const views: VenueOrder[] = [];
+  const h = await harness({ engine: { rest: { walletOrders: async () => views } } });
+  await start(h);
+  const p = await h.engine.place(placeOrder('sell', '2', '101'));
+  await h.block();
+  const orderId = h.store.orders.get(WALLET, p.clientOrderId)?.orderId as bigint;
+  h.clock.advance(10_000);
+  return { views, h, p, orderId };
+}
+
 /** What the process had done when it was killed right after recording an order (and maybe signing it). */
 async function killedAfterRecording(
   h: Harness,
@@ -150,16 +171,7 @@ describe('recovery after a crash', () => {
     const p = await h.engine.place(placeOrder('sell', '2', '101'));
     await h.block();
     h.clock.advance(10_000);
-    listed = [
-      {
-        externalOrderId: 1n,
-        raw: { externalOrderId: 1, tradingPairId: PAIR, side: 'SELL', remainingQuantity: '2', price: '101' },
-      },
-      {
-        externalOrderId: 77n,
-        raw: { externalOrderId: 77, tradingPairId: PAIR, side: 'BUY', remainingQuantity: '1', price: '99' },
-      },
-    ];
+    listed = [listing(1n, 'SELL', '2', '101'), listing(77n, 'BUY', '1', '99')];
     const report = await start(h);
     expect(report.discrepancies).toEqual([]);
     expect(report.unrecognised.map((v) => v.orderId)).toEqual([77n]);
@@ -225,27 +237,12 @@ describe('recovery after a crash', () => {
   });
 
   it('a remaining quantity the venue lists differently is looked at again once the events up to the chain are applied: a fill the follower was still delivering repairs nothing', async () => {
-    const views: VenueOrder[] = [];
-    const h = await harness({ engine: { rest: { walletOrders: async () => views } } });
-    await start(h);
-    const p = await h.engine.place(placeOrder('sell', '2', '101'));
-    await h.block();
-    const orderId = h.store.orders.get(WALLET, p.clientOrderId)?.orderId as bigint;
-    h.clock.advance(10_000);
+    const { views, h, p, orderId } = await listedSell();
     // A taker takes half of it in a block the follower has not delivered; the venue already lists the rest.
     h.adapter.hold();
     h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_010_000n);
     h.venue.mine();
-    views.push({
-      externalOrderId: orderId,
-      raw: {
-        externalOrderId: Number(orderId),
-        tradingPairId: PAIR,
-        side: 'SELL',
-        remainingQuantity: '1',
-        price: '101',
-      },
-    });
+    views.push(listing(orderId, 'SELL', '1', '101'));
     const sent = h.adapter.sent.length;
     const before = timersDueIn(h.clock, CATCH_UP_TIMEOUT_MS);
     const reconciling = start(h);
@@ -263,23 +260,8 @@ describe('recovery after a crash', () => {
   });
 
   it('a remaining quantity that still differs once every event is applied is settled by cancelling the order', async () => {
-    const views: VenueOrder[] = [];
-    const h = await harness({ engine: { rest: { walletOrders: async () => views } } });
-    await start(h);
-    const p = await h.engine.place(placeOrder('sell', '2', '101'));
-    await h.block();
-    const orderId = h.store.orders.get(WALLET, p.clientOrderId)?.orderId as bigint;
-    h.clock.advance(10_000);
-    views.push({
-      externalOrderId: orderId,
-      raw: {
-        externalOrderId: Number(orderId),
-        tradingPairId: PAIR,
-        side: 'SELL',
-        remainingQuantity: '1.5',
-        price: '101',
-      },
-    });
+    const { views, h, p, orderId } = await listedSell();
+    views.push(listing(orderId, 'SELL', '1.5', '101'));
     const report = await start(h);
     expect(report.discrepancies.map((d) => [d.kind, d.repair])).toEqual([['remaining-differs', 'checking']]);
     await h.settle();

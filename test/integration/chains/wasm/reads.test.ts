@@ -3,7 +3,7 @@
  * the wallet's balances, and the trustline and authorization checks that stop trading with a clear error.
  */
 import { Keypair } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mint, setAuthorized, setPhase, trust } from '../../../../src/sandbox/wasm/operator.ts';
 import {
   accepted,
@@ -12,16 +12,11 @@ import {
   freshBook,
   PAIR,
   placeCommand,
-  startHarness,
+  fileHarness,
   wallet,
-  type Harness,
 } from '../../../support/chains/wasm/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
 describe('pair state', () => {
   it('reads get_config and the phase of a pre-funded book', async () => {

@@ -4,26 +4,14 @@
  * read methods (config, phase, counts, best offers). Events are read with getEvents filtered by the client topic.
  */
 import { Address, Keypair, rpc, scValToNative, type xdr } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type OrderOptions } from '../../../../src/core/order-terms.ts';
 import { deployPair, type BookDeployment } from '../../../../src/sandbox/wasm/deploy.ts';
 import { approve, clearOrders, setPhase } from '../../../../src/sandbox/wasm/operator.ts';
-import {
-  build,
-  orderArgs,
-  PAIR,
-  startHarness,
-  submit,
-  wallet,
-  type Harness,
-} from '../../../support/sandbox/wasm/harness.ts';
+import { build, orderArgs, PAIR, fileHarness, submit, wallet } from '../../../support/sandbox/wasm/harness.ts';
 
-let h: Harness;
+const h = fileHarness();
 let books = 0;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
 
 function freshBook(prefunded = true): BookDeployment {
   return deployPair(h.emu, h.venue, { pair: { ...PAIR, id: `conditions-${books++}` }, prefunded });

@@ -4,23 +4,18 @@
  * inclusion, as a FAILED transaction whose diagnostic event carries the code.
  */
 import { Address, Keypair, nativeToScVal, rpc, type xdr } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { approve, setAuthorized, setClient, setPhase, setUpWallet } from '../../../../src/sandbox/wasm/operator.ts';
 import {
   build,
   failedContractCode,
   hashOf,
   orderArgs,
-  startHarness,
+  fileHarness,
   wallet,
-  type Harness,
 } from '../../../support/sandbox/wasm/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
 const order = (user: string, quantity: bigint, price: bigint, crossId?: Uint8Array) =>
   orderArgs(user, { quantity, price }, crossId);

@@ -4,22 +4,10 @@
  * account creation for channel accounts, and the real server's JSON-RPC errors for malformed requests.
  */
 import { Asset, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  account,
-  hashOf,
-  orderArgs,
-  startHarness,
-  submit,
-  wallet,
-  type Harness,
-} from '../../../support/sandbox/wasm/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { account, hashOf, orderArgs, fileHarness, submit, wallet } from '../../../support/sandbox/wasm/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
 async function raw(body: string): Promise<{ error?: { code: number; message: string }; result?: unknown }> {
   const res = await fetch(h.rpcServer.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

@@ -1,6 +1,6 @@
 /** Transaction admission and application as the network does them, driven through `@stellar/stellar-sdk` only. */
 import { authorizeEntry, Keypair, Operation, rpc, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setPhase } from '../../../../src/sandbox/wasm/operator.ts';
 import {
   account,
@@ -8,16 +8,11 @@ import {
   hashOf,
   orderArgs,
   sorobanDataOf,
-  startHarness,
+  fileHarness,
   wallet,
-  type Harness,
 } from '../../../support/sandbox/wasm/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
 const buyArgs = (user: string, quantity = 1000n, price = 123_400n) => orderArgs(user, { quantity, price });
 

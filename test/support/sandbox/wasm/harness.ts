@@ -22,6 +22,7 @@ import { WasmEmulator } from '../../../../src/sandbox/wasm/emulator.ts';
 import { setUpWallet } from '../../../../src/sandbox/wasm/operator.ts';
 import { startRpcServer, type RunningRpc } from '../../../../src/sandbox/wasm/rpc-server.ts';
 import { TestClock } from '../../clock.ts';
+import { perFile } from '../../per-file.ts';
 export { TestClock };
 
 export const PAIR = parseTradingPair(
@@ -152,4 +153,9 @@ export async function submit(
   if (sent.status !== 'PENDING') throw new Error(`send: ${sent.status}`);
   h.emu.closeLedger();
   return h.server.getTransaction(sent.hash);
+}
+
+/** The file's harness, started before its tests and closed after them (`perFile`). */
+export function fileHarness(options: Parameters<typeof startHarness>[0] = {}): Harness {
+  return perFile(() => startHarness(options));
 }

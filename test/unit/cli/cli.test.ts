@@ -83,19 +83,9 @@ describe('dlt-mm order decode', () => {
         )
       ).stdout,
     );
-    const dec = await run([
-      'order',
-      'decode',
-      '--chain',
-      'wasm',
-      '--pair-file',
-      wasmPair,
-      '--order-data',
-      enc.orderData,
-      '--cross-id',
-      enc.crossIdentifier,
-      '--json',
-    ]);
+    const dec = await run(
+      argv`order decode --chain wasm --pair-file ${wasmPair} --order-data ${enc.orderData} --cross-id ${enc.crossIdentifier} --json`,
+    );
     expect(JSON.parse(dec.stdout)).toMatchObject({
       quantity: '2.5',
       price: '12.34',
@@ -104,30 +94,12 @@ describe('dlt-mm order decode', () => {
     });
   });
   it('refuses an odd hex length and an 8-byte cross identifier', async () => {
-    const odd = await run([
-      'order',
-      'decode',
-      '--chain',
-      'wasm',
-      '--pair-file',
-      wasmPair,
-      '--order-data',
-      '0'.repeat(129),
-    ]);
+    const odd = await run(argv`order decode --chain wasm --pair-file ${wasmPair} --order-data ${'0'.repeat(129)}`);
     expect(odd.code).toBe(1);
     expect(odd.stderr).toMatch(/E_ENCODING_HEX/);
-    const cross = await run([
-      'order',
-      'decode',
-      '--chain',
-      'wasm',
-      '--pair-file',
-      wasmPair,
-      '--order-data',
-      `${'0'.repeat(63)}1${'0'.repeat(63)}1`,
-      '--cross-id',
-      '0000000000000001',
-    ]);
+    const cross = await run(
+      argv`order decode --chain wasm --pair-file ${wasmPair} --order-data ${`${'0'.repeat(63)}1${'0'.repeat(63)}1`} --cross-id 0000000000000001`,
+    );
     expect(cross.stderr).toMatch(/E_ENCODING_CROSS_ID/);
   });
 });

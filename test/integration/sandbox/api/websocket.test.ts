@@ -249,15 +249,19 @@ describe('data', () => {
   });
 });
 
+/** The bot's market data client on the sandbox's WebSocket API, reconnecting after 20 to 50 ms. */
+const botClient = () =>
+  new MarketDataClient({
+    url: session.sb.manifest.venue.wsUrl,
+    host: session.sb.manifest.venue.wsHost,
+    apiKey: session.sb.manifest.venue.apiKey,
+    dateHeader: session.sb.manifest.venue.dateHeader,
+    reconnect: { baseMs: 20, capMs: 50 },
+  });
+
 describe('faults and the bot client', () => {
   it('feeds the bot client the same book as REST, and the client reconnects after a drop', async () => {
-    const c = new MarketDataClient({
-      url: session.sb.manifest.venue.wsUrl,
-      host: session.sb.manifest.venue.wsHost,
-      apiKey: session.sb.manifest.venue.apiKey,
-      dateHeader: session.sb.manifest.venue.dateHeader,
-      reconnect: { baseMs: 20, capMs: 50 },
-    });
+    const c = botClient();
     try {
       let subscribed = 0;
       c.on('subscribed', () => subscribed++);
@@ -285,13 +289,7 @@ describe('faults and the bot client', () => {
   });
 
   it('a venue gone silent (no keep-alive, no data) is left by the bot client after connectionTimeoutMs and reconnected', async () => {
-    const c = new MarketDataClient({
-      url: session.sb.manifest.venue.wsUrl,
-      host: session.sb.manifest.venue.wsHost,
-      apiKey: session.sb.manifest.venue.apiKey,
-      dateHeader: session.sb.manifest.venue.dateHeader,
-      reconnect: { baseMs: 20, capMs: 50 },
-    });
+    const c = botClient();
     try {
       const reasons: string[] = [];
       c.on('disconnected', (e) => reasons.push(e.error.message));

@@ -11,17 +11,8 @@ import { connectionProtocols } from '../../../../src/venue/market-data/subscribe
 import { EventsProbe } from '../../../support/sandbox/events-probe.ts';
 import { control, get, until, type Json } from '../../../support/sandbox/api/sandbox-clients.ts';
 import { tradersSession } from '../../../support/sandbox/api/traders-session.ts';
-import {
-  BOND,
-  cancellationsOnChain,
-  clearedByContract,
-  dayViews,
-  FUND,
-  lastTrades,
-  tradeAndRest,
-} from '../../../support/sandbox/venue/trading-day-steps.ts';
+import { BOND, FUND, tradingDay } from '../../../support/sandbox/venue/trading-day-steps.ts';
 
-let resting: { evm: bigint[]; wasm: bigint[] };
 /**
  * Sandbox milliseconds per wall millisecond: a day passes in 36 s, and the test has 12 s of wall time between
  * the open and the last halt that still resumes (16:30), for its trades on a loaded machine.
@@ -34,9 +25,9 @@ const session = tradersSession({
   trading: { mode: 'calendar', tickMs: 50 },
   clock: { mode: 'accelerated', speed: SPEED, start: '2026-03-02T04:00:00Z' },
 });
-const v = dayViews(session);
+const day = tradingDay(session);
 
-const bothStatuses = async () => [await v.statusOf(BOND), await v.statusOf(FUND)];
+const bothStatuses = async () => [await day.statusOf(BOND), await day.statusOf(FUND)];
 const venueStatus = async () => (await control(session.sb, 'GET', '/status')).body;
 const bondStatus = async () => (await venueStatus()).pairs.find((p: Json) => p.id === BOND);
 
@@ -52,7 +43,7 @@ describe('a trading day on the accelerated clock', () => {
         ['OUT_OF_TRADING', 'END_OF_TRADING_DAY'],
         ['OUT_OF_TRADING', 'END_OF_TRADING_DAY'],
       ]);
-      expect([await v.evmPhase(), await v.wasmPhase()]).toEqual([2, 'ClosedForTrading']);
+      expect([await day.evmPhase(), await day.wasmPhase()]).toEqual([2, 'ClosedForTrading']);
       await Promise.all([
         session.t.evmApproveAll('evm-trader'),
         session.t.evmApproveAll('evm-mm'),
@@ -71,8 +62,8 @@ describe('a trading day on the accelerated clock', () => {
         ['CONTINUOUS_TRADING', 'START_OF_TRADING_DAY'],
         ['CONTINUOUS_TRADING', 'START_OF_TRADING_DAY'],
       ]);
-      expect(Date.parse((await v.pair(BOND)).modificationDate)).toBe(Date.parse('2026-03-02T07:00:00Z'));
-      expect([await v.evmPhase(), await v.wasmPhase()]).toEqual([1, 'OpenForTrading']);
+      expect(Date.parse((await day.pair(BOND)).modificationDate)).toBe(Date.parse('2026-03-02T07:00:00Z'));
+      expect([await day.evmPhase(), await day.wasmPhase()]).toEqual([1, 'OpenForTrading']);
     },
     STEP_MS,
   );
@@ -80,8 +71,8 @@ describe('a trading day on the accelerated clock', () => {
   it(
     'trades on both chains and keeps the day orders resting',
     async () => {
-      resting = await tradeAndRest(session.sb, session.t);
-      expect(await lastTrades(session.sb)).toEqual([
+      await day.tradeAndRest();
+      expect(await day.lastTrades()).toEqual([
         { lastPrice: '100.5', tradeVolume24h: '1' },
         { lastPrice: '12.4', tradeVolume24h: '1' },
       ]);
@@ -100,13 +91,13 @@ describe('a trading day on the accelerated clock', () => {
       );
       // The pause is 5.5 sandbox minutes: under a seventh of a wall second.
       await until(
-        () => v.statusOf(BOND),
+        () => day.statusOf(BOND),
         (s) => s[1] === 'AUTOMATIC_RESUME',
         'the automatic resume',
         STEP_MS,
       );
-      expect(await v.statusOf(BOND)).toEqual(['CONTINUOUS_TRADING', 'AUTOMATIC_RESUME']);
-      expect(await v.evmPhase()).toBe(1);
+      expect(await day.statusOf(BOND)).toEqual(['CONTINUOUS_TRADING', 'AUTOMATIC_RESUME']);
+      expect(await day.evmPhase()).toBe(1);
     },
     STEP_MS,
   );
@@ -115,7 +106,7 @@ describe('a trading day on the accelerated clock', () => {
     'closes at 17:00 and moves the static reference price to the last execution price',
     async () => {
       await until(bothStatuses, (s) => s.every(([status]) => status === 'OUT_OF_TRADING'), 'the close', STEP_MS);
-      expect([(await v.pair(BOND)).staticReferencePrice, (await v.pair(FUND)).staticReferencePrice]).toEqual([
+      expect([(await day.pair(BOND)).staticReferencePrice, (await day.pair(FUND)).staticReferencePrice]).toEqual([
         '100.5',
         '12.4',
       ]);
@@ -137,7 +128,7 @@ describe('a trading day on the accelerated clock', () => {
           STEP_MS,
         );
       }
-      expect(await cancellationsOnChain(session.sb, session.t)).toEqual(clearedByContract(resting));
+      expect(await day.cancellationsOnChain()).toEqual(day.clearedByContract());
     },
     STEP_MS,
   );
@@ -181,8 +172,8 @@ describe('a trading day on the accelerated clock', () => {
         "Tuesday's open",
         STEP_MS,
       );
-      expect(Date.parse((await v.pair(BOND)).modificationDate)).toBe(Date.parse('2026-03-03T07:00:00Z'));
-      expect([(await bondStatus()).tradingHaltCounter, await v.evmPhase(), await v.wasmPhase()]).toEqual([
+      expect(Date.parse((await day.pair(BOND)).modificationDate)).toBe(Date.parse('2026-03-03T07:00:00Z'));
+      expect([(await bondStatus()).tradingHaltCounter, await day.evmPhase(), await day.wasmPhase()]).toEqual([
         0,
         1,
         'OpenForTrading',

@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { freePort } from '../../src/sandbox/net.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
+import { SESSION_LIMITS } from '../support/e2e/bot-config.ts';
 import { until } from '../support/e2e/poll.ts';
 import { SandboxChains } from '../support/e2e/sandbox-chains.ts';
 
@@ -192,14 +193,7 @@ function writeConfig(dir: string, sandbox: Sandbox, metricsPort: number): { env:
       strategy: '/app/strategies/ladder.yaml',
     })),
     calendar: { enabled: false },
-    risk: {
-      maxInventory: '20',
-      maxNotional: '2500',
-      maxOpenOrders: 8,
-      dailyLossLimit: '1000',
-      maxDrawdown: '1000',
-      staleMarketDataMs: 15_000,
-    },
+    risk: SESSION_LIMITS,
     engine: { tickMs: 1000, phasePollMs: 1000, shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS },
     store: { path: '/app/state/dlt-mm.sqlite' },
     telemetry: { metricsPort, metricsHost: '127.0.0.1', logLevel: 'info' },

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { freePort } from '../../src/sandbox/net.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
-import { writeBotConfig } from '../support/e2e/bot-config.ts';
+import { SESSION_LIMITS, writeBotConfig } from '../support/e2e/bot-config.ts';
 import { BotProcess } from '../support/e2e/bot-process.ts';
 import { until } from '../support/e2e/poll.ts';
 import { dashboardQueries, dashboardVariables, metricNames, type Dashboard } from '../support/deploy/dashboard.ts';
@@ -72,15 +72,7 @@ beforeAll(async () => {
     manifest: sandbox.manifestPath as string,
     metricsPort,
     store: join(dir, 'bot.sqlite'),
-    risk: {
-      maxInventory: '20',
-      maxNotional: '2500',
-      maxOpenOrders: 8,
-      dailyLossLimit: '1000',
-      maxDrawdown: '1000',
-      staleMarketDataMs: 15_000,
-      nativeAlert: '0.5',
-    },
+    risk: { ...SESSION_LIMITS, nativeAlert: '0.5' },
   });
   bot = new BotProcess(config, metricsPort, join(dir, 'bot.log'));
   await until('bot ready', 60_000, async () => {

@@ -4,22 +4,16 @@
  * order with an empty cross identifier, fills the bot's quotes; the bot books those fills, counts no malformed
  * log, raises no alert and takes none of those orders for its own. Checked with the test's own reads of the chain.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { id, Interface, toQuantity } from 'ethers';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadArtifacts } from '../../src/sandbox/evm/compile.ts';
 import { rpc } from '../../src/sandbox/evm/node.ts';
-import { freePort } from '../../src/sandbox/net.ts';
 import { BAND7_PAIR } from '../../src/sandbox/venue/band7-pair.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
 import { openStoreReadOnly } from '../../src/store/store.ts';
-import { writeBotConfig } from '../support/e2e/bot-config.ts';
-import { BotProcess } from '../support/e2e/bot-process.ts';
 import { series, total } from '../support/e2e/metrics-text.ts';
 import { until } from '../support/e2e/poll.ts';
-import { SandboxChains } from '../support/e2e/sandbox-chains.ts';
+import { HALF_SECOND_BLOCKS, sandboxSession, untilReady, type SessionBot } from '../support/e2e/session.ts';
 
 const PAIR = BAND7_PAIR.pair.id;
 const LIMITS = {
@@ -34,65 +28,30 @@ const BOOK = new Interface(loadArtifacts().contracts.OrderBook.abi as never);
 /** keccak256 of Transfer(address,address,uint256): the token events of a fill. */
 const TRANSFER = id('Transfer(address,address,uint256)');
 
-let dir: string;
-let sandbox: Sandbox;
-let chains: SandboxChains;
-let bot: BotProcess | undefined;
-let failed = false;
+const session = sandboxSession(
+  'e2e-band7',
+  { ...HALF_SECOND_BLOCKS, flow: { enabled: true, takerIntervalMs: 2_000, informedShare: 0.2 }, band7Pair: true },
+  { chains: { begin: true }, keep: 'if-failed' },
+);
+let bot: SessionBot;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dltmm-e2e-band7-'));
-  sandbox = await startSandbox({
-    ports: { api: 0, evm: 0, wasm: 0 },
-    evm: { blockTimeMs: 500 },
-    wasm: { ledgerIntervalMs: 1_000 },
-    flow: { enabled: true, takerIntervalMs: 2_000, informedShare: 0.2 },
-    band7Pair: true,
-    manifest: join(dir, 'manifest.json'),
-  });
-  chains = new SandboxChains(sandbox);
-  await chains.begin();
-  const port = await freePort();
-  const config = writeBotConfig({
-    dir,
-    name: 'band7',
-    manifest: sandbox.manifestPath as string,
-    metricsPort: port,
-    store: join(dir, 'band7.sqlite'),
-    risk: LIMITS,
-  });
-  const b = new BotProcess(config, port, join(dir, 'band7.log'));
-  bot = b;
-  await until('bot ready', 60_000, async () => {
-    if (!b.running) throw new Error('the bot exited before it was ready');
-    return (await b.readiness()).ready;
-  }).catch((e: unknown) => {
-    throw new Error(`${(e as Error).message}\n${b.tail()}`);
-  });
+  bot = await session.startBot('band7', { risk: LIMITS });
+  await untilReady(bot, 'bot');
 }, 120_000);
-
-afterAll(async () => {
-  await bot?.kill();
-  chains?.close();
-  await sandbox?.stop();
-  if (failed) console.error(`the bot's log and state file are kept in ${dir}`);
-  else rmSync(dir, { recursive: true, force: true });
-}, 60_000);
-
-afterEach((ctx) => {
-  if (ctx.task.result?.state === 'fail') failed = true;
-});
 
 /** Chain A transactions of `from` to an order book whose cross identifier argument was empty, with their receipts' logs. */
 async function emptyCrossTxs(
   from: string,
   fromBlock: number,
 ): Promise<Array<{ hash: string; blockHash: string; logs: Array<{ topics: string[] }> }>> {
-  const head = await chains.head('evm');
-  const books = new Set(chains.pairs.filter((p) => p.chain === 'evm').map((p) => p.orderBook.hex.toLowerCase()));
+  const head = await session.chains.head('evm');
+  const books = new Set(
+    session.chains.pairs.filter((p) => p.chain === 'evm').map((p) => p.orderBook.hex.toLowerCase()),
+  );
   const out = [];
   for (let n = fromBlock; n <= head; n++) {
-    const block = (await rpc(sandbox.evmNode.rpcUrl, 'eth_getBlockByNumber', [toQuantity(n), true])) as {
+    const block = (await rpc(session.sandbox.evmNode.rpcUrl, 'eth_getBlockByNumber', [toQuantity(n), true])) as {
       hash: string;
       transactions: Array<{ hash: string; from: string; to: string | null; input: string }>;
     };
@@ -100,7 +59,7 @@ async function emptyCrossTxs(
       if (tx.from.toLowerCase() !== from.toLowerCase() || !books.has((tx.to ?? '').toLowerCase())) continue;
       const call = BOOK.parseTransaction({ data: tx.input });
       if (call === null || !call.name.startsWith('new') || call.args[2] !== '0x') continue;
-      const receipt = (await rpc(sandbox.evmNode.rpcUrl, 'eth_getTransactionReceipt', [tx.hash])) as {
+      const receipt = (await rpc(session.sandbox.evmNode.rpcUrl, 'eth_getTransactionReceipt', [tx.hash])) as {
         logs: Array<{ topics: string[] }>;
       };
       out.push({ hash: tx.hash, blockHash: block.hash, logs: receipt.logs });
@@ -113,7 +72,7 @@ describe('band 7 and empty cross identifiers on chain A', () => {
   it('quotes the band 7 pair at seven-decimal prices on the 0.0000001 grid', async () => {
     // Raw prices at the pair's quote internal scale of 10^8: the grid is 10 raw units, 0.0001 is 10,000.
     const prices = await until('seven-decimal quotes on both sides', 60_000, async () => {
-      const resting = await chains.resting(PAIR);
+      const resting = await session.chains.resting(PAIR);
       const sides = new Set(resting.map((o) => o.side));
       return sides.size === 2 && resting.some((o) => o.price % 10_000n !== 0n) ? resting.map((o) => o.price) : false;
     });
@@ -121,8 +80,8 @@ describe('band 7 and empty cross identifiers on chain A', () => {
   }, 90_000);
 
   it("books the fills of another client's orders with an empty cross identifier, as ordinary orders", async () => {
-    const taker = sandbox.deployed.wallets.find((w) => w.name === 'flow-taker-evm')?.address as string;
-    const ours = chains.wallets.evm.toLowerCase();
+    const taker = session.sandbox.deployed.wallets.find((w) => w.name === 'flow-taker-evm')?.address as string;
+    const ours = session.chains.wallets.evm.toLowerCase();
     const toUs = (t: { topics: string[] }) =>
       t.topics[0] === TRANSFER && `0x${(t.topics[2] ?? '').slice(26)}`.toLowerCase() === ours;
     // A taker transaction with an empty cross identifier that moved tokens to our wallet filled one of our quotes.
@@ -131,7 +90,7 @@ describe('band 7 and empty cross identifiers on chain A', () => {
       return hits.length > 0 ? hits : false;
     });
     await until('the bot booked them', 30_000, () => {
-      const store = openStoreReadOnly(join(dir, 'band7.sqlite'));
+      const store = openStoreReadOnly(join(session.dir, 'band7.sqlite'));
       try {
         const booked = filling.filter(
           (tx) =>
@@ -143,12 +102,12 @@ describe('band 7 and empty cross identifiers on chain A', () => {
         store.close();
       }
     });
-    const m = await (bot as BotProcess).metrics();
+    const m = await bot.metrics();
     expect(total(m, 'dltmm_evm_malformed_total')).toBe(0);
     expect(series(m, 'dltmm_alerts_total').filter((s) => s.value > 0)).toEqual([]);
-    const store = openStoreReadOnly(join(dir, 'band7.sqlite'));
+    const store = openStoreReadOnly(join(session.dir, 'band7.sqlite'));
     try {
-      expect(store.foreign.open('evm', chains.wallets.evm)).toEqual([]);
+      expect(store.foreign.open('evm', session.chains.wallets.evm)).toEqual([]);
     } finally {
       store.close();
     }

@@ -5,32 +5,22 @@
  * the screen is redrawn in place (nothing scrolls) while the log goes to its file. A halt shows on the halted
  * pair's row and goes away on resumption; Ctrl-C leaves the last frame and the outcome line, and exits 0.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.ts';
 import { derivePairRules } from '../../src/core/rules.ts';
 import { priceToRaw } from '../../src/core/units.ts';
-import { freePort } from '../../src/sandbox/net.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
 import { openStoreReadOnly } from '../../src/store/store.ts';
-import { writeBotConfig } from '../support/e2e/bot-config.ts';
+import { SESSION_LIMITS } from '../support/e2e/bot-config.ts';
 import { until } from '../support/e2e/poll.ts';
+import { HALF_SECOND_BLOCKS, sandboxSession } from '../support/e2e/session.ts';
 import { alive as processAlive } from '../support/processes.ts';
 import { TmuxTerminal } from '../support/e2e/tmux-terminal.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NODE = fileURLToPath(new URL('../../node_modules/.bin/node', import.meta.url));
-const LIMITS = {
-  maxInventory: '20',
-  maxNotional: '2500',
-  maxOpenOrders: 8,
-  dailyLossLimit: '1000',
-  maxDrawdown: '1000',
-  staleMarketDataMs: 15_000,
-};
 /** `price x size`, as the board shows one of our orders. */
 const LEVEL = /^(\d+(?:\.\d+)?) x (\d+(?:\.\d+)?)$/;
 
@@ -82,8 +72,11 @@ function rowOf(screen: readonly string[], symbol: string): Row | undefined {
   };
 }
 
-let dir: string;
-let sandbox: Sandbox;
+const session = sandboxSession(
+  'board',
+  { ...HALF_SECOND_BLOCKS, flow: { enabled: true, takerIntervalMs: 3_000 } },
+  { keep: 'never' },
+);
 let term: TmuxTerminal;
 const terms: TmuxTerminal[] = [];
 let storePath: string;
@@ -91,7 +84,7 @@ let logFile: string;
 let pairs: Array<{ id: string; symbol: string; chain: string }>;
 
 const control = async (path: string): Promise<void> => {
-  const res = await fetch(`${sandbox.manifest.venue.controlUrl}${path}`, { method: 'POST' });
+  const res = await fetch(`${session.sandbox.manifest.venue.controlUrl}${path}`, { method: 'POST' });
   if (!res.ok) throw new Error(`POST /sandbox${path}: ${res.status} ${await res.text()}`);
 };
 const screenText = () => term.screen().join('\n');
@@ -102,29 +95,14 @@ const alive = () => {
 };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dltmm-board-'));
-  sandbox = await startSandbox({
-    ports: { api: 0, evm: 0, wasm: 0 },
-    evm: { blockTimeMs: 500 },
-    wasm: { ledgerIntervalMs: 1_000 },
-    flow: { enabled: true, takerIntervalMs: 3_000 },
-    manifest: join(dir, 'manifest.json'),
-  });
-  pairs = sandbox.manifest.pairs.map((p) => ({ id: p.id, symbol: p.symbol, chain: p.chain }));
+  const { dir } = session;
+  pairs = session.sandbox.manifest.pairs.map((p) => ({ id: p.id, symbol: p.symbol, chain: p.chain }));
   storePath = join(dir, 'board.sqlite');
   logFile = join(dir, 'logs', 'board.log');
   // Obligations measured (not kept: the guard is off, so the quotes are the strategy's) on every pair, wide
   // enough for the ladder: the board's obligation columns show the tracker's figures.
   const obligations = { maxSpreadBps: 1000, minValue: '1', presenceTarget: 50, guard: false };
-  const config = writeBotConfig({
-    dir,
-    name: 'board',
-    manifest: sandbox.manifestPath as string,
-    metricsPort: await freePort(),
-    store: storePath,
-    risk: LIMITS,
-    obligations,
-  });
+  const { config } = await session.writeConfig('board', { store: storePath, risk: SESSION_LIMITS, obligations });
   term = TmuxTerminal.start({
     dir,
     cwd: ROOT,
@@ -135,12 +113,10 @@ beforeAll(async () => {
   terms.push(term);
 }, 120_000);
 
-afterAll(async () => {
+afterAll(() => {
   // A test that failed midway leaves its bot running: nothing of ours may outlive the file.
   for (const t of terms) t.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+});
 
 describe('the live board in a terminal, on the sandbox', () => {
   it("shows every pair's row with our orders on both sides, and the wallets, redrawn in place while the bot trades", async () => {
@@ -185,7 +161,7 @@ describe('the live board in a terminal, on the sandbox', () => {
           bidBelowAsk: true,
         });
         // The prices shown are those of orders the bot placed on that side of that pair.
-        const s = sandbox.state.pairByIdOrSymbol(p.id)!;
+        const s = session.sandbox.state.pairByIdOrSymbol(p.id)!;
         const scales = derivePairRules(s.record, s.overrides).scales;
         for (const [side, price] of [
           ['buy', bidPrice!],
@@ -273,16 +249,9 @@ describe('the live board in a terminal, on the sandbox', () => {
 
   it('a terminal closed under the bot stops the board, not the bot: it trades on, logging to its file, until SIGTERM', async () => {
     const name = 'hangup';
-    const log = join(dir, `${name}.log`);
-    const config = writeBotConfig({
-      dir,
-      name,
-      manifest: sandbox.manifestPath as string,
-      metricsPort: await freePort(),
-      store: join(dir, `${name}.sqlite`),
-      risk: LIMITS,
-    });
-    const sub = join(dir, name);
+    const log = join(session.dir, `${name}.log`);
+    const { config } = await session.writeConfig(name, { risk: SESSION_LIMITS });
+    const sub = join(session.dir, name);
     mkdirSync(sub);
     const t = TmuxTerminal.start({
       dir: sub,

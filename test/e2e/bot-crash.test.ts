@@ -16,18 +16,14 @@
  * Then the market moves on. At the end a SIGTERM cancels everything and the process exits 0.
  */
 import { venueOpenOrders } from '../support/e2e/venue-orders.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/sandbox/net.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
-import { writeBotConfig } from '../support/e2e/bot-config.ts';
+import { describe, expect, it } from 'vitest';
 import { BotProcess } from '../support/e2e/bot-process.ts';
 import { balancesOf, LIVE, lockedBy, pairsOf, readStore, type StoreSnapshot } from '../support/e2e/bot-truth.ts';
 import { total, type MetricSample } from '../support/e2e/metrics-text.ts';
 import { until } from '../support/e2e/poll.ts';
-import { SandboxChains, type Chain, type RestingOrder } from '../support/e2e/sandbox-chains.ts';
+import { type Chain, type RestingOrder } from '../support/e2e/sandbox-chains.ts';
+import { HALF_SECOND_BLOCKS, sandboxSession, untilReady } from '../support/e2e/session.ts';
 import { between, seeded } from '../support/engine/random.ts';
 
 const KILLS = Number(process.env.KILLS ?? 20);
@@ -41,40 +37,22 @@ const LIMITS = {
   staleMarketDataMs: 15_000,
 };
 
-let dir: string;
-let sandbox: Sandbox;
-let chains: SandboxChains;
-const bots: BotProcess[] = [];
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dltmm-bot-crash-'));
-  sandbox = await startSandbox({
-    ports: { api: 0, evm: 0, wasm: 0 },
-    evm: { blockTimeMs: 500 },
-    // Not faster: a chain B ledger closes at least a second after the last, so a faster one runs its clock ahead
-    // of the wall clock and the bot's transactions would pass their time bounds.
-    wasm: { ledgerIntervalMs: 1_000 },
-    // A taker about every two seconds a pair: fills land while the bot runs, while it is down and while it restarts.
-    flow: { enabled: true, takerIntervalMs: 2_000, seed: 0x5eed },
-    manifest: join(dir, 'manifest.json'),
-  });
-  chains = new SandboxChains(sandbox);
-  await chains.begin();
-}, 120_000);
-
-afterAll(async () => {
-  for (const b of bots) await b.kill();
-  chains?.close();
-  await sandbox?.stop();
-  if (process.env.DLTMM_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
-  else console.error('kept', dir);
-}, 60_000);
+// A taker about every two seconds a pair: fills land while the bot runs, while it is down and while it restarts.
+const FLOW = { enabled: true, takerIntervalMs: 2_000, seed: 0x5eed };
+const session = sandboxSession(
+  'bot-crash',
+  { ...HALF_SECOND_BLOCKS, flow: FLOW },
+  {
+    chains: { begin: true },
+    keep: process.env.DLTMM_KEEP === '1' ? 'always' : 'never',
+  },
+);
 
 const covered = (m: readonly MetricSample[], chain: Chain) => total(m, 'dltmm_events_covered', { chain });
-const heads = async () => ({ evm: await chains.head('evm'), wasm: await chains.head('wasm') });
+const heads = async () => ({ evm: await session.chains.head('evm'), wasm: await session.chains.head('wasm') });
 
 /** The venue's open-order list of a wallet, as the REST API serves it: `pairId:orderId`. */
-const venueOrders = (wallet: string): Promise<string[]> => venueOpenOrders(sandbox.manifest.venue, wallet);
+const venueOrders = (wallet: string): Promise<string[]> => venueOpenOrders(session.sandbox.manifest.venue, wallet);
 
 interface Quiet {
   readonly store: StoreSnapshot;
@@ -89,8 +67,8 @@ interface Quiet {
  * no balance change), and no order of it waits for the events of a fill it made. Returns what was read then.
  */
 async function quiet(bot: BotProcess, storePath: string): Promise<Quiet> {
-  await sandbox.flow.stop();
-  const pairs = pairsOf(sandbox, chains);
+  await session.sandbox.flow.stop();
+  const pairs = pairsOf(session.sandbox, session.chains);
   let at = await heads();
   for (let look = 0; look < 120; look++) {
     await until(
@@ -102,13 +80,13 @@ async function quiet(bot: BotProcess, storePath: string): Promise<Quiet> {
       },
       50,
     );
-    const before = await balancesOf(sandbox, pairs);
+    const before = await balancesOf(session.sandbox, pairs);
     const store = readStore(storePath);
-    const resting = await chains.restingEverywhere();
-    const balances = await balancesOf(sandbox, pairs);
-    await chains.sync();
+    const resting = await session.chains.restingEverywhere();
+    const balances = await balancesOf(session.sandbox, pairs);
+    await session.chains.sync();
     const after = await heads();
-    const moved = chains.events.filter((e) => e.at > at[e.chain]).length;
+    const moved = session.chains.events.filter((e) => e.at > at[e.chain]).length;
     const still = moved === 0 && [...balances].every(([k, v]) => before.get(k) === v);
     if (still && !store.orders.some((o) => o.status === 'received')) return { store, resting, balances };
     at = after;
@@ -118,7 +96,7 @@ async function quiet(bot: BotProcess, storePath: string): Promise<Quiet> {
 
 async function check(bot: BotProcess, storePath: string, cycle: number): Promise<void> {
   const { store, resting, balances } = await quiet(bot, storePath);
-  const pairs = pairsOf(sandbox, chains);
+  const pairs = pairsOf(session.sandbox, session.chains);
   const walletOf = (pairId: string) => pairs.find((p) => p.id === pairId)?.wallet.toLowerCase();
   const ours = (o: { wallet: string; pairId: string }) => o.wallet.toLowerCase() === walletOf(o.pairId);
   // Every resting order of our wallets is live in the store, with the same remaining quantity.
@@ -143,7 +121,7 @@ async function check(bot: BotProcess, storePath: string, cycle: number): Promise
   );
   expect({ cycle, phantom }).toEqual({ cycle, phantom: [] });
   // No client order id reached a book twice, and each one that did is an order of the store.
-  const received = chains.events
+  const received = session.chains.events
     .filter((e) => e.event.type === 'OrderReceived')
     .map((e) => ({ chain: e.chain, id: (e.event as { crossIdentifier: bigint }).crossIdentifier }));
   const seen = new Map<string, number>();
@@ -160,10 +138,10 @@ async function check(bot: BotProcess, storePath: string, cycle: number): Promise
   });
   // The venue's open-order lists name exactly the orders on the books, once their lag behind the chains
   // (the venue's orderLagMs) has passed.
-  await sandbox.sync();
-  const lagMs = sandbox.config.api.orderLagMs;
+  await session.sandbox.sync();
+  const lagMs = session.sandbox.config.api.orderLagMs;
   for (const chain of ['evm', 'wasm'] as const) {
-    const wallet = chains.wallets[chain];
+    const wallet = session.chains.wallets[chain];
     const books = resting
       .filter((r) => pairs.find((p) => p.id === r.pairId)?.chain === chain)
       .map((r) => `${r.pairId}:${r.orderId}`)
@@ -175,7 +153,7 @@ async function check(bot: BotProcess, storePath: string, cycle: number): Promise
     expect({ cycle, chain, venue: await venueOrders(wallet) }).toEqual({ cycle, chain, venue: books });
   }
   expect({ cycle, alerts: store.openAlerts.filter((a) => a.kind !== 'foreign-order') }).toEqual({ cycle, alerts: [] });
-  sandbox.flow.start();
+  session.sandbox.flow.start();
 }
 
 describe('dlt-mm run killed with SIGKILL at random moments of trading, both chains, the market moving', () => {
@@ -184,16 +162,8 @@ describe('dlt-mm run killed with SIGKILL at random moments of trading, both chai
     { timeout: 900_000 },
     async () => {
       const random = seeded(0xb07c0de);
-      const port = await freePort();
-      const storePath = join(dir, 'bot.sqlite');
-      const config = writeBotConfig({
-        dir,
-        name: 'bot',
-        manifest: sandbox.manifestPath as string,
-        metricsPort: port,
-        store: storePath,
-        risk: LIMITS,
-      });
+      const { config, port } = await session.writeConfig('bot', { risk: LIMITS });
+      const storePath = join(session.dir, 'bot.sqlite');
       const restartMs: number[] = [];
       /** Of each restart, the part before the bot's first log line: the process starting and loading its modules. */
       const loadingMs: number[] = [];
@@ -201,19 +171,8 @@ describe('dlt-mm run killed with SIGKILL at random moments of trading, both chai
       const startAndCheck = async (cycle: number): Promise<BotProcess> => {
         const started = performance.now();
         const startedAt = Date.now();
-        const bot = new BotProcess(config, port, join(dir, `bot-${cycle}.log`));
-        bots.push(bot);
-        await until(
-          `bot ready (start ${cycle})`,
-          60_000,
-          async () => {
-            if (!bot.running) throw new Error(`the bot exited before it was ready\n${bot.tail()}`);
-            return (await bot.readiness()).ready;
-          },
-          10,
-        ).catch((e: unknown) => {
-          throw new Error(`${(e as Error).message}\n${bot.tail()}`);
-        });
+        const bot = session.track(new BotProcess(config, port, join(session.dir, `bot-${cycle}.log`)));
+        await untilReady(bot, `bot (start ${cycle})`, 10);
         if (cycle > 0) {
           restartMs.push(Math.round(performance.now() - started));
           const first = bot.output.map((l) => /"time":"([^"]+)"/.exec(l)?.[1]).find((t) => t !== undefined);
@@ -225,15 +184,15 @@ describe('dlt-mm run killed with SIGKILL at random moments of trading, both chai
       for (let cycle = 0; cycle < KILLS; cycle++) {
         const bot = await startAndCheck(cycle);
         // Trading for a seeded number of chain A blocks (half a second each, not aligned with chain B's ledgers).
-        await chains.pass({ evm: between(random, 1, 12), wasm: 0 });
+        await session.chains.pass({ evm: between(random, 1, 12), wasm: 0 });
         await bot.kill();
         // Down for a while, the market moving on.
-        await chains.pass({ evm: between(random, 0, 4), wasm: 0 });
+        await session.chains.pass({ evm: between(random, 0, 4), wasm: 0 });
       }
       const last = await startAndCheck(KILLS);
       last.signal('SIGTERM');
       expect(await last.exited).toEqual({ code: 0, signal: null });
-      expect(await chains.restingEverywhere()).toEqual([]);
+      expect(await session.chains.restingEverywhere()).toEqual([]);
       console.log(`dlt-mm run restart-to-ready, ms (${restartMs.length} restarts): ${JSON.stringify(restartMs)}`);
       console.log(`  of which before the first log line (process start, modules), ms: ${JSON.stringify(loadingMs)}`);
       expect(restartMs).toHaveLength(KILLS);

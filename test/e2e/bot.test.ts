@@ -5,32 +5,20 @@
  * The tests run in order on one sandbox: a session, a halt, SIGTERM, then a second run for the kill switch
  * and a third that is stopped twice.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.ts';
 import { derivePairRules } from '../../src/core/rules.ts';
 import { priceFromRaw, quantityFromRaw } from '../../src/core/units.ts';
-import { freePort } from '../../src/sandbox/net.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
 import { openStoreReadOnly } from '../../src/store/store.ts';
-import { writeBotConfig } from '../support/e2e/bot-config.ts';
+import { SESSION_LIMITS } from '../support/e2e/bot-config.ts';
 import { BotProcess } from '../support/e2e/bot-process.ts';
 import { series, total } from '../support/e2e/metrics-text.ts';
 import { until } from '../support/e2e/poll.ts';
-import { SandboxChains, type Chain } from '../support/e2e/sandbox-chains.ts';
+import { type Chain, type SandboxChains } from '../support/e2e/sandbox-chains.ts';
+import { HALF_SECOND_BLOCKS, sandboxSession, untilReady } from '../support/e2e/session.ts';
 import { evmTaker } from '../support/e2e/taker.ts';
 
-/** Risk limits of the session: `maxInventory` binds on the pairs priced near 12 (their ladder asks for 36 a side). */
-const LIMITS = {
-  maxInventory: '20',
-  maxNotional: '2500',
-  maxOpenOrders: 8,
-  dailyLossLimit: '1000',
-  maxDrawdown: '1000',
-  staleMarketDataMs: 15_000,
-};
 /** The session is sampled once a chain B ledger (one a second here; chain A makes two blocks meanwhile). */
 const SESSION_SAMPLES = 60;
 const SAMPLE = { evm: 0, wasm: 1 };
@@ -41,30 +29,18 @@ const KILLED_WATCH = { evm: 10, wasm: 5 };
 /** How long a process gets to exit after SIGTERM. */
 const EXIT_MS = 45_000;
 
-let dir: string;
-let sandbox: Sandbox;
-let chains: SandboxChains;
-const bots: BotProcess[] = [];
+// Takers every three seconds a pair, so that a one-minute session sees fills on every chain.
+const FLOW = { enabled: true, takerIntervalMs: 3_000 };
+const session = sandboxSession(
+  'e2e',
+  { ...HALF_SECOND_BLOCKS, flow: FLOW },
+  { chains: { begin: true }, keep: 'if-failed' },
+);
 let bot: BotProcess;
 
 async function startBot(name: string, risk: Record<string, string | number>): Promise<BotProcess> {
-  const port = await freePort();
-  const config = writeBotConfig({
-    dir,
-    name,
-    manifest: sandbox.manifestPath as string,
-    metricsPort: port,
-    store: join(dir, `${name}.sqlite`),
-    risk,
-  });
-  const b = new BotProcess(config, port, join(dir, `${name}.log`));
-  bots.push(b);
-  await until(`${name} ready`, 60_000, async () => {
-    if (!b.running) throw new Error(`${name} exited before it was ready`);
-    return (await b.readiness()).ready;
-  }).catch((e: unknown) => {
-    throw new Error(`${(e as Error).message}\n${b.tail()}`);
-  });
+  const b = await session.startBot(name, { risk });
+  await untilReady(b, name);
   return b;
 }
 
@@ -79,57 +55,29 @@ const sides = (orders: readonly { side: 'buy' | 'sell' }[]) => ({
   sell: orders.some((o) => o.side === 'sell'),
 });
 const control = async (path: string): Promise<void> => {
-  const res = await fetch(`${sandbox.manifest.venue.controlUrl}${path}`, { method: 'POST' });
+  const res = await fetch(`${session.sandbox.manifest.venue.controlUrl}${path}`, { method: 'POST' });
   if (!res.ok) throw new Error(`POST /sandbox${path}: ${res.status} ${await res.text()}`);
 };
 const rulesOf = (pairId: string) => {
-  const p = sandbox.state.pairByIdOrSymbol(pairId);
+  const p = session.sandbox.state.pairByIdOrSymbol(pairId);
   if (p === undefined) throw new Error(`no pair ${pairId}`);
   return derivePairRules(p.record, p.overrides);
 };
-const chainOf = (pairId: string): Chain => chains.pair(pairId).chain as Chain;
+const chainOf = (pairId: string): Chain => session.chains.pair(pairId).chain as Chain;
 const shares = (counts: Map<string, number>) =>
   Object.fromEntries([...counts].map(([id, n]) => [id, n / SESSION_SAMPLES]));
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dltmm-e2e-'));
-  sandbox = await startSandbox({
-    ports: { api: 0, evm: 0, wasm: 0 },
-    evm: { blockTimeMs: 500 },
-    wasm: { ledgerIntervalMs: 1_000 },
-    // Takers every three seconds a pair, so that a one-minute session sees fills on every chain.
-    flow: { enabled: true, takerIntervalMs: 3_000 },
-    manifest: join(dir, 'manifest.json'),
-  });
-  chains = new SandboxChains(sandbox);
-  await chains.begin();
-  bot = await startBot('session', LIMITS);
+  bot = await startBot('session', SESSION_LIMITS);
 }, 120_000);
-
-/** Whether a test of the file failed. */
-let failed = false;
-
-afterAll(async () => {
-  // A test that failed midway leaves its bot running: nothing of ours may outlive the file.
-  for (const b of bots) await b.kill();
-  chains?.close();
-  await sandbox?.stop();
-  // A failure keeps the bot's log and state file for its cause to be found; a clean run leaves nothing.
-  if (failed) console.error(`the bot's log and state file are kept in ${dir}`);
-  else rmSync(dir, { recursive: true, force: true });
-}, 60_000);
-
-afterEach((ctx) => {
-  if (ctx.task.result?.state === 'fail') failed = true;
-});
 
 describe('the bot on the sandbox, both chains, simulated market on', () => {
   it('quotes both sides most of the time, trades, causes no venue rejection and keeps its position within its limits', async () => {
-    const pairs = chains.pairs.map((p) => p.id);
+    const pairs = session.chains.pairs.map((p) => p.id);
     // Warm-up: every pair quoted on both sides at least once, read from the books.
     await until('both sides quoted on every pair', 30_000, async () => {
       for (const id of pairs) {
-        const s = sides(await chains.resting(id));
+        const s = sides(await session.chains.resting(id));
         if (!s.buy || !s.sell) return false;
       }
       return true;
@@ -140,7 +88,7 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     for (let i = 0; i < SESSION_SAMPLES; i++) {
       const m = await bot.metrics();
       for (const id of pairs) {
-        const s = sides(await chains.resting(id));
+        const s = sides(await session.chains.resting(id));
         if (s.buy && s.sell) bothOnChain.set(id, (bothOnChain.get(id) ?? 0) + 1);
         if (
           total(m, 'dltmm_quote_presence', { pair: id, side: 'buy' }) === 1 &&
@@ -149,14 +97,14 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
           bothInMetrics.set(id, (bothInMetrics.get(id) ?? 0) + 1);
         }
         const position = total(m, 'dltmm_position_base', { pair: id });
-        const last = sandbox.state.pairByIdOrSymbol(id)?.market.lastPrice;
+        const last = session.sandbox.state.pairByIdOrSymbol(id)?.market.lastPrice;
         positions.push({
           pairId: id,
           position,
           notional: last === undefined ? null : priceFromRaw(last, rulesOf(id).scales).mul(Math.abs(position)),
         });
       }
-      await chains.pass(SAMPLE);
+      await session.chains.pass(SAMPLE);
     }
     for (const [id, s] of Object.entries(shares(bothOnChain)))
       expect({ pair: id, bothSidesOnChain: s >= 0.7 }).toEqual({ pair: id, bothSidesOnChain: true });
@@ -165,7 +113,7 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
 
     // Fills on both chains, from the chain's own record of the bot's orders, and in the bot's counters.
     const traded = new Map<string, Awaited<ReturnType<SandboxChains['traded']>>>();
-    for (const id of pairs) traded.set(id, await chains.traded(id));
+    for (const id of pairs) traded.set(id, await session.chains.traded(id));
     for (const chain of ['evm', 'wasm'] as const) {
       const gross = pairs
         .filter((id) => chainOf(id) === chain)
@@ -184,8 +132,8 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     // No rejection: none counted by the bot, no OrderRejected and no failed placement on either chain. A
     // cancellation may fail only because a taker filled the order first (the order traded in full).
     expect(series(m, 'dltmm_order_rejections_total').filter((s) => s.value > 0)).toEqual([]);
-    expect(chains.events.filter((e) => e.event.type === 'OrderRejected')).toEqual([]);
-    const failed = chains.failed.map((f) => {
+    expect(session.chains.events.filter((e) => e.event.type === 'OrderRejected')).toEqual([]);
+    const failed = session.chains.failed.map((f) => {
       const order = f.orderId === null || f.pairId === null ? undefined : traded.get(f.pairId)?.byOrder.get(f.orderId);
       return {
         ...f,
@@ -198,8 +146,8 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     // The limits bind (the gate cut the outer levels of the pairs priced near 12), and the position stayed
     // within maxInventory and maxNotional (at the venue's last price) at every sample.
     expect(total(m, 'dltmm_quotes_dropped_total', { rule: 'risk' })).toBeGreaterThan(0);
-    const max = new Decimal(LIMITS.maxInventory);
-    const maxNotional = new Decimal(LIMITS.maxNotional);
+    const max = new Decimal(SESSION_LIMITS.maxInventory);
+    const maxNotional = new Decimal(SESSION_LIMITS.maxNotional);
     expect(
       positions.filter(
         (p) => new Decimal(Math.abs(p.position)).gt(max) || (p.notional !== null && p.notional.gt(maxNotional)),
@@ -208,7 +156,7 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     // ... and the bot's position is what its fills on chain add up to.
     for (const id of pairs) {
       await until(`position of ${id} equal to the chain's`, 20_000, async () => {
-        const own = quantityFromRaw((await chains.traded(id)).net, rulesOf(id).scales);
+        const own = quantityFromRaw((await session.chains.traded(id)).net, rulesOf(id).scales);
         return own.eq(new Decimal(total(await bot.metrics(), 'dltmm_position_base', { pair: id })));
       });
     }
@@ -216,8 +164,8 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
 
   it('a halt pauses quoting on the halted pairs (one per chain) and quoting resumes after it', async () => {
     const halted = [
-      chains.pairs.find((p) => p.chain === 'evm')?.id as string,
-      chains.pairs.find((p) => p.chain === 'wasm')?.id as string,
+      session.chains.pairs.find((p) => p.chain === 'evm')?.id as string,
+      session.chains.pairs.find((p) => p.chain === 'wasm')?.id as string,
     ];
     for (const id of halted) await control(`/pairs/${id}/halt`);
     // The bot sees the halt (order book phase, trade info) and pauses those pairs.
@@ -225,12 +173,12 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
       const m = await bot.metrics();
       return halted.every((id) => total(m, 'dltmm_trading_state', { pair: id, mode: 'paused' }) === 1);
     });
-    const from = { evm: await chains.head('evm'), wasm: await chains.head('wasm') };
+    const from = { evm: await session.chains.head('evm'), wasm: await session.chains.head('wasm') };
     // An observation window: whatever the bot does now shows on the chains.
-    await chains.pass(HALT_WATCH);
-    await chains.sync();
+    await session.chains.pass(HALT_WATCH);
+    await session.chains.sync();
     for (const id of halted)
-      expect({ pair: id, placed: chains.seen(id, 'OrderReceived', from[chainOf(id)]).length }).toEqual({
+      expect({ pair: id, placed: session.chains.seen(id, 'OrderReceived', from[chainOf(id)]).length }).toEqual({
         pair: id,
         placed: 0,
       });
@@ -238,15 +186,15 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     for (const id of halted) expect(total(m, 'dltmm_trading_state', { pair: id, mode: 'paused' })).toBe(1);
 
     // The heads before the resume: the bot may place within a block of it, before a later read of the heads.
-    const resumed = { evm: await chains.head('evm'), wasm: await chains.head('wasm') };
+    const resumed = { evm: await session.chains.head('evm'), wasm: await session.chains.head('wasm') };
     for (const id of halted) await control(`/pairs/${id}/resume`);
     await until('quoting resumed on the halted pairs', 30_000, async () => {
-      await chains.sync();
+      await session.chains.sync();
       const m = await bot.metrics();
       for (const id of halted) {
         if (total(m, 'dltmm_trading_state', { pair: id, mode: 'active' }) !== 1) return false;
-        if (chains.seen(id, 'OrderReceived', resumed[chainOf(id)]).length === 0) return false;
-        const s = sides(await chains.resting(id));
+        if (session.chains.seen(id, 'OrderReceived', resumed[chainOf(id)]).length === 0) return false;
+        const s = sides(await session.chains.resting(id));
         if (!s.buy || !s.sell) return false;
       }
       return true;
@@ -256,22 +204,22 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
   it('SIGTERM cancels every order of the bot on both chains and exits 0', async () => {
     bot.signal('SIGTERM');
     expect(await exitWithin(bot, EXIT_MS)).toEqual({ code: 0, signal: null });
-    expect(await chains.restingEverywhere()).toEqual([]);
+    expect(await session.chains.restingEverywhere()).toEqual([]);
   }, 60_000);
 
   it('the kill switch trips at the daily loss limit: every order cancelled, not ready, and nothing quoted afterwards', async () => {
     // The simulated market stops, so that the test's own trade decides the mark: a fill at our bid, marked at
     // that price, loses exactly its fee.
     await control('/flow/stop');
-    const killed = await startBot('kill', { ...LIMITS, dailyLossLimit: '0.000001' });
-    const pairId = chains.pairs.find((p) => p.chain === 'evm')?.id as string;
+    const killed = await startBot('kill', { ...SESSION_LIMITS, dailyLossLimit: '0.000001' });
+    const pairId = session.chains.pairs.find((p) => p.chain === 'evm')?.id as string;
     const bid = await until('a bid of the bot on the chain A pair', 30_000, async () => {
-      const all = await chains.resting(pairId);
+      const all = await session.chains.resting(pairId);
       if (!all.some((o) => o.side === 'sell')) return undefined;
       return all.filter((o) => o.side === 'buy').toSorted((a, b) => (a.price > b.price ? -1 : 1))[0];
     });
     expect(total(await killed.metrics(), 'dltmm_kill_switch')).toBe(0);
-    const taker = await evmTaker(sandbox, pairId);
+    const taker = await evmTaker(session.sandbox, pairId);
     try {
       const scales = rulesOf(pairId).scales;
       expect(await taker.place('sell', rulesOf(pairId).sizeIncrement, priceFromRaw(bid.price, scales))).toBe(true);
@@ -287,15 +235,15 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
     await until(
       'every order of the bot cancelled',
       30_000,
-      async () => (await chains.restingEverywhere()).length === 0,
+      async () => (await session.chains.restingEverywhere()).length === 0,
     );
 
-    const from = { evm: await chains.head('evm'), wasm: await chains.head('wasm') };
-    await chains.pass(KILLED_WATCH);
-    await chains.sync();
+    const from = { evm: await session.chains.head('evm'), wasm: await session.chains.head('wasm') };
+    await session.chains.pass(KILLED_WATCH);
+    await session.chains.sync();
     expect(killed.running).toBe(true);
-    expect(chains.events.filter((e) => e.event.type === 'OrderReceived' && e.at > from[e.chain])).toEqual([]);
-    expect(await chains.restingEverywhere()).toEqual([]);
+    expect(session.chains.events.filter((e) => e.event.type === 'OrderReceived' && e.at > from[e.chain])).toEqual([]);
+    expect(await session.chains.restingEverywhere()).toEqual([]);
     expect((await killed.readiness()).ready).toBe(false);
 
     killed.signal('SIGTERM');
@@ -303,15 +251,15 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
   }, 120_000);
 
   it('a second signal during the shutdown exits at once, and the state file stays whole', async () => {
-    const b = await startBot('second-signal', LIMITS);
-    await until('the bot quoting', 30_000, async () => (await chains.restingEverywhere()).length > 0);
+    const b = await startBot('second-signal', SESSION_LIMITS);
+    await until('the bot quoting', 30_000, async () => (await session.chains.restingEverywhere()).length > 0);
     b.signal('SIGTERM');
     await until('the shutdown begun', 10_000, () => b.output.some((l) => l.includes('cancelling every order')));
     b.signal('SIGINT');
     expect(await exitWithin(b, 5_000)).toEqual({ code: 130, signal: null });
     expect(b.output.some((l) => l.includes('second signal: exiting now'))).toBe(true);
     // Every change was committed as it happened: the file opens, passes SQLite's own check, and holds the orders.
-    const store = openStoreReadOnly(join(dir, 'second-signal.sqlite'));
+    const store = openStoreReadOnly(join(session.dir, 'second-signal.sqlite'));
     try {
       expect(store.db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
       expect(store.orders.live({}).length).toBeGreaterThan(0);

@@ -6,21 +6,16 @@
  * and quoting must resume when it clears. The oracle answers the bot reports are the ones ethers (Chainlink's
  * ABI) and stellar-sdk (SEP-40) read.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Account, Address, Contract, rpc, scValToNative, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
 import { Contract as EvmContract, JsonRpcProvider } from 'ethers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.ts';
 import { AGGREGATOR_V3_ABI } from '../../src/chains/evm/price-oracle.ts';
 import { main } from '../../src/cli/main.ts';
-import { freePort } from '../../src/sandbox/net.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
-import { writeBotConfig } from '../support/e2e/bot-config.ts';
-import { BotProcess } from '../support/e2e/bot-process.ts';
 import { until } from '../support/e2e/poll.ts';
-import { SandboxChains } from '../support/e2e/sandbox-chains.ts';
+import { sandboxSession, type SessionBot } from '../support/e2e/session.ts';
 
 const BLOCK_MS = 2_000;
 const LEDGER_MS = 2_000;
@@ -28,14 +23,18 @@ const FEED_MAX_AGE_MS = 3_000;
 const ORACLE_MAX_AGE_MS = 8_000;
 const COOL_DOWN_MS = 6_000;
 
-let dir: string;
-let sandbox: Sandbox;
-let chains: SandboxChains;
-let bot: BotProcess;
-let logPath: string;
-let control: string;
-let botUrl: string;
-let configPath: string;
+const session = sandboxSession(
+  'fair-e2e',
+  {
+    evm: { blockTimeMs: BLOCK_MS },
+    wasm: { ledgerIntervalMs: LEDGER_MS },
+    flow: { enabled: true, informedShare: 0, takerIntervalMs: 20_000 },
+    feeds: { delayMs: 200, noiseBps: 1 },
+    oracles: { heartbeatMs: 2_000, pollMs: 500, resolutionSeconds: 1 },
+  },
+  { chains: { begin: false }, endSignal: 'SIGTERM' },
+);
+let bot: SessionBot;
 
 interface LogLine {
   readonly time: string;
@@ -45,7 +44,7 @@ interface LogLine {
 }
 
 const logLines = (): LogLine[] =>
-  readFileSync(logPath, 'utf8')
+  readFileSync(bot.log, 'utf8')
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as LogLine);
@@ -62,7 +61,7 @@ async function firstSaid(pairId: string, text: string, sinceMs: number): Promise
 }
 
 const post = async (path: string, body?: unknown, method = 'POST') => {
-  const res = await fetch(`${control}${path}`, {
+  const res = await fetch(`${session.sandbox.manifest.venue.controlUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -71,7 +70,7 @@ const post = async (path: string, body?: unknown, method = 'POST') => {
 };
 
 const pairOf = (symbol: string) => {
-  const p = sandbox.manifest.pairs.find((x) => x.symbol === symbol);
+  const p = session.sandbox.manifest.pairs.find((x) => x.symbol === symbol);
   const oracle = p?.fairValue.oracle;
   const feedUrl = p?.fairValue.feedUrl;
   if (p === undefined || oracle === undefined || feedUrl === undefined)
@@ -88,24 +87,12 @@ interface Report {
 }
 
 const reports = async (): Promise<Report[]> =>
-  ((await (await fetch(`${botUrl}/fair-value`)).json()) as { pairs: Report[] }).pairs;
+  ((await (await fetch(`http://127.0.0.1:${bot.port}/fair-value`)).json()) as { pairs: Report[] }).pairs;
 
-const quoting = async (pairId: string) => (await chains.resting(pairId)).length > 0;
+const quoting = async (pairId: string) => (await session.chains.resting(pairId)).length > 0;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dltmm-fair-e2e-'));
-  sandbox = await startSandbox({
-    ports: { api: 0, evm: 0, wasm: 0 },
-    evm: { blockTimeMs: BLOCK_MS },
-    wasm: { ledgerIntervalMs: LEDGER_MS },
-    flow: { enabled: true, informedShare: 0, takerIntervalMs: 20_000 },
-    feeds: { delayMs: 200, noiseBps: 1 },
-    oracles: { heartbeatMs: 2_000, pollMs: 500, resolutionSeconds: 1 },
-    manifest: join(dir, 'manifest.json'),
-  });
-  control = sandbox.manifest.venue.controlUrl;
-  chains = new SandboxChains(sandbox);
-  const strategy = join(dir, 'fair.yaml');
+  const strategy = join(session.dir, 'fair.yaml');
   writeFileSync(
     strategy,
     [
@@ -121,35 +108,14 @@ beforeAll(async () => {
       `  guards: {jump: {thresholdBps: 150, windowMs: 5000, coolDownMs: ${COOL_DOWN_MS}}}`,
     ].join('\n'),
   );
-  const port = await freePort();
-  botUrl = `http://127.0.0.1:${port}`;
-  logPath = join(dir, 'bot.log');
-  configPath = writeBotConfig({
-    dir,
-    name: 'bot',
-    manifest: sandbox.manifestPath as string,
-    metricsPort: port,
-    store: join(dir, 'bot.sqlite'),
-    strategy,
-    risk: { staleMarketDataMs: 15_000 },
-  });
-  bot = new BotProcess(configPath, port, logPath);
+  bot = await session.startBot('bot', { strategy, risk: { staleMarketDataMs: 15_000 } });
   await until('bot ready and quoting every pair', 120_000, async () => {
     if (!bot.running) throw new Error(`the bot exited:\n${bot.tail()}`);
     if (!(await bot.readiness()).ready) return false;
-    for (const p of sandbox.manifest.pairs) if (!(await quoting(p.id))) return false;
+    for (const p of session.sandbox.manifest.pairs) if (!(await quoting(p.id))) return false;
     return true;
   });
 }, 180_000);
-
-afterAll(async () => {
-  if (bot?.running === true) {
-    bot.child.kill('SIGTERM');
-    await bot.exited;
-  }
-  await chains?.close();
-  await sandbox?.stop();
-});
 
 /**
  * A source's outage: `inject` breaks it and says when its last value passes its maximum age; the bot must say
@@ -181,12 +147,14 @@ async function outage(
 
 describe('the fair value on the sandbox', () => {
   it("reports the oracle answers that ethers and stellar-sdk read from the manifest's oracles", async () => {
-    sandbox.oracles.freeze();
+    session.sandbox.oracles.freeze();
     try {
       // An update sent just before the freeze lands in the next block or ledger: read after it.
-      await chains.pass({ evm: 1, wasm: 1 });
+      await session.chains.pass({ evm: 1, wasm: 1 });
       const evm = pairOf('BOND26EURe');
-      const provider = new JsonRpcProvider(sandbox.manifest.chains.evm.rpcUrl, undefined, { staticNetwork: true });
+      const provider = new JsonRpcProvider(session.sandbox.manifest.chains.evm.rpcUrl, undefined, {
+        staticNetwork: true,
+      });
       const aggregator = new EvmContract(evm.oracle.address, [...AGGREGATOR_V3_ABI], provider);
       const round = (await aggregator.getFunction('latestRoundData')()) as [bigint, bigint];
       const decimals = Number(await aggregator.getFunction('decimals')());
@@ -194,13 +162,13 @@ describe('the fair value on the sandbox', () => {
       provider.destroy();
 
       const wasm = pairOf('FUND1EURe');
-      const server = new rpc.Server(sandbox.manifest.chains.wasm.rpcUrl, { allowHttp: true });
+      const server = new rpc.Server(session.sandbox.manifest.chains.wasm.rpcUrl, { allowHttp: true });
       const call = async (fn: string, ...args: xdr.ScVal[]) => {
         const tx = new TransactionBuilder(
-          new Account(sandbox.manifest.wallets.find((w) => w.chain === 'wasm')!.address, '0'),
+          new Account(session.sandbox.manifest.wallets.find((w) => w.chain === 'wasm')!.address, '0'),
           {
             fee: '100',
-            networkPassphrase: sandbox.manifest.chains.wasm.networkPassphrase,
+            networkPassphrase: session.sandbox.manifest.chains.wasm.networkPassphrase,
           },
         )
           .addOperation(new Contract(wasm.oracle.address).call(fn, ...args))
@@ -229,13 +197,13 @@ describe('the fair value on the sandbox', () => {
       expect(seen).toEqual({ a: evmAnswer.toFixed(), b: wasmAnswer.toFixed() });
       // dlt-mm fair-value reads them itself while the bot runs, and shows the bot's verdicts beside its own.
       let out = '';
-      const code = await main(['fair-value', '--config', configPath, '--json'], {
+      const code = await main(['fair-value', '--config', bot.config, '--json'], {
         stdout: (t) => (out += t),
         stderr: () => undefined,
         readFile: (path) => readFileSync(path, 'utf8'),
         writeFile: () => undefined,
         env: {},
-        cwd: dir,
+        cwd: session.dir,
       });
       expect(code).toBe(0);
       const lines = (JSON.parse(out) as { pairs: Array<{ now: Report; bot: Report | null }> }).pairs;
@@ -249,9 +217,9 @@ describe('the fair value on the sandbox', () => {
           wasm.id,
         )?.value,
         bots: lines.filter((l) => l.bot !== null).length,
-      }).toEqual({ a: evmAnswer.toFixed(), b: wasmAnswer.toFixed(), bots: sandbox.manifest.pairs.length });
+      }).toEqual({ a: evmAnswer.toFixed(), b: wasmAnswer.toFixed(), bots: session.sandbox.manifest.pairs.length });
     } finally {
-      sandbox.oracles.unfreeze();
+      session.sandbox.oracles.unfreeze();
     }
   });
 
@@ -281,7 +249,7 @@ describe('the fair value on the sandbox', () => {
       'oracle',
       async () => {
         await post('/faults/oracle', { mode: 'freeze', pair: p.symbol });
-        const frozen = sandbox.oracles.state().find((s) => s.id === p.id);
+        const frozen = session.sandbox.oracles.state().find((s) => s.id === p.id);
         return (frozen?.answerAtMs ?? Date.now()) + ORACLE_MAX_AGE_MS;
       },
       () => post('/faults/oracle', undefined, 'DELETE'),
@@ -295,25 +263,27 @@ describe('the fair value on the sandbox', () => {
     const since = Date.now();
     // Frozen first, so that the operator does not correct the jump at its next look.
     await post('/faults/oracle', { mode: 'freeze', pair: p.symbol });
-    const head = await chains.head('evm');
+    const head = await session.chains.head('evm');
     await post('/faults/oracle', { mode: 'jump', bps: 400, pair: p.symbol });
     await firstSaid(p.id, 'fair-value guard dispersion started', since);
-    const jumped = sandbox.oracles.state().find((s) => s.id === p.id)?.answer;
-    const provider = new JsonRpcProvider(sandbox.manifest.chains.evm.rpcUrl, undefined, { staticNetwork: true });
+    const jumped = session.sandbox.oracles.state().find((s) => s.id === p.id)?.answer;
+    const provider = new JsonRpcProvider(session.sandbox.manifest.chains.evm.rpcUrl, undefined, {
+      staticNetwork: true,
+    });
     const aggregator = new EvmContract(p.oracle.address, [...AGGREGATOR_V3_ABI], provider);
     const answerAt = async (blockTag: number) =>
       ((await aggregator.getFunction('latestRoundData')({ blockTag })) as [bigint, bigint])[1];
     // The block the jump is in. What rested then is gone in the next block; a placement still in flight then
     // is cancelled in the block after the one it lands in.
-    await chains.pass({ evm: 2, wasm: 0 });
+    await session.chains.pass({ evm: 2, wasm: 0 });
     let block = head + 1;
     while ((await answerAt(block)) !== jumped) block += 1;
-    await until('two blocks after the jump', 30_000, async () => (await chains.head('evm')) > block + 1);
+    await until('two blocks after the jump', 30_000, async () => (await session.chains.head('evm')) > block + 1);
     provider.destroy();
-    const restedAtJump = (await chains.resting(p.id, block)).map((o) => o.orderId);
-    const left = (await chains.resting(p.id, block + 1)).filter((o) => restedAtJump.includes(o.orderId));
+    const restedAtJump = (await session.chains.resting(p.id, block)).map((o) => o.orderId);
+    const left = (await session.chains.resting(p.id, block + 1)).filter((o) => restedAtJump.includes(o.orderId));
     expect({ after: block + 1, left }).toEqual({ after: block + 1, left: [] });
-    expect(await chains.resting(p.id, block + 2)).toEqual([]);
+    expect(await session.chains.resting(p.id, block + 2)).toEqual([]);
     await post('/faults/oracle', undefined, 'DELETE');
     await firstSaid(p.id, 'fair-value guard dispersion ended', since);
     await until('quoting again', 30_000, () => quoting(p.id));
@@ -326,16 +296,16 @@ describe('the fair value on the sandbox', () => {
     const p = pairOf('GRN27EURe');
     await until('quoting before the jump', 30_000, () => quoting(p.id));
     const since = Date.now();
-    sandbox.values.shock(p.id, 300);
+    session.sandbox.values.shock(p.id, 300);
     // The feed shows the move first (its sources then disagree), the oracle next: either pulls the quotes.
     await firstSaid(p.id, 'pair paused: fair-value', since);
-    const rested = (await chains.resting(p.id)).map((o) => o.orderId);
+    const rested = (await session.chains.resting(p.id)).map((o) => o.orderId);
     // What rested at the pause is gone in the next ledger; a placement still in flight then is cancelled in the
     // ledger after the one it lands in.
-    await chains.pass({ evm: 0, wasm: 1 });
-    expect((await chains.resting(p.id)).filter((o) => rested.includes(o.orderId))).toEqual([]);
-    await chains.pass({ evm: 0, wasm: 1 });
-    expect(await chains.resting(p.id)).toEqual([]);
+    await session.chains.pass({ evm: 0, wasm: 1 });
+    expect((await session.chains.resting(p.id)).filter((o) => rested.includes(o.orderId))).toEqual([]);
+    await session.chains.pass({ evm: 0, wasm: 1 });
+    expect(await session.chains.resting(p.id)).toEqual([]);
     const started = await firstSaid(p.id, 'fair-value guard jump started', since);
     const ended = await firstSaid(p.id, 'fair-value guard jump ended', since);
     expect(ended - started).toBeGreaterThanOrEqual(COOL_DOWN_MS);

@@ -5,25 +5,19 @@
  * requests). Each kind of failure may say that it started and that it ended, nothing more, and an expected
  * transport error carries no stack trace.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/sandbox/net.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
-import { writeBotConfig } from '../support/e2e/bot-config.ts';
-import { BotProcess } from '../support/e2e/bot-process.ts';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/e2e/poll.ts';
-import { SandboxChains } from '../support/e2e/sandbox-chains.ts';
+import { SECOND_BLOCKS, sandboxSession, type SessionBot } from '../support/e2e/session.ts';
 
 const FAULT_MS = 25_000;
 
-let dir: string;
-let sandbox: Sandbox;
-let chains: SandboxChains;
-let bot: BotProcess;
-let logPath: string;
-let control: string;
+const session = sandboxSession(
+  'fault-logs',
+  { ...SECOND_BLOCKS, flow: { enabled: true, informedShare: 0, takerIntervalMs: 5_000 } },
+  { chains: { begin: false }, endSignal: 'SIGTERM' },
+);
+let bot: SessionBot;
 
 interface LogLine {
   readonly level: string;
@@ -34,13 +28,13 @@ interface LogLine {
 }
 
 const logLines = (): LogLine[] =>
-  readFileSync(logPath, 'utf8')
+  readFileSync(bot.log, 'utf8')
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as LogLine);
 
 const call = async (path: string, body?: unknown, method = 'POST') => {
-  const res = await fetch(`${control}${path}`, {
+  const res = await fetch(`${session.sandbox.manifest.venue.controlUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -50,49 +44,17 @@ const call = async (path: string, body?: unknown, method = 'POST') => {
 };
 
 const quotingEverywhere = async () => {
-  for (const p of sandbox.manifest.pairs) if ((await chains.resting(p.id)).length === 0) return false;
+  for (const p of session.sandbox.manifest.pairs) if ((await session.chains.resting(p.id)).length === 0) return false;
   return true;
 };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dltmm-fault-logs-'));
-  sandbox = await startSandbox({
-    ports: { api: 0, evm: 0, wasm: 0 },
-    evm: { blockTimeMs: 1_000 },
-    wasm: { ledgerIntervalMs: 1_000 },
-    flow: { enabled: true, informedShare: 0, takerIntervalMs: 5_000 },
-    manifest: join(dir, 'manifest.json'),
-  });
-  control = sandbox.manifest.venue.controlUrl;
-  chains = new SandboxChains(sandbox);
-  const port = await freePort();
-  logPath = join(dir, 'bot.log');
-  bot = new BotProcess(
-    writeBotConfig({
-      dir,
-      name: 'bot',
-      manifest: sandbox.manifestPath as string,
-      metricsPort: port,
-      store: join(dir, 'bot.sqlite'),
-      risk: { staleMarketDataMs: 15_000 },
-    }),
-    port,
-    logPath,
-  );
+  bot = await session.startBot('bot', { risk: { staleMarketDataMs: 15_000 } });
   await until('bot ready and quoting every pair', 120_000, async () => {
     if (!bot.running) throw new Error(`the bot exited:\n${bot.tail()}`);
     return (await bot.readiness()).ready && (await quotingEverywhere());
   });
 }, 180_000);
-
-afterAll(async () => {
-  if (bot?.running === true) {
-    bot.child.kill('SIGTERM');
-    await bot.exited;
-  }
-  await chains?.close();
-  await sandbox?.stop();
-});
 
 interface Fault {
   readonly name: string;

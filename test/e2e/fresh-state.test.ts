@@ -5,22 +5,18 @@
  * events then show no identifier twice on either chain. The second run is configured with reporting
  * identifiers: every order it sent carries them on chain.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/sandbox/net.ts';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import type { BookEvent } from '../../src/sandbox/matching/types.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
-import { writeBotConfig } from '../support/e2e/bot-config.ts';
-import { BotProcess } from '../support/e2e/bot-process.ts';
 import { until } from '../support/e2e/poll.ts';
-import { reportingIds, SandboxChains, type Chain } from '../support/e2e/sandbox-chains.ts';
+import { reportingIds, type Chain } from '../support/e2e/sandbox-chains.ts';
+import { SECOND_BLOCKS, sandboxSession } from '../support/e2e/session.ts';
 
-let dir: string;
-let sandbox: Sandbox;
-let chains: SandboxChains;
-let running: BotProcess | undefined;
+const session = sandboxSession(
+  'fresh-state',
+  { ...SECOND_BLOCKS, flow: { enabled: true, informedShare: 0, takerIntervalMs: 5_000 } },
+  { chains: { begin: true } },
+);
 
 type Received = Extract<BookEvent, { type: 'OrderReceived' }>;
 
@@ -28,6 +24,7 @@ const highest = (ids: bigint[]) => ids.reduce((a, b) => (b > a ? b : a), 0n).toS
 
 /** The wallets' orders the chains carried, per chain, in order. */
 async function received(): Promise<Record<Chain, Received[]>> {
+  const { chains } = session;
   await chains.sync();
   const of = (chain: Chain) =>
     chains.events.filter((e) => e.chain === chain && e.event.type === 'OrderReceived').map((e) => e.event as Received);
@@ -40,22 +37,13 @@ async function crossIds(): Promise<Record<Chain, bigint[]>> {
   return { evm: r.evm.map((o) => o.crossIdentifier), wasm: r.wasm.map((o) => o.crossIdentifier) };
 }
 
-/** Runs the bot on `store` until both chains carried `more` new orders of it, then stops it with SIGTERM. */
-async function trade(name: string, store: string, more: number, engine: Record<string, unknown> = {}): Promise<string> {
-  const port = await freePort();
-  const logPath = join(dir, `${name}.log`);
-  const config = writeBotConfig({
-    dir,
-    name,
-    manifest: sandbox.manifestPath as string,
-    metricsPort: port,
-    store,
-    risk: { staleMarketDataMs: 15_000 },
-    engine,
-  });
+/**
+ * Runs the bot on `<name>.sqlite` until both chains carried `more` new orders of it, then stops it with SIGTERM;
+ * gives the path of its log.
+ */
+async function trade(name: string, more: number, engine: Record<string, unknown> = {}): Promise<string> {
   const before = await crossIds();
-  const bot = new BotProcess(config, port, logPath);
-  running = bot;
+  const bot = await session.startBot(name, { risk: { staleMarketDataMs: 15_000 }, engine });
   await until(`${name} placed ${more} orders on each chain`, 180_000, async () => {
     if (!bot.running) throw new Error(`${name} exited:\n${bot.tail()}`);
     const now = await crossIds();
@@ -63,34 +51,14 @@ async function trade(name: string, store: string, more: number, engine: Record<s
   });
   bot.signal('SIGTERM');
   expect((await bot.exited).code).toBe(0);
-  running = undefined;
-  return logPath;
+  return bot.log;
 }
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dltmm-fresh-state-'));
-  sandbox = await startSandbox({
-    ports: { api: 0, evm: 0, wasm: 0 },
-    evm: { blockTimeMs: 1_000 },
-    wasm: { ledgerIntervalMs: 1_000 },
-    flow: { enabled: true, informedShare: 0, takerIntervalMs: 5_000 },
-    manifest: join(dir, 'manifest.json'),
-  });
-  chains = new SandboxChains(sandbox);
-  await chains.begin();
-}, 120_000);
-
-afterAll(async () => {
-  await running?.kill();
-  chains?.close();
-  await sandbox?.stop();
-});
 
 describe('a fresh state file for wallets with history', () => {
   it('starts above every identifier the chains show, says so, and sends none twice', async () => {
-    await trade('first', join(dir, 'first.sqlite'), 8);
+    await trade('first', 8);
     const first = await crossIds();
-    const log = await trade('second', join(dir, 'second.sqlite'), 8, { reporting: [4_000_001, 17] });
+    const log = await trade('second', 8, { reporting: [4_000_001, 17] });
     const all = await crossIds();
     const orders = await received();
 

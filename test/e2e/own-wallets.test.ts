@@ -5,30 +5,25 @@
  * own events (one record per order of the wallet in each match, with its transaction): no transaction has one
  * of our wallets buying and another selling.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BookEvent } from '../../src/sandbox/matching/types.ts';
-import { freePort } from '../../src/sandbox/net.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
-import { writeBotConfig } from '../support/e2e/bot-config.ts';
-import { BotProcess } from '../support/e2e/bot-process.ts';
 import { total } from '../support/e2e/metrics-text.ts';
 import { until } from '../support/e2e/poll.ts';
-import { SandboxChains } from '../support/e2e/sandbox-chains.ts';
+import { SECOND_BLOCKS, sandboxSession } from '../support/e2e/session.ts';
 
 const WALLETS = ['evm-mm', 'evm-trader', 'wasm-mm', 'wasm-trader'];
 
-let dir: string;
-let sandbox: Sandbox;
-let chains: SandboxChains;
-let running: BotProcess | undefined;
+const session = sandboxSession(
+  'own-wallets',
+  { ...SECOND_BLOCKS, flow: { enabled: true, informedShare: 0.5, takerIntervalMs: 2_000 } },
+  { chains: { also: WALLETS, begin: true } },
+);
 
 type Received = Extract<BookEvent, { type: 'OrderReceived' }>;
 
 /** Every trade of a sandbox wallet as the venue lists it (all pages): its transaction and side. */
 async function tradesOf(name: string): Promise<Array<{ hash: string; side: string }>> {
+  const { sandbox } = session;
   const v = sandbox.manifest.venue as unknown as { restUrl: string; accessToken: string };
   const address = sandbox.manifest.wallets.find((w) => w.name === name)?.address as string;
   const out: Array<{ hash: string; side: string }> = [];
@@ -49,6 +44,7 @@ async function tradesOf(name: string): Promise<Array<{ hash: string; side: strin
 
 /** Per pair, the wallets (lower case) whose orders the chains carried so far. */
 async function quoting(): Promise<Map<string, Set<string>>> {
+  const { chains } = session;
   await chains.sync();
   const by = new Map<string, Set<string>>();
   for (const e of chains.events.filter((x) => x.event.type === 'OrderReceived')) {
@@ -59,40 +55,14 @@ async function quoting(): Promise<Map<string, Set<string>>> {
   return by;
 }
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dltmm-own-wallets-'));
-  sandbox = await startSandbox({
-    ports: { api: 0, evm: 0, wasm: 0 },
-    evm: { blockTimeMs: 1_000 },
-    wasm: { ledgerIntervalMs: 1_000 },
-    flow: { enabled: true, informedShare: 0.5, takerIntervalMs: 2_000 },
-    manifest: join(dir, 'manifest.json'),
-  });
-  chains = new SandboxChains(sandbox, WALLETS);
-  await chains.begin();
-}, 120_000);
-
-afterAll(async () => {
-  await running?.kill();
-  chains?.close();
-  await sandbox?.stop();
-});
-
 describe('two of our wallets on one pair', () => {
   it('both quote every pair and never trade with each other', async () => {
-    const port = await freePort();
-    const config = writeBotConfig({
-      dir,
-      name: 'bot',
-      manifest: sandbox.manifestPath as string,
-      metricsPort: port,
-      store: join(dir, 'bot.sqlite'),
+    const { sandbox, chains } = session;
+    const bot = await session.startBot('bot', {
       risk: { staleMarketDataMs: 15_000 },
       // The sandbox's wallets that trade: the market maker and the trader of each chain, on the same pairs.
       wallets: WALLETS,
     });
-    const bot = new BotProcess(config, port, join(dir, 'bot.log'));
-    running = bot;
     const pairs = sandbox.manifest.pairs.map((p) => p.id);
     await until('both wallets quoted every pair, and fills', 240_000, async () => {
       if (!bot.running) throw new Error(`the bot exited:\n${bot.tail()}`);
@@ -105,7 +75,6 @@ describe('two of our wallets on one pair', () => {
     const m = await bot.metrics();
     bot.signal('SIGTERM');
     expect((await bot.exited).code).toBe(0);
-    running = undefined;
     const sides = new Map<string, Array<{ wallet: string; side: string }>>();
     for (const wallet of WALLETS)
       for (const t of await tradesOf(wallet))

@@ -4,24 +4,24 @@
  * order book events on both chains; the chain events are exactly those the nodes hold for the books over the
  * recorded range (read here with plain JSON-RPC, not the bot's code), in chain order.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { LIFECYCLE_TOPICS } from '../../src/chains/evm/abi.ts';
 import { main } from '../../src/cli/main.ts';
-import { freePort } from '../../src/sandbox/net.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
-import { writeBotConfig } from '../support/e2e/bot-config.ts';
+import { SECOND_BLOCKS, sandboxSession } from '../support/e2e/session.ts';
 
 const FAIR_LADDER = fileURLToPath(new URL('../../strategies/fair-ladder.yaml', import.meta.url));
 const SECONDS = 8;
 
-let dir: string;
-let sandbox: Sandbox;
+const session = sandboxSession(
+  'record-e2e',
+  { ...SECOND_BLOCKS, flow: { enabled: true, takerIntervalMs: 1_000 } },
+  { keep: 'never' },
+);
 let out = '';
 let code: number;
 let file: string;
@@ -47,25 +47,13 @@ function rows(sql: string): Array<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dltmm-record-e2e-'));
-  sandbox = await startSandbox({
-    ports: { api: 0, evm: 0, wasm: 0 },
-    evm: { blockTimeMs: 1_000 },
-    wasm: { ledgerIntervalMs: 1_000 },
-    flow: { enabled: true, takerIntervalMs: 1_000 },
-    manifest: join(dir, 'manifest.json'),
-  });
-  const config = writeBotConfig({
-    dir,
-    name: 'rec',
-    manifest: sandbox.manifestPath as string,
-    metricsPort: await freePort(),
-    store: join(dir, 'unused.sqlite'),
+  const { config } = await session.writeConfig('rec', {
+    store: join(session.dir, 'unused.sqlite'),
     strategy: FAIR_LADDER,
     risk: {},
   });
   const doc = parseDocument(readFileSync(config, 'utf8'));
-  doc.set('record', doc.createNode({ dir: join(dir, 'rec'), flushMs: 100 }));
+  doc.set('record', doc.createNode({ dir: join(session.dir, 'rec'), flushMs: 100 }));
   writeFileSync(config, doc.toString());
   code = await main(['record', '--config', config, '--for', String(SECONDS)], {
     stdout: (t) => (out += t),
@@ -73,26 +61,21 @@ beforeAll(async () => {
     readFile: (p) => readFileSync(p, 'utf8'),
     writeFile: (p, t) => writeFileSync(p, t),
     env: {},
-    cwd: dir,
+    cwd: session.dir,
   });
-  const files = readdirSync(join(dir, 'rec')).filter((f) => f.endsWith('.rec.sqlite'));
-  file = join(dir, 'rec', files[0] ?? 'missing');
+  const files = readdirSync(join(session.dir, 'rec')).filter((f) => f.endsWith('.rec.sqlite'));
+  file = join(session.dir, 'rec', files[0] ?? 'missing');
 }, 120_000);
-
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('dlt-mm record', () => {
   it('records every pair: books, trade information, fair-value readings, without a state file', () => {
     expect(code).toBe(0);
     expect(out).toContain(`recorded into ${file}`);
-    expect(readdirSync(dir)).not.toContain('unused.sqlite');
-    const ids = sandbox.manifest.pairs.map((p) => p.id).toSorted();
+    expect(readdirSync(session.dir)).not.toContain('unused.sqlite');
+    const ids = session.sandbox.manifest.pairs.map((p) => p.id).toSorted();
     expect(rows('SELECT pair_id FROM pairs ORDER BY pair_id').map((r) => r.pair_id)).toEqual(ids);
     const symbols = new Set(rows('SELECT DISTINCT symbol FROM books').map((r) => r.symbol));
-    expect([...symbols].toSorted()).toEqual(sandbox.manifest.pairs.map((p) => p.symbol).toSorted());
+    expect([...symbols].toSorted()).toEqual(session.sandbox.manifest.pairs.map((p) => p.symbol).toSorted());
     expect(new Set(rows('SELECT DISTINCT pair_id FROM trade_info').map((r) => r.pair_id)).size).toBe(ids.length);
     const sources = rows('SELECT DISTINCT pair_id, source FROM fair_inputs');
     for (const id of ids) expect(sources.filter((s) => s.pair_id === id).length).toBeGreaterThan(0);
@@ -105,7 +88,7 @@ describe('dlt-mm record', () => {
     const recorded = rows("SELECT height, event_key, client FROM chain_events WHERE chain = 'evm' ORDER BY seq");
     expect(recorded.length).toBeGreaterThan(0);
     const heights = recorded.map((r) => Number(r.height));
-    const logs = (await rpc(sandbox.manifest.chains.evm.rpcUrl, 'eth_getLogs', [
+    const logs = (await rpc(session.sandbox.manifest.chains.evm.rpcUrl, 'eth_getLogs', [
       {
         fromBlock: `0x${Math.min(...heights).toString(16)}`,
         toBlock: `0x${Math.max(...heights).toString(16)}`,
@@ -117,7 +100,7 @@ describe('dlt-mm record', () => {
       .toSorted((a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex))
       .map((l) => `${l.transactionHash}:${Number(l.logIndex)}`);
     expect(recorded.map((r) => r.event_key)).toEqual(chainOrder);
-    const ours = sandbox.manifest.wallets.filter((w) => w.marketMaker).map((w) => w.address.toLowerCase());
+    const ours = session.sandbox.manifest.wallets.filter((w) => w.marketMaker).map((w) => w.address.toLowerCase());
     expect(recorded.some((r) => !ours.includes(String(r.client).toLowerCase()))).toBe(true);
   });
 
@@ -129,7 +112,7 @@ describe('dlt-mm record', () => {
     expect(recorded.length).toBeGreaterThan(0);
     const heights = recorded.map((r) => Number(r.height));
     const ids: string[] = [];
-    let page = (await rpc(sandbox.manifest.chains.wasm.rpcUrl, 'getEvents', {
+    let page = (await rpc(session.sandbox.manifest.chains.wasm.rpcUrl, 'getEvents', {
       startLedger: Math.min(...heights),
       filters: [{ type: 'contract', contractIds: books }],
       pagination: { limit: 200 },
@@ -137,7 +120,7 @@ describe('dlt-mm record', () => {
     for (;;) {
       ids.push(...page.events.filter((e) => e.ledger <= Math.max(...heights)).map((e) => e.id));
       if (page.events.length < 200) break;
-      page = (await rpc(sandbox.manifest.chains.wasm.rpcUrl, 'getEvents', {
+      page = (await rpc(session.sandbox.manifest.chains.wasm.rpcUrl, 'getEvents', {
         filters: [{ type: 'contract', contractIds: books }],
         pagination: { cursor: page.cursor, limit: 200 },
       })) as typeof page;
@@ -153,22 +136,32 @@ describe('dlt-mm record', () => {
       readFile: (p: string) => readFileSync(p, 'utf8'),
       writeFile: (p: string, t: string) => writeFileSync(p, t),
       env: {},
-      cwd: dir,
+      cwd: session.dir,
     };
-    const args = ['backtest', '--config', join(dir, 'rec.yaml'), '--data', file, '--out', join(dir, 'bt')];
+    const args = [
+      'backtest',
+      '--config',
+      join(session.dir, 'rec.yaml'),
+      '--data',
+      file,
+      '--out',
+      join(session.dir, 'bt'),
+    ];
     // Without balances there is nothing to trade with: refused, saying what to give.
     await expect(main(args, io)).resolves.toBe(2);
     expect(said).toBe('');
     expect(errors).toContain('give them with --balances <base>,<quote>');
     expect(await main([...args, '--balances', '100,100000'], io)).toBe(0);
-    const db = new DatabaseSync(join(dir, 'bt', 'backtest-state.sqlite'), { readOnly: true });
+    const db = new DatabaseSync(join(session.dir, 'bt', 'backtest-state.sqlite'), { readOnly: true });
     try {
       const quoted = db.prepare('SELECT DISTINCT pair_id FROM orders').all() as Array<{ pair_id: string }>;
-      expect(quoted.map((r) => r.pair_id).toSorted()).toEqual(sandbox.manifest.pairs.map((p) => p.id).toSorted());
+      expect(quoted.map((r) => r.pair_id).toSorted()).toEqual(
+        session.sandbox.manifest.pairs.map((p) => p.id).toSorted(),
+      );
     } finally {
       db.close();
     }
-    const report = JSON.parse(readFileSync(join(dir, 'bt', 'backtest.json'), 'utf8')) as {
+    const report = JSON.parse(readFileSync(join(session.dir, 'bt', 'backtest.json'), 'utf8')) as {
       backtest: { replayed: Record<string, { orders: number }> };
     };
     expect(report.backtest.replayed.evm?.orders ?? 0).toBeGreaterThan(0);

@@ -6,71 +6,42 @@
  * decoded from the chain) and every event with its UTC time to the microsecond.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/sandbox/net.ts';
+import { describe, expect, it } from 'vitest';
 import type { BookEvent } from '../../src/sandbox/matching/types.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
-import { writeBotConfig } from '../support/e2e/bot-config.ts';
-import { BotProcess } from '../support/e2e/bot-process.ts';
 import { series, total } from '../support/e2e/metrics-text.ts';
 import { until } from '../support/e2e/poll.ts';
-import { reportingIds, SandboxChains } from '../support/e2e/sandbox-chains.ts';
+import { reportingIds } from '../support/e2e/sandbox-chains.ts';
+import { SECOND_BLOCKS, sandboxSession } from '../support/e2e/session.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RATIO = 6;
 const PER_BLOCK = 2;
 
-let dir: string;
-let sandbox: Sandbox;
-let chains: SandboxChains;
-let running: BotProcess | undefined;
+const session = sandboxSession(
+  'rulebook',
+  { ...SECOND_BLOCKS, flow: { enabled: true, informedShare: 0, takerIntervalMs: 2_000 } },
+  { chains: { begin: true } },
+);
 
 type Received = Extract<BookEvent, { type: 'OrderReceived' }>;
 
 /** Our wallets' orders the chains carried so far, with the block or ledger of each. */
 async function ours() {
-  await chains.sync();
-  return chains.events.filter((e) => e.event.type === 'OrderReceived');
+  await session.chains.sync();
+  return session.chains.events.filter((e) => e.event.type === 'OrderReceived');
 }
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dltmm-rulebook-'));
-  sandbox = await startSandbox({
-    ports: { api: 0, evm: 0, wasm: 0 },
-    evm: { blockTimeMs: 1_000 },
-    wasm: { ledgerIntervalMs: 1_000 },
-    flow: { enabled: true, informedShare: 0, takerIntervalMs: 2_000 },
-    manifest: join(dir, 'manifest.json'),
-  });
-  chains = new SandboxChains(sandbox);
-  await chains.begin();
-}, 120_000);
-
-afterAll(async () => {
-  await running?.kill();
-  chains?.close();
-  await sandbox?.stop();
-});
 
 describe('the rulebook on a sandbox session', () => {
   it('throttles placements per block and ledger, keeps the order-to-trade ratio, and exports what the chains carried', async () => {
-    const port = await freePort();
-    const config = writeBotConfig({
-      dir,
-      name: 'bot',
-      manifest: sandbox.manifestPath as string,
-      metricsPort: port,
-      store: join(dir, 'bot.sqlite'),
+    const { dir } = session;
+    const bot = await session.startBot('bot', {
       risk: { staleMarketDataMs: 15_000, maxOrderToTradeRatio: RATIO },
       engine: { reporting: [21, 1] },
       more: { throttle: { wallet: { perBlock: PER_BLOCK } } },
     });
-    const bot = new BotProcess(config, port, join(dir, 'bot.log'));
-    running = bot;
     // Long enough for both limits to bind: each wallet quotes four ladders' worth of orders, and trades.
     await until('forty placements on each chain and fills', 240_000, async () => {
       if (!bot.running) throw new Error(`the bot exited:\n${bot.tail()}`);
@@ -85,7 +56,6 @@ describe('the rulebook on a sandbox session', () => {
     const m = await bot.metrics();
     bot.signal('SIGTERM');
     expect((await bot.exited).code).toBe(0);
-    running = undefined;
 
     // The chains' own blocks and ledgers: never more than two placements of our wallet in one.
     const placed = await ours();
@@ -102,7 +72,7 @@ describe('the rulebook on a sandbox session', () => {
     // The audit export: every order the chains carried, with the configured reporting values on chain.
     for (const e of placed) expect(reportingIds(e.chain, (e.event as Received).reportingData)).toEqual([21, 1]);
     const cli = join(ROOT, 'node_modules', '.bin', 'node');
-    const said = execFileSync(cli, [join(ROOT, 'src/cli/dlt-mm.ts'), 'audit', 'export', '--config', config], {
+    const said = execFileSync(cli, [join(ROOT, 'src/cli/dlt-mm.ts'), 'audit', 'export', '--config', bot.config], {
       encoding: 'utf8',
       cwd: dir,
     });

@@ -3,28 +3,20 @@
  * start with a wallet the venue does not list as VERIFIED, naming it and its status, and warns about a
  * market-maker wallet the venue does not designate MARKET_MAKER.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/sandbox/net.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/venue/start.ts';
-import { writeBotConfig } from '../support/e2e/bot-config.ts';
-import { BotProcess } from '../support/e2e/bot-process.ts';
+import { describe, expect, it } from 'vitest';
 import { until } from '../support/e2e/poll.ts';
+import { SECOND_BLOCKS, sandboxSession, type SessionBot } from '../support/e2e/session.ts';
 
-let dir: string;
-let sandbox: Sandbox;
-let running: BotProcess | undefined;
+const session = sandboxSession('wallet-status', SECOND_BLOCKS);
 
 const marketMaker = (chain: 'evm' | 'wasm') => {
-  const w = sandbox.manifest.wallets.find((x) => x.chain === chain && x.marketMaker);
+  const w = session.sandbox.manifest.wallets.find((x) => x.chain === chain && x.marketMaker);
   if (w === undefined) throw new Error(`no market-maker wallet on ${chain}`);
   return w.address;
 };
 
 async function setRecord(address: string, record: { status?: string; designation?: string }): Promise<void> {
-  const res = await fetch(`${sandbox.manifest.venue.controlUrl}/wallets/${address}`, {
+  const res = await fetch(`${session.sandbox.manifest.venue.controlUrl}/wallets/${address}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(record),
@@ -32,34 +24,9 @@ async function setRecord(address: string, record: { status?: string; designation
   if (!res.ok) throw new Error(`POST /wallets/${address}: ${res.status} ${await res.text()}`);
 }
 
-async function startBot(name: string): Promise<BotProcess> {
-  const port = await freePort();
-  const config = writeBotConfig({
-    dir,
-    name,
-    manifest: sandbox.manifestPath as string,
-    metricsPort: port,
-    store: join(dir, `${name}.sqlite`),
-    risk: { staleMarketDataMs: 15_000 },
-  });
-  running = new BotProcess(config, port, join(dir, `${name}.log`));
-  return running;
+function startBot(name: string): Promise<SessionBot> {
+  return session.startBot(name, { risk: { staleMarketDataMs: 15_000 } });
 }
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dltmm-wallet-status-'));
-  sandbox = await startSandbox({
-    ports: { api: 0, evm: 0, wasm: 0 },
-    evm: { blockTimeMs: 1_000 },
-    wasm: { ledgerIntervalMs: 1_000 },
-    manifest: join(dir, 'manifest.json'),
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await running?.kill();
-  await sandbox?.stop();
-});
 
 describe("the wallets' records at the venue", () => {
   it('a wallet the venue lists as BLOCKED: the bot does not start, and says which wallet and why', async () => {

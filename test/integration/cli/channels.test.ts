@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main.ts';
 import { freePort } from '../../../src/sandbox/net.ts';
 import { startWasmNode, type WasmNode } from '../../../src/sandbox/wasm/node.ts';
+import { runCli } from '../../support/cli-io.ts';
 
 let node: WasmNode;
 let dir: string;
@@ -21,41 +21,26 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(argv: string[], env: Record<string, string>) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    readFile: (p) => readFileSync(p, 'utf8'),
-    writeFile: () => undefined,
-    env,
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
+function run(argv: string[], env: Record<string, string>) {
+  return runCli(argv, { readFile: (p) => readFileSync(p, 'utf8'), writeFile: () => undefined, env, cwd: dir });
 }
+
+/** `dlt-mm channels create` on the emulator, funded from the seed in FUNDER, with `more` arguments. */
+const create = (...more: string[]) => [
+  'channels',
+  'create',
+  '--rpc-url',
+  `http://127.0.0.1:${node.rpc.port}/rpc`,
+  '--passphrase',
+  node.emulator.passphrase,
+  '--funder-env',
+  'FUNDER',
+  ...more,
+];
 
 describe('dlt-mm channels create', () => {
   it('creates and funds the accounts, writes their seeds to a private file and prints only public keys', async () => {
-    const r = await run(
-      [
-        'channels',
-        'create',
-        '--rpc-url',
-        `http://127.0.0.1:${node.rpc.port}/rpc`,
-        '--passphrase',
-        node.emulator.passphrase,
-        '--funder-env',
-        'FUNDER',
-        '--count',
-        '3',
-        '--out',
-        'channels.txt',
-        '--balance',
-        '7',
-      ],
-      { FUNDER: funder.secret() },
-    );
+    const r = await run(create('--count', '3', '--out', 'channels.txt', '--balance', '7'), { FUNDER: funder.secret() });
     expect(r.code).toBe(0);
     const file = join(dir, 'channels.txt');
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -73,18 +58,7 @@ describe('dlt-mm channels create', () => {
   });
 
   it('refuses to run without the funding seed or with a bad count, before touching the chain', async () => {
-    const args = [
-      'channels',
-      'create',
-      '--rpc-url',
-      `http://127.0.0.1:${node.rpc.port}/rpc`,
-      '--passphrase',
-      node.emulator.passphrase,
-      '--funder-env',
-      'FUNDER',
-      '--out',
-      'x.txt',
-    ];
+    const args = create('--out', 'x.txt');
     expect(await run([...args, '--count', '2'], {})).toMatchObject({
       code: 1,
       stderr: expect.stringMatching(/E_CONFIG_SECRET.*FUNDER/),

@@ -6,6 +6,19 @@ import { stringify } from 'yaml';
 
 const LADDER = fileURLToPath(new URL('../../../strategies/ladder.yaml', import.meta.url));
 
+/**
+ * Risk limits of a bot trading the sandbox's market: `maxInventory` binds on the pairs priced near 12 (their
+ * ladder asks for 36 a side).
+ */
+export const SESSION_LIMITS = {
+  maxInventory: '20',
+  maxNotional: '2500',
+  maxOpenOrders: 8,
+  dailyLossLimit: '1000',
+  maxDrawdown: '1000',
+  staleMarketDataMs: 15_000,
+};
+
 export interface BotRunSettings {
   readonly dir: string;
   readonly manifest: string;

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { ChainAdapter, PairBinding } from '../../../src/chains/types.ts';
+import { Decimal } from '../../../src/core/decimal.ts';
+import type { PlaceOrder } from '../../../src/engine/wallet/orders/order-commands.ts';
 import { assembleWallet, type WalletEngineOptions, type WalletParts } from '../../../src/engine/wallet/assemble.ts';
 import type { WalletEngine } from '../../../src/engine/wallet/wallet-engine.ts';
 import { openStore, type Store } from '../../../src/store/store.ts';
@@ -51,6 +53,33 @@ export interface HarnessOptions {
   readonly wrapAdapter?: (adapter: ChainAdapter) => ChainAdapter;
 }
 
+/** A limit order of the harness's chain A pair (`tp-evm-bond-eure`), as `engine.place` takes it. */
+export const placeOrder = (
+  side: 'buy' | 'sell',
+  qty: string,
+  price: string,
+  extra: Partial<PlaceOrder> = {},
+): PlaceOrder => ({
+  pairId: 'tp-evm-bond-eure',
+  side,
+  quantity: new Decimal(qty),
+  price: new Decimal(price),
+  ...extra,
+});
+
+/** A logger's destination that keeps every JSON line written to it, parsed, in `logs`. */
+export function logSink(): { readonly logs: Array<Record<string, unknown>>; readonly sink: Writable } {
+  const logs: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logs, sink };
+}
+
 export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   const venue =
     options.venue ?? new FakeVenue('evm', options.pairs ?? [{ pair: pairWith('evm-pair'), prefunded: true }]);
@@ -67,14 +96,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   const path = options.path ?? join(mkdtempSync(join(tmpdir(), 'dltmm-engine-')), 'state.sqlite');
   const store = openStore(path, () => clock.now());
   const adapter = new FakeChainAdapter(venue, WALLET, { journal: store.transactions, ...options.adapter });
-  const logs: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean))
-        logs.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { logs, sink } = logSink();
   const metrics = createMetrics();
   const pairs = [...venue.pairs.values()].map((p) => p.binding);
   const { engine, parts } = await assembleWallet({

@@ -33,22 +33,30 @@ export function expectedView(e: Expectation | undefined, where: string): Record<
 
 /** What a matching implementation did in a step, reduced to the keys the fixture states. */
 export function observedView(o: StepOutcome, where: string): Record<string, unknown> {
-  const e = o.step.expect ?? {};
   const view = (list: typeof o.book.buys) =>
     list.map((r) => ({ orderId: r.id, wallet: r.wallet, quantity: r.remaining, price: r.price }));
-  const all: Record<string, unknown> = {
+  return statedView(o.step, o.error, where, {
     orderId: o.orderId,
     events: o.events,
     balanceDeltas: o.balanceDeltas,
     book: { buy: view(o.book.buys), sell: view(o.book.sells) },
     lastPrice: o.book.lastPrice,
     phase: o.book.phase,
-  };
+  });
+}
+
+/** A step's error and, of everything it did (`all`), the keys its fixture states. */
+export function statedView(
+  step: Step,
+  error: string | null,
+  where: string,
+  all: Record<string, unknown>,
+): Record<string, unknown> {
   return {
     where,
-    error: o.error,
+    error,
     ...Object.fromEntries(
-      Object.keys(e)
+      Object.keys(step.expect ?? {})
         .filter((k) => k !== 'error')
         .map((k) => [k, all[k]]),
     ),

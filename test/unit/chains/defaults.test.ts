@@ -12,6 +12,7 @@ import { tuningOf } from '../../../src/cli/bootstrap/adapters.ts';
 import type { Connection } from '../../../src/cli/bootstrap/connection.ts';
 import { chainsSchema } from '../../../src/core/config/chains-config.ts';
 import { parseBotConfig } from '../../../src/core/config/load.ts';
+import { minimalBotYaml } from '../../support/config/minimal-bot.ts';
 
 const journal: NonceJournal = {
   recordSigned: () => undefined,
@@ -27,27 +28,10 @@ const minimal = chainsSchema.parse({
   wasm: { rpcUrl: 'http://127.0.0.1:2/', networkPassphrase: 'Test SDF Network ; September 2015' },
 });
 
-const botYaml = `
-venue:
-  restUrl: https://venue.example/api/v1
-  wsUrl: wss://venue.example/ws
-  wsHost: venue.example
-  apiKey: { env: DLT_MM_API_KEY }
-  accessToken: { file: secrets/token }
-chains:
-  evm: { rpcUrl: 'https://rpc.example' }
-  wasm: { rpcUrl: 'https://soroban.example', networkPassphrase: 'Test SDF Network ; September 2015' }
-wallets:
-  - id: evm-main
-    chain: evm
-    key: { env: DLT_MM_EVM_KEY }
-pairs:
-  - blockChain: EVM_CHAIN_TESTNET
-    base: BOND26
-    quote: EURe
-    wallet: evm-main
-    strategy: ../strategies/ladder.yaml
-`;
+const botYaml = minimalBotYaml([
+  "evm: { rpcUrl: 'https://rpc.example' }",
+  "wasm: { rpcUrl: 'https://soroban.example', networkPassphrase: 'Test SDF Network ; September 2015' }",
+]);
 
 /** The default the schema's description gives the fee cap (it has no schema default: the adapter's applies). */
 function describedFeeCapGwei(): bigint {

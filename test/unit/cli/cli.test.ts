@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AbiCoder } from 'ethers';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main.ts';
+import { runCli } from '../../support/cli-io.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const evmPair = fileURLToPath(new URL('../../fixtures/pairs/evm-pair.json', import.meta.url));
@@ -15,17 +15,13 @@ function argv(strings: TemplateStringsArray, ...values: string[]): string[] {
 }
 
 async function run(argv: string[], files: Record<string, string> = {}, env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
+  const r = await runCli(argv, {
     readFile: (p) => files[p] ?? readFileSync(p, 'utf8'),
     writeFile: (p, t) => (files[p] = t),
     env,
     cwd: root,
   });
-  return { code, stdout, stderr, files };
+  return { ...r, files };
 }
 
 describe('dlt-mm order encode', () => {
@@ -87,19 +83,9 @@ describe('dlt-mm order decode', () => {
         )
       ).stdout,
     );
-    const dec = await run([
-      'order',
-      'decode',
-      '--chain',
-      'wasm',
-      '--pair-file',
-      wasmPair,
-      '--order-data',
-      enc.orderData,
-      '--cross-id',
-      enc.crossIdentifier,
-      '--json',
-    ]);
+    const dec = await run(
+      argv`order decode --chain wasm --pair-file ${wasmPair} --order-data ${enc.orderData} --cross-id ${enc.crossIdentifier} --json`,
+    );
     expect(JSON.parse(dec.stdout)).toMatchObject({
       quantity: '2.5',
       price: '12.34',
@@ -108,30 +94,12 @@ describe('dlt-mm order decode', () => {
     });
   });
   it('refuses an odd hex length and an 8-byte cross identifier', async () => {
-    const odd = await run([
-      'order',
-      'decode',
-      '--chain',
-      'wasm',
-      '--pair-file',
-      wasmPair,
-      '--order-data',
-      '0'.repeat(129),
-    ]);
+    const odd = await run(argv`order decode --chain wasm --pair-file ${wasmPair} --order-data ${'0'.repeat(129)}`);
     expect(odd.code).toBe(1);
     expect(odd.stderr).toMatch(/E_ENCODING_HEX/);
-    const cross = await run([
-      'order',
-      'decode',
-      '--chain',
-      'wasm',
-      '--pair-file',
-      wasmPair,
-      '--order-data',
-      `${'0'.repeat(63)}1${'0'.repeat(63)}1`,
-      '--cross-id',
-      '0000000000000001',
-    ]);
+    const cross = await run(
+      argv`order decode --chain wasm --pair-file ${wasmPair} --order-data ${`${'0'.repeat(63)}1${'0'.repeat(63)}1`} --cross-id 0000000000000001`,
+    );
     expect(cross.stderr).toMatch(/E_ENCODING_CROSS_ID/);
   });
 });

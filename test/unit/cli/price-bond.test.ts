@@ -1,25 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main.ts';
 import { parsePlainDate, priceFromYield, yieldFromCleanPrice, type BondTerms } from '../../../src/core/bond/index.ts';
 import { Decimal } from '../../../src/core/decimal.ts';
+import { runCli } from '../../support/cli-io.ts';
 
 function refuse(): never {
   throw new Error('price bond touched a file');
 }
 
 /** Runs dlt-mm with an io that refuses files: `price bond` reads and writes nothing. */
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    readFile: refuse,
-    writeFile: refuse,
-    env: {},
-    cwd: '/nonexistent',
-  });
-  return { code, stdout, stderr };
+function run(argv: string[]) {
+  return runCli(argv, { readFile: refuse, writeFile: refuse, env: {}, cwd: '/nonexistent' });
 }
 
 // 5% semi-annual ACT/ACT-ICMA, issued 10 March 2020 (a short first period), maturing 15 June 2030.

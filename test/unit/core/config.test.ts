@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { checkSecrets, parseBotConfig, parseStrategyConfig, readSecret } from '../../../src/core/config/load.ts';
 import { DltError } from '../../../src/core/errors.ts';
+import { minimalBotYaml } from '../../support/config/minimal-bot.ts';
 import { thrown } from '../../support/errors.ts';
 
-const valid = `
-venue:
-  restUrl: https://venue.example/api/v1
-  wsUrl: wss://venue.example/ws
-  wsHost: venue.example
-  apiKey: { env: DLT_MM_API_KEY }
-  accessToken: { file: secrets/token }
-chains:
-  evm: { rpcUrl: 'https://rpc.example', chainId: 80002 }
-wallets:
-  - id: evm-main
-    chain: evm
-    key: { env: DLT_MM_EVM_KEY }
-pairs:
-  - blockChain: EVM_CHAIN_TESTNET
-    base: BOND26
-    quote: EURe
-    wallet: evm-main
-    strategy: ../strategies/ladder.yaml
-`;
+const valid = minimalBotYaml(["evm: { rpcUrl: 'https://rpc.example', chainId: 80002 }"]);
 
 function problems(text: string): string[] {
   try {

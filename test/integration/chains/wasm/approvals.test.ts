@@ -3,7 +3,7 @@
  * records the expiry the token does not echo back, tops up when the allowance left falls short of the next
  * order, renews ahead of the expiry, and recovers when the allowance was spent behind its back.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { approve } from '../../../../src/sandbox/wasm/operator.ts';
 import type { Store } from '../../../../src/store/store.ts';
 import {
@@ -13,16 +13,11 @@ import {
   channels,
   freshBook,
   placeCommand,
-  startHarness,
+  fileHarness,
   wallet,
-  type Harness,
 } from '../../../support/chains/wasm/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
 function approvals(store: Store): number {
   return store.db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE kind = 'approve' AND status = 'included'").get()

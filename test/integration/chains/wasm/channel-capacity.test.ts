@@ -3,7 +3,7 @@
  * transactions go out for one ledger (N - 1 placements, the last account kept for a cancel), and the same
  * accounts carry N more in the next one, so no account idles while work for it waits.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   accepted,
   adapterFor,
@@ -12,16 +12,11 @@ import {
   cancelCommand,
   channels,
   placeCommand,
-  startHarness,
+  fileHarness,
   wallet,
-  type Harness,
 } from '../../../support/chains/wasm/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
 const N = 32;
 

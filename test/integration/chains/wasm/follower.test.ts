@@ -3,7 +3,7 @@
  * in chain order with a resumable cursor, paging with lag reported, an idle cursor kept fresh, more filters
  * than one request takes, a cursor older than the retention window (gap), and malformed events skipped.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChainEvent, EventCursor, Follower, FollowerNotice, PairBinding } from '../../../../src/chains/types.ts';
 import { httpTransport, type RpcTransport } from '../../../../src/chains/wasm/json-rpc.ts';
 import type { WasmAdapterOptions } from '../../../../src/chains/wasm/options.ts';
@@ -16,20 +16,15 @@ import {
   enrol,
   freshBook,
   placeCommand,
-  startHarness,
+  fileHarness,
   wallet,
   type Built,
-  type Harness,
 } from '../../../support/chains/wasm/harness.ts';
 import { StepTimer } from '../../../support/chains/wasm/step-timer.ts';
 import { pacedClock } from '../../../support/clock.ts';
 
 const RETENTION = 40;
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ retentionLedgers: RETENTION });
-});
-afterAll(() => h.close());
+const h = fileHarness({ retentionLedgers: RETENTION });
 
 interface Watch {
   readonly follower: Follower;

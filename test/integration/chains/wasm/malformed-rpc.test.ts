@@ -3,7 +3,7 @@
  * counted, logged and worked around (asked again, or the command refused before signing), never a crash,
  * and no secret seed reaches a log line or an error.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { httpTransport, type RpcTransport } from '../../../../src/chains/wasm/json-rpc.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
 import {
@@ -13,16 +13,11 @@ import {
   channels,
   placeCommand,
   rejected,
-  startHarness,
+  fileHarness,
   wallet,
-  type Harness,
 } from '../../../support/chains/wasm/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
 type Tamper = (method: string, reply: Record<string, unknown>) => unknown;
 

@@ -4,7 +4,7 @@
  * in one ledger with N channels.
  */
 import { xdr } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChainEvent } from '../../../../src/chains/types.ts';
 import { createChannelAccounts } from '../../../../src/chains/wasm/channel-setup.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
@@ -17,18 +17,13 @@ import {
   channels,
   freshBook,
   placeCommand,
-  startHarness,
+  fileHarness,
   typesOf,
   wallet,
-  type Harness,
 } from '../../../support/chains/wasm/harness.ts';
 import { pacedClock } from '../../../support/clock.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
 function authCredentialTypes(envelopeB64: string): number[] {
   const env = xdr.TransactionEnvelope.schema.decode(Buffer.from(envelopeB64, 'base64'));

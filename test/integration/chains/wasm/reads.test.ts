@@ -4,7 +4,7 @@
  */
 import { Keypair } from '@stellar/stellar-sdk';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JSON_RPC_CHANNEL } from '../../../../src/chains/json-rpc-http.ts';
 import { httpTransport } from '../../../../src/chains/wasm/json-rpc.ts';
 import { mint, setAuthorized, setPhase, trust } from '../../../../src/sandbox/wasm/operator.ts';
@@ -15,16 +15,11 @@ import {
   freshBook,
   PAIR,
   placeCommand,
-  startHarness,
+  fileHarness,
   wallet,
-  type Harness,
 } from '../../../support/chains/wasm/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
 describe('pair state', () => {
   it('reads get_config and the phase of a pre-funded book', async () => {

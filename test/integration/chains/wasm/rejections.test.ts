@@ -4,7 +4,7 @@
  * after inclusion (fee and sequence number spent), and rejected by matching inside a successful transaction
  * (`OrderRejected` with the specification's reason).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../../../src/core/errors.ts';
 import { fromRejectionReason } from '../../../../src/core/venue-errors.ts';
 import type { ChainEvent, Command } from '../../../../src/chains/types.ts';
@@ -20,17 +20,13 @@ import {
   PAIR,
   placeCommand,
   rejected,
-  startHarness,
+  fileHarness,
   wallet,
   type Harness,
   type WalletOptions,
 } from '../../../support/chains/wasm/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
 interface RefusalCase {
   readonly name: string;

@@ -5,7 +5,7 @@
  * outcomes left open by a stop or an unreachable node, settled later from the journal and the chain.
  */
 import { Account, Asset, Keypair, Operation, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { httpTransport, rpcFailure, type RpcTransport } from '../../../../src/chains/wasm/json-rpc.ts';
 import { openStore } from '../../../../src/store/store.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
@@ -16,17 +16,12 @@ import {
   channels,
   placeCommand,
   rejected,
-  startHarness,
+  fileHarness,
   wallet,
-  type Harness,
 } from '../../../support/chains/wasm/harness.ts';
 import { pacedClock } from '../../../support/clock.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
 /** A native payment from `source`, sent straight to the node, outside any adapter. */
 async function sendExternal(source: Keypair, sequence: bigint): Promise<string> {

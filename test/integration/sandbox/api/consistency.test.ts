@@ -6,25 +6,15 @@
  * price against the chains' trade events: nothing missing, nothing twice, within the configured lag.
  */
 import { scValToNative, xdr } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatDecimal } from '../../../../src/core/decimal.ts';
 import { priceFromRaw, quantityFromRaw } from '../../../../src/core/units.ts';
 import { walletKey, type VenuePair } from '../../../../src/sandbox/api/venue-state.ts';
-import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
-import {
-  bearer,
-  control,
-  get,
-  startTestSandbox,
-  Traders,
-  until,
-  type Json,
-} from '../../../support/sandbox/api/sandbox-clients.ts';
+import { bearer, control, get, until, type Json } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { tradersSession } from '../../../support/sandbox/api/traders-session.ts';
 import { EventsProbe } from '../../../support/sandbox/events-probe.ts';
 
 const LAG_MS = 500;
-let sb: Sandbox;
-let t: Traders;
 
 interface TruthOrder {
   readonly id: bigint;
@@ -35,7 +25,7 @@ interface TruthOrder {
 }
 
 async function evmTruth(p: VenuePair): Promise<TruthOrder[]> {
-  const book = t.book(p.symbol);
+  const book = session.t.book(p.symbol);
   const out: TruthOrder[] = [];
   for (const [side, code] of [
     ['buy', 1],
@@ -55,7 +45,7 @@ async function evmTruth(p: VenuePair): Promise<TruthOrder[]> {
 }
 
 function wasmTruth(p: VenuePair): TruthOrder[] {
-  const book = sb.deployed.wasmBooks.get(p.id)?.book.book;
+  const book = session.sb.deployed.wasmBooks.get(p.id)?.book.book;
   if (book === undefined) throw new Error(`no chain B book ${p.id}`);
   return [...book.buys, ...book.sells].map((o) => ({
     id: o.id,
@@ -95,7 +85,7 @@ function levelsOf(
 /** Executed base quantity and the numbers of trades and cancellations, from the chain's own events. */
 async function chainTrades(p: VenuePair): Promise<{ volume: bigint; count: number; cancels: number }> {
   if (p.chain === 'evm') {
-    const book = t.book(p.symbol);
+    const book = session.t.book(p.symbol);
     const logs = [
       ...(await book.queryFilter(book.filters.NewBuyInitiatedTrade!(), 0)),
       ...(await book.queryFilter(book.filters.NewSellInitiatedTrade!(), 0)),
@@ -110,11 +100,11 @@ async function chainTrades(p: VenuePair): Promise<{ volume: bigint; count: numbe
   let volume = 0n;
   let count = 0;
   let cancels = 0;
-  const oldest = (await t.server.getLatestLedger()).sequence - 5_000;
+  const oldest = (await session.t.server.getLatestLedger()).sequence - 5_000;
   for (const name of ['NewBuyInitiatedTrade', 'NewSellInitiatedTrade']) {
     const topic = xdr.ScVal.scvSymbol(name).toXDR('base64');
-    const page = await t.server.getEvents({
-      startLedger: Math.max(oldest, sb.emulator.oldest.seq),
+    const page = await session.t.server.getEvents({
+      startLedger: Math.max(oldest, session.sb.emulator.oldest.seq),
       filters: [
         { type: 'contract', contractIds: [p.addresses.orderBook.strkey as string], topics: [[topic, '*', '*']] },
       ],
@@ -126,9 +116,9 @@ async function chainTrades(p: VenuePair): Promise<{ volume: bigint; count: numbe
     }
   }
   const cancelTopic = xdr.ScVal.scvSymbol('CancelOrder').toXDR('base64');
-  const start = Math.max(oldest, sb.emulator.oldest.seq);
+  const start = Math.max(oldest, session.sb.emulator.oldest.seq);
   cancels = (
-    await t.server.getEvents({
+    await session.t.server.getEvents({
       startLedger: start,
       filters: [
         { type: 'contract', contractIds: [p.addresses.orderBook.strkey as string], topics: [[cancelTopic, '*', '*']] },
@@ -139,14 +129,14 @@ async function chainTrades(p: VenuePair): Promise<{ volume: bigint; count: numbe
   return { volume, count, cancels };
 }
 
+const session = tradersSession({
+  api: { orderLagMs: LAG_MS },
+  flow: { enabled: true, seed: 7, makerTickMs: 300, takerIntervalMs: 300 },
+});
+
 beforeAll(async () => {
-  sb = await startTestSandbox({
-    api: { orderLagMs: LAG_MS },
-    flow: { enabled: true, seed: 7, makerTickMs: 300, takerIntervalMs: 300 },
-  });
-  t = new Traders(sb);
   const evmBurst = async () => {
-    await t.evmApproveAll('evm-trader');
+    await session.t.evmApproveAll('evm-trader');
     const sends = [];
     const orders: [string, 'buy' | 'sell', string, string][] = [
       ['BOND26EURe', 'buy', '1', '99'],
@@ -158,18 +148,20 @@ beforeAll(async () => {
       ['XBOND26EURe', 'buy', '1', '99'],
       ['BOND26EURe', 'buy', '1', '98.5'],
     ];
-    for (const [symbol, side, q, price] of orders) sends.push(await t.evmSend('evm-trader', symbol, side, q, price));
+    for (const [symbol, side, q, price] of orders)
+      sends.push(await session.t.evmSend('evm-trader', symbol, side, q, price));
     const placed = await Promise.all(sends.map((wait) => wait()));
     for (const i of [0, 4, 7]) {
       const [symbol, side] = orders[i] as [string, 'buy' | 'sell', string, string];
-      await t.evmCancel('evm-trader', symbol, side, placed[i]?.orderId as bigint).catch(() => undefined);
+      await session.t.evmCancel('evm-trader', symbol, side, placed[i]?.orderId as bigint).catch(() => undefined);
     }
   };
   const wasmBurst = async (wallet: string, symbol: string, orders: ['buy' | 'sell', string, string][]) => {
-    await t.wasmApprove(wallet, symbol);
+    await session.t.wasmApprove(wallet, symbol);
     const ids = [];
-    for (const [side, q, price] of orders) ids.push((await t.wasmOrder(wallet, symbol, side, q, price)).orderId);
-    await t.wasmCancel(wallet, symbol, orders[0]?.[0] ?? 'buy', ids[0] as bigint).catch(() => undefined);
+    for (const [side, q, price] of orders)
+      ids.push((await session.t.wasmOrder(wallet, symbol, side, q, price)).orderId);
+    await session.t.wasmCancel(wallet, symbol, orders[0]?.[0] ?? 'buy', ids[0] as bigint).catch(() => undefined);
   };
   await Promise.all([
     evmBurst(),
@@ -186,30 +178,26 @@ beforeAll(async () => {
       ['buy', '1', '45'],
     ]),
   ]);
-  await control(sb, 'POST', '/flow/stop');
-  await sb.sync();
-});
-
-afterAll(async () => {
-  t?.close();
-  await sb?.stop();
+  await control(session.sb, 'POST', '/flow/stop');
+  await session.sb.sync();
 });
 
 describe('after a burst on both chains', () => {
   it('the simulated market and the burst traded on every pair', async () => {
-    const flow = (await control(sb, 'GET', '/flow')).body;
+    const flow = (await control(session.sb, 'GET', '/flow')).body;
     expect([flow.running, flow.stats.failures]).toEqual([false, 0]);
-    for (const p of sb.state.pairs) expect([p.symbol, (await chainTrades(p)).count > 0]).toEqual([p.symbol, true]);
+    for (const p of session.sb.state.pairs)
+      expect([p.symbol, (await chainTrades(p)).count > 0]).toEqual([p.symbol, true]);
     const cancels = { evm: 0, wasm: 0 };
-    for (const p of sb.state.pairs) cancels[p.chain] += (await chainTrades(p)).cancels;
+    for (const p of session.sb.state.pairs) cancels[p.chain] += (await chainTrades(p)).cancels;
     expect(cancels.evm).toBeGreaterThanOrEqual(1);
     expect(cancels.wasm).toBeGreaterThanOrEqual(1);
   });
 
   it('REST books list exactly the resting orders of the contracts, in priority order', async () => {
-    for (const p of sb.state.pairs) {
+    for (const p of session.sb.state.pairs) {
       const truth = p.chain === 'evm' ? await evmTruth(p) : wasmTruth(p);
-      const rest = (await get(sb, `/tradingpairs/${p.id}/orderbook`)).body;
+      const rest = (await get(session.sb, `/tradingpairs/${p.id}/orderbook`)).body;
       for (const side of ['buy', 'sell'] as const) {
         const expected = truth
           .filter((o) => o.side === side)
@@ -221,32 +209,32 @@ describe('after a burst on both chains', () => {
         expect([p.symbol, side, rest[side]]).toEqual([p.symbol, side, expected]);
       }
       expect(p.market.book.buys.concat(p.market.book.sells).map((o) => o.orderId)).toEqual(truth.map((o) => o.id));
-      const levels = (await get(sb, `/tradingpairs/${p.id}/pricelevels`)).body;
+      const levels = (await get(session.sb, `/tradingpairs/${p.id}/pricelevels`)).body;
       for (const side of ['buy', 'sell'] as const)
         expect([p.symbol, side, levels[side]]).toEqual([p.symbol, side, levelsOf(p, truth, side)]);
     }
   });
 
   it("trade volume and last price match the chains' trade events", async () => {
-    for (const p of sb.state.pairs) {
+    for (const p of session.sb.state.pairs) {
       const chain = await chainTrades(p);
-      const info = (await get(sb, `/tradingpairs/${p.id}/tradeinfo`)).body;
+      const info = (await get(session.sb, `/tradingpairs/${p.id}/tradeinfo`)).body;
       expect([p.symbol, info.tradeVolume24h]).toEqual([
         p.symbol,
         formatDecimal(quantityFromRaw(chain.volume, p.scales)),
       ]);
       const last =
         p.chain === 'evm'
-          ? ((await t.book(p.symbol).getFunction('getLastPrice').staticCall()) as bigint)
-          : (sb.deployed.wasmBooks.get(p.id)?.book.book.lastPrice as bigint);
+          ? ((await session.t.book(p.symbol).getFunction('getLastPrice').staticCall()) as bigint)
+          : (session.sb.deployed.wasmBooks.get(p.id)?.book.book.lastPrice as bigint);
       expect([p.symbol, info.lastPrice]).toEqual([p.symbol, formatDecimal(priceFromRaw(last, p.scales))]);
     }
   });
 
   it("the participant order list shows exactly the participant's resting orders within the lag", async () => {
-    const owned = new Set(sb.manifest.wallets.map((w) => walletKey(w.address)));
+    const owned = new Set(session.sb.manifest.wallets.map((w) => walletKey(w.address)));
     const truth: [string, number, string][] = [];
-    for (const p of sb.state.pairs) {
+    for (const p of session.sb.state.pairs) {
       for (const o of p.chain === 'evm' ? await evmTruth(p) : wasmTruth(p)) {
         if (owned.has(walletKey(o.wallet)))
           truth.push([p.id, Number(o.id), formatDecimal(quantityFromRaw(o.remaining, p.scales))]);
@@ -256,9 +244,9 @@ describe('after a burst on both chains', () => {
     const started = performance.now();
     const list = await until(
       async () =>
-        (await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb))).body.items.map(
-          (o: Json) => [o.tradingPairId, o.externalOrderId, o.remainingQuantity],
-        ),
+        (
+          await get(session.sb, `/participants/${session.sb.manifest.venue.participantId}/orders`, bearer(session.sb))
+        ).body.items.map((o: Json) => [o.tradingPairId, o.externalOrderId, o.remainingQuantity]),
       (l: Json[]) => JSON.stringify(l.toSorted()) === JSON.stringify(truth.toSorted()),
       'the lagged list to match the chains',
       LAG_MS + 5_000,
@@ -268,18 +256,18 @@ describe('after a burst on both chains', () => {
   });
 
   it('a WebSocket snapshot of every market equals the REST price levels', async () => {
-    const probe = await EventsProbe.open(sb.manifest.venue.wsUrl, {
-      host: sb.manifest.venue.wsHost,
-      apiKey: sb.manifest.venue.apiKey,
-      dateHeader: sb.manifest.venue.dateHeader,
-      nowMs: sb.clock.nowMs(),
+    const probe = await EventsProbe.open(session.sb.manifest.venue.wsUrl, {
+      host: session.sb.manifest.venue.wsHost,
+      apiKey: session.sb.manifest.venue.apiKey,
+      dateHeader: session.sb.manifest.venue.dateHeader,
+      nowMs: session.sb.clock.nowMs(),
     });
     try {
       probe.subscribe('all', 'orderbook/*');
       const data = await probe.waitFor((m) => m.type === 'data', 'snapshot');
       for (const market of data.data) {
-        const p = sb.state.pairBySymbol(market.symbol) as VenuePair;
-        const rest = (await get(sb, `/tradingpairs/${p.id}/pricelevels`)).body;
+        const p = session.sb.state.pairBySymbol(market.symbol) as VenuePair;
+        const rest = (await get(session.sb, `/tradingpairs/${p.id}/pricelevels`)).body;
         expect([market.symbol, asRest(market.buy), asRest(market.sell)]).toEqual([market.symbol, rest.buy, rest.sell]);
       }
     } finally {

@@ -5,53 +5,49 @@
  * control API, the venue SDK's).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
 import { createMetrics } from '../../../../src/telemetry/metrics.ts';
 import { MarketDataFeed } from '../../../../src/market/feed.ts';
 import { MarketDataClient } from '../../../../src/venue/market-data/ws-client.ts';
 import { VenueRestClient } from '../../../../src/venue/rest-client.ts';
 import { RestTransport } from '../../../../src/venue/rest-transport.ts';
 import { EventsProbe, type Json } from '../../../support/sandbox/events-probe.ts';
-import { control, get, startTestSandbox, Traders, until } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { control, get, until } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { tradersSession } from '../../../support/sandbox/api/traders-session.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
 
-let sb: Sandbox;
-let t: Traders;
 const probes: EventsProbe[] = [];
 const BOND = 'BOND26EURe';
 const FUND = 'FUND1EURe';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+const session = tradersSession();
+
 beforeAll(async () => {
-  sb = await startTestSandbox();
-  t = new Traders(sb);
   await Promise.all([
     (async () => {
-      await Promise.all([t.evmApproveAll('evm-trader'), t.evmApproveAll('evm-mm')]);
-      await t.evmOrder('evm-trader', BOND, 'sell', '1', '100.5');
-      await t.evmOrder('evm-mm', BOND, 'buy', '0.5', '100.5');
+      await Promise.all([session.t.evmApproveAll('evm-trader'), session.t.evmApproveAll('evm-mm')]);
+      await session.t.evmOrder('evm-trader', BOND, 'sell', '1', '100.5');
+      await session.t.evmOrder('evm-mm', BOND, 'buy', '0.5', '100.5');
     })(),
     (async () => {
-      await Promise.all([t.wasmApprove('wasm-trader', FUND), t.wasmApprove('wasm-mm', FUND)]);
-      await t.wasmOrder('wasm-trader', FUND, 'sell', '1', '12.5');
-      await t.wasmOrder('wasm-mm', FUND, 'buy', '0.5', '0', { type: 'market' });
+      await Promise.all([session.t.wasmApprove('wasm-trader', FUND), session.t.wasmApprove('wasm-mm', FUND)]);
+      await session.t.wasmOrder('wasm-trader', FUND, 'sell', '1', '12.5');
+      await session.t.wasmOrder('wasm-mm', FUND, 'buy', '0.5', '0', { type: 'market' });
     })(),
   ]);
-  await sb.sync();
+  await session.sb.sync();
 });
 
 afterAll(async () => {
   for (const p of probes) p.close();
-  t?.close();
-  await sb?.stop();
 });
 
 async function probe(): Promise<EventsProbe> {
-  const p = await EventsProbe.open(sb.manifest.venue.wsUrl, {
-    host: sb.manifest.venue.wsHost,
-    apiKey: sb.manifest.venue.apiKey,
-    dateHeader: sb.manifest.venue.dateHeader,
-    nowMs: sb.clock.nowMs(),
+  const p = await EventsProbe.open(session.sb.manifest.venue.wsUrl, {
+    host: session.sb.manifest.venue.wsHost,
+    apiKey: session.sb.manifest.venue.apiKey,
+    dateHeader: session.sb.manifest.venue.dateHeader,
+    nowMs: session.sb.clock.nowMs(),
   });
   probes.push(p);
   return p;
@@ -59,7 +55,7 @@ async function probe(): Promise<EventsProbe> {
 
 describe('GET /posttrade/recent', () => {
   it('lists the trades of both chains without a token, newest first, in the documented fields', async () => {
-    const r = await get(sb, '/posttrade/recent');
+    const r = await get(session.sb, '/posttrade/recent');
     expect(r.status).toBe(200);
     const items: Json[] = r.body.items;
     expect(items).toHaveLength(2);
@@ -68,14 +64,14 @@ describe('GET /posttrade/recent', () => {
     const bond = items.find((i) => i.price === '100.5');
     expect(bond).toEqual({
       tradingDateTime: expect.stringMatching(ISO),
-      isin: sb.state.pairBySymbol(BOND)?.record.baseTokenData?.isin,
+      isin: session.sb.state.pairBySymbol(BOND)?.record.baseTokenData?.isin,
       price: '100.5',
       priceCurrency: 'EUR',
       priceNotation: 'MONE',
       quantity: '0.5',
       venueOfExecution: '21XX',
       publicationDateTime: expect.stringMatching(ISO),
-      transactionIdentificationCode: expect.stringMatching(new RegExp(`^${t.pair(BOND).id}-\\d+$`)),
+      transactionIdentificationCode: expect.stringMatching(new RegExp(`^${session.t.pair(BOND).id}-\\d+$`)),
       notionalAmount: '50.25',
       notionalCurrency: 'EUR',
     });
@@ -83,20 +79,20 @@ describe('GET /posttrade/recent', () => {
   });
 
   it('filters by tradingpair (id or symbol) and bounds the list by limit; refuses an unknown pair and a bad limit', async () => {
-    const byId = await get(sb, `/posttrade/recent?tradingpair=${t.pair(FUND).id}`);
+    const byId = await get(session.sb, `/posttrade/recent?tradingpair=${session.t.pair(FUND).id}`);
     expect(byId.body.items.map((i: Json) => i.price)).toEqual(['12.5']);
-    const bySymbol = await get(sb, `/posttrade/recent?tradingpair=${BOND}`);
+    const bySymbol = await get(session.sb, `/posttrade/recent?tradingpair=${BOND}`);
     expect(bySymbol.body.items.map((i: Json) => i.price)).toEqual(['100.5']);
-    expect((await get(sb, '/posttrade/recent?limit=1')).body.items).toHaveLength(1);
-    expect((await get(sb, '/posttrade/recent?tradingpair=nope')).status).toBe(404);
-    expect((await get(sb, '/posttrade/recent?limit=0')).status).toBe(400);
+    expect((await get(session.sb, '/posttrade/recent?limit=1')).body.items).toHaveLength(1);
+    expect((await get(session.sb, '/posttrade/recent?tradingpair=nope')).status).toBe(404);
+    expect((await get(session.sb, '/posttrade/recent?limit=0')).status).toBe(400);
   });
 });
 
 describe('the bot reading the post-trade feed', () => {
   it('gets the trade made on the sandbox as exact decimals, for one pair, without a token', async () => {
-    const rest = new VenueRestClient(new RestTransport({ baseUrl: sb.manifest.venue.restUrl }));
-    const trades = await rest.getRecentPostTrades({ tradingPair: t.pair(BOND).id, limit: 10 });
+    const rest = new VenueRestClient(new RestTransport({ baseUrl: session.sb.manifest.venue.restUrl }));
+    const trades = await rest.getRecentPostTrades({ tradingPair: session.t.pair(BOND).id, limit: 10 });
     expect(trades).toHaveLength(1);
     expect(trades.map((x) => [x.price.toFixed(), x.quantity.toFixed(), x.notionalAmount?.toFixed()])).toEqual([
       ['100.5', '0.5', '50.25'],
@@ -114,7 +110,7 @@ describe('the ticker channel', () => {
     const all = await p.waitFor((m) => m.type === 'data' && m.id === 'all', 'ticker/* data');
     expect(all.channel).toBe('ticker');
     expect(all.data.map((d: Json) => d.symbol).toSorted()).toEqual(
-      sb.state
+      session.sb.state
         .activePairs()
         .map((x) => x.symbol)
         .toSorted(),
@@ -143,19 +139,19 @@ describe('the ticker channel', () => {
 
     // A new best bid on chain A: ticker/* says it, the FUND subscription hears nothing.
     let mark = p.messages.length;
-    await t.evmOrder('evm-mm', BOND, 'buy', '2', '99.5');
+    await session.t.evmOrder('evm-mm', BOND, 'buy', '2', '99.5');
     const change = await p.waitFor((m) => m.id === 'all' && m.data?.[0]?.bestBid === 99.5, 'the new bid', mark);
     expect(change.data).toEqual([expect.objectContaining({ symbol: BOND, bestBid: 99.5, bestBidQuantity: 2 })]);
     expect(p.data(mark).filter((m) => m.id === 'one')).toEqual([]);
 
     // The SDK's names: strings, bestBuyLimit / bestSellLimit, time in epoch milliseconds.
-    expect((await control(sb, 'POST', '/ws/ticker', { fieldNames: 'sdk' })).body).toEqual({
+    expect((await control(session.sb, 'POST', '/ws/ticker', { fieldNames: 'sdk' })).body).toEqual({
       fieldNames: 'sdk',
       frozen: false,
     });
     try {
       mark = p.messages.length;
-      await t.wasmOrder('wasm-mm', FUND, 'buy', '0.5', '12.2');
+      await session.t.wasmOrder('wasm-mm', FUND, 'buy', '0.5', '12.2');
       const sdk = await p.waitFor((m) => m.id === 'one' && m.type === 'data', 'the SDK-shaped ticker', mark);
       expect(sdk.data).toEqual([
         {
@@ -169,7 +165,7 @@ describe('the ticker channel', () => {
         },
       ]);
     } finally {
-      await control(sb, 'POST', '/ws/ticker', { fieldNames: 'documentation' });
+      await control(session.sb, 'POST', '/ws/ticker', { fieldNames: 'documentation' });
     }
   });
 });
@@ -178,17 +174,17 @@ describe('the bot following the ticker', () => {
   it("reads its market's ticker in both field-name shapes, and counts a disagreement with the book that outlasts the grace", async () => {
     const metrics = createMetrics();
     const client = new MarketDataClient({
-      url: sb.manifest.venue.wsUrl,
-      host: sb.manifest.venue.wsHost,
-      apiKey: sb.manifest.venue.apiKey,
-      dateHeader: sb.manifest.venue.dateHeader,
+      url: session.sb.manifest.venue.wsUrl,
+      host: session.sb.manifest.venue.wsHost,
+      apiKey: session.sb.manifest.venue.apiKey,
+      dateHeader: session.sb.manifest.venue.dateHeader,
       metrics,
     });
-    const rest = new VenueRestClient(new RestTransport({ baseUrl: sb.manifest.venue.restUrl }));
+    const rest = new VenueRestClient(new RestTransport({ baseUrl: session.sb.manifest.venue.restUrl }));
     const feed = new MarketDataFeed({ client, rest, ticker: { graceMs: 300 }, metrics });
     const mismatches = () => metricValue(metrics, 'dltmm_venue_ticker_book_mismatch_total', { market: FUND });
     try {
-      feed.add({ symbol: FUND, pairId: t.pair(FUND).id });
+      feed.add({ symbol: FUND, pairId: session.t.pair(FUND).id });
       client.start();
       // The documentation's shape (the sandbox's default): numbers.
       const first = await until(
@@ -204,8 +200,8 @@ describe('the bot following the ticker', () => {
       expect(feed.book(FUND)?.buy[0]?.limit.toFixed()).toBe('12.2');
 
       // The SDK's shape: strings under bestBuyLimit / bestSellLimit, read the same.
-      await control(sb, 'POST', '/ws/ticker', { fieldNames: 'sdk' });
-      await t.wasmOrder('wasm-mm', FUND, 'buy', '0.5', '12.3');
+      await control(session.sb, 'POST', '/ws/ticker', { fieldNames: 'sdk' });
+      await session.t.wasmOrder('wasm-mm', FUND, 'buy', '0.5', '12.3');
       const sdk = await until(
         () => feed.ticker(FUND),
         (x) => x?.bestBid?.toFixed() === '12.3',
@@ -215,13 +211,13 @@ describe('the bot following the ticker', () => {
       expect(await mismatches()).toBe(0);
 
       // A frozen ticker while the book moves: the disagreement outlasts the grace and is counted once.
-      await control(sb, 'POST', '/ws/ticker', { fieldNames: 'documentation', frozen: true });
-      await t.wasmOrder('wasm-mm', FUND, 'buy', '0.5', '12.4');
+      await control(session.sb, 'POST', '/ws/ticker', { fieldNames: 'documentation', frozen: true });
+      await session.t.wasmOrder('wasm-mm', FUND, 'buy', '0.5', '12.4');
       await until(mismatches, (n) => n === 1, 'the mismatch counted');
       expect(feed.book(FUND)?.buy[0]?.limit.toFixed()).toBe('12.4');
       expect(feed.ticker(FUND)?.bestBid?.toFixed()).toBe('12.3');
     } finally {
-      await control(sb, 'POST', '/ws/ticker', { fieldNames: 'documentation', frozen: false });
+      await control(session.sb, 'POST', '/ws/ticker', { fieldNames: 'documentation', frozen: false });
       feed.close();
       await client.close();
     }

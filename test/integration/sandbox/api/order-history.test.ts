@@ -4,22 +4,10 @@
  * fields of the venue SDK's model, with the cross identifier and reporting values the orders were sent with
  * (encoded by the bot's own order codec). The bot's REST client reads them back.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
-import { VenueRestClient } from '../../../../src/venue/rest-client.ts';
-import { RestTransport } from '../../../../src/venue/rest-transport.ts';
-import {
-  bearer,
-  get,
-  startTestSandbox,
-  Traders,
-  until,
-  type Json,
-} from '../../../support/sandbox/api/sandbox-clients.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, get, until, type Json } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { tradersSession } from '../../../support/sandbox/api/traders-session.ts';
 
-let sb: Sandbox;
-let t: Traders;
-let client: VenueRestClient;
 const ids: Record<string, bigint> = {};
 const BOND = 'tp-evm-bond26-eure';
 const FUND = 'tp-wasm-fund1-eure';
@@ -28,43 +16,36 @@ const START = '2026-03-03T10:00:00.000Z';
 const CLOSE = '2026-03-03T16:00:00.000Z';
 const OURS = { crossId: 0xd1_000001n, reporting: { a: 21, b: 1, free: 0n } };
 
-const history = (wallet: string) => get(sb, `/wallets/${wallet}/orders?only_open=false`, bearer(sb));
+const history = (wallet: string) => get(session.sb, `/wallets/${wallet}/orders?only_open=false`, bearer(session.sb));
+
+const session = tradersSession({ trading: { mode: 'calendar' }, clock: { mode: 'manual', start: START } });
 
 beforeAll(async () => {
-  sb = await startTestSandbox({ trading: { mode: 'calendar' }, clock: { mode: 'manual', start: START } });
-  t = new Traders(sb);
-  client = new VenueRestClient(
-    new RestTransport({
-      baseUrl: sb.manifest.venue.restUrl,
-      accessToken: sb.manifest.venue.accessToken,
-      retry: { baseMs: 10, capMs: 50 },
-    }),
-  );
   await Promise.all([
     (async () => {
-      await Promise.all([t.evmApproveAll('evm-trader'), t.evmApproveAll('evm-mm')]);
-      ids.filled = (await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '99.5', OURS)).orderId;
+      await Promise.all([session.t.evmApproveAll('evm-trader'), session.t.evmApproveAll('evm-mm')]);
+      ids.filled = (await session.t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '99.5', OURS)).orderId;
       ids.taker = (
-        await t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '1', '99.5', {
+        await session.t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '1', '99.5', {
           crossId: 7n,
           reporting: { a: 3, b: 4, free: 0n },
         })
       ).orderId;
       ids.cancelled = (
-        await t.evmOrder('evm-mm', 'BOND26EURe', 'sell', '2', '101', {
+        await session.t.evmOrder('evm-mm', 'BOND26EURe', 'sell', '2', '101', {
           crossId: 0xd1_000002n,
           reporting: { a: 21, b: 2, free: 0n },
         })
       ).orderId;
-      await t.evmCancel('evm-mm', 'BOND26EURe', 'sell', ids.cancelled);
+      await session.t.evmCancel('evm-mm', 'BOND26EURe', 'sell', ids.cancelled);
       ids.open = (
-        await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '98', { ...OURS, crossId: 0xd1_000004n })
+        await session.t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '98', { ...OURS, crossId: 0xd1_000004n })
       ).orderId;
     })(),
     (async () => {
-      await t.wasmApprove('wasm-mm', 'FUND1EURe');
+      await session.t.wasmApprove('wasm-mm', 'FUND1EURe');
       ids.wasm = (
-        await t.wasmOrder(
+        await session.t.wasmOrder(
           'wasm-mm',
           'FUND1EURe',
           'buy',
@@ -77,13 +58,13 @@ beforeAll(async () => {
           },
         )
       ).orderId;
-      await t.wasmCancel('wasm-mm', 'FUND1EURe', 'buy', ids.wasm);
+      await session.t.wasmCancel('wasm-mm', 'FUND1EURe', 'buy', ids.wasm);
     })(),
   ]);
-  await sb.sync();
+  await session.sb.sync();
   // The lists lag the chain by the configured 300 ms.
   await until(
-    () => history(t.wallet('evm-mm').address),
+    () => history(session.t.wallet('evm-mm').address),
     (r) =>
       r.body.items?.length === 3 &&
       r.body.items.every((o: Json) => o.status !== 'OPEN' || o.externalOrderId === Number(ids.open)),
@@ -91,14 +72,9 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  t?.close();
-  await sb?.stop();
-});
-
 describe('orders with only_open=false', () => {
   it('lists the filled and the cancelled order beside the open one, with the further fields as sent', async () => {
-    const wallet = t.wallet('evm-mm').address;
+    const wallet = session.t.wallet('evm-mm').address;
     const { body } = await history(wallet);
     expect(body.items.map((o: Json) => [o.externalOrderId, o.status, o.statusReason, o.remainingQuantity])).toEqual([
       [Number(ids.filled), 'FILLED', 'N_A', '0'],
@@ -120,10 +96,10 @@ describe('orders with only_open=false', () => {
       statusChangeTime: cancelled.modificationDate,
     });
     // The default, only_open=true, lists the open one alone.
-    const open = (await get(sb, `/wallets/${wallet}/orders`, bearer(sb))).body.items;
+    const open = (await get(session.sb, `/wallets/${wallet}/orders`, bearer(session.sb))).body.items;
     expect(open.map((o: Json) => o.externalOrderId)).toEqual([Number(ids.open)]);
     // The incoming order that matched in full never rested, and is listed filled all the same.
-    const taker = (await history(t.wallet('evm-trader').address)).body.items;
+    const taker = (await history(session.t.wallet('evm-trader').address)).body.items;
     expect(taker).toMatchObject([
       {
         externalOrderId: Number(ids.taker),
@@ -135,7 +111,7 @@ describe('orders with only_open=false', () => {
   });
 
   it('serves chain B records with the reporting values read from its own layout', async () => {
-    const items = (await history(t.wallet('wasm-mm').address)).body.items;
+    const items = (await history(session.t.wallet('wasm-mm').address)).body.items;
     expect(items).toMatchObject([
       {
         tradingPairId: FUND,
@@ -144,13 +120,16 @@ describe('orders with only_open=false', () => {
         statusReason: 'BY_PARTICIPANT',
         crossIdentifier: 0xd1_000003,
         ownerReportingData: { ownerReportingId: 21, decisionReportingId: 3 },
-        address: t.wallet('wasm-mm').address,
+        address: session.t.wallet('wasm-mm').address,
       },
     ]);
   });
 
   it("is read by the bot's REST client with onlyOpen: false", async () => {
-    const orders = await client.getWalletOrders(t.wallet('evm-mm').address, { onlyOpen: false, tradingPair: BOND });
+    const orders = await session.client.getWalletOrders(session.t.wallet('evm-mm').address, {
+      onlyOpen: false,
+      tradingPair: BOND,
+    });
     expect(
       orders.map((o) => [o.externalOrderId, o.status, o.statusReason, o.crossIdentifier, o.ownerReportingData]),
     ).toEqual([
@@ -159,8 +138,8 @@ describe('orders with only_open=false', () => {
       [ids.open, 'OPEN', 'N_A', 0xd1_000004n, { ownerReportingId: 21, decisionReportingId: 1 }],
     ]);
     expect(orders[0]).toMatchObject({ validUntil: CLOSE, executionCondition: 'NONE' });
-    expect((await client.getWalletOrders(t.wallet('evm-mm').address)).map((o) => o.externalOrderId)).toEqual([
-      ids.open,
-    ]);
+    expect(
+      (await session.client.getWalletOrders(session.t.wallet('evm-mm').address)).map((o) => o.externalOrderId),
+    ).toEqual([ids.open]);
   });
 });

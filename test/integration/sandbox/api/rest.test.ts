@@ -4,77 +4,58 @@
  * values those orders imply, the bot's own REST client reading it all (with tokens from the sandbox's token
  * endpoint too), and AppError bodies for 400, 401, 404, 405, 429 and 5xx.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resolvePair } from '../../../../src/core/pair.ts';
 import { dailyNav } from '../../../../src/sandbox/value/nav-schedule.ts';
-import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
 import { parseInstrument, parseInstrumentList } from '../../../../src/venue/payload/instruments.ts';
 import { parsePairPage } from '../../../../src/venue/payload/trading-pairs.ts';
 import { VenueRestClient } from '../../../../src/venue/rest-client.ts';
 import { RestTransport } from '../../../../src/venue/rest-transport.ts';
 import { ClientCredentialsTokens } from '../../../../src/venue/auth/client-credentials.ts';
 import { rejected } from '../../../support/errors.ts';
-import {
-  bearer,
-  get,
-  startTestSandbox,
-  Traders,
-  until,
-  type Json,
-} from '../../../support/sandbox/api/sandbox-clients.ts';
+import { bearer, get, until, type Json } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { tradersSession } from '../../../support/sandbox/api/traders-session.ts';
 
-let sb: Sandbox;
-let t: Traders;
-let client: VenueRestClient;
 const ids: Record<string, bigint> = {};
 const BOND = 'tp-evm-bond26-eure';
 const FUND = 'tp-wasm-fund1-eure';
 const DECIMAL = /^-?[0-9]+(\.[0-9]{1,18})?$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
+const session = tradersSession();
+
 beforeAll(async () => {
-  sb = await startTestSandbox();
-  t = new Traders(sb);
-  client = new VenueRestClient(
-    new RestTransport({
-      baseUrl: sb.manifest.venue.restUrl,
-      accessToken: sb.manifest.venue.accessToken,
-      retry: { baseMs: 10, capMs: 50 },
-    }),
-  );
   await Promise.all([
     (async () => {
-      await Promise.all([t.evmApproveAll('evm-trader'), t.evmApproveAll('evm-mm')]);
-      ids.s1 = (await t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '2', '100.5')).orderId;
-      ids.s2 = (await t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '1.5', '101')).orderId;
-      ids.b1 = (await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '99.5')).orderId;
-      ids.b2 = (await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '99.5')).orderId;
-      await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '0.5', '100.5');
+      await Promise.all([session.t.evmApproveAll('evm-trader'), session.t.evmApproveAll('evm-mm')]);
+      ids.s1 = (await session.t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '2', '100.5')).orderId;
+      ids.s2 = (await session.t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '1.5', '101')).orderId;
+      ids.b1 = (await session.t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '99.5')).orderId;
+      ids.b2 = (await session.t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '99.5')).orderId;
+      await session.t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '0.5', '100.5');
     })(),
     (async () => {
-      await Promise.all([t.wasmApprove('wasm-trader', 'FUND1EURe'), t.wasmApprove('wasm-mm', 'FUND1EURe')]);
-      ids.ws = (await t.wasmOrder('wasm-trader', 'FUND1EURe', 'sell', '1', '12.5')).orderId;
-      ids.wb = (await t.wasmOrder('wasm-mm', 'FUND1EURe', 'buy', '1', '12.2')).orderId;
-      await t.wasmOrder('wasm-mm', 'FUND1EURe', 'buy', '0.5', '0', { type: 'market' });
+      await Promise.all([
+        session.t.wasmApprove('wasm-trader', 'FUND1EURe'),
+        session.t.wasmApprove('wasm-mm', 'FUND1EURe'),
+      ]);
+      ids.ws = (await session.t.wasmOrder('wasm-trader', 'FUND1EURe', 'sell', '1', '12.5')).orderId;
+      ids.wb = (await session.t.wasmOrder('wasm-mm', 'FUND1EURe', 'buy', '1', '12.2')).orderId;
+      await session.t.wasmOrder('wasm-mm', 'FUND1EURe', 'buy', '0.5', '0', { type: 'market' });
     })(),
   ]);
-  await sb.sync();
+  await session.sb.sync();
   // Participant order lists lag the chain by the configured 300 ms.
   await until(
-    () => get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb)),
+    () => get(session.sb, `/participants/${session.sb.manifest.venue.participantId}/orders`, bearer(session.sb)),
     (r) => r.body.items?.filter((o: Json) => o.remainingQuantity !== o.initialQuantity).length === 2,
     'lagged order list',
   );
 });
 
-afterAll(async () => {
-  t?.close();
-  await sb?.stop();
-});
-
 describe('financial instruments', () => {
   it('lists one instrument per base token, filtered by primary and secondary market', async () => {
-    const all = await get(sb, '/financialinstruments');
+    const all = await get(session.sb, '/financialinstruments');
     expect(all.status).toBe(200);
     expect(parseInstrumentList(all.body, 'test').rejected).toEqual([]);
     expect(all.body.map((i: Json) => i.symbol).toSorted()).toEqual(['BOND26', 'FUND1', 'GRN27', 'XBOND26']);
@@ -85,21 +66,20 @@ describe('financial instruments', () => {
         smartContractAddress: expect.stringMatching(/^(0x)?[0-9a-fA-F]+$/),
       });
     }
-    const primary = await get(sb, '/financialinstruments?primaryMarket=true');
+    const primary = await get(session.sb, '/financialinstruments?primaryMarket=true');
     expect(primary.body.map((i: Json) => i.symbol).toSorted()).toEqual(['BOND26', 'FUND1']);
     expect(
-      (await get(sb, '/financialinstruments?query[primaryMarket]=false&secondaryMarket=true')).body
+      (await get(session.sb, '/financialinstruments?query[primaryMarket]=false&secondaryMarket=true')).body
         .map((i: Json) => i.symbol)
         .toSorted(),
     ).toEqual(['GRN27', 'XBOND26']);
-    expect((await client.listFinancialInstruments({ primaryMarket: true })).map((i) => i.symbol).toSorted()).toEqual([
-      'BOND26',
-      'FUND1',
-    ]);
+    expect(
+      (await session.client.listFinancialInstruments({ primaryMarket: true })).map((i) => i.symbol).toSorted(),
+    ).toEqual(['BOND26', 'FUND1']);
   });
 
   it('serves the detail with every field group of the specification that applies to the instrument', async () => {
-    const { status, body } = await get(sb, '/financialinstruments/fi-bond26');
+    const { status, body } = await get(session.sb, '/financialinstruments/fi-bond26');
     expect(status).toBe(200);
     expect(parseInstrument(body, 'test').fullName).toBe('Sandbox Energy 3.25% Green Bond 2031');
     const groups = [
@@ -134,7 +114,7 @@ describe('financial instruments', () => {
       indexBenchmark: null,
     });
     expect(body.performanceData).toBeNull();
-    expect((await get(sb, '/financialinstruments/fi-xbond26')).body.debtInstrumentData).toMatchObject({
+    expect((await get(session.sb, '/financialinstruments/fi-xbond26')).body.debtInstrumentData).toMatchObject({
       fixedRate: '1.75',
       maturityDate: '2036-06-30',
       bondIssuanceDate: '2025-01-02',
@@ -145,12 +125,12 @@ describe('financial instruments', () => {
       street: expect.any(String),
       areaCode: expect.any(String),
     });
-    expect((await get(sb, '/financialinstruments/fi-fund1')).body.protocol).toBe('WASM_CHAIN');
+    expect((await get(session.sb, '/financialinstruments/fi-fund1')).body.protocol).toBe('WASM_CHAIN');
   });
 
   it("serves a fund's last published NAV, dated the sandbox date, and no debt group", async () => {
-    const fund = (await get(sb, '/financialinstruments/fi-fund1')).body;
-    const published = sb.values.nav(FUND);
+    const fund = (await get(session.sb, '/financialinstruments/fi-fund1')).body;
+    const published = session.sb.values.nav(FUND);
     expect(published).not.toBeNull();
     expect(fund.performanceData).toMatchObject({
       nav: published?.value.toDecimalPlaces(6).toFixed(),
@@ -159,7 +139,7 @@ describe('financial instruments', () => {
       navSource: 'Sandbox Fund Administration',
     });
     // Always-open: the NAV of the day before the sandbox's date, published at its midnight.
-    expect(fund.performanceData.navLastUpdate).toBe(dailyNav(sb.clock.nowMs()).date);
+    expect(fund.performanceData.navLastUpdate).toBe(dailyNav(session.sb.clock.nowMs()).date);
     expect(fund.debtInstrumentData).toBeNull();
     expect(parseInstrument(fund, 'test').performanceData?.nav).toBe(fund.performanceData.nav);
   });
@@ -167,13 +147,13 @@ describe('financial instruments', () => {
 
 describe('trading pairs', () => {
   it('returns every active pair in one page with total_count, whatever the limit', async () => {
-    const { body } = await get(sb, '/tradingpairs?limit=1&count=true');
+    const { body } = await get(session.sb, '/tradingpairs?limit=1&count=true');
     expect(body.total_count).toBe(4);
     expect(body.items).toHaveLength(4);
     const page = parsePairPage(body, 'test');
     expect(page.rejected).toEqual([]);
     expect(new Set(body.items.map((p: Json) => p.symbol)).size).toBe(4);
-    const pairs = await client.listTradingPairs();
+    const pairs = await session.client.listTradingPairs();
     expect(resolvePair(pairs, { blockChain: 'EVM_CHAIN', baseSymbol: 'BOND26', quoteSymbol: 'EURe' }).id).toBe(BOND);
     expect(resolvePair(pairs, { blockChain: 'EVM_CHAIN', baseSymbol: 'XBOND26', quoteSymbol: 'EURe' }).id).toBe(
       'tp-evm-xbond26-eure',
@@ -182,7 +162,7 @@ describe('trading pairs', () => {
 
   it('fills every TradingPair field with the formats of the specification', async () => {
     for (const id of [BOND, FUND]) {
-      const p = (await get(sb, `/tradingpairs/${id}`)).body;
+      const p = (await get(session.sb, `/tradingpairs/${id}`)).body;
       expect(p).toMatchObject({
         id,
         creationDate: expect.stringMatching(ISO),
@@ -219,15 +199,15 @@ describe('trading pairs', () => {
       for (const f of ['smartContractOrderBook', 'smartContractBase', 'smartContractQuote'])
         expect(p[f]).toMatch(id === BOND ? /^0x[0-9a-fA-F]{40}$/ : /^[0-9a-f]{64}$/);
     }
-    const bond = (await get(sb, `/tradingpairs/${BOND}`)).body;
+    const bond = (await get(session.sb, `/tradingpairs/${BOND}`)).body;
     expect(BigInt(bond.baseTokenNativeScale) / BigInt(bond.baseTokenInternalScale)).toBe(10_000n);
-    expect((await client.getTradingPair(FUND)).blockChain).toBe('WASM_CHAIN_TESTNET');
+    expect((await session.client.getTradingPair(FUND)).blockChain).toBe('WASM_CHAIN_TESTNET');
   });
 });
 
 describe('order book snapshots', () => {
   it('lists each resting order, and aggregates by price, best first, with limit per side', async () => {
-    const book = (await get(sb, `/tradingpairs/${BOND}/orderbook`)).body;
+    const book = (await get(session.sb, `/tradingpairs/${BOND}/orderbook`)).body;
     expect(book).toEqual({
       tradingPairId: BOND,
       buy: [
@@ -239,11 +219,10 @@ describe('order book snapshots', () => {
         { orderType: 'LIMIT', quantity: '1.5', limit: '101' },
       ],
     });
-    expect((await client.getOrderBook(BOND)).sell.map((l) => `${l.quantity.toFixed()}@${l.limit.toFixed()}`)).toEqual([
-      '1.5@100.5',
-      '1.5@101',
-    ]);
-    expect((await get(sb, `/tradingpairs/${BOND}/pricelevels`)).body).toEqual({
+    expect(
+      (await session.client.getOrderBook(BOND)).sell.map((l) => `${l.quantity.toFixed()}@${l.limit.toFixed()}`),
+    ).toEqual(['1.5@100.5', '1.5@101']);
+    expect((await get(session.sb, `/tradingpairs/${BOND}/pricelevels`)).body).toEqual({
       tradingPairId: BOND,
       buy: [{ quantity: '2', limit: '99.5', orderCount: 2 }],
       sell: [
@@ -251,24 +230,24 @@ describe('order book snapshots', () => {
         { quantity: '1.5', limit: '101', orderCount: 1 },
       ],
     });
-    expect((await get(sb, `/tradingpairs/${BOND}/pricelevels?limit=1`)).body.sell).toEqual([
+    expect((await get(session.sb, `/tradingpairs/${BOND}/pricelevels?limit=1`)).body.sell).toEqual([
       { quantity: '1.5', limit: '100.5', orderCount: 1 },
     ]);
-    expect((await get(sb, `/tradingpairs/${FUND}/pricelevels`)).body).toMatchObject({
+    expect((await get(session.sb, `/tradingpairs/${FUND}/pricelevels`)).body).toMatchObject({
       buy: [{ quantity: '1', limit: '12.2' }],
       sell: [{ quantity: '0.5', limit: '12.5' }],
     });
-    expect((await get(sb, '/tradingpairs/tp-evm-xbond26-eure/orderbook')).body).toEqual({
+    expect((await get(session.sb, '/tradingpairs/tp-evm-xbond26-eure/orderbook')).body).toEqual({
       tradingPairId: 'tp-evm-xbond26-eure',
       buy: [],
       sell: [],
     });
-    const levels = await client.getPriceLevels(BOND, 5);
+    const levels = await session.client.getPriceLevels(BOND, 5);
     expect([levels.buy[0]?.limit.toFixed(), levels.sell[0]?.limit.toFixed()]).toEqual(['99.5', '100.5']);
   });
 
   it('reports trades in trade info and OHLC as human decimal strings', async () => {
-    const info = (await get(sb, `/tradingpairs/${BOND}/tradeinfo`)).body;
+    const info = (await get(session.sb, `/tradingpairs/${BOND}/tradeinfo`)).body;
     expect(info).toEqual({
       lastPrice: '100.5',
       referencePrice: '100',
@@ -280,8 +259,8 @@ describe('order book snapshots', () => {
       statusChangeReasonText: 'Start of trading day',
       tradingHaltCounter: 0,
     });
-    expect((await client.getTradeInfo(FUND)).lastPrice?.toFixed()).toBe('12.5');
-    const ohlc = (await get(sb, `/tradingpairs/${FUND}/ohlc?interval=1h`)).body;
+    expect((await session.client.getTradeInfo(FUND)).lastPrice?.toFixed()).toBe('12.5');
+    const ohlc = (await get(session.sb, `/tradingpairs/${FUND}/ohlc?interval=1h`)).body;
     expect(ohlc.items).toEqual([{ x: expect.any(Number), o: '12.5', h: '12.5', l: '12.5', c: '12.5', v: '0.5' }]);
     // A unix timestamp in seconds, at the start of the hour.
     expect(Number.isSafeInteger(ohlc.items[0].x) && ohlc.items[0].x % 3_600 === 0 && ohlc.items[0].x < 1e11).toBe(true);
@@ -289,9 +268,11 @@ describe('order book snapshots', () => {
     // The next hour holds no trade. (The current second is no such bound: within the first second of an hour
     // it is the trade's own interval start, and that interval is rightly included.)
     const nextHour = `starting=${starting + 3_600}&to=${new Date((starting + 7_200) * 1000).toISOString()}`;
-    expect((await get(sb, `/tradingpairs/${FUND}/ohlc?interval=1h&${nextHour}`)).body.items).toEqual([]);
-    expect((await get(sb, `/tradingpairs/${FUND}/ohlc?interval=1h&starting=${starting}`)).body.items).toHaveLength(1);
-    const point = (await client.getOhlc(BOND, { interval: '1m' }))[0];
+    expect((await get(session.sb, `/tradingpairs/${FUND}/ohlc?interval=1h&${nextHour}`)).body.items).toEqual([]);
+    expect(
+      (await get(session.sb, `/tradingpairs/${FUND}/ohlc?interval=1h&starting=${starting}`)).body.items,
+    ).toHaveLength(1);
+    const point = (await session.client.getOhlc(BOND, { interval: '1m' }))[0];
     expect(point?.close.toFixed()).toBe('100.5');
     expect((point?.startMs ?? 0) % 60_000).toBe(0);
     expect(Math.abs((point?.startMs ?? 0) - Date.now())).toBeLessThan(3_600_000);
@@ -300,7 +281,7 @@ describe('order book snapshots', () => {
 
 describe('participant and wallet orders', () => {
   it('needs the bearer token', async () => {
-    const none = await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`);
+    const none = await get(session.sb, `/participants/${session.sb.manifest.venue.participantId}/orders`);
     expect(none.status).toBe(401);
     expect(none.body).toMatchObject({
       code: 'UNAUTHORIZED',
@@ -311,12 +292,20 @@ describe('participant and wallet orders', () => {
       details: [],
     });
     expect(
-      (await get(sb, `/wallets/${t.wallet('evm-mm').address}/orders`, { authorization: 'Bearer wrong' })).status,
+      (
+        await get(session.sb, `/wallets/${session.t.wallet('evm-mm').address}/orders`, {
+          authorization: 'Bearer wrong',
+        })
+      ).status,
     ).toBe(401);
   });
 
   it('lists the open orders of all the participant wallets on both chains, as the venue SDK reads them', async () => {
-    const { body } = await get(sb, `/participants/${sb.manifest.venue.participantId}/orders`, bearer(sb));
+    const { body } = await get(
+      session.sb,
+      `/participants/${session.sb.manifest.venue.participantId}/orders`,
+      bearer(session.sb),
+    );
     const summary = body.items.map((o: Json) => [
       o.tradingPairId,
       o.externalOrderId,
@@ -342,8 +331,8 @@ describe('participant and wallet orders', () => {
       modificationDate: expect.stringMatching(ISO),
       externalOrderId: Number(ids.s1),
       tradingPairId: BOND,
-      walletAddress: t.wallet('evm-trader').address,
-      address: t.wallet('evm-trader').address,
+      walletAddress: session.t.wallet('evm-trader').address,
+      address: session.t.wallet('evm-trader').address,
       orderKind: 'SELL',
       orderType: 'LIMIT',
       executionCondition: 'NONE',
@@ -361,7 +350,7 @@ describe('participant and wallet orders', () => {
     });
     // Partly filled: modified after its creation.
     expect(Date.parse(first.modificationDate)).toBeGreaterThan(Date.parse(first.creationDate));
-    const read = await client.getParticipantOrders(sb.manifest.venue.participantId);
+    const read = await session.client.getParticipantOrders(session.sb.manifest.venue.participantId);
     expect(read.map((o) => o.externalOrderId)).toEqual([ids.s1, ids.s2, ids.b1, ids.b2, ids.ws, ids.wb]);
     expect(read.map((o) => [o.side, o.priceLimit?.toFixed(), o.remainingQuantity?.toFixed()])[0]).toEqual([
       'sell',
@@ -371,8 +360,9 @@ describe('participant and wallet orders', () => {
   });
 
   it('takes the SDK query: trading_pair, count, and pages with limit and cursor', async () => {
-    const path = `/participants/${sb.manifest.venue.participantId}/orders`;
-    const fund = (await get(sb, `${path}?trading_pair=${FUND}&count=true&only_open=true`, bearer(sb))).body;
+    const path = `/participants/${session.sb.manifest.venue.participantId}/orders`;
+    const fund = (await get(session.sb, `${path}?trading_pair=${FUND}&count=true&only_open=true`, bearer(session.sb)))
+      .body;
     expect([fund.items.map((o: Json) => o.externalOrderId), fund.total_count]).toEqual([
       [Number(ids.ws), Number(ids.wb)],
       2,
@@ -380,50 +370,57 @@ describe('participant and wallet orders', () => {
     const pages: number[][] = [];
     let cursor: string | undefined;
     do {
-      const page = (await get(sb, `${path}?limit=4${cursor === undefined ? '' : `&cursor=${cursor}`}`, bearer(sb)))
-        .body;
+      const page = (
+        await get(session.sb, `${path}?limit=4${cursor === undefined ? '' : `&cursor=${cursor}`}`, bearer(session.sb))
+      ).body;
       pages.push(page.items.map((o: Json) => o.externalOrderId));
       cursor = page.next_cursor;
     } while (cursor !== undefined);
     expect(pages).toEqual([[ids.s1, ids.s2, ids.b1, ids.b2].map(Number), [ids.ws, ids.wb].map(Number)]);
     expect(
-      (await client.getParticipantOrders(sb.manifest.venue.participantId, { pageSize: 1 })).map(
+      (await session.client.getParticipantOrders(session.sb.manifest.venue.participantId, { pageSize: 1 })).map(
         (o) => o.externalOrderId,
       ),
     ).toEqual([ids.s1, ids.s2, ids.b1, ids.b2, ids.ws, ids.wb]);
     expect(
-      (await client.getWalletOrders(t.wallet('evm-mm').address, { tradingPair: BOND })).map((o) => o.externalOrderId),
+      (await session.client.getWalletOrders(session.t.wallet('evm-mm').address, { tradingPair: BOND })).map(
+        (o) => o.externalOrderId,
+      ),
     ).toEqual([ids.b1, ids.b2]);
-    expect((await get(sb, `${path}?cursor=not-ours`, bearer(sb))).status).toBe(400);
-    expect((await get(sb, `${path}?only_open=maybe`, bearer(sb))).status).toBe(400);
+    expect((await get(session.sb, `${path}?cursor=not-ours`, bearer(session.sb))).status).toBe(400);
+    expect((await get(session.sb, `${path}?only_open=maybe`, bearer(session.sb))).status).toBe(400);
   });
 
   it('lists one wallet (chain A addresses in any case) and refuses other wallets', async () => {
-    const lower = t.wallet('evm-mm').address.toLowerCase();
+    const lower = session.t.wallet('evm-mm').address.toLowerCase();
     expect(
-      (await get(sb, `/wallets/${lower}/orders`, bearer(sb))).body.items.map((o: Json) => o.externalOrderId),
+      (await get(session.sb, `/wallets/${lower}/orders`, bearer(session.sb))).body.items.map(
+        (o: Json) => o.externalOrderId,
+      ),
     ).toEqual([Number(ids.b1), Number(ids.b2)]);
-    expect((await client.getWalletOrders(t.wallet('wasm-trader').address)).map((o) => o.externalOrderId)).toEqual([
-      ids.ws,
-    ]);
-    expect((await get(sb, '/wallets/not-an-address/orders', bearer(sb))).status).toBe(400);
-    const flow = sb.manifest.simulatedTraders[0]?.address as string;
-    expect((await get(sb, `/wallets/${flow}/orders`, bearer(sb))).status).toBe(404);
-    expect((await get(sb, '/participants/someone-else/orders', bearer(sb))).status).toBe(404);
+    expect(
+      (await session.client.getWalletOrders(session.t.wallet('wasm-trader').address)).map((o) => o.externalOrderId),
+    ).toEqual([ids.ws]);
+    expect((await get(session.sb, '/wallets/not-an-address/orders', bearer(session.sb))).status).toBe(400);
+    const flow = session.sb.manifest.simulatedTraders[0]?.address as string;
+    expect((await get(session.sb, `/wallets/${flow}/orders`, bearer(session.sb))).status).toBe(404);
+    expect((await get(session.sb, '/participants/someone-else/orders', bearer(session.sb))).status).toBe(404);
   });
 });
 
 describe('the token endpoint', () => {
   it('grants client-credentials tokens that open the participant endpoints to the bot client', async () => {
-    const o = sb.manifest.venue.oauth;
+    const o = session.sb.manifest.venue.oauth;
     const tokens = new ClientCredentialsTokens({
       tokenUrl: o.tokenUrl,
       clientId: o.clientId,
       clientSecret: o.clientSecret,
       scope: 'orders:read',
     });
-    const c = new VenueRestClient(new RestTransport({ baseUrl: sb.manifest.venue.restUrl, tokens }));
-    expect((await c.getWalletOrders(t.wallet('wasm-trader').address)).map((x) => x.externalOrderId)).toEqual([ids.ws]);
+    const c = new VenueRestClient(new RestTransport({ baseUrl: session.sb.manifest.venue.restUrl, tokens }));
+    expect((await c.getWalletOrders(session.t.wallet('wasm-trader').address)).map((x) => x.externalOrderId)).toEqual([
+      ids.ws,
+    ]);
     const res = await fetch(o.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -443,7 +440,7 @@ describe('the token endpoint', () => {
     });
     expect(
       (
-        await get(sb, `/wallets/${t.wallet('evm-mm').address}/orders`, {
+        await get(session.sb, `/wallets/${session.t.wallet('evm-mm').address}/orders`, {
           authorization: `Bearer ${granted.access_token}`,
         })
       ).status,
@@ -451,16 +448,16 @@ describe('the token endpoint', () => {
   });
 
   it('refuses wrong client credentials with invalid_client, and takes POST only', async () => {
-    const o = sb.manifest.venue.oauth;
+    const o = session.sb.manifest.venue.oauth;
     const tokens = new ClientCredentialsTokens({
       tokenUrl: o.tokenUrl,
       clientId: o.clientId,
       clientSecret: 'not-the-secret',
     });
     const c = new VenueRestClient(
-      new RestTransport({ baseUrl: sb.manifest.venue.restUrl, tokens, retry: { retries: 0 } }),
+      new RestTransport({ baseUrl: session.sb.manifest.venue.restUrl, tokens, retry: { retries: 0 } }),
     );
-    const e = await rejected(c.getWalletOrders(t.wallet('evm-mm').address));
+    const e = await rejected(c.getWalletOrders(session.t.wallet('evm-mm').address));
     expect(e.code).toBe('E_AUTH_TOKEN');
     expect(e.message).toContain('HTTP 401 invalid_client');
     const getToken = await fetch(o.tokenUrl);
@@ -483,7 +480,7 @@ describe('errors', () => {
       ['/financialinstruments?primaryMarket=yes', 400],
     ];
     for (const [path, status] of cases) {
-      const r = await get(sb, path);
+      const r = await get(session.sb, path);
       expect([path, r.status, typeof r.body.code, typeof r.body.message, r.body.status]).toEqual([
         path,
         status,
@@ -492,7 +489,7 @@ describe('errors', () => {
         status,
       ]);
     }
-    const post = await fetch(`${sb.manifest.venue.restUrl}/tradingpairs`, { method: 'POST' });
+    const post = await fetch(`${session.sb.manifest.venue.restUrl}/tradingpairs`, { method: 'POST' });
     expect([post.status, post.headers.get('allow'), ((await post.json()) as Json).code]).toEqual([
       405,
       'GET',
@@ -501,39 +498,42 @@ describe('errors', () => {
   });
 
   it('injects 429 with Retry-After and 5xx for the next calls, and slow answers, through the control endpoint', async () => {
-    const faults = `${sb.manifest.venue.controlUrl}/faults/rest`;
+    const faults = `${session.sb.manifest.venue.controlUrl}/faults/rest`;
     const add = (body: unknown) => fetch(faults, { method: 'POST', body: JSON.stringify(body) });
     expect((await add({ path: '/tradingpairs*', status: 429, count: 2, retryAfterSeconds: 0 })).status).toBe(200);
-    const first = await get(sb, `/tradingpairs/${BOND}`);
+    const first = await get(session.sb, `/tradingpairs/${BOND}`);
     expect([first.status, first.headers.get('retry-after'), first.body.code]).toEqual([429, '0', 'TOO_MANY_REQUESTS']);
     // The bot's client retries the second 429 and then gets the pair.
-    expect((await client.getTradingPair(BOND)).id).toBe(BOND);
+    expect((await session.client.getTradingPair(BOND)).id).toBe(BOND);
     await add({ path: '/financialinstruments', status: 503, count: 1 });
-    expect((await get(sb, '/financialinstruments')).body).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
-    expect((await get(sb, '/financialinstruments')).status).toBe(200);
+    expect((await get(session.sb, '/financialinstruments')).body).toMatchObject({
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+    });
+    expect((await get(session.sb, '/financialinstruments')).status).toBe(200);
     await add({ path: '/tradingpairs', delayMs: 400, count: 1 });
     const started = performance.now();
-    expect((await get(sb, '/tradingpairs')).status).toBe(200);
+    expect((await get(session.sb, '/tradingpairs')).status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(390);
     expect((await fetch(faults, { method: 'DELETE' })).status).toBe(200);
     expect((await add({ status: 404 })).status).toBe(400);
   });
 
   it('makes the public chain RPC endpoints fail on demand, while the venue keeps indexing', async () => {
-    const rpcFaults = `${sb.manifest.venue.controlUrl}/faults/rpc`;
+    const rpcFaults = `${session.sb.manifest.venue.controlUrl}/faults/rpc`;
     await fetch(rpcFaults, {
       method: 'POST',
       body: JSON.stringify({ chain: 'evm', count: 1, methods: ['eth_blockNumber'] }),
     });
-    await expect(t.provider.getBlockNumber()).rejects.toThrow(/injected fault/);
-    expect(await t.provider.getBlockNumber()).toBeGreaterThan(0);
+    await expect(session.t.provider.getBlockNumber()).rejects.toThrow(/injected fault/);
+    expect(await session.t.provider.getBlockNumber()).toBeGreaterThan(0);
     await fetch(rpcFaults, { method: 'POST', body: JSON.stringify({ chain: 'wasm', count: 1, mode: 'http-503' }) });
-    await expect(t.server.getLatestLedger()).rejects.toThrow(/503/);
-    expect((await t.server.getLatestLedger()).sequence).toBeGreaterThan(0);
+    await expect(session.t.server.getLatestLedger()).rejects.toThrow(/503/);
+    expect((await session.t.server.getLatestLedger()).sequence).toBeGreaterThan(0);
     await fetch(rpcFaults, { method: 'POST', body: JSON.stringify({ chain: 'wasm', rate: 1 }) });
-    const before = sb.followers.wasm.processedLedger;
+    const before = session.sb.followers.wasm.processedLedger;
     await until(
-      () => sb.followers.wasm.processedLedger,
+      () => session.sb.followers.wasm.processedLedger,
       (l) => l > before,
       'chain B indexing behind a faulty public RPC',
     );
@@ -543,7 +543,9 @@ describe('errors', () => {
 
 describe('chain B history', () => {
   it('keeps the configured retention window, an hour of ledgers by default, since it lives in memory', async () => {
-    expect(sb.config.wasm.retentionLedgers).toBe(720);
-    expect(await t.server.getHealth()).toMatchObject({ ledgerRetentionWindow: sb.config.wasm.retentionLedgers });
+    expect(session.sb.config.wasm.retentionLedgers).toBe(720);
+    expect(await session.t.server.getHealth()).toMatchObject({
+      ledgerRetentionWindow: session.sb.config.wasm.retentionLedgers,
+    });
   });
 });

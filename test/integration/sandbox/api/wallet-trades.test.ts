@@ -4,59 +4,45 @@
  * with the chain's own trade events finds nothing wrong, and a trade injected by `POST /sandbox/trades` (one no
  * chain had) raises `dltmm_trade_reconciliation_mismatches_total{kind="venue-only"}` once the grace has passed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.ts';
 import { TradeCheck } from '../../../../src/engine/wallet/trades/trade-check.ts';
-import type { Sandbox } from '../../../../src/sandbox/venue/sandbox.ts';
 import type { FillRecord } from '../../../../src/store/order-rows.ts';
 import type { StoredOrder } from '../../../../src/store/order-store.ts';
 import { createLogger } from '../../../../src/telemetry/logger.ts';
 import { createMetrics } from '../../../../src/telemetry/metrics.ts';
-import { VenueRestClient } from '../../../../src/venue/rest-client.ts';
-import { RestTransport } from '../../../../src/venue/rest-transport.ts';
 import { TestClock } from '../../../support/clock.ts';
-import { control, startTestSandbox, Traders, until } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { control, until } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { tradersSession } from '../../../support/sandbox/api/traders-session.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
 
-let sb: Sandbox;
-let t: Traders;
-let client: VenueRestClient;
 const ids: Record<string, bigint> = {};
 const BOND = 'BOND26EURe';
 
+const session = tradersSession();
+
 beforeAll(async () => {
-  sb = await startTestSandbox();
-  t = new Traders(sb);
-  client = new VenueRestClient(
-    new RestTransport({
-      baseUrl: sb.manifest.venue.restUrl,
-      accessToken: sb.manifest.venue.accessToken,
-      retry: { baseMs: 10, capMs: 50 },
-    }),
-  );
   await Promise.all([
     (async () => {
-      await Promise.all([t.evmApproveAll('evm-trader'), t.evmApproveAll('evm-mm')]);
-      ids.sell = (await t.evmOrder('evm-trader', BOND, 'sell', '2', '100.5')).orderId;
-      ids.buy1 = (await t.evmOrder('evm-mm', BOND, 'buy', '0.5', '100.5')).orderId;
-      ids.buy2 = (await t.evmOrder('evm-mm', BOND, 'buy', '1', '100.5')).orderId;
+      await Promise.all([session.t.evmApproveAll('evm-trader'), session.t.evmApproveAll('evm-mm')]);
+      ids.sell = (await session.t.evmOrder('evm-trader', BOND, 'sell', '2', '100.5')).orderId;
+      ids.buy1 = (await session.t.evmOrder('evm-mm', BOND, 'buy', '0.5', '100.5')).orderId;
+      ids.buy2 = (await session.t.evmOrder('evm-mm', BOND, 'buy', '1', '100.5')).orderId;
     })(),
     (async () => {
-      await Promise.all([t.wasmApprove('wasm-trader', 'FUND1EURe'), t.wasmApprove('wasm-mm', 'FUND1EURe')]);
-      ids.wsell = (await t.wasmOrder('wasm-trader', 'FUND1EURe', 'sell', '1', '12.5')).orderId;
-      ids.wbuy = (await t.wasmOrder('wasm-mm', 'FUND1EURe', 'buy', '0.5', '12.5')).orderId;
+      await Promise.all([
+        session.t.wasmApprove('wasm-trader', 'FUND1EURe'),
+        session.t.wasmApprove('wasm-mm', 'FUND1EURe'),
+      ]);
+      ids.wsell = (await session.t.wasmOrder('wasm-trader', 'FUND1EURe', 'sell', '1', '12.5')).orderId;
+      ids.wbuy = (await session.t.wasmOrder('wasm-mm', 'FUND1EURe', 'buy', '0.5', '12.5')).orderId;
     })(),
   ]);
 }, 120_000);
 
-afterAll(async () => {
-  t?.close();
-  await sb?.stop();
-});
-
 /** Our fills as the chain has them: the trade events of the wallet's orders (taker) on the chain A book. */
 async function chainFills(wallet: string): Promise<FillRecord[]> {
-  const book = t.book(BOND);
+  const book = session.t.book(BOND);
   const logs = await book.queryFilter(book.filters.NewBuyInitiatedTrade!());
   return logs.flatMap((log) => {
     const parsed = book.interface.parseLog(log);
@@ -67,7 +53,7 @@ async function chainFills(wallet: string): Promise<FillRecord[]> {
         fillId: `${log.transactionHash}:${orderId}`,
         wallet,
         clientOrderId: orderId,
-        pairId: sb.state.pairBySymbol(BOND)!.id,
+        pairId: session.sb.state.pairBySymbol(BOND)!.id,
         side: 'buy',
         role: 'taker',
         quantity: parsed.args.quantity as bigint,
@@ -85,9 +71,9 @@ async function chainFills(wallet: string): Promise<FillRecord[]> {
 
 describe('wallet trades on the sandbox', () => {
   it('lists the trades of both chains, read by the client with every page, and final once the venue says so', async () => {
-    const evmMm = t.wallet('evm-mm').address;
+    const evmMm = session.t.wallet('evm-mm').address;
     const trades = await until(
-      () => client.getWalletTrades(evmMm, { pageSize: 1 }),
+      () => session.client.getWalletTrades(evmMm, { pageSize: 1 }),
       (list) => list.length === 2 && list.every((x) => x.finalityDate !== undefined),
       'both chain A trades listed and final',
     );
@@ -98,13 +84,13 @@ describe('wallet trades on the sandbox', () => {
       [ids.buy2, 'BUY', '1', '100.5', 'BOND26'],
     ]);
     expect(trades.every((x) => /^0x[0-9a-f]{64}$/.test(x.transactionHash))).toBe(true);
-    const seller = await client.getWalletTrades(t.wallet('evm-trader').address);
+    const seller = await session.client.getWalletTrades(session.t.wallet('evm-trader').address);
     expect(seller.map((x) => [x.orderId, x.transactionType, x.baseQuantity.toFixed()])).toEqual([
       [ids.sell, 'SELL', '0.5'],
       [ids.sell, 'SELL', '1'],
     ]);
     const wasm = await until(
-      () => client.getWalletTrades(t.wallet('wasm-mm').address),
+      () => session.client.getWalletTrades(session.t.wallet('wasm-mm').address),
       (list) => list.length === 1,
       'the chain B trade listed',
     );
@@ -114,18 +100,18 @@ describe('wallet trades on the sandbox', () => {
   }, 60_000);
 
   it('finds the chain and the venue in agreement, and an injected trade the chain never had is a venue-only mismatch', async () => {
-    const wallet = t.wallet('evm-mm').address;
+    const wallet = session.t.wallet('evm-mm').address;
     const fills = await chainFills(wallet);
     expect(fills).toHaveLength(2);
     // The check runs on the venue's time (the sandbox clock), moved on by hand past each grace.
-    const clock = new TestClock(sb.clock.nowMs());
+    const clock = new TestClock(session.sb.clock.nowMs());
     const metrics = createMetrics();
     const lines: string[] = [];
-    const pair = sb.state.pairBySymbol(BOND)!;
+    const pair = session.sb.state.pairBySymbol(BOND)!;
     const check = new TradeCheck({
       wallet,
       chain: 'evm',
-      source: client,
+      source: session.client,
       orders: { fills: () => fills, get: (_w, cid) => ({ orderId: cid }) as StoredOrder },
       scales: (id) => (id === pair.id ? pair.scales : undefined),
       graceMs: 30_000,
@@ -140,7 +126,7 @@ describe('wallet trades on the sandbox', () => {
     clock.advance(30_000);
     expect((await check.check()).mismatches).toEqual([]);
 
-    const injected = await control(sb, 'POST', '/trades', {
+    const injected = await control(session.sb, 'POST', '/trades', {
       wallet,
       pair: BOND,
       side: 'sell',
@@ -154,7 +140,7 @@ describe('wallet trades on the sandbox', () => {
     expect(report.mismatches).toEqual([]);
     expect(await count('venue-only')).toBe(0);
     // Final at the venue since it was injected: a mismatch once the grace has passed.
-    clock.advance(Math.max(0, sb.clock.nowMs() - clock.now()) + 30_000);
+    clock.advance(Math.max(0, session.sb.clock.nowMs() - clock.now()) + 30_000);
     const later = await check.check();
     expect(later.mismatches.map((m) => [m.kind, m.venue?.orderId, m.venue?.quantity.eq(new Decimal(3))])).toEqual([
       ['venue-only', 999n, true],

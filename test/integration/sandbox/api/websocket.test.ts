@@ -7,62 +7,58 @@
  * connections, stalled data, silence). The bot's own market-data client is run against it too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
 import { MarketDataClient } from '../../../../src/venue/market-data/ws-client.ts';
 import { connectionProtocols } from '../../../../src/venue/market-data/subscribe-messages.ts';
 import { EventsProbe, type Json, type ProbeAuth } from '../../../support/sandbox/events-probe.ts';
-import { control, get, startTestSandbox, Traders, until } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { control, get, until } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { tradersSession } from '../../../support/sandbox/api/traders-session.ts';
 
-let sb: Sandbox;
-let t: Traders;
 const probes: EventsProbe[] = [];
 const BOND = 'BOND26EURe';
 const FUND = 'FUND1EURe';
 const KEEP_ALIVE_MS = 300;
 const CONNECTION_TIMEOUT_MS = 1_500;
 
+const session = tradersSession({
+  api: {
+    wsSnapshotIntervalMs: 1500,
+    wsCoalesceMs: 50,
+    wsKeepAliveMs: KEEP_ALIVE_MS,
+    wsConnectionTimeoutMs: CONNECTION_TIMEOUT_MS,
+  },
+});
+
 beforeAll(async () => {
-  sb = await startTestSandbox({
-    api: {
-      wsSnapshotIntervalMs: 1500,
-      wsCoalesceMs: 50,
-      wsKeepAliveMs: KEEP_ALIVE_MS,
-      wsConnectionTimeoutMs: CONNECTION_TIMEOUT_MS,
-    },
-  });
-  t = new Traders(sb);
   await Promise.all([
     (async () => {
-      await Promise.all([t.evmApproveAll('evm-trader'), t.evmApproveAll('evm-mm')]);
-      await t.evmOrder('evm-trader', BOND, 'sell', '1', '100.5');
-      await t.evmOrder('evm-trader', BOND, 'sell', '2', '101');
-      await t.evmOrder('evm-mm', BOND, 'buy', '1', '99.5');
-      await t.evmOrder('evm-mm', BOND, 'buy', '1.5', '99.5');
+      await Promise.all([session.t.evmApproveAll('evm-trader'), session.t.evmApproveAll('evm-mm')]);
+      await session.t.evmOrder('evm-trader', BOND, 'sell', '1', '100.5');
+      await session.t.evmOrder('evm-trader', BOND, 'sell', '2', '101');
+      await session.t.evmOrder('evm-mm', BOND, 'buy', '1', '99.5');
+      await session.t.evmOrder('evm-mm', BOND, 'buy', '1.5', '99.5');
     })(),
     (async () => {
-      await t.wasmApprove('wasm-trader', FUND);
-      await t.wasmOrder('wasm-trader', FUND, 'sell', '1', '12.5');
+      await session.t.wasmApprove('wasm-trader', FUND);
+      await session.t.wasmOrder('wasm-trader', FUND, 'sell', '1', '12.5');
     })(),
   ]);
-  await sb.sync();
+  await session.sb.sync();
 });
 
 afterAll(async () => {
   for (const p of probes) p.close();
-  t?.close();
-  await sb?.stop();
 });
 
 const auth = (over: Partial<ProbeAuth> = {}): ProbeAuth => ({
-  host: sb.manifest.venue.wsHost,
-  apiKey: sb.manifest.venue.apiKey,
-  dateHeader: sb.manifest.venue.dateHeader,
-  nowMs: sb.clock.nowMs(),
+  host: session.sb.manifest.venue.wsHost,
+  apiKey: session.sb.manifest.venue.apiKey,
+  dateHeader: session.sb.manifest.venue.dateHeader,
+  nowMs: session.sb.clock.nowMs(),
   ...over,
 });
 
 async function probe(): Promise<EventsProbe> {
-  const p = await EventsProbe.open(sb.manifest.venue.wsUrl, auth());
+  const p = await EventsProbe.open(session.sb.manifest.venue.wsUrl, auth());
   probes.push(p);
   return p;
 }
@@ -71,7 +67,7 @@ const symbols = (m: Json): string[] => m.data.map((d: Json) => d.symbol).toSorte
 
 describe('the AppSync Events handshake', () => {
   it('refuses a handshake without the Events subprotocol (400) or without the authorization header (401)', async () => {
-    const url = sb.manifest.venue.wsUrl;
+    const url = session.sb.manifest.venue.wsUrl;
     await expect(EventsProbe.raw(url, [])).rejects.toMatchObject({
       status: 400,
       body: expect.stringContaining('BadRequestException'),
@@ -87,8 +83,8 @@ describe('the AppSync Events handshake', () => {
   });
 
   it('answers connection_init with connection_error and closes when the header carries a wrong API key or a stale date', async () => {
-    for (const bad of [auth({ apiKey: 'not-the-key' }), auth({ nowMs: sb.clock.nowMs() - 10 * 60_000 })]) {
-      const p = await EventsProbe.raw(sb.manifest.venue.wsUrl, connectionProtocols(bad, bad.nowMs), bad);
+    for (const bad of [auth({ apiKey: 'not-the-key' }), auth({ nowMs: session.sb.clock.nowMs() - 10 * 60_000 })]) {
+      const p = await EventsProbe.raw(session.sb.manifest.venue.wsUrl, connectionProtocols(bad, bad.nowMs), bad);
       probes.push(p);
       p.send({ type: 'connection_init' });
       expect(await p.waitFor((m) => m.type !== undefined, 'answer')).toEqual({
@@ -100,7 +96,7 @@ describe('the AppSync Events handshake', () => {
   });
 
   it('acknowledges with the configured connectionTimeoutMs, answers with the Events subprotocol, and sends keep-alives', async () => {
-    const p = await EventsProbe.raw(sb.manifest.venue.wsUrl, connectionProtocols(auth(), auth().nowMs), auth());
+    const p = await EventsProbe.raw(session.sb.manifest.venue.wsUrl, connectionProtocols(auth(), auth().nowMs), auth());
     probes.push(p);
     p.send({ type: 'connection_init' });
     expect(await p.waitFor((m) => m.type === 'connection_ack', 'ack')).toEqual({
@@ -178,7 +174,7 @@ describe('subscribing', () => {
   });
 
   it('refuses a subscribe sent before connection_init', async () => {
-    const p = await EventsProbe.raw(sb.manifest.venue.wsUrl, connectionProtocols(auth(), auth().nowMs), auth());
+    const p = await EventsProbe.raw(session.sb.manifest.venue.wsUrl, connectionProtocols(auth(), auth().nowMs), auth());
     probes.push(p);
     p.subscribe('early', `orderbook/bytradingpair/${BOND}`);
     expect(await p.waitFor((m) => m.id === 'early', 'refusal')).toMatchObject({
@@ -206,7 +202,7 @@ describe('data', () => {
     p.subscribe('b', `orderbook/bytradingpair/${FUND}`);
     await p.waitFor((m) => m.id === 'b' && m.type === 'subscribe_success', 'second acknowledgement');
     const mark = p.messages.length;
-    await t.wasmOrder('wasm-trader', FUND, 'sell', '2', '12.6');
+    await session.t.wasmOrder('wasm-trader', FUND, 'sell', '2', '12.6');
     const change = await p.waitFor(
       (m) => m.data?.[0]?.sell?.some((l: Json) => l.limit === 12.6) === true,
       'the new level',
@@ -253,15 +249,19 @@ describe('data', () => {
   });
 });
 
+/** The bot's market data client on the sandbox's WebSocket API, reconnecting after 20 to 50 ms. */
+const botClient = () =>
+  new MarketDataClient({
+    url: session.sb.manifest.venue.wsUrl,
+    host: session.sb.manifest.venue.wsHost,
+    apiKey: session.sb.manifest.venue.apiKey,
+    dateHeader: session.sb.manifest.venue.dateHeader,
+    reconnect: { baseMs: 20, capMs: 50 },
+  });
+
 describe('faults and the bot client', () => {
   it('feeds the bot client the same book as REST, and the client reconnects after a drop', async () => {
-    const c = new MarketDataClient({
-      url: sb.manifest.venue.wsUrl,
-      host: sb.manifest.venue.wsHost,
-      apiKey: sb.manifest.venue.apiKey,
-      dateHeader: sb.manifest.venue.dateHeader,
-      reconnect: { baseMs: 20, capMs: 50 },
-    });
+    const c = botClient();
     try {
       let subscribed = 0;
       c.on('subscribed', () => subscribed++);
@@ -272,12 +272,12 @@ describe('faults and the bot client', () => {
         (b) => b !== undefined,
         'a book from the bot client',
       );
-      const rest = (await get(sb, `/tradingpairs/${t.pair(BOND).id}/pricelevels`)).body;
+      const rest = (await get(session.sb, `/tradingpairs/${session.t.pair(BOND).id}/pricelevels`)).body;
       expect(book?.sell.map((l) => [l.limit.toFixed(), l.quantity.toFixed()])).toEqual(
         rest.sell.map((l: Json) => [l.limit, l.quantity]),
       );
       expect(c.connectionTimeoutMs).toBe(CONNECTION_TIMEOUT_MS);
-      expect((await control(sb, 'POST', '/faults/ws/drop')).body.dropped).toBeGreaterThanOrEqual(1);
+      expect((await control(session.sb, 'POST', '/faults/ws/drop')).body.dropped).toBeGreaterThanOrEqual(1);
       await until(
         () => subscribed,
         (n) => n >= 2,
@@ -289,13 +289,7 @@ describe('faults and the bot client', () => {
   });
 
   it('a venue gone silent (no keep-alive, no data) is left by the bot client after connectionTimeoutMs and reconnected', async () => {
-    const c = new MarketDataClient({
-      url: sb.manifest.venue.wsUrl,
-      host: sb.manifest.venue.wsHost,
-      apiKey: sb.manifest.venue.apiKey,
-      dateHeader: sb.manifest.venue.dateHeader,
-      reconnect: { baseMs: 20, capMs: 50 },
-    });
+    const c = botClient();
     try {
       const reasons: string[] = [];
       c.on('disconnected', (e) => reasons.push(e.error.message));
@@ -309,7 +303,7 @@ describe('faults and the bot client', () => {
         'the first subscription',
       );
       expect(
-        (await control(sb, 'POST', '/faults/ws/silence', { ms: CONNECTION_TIMEOUT_MS + 1_000 })).body.wsSilent,
+        (await control(session.sb, 'POST', '/faults/ws/silence', { ms: CONNECTION_TIMEOUT_MS + 1_000 })).body.wsSilent,
       ).toBe(true);
       await until(
         () => reasons,
@@ -330,7 +324,7 @@ describe('faults and the bot client', () => {
 
   it('drops every connection on demand', async () => {
     const p = await probe();
-    await control(sb, 'POST', '/faults/ws/drop');
+    await control(session.sb, 'POST', '/faults/ws/drop');
     await p.untilClosed();
     expect(p.closed).toBe(true);
   });
@@ -339,11 +333,11 @@ describe('faults and the bot client', () => {
     const p = await probe();
     p.subscribe('s', `orderbook/bytradingpair/${BOND}`);
     await p.waitFor((m) => m.type === 'data', 'first data');
-    expect((await control(sb, 'POST', '/faults/ws/stall', { ms: 2_000 })).body.wsStalled).toBe(true);
+    expect((await control(session.sb, 'POST', '/faults/ws/stall', { ms: 2_000 })).body.wsStalled).toBe(true);
     const mark = p.messages.length;
     const stalledAt = performance.now();
-    await t.evmOrder('evm-mm', BOND, 'buy', '0.5', '99');
-    await sb.sync();
+    await session.t.evmOrder('evm-mm', BOND, 'buy', '0.5', '99');
+    await session.sb.sync();
     const next = await p.waitFor((m) => m.type === 'data', 'data after the stall', mark);
     const at = p.messages.slice(mark).find((m) => m.body === next)?.at ?? 0;
     expect(at - stalledAt).toBeGreaterThanOrEqual(1_900);

@@ -7,7 +7,8 @@ import type { JsonRpcProvider } from 'ethers';
 import { sandboxProvider } from '../../../../src/sandbox/evm/chain.ts';
 import { loadArtifacts } from '../../../../src/sandbox/evm/compile.ts';
 import { startEvmNode, type EvmNode } from '../../../../src/sandbox/evm/node.ts';
-import { loadFixtures, type Expectation } from '../../../support/matching/fixtures.ts';
+import { expectedView, statedView } from '../../../support/matching/engine-runner.ts';
+import { loadFixtures } from '../../../support/matching/fixtures.ts';
 import { FixtureVenue, type EvmStepOutcome } from '../../../support/sandbox/evm/fixture-venue.ts';
 
 const all = loadFixtures();
@@ -44,7 +45,7 @@ describe('the chain A order book passes the shared matching fixtures', () => {
         const outcomes = await venue.run(fixture);
         ran++;
         const actual = outcomes.map((o, i) => observe(o, `${fixture.file} step ${i}`));
-        const expected = outcomes.map((o, i) => expectation(o.step.expect, `${fixture.file} step ${i}`));
+        const expected = outcomes.map((o, i) => expectedView(o.step.expect, `${fixture.file} step ${i}`));
         expect(actual).toEqual(expected);
       } finally {
         await provider.send('evm_revert', [snapshot]);
@@ -57,33 +58,14 @@ describe('the chain A order book passes the shared matching fixtures', () => {
   });
 });
 
-/** The expected view of a step: only what the fixture states (a step without expectations must succeed). */
-function expectation(e: Expectation | undefined, where: string): Record<string, unknown> {
-  return {
-    where,
-    error: e?.error ?? null,
-    ...Object.fromEntries(Object.entries(e ?? {}).filter(([k]) => k !== 'error')),
-  };
-}
-
 /** What the chain did, reduced to the keys the fixture states. */
 function observe(o: EvmStepOutcome, where: string): Record<string, unknown> {
-  const e = o.step.expect ?? {};
-  const all: Record<string, unknown> = {
+  return statedView(o.step, o.error, where, {
     orderId: o.orderId,
     events: o.events,
     balanceDeltas: o.balanceDeltas,
     book: o.book,
     lastPrice: o.lastPrice,
     phase: o.phase,
-  };
-  return {
-    where,
-    error: o.error,
-    ...Object.fromEntries(
-      Object.keys(e)
-        .filter((k) => k !== 'error')
-        .map((k) => [k, all[k]]),
-    ),
-  };
+  });
 }

@@ -6,32 +6,13 @@
  * clearing of the day orders `ByContract`, and Tuesday's open with the halt counter reset. The test only
  * waits for what the venue shows (REST and the contracts), each wait bounded.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../../src/sandbox/venue/start.ts';
+import { describe, expect, it } from 'vitest';
 import { connectionProtocols } from '../../../../src/venue/market-data/subscribe-messages.ts';
 import { EventsProbe } from '../../../support/sandbox/events-probe.ts';
-import {
-  control,
-  get,
-  startTestSandbox,
-  Traders,
-  until,
-  type Json,
-} from '../../../support/sandbox/api/sandbox-clients.ts';
-import {
-  BOND,
-  cancellationsOnChain,
-  clearedByContract,
-  dayViews,
-  FUND,
-  lastTrades,
-  tradeAndRest,
-} from '../../../support/sandbox/venue/trading-day-steps.ts';
+import { control, get, until, type Json } from '../../../support/sandbox/api/sandbox-clients.ts';
+import { tradersSession } from '../../../support/sandbox/api/traders-session.ts';
+import { BOND, FUND, tradingDay } from '../../../support/sandbox/venue/trading-day-steps.ts';
 
-let sb: Sandbox;
-let t: Traders;
-let resting: { evm: bigint[]; wasm: bigint[] };
-let v: ReturnType<typeof dayViews>;
 /**
  * Sandbox milliseconds per wall millisecond: a day passes in 36 s, and the test has 12 s of wall time between
  * the open and the last halt that still resumes (16:30), for its trades on a loaded machine.
@@ -40,22 +21,14 @@ const SPEED = 2_400;
 /** Wall time a calendar step may take: the longest gap (17:00 to 08:00) is 22.5 s at this speed. */
 const STEP_MS = 40_000;
 
-beforeAll(async () => {
-  sb = await startTestSandbox({
-    trading: { mode: 'calendar', tickMs: 50 },
-    clock: { mode: 'accelerated', speed: SPEED, start: '2026-03-02T04:00:00Z' },
-  });
-  t = new Traders(sb);
-  v = dayViews(sb, t);
-}, 120_000);
-
-afterAll(async () => {
-  t?.close();
-  await sb?.stop();
+const session = tradersSession({
+  trading: { mode: 'calendar', tickMs: 50 },
+  clock: { mode: 'accelerated', speed: SPEED, start: '2026-03-02T04:00:00Z' },
 });
+const day = tradingDay(session);
 
-const bothStatuses = async () => [await v.statusOf(BOND), await v.statusOf(FUND)];
-const venueStatus = async () => (await control(sb, 'GET', '/status')).body;
+const bothStatuses = async () => [await day.statusOf(BOND), await day.statusOf(FUND)];
+const venueStatus = async () => (await control(session.sb, 'GET', '/status')).body;
 const bondStatus = async () => (await venueStatus()).pairs.find((p: Json) => p.id === BOND);
 
 describe('a trading day on the accelerated clock', () => {
@@ -70,12 +43,12 @@ describe('a trading day on the accelerated clock', () => {
         ['OUT_OF_TRADING', 'END_OF_TRADING_DAY'],
         ['OUT_OF_TRADING', 'END_OF_TRADING_DAY'],
       ]);
-      expect([await v.evmPhase(), await v.wasmPhase()]).toEqual([2, 'ClosedForTrading']);
+      expect([await day.evmPhase(), await day.wasmPhase()]).toEqual([2, 'ClosedForTrading']);
       await Promise.all([
-        t.evmApproveAll('evm-trader'),
-        t.evmApproveAll('evm-mm'),
-        t.wasmApprove('wasm-trader', 'FUND1EURe'),
-        t.wasmApprove('wasm-mm', 'FUND1EURe'),
+        session.t.evmApproveAll('evm-trader'),
+        session.t.evmApproveAll('evm-mm'),
+        session.t.wasmApprove('wasm-trader', 'FUND1EURe'),
+        session.t.wasmApprove('wasm-mm', 'FUND1EURe'),
       ]);
     },
     STEP_MS,
@@ -89,8 +62,8 @@ describe('a trading day on the accelerated clock', () => {
         ['CONTINUOUS_TRADING', 'START_OF_TRADING_DAY'],
         ['CONTINUOUS_TRADING', 'START_OF_TRADING_DAY'],
       ]);
-      expect(Date.parse((await v.pair(BOND)).modificationDate)).toBe(Date.parse('2026-03-02T07:00:00Z'));
-      expect([await v.evmPhase(), await v.wasmPhase()]).toEqual([1, 'OpenForTrading']);
+      expect(Date.parse((await day.pair(BOND)).modificationDate)).toBe(Date.parse('2026-03-02T07:00:00Z'));
+      expect([await day.evmPhase(), await day.wasmPhase()]).toEqual([1, 'OpenForTrading']);
     },
     STEP_MS,
   );
@@ -98,8 +71,8 @@ describe('a trading day on the accelerated clock', () => {
   it(
     'trades on both chains and keeps the day orders resting',
     async () => {
-      resting = await tradeAndRest(sb, t);
-      expect(await lastTrades(sb)).toEqual([
+      await day.tradeAndRest();
+      expect(await day.lastTrades()).toEqual([
         { lastPrice: '100.5', tradeVolume24h: '1' },
         { lastPrice: '12.4', tradeVolume24h: '1' },
       ]);
@@ -111,20 +84,20 @@ describe('a trading day on the accelerated clock', () => {
     'halts on a volatility rejection and resumes by itself after the pause',
     async () => {
       // The buy crossing the sell at 106 would execute 5.5 % above the last price: the book rejects it and halts.
-      await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '106');
+      await session.t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '106');
       const halted = await until(bondStatus, (p) => p.tradingHaltCounter === 1, 'the automatic halt', STEP_MS);
       expect(halted.statusChangeReason === 'VOLATILITY_HALT' || halted.statusChangeReason === 'AUTOMATIC_RESUME').toBe(
         true,
       );
       // The pause is 5.5 sandbox minutes: under a seventh of a wall second.
       await until(
-        () => v.statusOf(BOND),
+        () => day.statusOf(BOND),
         (s) => s[1] === 'AUTOMATIC_RESUME',
         'the automatic resume',
         STEP_MS,
       );
-      expect(await v.statusOf(BOND)).toEqual(['CONTINUOUS_TRADING', 'AUTOMATIC_RESUME']);
-      expect(await v.evmPhase()).toBe(1);
+      expect(await day.statusOf(BOND)).toEqual(['CONTINUOUS_TRADING', 'AUTOMATIC_RESUME']);
+      expect(await day.evmPhase()).toBe(1);
     },
     STEP_MS,
   );
@@ -133,12 +106,12 @@ describe('a trading day on the accelerated clock', () => {
     'closes at 17:00 and moves the static reference price to the last execution price',
     async () => {
       await until(bothStatuses, (s) => s.every(([status]) => status === 'OUT_OF_TRADING'), 'the close', STEP_MS);
-      expect([(await v.pair(BOND)).staticReferencePrice, (await v.pair(FUND)).staticReferencePrice]).toEqual([
+      expect([(await day.pair(BOND)).staticReferencePrice, (await day.pair(FUND)).staticReferencePrice]).toEqual([
         '100.5',
         '12.4',
       ]);
-      expect(await t.book('BOND26EURe').getFunction('getStaticRefPrice').staticCall()).toBe(1_005_000n);
-      expect(await t.wasmView('FUND1EURe', 'get_static_reference_price')).toBe(124_000n);
+      expect(await session.t.book('BOND26EURe').getFunction('getStaticRefPrice').staticCall()).toBe(1_005_000n);
+      expect(await session.t.wasmView('FUND1EURe', 'get_static_reference_price')).toBe(124_000n);
     },
     STEP_MS,
   );
@@ -149,13 +122,13 @@ describe('a trading day on the accelerated clock', () => {
       await until(venueStatus, (s) => s.clearings === 1, 'the clearing', STEP_MS);
       for (const id of [BOND, FUND]) {
         await until(
-          () => get(sb, `/tradingpairs/${id}/orderbook`),
+          () => get(session.sb, `/tradingpairs/${id}/orderbook`),
           (r) => r.body.buy.length + r.body.sell.length === 0,
           `${id} cleared`,
           STEP_MS,
         );
       }
-      expect(await cancellationsOnChain(sb, t)).toEqual(clearedByContract(resting));
+      expect(await day.cancellationsOnChain()).toEqual(day.clearedByContract());
     },
     STEP_MS,
   );
@@ -165,13 +138,17 @@ describe('a trading day on the accelerated clock', () => {
     async () => {
       // The venue clock is months away from the wall clock here: a client dates its authorization by its own clock.
       const auth = (nowMs: number) => ({
-        host: sb.manifest.venue.wsHost,
-        apiKey: sb.manifest.venue.apiKey,
-        dateHeader: sb.manifest.venue.dateHeader,
+        host: session.sb.manifest.venue.wsHost,
+        apiKey: session.sb.manifest.venue.apiKey,
+        dateHeader: session.sb.manifest.venue.dateHeader,
         nowMs,
       });
       const answer = async (nowMs: number) => {
-        const p = await EventsProbe.raw(sb.manifest.venue.wsUrl, connectionProtocols(auth(nowMs), nowMs), auth(nowMs));
+        const p = await EventsProbe.raw(
+          session.sb.manifest.venue.wsUrl,
+          connectionProtocols(auth(nowMs), nowMs),
+          auth(nowMs),
+        );
         try {
           p.send({ type: 'connection_init' });
           return (await p.waitFor((m) => m.type !== undefined, 'answer')).type;
@@ -179,9 +156,9 @@ describe('a trading day on the accelerated clock', () => {
           p.close();
         }
       };
-      expect(Math.abs(sb.clock.nowMs() - Date.now())).toBeGreaterThan(3_600_000);
+      expect(Math.abs(session.sb.clock.nowMs() - Date.now())).toBeGreaterThan(3_600_000);
       expect(await answer(Date.now())).toBe('connection_ack');
-      expect(await answer(sb.clock.nowMs())).toBe('connection_error');
+      expect(await answer(session.sb.clock.nowMs())).toBe('connection_error');
     },
     STEP_MS,
   );
@@ -195,8 +172,8 @@ describe('a trading day on the accelerated clock', () => {
         "Tuesday's open",
         STEP_MS,
       );
-      expect(Date.parse((await v.pair(BOND)).modificationDate)).toBe(Date.parse('2026-03-03T07:00:00Z'));
-      expect([(await bondStatus()).tradingHaltCounter, await v.evmPhase(), await v.wasmPhase()]).toEqual([
+      expect(Date.parse((await day.pair(BOND)).modificationDate)).toBe(Date.parse('2026-03-03T07:00:00Z'));
+      expect([(await bondStatus()).tradingHaltCounter, await day.evmPhase(), await day.wasmPhase()]).toEqual([
         0,
         1,
         'OpenForTrading',

@@ -3,20 +3,15 @@
  * expiry, no-prefund cancellation `ByContract`, volatility halts, allowance expiry by ledger, and the
  * read methods (config, phase, counts, best offers). Events are read with getEvents filtered by the client topic.
  */
-import { Address, Keypair, nativeToScVal, rpc, scValToNative, type xdr } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../../src/core/encoding/wasm-order.ts';
-import { DEFAULT_ORDER_OPTIONS, type OrderOptions } from '../../../../src/core/order-terms.ts';
+import { Address, Keypair, rpc, scValToNative, type xdr } from '@stellar/stellar-sdk';
+import { describe, expect, it } from 'vitest';
+import { type OrderOptions } from '../../../../src/core/order-terms.ts';
 import { deployPair, type BookDeployment } from '../../../../src/sandbox/wasm/deploy.ts';
 import { approve, clearOrders, setPhase } from '../../../../src/sandbox/wasm/operator.ts';
-import { build, PAIR, startHarness, submit, wallet, type Harness } from '../../../support/sandbox/wasm/harness.ts';
+import { build, orderArgs, PAIR, fileHarness, submit, wallet } from '../../../support/sandbox/wasm/harness.ts';
 
-let h: Harness;
+const h = fileHarness();
 let books = 0;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
 
 function freshBook(prefunded = true): BookDeployment {
   return deployPair(h.emu, h.venue, { pair: { ...PAIR, id: `conditions-${books++}` }, prefunded });
@@ -37,12 +32,7 @@ async function place(
   price: bigint,
   options: Partial<OrderOptions> = {},
 ): Promise<Seen[]> {
-  const args = [
-    new Address(kp.publicKey()).toScVal(),
-    nativeToScVal(encodeWasmOrderData({ ...DEFAULT_ORDER_OPTIONS, ...options, quantity, price })),
-    nativeToScVal(encodeWasmCrossIdentifier(0n)),
-    nativeToScVal(new Uint8Array([0])),
-  ];
+  const args = orderArgs(kp.publicKey(), { ...options, quantity, price });
   const res = await submit(h, kp, d.book.address, side === 'buy' ? 'new_buy_order' : 'new_sell_order', args);
   expect(res.status).toBe('SUCCESS');
   return eventsOf(d, kp.publicKey(), h.emu.latest.seq);
@@ -200,12 +190,7 @@ describe('allowances', () => {
     for (let i = 0; i < 3; i++) h.emu.closeLedger();
     expect(await allowance()).toBe(0n);
     const sim = await h.server.simulateTransaction(
-      await build(h, kp, d.book.address, 'new_buy_order', [
-        new Address(kp.publicKey()).toScVal(),
-        nativeToScVal(encodeWasmOrderData({ ...DEFAULT_ORDER_OPTIONS, quantity: U, price: P })),
-        nativeToScVal(encodeWasmCrossIdentifier(0n)),
-        nativeToScVal(new Uint8Array([0])),
-      ]),
+      await build(h, kp, d.book.address, 'new_buy_order', orderArgs(kp.publicKey(), { quantity: U, price: P })),
     );
     expect(rpc.Api.isSimulationError(sim) ? /Error\(Contract, #(\d+)\)/.exec(sim.error)?.[1] : null).toBe('9');
   });

@@ -4,31 +4,21 @@
  * inclusion, as a FAILED transaction whose diagnostic event carries the code.
  */
 import { Address, Keypair, nativeToScVal, rpc, type xdr } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../../src/core/encoding/wasm-order.ts';
-import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
+import { describe, expect, it } from 'vitest';
 import { approve, setAuthorized, setClient, setPhase, setUpWallet } from '../../../../src/sandbox/wasm/operator.ts';
 import {
   build,
   failedContractCode,
   hashOf,
-  startHarness,
+  orderArgs,
+  fileHarness,
   wallet,
-  type Harness,
 } from '../../../support/sandbox/wasm/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
-const order = (user: string, quantity: bigint, price: bigint, crossId: Uint8Array = encodeWasmCrossIdentifier(0n)) => [
-  new Address(user).toScVal(),
-  nativeToScVal(encodeWasmOrderData({ ...DEFAULT_ORDER_OPTIONS, quantity, price })),
-  nativeToScVal(crossId),
-  nativeToScVal(new Uint8Array([0])),
-];
+const order = (user: string, quantity: bigint, price: bigint, crossId?: Uint8Array) =>
+  orderArgs(user, { quantity, price }, crossId);
 
 async function simulationError(
   source: Keypair,

@@ -4,17 +4,16 @@
  * window outside which a start ledger is an invalid request.
  */
 import { Address, nativeToScVal, rpc, scValToNative } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { mint } from '../../../../src/sandbox/wasm/operator.ts';
-import { startHarness, wallet, type Harness } from '../../../support/sandbox/wasm/harness.ts';
+import { fileHarness, wallet } from '../../../support/sandbox/wasm/harness.ts';
 
 const RETENTION = 40;
-let h: Harness;
+const h = fileHarness({ retentionLedgers: RETENTION });
 let firstLedger = 0;
 let issued = 0;
 
 beforeAll(async () => {
-  h = await startHarness({ retentionLedgers: RETENTION });
   const kp = wallet(h, h.pair);
   h.emu.closeLedger();
   firstLedger = h.emu.latest.seq + 1;
@@ -26,7 +25,6 @@ beforeAll(async () => {
     h.emu.closeLedger();
   }
 });
-afterAll(() => h.close());
 
 const mintFilter = () => ({
   type: 'contract' as const,

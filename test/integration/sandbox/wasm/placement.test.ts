@@ -1,18 +1,14 @@
 import { Address, nativeToScVal, scValToNative, xdr } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   encodeWasmCrossIdentifier,
   encodeWasmOrderData,
   encodeWasmReportingData,
 } from '../../../../src/core/encoding/wasm-order.ts';
 import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
-import { startHarness, submit, wallet, type Harness } from '../../../support/sandbox/wasm/harness.ts';
+import { fileHarness, submit, wallet } from '../../../support/sandbox/wasm/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
 const orderArgs = (user: string, quantity: bigint, price: bigint) => [
   new Address(user).toScVal(),

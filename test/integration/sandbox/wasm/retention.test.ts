@@ -4,15 +4,11 @@
  * worth however long the chain runs.
  */
 import { nativeToScVal } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, submit, wallet, type Harness } from '../../../support/sandbox/wasm/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { fileHarness, submit, wallet } from '../../../support/sandbox/wasm/harness.ts';
 
 const RETENTION = 5;
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ retentionLedgers: RETENTION });
-});
-afterAll(() => h.close());
+const h = fileHarness({ retentionLedgers: RETENTION });
 
 /** One successful token call (an approval, which emits an event) in a ledger of its own; its hash. */
 async function approveInOwnLedger(): Promise<string> {

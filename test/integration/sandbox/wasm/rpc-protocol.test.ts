@@ -3,17 +3,11 @@
  * entries (accounts, trustlines, contract balances, contract instances), fee stats, the friendbot, classic
  * account creation for channel accounts, and the real server's JSON-RPC errors for malformed requests.
  */
-import { Address, Asset, Keypair, nativeToScVal, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../../src/core/encoding/wasm-order.ts';
-import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
-import { account, hashOf, startHarness, submit, wallet, type Harness } from '../../../support/sandbox/wasm/harness.ts';
+import { Asset, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
+import { describe, expect, it } from 'vitest';
+import { account, hashOf, orderArgs, fileHarness, submit, wallet } from '../../../support/sandbox/wasm/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
 async function raw(body: string): Promise<{ error?: { code: number; message: string }; result?: unknown }> {
   const res = await fetch(h.rpcServer.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -55,12 +49,7 @@ describe('ledger entries', () => {
     const kp = wallet(h, h.pair, { quote: 500_000_000n });
     const quote = new Asset(h.pair.quote.config.code, h.pair.quote.config.issuer);
     expect((await h.server.getAssetBalance(kp.publicKey(), quote)).balanceEntry?.amount).toBe('500000000');
-    const args = [
-      new Address(kp.publicKey()).toScVal(),
-      nativeToScVal(encodeWasmOrderData({ ...DEFAULT_ORDER_OPTIONS, quantity: 1000n, price: 123_400n })),
-      nativeToScVal(encodeWasmCrossIdentifier(0n)),
-      nativeToScVal(new Uint8Array([0])),
-    ];
+    const args = orderArgs(kp.publicKey(), { quantity: 1000n, price: 123_400n });
     const lockedBefore = h.pair.quote.balanceOf(h.pair.book.address);
     expect((await submit(h, kp, h.pair.book.address, 'new_buy_order', args)).status).toBe('SUCCESS');
     const book = await h.server.getAssetBalance(h.pair.book.address, quote, h.emu.passphrase);

@@ -1,40 +1,20 @@
 /** Transaction admission and application as the network does them, driven through `@stellar/stellar-sdk` only. */
-import {
-  Address,
-  authorizeEntry,
-  Keypair,
-  nativeToScVal,
-  Operation,
-  rpc,
-  TransactionBuilder,
-  xdr,
-} from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../../src/core/encoding/wasm-order.ts';
-import { DEFAULT_ORDER_OPTIONS } from '../../../../src/core/order-terms.ts';
+import { authorizeEntry, Keypair, Operation, rpc, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
+import { describe, expect, it } from 'vitest';
 import { setPhase } from '../../../../src/sandbox/wasm/operator.ts';
 import {
   account,
   build,
   hashOf,
+  orderArgs,
   sorobanDataOf,
-  startHarness,
+  fileHarness,
   wallet,
-  type Harness,
 } from '../../../support/sandbox/wasm/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = fileHarness();
 
-const buyArgs = (user: string, quantity = 1000n, price = 123_400n) => [
-  new Address(user).toScVal(),
-  nativeToScVal(encodeWasmOrderData({ ...DEFAULT_ORDER_OPTIONS, quantity, price })),
-  nativeToScVal(encodeWasmCrossIdentifier(0n)),
-  nativeToScVal(new Uint8Array([0])),
-];
+const buyArgs = (user: string, quantity = 1000n, price = 123_400n) => orderArgs(user, { quantity, price });
 
 const placeBuy = (source: Keypair, user: string) =>
   build(h, source, h.pair.book.address, 'new_buy_order', buyArgs(user));

@@ -38,6 +38,7 @@ import { createLogger, type Logger } from '../../../../src/telemetry/logger.ts';
 import { Metrics } from '../../../../src/telemetry/metrics.ts';
 import { pacedClock } from '../../clock.ts';
 import { TestClock } from '../../clock.ts';
+import { perFile } from '../../per-file.ts';
 export { TestClock };
 
 export const PAIR = parseTradingPair(
@@ -288,4 +289,9 @@ export function freshBook(
   const pair = { ...(o.pair ?? PAIR), id: name };
   const d = deployPair(h.emu, h.venue, { pair, prefunded: o.prefunded ?? true, overrides: OVERRIDES });
   return { d, pair: bindingOf(d, pair) };
+}
+
+/** The file's harness, started before its tests and closed after them (`perFile`). */
+export function fileHarness(options: Parameters<typeof startHarness>[0] = {}): Harness {
+  return perFile(() => startHarness(options));
 }

@@ -10,25 +10,12 @@ import { get, type Json, type Traders } from '../api/sandbox-clients.ts';
 export const BOND = 'tp-evm-bond26-eure';
 export const FUND = 'tp-wasm-fund1-eure';
 
-export function dayViews(sb: Sandbox, t: Traders) {
-  const pair = async (id: string): Promise<Json> => (await get(sb, `/tradingpairs/${id}`)).body;
-  return {
-    pair,
-    statusOf: async (id: string) => {
-      const p = await pair(id);
-      return [p.tradingStatus, p.statusChangeReason];
-    },
-    evmPhase: async () => Number(await t.book('BOND26EURe').getFunction('getOrderBookPhase').staticCall()),
-    wasmPhase: () => t.wasmView('FUND1EURe', 'get_order_book_phase'),
-  };
-}
-
 /**
  * A trade at 100.5 (chain A) and at 12.4 (chain B), and day orders left resting: a buy at 99 and a sell at
  * 106 on chain A (the sell is what a later buy at 106 meets to trigger a volatility halt), a sell at 12.6 on
  * chain B. Returns the resting orders' ids per chain.
  */
-export async function tradeAndRest(sb: Sandbox, t: Traders): Promise<{ evm: bigint[]; wasm: bigint[] }> {
+async function tradeAndRest(sb: Sandbox, t: Traders): Promise<{ evm: bigint[]; wasm: bigint[] }> {
   const resting: { evm: bigint[]; wasm: bigint[] } = { evm: [], wasm: [] };
   await t.evmOrder('evm-trader', 'BOND26EURe', 'sell', '1', '100.5');
   await t.evmOrder('evm-mm', 'BOND26EURe', 'buy', '1', '100.5');
@@ -42,7 +29,7 @@ export async function tradeAndRest(sb: Sandbox, t: Traders): Promise<{ evm: bigi
 }
 
 /** Last price and 24 h volume of both pairs, from REST. */
-export async function lastTrades(sb: Sandbox): Promise<Json[]> {
+async function lastTrades(sb: Sandbox): Promise<Json[]> {
   const info = async (id: string) => {
     const b = (await get(sb, `/tradingpairs/${id}/tradeinfo`)).body;
     return { lastPrice: b.lastPrice, tradeVolume24h: b.tradeVolume24h };
@@ -51,7 +38,7 @@ export async function lastTrades(sb: Sandbox): Promise<Json[]> {
 }
 
 /** The chains' own record of cancellations on both books: `[order id, cancellation type]` (2 = `ByContract`). */
-export async function cancellationsOnChain(sb: Sandbox, t: Traders): Promise<{ evm: unknown[][]; wasm: unknown[][] }> {
+async function cancellationsOnChain(sb: Sandbox, t: Traders): Promise<{ evm: unknown[][]; wasm: unknown[][] }> {
   const book = t.book('BOND26EURe');
   const cancels = (await book.queryFilter(book.filters.CancelOrder!(), 0)).map((l) => book.interface.parseLog(l)?.args);
   const topic = xdr.ScVal.scvSymbol('CancelOrder').toXDR('base64');
@@ -69,7 +56,33 @@ export async function cancellationsOnChain(sb: Sandbox, t: Traders): Promise<{ e
 }
 
 /** What `cancellationsOnChain` shows once every resting day order was cleared. */
-export const clearedByContract = (resting: { evm: bigint[]; wasm: bigint[] }) => ({
+const clearedByContract = (resting: { evm: bigint[]; wasm: bigint[] }) => ({
   evm: resting.evm.map((id) => [id, 2n]),
   wasm: resting.wasm.map((id) => [id, 2]),
 });
+
+/**
+ * The day on `session`'s sandbox (once it has started): reads of a pair's status and of the books' phases, the
+ * day's trades and resting day orders (`tradeAndRest`, remembered for `clearedByContract`), and the chains'
+ * record of the clearing.
+ */
+export function tradingDay(session: { readonly sb: Sandbox; readonly t: Traders }) {
+  const pair = async (id: string): Promise<Json> => (await get(session.sb, `/tradingpairs/${id}`)).body;
+  let resting: { evm: bigint[]; wasm: bigint[] } = { evm: [], wasm: [] };
+  return {
+    pair,
+    statusOf: async (id: string) => {
+      const p = await pair(id);
+      return [p.tradingStatus, p.statusChangeReason];
+    },
+    evmPhase: async () => Number(await session.t.book('BOND26EURe').getFunction('getOrderBookPhase').staticCall()),
+    wasmPhase: () => session.t.wasmView('FUND1EURe', 'get_order_book_phase'),
+    tradeAndRest: async () => {
+      resting = await tradeAndRest(session.sb, session.t);
+    },
+    lastTrades: () => lastTrades(session.sb),
+    cancellationsOnChain: () => cancellationsOnChain(session.sb, session.t),
+    /** What `cancellationsOnChain` shows once every day order `tradeAndRest` left resting was cleared. */
+    clearedByContract: () => clearedByContract(resting),
+  };
+}

@@ -3,7 +3,18 @@
  * venue and the sample chain B pair deployed, and helpers that go through `@stellar/stellar-sdk` only.
  */
 import { readFileSync } from 'node:fs';
-import { Contract, Keypair, rpc, TransactionBuilder, type Transaction, type xdr } from '@stellar/stellar-sdk';
+import {
+  Address,
+  Contract,
+  Keypair,
+  nativeToScVal,
+  rpc,
+  TransactionBuilder,
+  type Transaction,
+  type xdr,
+} from '@stellar/stellar-sdk';
+import { encodeWasmCrossIdentifier, encodeWasmOrderData } from '../../../../src/core/encoding/wasm-order.ts';
+import { DEFAULT_ORDER_OPTIONS, type OrderOptions } from '../../../../src/core/order-terms.ts';
 import { parseTradingPair } from '../../../../src/core/pair.ts';
 import { freePort } from '../../../../src/sandbox/net.ts';
 import { deployPair, deployVenue, type BookDeployment, type Venue } from '../../../../src/sandbox/wasm/deploy.ts';
@@ -11,6 +22,7 @@ import { WasmEmulator } from '../../../../src/sandbox/wasm/emulator.ts';
 import { setUpWallet } from '../../../../src/sandbox/wasm/operator.ts';
 import { startRpcServer, type RunningRpc } from '../../../../src/sandbox/wasm/rpc-server.ts';
 import { TestClock } from '../../clock.ts';
+import { perFile } from '../../per-file.ts';
 export { TestClock };
 
 export const PAIR = parseTradingPair(
@@ -102,6 +114,23 @@ export function sorobanDataOf(tx: Transaction): xdr.SorobanTransactionData | und
   return env.type === 'envelopeTypeTx' && env.value.tx.ext.type === 'sorobanData' ? env.value.tx.ext.value : undefined;
 }
 
+/**
+ * The arguments of `new_buy_order` / `new_sell_order` for `user`: the order data (default options unless given),
+ * the cross identifier (0 unless given) and empty reporting data.
+ */
+export function orderArgs(
+  user: string,
+  terms: Partial<OrderOptions> & { readonly quantity: bigint; readonly price: bigint },
+  crossId: Uint8Array = encodeWasmCrossIdentifier(0n),
+): xdr.ScVal[] {
+  return [
+    new Address(user).toScVal(),
+    nativeToScVal(encodeWasmOrderData({ ...DEFAULT_ORDER_OPTIONS, ...terms })),
+    nativeToScVal(crossId),
+    nativeToScVal(new Uint8Array([0])),
+  ];
+}
+
 export const hashOf = (tx: Transaction): string => Buffer.from(tx.hash()).toString('hex');
 
 /** The contract error code a failed transaction's diagnostic event reports, or null. */
@@ -124,4 +153,9 @@ export async function submit(
   if (sent.status !== 'PENDING') throw new Error(`send: ${sent.status}`);
   h.emu.closeLedger();
   return h.server.getTransaction(sent.hash);
+}
+
+/** The file's harness, started before its tests and closed after them (`perFile`). */
+export function fileHarness(options: Parameters<typeof startHarness>[0] = {}): Harness {
+  return perFile(() => startHarness(options));
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../../../src/cli/main.ts';
+import { runCli } from '../../../support/cli-io.ts';
 
 const ladder = fileURLToPath(new URL('../../../../strategies/ladder.yaml', import.meta.url));
 let dir: string;
@@ -26,18 +26,13 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(argv: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
+function run(argv: string[], env: Record<string, string> = {}) {
+  return runCli(argv, {
     readFile: (p) => readFileSync(p, 'utf8'),
     writeFile: (p, t) => writeFileSync(p, t),
     env,
     cwd: dir,
   });
-  return { code, stdout, stderr };
 }
 
 function write(name: string, text: string): string {

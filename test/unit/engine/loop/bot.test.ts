@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toVenueLocal } from '../../../../src/core/calendar.ts';
@@ -14,6 +13,7 @@ import { resolveLimits } from '../../../../src/engine/risk/limits.ts';
 import type { MarketBook } from '../../../../src/venue/market-data/book.ts';
 import {
   harness,
+  logSink,
   TAKER,
   WALLET,
   withClock,
@@ -57,14 +57,7 @@ interface Running {
 async function running(options: HarnessOptions = {}): Promise<Running> {
   const h = await harness(options);
   open.push(h);
-  const logs: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean))
-        logs.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { logs, sink } = logSink();
   const feed = new FakeFeed();
   const tradeInfoReads = { count: 0 };
   const catalog = new StrategyCatalog((p) => readFileSync(p, 'utf8'));

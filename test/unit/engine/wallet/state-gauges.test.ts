@@ -4,17 +4,10 @@
  * reconciliation in between, together with the height of the chain they stand at.
  */
 import { describe, expect, it } from 'vitest';
-import { Decimal } from '../../../../src/core/decimal.ts';
-import { harness, start, TAKER, WALLET, withClock, type Harness } from '../../../support/engine/harness.ts';
+import { harness, placeOrder, start, TAKER, WALLET, withClock, type Harness } from '../../../support/engine/harness.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
 
 const PAIR = 'tp-evm-bond-eure';
-const order = (side: 'buy' | 'sell', qty: string, price: string) => ({
-  pairId: PAIR,
-  side,
-  quantity: new Decimal(qty),
-  price: new Decimal(price),
-});
 
 async function gaugesEqualStore(h: Harness): Promise<void> {
   const live = h.store.orders.live({ wallet: WALLET }).filter((o) => o.status !== 'intended');
@@ -37,8 +30,8 @@ describe('state gauges', () => {
     const h = await harness();
     await start(h);
     await gaugesEqualStore(h);
-    const a = await h.engine.place(order('sell', '1', '100.1'));
-    await h.engine.place(order('buy', '1', '99.5'));
+    const a = await h.engine.place(placeOrder('sell', '1', '100.1'));
+    await h.engine.place(placeOrder('buy', '1', '99.5'));
     await gaugesEqualStore(h);
     expect(await metricValue(h.metrics, 'dltmm_orders_live', { chain: 'evm', wallet: WALLET })).toBe(2);
     await h.block();

@@ -1,19 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal } from '../../../../../src/core/decimal.ts';
-import type { PlaceOrder } from '../../../../../src/engine/wallet/orders/order-manager.ts';
 import { auditTrail } from '../../../../../src/store/audit-trail.ts';
-import { harness, start, TAKER, WALLET, withClock, type Harness } from '../../../../support/engine/harness.ts';
+import {
+  harness,
+  placeOrder,
+  start,
+  TAKER,
+  WALLET,
+  withClock,
+  type Harness,
+} from '../../../../support/engine/harness.ts';
 import { pairWith } from '../../../../support/pairs.ts';
 import { lockOf } from '../../../../../src/engine/wallet/fills/amounts.ts';
 import { metricValue } from '../../../../support/venue/metric-value.ts';
-
-const order = (side: 'buy' | 'sell', qty: string, price: string, extra: Partial<PlaceOrder> = {}): PlaceOrder => ({
-  pairId: 'tp-evm-bond-eure',
-  side,
-  quantity: new Decimal(qty),
-  price: new Decimal(price),
-  ...extra,
-});
 
 async function ready(): Promise<Harness> {
   const h = await harness();
@@ -40,7 +38,7 @@ describe('placing', () => {
       market: { mid: '100' },
       risk: { passed: ['collar'] },
     };
-    const placed = await h.engine.place(order('buy', '1.5', '99.5', { decision }));
+    const placed = await h.engine.place(placeOrder('buy', '1.5', '99.5', { decision }));
     expect(seenAtSubmit).toEqual(['intended']);
     expect(h.store.orders.get(WALLET, placed.clientOrderId)?.status).toBe('submitting');
     await h.block();
@@ -63,8 +61,8 @@ describe('placing', () => {
 
   it('carries the client order id as a cross identifier tagged 0xD1 in the high byte', async () => {
     const h = await ready();
-    const a = await h.engine.place(order('buy', '1', '99'));
-    const b = await h.engine.place(order('buy', '1', '98.9'));
+    const a = await h.engine.place(placeOrder('buy', '1', '99'));
+    const b = await h.engine.place(placeOrder('buy', '1', '98.9'));
     await h.block();
     expect([a.clientOrderId >> 24n, b.clientOrderId - a.clientOrderId]).toEqual([0xd1n, 1n]);
     const received = h.venue.blocks
@@ -79,9 +77,9 @@ describe('placing', () => {
   it('submits commands in order without waiting for outcomes, so several transactions are in flight', async () => {
     const h = await ready();
     const placed = await Promise.all([
-      h.engine.place(order('buy', '1', '99')),
-      h.engine.place(order('sell', '1', '101')),
-      h.engine.place(order('buy', '1', '98')),
+      h.engine.place(placeOrder('buy', '1', '99')),
+      h.engine.place(placeOrder('sell', '1', '101')),
+      h.engine.place(placeOrder('buy', '1', '98')),
     ]);
     expect(h.adapter.sent.map((s) => s.txHash)).toEqual(placed.map((p) => p.txHash));
     expect(placed.map((p) => h.store.orders.get(WALLET, p.clientOrderId)?.status)).toEqual([
@@ -100,10 +98,10 @@ describe('placing', () => {
   it('records a refusal before signing, and a revert with its reason', async () => {
     const h = await ready();
     h.adapter.faults.push('throw');
-    const refused = await h.engine.place(order('buy', '1', '99'));
+    const refused = await h.engine.place(placeOrder('buy', '1', '99'));
     expect(await refused.settled).toMatchObject({ status: 'rejected', rejection: { code: 'E_CHAIN_RPC' } });
     // 130 is outside the 20% collar around 100: the book reverts it.
-    const reverted = await h.engine.place(order('buy', '1', '130'));
+    const reverted = await h.engine.place(placeOrder('buy', '1', '130'));
     await h.block();
     expect(await reverted.settled).toMatchObject({
       status: 'rejected',
@@ -113,7 +111,7 @@ describe('placing', () => {
 
   it('refuses to place before reconciliation and while the pair is paused', async () => {
     const h = await harness();
-    await expect(h.engine.place(order('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
+    await expect(h.engine.place(placeOrder('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
     await start(h);
     h.store.alerts.raise({
       chain: 'evm',
@@ -124,7 +122,7 @@ describe('placing', () => {
       details: {},
       pauses: true,
     });
-    await expect(h.engine.place(order('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
+    await expect(h.engine.place(placeOrder('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
     expect(await metricValue(h.metrics, 'dltmm_pair_paused', { pair: 'tp-evm-bond-eure' })).toBe(1);
   });
 });
@@ -133,7 +131,7 @@ describe('unknown outcomes', () => {
   it('stay unknown until the chain settles them, and are never sent again', async () => {
     const h = await ready();
     h.adapter.faults.push('unknown');
-    const p = await h.engine.place(order('sell', '2', '101'));
+    const p = await h.engine.place(placeOrder('sell', '2', '101'));
     await h.settle();
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('unknown');
     await h.block();
@@ -145,7 +143,7 @@ describe('unknown outcomes', () => {
   it('a transaction that never reached the chain is settled as expired by asking again, not by resending', async () => {
     const h = await ready();
     h.adapter.faults.push('drop');
-    const p = await h.engine.place(order('sell', '2', '101'));
+    const p = await h.engine.place(placeOrder('sell', '2', '101'));
     await h.settle();
     for (let i = 0; i < 3; i++) await h.block();
     h.clock.advance(1_000);
@@ -162,7 +160,7 @@ describe('unknown outcomes', () => {
   it('a broadcast that failed after the journal write is unknown, then settled from the chain', async () => {
     const h = await ready();
     h.adapter.faults.push('throw-after-journal');
-    const p = await h.engine.place(order('buy', '1', '99'));
+    const p = await h.engine.place(placeOrder('buy', '1', '99'));
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('unknown');
     await h.block();
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('resting');
@@ -173,7 +171,7 @@ describe('unknown outcomes', () => {
 describe('cancelling and replacing', () => {
   it('cancels a resting order and returns its lock', async () => {
     const h = await ready();
-    const p = await h.engine.place(order('buy', '1', '99'));
+    const p = await h.engine.place(placeOrder('buy', '1', '99'));
     await h.block();
     const c = await h.engine.cancel(p.clientOrderId);
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('cancelRequested');
@@ -183,15 +181,15 @@ describe('cancelling and replacing', () => {
 
   it('refuses to cancel an order that does not rest', async () => {
     const h = await ready();
-    const p = await h.engine.place(order('buy', '1', '99'));
+    const p = await h.engine.place(placeOrder('buy', '1', '99'));
     await expect(h.engine.cancel(p.clientOrderId)).rejects.toMatchObject({ code: 'E_ORDER_STATE' });
   });
 
   it('replaces by placing the new order first and cancelling the old one once the new one rests', async () => {
     const h = await ready();
-    const old = await h.engine.place(order('sell', '1', '101'));
+    const old = await h.engine.place(placeOrder('sell', '1', '101'));
     await h.block();
-    const r = await h.engine.replace(old.clientOrderId, order('sell', '1', '100.8'));
+    const r = await h.engine.replace(old.clientOrderId, placeOrder('sell', '1', '100.8'));
     await h.block();
     expect(h.store.orders.get(WALLET, r.placed.clientOrderId)?.status).toBe('resting');
     expect(h.store.orders.get(WALLET, old.clientOrderId)?.status).toBe('cancelRequested');
@@ -206,10 +204,10 @@ describe('cancelling and replacing', () => {
 
   it('cancels the stale quote when its replacement is rejected', async () => {
     const h = await ready();
-    const old = await h.engine.place(order('sell', '1', '101'));
+    const old = await h.engine.place(placeOrder('sell', '1', '101'));
     await h.block();
     // Beyond the price collar: the chain rejects the replacement; the old quote is stale all the same.
-    const r = await h.engine.replace(old.clientOrderId, order('sell', '1', '130'));
+    const r = await h.engine.replace(old.clientOrderId, placeOrder('sell', '1', '130'));
     await h.block();
     expect(h.store.orders.get(WALLET, r.placed.clientOrderId)?.status).toBe('rejected');
     expect(await r.cancelled).not.toBeNull();
@@ -219,10 +217,10 @@ describe('cancelling and replacing', () => {
 
   it('cancels the stale quote when its replacement cannot even be queued', async () => {
     const h = await ready();
-    const old = await h.engine.place(order('sell', '1', '101'));
+    const old = await h.engine.place(placeOrder('sell', '1', '101'));
     await h.block();
     h.engine.halt('kill switch');
-    await expect(h.engine.replace(old.clientOrderId, order('sell', '1', '100.8'))).rejects.toMatchObject({
+    await expect(h.engine.replace(old.clientOrderId, placeOrder('sell', '1', '100.8'))).rejects.toMatchObject({
       code: 'E_ORDER_WITHDRAWN',
     });
     await h.block();
@@ -231,10 +229,10 @@ describe('cancelling and replacing', () => {
 
   it('cancel-all cancels every live order, one still in flight included, and waits for them to be final', async () => {
     const h = await ready();
-    const a = await h.engine.place(order('buy', '1', '99'));
-    const b = await h.engine.place(order('sell', '1', '101'));
+    const a = await h.engine.place(placeOrder('buy', '1', '99'));
+    const b = await h.engine.place(placeOrder('sell', '1', '101'));
     await h.block();
-    const c = await h.engine.place(order('sell', '1', '101.5'));
+    const c = await h.engine.place(placeOrder('sell', '1', '101.5'));
     const all = h.engine.cancelAll({ timeoutMs: 60_000 });
     for (let i = 0; i < 3; i++) await h.block();
     const report = await all;
@@ -257,9 +255,9 @@ describe('allowance on a no-prefund book', () => {
   it("each placement carries what the wallet's other live orders of its token may still draw", async () => {
     const h = await harness({ pairs: [{ pair: pairWith('evm-pair'), prefunded: false }] });
     await start(h);
-    await h.engine.place(order('buy', '1', '99'));
-    await h.engine.place(order('sell', '1', '101'));
-    await h.engine.place(order('buy', '2', '98'));
+    await h.engine.place(placeOrder('buy', '1', '99'));
+    await h.engine.place(placeOrder('sell', '1', '101'));
+    await h.engine.place(placeOrder('buy', '2', '98'));
     const [firstBuy, sell, secondBuy] = h.adapter.sent.map((x) => x.command).filter((c) => c.kind === 'place');
     expect(firstBuy?.committed).toBe(0n);
     // Another side's token is not drawn on: the sell's base allowance owes nothing to the buy.
@@ -279,11 +277,11 @@ describe('allowance on a no-prefund book', () => {
 describe('urgent work first', () => {
   it('a cancel goes out while placements wait in a congested adapter, and withdrawing them refuses them unsigned', async () => {
     const h = await ready();
-    const resting = await h.engine.place(order('sell', '1', '101'));
+    const resting = await h.engine.place(placeOrder('sell', '1', '101'));
     await h.block();
     const release = h.adapter.stallPlacements();
-    const first = h.engine.place(order('buy', '1', '99'));
-    const second = h.engine.place(order('buy', '1', '98.9'));
+    const first = h.engine.place(placeOrder('buy', '1', '99'));
+    const second = h.engine.place(placeOrder('buy', '1', '98.9'));
     const cancel = await h.engine.cancel(resting.clientOrderId);
     expect(cancel.txHash).not.toBeNull();
     expect(h.adapter.sent.map((x) => x.command.kind)).toEqual(['place', 'cancel']);
@@ -293,7 +291,7 @@ describe('urgent work first', () => {
     const firstSettled = a.status === 'fulfilled' ? await a.value.settled : null;
     expect(firstSettled).toMatchObject({ status: 'rejected', rejection: { code: 'E_ORDER_WITHDRAWN' } });
     expect(b).toMatchObject({ status: 'rejected', reason: { code: 'E_ORDER_WITHDRAWN' } });
-    await expect(h.engine.place(order('buy', '1', '98.8'))).rejects.toMatchObject({ code: 'E_ORDER_WITHDRAWN' });
+    await expect(h.engine.place(placeOrder('buy', '1', '98.8'))).rejects.toMatchObject({ code: 'E_ORDER_WITHDRAWN' });
     release();
     await h.block();
     expect(h.adapter.sent.map((x) => x.command.kind)).toEqual(['place', 'cancel']);
@@ -303,18 +301,18 @@ describe('urgent work first', () => {
   it('withdrawing one pair leaves later placements free to go', async () => {
     const h = await ready();
     const release = h.adapter.stallPlacements();
-    const stale = h.engine.place(order('buy', '1', '99'));
+    const stale = h.engine.place(placeOrder('buy', '1', '99'));
     h.engine.withdrawPlacements('stale market data', 'tp-evm-bond-eure');
     expect(await (await stale).settled).toMatchObject({ status: 'rejected', rejection: { code: 'E_ORDER_WITHDRAWN' } });
     release();
-    const fresh = await h.engine.place(order('buy', '1', '99'));
+    const fresh = await h.engine.place(placeOrder('buy', '1', '99'));
     await h.block();
     expect(h.store.orders.get(WALLET, fresh.clientOrderId)?.status).toBe('resting');
   });
 
   it('a cancel waiting in the adapter is dropped unsigned once the order fills meanwhile', async () => {
     const h = await ready();
-    const p = await h.engine.place(order('sell', '1', '100.1'));
+    const p = await h.engine.place(placeOrder('sell', '1', '100.1'));
     await h.block();
     const release = h.adapter.stall('cancel');
     const c = h.engine.cancel(p.clientOrderId);
@@ -331,7 +329,7 @@ describe('urgent work first', () => {
 
   it('one cancellation per order at a time: a second request while the first is queued is refused', async () => {
     const h = await ready();
-    const p = await h.engine.place(order('sell', '1', '101'));
+    const p = await h.engine.place(placeOrder('sell', '1', '101'));
     await h.block();
     const [one, two] = await Promise.allSettled([h.engine.cancel(p.clientOrderId), h.engine.cancel(p.clientOrderId)]);
     expect(one.status).toBe('fulfilled');
@@ -345,7 +343,7 @@ describe('urgent work first', () => {
  * our cancel, with the follower held back so that the cancel's outcome arrives first.
  */
 async function cancelRacingATaker(h: Harness, quantity: string, takes: bigint) {
-  const p = await h.engine.place(order('sell', quantity, '100.1'));
+  const p = await h.engine.place(placeOrder('sell', quantity, '100.1'));
   await h.block();
   h.adapter.hold();
   h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', takes, 1_001_000n);
@@ -361,7 +359,7 @@ describe('fills and inventory', () => {
     h.venue.place(TAKER, 'tp-evm-bond-eure', 'sell', 10_000n, 1_000_000n);
     await h.block();
     const { base: b0, quote: q0 } = await h.adapter.readBalances(h.pair);
-    const p = await h.engine.place(order('buy', '2', '100.5'));
+    const p = await h.engine.place(placeOrder('buy', '2', '100.5'));
     await h.block();
     const o = h.store.orders.get(WALLET, p.clientOrderId);
     expect(o).toMatchObject({ status: 'partiallyFilled', filled: 10_000n });
@@ -376,9 +374,9 @@ describe('fills and inventory', () => {
 
   it('maker fills of our resting orders keep the inventory equal to the chain', async () => {
     const h = await ready();
-    await h.engine.place(order('sell', '1', '100.1'));
-    await h.engine.place(order('sell', '2', '100.2'));
-    await h.engine.place(order('buy', '1.5', '99.5'));
+    await h.engine.place(placeOrder('sell', '1', '100.1'));
+    await h.engine.place(placeOrder('sell', '2', '100.2'));
+    await h.engine.place(placeOrder('buy', '1.5', '99.5'));
     await h.block();
     h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 20_000n, 1_003_000n);
     await h.block();
@@ -451,7 +449,7 @@ describe('fills and inventory', () => {
       'inventory-mismatch',
     ]);
     expect(await metricValue(h.metrics, 'dltmm_inventory_mismatch', { token: h.pair.quoteToken })).toBe(123);
-    await expect(h.engine.place(order('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
+    await expect(h.engine.place(placeOrder('buy', '1', '99'))).rejects.toMatchObject({ code: 'E_TRADING_PAUSED' });
     h.venue.balances.set(`${h.pair.quoteToken}:${WALLET}`, h.venue.balance(h.pair.quoteToken, WALLET) - 123n);
     await withClock(h, h.engine.verifyInventory());
     expect(h.store.alerts.pausing('evm', WALLET, 'tp-evm-bond-eure')).toEqual([]);
@@ -470,7 +468,7 @@ describe('fills and inventory', () => {
     expect(h.store.alerts.open({ wallet: WALLET })).toEqual([]);
     expect(await metricValue(h.metrics, 'dltmm_inventory_mismatch', { token: h.pair.quoteToken })).toBe(0);
     // Trading resumes, and a fill afterwards is explained from the new baseline.
-    const p = await h.engine.place(order('sell', '1', '100.1'));
+    const p = await h.engine.place(placeOrder('sell', '1', '100.1'));
     await h.block();
     h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 10_000n, 1_001_000n);
     h.venue.mine();
@@ -482,7 +480,7 @@ describe('fills and inventory', () => {
   it('re-basing waits for every order of the wallet to be settled', async () => {
     const h = await ready();
     h.adapter.hold();
-    await h.engine.place(order('sell', '1', '100.1'));
+    await h.engine.place(placeOrder('sell', '1', '100.1'));
     await expect(h.engine.rebaselineInventory('x')).rejects.toMatchObject({
       code: 'E_ORDER_STATE',
       message: expect.stringContaining('not settled'),
@@ -502,7 +500,7 @@ describe('audit trail', () => {
       market: { bid: '99.9', ask: '100.3' },
       risk: { passed: ['value', 'collar'] },
     };
-    const p = await h.engine.place(order('sell', '1', '100.1', { decision }));
+    const p = await h.engine.place(placeOrder('sell', '1', '100.1', { decision }));
     await h.block();
     h.venue.place(TAKER, 'tp-evm-bond-eure', 'buy', 5_000n, 1_001_000n);
     await h.block();

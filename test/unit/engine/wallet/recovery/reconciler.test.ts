@@ -6,20 +6,34 @@ import { DEFAULT_ORDER_OPTIONS } from '../../../../../src/core/order-terms.ts';
 import { ZERO_REPORTING } from '../../../../../src/core/encoding/reporting.ts';
 import { newOrder } from '../../../../../src/core/order-state.ts';
 import { approvalFor } from '../../../../../src/core/money.ts';
-import type { PlaceOrder } from '../../../../../src/engine/wallet/orders/order-manager.ts';
 import type { VenueOrder } from '../../../../../src/venue/payload/orders.ts';
-import { harness, start, TAKER, WALLET, type Harness } from '../../../../support/engine/harness.ts';
+import { harness, placeOrder, start, TAKER, WALLET, type Harness } from '../../../../support/engine/harness.ts';
 import { timersDueIn, whenTrue } from '../../../../support/condition.ts';
 
 const PAIR = 'tp-evm-bond-eure';
 /** The harness's `catchUpTimeoutMs`: how long reconciliation waits for the follower to catch up. */
 const CATCH_UP_TIMEOUT_MS = 5_000;
-const order = (side: 'buy' | 'sell', qty: string, price: string): PlaceOrder => ({
-  pairId: PAIR,
-  side,
-  quantity: new Decimal(qty),
-  price: new Decimal(price),
+
+/** An order as the venue's open-order list of the wallet shows it, on the harness's pair. */
+const listing = (orderId: bigint, side: 'BUY' | 'SELL', remainingQuantity: string, price: string): VenueOrder => ({
+  externalOrderId: orderId,
+  raw: { externalOrderId: Number(orderId), tradingPairId: PAIR, side, remainingQuantity, price },
 });
+
+/**
+ * A started harness whose venue lists `views` as the wallet's open orders (nothing yet), with a sell of 2 at 101
+ * resting on the book for ten seconds.
+ */
+async function listedSell() {
+  const views: VenueOrder[] = [];
+  const h = await harness({ engine: { rest: { walletOrders: async () => views } } });
+  await start(h);
+  const p = await h.engine.place(placeOrder('sell', '2', '101'));
+  await h.block();
+  const orderId = h.store.orders.get(WALLET, p.clientOrderId)?.orderId as bigint;
+  h.clock.advance(10_000);
+  return { views, h, p, orderId };
+}
 
 /** What the process had done when it was killed right after recording an order (and maybe signing it). */
 async function killedAfterRecording(
@@ -120,7 +134,7 @@ describe('recovery after a crash', () => {
     const backup = join(dirname(h.path), 'backup.sqlite');
     h.store.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     copyFileSync(h.path, backup);
-    const lost = await h.engine.place(order('buy', '1', '99'));
+    const lost = await h.engine.place(placeOrder('buy', '1', '99'));
     await h.block();
     h = await h.restart({
       beforeOpen: () => {
@@ -135,7 +149,7 @@ describe('recovery after a crash', () => {
       adopted: true,
       orderId: 1n,
     });
-    const next = await h.engine.place(order('buy', '1', '98'));
+    const next = await h.engine.place(placeOrder('buy', '1', '98'));
     expect(next.clientOrderId).toBe(lost.clientOrderId + 1n);
   });
 
@@ -154,19 +168,10 @@ describe('recovery after a crash', () => {
     let listed: VenueOrder[] = [];
     const h = await harness({ engine: { rest: { walletOrders: async () => listed } } });
     await start(h);
-    const p = await h.engine.place(order('sell', '2', '101'));
+    const p = await h.engine.place(placeOrder('sell', '2', '101'));
     await h.block();
     h.clock.advance(10_000);
-    listed = [
-      {
-        externalOrderId: 1n,
-        raw: { externalOrderId: 1, tradingPairId: PAIR, side: 'SELL', remainingQuantity: '2', price: '101' },
-      },
-      {
-        externalOrderId: 77n,
-        raw: { externalOrderId: 77, tradingPairId: PAIR, side: 'BUY', remainingQuantity: '1', price: '99' },
-      },
-    ];
+    listed = [listing(1n, 'SELL', '2', '101'), listing(77n, 'BUY', '1', '99')];
     const report = await start(h);
     expect(report.discrepancies).toEqual([]);
     expect(report.unrecognised.map((v) => v.orderId)).toEqual([77n]);
@@ -178,8 +183,8 @@ describe('recovery after a crash', () => {
   it('is idempotent: a second run changes nothing', async () => {
     const h = await harness();
     await start(h);
-    await h.engine.place(order('sell', '1', '100.1'));
-    await h.engine.place(order('buy', '1', '99.9'));
+    await h.engine.place(placeOrder('sell', '1', '100.1'));
+    await h.engine.place(placeOrder('buy', '1', '99.9'));
     await h.block();
     h.venue.place(TAKER, PAIR, 'buy', 5_000n, 1_001_000n);
     await h.block();
@@ -193,7 +198,7 @@ describe('recovery after a crash', () => {
     let oldest = 0n;
     let h = await harness({ adapter: { retainedFrom: () => oldest } });
     await start(h);
-    const p = await h.engine.place(order('buy', '1', '99'));
+    const p = await h.engine.place(placeOrder('buy', '1', '99'));
     await h.block();
     await h.engine.stop();
     for (let i = 0; i < 5; i++) h.venue.mine();
@@ -212,7 +217,7 @@ describe('recovery after a crash', () => {
     let listed: VenueOrder[] = [];
     const h = await harness({ engine: { rest: { walletOrders: async () => listed } } });
     await start(h);
-    const p = await h.engine.place(order('sell', '1', '101'));
+    const p = await h.engine.place(placeOrder('sell', '1', '101'));
     await h.block();
     // The order leaves the book with no event the follower could deliver (a lost event).
     const book = h.venue.pair(PAIR).book;
@@ -232,27 +237,12 @@ describe('recovery after a crash', () => {
   });
 
   it('a remaining quantity the venue lists differently is looked at again once the events up to the chain are applied: a fill the follower was still delivering repairs nothing', async () => {
-    const views: VenueOrder[] = [];
-    const h = await harness({ engine: { rest: { walletOrders: async () => views } } });
-    await start(h);
-    const p = await h.engine.place(order('sell', '2', '101'));
-    await h.block();
-    const orderId = h.store.orders.get(WALLET, p.clientOrderId)?.orderId as bigint;
-    h.clock.advance(10_000);
+    const { views, h, p, orderId } = await listedSell();
     // A taker takes half of it in a block the follower has not delivered; the venue already lists the rest.
     h.adapter.hold();
     h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_010_000n);
     h.venue.mine();
-    views.push({
-      externalOrderId: orderId,
-      raw: {
-        externalOrderId: Number(orderId),
-        tradingPairId: PAIR,
-        side: 'SELL',
-        remainingQuantity: '1',
-        price: '101',
-      },
-    });
+    views.push(listing(orderId, 'SELL', '1', '101'));
     const sent = h.adapter.sent.length;
     const before = timersDueIn(h.clock, CATCH_UP_TIMEOUT_MS);
     const reconciling = start(h);
@@ -270,23 +260,8 @@ describe('recovery after a crash', () => {
   });
 
   it('a remaining quantity that still differs once every event is applied is settled by cancelling the order', async () => {
-    const views: VenueOrder[] = [];
-    const h = await harness({ engine: { rest: { walletOrders: async () => views } } });
-    await start(h);
-    const p = await h.engine.place(order('sell', '2', '101'));
-    await h.block();
-    const orderId = h.store.orders.get(WALLET, p.clientOrderId)?.orderId as bigint;
-    h.clock.advance(10_000);
-    views.push({
-      externalOrderId: orderId,
-      raw: {
-        externalOrderId: Number(orderId),
-        tradingPairId: PAIR,
-        side: 'SELL',
-        remainingQuantity: '1.5',
-        price: '101',
-      },
-    });
+    const { views, h, p, orderId } = await listedSell();
+    views.push(listing(orderId, 'SELL', '1.5', '101'));
     const report = await start(h);
     expect(report.discrepancies.map((d) => [d.kind, d.repair])).toEqual([['remaining-differs', 'checking']]);
     await h.settle();
@@ -301,7 +276,7 @@ describe('recovery after a crash', () => {
     await start(h);
     // The follower has delivered nothing yet when the order goes out and a taker fills it; then the kill.
     h.adapter.hold();
-    const p = await h.engine.place(order('sell', '1', '100.1'));
+    const p = await h.engine.place(placeOrder('sell', '1', '100.1'));
     h.venue.mine();
     await p.settled;
     h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_001_000n);

@@ -4,22 +4,15 @@
  * block puts them back as cancellable.
  */
 import { describe, expect, it } from 'vitest';
-import { Decimal } from '../../../../../src/core/decimal.ts';
-import { harness, start, TAKER, WALLET, type Harness } from '../../../../support/engine/harness.ts';
+import { harness, placeOrder, start, TAKER, WALLET, type Harness } from '../../../../support/engine/harness.ts';
 
 const PAIR = 'tp-evm-bond-eure';
-const order = (side: 'buy' | 'sell', qty: string, price: string) => ({
-  pairId: PAIR,
-  side,
-  quantity: new Decimal(qty),
-  price: new Decimal(price),
-});
 const cancelsSent = (h: Harness) => h.adapter.sent.filter((x) => x.command.kind === 'cancel').length;
 
 async function restingSellFilledTentatively() {
   const h = await harness({ adapter: { confirmations: 1 } });
   await start(h);
-  const p = await h.engine.place(order('sell', '1', '100.1'));
+  const p = await h.engine.place(placeOrder('sell', '1', '100.1'));
   await h.block();
   await h.block();
   expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('resting');
@@ -46,7 +39,7 @@ describe('what blocks not final yet show', () => {
   it('an order placed and filled in the same tentative block is recognised once its placement is applied', async () => {
     const h = await harness({ adapter: { confirmations: 1 } });
     await start(h);
-    const p = await h.engine.place(order('sell', '1', '100.1'));
+    const p = await h.engine.place(placeOrder('sell', '1', '100.1'));
     h.venue.place(TAKER, PAIR, 'buy', 10_000n, 1_001_000n);
     await h.block();
     expect(h.store.orders.get(WALLET, p.clientOrderId)?.status).toBe('resting');

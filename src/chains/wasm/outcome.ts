@@ -27,8 +27,6 @@ export interface OutcomeContext {
   readonly clock: Pick<Clock, 'now'>;
   readonly sleep: Sleep;
   readonly pollIntervalMs: number;
-  /** How often a ledger closes: a transaction not found is asked again once a later ledger is seen, or after this. */
-  readonly ledgerCloseMs: number;
   readonly graceMs: number;
   readonly signal: AbortSignal;
 }
@@ -154,9 +152,6 @@ export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowled
   // Included, but its events did not read: asked again a few times before settling without them.
   let unreadable: Outcome | null = null;
   let rereads = 0;
-  // The latest ledger the node said does not hold the transaction, and when: asking before a later ledger closed
-  // would only hear NOT_FOUND again.
-  let notIn: { ledger: number; atMs: number } | null = null;
   for (;;) {
     if (ctx.signal.aborted)
       return unreadable ?? { kind: 'unknown', txHash: tx.hash, reason: 'the adapter closed before the chain decided' };
@@ -190,7 +185,6 @@ export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowled
           }
         }
         lastProblem = 'not found yet';
-        notIn = { ledger: reply.latestLedger, atMs: ctx.clock.now() };
       }
     } catch (e) {
       if (!isDltError(e)) throw e;
@@ -205,28 +199,10 @@ export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowled
         reason: `no decision by ${new Date(deadlineMs).toISOString()}: ${lastProblem}`,
       };
     }
-    await untilWorthAsking(ctx, notIn, deadlineMs);
-  }
-}
-
-/**
- * Waits a poll interval, and more while no ledger later than `notIn` has been seen (the event follower's replies
- * name the latest ledger too) and less than a ledger's time has passed since: at most one `getTransaction` per
- * ledger however short the interval. Returns early when the adapter closes or the deadline passes.
- */
-async function untilWorthAsking(
-  ctx: OutcomeContext,
-  notIn: { ledger: number; atMs: number } | null,
-  deadlineMs: number,
-): Promise<void> {
-  for (;;) {
     try {
       await ctx.sleep(ctx.pollIntervalMs, ctx.signal);
     } catch {
-      return; // Aborted: the loop head reports it.
+      // Aborted: the loop head reports it.
     }
-    const now = ctx.clock.now();
-    if (notIn === null || ctx.signal.aborted || now > deadlineMs) return;
-    if (ctx.rpc.lastSeen.ledger > notIn.ledger || now - notIn.atMs >= ctx.ledgerCloseMs) return;
   }
 }

@@ -59,7 +59,6 @@ export class Submissions {
       clock: deps.clock,
       sleep: deps.clock.sleep,
       pollIntervalMs: deps.options.pollIntervalMs,
-      ledgerCloseMs: deps.options.ledgerCloseMs,
       graceMs: deps.options.outcomeGraceMs,
       signal: deps.closing,
     };

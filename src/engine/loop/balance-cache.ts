@@ -17,30 +17,30 @@ export interface BalanceCacheOptions {
 }
 
 export class BalanceCache {
-  readonly #o: BalanceCacheOptions;
+  readonly #options: BalanceCacheOptions;
   #stopped = false;
 
   constructor(options: BalanceCacheOptions) {
-    this.#o = options;
+    this.#options = options;
     options.wallet.register(options.pair, options.maxAgeMs);
   }
 
   /** The balances changed: the wallet reads them again now, unless a read is on the wire (its end reads again). */
   changed(): void {
-    this.#o.wallet.changed();
+    this.#options.wallet.changed();
   }
 
   /** This loop asks for nothing more; once every loop of the wallet has stopped, no more reads start. */
   stop(): void {
     if (this.#stopped) return;
     this.#stopped = true;
-    this.#o.wallet.release(this.#o.pair);
+    this.#options.wallet.release(this.#options.pair);
   }
 
   /** Balances that reflect every change of the wallet so far and are young enough; read when needed. */
   async current(nowMs: number): Promise<Balances> {
-    const { baseToken, quoteToken } = this.#o.pair;
-    const w = await this.#o.wallet.current(nowMs, [baseToken, quoteToken]);
+    const { baseToken, quoteToken } = this.#options.pair;
+    const w = await this.#options.wallet.current(nowMs, [baseToken, quoteToken]);
     return { base: amountOf(w, baseToken), quote: amountOf(w, quoteToken), native: w.native };
   }
 }

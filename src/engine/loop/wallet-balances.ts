@@ -32,7 +32,7 @@ type Read = {
 };
 
 export class WalletBalanceCache {
-  readonly #o: WalletBalanceOptions;
+  readonly #options: WalletBalanceOptions;
   /** The pairs whose tokens every read covers, by pair id; each counted once per loop that uses it. */
   readonly #pairs = new Map<string, { pair: PairBinding; users: number }>();
   #maxAgeMs: number;
@@ -47,7 +47,7 @@ export class WalletBalanceCache {
   #stopped = false;
 
   constructor(options: WalletBalanceOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#maxAgeMs = options.maxAgeMs;
   }
 
@@ -82,7 +82,7 @@ export class WalletBalanceCache {
   changed(): void {
     this.#generation += 1;
     if (this.#reading?.sameTurn === true) this.#reading.generation = this.#generation;
-    else if (!this.#stopped && this.#onWire === null) this.#startRead(this.#o.clock.now());
+    else if (!this.#stopped && this.#onWire === null) this.#startRead(this.#options.clock.now());
   }
 
   /**
@@ -105,7 +105,7 @@ export class WalletBalanceCache {
     const onWire = this.#onWire;
     if (onWire !== null) {
       await onWire;
-      return this.current(this.#o.clock.now(), needed);
+      return this.current(this.#options.clock.now(), needed);
     }
     return this.#startRead(nowMs);
   }
@@ -115,7 +115,7 @@ export class WalletBalanceCache {
   }
 
   #read(): Promise<WalletBalances> {
-    const adapter = this.#o.adapter;
+    const adapter = this.#options.adapter;
     if (adapter.readWalletBalances !== undefined) return adapter.readWalletBalances([...this.#tokens()]);
     return readPairByPair(
       adapter,
@@ -128,7 +128,7 @@ export class WalletBalanceCache {
       const generation = reading.generation;
       if (this.#balances === null || generation >= this.#balances.generation)
         this.#balances = { value: v, atMs: nowMs, generation };
-      this.#o.onRead(v);
+      this.#options.onRead(v);
       return v;
     });
     const reading: Read = { generation: this.#generation, sameTurn: true, startedMs: nowMs, value };
@@ -142,14 +142,14 @@ export class WalletBalanceCache {
       },
       (e: unknown) => {
         if (this.#reading === reading) this.#reading = null;
-        this.#o.logger.debug({ err: e, wallet: this.#o.wallet }, 'balance read failed');
+        this.#options.logger.debug({ err: e, wallet: this.#options.wallet }, 'balance read failed');
       },
     );
     this.#onWire = ended;
     void ended.then(() => {
       if (this.#onWire === ended) this.#onWire = null;
       if (!this.#stopped && this.#onWire === null && this.#generation > reading.generation)
-        this.#startRead(this.#o.clock.now());
+        this.#startRead(this.#options.clock.now());
     });
     return value;
   }

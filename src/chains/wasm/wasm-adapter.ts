@@ -1,8 +1,9 @@
 /**
- * The chain B (Soroban) implementation of `ChainAdapter`. Commands are taken one at a time, in order, and
- * each is dispatched to the next free source account (a channel account, or the trading account when there
- * are none), so with N channels up to N transactions are in flight in one ledger while the trading account
- * authorizes every call as `user`. `submit` resolves once the signed, journalled transaction has been sent;
+ * The chain B (Soroban) implementation of `ChainAdapter`. Each command is dispatched to the next free source
+ * account (a channel account, or the trading account when there are none), in the order asked, and placements
+ * of any pair are built, simulated, signed and sent side by side, one per source, so with N channels up to N
+ * transactions are in flight in one ledger while the trading account authorizes every call as `user`. Only the
+ * allowance step of a placement (and approvals) runs one at a time. `submit` resolves once the signed, journalled transaction has been sent;
  * its outcome follows from `getTransaction` (`submissions.ts`; a placement's way there is `placement.ts`,
  * reads are `reads.ts`). Nothing here is specific to the sandbox.
  */
@@ -119,6 +120,7 @@ export class WasmAdapter implements ChainAdapter {
       submissions: this.#submissions,
       keeper: this.#keeper,
       isPrefunded: (pair) => this.#isPrefunded(pair),
+      inLane: (work) => this.#inLane(work),
       closing: this.#closing.signal,
     };
   }
@@ -171,20 +173,24 @@ export class WasmAdapter implements ChainAdapter {
     return this.#inLane(() => this.#keeper.ensure(pair, token, amount));
   }
 
+  /** One placement per source account at a time (see `placementLanes`). */
+  get placementLanes(): number {
+    return this.#pool.size;
+  }
+
   /**
-   * Placements (and approvals) go through the lane one after another, in the order they were given; a cancel
-   * does not wait for them: it takes a source of its own (one is kept free for cancels) at once.
+   * Placements wait for a source of their own and go out side by side; only their allowance step takes the
+   * lane. A cancel takes a source ahead of them (one is kept free for cancels).
    */
   submit(command: Command): Promise<Submission> {
     const startedMs = this.#clock.now();
-    if (command.kind === 'cancel') {
-      if (this.#closing.signal.aborted) return Promise.resolve(refused(closed()));
-      return this.#cancel(command, startedMs);
-    }
-    return this.#inLane(() => placeOrder(this.#placement, command, startedMs));
+    if (this.#closing.signal.aborted)
+      return command.kind === 'cancel' ? Promise.resolve(refused(closed())) : Promise.reject(closed());
+    if (command.kind === 'cancel') return this.#cancel(command, startedMs);
+    return placeOrder(this.#placement, command, startedMs);
   }
 
-  /** Placements and approvals run one after another, in the order they were given. */
+  /** Approvals and placements' allowance steps run one after another, in the order they were given. */
   #inLane<T>(work: () => Promise<T>): Promise<T> {
     const run = this.#lane.then(() => {
       if (this.#closing.signal.aborted) throw closed();

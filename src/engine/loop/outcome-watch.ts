@@ -52,7 +52,10 @@ export function watchOutcome(
         record('refused', { detail: order.rejection?.code ?? order.rejection?.reason ?? 'unknown' });
       else if (order.status !== 'unknown') record('included', { orderId: order.orderId });
       if (order.status === 'rejected' && order.rejection?.code === 'E_ORDER_WITHDRAWN') {
+        // Withdrawn by a newer decision (or a pull): nothing to look at again, and a round for it would only
+        // withdraw the placements that decision queued.
         o.metrics.actions.inc({ pair: o.pairId, type: 'place', result: 'withdrawn' });
+        return;
       } else if (order.status === 'rejected') {
         const reason = order.rejection?.code ?? order.rejection?.reason ?? 'unknown';
         o.metrics.rejections.inc({ pair: o.pairId, reason });

@@ -4,10 +4,10 @@
  * run, so work never queues behind stale decisions. A recomputation reads the market, our orders and the
  * inventory, asks the strategy for the actions (venue rules and the risk gate applied), and hands them to
  * the wallet's order engine in order: a cancellation is awaited until it has left the process, a placement is
- * recorded and queued and the round goes on. A round first withdraws the pair's placements of earlier rounds
- * still queued and unsigned (refused as withdrawn, never live): its own decision supersedes them. Its parts: the balance
- * cache (balance-cache.ts), what a round starts from and records (round-inputs.ts), and sending the actions
- * and following their outcomes (order-actions.ts).
+ * recorded and queued and the round goes on. The pair's placements of earlier rounds still queued and unsigned
+ * that the round decides again keep their place; it withdraws the others (refused as withdrawn, never live,
+ * queued-quotes.ts). Its parts: the balance cache (balance-cache.ts), what a round starts from and records
+ * (round-inputs.ts), and sending the actions and following their outcomes (order-actions.ts).
  */
 import { toVenueLocal } from '../../core/calendar.ts';
 import { QuoteMemo } from '../../strategy/memo.ts';
@@ -20,6 +20,7 @@ import type { BalanceCache } from './balance-cache.ts';
 import { pairBalances } from './pair-balances.ts';
 import { crossesOurs, liveQuotes, ownOnBook, pairInventory, presenceOf, quotableOn } from './inventory-view.ts';
 import { observeSends, recordSpread } from './loop-metrics.ts';
+import { keepQueued } from './queued-quotes.ts';
 import { OrderActions, type Decision } from './order-actions.ts';
 import { marketOpenNow, marketViewOf, midOf, othersMidOf } from '../../market/view.ts';
 import { decisionOf, ModeLog } from './round-inputs.ts';
@@ -149,8 +150,6 @@ export class PairLoop {
     options.risk.setFlag(this.key, 'market-closed', !open);
     options.metrics.marketOpen.set({ pair: this.key, market: this.symbol }, open ? 1 : 0);
     const balances = await this.#balances.current(nowMs);
-    // This round decides afresh: placements of earlier rounds not signed yet are dropped, and it does not count them.
-    options.engine.supersede(this.pairId);
     const live = this.#liveOrders();
     const book = options.feed.book(this.symbol);
     const mark = status.lastPrice ?? midOf(book) ?? status.staticReferencePrice;
@@ -166,6 +165,7 @@ export class PairLoop {
     if (state.mode !== 'active') {
       options.metrics.recomputes.inc({ pair: this.key, outcome: state.mode });
       this.last = inactiveRound(state, nowMs, fair);
+      options.engine.supersede(this.pairId);
       const pull = pullReason(state);
       if (pull !== null) await this.#pullQuotes(pull);
       return;
@@ -209,7 +209,11 @@ export class PairLoop {
     };
     const round = { strategy, result, book, status, inventory, state, limits, fair };
     const decision = decisionOf({ pairId: this.pairId, ...round });
-    await this.#send(result.actions, decision, marketEventMs);
+    // Earlier rounds' placements not signed yet: those decided again stay queued, the others are withdrawn.
+    const queued = options.engine.quotableOrders(this.pairId, live).filter((o) => o.status === 'intended');
+    const { actions, kept } = keepQueued(result.actions, queued, options.runtime.binding.rules.scales);
+    options.engine.supersede(this.pairId, kept);
+    await this.#send(actions, decision, marketEventMs);
     recordSpread(options.metrics, this.key, result.quotes);
   }
 

@@ -105,9 +105,9 @@ export class WalletEngine {
     return this.#p.manager.handOverReplace(old, cmd);
   }
 
-  /** A newer decision of the pair: its placements not signed yet are withdrawn. */
-  supersede(pairId: string): void {
-    this.#p.manager.supersede(pairId);
+  /** A newer decision of the pair: its placements not signed yet are withdrawn, but for those it keeps. */
+  supersede(pairId: string, keep?: ReadonlySet<bigint>): void {
+    this.#p.manager.supersede(pairId, keep);
   }
 
   cancel(clientOrderId: bigint): Promise<CancelResult> {

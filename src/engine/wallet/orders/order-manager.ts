@@ -103,7 +103,7 @@ export class OrderManager {
     // The id and the record are durable before anything is signed: a crash from here on leaves a trace.
     const order = recordPlacement(ctx, pair, cmd, raw, options);
     const cid = order.clientOrderId;
-    const signal = this.withdrawals.signal(cmd.pairId);
+    const signal = this.withdrawals.signal(cmd.pairId, cid);
     let started = false;
     // Withdrawn while still queued here: refused in the store at once, never handed to the adapter. Withdrawn
     // in the adapter: it may be past signing, so it stays as it is until the adapter answers (`withdrawn`).
@@ -122,7 +122,7 @@ export class OrderManager {
       .catch(() => undefined)
       .finally(() => {
         signal.removeEventListener('abort', onWithdraw);
-        this.withdrawals.settled(cid);
+        this.withdrawals.settled(cmd.pairId, cid);
       });
     return { clientOrderId: cid, sent, signal };
   }
@@ -135,9 +135,9 @@ export class OrderManager {
     this.withdrawals.withdraw(reason, pairId);
   }
 
-  /** A newer decision of the pair supersedes its placements not signed yet: they are withdrawn. */
-  supersede(pairId: string): void {
-    this.withdrawals.withdraw('superseded by a newer decision of its pair', pairId, true);
+  /** A newer decision of the pair supersedes its placements not signed yet, but for those it `keep`s: withdrawn. */
+  supersede(pairId: string, keep: ReadonlySet<bigint> = new Set()): void {
+    this.withdrawals.supersede(pairId, keep);
   }
 
   /** No placement is accepted any more (kill switch, shutdown); queued ones are withdrawn. Cancels still go. */

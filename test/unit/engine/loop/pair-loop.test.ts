@@ -183,7 +183,7 @@ describe('the strategy loop of one pair', () => {
     expect((await s.metrics.orderMessages.get()).values.map((v) => v.value)).toEqual([6]);
   });
 
-  it('a newer round withdraws the placements of the one before still queued: never signed, not counted by its diff', async () => {
+  it('a newer round withdraws the placements of the one before it does not decide again: never signed, not counted by its diff', async () => {
     const s = await setup();
     const release = s.h.adapter.stallPlacements();
     await handOverRound(s);
@@ -214,6 +214,23 @@ describe('the strategy loop of one pair', () => {
     expect(ours(s.h).every((o) => o.price.gt(d('100.6')))).toBe(true);
     // Withdrawn is no failure: the pair quotes on.
     expect(s.risk.state(s.h.pair.pairId, s.h.clock.now()).mode).toBe('active');
+  });
+
+  it('a round that decides the queued placements again leaves them in their place: none withdrawn, none twice', async () => {
+    const s = await setup();
+    const release = s.h.adapter.stallPlacements();
+    await handOverRound(s);
+    const first = intendedOf(s.h).map((o) => o.clientOrderId);
+    expect(first).toHaveLength(6);
+    // Another look at the same market (an outcome, the timer): the same ladder is decided, nothing changes.
+    s.loop.trigger();
+    await s.loop.idle();
+    expect(intendedOf(s.h).map((o) => o.clientOrderId)).toEqual(first);
+    release();
+    await s.h.block();
+    const signed = s.h.adapter.sent.flatMap((x) => (x.command.kind === 'place' ? [x.command.clientOrderId] : []));
+    expect(signed.toSorted()).toEqual(first.toSorted());
+    expect(ours(s.h)).toHaveLength(6);
   });
 
   it('sends nothing when the market has not moved beyond the tolerance', async () => {

@@ -2,7 +2,7 @@
  * One chain B placement: encoded (a bad order is refused before anything is signed), its allowance prepared
  * by the keeper (on a pre-funded book the need is reserved while its outcome is open, so the orders of one
  * ledger on different sources are covered together), then sent. Placements are sent side by side: the
- * allowance step (the check and the reservation together) runs in the adapter's lane, one at a time, so two
+ * allowance step (the check and the reservation together) runs in its allowance's lane, one at a time, so two
  * placements never count on the same allowance; the reservation is given back when nothing was sent. A
  * simulation that refuses it for the allowance means the figure was wrong: it is read again and the placement
  * tried once more.
@@ -10,7 +10,7 @@
 import { formatDecimal } from '../../core/decimal.ts';
 import { encodeOrder } from '../../core/encoding/order-codec.ts';
 import { DltError, isDltError } from '../../core/errors.ts';
-import type { PairBinding, PlaceCommand, Submission } from '../types.ts';
+import type { PairBinding, PlaceCommand, Submission, TokenRole } from '../types.ts';
 import type { AllowanceKeeper, Reservation } from './allowances.ts';
 import { placeCall } from './calls.ts';
 import type { TxIntent } from './sender.ts';
@@ -22,8 +22,8 @@ export interface PlacementDeps {
   readonly keeper: AllowanceKeeper;
   /** Whether the book takes an order's tokens at placement. */
   readonly isPrefunded: (pair: PairBinding) => Promise<boolean>;
-  /** Runs the allowance steps of placements (and approvals) one after another. */
-  readonly inLane: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Runs the allowance steps of placements (and approvals) of one allowance one after another. */
+  readonly inLane: <T>(pair: PairBinding, role: TokenRole, work: () => Promise<T>) => Promise<T>;
   /** Aborted when the adapter closes. */
   readonly closing: AbortSignal;
 }
@@ -56,7 +56,7 @@ export async function placeOrder(deps: PlacementDeps, command: PlaceCommand, sta
   const signal = command.signal === undefined ? deps.closing : AbortSignal.any([deps.closing, command.signal]);
   for (let attempt = 0; ; attempt++) {
     if (command.signal?.aborted === true) return deps.submissions.withdrawn(context, command.signal.reason);
-    const step = await deps.inLane(() => allowanceStep(deps, command));
+    const step = await deps.inLane(command.pair, command.approval.token, () => allowanceStep(deps, command));
     if (step instanceof DltError) return deps.submissions.refuse('place', step, context);
     const submission = await deps.submissions.send(intent, command.pair, null, signal);
     // Taken when it applies: reserved until its outcome settles (given back at once if nothing was sent).

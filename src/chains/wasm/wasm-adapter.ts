@@ -3,7 +3,7 @@
  * account (a channel account, or the trading account when there are none), in the order asked, and placements
  * of any pair are built, simulated, signed and sent side by side, one per source, so with N channels up to N
  * transactions are in flight in one ledger while the trading account authorizes every call as `user`. Only the
- * allowance step of a placement (and approvals) runs one at a time. `submit` resolves once the signed, journalled transaction has been sent;
+ * allowance steps of placements (and approvals) of one allowance run one at a time. `submit` resolves once the signed, journalled transaction has been sent;
  * its outcome follows from `getTransaction` (`submissions.ts`; a placement's way there is `placement.ts`,
  * reads are `reads.ts`). Nothing here is specific to the sandbox.
  */
@@ -74,7 +74,8 @@ export class WasmAdapter implements ChainAdapter {
   readonly #submissions: Submissions;
   readonly #placement: PlacementDeps;
   readonly #prefunded = new Map<string, boolean>();
-  #lane: Promise<unknown> = Promise.resolve();
+  /** Per allowance (token and order book): its approvals and placements' allowance steps, one at a time. */
+  readonly #lanes = new Map<string, Promise<unknown>>();
 
   constructor(options: WasmAdapterOptions) {
     this.#options = options;
@@ -120,7 +121,7 @@ export class WasmAdapter implements ChainAdapter {
       submissions: this.#submissions,
       keeper: this.#keeper,
       isPrefunded: (pair) => this.#isPrefunded(pair),
-      inLane: (work) => this.#inLane(work),
+      inLane: (pair, role, work) => this.#inLane(pair, role, work),
       closing: this.#closing.signal,
     };
   }
@@ -170,7 +171,7 @@ export class WasmAdapter implements ChainAdapter {
   }
 
   ensureAllowance(pair: PairBinding, token: TokenRole, amount: bigint): Promise<Submission | null> {
-    return this.#inLane(() => this.#keeper.ensure(pair, token, amount));
+    return this.#inLane(pair, token, () => this.#keeper.ensure(pair, token, amount));
   }
 
   /** One placement per source account at a time (see `placementLanes`). */
@@ -190,13 +191,21 @@ export class WasmAdapter implements ChainAdapter {
     return placeOrder(this.#placement, command, startedMs);
   }
 
-  /** Approvals and placements' allowance steps run one after another, in the order they were given. */
-  #inLane<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#lane.then(() => {
+  /**
+   * Approvals and placements' allowance steps of one allowance run one after another, in the order given; those
+   * of other allowances (other books, the other token) do not wait for them (an approval waits for its ledger).
+   */
+  #inLane<T>(pair: PairBinding, role: TokenRole, work: () => Promise<T>): Promise<T> {
+    const key = `${role === 'base' ? pair.baseToken : pair.quoteToken}|${pair.orderBook}`;
+    const run = (this.#lanes.get(key) ?? Promise.resolve()).then(() => {
       if (this.#closing.signal.aborted) throw closed();
       return work();
     });
-    this.#lane = run.catch(() => undefined);
+    const lane = run.catch(() => undefined);
+    this.#lanes.set(key, lane);
+    void lane.then(() => {
+      if (this.#lanes.get(key) === lane) this.#lanes.delete(key);
+    });
     return run;
   }
 

@@ -29,6 +29,7 @@ export function observeAdapter(
     probeOrder: (p, side, id) => adapter.probeOrder(p, side, id),
     unsettled: () => adapter.unsettled(),
     close: () => adapter.close(),
+    ...(adapter.placementLanes === undefined ? {} : { placementLanes: adapter.placementLanes }),
     ...(adapter.crossIdentifiersSeen === undefined
       ? {}
       : { crossIdentifiersSeen: adapter.crossIdentifiersSeen.bind(adapter) }),

@@ -6,6 +6,8 @@ import { harness, start, TAKER, WALLET, withClock, type Harness } from '../../..
 import { pairWith } from '../../../../support/pairs.ts';
 import { lockOf } from '../../../../../src/engine/wallet/fills/amounts.ts';
 import { metricValue } from '../../../../support/venue/metric-value.ts';
+import { whenTrue } from '../../../../support/condition.ts';
+import type { ChainAdapter } from '../../../../../src/chains/types.ts';
 
 const order = (side: 'buy' | 'sell', qty: string, price: string, extra: Partial<PlaceOrder> = {}): PlaceOrder => ({
   pairId: 'tp-evm-bond-eure',
@@ -330,6 +332,35 @@ describe('urgent work first', () => {
     expect(h.adapter.sent.filter((x) => x.command.kind === 'cancel')).toEqual([]);
     expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'filled' });
     expect(await metricValue(h.metrics, 'dltmm_order_commands_total', { command: 'cancel', result: 'moot' })).toBe(1);
+  });
+
+  it('hands the adapter as many placements at once as it takes (chain B: one per source account)', async () => {
+    let entered = 0;
+    // An adapter that takes three placements at once (as chain B's with three source accounts).
+    const h = await harness({
+      wrapAdapter: (a) =>
+        new Proxy(a, {
+          get(target, key) {
+            if (key === 'placementLanes') return 3;
+            if (key === 'submit')
+              return (c: Parameters<ChainAdapter['submit']>[0]) => {
+                entered++;
+                return target.submit(c);
+              };
+            const value: unknown = Reflect.get(target, key, target);
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          },
+        }),
+    });
+    await start(h);
+    const release = h.adapter.stallPlacements();
+    const handed = ['99', '98.9', '98.8', '98.7'].map((p) => h.engine.handOver(order('buy', '1', p)));
+    await whenTrue(() => entered === 3, 'three placements in the adapter');
+    // The fourth waits in the queue until one of the three has left.
+    expect(entered).toBe(3);
+    release();
+    await Promise.all(handed.map((x) => x.sent));
+    expect(entered).toBe(4);
   });
 
   it('a placement handed over is recorded as intended at once; withdrawn while queued, it is refused at once and never signed', async () => {

@@ -72,9 +72,8 @@ export interface PlaceCommand {
    */
   readonly committed?: bigint;
   /**
-   * Aborted when the placement is withdrawn (kill switch, stale market data, shutdown): an adapter that has
-   * not signed it yet refuses it with `E_ORDER_WITHDRAWN` instead of sending it.
-   */
+   * Aborted when the placement is withdrawn (kill switch, stale market data, shutdown, a newer decision): an
+   * adapter that has not signed it yet refuses it with `E_ORDER_WITHDRAWN` instead of sending it. */
   readonly signal?: AbortSignal;
 }
 
@@ -272,6 +271,8 @@ export interface ChainAdapter {
   ensureAllowance(pair: PairBinding, token: TokenRole, amount: bigint): Promise<Submission | null>;
   /** Signs and sends; resolves once the transaction has left the process (or was refused before signing). */
   submit(command: Command): Promise<Submission>;
+  /** Placements taken at once (chain B: one per source account); absent: one at a time, in order (chain A nonces). */
+  readonly placementLanes?: number;
   /** Whether our order rests on the book now: a cancellation simulated (never signed or sent). */
   probeOrder(pair: PairBinding, side: Side, orderId: bigint): Promise<OrderProbe>;
   /** The fate of an earlier transaction, for outcomes left unknown (after a restart, too). */

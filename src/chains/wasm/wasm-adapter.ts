@@ -1,10 +1,12 @@
 /**
- * The chain B (Soroban) implementation of `ChainAdapter`. Commands are taken one at a time, in order, and
- * each is dispatched to the next free source account (a channel account, or the trading account when there
- * are none), so with N channels up to N transactions are in flight in one ledger while the trading account
- * authorizes every call as `user`. `submit` resolves once the signed, journalled transaction has been sent;
- * its outcome follows from `getTransaction` (`submissions.ts`; a placement's way there is `placement.ts`,
- * reads are `reads.ts`). Nothing here is specific to the sandbox.
+ * The chain B (Soroban) implementation of `ChainAdapter`. Each command is dispatched to the next free source
+ * account (a channel account, or the trading account when there are none), in the order asked, and placements
+ * of any pair are built, simulated, signed and sent side by side, one per source, so with N channels up to N
+ * transactions are in flight in one ledger while the trading account authorizes every call as `user`. Only the
+ * allowance steps of placements (and approvals) of one allowance run one at a time (`allowance-lanes.ts`).
+ * `submit` resolves once the signed, journalled transaction has been sent; its outcome follows from
+ * `getTransaction` (`submissions.ts`; a placement's way there is `placement.ts`, reads are `reads.ts`). Nothing
+ * here is specific to the sandbox.
  */
 import { DltError } from '../../core/errors.ts';
 import type { Side } from '../../core/order-terms.ts';
@@ -30,6 +32,7 @@ import type {
   WalletBalances,
 } from '../types.ts';
 import { AllowanceKeeper } from './allowances.ts';
+import { AllowanceLanes } from './allowance-lanes.ts';
 import { approveCall, cancelCall } from './calls.ts';
 import { crossIdentifiersOnChain } from './cross-id-history.ts';
 import { WasmFollower } from './follower.ts';
@@ -76,7 +79,8 @@ export class WasmAdapter implements ChainAdapter {
   readonly #submissions: Submissions;
   readonly #placement: PlacementDeps;
   readonly #prefunded = new Map<string, boolean>();
-  #lane: Promise<unknown> = Promise.resolve();
+  /** Per allowance (token and order book): its approvals and placements' allowance steps, one at a time. */
+  readonly #lanes = new AllowanceLanes(() => (this.#closing.signal.aborted ? closed() : null));
 
   constructor(options: WasmAdapterOptions) {
     this.#options = options;
@@ -121,6 +125,7 @@ export class WasmAdapter implements ChainAdapter {
       submissions: this.#submissions,
       keeper: this.#keeper,
       isPrefunded: (pair) => this.#isPrefunded(pair),
+      inLane: (pair, role, work) => this.#lanes.run(pair, role, work),
       closing: this.#closing.signal,
     };
   }
@@ -175,30 +180,24 @@ export class WasmAdapter implements ChainAdapter {
   }
 
   ensureAllowance(pair: PairBinding, token: TokenRole, amount: bigint): Promise<Submission | null> {
-    return this.#inLane(() => this.#keeper.ensure(pair, token, amount));
+    return this.#lanes.run(pair, token, () => this.#keeper.ensure(pair, token, amount));
+  }
+
+  /** One placement per source account at a time (see `placementLanes`). */
+  get placementLanes(): number {
+    return this.#pool.size;
   }
 
   /**
-   * Placements (and approvals) go through the lane one after another, in the order they were given; a cancel
-   * does not wait for them: it takes a source of its own (one is kept free for cancels) at once.
+   * Placements wait for a source of their own and go out side by side; only their allowance step takes the
+   * lane. A cancel takes a source ahead of them (one is kept free for cancels).
    */
   submit(command: Command): Promise<Submission> {
     const startedMs = this.#clock.now();
-    if (command.kind === 'cancel') {
-      if (this.#closing.signal.aborted) return Promise.resolve(refused(closed()));
-      return this.#cancel(command, startedMs);
-    }
-    return this.#inLane(() => placeOrder(this.#placement, command, startedMs));
-  }
-
-  /** Placements and approvals run one after another, in the order they were given. */
-  #inLane<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#lane.then(() => {
-      if (this.#closing.signal.aborted) throw closed();
-      return work();
-    });
-    this.#lane = run.catch(() => undefined);
-    return run;
+    if (this.#closing.signal.aborted)
+      return command.kind === 'cancel' ? Promise.resolve(refused(closed())) : Promise.reject(closed());
+    if (command.kind === 'cancel') return this.#cancel(command, startedMs);
+    return placeOrder(this.#placement, command, startedMs);
   }
 
   #cancel(c: CancelCommand, startedMs: number): Promise<Submission> {

@@ -182,3 +182,27 @@ export function recordNative(
   metrics.nativeBalance.set(labels, native.toNumber());
   if (alertAt !== null) metrics.nativeAlertLevel.set(labels, alertAt.toNumber());
 }
+
+/**
+ * The latency from a market event to the first of a round's actions that left the process and to the last, as
+ * each leaves (a placement is queued by the round and leaves later); nothing when none left.
+ */
+export function observeSends(
+  metrics: LoopMetrics,
+  pair: string,
+  clock: { now(): number },
+  marketEventMs: number,
+  sends: readonly Promise<boolean>[],
+): void {
+  let first = true;
+  const since = () => (clock.now() - marketEventMs) / 1000;
+  for (const sent of sends)
+    void sent.then((ok) => {
+      if (!ok || !first) return;
+      first = false;
+      metrics.quoteLatency.observe({ pair }, since());
+    });
+  void Promise.all(sends).then((sent) => {
+    if (sent.some(Boolean)) metrics.roundLatency.observe({ pair }, since());
+  });
+}

@@ -13,16 +13,14 @@ import { isCancellable } from '../../core/order-state.ts';
 import type { QuoteAction } from '../../strategy/types.ts';
 import type { RecordedAction } from '../recording/recorder.ts';
 import type { Logger } from '../../telemetry/logger.ts';
-import { CHAIN_NODE, failureFields, isTransportFailure, type Incidents } from '../../telemetry/incidents.ts';
+import { failureFields, isTransportFailure, type Incidents } from '../../telemetry/incidents.ts';
 import type { RiskMonitor } from '../risk/monitor.ts';
 import { OrderTradeCount, type OrderTradeLimits, type PlacementVerdict } from '../risk/order-trade.ts';
 import { acquire, ThrottleEpisodes, type Throttle, type ThrottleVerdict } from '../risk/throttle.ts';
 import type { WalletEngine } from '../wallet/wallet-engine.ts';
 import type { LoopMetrics } from './loop-metrics.ts';
+import { kindOf, MARKET_NOT_OPEN, watchOutcome, type OutcomeWatch, type Recorder } from './outcome-watch.ts';
 import type { VenueStatus } from '../../market/status.ts';
-
-/** Refusals that say the book was not open for trading: the venue's state, not a failure of ours. */
-const MARKET_NOT_OPEN = 'E_VENUE_MARKET_CLOSED';
 
 /** A placement that would meet an order of another of our wallets: refused before signing, said once a spell. */
 const SELF_TRADE = 'E_OWN_WALLETS_WOULD_TRADE';
@@ -30,8 +28,15 @@ const SELF_TRADE = 'E_OWN_WALLETS_WOULD_TRADE';
 /** Refusals that say nothing failed: the order changed meanwhile, the pair pauses, or we withdrew it. */
 const NOT_A_FAILURE = new Set(['E_TRADING_PAUSED', 'E_ORDER_STATE', 'E_ORDER_WITHDRAWN', SELF_TRADE]);
 
-/** A cancellation takes no place in a throttle: nothing to give back. */
-const NOTHING_TAKEN = (): void => undefined;
+/** An action not handed over: refused at once, held back, or nothing to send. */
+const NOT_HANDED: Handed = { accepted: false, sent: Promise.resolve(false) };
+
+/** What became of an action: `accepted` once handed to the wallet (a cancellation: sent); `sent` resolves true
+ * once its transaction left the process, false if it never did. */
+export interface Handed {
+  readonly accepted: boolean;
+  readonly sent: Promise<boolean>;
+}
 
 /** The shortest pause before the same order's cancellation is asked for again. */
 export const CANCEL_RETRY_MS = 10_000;
@@ -76,15 +81,21 @@ export class OrderActions {
   #selfTradeSaid = false;
   /** A round is due when the second's window lets a throttled placement through. */
   #retry: ReturnType<Clock['setTimer']> | null = null;
+  readonly #watch: OutcomeWatch;
 
   constructor(options: OrderActionsOptions) {
     this.#o = options;
+    this.#watch = { ...options, marketNotOpen: () => this.#marketNotOpen() };
   }
 
-  /** Sends one action; true when a transaction left the process. A refusal is logged and counted, never thrown. */
-  async send(action: QuoteAction, decision: Decision | null): Promise<boolean> {
+  /**
+   * Sends one action. A cancellation is awaited until it has left the process; a placement is handed to the
+   * wallet (recorded as intended and queued) and the round goes on: its recording as sent, the throttle's
+   * release at its outcome, its count against the order-to-trade limits and its metrics follow when its
+   * transaction leaves (or is refused). A refusal is logged and counted, never thrown.
+   */
+  async send(action: QuoteAction, decision: Decision | null): Promise<Handed> {
     const o = this.#o;
-    const { engine, pairId } = o;
     const terms =
       action.type === 'cancel'
         ? { side: action.side, orderId: action.orderId }
@@ -94,43 +105,35 @@ export class OrderActions {
             quantity: action.quote.quantity,
             level: action.quote.level,
           };
-    const record = (stage: RecordedAction['stage'], more: Partial<RecordedAction> = {}) =>
+    const record: Recorder = (stage, more = {}) =>
       o.record?.({ atMs: o.clock.now(), stage, type: action.type, ...terms, ...more });
     if (action.type !== 'keep') record('decided');
     this.#count.roll(toVenueLocal(o.clock.now()).date, o.fills());
-    let release = NOTHING_TAKEN;
-    if (action.type === 'place' || action.type === 'replace') {
-      const placing = this.#mayPlace(action.type, record);
-      if (placing === null) return false;
-      release = placing;
+    if (action.type === 'cancel') {
+      const sent = await this.#cancel(action.orderId, record);
+      return { accepted: sent, sent: Promise.resolve(sent) };
     }
+    if (action.type === 'keep') return NOT_HANDED;
+    const release = this.#mayPlace(action.type, record);
+    if (release === null) return NOT_HANDED;
+    const cmd = {
+      pairId: o.venuePairId ?? o.pairId,
+      side: action.quote.side,
+      quantity: action.quote.quantity,
+      price: action.quote.price,
+      level: action.quote.level,
+      ...(decision === null ? {} : { decision }),
+    };
+    let handed;
     try {
-      if (action.type === 'cancel') {
-        // A cancellation the chain refused (the order already filled, say) is settled by the order engine;
-        // asking again at every recomputation would only repeat the refusal.
-        for (const [id, at] of this.#cancelAsked)
-          if (o.clock.now() - at >= CANCEL_RETRY_MS) this.#cancelAsked.delete(id);
-        if (this.#cancelAsked.has(action.orderId)) return false;
-        // Only a resting order can be cancelled; one still being placed is cancelled in a later round.
-        const status = engine.order(BigInt(action.orderId))?.status;
-        if (status === undefined || !isCancellable(status)) return false;
-        this.#cancelAsked.set(action.orderId, o.clock.now());
-        const cancelled = await engine.cancel(BigInt(action.orderId));
-        record('sent', { txHash: cancelled.txHash });
-        this.#counted(1);
-      } else if (action.type === 'place' || action.type === 'replace') {
-        const cmd = {
-          pairId: o.venuePairId ?? pairId,
-          side: action.quote.side,
-          quantity: action.quote.quantity,
-          price: action.quote.price,
-          level: action.quote.level,
-          ...(decision === null ? {} : { decision }),
-        };
-        const placed =
-          action.type === 'place'
-            ? await engine.place(cmd)
-            : (await engine.replace(BigInt(action.orderId), cmd)).placed;
+      handed = action.type === 'place' ? o.engine.handOver(cmd) : o.engine.handOverReplace(BigInt(action.orderId), cmd);
+    } catch (e) {
+      release();
+      this.#refused(action.type, e, record);
+      return NOT_HANDED;
+    }
+    const sent = handed.sent.then(
+      (placed) => {
         // The throttle's place is given back once the transaction's outcome is known (or at once if none left).
         void placed.settled.then(release, release);
         const ids = { clientOrderId: placed.clientOrderId, txHash: placed.txHash };
@@ -138,37 +141,70 @@ export class OrderActions {
         // A replacement is a placement and the cancellation of the order it replaces.
         this.#counted(action.type === 'replace' ? 2 : 1);
         // The outcome names its transaction too: a replay pairs each send with its outcome (the latency model).
-        this.#watchOutcome(placed.settled, o.clock.now(), (stage, more) => record(stage, { ...ids, ...more }));
-      } else return false;
-      o.metrics.actions.inc({ pair: pairId, type: action.type, result: 'sent' });
-      if (action.type !== 'cancel') this.#selfTradeSaid = false;
-      o.incidents.succeeded('order actions', o.clock.now());
-      return true;
+        watchOutcome(this.#watch, placed.settled, o.clock.now(), (stage, more) => record(stage, { ...ids, ...more }));
+        this.#succeeded(action.type);
+        return true;
+      },
+      (e: unknown) => {
+        release();
+        this.#refused(action.type, e, record);
+        return false;
+      },
+    );
+    return { accepted: true, sent };
+  }
+
+  async #cancel(orderId: string, record: Recorder): Promise<boolean> {
+    const o = this.#o;
+    // A cancellation the chain refused (the order already filled, say) is settled by the order engine;
+    // asking again at every recomputation would only repeat the refusal.
+    for (const [id, at] of this.#cancelAsked) if (o.clock.now() - at >= CANCEL_RETRY_MS) this.#cancelAsked.delete(id);
+    if (this.#cancelAsked.has(orderId)) return false;
+    // Only a resting order can be cancelled; one still being placed is cancelled in a later round.
+    const status = o.engine.order(BigInt(orderId))?.status;
+    if (status === undefined || !isCancellable(status)) return false;
+    this.#cancelAsked.set(orderId, o.clock.now());
+    try {
+      const cancelled = await o.engine.cancel(BigInt(orderId));
+      record('sent', { txHash: cancelled.txHash });
+      this.#counted(1);
     } catch (e) {
-      release();
-      const code = e instanceof DltError ? e.code : 'unexpected';
-      record('refused', { detail: code });
-      o.metrics.actions.inc({ pair: pairId, type: action.type, result: code });
-      // The order changed status between the decision and the queue (a fill, a replacement's cancel): benign.
-      if (code === 'E_ORDER_STATE' || code === 'E_ORDER_WITHDRAWN')
-        o.logger.debug({ ...failureFields(e), pair: pairId, action: action.type }, 'order action no longer applies');
-      else if (code === SELF_TRADE) this.#selfTrade(e);
-      else o.incidents.failed(this.#kindOf(code), o.clock.now(), pairId, e, { action: action.type });
-      if (code === MARKET_NOT_OPEN) this.#marketNotOpen();
-      else if (isTransportFailure(code)) o.risk.transportFailed(pairId, o.clock.now());
-      else if (!NOT_A_FAILURE.has(code)) o.risk.txFailed(pairId, o.clock.now(), code);
+      this.#refused('cancel', e, record);
       return false;
     }
+    this.#succeeded('cancel');
+    return true;
+  }
+
+  #succeeded(type: QuoteAction['type']): void {
+    const o = this.#o;
+    o.metrics.actions.inc({ pair: o.pairId, type, result: 'sent' });
+    if (type !== 'cancel') this.#selfTradeSaid = false;
+    o.incidents.succeeded('order actions', o.clock.now());
+  }
+
+  /** An action refused (before it was queued, or after): logged and counted, its consequence for the pair drawn. */
+  #refused(type: QuoteAction['type'], e: unknown, record: Recorder): void {
+    const o = this.#o;
+    const pairId = o.pairId;
+    const code = e instanceof DltError ? e.code : 'unexpected';
+    record('refused', { detail: code });
+    o.metrics.actions.inc({ pair: pairId, type, result: code });
+    // The order changed status between the decision and the queue (a fill, a replacement's cancel): benign.
+    if (code === 'E_ORDER_STATE' || code === 'E_ORDER_WITHDRAWN')
+      o.logger.debug({ ...failureFields(e), pair: pairId, action: type }, 'order action no longer applies');
+    else if (code === SELF_TRADE) this.#selfTrade(e);
+    else o.incidents.failed(kindOf(o.engine.chain, code), o.clock.now(), pairId, e, { action: type });
+    if (code === MARKET_NOT_OPEN) this.#marketNotOpen();
+    else if (isTransportFailure(code)) o.risk.transportFailed(pairId, o.clock.now());
+    else if (!NOT_A_FAILURE.has(code)) o.risk.txFailed(pairId, o.clock.now(), code);
   }
 
   /**
    * A placement within the order-to-trade limits and the throttles: the place it took in the throttles (to give
    * back at its outcome), or null when it is held back (counted, and said once a spell).
    */
-  #mayPlace(
-    type: 'place' | 'replace',
-    record: (stage: RecordedAction['stage'], more?: Partial<RecordedAction>) => void,
-  ): (() => void) | null {
+  #mayPlace(type: 'place' | 'replace', record: Recorder): (() => void) | null {
     const o = this.#o;
     const verdict = this.#count.placement(o.limits(), o.engine.liveOrders(o.venuePairId ?? o.pairId).length);
     this.#hold(verdict);
@@ -241,49 +277,6 @@ export class OrderActions {
     this.#o.logger.warn(
       { ...failureFields(e), pair: this.#o.pairId },
       'placement refused before signing: it would trade with another of our wallets',
-    );
-  }
-
-  /** A transport failure is the chain node's incident (the node fails, not the action); the rest the actions'. */
-  #kindOf(code: string): string {
-    return isTransportFailure(code) ? CHAIN_NODE[this.#o.engine.chain] : 'order actions';
-  }
-
-  #watchOutcome(
-    settled: Promise<{
-      status: string;
-      orderId: bigint | null;
-      rejection: { code: string | null; reason: string } | null;
-    }>,
-    sentMs: number,
-    record: (stage: RecordedAction['stage'], more?: Partial<RecordedAction>) => void,
-  ): void {
-    const o = this.#o;
-    const chain = o.engine.chain;
-    settled.then(
-      (order) => {
-        o.metrics.inclusionLatency.observe({ chain }, (o.clock.now() - sentMs) / 1000);
-        if (order.status === 'rejected')
-          record('refused', { detail: order.rejection?.code ?? order.rejection?.reason ?? 'unknown' });
-        else if (order.status !== 'unknown') record('included', { orderId: order.orderId });
-        if (order.status === 'rejected' && order.rejection?.code === 'E_ORDER_WITHDRAWN') {
-          o.metrics.actions.inc({ pair: o.pairId, type: 'place', result: 'withdrawn' });
-        } else if (order.status === 'rejected') {
-          const reason = order.rejection?.code ?? order.rejection?.reason ?? 'unknown';
-          o.metrics.rejections.inc({ pair: o.pairId, reason });
-          if (reason === MARKET_NOT_OPEN) this.#marketNotOpen();
-          else if (isTransportFailure(reason)) o.risk.transportFailed(o.pairId, o.clock.now());
-          else o.risk.txFailed(o.pairId, o.clock.now(), reason);
-          // A node that failed the command before signing is the node's incident, not a line per order.
-          if (isTransportFailure(reason))
-            o.incidents.failed(this.#kindOf(reason), o.clock.now(), o.pairId, order.rejection, { action: 'place' });
-          else o.logger.warn({ pair: o.pairId, reason, detail: order.rejection?.reason }, 'our order was rejected');
-        } else {
-          o.risk.txSucceeded(o.pairId);
-        }
-        o.onOutcome();
-      },
-      (e: unknown) => o.logger.warn({ err: e, pair: o.pairId }, 'following an order outcome failed'),
     );
   }
 

@@ -3,9 +3,11 @@
  * parameter reload, timer) schedules a recomputation; triggers arriving while one runs coalesce into one more
  * run, so work never queues behind stale decisions. A recomputation reads the market, our orders and the
  * inventory, asks the strategy for the actions (venue rules and the risk gate applied), and hands them to
- * the wallet's order engine in order, waiting only until each has left the process. Its parts: the balance
- * cache (balance-cache.ts), what a round starts from and records (round-inputs.ts), and sending the actions
- * and following their outcomes (order-actions.ts).
+ * the wallet's order engine in order: a cancellation is awaited until it has left the process, a placement is
+ * recorded and queued and the round goes on. The pair's placements of earlier rounds still queued and unsigned
+ * that the round decides again keep their place; it withdraws the others (refused as withdrawn, never live,
+ * queued-quotes.ts). Its parts: the balance cache (balance-cache.ts), what a round starts from and records
+ * (round-inputs.ts), and sending the actions and following their outcomes (order-actions.ts).
  */
 import { toVenueLocal } from '../../core/calendar.ts';
 import { QuoteMemo } from '../../strategy/memo.ts';
@@ -17,7 +19,8 @@ import { strategyGate } from '../risk/quote-gate.ts';
 import type { BalanceCache } from './balance-cache.ts';
 import { pairBalances } from './pair-balances.ts';
 import { crossesOurs, liveQuotes, ownOnBook, pairInventory, presenceOf, quotableOn } from './inventory-view.ts';
-import { recordSpread } from './loop-metrics.ts';
+import { observeSends, recordSpread } from './loop-metrics.ts';
+import { keepQueued } from './queued-quotes.ts';
 import { OrderActions, type Decision } from './order-actions.ts';
 import { marketOpenNow, marketViewOf, midOf, othersMidOf } from '../../market/view.ts';
 import { decisionOf, ModeLog } from './round-inputs.ts';
@@ -162,6 +165,7 @@ export class PairLoop {
     if (state.mode !== 'active') {
       options.metrics.recomputes.inc({ pair: this.key, outcome: state.mode });
       this.last = inactiveRound(state, nowMs, fair);
+      options.engine.supersede(this.pairId);
       const pull = pullReason(state);
       if (pull !== null) await this.#pullQuotes(pull);
       return;
@@ -205,38 +209,38 @@ export class PairLoop {
     };
     const round = { strategy, result, book, status, inventory, state, limits, fair };
     const decision = decisionOf({ pairId: this.pairId, ...round });
-    await this.#send(result.actions, decision, marketEventMs);
+    // Earlier rounds' placements not signed yet: those decided again stay queued, the others are withdrawn.
+    const queued = options.engine.quotableOrders(this.pairId, live).filter((o) => o.status === 'intended');
+    const { actions, kept } = keepQueued(result.actions, queued, options.runtime.binding.rules.scales);
+    options.engine.supersede(this.pairId, kept);
+    await this.#send(actions, decision, marketEventMs);
     recordSpread(options.metrics, this.key, result.quotes);
   }
 
   /**
    * The round's actions, in order, until a stop or a refused placement; the latency from the market event
-   * that caused the round to its first action sent and to its last.
+   * that caused the round to its first action sent and to its last, observed as they leave the process.
    */
   async #send(actions: readonly QuoteAction[], decision: Decision, marketEventMs: number | null): Promise<void> {
     const options = this.#options;
-    let first = true;
+    const sends: Promise<boolean>[] = [];
     for (const action of actions) {
       // A stop (shutdown, kill switch) ends the round: nothing more is sent, and cancel-all follows.
       if (this.#stopped) break;
       if (action.type === 'keep') continue;
       // A new quote must not meet an order of ours that may still be on the book (one being replaced is
-      // cancelled only after its successor rests): it waits for a later round instead of trading with us.
-      if (
-        action.type !== 'cancel' &&
-        crossesOurs(this.#liveOrders(), action.quote, options.runtime.binding.rules.scales)
-      ) {
+      // cancelled only after its successor rests): it waits for a later round instead of trading with us. The
+      // pair's orders not sent yet are this round's (earlier rounds' were withdrawn as it began).
+      const sentOrders = this.#liveOrders().filter((o) => o.status !== 'intended');
+      if (action.type !== 'cancel' && crossesOurs(sentOrders, action.quote, options.runtime.binding.rules.scales)) {
         options.metrics.actions.inc({ pair: this.key, type: action.type, result: 'waits-for-own-cancel' });
         continue;
       }
-      const sent = await this.#actions.send(action, decision);
-      if (sent && first && marketEventMs !== null)
-        options.metrics.quoteLatency.observe({ pair: this.key }, (options.clock.now() - marketEventMs) / 1000);
-      if (sent) first = false;
-      if (!sent && action.type !== 'cancel') break;
+      const handed = await this.#actions.send(action, decision);
+      if (handed.accepted) sends.push(handed.sent);
+      else if (action.type !== 'cancel') break;
     }
-    if (!first && marketEventMs !== null)
-      options.metrics.roundLatency.observe({ pair: this.key }, (options.clock.now() - marketEventMs) / 1000);
+    if (marketEventMs !== null) observeSends(options.metrics, this.key, options.clock, marketEventMs, sends);
   }
 
   /** The wallet that quotes the pair in this loop. */

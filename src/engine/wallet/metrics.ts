@@ -118,3 +118,32 @@ export function deriveStateGauges(m: Metrics, ctx: WalletContext): void {
       [...ctx.pairs.keys()].map((pair) => ({ labels: { chain: ctx.chain, pair }, value: isPaused(ctx, pair) ? 1 : 0 })),
   );
 }
+
+/** Whether the wallet may trade (with why not), and the block or ledger its events are applied up to. */
+export function deriveWalletGauges(
+  m: Metrics,
+  ctx: WalletContext,
+  readiness: { readonly current: { readonly ready: boolean; readonly reason: string } },
+  tracker: { readonly covered: bigint | null },
+): void {
+  const labels = { chain: ctx.chain, wallet: ctx.wallet };
+  m.derivedGauge(
+    {
+      name: 'wallet_ready',
+      help: '1 when the wallet is reconciled and may trade; 0 with the reason it may not (an error code, reconciling, unsettled)',
+      labelNames: ['chain', 'wallet', 'reason'],
+    },
+    () => [{ labels: { ...labels, reason: readiness.current.reason }, value: readiness.current.ready ? 1 : 0 }],
+  );
+  m.derivedGauge(
+    {
+      name: 'events_covered',
+      help: 'Block (chain A) or ledger (chain B) up to which every event of the wallet has been applied to the state',
+      labelNames: ['chain', 'wallet'],
+    },
+    () => {
+      const height = tracker.covered;
+      return height === null ? [] : [{ labels, value: Number(height) }];
+    },
+  );
+}

@@ -32,6 +32,7 @@ export function observeAdapter(
     ...(adapter.readWalletBalances === undefined
       ? {}
       : { readWalletBalances: adapter.readWalletBalances.bind(adapter) }),
+    ...(adapter.placementLanes === undefined ? {} : { placementLanes: adapter.placementLanes }),
     ...(adapter.crossIdentifiersSeen === undefined
       ? {}
       : { crossIdentifiersSeen: adapter.crossIdentifiersSeen.bind(adapter) }),

@@ -15,8 +15,8 @@ import type { ChainEvent, InFlightTx } from '../../chains/types.ts';
 import type { StoredOrder } from '../../store/order-store.ts';
 import type { WalletEngineOptions, WalletParts } from './assemble.ts';
 import type { Comparable, InventoryReport } from './inventory/inventory-check.ts';
-import { deriveStateGauges } from './metrics.ts';
-import type { CancelAllReport, CancelResult, PlaceOrder, Placed } from './orders/order-manager.ts';
+import { deriveStateGauges, deriveWalletGauges } from './metrics.ts';
+import type { CancelAllReport, CancelResult, HandedOver, PlaceOrder, Placed } from './orders/order-manager.ts';
 import type { PairRuntime } from './pair-runtime.ts';
 import { Readiness, type WalletReadiness } from './readiness.ts';
 import type { ReconcileReport } from './recovery/reconciler.ts';
@@ -51,30 +51,7 @@ export class WalletEngine {
       labels: { chain: ctx.chain, wallet: ctx.wallet },
       ...(options.reconcileRetry === undefined ? {} : { retry: options.reconcileRetry }),
     });
-    options.metrics.derivedGauge(
-      {
-        name: 'wallet_ready',
-        help: '1 when the wallet is reconciled and may trade; 0 with the reason it may not (an error code, reconciling, unsettled)',
-        labelNames: ['chain', 'wallet', 'reason'],
-      },
-      () => [
-        {
-          labels: { chain: ctx.chain, wallet: ctx.wallet, reason: this.#readiness.current.reason },
-          value: this.#readiness.current.ready ? 1 : 0,
-        },
-      ],
-    );
-    options.metrics.derivedGauge(
-      {
-        name: 'events_covered',
-        help: 'Block (chain A) or ledger (chain B) up to which every event of the wallet has been applied to the state',
-        labelNames: ['chain', 'wallet'],
-      },
-      () => {
-        const covered = parts.tracker.covered;
-        return covered === null ? [] : [{ labels: { chain: ctx.chain, wallet: ctx.wallet }, value: Number(covered) }];
-      },
-    );
+    deriveWalletGauges(options.metrics, ctx, this.#readiness, parts.tracker);
     // A gap in the events is a reconciliation like the first, retried the same way until it succeeds.
     ctx.signals.gap.on(
       () =>
@@ -118,6 +95,21 @@ export class WalletEngine {
     return this.#p.manager.replace(old, cmd);
   }
 
+  /** A placement recorded as intended and queued at once (see `OrderManager.handOver`); throws when refused. */
+  handOver(cmd: PlaceOrder): HandedOver {
+    return this.#p.manager.handOver(cmd);
+  }
+
+  /** A replacement handed over: the old order is cancelled once the new one rests (see `replace`). */
+  handOverReplace(old: bigint, cmd: PlaceOrder): HandedOver & { cancelled: Promise<CancelResult | null> } {
+    return this.#p.manager.handOverReplace(old, cmd);
+  }
+
+  /** A newer decision of the pair: its placements not signed yet are withdrawn, but for those it keeps. */
+  supersede(pairId: string, keep?: ReadonlySet<bigint>): void {
+    this.#p.manager.supersede(pairId, keep);
+  }
+
   cancel(clientOrderId: bigint): Promise<CancelResult> {
     return this.#p.manager.cancel(clientOrderId);
   }
@@ -154,11 +146,12 @@ export class WalletEngine {
    * cancelled): what quoting works from, so that a filled quote is replaced in the next block instead of once
    * its fill is final. The store, the inventory and the accounting keep to confirmed events; a rollback of the
    * tentative events puts such an order back (the next round then sees one quote too many and cancels it).
-   * `live`: the pair's live orders when the caller has just read them (one read a round instead of two).
+   * `live`: the pair's live orders when the caller has just read them (one read a round instead of two). A
+   * placement withdrawn while the adapter had it is left out as well (see withdrawals.ts).
    */
   quotableOrders(pairId: string, live: readonly StoredOrder[] = this.liveOrders(pairId)): StoredOrder[] {
     const gone = this.#p.applier.tentative.goneOrders();
-    return gone.size === 0 ? [...live] : live.filter((o) => !gone.has(o.clientOrderId));
+    return live.filter((o) => !gone.has(o.clientOrderId) && !this.#p.manager.withdrawals.pending(o));
   }
 
   order(clientOrderId: bigint): StoredOrder | undefined {

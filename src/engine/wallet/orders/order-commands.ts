@@ -25,6 +25,12 @@ export interface Placed {
   readonly settled: Promise<StoredOrder>;
 }
 
+/** A placement recorded and queued: `sent` resolves once its transaction has left the process. */
+export interface HandedOver {
+  readonly clientOrderId: bigint;
+  readonly sent: Promise<Placed>;
+}
+
 export interface CancelResult {
   readonly clientOrderId: bigint;
   readonly txHash: string | null;

@@ -1,10 +1,13 @@
 /**
  * The order manager of one wallet: `PlaceOrder`, `CancelOrder`, `ReplaceOrder` and `CancelAll`. Placements go
- * through one serialized queue and cancellations through another (p-queue, concurrency 1 each), so a cancel
+ * through one queue (as many at once as the adapter takes: one on chain A, whose nonces follow the order
+ * given; one per source account on chain B) and cancellations through another (one at a time), so a cancel
  * never waits behind placements (a placement backing off on a congested chain, say); the adapters order what
- * reaches the chain, cancels first. Each command waits only until its transaction has left the process, and
- * outcomes settle concurrently, so several transactions are in flight at once. Placements not yet signed can
- * be withdrawn at once (kill switch, stale market data): they are refused with `E_ORDER_WITHDRAWN`.
+ * reaches the chain, cancels first. A placement is handed over (`handOver`): recorded as intended and queued
+ * at once, sent when its turn comes; outcomes settle concurrently, so several transactions are in flight at
+ * once. Placements not yet signed can be withdrawn at once (kill switch, stale market data, a newer decision
+ * of their pair): they are refused with `E_ORDER_WITHDRAWN`, those still queued here at the moment of the
+ * withdrawal, so that no later read of the store counts them.
  *
  * An order is in the store (with its decision for the audit trail) before anything is signed; the adapter
  * journals the signed transaction before broadcasting it. An outcome the chain has not decided stays
@@ -12,7 +15,7 @@
  * it is never guessed and never sent again as a new transaction.
  */
 import PQueue from 'p-queue';
-import type { ChainAdapter, Outcome } from '../../../chains/types.ts';
+import type { ChainAdapter } from '../../../chains/types.ts';
 import { toRawOrder } from '../../../core/encoding/order-codec.ts';
 import { DltError } from '../../../core/errors.ts';
 import { approvalFor } from '../../../core/money.ts';
@@ -24,23 +27,24 @@ import { pairOf, type WalletContext } from '../wallet-context.ts';
 import { committedDraw } from './committed.ts';
 import { OutcomeSettler } from './outcome-settler.ts';
 import { cancelAll, type Canceller } from './cancel-all.ts';
+import { sendCancel } from './cancel-order.ts';
+import { superseded, Withdrawals } from './withdrawals.ts';
 import { placementRefusal, recordPlacement } from './placement-record.ts';
-import type { CancelAllReport, CancelResult, PlaceOrder, Placed } from './order-commands.ts';
+import type { CancelAllReport, CancelResult, HandedOver, PlaceOrder, Placed } from './order-commands.ts';
 
-export type { CancelAllReport, CancelResult, PlaceOrder, Placed } from './order-commands.ts';
+export type { CancelAllReport, CancelResult, HandedOver, PlaceOrder, Placed } from './order-commands.ts';
 
 export class OrderManager {
   readonly #ctx: WalletContext;
   readonly #adapter: ChainAdapter;
   readonly #applier: TxApplier;
-  readonly #placements = new PQueue({ concurrency: 1 });
+  readonly #placements: PQueue;
   readonly #cancels = new PQueue({ concurrency: 1 });
   readonly #settler: OutcomeSettler;
   readonly #inFlight = new Set<Promise<unknown>>();
   /** Orders whose cancellation is queued or being sent: one cancellation per order at a time. */
   readonly #cancelling = new Set<bigint>();
-  /** Per pair: aborted to withdraw the placements queued for it (and not signed yet). */
-  readonly #withdraw = new Map<string, AbortController>();
+  readonly withdrawals = new Withdrawals();
   /** Why no placement is accepted any more (the kill switch, a shutdown); null while trading. */
   #halted: string | null = null;
   /** Set by reconciliation: no order is placed before the wallet's state is known. */
@@ -57,6 +61,7 @@ export class OrderManager {
     this.#adapter = adapter;
     this.#applier = applier;
     this.#settler = settler;
+    this.#placements = new PQueue({ concurrency: Math.max(1, adapter.placementLanes ?? 1) });
   }
 
   #count(command: string, result: string): void {
@@ -71,22 +76,55 @@ export class OrderManager {
 
   /** `PlaceOrder`: resolves once the transaction has left the process. */
   place(cmd: PlaceOrder): Promise<Placed> {
-    const refusal = placementRefusal(this.#ctx, cmd, this.#halted, this.ready);
-    if (refusal !== null) {
-      if (refusal.counted !== null) this.#count('place', refusal.counted);
-      return Promise.reject(refusal.error);
+    try {
+      return this.handOver(cmd).sent;
+    } catch (e) {
+      return Promise.reject(e as Error);
     }
-    const signal = this.#withdrawSignal(cmd.pairId);
-    return this.#placements.add(() => this.#place(cmd, signal)) as Promise<Placed>;
   }
 
-  #withdrawSignal(pairId: string): AbortSignal {
-    let controller = this.#withdraw.get(pairId);
-    if (controller === undefined) {
-      controller = new AbortController();
-      this.#withdraw.set(pairId, controller);
+  /**
+   * A placement handed over: refused at once (thrown), or recorded as intended, before anything is signed, and
+   * queued; `sent` resolves once its transaction has left the process (rejects when it is withdrawn first).
+   */
+  handOver(cmd: PlaceOrder): HandedOver & { readonly signal: AbortSignal } {
+    const ctx = this.#ctx;
+    const refusal = placementRefusal(ctx, cmd, this.#halted, this.ready);
+    if (refusal !== null) {
+      if (refusal.counted !== null) this.#count('place', refusal.counted);
+      throw refusal.error;
     }
-    return controller.signal;
+    const pair = pairOf(ctx, cmd.pairId);
+    const options = cmd.options ?? DEFAULT_ORDER_OPTIONS;
+    const raw = toRawOrder(
+      { ...options, side: cmd.side, quantity: cmd.quantity, price: cmd.price },
+      pair.binding.rules.scales,
+    );
+    // The id and the record are durable before anything is signed: a crash from here on leaves a trace.
+    const order = recordPlacement(ctx, pair, cmd, raw, options);
+    const cid = order.clientOrderId;
+    const signal = this.withdrawals.signal(cmd.pairId, cid);
+    let started = false;
+    // Withdrawn while still queued here: refused in the store at once, never handed to the adapter. Withdrawn
+    // in the adapter: it may be past signing, so it stays as it is until the adapter answers (`withdrawn`).
+    const onWithdraw = () => {
+      if (started) return this.withdrawals.inAdapter(cid);
+      this.#count('place', 'withdrawn');
+      this.#settler.withdrawn(order, signal.reason);
+    };
+    signal.addEventListener('abort', onWithdraw, { once: true });
+    const sent = this.#placements.add(() => {
+      started = true;
+      return this.#place(cmd, order, signal);
+    }) as Promise<Placed>;
+    void sent
+      .then((placed) => placed.settled)
+      .catch(() => undefined)
+      .finally(() => {
+        signal.removeEventListener('abort', onWithdraw);
+        this.withdrawals.settled(cmd.pairId, cid);
+      });
+    return { clientOrderId: cid, sent, signal };
   }
 
   /**
@@ -94,13 +132,12 @@ export class OrderManager {
    * with `E_ORDER_WITHDRAWN`. Placements asked for afterwards go ahead as usual.
    */
   withdrawPlacements(reason: string, pairId?: string): void {
-    const pairs = pairId === undefined ? [...this.#withdraw.keys()] : [pairId];
-    for (const pair of pairs) {
-      this.#withdraw
-        .get(pair)
-        ?.abort(new DltError('E_ORDER_WITHDRAWN', `placement withdrawn: ${reason}`, { details: { pairId: pair } }));
-      this.#withdraw.delete(pair);
-    }
+    this.withdrawals.withdraw(reason, pairId);
+  }
+
+  /** A newer decision of the pair supersedes its placements not signed yet, but for those it `keep`s: withdrawn. */
+  supersede(pairId: string, keep: ReadonlySet<bigint> = new Set()): void {
+    this.withdrawals.supersede(pairId, keep);
   }
 
   /** No placement is accepted any more (kill switch, shutdown); queued ones are withdrawn. Cancels still go. */
@@ -109,17 +146,14 @@ export class OrderManager {
     this.withdrawPlacements(reason);
   }
 
-  async #place(cmd: PlaceOrder, signal: AbortSignal): Promise<Placed> {
+  async #place(cmd: PlaceOrder, order: StoredOrder, signal: AbortSignal): Promise<Placed> {
     const ctx = this.#ctx;
-    if (signal.aborted) {
-      this.#count('place', 'withdrawn');
-      throw signal.reason;
-    }
+    // Refused in the store when it was withdrawn.
+    if (signal.aborted) throw signal.reason;
     const pair = pairOf(ctx, cmd.pairId);
     const scales = pair.binding.rules.scales;
     const options = cmd.options ?? DEFAULT_ORDER_OPTIONS;
     const terms = { ...options, side: cmd.side, quantity: cmd.quantity, price: cmd.price };
-    const raw = toRawOrder(terms, scales);
     const approval = approvalFor(
       cmd.side,
       cmd.quantity,
@@ -128,8 +162,6 @@ export class OrderManager {
       pair.binding.rules.commissions,
       ctx.marketMaker,
     );
-    // The id and the record are durable before anything is signed: a crash from here on leaves a trace.
-    const order = recordPlacement(ctx, pair, cmd, raw, options);
     const cid = order.clientOrderId;
     const committed = pair.prefunded ? 0n : committedDraw(ctx, cmd.pairId, cmd.side, cid);
     let submission;
@@ -172,95 +204,49 @@ export class OrderManager {
     return job;
   }
 
-  async #cancel(cid: bigint): Promise<CancelResult> {
-    const ctx = this.#ctx;
-    const order = ctx.repos.orders.get(ctx.wallet, cid);
-    if (order === undefined || !isCancellable(order.status) || order.orderId === null) {
-      this.#count('cancel', 'refused');
-      throw new DltError(
-        'E_ORDER_STATE',
-        `order ${cid} cannot be cancelled in status ${order?.status ?? 'unknown to the store'}`,
-        { details: { clientOrderId: cid, status: order?.status } },
-      );
-    }
-    if (this.#applier.tentative.gone(cid)) {
-      // A block not final yet shows it filled or cancelled: its confirmation settles it (a reorganisation puts it back).
-      this.#count('cancel', 'moot');
-      throw new DltError('E_ORDER_STATE', `order ${cid} is off the book in a block not final yet`, {
-        details: { clientOrderId: cid, status: order.status },
-      });
-    }
-    const pair = pairOf(ctx, order.pairId);
-    // The order may leave the book while its cancel waits for a source or a lane (a fill the follower
-    // delivers meanwhile): the cancel is then withdrawn before it is simulated or signed.
-    const moot = new AbortController();
-    const off = ctx.watch.onChange(cid, () => {
-      const now = this.#get(cid);
-      if (!isCancellable(now.status))
-        moot.abort(
-          new DltError('E_ORDER_STATE', `order ${cid} left the book (${now.status}) before its cancel was signed`, {
-            details: { clientOrderId: cid },
-          }),
-        );
-    });
-    let submission;
-    try {
-      submission = await this.#adapter.submit({
-        kind: 'cancel',
-        pair: pair.binding,
-        side: order.side,
-        orderId: order.orderId,
-        signal: moot.signal,
-      });
-    } finally {
-      off();
-    }
-    if (submission.txHash === null) {
-      const outcome = await submission.outcome;
-      this.#count('cancel', moot.signal.aborted ? 'moot' : 'refused');
-      if (moot.signal.aborted) return { clientOrderId: cid, txHash: null, settled: Promise.resolve(this.#get(cid)) };
-      const gone = outcome.kind === 'rejected' && outcome.error.code === 'E_VENUE_ORDER_NOT_FOUND';
-      // Gone already is the venue's race, settled below; the adapter has said why any other refusal happened.
-      if (!gone)
-        ctx.logger.debug(
-          {
-            clientOrderId: cid,
-            code: outcome.kind === 'rejected' ? outcome.error.code : outcome.kind,
-            reason: outcome.kind === 'rejected' ? outcome.error.message : null,
-          },
-          'cancellation refused before signing',
-        );
-      // The simulation found the order gone: that decides a parked fill of it (filled in full).
-      return {
-        clientOrderId: cid,
-        txHash: null,
-        settled: Promise.resolve(this.#settler.refusedCancellation(cid, outcome)),
-      };
-    }
-    this.#applier.events.apply(order, { type: 'CancelSent', txHash: submission.txHash });
-    this.#applier.events.flush();
-    this.#count('cancel', 'sent');
-    const settled = this.#track(
-      submission.outcome.then((outcome: Outcome) => this.#settler.cancellation(cid, outcome)),
+  #cancel(cid: bigint): Promise<CancelResult> {
+    return sendCancel(
+      {
+        ctx: this.#ctx,
+        adapter: this.#adapter,
+        applier: this.#applier,
+        settler: this.#settler,
+        count: (result) => this.#count('cancel', result),
+        track: (p) => this.#track(p),
+      },
+      cid,
     );
-    return { clientOrderId: cid, txHash: submission.txHash, settled };
   }
 
   /**
    * `ReplaceOrder`: places the new order, and cancels the old one once the new one is on the book, so that the
    * side is not left empty while the new one is on its way. The old quote is stale either way: if the new
-   * order cannot be placed (refused, rejected, withdrawn), the old one is cancelled all the same.
+   * order cannot be placed (refused, rejected, withdrawn), the old one is cancelled all the same, unless a newer
+   * decision of its pair withdrew it (`supersede`): that decision saw the old order and says what becomes of it.
    */
   async replace(old: bigint, cmd: PlaceOrder): Promise<{ placed: Placed; cancelled: Promise<CancelResult | null> }> {
-    let placed: Placed;
+    const handed = this.handOverReplace(old, cmd);
+    return { placed: await handed.sent, cancelled: handed.cancelled };
+  }
+
+  /** `ReplaceOrder` handed over (see `handOver`): `cancelled` follows the old order's cancellation. */
+  handOverReplace(old: bigint, cmd: PlaceOrder): HandedOver & { cancelled: Promise<CancelResult | null> } {
+    let handed;
     try {
-      placed = await this.place(cmd);
+      handed = this.handOver(cmd);
     } catch (err) {
       void this.#track(this.#cancelStale(old));
       throw err;
     }
-    const cancelled = this.#track(placed.settled.then(() => this.#cancelStale(old)));
-    return { placed, cancelled };
+    const { signal } = handed;
+    const cancelled = this.#track(
+      handed.sent.then(
+        (placed) =>
+          placed.settled.then((o) => (superseded(signal) && o.status === 'rejected' ? null : this.#cancelStale(old))),
+        () => (superseded(signal) ? null : this.#cancelStale(old)),
+      ),
+    );
+    return { clientOrderId: handed.clientOrderId, sent: handed.sent, cancelled };
   }
 
   /** Cancels the order a replacement was for, if it still rests and no cancellation of it is under way. */
@@ -276,10 +262,6 @@ export class OrderManager {
   /** `CancelAll`: cancels every live order of the wallet (optionally one pair) and waits for each to be final. */
   cancelAll(options: { pairId?: string; timeoutMs?: number } = {}): Promise<CancelAllReport> {
     return cancelAll(this.#ctx, this.#canceller, options);
-  }
-
-  #get(cid: bigint): StoredOrder {
-    return this.#ctx.repos.orders.get(this.#ctx.wallet, cid) as StoredOrder;
   }
 
   /** Resolves when every queued command has been submitted (outcomes may still be pending). */

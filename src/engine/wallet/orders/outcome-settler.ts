@@ -197,6 +197,13 @@ export class OutcomeSettler {
     while (this.#running.size > 0) await Promise.allSettled([...this.#running.values()]);
   }
 
+  /** Withdrawn before it was handed to the adapter (nothing signed): refused, so that it never shows as live. */
+  withdrawn(order: StoredOrder, reason: unknown): void {
+    const message = reason instanceof Error ? reason.message : 'placement withdrawn';
+    this.#applier.events.apply(order, { type: 'Refused', code: 'E_ORDER_WITHDRAWN', reason: message });
+    this.#applier.events.flush();
+  }
+
   /** The adapter threw: if it journalled a transaction for the order, its fate is unknown; otherwise it never left. */
   submitThrew(order: StoredOrder, e: unknown): StoredOrder {
     const ctx = this.#ctx;

@@ -47,6 +47,20 @@ async function bestAskTaken(s: Setup) {
 const sellsSent = (h: Harness) =>
   h.adapter.sent.filter((x) => x.command.kind === 'place' && x.command.terms.side === 'sell').length;
 
+/** A round on a market event, without the block the setup's `round` mines after it. */
+async function handOverRound(s: Setup): Promise<void> {
+  s.risk.marketData(s.h.pair.pairId, s.h.clock.now());
+  await s.status.refreshTradeInfo(s.h.clock.now());
+  s.loop.trigger(s.h.clock.now());
+  await s.loop.idle();
+}
+
+const intendedOf = (h: Harness) => h.store.orders.live({ wallet: WALLET }).filter((o) => o.status === 'intended');
+
+async function histogramCount(h: { get(): Promise<{ values: { metricName?: string; value: number }[] }> }) {
+  return (await h.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value ?? 0;
+}
+
 const submissions = (h: Harness) =>
   (h.store.db.prepare('SELECT COUNT(*) AS n FROM transactions').get() as { n: number }).n;
 
@@ -147,6 +161,76 @@ describe('the strategy loop of one pair', () => {
       .prepare("SELECT COUNT(*) AS n FROM orders WHERE status IN ('rejected', 'unknown')")
       .get() as { n: number };
     expect(refused.n).toBe(0);
+  });
+
+  it('a round hands its placements over and returns before any is sent: sent, counted and timed as each leaves', async () => {
+    const actions: RecordedAction[] = [];
+    const s = await setup({ record: (a) => actions.push(a) });
+    // Every placement waits in the adapter (on chain B: for a free source account).
+    const release = s.h.adapter.stallPlacements();
+    await handOverRound(s);
+    // The round is over: its six quotes are recorded as intended, none has left.
+    expect(intendedOf(s.h)).toHaveLength(6);
+    expect(s.h.adapter.sent).toEqual([]);
+    expect(actions.filter((a) => a.stage === 'sent')).toEqual([]);
+    expect(await histogramCount(s.metrics.quoteLatency)).toBe(0);
+    release();
+    await s.h.block();
+    expect(ours(s.h)).toHaveLength(6);
+    expect(actions.filter((a) => a.stage === 'sent')).toHaveLength(6);
+    expect(await histogramCount(s.metrics.quoteLatency)).toBe(1);
+    expect(await histogramCount(s.metrics.roundLatency)).toBe(1);
+    expect((await s.metrics.orderMessages.get()).values.map((v) => v.value)).toEqual([6]);
+  });
+
+  it('a newer round withdraws the placements of the one before it does not decide again: never signed, not counted by its diff', async () => {
+    const s = await setup();
+    const release = s.h.adapter.stallPlacements();
+    await handOverRound(s);
+    const first = intendedOf(s.h).map((o) => o.clientOrderId);
+    expect(first).toHaveLength(6);
+    // The market moves before any of them left: the next round decides a whole new ladder, none of the first
+    // counted as quoting (they would have been kept or replaced otherwise).
+    s.book = {
+      ...s.book!,
+      buy: [{ limit: d('101'), quantity: d('5') }],
+      sell: [{ limit: d('101.6'), quantity: d('5') }],
+    };
+    await handOverRound(s);
+    const second = intendedOf(s.h);
+    expect(second.map((o) => o.clientOrderId).filter((id) => first.includes(id))).toEqual([]);
+    expect(second.filter((o) => o.price > priceToRaw(d('100.6'), s.h.pair.rules.scales))).toHaveLength(6);
+    release();
+    await s.h.block();
+    for (const id of first)
+      expect(s.h.store.orders.get(WALLET, id)).toMatchObject({
+        status: 'rejected',
+        rejection: { code: 'E_ORDER_WITHDRAWN' },
+      });
+    const signed = s.h.adapter.sent.flatMap((x) => (x.command.kind === 'place' ? [x.command.clientOrderId] : []));
+    expect(signed.filter((id) => first.includes(id))).toEqual([]);
+    expect(intendedOf(s.h)).toEqual([]);
+    expect(ours(s.h)).toHaveLength(6);
+    expect(ours(s.h).every((o) => o.price.gt(d('100.6')))).toBe(true);
+    // Withdrawn is no failure: the pair quotes on.
+    expect(s.risk.state(s.h.pair.pairId, s.h.clock.now()).mode).toBe('active');
+  });
+
+  it('a round that decides the queued placements again leaves them in their place: none withdrawn, none twice', async () => {
+    const s = await setup();
+    const release = s.h.adapter.stallPlacements();
+    await handOverRound(s);
+    const first = intendedOf(s.h).map((o) => o.clientOrderId);
+    expect(first).toHaveLength(6);
+    // Another look at the same market (an outcome, the timer): the same ladder is decided, nothing changes.
+    s.loop.trigger();
+    await s.loop.idle();
+    expect(intendedOf(s.h).map((o) => o.clientOrderId)).toEqual(first);
+    release();
+    await s.h.block();
+    const signed = s.h.adapter.sent.flatMap((x) => (x.command.kind === 'place' ? [x.command.clientOrderId] : []));
+    expect(signed.toSorted()).toEqual(first.toSorted());
+    expect(ours(s.h)).toHaveLength(6);
   });
 
   it('sends nothing when the market has not moved beyond the tolerance', async () => {

@@ -12,12 +12,17 @@ import {
 import { pairWith } from '../../../../support/pairs.ts';
 import { lockOf } from '../../../../../src/engine/wallet/fills/amounts.ts';
 import { metricValue } from '../../../../support/venue/metric-value.ts';
+import { whenTrue } from '../../../../support/condition.ts';
+import type { ChainAdapter } from '../../../../../src/chains/types.ts';
 
 async function ready(): Promise<Harness> {
   const h = await harness();
   await start(h);
   return h;
 }
+
+const submissionsOf = (h: Harness) =>
+  (h.store.db.prepare('SELECT COUNT(*) AS n FROM transactions').get() as { n: number }).n;
 
 const statuses = (h: Harness, cid: bigint) => h.store.orders.transitions(WALLET, cid).map((t) => t.to);
 
@@ -325,6 +330,84 @@ describe('urgent work first', () => {
     expect(h.adapter.sent.filter((x) => x.command.kind === 'cancel')).toEqual([]);
     expect(h.store.orders.get(WALLET, p.clientOrderId)).toMatchObject({ status: 'filled' });
     expect(await metricValue(h.metrics, 'dltmm_order_commands_total', { command: 'cancel', result: 'moot' })).toBe(1);
+  });
+
+  it('hands the adapter as many placements at once as it takes (chain B: one per source account)', async () => {
+    let entered = 0;
+    // An adapter that takes three placements at once (as chain B's with three source accounts).
+    const h = await harness({
+      wrapAdapter: (a) =>
+        new Proxy(a, {
+          get(target, key) {
+            if (key === 'placementLanes') return 3;
+            if (key === 'submit')
+              return (c: Parameters<ChainAdapter['submit']>[0]) => {
+                entered++;
+                return target.submit(c);
+              };
+            const value: unknown = Reflect.get(target, key, target);
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          },
+        }),
+    });
+    await start(h);
+    const release = h.adapter.stallPlacements();
+    const handed = ['99', '98.9', '98.8', '98.7'].map((p) => h.engine.handOver(placeOrder('buy', '1', p)));
+    await whenTrue(() => entered === 3, 'three placements in the adapter');
+    // The fourth waits in the queue until one of the three has left.
+    expect(entered).toBe(3);
+    release();
+    await Promise.all(handed.map((x) => x.sent));
+    expect(entered).toBe(4);
+  });
+
+  it('a placement handed over is recorded as intended at once; withdrawn while queued, it is refused at once and never signed', async () => {
+    const h = await ready();
+    const release = h.adapter.stallPlacements();
+    // The first waits in the adapter (no free account), the others behind it in the queue.
+    const handed = [placeOrder('buy', '1', '99'), placeOrder('buy', '1', '98.9'), placeOrder('sell', '1', '101')].map(
+      (o) => h.engine.handOver(o),
+    );
+    for (const x of handed) expect(h.store.orders.get(WALLET, x.clientOrderId)?.status).toBe('intended');
+    expect(h.engine.quotableOrders('tp-evm-bond-eure')).toHaveLength(3);
+    h.engine.supersede('tp-evm-bond-eure');
+    // None counts for the decision that superseded them, the one the adapter holds (it may be past signing) included.
+    expect(h.engine.quotableOrders('tp-evm-bond-eure')).toEqual([]);
+    // Those still queued are refused in the store at the moment of the withdrawal, before anything else runs.
+    for (const x of handed.slice(1))
+      expect(h.store.orders.get(WALLET, x.clientOrderId)).toMatchObject({
+        status: 'rejected',
+        rejection: { code: 'E_ORDER_WITHDRAWN' },
+      });
+    const sent = await Promise.allSettled(handed.map((x) => x.sent));
+    release();
+    await h.block();
+    expect(sent.slice(1).map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(h.store.orders.get(WALLET, handed[0]!.clientOrderId)).toMatchObject({
+      status: 'rejected',
+      rejection: { code: 'E_ORDER_WITHDRAWN' },
+    });
+    expect(h.adapter.sent).toEqual([]);
+    expect(submissionsOf(h)).toBe(0);
+  });
+
+  it('a replacement superseded by a newer decision leaves the old order to that decision; one withdrawn otherwise cancels it', async () => {
+    const h = await ready();
+    const kept = await h.engine.place(placeOrder('sell', '1', '101'));
+    const stale = await h.engine.place(placeOrder('sell', '1', '101.5'));
+    await h.block();
+    const release = h.adapter.stallPlacements();
+    const superseded = h.engine.handOverReplace(kept.clientOrderId, placeOrder('sell', '1', '100.8'));
+    h.engine.supersede('tp-evm-bond-eure');
+    expect(await superseded.cancelled).toBeNull();
+    const withdrawn = h.engine.handOverReplace(stale.clientOrderId, placeOrder('sell', '1', '100.9'));
+    h.engine.withdrawPlacements('stale market data', 'tp-evm-bond-eure');
+    expect(await withdrawn.cancelled).not.toBeNull();
+    release();
+    await h.block();
+    expect(h.store.orders.get(WALLET, kept.clientOrderId)?.status).toBe('resting');
+    expect(h.store.orders.get(WALLET, stale.clientOrderId)?.status).toBe('cancelled');
+    expect(h.adapter.sent.filter((x) => x.command.kind === 'place')).toHaveLength(2);
   });
 
   it('one cancellation per order at a time: a second request while the first is queued is refused', async () => {

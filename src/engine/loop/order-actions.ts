@@ -70,7 +70,7 @@ export interface OrderActionsOptions {
 }
 
 export class OrderActions {
-  readonly #o: OrderActionsOptions;
+  readonly #options: OrderActionsOptions;
   /** When we last asked to cancel each order: a cancel the chain refused is not repeated at once. */
   readonly #cancelAsked = new Map<string, number>();
   readonly #count = new OrderTradeCount();
@@ -84,7 +84,7 @@ export class OrderActions {
   readonly #watch: OutcomeWatch;
 
   constructor(options: OrderActionsOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#watch = { ...options, marketNotOpen: () => this.#marketNotOpen() };
   }
 
@@ -95,7 +95,7 @@ export class OrderActions {
    * transaction leaves (or is refused). A refusal is logged and counted, never thrown.
    */
   async send(action: QuoteAction, decision: Decision | null): Promise<Handed> {
-    const o = this.#o;
+    const o = this.#options;
     const terms =
       action.type === 'cancel'
         ? { side: action.side, orderId: action.orderId }
@@ -155,7 +155,7 @@ export class OrderActions {
   }
 
   async #cancel(orderId: string, record: Recorder): Promise<boolean> {
-    const o = this.#o;
+    const o = this.#options;
     // A cancellation the chain refused (the order already filled, say) is settled by the order engine;
     // asking again at every recomputation would only repeat the refusal.
     for (const [id, at] of this.#cancelAsked) if (o.clock.now() - at >= CANCEL_RETRY_MS) this.#cancelAsked.delete(id);
@@ -177,7 +177,7 @@ export class OrderActions {
   }
 
   #succeeded(type: QuoteAction['type']): void {
-    const o = this.#o;
+    const o = this.#options;
     o.metrics.actions.inc({ pair: o.pairId, type, result: 'sent' });
     if (type !== 'cancel') this.#selfTradeSaid = false;
     o.incidents.succeeded('order actions', o.clock.now());
@@ -185,7 +185,7 @@ export class OrderActions {
 
   /** An action refused (before it was queued, or after): logged and counted, its consequence for the pair drawn. */
   #refused(type: QuoteAction['type'], e: unknown, record: Recorder): void {
-    const o = this.#o;
+    const o = this.#options;
     const pairId = o.pairId;
     const code = e instanceof DltError ? e.code : 'unexpected';
     record('refused', { detail: code });
@@ -205,7 +205,7 @@ export class OrderActions {
    * back at its outcome), or null when it is held back (counted, and said once a spell).
    */
   #mayPlace(type: 'place' | 'replace', record: Recorder): (() => void) | null {
-    const o = this.#o;
+    const o = this.#options;
     const verdict = this.#count.placement(o.limits(), o.engine.liveOrders(o.venuePairId ?? o.pairId).length);
     this.#hold(verdict);
     if (!verdict.ok) {
@@ -226,13 +226,13 @@ export class OrderActions {
 
   /** The refresh cost the strategy weighs a replacement with: four times as much near the ratio limit. */
   refreshCost(base: Decimal): Decimal {
-    return this.#count.slow(this.#o.limits()) ? base.mul(4) : base;
+    return this.#count.slow(this.#options.limits()) ? base.mul(4) : base;
   }
 
   #counted(messages: number): void {
     this.#count.message(messages);
-    this.#o.metrics.orderMessages.set({ pair: this.#o.pairId }, this.#count.messages);
-    this.#o.metrics.orderToTrade.set({ pair: this.#o.pairId }, this.#count.ratio);
+    this.#options.metrics.orderMessages.set({ pair: this.#options.pairId }, this.#count.messages);
+    this.#options.metrics.orderToTrade.set({ pair: this.#options.pairId }, this.#count.ratio);
   }
 
   /** Says once when a limit starts holding placements back, and once when they go out again. */
@@ -241,10 +241,13 @@ export class OrderActions {
     if (rule === this.#holding) return;
     this.#holding = rule;
     if (verdict.ok)
-      this.#o.logger.info({ pair: this.#o.pairId }, 'placements go out again: within the order-to-trade limits');
+      this.#options.logger.info(
+        { pair: this.#options.pairId },
+        'placements go out again: within the order-to-trade limits',
+      );
     else
-      this.#o.logger.warn(
-        { pair: this.#o.pairId, rule: verdict.rule, detail: verdict.detail },
+      this.#options.logger.warn(
+        { pair: this.#options.pairId, rule: verdict.rule, detail: verdict.detail },
         `placements held back by ${verdict.rule}: ${verdict.detail}`,
       );
   }
@@ -258,7 +261,7 @@ export class OrderActions {
 
   /** A throttled placement: said once per episode; with a per-second limit, a round when the window allows. */
   #throttle(refused: Exclude<ThrottleVerdict, { ok: true }>): void {
-    const o = this.#o;
+    const o = this.#options;
     const line = this.#throttled.held(o.clock.now(), refused);
     if (line !== null) o.logger.warn({ pair: o.pairId, scope: refused.scope, rule: refused.rule }, line);
     if (refused.retryAtMs !== null && this.#retry === null)
@@ -274,8 +277,8 @@ export class OrderActions {
   #selfTrade(e: unknown): void {
     if (this.#selfTradeSaid) return;
     this.#selfTradeSaid = true;
-    this.#o.logger.warn(
-      { ...failureFields(e), pair: this.#o.pairId },
+    this.#options.logger.warn(
+      { ...failureFields(e), pair: this.#options.pairId },
       'placement refused before signing: it would trade with another of our wallets',
     );
   }
@@ -285,7 +288,7 @@ export class OrderActions {
    * meet it, and counting each as a failure would stop the pair for good. Back off and read the phase now.
    */
   #marketNotOpen(): void {
-    this.#o.risk.marketNotOpen(this.#o.pairId, this.#o.clock.now());
-    void this.#o.status.refreshPhase();
+    this.#options.risk.marketNotOpen(this.#options.pairId, this.#options.clock.now());
+    void this.#options.status.refreshPhase();
   }
 }

@@ -10,8 +10,6 @@ export class BlockCache {
   readonly #rpc: EvmRpc;
   readonly #max: number;
   readonly #headers = new Map<bigint, BlockHeader>();
-  #highest = -1n;
-  readonly #onHead = new Set<(number: bigint) => void>();
 
   constructor(rpc: EvmRpc, max = 1024) {
     this.#rpc = rpc;
@@ -28,17 +26,7 @@ export class BlockCache {
     return h;
   }
 
-  /** Calls `listener` with each header number higher than any seen before (a new head); returns the unsubscribe. */
-  onHead(listener: (number: bigint) => void): () => void {
-    this.#onHead.add(listener);
-    return () => this.#onHead.delete(listener);
-  }
-
   remember(h: BlockHeader): void {
-    if (h.number > this.#highest) {
-      this.#highest = h.number;
-      for (const l of this.#onHead) l(h.number);
-    }
     if (this.#headers.size >= this.#max) {
       const oldest = this.#headers.keys().next().value as bigint;
       this.#headers.delete(oldest);

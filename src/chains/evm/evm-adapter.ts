@@ -113,7 +113,6 @@ export class EvmAdapter implements ChainAdapter {
       rpc: gathered,
       sleep: this.#sleep,
       options: this.options.receipts,
-      heads: this.#blocks,
       outcomeOf: (receipt, slot, mined) => this.#outcomeOf(receipt, minedCommandOf(slot, mined)),
     });
     const sender = new TxSender({
@@ -149,7 +148,9 @@ export class EvmAdapter implements ChainAdapter {
         );
       this.#watcher.start();
     })();
-    this.#init.catch(() => (this.#init = null));
+    this.#init.catch(() => {
+      this.#init = null;
+    });
     return this.#init;
   }
 

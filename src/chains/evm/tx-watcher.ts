@@ -15,11 +15,11 @@
 import { CHAIN_NODE, incidentsOf, reportedRound } from '../../telemetry/incidents.ts';
 import type { TxRecord } from '../ports.ts';
 import type { Outcome } from '../types.ts';
+import { errorFields } from '../venue-race.ts';
 import { minedGroup, orphanedSlot, restoredSlot, wasMined } from './journal-groups.ts';
 import { isTakenBack, NonceReplacer, type ReplacerDeps } from './nonce-replacer.ts';
-import { NonceSlot, reportSettled, supersededOutcome, type Attempt, type SlotCommand } from './nonce-slot.ts';
+import { NonceSlot, supersededOutcome, type Attempt, type SlotCommand } from './nonce-slot.ts';
 import type { ReceiptOptions, Sleep } from './options.ts';
-import type { BlockCache } from './block-cache.ts';
 import type { Receipt } from './rpc-client.ts';
 import { broadcast } from './send-verdict.ts';
 import type { SignedTx } from './tx-signer.ts';
@@ -29,8 +29,6 @@ export interface WatcherDeps extends ReplacerDeps {
   readonly options: ReceiptOptions;
   /** The outcome of a mined transaction of a slot (decoding needs the adapter's pairs). */
   readonly outcomeOf: (receipt: Receipt, slot: NonceSlot, mined: Attempt) => Promise<Outcome>;
-  /** New heads as the follower reads them: a poll follows each one while nonces are in flight. */
-  readonly heads?: Pick<BlockCache, 'onHead'>;
 }
 
 const SETTLE_BATCH = 8;
@@ -50,9 +48,6 @@ export class TxWatcher {
   constructor(deps: WatcherDeps) {
     this.#deps = deps;
     this.#replacer = new NonceReplacer(deps);
-    deps.heads?.onHead(() => {
-      if (this.#slots.size > 0) this.wake();
-    });
   }
 
   get size(): number {
@@ -92,11 +87,9 @@ export class TxWatcher {
     const slot = new NonceSlot(signed.nonce, command, now + this.#deps.options.outcomeTimeoutMs);
     slot.attempts.push({ signed, role: 'original', sentAtMs: now });
     slot.uncertain = uncertain;
-    // A wallet already waiting on nonces is polled at the next head (or the poll interval): a transaction just
-    // sent is not mined before then, so a poll for each one would only ask again what the last one asked.
-    if (this.#slots.size === 0 || this.#deps.heads === undefined) this.wake();
     this.#slots.set(signed.nonce, slot);
     this.#deps.metrics?.inFlight.set(this.#slots.size);
+    this.wake();
     return slot;
   }
 
@@ -149,11 +142,7 @@ export class TxWatcher {
   /** One round over every nonce in flight (the loop calls it; tests may too). */
   async poll(): Promise<void> {
     if (this.#slots.size === 0) return;
-    // The mined count and the receipt of every transaction in flight are asked in one turn: one batch.
-    const count = this.#deps.rpc.transactionCount(this.#deps.signer.address, 'latest');
-    const hashes = [...this.#slots.values()].flatMap((s) => s.attempts.map((a) => a.signed.hash));
-    const asked = new Map(hashes.map((h) => [h, this.#deps.rpc.receipt(h).catch(() => undefined)]));
-    const mined = await count;
+    const mined = await this.#deps.rpc.transactionCount(this.#deps.signer.address, 'latest');
     if (mined < this.#highWater) await this.reclaimOrphans();
     else this.#highWater = mined;
     const slots = [...this.#slots.values()].toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
@@ -161,9 +150,7 @@ export class TxWatcher {
     const done = slots.filter((s) => s.nonce < mined);
     for (let i = 0; i < done.length; i += SETTLE_BATCH)
       await Promise.all(
-        done
-          .slice(i, i + SETTLE_BATCH)
-          .map((s) => this.#settleMined(s, asked).catch((e: unknown) => this.#failed(s, e))),
+        done.slice(i, i + SETTLE_BATCH).map((s) => this.#settleMined(s).catch((e: unknown) => this.#failed(s, e))),
       );
     for (const s of slots.filter((x) => x.nonce >= mined))
       await this.#checkPending(s).catch((e: unknown) => this.#failed(s, e));
@@ -185,12 +172,9 @@ export class TxWatcher {
     incidentsOf(this.#deps.logger).failed(CHAIN_NODE.evm, this.#deps.clock.now(), 'receipt check', e, fields);
   }
 
-  /** `asked`: receipts asked with the mined count (undefined: that request failed, so it is asked again here). */
-  async #settleMined(slot: NonceSlot, asked: ReadonlyMap<string, Promise<Receipt | null | undefined>>): Promise<void> {
+  async #settleMined(slot: NonceSlot): Promise<void> {
     for (const attempt of slot.attempts.toReversed()) {
-      const hash = attempt.signed.hash;
-      const early = await asked.get(hash);
-      const receipt = early === undefined ? await this.#deps.rpc.receipt(hash) : early;
+      const receipt = await this.#deps.rpc.receipt(attempt.signed.hash);
       if (receipt === null) continue;
       const outcome = await this.#deps.outcomeOf(receipt, slot, attempt);
       const fee =
@@ -222,7 +206,25 @@ export class TxWatcher {
     }
     this.#slots.delete(slot.nonce);
     if (this.#slots.size === 0) for (const w of this.#idleWaiters.splice(0)) w();
-    reportSettled(this.#deps, slot, outcome);
+    const label =
+      outcome.kind === 'rejected' && outcome.error.code === 'E_CHAIN_TX_EXPIRED'
+        ? String(outcome.error.details.reason ?? 'expired')
+        : outcome.kind;
+    this.#deps.metrics?.submissions.inc({
+      kind: slot.command.kind,
+      outcome: label === 'cancelled' ? 'expired' : label,
+    });
+    this.#deps.logger.info(
+      {
+        ...slot.command.context,
+        kind: slot.command.kind,
+        nonce: slot.nonce.toString(),
+        txHash: outcome.txHash,
+        outcome: outcome.kind,
+        ...(outcome.kind === 'rejected' ? errorFields(outcome.error) : {}),
+      },
+      `chain A ${slot.command.kind} settled: ${label}`,
+    );
     slot.settle(outcome);
   }
 

@@ -45,17 +45,36 @@ export function pairInventory(
   };
 }
 
+/**
+ * Each order's last view, with the raw price and remainder it was made from: a pair's orders are seen again at
+ * every round and change far less often, and a view is immutable, so an unchanged order is not converted again.
+ */
+const views = new WeakMap<StoredOrder, { scales: PairScales; price: bigint; remaining: bigint; view: LiveOrder }>();
+
+function viewOf(o: StoredOrder, remaining: bigint, s: PairScales): LiveOrder {
+  const known = views.get(o);
+  if (known !== undefined && known.scales === s && known.price === o.price && known.remaining === remaining)
+    return known.view;
+  const view: LiveOrder = {
+    id: o.clientOrderId.toString(),
+    side: o.side,
+    price: priceFromRaw(o.price, s),
+    quantity: quantityFromRaw(remaining, s),
+  };
+  views.set(o, { scales: s, price: o.price, remaining, view });
+  return view;
+}
+
 /** Our orders as the strategy sees them: what remains, at its price, keyed by client order id. */
 export function liveQuotes(binding: PairBinding, live: readonly StoredOrder[]): LiveOrder[] {
   const s = binding.rules.scales;
-  return live
-    .filter((o) => isQuoting(o.status) && remainingOf(o) > 0n)
-    .map((o) => ({
-      id: o.clientOrderId.toString(),
-      side: o.side,
-      price: priceFromRaw(o.price, s),
-      quantity: quantityFromRaw(remainingOf(o), s),
-    }));
+  const out: LiveOrder[] = [];
+  for (const o of live) {
+    if (!isQuoting(o.status)) continue;
+    const remaining = remainingOf(o);
+    if (remaining > 0n) out.push(viewOf(o, remaining, s));
+  }
+  return out;
 }
 
 /**

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { PairBinding } from '../../../../src/chains/types.ts';
+import { liveQuotes } from '../../../../src/engine/loop/inventory-view.ts';
+import type { StoredOrder } from '../../../../src/store/order-store.ts';
+
+const scales = { baseInternal: 1000n, quoteInternal: 10_000n, baseNative: 10n ** 18n, quoteNative: 10n ** 6n };
+const binding = { rules: { scales } } as unknown as PairBinding;
+const order = (changes: Partial<StoredOrder> = {}): StoredOrder =>
+  ({
+    clientOrderId: 7n,
+    side: 'buy',
+    price: 1_002_500n,
+    quantity: 5_000n,
+    filled: 0n,
+    status: 'resting',
+    ...changes,
+  }) as unknown as StoredOrder;
+const shown = (views: ReturnType<typeof liveQuotes>) =>
+  views.map((v) => `${v.id} ${v.side} ${v.quantity.toFixed()} @ ${v.price.toFixed()}`);
+
+describe('the live orders as the strategy sees them', () => {
+  it('converts an order once while it stays as it is, and again once it changes', () => {
+    const resting = order();
+    const first = liveQuotes(binding, [resting]);
+    const again = liveQuotes(binding, [resting]);
+    expect(shown(first)).toEqual(['7 buy 5 @ 100.25']);
+    expect(again[0]).toBe(first[0]);
+    // A fill writes a new record: what remains is seen, not the view of the order before.
+    const partly = order({ filled: 1_500n, status: 'partiallyFilled' });
+    expect(
+      shown(liveQuotes(binding, [partly, order({ clientOrderId: 8n, status: 'filled', filled: 5_000n })])),
+    ).toEqual(['7 buy 3.5 @ 100.25']);
+    // The same record changed in place (never done, but not trusted either) is converted again.
+    const changed = { ...resting } as { -readonly [K in keyof StoredOrder]: StoredOrder[K] };
+    liveQuotes(binding, [changed]);
+    changed.price = 1_003_000n;
+    expect(shown(liveQuotes(binding, [changed]))).toEqual(['7 buy 5 @ 100.3']);
+  });
+});

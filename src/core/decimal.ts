@@ -30,6 +30,21 @@ export function quotientDown(a: Decimal, b: Decimal): Decimal {
   }
 }
 
+/**
+ * `a / b` to `digits` significant digits (half-even): for a ratio that is only ever turned into a JavaScript
+ * number (a metric's value), where the 200 digits of an exact-as-possible division would all be thrown away.
+ * Never for money.
+ */
+export function approxQuotient(a: Decimal, b: Decimal, digits = 34): Decimal {
+  const { precision } = Decimal;
+  Decimal.set({ precision: Math.min(precision, digits) });
+  try {
+    return a.div(b);
+  } finally {
+    Decimal.set({ precision });
+  }
+}
+
 /** The specification's DecimalString, with the decimal point taken literally. */
 export const DECIMAL_STRING_PATTERN = /^-?[0-9]+(?:\.[0-9]{1,18})?$/;
 export const DECIMAL_STRING_MAX_LENGTH = 255;

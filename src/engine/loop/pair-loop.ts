@@ -46,6 +46,8 @@ export class PairLoop {
   /** Receive time of the oldest market event not yet answered by a recomputation. */
   #marketEventMs: number | null = null;
   #state: StrategyState = {};
+  /** The quotes the spread gauge was last set from (a round answered from the memo has the same). */
+  #spreadFrom: readonly unknown[] | null = null;
   /** The strategy's last answer, given again while a round asks the same question. */
   readonly #quotes = new QuoteMemo();
   readonly #balances: BalanceCache;
@@ -214,7 +216,8 @@ export class PairLoop {
     const { actions, kept } = keepQueued(result.actions, queued, options.runtime.binding.rules.scales);
     options.engine.supersede(this.pairId, kept);
     await this.#send(actions, decision, marketEventMs);
-    recordSpread(options.metrics, this.key, result.quotes);
+    if (result.quotes !== this.#spreadFrom) recordSpread(options.metrics, this.key, result.quotes);
+    this.#spreadFrom = result.quotes;
   }
 
   /**

@@ -39,8 +39,32 @@ function rulesOf(terms: GuardTerms, pair: PairRules): ObligationRules {
   return rules;
 }
 
-function raw(q: { side: Side; price: Decimal; quantity: Decimal }, pair: PairRules): BookQuote {
-  return { side: q.side, price: priceToRaw(q.price, pair.scales), quantity: quantityToRaw(q.quantity, pair.scales) };
+type Quoted = { readonly side: Side; readonly price: Decimal; readonly quantity: Decimal };
+
+/**
+ * Each quote's integers, with the values they were worked out from: a round checks the same quotes against
+ * the terms several times (after a fill on either side, before and after the diff), and a quote's side, price
+ * and quantity are immutable values, so the same ones give the same integers.
+ */
+const raws = new WeakMap<Quoted, { from: Quoted; scales: PairRules['scales']; raw: BookQuote }>();
+
+function raw(q: Quoted, pair: PairRules): BookQuote {
+  const known = raws.get(q);
+  if (
+    known !== undefined &&
+    known.scales === pair.scales &&
+    known.from.side === q.side &&
+    known.from.price === q.price &&
+    known.from.quantity === q.quantity
+  )
+    return known.raw;
+  const found = {
+    side: q.side,
+    price: priceToRaw(q.price, pair.scales),
+    quantity: quantityToRaw(q.quantity, pair.scales),
+  };
+  raws.set(q, { from: { side: q.side, price: q.price, quantity: q.quantity }, scales: pair.scales, raw: found });
+  return found;
 }
 
 /** Whether these quotes (desired, or live orders) hold a bid and an ask that meet the terms. */

@@ -48,8 +48,12 @@ function priceStillValid(price: Decimal, options: DiffOptions): boolean {
   );
 }
 
-function keepable(quote: DesiredQuote, live: LiveOrder, options: DiffOptions): boolean {
-  const window = tickAt(quote.price, options.rules.tick).mul(options.priceToleranceTicks);
+/** The price distance within which a live order may stand for `quote`. */
+function windowOf(quote: DesiredQuote, options: DiffOptions): Decimal {
+  return tickAt(quote.price, options.rules.tick).mul(options.priceToleranceTicks);
+}
+
+function keepable(quote: DesiredQuote, window: Decimal, live: LiveOrder, options: DiffOptions): boolean {
   return (
     live.price.sub(quote.price).abs().lte(window) && live.quantity.sub(quote.quantity).abs().lte(options.sizeTolerance)
   );
@@ -61,7 +65,9 @@ function matchKeeps(desired: readonly DesiredQuote[], live: readonly LiveOrder[]
   const free = live.filter((l) => priceStillValid(l.price, options)).toSorted((a, b) => a.price.cmp(b.price));
   const pairs: Pair[] = [];
   for (const quote of desired.toSorted((a, b) => a.price.cmp(b.price))) {
-    const i = free.findIndex((l) => keepable(quote, l, options));
+    if (free.length === 0) break;
+    const window = windowOf(quote, options);
+    const i = free.findIndex((l) => keepable(quote, window, l, options));
     if (i < 0) continue;
     pairs.push({ quote, live: free[i] as LiveOrder });
     free.splice(i, 1);

@@ -17,24 +17,28 @@ const ZERO = new Decimal(0);
 
 function subtract(levels: readonly BookLevel[], own: readonly LiveOrder[]): BookLevel[] {
   if (own.length === 0) return levels.filter((l) => l.quantity.gt(0));
-  // Our remaining quantity per price; a level that is all ours (or less, when the view lags) disappears.
-  const ours = new Map<string, Decimal>();
+  // Our remaining quantity per price (a few prices: compared, not keyed by text); a level that is all ours (or
+  // less, when the view lags) disappears.
+  const prices: Decimal[] = [];
+  const ours: Decimal[] = [];
   for (const o of own) {
-    const key = o.price.toFixed();
-    ours.set(key, (ours.get(key) ?? ZERO).add(o.quantity));
+    const i = prices.findIndex((p) => p.eq(o.price));
+    if (i < 0) {
+      prices.push(o.price);
+      ours.push(ZERO.add(o.quantity));
+    } else ours[i] = (ours[i] as Decimal).add(o.quantity);
   }
   const out: BookLevel[] = [];
   for (const level of levels) {
-    const key = level.price.toFixed();
-    const mine = ours.get(key);
-    if (mine === undefined) {
+    const i = prices.findIndex((p) => p.eq(level.price));
+    if (i < 0) {
       // None of ours at this price: the level as it is.
       if (level.quantity.gt(0)) out.push(level);
       continue;
     }
-    const rest = level.quantity.sub(mine);
+    const rest = level.quantity.sub(ours[i] as Decimal);
     // Several entries may share a price (an order-by-order view): consume ours across them.
-    ours.set(key, rest.lt(0) ? rest.neg() : ZERO);
+    ours[i] = rest.lt(0) ? rest.neg() : ZERO;
     if (rest.gt(0)) out.push({ price: level.price, quantity: rest });
   }
   return out;

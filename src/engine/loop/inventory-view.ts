@@ -85,8 +85,28 @@ export function liveQuotes(binding: PairBinding, live: readonly StoredOrder[]): 
 export function ownOnBook(binding: PairBinding, live: readonly StoredOrder[]): LiveOrder[] {
   return liveQuotes(
     binding,
-    live.map((o) => (o.status === 'cancelRequested' ? { ...o, status: 'resting' as const } : o)),
+    live.map((o) => (o.status === 'cancelRequested' ? stillResting(o) : o)),
   );
+}
+
+/** An order whose cancellation travels, as resting: one object per record, so that its view is kept too. */
+const resting = new WeakMap<StoredOrder, StoredOrder>();
+function stillResting(o: StoredOrder): StoredOrder {
+  let r = resting.get(o);
+  // What the strategy's view reads of it, checked: a record is replaced when written, never changed, but the
+  // copy must not outlive a change anyway.
+  if (
+    r === undefined ||
+    r.price !== o.price ||
+    r.quantity !== o.quantity ||
+    r.filled !== o.filled ||
+    r.side !== o.side ||
+    r.clientOrderId !== o.clientOrderId
+  ) {
+    r = { ...o, status: 'resting' as const };
+    resting.set(o, r);
+  }
+  return r;
 }
 
 /**

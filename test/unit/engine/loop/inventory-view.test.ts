@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PairBinding } from '../../../../src/chains/types.ts';
-import { liveQuotes } from '../../../../src/engine/loop/inventory-view.ts';
+import { liveQuotes, ownOnBook } from '../../../../src/engine/loop/inventory-view.ts';
 import type { StoredOrder } from '../../../../src/store/order-store.ts';
 
 const scales = { baseInternal: 1000n, quoteInternal: 10_000n, baseNative: 10n ** 18n, quoteNative: 10n ** 6n };
@@ -35,5 +35,16 @@ describe('the live orders as the strategy sees them', () => {
     liveQuotes(binding, [changed]);
     changed.price = 1_003_000n;
     expect(shown(liveQuotes(binding, [changed]))).toEqual(['7 buy 5 @ 100.3']);
+  });
+  it('counts an order whose cancellation travels as on the book, with one view while it stays as it is', () => {
+    const cancelling = order({ status: 'cancelRequested', filled: 1_000n });
+    const first = ownOnBook(binding, [cancelling, order({ clientOrderId: 9n, side: 'sell', price: 1_010_000n })]);
+    expect(shown(first)).toEqual(['7 buy 4 @ 100.25', '9 sell 5 @ 101']);
+    expect(liveQuotes(binding, [cancelling])).toEqual([]);
+    expect(ownOnBook(binding, [cancelling])[0]).toBe(first[0]);
+    const changed = { ...cancelling } as { -readonly [K in keyof StoredOrder]: StoredOrder[K] };
+    ownOnBook(binding, [changed]);
+    changed.filled = 2_000n;
+    expect(shown(ownOnBook(binding, [changed]))).toEqual(['7 buy 3 @ 100.25']);
   });
 });

@@ -23,7 +23,18 @@ const ZERO = new Decimal(0);
 
 /** The terms compiled for a pair, once for each terms and pair (every round checks them several times). */
 const compiled = new WeakMap<PairRules, Map<string, ObligationRules>>();
+/** The rules last compiled from each terms object (terms are immutable; the round's are the same object). */
+const byObject = new WeakMap<GuardTerms, { pair: PairRules; rules: ObligationRules }>();
+
 function rulesOf(terms: GuardTerms, pair: PairRules): ObligationRules {
+  const last = byObject.get(terms);
+  if (last !== undefined && last.pair === pair) return last.rules;
+  const rules = compiledRules(terms, pair);
+  byObject.set(terms, { pair, rules });
+  return rules;
+}
+
+function compiledRules(terms: GuardTerms, pair: PairRules): ObligationRules {
   let byTerms = compiled.get(pair);
   if (byTerms === undefined) {
     byTerms = new Map();

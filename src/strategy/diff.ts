@@ -38,14 +38,50 @@ interface Pair {
   readonly live: LiveOrder;
 }
 
+/**
+ * Each live price's last answer, with the rules and the last price it was given for: a live order's price is
+ * the same Decimal round after round, and the answer depends on it, the tick rules, the bands and the last price
+ * alone (all immutable values), so while they are the same objects the answer is too.
+ */
+interface Validity {
+  readonly tick: PairRules['tick'];
+  readonly collarBps: PairRules['priceCollarBps'];
+  readonly reference: PairRules['staticReferencePrice'];
+  readonly staticBps: PairRules['staticThresholdBps'];
+  readonly dynamicBps: PairRules['dynamicThresholdBps'];
+  readonly lastPrice: Decimal | null;
+  readonly valid: boolean;
+}
+const validities = new WeakMap<Decimal, Validity>();
+
 function priceStillValid(price: Decimal, options: DiffOptions): boolean {
   const r = options.rules;
-  return (
+  const known = validities.get(price);
+  if (
+    known !== undefined &&
+    known.tick === r.tick &&
+    known.collarBps === r.priceCollarBps &&
+    known.reference === r.staticReferencePrice &&
+    known.staticBps === r.staticThresholdBps &&
+    known.dynamicBps === r.dynamicThresholdBps &&
+    known.lastPrice === options.lastPrice
+  )
+    return known.valid;
+  const valid =
     checkTick(price, r.tick) === null &&
     checkCollar(price, r) === null &&
     checkStaticThreshold(price, r) === null &&
-    checkDynamicThreshold(price, options.lastPrice, r) === null
-  );
+    checkDynamicThreshold(price, options.lastPrice, r) === null;
+  validities.set(price, {
+    tick: r.tick,
+    collarBps: r.priceCollarBps,
+    reference: r.staticReferencePrice,
+    staticBps: r.staticThresholdBps,
+    dynamicBps: r.dynamicThresholdBps,
+    lastPrice: options.lastPrice,
+    valid,
+  });
+  return valid;
 }
 
 /** The price distance within which a live order may stand for `quote`. */

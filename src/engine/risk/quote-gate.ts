@@ -28,8 +28,18 @@ export interface GateResult {
   readonly cuts: GateCut[];
 }
 
+/** The last cap worked out, with the limits and mark it came from (both immutable; rounds repeat them). */
+let lastCap: { limits: RiskLimits; mark: Decimal | null; cap: Decimal | null } | null = null;
+
 /** Largest position the bids may build towards, from the inventory and notional limits. */
 function positionCap(limits: RiskLimits, mark: Decimal | null): Decimal | null {
+  if (lastCap !== null && lastCap.limits === limits && lastCap.mark === mark) return lastCap.cap;
+  const cap = capOf(limits, mark);
+  lastCap = { limits, mark, cap };
+  return cap;
+}
+
+function capOf(limits: RiskLimits, mark: Decimal | null): Decimal | null {
   const caps: Decimal[] = [];
   if (limits.maxInventory !== null) caps.push(limits.maxInventory);
   if (limits.maxNotional !== null && mark !== null && mark.gt(0)) caps.push(limits.maxNotional.div(mark));

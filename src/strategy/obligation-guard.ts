@@ -9,74 +9,17 @@
  */
 import { Decimal } from '../core/decimal.ts';
 import { quotesComply } from '../core/obligation-search.ts';
-import { assessQuotes, ObligationRules, type BookQuote, type SizeLimit } from '../core/obligations.ts';
+import { assessQuotes, type SizeLimit } from '../core/obligations.ts';
 import type { PairRules } from '../core/rules.ts';
 import { snapToTick, tickAt, tickDown, tickUp } from '../core/ticks.ts';
-import { priceToRaw, quantityToRaw } from '../core/units.ts';
 import { conformQuotes, type ConformInput, type ConformResult } from './conform.ts';
+import { raw, rulesOf } from './guard-rules.ts';
 import { roundSizeDown } from './sizing.ts';
 import type { DesiredQuote, GuardOutcome, GuardTerms, LiveOrder, QuoteReason, Side } from './types.ts';
 
 export type { GuardOutcome, GuardTerms } from './types.ts';
 
 const ZERO = new Decimal(0);
-
-/** The terms compiled for a pair, once for each terms and pair (every round checks them several times). */
-const compiled = new WeakMap<PairRules, Map<string, ObligationRules>>();
-/** The rules last compiled from each terms object (terms are immutable; the round's are the same object). */
-const byObject = new WeakMap<GuardTerms, { pair: PairRules; rules: ObligationRules }>();
-
-function rulesOf(terms: GuardTerms, pair: PairRules): ObligationRules {
-  const last = byObject.get(terms);
-  if (last !== undefined && last.pair === pair) return last.rules;
-  const rules = compiledRules(terms, pair);
-  byObject.set(terms, { pair, rules });
-  return rules;
-}
-
-function compiledRules(terms: GuardTerms, pair: PairRules): ObligationRules {
-  let byTerms = compiled.get(pair);
-  if (byTerms === undefined) {
-    byTerms = new Map();
-    compiled.set(pair, byTerms);
-  }
-  const { maxSpread: s, minSize: m } = terms;
-  const key = `${s.unit}:${s.value.toString()}|${m.unit}:${m.value.toString()}|${terms.maxSizeRatio}`;
-  let rules = byTerms.get(key);
-  if (rules === undefined) {
-    rules = new ObligationRules({ ...terms, target: 1, stressedSpreadMultiplier: new Decimal(1) }, pair.scales);
-    byTerms.set(key, rules);
-  }
-  return rules;
-}
-
-type Quoted = { readonly side: Side; readonly price: Decimal; readonly quantity: Decimal };
-
-/**
- * Each quote's integers, with the values they were worked out from: a round checks the same quotes against
- * the terms several times (after a fill on either side, before and after the diff), and a quote's side, price
- * and quantity are immutable values, so the same ones give the same integers.
- */
-const raws = new WeakMap<Quoted, { from: Quoted; scales: PairRules['scales']; raw: BookQuote }>();
-
-function raw(q: Quoted, pair: PairRules): BookQuote {
-  const known = raws.get(q);
-  if (
-    known !== undefined &&
-    known.scales === pair.scales &&
-    known.from.side === q.side &&
-    known.from.price === q.price &&
-    known.from.quantity === q.quantity
-  )
-    return known.raw;
-  const found = {
-    side: q.side,
-    price: priceToRaw(q.price, pair.scales),
-    quantity: quantityToRaw(q.quantity, pair.scales),
-  };
-  raws.set(q, { from: { side: q.side, price: q.price, quantity: q.quantity }, scales: pair.scales, raw: found });
-  return found;
-}
 
 /** Whether these quotes (desired, or live orders) hold a bid and an ask that meet the terms. */
 export function meetsTerms(quotes: readonly (DesiredQuote | LiveOrder)[], terms: GuardTerms, pair: PairRules): boolean {

@@ -51,8 +51,8 @@ function subtract(levels: readonly BookLevel[], own: readonly LiveOrder[]): Book
  * (action sequencing), so the view can only mislead after that order is gone and the next view is read.
  */
 export function othersBook(market: Pick<MarketView, 'bids' | 'asks'>, own: readonly LiveOrder[]): OthersBook {
-  if (last !== null && last.bids === market.bids && last.asks === market.asks && sameOrders(last.own, own))
-    return last.book;
+  const last = lastBooks.get(market.bids);
+  if (last !== undefined && last.asks === market.asks && sameOrders(last.own, own)) return last.book;
   const book: OthersBook = {
     bids: subtract(
       market.bids,
@@ -63,21 +63,20 @@ export function othersBook(market: Pick<MarketView, 'bids' | 'asks'>, own: reado
       own.filter((o) => o.side === 'sell'),
     ).toSorted((a, b) => a.price.cmp(b.price)),
   };
-  last = { bids: market.bids, asks: market.asks, own, book };
+  lastBooks.set(market.bids, { asks: market.asks, own, book });
   return book;
 }
 
 /**
- * The last book worked out, with what it was worked out from. A round asks for it twice (the others' mid the
- * fair value is checked against, then the strategy) from the same levels and orders, and the next round often
- * again: the levels, the orders and the book are immutable, so the same objects give the same book.
+ * The last book worked out from each set of levels (one per book message of a pair), with the asks and our
+ * orders it was worked out with. A round asks for it twice (the others' mid the fair value is checked against,
+ * then the strategy) from the same levels and orders, and the pair's next rounds often again: the levels, the
+ * orders and the book are immutable, so the same objects give the same book.
  */
-let last: {
-  readonly bids: readonly BookLevel[];
-  readonly asks: readonly BookLevel[];
-  readonly own: readonly LiveOrder[];
-  readonly book: OthersBook;
-} | null = null;
+const lastBooks = new WeakMap<
+  readonly BookLevel[],
+  { readonly asks: readonly BookLevel[]; readonly own: readonly LiveOrder[]; readonly book: OthersBook }
+>();
 
 function sameOrders(a: readonly LiveOrder[], b: readonly LiveOrder[]): boolean {
   if (a.length !== b.length) return false;

@@ -28,14 +28,15 @@ export interface GateResult {
   readonly cuts: GateCut[];
 }
 
-/** The last cap worked out, with the limits and mark it came from (both immutable; rounds repeat them). */
-let lastCap: { limits: RiskLimits; mark: Decimal | null; cap: Decimal | null } | null = null;
+/** Each limits' last cap, with the mark it came from (both immutable; a pair's rounds repeat them). */
+const lastCaps = new WeakMap<RiskLimits, { readonly mark: Decimal | null; readonly cap: Decimal | null }>();
 
 /** Largest position the bids may build towards, from the inventory and notional limits. */
 function positionCap(limits: RiskLimits, mark: Decimal | null): Decimal | null {
-  if (lastCap !== null && lastCap.limits === limits && lastCap.mark === mark) return lastCap.cap;
+  const last = lastCaps.get(limits);
+  if (last !== undefined && last.mark === mark) return last.cap;
   const cap = capOf(limits, mark);
-  lastCap = { limits, mark, cap };
+  lastCaps.set(limits, { mark, cap });
   return cap;
 }
 

@@ -39,11 +39,46 @@ export function pairInventory(
     lockedBase += lock.base;
     lockedQuote += lock.quote;
   }
-  return {
+  const last = inventories.get(runtime);
+  if (
+    last !== undefined &&
+    last.scales === s &&
+    last.base === balances.base &&
+    last.quote === balances.quote &&
+    last.lockedBase === lockedBase &&
+    last.lockedQuote === lockedQuote &&
+    last.quoteShare === quoteShare
+  )
+    return last.inventory;
+  const inventory = {
     base: { free: baseFromNative(balances.base, s), locked: baseFromNative(lockedBase, s) },
     quote: { free: quoteFromNative(balances.quote, s).mul(quoteShare), locked: quoteFromNative(lockedQuote, s) },
   };
+  inventories.set(runtime, {
+    scales: s,
+    base: balances.base,
+    quote: balances.quote,
+    lockedBase,
+    lockedQuote,
+    quoteShare,
+    inventory,
+  });
+  return inventory;
 }
+
+/** Each pair's last inventory, with the amounts it was made from: balances and locks change far less often. */
+const inventories = new WeakMap<
+  PairRuntime,
+  {
+    readonly scales: PairScales;
+    readonly base: bigint;
+    readonly quote: bigint;
+    readonly lockedBase: bigint;
+    readonly lockedQuote: bigint;
+    readonly quoteShare: Decimal;
+    readonly inventory: Inventory;
+  }
+>();
 
 /**
  * Each order's last view, with the raw price and remainder it was made from: a pair's orders are seen again at

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PairBinding } from '../../../../src/chains/types.ts';
-import { liveQuotes, ownOnBook } from '../../../../src/engine/loop/inventory-view.ts';
+import { liveQuotes, ownOnBook, pairInventory } from '../../../../src/engine/loop/inventory-view.ts';
+import type { PairRuntime } from '../../../../src/engine/wallet/pair-runtime.ts';
+import { Decimal } from '../../../../src/core/decimal.ts';
 import type { StoredOrder } from '../../../../src/store/order-store.ts';
 
 const scales = { baseInternal: 1000n, quoteInternal: 10_000n, baseNative: 10n ** 18n, quoteNative: 10n ** 6n };
@@ -46,5 +48,19 @@ describe('the live orders as the strategy sees them', () => {
     ownOnBook(binding, [changed]);
     changed.filled = 2_000n;
     expect(shown(ownOnBook(binding, [changed]))).toEqual(['7 buy 3 @ 100.25']);
+  });
+  it('values the balances once while they and the share stay the same', () => {
+    const runtime = { binding } as unknown as PairRuntime;
+    const half = new Decimal('0.5');
+    const at = (base: bigint, quote: bigint, share = half) => {
+      const inv = pairInventory(runtime, false, { base, quote, native: 0n }, [], share);
+      return [inv, `${inv.base.free.toFixed()} ${inv.quote.free.toFixed()} ${inv.quote.locked.toFixed()}`] as const;
+    };
+    const [first, text] = at(2n * 10n ** 18n, 3_000_000n);
+    expect(text).toBe('2 1.5 0');
+    expect(at(2n * 10n ** 18n, 3_000_000n)[0]).toBe(first);
+    expect(at(2n * 10n ** 18n, 4_000_000n)[1]).toBe('2 2 0');
+    expect(at(10n ** 18n, 4_000_000n)[1]).toBe('1 2 0');
+    expect(at(10n ** 18n, 4_000_000n, new Decimal('0.25'))[1]).toBe('1 1 0');
   });
 });

@@ -95,6 +95,8 @@ export class RecordedSource implements FairValueSource {
   readonly #rows: readonly RecordedReading[];
   readonly #clock: Clock;
   #current: RecordedReading | undefined;
+  /** The current reading's value, parsed once per reading (the pair loop asks at every round). */
+  #value: { readonly of: RecordedReading; readonly value: Decimal | null } | null = null;
 
   constructor(kind: FairValueSourceKind, pollMs: number, rows: readonly RecordedReading[], clock: Clock) {
     this.kind = kind;
@@ -118,13 +120,18 @@ export class RecordedSource implements FairValueSource {
     return changed;
   }
 
+  #valueOf(r: RecordedReading): Decimal | null {
+    if (this.#value?.of !== r) this.#value = { of: r, value: r.value === null ? null : new Decimal(r.value) };
+    return this.#value.value;
+  }
+
   reading(): SourceReading {
     const r = this.#current;
     if (r === undefined)
       return { kind: this.kind, value: null, atMs: null, error: 'not read yet', maxAgeMs: this.maxAgeMs };
     return {
       kind: this.kind,
-      value: r.value === null ? null : new Decimal(r.value),
+      value: this.#valueOf(r),
       atMs: r.valueTimeMs,
       error: r.error,
       maxAgeMs: r.maxAgeMs,

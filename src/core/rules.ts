@@ -127,9 +127,16 @@ export function checkSize(
   };
 }
 
+/** Each minimum's last value with a margin (asked for by every step and check of every quote). */
+const withMargin = new WeakMap<Decimal, { readonly bps: number; readonly value: Decimal }>();
+
 /** The smallest order value the bot will send: minimum plus the safety margin. */
 export function minimumValueWithMargin(rules: Pick<PairRules, 'minimumOrderValue' | 'valueMarginBps'>): Decimal {
-  return rules.minimumOrderValue.mul(BPS.add(rules.valueMarginBps)).div(BPS);
+  const known = withMargin.get(rules.minimumOrderValue);
+  if (known?.bps === rules.valueMarginBps) return known.value;
+  const value = rules.minimumOrderValue.mul(BPS.add(rules.valueMarginBps)).div(BPS);
+  withMargin.set(rules.minimumOrderValue, { bps: rules.valueMarginBps, value });
+  return value;
 }
 
 export function checkValue(

@@ -80,16 +80,33 @@ export function granularBandTick(quoteInternal: bigint): { readonly tick: Decima
   return { tick, source: `band ${GRANULAR_BAND} (granular: ${what})` };
 }
 
-/** Whether each table's rows ascend by `from` (the regulatory tables do; an operator's table should). */
-const ascending = new WeakMap<readonly TickRow[], boolean>();
+/**
+ * What is known of each table: whether its rows ascend by `from` (the regulatory tables do; an operator's table
+ * should), and the row the last price looked up fell in. A pair's prices stay within a row or two for long
+ * stretches and the same price is often looked up several times in a row (snapping, then checking), so the last
+ * row is tried first: the same Decimal answers without a comparison, a price in that row with two.
+ */
+interface TableState {
+  readonly ascending: boolean;
+  lastPrice: Decimal | null;
+  lastRow: number;
+}
+const tables = new WeakMap<readonly TickRow[], TableState>();
 
-function rowsAscend(rows: readonly TickRow[]): boolean {
-  let known = ascending.get(rows);
-  if (known === undefined) {
-    known = rows.every((r, i) => i === 0 || r.from.gt((rows[i - 1] as TickRow).from));
-    ascending.set(rows, known);
+function stateOf(rows: readonly TickRow[]): TableState {
+  let state = tables.get(rows);
+  if (state === undefined) {
+    const ascending = rows.every((r, i) => i === 0 || r.from.gt((rows[i - 1] as TickRow).from));
+    state = { ascending, lastPrice: null, lastRow: 0 };
+    tables.set(rows, state);
   }
-  return known;
+  return state;
+}
+
+/** Whether `price` falls in row `i` of an ascending table (the first row also covers prices below it). */
+function inRow(price: Decimal, rows: readonly TickRow[], i: number): boolean {
+  const next = rows[i + 1];
+  return (i === 0 || price.gte((rows[i] as TickRow).from)) && (next === undefined || price.lt(next.from));
 }
 
 /** The tick in force at `price` (price > 0). */
@@ -97,7 +114,8 @@ export function tickAt(price: Decimal, rules: TickRules): Decimal {
   if (rules.kind === 'fixed') return rules.tick;
   const rows = rules.rows;
   if (rows.length === 0) throw new RangeError('tick table is empty');
-  if (!rowsAscend(rows)) {
+  const state = stateOf(rows);
+  if (!state.ascending) {
     // Rows out of order: the first row, then each row in turn while the price reaches it.
     let tick = (rows[0] as TickRow).tick;
     for (const row of rows) {
@@ -105,6 +123,10 @@ export function tickAt(price: Decimal, rules: TickRules): Decimal {
       else break;
     }
     return tick;
+  }
+  if (price === state.lastPrice || inRow(price, rows, state.lastRow)) {
+    state.lastPrice = price;
+    return (rows[state.lastRow] as TickRow).tick;
   }
   // Binary search for the last row whose start the price reaches (the first row also covers prices below it).
   let lo = 0;
@@ -114,6 +136,8 @@ export function tickAt(price: Decimal, rules: TickRules): Decimal {
     if (price.gte((rows[mid] as TickRow).from)) lo = mid;
     else hi = mid - 1;
   }
+  state.lastPrice = price;
+  state.lastRow = lo;
   return (rows[lo] as TickRow).tick;
 }
 
@@ -145,9 +169,10 @@ export function snapToTick(price: Decimal, side: 'buy' | 'sell', rules: TickRule
   let current = price;
   // Moving up can land on a band boundary with a coarser tick; a custom table may then need another round.
   for (let round = 0; round < 16; round++) {
-    if (isOnTick(current, rules)) return current;
-    const units = current.div(tickAt(current, rules));
-    current = (side === 'buy' ? units.floor() : units.ceil()).mul(tickAt(current, rules));
+    const tick = tickAt(current, rules);
+    if (current.mod(tick).isZero()) return current;
+    const units = current.div(tick);
+    current = (side === 'buy' ? units.floor() : units.ceil()).mul(tick);
   }
   throw new RangeError(`cannot snap ${formatDecimal(price)} onto the tick grid (${rules.source})`);
 }

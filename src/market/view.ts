@@ -7,7 +7,7 @@ import { isMarketOpen, msUntilClose, type CalendarUse } from '../core/calendar.t
 import type { Decimal } from '../core/decimal.ts';
 import { othersBook } from '../strategy/book.ts';
 import { priceFrom } from '../strategy/reference-price.ts';
-import type { LiveOrder, MarketView } from '../strategy/types.ts';
+import type { BookLevel, LiveOrder, MarketView } from '../strategy/types.ts';
 import type { MarketBook } from '../venue/market-data/book.ts';
 import type { PairStatus } from './status.ts';
 
@@ -30,7 +30,20 @@ export function midOf(book: MarketBook | undefined): Decimal | null {
   return bid === undefined || ask === undefined ? null : bid.add(ask).div(2);
 }
 
-const levels = (side: MarketBook['buy']) => side.map((l) => ({ price: l.limit, quantity: l.quantity }));
+/**
+ * A side of the book as the strategy's levels, once per side: a book is replaced by the next message, never
+ * changed, so its levels are the same objects for every round that reads it (and the others' book of a round
+ * can be worked out once: strategy/book.ts).
+ */
+const sides = new WeakMap<MarketBook['buy'], readonly BookLevel[]>();
+function levels(side: MarketBook['buy']): readonly BookLevel[] {
+  let out = sides.get(side);
+  if (out === undefined) {
+    out = side.map((l) => ({ price: l.limit, quantity: l.quantity }));
+    sides.set(side, out);
+  }
+  return out;
+}
 
 /** The midpoint of others' best bid and ask (our own orders taken out, as the strategy does); null when a side is empty. */
 export function othersMidOf(book: MarketBook | undefined, own: readonly LiveOrder[]): Decimal | null {
@@ -42,8 +55,8 @@ export function othersMidOf(book: MarketBook | undefined, own: readonly LiveOrde
 /** The market as the strategy sees it. */
 export function marketViewOf(book: MarketBook, status: PairStatus, nowMs: number, calendar: CalendarUse): MarketView {
   return {
-    bids: book.buy.map((l) => ({ price: l.limit, quantity: l.quantity })),
-    asks: book.sell.map((l) => ({ price: l.limit, quantity: l.quantity })),
+    bids: levels(book.buy),
+    asks: levels(book.sell),
     lastPrice: status.lastPrice,
     staticReferencePrice: status.staticReferencePrice,
     tradeInfo: {

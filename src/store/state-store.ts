@@ -22,6 +22,32 @@ export interface Decision {
   readonly risk: unknown;
 }
 
+/**
+ * A decision's JSON columns, per decision: a round's placements are all recorded with the round's decision,
+ * and its parameters (the strategy's configuration, the largest part) are the same object round after round.
+ * Both are immutable, so their text is made once; the parameters' text is kept with the configuration's hash.
+ */
+const decisionColumns = new WeakMap<Decision, { params: string; market: string; risk: string }>();
+const paramsColumn = new WeakMap<object, { hash: string; json: string }>();
+
+function paramsJson(d: Decision): string {
+  if (typeof d.params !== 'object' || d.params === null) return toJson(d.params);
+  const known = paramsColumn.get(d.params);
+  if (known !== undefined && known.hash === d.configHash) return known.json;
+  const json = toJson(d.params);
+  paramsColumn.set(d.params, { hash: d.configHash, json });
+  return json;
+}
+
+function columnsOf(d: Decision): { params: string; market: string; risk: string } {
+  let columns = decisionColumns.get(d);
+  if (columns === undefined) {
+    columns = { params: paramsJson(d), market: toJson(d.market), risk: toJson(d.risk) };
+    decisionColumns.set(d, columns);
+  }
+  return columns;
+}
+
 export class StateStore {
   readonly #db: Db;
   readonly #now: () => number;
@@ -112,6 +138,7 @@ export class StateStore {
 
   /** A decision and the reporting values (owner, decision identifiers: the algorithm identifier) its orders carry. */
   recordDecision(d: Decision, reporting: { readonly a: number; readonly b: number } | null = null): number {
+    const columns = columnsOf(d);
     const r = this.#db
       .prepare(
         'INSERT INTO decisions (created_ms, pair_id, strategy, config_hash, params_json, market_json, risk_json, owner_reporting_id, decision_reporting_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -121,9 +148,9 @@ export class StateStore {
         d.pairId,
         d.strategy,
         d.configHash,
-        toJson(d.params),
-        toJson(d.market),
-        toJson(d.risk),
+        columns.params,
+        columns.market,
+        columns.risk,
         reporting?.a ?? null,
         reporting?.b ?? null,
       );

@@ -38,18 +38,58 @@ interface Pair {
   readonly live: LiveOrder;
 }
 
+/**
+ * Each live price's last answer, with the rules and the last price it was given for: a live order's price is
+ * the same Decimal round after round, and the answer depends on it, the tick rules, the bands and the last price
+ * alone (all immutable values), so while they are the same objects the answer is too.
+ */
+interface Validity {
+  readonly tick: PairRules['tick'];
+  readonly collarBps: PairRules['priceCollarBps'];
+  readonly reference: PairRules['staticReferencePrice'];
+  readonly staticBps: PairRules['staticThresholdBps'];
+  readonly dynamicBps: PairRules['dynamicThresholdBps'];
+  readonly lastPrice: Decimal | null;
+  readonly valid: boolean;
+}
+const validities = new WeakMap<Decimal, Validity>();
+
 function priceStillValid(price: Decimal, options: DiffOptions): boolean {
   const r = options.rules;
-  return (
+  const known = validities.get(price);
+  if (
+    known !== undefined &&
+    known.tick === r.tick &&
+    known.collarBps === r.priceCollarBps &&
+    known.reference === r.staticReferencePrice &&
+    known.staticBps === r.staticThresholdBps &&
+    known.dynamicBps === r.dynamicThresholdBps &&
+    known.lastPrice === options.lastPrice
+  )
+    return known.valid;
+  const valid =
     checkTick(price, r.tick) === null &&
     checkCollar(price, r) === null &&
     checkStaticThreshold(price, r) === null &&
-    checkDynamicThreshold(price, options.lastPrice, r) === null
-  );
+    checkDynamicThreshold(price, options.lastPrice, r) === null;
+  validities.set(price, {
+    tick: r.tick,
+    collarBps: r.priceCollarBps,
+    reference: r.staticReferencePrice,
+    staticBps: r.staticThresholdBps,
+    dynamicBps: r.dynamicThresholdBps,
+    lastPrice: options.lastPrice,
+    valid,
+  });
+  return valid;
 }
 
-function keepable(quote: DesiredQuote, live: LiveOrder, options: DiffOptions): boolean {
-  const window = tickAt(quote.price, options.rules.tick).mul(options.priceToleranceTicks);
+/** The price distance within which a live order may stand for `quote`. */
+function windowOf(quote: DesiredQuote, options: DiffOptions): Decimal {
+  return tickAt(quote.price, options.rules.tick).mul(options.priceToleranceTicks);
+}
+
+function keepable(quote: DesiredQuote, window: Decimal, live: LiveOrder, options: DiffOptions): boolean {
   return (
     live.price.sub(quote.price).abs().lte(window) && live.quantity.sub(quote.quantity).abs().lte(options.sizeTolerance)
   );
@@ -61,7 +101,9 @@ function matchKeeps(desired: readonly DesiredQuote[], live: readonly LiveOrder[]
   const free = live.filter((l) => priceStillValid(l.price, options)).toSorted((a, b) => a.price.cmp(b.price));
   const pairs: Pair[] = [];
   for (const quote of desired.toSorted((a, b) => a.price.cmp(b.price))) {
-    const i = free.findIndex((l) => keepable(quote, l, options));
+    if (free.length === 0) break;
+    const window = windowOf(quote, options);
+    const i = free.findIndex((l) => keepable(quote, window, l, options));
     if (i < 0) continue;
     pairs.push({ quote, live: free[i] as LiveOrder });
     free.splice(i, 1);

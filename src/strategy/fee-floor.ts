@@ -24,12 +24,30 @@ export interface FeeFloorParams {
 
 const TWO = new Decimal(2);
 
-/** h(Q) above, in quote units per base unit. */
-export function minimumHalfSpread(centre: Decimal, quantity: Decimal, params: FeeFloorParams): Decimal {
+/**
+ * The terms of h(Q) that depend on the centre alone, for the last centre and parameters: a round asks for the
+ * floor of each of its quotes around one centre (and again for a quote cut to a smaller size).
+ */
+let lastCentre: {
+  readonly centre: Decimal;
+  readonly params: FeeFloorParams;
+  readonly commission: Decimal;
+  readonly margin: Decimal;
+} | null = null;
+
+function centreTerms(centre: Decimal, params: FeeFloorParams): { commission: Decimal; margin: Decimal } {
+  if (lastCentre !== null && lastCentre.centre === centre && lastCentre.params === params) return lastCentre;
   const makerBps = roleRateBps(params.commissions, 'maker', params.marketMaker);
   const commission = centre.mul(makerBps).div(BPS);
-  const refresh = params.refreshCost.gt(0) ? params.refreshCost.div(TWO.mul(quantity)) : new Decimal(0);
   const margin = centre.mul(params.minSpreadBps).div(BPS.mul(TWO));
+  lastCentre = { centre, params, commission, margin };
+  return lastCentre;
+}
+
+/** h(Q) above, in quote units per base unit. */
+export function minimumHalfSpread(centre: Decimal, quantity: Decimal, params: FeeFloorParams): Decimal {
+  const { commission, margin } = centreTerms(centre, params);
+  const refresh = params.refreshCost.gt(0) ? params.refreshCost.div(TWO.mul(quantity)) : new Decimal(0);
   return commission.add(refresh).add(margin);
 }
 

@@ -39,13 +39,16 @@ function sameDigits(a: readonly number[] | null, b: readonly number[] | null): b
   return true;
 }
 
-/** Equal as plain data: a Decimal by sign, exponent and digits (1 and 1.0 alike, -0 and 0 not), -0 apart from 0. */
+/**
+ * Equal as plain data: a Decimal by sign, exponent and digits (1 and 1.0 alike, -0 and 0 not; the same Decimal,
+ * immutable, without looking), -0 apart from 0.
+ */
 function same(a: unknown, b: unknown): boolean {
   if (typeof a === 'number') return Object.is(a, b);
   if (typeof a !== 'object' || a === null) return a === b;
   if (typeof b !== 'object' || b === null) return false;
   if (a instanceof Decimal)
-    return b instanceof Decimal && Object.is(a.s, b.s) && Object.is(a.e, b.e) && sameDigits(a.d, b.d);
+    return a === b || (b instanceof Decimal && Object.is(a.s, b.s) && Object.is(a.e, b.e) && sameDigits(a.d, b.d));
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!same(a[i], b[i])) return false;

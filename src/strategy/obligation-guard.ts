@@ -9,39 +9,17 @@
  */
 import { Decimal } from '../core/decimal.ts';
 import { quotesComply } from '../core/obligation-search.ts';
-import { assessQuotes, ObligationRules, type BookQuote, type SizeLimit } from '../core/obligations.ts';
+import { assessQuotes, type SizeLimit } from '../core/obligations.ts';
 import type { PairRules } from '../core/rules.ts';
 import { snapToTick, tickAt, tickDown, tickUp } from '../core/ticks.ts';
-import { priceToRaw, quantityToRaw } from '../core/units.ts';
 import { conformQuotes, type ConformInput, type ConformResult } from './conform.ts';
+import { raw, rulesOf } from './guard-rules.ts';
 import { roundSizeDown } from './sizing.ts';
 import type { DesiredQuote, GuardOutcome, GuardTerms, LiveOrder, QuoteReason, Side } from './types.ts';
 
 export type { GuardOutcome, GuardTerms } from './types.ts';
 
 const ZERO = new Decimal(0);
-
-/** The terms compiled for a pair, once for each terms and pair (every round checks them several times). */
-const compiled = new WeakMap<PairRules, Map<string, ObligationRules>>();
-function rulesOf(terms: GuardTerms, pair: PairRules): ObligationRules {
-  let byTerms = compiled.get(pair);
-  if (byTerms === undefined) {
-    byTerms = new Map();
-    compiled.set(pair, byTerms);
-  }
-  const { maxSpread: s, minSize: m } = terms;
-  const key = `${s.unit}:${s.value.toString()}|${m.unit}:${m.value.toString()}|${terms.maxSizeRatio}`;
-  let rules = byTerms.get(key);
-  if (rules === undefined) {
-    rules = new ObligationRules({ ...terms, target: 1, stressedSpreadMultiplier: new Decimal(1) }, pair.scales);
-    byTerms.set(key, rules);
-  }
-  return rules;
-}
-
-function raw(q: { side: Side; price: Decimal; quantity: Decimal }, pair: PairRules): BookQuote {
-  return { side: q.side, price: priceToRaw(q.price, pair.scales), quantity: quantityToRaw(q.quantity, pair.scales) };
-}
 
 /** Whether these quotes (desired, or live orders) hold a bid and an ask that meet the terms. */
 export function meetsTerms(quotes: readonly (DesiredQuote | LiveOrder)[], terms: GuardTerms, pair: PairRules): boolean {

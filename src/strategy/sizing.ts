@@ -30,9 +30,35 @@ export function quoteCost(
   marketMaker: boolean,
 ): Decimal {
   if (side === 'sell') return quantity;
+  const known = buyCosts.get(price);
+  if (
+    known !== undefined &&
+    known.quantity === quantity &&
+    known.scales === rules.scales &&
+    known.commissions === rules.commissions &&
+    known.marketMaker === marketMaker
+  )
+    return known.cost;
   const need = approvalFor('buy', quantity, price, rules.scales, rules.commissions, marketMaker);
-  return new Decimal(need.amount.toString()).div(rules.scales.quoteNative.toString());
+  const cost = new Decimal(need.amount.toString()).div(rules.scales.quoteNative.toString());
+  buyCosts.set(price, { quantity, scales: rules.scales, commissions: rules.commissions, marketMaker, cost });
+  return cost;
 }
+
+/**
+ * Each buy price's last cost, with what it was worked out from: a live order's price and size are the same
+ * Decimals round after round (and a quote's through conformance and sequencing), and all of it is immutable.
+ */
+const buyCosts = new WeakMap<
+  Decimal,
+  {
+    readonly quantity: Decimal;
+    readonly scales: PairRules['scales'];
+    readonly commissions: PairRules['commissions'];
+    readonly marketMaker: boolean;
+    readonly cost: Decimal;
+  }
+>();
 
 /**
  * The largest valid size at `price` whose cost fits in `budget` (base units for sells, quote units for buys);

@@ -39,23 +39,77 @@ export function pairInventory(
     lockedBase += lock.base;
     lockedQuote += lock.quote;
   }
-  return {
+  const last = inventories.get(runtime);
+  if (
+    last !== undefined &&
+    last.scales === s &&
+    last.base === balances.base &&
+    last.quote === balances.quote &&
+    last.lockedBase === lockedBase &&
+    last.lockedQuote === lockedQuote &&
+    last.quoteShare === quoteShare
+  )
+    return last.inventory;
+  const inventory = {
     base: { free: baseFromNative(balances.base, s), locked: baseFromNative(lockedBase, s) },
     quote: { free: quoteFromNative(balances.quote, s).mul(quoteShare), locked: quoteFromNative(lockedQuote, s) },
   };
+  inventories.set(runtime, {
+    scales: s,
+    base: balances.base,
+    quote: balances.quote,
+    lockedBase,
+    lockedQuote,
+    quoteShare,
+    inventory,
+  });
+  return inventory;
+}
+
+/** Each pair's last inventory, with the amounts it was made from: balances and locks change far less often. */
+const inventories = new WeakMap<
+  PairRuntime,
+  {
+    readonly scales: PairScales;
+    readonly base: bigint;
+    readonly quote: bigint;
+    readonly lockedBase: bigint;
+    readonly lockedQuote: bigint;
+    readonly quoteShare: Decimal;
+    readonly inventory: Inventory;
+  }
+>();
+
+/**
+ * Each order's last view, with the raw price and remainder it was made from: a pair's orders are seen again at
+ * every round and change far less often, and a view is immutable, so an unchanged order is not converted again.
+ */
+const views = new WeakMap<StoredOrder, { scales: PairScales; price: bigint; remaining: bigint; view: LiveOrder }>();
+
+function viewOf(o: StoredOrder, remaining: bigint, s: PairScales): LiveOrder {
+  const known = views.get(o);
+  if (known !== undefined && known.scales === s && known.price === o.price && known.remaining === remaining)
+    return known.view;
+  const view: LiveOrder = {
+    id: o.clientOrderId.toString(),
+    side: o.side,
+    price: priceFromRaw(o.price, s),
+    quantity: quantityFromRaw(remaining, s),
+  };
+  views.set(o, { scales: s, price: o.price, remaining, view });
+  return view;
 }
 
 /** Our orders as the strategy sees them: what remains, at its price, keyed by client order id. */
 export function liveQuotes(binding: PairBinding, live: readonly StoredOrder[]): LiveOrder[] {
   const s = binding.rules.scales;
-  return live
-    .filter((o) => isQuoting(o.status) && remainingOf(o) > 0n)
-    .map((o) => ({
-      id: o.clientOrderId.toString(),
-      side: o.side,
-      price: priceFromRaw(o.price, s),
-      quantity: quantityFromRaw(remainingOf(o), s),
-    }));
+  const out: LiveOrder[] = [];
+  for (const o of live) {
+    if (!isQuoting(o.status)) continue;
+    const remaining = remainingOf(o);
+    if (remaining > 0n) out.push(viewOf(o, remaining, s));
+  }
+  return out;
 }
 
 /**
@@ -66,8 +120,28 @@ export function liveQuotes(binding: PairBinding, live: readonly StoredOrder[]): 
 export function ownOnBook(binding: PairBinding, live: readonly StoredOrder[]): LiveOrder[] {
   return liveQuotes(
     binding,
-    live.map((o) => (o.status === 'cancelRequested' ? { ...o, status: 'resting' as const } : o)),
+    live.map((o) => (o.status === 'cancelRequested' ? stillResting(o) : o)),
   );
+}
+
+/** An order whose cancellation travels, as resting: one object per record, so that its view is kept too. */
+const resting = new WeakMap<StoredOrder, StoredOrder>();
+function stillResting(o: StoredOrder): StoredOrder {
+  let r = resting.get(o);
+  // What the strategy's view reads of it, checked: a record is replaced when written, never changed, but the
+  // copy must not outlive a change anyway.
+  if (
+    r === undefined ||
+    r.price !== o.price ||
+    r.quantity !== o.quantity ||
+    r.filled !== o.filled ||
+    r.side !== o.side ||
+    r.clientOrderId !== o.clientOrderId
+  ) {
+    r = { ...o, status: 'resting' as const };
+    resting.set(o, r);
+  }
+  return r;
 }
 
 /**

@@ -3,7 +3,7 @@
  * presence per side, trading mode, position and PnL), read from the loops at every scrape.
  */
 import type { Counter, Gauge, Histogram } from 'prom-client';
-import type { Decimal } from '../../core/decimal.ts';
+import { approxQuotient, type Decimal } from '../../core/decimal.ts';
 import type { Metrics } from '../../telemetry/metrics.ts';
 import { totalPnl, unrealised } from '../risk/pnl.ts';
 import type { PairLoop } from './pair-loop.ts';
@@ -169,7 +169,7 @@ export function recordSpread(
     .filter((q) => q.side === 'sell')
     .reduce<Decimal | null>((a, q) => (a === null || q.price.lt(a) ? q.price : a), null);
   if (bid !== null && ask !== null)
-    metrics.spread.set({ pair: pairId }, ask.sub(bid).div(ask.add(bid).div(2)).mul(10_000).toNumber());
+    metrics.spread.set({ pair: pairId }, approxQuotient(ask.sub(bid).mul(20_000), ask.add(bid)).toNumber());
 }
 
 /** The wallet's native fee balance, and the level below which it alerts. */

@@ -46,6 +46,8 @@ export class PairLoop {
   /** Receive time of the oldest market event not yet answered by a recomputation. */
   #marketEventMs: number | null = null;
   #state: StrategyState = {};
+  /** The quotes the spread gauge was last set from (a round answered from the memo has the same). */
+  #spreadFrom: readonly unknown[] | null = null;
   /** The strategy's last answer, given again while a round asks the same question. */
   readonly #quotes = new QuoteMemo();
   readonly #balances: BalanceCache;
@@ -208,26 +210,28 @@ export class PairLoop {
       fair,
     };
     const round = { strategy, result, book, status, inventory, state, limits, fair };
-    const decision = decisionOf({ pairId: this.pairId, ...round });
     // Earlier rounds' placements not signed yet: those decided again stay queued, the others are withdrawn.
     const queued = options.engine.quotableOrders(this.pairId, live).filter((o) => o.status === 'intended');
     const { actions, kept } = keepQueued(result.actions, queued, options.runtime.binding.rules.scales);
+    // The decision goes with each action sent; a round that only keeps its orders (most rounds) sends none.
+    const decision = actions.some((a) => a.type !== 'keep') ? decisionOf({ pairId: this.pairId, ...round }) : null;
     options.engine.supersede(this.pairId, kept);
     await this.#send(actions, decision, marketEventMs);
-    recordSpread(options.metrics, this.key, result.quotes);
+    if (result.quotes !== this.#spreadFrom) recordSpread(options.metrics, this.key, result.quotes);
+    this.#spreadFrom = result.quotes;
   }
 
   /**
    * The round's actions, in order, until a stop or a refused placement; the latency from the market event
    * that caused the round to its first action sent and to its last, observed as they leave the process.
    */
-  async #send(actions: readonly QuoteAction[], decision: Decision, marketEventMs: number | null): Promise<void> {
+  async #send(actions: readonly QuoteAction[], decision: Decision | null, marketEventMs: number | null): Promise<void> {
     const options = this.#options;
     const sends: Promise<boolean>[] = [];
     for (const action of actions) {
       // A stop (shutdown, kill switch) ends the round: nothing more is sent, and cancel-all follows.
       if (this.#stopped) break;
-      if (action.type === 'keep') continue;
+      if (action.type === 'keep' || decision === null) continue;
       // A new quote must not meet an order of ours that may still be on the book (one being replaced is
       // cancelled only after its successor rests): it waits for a later round instead of trading with us. The
       // pair's orders not sent yet are this round's (earlier rounds' were withdrawn as it began).

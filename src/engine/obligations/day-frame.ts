@@ -50,8 +50,22 @@ export function dayFrame(date: string, calendar: CalendarUse): DayFrame {
   };
 }
 
+/** Each calendar's last frame, with what it was worked out from: asked for at every figure of every pair. */
+const lastFrames = new WeakMap<CalendarUse, { enabled: boolean; config: CalendarUse['config']; frame: DayFrame }>();
+
 export function dayOf(nowMs: number, calendar: CalendarUse): DayFrame {
-  return dayFrame(toVenueLocal(nowMs).date, calendar);
+  const date = toVenueLocal(nowMs).date;
+  const last = lastFrames.get(calendar);
+  if (
+    last !== undefined &&
+    last.frame.date === date &&
+    last.enabled === calendar.enabled &&
+    last.config === calendar.config
+  )
+    return last.frame;
+  const frame = dayFrame(date, calendar);
+  lastFrames.set(calendar, { enabled: calendar.enabled, config: calendar.config, frame });
+  return frame;
 }
 
 /** Scheduled time of the frame still to come after `nowMs`. */

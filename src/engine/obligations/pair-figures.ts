@@ -72,9 +72,11 @@ export function evaluatePair(tracked: Tracked, now: number, context: FiguresCont
   const recent = measure(store, tracked, frame, settled.upTo, now);
   const continuousMs = settled.continuousMs + recent.continuousMs;
   const presentMs = settled.presentMs + recent.presentMs;
-  const stressed = windowAt(store, pairId, now, 'stressed');
+  // The windows covering the pair now, read once for both kinds.
+  const windowsNow = store.windows(now, now + 1, pairId);
+  const stressed = windowsNow.some((window) => window.kind === 'stressed');
   const live = assessQuotes(store.spans(pairId, now, now + 1), tracked.rules, stressed);
-  const exception = windowAt(store, pairId, now, 'exception');
+  const exception = windowsNow.some((window) => window.kind === 'exception');
   const target = tracked.rules.terms.target;
   const left = absenceLeftMs(presentMs, continuousMs, scheduledAfter(frame, now), target);
   const config = tracked.pair.obligations;

@@ -1,7 +1,8 @@
 /** What the obligation tracker keeps of each pair while it runs (see tracker.ts). */
 import type { PairBinding } from '../../chains/types.ts';
 import { obligationTerms, type ObligationsConfig } from '../../core/config/obligations-config.ts';
-import { ObligationRules, type MarketState } from '../../core/obligations.ts';
+import { ObligationRules, type MarketState, type ObligationTerms } from '../../core/obligations.ts';
+import type { GuardTerms } from '../../strategy/types.ts';
 import type { ReportPair } from '../../store/obligation-store.ts';
 import type { CalendarUse } from '../../core/calendar.ts';
 import type { ObligationSnapshot, PresenceAlert } from './obligation-view.ts';
@@ -70,4 +71,29 @@ export function reportPairOf(tracked: Tracked, calendar: CalendarUse): Omit<Repo
     obligations: tracked.pair.obligations,
     calendar: { enabled: calendar.enabled, ...calendar.config },
   };
+}
+
+/**
+ * The terms the guard holds quotes to, plain or stressed: one object for each, while the pair's terms stay (they
+ * are immutable), so that every round hands the strategy the same terms and what it compiles from them is found
+ * by identity.
+ */
+const guardTermsOf = new WeakMap<ObligationTerms, { plain?: GuardTerms; stressed?: GuardTerms }>();
+
+export function guardTerms(terms: ObligationTerms, stressed: boolean): GuardTerms {
+  let known = guardTermsOf.get(terms);
+  if (known === undefined) {
+    known = {};
+    guardTermsOf.set(terms, known);
+  }
+  if (stressed) {
+    known.stressed ??= {
+      maxSpread: { ...terms.maxSpread, value: terms.maxSpread.value.mul(terms.stressedSpreadMultiplier) },
+      minSize: terms.minSize,
+      maxSizeRatio: terms.maxSizeRatio,
+    };
+    return known.stressed;
+  }
+  known.plain ??= { maxSpread: terms.maxSpread, minSize: terms.minSize, maxSizeRatio: terms.maxSizeRatio };
+  return known.plain;
 }

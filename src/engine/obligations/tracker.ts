@@ -40,7 +40,7 @@ import { dayOf } from './day-frame.ts';
 import { marketStateOf, registerObligationGauges, type ObligationSnapshot } from './obligation-view.ts';
 import { evaluatePair, windowAt } from './pair-figures.ts';
 import { recordQuotes, settleFromStore } from './quote-tap.ts';
-import { reopen, reportPairOf, trackedPair, type ObligationPair, type Tracked } from './tracked-pair.ts';
+import { guardTerms, reopen, reportPairOf, trackedPair, type ObligationPair, type Tracked } from './tracked-pair.ts';
 import type { Clock, Timer } from '../../core/clock.ts';
 
 export { marketStateOf, type MarketNow, type ObligationSnapshot } from './obligation-view.ts';
@@ -233,12 +233,7 @@ export class ObligationTracker {
   guardTerms(pairId: string, nowMs: number): GuardTerms | null {
     const tracked = this.#pairs.get(pairId);
     if (tracked === undefined || tracked.rules === null || tracked.pair.obligations?.guard !== true) return null;
-    const terms = tracked.rules.terms;
-    const stressed = windowAt(this.#options.store.obligations, pairId, nowMs, 'stressed');
-    const maxSpread = stressed
-      ? { ...terms.maxSpread, value: terms.maxSpread.value.mul(terms.stressedSpreadMultiplier) }
-      : terms.maxSpread;
-    return { maxSpread, minSize: terms.minSize, maxSizeRatio: terms.maxSizeRatio };
+    return guardTerms(tracked.rules.terms, windowAt(this.#options.store.obligations, pairId, nowMs, 'stressed'));
   }
 
   /** Declares an exceptional-circumstance or stressed-market window (persisted; the figures follow at once). */

@@ -28,8 +28,19 @@ export interface GateResult {
   readonly cuts: GateCut[];
 }
 
+/** Each limits' last cap, with the mark it came from (both immutable; a pair's rounds repeat them). */
+const lastCaps = new WeakMap<RiskLimits, { readonly mark: Decimal | null; readonly cap: Decimal | null }>();
+
 /** Largest position the bids may build towards, from the inventory and notional limits. */
 function positionCap(limits: RiskLimits, mark: Decimal | null): Decimal | null {
+  const last = lastCaps.get(limits);
+  if (last !== undefined && last.mark === mark) return last.cap;
+  const cap = capOf(limits, mark);
+  lastCaps.set(limits, { mark, cap });
+  return cap;
+}
+
+function capOf(limits: RiskLimits, mark: Decimal | null): Decimal | null {
   const caps: Decimal[] = [];
   if (limits.maxInventory !== null) caps.push(limits.maxInventory);
   if (limits.maxNotional !== null && mark !== null && mark.gt(0)) caps.push(limits.maxNotional.div(mark));

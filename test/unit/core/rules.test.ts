@@ -143,6 +143,9 @@ describe('size', () => {
 describe('order value', () => {
   it('refuses an order at exactly the minimum value because of the safety margin', () => {
     expect(minimumValueWithMargin(rules).toFixed()).toBe('10.2');
+    // Another margin on the same minimum, then the first again: each its own value.
+    const margins = [500, 200, 0, 200].map((valueMarginBps) => minimumValueWithMargin({ ...rules, valueMarginBps }));
+    expect(margins.map((v) => v.toFixed())).toEqual(['10.5', '10.2', '10', '10.2']);
     expect(checkValue(d('20'), d('0.5'), rules)?.code).toBe('E_RULE_VALUE_MIN');
     expect(checkValue(d('20.4'), d('0.5'), rules)).toBeNull();
   });

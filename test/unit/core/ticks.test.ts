@@ -8,6 +8,7 @@ import {
   tickAt,
   tickDown,
   tickUp,
+  type TickRow,
   type TickRules,
 } from '../../../src/core/ticks.ts';
 
@@ -18,7 +19,7 @@ const band = (b: 1 | 2 | 3 | 4 | 5 | 6): TickRules => ({
   rows: regulatoryTable(b),
 });
 /** The tick of the last row (in order) whose start the price reaches; the first row below its start. */
-const walk = (price: Decimal, rows: ReturnType<typeof regulatoryTable>) =>
+const walk = (price: Decimal, rows: readonly TickRow[]) =>
   rows.filter((r, i) => i === 0 || price.gte(r.from)).at(-1)?.tick;
 
 describe('regulatory tick table', () => {
@@ -42,6 +43,15 @@ describe('regulatory tick table', () => {
           tick: walk(p, rows)?.toFixed(),
         });
     }
+  });
+  it('finds the same tick for one table looked up again and again, across rows, back and forth', () => {
+    const rules = band(3);
+    const rows = (rules as Extract<TickRules, { kind: 'table' }>).rows;
+    const prices = rows.flatMap((r) => [r.from, r.from.sub('0.0001'), r.from.add('0.0001')]).filter((p) => p.gt(0));
+    // Each price after its neighbour, after a distant row, and twice in a row (the same object again).
+    const order = prices.flatMap((p, i) => [p, prices[(i * 7) % prices.length] as Decimal, p, p]);
+    const found = order.map((p) => `${p.toFixed()} ${tickAt(p, rules).toFixed()}`);
+    expect(found).toEqual(order.map((p) => `${p.toFixed()} ${walk(p, rows)?.toFixed()}`));
   });
   it('reads an operator table whose rows are out of order as listed, row after row', () => {
     const rows = [

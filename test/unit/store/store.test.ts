@@ -215,6 +215,21 @@ describe('small records', () => {
     expect(store.orders.get('w', 1n)?.decisionId).toBe(id);
     expect(store.state.decision(id)).toMatchObject({ strategy: 'ladder', market: { mid: '100.5' } });
   });
+  it('records each decision as it is, however often its placements and its configuration come again', () => {
+    const params = { levels: 3, sizes: [1n, 2n] };
+    const decision = { pairId: 'p', strategy: 'ladder', configHash: 'abc', params, market: { mid: '1' }, risk: [] };
+    const next = { ...decision, market: { mid: '2' }, risk: ['limits'] };
+    const ids = [decision, decision, next].map((d) => store.state.recordDecision(d));
+    // The configuration read again under another hash (never changed in place, but not trusted either).
+    params.levels = 4;
+    ids.push(store.state.recordDecision({ ...next, configHash: 'def' }));
+    expect(ids.map((id) => store.state.decision(id))).toMatchObject([
+      { params: { levels: 3, sizes: ['1', '2'] }, market: { mid: '1' }, risk: [] },
+      { params: { levels: 3 }, market: { mid: '1' }, risk: [] },
+      { params: { levels: 3 }, market: { mid: '2' }, risk: ['limits'] },
+      { configHash: 'def', params: { levels: 4 }, market: { mid: '2' } },
+    ]);
+  });
 });
 
 describe('durability', () => {

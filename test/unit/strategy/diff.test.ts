@@ -71,6 +71,25 @@ describe('diffing desired quotes against live orders', () => {
     expect(text(out.actions)).toEqual(['replace 7 buy 95 x 1']);
   });
 
+  it('judges the same live order again when the last price or the bands move, and alike while they stay', () => {
+    const live = [liveOrder('7', 'buy', '94.95', '1')];
+    const want = [quote('buy', '95', '1')];
+    const p99 = d('99');
+    const rounds = [p99, d('100'), p99, p99].map((lastPrice) =>
+      text(diffQuotes(want, live, options({ lastPrice })).actions),
+    );
+    // Within the dynamic threshold of 99 ([94.05, 103.95]) the order stays; of 100 ([95, 105]) it does not.
+    expect(rounds).toEqual([
+      ['keep 7 buy 95 x 1'],
+      ['replace 7 buy 95 x 1'],
+      ['keep 7 buy 95 x 1'],
+      ['keep 7 buy 95 x 1'],
+    ]);
+    const narrow = { ...rules, dynamicThresholdBps: 10 };
+    expect(text(diffQuotes(want, live, options({ lastPrice: p99, rules: narrow })).actions)).toEqual([
+      'replace 7 buy 95 x 1',
+    ]);
+  });
   it('replaces an order within tolerance that would not stay strictly below our asks', () => {
     const out = diffQuotes(
       [quote('buy', '99.9', '1'), quote('sell', '100', '1')],

@@ -49,6 +49,22 @@ const spreadBps = (quotes: readonly { side: string; price: Decimal }[]) => {
   return ask.sub(bid).div(ask.add(bid).div(2)).mul(10_000).toNumber();
 };
 
+describe('checking quotes against the terms', () => {
+  it('judges a quote again by what it holds now, and the same quote objects alike each time', () => {
+    const bid = { side: 'buy' as const, level: 0, price: d('99.6'), quantity: d('5') };
+    const ask = { side: 'sell' as const, level: 0, price: d('100.2'), quantity: d('5') };
+    expect([meetsTerms([bid, ask], TERMS, rules), meetsTerms([bid, ask], TERMS, rules)]).toEqual([true, true]);
+    // The same objects with another price or size (never done to a quote, but not trusted either).
+    const moved = { ...ask };
+    expect(meetsTerms([bid, moved], TERMS, rules)).toBe(true);
+    Object.assign(moved, { price: d('101.2') });
+    expect(meetsTerms([bid, moved], TERMS, rules)).toBe(false);
+    Object.assign(moved, { price: d('100.2'), quantity: d('1') });
+    expect(meetsTerms([bid, moved], TERMS, rules)).toBe(false);
+    expect(meetsTerms([bid, liveOrder('9', 'sell', '100.2', '5')], TERMS, rules)).toBe(true);
+  });
+});
+
 describe('the obligation guard', () => {
   it('pulls a model that quotes too wide inside the maximum spread at the minimum size, and keeps its deeper levels', () => {
     const without = computeQuotes(wide, market(), rich, rules, context(), {}).result;

@@ -70,6 +70,8 @@ describe('fallbacks', () => {
   });
 });
 
+const shown = (b: ReturnType<typeof othersBook>) => b.bids.map((l) => `${l.quantity.toFixed()}@${l.price.toFixed()}`);
+
 describe('the book of others', () => {
   it('takes our own live orders out, so our quotes do not move the reference', () => {
     const market = { bids: levels(['99.5', '2'], ['99', '3']), asks: levels(['100.5', '1'], ['101', '1']) };
@@ -83,6 +85,18 @@ describe('the book of others', () => {
     expect(priceFrom('mid', { book: b, lastPrice: null, staticReferencePrice: null, fair: null })?.toFixed()).toBe(
       '99.75',
     );
+  });
+  it('is worked out again when the levels or any of our orders differ, and not when the same ones come again', () => {
+    const market = { bids: levels(['99.5', '2'], ['99', '3']), asks: levels(['100.5', '1'], ['101', '1']) };
+    const bid = liveOrder('1', 'buy', '99.5', '2');
+    const first = othersBook(market, [bid]);
+    // The same levels and orders in a new array: the same book.
+    expect(othersBook({ ...market }, [bid])).toBe(first);
+    // An order of ours that moved (a new object), one less, another book: each its own answer.
+    expect(shown(othersBook(market, [liveOrder('1', 'buy', '99', '1')]))).toEqual(['2@99.5', '2@99']);
+    expect(shown(othersBook(market, []))).toEqual(['2@99.5', '3@99']);
+    expect(shown(othersBook({ ...market, bids: levels(['99.5', '5']) }, [bid]))).toEqual(['3@99.5']);
+    expect(shown(othersBook(market, [bid]))).toEqual(['3@99']);
   });
   it('clamps at zero when the view lags behind our orders, and sorts best first', () => {
     const b = othersBook({ bids: levels(['98', '1'], ['99', '1']), asks: [] }, [liveOrder('1', 'buy', '99', '5')]);

@@ -53,6 +53,16 @@ describe('risk gate on quotes', () => {
     });
     expect(r.cuts.map((c) => c.detail)).toContain('would pass the position cap 3.33333333333');
   });
+  it('works the cap out again when the mark or the limits change, and alike while they stay', () => {
+    const limits = resolveLimits({ maxNotional: '250' });
+    const mark = d('100');
+    const bidsAt = (m: Decimal, l = limits) =>
+      gateQuotes({ quotes: ladder, position: d('0'), mark: m, limits: l })
+        .quotes.filter((x) => x.side === 'buy')
+        .map((x) => x.level);
+    expect([bidsAt(mark), bidsAt(mark), bidsAt(d('50')), bidsAt(mark)]).toEqual([[0], [0], [0, 1], [0]]);
+    expect(bidsAt(mark, resolveLimits({ maxNotional: '600' }))).toEqual([0, 1, 2]);
+  });
   it('drops orders above the maximum order value', () => {
     const r = gateQuotes({
       quotes: ladder,

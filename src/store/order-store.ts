@@ -1,9 +1,8 @@
 /**
- * Orders, their transitions and fills. Every change goes through the core transition table first; a refused
- * event writes nothing. An order row and its transition record are written in one transaction. A change
- * derived from a chain transaction records that transaction and its block, so that it can be withdrawn when
- * a reorganisation removes the block: the order is then derived again, through the same table, from the
- * transitions that still stand.
+ * Orders, their transitions and fills. Every change goes through the core transition table first; a refused event
+ * writes nothing. An order row and its transition record are written in one transaction. A change derived from a
+ * chain transaction records that transaction and its block: when a reorganisation removes the block, the order is
+ * derived again, through the same table, from the transitions that still stand.
  */
 import {
   applyOrderEvent,
@@ -45,6 +44,8 @@ export class OrderStore extends OrderReads {
   readonly #micros: () => number;
   /** The live orders in memory (the writing process only: `cacheLive`); see live-orders.ts. */
   readonly #index: LiveOrderIndex | null;
+  /** Writes and rollbacks so far (`changes`): what was derived from the orders at one count still holds. */
+  #changes = 0;
 
   constructor(db: Db, now: () => number, cacheLive = false, micros: () => number = () => now() * 1000) {
     super(db);
@@ -52,7 +53,10 @@ export class OrderStore extends OrderReads {
     this.#now = now;
     this.#micros = micros;
     this.#index = cacheLive ? new LiveOrderIndex(() => this.#liveFromTable({})) : null;
-    if (cacheLive) onRollback(db, () => this.#index?.clear());
+    onRollback(db, () => {
+      this.#changes += 1;
+      this.#index?.clear();
+    });
   }
 
   /** Records a new order in status `intended` (before anything is signed). */
@@ -93,6 +97,7 @@ export class OrderStore extends OrderReads {
         now,
       );
     const stored = this.#read(meta.wallet, order.clientOrderId) as StoredOrder;
+    this.#changes += 1;
     this.#index?.written(stored);
     return stored;
   }
@@ -229,7 +234,12 @@ export class OrderStore extends OrderReads {
         current.wallet,
         current.clientOrderId.toString(),
       );
+    this.#changes += 1;
     this.#index?.written(asWritten(current, order, now));
+  }
+
+  get changes(): number {
+    return this.#changes;
   }
 
   /** Orders with a standing change derived from a transaction in a given block (source index: not all the day's). */

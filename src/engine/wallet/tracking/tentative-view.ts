@@ -18,6 +18,12 @@ export class TentativeView {
   readonly #ctx: WalletContext;
   /** Transactions of blocks not final yet, in chain order, with their height. */
   #pending: Array<{ readonly height: bigint; readonly tx: readonly ChainEvent[] }> = [];
+  /**
+   * The last answer of `goneOrders`, with the order store's change count and the pending list it was worked out
+   * from: every pair's round asks, and between two changes of either the answer is the same.
+   */
+  #last: { readonly orders: number; readonly pending: readonly unknown[]; readonly gone: ReadonlySet<bigint> } | null =
+    null;
 
   constructor(ctx: WalletContext) {
     this.#ctx = ctx;
@@ -29,17 +35,24 @@ export class TentativeView {
    * placement's receipt was applied later) is still recognised.
    */
   gone(clientOrderId: bigint): boolean {
-    return this.#pending.length > 0 && this.#goneNow().has(clientOrderId);
+    return this.#pending.length > 0 && this.goneOrders().has(clientOrderId);
   }
 
   /** Every order a block not final yet shows off the book (see `gone`). */
   goneOrders(): ReadonlySet<bigint> {
-    return this.#pending.length === 0 ? new Set() : this.#goneNow();
+    if (this.#pending.length === 0) return new Set();
+    const orders = this.#ctx.repos.orders.changes;
+    const last = this.#last;
+    if (last !== null && last.orders === orders && last.pending === this.#pending) return last.gone;
+    const gone = this.#goneNow();
+    this.#last = { orders, pending: this.#pending, gone };
+    return gone;
   }
 
   /** Tentative events delivered by the follower, in chain order. */
   observe(events: readonly ChainEvent[]): void {
-    for (const tx of byTransaction(events)) this.#pending.push({ height: (tx[0] as ChainEvent).height, tx });
+    const added = byTransaction(events).map((tx) => ({ height: (tx[0] as ChainEvent).height, tx }));
+    if (added.length > 0) this.#pending = [...this.#pending, ...added];
   }
 
   #goneNow(): Set<bigint> {

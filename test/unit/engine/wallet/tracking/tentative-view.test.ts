@@ -62,4 +62,18 @@ describe('what blocks not final yet show', () => {
     expect(cancelsSent(h)).toBe(1);
     expect(h.store.orders.get(WALLET, cid)?.status).toBe('cancelled');
   });
+
+  it('asked again after the order changed, the answer follows the store, not the last answer', async () => {
+    const { h, cid } = await restingSellFilledTentatively();
+    const view = h.parts.applier.tentative;
+    expect(view.goneOrders().has(cid)).toBe(true);
+    // The same question with nothing changed gets the same answer.
+    expect(view.goneOrders()).toBe(view.goneOrders());
+    // The order leaves the book in the store (cancelled in full): the tentative fill no longer has it to fill.
+    const order = h.store.orders.get(WALLET, cid);
+    expect(order?.status).toBe('resting');
+    h.store.orders.apply(WALLET, cid, { type: 'Cancelled', by: 'ByParticipant', quantity: order?.quantity as bigint });
+    expect(view.goneOrders().has(cid)).toBe(false);
+    expect(view.gone(cid)).toBe(false);
+  });
 });

@@ -221,6 +221,10 @@ function rpcPerTransaction(c: EndpointCounts | undefined): { sends: number; valu
     .map(([m, n]) => `${SELECTORS.get(m) ?? m} ${per(n)}`);
   // Requests that did not go through the transport are counted all the same; say so when there were any.
   const other = c.requests - c.transportRequests;
+  if (process.env.CAPACITY_RPC_ALL !== undefined)
+    console.error(
+      JSON.stringify(Object.fromEntries(Object.entries(c.methods).map(([m, n]) => [SELECTORS.get(m) ?? m, per(n)]))),
+    );
   return {
     sends,
     value: `${per(c.requests)} (${largest.join(', ')}${other === 0 ? '' : `; ${fmt(other)} requests outside the transport`})`,

@@ -5,6 +5,7 @@
  * and `responses()` over them. Runs in the capacity benchmark's sandbox process, which hosts the chain B
  * emulator the timeline and the replay read.
  */
+import { writeFileSync } from 'node:fs';
 import { placementsOf, responses, type Responses } from '../../soak/analysis.ts';
 import { readBotRecord } from '../../soak/bot-record.ts';
 import { LiveBooks } from '../../soak/live-books.ts';
@@ -65,13 +66,18 @@ export class InclusionWatch {
     for (const o of bot.orders)
       if (o.createdMs >= r.fromMs && o.createdMs < r.toMs && !onChain.has(`${o.chain}|${o.clientOrderId}`))
         notOnChain[o.chain] += 1;
+    const placements = placementsOf(ours, bot.byClientId);
+    const dump = process.env.CAPACITY_DUMP;
+    if (dump !== undefined) {
+      const published = { evm: [...this.#timeline.published.evm], wasm: [...this.#timeline.published.wasm] };
+      const what = { window: r, placements, changes: [...this.#live.replay.changes], published, orders: bot.orders };
+      writeFileSync(
+        dump,
+        JSON.stringify(what, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+      );
+    }
     return {
-      responses: responses(
-        placementsOf(ours, bot.byClientId),
-        this.#live.replay.changes,
-        this.#timeline.published,
-        excluded,
-      ),
+      responses: responses(placements, this.#live.replay.changes, this.#timeline.published, excluded),
       notOnChain,
     };
   }

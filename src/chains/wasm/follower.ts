@@ -30,6 +30,8 @@ export interface FollowerDeps {
   readonly sleep: Sleep;
   readonly options: FollowerOptions;
   readonly wallet: string;
+  /** How often ledgers close, as configured: a round that reached the head waits for the next one. */
+  readonly ledgerCloseMs: number;
 }
 
 type Json = Record<string, unknown>;
@@ -103,6 +105,8 @@ export class WasmFollower implements Follower {
   readonly #done: Promise<void>;
   #position: Position | null;
   #lastDeliveredLedger = 0;
+  /** The newest ledger the last round read to the end (null: it did not, or failed). */
+  #head: number | null = null;
 
   constructor(
     d: FollowerDeps,
@@ -131,15 +135,14 @@ export class WasmFollower implements Follower {
 
   async #run(): Promise<void> {
     while (!this.#stop.signal.aborted) {
+      this.#head = null;
       await reportedRound(this.#deps.logger, this.#deps.clock, CHAIN_NODE.wasm, 'follower round', () => this.#round());
-      try {
-        await this.#deps.sleep(
-          this.#deps.options.pollIntervalMs,
-          AbortSignal.any([this.#stop.signal, this.#wake.signal]),
-        );
-      } catch {
-        // Stopped, or asked for a round now.
-      }
+      const { sleep, options, clock, ledgerCloseMs: closeMs } = this.#deps;
+      const signal = AbortSignal.any([this.#stop.signal, this.#wake.signal]);
+      const wait = { minMs: options.pollIntervalMs, closeMs, nowMs: clock.now(), sleep, signal };
+      // At the head, nothing new can show before the next ledger closes (or a reply of the node names it).
+      if (this.#head !== null) await this.#deps.rpc.ledgers.next(this.#head, wait);
+      else await sleep(options.pollIntervalMs, signal).catch(() => undefined);
       if (this.#wake.signal.aborted) this.#wake = new AbortController();
     }
   }
@@ -175,6 +178,7 @@ export class WasmFollower implements Follower {
     }
     let end = scanned.map((s) => s.end).reduce((a, b) => (compareIds(a, b) <= 0 ? a : b));
     const latest = Math.max(...scanned.map((s) => s.latestLedger));
+    if (!scanned.some((s) => s.cut)) this.#head = latest;
     const seen = new Set<string>();
     let raw = scanned
       .flatMap((s) => s.events)

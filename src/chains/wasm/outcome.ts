@@ -27,6 +27,8 @@ export interface OutcomeContext {
   readonly clock: Pick<Clock, 'now'>;
   readonly sleep: Sleep;
   readonly pollIntervalMs: number;
+  /** How often ledgers close, as configured: the longest an outcome waits for a newer ledger before asking. */
+  readonly ledgerCloseMs: number;
   readonly graceMs: number;
   readonly signal: AbortSignal;
 }
@@ -142,11 +144,25 @@ function expired(tx: TrackedTx): Outcome {
 }
 
 /**
- * Polls until the chain decides. `acknowledged` is false when the node's answer to the send was lost: the
- * envelope is then sent again on each poll until the node acknowledges it (the same bytes can apply once).
+ * Waits until a reply of the node names a ledger after `ledger` (the follower's next round, another outcome's
+ * poll), for at least the poll interval and at most until the ledger after it should have closed: a transaction
+ * not found in `ledger` can only be found in a later one, so asking again before one closed is a wasted request.
+ */
+function nextLedger(ctx: OutcomeContext, ledger: number): Promise<void> {
+  const { pollIntervalMs: minMs, ledgerCloseMs: closeMs, sleep, signal } = ctx;
+  return ctx.rpc.ledgers.next(ledger, { minMs, closeMs, nowMs: ctx.clock.now(), sleep, signal });
+}
+
+/**
+ * Polls until the chain decides, once per new ledger (see `nextLedger`). `acknowledged` is false when the node's
+ * answer to the send was lost: the envelope is then sent again on each poll until the node acknowledges it (the
+ * same bytes can apply once).
  */
 export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowledged: boolean): Promise<Outcome> {
   const deadlineMs = tx.maxTime === 0n ? Number.POSITIVE_INFINITY : Number(tx.maxTime) * 1000 + ctx.graceMs;
+  // An acknowledged send goes into the ledger after the one its reply named: nothing to ask before that closes.
+  let notIn: number | null = acknowledged && ctx.rpc.ledgers.last.ledger > 0 ? ctx.rpc.ledgers.last.ledger : null;
+  if (notIn !== null) await nextLedger(ctx, notIn);
   let resend = !acknowledged;
   let lastProblem = 'no answer from the node yet';
   // Included, but its events did not read: asked again a few times before settling without them.
@@ -155,6 +171,7 @@ export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowled
   for (;;) {
     if (ctx.signal.aborted)
       return unreadable ?? { kind: 'unknown', txHash: tx.hash, reason: 'the adapter closed before the chain decided' };
+    notIn = null;
     try {
       const reply = await ctx.rpc.transaction(tx.hash);
       if (reply.status !== 'NOT_FOUND') {
@@ -185,6 +202,7 @@ export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowled
           }
         }
         lastProblem = 'not found yet';
+        notIn = reply.latestLedger;
       }
     } catch (e) {
       if (!isDltError(e)) throw e;
@@ -199,10 +217,12 @@ export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowled
         reason: `no decision by ${new Date(deadlineMs).toISOString()}: ${lastProblem}`,
       };
     }
-    try {
-      await ctx.sleep(ctx.pollIntervalMs, ctx.signal);
-    } catch {
-      // Aborted: the loop head reports it.
-    }
+    if (notIn !== null) await nextLedger(ctx, notIn);
+    else
+      try {
+        await ctx.sleep(ctx.pollIntervalMs, ctx.signal);
+      } catch {
+        // Aborted: the loop head reports it.
+      }
   }
 }

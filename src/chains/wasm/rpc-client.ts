@@ -7,6 +7,7 @@
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import type { WasmMetrics } from './metrics.ts';
 import { rpcFailure, rpcFailureKind, type RpcTransport } from './json-rpc.ts';
+import { LedgerSightings } from './ledger-sightings.ts';
 
 type Json = Record<string, unknown>;
 
@@ -99,8 +100,8 @@ export class WasmRpc {
   readonly #transport: RpcTransport;
   readonly #metrics: WasmMetrics;
   readonly #now: () => number;
-  /** The highest ledger any reply named (0 before the first reply), and when it was seen (clock ms). */
-  #seen = { ledger: 0, atMs: 0 };
+  /** The highest ledger any reply named, when it was seen, and who waits for a newer one. */
+  #seen = new LedgerSightings();
 
   constructor(transport: RpcTransport, metrics: WasmMetrics, now: () => number = Date.now) {
     this.#transport = transport;
@@ -115,8 +116,8 @@ export class WasmRpc {
     return rpc;
   }
 
-  get lastSeen(): { readonly ledger: number; readonly atMs: number } {
-    return { ...this.#seen };
+  get ledgers(): LedgerSightings {
+    return this.#seen;
   }
 
   async call(method: string, params: unknown): Promise<unknown> {
@@ -126,10 +127,7 @@ export class WasmRpc {
         typeof reply === 'object' && reply !== null
           ? ((reply as Json).latestLedger ?? (reply as Json).sequence)
           : undefined;
-      if (typeof latest === 'number' && latest >= this.#seen.ledger) {
-        this.#seen.ledger = latest;
-        this.#seen.atMs = this.#now();
-      }
+      if (typeof latest === 'number') this.#seen.see(latest, this.#now());
       return reply;
     } catch (e) {
       this.#metrics.rpcErrors.inc({ method, kind: rpcFailureKind(e) ?? 'transport' });

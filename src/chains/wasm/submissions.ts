@@ -22,6 +22,8 @@ import type { SourcePool } from './source-pool.ts';
 
 export interface SubmissionsDeps {
   readonly rpc: WasmRpc;
+  /** The outcome polls' node: one that gathers the calls of a turn into a batch (a new ledger wakes them all). */
+  readonly polls: WasmRpc;
   readonly pool: SourcePool;
   readonly journal: TxJournal;
   readonly trading: Ed25519Signer;
@@ -52,13 +54,14 @@ export class Submissions {
   outcomeContext(): OutcomeContext {
     const deps = this.#deps;
     return {
-      rpc: deps.rpc,
+      rpc: deps.polls,
       journal: deps.journal,
       metrics: deps.metrics,
       logger: deps.logger,
       clock: deps.clock,
       sleep: deps.clock.sleep,
       pollIntervalMs: deps.options.pollIntervalMs,
+      ledgerCloseMs: deps.options.ledgerCloseMs,
       graceMs: deps.options.outcomeGraceMs,
       signal: deps.closing,
     };

@@ -95,8 +95,10 @@ export class WasmAdapter implements ChainAdapter {
     this.#rpc = new WasmRpc(transports.single, this.metrics, () => this.#clock.now());
     const channels = options.channelKeys ?? [];
     this.#pool = new SourcePool(channels.length > 0 ? channels : [options.tradingKey], this.#clock, this.#sleep);
+    const gathered = this.#rpc.withTransport(transports.gathering);
     this.#submissions = new Submissions({
       rpc: this.#rpc,
+      polls: gathered,
       pool: this.#pool,
       journal: options.journal,
       trading: this.#trading,
@@ -108,7 +110,6 @@ export class WasmAdapter implements ChainAdapter {
       onTiming: options.onSubmitTiming,
       closing: this.#closing.signal,
     });
-    const gathered = this.#rpc.withTransport(transports.gathering);
     this.#reader = new WasmReader(this.#rpc, this.wallet, options.networkPassphrase, this.#logger, gathered);
     this.#walletReads = new WalletReads(this.#rpc, this.#reader, this.wallet);
     this.#keeper = new AllowanceKeeper({
@@ -135,7 +136,7 @@ export class WasmAdapter implements ChainAdapter {
    * seen plus the ledgers that should have closed since (an estimate on the high side, so renewals come early).
    */
   async #currentLedger(): Promise<number> {
-    const seen = this.#rpc.lastSeen;
+    const seen = this.#rpc.ledgers.last;
     if (seen.ledger === 0) return (await this.#rpc.latestLedger()).sequence;
     return seen.ledger + Math.max(0, Math.floor((this.#clock.now() - seen.atMs) / this.#resolved.ledgerCloseMs));
   }
@@ -252,7 +253,13 @@ export class WasmAdapter implements ChainAdapter {
   ): Follower {
     const deps = { rpc: this.#rpc, metrics: this.metrics, logger: this.#logger, clock: this.#clock };
     const follower = new WasmFollower(
-      { ...deps, sleep: this.#sleep, options: this.#resolved.follower, wallet: this.wallet },
+      {
+        ...deps,
+        sleep: this.#sleep,
+        options: this.#resolved.follower,
+        wallet: this.wallet,
+        ledgerCloseMs: this.#resolved.ledgerCloseMs,
+      },
       pairs,
       from,
       onNotice,

@@ -23,17 +23,25 @@ beforeAll(async () => {
   p = await parity({ seconds: 60, seed: 3, blockMs: 1_000, takerIntervalMs: 2_000, say: () => undefined });
 }, 480_000);
 
-/** Each pair's first six orders (its first ladder) as side:level:price:quantity, in the order decided. */
+/**
+ * Each pair's first ladder as side:level:price:quantity: the orders of its first round, which all carry that
+ * round's decision (the same market snapshot). A ladder level whose price rounds onto another's is left out
+ * of the round, so a round may hold fewer than six orders; what the next round places depends on when the
+ * first round's outcomes came back, which the replay's latency model draws rather than replays.
+ */
 function firstLadders(path: string): Map<string, string[]> {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
     const rows = db
-      .prepare('SELECT pair_id, side, level, price, quantity FROM orders ORDER BY created_ms, client_order_id')
+      .prepare(
+        `SELECT o.pair_id, o.side, o.level, o.price, o.quantity FROM orders o JOIN decisions d ON d.id = o.decision_id
+         WHERE d.market_json = (SELECT f.market_json FROM decisions f WHERE f.pair_id = o.pair_id ORDER BY f.id LIMIT 1)`,
+      )
       .all() as Array<Record<string, string | number>>;
     const out = new Map<string, string[]>();
     for (const r of rows) {
       const list = out.get(r.pair_id as string) ?? [];
-      if (list.length < 6) list.push(`${r.side}:${r.level}:${r.price}:${r.quantity}`);
+      list.push(`${r.side}:${r.level}:${r.price}:${r.quantity}`);
       out.set(r.pair_id as string, list);
     }
     for (const [k, list] of out) out.set(k, list.toSorted());
@@ -48,6 +56,8 @@ describe('dlt-mm backtest of a live session', () => {
     const live = firstLadders(p.liveStore);
     const backtest = firstLadders(p.backtestStore);
     expect(live.size).toBe(4);
+    for (const [pair, list] of live)
+      expect({ pair, sides: new Set(list.map((o) => o.split(':')[0])).size }).toEqual({ pair, sides: 2 });
     expect(Object.fromEntries(backtest)).toEqual(Object.fromEntries(live));
   });
 

@@ -73,11 +73,14 @@ function memberAnswer(member: unknown, method: string, fail: RpcFailureFactory):
 
 /**
  * A one-call transport whose calls made in the same turn leave as one batch (a lone call leaves as itself,
- * through `single`). After a node refused a batch, every call goes through `single`.
+ * through `single`). After a node refused a batch, every call goes through `single`. `window`: the calls made
+ * before the current microtasks have run (`microtask`), or before the event loop next turns to timers and I/O
+ * (`immediate`: calls a few promise steps apart, at the cost of that turn).
  */
 export function gatheringTransport<P>(
   batch: BatchTransport,
   single: (method: string, params: P) => Promise<unknown>,
+  window: 'microtask' | 'immediate' = 'microtask',
 ): (method: string, params: P) => Promise<unknown> {
   let gathered: Array<{ method: string; params: P; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
   let batches = true;
@@ -105,7 +108,9 @@ export function gatheringTransport<P>(
   };
   return (method, params) =>
     new Promise((resolve, reject) => {
-      if (gathered.length === 0) queueMicrotask(() => void flush());
+      if (gathered.length === 0)
+        if (window === 'microtask') queueMicrotask(() => void flush());
+        else setImmediate(() => void flush());
       gathered.push({ method, params, resolve, reject });
     });
 }

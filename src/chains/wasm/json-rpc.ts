@@ -50,15 +50,22 @@ export function httpTransport(url: string, options: { timeoutMs: number }): RpcT
 }
 
 /**
- * The adapter's transports: `single` for every call, and `gathering`, whose calls made together leave as one
- * JSON-RPC batch (the order books' configuration and phase, read for every pair at once). A transport given in
- * the options (tests) serves as both.
+ * The adapter's transports: `single` for every call; `gathering`, whose calls made in the same turn leave as
+ * one JSON-RPC batch (the order books' configuration and phase, read for every pair at once; the outcome polls
+ * a new ledger wakes); and `sending`, whose calls made before the event loop next turns to I/O leave as one
+ * batch: the simulations and the sends of the placements a round hands over at once, which reach the node
+ * a few promise steps apart. A transport given in the options (tests) serves as all three.
  */
 export function transportsOf(
   o: { readonly transport?: RpcTransport; readonly rpcUrl: string },
   timeoutMs: number,
-): { single: RpcTransport; gathering: RpcTransport } {
-  if (o.transport !== undefined) return { single: o.transport, gathering: o.transport };
+): { single: RpcTransport; gathering: RpcTransport; sending: RpcTransport } {
+  if (o.transport !== undefined) return { single: o.transport, gathering: o.transport, sending: o.transport };
   const single = httpTransport(o.rpcUrl, { timeoutMs });
-  return { single, gathering: gatheringTransport(jsonRpcBatchOverHttp(o.rpcUrl, { timeoutMs }, failure), single) };
+  const batch = jsonRpcBatchOverHttp(o.rpcUrl, { timeoutMs }, failure);
+  return {
+    single,
+    gathering: gatheringTransport(batch, single),
+    sending: gatheringTransport(batch, single, 'immediate'),
+  };
 }

@@ -22,6 +22,7 @@ import type { SourcePool } from './source-pool.ts';
 
 export interface SubmissionsDeps {
   readonly rpc: WasmRpc;
+  readonly sending: WasmRpc;
   /** The outcome polls' node: one that gathers the calls of a turn into a batch (a new ledger wakes them all). */
   readonly polls: WasmRpc;
   readonly pool: SourcePool;
@@ -69,7 +70,7 @@ export class Submissions {
 
   #senderDeps(): SenderDeps {
     const deps = this.#deps;
-    return { ...deps, sleep: deps.clock.sleep };
+    return { ...deps, rpc: deps.sending, sleep: deps.clock.sleep };
   }
 
   /** The transactions sent whose outcome is still open. */

@@ -98,6 +98,7 @@ export class WasmAdapter implements ChainAdapter {
     const gathered = this.#rpc.withTransport(transports.gathering);
     this.#submissions = new Submissions({
       rpc: this.#rpc,
+      sending: this.#rpc.withTransport(transports.sending),
       polls: gathered,
       pool: this.#pool,
       journal: options.journal,

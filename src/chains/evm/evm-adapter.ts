@@ -97,7 +97,7 @@ export class EvmAdapter implements ChainAdapter {
     this.#blocks = new BlockCache(this.#rpc);
     const gathered = this.#rpc.withTransport(transports.gathering);
     this.#reader = new EvmReader(this.#rpc, this.wallet, this.#logger, gathered);
-    const fees = new FeeOracle(this.#rpc, this.options.fees, this.#clock, this.#logger);
+    const fees = new FeeOracle(gathered, this.options.fees, this.#clock, this.#logger);
     this.#sequencer = new NonceSequencer(this.#rpc, this.wallet, this.#metrics, this.#logger);
     const common = {
       rpc: this.#rpc,

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Interface } from 'ethers';
 import { transportsOf, rpcFailureOf } from '../../../src/chains/evm/json-rpc.ts';
 import { EvmReader } from '../../../src/chains/evm/reads.ts';
+import { FeeOracle } from '../../../src/chains/evm/fee-oracle.ts';
+import { resolveOptions } from '../../../src/chains/evm/options.ts';
 import { EvmRpc } from '../../../src/chains/evm/rpc-client.ts';
 
 const WALLET = '0x00000000000000000000000000000000000000aa';
@@ -28,6 +30,15 @@ let batches: 'taken' | 'refused' | 'http' = 'taken';
 /** A chain A node: the wallet holds 1000 of every token plus its last address byte, and 5 ether. */
 function answer(c: Call) {
   if (c.method === 'eth_getBalance') return { jsonrpc: '2.0', id: c.id, result: '0x5' };
+  if (c.method === 'eth_feeHistory')
+    return {
+      jsonrpc: '2.0',
+      id: c.id,
+      result: { oldestBlock: '0x1', baseFeePerGas: ['0x7', '0x8'], gasUsedRatio: [0.5] },
+    };
+  // This node does not know the priority fee suggestion.
+  if (c.method === 'eth_maxPriorityFeePerGas')
+    return { jsonrpc: '2.0', id: c.id, error: { code: -32601, message: 'method not found' } };
   const { to } = c.params[0] as { to: string };
   if (to === BROKEN) return { jsonrpc: '2.0', id: c.id, error: { code: 3, message: 'execution reverted' } };
   const amount = 1000n + BigInt(`0x${to.slice(-2)}`);
@@ -103,6 +114,15 @@ describe('chain A wallet balances in one JSON-RPC batch', () => {
       expect(requests.map((b) => Array.isArray(b))).toEqual([false, false, false]);
     },
   );
+
+  it("the fee suggestion's base fee and priority fee are asked in one request; a suggestion the node lacks fails alone", async () => {
+    const t = transportsOf({ rpcUrl: url }, 5_000);
+    const logger = pino({ level: 'silent' });
+    const fees = resolveOptions({ rpcUrl: url, chainId: 1n, privateKey: '', journal: null as never }).fees;
+    const oracle = new FeeOracle(new EvmRpc(t.gathering, null, logger), fees, { now: () => 0 }, logger);
+    expect(await oracle.suggest()).toEqual({ maxFeePerGas: 16n, maxPriorityFeePerGas: 0n });
+    expect(requests).toEqual([[expect.objectContaining({ method: 'eth_feeHistory' }), expect.anything()]]);
+  });
 
   it('a call made alone leaves as itself, not as a batch of one', async () => {
     const t = transportsOf({ rpcUrl: url }, 5_000);

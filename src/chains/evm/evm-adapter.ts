@@ -59,8 +59,7 @@ const closed = (kind: string) => new DltError('E_CHAIN_RPC', 'the chain A adapte
 
 export class EvmAdapter implements ChainAdapter {
   readonly chain = 'evm' as const;
-  /** Ether's wei. */
-  readonly nativeDecimals = 18;
+  readonly nativeDecimals = 18; // ether's wei
   readonly wallet: string;
   readonly options: ResolvedOptions;
   readonly #expectedChainId: bigint;
@@ -71,6 +70,7 @@ export class EvmAdapter implements ChainAdapter {
   readonly #journal: NonceJournal;
   readonly #state: (CursorStore & ApprovalStore) | null;
   readonly #rpc: EvmRpc;
+  readonly #gathered: EvmRpc; // calls made in the same turn leave as one batch (a range's logs and headers)
   readonly #blocks: BlockCache;
   readonly #reader: EvmReader;
   readonly #watcher: TxWatcher;
@@ -94,8 +94,8 @@ export class EvmAdapter implements ChainAdapter {
     this.#state = options.state ?? null;
     const transports = transportsOf(options, this.options.rpcTimeoutMs);
     this.#rpc = new EvmRpc(transports.single, this.#metrics, this.#logger);
-    this.#blocks = new BlockCache(this.#rpc);
-    const gathered = this.#rpc.withTransport(transports.gathering);
+    const gathered = (this.#gathered = this.#rpc.withTransport(transports.gathering));
+    this.#blocks = new BlockCache(gathered);
     this.#reader = new EvmReader(this.#rpc, this.wallet, this.#logger, gathered);
     const fees = new FeeOracle(gathered, this.options.fees, this.#clock, this.#logger);
     this.#sequencer = new NonceSequencer(this.#rpc, this.wallet, this.#metrics, this.#logger);
@@ -236,7 +236,7 @@ export class EvmAdapter implements ChainAdapter {
     for (const p of pairs) this.#register(p);
     const follower = new EvmFollower(
       {
-        rpc: this.#rpc,
+        rpc: this.#gathered,
         blocks: this.#blocks,
         clock: this.#clock,
         sleep: this.#sleep,

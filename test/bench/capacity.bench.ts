@@ -80,11 +80,15 @@ interface Window {
   readonly rpc: RpcCounts;
 }
 
+const since = (a: Record<string, number>, b: Record<string, number> | undefined) =>
+  Object.fromEntries(Object.entries(a).map(([k, n]) => [k, n - (b?.[k] ?? 0)]));
+
 function countsSince(now: EndpointCounts, then: EndpointCounts | undefined): EndpointCounts {
   return {
     requests: now.requests - (then?.requests ?? 0),
     transportRequests: now.transportRequests - (then?.transportRequests ?? 0),
-    methods: Object.fromEntries(Object.entries(now.methods).map(([m, n]) => [m, n - (then?.methods[m] ?? 0)])),
+    methods: since(now.methods, then?.methods),
+    shapes: since(now.shapes, then?.shapes),
   };
 }
 
@@ -221,10 +225,12 @@ function rpcPerTransaction(c: EndpointCounts | undefined): { sends: number; valu
     .map(([m, n]) => `${SELECTORS.get(m) ?? m} ${per(n)}`);
   // Requests that did not go through the transport are counted all the same; say so when there were any.
   const other = c.requests - c.transportRequests;
-  if (process.env.CAPACITY_RPC_ALL !== undefined)
-    console.error(
-      JSON.stringify(Object.fromEntries(Object.entries(c.methods).map(([m, n]) => [SELECTORS.get(m) ?? m, per(n)]))),
-    );
+  if (process.env.CAPACITY_RPC_ALL !== undefined) {
+    const named = (counts: Record<string, number>) =>
+      JSON.stringify(Object.fromEntries(Object.entries(counts).map(([m, n]) => [SELECTORS.get(m) ?? m, per(n)])));
+    console.error(`calls per transaction: ${named(c.methods)}`);
+    console.error(`HTTP requests per transaction, by what they carried: ${named(c.shapes)}`);
+  }
   return {
     sends,
     value: `${per(c.requests)} (${largest.join(', ')}${other === 0 ? '' : `; ${fmt(other)} requests outside the transport`})`,

@@ -87,8 +87,19 @@ describe('the capacity benchmark RPC counter', () => {
         requests: 5,
         transportRequests: 4,
         methods: { eth_blockNumber: 1, 'eth_call 0x70a08231': 1, eth_sendRawTransaction: 1, eth_getBalance: 2 },
+        shapes: {
+          eth_blockNumber: 1,
+          'eth_call 0x70a08231': 1,
+          eth_sendRawTransaction: 1,
+          'batch of eth_getBalance': 1,
+        },
       },
-      wasm: { requests: 3, transportRequests: 2, methods: { getLatestLedger: 1, sendTransaction: 1 } },
+      wasm: {
+        requests: 3,
+        transportRequests: 2,
+        methods: { getLatestLedger: 1, sendTransaction: 1 },
+        shapes: { getLatestLedger: 1, sendTransaction: 1 },
+      },
     });
   });
 

@@ -17,6 +17,8 @@ export interface EndpointCounts {
   transportRequests: number;
   /** JSON-RPC calls by method (`eth_call 0x<selector>` for chain A reads). */
   readonly methods: Record<string, number>;
+  /** The transport's requests by what they carried: a method, or `batch of <methods>` (each method once). */
+  readonly shapes: Record<string, number>;
 }
 
 export type RpcCounts = Record<string, EndpointCounts>;
@@ -52,6 +54,12 @@ function hostPort(url: URL): string {
   return `${url.hostname}:${port}`;
 }
 
+/** What one request carried: its method, or `batch of a+b` (a batch's distinct methods, sorted). */
+export function shapeOf(body: unknown, methods: readonly string[]): string {
+  const batch = typeof body === 'string' && body.trimStart().startsWith('[');
+  return batch ? `batch of ${[...new Set(methods)].toSorted().join('+')}` : (methods[0] ?? 'unknown');
+}
+
 function hostOfRequest(request: ClientRequest): string | null {
   const header = request.getHeader('host');
   if (typeof header !== 'string') return null;
@@ -63,7 +71,7 @@ export function countRpcRequests(endpoints: Readonly<Record<string, string>>): R
   const byHost = new Map<string, EndpointCounts>();
   const counts: RpcCounts = {};
   for (const [name, url] of Object.entries(endpoints)) {
-    const c: EndpointCounts = { requests: 0, transportRequests: 0, methods: {} };
+    const c: EndpointCounts = { requests: 0, transportRequests: 0, methods: {}, shapes: {} };
     counts[name] = c;
     byHost.set(hostPort(new URL(url)), c);
   }
@@ -82,7 +90,10 @@ export function countRpcRequests(endpoints: Readonly<Record<string, string>>): R
     const c = typeof m.host === 'string' ? byHost.get(hostPort(new URL(`http://${m.host}`))) : undefined;
     if (c === undefined) return;
     c.transportRequests += 1;
-    for (const method of methodsOf(m.body)) c.methods[method] = (c.methods[method] ?? 0) + 1;
+    const methods = methodsOf(m.body);
+    for (const method of methods) c.methods[method] = (c.methods[method] ?? 0) + 1;
+    const shape = shapeOf(m.body, methods);
+    c.shapes[shape] = (c.shapes[shape] ?? 0) + 1;
   };
   subscribe(HTTP_START, onHttp);
   subscribe(FETCH_CREATE, onFetch);

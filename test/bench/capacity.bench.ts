@@ -201,7 +201,7 @@ async function measure(pairs: number): Promise<Window> {
       await bot.kill();
     }
     await sandbox.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (process.env.CAPACITY_KEEP === undefined) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -36,14 +36,8 @@ import { GasLimits } from './gas-limits.ts';
 import { transportsOf } from './json-rpc.ts';
 import { createEvmMetrics, type EvmMetrics } from './metrics.ts';
 import { NonceSequencer } from './nonce-sequencer.ts';
-import {
-  resolveOptions,
-  systemClock,
-  type Clock,
-  type EvmAdapterOptions,
-  type ResolvedOptions,
-  type Sleep,
-} from './options.ts';
+import { resolveOptions, systemClock, type Clock, type EvmAdapterOptions } from './options.ts';
+import type { ResolvedOptions, Sleep } from './options.ts';
 import type { ClientInfo } from './pair-reads.ts';
 import { EvmReader } from './reads.ts';
 import { OrderFlow } from './order-flow.ts';
@@ -95,6 +89,7 @@ export class EvmAdapter implements ChainAdapter {
     const transports = transportsOf(options, this.options.rpcTimeoutMs);
     this.#rpc = new EvmRpc(transports.single, this.#metrics, this.#logger);
     const gathered = (this.#gathered = this.#rpc.withTransport(transports.gathering));
+    const sending = this.#rpc.withTransport(transports.sending); // a lane's send leaves with the watcher's poll
     this.#blocks = new BlockCache(gathered);
     this.#reader = new EvmReader(this.#rpc, this.wallet, this.#logger, gathered);
     const fees = new FeeOracle(gathered, this.options.fees, this.#clock, this.#logger);
@@ -110,13 +105,14 @@ export class EvmAdapter implements ChainAdapter {
     };
     this.#watcher = new TxWatcher({
       ...common,
-      rpc: gathered,
+      rpc: sending,
       sleep: this.#sleep,
       options: this.options.receipts,
       outcomeOf: (receipt, slot, mined) => this.#outcomeOf(receipt, minedCommandOf(slot, mined)),
     });
     const sender = new TxSender({
       ...common,
+      rpc: sending,
       sequencer: this.#sequencer,
       watcher: this.#watcher,
       maxResyncs: this.options.maxNonceResyncs,

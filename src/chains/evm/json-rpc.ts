@@ -78,14 +78,22 @@ export function httpTransport(url: string, options: { timeoutMs: number }): RpcT
 }
 
 /**
- * The adapter's transports: `single` for every call, and `gathering`, whose calls made together leave as one
- * JSON-RPC batch (the wallet's balances). A transport given in the options (tests) serves as both.
+ * The adapter's transports: `single` for every call; `gathering`, whose calls made together leave as one
+ * JSON-RPC batch (the wallet's balances, a range's logs); and `sending`, the sending lane's and the receipt
+ * watcher's, whose window lasts until the event loop next turns to I/O, so that the watcher's poll woken by one
+ * transaction's answer leaves with the next transaction of the lane. A transport given in the options (tests)
+ * serves as all three.
  */
 export function transportsOf(
   o: { readonly transport?: RpcTransport; readonly rpcUrl: string },
   timeoutMs: number,
-): { single: RpcTransport; gathering: RpcTransport } {
-  if (o.transport !== undefined) return { single: o.transport, gathering: o.transport };
+): { single: RpcTransport; gathering: RpcTransport; sending: RpcTransport } {
+  if (o.transport !== undefined) return { single: o.transport, gathering: o.transport, sending: o.transport };
   const single = httpTransport(o.rpcUrl, { timeoutMs });
-  return { single, gathering: gatheringTransport(jsonRpcBatchOverHttp(o.rpcUrl, { timeoutMs }, failure), single) };
+  const batch = jsonRpcBatchOverHttp(o.rpcUrl, { timeoutMs }, failure);
+  return {
+    single,
+    gathering: gatheringTransport(batch, single),
+    sending: gatheringTransport(batch, single, 'immediate'),
+  };
 }

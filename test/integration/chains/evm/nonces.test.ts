@@ -92,7 +92,39 @@ describe('pipelining', () => {
     expect(journal(t, 0n)).toEqual(['approve:included']);
     expect(journal(t, 10n)).toEqual(['place:included']);
   });
+
+  it("sends each transaction in one request with the receipt poll the previous one's answer woke", async () => {
+    const t = c.adapter('mm', bigBudget);
+    await approvedThenManual(t);
+    const requests: string[][] = [];
+    const listen = (m: unknown) =>
+      requests.push([JSON.parse((m as { body: string }).body) as unknown].flat().map((x) => (x as Call).method));
+    const submissions: Submission[] = [];
+    subscribe(JSON_RPC_CHANNEL, listen);
+    try {
+      for (let i = 0; i < 4; i++)
+        submissions.push(await t.adapter.submit(c.place('buy', '1', String(90 + i), BigInt(i + 1))));
+    } finally {
+      unsubscribe(JSON_RPC_CHANNEL, listen);
+    }
+    const sends = requests.filter((r) => r.includes('eth_sendRawTransaction'));
+    expect(sends).toHaveLength(4);
+    // The first leaves alone; each later one with the poll its predecessor's answer woke.
+    expect(sends.slice(1)).toEqual([
+      ['eth_getTransactionCount', 'eth_sendRawTransaction'],
+      ['eth_getTransactionCount', 'eth_sendRawTransaction'],
+      ['eth_getTransactionCount', 'eth_sendRawTransaction'],
+    ]);
+    expect(requests.filter((r) => r.includes('eth_getTransactionCount'))).toHaveLength(3);
+    await c.mine();
+    const outcomes = await tickFor(t, Promise.all(submissions.map((s) => s.outcome)));
+    expect(outcomes.map((o) => o.kind)).toEqual(['accepted', 'accepted', 'accepted', 'accepted']);
+  });
 });
+
+interface Call {
+  readonly method: string;
+}
 
 describe('transactions the bot did not send', () => {
   it('resyncs when another sender used the next nonce, and places the order exactly once', async () => {

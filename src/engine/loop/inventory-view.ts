@@ -150,22 +150,35 @@ function stillResting(o: StoredOrder): StoredOrder {
  * that block still shows the filled quote and not what the fill left (the taker's remainder, resting on the
  * other side); a replacement priced off it could trade with that remainder. It waits for a book that shows the
  * order gone (the book message starts another round), or for the fill to be final.
+ *
+ * `seenGone` (the pair's, kept between rounds) holds the gone orders a book message has already shown gone.
+ * Book messages come in order, so a later one has caught up with that block too: a level at such an order's
+ * price is what came after it (its own replacement, typically), never the order itself.
  */
 export function quotableOn(
   book: Pick<MarketBook, 'buy' | 'sell'>,
   binding: PairBinding,
   live: readonly StoredOrder[],
   newest: readonly StoredOrder[],
+  seenGone: Set<bigint>,
 ): readonly StoredOrder[] {
-  if (newest.length === live.length) return live;
+  if (newest.length === live.length) {
+    seenGone.clear();
+    return live;
+  }
   const kept = new Set(newest.map((o) => o.clientOrderId));
+  const gone = live.filter((o) => !kept.has(o.clientOrderId));
+  const ids = new Set(gone.map((o) => o.clientOrderId));
+  for (const id of seenGone) if (!ids.has(id)) seenGone.delete(id);
   const s = binding.rules.scales;
-  const stillShown = live.some((o) => {
-    if (kept.has(o.clientOrderId)) return false;
+  let stillShown = false;
+  for (const o of gone) {
+    if (seenGone.has(o.clientOrderId)) continue;
     const price = priceFromRaw(o.price, s);
     const level = (o.side === 'buy' ? book.buy : book.sell).find((l) => l.limit.eq(price));
-    return level !== undefined && level.quantity.gte(quantityFromRaw(remainingOf(o), s));
-  });
+    if (level !== undefined && level.quantity.gte(quantityFromRaw(remainingOf(o), s))) stillShown = true;
+    else seenGone.add(o.clientOrderId);
+  }
   return stillShown ? live : newest;
 }
 

@@ -50,6 +50,8 @@ export class PairLoop {
   #spreadFrom: readonly unknown[] | null = null;
   /** The strategy's last answer, given again while a round asks the same question. */
   readonly #quotes = new QuoteMemo();
+  /** Orders a block not final yet shows gone that a book message has shown gone too (see `quotableOn`). */
+  readonly #seenGone = new Set<bigint>();
   readonly #balances: BalanceCache;
   readonly #actions: OrderActions;
   #stopped = false;
@@ -177,7 +179,8 @@ export class PairLoop {
       return;
     }
     const strategy = options.strategy();
-    const quoting = quotableOn(book, options.runtime.binding, live, options.engine.quotableOrders(this.pairId, live));
+    const newest = options.engine.quotableOrders(this.pairId, live);
+    const quoting = quotableOn(book, options.runtime.binding, live, newest, this.#seenGone);
     const inventory = pairInventory(options.runtime, options.marketMaker, balances, quoting, options.quoteShare);
     const limits = options.limits();
     const terms = options.obligations?.terms(nowMs) ?? null;

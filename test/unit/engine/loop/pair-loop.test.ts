@@ -138,6 +138,28 @@ describe('the strategy loop of one pair', () => {
     expect(sells()).toBe(before + 1);
   });
 
+  it('takes a level at the filled quote price, once a book showed that quote gone, for its replacement: nothing cancelled', async () => {
+    const s = await setup({ confirmations: 2 });
+    const { best, filled } = await bestAskTaken(s);
+    const before = sellsSent(s.h);
+    s.book = apart(s.h);
+    s.loop.trigger();
+    await s.loop.idle();
+    expect(sellsSent(s.h)).toBe(before + 1);
+    // The replacement rests, the fill is not final yet, and the next message shows the replacement: the same
+    // price and size as the filled quote.
+    await s.h.block();
+    expect(s.h.store.orders.get(WALLET, filled.clientOrderId)?.status).toBe('resting');
+    const fresh = apart(s.h);
+    s.book = { ...fresh, sell: [{ limit: best.price, quantity: best.quantity }, ...fresh.sell] };
+    s.loop.trigger();
+    await s.loop.idle();
+    await s.h.block();
+    expect(s.h.adapter.sent.filter((x) => x.command.kind === 'cancel')).toEqual([]);
+    expect(sellsSent(s.h)).toBe(before + 1);
+    expect(ours(s.h).filter((o) => o.side === 'sell')).toHaveLength(3);
+  });
+
   it('a tentative fill withdrawn by a reorganisation puts its quote back; the next round leaves one ladder, no rejection', async () => {
     const s = await setup({ confirmations: 1 });
     const { filled } = await bestAskTaken(s);

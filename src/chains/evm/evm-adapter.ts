@@ -27,6 +27,7 @@ import type {
   TokenRole,
   WalletBalances,
 } from '../types.ts';
+import { HeadSightings } from '../head-sightings.ts';
 import { BlockCache } from './block-cache.ts';
 import { crossIdentifiersOnChain } from './cross-id-history.ts';
 import { EvmFollower, storedCursor } from './follower.ts';
@@ -66,6 +67,7 @@ export class EvmAdapter implements ChainAdapter {
   readonly #rpc: EvmRpc;
   readonly #gathered: EvmRpc; // calls made in the same turn leave as one batch (a range's logs and headers)
   readonly #blocks: BlockCache;
+  readonly #heads = new HeadSightings(); // the watcher's polls see them, the followers wait on them
   readonly #reader: EvmReader;
   readonly #watcher: TxWatcher;
   readonly #sequencer: NonceSequencer;
@@ -106,6 +108,7 @@ export class EvmAdapter implements ChainAdapter {
     this.#watcher = new TxWatcher({
       ...common,
       rpc: sending,
+      heads: this.#heads,
       sleep: this.#sleep,
       options: this.options.receipts,
       outcomeOf: (receipt, slot, mined) => this.#outcomeOf(receipt, minedCommandOf(slot, mined)),
@@ -234,6 +237,7 @@ export class EvmAdapter implements ChainAdapter {
       {
         rpc: this.#gathered,
         blocks: this.#blocks,
+        heads: this.#heads,
         clock: this.#clock,
         sleep: this.#sleep,
         options: this.options.follower,

@@ -12,6 +12,7 @@
  * confirmed cursor is reported as soon as it passes a block the engine waits for, even with no event to
  * deliver: a block a receipt outcome came from (`confirmAt`), or one whose tentative events were withdrawn.
  */
+import type { HeadSightings } from '../head-sightings.ts';
 import type { CursorStore } from '../ports.ts';
 import { CHAIN_NODE, reportedRound } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
@@ -35,6 +36,8 @@ export interface FollowerDeps {
   /** Checksummed wallet address (also the key of the persisted cursor). */
   readonly wallet: string;
   readonly state: CursorStore | null;
+  /** Heads the receipt watcher's polls saw: a newer one starts the next round, one not newer defers it. */
+  readonly heads?: HeadSightings;
 }
 
 interface Position {
@@ -97,25 +100,47 @@ export class EvmFollower implements Follower {
 
   async #run(): Promise<void> {
     while (!this.#stopped) {
-      await reportedRound(this.#deps.logger, this.#deps.clock, CHAIN_NODE.evm, 'follower round', () => this.round());
+      let atHead = false;
+      await reportedRound(this.#deps.logger, this.#deps.clock, CHAIN_NODE.evm, 'follower round', async () => {
+        atHead = await this.round();
+      });
       if (this.#stopped) break;
-      try {
-        await this.#deps.sleep(
-          this.#deps.options.pollIntervalMs,
-          AbortSignal.any([this.#abort.signal, this.#wake.signal]),
-        );
-      } catch {
-        // Stopped, or asked for a round now.
-      }
+      await this.#pause(AbortSignal.any([this.#abort.signal, this.#wake.signal]), atHead);
       if (this.#wake.signal.aborted) this.#wake = new AbortController();
     }
   }
 
-  /** One round: check the last block read, then read up to the head in bounded ranges. */
-  async round(): Promise<void> {
+  /**
+   * Between rounds: the poll interval, or until a newer head than the last block read is seen (`heads`). A
+   * sighting of that same block since shows nothing new was there then: the interval runs from it. So while
+   * transactions are sent (each receipt poll asks the head too) the follower asks the node only for new blocks.
+   * A round that failed or stopped short of the head it read waits the interval out, whatever is seen.
+   */
+  async #pause(signal: AbortSignal, atHead: boolean): Promise<void> {
+    const { heads, clock, sleep, options } = this.#deps;
+    const tip = this.#tip;
+    if (heads === undefined || tip === null || !atHead) {
+      await sleep(options.pollIntervalMs, signal).catch(() => undefined);
+      return;
+    }
+    const at = Number(tip.height);
+    let quietSince = clock.now();
+    for (;;) {
+      const seen = heads.last;
+      if (seen.height > at || signal.aborted) return;
+      if (seen.height === at && seen.atMs > quietSince) quietSince = seen.atMs;
+      const left = options.pollIntervalMs - (clock.now() - quietSince);
+      if (left <= 0) return;
+      await heads.above(at, left, sleep, signal);
+    }
+  }
+
+  /** One round: check the last block read, then read up to the head in bounded ranges; true once there. */
+  async round(): Promise<boolean> {
     const head = await this.#deps.rpc.block('latest');
     if (head === null) throw rpcFailure('eth_getBlockByNumber', 'malformed', 'the node has no latest block');
     this.#deps.blocks.remember(head);
+    this.#deps.heads?.see(Number(head.number), this.#deps.clock.now());
     if (this.#confirmed === null) {
       const start =
         this.#from === null
@@ -137,13 +162,14 @@ export class EvmFollower implements Follower {
     for (let from = (this.#tip as Position).height + 1n; from <= head.number && !this.#stopped;) {
       const to = from + range - 1n < head.number ? from + range - 1n : head.number;
       if (head.number - from + 1n > range) await this.#lag(head.number - from + 1n);
-      if (!(await this.#read(from, to, head))) return;
+      if (!(await this.#read(from, to, head))) return false;
       from = to + 1n;
     }
     // Reported when it or the confirmed height changes, so the first round tells a waiting engine that the
     // follower reached the head, and every newly confirmed block tells it how far the events are delivered.
     const behind = head.number - (this.#tip as Position).height;
     if (behind !== this.#lastLag || this.#confirmed?.height !== this.#lastCovered) await this.#lag(behind);
+    return !this.#stopped && behind === 0n;
   }
 
   async #lag(behind: bigint): Promise<void> {

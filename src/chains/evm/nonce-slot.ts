@@ -4,7 +4,10 @@
  * outcome (which may settle as `unknown` at the deadline) and the final fate (only when the chain decided).
  */
 import { DltError } from '../../core/errors.ts';
+import type { Logger } from '../../telemetry/logger.ts';
 import type { Outcome } from '../types.ts';
+import { errorFields } from '../venue-race.ts';
+import type { EvmMetrics } from './metrics.ts';
 import type { TxKind } from './options.ts';
 import type { SignedTx } from './tx-signer.ts';
 
@@ -137,4 +140,31 @@ export function supersededOutcome(slot: NonceSlot): Outcome {
     { details: { ...slot.command.context, reason: 'superseded', nonce: slot.nonce.toString(), hashes: slot.hashes } },
   );
   return { kind: 'rejected', txHash: slot.latest.signed.hash, included: false, error };
+}
+
+/** Counts and logs how the chain settled a nonce. */
+export function reportSettled(
+  deps: { readonly metrics: EvmMetrics | null; readonly logger: Logger },
+  slot: NonceSlot,
+  outcome: Outcome,
+): void {
+  const label =
+    outcome.kind === 'rejected' && outcome.error.code === 'E_CHAIN_TX_EXPIRED'
+      ? String(outcome.error.details.reason ?? 'expired')
+      : outcome.kind;
+  deps.metrics?.submissions.inc({
+    kind: slot.command.kind,
+    outcome: label === 'cancelled' ? 'expired' : label,
+  });
+  deps.logger.info(
+    {
+      ...slot.command.context,
+      kind: slot.command.kind,
+      nonce: slot.nonce.toString(),
+      txHash: outcome.txHash,
+      outcome: outcome.kind,
+      ...(outcome.kind === 'rejected' ? errorFields(outcome.error) : {}),
+    },
+    `chain A ${slot.command.kind} settled: ${label}`,
+  );
 }

@@ -143,6 +143,11 @@ export class EvmRpc {
     });
   }
 
+  /** The number of the node's latest block. */
+  blockNumber(): Promise<bigint> {
+    return this.#read('eth_blockNumber', [], (v) => quantity(v, 'eth_blockNumber', 'block number'));
+  }
+
   transactionCount(address: string, tag: 'latest' | 'pending'): Promise<bigint> {
     return this.#read('eth_getTransactionCount', [address, tag], (v) =>
       quantity(v, 'eth_getTransactionCount', 'nonce'),

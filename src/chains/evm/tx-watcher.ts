@@ -13,12 +13,12 @@
  * was. The nonces up to the highest mined count seen stay taken, so none of them is handed out again.
  */
 import { CHAIN_NODE, incidentsOf, reportedRound } from '../../telemetry/incidents.ts';
+import type { HeadSightings } from '../head-sightings.ts';
 import type { TxRecord } from '../ports.ts';
 import type { Outcome } from '../types.ts';
-import { errorFields } from '../venue-race.ts';
 import { minedGroup, orphanedSlot, restoredSlot, wasMined } from './journal-groups.ts';
 import { isTakenBack, NonceReplacer, type ReplacerDeps } from './nonce-replacer.ts';
-import { NonceSlot, supersededOutcome, type Attempt, type SlotCommand } from './nonce-slot.ts';
+import { NonceSlot, reportSettled, supersededOutcome, type Attempt, type SlotCommand } from './nonce-slot.ts';
 import type { ReceiptOptions, Sleep } from './options.ts';
 import type { Receipt } from './rpc-client.ts';
 import { broadcast } from './send-verdict.ts';
@@ -29,6 +29,8 @@ export interface WatcherDeps extends ReplacerDeps {
   readonly options: ReceiptOptions;
   /** The outcome of a mined transaction of a slot (decoding needs the adapter's pairs). */
   readonly outcomeOf: (receipt: Receipt, slot: NonceSlot, mined: Attempt) => Promise<Outcome>;
+  /** Where each poll reports the block number it asked for in the same batch (the follower waits on it). */
+  readonly heads?: HeadSightings;
 }
 
 const SETTLE_BATCH = 8;
@@ -142,7 +144,12 @@ export class TxWatcher {
   /** One round over every nonce in flight (the loop calls it; tests may too). */
   async poll(): Promise<void> {
     if (this.#slots.size === 0) return;
-    const mined = await this.#deps.rpc.transactionCount(this.#deps.signer.address, 'latest');
+    const heads = this.#deps.heads;
+    const [mined, head] = await Promise.all([
+      this.#deps.rpc.transactionCount(this.#deps.signer.address, 'latest'),
+      heads === undefined ? null : this.#deps.rpc.blockNumber().catch(() => null),
+    ]);
+    if (heads !== undefined && head !== null) heads.see(Number(head), this.#deps.clock.now());
     if (mined < this.#highWater) await this.reclaimOrphans();
     else this.#highWater = mined;
     const slots = [...this.#slots.values()].toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
@@ -206,25 +213,7 @@ export class TxWatcher {
     }
     this.#slots.delete(slot.nonce);
     if (this.#slots.size === 0) for (const w of this.#idleWaiters.splice(0)) w();
-    const label =
-      outcome.kind === 'rejected' && outcome.error.code === 'E_CHAIN_TX_EXPIRED'
-        ? String(outcome.error.details.reason ?? 'expired')
-        : outcome.kind;
-    this.#deps.metrics?.submissions.inc({
-      kind: slot.command.kind,
-      outcome: label === 'cancelled' ? 'expired' : label,
-    });
-    this.#deps.logger.info(
-      {
-        ...slot.command.context,
-        kind: slot.command.kind,
-        nonce: slot.nonce.toString(),
-        txHash: outcome.txHash,
-        outcome: outcome.kind,
-        ...(outcome.kind === 'rejected' ? errorFields(outcome.error) : {}),
-      },
-      `chain A ${slot.command.kind} settled: ${label}`,
-    );
+    reportSettled(this.#deps, slot, outcome);
     slot.settle(outcome);
   }
 

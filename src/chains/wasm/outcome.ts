@@ -161,7 +161,7 @@ function nextLedger(ctx: OutcomeContext, ledger: number): Promise<void> {
 export async function awaitOutcome(ctx: OutcomeContext, tx: TrackedTx, acknowledged: boolean): Promise<Outcome> {
   const deadlineMs = tx.maxTime === 0n ? Number.POSITIVE_INFINITY : Number(tx.maxTime) * 1000 + ctx.graceMs;
   // An acknowledged send goes into the ledger after the one its reply named: nothing to ask before that closes.
-  let notIn: number | null = acknowledged && ctx.rpc.ledgers.last.ledger > 0 ? ctx.rpc.ledgers.last.ledger : null;
+  let notIn: number | null = acknowledged && ctx.rpc.ledgers.last.height > 0 ? ctx.rpc.ledgers.last.height : null;
   if (notIn !== null) await nextLedger(ctx, notIn);
   let resend = !acknowledged;
   let lastProblem = 'no answer from the node yet';

@@ -7,7 +7,7 @@
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import type { WasmMetrics } from './metrics.ts';
 import { rpcFailure, rpcFailureKind, type RpcTransport } from './json-rpc.ts';
-import { LedgerSightings } from './ledger-sightings.ts';
+import { HeadSightings } from '../head-sightings.ts';
 
 type Json = Record<string, unknown>;
 
@@ -101,7 +101,7 @@ export class WasmRpc {
   readonly #metrics: WasmMetrics;
   readonly #now: () => number;
   /** The highest ledger any reply named, when it was seen, and who waits for a newer one. */
-  #seen = new LedgerSightings();
+  #seen = new HeadSightings();
 
   constructor(transport: RpcTransport, metrics: WasmMetrics, now: () => number = Date.now) {
     this.#transport = transport;
@@ -116,7 +116,7 @@ export class WasmRpc {
     return rpc;
   }
 
-  get ledgers(): LedgerSightings {
+  get ledgers(): HeadSightings {
     return this.#seen;
   }
 

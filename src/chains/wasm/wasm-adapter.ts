@@ -138,8 +138,8 @@ export class WasmAdapter implements ChainAdapter {
    */
   async #currentLedger(): Promise<number> {
     const seen = this.#rpc.ledgers.last;
-    if (seen.ledger === 0) return (await this.#rpc.latestLedger()).sequence;
-    return seen.ledger + Math.max(0, Math.floor((this.#clock.now() - seen.atMs) / this.#resolved.ledgerCloseMs));
+    if (seen.height === 0) return (await this.#rpc.latestLedger()).sequence;
+    return seen.height + Math.max(0, Math.floor((this.#clock.now() - seen.atMs) / this.#resolved.ledgerCloseMs));
   }
 
   /** Source accounts in use: the channels, or the trading account alone. */

@@ -144,20 +144,33 @@ describe('events', () => {
     ]);
   });
 
-  it('reads at once when asked, without waiting out its poll interval', async () => {
+  it('reads a block a receipt poll saw at once, without waiting out its poll interval', async () => {
     const f = await following({ follower: { confirmations: 0, pollIntervalMs: POLL } });
-    const o = await placed(f.t, 'buy', '99', 1n);
-    await f.t.time.parked(LOOPS);
-    expect(events(f.notices).filter((e) => e.txHash === o.txHash)).toEqual([]);
     const now = f.t.time.clock.now();
-    f.poll();
+    const o = await placed(f.t, 'buy', '99', 1n);
     await f.t.time.parked(LOOPS);
     expect(
       events(f.notices, true)
         .filter((e) => e.txHash === o.txHash)
         .map((e) => e.type),
     ).toEqual(['OrderReceived', 'Transfer', 'OrderResting']);
-    expect(f.notices.at(-1)).toEqual({ kind: 'lag', behind: 0n, covered: o.height });
+    expect(f.t.time.clock.now()).toBe(now);
+  });
+
+  it('reads at once when asked, without waiting out its poll interval', async () => {
+    const f = await following({ follower: { confirmations: 0, pollIntervalMs: POLL } });
+    await placed(f.t, 'sell', '100', 1n);
+    await f.t.time.parked(LOOPS);
+    // Another client's block: no receipt poll of ours sees it.
+    await c.h.place('taker', 'buy', 10_000n, 1_000_000n);
+    await f.t.time.parked(LOOPS);
+    const received = () => events(f.notices).filter((e) => e.type === 'Transfer' && e.to === f.t.adapter.wallet);
+    expect(received()).toEqual([]);
+    const now = f.t.time.clock.now();
+    f.poll();
+    await f.t.time.parked(LOOPS);
+    expect(received()).toHaveLength(1);
+    expect(f.notices.at(-1)).toMatchObject({ kind: 'lag', behind: 0n });
     expect(f.t.time.clock.now()).toBe(now);
   });
 

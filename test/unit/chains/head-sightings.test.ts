@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { LedgerSightings } from '../../../../src/chains/wasm/ledger-sightings.ts';
-import { TestClock } from '../../../support/clock.ts';
+import { HeadSightings } from '../../../src/chains/head-sightings.ts';
+import { TestClock } from '../../support/clock.ts';
 
-describe('ledger sightings', () => {
+describe('head sightings', () => {
   it('keeps the highest ledger named and when it was first seen', () => {
-    const s = new LedgerSightings();
+    const s = new HeadSightings();
     s.see(10, 1_000);
     s.see(10, 1_400);
     s.see(9, 1_500);
-    expect(s.last).toEqual({ ledger: 10, atMs: 1_400, firstAtMs: 1_000 });
+    expect(s.last).toEqual({ height: 10, atMs: 1_400, firstAtMs: 1_000 });
   });
 
   it('estimates the close time from first sightings, never above the configured one', () => {
-    const fast = new LedgerSightings();
+    const fast = new HeadSightings();
     // One ledger a second, seen by polls that sometimes skip one.
     for (const [ledger, at] of [
       [1, 0],
@@ -22,7 +22,7 @@ describe('ledger sightings', () => {
     ] as const)
       fast.see(ledger, at);
     expect(fast.closeMs(5_000)).toBe(1_000);
-    const slow = new LedgerSightings();
+    const slow = new HeadSightings();
     for (const [ledger, at] of [
       [1, 0],
       [2, 6_000],
@@ -30,12 +30,12 @@ describe('ledger sightings', () => {
     ] as const)
       slow.see(ledger, at);
     expect(slow.closeMs(5_000)).toBe(5_000);
-    expect(new LedgerSightings().closeMs(5_000)).toBe(5_000);
+    expect(new HeadSightings().closeMs(5_000)).toBe(5_000);
   });
 
   it('wakes a waiter when a newer ledger is named, and otherwise at the end of its wait', async () => {
     const clock = new TestClock();
-    const s = new LedgerSightings();
+    const s = new HeadSightings();
     s.see(7, clock.now());
     const never = new AbortController().signal;
     let woken = false;
@@ -60,7 +60,7 @@ describe('ledger sightings', () => {
 
   it('waits for the next ledger until it should have closed, at least the minimum, and no more once one is named', async () => {
     const clock = new TestClock();
-    const s = new LedgerSightings();
+    const s = new HeadSightings();
     const t0 = clock.now();
     s.see(20, t0);
     clock.advance(200);

@@ -4,9 +4,8 @@
  * with evm_snapshot / evm_revert) rolled back and read again, catch-up from the persisted cursor after downtime,
  * a stored cursor whose block changed, bounded ranges with lag notices, and malformed node answers skipped.
  */
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
-import { JSON_RPC_CHANNEL } from '../../../../src/chains/json-rpc-http.ts';
+import { requestsDuring } from '../../../support/chains/json-rpc-requests.ts';
 import { httpTransport, type RpcTransport } from '../../../../src/chains/evm/json-rpc.ts';
 import type { EvmAdapterOptions } from '../../../../src/chains/evm/options.ts';
 import type { ChainEvent, FollowerNotice, Outcome } from '../../../../src/chains/types.ts';
@@ -129,19 +128,13 @@ describe('events', () => {
 
   it("asks a range's order book and transfer logs in one JSON-RPC batch", async () => {
     const f = await following({ follower: { confirmations: 0, pollIntervalMs: POLL } });
-    const o = await placed(f.t, 'buy', '99', 1n);
-    const bodies: string[] = [];
-    const listen = (m: unknown) => bodies.push((m as { body: string }).body);
-    subscribe(JSON_RPC_CHANNEL, listen);
-    f.poll();
-    await f.t.time.parked(LOOPS).finally(() => unsubscribe(JSON_RPC_CHANNEL, listen));
+    const { result: o, requests } = await requestsDuring(async () => {
+      const placement = await placed(f.t, 'buy', '99', 1n);
+      await f.t.time.parked(LOOPS);
+      return placement;
+    });
     expect(events(f.notices).filter((e) => e.txHash === o.txHash)).toHaveLength(3);
-    const logs = bodies
-      .map((b) => JSON.parse(b) as { method: string } | Array<{ method: string }>)
-      .filter((r) => (Array.isArray(r) ? r : [r]).some((c) => c.method === 'eth_getLogs'));
-    expect(logs.map((r) => (Array.isArray(r) ? r.map((c) => c.method) : r.method))).toEqual([
-      ['eth_getLogs', 'eth_getLogs', 'eth_getLogs'],
-    ]);
+    expect(requests.filter((r) => r.includes('eth_getLogs'))).toEqual([['eth_getLogs', 'eth_getLogs', 'eth_getLogs']]);
   });
 
   it('reads a block a receipt poll saw at once, without waiting out its poll interval', async () => {

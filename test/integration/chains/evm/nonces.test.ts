@@ -4,10 +4,9 @@
  * self-transfer), the outcome deadline, and settlement after a restart from the journal. Blocks are mined by
  * the test (automine off) and the adapter's receipt polls run one per `tick`.
  */
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Wallet } from 'ethers';
 import { describe, expect, it } from 'vitest';
-import { JSON_RPC_CHANNEL } from '../../../../src/chains/json-rpc-http.ts';
+import { requestsDuring } from '../../../support/chains/json-rpc-requests.ts';
 import { EvmAdapter } from '../../../../src/chains/evm/evm-adapter.ts';
 import { httpTransport, rpcFailure } from '../../../../src/chains/evm/json-rpc.ts';
 import type { Outcome, Submission } from '../../../../src/chains/types.ts';
@@ -74,18 +73,12 @@ describe('pipelining', () => {
     expect(await c.provider.send('eth_getTransactionCount', [t.adapter.wallet, 'pending'])).toBe('0xb');
     expect(t.adapter.inFlight).toBe(11);
     await c.mine();
-    const receipts: number[] = [];
-    const listen = (m: unknown) => {
-      const calls = [JSON.parse((m as { body: string }).body) as unknown].flat() as { method: string }[];
-      const n = calls.filter((x) => x.method === 'eth_getTransactionReceipt').length;
-      if (n > 0) receipts.push(n);
-    };
-    subscribe(JSON_RPC_CHANNEL, listen);
-    const outcomes = await tickFor(t, Promise.all(submissions.map((s) => s.outcome))).finally(() =>
-      unsubscribe(JSON_RPC_CHANNEL, listen),
+    const { result: outcomes, requests } = await requestsDuring(() =>
+      tickFor(t, Promise.all(submissions.map((s) => s.outcome))),
     );
     // The receipts of the nonces one poll finds mined leave together: eight to a batch.
-    expect(receipts).toEqual([8, 3]);
+    const receipts = requests.map((r) => r.filter((m) => m === 'eth_getTransactionReceipt').length);
+    expect(receipts.filter((n) => n > 0)).toEqual([8, 3]);
     const placed = outcomes.map((o) => kindOf(o, 'accepted') as Extract<Outcome, { kind: 'accepted' }>);
     expect(new Set(placed.map((o) => o.height)).size).toBe(1);
     expect(placed.map((o) => o.orderId)).toEqual([1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n]);
@@ -96,17 +89,11 @@ describe('pipelining', () => {
   it("sends each transaction in one request with the receipt poll the previous one's answer woke", async () => {
     const t = c.adapter('mm', bigBudget);
     await approvedThenManual(t);
-    const requests: string[][] = [];
-    const listen = (m: unknown) =>
-      requests.push([JSON.parse((m as { body: string }).body) as unknown].flat().map((x) => (x as Call).method));
     const submissions: Submission[] = [];
-    subscribe(JSON_RPC_CHANNEL, listen);
-    try {
+    const { requests } = await requestsDuring(async () => {
       for (let i = 0; i < 4; i++)
         submissions.push(await t.adapter.submit(c.place('buy', '1', String(90 + i), BigInt(i + 1))));
-    } finally {
-      unsubscribe(JSON_RPC_CHANNEL, listen);
-    }
+    });
     const sends = requests.filter((r) => r.includes('eth_sendRawTransaction'));
     expect(sends).toHaveLength(4);
     // The first leaves alone; each later one with the poll its predecessor's answer woke (the mined nonce
@@ -119,10 +106,6 @@ describe('pipelining', () => {
     expect(outcomes.map((o) => o.kind)).toEqual(['accepted', 'accepted', 'accepted', 'accepted']);
   });
 });
-
-interface Call {
-  readonly method: string;
-}
 
 describe('transactions the bot did not send', () => {
   it('resyncs when another sender used the next nonce, and places the order exactly once', async () => {

@@ -3,9 +3,8 @@
  * placement with rest, partial and full fill, cancellation, and each way a command can be turned down: before
  * signing, by simulation, by the node, reverted on chain (decoded from a replay), or rejected by matching.
  */
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
-import { JSON_RPC_CHANNEL } from '../../../../src/chains/json-rpc-http.ts';
+import { requestsDuring } from '../../../support/chains/json-rpc-requests.ts';
 import { ChainA, useChainA } from '../../../support/chains/evm/adapter-harness.ts';
 import { prefundedBuyLock } from '../../../../src/core/money.ts';
 import { pairScales } from '../../../../src/core/pair.ts';
@@ -61,26 +60,20 @@ describe('reads', () => {
 
   it("reads the wallet's balances of every token and its native balance in one JSON-RPC batch the node answers", async () => {
     const { adapter } = c.adapter();
-    const bodies: string[] = [];
-    const listen = (m: unknown) => bodies.push((m as { body: string }).body);
-    subscribe(JSON_RPC_CHANNEL, listen);
-    const wallet = await adapter
-      .readWalletBalances([c.pair.baseToken, c.pair.quoteToken])
-      .finally(() => unsubscribe(JSON_RPC_CHANNEL, listen));
-    expect(bodies.map((b) => (JSON.parse(b) as unknown[]).length)).toEqual([3]);
+    const { result: wallet, requests } = await requestsDuring(() =>
+      adapter.readWalletBalances([c.pair.baseToken, c.pair.quoteToken]),
+    );
+    expect(requests).toEqual([['eth_getBalance', 'eth_call', 'eth_call']]);
     const pair = await adapter.readBalances(c.pair);
     expect([...wallet.tokens.values(), wallet.native]).toEqual([pair.base, pair.quote, pair.native]);
   });
 
   it('reads the state of the books asked at the same moment (the phase poll) in one JSON-RPC batch', async () => {
     const { adapter } = c.adapter();
-    const bodies: string[] = [];
-    const listen = (m: unknown) => bodies.push((m as { body: string }).body);
-    subscribe(JSON_RPC_CHANNEL, listen);
-    const states = await Promise.all([adapter.readPairState(c.pair), adapter.readPairState(c.pair)]).finally(() =>
-      unsubscribe(JSON_RPC_CHANNEL, listen),
+    const { result: states, requests } = await requestsDuring(() =>
+      Promise.all([adapter.readPairState(c.pair), adapter.readPairState(c.pair)]),
     );
-    expect(bodies.map((b) => (JSON.parse(b) as unknown[]).length)).toEqual([4]);
+    expect(requests).toEqual([['eth_call', 'eth_call', 'eth_call', 'eth_call']]);
     expect(states[1]).toEqual(states[0]);
     expect(states[0]).toMatchObject({ phase: 1, open: true });
   });

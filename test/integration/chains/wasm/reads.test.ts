@@ -3,9 +3,8 @@
  * the wallet's balances, and the trustline and authorization checks that stop trading with a clear error.
  */
 import { Keypair } from '@stellar/stellar-sdk';
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
-import { JSON_RPC_CHANNEL } from '../../../../src/chains/json-rpc-http.ts';
+import { requestsDuring } from '../../../support/chains/json-rpc-requests.ts';
 import { httpTransport } from '../../../../src/chains/wasm/json-rpc.ts';
 import { mint, setAuthorized, setPhase, trust } from '../../../../src/sandbox/wasm/operator.ts';
 import {
@@ -80,13 +79,11 @@ describe('the books at once', () => {
   it('reads the configuration and phase of the books asked at the same moment in one JSON-RPC batch', async () => {
     const { d, pair } = freshBook(h, 'batched', { prefunded: false });
     const { adapter } = adapterFor(h, wallet(h, {}, d));
-    const bodies: string[] = [];
-    const listen = (m: unknown) => bodies.push((m as { body: string }).body);
-    subscribe(JSON_RPC_CHANNEL, listen);
-    const [a, b] = await Promise.all([adapter.readPairState(h.pair), adapter.readPairState(pair)]).finally(() =>
-      unsubscribe(JSON_RPC_CHANNEL, listen),
+    const { result, requests } = await requestsDuring(() =>
+      Promise.all([adapter.readPairState(h.pair), adapter.readPairState(pair)]),
     );
-    expect(bodies.map((x) => (JSON.parse(x) as { method: string }[]).map((c) => c.method))).toEqual([
+    const [a, b] = result;
+    expect(requests).toEqual([
       ['simulateTransaction', 'simulateTransaction', 'simulateTransaction', 'simulateTransaction'],
     ]);
     expect([a.prefunded, b.prefunded]).toEqual([true, false]);

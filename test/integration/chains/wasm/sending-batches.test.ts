@@ -3,9 +3,7 @@
  * same moment leave as one JSON-RPC batch, and so do their signed transactions, each on its own channel
  * account. A node that refuses batches is asked one call at a time (src/chains/json-rpc-batch.ts).
  */
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
-import { JSON_RPC_CHANNEL } from '../../../../src/chains/json-rpc-http.ts';
 import {
   accepted,
   adapterFor,
@@ -16,24 +14,9 @@ import {
   placeCommand,
   wallet,
 } from '../../../support/chains/wasm/harness.ts';
+import { requestsDuring } from '../../../support/chains/json-rpc-requests.ts';
 
 const h = fileHarness();
-
-/** The methods of each HTTP request the adapter sent while `work` ran, a batch as its list of methods. */
-async function requestsDuring(work: () => Promise<unknown>): Promise<string[][]> {
-  const bodies: string[] = [];
-  const listen = (m: unknown) => bodies.push((m as { body: string }).body);
-  subscribe(JSON_RPC_CHANNEL, listen);
-  try {
-    await work();
-  } finally {
-    unsubscribe(JSON_RPC_CHANNEL, listen);
-  }
-  return bodies.map((b) => {
-    const parsed = JSON.parse(b) as { method: string } | Array<{ method: string }>;
-    return Array.isArray(parsed) ? parsed.map((c) => c.method) : [parsed.method];
-  });
-}
 
 describe('placements handed over together', () => {
   it('are simulated in one batch and sent in one batch, each on its own channel account', async () => {
@@ -47,7 +30,7 @@ describe('placements handed over together', () => {
     h.ledger();
     await Promise.all(first.map(accepted));
     const subs: Awaited<ReturnType<typeof adapter.submit>>[] = [];
-    const requests = await requestsDuring(async () => {
+    const { requests } = await requestsDuring(async () => {
       subs.push(
         ...(await Promise.all(['11.00', '11.02', '11.04'].map((p) => adapter.submit(placeCommand(h, 'buy', '1', p))))),
       );

@@ -36,9 +36,15 @@ type Row = Record<string, string | number>;
 
 export class EvaluationStore {
   readonly #db: DatabaseSync;
+  /** The order store's count of fill writes, in the process that alone writes the file (else null). */
+  readonly #fillWrites: (() => number) | null;
+  /** Reads that found no new fill, by pair, wallet and sequence number, with the count they were made at. */
+  readonly #nothingAfter = new Map<string, number>();
+  #dropped: { readonly at: number; readonly value: number } | null = null;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, fillWrites: (() => number) | null = null) {
     this.#db = db;
+    this.#fillWrites = fillWrites;
   }
 
   /**
@@ -46,7 +52,11 @@ export class EvaluationStore {
    * table's row ids (the `+` keeps SQLite off the pair index, which would scan all of the pair's fills).
    */
   fillsAfter(pairId: string, wallet: string, afterSeq: number): SequencedFill[] {
-    return this.#db
+    // Every round of every pair asks, and between two fill writes the answer is the same.
+    const writes = this.#fillWrites?.() ?? null;
+    const key = `${pairId}|${wallet}|${afterSeq}`;
+    if (writes !== null && this.#nothingAfter.get(key) === writes) return [];
+    const fills = this.#db
       .prepare(
         `SELECT f.rowid AS seq, f.*, o.level AS level FROM fills f
            LEFT JOIN orders o ON o.wallet = f.wallet AND o.client_order_id = f.client_order_id
@@ -57,6 +67,11 @@ export class EvaluationStore {
         const x = r as Row & { level: number | null };
         return { seq: Number(x.seq), fill: fillFromRow(x), level: x.level === null ? null : Number(x.level) };
       });
+    if (writes !== null && fills.length === 0) {
+      if (this.#nothingAfter.size > 10_000) this.#nothingAfter.clear();
+      this.#nothingAfter.set(key, writes);
+    }
+    return fills;
   }
 
   /**
@@ -64,9 +79,13 @@ export class EvaluationStore {
    * (a withdrawn fill's row id can be given to the next fill).
    */
   droppedFills(): number {
+    const writes = this.#fillWrites?.() ?? null;
+    if (writes !== null && this.#dropped?.at === writes) return this.#dropped.value;
     const r = this.#db.prepare("SELECT value FROM meta WHERE key = 'fills_dropped'").get() as
       { value: string } | undefined;
-    return r === undefined ? 0 : Number(r.value);
+    const value = r === undefined ? 0 : Number(r.value);
+    if (writes !== null) this.#dropped = { at: writes, value };
+    return value;
   }
 
   /** The sequence number of the wallet's last recorded fill (of the pair, when given; 0: none): a marker. */

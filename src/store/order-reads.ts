@@ -26,6 +26,32 @@ export class OrderReads {
     return r === undefined ? undefined : fillFromRow(r as Record<string, string | number>);
   }
 
+  /** Records a fill (the order store does, with the transition that made it). */
+  insertFill(fill: FillRecord, blockHash: string | null): void {
+    this.#db
+      .prepare(
+        `INSERT INTO fills (fill_id, wallet, client_order_id, pair_id, side, role, quantity, price, base_delta, quote_delta, fee, tx_hash, height, at_ms, block_hash)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        fill.fillId,
+        fill.wallet,
+        fill.clientOrderId.toString(),
+        fill.pairId,
+        fill.side,
+        fill.role,
+        fill.quantity.toString(),
+        fill.price.toString(),
+        fill.baseDelta.toString(),
+        fill.quoteDelta.toString(),
+        fill.fee.toString(),
+        fill.txHash,
+        fill.height.toString(),
+        fill.atMs,
+        blockHash,
+      );
+  }
+
   /** Deletes a fill a reorganisation withdrew, and counts it (`fills_dropped`: readers of new fills start over). */
   deleteFill(fillId: string): void {
     this.#db.prepare('DELETE FROM fills WHERE fill_id = ?').run(fillId);

@@ -46,6 +46,8 @@ export class OrderStore extends OrderReads {
   readonly #index: LiveOrderIndex | null;
   /** Writes and rollbacks so far (`changes`): what was derived from the orders at one count still holds. */
   #changes = 0;
+  /** Fills recorded or deleted, and rollbacks, so far (`fillWrites`): the fills are as read at one count. */
+  #fillWrites = 0;
 
   constructor(db: Db, now: () => number, cacheLive = false, micros: () => number = () => now() * 1000) {
     super(db);
@@ -55,6 +57,7 @@ export class OrderStore extends OrderReads {
     this.#index = cacheLive ? new LiveOrderIndex(() => this.#liveFromTable({})) : null;
     onRollback(db, () => {
       this.#changes += 1;
+      this.#fillWrites += 1;
       this.#index?.clear();
     });
   }
@@ -183,32 +186,24 @@ export class OrderStore extends OrderReads {
           source?.txHash ?? null,
           source?.blockHash ?? null,
         );
-      if (fill !== undefined) {
-        this.#db
-          .prepare(
-            `INSERT INTO fills (fill_id, wallet, client_order_id, pair_id, side, role, quantity, price, base_delta, quote_delta, fee, tx_hash, height, at_ms, block_hash)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            fill.fillId,
-            fill.wallet,
-            fill.clientOrderId.toString(),
-            fill.pairId,
-            fill.side,
-            fill.role,
-            fill.quantity.toString(),
-            fill.price.toString(),
-            fill.baseDelta.toString(),
-            fill.quoteDelta.toString(),
-            fill.fee.toString(),
-            fill.txHash,
-            fill.height.toString(),
-            fill.atMs,
-            source?.blockHash ?? null,
-          );
-      }
+      if (fill !== undefined) this.insertFill(fill, source?.blockHash ?? null);
       return result;
     });
+  }
+
+  override insertFill(fill: FillRecord, blockHash: string | null): void {
+    super.insertFill(fill, blockHash);
+    this.#fillWrites += 1;
+  }
+
+  override deleteFill(fillId: string): void {
+    super.deleteFill(fillId);
+    this.#fillWrites += 1;
+  }
+
+  /** Fills recorded or deleted (and rollbacks) so far: what was read of the fills at one count still holds. */
+  get fillWrites(): number {
+    return this.#fillWrites;
   }
 
   /** Writes what an event or a derivation changed of `current`; the index keeps the order as written. */

@@ -91,10 +91,11 @@ export function openStoreReadOnly(path: string, now: () => number = Date.now): S
 
 /** `writer`: this process alone writes the file, so what it read stays true until it writes (see OrderStore). */
 function storeOn(db: DatabaseSync, now: () => number, writer: boolean): Store {
+  // The wall clock has microseconds; an injected clock (a test's, a replay's) has its milliseconds.
+  const orders = new OrderStore(db, now, writer, now === Date.now ? wallMicros : undefined);
   return {
     db,
-    // The wall clock has microseconds; an injected clock (a test's, a replay's) has its milliseconds.
-    orders: new OrderStore(db, now, writer, now === Date.now ? wallMicros : undefined),
+    orders,
     transactions: new TxJournal(db, now),
     state: new StateStore(db, now),
     events: new EventLog(db, now),
@@ -105,7 +106,7 @@ function storeOn(db: DatabaseSync, now: () => number, writer: boolean): Store {
     applications: new ChainApplications(db, now),
     obligations: new ObligationStore(db, now),
     fairValues: new FairValueStore(db),
-    evaluation: new EvaluationStore(db),
+    evaluation: new EvaluationStore(db, writer ? () => orders.fillWrites : null),
     parameterChanges: new ParameterChanges(db),
     atomically: (fn) => transaction(db, fn),
     close: () => db.close(),

@@ -41,6 +41,8 @@ export class LiveOrderIndex {
   #byKey: Map<string, StoredOrder> | null = null;
   /** The venue's order id of each indexed order that has one. */
   readonly #byVenueId = new Map<string, string>();
+  /** The indexed orders of each pair (a round reads its pair's only, among every pair's). */
+  readonly #byPair = new Map<string, Map<string, StoredOrder>>();
 
   /** `load` reads every live order from the table. */
   constructor(load: () => readonly StoredOrder[]) {
@@ -58,6 +60,8 @@ export class LiveOrderIndex {
   #add(orders: Map<string, StoredOrder>, order: StoredOrder): void {
     const key = keyOf(order.wallet, order.clientOrderId);
     orders.set(key, order);
+    const pair = this.#byPair.get(order.pairId) ?? new Map<string, StoredOrder>();
+    this.#byPair.set(order.pairId, pair.set(key, order));
     if (order.orderId !== null) this.#byVenueId.set(venueKeyOf(order.chain, order.pairId, order.orderId), key);
   }
 
@@ -76,7 +80,9 @@ export class LiveOrderIndex {
   /** Live orders (of a wallet, of a pair), oldest first. */
   live(filter: { wallet?: string; pairId?: string }): StoredOrder[] {
     const out: StoredOrder[] = [];
-    for (const order of this.#orders().values()) {
+    const orders = this.#orders();
+    const among = filter.pairId === undefined ? orders : (this.#byPair.get(filter.pairId) ?? new Map());
+    for (const order of among.values()) {
       if (filter.wallet !== undefined && order.wallet !== filter.wallet) continue;
       if (filter.pairId !== undefined && order.pairId !== filter.pairId) continue;
       out.push(order);
@@ -91,13 +97,16 @@ export class LiveOrderIndex {
     const before = this.#byKey.get(key);
     if (before !== undefined && before.orderId !== null)
       this.#byVenueId.delete(venueKeyOf(before.chain, before.pairId, before.orderId));
-    if (isTerminal(order.status)) this.#byKey.delete(key);
-    else this.#add(this.#byKey, order);
+    if (isTerminal(order.status)) {
+      this.#byKey.delete(key);
+      this.#byPair.get(order.pairId)?.delete(key);
+    } else this.#add(this.#byKey, order);
   }
 
   /** Forgets everything (a change was rolled back): the next read loads the table again. */
   clear(): void {
     this.#byKey = null;
     this.#byVenueId.clear();
+    this.#byPair.clear();
   }
 }

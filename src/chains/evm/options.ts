@@ -62,7 +62,8 @@ export interface ApprovalOptions {
 export interface FollowerOptions {
   /**
    * Between rounds (default 500 ms, a quarter of a block): a round that finds no new block costs one request,
-   * and a fill is known within a fraction of a block of its confirmation.
+   * and a fill is known within a fraction of a block of its confirmation. A newer head a receipt poll saw starts
+   * the next round at once; a poll that saw the same head restarts the interval (`head-sightings.ts`).
    */
   readonly pollIntervalMs: number;
   /** Blocks per eth_getLogs query (default 500). */

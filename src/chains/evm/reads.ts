@@ -152,15 +152,17 @@ export class EvmReader {
   }
 
   /** Throws when the whitelist refuses the wallet something; warns when it holds no native token for fees. */
+  /** Every pair's check asks at start, all at once: their reads leave in one batch each (`#gathered`). */
   async ensureReady(pair: PairBinding): Promise<void> {
-    const config = await this.#config(pair);
+    const rpc = this.#gathered;
+    const config = await this.#config(pair, rpc);
     if (config.whitelist.toLowerCase() === ZERO_ADDRESS) {
       this.#logger.warn({ pairId: pair.pairId }, 'the order book names no whitelist; registry check skipped');
       return;
     }
     let info: ClientInfo;
     try {
-      info = await readClientInfo(this.#rpc, this.#wallet, config.whitelist, this.#wallet);
+      info = await readClientInfo(rpc, this.#wallet, config.whitelist, this.#wallet);
     } catch (e) {
       // A whitelist of another interface than the sandbox's (readClientInfo is not in the specification) is
       // not a reason to refuse trading; a node that does not answer is.
@@ -173,7 +175,7 @@ export class EvmReader {
     }
     const refusal = whitelistRefusal(info, pair, this.#wallet);
     if (refusal !== null) throw refusal;
-    const native = await this.#rpc.balance(this.#wallet);
+    const native = await rpc.balance(this.#wallet);
     if (native === 0n) this.#logger.warn({ pairId: pair.pairId }, 'the wallet holds no native token to pay fees');
   }
 

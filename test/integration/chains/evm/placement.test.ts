@@ -78,6 +78,18 @@ describe('reads', () => {
     expect(states[0]).toMatchObject({ phase: 1, open: true });
   });
 
+  it("checks the pairs' whitelist records asked at the same moment (at start) in one JSON-RPC batch each", async () => {
+    const { adapter } = c.adapter();
+    await adapter.readPairState(c.pair);
+    const { requests } = await requestsDuring(() =>
+      Promise.all([adapter.ensureReady(c.pair), adapter.ensureReady(c.pair), adapter.ensureReady(c.pair)]),
+    );
+    expect(requests).toEqual([
+      ['eth_call', 'eth_call', 'eth_call'],
+      ['eth_getBalance', 'eth_getBalance', 'eth_getBalance'],
+    ]);
+  });
+
   it('reports a closed phase as not open', async () => {
     await c.h.call('operator', 'setPhase', [2]);
     expect(await c.adapter().adapter.readPairState(c.pair)).toMatchObject({ phase: 2, open: false });

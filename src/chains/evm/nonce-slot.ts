@@ -9,6 +9,7 @@ import type { Outcome } from '../types.ts';
 import { errorFields } from '../venue-race.ts';
 import type { EvmMetrics } from './metrics.ts';
 import type { TxKind } from './options.ts';
+import type { EvmRpc, Receipt } from './rpc-client.ts';
 import type { SignedTx } from './tx-signer.ts';
 
 export interface SlotCommand {
@@ -167,4 +168,31 @@ export function reportSettled(
     },
     `chain A ${slot.command.kind} settled: ${label}`,
   );
+}
+
+/** What the chain made of a slot: the outcome of whichever of its transactions was mined, and what it cost. */
+export interface Mined {
+  readonly outcome: Outcome;
+  readonly hash: string;
+  readonly status: 'included' | 'failed';
+  readonly fee: bigint | null;
+}
+
+/** The receipt of whichever of the slot's transactions was mined, as its outcome; null when none has one yet. */
+export async function minedAttempt(
+  slot: NonceSlot,
+  deps: {
+    readonly rpc: Pick<EvmRpc, 'receipt'>;
+    readonly outcomeOf: (receipt: Receipt, slot: NonceSlot, mined: Attempt) => Promise<Outcome>;
+  },
+): Promise<Mined | null> {
+  for (const attempt of slot.attempts.toReversed()) {
+    const receipt = await deps.rpc.receipt(attempt.signed.hash);
+    if (receipt === null) continue;
+    const outcome = await deps.outcomeOf(receipt, slot, attempt);
+    const price = receipt.effectiveGasPrice;
+    const fee = price === null || price === undefined ? null : receipt.gasUsed * price;
+    return { outcome, hash: attempt.signed.hash, status: receipt.status === 1 ? 'included' : 'failed', fee };
+  }
+  return null;
 }

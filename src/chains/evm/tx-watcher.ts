@@ -18,7 +18,15 @@ import type { TxRecord } from '../ports.ts';
 import type { Outcome } from '../types.ts';
 import { minedGroup, orphanedSlot, restoredSlot, wasMined } from './journal-groups.ts';
 import { isTakenBack, NonceReplacer, type ReplacerDeps } from './nonce-replacer.ts';
-import { NonceSlot, reportSettled, supersededOutcome, type Attempt, type SlotCommand } from './nonce-slot.ts';
+import {
+  minedAttempt,
+  NonceSlot,
+  reportSettled,
+  supersededOutcome,
+  type Attempt,
+  type Mined,
+  type SlotCommand,
+} from './nonce-slot.ts';
 import type { ReceiptOptions, Sleep } from './options.ts';
 import type { Receipt } from './rpc-client.ts';
 import { broadcast } from './send-verdict.ts';
@@ -155,10 +163,14 @@ export class TxWatcher {
     const slots = [...this.#slots.values()].toSorted((a, b) => (a.nonce < b.nonce ? -1 : 1));
     // A few at a time: a block with hundreds of our transactions must not stall the sending lane's event loop.
     const done = slots.filter((s) => s.nonce < mined);
-    for (let i = 0; i < done.length; i += SETTLE_BATCH)
-      await Promise.all(
-        done.slice(i, i + SETTLE_BATCH).map((s) => this.#settleMined(s).catch((e: unknown) => this.#failed(s, e))),
+    // Receipts are read side by side; nonces settle in nonce order, as the chain applied them.
+    for (let i = 0; i < done.length; i += SETTLE_BATCH) {
+      const batch = done.slice(i, i + SETTLE_BATCH);
+      const found = await Promise.all(
+        batch.map((s) => minedAttempt(s, this.#deps).catch((e: unknown) => (this.#failed(s, e), undefined))),
       );
+      batch.forEach((s, k) => this.#settleMined(s, found[k]));
+    }
     for (const s of slots.filter((x) => x.nonce >= mined))
       await this.#checkPending(s).catch((e: unknown) => this.#failed(s, e));
     const now = this.#deps.clock.now();
@@ -179,16 +191,11 @@ export class TxWatcher {
     incidentsOf(this.#deps.logger).failed(CHAIN_NODE.evm, this.#deps.clock.now(), 'receipt check', e, fields);
   }
 
-  async #settleMined(slot: NonceSlot): Promise<void> {
-    for (const attempt of slot.attempts.toReversed()) {
-      const receipt = await this.#deps.rpc.receipt(attempt.signed.hash);
-      if (receipt === null) continue;
-      const outcome = await this.#deps.outcomeOf(receipt, slot, attempt);
-      const fee =
-        receipt.effectiveGasPrice === null || receipt.effectiveGasPrice === undefined
-          ? null
-          : receipt.gasUsed * receipt.effectiveGasPrice;
-      this.#finish(slot, outcome, attempt.signed.hash, receipt.status === 1 ? 'included' : 'failed', fee);
+  /** `mined`: what `minedAttempt` found; undefined when reading it failed (the next poll tries again). */
+  #settleMined(slot: NonceSlot, mined: Mined | null | undefined): void {
+    if (mined === undefined) return;
+    if (mined !== null) {
+      this.#finish(slot, mined.outcome, mined.hash, mined.status, mined.fee);
       return;
     }
     // A node behind a load balancer may count the nonce before it serves the receipt: wait a few polls.

@@ -9,6 +9,8 @@ const signer = new TxSigner(`0x${'42'.repeat(32)}`, 80002n);
 const payload = { to: '0x5174c2b8Cb5Aaed0303ce69793Dc3f1Ee00de8df', data: '0x1234', value: 0n, gasLimit: 100_000n };
 const self = { to: signer.address, data: '0x', value: 0n, gasLimit: 21_000n };
 
+const command = (kind: 'approve' | 'place') => ({ kind, clientOrderId: null, context: {}, restored: false });
+
 function record(kind: TxRecord['kind'], p: typeof payload, maxFee: bigint): TxRecord {
   const s = signer.sign(p, 4n, { maxFeePerGas: maxFee, maxPriorityFeePerGas: 1n });
   return {
@@ -50,5 +52,44 @@ describe('taking nonces back from the journal', () => {
     ]);
     expect(w.slotOf(bump.txHash.toUpperCase().replace('0X', '0x'))).toBe(slot);
     expect(w.inFlightNonces()).toEqual([4n]);
+  });
+});
+
+describe('settling nonces mined in one block', () => {
+  it('settles them in nonce order even when a later nonce’s outcome is read first', async () => {
+    const marks: string[] = [];
+    const settled: string[] = [];
+    const firstRead = Promise.withResolvers<void>();
+    const deps = {
+      signer,
+      clock: { now: () => 0 },
+      options: resolveOptions({ rpcUrl: '', chainId: 1n, privateKey: '', journal: null as never }).receipts,
+      metrics: null,
+      logger: silentLogger(),
+      journal: { mark: (hash: string, status: string) => marks.push(`${hash}:${status}`) },
+      rpc: {
+        transactionCount: () => Promise.resolve(2n),
+        receipt: (hash: string) => Promise.resolve({ txHash: hash, status: 1, logs: [], gasUsed: 1n }),
+      },
+      // Nonce 0's outcome takes longer to read (a block to fetch) than nonce 1's.
+      outcomeOf: async (_r: unknown, slot: { nonce: bigint }) => {
+        if (slot.nonce === 0n) await firstRead.promise;
+        else firstRead.resolve();
+        return { kind: 'accepted', txHash: `n${slot.nonce}`, events: [] };
+      },
+    } as unknown as WatcherDeps;
+    const w = new TxWatcher(deps);
+    const sign = (nonce: bigint) => signer.sign(payload, nonce, { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n });
+    const a = sign(0n);
+    const b = sign(1n);
+    for (const [s, kind] of [
+      [a, 'approve'],
+      [b, 'place'],
+    ] as const)
+      void w.track(s, command(kind), false).outcome.then(() => settled.push(kind));
+    await w.poll();
+    await Promise.resolve();
+    expect(marks).toEqual([`${a.hash}:included`, `${b.hash}:included`]);
+    expect(settled).toEqual(['approve', 'place']);
   });
 });

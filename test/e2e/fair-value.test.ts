@@ -147,10 +147,9 @@ async function outage(
 
 describe('the fair value on the sandbox', () => {
   it("reports the oracle answers that ethers and stellar-sdk read from the manifest's oracles", async () => {
-    session.sandbox.oracles.freeze();
+    // Resolves once an update sent just before it has landed.
+    await session.sandbox.oracles.freeze();
     try {
-      // An update sent just before the freeze lands in the next block or ledger: read after it.
-      await session.chains.pass({ evm: 1, wasm: 1 });
       const evm = pairOf('BOND26EURe');
       const provider = new JsonRpcProvider(session.sandbox.manifest.chains.evm.rpcUrl, undefined, {
         staticNetwork: true,

@@ -77,8 +77,11 @@ export interface OracleOperator {
   stop(): Promise<void>;
   /** One round now: what was published. */
   poll(): Promise<readonly PublishedUpdate[]>;
-  /** No feed (or only `feedId`) publishes until `unfreeze`. */
-  freeze(feedId?: string): void;
+  /**
+   * No feed (or only `feedId`) publishes until `unfreeze`; resolves once a round already under way has landed,
+   * so `state` then shows the answer that stays.
+   */
+  freeze(feedId?: string): Promise<void>;
   unfreeze(feedId?: string): void;
   /** Publishes at once an answer `bps` away from the true value (every feed, or `feedId`). */
   jump(bps: number, feedId?: string): Promise<readonly PublishedUpdate[]>;
@@ -160,8 +163,9 @@ class FeedOperator implements OracleOperator {
     });
   }
 
-  freeze(feedId?: string): void {
+  freeze(feedId?: string): Promise<void> {
     for (const f of this.#select(feedId)) f.frozen = true;
+    return this.#running.then(() => undefined);
   }
 
   unfreeze(feedId?: string): void {

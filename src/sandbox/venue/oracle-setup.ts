@@ -52,7 +52,7 @@ export interface SandboxOracles {
   /** One round of both operators now. */
   poll(): Promise<readonly PublishedUpdate[]>;
   /** Faults, for every pair's oracle or one pair's. */
-  freeze(pairId?: string): void;
+  freeze(pairId?: string): Promise<void>;
   unfreeze(pairId?: string): void;
   jump(bps: number, pairId?: string): Promise<readonly PublishedUpdate[]>;
   state(): readonly OracleFeedState[];
@@ -125,8 +125,8 @@ export async function deployOracles(setup: OraclesSetup): Promise<SandboxOracles
     async poll() {
       return (await Promise.all(operators.map((op) => op.poll()))).flat();
     },
-    freeze: (pairId) => {
-      for (const op of of(pairId)) op.freeze(pairId);
+    async freeze(pairId) {
+      await Promise.all(of(pairId).map((op) => op.freeze(pairId)));
     },
     unfreeze: (pairId) => {
       for (const op of of(pairId)) op.unfreeze(pairId);

@@ -83,7 +83,7 @@ export const oracleFaultSchema = z
 export async function setOracleFault(t: ValueControl, spec: z.infer<typeof oracleFaultSchema>): Promise<unknown> {
   const pairId = spec.pair === undefined ? undefined : pairIdOf(t.state, spec.pair);
   if (spec.mode === 'freeze') {
-    t.oracles.freeze(pairId);
+    await t.oracles.freeze(pairId);
     return [];
   }
   const published = await t.oracles.jump(spec.bps as number, pairId);

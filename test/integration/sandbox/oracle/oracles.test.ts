@@ -168,7 +168,7 @@ describe('chain A price feed', () => {
   });
 
   it('publishes nothing for a deviation while frozen, and the new value once unfrozen', async () => {
-    evm.operator.freeze();
+    await evm.operator.freeze();
     values.bond = new Decimal('104');
     expect(await evm.operator.poll()).toEqual([]);
     expect((await readChainA()).roundId).toBe(1n);
@@ -212,7 +212,7 @@ describe('chain B SEP-40 oracle', () => {
   });
 
   it('publishes nothing for a deviation while frozen, and only the moved asset once unfrozen', async () => {
-    wasm.operator.freeze('BOND26');
+    await wasm.operator.freeze('BOND26');
     values.bond = new Decimal('110.000000000000005');
     values.fund = new Decimal('101');
     expect(await wasm.operator.poll()).toEqual([{ id: 'FUND1', answer: 10_100_000_000_000_000n, reason: 'deviation' }]);

@@ -72,7 +72,7 @@ describe('oracle operator', () => {
   it('a frozen feed publishes nothing, its answer grows old, and it catches up once unfrozen', async () => {
     const t = setUp();
     await t.op.poll();
-    t.op.freeze('A');
+    await t.op.freeze('A');
     t.values.A = new Decimal('120');
     t.advance(3 * HOUR);
     expect(await t.op.poll()).toEqual([{ id: 'B', answer: 25_000n, reason: 'heartbeat' }]);
@@ -81,9 +81,33 @@ describe('oracle operator', () => {
     expect(await t.op.poll()).toEqual([{ id: 'A', answer: 1_200_000n, reason: 'deviation' }]);
   });
 
+  it('freeze resolves once a round already transmitting has landed, so the state shows the answer that stays', async () => {
+    const transmitting = Promise.withResolvers<void>();
+    const landed = Promise.withResolvers<void>();
+    let now = 1_000;
+    const transmit = () => {
+      transmitting.resolve();
+      return landed.promise;
+    };
+    const op = createOracleOperator([{ id: 'A', value: () => new Decimal('100') }], 4, transmit, {
+      nowMs: () => now,
+    });
+    const round = op.poll();
+    await transmitting.promise;
+    let frozen = false;
+    const freezing = op.freeze('A').then(() => (frozen = true));
+    await Promise.resolve();
+    expect(frozen).toBe(false);
+    now = 3_000;
+    landed.resolve();
+    await Promise.all([round, freezing]);
+    expect(op.state()[0]).toMatchObject({ frozen: true, answer: 1_000_000n, answerAtMs: 3_000 });
+    expect(await op.poll()).toEqual([]);
+  });
+
   it('freeze without a feed id freezes every feed', async () => {
     const t = setUp();
-    t.op.freeze();
+    await t.op.freeze();
     expect(await t.op.poll()).toEqual([]);
     expect(t.sent).toEqual([]);
   });

@@ -5,6 +5,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/temp-root.ts'],
     reporters: process.env.VITEST_JSON_OUT
       ? ['default', ['json', { outputFile: process.env.VITEST_JSON_OUT }]]
       : ['default'],

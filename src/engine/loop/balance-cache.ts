@@ -25,9 +25,13 @@ export class BalanceCache {
     options.wallet.register(options.pair, options.maxAgeMs);
   }
 
-  /** The balances changed: the wallet reads them again now, unless a read is on the wire (its end reads again). */
+  /**
+   * The pair's balances changed: the wallet reads its tokens (and the native balance) again now, unless a read is
+   * on the wire (its end reads again).
+   */
   changed(): void {
-    this.#options.wallet.changed();
+    const { baseToken, quoteToken } = this.#options.pair;
+    this.#options.wallet.changed([baseToken, quoteToken]);
   }
 
   /** This loop asks for nothing more; once every loop of the wallet has stopped, no more reads start. */

@@ -7,6 +7,11 @@
  * change starts a read at once, in the background, so that the next market event of every pair finds it read
  * (or in flight); changes that arrive while a read is on the wire (a block settles orders of several pairs)
  * are covered by one more read when it ends, not by one read each. One read is on the wire at a time.
+ *
+ * A change names the tokens it touched (a pair's base and quote): the read it starts asks for those, the native
+ * balance and any token the last read lacks, and keeps the rest of what was read, so a fill on one of forty pairs
+ * costs three balances, not forty-two. Every token is read again once the last read of all of them is older than
+ * the longest age, and after a read that failed.
  */
 import type { ChainAdapter, PairBinding, WalletBalances } from '../../chains/types.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -27,7 +32,10 @@ export interface WalletBalanceOptions {
 type Read = {
   generation: number;
   sameTurn: boolean;
-  readonly startedMs: number;
+  /** The age of what it answers: when it started if it reads every token, else that of the read it completes. */
+  readonly atMs: number;
+  /** The tokens it asks for; null: every token. */
+  readonly tokens: ReadonlySet<string> | null;
   readonly value: Promise<WalletBalances>;
 };
 
@@ -36,8 +44,10 @@ export class WalletBalanceCache {
   /** The pairs whose tokens every read covers, by pair id; each counted once per loop that uses it. */
   readonly #pairs = new Map<string, { pair: PairBinding; users: number }>();
   #maxAgeMs: number;
-  /** The last read, and the generation of changes it reflects. */
+  /** What was read, the generation of changes it reflects, and when every token of it was last read. */
   #balances: { value: WalletBalances; atMs: number; generation: number } | null = null;
+  /** The tokens changed since the last read started; 'all' after a read failed (and before the first). */
+  #stale: Set<string> | 'all' = 'all';
   /** Bumped by every change to the balances (a fill, an outcome) and by a new token: older reads are out of date. */
   #generation = 0;
   /** A read in flight, started when the balances changed, so that the next quotes need not wait for it. */
@@ -79,10 +89,16 @@ export class WalletBalanceCache {
    * started in this same turn covers the change: what the change was learnt from arrived before the turn began,
    * and the read reaches the node after it (one notice of a block, the activity of several pairs, is one read).
    */
-  changed(): void {
+  changed(tokens?: readonly string[]): void {
     this.#generation += 1;
-    if (this.#reading?.sameTurn === true) this.#reading.generation = this.#generation;
-    else if (!this.#stopped && this.#onWire === null) this.#startRead(this.#options.clock.now());
+    const r = this.#reading;
+    if (r?.sameTurn === true && (r.tokens === null || (tokens ?? []).every((t) => r.tokens?.has(t)))) {
+      r.generation = this.#generation;
+      return;
+    }
+    if (tokens === undefined) this.#stale = 'all';
+    else if (this.#stale !== 'all') for (const t of tokens) this.#stale.add(t);
+    if (!this.#stopped && this.#onWire === null) this.#startRead(this.#options.clock.now());
   }
 
   /**
@@ -100,7 +116,7 @@ export class WalletBalanceCache {
     )
       return cached.value;
     const reading = this.#reading;
-    if (reading !== null && reading.generation === this.#generation && fresh(reading.startedMs)) return reading.value;
+    if (reading !== null && reading.generation === this.#generation && fresh(reading.atMs)) return reading.value;
     // A read of an older generation is on the wire: its end starts the read that covers every change.
     const onWire = this.#onWire;
     if (onWire !== null) {
@@ -114,24 +130,42 @@ export class WalletBalanceCache {
     return new Set([...this.#pairs.values()].flatMap((p) => [p.pair.baseToken, p.pair.quoteToken]));
   }
 
-  #read(): Promise<WalletBalances> {
+  #read(tokens: ReadonlySet<string> | null): Promise<WalletBalances> {
     const adapter = this.#options.adapter;
-    if (adapter.readWalletBalances !== undefined) return adapter.readWalletBalances([...this.#tokens()]);
+    const all = this.#tokens();
+    const asked = tokens === null ? all : new Set([...tokens].filter((t) => all.has(t)));
+    if (adapter.readWalletBalances !== undefined) return adapter.readWalletBalances([...asked]);
     return readPairByPair(
       adapter,
-      [...this.#pairs.values()].map((p) => p.pair),
+      [...this.#pairs.values()].map((p) => p.pair).filter((p) => asked.has(p.baseToken) || asked.has(p.quoteToken)),
     );
   }
 
+  /**
+   * The tokens the next read asks for: those changed and those the last read lacks, while that read is young
+   * enough for the rest; null (every token) otherwise.
+   */
+  #scope(nowMs: number): { tokens: ReadonlySet<string> | null; atMs: number } {
+    const cached = this.#balances;
+    const stale = this.#stale;
+    if (cached === null || stale === 'all' || nowMs - cached.atMs >= this.#maxAgeMs)
+      return { tokens: null, atMs: nowMs };
+    for (const t of this.#tokens()) if (!cached.value.tokens.has(t)) stale.add(t);
+    return { tokens: stale, atMs: cached.atMs };
+  }
+
   #startRead(nowMs: number): Promise<WalletBalances> {
-    const value = this.#read().then((v) => {
+    const { tokens, atMs } = this.#scope(nowMs);
+    this.#stale = new Set();
+    const value = this.#read(tokens).then((v) => {
       const generation = reading.generation;
-      if (this.#balances === null || generation >= this.#balances.generation)
-        this.#balances = { value: v, atMs: nowMs, generation };
-      this.#options.onRead(v);
-      return v;
+      const kept = this.#balances;
+      const merged = tokens === null || kept === null ? v : completed(kept.value, v, tokens);
+      if (kept === null || generation >= kept.generation) this.#balances = { value: merged, atMs, generation };
+      this.#options.onRead(merged);
+      return merged;
     });
-    const reading: Read = { generation: this.#generation, sameTurn: true, startedMs: nowMs, value };
+    const reading: Read = { generation: this.#generation, sameTurn: true, atMs, tokens, value };
     this.#reading = reading;
     queueMicrotask(() => (reading.sameTurn = false));
     // Once it ends, a read that succeeded is what `#balances` holds, and a failed one is forgotten (the next
@@ -142,6 +176,7 @@ export class WalletBalanceCache {
       },
       (e: unknown) => {
         if (this.#reading === reading) this.#reading = null;
+        this.#stale = 'all';
         this.#options.logger.debug({ err: e, wallet: this.#options.wallet }, 'balance read failed');
       },
     );
@@ -153,6 +188,19 @@ export class WalletBalanceCache {
     });
     return value;
   }
+}
+
+/** What was read before, with the tokens of a read of some of them (`asked`) taken from that read. */
+function completed(before: WalletBalances, read: WalletBalances, asked: ReadonlySet<string>): WalletBalances {
+  const tokens = new Map(before.tokens);
+  const failed = new Map(before.failed);
+  for (const t of asked) {
+    tokens.delete(t);
+    failed.delete(t);
+  }
+  for (const [t, amount] of read.tokens) tokens.set(t, amount);
+  for (const [t, error] of read.failed) failed.set(t, error);
+  return { tokens, failed, native: read.native };
 }
 
 /** An adapter that reads only pair by pair: every pair's balances at once, gathered by token. */

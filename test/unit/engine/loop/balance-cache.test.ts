@@ -127,6 +127,47 @@ describe('the balances of a wallet, shared by the loops of its pairs', () => {
     expect(c.asked).toHaveLength(1);
   });
 
+  it('a change of one pair reads its tokens alone and keeps the rest, until the read of every token is too old', async () => {
+    const c = chain();
+    const w = wallet(c, new TestClock(), 10_000);
+    const loops = w.pairs(4);
+    const first = Promise.all(loops.map((l) => l.current(w.clock.now())));
+    await c.answer({});
+    await first;
+    w.clock.advance(4_000);
+    loops[2]?.changed();
+    expect(c.asked[1]?.toSorted()).toEqual(['bond2', QUOTE]);
+    await c.answer({ native: 9n });
+    const after = await Promise.all(loops.map((l) => l.current(w.clock.now())));
+    expect(after.map((b) => [b.base, b.quote, b.native])).toEqual([
+      [1n, 2n, 9n],
+      [1n, 2n, 9n],
+      [2n, 2n, 9n],
+      [1n, 2n, 9n],
+    ]);
+    expect(c.asked).toHaveLength(2);
+    // The others were read 10 s ago: the next change reads every token.
+    w.clock.advance(6_000);
+    loops[0]?.changed();
+    expect(c.asked[2]).toHaveLength(5);
+    await c.answer({});
+    expect((await loops[3]?.current(w.clock.now()))?.base).toBe(3n);
+  });
+
+  it('after a read that failed, the next read asks for every token', async () => {
+    const c = chain();
+    const w = wallet(c);
+    const loops = w.pairs(3);
+    const first = loops[0]?.current(w.clock.now());
+    await c.answer({});
+    await first;
+    loops[1]?.changed();
+    expect(c.asked[1]?.toSorted()).toEqual(['bond1', QUOTE]);
+    await c.answer({ fail: new Error('node unreachable') });
+    loops[1]?.changed();
+    expect(c.asked[2]).toHaveLength(4);
+  });
+
   it('a failed read is seen by those waiting for it and forgotten: the next round reads again', async () => {
     const c = chain();
     const w = wallet(c);

@@ -1,7 +1,7 @@
 /**
  * The trading wallets of every command: for each configured (or sandbox) wallet its pairs as the venue lists
  * them, its chain adapter and its order engine, built the same way for `dlt-mm run` and the commands that act
- * on live orders. A failure closes what was built before it.
+ * on live orders. A failure closes what was built.
  */
 import type { ChainAdapter } from '../../chains/types.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -50,7 +50,11 @@ function reportingOf([owner, decision]: readonly [number, number]): ReportingDat
   return { a: owner, b: decision, free: 0n };
 }
 
-/** Every wallet that trades at least one pair; the adapters and engines built are closed by `close`. */
+/**
+ * Every wallet that trades at least one pair, opened side by side (each waits on its own chain); the adapters
+ * and engines built are closed by `close`. When one cannot open, those that did are closed and the first
+ * failure (in the configuration's order) is thrown.
+ */
 export async function openTradingWallets(
   o: WalletOptions,
 ): Promise<{ readonly wallets: readonly TradingWallet[]; close(): Promise<void> }> {
@@ -61,38 +65,46 @@ export async function openTradingWallets(
       await w.adapter.close().catch(() => undefined);
     }
   };
-  try {
-    for (const w of o.connection.wallets) {
-      const pairs = walletPairs(o.listed, w, o.config);
-      if (pairs.length === 0) continue;
-      const adapter = adapterOf(w, o.connection, o, tuningOf(o.config, o.connection, pairs));
-      try {
-        const record = { id: w.id, address: adapter.wallet, marketMaker: w.marketMaker };
-        if (o.walletStatus !== undefined) await checkWalletStatus(o.walletStatus, record, o.logger);
-        if (o.ensureReady) await Promise.all(pairs.map((p) => adapter.ensureReady(p.binding)));
-        const engine = await createWalletEngine({
-          adapter,
-          pairs: pairs.map((p) => p.binding),
-          store: o.store,
-          marketMaker: w.marketMaker,
-          logger: o.logger,
-          metrics: o.metrics,
-          clock: o.clock,
-          crossIdTag: o.config.engine.crossIdTag,
-          reporting: new Map(
-            pairs.map((p) => [p.binding.pairId, reportingOf(p.entry?.reporting ?? o.config.engine.reporting)]),
-          ),
-          rest: o.rest,
-        });
-        wallets.push({ id: w.id, chain: w.chain, marketMaker: w.marketMaker, pairs, adapter, engine });
-      } catch (e) {
-        await adapter.close().catch(() => undefined);
-        throw e;
-      }
-    }
-  } catch (e) {
+  const trading = o.connection.wallets
+    .map((w) => ({ w, pairs: walletPairs(o.listed, w, o.config) }))
+    .filter((x) => x.pairs.length > 0);
+  const opened = await Promise.allSettled(trading.map(({ w, pairs }) => openWallet(o, w, pairs)));
+  for (const r of opened) if (r.status === 'fulfilled') wallets.push(r.value);
+  const failed = opened.find((r) => r.status === 'rejected');
+  if (failed !== undefined) {
     await close();
-    throw e;
+    throw failed.reason;
   }
   return { wallets, close };
+}
+
+async function openWallet(
+  o: WalletOptions,
+  w: WalletOptions['connection']['wallets'][number],
+  pairs: readonly WalletPair[],
+): Promise<TradingWallet> {
+  const adapter = adapterOf(w, o.connection, o, tuningOf(o.config, o.connection, pairs));
+  try {
+    const record = { id: w.id, address: adapter.wallet, marketMaker: w.marketMaker };
+    if (o.walletStatus !== undefined) await checkWalletStatus(o.walletStatus, record, o.logger);
+    if (o.ensureReady) await Promise.all(pairs.map((p) => adapter.ensureReady(p.binding)));
+    const engine = await createWalletEngine({
+      adapter,
+      pairs: pairs.map((p) => p.binding),
+      store: o.store,
+      marketMaker: w.marketMaker,
+      logger: o.logger,
+      metrics: o.metrics,
+      clock: o.clock,
+      crossIdTag: o.config.engine.crossIdTag,
+      reporting: new Map(
+        pairs.map((p) => [p.binding.pairId, reportingOf(p.entry?.reporting ?? o.config.engine.reporting)]),
+      ),
+      rest: o.rest,
+    });
+    return { id: w.id, chain: w.chain, marketMaker: w.marketMaker, pairs, adapter, engine };
+  } catch (e) {
+    await adapter.close().catch(() => undefined);
+    throw e;
+  }
 }

@@ -8,7 +8,7 @@
  * so the follower reads a new block as soon as one is seen and asks for the head itself only when nothing
  * named it for a poll interval.
  */
-import type { Sleep } from '../core/clock.ts';
+import { WOKEN, type Sleep } from '../core/clock.ts';
 
 export interface HeadSighting {
   /** The highest block or ledger a reply named (0 before the first reply). */
@@ -89,7 +89,7 @@ export class HeadSightings {
   async above(height: number, ms: number, sleep: Sleep, signal: AbortSignal): Promise<void> {
     if (this.#height > height || signal.aborted) return;
     const woken = new AbortController();
-    const waiter: Waiter = { above: height, wake: () => woken.abort() };
+    const waiter: Waiter = { above: height, wake: () => woken.abort(WOKEN) };
     this.#waiters.add(waiter);
     try {
       await sleep(ms, AbortSignal.any([signal, woken.signal]));

@@ -20,6 +20,13 @@ export interface Clock {
   sleep: Sleep;
 }
 
+/**
+ * The reason to abort a sleep with when its sleeper is woken early rather than cancelled: one shared instance,
+ * since `abort()` without a reason builds a new DOMException, stack trace and all, each time (a receipt watcher
+ * is woken by every transaction sent).
+ */
+export const WOKEN = new DOMException('woken early', 'AbortError');
+
 /** A sleep built on a clock's one-shot timers (so a test clock drives it too). */
 export function sleepOn(setTimer: Clock['setTimer']): Sleep {
   return (ms, signal) =>

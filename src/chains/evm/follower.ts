@@ -22,6 +22,7 @@ import { rpcFailure } from './json-rpc.ts';
 import { decodeContextOf } from './log-decoder.ts';
 import { LogReader } from './log-reader.ts';
 import type { EvmMetrics } from './metrics.ts';
+import { WOKEN } from '../../core/clock.ts';
 import type { Clock, FollowerOptions, Sleep } from './options.ts';
 import type { EvmRpc } from './rpc-client.ts';
 
@@ -84,7 +85,7 @@ export class EvmFollower implements Follower {
 
   /** The next round starts now instead of after the poll interval (a round under way finishes first). */
   poll(): void {
-    this.#wake.abort();
+    this.#wake.abort(WOKEN);
   }
 
   /** Reports the confirmed cursor once it reaches `height`, events or not (an outcome's block to be decided). */

@@ -12,6 +12,7 @@
  * not revived (if the network mines the original first, its receipt decides); an approval is sent again as it
  * was. The nonces up to the highest mined count seen stay taken, so none of them is handed out again.
  */
+import { WOKEN } from '../../core/clock.ts';
 import { CHAIN_NODE, incidentsOf, reportedRound } from '../../telemetry/incidents.ts';
 import type { HeadSightings } from '../head-sightings.ts';
 import type { TxRecord } from '../ports.ts';
@@ -120,7 +121,7 @@ export class TxWatcher {
 
   wake(): void {
     this.#wakeRequested = true;
-    this.#wake.abort();
+    this.#wake.abort(WOKEN);
   }
 
   async close(reason: string): Promise<void> {

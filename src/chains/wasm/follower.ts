@@ -10,6 +10,7 @@
  * reported as a `gap` (the engine then reconciles in full) and following resumes at the oldest retained
  * ledger. A malformed event is counted, logged and skipped; the cursor moves past it.
  */
+import { WOKEN } from '../../core/clock.ts';
 import { CHAIN_NODE, reportedRound } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { ChainEvent, EventCursor, Follower, FollowerNotice, PairBinding } from '../types.ts';
@@ -125,7 +126,7 @@ export class WasmFollower implements Follower {
 
   /** The next round starts now instead of after the poll interval (a round under way finishes first). */
   poll(): void {
-    this.#wake.abort();
+    this.#wake.abort(WOKEN);
   }
 
   async stop(): Promise<void> {

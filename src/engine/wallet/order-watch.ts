@@ -3,7 +3,7 @@
  * its id, and each waiter re-checks its condition against the store. A deadline comes from the injected
  * sleep, so tests never wait on the wall clock.
  */
-import type { Sleep } from '../../core/clock.ts';
+import { WOKEN, type Sleep } from '../../core/clock.ts';
 
 export class OrderWatch {
   readonly #waiters = new Map<bigint, Set<() => void>>();
@@ -50,7 +50,7 @@ export class OrderWatch {
     try {
       return await result;
     } finally {
-      abort.abort();
+      abort.abort(WOKEN);
       set.delete(waiter);
       if (set.size === 0) this.#waiters.delete(clientOrderId);
     }

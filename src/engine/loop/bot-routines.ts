@@ -1,7 +1,7 @@
 /**
- * What the bot does on its clock and to every wallet at once: the polls (the tick, trade information, the
- * book's phase, a halted book watched closely, the inventory check, the trade reconciliation), and at the end cancelling every order
- * and waiting for every outcome to settle.
+ * What the bot does on its clock and to every wallet at once: the polls (the tick, trade information spread over
+ * its period, the book's phase, a halted book watched closely, the inventory check, the trade reconciliation),
+ * and at the end cancelling every order and waiting for every outcome to settle.
  */
 import type { Clock, Timer } from '../../core/clock.ts';
 import { CHAIN_NODE, incidentsOf, isTransportFailure } from '../../telemetry/incidents.ts';
@@ -13,6 +13,13 @@ import type { PairStatus } from '../../market/status.ts';
 
 /** How often a halted book's phase is read (when the ordinary phase poll is slower). */
 const HALT_POLL_MS = 500;
+
+/**
+ * The trade information poll's period is cut into this many slots; each pair is read in its own slot (pairs in
+ * the order they were added, one slot after another). Sixty-four pairs read at one moment each took a new
+ * connection of their own, idle past the keep-alive by the next poll; four at a time keep a few connections busy.
+ */
+const TRADE_INFO_SLOTS = 16;
 
 function isHalted(s: PairStatus): boolean {
   return (
@@ -63,8 +70,11 @@ export function startPolls(
     if (ms > 0) timers.push(clock.setRepeating(fn, ms));
   };
   every(t.tickMs, () => p.tick(t.tickMs));
-  every(t.tradeInfoPollMs, () => {
-    for (const s of p.statuses()) void s.refreshTradeInfo(clock.now());
+  let slot = 0;
+  every(t.tradeInfoPollMs / TRADE_INFO_SLOTS, () => {
+    const now = slot++ % TRADE_INFO_SLOTS;
+    let i = 0;
+    for (const s of p.statuses()) if (i++ % TRADE_INFO_SLOTS === now) void s.refreshTradeInfo(clock.now());
   });
   every(t.phasePollMs, () => {
     for (const s of p.statuses()) void s.refreshPhase();

@@ -55,6 +55,8 @@ export class WalletBalanceCache {
   /** Settles when the read on the wire ends (either way); null when none is. */
   #onWire: Promise<void> | null = null;
   #stopped = false;
+  /** A read is due to start once the changes of this turn are in. */
+  #starting = false;
 
   constructor(options: WalletBalanceOptions) {
     this.#options = options;
@@ -85,9 +87,11 @@ export class WalletBalanceCache {
   }
 
   /**
-   * The balances changed: read them again now, unless a read is on the wire (its end reads again). A read that
-   * started in this same turn covers the change: what the change was learnt from arrived before the turn began,
-   * and the read reaches the node after it (one notice of a block, the activity of several pairs, is one read).
+   * The balances changed: read them again, unless a read is on the wire (its end reads again). The read starts
+   * once the changes signalled with this one have been (a microtask later), so that one notice of a block, the
+   * activity of several pairs, is one read of all their tokens. A read that started in this same turn covers a
+   * change of the tokens it asks for: what the change was learnt from arrived before the turn began, and the
+   * read reaches the node after it.
    */
   changed(tokens?: readonly string[]): void {
     this.#generation += 1;
@@ -98,7 +102,12 @@ export class WalletBalanceCache {
     }
     if (tokens === undefined) this.#stale = 'all';
     else if (this.#stale !== 'all') for (const t of tokens) this.#stale.add(t);
-    if (!this.#stopped && this.#onWire === null) this.#startRead(this.#options.clock.now());
+    if (this.#stopped || this.#onWire !== null || this.#starting) return;
+    this.#starting = true;
+    queueMicrotask(() => {
+      this.#starting = false;
+      if (!this.#stopped && this.#onWire === null) this.#startRead(this.#options.clock.now());
+    });
   }
 
   /**

@@ -97,11 +97,27 @@ describe('the balances of a wallet, shared by the loops of its pairs', () => {
     expect(c.asked).toHaveLength(2);
   });
 
+  it('changes of several pairs in one turn are one read of all their tokens', async () => {
+    const c = chain();
+    const w = wallet(c);
+    const loops = w.pairs(4);
+    const first = loops[0]?.current(w.clock.now());
+    await c.answer({});
+    await first;
+    loops[1]?.changed();
+    loops[3]?.changed();
+    await Promise.resolve();
+    expect(c.asked.slice(1).map((t) => t.toSorted())).toEqual([['bond1', 'bond3', QUOTE]]);
+    await c.answer({});
+    expect(c.onWire()).toBe(0);
+  });
+
   it('a change reads at once in the background; changes while that read is on the wire cost one more read in all', async () => {
     const c = chain();
     const w = wallet(c);
     const loops = w.pairs(8);
     loops[0]?.changed();
+    await Promise.resolve();
     expect(c.onWire()).toBe(1);
     await nextTurn();
     for (const l of loops) l.changed();
@@ -136,6 +152,7 @@ describe('the balances of a wallet, shared by the loops of its pairs', () => {
     await first;
     w.clock.advance(4_000);
     loops[2]?.changed();
+    await Promise.resolve();
     expect(c.asked[1]?.toSorted()).toEqual(['bond2', QUOTE]);
     await c.answer({ native: 9n });
     const after = await Promise.all(loops.map((l) => l.current(w.clock.now())));
@@ -149,6 +166,7 @@ describe('the balances of a wallet, shared by the loops of its pairs', () => {
     // The others were read 10 s ago: the next change reads every token.
     w.clock.advance(6_000);
     loops[0]?.changed();
+    await Promise.resolve();
     expect(c.asked[2]).toHaveLength(5);
     await c.answer({});
     expect((await loops[3]?.current(w.clock.now()))?.base).toBe(3n);
@@ -162,9 +180,11 @@ describe('the balances of a wallet, shared by the loops of its pairs', () => {
     await c.answer({});
     await first;
     loops[1]?.changed();
+    await Promise.resolve();
     expect(c.asked[1]?.toSorted()).toEqual(['bond1', QUOTE]);
     await c.answer({ fail: new Error('node unreachable') });
     loops[1]?.changed();
+    await Promise.resolve();
     expect(c.asked[2]).toHaveLength(4);
   });
 
@@ -221,10 +241,12 @@ describe('the balances of a wallet, shared by the loops of its pairs', () => {
     a.stop();
     a.stop();
     b.changed();
+    await Promise.resolve();
     expect(c.onWire()).toBe(1);
     await c.answer({});
     b.stop();
     b.changed();
+    await Promise.resolve();
     expect(c.onWire()).toBe(0);
     expect(w.cache.stopped).toBe(true);
   });

@@ -64,6 +64,8 @@ async function histogramCount(h: { get(): Promise<{ values: { metricName?: strin
 const submissions = (h: Harness) =>
   (h.store.db.prepare('SELECT COUNT(*) AS n FROM transactions').get() as { n: number }).n;
 
+/** Lets the turn end: what it started is then on the wire. */
+const nextTurn = () => new Promise((r) => setImmediate(r));
 describe('the strategy loop of one pair', () => {
   it('answers a book message with a two-sided ladder that passes every venue rule and records the quote latency', async () => {
     const s = await setup();
@@ -550,22 +552,24 @@ describe('the strategy loop of one pair', () => {
     // Nothing changed and the last read is young: a market event reads nothing.
     await s.round();
     expect(reads).toBe(0);
-    // A fill (or an outcome) changes them: the read starts at once, before any market event.
+    // A fill (or an outcome) changes them: the read starts at once (once the turn's changes are in), before any
+    // market event.
     s.loop.balancesChanged();
+    await Promise.resolve();
     expect(reads).toBe(1);
     await s.round();
     expect(reads).toBe(1);
     // A change while a read is in flight (started in an earlier turn) makes that read out of date: the quotes
     // wait for a new one.
     s.loop.balancesChanged();
-    await Promise.resolve();
+    await nextTurn();
     s.loop.balancesChanged();
     await s.round();
     expect(reads).toBe(3);
     // A burst of changes while a read is on the wire (a block settling several of the pair's orders): one
     // more read, when it ends, covers them all, and the quotes use that one.
     s.loop.balancesChanged();
-    await Promise.resolve();
+    await nextTurn();
     for (let i = 0; i < 5; i++) s.loop.balancesChanged();
     expect(reads).toBe(4);
     await s.round();

@@ -51,7 +51,6 @@ import { TxSigner } from './tx-signer.ts';
 import { TxWatcher } from './tx-watcher.ts';
 
 const closed = (kind: string) => new DltError('E_CHAIN_RPC', 'the chain A adapter is closed', { details: { kind } });
-
 export class EvmAdapter implements ChainAdapter {
   readonly chain = 'evm' as const;
   readonly nativeDecimals = 18; // ether's wei
@@ -91,9 +90,9 @@ export class EvmAdapter implements ChainAdapter {
     const transports = transportsOf(options, this.options.rpcTimeoutMs);
     this.#rpc = new EvmRpc(transports.single, this.#metrics, this.#logger);
     const gathered = (this.#gathered = this.#rpc.withTransport(transports.gathering));
-    const sending = this.#rpc.withTransport(transports.sending); // a lane's send leaves with the watcher's poll
+    const sending = this.#rpc.withTransport(transports.sending); // with the watcher's poll, simulations, reads
     this.#blocks = new BlockCache(gathered);
-    this.#reader = new EvmReader(this.#rpc, this.wallet, this.#logger, gathered);
+    this.#reader = new EvmReader(this.#rpc, this.wallet, this.#logger, sending);
     const fees = new FeeOracle(gathered, this.options.fees, this.#clock, this.#logger);
     this.#sequencer = new NonceSequencer(this.#rpc, this.wallet, this.#metrics, this.#logger);
     const common = {
@@ -123,6 +122,7 @@ export class EvmAdapter implements ChainAdapter {
     });
     this.#flow = new OrderFlow({
       ...common,
+      rpc: sending,
       sender,
       watcher: this.#watcher,
       gas: new GasLimits(this.#rpc, this.options.gasLimits, this.options.gasEstimateHeadroomPercent, this.#logger),

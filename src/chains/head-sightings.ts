@@ -34,6 +34,8 @@ export interface NextHeadWait {
 
 /** Intervals kept for the estimate. */
 const INTERVALS = 8;
+/** Intervals needed before the next height is expected at a time (`nextDueMs`). */
+const SURE = 4;
 
 export class HeadSightings {
   #height = 0;
@@ -70,6 +72,16 @@ export class HeadSightings {
     if (this.#intervals.length === 0) return configuredMs;
     const sorted = this.#intervals.toSorted((a, b) => a - b);
     return Math.min(configuredMs, sorted[Math.floor(sorted.length / 2)] as number);
+  }
+
+  /**
+   * The earliest a height after the last one is to be expected, by the shortest of the recent times between first
+   * sightings (at least `SURE` of them), three quarters of it after the last one was first seen; null while fewer
+   * are known. A first sighting is late by up to a poll, so a height never closes sooner than that after it.
+   */
+  nextDueMs(): number | null {
+    if (this.#intervals.length < SURE) return null;
+    return this.#firstAtMs + 0.75 * Math.min(...this.#intervals);
   }
 
   /**

@@ -115,7 +115,9 @@ export class EvmFollower implements Follower {
    * Between rounds: the poll interval, or until a newer head than the last block read is seen (`heads`). A
    * sighting of that same block since shows nothing new was there then: the interval runs from it. So while
    * transactions are sent (each receipt poll asks the head too) the follower asks the node only for new blocks.
-   * A round that failed or stopped short of the head it read waits the interval out, whatever is seen.
+   * Nor does it ask before the next block can be there, by the recent blocks' times (`nextDueMs`): a chain that
+   * makes blocks on demand shows short times and is asked as before. A round that failed or stopped short of the
+   * head it read waits the interval out, whatever is seen.
    */
   async #pause(signal: AbortSignal, atHead: boolean): Promise<void> {
     const { heads, clock, sleep, options } = this.#deps;
@@ -130,7 +132,8 @@ export class EvmFollower implements Follower {
       const seen = heads.last;
       if (seen.height > at || signal.aborted) return;
       if (seen.height === at && seen.atMs > quietSince) quietSince = seen.atMs;
-      const left = options.pollIntervalMs - (clock.now() - quietSince);
+      const due = seen.height === at ? (heads.nextDueMs() ?? 0) : 0;
+      const left = Math.max(options.pollIntervalMs - (clock.now() - quietSince), due - clock.now());
       if (left <= 0) return;
       await heads.above(at, left, sleep, signal);
     }

@@ -33,6 +33,28 @@ describe('head sightings', () => {
     expect(new HeadSightings().closeMs(5_000)).toBe(5_000);
   });
 
+  it('expects the next height no sooner than three quarters of the shortest recent interval, once four are known', () => {
+    const s = new HeadSightings();
+    // A block every two seconds, first seen up to half a second late.
+    for (const [block, at] of [
+      [1, 0],
+      [2, 2_400],
+      [3, 4_100],
+      [4, 6_300],
+    ] as const)
+      s.see(block, at);
+    expect(s.nextDueMs()).toBeNull();
+    s.see(5, 8_000);
+    // Intervals 2400, 1700, 2200, 1700: the shortest is 1700.
+    expect(s.nextDueMs()).toBe(8_000 + 1_275);
+    s.see(5, 8_400);
+    expect(s.nextDueMs()).toBe(8_000 + 1_275);
+    // Blocks on demand, two in a burst: the next may come at any time.
+    s.see(6, 8_100);
+    s.see(7, 8_150);
+    expect(s.nextDueMs()).toBe(8_150 + 0.75 * 50);
+  });
+
   it('wakes a waiter when a newer ledger is named, and otherwise at the end of its wait', async () => {
     const clock = new TestClock();
     const s = new HeadSightings();

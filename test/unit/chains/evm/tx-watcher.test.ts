@@ -9,7 +9,20 @@ const signer = new TxSigner(`0x${'42'.repeat(32)}`, 80002n);
 const payload = { to: '0x5174c2b8Cb5Aaed0303ce69793Dc3f1Ee00de8df', data: '0x1234', value: 0n, gasLimit: 100_000n };
 const self = { to: signer.address, data: '0x', value: 0n, gasLimit: 21_000n };
 
+const sign = (nonce: bigint) => signer.sign(payload, nonce, { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n });
 const command = (kind: 'approve' | 'place') => ({ kind, clientOrderId: null, context: {}, restored: false });
+
+/** A watcher's dependencies: the signer, a clock at 0, the default receipt options, no metrics, and `rest`. */
+function watcherDeps(rest: Record<string, unknown>): WatcherDeps {
+  return {
+    signer,
+    clock: { now: () => 0 },
+    options: resolveOptions({ rpcUrl: '', chainId: 1n, privateKey: '', journal: null as never }).receipts,
+    metrics: null,
+    logger: silentLogger(),
+    ...rest,
+  } as unknown as WatcherDeps;
+}
 
 function record(kind: TxRecord['kind'], p: typeof payload, maxFee: bigint): TxRecord {
   const s = signer.sign(p, 4n, { maxFeePerGas: maxFee, maxPriorityFeePerGas: 1n });
@@ -31,14 +44,7 @@ function record(kind: TxRecord['kind'], p: typeof payload, maxFee: bigint): TxRe
 
 describe('taking nonces back from the journal', () => {
   it('rebuilds a nonce from records of one millisecond in any order: the command first, then replacements by fee', () => {
-    const deps = {
-      signer,
-      clock: { now: () => 0 },
-      options: resolveOptions({ rpcUrl: '', chainId: 1n, privateKey: '', journal: null as never }).receipts,
-      metrics: null,
-      logger: silentLogger(),
-    } as unknown as WatcherDeps;
-    const w = new TxWatcher(deps);
+    const w = new TxWatcher(watcherDeps({}));
     const original = record('cancel', payload, 10n);
     const bump = record('replace', payload, 12n);
     const noop = record('noop', self, 14n);
@@ -60,12 +66,7 @@ describe('settling nonces mined in one block', () => {
     const marks: string[] = [];
     const settled: string[] = [];
     const firstRead = Promise.withResolvers<void>();
-    const deps = {
-      signer,
-      clock: { now: () => 0 },
-      options: resolveOptions({ rpcUrl: '', chainId: 1n, privateKey: '', journal: null as never }).receipts,
-      metrics: null,
-      logger: silentLogger(),
+    const deps = watcherDeps({
       journal: { mark: (hash: string, status: string) => marks.push(`${hash}:${status}`) },
       rpc: {
         transactionCount: () => Promise.resolve(2n),
@@ -77,9 +78,8 @@ describe('settling nonces mined in one block', () => {
         else firstRead.resolve();
         return { kind: 'accepted', txHash: `n${slot.nonce}`, events: [] };
       },
-    } as unknown as WatcherDeps;
+    });
     const w = new TxWatcher(deps);
-    const sign = (nonce: bigint) => signer.sign(payload, nonce, { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n });
     const a = sign(0n);
     const b = sign(1n);
     for (const [s, kind] of [

@@ -18,6 +18,7 @@ import { until } from '../support/e2e/poll.ts';
 import { type Chain, type SandboxChains } from '../support/e2e/sandbox-chains.ts';
 import { HALF_SECOND_BLOCKS, sandboxSession, untilReady } from '../support/e2e/session.ts';
 import { evmTaker } from '../support/e2e/taker.ts';
+import { Traders } from '../support/sandbox/api/sandbox-clients.ts';
 
 /** The session is sampled once a chain B ledger (one a second here; chain A makes two blocks meanwhile). */
 const SESSION_SAMPLES = 60;
@@ -64,6 +65,40 @@ const rulesOf = (pairId: string) => {
   return derivePairRules(p.record, p.overrides);
 };
 const chainOf = (pairId: string): Chain => session.chains.pair(pairId).chain as Chain;
+
+/**
+ * Another participant (the sandbox's `evm-trader` or `wasm-trader`) fills the bot's best quote on `pairId` whole,
+ * with every order ahead of it: its best ask when the bot is long, else its best bid, so that the fill brings the
+ * bot's position towards zero.
+ */
+async function takeBest(pairId: string, long: boolean): Promise<void> {
+  const side = long ? 'sell' : 'buy';
+  const ours = (await session.chains.resting(pairId)).filter((o) => o.side === side);
+  if (ours.length === 0) throw new Error(`the bot has no ${side} on ${pairId}`);
+  const better = (a: bigint, b: bigint) => (side === 'buy' ? a > b : a < b);
+  const best = ours.reduce((a, b) => (better(b.price, a.price) ? b : a));
+  const ahead = (await session.chains.book(pairId)).filter((o) => o.side === side && !better(best.price, o.price));
+  const scales = rulesOf(pairId).scales;
+  const quantity = quantityFromRaw(
+    ahead.reduce((n, o) => n + o.remaining, 0n),
+    scales,
+  ).toString();
+  const price = priceFromRaw(best.price, scales).toString();
+  const symbol = session.chains.pair(pairId).symbol;
+  const taking = side === 'buy' ? 'sell' : 'buy';
+  const traders = new Traders(session.sandbox);
+  try {
+    if (chainOf(pairId) === 'evm') {
+      await traders.evmApproveAll('evm-trader');
+      await traders.evmOrder('evm-trader', symbol, taking, quantity, price);
+    } else {
+      await traders.wasmApprove('wasm-trader', symbol);
+      await traders.wasmOrder('wasm-trader', symbol, taking, quantity, price);
+    }
+  } finally {
+    traders.close();
+  }
+}
 const shares = (counts: Map<string, number>) =>
   Object.fromEntries([...counts].map(([id, n]) => [id, n / SESSION_SAMPLES]));
 
@@ -182,22 +217,34 @@ describe('the bot on the sandbox, both chains, simulated market on', () => {
         pair: id,
         placed: 0,
       });
-    const m = await bot.metrics();
-    for (const id of halted) expect(total(m, 'dltmm_trading_state', { pair: id, mode: 'paused' })).toBe(1);
+    const during = await bot.metrics();
+    for (const id of halted) expect(total(during, 'dltmm_trading_state', { pair: id, mode: 'paused' })).toBe(1);
 
-    // The heads before the resume: the bot may place within a block of it, before a later read of the heads.
     const resumed = { evm: await session.chains.head('evm'), wasm: await session.chains.head('wasm') };
     for (const id of halted) await control(`/pairs/${id}/resume`);
-    await until('quoting resumed on the halted pairs', 30_000, async () => {
-      await session.chains.sync();
+    await until('halted pairs active again', 15_000, async () => {
       const m = await bot.metrics();
+      return halted.every((id) => total(m, 'dltmm_trading_state', { pair: id, mode: 'active' }) === 1);
+    });
+    // The bot's quotes stay on the book through a halt, and a quote still right after it is kept. So that the
+    // bot must act, another participant fills one of its quotes whole on each pair.
+    const after = await bot.metrics();
+    for (const id of halted) await takeBest(id, total(after, 'dltmm_position_base', { pair: id }) > 0);
+    const quoting = until('the bot quoting again on the halted pairs', 30_000, async () => {
+      await session.chains.sync();
+      // What still lacks is thrown, so that a timeout names it.
       for (const id of halted) {
-        if (total(m, 'dltmm_trading_state', { pair: id, mode: 'active' }) !== 1) return false;
-        if (session.chains.seen(id, 'OrderReceived', resumed[chainOf(id)]).length === 0) return false;
+        if (session.chains.seen(id, 'OrderReceived', resumed[chainOf(id)]).length === 0)
+          throw new Error(`${id}: no order placed since the resume`);
         const s = sides(await session.chains.resting(id));
-        if (!s.buy || !s.sell) return false;
+        if (!s.buy || !s.sell) throw new Error(`${id}: resting ${JSON.stringify(s)}`);
       }
       return true;
+    });
+    // A timeout carries what the bot said of those pairs.
+    await quoting.catch((e: unknown) => {
+      const said = bot.output.filter((l) => halted.some((id) => l.includes(id))).slice(-40);
+      throw new Error(`${String(e)}\n${said.join('\n')}`);
     });
   }, 90_000);
 

@@ -163,22 +163,37 @@ export class SandboxChains {
   /** The bot's resting orders on `pairId`, from the order book itself (chain A: at `blockTag`, default the latest block). */
   async resting(pairId: string, blockTag?: number): Promise<RestingOrder[]> {
     const p = this.pair(pairId);
+    const ours = p.chain === 'wasm' ? this.#ours.wasm : this.#ours.evm;
+    return (await this.book(pairId, blockTag))
+      .filter((o) => ours.has(o.wallet))
+      .map((o) => ({
+        pairId,
+        orderId: o.orderId,
+        side: o.side,
+        price: o.price,
+        remaining: o.remaining,
+        crossId: o.crossId,
+      }));
+  }
+
+  /** Every resting order on `pairId`, of any wallet (chain A addresses in lower case). */
+  async book(pairId: string, blockTag?: number): Promise<(RestingOrder & { readonly wallet: string })[]> {
+    const p = this.pair(pairId);
     if (p.chain === 'wasm') {
       const book = this.#sandbox.deployed.wasmBooks.get(pairId)?.book.book;
       if (book === undefined) throw new Error(`no chain B book ${pairId}`);
-      return [...book.buys, ...book.sells]
-        .filter((o) => this.#ours.wasm.has(o.wallet))
-        .map((o) => ({
-          pairId,
-          orderId: o.id,
-          side: o.side,
-          price: o.price,
-          remaining: o.remaining,
-          crossId: o.crossId,
-        }));
+      return [...book.buys, ...book.sells].map((o) => ({
+        pairId,
+        wallet: o.wallet,
+        orderId: o.id,
+        side: o.side,
+        price: o.price,
+        remaining: o.remaining,
+        crossId: o.crossId,
+      }));
     }
     const book = contractAt('OrderBook', p.orderBook.hex, this.#provider);
-    const out: RestingOrder[] = [];
+    const out: (RestingOrder & { wallet: string })[] = [];
     for (const side of [1, 2] as const) {
       const at = blockTag === undefined ? {} : { blockTag };
       const ids = (await book.getFunction('getOrderIds')(side, 1000, at)) as bigint[];
@@ -190,15 +205,15 @@ export class SandboxChains {
           bigint,
           bigint,
         ];
-        if (this.#ours.evm.has(client.toLowerCase()))
-          out.push({
-            pairId,
-            orderId: id,
-            side: side === 1 ? 'buy' : 'sell',
-            price,
-            remaining,
-            crossId: BigInt(crossId),
-          });
+        out.push({
+          pairId,
+          wallet: client.toLowerCase(),
+          orderId: id,
+          side: side === 1 ? 'buy' : 'sell',
+          price,
+          remaining,
+          crossId: BigInt(crossId),
+        });
       }
     }
     return out;

@@ -32,6 +32,46 @@ export interface ClientInfo {
   readonly isMarketMaker: boolean;
 }
 
+/** How many call data and decoded answers each interface keeps; past it, it starts again. */
+const ABI_MEMO_LIMIT = 512;
+
+/**
+ * The ABI work of views, remembered per interface: the bot asks the same few calls again and again (every pair's
+ * phase and configuration each poll, every token's balance of the wallet), and the contract mostly answers what
+ * it answered before. Call data by function and arguments, decoded answers by function and answer bytes (ethers'
+ * Results; callers only read them).
+ */
+const abiMemo = new WeakMap<object, { calls: Map<string, string>; answers: Map<string, readonly unknown[]> }>();
+
+function remembered<T>(memo: Map<string, T>, key: string, make: () => T): T {
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const made = make();
+  if (memo.size >= ABI_MEMO_LIMIT) memo.clear();
+  memo.set(key, made);
+  return made;
+}
+
+function memoOf(iface: object): { calls: Map<string, string>; answers: Map<string, readonly unknown[]> } {
+  let memo = abiMemo.get(iface);
+  if (memo === undefined) {
+    memo = { calls: new Map(), answers: new Map() };
+    abiMemo.set(iface, memo);
+  }
+  return memo;
+}
+
+/** The call data of `fn(args)`; arguments other than text and integers are encoded afresh. */
+function callData(iface: typeof orderBookInterface, fn: string, args: readonly unknown[]): string {
+  if (!args.every((a) => typeof a === 'string' || typeof a === 'bigint')) return iface.encodeFunctionData(fn, args);
+  return remembered(memoOf(iface).calls, `${fn}(${args.join(',')})`, () => iface.encodeFunctionData(fn, args));
+}
+
+/** `fn`'s answer `data`, decoded (throws when it does not decode). */
+function decodedAnswer(iface: typeof orderBookInterface, fn: string, data: string): readonly unknown[] {
+  return remembered(memoOf(iface).answers, `${fn}:${data}`, () => iface.decodeFunctionResult(fn, data));
+}
+
 /** One view call; a failure or an answer that does not decode names the function and the contract. */
 async function view(
   rpc: EvmRpc,
@@ -44,7 +84,7 @@ async function view(
 ): Promise<readonly unknown[]> {
   let data: string;
   try {
-    data = await rpc.call({ from, to, data: iface.encodeFunctionData(fn, args) }, tag);
+    data = await rpc.call({ from, to, data: callData(iface, fn, args) }, tag);
   } catch (e) {
     const f = rpcFailureOf(e);
     if (f === null || f.kind !== 'rpc') throw e;
@@ -56,7 +96,7 @@ async function view(
     });
   }
   try {
-    return iface.decodeFunctionResult(fn, data);
+    return decodedAnswer(iface, fn, data);
   } catch {
     throw rpcFailure(
       'eth_call',

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { orderBookInterface } from '../../../../src/chains/evm/abi.ts';
-import { checkTokens, readConfig } from '../../../../src/chains/evm/pair-reads.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { erc20Interface, orderBookInterface } from '../../../../src/chains/evm/abi.ts';
+import { checkTokens, readConfig, readPhase, readTokenBalance } from '../../../../src/chains/evm/pair-reads.ts';
 import { metricValue } from '../../../support/venue/metric-value.ts';
 import { scripted } from '../../../support/chains/evm/scripted-rpc.ts';
 
@@ -42,5 +42,40 @@ describe('reading getConfig', () => {
     const garbage = scripted({ eth_call: () => 'not hex' });
     await expect(readConfig(garbage.client, A(9), BOOK)).rejects.toMatchObject({ code: 'E_CHAIN_RPC' });
     expect(await metricValue(garbage.metrics, 'dltmm_evm_malformed_total', { source: 'eth_call' })).toBe(1);
+  });
+});
+
+describe('the ABI work of views', () => {
+  it('is done once for the same call and the same answer, and again for another answer', async () => {
+    const encode = vi.spyOn(orderBookInterface, 'encodeFunctionData');
+    const decode = vi.spyOn(orderBookInterface, 'decodeFunctionResult');
+    let phase = 1;
+    const s = scripted({ eth_call: () => orderBookInterface.encodeFunctionResult('getOrderBookPhase', [phase]) });
+    expect([await readPhase(s.client, A(9), BOOK), await readPhase(s.client, A(9), BOOK)]).toEqual([1, 1]);
+    expect({ encoded: encode.mock.calls.length, decoded: decode.mock.calls.length }).toEqual({
+      encoded: 1,
+      decoded: 1,
+    });
+    phase = 3;
+    expect(await readPhase(s.client, A(9), BOOK)).toBe(3);
+    expect({ encoded: encode.mock.calls.length, decoded: decode.mock.calls.length }).toEqual({
+      encoded: 1,
+      decoded: 2,
+    });
+    // Each call sent the same call data.
+    expect(new Set(s.calls.map((c) => JSON.stringify(c.params[0])))).toHaveProperty('size', 1);
+  });
+
+  it('keeps calls with other arguments apart', async () => {
+    const balances: Record<string, bigint> = { [A(1)]: 5n, [A(2)]: 7n };
+    const s = scripted({
+      eth_call: (params) => {
+        const data = (params[0] as { data: string }).data;
+        const [owner] = erc20Interface.decodeFunctionData('balanceOf', data) as unknown as [string];
+        return erc20Interface.encodeFunctionResult('balanceOf', [balances[owner.toLowerCase()] ?? 0n]);
+      },
+    });
+    const read = (owner: string) => readTokenBalance(s.client, A(9), A(3), owner);
+    expect([await read(A(1)), await read(A(2)), await read(A(1))]).toEqual([5n, 7n, 5n]);
   });
 });

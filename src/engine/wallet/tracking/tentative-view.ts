@@ -14,6 +14,9 @@ import type { WalletContext } from '../wallet-context.ts';
 import { byTransaction } from './batches.ts';
 import { incomingTrade, makerCandidates, makerInput, makerSide } from '../fills/maker-attempt.ts';
 
+/** How many of our venue ids `TentativeView` keeps. */
+const OURS_LIMIT = 4096;
+
 export class TentativeView {
   readonly #ctx: WalletContext;
   /** Transactions of blocks not final yet, in chain order, with their height. */
@@ -24,6 +27,13 @@ export class TentativeView {
    */
   #last: { readonly orders: number; readonly pending: readonly unknown[]; readonly gone: ReadonlySet<bigint> } | null =
     null;
+
+  /**
+   * Our orders by the venue's id on a pair (`pair|id`), once the store knew them: the ids of the cancels in
+   * blocks not final yet, looked up again each time the answer is worked out. Bounded: past the limit it starts
+   * again.
+   */
+  readonly #ours = new Map<string, bigint>();
 
   constructor(ctx: WalletContext) {
     this.#ctx = ctx;
@@ -64,8 +74,8 @@ export class TentativeView {
       );
       for (const e of mine) {
         if (e.type !== 'OrderCancelled') continue;
-        const order = ctx.repos.orders.byVenueId(ctx.chain, e.pairId, e.orderId);
-        if (order !== undefined) gone.add(order.clientOrderId);
+        const cid = this.#clientOrderId(e.pairId, e.orderId);
+        if (cid !== undefined) gone.add(cid);
       }
       // Our own placement or cancellation moved tokens too: only movements of other clients' orders are fills.
       if (mine.some((e) => e.type === 'OrderReceived' || e.type === 'OrderCancelled')) continue;
@@ -73,6 +83,17 @@ export class TentativeView {
         this.#fills(pairId, residual, tx, gone);
     }
     return gone;
+  }
+
+  #clientOrderId(pairId: string, orderId: bigint): bigint | undefined {
+    const key = `${pairId}|${orderId}`;
+    const known = this.#ours.get(key);
+    if (known !== undefined) return known;
+    const order = this.#ctx.repos.orders.byVenueId(this.#ctx.chain, pairId, orderId);
+    if (order === undefined) return undefined;
+    if (this.#ours.size >= OURS_LIMIT) this.#ours.clear();
+    this.#ours.set(key, order.clientOrderId);
+    return order.clientOrderId;
   }
 
   #fills(pairId: string, residual: PairFlows, tx: readonly ChainEvent[], gone: Set<bigint>): void {
@@ -102,6 +123,8 @@ export class TentativeView {
 
   /** The tentative events were withdrawn (a reorganisation): nothing is known to be gone any more. */
   clear(): void {
+    // A reorganisation may give a venue id to another order: what was learnt of them goes too.
+    this.#ours.clear();
     if (this.#pending.length > 0) this.#changing(() => (this.#pending = []));
   }
 

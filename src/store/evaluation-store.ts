@@ -37,14 +37,21 @@ type Row = Record<string, string | number>;
 export class EvaluationStore {
   readonly #db: DatabaseSync;
   /** The order store's count of fill writes, in the process that alone writes the file (else null). */
-  readonly #fillWrites: (() => number) | null;
+  /** Writes of one pair's fills so far (see `OrderStore.fillWritesOf`); null: not known, read every time. */
+  readonly #fillWrites: ((pairId: string) => number) | null;
+  /** Writes of any pair's fills so far. */
+  readonly #anyFillWrites: (() => number) | null;
   /** Reads that found no new fill, by pair, wallet and sequence number, with the count they were made at. */
   readonly #nothingAfter = new Map<string, number>();
   #dropped: { readonly at: number; readonly value: number } | null = null;
 
-  constructor(db: DatabaseSync, fillWrites: (() => number) | null = null) {
+  constructor(
+    db: DatabaseSync,
+    fillWrites: { readonly of: (pairId: string) => number; readonly any: () => number } | null = null,
+  ) {
     this.#db = db;
-    this.#fillWrites = fillWrites;
+    this.#fillWrites = fillWrites?.of ?? null;
+    this.#anyFillWrites = fillWrites?.any ?? null;
   }
 
   /**
@@ -52,8 +59,8 @@ export class EvaluationStore {
    * table's row ids (the `+` keeps SQLite off the pair index, which would scan all of the pair's fills).
    */
   fillsAfter(pairId: string, wallet: string, afterSeq: number): SequencedFill[] {
-    // Every round of every pair asks, and between two fill writes the answer is the same.
-    const writes = this.#fillWrites?.() ?? null;
+    // Every round of every pair asks, and between two writes of the pair's fills the answer is the same.
+    const writes = this.#fillWrites?.(pairId) ?? null;
     const key = `${pairId}|${wallet}|${afterSeq}`;
     if (writes !== null && this.#nothingAfter.get(key) === writes) return [];
     const fills = this.#db
@@ -79,7 +86,7 @@ export class EvaluationStore {
    * (a withdrawn fill's row id can be given to the next fill).
    */
   droppedFills(): number {
-    const writes = this.#fillWrites?.() ?? null;
+    const writes = this.#anyFillWrites?.() ?? null;
     if (writes !== null && this.#dropped?.at === writes) return this.#dropped.value;
     const r = this.#db.prepare("SELECT value FROM meta WHERE key = 'fills_dropped'").get() as
       { value: string } | undefined;

@@ -8,6 +8,10 @@ import { fillFromRow, historyFromRow, type FillRecord, type OrderHistoryEntry } 
 
 export class OrderReads {
   readonly #db: Db;
+  /** Fills deleted and rollbacks (either may concern any pair), and fills recorded by pair, through this object. */
+  #fillsUndone = 0;
+  readonly #fillsRecorded = new Map<string, number>();
+  #fillsRecordedAll = 0;
 
   constructor(db: Db) {
     this.#db = db;
@@ -26,8 +30,25 @@ export class OrderReads {
     return r === undefined ? undefined : fillFromRow(r as Record<string, string | number>);
   }
 
+  /** Fills recorded or deleted, and rollbacks, so far: what was read of the fills at one count still holds. */
+  get fillWrites(): number {
+    return this.#fillsUndone + this.#fillsRecordedAll;
+  }
+
+  /** The same count for one pair's fills: what was read of them at one count still holds. */
+  fillWritesOf(pairId: string): number {
+    return this.#fillsUndone + (this.#fillsRecorded.get(pairId) ?? 0);
+  }
+
+  /** A rollback of the database: any fill read before may be gone. */
+  fillsRolledBack(): void {
+    this.#fillsUndone += 1;
+  }
+
   /** Records a fill (the order store does, with the transition that made it). */
   insertFill(fill: FillRecord, blockHash: string | null): void {
+    this.#fillsRecordedAll += 1;
+    this.#fillsRecorded.set(fill.pairId, (this.#fillsRecorded.get(fill.pairId) ?? 0) + 1);
     this.#db
       .prepare(
         `INSERT INTO fills (fill_id, wallet, client_order_id, pair_id, side, role, quantity, price, base_delta, quote_delta, fee, tx_hash, height, at_ms, block_hash)
@@ -54,6 +75,7 @@ export class OrderReads {
 
   /** Deletes a fill a reorganisation withdrew, and counts it (`fills_dropped`: readers of new fills start over). */
   deleteFill(fillId: string): void {
+    this.#fillsUndone += 1;
     this.#db.prepare('DELETE FROM fills WHERE fill_id = ?').run(fillId);
     this.#db
       .prepare(

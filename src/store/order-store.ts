@@ -46,8 +46,6 @@ export class OrderStore extends OrderReads {
   readonly #index: LiveOrderIndex | null;
   /** Writes and rollbacks so far (`changes`): what was derived from the orders at one count still holds. */
   #changes = 0;
-  /** Fills recorded or deleted, and rollbacks, so far (`fillWrites`): the fills are as read at one count. */
-  #fillWrites = 0;
 
   constructor(db: Db, now: () => number, cacheLive = false, micros: () => number = () => now() * 1000) {
     super(db);
@@ -57,7 +55,7 @@ export class OrderStore extends OrderReads {
     this.#index = cacheLive ? new LiveOrderIndex(() => this.#liveFromTable({})) : null;
     onRollback(db, () => {
       this.#changes += 1;
-      this.#fillWrites += 1;
+      this.fillsRolledBack();
       this.#index?.clear();
     });
   }
@@ -189,21 +187,6 @@ export class OrderStore extends OrderReads {
       if (fill !== undefined) this.insertFill(fill, source?.blockHash ?? null);
       return result;
     });
-  }
-
-  override insertFill(fill: FillRecord, blockHash: string | null): void {
-    super.insertFill(fill, blockHash);
-    this.#fillWrites += 1;
-  }
-
-  override deleteFill(fillId: string): void {
-    super.deleteFill(fillId);
-    this.#fillWrites += 1;
-  }
-
-  /** Fills recorded or deleted (and rollbacks) so far: what was read of the fills at one count still holds. */
-  get fillWrites(): number {
-    return this.#fillWrites;
   }
 
   /** Writes what an event or a derivation changed of `current`; the index keeps the order as written. */

@@ -106,7 +106,10 @@ function storeOn(db: DatabaseSync, now: () => number, writer: boolean): Store {
     applications: new ChainApplications(db, now),
     obligations: new ObligationStore(db, now),
     fairValues: new FairValueStore(db),
-    evaluation: new EvaluationStore(db, writer ? () => orders.fillWrites : null),
+    evaluation: new EvaluationStore(
+      db,
+      writer ? { of: (pairId) => orders.fillWritesOf(pairId), any: () => orders.fillWrites } : null,
+    ),
     parameterChanges: new ParameterChanges(db),
     atomically: (fn) => transaction(db, fn),
     close: () => db.close(),

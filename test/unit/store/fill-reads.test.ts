@@ -26,8 +26,8 @@ afterEach(() => {
 });
 
 /** A resting buy of ours, then a maker fill of `quantity` of it. */
-function filled(cid: bigint, quantity: bigint): void {
-  store.orders.create(newOrder({ clientOrderId: cid, pairId: PAIR, side: 'buy', quantity: 10n, price: 99n }), {
+function filled(cid: bigint, quantity: bigint, pairId = PAIR): void {
+  store.orders.create(newOrder({ clientOrderId: cid, pairId, side: 'buy', quantity: 10n, price: 99n }), {
     wallet: WALLET,
     chain: 'evm',
   });
@@ -42,7 +42,7 @@ function filled(cid: bigint, quantity: bigint): void {
     fillId,
     wallet: WALLET,
     clientOrderId: cid,
-    pairId: PAIR,
+    pairId,
     side: 'buy' as const,
     role: 'maker' as const,
   };
@@ -62,6 +62,17 @@ describe('the fill reads of every round', () => {
     expect(after(seq)).toEqual([]);
     filled(2n, 3n);
     expect(after(seq)).toEqual(['f2']);
+  });
+
+  it("read a pair's new fill after another pair's fills, which leave its answer as it was", () => {
+    filled(1n, 4n);
+    const seq = store.evaluation.fillsAfter(PAIR, WALLET, 0).at(-1)!.seq;
+    expect(after(seq)).toEqual([]);
+    filled(2n, 3n, 'p2');
+    expect(after(seq)).toEqual([]);
+    expect(store.evaluation.fillsAfter('p2', WALLET, 0).map((f) => f.fill.fillId)).toEqual(['f2']);
+    filled(3n, 2n);
+    expect(after(seq)).toEqual(['f3']);
   });
 
   it('count a fill a reorganisation withdrew, and one whose withdrawal was rolled back no more', () => {

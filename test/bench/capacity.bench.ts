@@ -250,8 +250,8 @@ function chainRows(w: Window, chain: Chain): Row[] {
     },
     {
       benchmark: title,
-      measure: `${b}:   orders decided in the window that no ${BLOCK[chain]} carried ${SETTLE[chain]} ${BLOCK[chain]}s after it (left out above)`,
-      value: fmt(w.inclusion.notOnChain[chain]),
+      measure: `${b}:   orders sent in the window that no ${BLOCK[chain]} carried ${SETTLE[chain]} ${BLOCK[chain]}s after it (left out above); placements a newer decision withdrew before signing`,
+      value: `${fmt(w.inclusion.notOnChain[chain])}; ${fmt(w.inclusion.unsent[chain])}`,
     },
     {
       benchmark: title,

@@ -15,6 +15,8 @@ export interface BotOrder {
   readonly orderId: string | null;
   readonly status: string;
   readonly createdMs: number;
+  /** Whether its placement left the bot (a placement superseded while queued is withdrawn unsigned). */
+  readonly sent: boolean;
   /** First transition to filled, cancelled or rejected. */
   readonly goneMs: number | null;
 }
@@ -47,7 +49,7 @@ export function readBotRecord(storePath: string, logPath: string): BotRecord {
   const orders: BotOrder[] = [];
   try {
     const rows = store.db
-      .prepare('SELECT wallet, client_order_id, chain, pair_id, order_id, status, created_ms FROM orders')
+      .prepare('SELECT wallet, client_order_id, chain, pair_id, order_id, status, created_ms, tx_hash FROM orders')
       .all() as Array<{
       wallet: string;
       client_order_id: string;
@@ -56,6 +58,7 @@ export function readBotRecord(storePath: string, logPath: string): BotRecord {
       order_id: string | null;
       status: string;
       created_ms: number;
+      tx_hash: string | null;
     }>;
     const gone = new Map<string, number>();
     for (const t of store.db
@@ -72,6 +75,7 @@ export function readBotRecord(storePath: string, logPath: string): BotRecord {
         orderId: r.order_id,
         status: r.status,
         createdMs: Number(r.created_ms),
+        sent: r.tx_hash !== null,
         goneMs: gone.get(`${r.wallet}|${r.client_order_id}`) ?? null,
       });
     }

@@ -24,8 +24,10 @@ export interface InclusionRequest {
 
 export interface Inclusion {
   readonly responses: readonly Responses[];
-  /** Orders the bot decided in the window that no block or ledger carried when this was read. */
+  /** Orders the bot decided and sent in the window that no block or ledger carried when this was read. */
   readonly notOnChain: Readonly<Record<Chain, number>>;
+  /** Orders decided in the window whose placement a newer decision superseded before it was signed. */
+  readonly unsent: Readonly<Record<Chain, number>>;
 }
 
 /** Blocks and ledgers waited for after the window before reading, so that its last decisions can land. */
@@ -63,9 +65,12 @@ export class InclusionWatch {
     ];
     const onChain = new Set(ours.map((o) => `${o.chain}|${o.crossId}`));
     const notOnChain = { evm: 0, wasm: 0 };
-    for (const o of bot.orders)
-      if (o.createdMs >= r.fromMs && o.createdMs < r.toMs && !onChain.has(`${o.chain}|${o.clientOrderId}`))
-        notOnChain[o.chain] += 1;
+    const unsent = { evm: 0, wasm: 0 };
+    for (const o of bot.orders) {
+      if (o.createdMs < r.fromMs || o.createdMs >= r.toMs || onChain.has(`${o.chain}|${o.clientOrderId}`)) continue;
+      if (o.sent) notOnChain[o.chain] += 1;
+      else unsent[o.chain] += 1;
+    }
     const placements = placementsOf(ours, bot.byClientId);
     const dump = process.env.CAPACITY_DUMP;
     if (dump !== undefined) {
@@ -79,6 +84,7 @@ export class InclusionWatch {
     return {
       responses: responses(placements, this.#live.replay.changes, this.#timeline.published, excluded),
       notOnChain,
+      unsent,
     };
   }
 }

@@ -14,6 +14,9 @@ import { readPairState } from './pair-state.ts';
 import { bool, decodeScVal, integer, text, type ScVal } from './scval.ts';
 import { errorFromSimulation } from './tx-result.ts';
 
+/** How many simulation envelopes a reader keeps. */
+const ENVELOPES_KEPT = 1024;
+
 export class WasmReader {
   readonly #rpc: WasmRpc;
   /** The same node over a transport whose calls made together leave as one batch. */
@@ -21,6 +24,12 @@ export class WasmReader {
   readonly #wallet: string;
   readonly #passphrase: string;
   readonly #logger: Logger;
+  /**
+   * Simulation envelopes by contract, function and arguments: one call's is the same every time (the trading
+   * account at sequence 0, the same fee and no time bound), and building it with the SDK costs more than the
+   * rest of a read. Bounded: past the limit it starts again.
+   */
+  readonly #envelopes = new Map<string, string>();
 
   constructor(rpc: WasmRpc, wallet: string, passphrase: string, logger: Logger, gathered: WasmRpc = rpc) {
     this.#rpc = rpc;
@@ -32,14 +41,21 @@ export class WasmReader {
 
   /** One contract call simulated with the trading account as source (nothing is signed or sent). */
   #simulate(contract: string, fn: string, args: xdr.ScVal[], rpc = this.#rpc) {
-    const tx = new TransactionBuilder(new Account(this.#wallet, '0'), {
-      fee: '100',
-      networkPassphrase: this.#passphrase,
-    })
-      .addOperation(new Contract(contract).call(fn, ...args))
-      .setTimeout(0)
-      .build();
-    return rpc.simulate(tx.toXDR());
+    const key = `${contract}|${fn}|${args.map((a) => a.toXDR('base64')).join('|')}`;
+    let envelope = this.#envelopes.get(key);
+    if (envelope === undefined) {
+      envelope = new TransactionBuilder(new Account(this.#wallet, '0'), {
+        fee: '100',
+        networkPassphrase: this.#passphrase,
+      })
+        .addOperation(new Contract(contract).call(fn, ...args))
+        .setTimeout(0)
+        .build()
+        .toXDR();
+      if (this.#envelopes.size >= ENVELOPES_KEPT) this.#envelopes.clear();
+      this.#envelopes.set(key, envelope);
+    }
+    return rpc.simulate(envelope);
   }
 
   /**

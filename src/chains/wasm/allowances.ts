@@ -9,7 +9,9 @@
  * chain's figure, read while nothing is reserved, less every reservation since; an approval overwrites the
  * allowance (Soroban `approve` sets, it does not add), so it is sized to cover the orders still in flight
  * too, and counted from its amount less what they reserved. An order that needs more waits for the approval's
- * inclusion before it is simulated (the simulation would otherwise refuse it).
+ * inclusion before it is simulated (the simulation would otherwise refuse it). A top-up also covers the
+ * placements waiting behind it for their turn (a round's ladder): one approval, not one per order, each
+ * replacing the last before the orders it was for could use it.
  *
  * No-prefund books take nothing at placement: matching draws each resting order's tokens when it trades, so
  * the allowance must cover every live order of the wallet on the book together. The engine says what the
@@ -60,6 +62,8 @@ export interface Reservation {
 export class AllowanceKeeper {
   readonly #deps: KeeperDeps;
   readonly #entries = new Map<string, Entry>();
+  /** Needs of placements waiting for their allowance step, by allowance: a top-up made meanwhile covers them. */
+  readonly #waiting = new Map<string, Map<number, bigint>>();
   #nextId = 1;
 
   constructor(deps: KeeperDeps) {
@@ -80,6 +84,27 @@ export class AllowanceKeeper {
       this.#deps.state.approval('wasm', this.#deps.wallet, this.#token(pair, role), pair.orderBook)?.expiresAtLedger ??
       null
     );
+  }
+
+  /**
+   * A placement waits for its allowance step (the steps of one allowance run one at a time): until the returned
+   * function is called, its need is added to a top-up another placement's step makes, so that the placements of
+   * a round waiting together take one approval, not one each.
+   */
+  waiting(pair: PairBinding, role: TokenRole, amount: bigint): () => void {
+    const key = this.#key(pair, role);
+    const id = this.#nextId++;
+    const queue = this.#waiting.get(key) ?? new Map<number, bigint>();
+    this.#waiting.set(key, queue.set(id, amount));
+    return () => {
+      if (queue.delete(id) && queue.size === 0 && this.#waiting.get(key) === queue) this.#waiting.delete(key);
+    };
+  }
+
+  #waitingFor(pair: PairBinding, role: TokenRole): bigint {
+    let sum = 0n;
+    for (const a of this.#waiting.get(this.#key(pair, role))?.values() ?? []) sum += a;
+    return sum;
   }
 
   /** Reserved by orders in flight on this allowance. */
@@ -180,7 +205,8 @@ export class AllowanceKeeper {
     const required = prefunded ? need.amount : need.amount + committed;
     if (e.available >= required && this.#expiryFresh(e.expiresAtLedger, latest)) return null;
     const inFlight = prefunded ? this.reservedFor(pair, role) : 0n;
-    const submission = await this.#approve(pair, role, this.#target(pair, role, required) + inFlight, latest);
+    const covered = required + this.#waitingFor(pair, role);
+    const submission = await this.#approve(pair, role, this.#target(pair, role, covered) + inFlight, latest);
     const outcome = await submission.outcome;
     // The outcome handler registered in #approve has already recorded the approval and the new figure.
     if (outcome.kind === 'accepted') return null;

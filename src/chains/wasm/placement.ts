@@ -56,7 +56,14 @@ export async function placeOrder(deps: PlacementDeps, command: PlaceCommand, sta
   const signal = command.signal === undefined ? deps.closing : AbortSignal.any([deps.closing, command.signal]);
   for (let attempt = 0; ; attempt++) {
     if (command.signal?.aborted === true) return deps.submissions.withdrawn(context, command.signal.reason);
-    const step = await deps.inLane(command.pair, command.approval.token, () => allowanceStep(deps, command));
+    // Its need counts in a top-up made while it waits for its turn (its own step no longer counts it).
+    const waited = deps.keeper.waiting(command.pair, command.approval.token, command.approval.amount);
+    const step = await deps
+      .inLane(command.pair, command.approval.token, () => {
+        waited();
+        return allowanceStep(deps, command);
+      })
+      .finally(waited);
     if (step instanceof DltError) return deps.submissions.refuse('place', step, context);
     const submission = await deps.submissions.send(intent, command.pair, null, signal);
     // Taken when it applies: reserved until its outcome settles (given back at once if nothing was sent).

@@ -138,6 +138,22 @@ describe('allowance reserved per order in flight', () => {
     await built.adapter.close();
   });
 
+  it('placements that wait together behind a top-up are covered by it: one approval for a whole ladder', async () => {
+    const trader = wallet(h);
+    const built = adapterFor(h, trader, { channelKeys: channels(h, 8), approvals: { multiplier: 1 } });
+    // Three buys of a ladder, handed over at once to a wallet that has approved nothing yet.
+    h.sleeper.hold();
+    const subs = ['12.00', '11.90', '11.80'].map((price) => built.adapter.submit(placeCommand(h, 'buy', '1', price)));
+    const approving = () =>
+      built.store.db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE kind = 'approve'").get()?.n as number;
+    while (approving() === 0) await new Promise<void>((r) => setImmediate(r));
+    h.sleeper.open();
+    const outcomes = await Promise.all((await Promise.all(subs)).map((x) => x.outcome));
+    expect(outcomes.map((o) => o.kind)).toEqual(['accepted', 'accepted', 'accepted']);
+    expect(approvals(built.store)).toBe(1);
+    await built.adapter.close();
+  });
+
   it('on a no-prefund book the allowance covers every live order of the wallet together, so matching draws them all', async () => {
     const { d, pair } = freshBook(h, 'no-prefund-allowance', { prefunded: false });
     const trader = wallet(h, {}, d);

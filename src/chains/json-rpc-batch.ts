@@ -77,6 +77,30 @@ function memberAnswer(member: unknown, method: string, fail: RpcFailureFactory):
  * before the current microtasks have run (`microtask`), or before the event loop next turns to timers and I/O
  * (`immediate`: calls a few promise steps apart, at the cost of that turn).
  */
+/** A call its caller withdrew before its batch left (see `withdrawable`): it was not sent. */
+export class CallWithdrawn extends Error {}
+
+const withdrawals = new WeakMap<object, AbortSignal>();
+
+/**
+ * `params`, marked so that a gathering transport does not send the call if `signal` fires before its batch
+ * leaves: a cancellation found moot (the order was filled) while its simulation waited for the batch.
+ */
+export function withdrawable<P extends object>(params: P, signal: AbortSignal | undefined): P {
+  if (signal !== undefined) withdrawals.set(params, signal);
+  return params;
+}
+
+/** The calls still wanted; the others are rejected with `CallWithdrawn`. */
+function stillWanted<C extends { method: string; params: unknown; reject: (e: unknown) => void }>(calls: C[]): C[] {
+  return calls.filter((c) => {
+    const signal = typeof c.params === 'object' && c.params !== null ? withdrawals.get(c.params) : undefined;
+    if (signal?.aborted !== true) return true;
+    c.reject(new CallWithdrawn(`${c.method} withdrawn before it was sent`));
+    return false;
+  });
+}
+
 export function gatheringTransport<P>(
   batch: BatchTransport,
   single: (method: string, params: P) => Promise<unknown>,
@@ -85,8 +109,9 @@ export function gatheringTransport<P>(
   let gathered: Array<{ method: string; params: P; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
   let batches = true;
   const flush = async () => {
-    const calls = gathered;
+    const calls = stillWanted(gathered);
     gathered = [];
+    if (calls.length === 0) return;
     const alone = () => {
       for (const c of calls) single(c.method, c.params).then(c.resolve, c.reject);
     };

@@ -8,6 +8,7 @@ import { StrKey, xdr } from '@stellar/stellar-sdk';
 import type { WasmMetrics } from './metrics.ts';
 import { rpcFailure, rpcFailureKind, type RpcTransport } from './json-rpc.ts';
 import { HeadSightings } from '../head-sightings.ts';
+import { CallWithdrawn, withdrawable } from '../json-rpc-batch.ts';
 
 type Json = Record<string, unknown>;
 
@@ -130,6 +131,7 @@ export class WasmRpc {
       if (typeof latest === 'number') this.#seen.see(latest, this.#now());
       return reply;
     } catch (e) {
+      if (e instanceof CallWithdrawn) throw e; // withdrawn by its caller before it left: not the node's failure
       this.#metrics.rpcErrors.inc({ method, kind: rpcFailureKind(e) ?? 'transport' });
       if (rpcFailureKind(e) === null)
         throw rpcFailure(method, 'transport', e instanceof Error ? e.message : String(e), { cause: e });
@@ -209,8 +211,8 @@ export class WasmRpc {
     return { seqNum: data.account.seqNum, balance: data.account.balance };
   }
 
-  simulate(txB64: string): Promise<SimulationReply> {
-    return this.#read('simulateTransaction', { transaction: txB64 }, (r) => {
+  simulate(txB64: string, withdrawnBy?: AbortSignal): Promise<SimulationReply> {
+    return this.#read('simulateTransaction', withdrawable({ transaction: txB64 }, withdrawnBy), (r) => {
       const o = obj(r, 'simulateTransaction');
       const latestLedger = num(o.latestLedger, 'simulateTransaction', 'latestLedger');
       if (typeof o.error === 'string' && o.error.length > 0)

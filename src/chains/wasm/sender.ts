@@ -154,7 +154,7 @@ class InvocationSend {
       maxTime: Math.floor(deps.clock.now() / 1000) + deps.options.txTimeoutSeconds,
       call: this.#intent.call,
     });
-    // Withdrawn or moot while it waited for a source: never simulated.
+    // Withdrawn or moot while it waited for a source, or before its batch leaves: never simulated.
     this.#signal.throwIfAborted();
     const sim = await this.#simulate(raw);
     if (!sim.ok) return this.#refuse(errorFromSimulation(sim.error, this.#intent.context), this.#lastHash);
@@ -168,7 +168,7 @@ class InvocationSend {
   async #simulate(raw: Transaction): Promise<SimulationReply> {
     const deps = this.#deps;
     const t0 = deps.clock.now();
-    const sim = await deps.rpc.simulate(raw.toXDR());
+    const sim = await deps.rpc.simulate(raw.toXDR(), this.#signal);
     this.#simulationMs += deps.clock.now() - t0;
     deps.metrics.simulation.observe((deps.clock.now() - t0) / 1000);
     return sim;

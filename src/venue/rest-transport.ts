@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { DltError } from '../core/errors.ts';
 import { silentLogger } from '../telemetry/logger.ts';
 import { createMetrics, type Metrics } from '../telemetry/metrics.ts';
-import { incidentsOf, type Incidents } from '../telemetry/incidents.ts';
+import { failureFields, incidentsOf, type Incidents } from '../telemetry/incidents.ts';
 import { staticToken, type AccessTokenSource } from './auth/access-token.ts';
 import type { Clock } from '../core/clock.ts';
 import { systemClock } from '../core/system-clock.ts';
@@ -166,7 +166,7 @@ export class RestTransport {
     const source = this.#tokens;
     const fail = (error: DltError): never => {
       this.#metrics.venue.restErrors.inc({ endpoint: call.endpoint, code: error.code });
-      this.#logger.warn({ err: error }, 'venue REST call failed');
+      this.#logger.warn({ endpoint: call.endpoint, ...failureFields(error) }, 'venue REST call failed');
       throw error;
     };
     if (source === undefined) {
@@ -232,7 +232,7 @@ export class RestTransport {
         e,
       );
       this.#metrics.venue.restErrors.inc({ endpoint: call.endpoint, code: error.code });
-      this.#logger.warn({ err: error }, 'venue REST response is not JSON');
+      this.#logger.warn({ endpoint: call.endpoint, ...failureFields(error) }, 'venue REST response is not JSON');
       throw error;
     }
   }
@@ -290,7 +290,11 @@ export class RestTransport {
       error = new DltError('E_REST_TRANSPORT', `GET ${path}: ${message}${tries}`, { details, cause: outcome.error });
     }
     this.#metrics.venue.restErrors.inc({ endpoint: call.endpoint, code: error.code });
-    this.#logger.warn({ err: error }, 'venue REST call failed');
+    // A failure that ran out of retries (429, 5xx, timeout, network) is one more of the REST incident; any
+    // other answer is said on its own, by code and reason: neither carries a stack.
+    if (retryReason(outcome) !== undefined)
+      this.#incidents.failed('venue REST', this.#clock.now(), call.endpoint, error, { attempts, gaveUp: true });
+    else this.#logger.warn({ endpoint: call.endpoint, ...failureFields(error) }, 'venue REST call failed');
     return error;
   }
 }

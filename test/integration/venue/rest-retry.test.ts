@@ -93,6 +93,24 @@ describe('REST backoff on a 429 storm and 5xx', () => {
   });
 });
 
+const said = (lines: readonly string[]) => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('what the log says when REST calls fail', () => {
+  it('calls that spend their retries on 5xx are counted in one incident, not said one by one, without a stack', async () => {
+    venue.route(PATH, appError(500, 'INTERNAL', 'boom'));
+    venue.route('/tradingpairs/p2/tradeinfo', appError(400, 'BAD_REQUEST', 'no'));
+    const { client, lines } = restHarness(venue, { retry: { baseMs: 100, capMs: 1_000, retries: 1 } });
+    for (let i = 0; i < 3; i++) await rejected(client.getTradeInfo('p1'));
+    const warnings = said(lines).filter((l) => l.level === 'warn');
+    expect(warnings.map((l) => l.msg)).toEqual(['venue REST failing']);
+    // Another answer than a transient one is said, by code and reason.
+    expect((await rejected(client.getTradeInfo('p2'))).code).toBe('E_REST_REQUEST');
+    const refusal = said(lines).filter((l) => l.msg === 'venue REST call failed');
+    expect(refusal).toMatchObject([{ level: 'warn', endpoint: ENDPOINT, code: 'E_REST_REQUEST' }]);
+    expect(lines.filter((l) => l.includes('"stack"'))).toEqual([]);
+  });
+});
+
 describe('REST timeouts and transport failures', () => {
   it('aborts an attempt after the timeout (injected clock), retries, and ends with E_REST_TIMEOUT', async () => {
     venue.route(PATH, { hang: true });

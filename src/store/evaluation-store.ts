@@ -5,6 +5,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { fillFromRow, type FillRecord } from './order-rows.ts';
+import { BoundedMemo } from '../core/bounded-memo.ts';
 
 /** A fill with its place in the record and the ladder level of its order (null: unknown, or not a quote). */
 export interface SequencedFill {
@@ -42,7 +43,7 @@ export class EvaluationStore {
   /** Writes of any pair's fills so far. */
   readonly #anyFillWrites: (() => number) | null;
   /** Reads that found no new fill, by pair, wallet and sequence number, with the count they were made at. */
-  readonly #nothingAfter = new Map<string, number>();
+  readonly #nothingAfter = new BoundedMemo<string, number>(10_000);
   #dropped: { readonly at: number; readonly value: number } | null = null;
 
   constructor(
@@ -75,7 +76,6 @@ export class EvaluationStore {
         return { seq: Number(x.seq), fill: fillFromRow(x), level: x.level === null ? null : Number(x.level) };
       });
     if (writes !== null && fills.length === 0) {
-      if (this.#nothingAfter.size > 10_000) this.#nothingAfter.clear();
       this.#nothingAfter.set(key, writes);
     }
     return fills;

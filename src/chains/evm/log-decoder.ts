@@ -8,6 +8,7 @@ import { getAddress } from 'ethers';
 import { cancellationTypeOf, SIDE_BY_CODE } from '../../core/order-terms.ts';
 import type { ChainEvent, PairBinding, TokenRole } from '../types.ts';
 import { TOPICS } from './abi.ts';
+import { BoundedMemo } from '../../core/bounded-memo.ts';
 
 export class Malformed extends Error {
   override readonly name = 'Malformed';
@@ -92,17 +93,11 @@ export function parseRawLog(v: unknown): RawLog {
   };
 }
 
-const checksummed = new Map<string, string>();
+const checksummed = new BoundedMemo<string, string>(10_000);
 
 /** EIP-55 form of a lower-case address, cached (addresses repeat in every event). */
 function checksum(lower: string): string {
-  let s = checksummed.get(lower);
-  if (s === undefined) {
-    s = getAddress(lower);
-    if (checksummed.size > 10_000) checksummed.clear();
-    checksummed.set(lower, s);
-  }
-  return s;
+  return checksummed.of(lower, getAddress);
 }
 
 function words(log: RawLog, min: number): number {

@@ -8,6 +8,7 @@ import type { PairScales } from '../../core/units.ts';
 import { erc20Interface, orderBookInterface, whitelistInterface } from './abi.ts';
 import { rpcFailure, rpcFailureOf } from './json-rpc.ts';
 import type { EvmRpc } from './rpc-client.ts';
+import { BoundedMemo } from '../../core/bounded-memo.ts';
 
 export interface OrderBookConfig {
   readonly scales: PairScales;
@@ -41,21 +42,16 @@ const ABI_MEMO_LIMIT = 512;
  * it answered before. Call data by function and arguments, decoded answers by function and answer bytes (ethers'
  * Results; callers only read them).
  */
-const abiMemo = new WeakMap<object, { calls: Map<string, string>; answers: Map<string, readonly unknown[]> }>();
-
-function remembered<T>(memo: Map<string, T>, key: string, make: () => T): T {
-  const known = memo.get(key);
-  if (known !== undefined) return known;
-  const made = make();
-  if (memo.size >= ABI_MEMO_LIMIT) memo.clear();
-  memo.set(key, made);
-  return made;
+interface AbiMemo {
+  readonly calls: BoundedMemo<string, string>;
+  readonly answers: BoundedMemo<string, readonly unknown[]>;
 }
+const abiMemo = new WeakMap<object, AbiMemo>();
 
-function memoOf(iface: object): { calls: Map<string, string>; answers: Map<string, readonly unknown[]> } {
+function memoOf(iface: object): AbiMemo {
   let memo = abiMemo.get(iface);
   if (memo === undefined) {
-    memo = { calls: new Map(), answers: new Map() };
+    memo = { calls: new BoundedMemo(ABI_MEMO_LIMIT), answers: new BoundedMemo(ABI_MEMO_LIMIT) };
     abiMemo.set(iface, memo);
   }
   return memo;
@@ -64,12 +60,12 @@ function memoOf(iface: object): { calls: Map<string, string>; answers: Map<strin
 /** The call data of `fn(args)`; arguments other than text and integers are encoded afresh. */
 function callData(iface: typeof orderBookInterface, fn: string, args: readonly unknown[]): string {
   if (!args.every((a) => typeof a === 'string' || typeof a === 'bigint')) return iface.encodeFunctionData(fn, args);
-  return remembered(memoOf(iface).calls, `${fn}(${args.join(',')})`, () => iface.encodeFunctionData(fn, args));
+  return memoOf(iface).calls.of(`${fn}(${args.join(',')})`, () => iface.encodeFunctionData(fn, args));
 }
 
 /** `fn`'s answer `data`, decoded (throws when it does not decode). */
 function decodedAnswer(iface: typeof orderBookInterface, fn: string, data: string): readonly unknown[] {
-  return remembered(memoOf(iface).answers, `${fn}:${data}`, () => iface.decodeFunctionResult(fn, data));
+  return memoOf(iface).answers.of(`${fn}:${data}`, () => iface.decodeFunctionResult(fn, data));
 }
 
 /** One view call; a failure or an answer that does not decode names the function and the contract. */

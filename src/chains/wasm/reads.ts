@@ -13,6 +13,7 @@ import { WasmRpc } from './rpc-client.ts';
 import { readPairState } from './pair-state.ts';
 import { bool, decodeScVal, integer, text, type ScVal } from './scval.ts';
 import { errorFromSimulation } from './tx-result.ts';
+import { BoundedMemo } from '../../core/bounded-memo.ts';
 
 /** How many simulation envelopes a reader keeps. */
 const ENVELOPES_KEPT = 1024;
@@ -29,7 +30,7 @@ export class WasmReader {
    * account at sequence 0, the same fee and no time bound), and building it with the SDK costs more than the
    * rest of a read. Bounded: past the limit it starts again.
    */
-  readonly #envelopes = new Map<string, string>();
+  readonly #envelopes = new BoundedMemo<string, string>(ENVELOPES_KEPT);
 
   constructor(rpc: WasmRpc, wallet: string, passphrase: string, logger: Logger, gathered: WasmRpc = rpc) {
     this.#rpc = rpc;
@@ -52,7 +53,6 @@ export class WasmReader {
         .setTimeout(0)
         .build()
         .toXDR();
-      if (this.#envelopes.size >= ENVELOPES_KEPT) this.#envelopes.clear();
       this.#envelopes.set(key, envelope);
     }
     return rpc.simulate(envelope);

@@ -5,6 +5,7 @@
  * a non-negative value, because event and config layouts may differ between order book versions.
  */
 import { StrKey, xdr } from '@stellar/stellar-sdk';
+import { BoundedMemo } from '../../core/bounded-memo.ts';
 
 export type ScVal = xdr.ScValWire;
 
@@ -101,14 +102,13 @@ export function fields(v: ScVal | undefined, what: string): Map<string, ScVal> {
   return out;
 }
 
-const strkeys = new Map<string, string>();
+const strkeys = new BoundedMemo<string, string>(10_000);
 
 function cachedKey(kind: 'G' | 'C', raw: Uint8Array): string {
   const k = `${kind}${Buffer.from(raw).toString('base64')}`;
   let s = strkeys.get(k);
   if (s === undefined) {
     s = kind === 'G' ? StrKey.encodeEd25519PublicKey(Buffer.from(raw)) : StrKey.encodeContract(Buffer.from(raw));
-    if (strkeys.size > 10_000) strkeys.clear();
     strkeys.set(k, s);
   }
   return s;

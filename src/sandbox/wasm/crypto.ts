@@ -1,8 +1,9 @@
 /** Hashing and ed25519 verification on Node's native crypto (the emulator checks every signature it is sent). */
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { BoundedMemo } from '../../core/bounded-memo.ts';
 
 const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-const keys = new Map<string, KeyObject>();
+const keys = new BoundedMemo<string, KeyObject>(100_000);
 
 export function sha256(data: Uint8Array): Uint8Array {
   return createHash('sha256').update(data).digest();
@@ -14,7 +15,6 @@ export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signat
   let key = keys.get(id);
   if (key === undefined) {
     key = createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: 'der', type: 'spki' });
-    if (keys.size > 100_000) keys.clear();
     keys.set(id, key);
   }
   return verify(null, message, key, signature);

@@ -5,6 +5,7 @@
  */
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import { hostFail } from './host-error.ts';
+import { BoundedMemo } from '../../core/bounded-memo.ts';
 
 export type ScVal = xdr.ScValWire;
 export type ScAddress = xdr.ScAddressWire;
@@ -37,7 +38,7 @@ export const scv = {
   address: (strkey: string): ScVal => ({ type: 18, address: toScAddress(strkey) }),
 };
 
-const addressCache = new Map<string, ScAddress>();
+const addressCache = new BoundedMemo<string, ScAddress>(100_000);
 
 /** A G... account or C... contract strkey as an ScAddress. */
 export function toScAddress(strkey: string): ScAddress {
@@ -47,7 +48,6 @@ export function toScAddress(strkey: string): ScAddress {
       a = { type: 0, accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(strkey) } };
     else if (StrKey.isValidContract(strkey)) a = { type: 1, contractId: StrKey.decodeContract(strkey) };
     else throw hostFail('value', 'invalidInput', `not an account or contract address: ${strkey}`);
-    if (addressCache.size > 100_000) addressCache.clear();
     addressCache.set(strkey, a);
   }
   return a;

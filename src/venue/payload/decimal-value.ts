@@ -11,33 +11,25 @@
 import { z } from 'zod';
 import { Decimal, DECIMAL_STRING_MAX_LENGTH, DECIMAL_STRING_PATTERN } from '../../core/decimal.ts';
 import { JsonNumberText } from './json.ts';
+import { BoundedMemo } from '../../core/bounded-memo.ts';
 
 const JSON_NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 const CACHE_LIMIT = 10_000;
-let cache = new Map<string, Decimal>();
+const cache = new BoundedMemo<string, Decimal>(CACHE_LIMIT);
 // Keyed by the number itself: turning a double into its shortest text costs more than the lookup.
-let numberCache = new Map<number, Decimal>();
+const numberCache = new BoundedMemo<number, Decimal>(CACHE_LIMIT);
+
+const decimalOfText = (text: string): Decimal => new Decimal(text);
+// -0 and 0 share a key; both are the Decimal 0 for a price or a quantity.
+const decimalOfNumber = (value: number): Decimal => new Decimal(String(value));
 
 /** The Decimal of a text already known to be a valid number. */
 function cached(text: string): Decimal {
-  let d = cache.get(text);
-  if (d === undefined) {
-    if (cache.size >= CACHE_LIMIT) cache = new Map();
-    d = new Decimal(text);
-    cache.set(text, d);
-  }
-  return d;
+  return cache.of(text, decimalOfText);
 }
 
 function cachedNumber(value: number): Decimal {
-  let d = numberCache.get(value);
-  if (d === undefined) {
-    if (numberCache.size >= CACHE_LIMIT) numberCache = new Map();
-    // -0 and 0 share a key; both are the Decimal 0 for a price or a quantity.
-    d = new Decimal(String(value));
-    numberCache.set(value, d);
-  }
-  return d;
+  return numberCache.of(value, decimalOfNumber);
 }
 
 /** The Decimal for a decimal string, a finite JSON number or a JsonNumberText; undefined for anything else. */
@@ -45,7 +37,8 @@ export function toDecimal(value: unknown): Decimal | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? cachedNumber(value) : undefined;
   if (typeof value === 'string') {
     if (value.length > DECIMAL_STRING_MAX_LENGTH) return undefined;
-    if (cache.has(value)) return cache.get(value);
+    const known = cache.get(value);
+    if (known !== undefined) return known;
     return DECIMAL_STRING_PATTERN.test(value) || JSON_NUMBER_TEXT.test(value) ? cached(value) : undefined;
   }
   if (value instanceof JsonNumberText) return cached(value.source);

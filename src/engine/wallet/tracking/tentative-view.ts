@@ -13,6 +13,7 @@ import { attributeMakerFills } from '../fills/maker-fills.ts';
 import type { WalletContext } from '../wallet-context.ts';
 import { byTransaction } from './batches.ts';
 import { incomingTrade, makerCandidates, makerInput, makerSide } from '../fills/maker-attempt.ts';
+import { BoundedMemo } from '../../../core/bounded-memo.ts';
 
 /** How many of our venue ids `TentativeView` keeps. */
 const OURS_LIMIT = 4096;
@@ -33,7 +34,7 @@ export class TentativeView {
    * blocks not final yet, looked up again each time the answer is worked out. Bounded: past the limit it starts
    * again.
    */
-  readonly #ours = new Map<string, bigint>();
+  readonly #ours = new BoundedMemo<string, bigint>(OURS_LIMIT);
 
   constructor(ctx: WalletContext) {
     this.#ctx = ctx;
@@ -91,7 +92,6 @@ export class TentativeView {
     if (known !== undefined) return known;
     const order = this.#ctx.repos.orders.byVenueId(this.#ctx.chain, pairId, orderId);
     if (order === undefined) return undefined;
-    if (this.#ours.size >= OURS_LIMIT) this.#ours.clear();
     this.#ours.set(key, order.clientOrderId);
     return order.clientOrderId;
   }

@@ -135,10 +135,14 @@ describe('logs under transport faults', () => {
   }, 900_000);
 
   it('says each kind of failure at most twice: when it starts and when it ends', () => {
+    // A failure carries the lines themselves: what each said, with its error code and context.
     const tooOften = windows.flatMap((w) =>
       Object.entries(countByKind(w.lines))
         .filter(([, n]) => n > 2)
-        .map(([msg, n]) => `${w.name}: ${n} x ${msg}`),
+        .map(([msg, n]) => {
+          const shown = w.lines.filter((l) => l.msg === msg || l.incident === msg).map((l) => JSON.stringify(l));
+          return `${w.name}: ${n} x ${msg}\n${shown.join('\n')}`;
+        }),
     );
     expect(tooOften).toEqual([]);
     expect(windows.flatMap((w) => w.lines.filter((l) => l.level === 'error').map((l) => l.msg))).toEqual([]);
@@ -146,7 +150,7 @@ describe('logs under transport faults', () => {
 
   it('writes no stack trace for an expected transport error', () => {
     const stacks = windows.flatMap((w) =>
-      w.lines.filter((l) => l.err?.stack !== undefined).map((l) => `${w.name}: ${l.msg}`),
+      w.lines.filter((l) => l.err?.stack !== undefined).map((l) => `${w.name}: ${JSON.stringify(l)}`),
     );
     expect(stacks).toEqual([]);
   });

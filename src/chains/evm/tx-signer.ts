@@ -3,7 +3,7 @@
  * private field: it is never a property of anything that could be logged or serialised, and a bad key is
  * reported without echoing it.
  */
-import { SigningKey, Transaction, computeAddress, keccak256 } from 'ethers';
+import { SigningKey, Transaction, computeAddress, encodeRlp, keccak256, toBeHex } from 'ethers';
 import { DltError } from '../../core/errors.ts';
 import type { Fees } from './fee-oracle.ts';
 
@@ -40,27 +40,49 @@ export class TxSigner {
     this.#chainId = chainId;
   }
 
+  /**
+   * The EIP-1559 envelope `0x02 || rlp([chainId, nonce, tip, maxFee, gas, to, value, data, accessList, yParity,
+   * r, s])`, encoded here rather than through an ethers `Transaction` (whose setters check and re-encode each
+   * field, and which serialises twice): the bytes are the same as ethers' (a test signs both ways), in about
+   * half the time, and a wallet signs every order it sends.
+   */
   sign(payload: TxPayload, nonce: bigint, fees: Fees): SignedTx {
-    const tx = Transaction.from({
-      type: 2,
-      chainId: this.#chainId,
-      nonce: Number(nonce),
-      to: payload.to,
-      data: payload.data,
-      value: payload.value,
-      gasLimit: payload.gasLimit,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    });
-    tx.signature = this.#key.sign(tx.unsignedHash);
-    // The hash of the serialised form, computed once (ethers' `hash` would serialise again).
-    const raw = tx.serialized;
+    const fields = [
+      rlpInteger(this.#chainId),
+      rlpInteger(nonce),
+      rlpInteger(fees.maxPriorityFeePerGas),
+      rlpInteger(fees.maxFeePerGas),
+      rlpInteger(payload.gasLimit),
+      payload.to,
+      rlpInteger(payload.value),
+      payload.data,
+      [],
+    ];
+    const signature = this.#key.sign(keccak256(typed(encodeRlp(fields))));
+    const raw = typed(
+      encodeRlp([...fields, rlpInteger(BigInt(signature.yParity)), rlpWord(signature.r), rlpWord(signature.s)]),
+    );
     return { hash: keccak256(raw), raw, nonce, fees, payload };
   }
 
   toJSON(): Record<string, string> {
     return { address: this.address };
   }
+}
+
+/** An integer as RLP wants it: big-endian, no leading zero byte, zero as the empty string. */
+function rlpInteger(value: bigint): string {
+  return value === 0n ? '0x' : toBeHex(value);
+}
+
+/** A 32-byte signature word as an RLP integer. */
+function rlpWord(word: string): string {
+  return rlpInteger(BigInt(word));
+}
+
+/** The type byte of an EIP-1559 transaction before its RLP payload. */
+function typed(rlp: string): string {
+  return `0x02${rlp.slice(2)}`;
 }
 
 /** A journaled raw transaction read back (restart): its nonce, payload and fees. */

@@ -6,7 +6,7 @@
  * are made natively (`signer.ts`); a unit test holds them byte for byte to what the SDK makes.
  */
 import { createHash } from 'node:crypto';
-import { Account, Contract, rpc, Transaction, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
+import { StrKey, Transaction, xdr } from '@stellar/stellar-sdk';
 import { DltError } from '../../core/errors.ts';
 import { addressOf } from './scval.ts';
 import type { Ed25519Signer } from './signer.ts';
@@ -28,14 +28,50 @@ export interface BuildInput {
   readonly call: Invocation;
 }
 
-export function buildInvocation(i: BuildInput): Transaction {
-  return new TransactionBuilder(new Account(i.source, i.sequence.toString()), {
-    fee: String(i.feeStroops),
-    networkPassphrase: i.passphrase,
-  })
-    .addOperation(new Contract(i.call.contract).call(i.call.fn, ...i.call.args))
-    .setTimebounds(0, i.maxTime)
-    .build();
+/** An invocation before simulation: its transaction, and the envelope the node simulates (base64 XDR). */
+export interface UnsignedInvocation {
+  readonly tx: xdr.TransactionWire;
+  readonly xdr: string;
+}
+
+/**
+ * The transaction as the SDK's `TransactionBuilder` builds it (one `invokeContract` operation, no memo, time
+ * bounds `[0, maxTime]`, the next sequence number), made as XDR values directly: a test holds the bytes to
+ * the builder's.
+ */
+export function buildInvocation(i: BuildInput): UnsignedInvocation {
+  const tx: xdr.TransactionWire = {
+    sourceAccount: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(i.source) },
+    fee: i.feeStroops,
+    seqNum: i.sequence + 1n,
+    cond: { type: 1, timeBounds: { minTime: 0n, maxTime: BigInt(i.maxTime) } },
+    memo: { type: 0 },
+    operations: [
+      {
+        sourceAccount: null,
+        body: {
+          type: 24,
+          invokeHostFunctionOp: {
+            hostFunction: {
+              type: 0,
+              invokeContract: {
+                contractAddress: { type: 1, contractId: StrKey.decodeContract(i.call.contract) },
+                functionName: new xdr.XdrString(i.call.fn),
+                args: i.call.args.map((a) => a.toXdrObject()),
+              },
+            },
+            auth: [],
+          },
+        },
+      },
+    ],
+    ext: { v: 0 },
+  };
+  return { tx, xdr: envelopeXdr(tx, []) };
+}
+
+function envelopeXdr(tx: xdr.TransactionWire, signatures: xdr.DecoratedSignatureWire[]): string {
+  return Buffer.from(xdr.TransactionEnvelope.schema.encode({ type: 2, v1: { tx, signatures } })).toString('base64');
 }
 
 export interface SignedTx {
@@ -46,7 +82,7 @@ export interface SignedTx {
 }
 
 export interface SignInput {
-  readonly raw: Transaction;
+  readonly raw: UnsignedInvocation;
   /** The successful simulation reply, as received. */
   readonly simulation: Record<string, unknown>;
   readonly auth: readonly string[];
@@ -139,21 +175,52 @@ export function signAuthEntry(
   return Buffer.from(xdr.SorobanAuthorizationEntry.schema.encode(out)).toString('base64');
 }
 
-/** Signs the authorization entries that need the trading account, assembles and signs the envelope. */
+/** The largest fee a transaction can carry (a uint32 of stroops). */
+const MAX_FEE = 0xffff_ffffn;
+
+/**
+ * Signs the authorization entries that need the trading account, assembles the transaction from the simulation
+ * as the SDK's `assembleTransaction` does (its resources and their fee added to the inclusion fee, the signed
+ * entries on the operation) and signs the envelope, each encoded once: a test holds the bytes to the SDK's.
+ */
 export function signInvocation(s: SignInput): SignedTx {
-  const signed = s.auth.map((b64) => signAuthEntry(b64, s.trading, s.authValidUntilLedger, s.passphrase));
-  const [first, ...others] = Array.isArray(s.simulation.results)
-    ? (s.simulation.results as Record<string, unknown>[])
-    : [];
-  const simulation = { ...s.simulation, results: [{ ...first, auth: signed }, ...others] };
-  const tx = rpc.assembleTransaction(s.raw, simulation as unknown as rpc.Api.RawSimulateTransactionResponse).build();
-  const hash = tx.hash();
-  tx.addDecoratedSignature(s.source.decorated(hash));
+  const auth = s.auth.map((b64) =>
+    xdr.SorobanAuthorizationEntry.schema.decode(
+      Buffer.from(signAuthEntry(b64, s.trading, s.authValidUntilLedger, s.passphrase), 'base64'),
+    ),
+  );
+  const data = s.simulation.transactionData;
+  if (typeof data !== 'string' || data === '')
+    throw new DltError('E_CHAIN_RPC', 'the simulation gave no transaction data', { details: { kind: 'shape' } });
+  const sorobanData = xdr.SorobanTransactionData.schema.decode(Buffer.from(data, 'base64'));
+  const raw = s.raw.tx;
+  const fee = BigInt(raw.fee) + sorobanData.resourceFee;
+  if (fee > MAX_FEE)
+    throw new DltError(
+      'E_CHAIN_RPC',
+      `the transaction's fee ${fee} stroops exceeds the largest a transaction carries`,
+      {
+        details: { kind: 'shape', fee: fee.toString() },
+      },
+    );
+  const [op] = raw.operations;
+  if (op?.body.type !== 24) throw new Error('an invocation carries one invokeHostFunction operation');
+  const tx: xdr.TransactionWire = {
+    ...raw,
+    fee: Number(fee),
+    operations: [{ ...op, body: { type: 24, invokeHostFunctionOp: { ...op.body.invokeHostFunctionOp, auth } } }],
+    ext: { v: 1, sorobanData },
+  };
+  const payload = xdr.TransactionSignaturePayload.schema.encode({
+    networkId: networkIdOf(s.passphrase),
+    taggedTransaction: { type: 2, tx },
+  });
+  const hash = createHash('sha256').update(payload).digest();
   return {
-    envelope: tx.toXDR(),
-    hash: Buffer.from(hash).toString('hex'),
-    sequence: BigInt(tx.sequence),
-    maxTime: BigInt(tx.timeBounds?.maxTime ?? '0'),
+    envelope: envelopeXdr(tx, [{ hint: s.source.hint, signature: s.source.sign(hash) }]),
+    hash: hash.toString('hex'),
+    sequence: tx.seqNum,
+    maxTime: tx.cond.type === 1 ? tx.cond.timeBounds.maxTime : 0n,
   };
 }
 

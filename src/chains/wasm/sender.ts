@@ -6,13 +6,18 @@
  * number moved under us: reloaded and rebuilt), DUPLICATE (already held: as good as PENDING); any other
  * refusal never applied. A send whose answer is lost counts as sent: the outcome poller finds out.
  */
-import type { Transaction } from '@stellar/stellar-sdk';
 import { backoff } from '../../core/backoff.ts';
 import { DltError, isDltError } from '../../core/errors.ts';
 import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { TxJournal } from '../ports.ts';
-import { buildInvocation, signInvocation, type Invocation, type SignedTx } from './envelope.ts';
+import {
+  buildInvocation,
+  signInvocation,
+  type Invocation,
+  type SignedTx,
+  type UnsignedInvocation,
+} from './envelope.ts';
 import type { WasmMetrics } from './metrics.ts';
 import type { Clock, ResolvedOptions, Sleep, SubmitTiming } from './options.ts';
 import type { SendReply, SimulationReply, WasmRpc } from './rpc-client.ts';
@@ -165,16 +170,16 @@ class InvocationSend {
     return this.#send(signed);
   }
 
-  async #simulate(raw: Transaction): Promise<SimulationReply> {
+  async #simulate(raw: UnsignedInvocation): Promise<SimulationReply> {
     const deps = this.#deps;
     const t0 = deps.clock.now();
-    const sim = await deps.rpc.simulate(raw.toXDR(), this.#signal);
+    const sim = await deps.rpc.simulate(raw.xdr, this.#signal);
     this.#simulationMs += deps.clock.now() - t0;
     deps.metrics.simulation.observe((deps.clock.now() - t0) / 1000);
     return sim;
   }
 
-  #signAndJournal(raw: Transaction, sim: Simulated): SignedTx {
+  #signAndJournal(raw: UnsignedInvocation, sim: Simulated): SignedTx {
     const deps = this.#deps;
     const signed = signInvocation({
       raw,

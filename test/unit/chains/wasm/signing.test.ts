@@ -3,7 +3,18 @@
  * `authorizeEntry` signs it (both credential kinds), and an envelope signed as `Transaction.sign` signs it.
  * Ed25519 is deterministic, so equal bytes mean an equal, valid signature.
  */
-import { authorizeEntry, Keypair, Networks, StrKey, Transaction, xdr } from '@stellar/stellar-sdk';
+import {
+  Account,
+  authorizeEntry,
+  Contract,
+  Keypair,
+  Networks,
+  rpc,
+  StrKey,
+  Transaction,
+  TransactionBuilder,
+  xdr,
+} from '@stellar/stellar-sdk';
 import { describe, expect, it } from 'vitest';
 import { buildInvocation, signAuthEntry, signInvocation } from '../../../../src/chains/wasm/envelope.ts';
 import { scv } from '../../../../src/chains/wasm/scval.ts';
@@ -65,46 +76,97 @@ describe('authorization entries', () => {
   });
 });
 
+const buildInput = (sequence: bigint) => ({
+  source: channel.publicKey(),
+  sequence,
+  feeStroops: 100,
+  passphrase,
+  maxTime: 2_000_000_000,
+  call: cancelCall(book, user.publicKey(), 'buy', 3n),
+});
+
+function simulationOf(resourceFee: bigint, auth: string[]) {
+  const data: xdr.SorobanTransactionDataWire = {
+    ext: { v: 0 },
+    resources: {
+      footprint: {
+        readOnly: [],
+        readWrite: [{ type: 0, account: { accountId: { type: 0, ed25519: user.rawPublicKey() } } }],
+      },
+      instructions: 1_234_567,
+      diskReadBytes: 2_048,
+      writeBytes: 512,
+    },
+    resourceFee,
+  };
+  return {
+    transactionData: b64(xdr.SorobanTransactionData.schema.encode(data)),
+    minResourceFee: resourceFee.toString(),
+    results: [{ auth, xdr: b64(xdr.ScVal.schema.encode({ type: 1 })) }],
+    latestLedger: 10,
+  };
+}
+
 describe('envelopes', () => {
-  it('signs the envelope as Transaction.sign does, under the network passphrase', () => {
-    const raw = buildInvocation({
-      source: channel.publicKey(),
-      sequence: 41n,
-      feeStroops: 100,
-      passphrase,
-      maxTime: 2_000_000_000,
-      call: cancelCall(book, user.publicKey(), 'buy', 3n),
-    });
-    const data: xdr.SorobanTransactionDataWire = {
-      ext: { v: 0 },
-      resources: { footprint: { readOnly: [], readWrite: [] }, instructions: 1, diskReadBytes: 0, writeBytes: 0 },
-      resourceFee: 500n,
-    };
-    const simulation = {
-      transactionData: b64(xdr.SorobanTransactionData.schema.encode(data)),
-      minResourceFee: '500',
-      results: [{ auth: [unsignedEntry(1)], xdr: b64(xdr.ScVal.schema.encode({ type: 1 })) }],
-      latestLedger: 10,
-    };
-    const signed = signInvocation({
-      raw,
-      simulation,
-      auth: [unsignedEntry(1)],
+  it('builds the invocation byte for byte as the SDK TransactionBuilder does', () => {
+    const sdk = new TransactionBuilder(new Account(channel.publicKey(), '41'), {
+      fee: '100',
+      networkPassphrase: passphrase,
+    })
+      .addOperation(new Contract(book).call('cancel_buy_order', ...cancelCall(book, user.publicKey(), 'buy', 3n).args))
+      .setTimebounds(0, 2_000_000_000)
+      .build();
+    expect(buildInvocation(buildInput(41n)).xdr).toBe(sdk.toXDR());
+  });
+
+  it('assembles and signs byte for byte as assembleTransaction and Transaction.sign, under the network passphrase', () => {
+    for (const [kind, resourceFee] of [
+      [1, 500n],
+      [2, 987_654_321n],
+    ] as const) {
+      const raw = buildInvocation(buildInput(41n));
+      const unsigned = [unsignedEntry(kind)];
+      const simulation = simulationOf(resourceFee, unsigned);
+      const signed = signInvocation({
+        raw,
+        simulation,
+        auth: unsigned,
+        trading: new Ed25519Signer(user),
+        source: new Ed25519Signer(channel),
+        authValidUntilLedger: 22,
+        passphrase,
+      });
+      const auth = unsigned.map((e) => signAuthEntry(e, new Ed25519Signer(user), 22, passphrase));
+      const sdk = rpc
+        .assembleTransaction(new Transaction(raw.xdr, passphrase), {
+          ...simulation,
+          results: [{ ...simulation.results[0], auth }],
+        } as unknown as rpc.Api.RawSimulateTransactionResponse)
+        .build();
+      sdk.sign(channel);
+      expect(signed.envelope).toBe(sdk.toXDR());
+      expect([signed.hash, signed.sequence, signed.maxTime]).toEqual([
+        Buffer.from(sdk.hash()).toString('hex'),
+        42n,
+        2_000_000_000n,
+      ]);
+      expect(sdk.fee).toBe(String(100n + resourceFee));
+    }
+  });
+
+  it('refuses a fee beyond what a transaction carries, and a simulation without transaction data', () => {
+    const input = {
+      raw: buildInvocation(buildInput(41n)),
+      auth: [],
       trading: new Ed25519Signer(user),
       source: new Ed25519Signer(channel),
       authValidUntilLedger: 22,
       passphrase,
-    });
-    const tx = new Transaction(signed.envelope, passphrase);
-    expect([signed.hash, signed.sequence, signed.maxTime]).toEqual([
-      Buffer.from(tx.hash()).toString('hex'),
-      42n,
-      2_000_000_000n,
-    ]);
-    const env = xdr.TransactionEnvelope.schema.decode(Buffer.from(signed.envelope, 'base64'));
-    const [sig] = env.type === 2 ? env.v1.signatures : [];
-    expect(Buffer.from(sig?.signature ?? []).equals(Buffer.from(channel.sign(tx.hash())))).toBe(true);
-    expect(Buffer.from(sig?.hint ?? []).equals(Buffer.from(channel.signatureHint()))).toBe(true);
+    };
+    expect(() => signInvocation({ ...input, simulation: simulationOf(2n ** 32n - 100n, []) })).toThrow(/exceeds/);
+    expect(() => signInvocation({ ...input, simulation: { ...simulationOf(1n, []), transactionData: '' } })).toThrow(
+      /no transaction data/,
+    );
   });
 
   it('never shows the seed when serialised', () => {

@@ -137,24 +137,31 @@ export class ObligationTracker {
     const options = this.#options;
     const now = options.clock.now();
     try {
-      if (this.#run !== null) options.store.obligations.alive(this.#run, now);
-      for (const tracked of this.#pairs.values()) {
-        const status = this.#sources?.status(tracked.pair.binding.pairId);
-        if (status !== undefined) this.marketObserved(tracked.pair.binding.pairId, status, now);
-        const sample = now - tracked.lastSampleMs >= options.sampleMs;
-        if (sample || now - tracked.evaluatedMs >= evaluateEveryMs)
-          evaluatePair(tracked, now, {
-            store: options.store.obligations,
-            calendar: options.calendar,
-            logger: options.logger,
-          });
-        if (sample) {
-          tracked.lastSampleMs = now;
-          this.#sample(tracked, now);
-        }
-      }
+      // One commit for the round (its heartbeat, market changes and every pair's sample, 64 rows at once at 64
+      // pairs) instead of one per row; a round that fails is rolled back whole and tried again at the next.
+      options.store.atomically(() => this.#round(now, evaluateEveryMs));
     } catch (err) {
       options.logger.warn({ err }, 'obligation measurement failed; trying again at the next round');
+    }
+  }
+
+  #round(now: number, evaluateEveryMs: number): void {
+    const options = this.#options;
+    if (this.#run !== null) options.store.obligations.alive(this.#run, now);
+    for (const tracked of this.#pairs.values()) {
+      const status = this.#sources?.status(tracked.pair.binding.pairId);
+      if (status !== undefined) this.marketObserved(tracked.pair.binding.pairId, status, now);
+      const sample = now - tracked.lastSampleMs >= options.sampleMs;
+      if (sample || now - tracked.evaluatedMs >= evaluateEveryMs)
+        evaluatePair(tracked, now, {
+          store: options.store.obligations,
+          calendar: options.calendar,
+          logger: options.logger,
+        });
+      if (sample) {
+        tracked.lastSampleMs = now;
+        this.#sample(tracked, now);
+      }
     }
   }
 

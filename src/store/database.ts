@@ -1,7 +1,7 @@
 /** One SQLite file in WAL mode, migrated on open. Every multi-row change runs in one transaction. */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementResultingChanges } from 'node:sqlite';
 import { MIGRATIONS } from './migrations.ts';
 
 export type Db = DatabaseSync;
@@ -18,11 +18,24 @@ function cachingStatements(db: DatabaseSync): DatabaseSync {
     let statement = cache.get(sql);
     if (statement === undefined) {
       statement = compile(sql);
+      if (WRITES.test(sql)) groupingWrites(db, statement);
       cache.set(sql, statement);
     }
     return statement;
   };
   return db;
+}
+
+const WRITES = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
+
+/** A writing statement run on its own joins the turn's group, when the connection groups its commits. */
+function groupingWrites(db: DatabaseSync, statement: ReturnType<DatabaseSync['prepare']>): void {
+  const run = statement.run.bind(statement) as (...args: SQLInputValue[]) => StatementResultingChanges;
+  statement.run = ((...args: SQLInputValue[]) => {
+    const group = groups.get(db);
+    if (group !== undefined && (depth.get(db) ?? 0) === 0) joinGroup(db, group);
+    return run(...args);
+  }) as typeof statement.run;
 }
 
 export function openDatabase(path: string): Db {
@@ -62,6 +75,61 @@ export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): voi
 const depth = new WeakMap<Db, number>();
 const rollbackListeners = new WeakMap<Db, Array<() => void>>();
 
+interface Group {
+  open: boolean;
+  readonly onError: (e: unknown) => void;
+}
+const groups = new WeakMap<Db, Group>();
+
+/**
+ * Commits grouped by turn of the event loop (the running bot's state file): the changes one turn makes (a block's
+ * outcomes and events, each a change of its own, all-or-nothing as a savepoint) commit together when the turn
+ * ends, instead of one commit each (some 40 us of CPU and a write of every page it touched). What a crash loses
+ * is at most the turn it struck, as if it had struck a moment earlier: nothing had left the process on it, since
+ * whatever must be known before it leaves (a signed transaction, see `commitNow`) commits at once. A group that
+ * cannot commit is rolled back (the rollback listeners run) and handed to `onError`: the process cannot go on.
+ */
+export function groupCommits(db: Db, onError: (e: unknown) => void): void {
+  groups.set(db, { open: false, onError });
+}
+
+function joinGroup(db: Db, group: Group): void {
+  if (group.open) return;
+  db.exec('BEGIN IMMEDIATE');
+  group.open = true;
+  setImmediate(() => {
+    const error = commitGroup(db, group);
+    if (error !== null) group.onError(error);
+  });
+}
+
+function commitGroup(db: Db, group: Group): unknown {
+  if (!group.open || !db.isOpen) return null;
+  group.open = false;
+  try {
+    db.exec('COMMIT');
+    return null;
+  } catch (e) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    for (const fn of rollbackListeners.get(db) ?? []) fn();
+    return e;
+  }
+}
+
+/**
+ * Commits what this turn has changed so far, before something leaves the process that the state file must know
+ * of first (a signed transaction, journalled before it is sent). Outside any change; throws when it fails.
+ */
+export function commitNow(db: Db): void {
+  const group = groups.get(db);
+  if (group === undefined || !group.open) return;
+  if ((depth.get(db) ?? 0) > 0) throw new Error('commitNow inside a change: it would commit half of it');
+  const error = commitGroup(db, group);
+  if (error === null) return;
+  group.onError(error);
+  throw error;
+}
+
 /** `fn` runs whenever a change of `db` is rolled back (a cache of what was read inside it forgets it). */
 export function onRollback(db: Db, fn: () => void): void {
   rollbackListeners.set(db, [...(rollbackListeners.get(db) ?? []), fn]);
@@ -74,17 +142,21 @@ export function onRollback(db: Db, fn: () => void): void {
  */
 export function transaction<T>(db: Db, fn: () => T): T {
   const level = depth.get(db) ?? 0;
+  const group = level === 0 ? groups.get(db) : undefined;
+  if (group !== undefined) joinGroup(db, group);
+  // The outermost change of a connection that does not group its commits is a transaction; any other a savepoint.
+  const alone = level === 0 && group === undefined;
   const name = `sp${level}`;
-  db.exec(level === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${name}`);
+  db.exec(alone ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${name}`);
   depth.set(db, level + 1);
   try {
     const result = fn();
     depth.set(db, level);
-    db.exec(level === 0 ? 'COMMIT' : `RELEASE ${name}`);
+    db.exec(alone ? 'COMMIT' : `RELEASE ${name}`);
     return result;
   } catch (e) {
     depth.set(db, level);
-    db.exec(level === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
+    db.exec(alone ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
     for (const fn of rollbackListeners.get(db) ?? []) fn();
     throw e;
   }

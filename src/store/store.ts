@@ -2,7 +2,7 @@
 import { AlertStore } from './alert-store.ts';
 import { ChainApplications } from './chain-applications.ts';
 import { DatabaseSync } from 'node:sqlite';
-import { openDatabase, schemaVersion, transaction, type Db } from './database.ts';
+import { commitNow, openDatabase, schemaVersion, transaction, type Db } from './database.ts';
 import { MIGRATIONS } from './migrations.ts';
 import { ObligationStore } from './obligation-store.ts';
 import { EvaluationStore } from './evaluation-store.ts';
@@ -39,6 +39,11 @@ export interface Store {
   readonly parameterChanges: ParameterChanges;
   /** Runs `fn` as one change of the state file: all of it or nothing (nested calls are savepoints). */
   atomically<T>(fn: () => T): T;
+  /**
+   * Commits what this turn has changed so far, at once: for what must be on file before anything else happens
+   * (an order's record before it is signed). A no-op unless the file groups its commits (`groupCommits`).
+   */
+  durable(): void;
   close(): void;
 }
 
@@ -112,6 +117,13 @@ function storeOn(db: DatabaseSync, now: () => number, writer: boolean): Store {
     ),
     parameterChanges: new ParameterChanges(db),
     atomically: (fn) => transaction(db, fn),
-    close: () => db.close(),
+    durable: () => commitNow(db),
+    close: () => {
+      try {
+        commitNow(db);
+      } finally {
+        db.close();
+      }
+    },
   };
 }

@@ -3,7 +3,7 @@
  * after a crash every transaction that may have reached the chain is known and can be settled (looked up, or
  * re-broadcast byte for byte) instead of being sent again as a new one.
  */
-import type { Db } from './database.ts';
+import { commitNow, type Db } from './database.ts';
 
 export type TxStatus = 'signed' | 'sent' | 'included' | 'failed' | 'dropped' | 'replaced';
 
@@ -56,6 +56,8 @@ export class TxJournal {
         now,
         now,
       );
+    // Written ahead: committed before the transaction can leave the process (see groupCommits).
+    commitNow(this.#db);
   }
 
   /** `fee`: what an included (or failed on chain) transaction was charged, when the chain says it. */

@@ -22,6 +22,7 @@ import type { PairFairValue } from '../../engine/fair-value/pair-fair-value.ts';
 import type { WalletEngine } from '../../engine/wallet/wallet-engine.ts';
 import type { Sandbox } from '../../sandbox/venue/sandbox.ts';
 import type { SandboxOptions } from '../../sandbox/venue/start.ts';
+import { groupCommits } from '../../store/database.ts';
 import { openStore, type Store } from '../../store/store.ts';
 import { evmConfirmations } from './adapters.ts';
 import { startBookTaps, startRecording, type Recording } from './recording.ts';
@@ -92,10 +93,17 @@ function runLogger(config: BotConfig, connection: Connection, storePath: string,
   return createLogger({ level: config.telemetry.logLevel, name: 'dlt-mm', knownSecrets: secrets, ...output });
 }
 
-function openRunStore(storePath: string, embedded: boolean): Store {
+function openRunStore(storePath: string, embedded: boolean, logger: Logger): Store {
   // An embedded sandbox is a new venue every time: yesterday's state would describe other chains.
   if (embedded) for (const suffix of ['', '-wal', '-shm']) rmSync(`${storePath}${suffix}`, { force: true });
-  return openStore(storePath, systemClock.now, { clock: systemClock });
+  const store = openStore(storePath, systemClock.now, { clock: systemClock });
+  groupCommits(store.db, (err) => {
+    // A state file that cannot be written (a full disk): a restart recovers from what it holds and the chains.
+    logger.fatal({ err, path: storePath }, 'the state file could not be written; stopping');
+    logger.flush();
+    process.exit(74); // sysexits' EX_IOERR
+  });
+  return store;
 }
 
 /** The telemetry server: metrics, health and readiness, the obligation and fair-value routes. */
@@ -259,7 +267,7 @@ export async function composeRun(options: RunOptions): Promise<RunParts> {
     const connection = connectionOf(setup, sandbox?.manifest ?? setup.manifest);
     const logger = runLogger(config, connection, setup.statePath, options);
     const metrics = createMetrics({ processMetrics: true });
-    const store = openRunStore(setup.statePath, embedded);
+    const store = openRunStore(setup.statePath, embedded, logger);
     undo.push(() => store.close());
     const recording = startRecording(config, dirname(setup.configPath), { clock: systemClock, logger, metrics });
     if (recording !== null) undo.push(() => recording.close());

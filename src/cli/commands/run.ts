@@ -155,6 +155,7 @@ function stopOnSignals(parts: RunParts, board: LiveBoard | null, say: (text: str
     if (stopping !== null) {
       logger.warn({ signal }, 'second signal: exiting now');
       board?.stop();
+      parts.store.durable(); // what this turn changed, on file before the process goes
       process.exit(130);
     }
     logger.info({ signal }, 'stopping: no new quotes, cancelling every order');

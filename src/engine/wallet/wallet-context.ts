@@ -45,6 +45,8 @@ export interface WalletRepositories extends Pick<
 > {
   /** Runs `fn` as one change of the state file: all of it or nothing. */
   atomically<T>(fn: () => T): T;
+  /** Commits the changes made so far now (a state file that groups its commits by turn). */
+  durable(): void;
 }
 
 export function walletRepositories(store: Store): WalletRepositories {
@@ -62,5 +64,6 @@ export function walletRepositories(store: Store): WalletRepositories {
     applications,
     evaluation,
     atomically: (fn) => store.atomically(fn),
+    durable: () => store.durable(),
   };
 }

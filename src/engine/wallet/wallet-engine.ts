@@ -226,11 +226,12 @@ export class WalletEngine {
     return this.#readiness.current;
   }
 
-  /** Reconciles; one run at a time (a second caller shares the running one). */
+  /** Reconciles; one run at a time (a second caller shares the running one). What it found is on file when it ends. */
   reconcile(): Promise<ReconcileReport> {
     if (this.#reconciling !== null) return this.#reconciling;
     const run = this.#p.reconciler.run().finally(() => {
       this.#reconciling = null;
+      this.#ctx.repos.durable();
     });
     this.#reconciling = run;
     return run;

@@ -15,6 +15,7 @@ import { Decimal } from '../../../src/core/decimal.ts';
 import { parseTradingPair } from '../../../src/core/pair.ts';
 import { derivePairRules, type PairOverrides } from '../../../src/core/rules.ts';
 import { createWalletEngine } from '../../../src/engine/wallet/assemble.ts';
+import { groupCommits } from '../../../src/store/database.ts';
 import { openStore } from '../../../src/store/store.ts';
 import { TxJournal, type TxRecord } from '../../../src/store/tx-journal.ts';
 import { createLogger } from '../../../src/telemetry/logger.ts';
@@ -72,6 +73,11 @@ class HookedJournal extends TxJournal {
 }
 
 const store = openStore(config.store);
+// As `dlt-mm run` opens it: commits grouped by turn, a signed transaction committed before it leaves.
+groupCommits(store.db, (e) => {
+  process.stderr.write(`the state file could not be written: ${String(e)}\n`);
+  process.exit(74);
+});
 const journal = new HookedJournal(store.db, Date.now);
 const logger = createLogger({
   level: (process.env.DLTMM_LOG_LEVEL as 'info' | undefined) ?? 'warn',

@@ -55,7 +55,7 @@ export function recordPlacement(
   raw: { readonly quantity: bigint; readonly price: bigint },
   options: OrderOptions,
 ): StoredOrder {
-  return ctx.repos.atomically(() => {
+  const order = ctx.repos.atomically(() => {
     refuseSelfTrade(ctx, cmd.pairId, cmd.side, raw.price);
     const clientOrderId = ctx.ids.next();
     const reporting = cmd.reporting ?? pair.reporting;
@@ -73,4 +73,6 @@ export function recordPlacement(
       },
     );
   });
+  ctx.repos.durable();
+  return order;
 }

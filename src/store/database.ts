@@ -42,7 +42,9 @@ export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = cachingStatements(new DatabaseSync(path));
   db.exec(
-    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
+    // temp_store: a savepoint's journal (every change of a grouped turn is one, see groupCommits) in memory,
+    // not written to a temporary file.
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA temp_store = MEMORY;',
   );
   migrate(db);
   return db;

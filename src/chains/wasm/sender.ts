@@ -11,13 +11,8 @@ import { DltError, isDltError } from '../../core/errors.ts';
 import { CHAIN_NODE, incidentsOf } from '../../telemetry/incidents.ts';
 import type { Logger } from '../../telemetry/logger.ts';
 import type { TxJournal } from '../ports.ts';
-import {
-  buildInvocation,
-  signInvocation,
-  type Invocation,
-  type SignedTx,
-  type UnsignedInvocation,
-} from './envelope.ts';
+import { buildInvocation, signInvocation } from './envelope.ts';
+import type { Invocation, SignedTx, UnsignedInvocation } from './envelope.ts';
 import type { WasmMetrics } from './metrics.ts';
 import type { Clock, ResolvedOptions, Sleep, SubmitTiming } from './options.ts';
 import type { SendReply, SimulationReply, WasmRpc } from './rpc-client.ts';

@@ -125,6 +125,31 @@ export async function outcomeOfReceipt(
   return { kind: 'rejected', txHash: receipt.txHash, included: true, error, block };
 }
 
+/** How many times a replay the node did not answer is asked again (a dropped request, a 503). */
+const REPLAY_TRIES = 4;
+
+/**
+ * The revert data of `call` replayed at block `at`, or null when it does not revert there. A replay the node did
+ * not answer is asked again: without it, a cancel that met an order already gone would read as an unexplained
+ * revert, and be said and tried again as one.
+ */
+async function replayedRevertData(
+  rpc: EvmRpc,
+  call: Parameters<EvmRpc['call']>[0],
+  at: bigint,
+): Promise<string | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await rpc.call(call, at);
+      return null;
+    } catch (e) {
+      const f = rpcFailureOf(e);
+      if (f?.kind === 'rpc') return f.data;
+      if (f?.kind !== 'transport' || attempt >= REPLAY_TRIES) return null;
+    }
+  }
+}
+
 async function replayRevert(receipt: Receipt, command: MinedCommand, deps: OutcomeDeps): Promise<DltError> {
   const context = { ...command.context, txHash: receipt.txHash, block: receipt.blockNumber.toString() };
   const call = {
@@ -135,12 +160,8 @@ async function replayRevert(receipt: Receipt, command: MinedCommand, deps: Outco
     gas: command.payload.gasLimit,
   };
   for (const at of [receipt.blockNumber, receipt.blockNumber - 1n]) {
-    try {
-      await deps.rpc.call(call, at);
-    } catch (e) {
-      const f = rpcFailureOf(e);
-      if (f !== null && f.kind === 'rpc' && f.data !== null) return revertError(f.data, context);
-    }
+    const data = await replayedRevertData(deps.rpc, call, at);
+    if (data !== null) return revertError(data, context);
   }
   if (receipt.gasUsed >= command.payload.gasLimit) {
     return new DltError('E_VENUE_CONTRACT_ERROR', `ran out of gas at its limit of ${command.payload.gasLimit}`, {

@@ -71,12 +71,6 @@ function memberAnswer(member: unknown, method: string, fail: RpcFailureFactory):
   return { ok: true, result: b.result };
 }
 
-/**
- * A one-call transport whose calls made in the same turn leave as one batch (a lone call leaves as itself,
- * through `single`). After a node refused a batch, every call goes through `single`. `window`: the calls made
- * before the current microtasks have run (`microtask`), or before the event loop next turns to timers and I/O
- * (`immediate`: calls a few promise steps apart, at the cost of that turn).
- */
 /** A call its caller withdrew before its batch left (see `withdrawable`): it was not sent. */
 export class CallWithdrawn extends Error {}
 
@@ -101,6 +95,12 @@ function stillWanted<C extends { method: string; params: unknown; reject: (e: un
   });
 }
 
+/**
+ * A one-call transport whose calls made in the same turn leave as one batch (a lone call leaves as itself,
+ * through `single`). After a node refused a batch, every call goes through `single`. `window`: the calls made
+ * before the current microtasks have run (`microtask`), or before the event loop next turns to timers and I/O
+ * (`immediate`: calls a few promise steps apart, at the cost of that turn).
+ */
 export function gatheringTransport<P>(
   batch: BatchTransport,
   single: (method: string, params: P) => Promise<unknown>,

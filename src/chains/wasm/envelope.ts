@@ -115,8 +115,21 @@ export function signAuthEntry(
   passphrase: string,
 ): string {
   const entry = xdr.SorobanAuthorizationEntry.schema.decode(Buffer.from(b64, 'base64'));
+  if (entry.credentials.type === 0) return b64;
+  return Buffer.from(
+    xdr.SorobanAuthorizationEntry.schema.encode(signedAuthEntry(entry, signer, validUntilLedger, passphrase)),
+  ).toString('base64');
+}
+
+/** `signAuthEntry` on the decoded entry: the entry as it goes on the operation. */
+function signedAuthEntry(
+  entry: xdr.SorobanAuthorizationEntryWire,
+  signer: Ed25519Signer,
+  validUntilLedger: number,
+  passphrase: string,
+): xdr.SorobanAuthorizationEntryWire {
   const creds = entry.credentials;
-  if (creds.type === 0) return b64;
+  if (creds.type === 0) return entry;
   if (creds.type !== 1 && creds.type !== 2)
     throw new DltError('E_VENUE_HOST_ERROR', `authorization credentials of kind ${creds.type} are not supported`);
   const address = creds.type === 1 ? creds.address : creds.addressV2;
@@ -168,11 +181,10 @@ export function signAuthEntry(
     signatureExpirationLedger: validUntilLedger,
     signature,
   };
-  const out: xdr.SorobanAuthorizationEntryWire = {
+  return {
     ...entry,
     credentials: creds.type === 1 ? { type: 1, address: signed } : { type: 2, addressV2: signed },
   };
-  return Buffer.from(xdr.SorobanAuthorizationEntry.schema.encode(out)).toString('base64');
 }
 
 /** The largest fee a transaction can carry (a uint32 of stroops). */
@@ -185,8 +197,11 @@ const MAX_FEE = 0xffff_ffffn;
  */
 export function signInvocation(s: SignInput): SignedTx {
   const auth = s.auth.map((b64) =>
-    xdr.SorobanAuthorizationEntry.schema.decode(
-      Buffer.from(signAuthEntry(b64, s.trading, s.authValidUntilLedger, s.passphrase), 'base64'),
+    signedAuthEntry(
+      xdr.SorobanAuthorizationEntry.schema.decode(Buffer.from(b64, 'base64')),
+      s.trading,
+      s.authValidUntilLedger,
+      s.passphrase,
     ),
   );
   const data = s.simulation.transactionData;

@@ -34,10 +34,6 @@ export class BoundedMemo<K, V> {
     return made;
   }
 
-  delete(key: K): void {
-    this.#map.delete(key);
-  }
-
   clear(): void {
     this.#map.clear();
   }
